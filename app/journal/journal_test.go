@@ -1,0 +1,106 @@
+package journal
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestAppendAndRead(t *testing.T) {
+	j, err := Open(filepath.Join(t.TempDir(), "state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	want := []Entry{
+		{At: at, Kind: KindRequest, Op: "transactions/create", Ref: "r1", Data: json.RawMessage(`{"action":"INITIALIZE"}`)},
+		{At: at, Kind: KindOutcome, Op: "transactions/create", Ref: "r1", Status: "PENDING"},
+	}
+	for _, e := range want {
+		if err := j.Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := j.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Entries) != 2 || got.Entries[1].Status != "PENDING" || string(got.Entries[0].Data) != `{"action":"INITIALIZE"}` {
+		t.Errorf("entries = %+v", got.Entries)
+	}
+	info, _ := os.Stat(j.Path())
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("journal mode %v, want 0600", info.Mode().Perm())
+	}
+}
+
+func TestTornLastLineIsSkippedAndNothingBeforeIsLost(t *testing.T) {
+	j, _ := Open(t.TempDir())
+	j.Append(Entry{Kind: KindRequest, Ref: "a"})
+	j.Append(Entry{Kind: KindRequest, Ref: "b"})
+	// A crash in the middle of the third write.
+	f, _ := os.OpenFile(j.Path(), os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString(`{"at":"2026-11-22T10:00:00Z","kind":"requ`)
+	f.Close()
+
+	got, err := j.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Entries) != 2 || len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], "line 3") {
+		t.Fatalf("entries %d, warnings %q", len(got.Entries), got.Warnings)
+	}
+	// The next append starts on a fresh line and reads back.
+	if err := j.Append(Entry{Kind: KindRequest, Ref: "c"}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = j.Read()
+	if len(got.Entries) != 3 || got.Entries[2].Ref != "c" || len(got.Warnings) != 1 {
+		t.Fatalf("after append: entries %+v, warnings %q", got.Entries, got.Warnings)
+	}
+}
+
+func TestOverlongLineIsSkipped(t *testing.T) {
+	j, _ := Open(t.TempDir())
+	j.Append(Entry{Kind: KindLookup, Ref: "a"})
+	f, _ := os.OpenFile(j.Path(), os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString(strings.Repeat("x", MaxLine+10) + "\n")
+	f.Close()
+	j.Append(Entry{Kind: KindLookup, Ref: "b"})
+	got, err := j.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Entries) != 2 || len(got.Warnings) != 1 {
+		t.Errorf("entries %d warnings %q", len(got.Entries), got.Warnings)
+	}
+}
+
+func TestMissingJournalIsEmpty(t *testing.T) {
+	j, _ := Open(t.TempDir())
+	got, err := j.Read()
+	if err != nil || len(got.Entries) != 0 {
+		t.Errorf("%+v, %v", got, err)
+	}
+}
+
+func TestConcurrentAppends(t *testing.T) {
+	j, _ := Open(t.TempDir())
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			j.Append(Entry{Kind: KindTransaction, Ref: strings.Repeat("h", i+1)})
+		}()
+	}
+	wg.Wait()
+	got, _ := j.Read()
+	if len(got.Entries) != 20 || len(got.Warnings) != 0 {
+		t.Errorf("entries %d warnings %q", len(got.Entries), got.Warnings)
+	}
+}
