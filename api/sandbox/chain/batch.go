@@ -1,0 +1,216 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/params"
+)
+
+// Gas limits of the deployer's transactions. Fixed limits, not estimates,
+// because a batch's later transactions depend on earlier ones that are not
+// mined when it is sent; a block takes a transaction while its gas left
+// exceeds the limit and then charges only the gas used, so generous limits
+// cost nothing. The vester, the largest contract, deploys for about 1.3M;
+// a block holds 60M.
+const (
+	deployGas = 3_000_000
+	callGas   = 300_000
+)
+
+// maxBatchBlocks bounds how many blocks Transact seals waiting for a batch:
+// a batch that does not fit into this many full blocks is a bug.
+const maxBatchBlocks = 16
+
+// Batch queues the deployer's transactions for Transact. Deploy methods
+// return the new contract's address at once (it follows from the deployer's
+// nonce), so later steps of the same batch can use it.
+type Batch struct {
+	ctx    context.Context // Transact's, for the reads that queueing needs
+	chain  *Chain
+	nonce  uint64
+	steps  []step
+	tokens map[common.Address]common.Address // vester -> token, for vesters of this batch
+	err    error
+}
+
+type step struct {
+	what string          // for errors: "deploy Vester", "fund 0x..."
+	to   *common.Address // nil deploys
+	data []byte
+	gas  uint64
+}
+
+// Transact runs fn to queue the deployer's transactions, sends them in
+// order, seals blocks until all are mined (one block, unless they do not
+// fit), and fails if any reverted, naming the step. Nothing is sent if
+// queueing failed; if sending fails midway, what was sent stays in the pool
+// and is mined with the next block. Batches run one at a time.
+func (c *Chain) Transact(ctx context.Context, fn func(b *Batch)) error {
+	c.deployMu.Lock()
+	defer c.deployMu.Unlock()
+	nonce, err := c.client.PendingNonceAt(ctx, c.Deployer())
+	if err != nil {
+		return fmt.Errorf("deployer nonce: %w", err)
+	}
+	b := &Batch{ctx: ctx, chain: c, nonce: nonce, tokens: map[common.Address]common.Address{}}
+	fn(b)
+	if b.err != nil {
+		return b.err
+	}
+	return b.run(ctx)
+}
+
+// DeployToken deploys a Token (ERC-20, 18 decimals) minted by the deployer.
+func (b *Batch) DeployToken(name, symbol string) common.Address {
+	return b.deploy(Token, name, symbol)
+}
+
+// DeployVester deploys a Vester paying out token, whose withdraw takes
+// claimFee wei.
+func (b *Batch) DeployVester(token common.Address, claimFee *big.Int) common.Address {
+	if claimFee == nil {
+		b.fail(fmt.Errorf("deploy vester: claim fee: %w", errNilAmount))
+		return common.Address{}
+	}
+	vester := b.deploy(Vester, token, claimFee)
+	b.tokens[vester] = token
+	return vester
+}
+
+// DeployStaking deploys a Staking pool of token, whose stake takes
+// platformFee wei.
+func (b *Batch) DeployStaking(token common.Address, platformFee *big.Int) common.Address {
+	if platformFee == nil {
+		b.fail(fmt.Errorf("deploy staking: platform fee: %w", errNilAmount))
+		return common.Address{}
+	}
+	return b.deploy(Staking, token, platformFee)
+}
+
+// Mint creates amount base units of token for to.
+func (b *Batch) Mint(token, to common.Address, amount *big.Int) {
+	b.call("mint "+to.Hex(), Token, token, "mint", to, amount)
+}
+
+// AddRoot commits a merkle root on vester. Roots are numbered from 0 in the
+// order they are added (MerkleRoot reads them back).
+func (b *Batch) AddRoot(vester common.Address, root common.Hash) {
+	b.call("add root to "+vester.Hex(), Vester, vester, "addRoot", root)
+}
+
+// Fund approves vester for amount of its token and funds it: the deployer
+// must hold the tokens (Mint them to Deployer first).
+func (b *Batch) Fund(vester common.Address, amount *big.Int) {
+	token, ok := b.tokens[vester]
+	if !ok {
+		var err error
+		if token, err = b.chain.vesterToken(b.ctx, vester); err != nil {
+			b.fail(fmt.Errorf("fund %s: %w", vester.Hex(), err))
+			return
+		}
+	}
+	b.call("approve "+vester.Hex(), Token, token, "approve", vester, amount)
+	b.call("fund "+vester.Hex(), Vester, vester, "fund", amount)
+}
+
+func (b *Batch) deploy(contract *Contract, args ...any) common.Address {
+	data, err := contract.deployData(args...)
+	if err != nil {
+		b.fail(err)
+		return common.Address{}
+	}
+	addr := crypto.CreateAddress(b.chain.Deployer(), b.nonce+uint64(len(b.steps)))
+	b.steps = append(b.steps, step{what: "deploy " + contract.Name, data: data, gas: deployGas})
+	return addr
+}
+
+func (b *Batch) call(what string, contract *Contract, to common.Address, method string, args ...any) {
+	for _, arg := range args {
+		if amount, ok := arg.(*big.Int); ok && amount == nil {
+			b.fail(fmt.Errorf("%s: %w", what, errNilAmount))
+			return
+		}
+	}
+	data, err := contract.ABI.Pack(method, args...)
+	if err != nil {
+		b.fail(fmt.Errorf("%s: %w", what, err))
+		return
+	}
+	b.steps = append(b.steps, step{what: what, to: &to, data: data, gas: callGas})
+}
+
+// fail keeps the first error; Transact returns it before sending anything.
+func (b *Batch) fail(err error) {
+	if b.err == nil {
+		b.err = err
+	}
+}
+
+func (b *Batch) run(ctx context.Context) error {
+	if len(b.steps) == 0 {
+		return nil
+	}
+	c := b.chain
+	head, err := c.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("head block: %w", err)
+	}
+	tip := big.NewInt(params.GWei)
+	// Twice the base fee covers its rise over the blocks a batch may take.
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	hashes := make([]common.Hash, len(b.steps))
+	for i, s := range b.steps {
+		tx, err := types.SignNewTx(c.deployer, c.signer, &types.DynamicFeeTx{
+			ChainID:   c.chainID,
+			Nonce:     b.nonce + uint64(i),
+			GasTipCap: tip,
+			GasFeeCap: feeCap,
+			Gas:       s.gas,
+			To:        s.to,
+			Data:      s.data,
+		})
+		if err != nil {
+			return fmt.Errorf("%s: sign: %w", s.what, err)
+		}
+		if err := c.client.SendTransaction(ctx, tx); err != nil {
+			return fmt.Errorf("%s: send: %w", s.what, err)
+		}
+		hashes[i] = tx.Hash()
+	}
+	receipts := make([]*types.Receipt, len(b.steps))
+	for range maxBatchBlocks {
+		c.Commit()
+		missing := 0
+		for i, h := range hashes {
+			if receipts[i] != nil {
+				continue
+			}
+			r, err := c.client.TransactionReceipt(ctx, h)
+			switch {
+			case err == nil:
+				receipts[i] = r
+			case isNotFound(err):
+				missing++
+			default:
+				return fmt.Errorf("%s: receipt: %w", b.steps[i].what, err)
+			}
+		}
+		if missing == 0 {
+			break
+		}
+	}
+	for i, r := range receipts {
+		switch {
+		case r == nil:
+			return fmt.Errorf("%s: not mined in %d blocks", b.steps[i].what, maxBatchBlocks)
+		case r.Status != types.ReceiptStatusSuccessful:
+			return fmt.Errorf("%s: transaction %s reverted", b.steps[i].what, r.TxHash.Hex())
+		}
+	}
+	return nil
+}

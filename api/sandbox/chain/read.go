@@ -1,0 +1,156 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// call runs a view function of contract at to on the head block.
+func (c *Chain) call(ctx context.Context, contract *Contract, to common.Address, method string, args ...any) ([]any, error) {
+	data, err := contract.ABI.Pack(method, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s.%s: %w", contract.Name, method, err)
+	}
+	out, err := c.client.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s.%s at %s: %w", contract.Name, method, to.Hex(), err)
+	}
+	values, err := contract.ABI.Unpack(method, out)
+	if err != nil {
+		return nil, fmt.Errorf("%s.%s at %s: %w", contract.Name, method, to.Hex(), err)
+	}
+	return values, nil
+}
+
+// callBig runs a view function returning one uint256.
+func (c *Chain) callBig(ctx context.Context, contract *Contract, to common.Address, method string, args ...any) (*big.Int, error) {
+	values, err := c.call(ctx, contract, to, method, args...)
+	if err != nil {
+		return nil, err
+	}
+	v, ok := values[0].(*big.Int)
+	if !ok {
+		return nil, fmt.Errorf("%s.%s: unexpected result %T", contract.Name, method, values[0])
+	}
+	return v, nil
+}
+
+// BalanceOf returns owner's balance of token, in base units.
+func (c *Chain) BalanceOf(ctx context.Context, token, owner common.Address) (*big.Int, error) {
+	return c.callBig(ctx, Token, token, "balanceOf", owner)
+}
+
+// Allowance returns how much of owner's token spender may move.
+func (c *Chain) Allowance(ctx context.Context, token, owner, spender common.Address) (*big.Int, error) {
+	return c.callBig(ctx, Token, token, "allowance", owner, spender)
+}
+
+// MerkleRoot returns the vester's root number index; the zero hash when no
+// such root was added.
+func (c *Chain) MerkleRoot(ctx context.Context, vester common.Address, index uint64) (common.Hash, error) {
+	values, err := c.call(ctx, Vester, vester, "merkleRoots", new(big.Int).SetUint64(index))
+	if err != nil {
+		return common.Hash{}, err
+	}
+	root, ok := values[0].([32]byte)
+	if !ok {
+		return common.Hash{}, fmt.Errorf("Vester.merkleRoots: unexpected result %T", values[0])
+	}
+	return root, nil
+}
+
+// RootCount returns how many roots the vester has.
+func (c *Chain) RootCount(ctx context.Context, vester common.Address) (uint64, error) {
+	n, err := c.callBig(ctx, Vester, vester, "rootCount")
+	if err != nil {
+		return 0, err
+	}
+	return n.Uint64(), nil
+}
+
+// Withdrawn returns how much of an allocation the vester has paid out.
+func (c *Chain) Withdrawn(ctx context.Context, vester common.Address, allocationID string) (*big.Int, error) {
+	return c.callBig(ctx, Vester, vester, "withdrawn", allocationID)
+}
+
+// Unlocked returns what the vester computes an allocation's schedule has
+// unlocked at t, from the leaf's decodableArgs (D8), before withdrawals.
+func (c *Chain) Unlocked(ctx context.Context, vester common.Address, decodableArgs []byte, t time.Time) (*big.Int, error) {
+	if t.Unix() < 0 {
+		return nil, fmt.Errorf("unlocked at %s: before 1970", t)
+	}
+	return c.callBig(ctx, Vester, vester, "unlocked", decodableArgs, big.NewInt(t.Unix()))
+}
+
+// ClaimFee returns the vester's claim fee in wei.
+func (c *Chain) ClaimFee(ctx context.Context, vester common.Address) (*big.Int, error) {
+	return c.callBig(ctx, Vester, vester, "claimFee")
+}
+
+// PlatformFee returns the staking pool's fee in wei.
+func (c *Chain) PlatformFee(ctx context.Context, staking common.Address) (*big.Int, error) {
+	return c.callBig(ctx, Staking, staking, "platformFee")
+}
+
+// TotalStaked returns the tokens staked in the pool.
+func (c *Chain) TotalStaked(ctx context.Context, staking common.Address) (*big.Int, error) {
+	return c.callBig(ctx, Staking, staking, "totalStaked")
+}
+
+// Stake is one stake recorded by a Staking contract.
+type Stake struct {
+	Staker common.Address
+	Amount *big.Int
+	At     time.Time // the time of the block that took it
+}
+
+// maxListedStakes bounds Stakes: one call per stake, and the sandbox's
+// on-chain stakes are the ones made during a session.
+const maxListedStakes = 10_000
+
+// Stakes lists the pool's stakes in the order they were made.
+func (c *Chain) Stakes(ctx context.Context, staking common.Address) ([]Stake, error) {
+	count, err := c.callBig(ctx, Staking, staking, "stakeCount")
+	if err != nil {
+		return nil, err
+	}
+	if !count.IsUint64() || count.Uint64() > maxListedStakes {
+		return nil, fmt.Errorf("list stakes of %s: %s stakes, more than %d", staking.Hex(), count, maxListedStakes)
+	}
+	stakes := make([]Stake, 0, count.Uint64())
+	for i := range count.Uint64() {
+		values, err := c.call(ctx, Staking, staking, "stakeAt", new(big.Int).SetUint64(i))
+		if err != nil {
+			return nil, err
+		}
+		staker, ok1 := values[0].(common.Address)
+		amount, ok2 := values[1].(*big.Int)
+		at, ok3 := values[2].(uint64)
+		if !ok1 || !ok2 || !ok3 {
+			return nil, fmt.Errorf("Staking.stakeAt: unexpected result %T, %T, %T", values[0], values[1], values[2])
+		}
+		stakes = append(stakes, Stake{Staker: staker, Amount: amount, At: time.Unix(int64(at), 0).UTC()})
+	}
+	return stakes, nil
+}
+
+// vesterToken returns the token a vester pays out.
+func (c *Chain) vesterToken(ctx context.Context, vester common.Address) (common.Address, error) {
+	values, err := c.call(ctx, Vester, vester, "token")
+	if err != nil {
+		return common.Address{}, err
+	}
+	token, ok := values[0].(common.Address)
+	if !ok {
+		return common.Address{}, fmt.Errorf("Vester.token: unexpected result %T", values[0])
+	}
+	return token, nil
+}
+
+func isNotFound(err error) bool { return errors.Is(err, ethereum.NotFound) }

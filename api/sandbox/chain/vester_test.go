@@ -1,0 +1,274 @@
+package chain
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+var claimFee = big.NewInt(1_000_000_000_000_000) // 0.001 ether
+
+// vesterFixture is a funded vester whose root 0 commits four allocations:
+// a calendar one and an interval one for alice, an interval one for bob and
+// a calendar one for carol.
+type vesterFixture struct {
+	c                 *Chain
+	token, vester     common.Address
+	alice, bob, carol *ecdsa.PrivateKey
+	tree              *testTree
+	args              [4][]byte // decodableArgs of the leaves, in tree order
+
+	// Schedule times, relative to the chain's genesis.
+	t1, t2 time.Time // calendar: 25% at t1, 75% at t2
+	s      time.Time // bob's pieces start here
+}
+
+const (
+	aliceCalendar = 0
+	bobInterval   = 1
+	aliceInterval = 2
+	carolCalendar = 3
+)
+
+func newVesterFixture(t *testing.T) *vesterFixture {
+	t.Helper()
+	f := &vesterFixture{alice: testKey(t, "alice"), bob: testKey(t, "bob"), carol: testKey(t, "carol")}
+	f.c = newTestChain(t, f.alice, f.bob, f.carol)
+	f.t1 = testStart.Add(100 * time.Second)
+	f.t2 = testStart.Add(1000 * time.Second)
+	f.s = testStart.Add(200 * time.Second)
+	s := uint32(f.s.Unix())
+
+	f.args[aliceCalendar] = encodeCalendar(t,
+		testAllocation{Id: "alloc-alice-calendar", OriginalBeneficiary: addr(f.alice), TotalAllocation: ether(1000), Cancelable: true},
+		testCalendar{UnlockScheduleId: "S-CALENDAR", UnlockTimestamps: []uint32{uint32(f.t1.Unix()), uint32(f.t2.Unix())},
+			UnlockPercents: []*big.Int{big.NewInt(250_000), big.NewInt(750_000)}})
+	f.args[bobInterval] = encodeInterval(t,
+		testAllocation{Id: "alloc-bob-interval", OriginalBeneficiary: addr(f.bob), TotalAllocation: ether(1200)},
+		testInterval{UnlockScheduleId: "S-LINEAR", Pieces: []testPiece{{StartDate: s, PeriodLength: 100, NumberOfPeriods: 4, Percent: 1_000_000}}})
+	f.args[aliceInterval] = encodeInterval(t,
+		testAllocation{Id: "alloc-alice-interval", OriginalBeneficiary: addr(f.alice), TotalAllocation: big.NewInt(1_000_003)},
+		testInterval{UnlockScheduleId: "S-CLIFF", Pieces: []testPiece{
+			{StartDate: s, PeriodLength: 0, NumberOfPeriods: 1, Percent: 200_000},
+			{StartDate: s, PeriodLength: 30, NumberOfPeriods: 3, Percent: 800_000},
+		}})
+	f.args[carolCalendar] = encodeCalendar(t,
+		testAllocation{Id: "alloc-carol", OriginalBeneficiary: addr(f.carol), TotalAllocation: ether(5)},
+		testCalendar{UnlockScheduleId: "S-ONCE", UnlockTimestamps: []uint32{uint32(testStart.Unix())}, UnlockPercents: []*big.Int{big.NewInt(1_000_000)}})
+	f.tree = newTestTree(t, f.args[:]...)
+
+	err := f.c.Transact(context.Background(), func(b *Batch) {
+		f.token = b.DeployToken("Allot Test", "AT")
+		f.vester = b.DeployVester(f.token, claimFee)
+		b.AddRoot(f.vester, f.tree.root())
+		b.Mint(f.token, f.c.Deployer(), ether(10_000))
+		b.Fund(f.vester, ether(10_000))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *vesterFixture) withdrawData(t testing.TB, leaf int, amount *big.Int, proof []common.Hash) []byte {
+	t.Helper()
+	data, err := PackWithdraw(amount, 0, f.args[leaf], proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func (f *vesterFixture) balance(t testing.TB, key *ecdsa.PrivateKey) *big.Int {
+	t.Helper()
+	return mustBig(t)(f.c.BalanceOf(context.Background(), f.token, addr(key)))
+}
+
+func TestVesterSetup(t *testing.T) {
+	f := newVesterFixture(t)
+	ctx := context.Background()
+	root, err := f.c.MerkleRoot(ctx, f.vester, 0)
+	if err != nil || root != f.tree.root() {
+		t.Errorf("MerkleRoot(0) = %s, %v; want %s", root, err, f.tree.root())
+	}
+	if root, err := f.c.MerkleRoot(ctx, f.vester, 1); err != nil || root != (common.Hash{}) {
+		t.Errorf("MerkleRoot(1) = %s, %v; want the zero hash", root, err)
+	}
+	if n, err := f.c.RootCount(ctx, f.vester); err != nil || n != 1 {
+		t.Errorf("RootCount = %d, %v; want 1", n, err)
+	}
+	if got := mustBig(t)(f.c.BalanceOf(ctx, f.token, f.vester)); got.Cmp(ether(10_000)) != 0 {
+		t.Errorf("vester holds %s, want %s", got, ether(10_000))
+	}
+	if got := mustBig(t)(f.c.ClaimFee(ctx, f.vester)); got.Cmp(claimFee) != 0 {
+		t.Errorf("ClaimFee = %s, want %s", got, claimFee)
+	}
+}
+
+// TestWithdrawCalendar claims a calendar allocation as its beneficiary at
+// its unlock times and checks every refusal along the way.
+func TestWithdrawCalendar(t *testing.T) {
+	f := newVesterFixture(t)
+	ctx := context.Background()
+	alice, bob := addr(f.alice), addr(f.bob)
+	proof := f.tree.proof(aliceCalendar)
+	one := big.NewInt(1)
+
+	// Before t1 nothing is unlocked.
+	wantRevert(t, revertOf(t, f.c, alice, f.vester, claimFee, f.withdrawData(t, aliceCalendar, one, proof)),
+		"AmountExceedsUnlocked(requested: 1, available: 0)")
+
+	// Mined exactly at t1, 25% is withdrawable and is paid out exactly.
+	advanceTo(t, f.c, f.t1)
+	before := f.balance(t, f.alice)
+	mustOK(t, send(t, f.c, f.alice, f.vester, claimFee, f.withdrawData(t, aliceCalendar, ether(250), proof)))
+	if got := new(big.Int).Sub(f.balance(t, f.alice), before); got.Cmp(ether(250)) != 0 {
+		t.Errorf("alice received %s, want %s", got, ether(250))
+	}
+	if got := mustBig(t)(f.c.Withdrawn(ctx, f.vester, "alloc-alice-calendar")); got.Cmp(ether(250)) != 0 {
+		t.Errorf("Withdrawn = %s, want %s", got, ether(250))
+	}
+
+	forged := append([]common.Hash(nil), proof...)
+	forged[0][31] ^= 1
+	amount := ether(1)
+	for _, tc := range []struct {
+		name  string
+		from  common.Address
+		value *big.Int
+		data  []byte
+		want  string
+	}{
+		{"more than unlocked", alice, claimFee, f.withdrawData(t, aliceCalendar, one, proof),
+			"AmountExceedsUnlocked(requested: 1, available: 0)"},
+		{"forged proof", alice, claimFee, f.withdrawData(t, aliceCalendar, amount, forged), "InvalidProof()"},
+		{"another leaf's proof", alice, claimFee, f.withdrawData(t, aliceCalendar, amount, f.tree.proof(bobInterval)), "InvalidProof()"},
+		{"no fee", alice, nil, f.withdrawData(t, aliceCalendar, amount, proof),
+			"WrongFee(expected: 1000000000000000, sent: 0)"},
+		{"fee too high", alice, ether(1), f.withdrawData(t, aliceCalendar, amount, proof),
+			"WrongFee(expected: 1000000000000000, sent: 1000000000000000000)"},
+		{"zero amount", alice, claimFee, f.withdrawData(t, aliceCalendar, new(big.Int), proof), "ZeroAmount()"},
+		{"not the beneficiary", bob, claimFee, f.withdrawData(t, aliceCalendar, amount, proof),
+			"NotBeneficiary(caller: " + bob.Hex() + ", beneficiary: " + alice.Hex() + ")"},
+		{"unknown root", alice, claimFee, mustPack(t)(PackWithdraw(amount, 1, f.args[aliceCalendar], proof)),
+			"UnknownRoot(rootIndex: 1)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantRevert(t, revertOf(t, f.c, tc.from, f.vester, tc.value, tc.data), tc.want)
+		})
+	}
+
+	// A refused claim that is mined anyway fails and pays nothing.
+	before = f.balance(t, f.alice)
+	mustFail(t, send(t, f.c, f.alice, f.vester, claimFee, f.withdrawData(t, aliceCalendar, amount, forged)))
+	if got := f.balance(t, f.alice); got.Cmp(before) != 0 {
+		t.Errorf("a failed claim changed alice's balance from %s to %s", before, got)
+	}
+
+	// At t2 the rest unlocks: 750 more, and not a unit beyond.
+	advanceTo(t, f.c, f.t2)
+	mustFail(t, send(t, f.c, f.alice, f.vester, claimFee, f.withdrawData(t, aliceCalendar, new(big.Int).Add(ether(750), one), proof)))
+	mustOK(t, send(t, f.c, f.alice, f.vester, claimFee, f.withdrawData(t, aliceCalendar, ether(750), proof)))
+	if got := new(big.Int).Sub(f.balance(t, f.alice), before); got.Cmp(ether(750)) != 0 {
+		t.Errorf("alice received %s, want %s", got, ether(750))
+	}
+	wantRevert(t, revertOf(t, f.c, alice, f.vester, claimFee, f.withdrawData(t, aliceCalendar, one, proof)),
+		"AmountExceedsUnlocked(requested: 1, available: 0)")
+}
+
+// TestWithdrawIntervalEdges mines bob's linear claims at the edges of his
+// periods: nothing at the start, a quarter after each whole period.
+func TestWithdrawIntervalEdges(t *testing.T) {
+	f := newVesterFixture(t)
+	proof := f.tree.proof(bobInterval)
+	bob := addr(f.bob)
+	one := big.NewInt(1)
+	quarter := ether(300)
+
+	// Estimated just before the start, nothing is unlocked.
+	advanceTo(t, f.c, f.s.Add(-time.Second))
+	wantRevert(t, revertOf(t, f.c, bob, f.vester, claimFee, f.withdrawData(t, bobInterval, one, proof)),
+		"AmountExceedsUnlocked(requested: 1, available: 0)")
+
+	mined := 0
+	claim := func(at time.Time, amount *big.Int) {
+		t.Helper()
+		advanceTo(t, f.c, at)
+		mustOK(t, send(t, f.c, f.bob, f.vester, claimFee, f.withdrawData(t, bobInterval, amount, proof)))
+		mined++
+	}
+	// One second before the first period ends: still nothing (a one-wei
+	// claim mined then fails), and the next block ends it.
+	advanceTo(t, f.c, f.s.Add(99*time.Second))
+	mustFail(t, send(t, f.c, f.bob, f.vester, claimFee, f.withdrawData(t, bobInterval, one, proof)))
+	// The head is at s+99; a claim estimated now sees nothing either.
+	wantRevert(t, revertOf(t, f.c, bob, f.vester, claimFee, f.withdrawData(t, bobInterval, one, proof)),
+		"AmountExceedsUnlocked(requested: 1, available: 0)")
+
+	claim(f.s.Add(100*time.Second), quarter)                                  // first period done
+	claim(f.s.Add(350*time.Second), new(big.Int).Mul(quarter, big.NewInt(2))) // three periods, two new
+	wantRevert(t, revertOf(t, f.c, bob, f.vester, claimFee, f.withdrawData(t, bobInterval, one, proof)),
+		"AmountExceedsUnlocked(requested: 1, available: 0)")
+	claim(f.s.Add(400*time.Second), quarter) // all four
+	advanceTo(t, f.c, f.s.Add(10_000*time.Second))
+	wantRevert(t, revertOf(t, f.c, bob, f.vester, claimFee, f.withdrawData(t, bobInterval, one, proof)),
+		"AmountExceedsUnlocked(requested: 1, available: 0)")
+
+	if got := f.balance(t, f.bob); got.Cmp(ether(1200)) != 0 {
+		t.Errorf("bob holds %s after %d claims, want all of %s", got, mined, ether(1200))
+	}
+}
+
+// TestUnlockedAtEdges evaluates schedules with the vester's view function
+// at exact times, including a piece of one period of length zero (a cliff)
+// and integer division per piece.
+func TestUnlockedAtEdges(t *testing.T) {
+	f := newVesterFixture(t)
+	ctx := context.Background()
+	cases := []struct {
+		leaf int
+		at   time.Time
+		want *big.Int
+	}{
+		{aliceCalendar, f.t1.Add(-time.Second), big.NewInt(0)},
+		{aliceCalendar, f.t1, ether(250)},
+		{aliceCalendar, f.t2.Add(-time.Second), ether(250)},
+		{aliceCalendar, f.t2, ether(1000)},
+		{bobInterval, f.s.Add(-time.Second), big.NewInt(0)},
+		{bobInterval, f.s, big.NewInt(0)},
+		{bobInterval, f.s.Add(99 * time.Second), big.NewInt(0)},
+		{bobInterval, f.s.Add(100 * time.Second), ether(300)},
+		{bobInterval, f.s.Add(399 * time.Second), ether(900)},
+		{bobInterval, f.s.Add(400 * time.Second), ether(1200)},
+		{bobInterval, f.s.Add(1 << 20 * time.Second), ether(1200)},
+		// Total 1,000,003 base units: 20% cliff at s, then 800000*k/3 ppm.
+		{aliceInterval, f.s.Add(-time.Second), big.NewInt(0)},
+		{aliceInterval, f.s, big.NewInt(200_000)},                       // 1000003*200000/1e6 = 200000.6
+		{aliceInterval, f.s.Add(30 * time.Second), big.NewInt(466_667)}, // ppm 200000+266666 = 466666
+		{aliceInterval, f.s.Add(60 * time.Second), big.NewInt(733_335)}, // ppm 733333
+		{aliceInterval, f.s.Add(90 * time.Second), big.NewInt(1_000_003)},
+	}
+	for _, tc := range cases {
+		got, err := f.c.Unlocked(ctx, f.vester, f.args[tc.leaf], tc.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Cmp(tc.want) != 0 {
+			t.Errorf("leaf %d at start+%s: unlocked %s, want %s", tc.leaf, tc.at.Sub(testStart), got, tc.want)
+		}
+	}
+}
+
+func mustPack(t testing.TB) func([]byte, error) []byte {
+	return func(data []byte, err error) []byte {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+}

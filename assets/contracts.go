@@ -1,0 +1,54 @@
+// Package assets holds the data built into the binary with go:embed.
+package assets
+
+import (
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// The compiled sandbox contracts, written by contracts/build.sh from the
+// Solidity sources next to it.
+//
+//go:embed contracts/build/*.json
+var contractFiles embed.FS
+
+// Names of the compiled contracts.
+const (
+	TokenContract   = "Token"
+	VesterContract  = "Vester"
+	StakingContract = "Staking"
+)
+
+// ContractArtifact is one compiled contract: its ABI as JSON and its
+// creation bytecode (constructor arguments are appended to it on deploy).
+type ContractArtifact struct {
+	ABI      json.RawMessage
+	Bytecode []byte
+}
+
+// Contract returns the compiled artifact of the named contract.
+func Contract(name string) (ContractArtifact, error) {
+	data, err := contractFiles.ReadFile("contracts/build/" + name + ".json")
+	if err != nil {
+		return ContractArtifact{}, fmt.Errorf("contract %s: %w", name, err)
+	}
+	var file struct {
+		ABI      json.RawMessage `json:"abi"`
+		Bytecode string          `json:"bytecode"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		return ContractArtifact{}, fmt.Errorf("contract %s: %w", name, err)
+	}
+	code, err := hex.DecodeString(strings.TrimPrefix(file.Bytecode, "0x"))
+	if err != nil {
+		return ContractArtifact{}, fmt.Errorf("contract %s: bytecode: %w", name, err)
+	}
+	if len(file.ABI) == 0 || len(code) == 0 {
+		return ContractArtifact{}, fmt.Errorf("contract %s: %w", name, errors.New("artifact without abi or bytecode"))
+	}
+	return ContractArtifact{ABI: file.ABI, Bytecode: code}, nil
+}
