@@ -1,0 +1,160 @@
+package widget
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+func decimals(ss ...string) []decimal.Decimal {
+	out := make([]decimal.Decimal, len(ss))
+	for i, s := range ss {
+		out[i] = decimal.RequireFromString(s)
+	}
+	return out
+}
+
+func TestBar(t *testing.T) {
+	full := decimal.NewFromInt(100)
+	tests := []struct {
+		value string
+		width int
+		want  string
+	}{
+		{"0", 5, "     "},
+		{"-3", 5, "     "},
+		{"1", 5, "▏    "},  // tiny but visible
+		{"33", 5, "█▋   "}, // 13.2 eighths
+		{"50", 5, "██▌  "},
+		{"99", 5, "████▉"},
+		{"100", 5, "█████"},
+		{"150", 5, "█████"}, // clamped
+		{"50", 0, ""},
+		{"123456789012345678901234567890.5", 3, "███"},
+	}
+	for _, tt := range tests {
+		got := Bar(decimal.RequireFromString(tt.value), full, tt.width)
+		if got != tt.want {
+			t.Errorf("Bar(%s, 100, %d) = %q, want %q", tt.value, tt.width, got, tt.want)
+		}
+		if displayWidth(got) != tt.width {
+			t.Errorf("Bar(%s) is %d cells, want %d", tt.value, displayWidth(got), tt.width)
+		}
+	}
+	if got := Bar(decimal.NewFromInt(5), decimal.Zero, 4); got != "    " {
+		t.Errorf("a zero full value draws an empty bar, got %q", got)
+	}
+}
+
+func TestLogBuckets(t *testing.T) {
+	got := LogBuckets(decimals("0.5", "3", "7", "12", "15", "18", "250", "3000", "3500", "0", "1", "10.000"))
+	want := []Bucket{
+		{"0", "0", 1}, {"0.1", "1", 1}, {"1", "10", 3}, {"10", "100", 4}, {"100", "1k", 1}, {"1k", "10k", 2},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("bucket %d = %v, want %v", i, got[i], want[i])
+		}
+	}
+	// Empty decades in between are kept; extremes are clamped.
+	got = LogBuckets(decimals("2", "20000", "1e999"))
+	if len(got) != maxDecade+1 || got[2].Count != 0 || got[len(got)-1].From != "1e36" {
+		t.Errorf("gaps or clamping wrong: %v", got)
+	}
+	if got := LogBuckets(nil); len(got) != 0 {
+		t.Errorf("no amounts, no buckets: %v", got)
+	}
+}
+
+func TestPow10Label(t *testing.T) {
+	want := map[int]string{-5: "1e-5", -4: "0.0001", -1: "0.1", 0: "1", 2: "100", 3: "1k", 7: "10M", 9: "1B", 14: "100T", 15: "1e15"}
+	for k, w := range want {
+		if got := pow10Label(k); got != w {
+			t.Errorf("pow10Label(%d) = %q, want %q", k, got, w)
+		}
+	}
+}
+
+func TestHistogram(t *testing.T) {
+	buckets := LogBuckets(decimals("0.5", "3", "7", "12", "15", "18", "250", "3000", "3500", "0"))
+	tests := []struct {
+		width, height int
+		want          string
+	}{
+		{40, 8, "" +
+			"     0 │██████████                     1\n" +
+			" 0.1–1 │██████████                     1\n" +
+			"  1–10 │████████████████████           2\n" +
+			"10–100 │██████████████████████████████ 3\n" +
+			"100–1k │██████████                     1\n" +
+			"1k–10k │████████████████████           2\n" +
+			"       └──────────────────────────────"},
+		// Fewer lines than buckets: neighbours merge.
+		{40, 4, "" +
+			"    0–1 │███████████▌                  2\n" +
+			"  1–100 │█████████████████████████████ 5\n" +
+			"100–10k │█████████████████▍            3\n" +
+			"        └─────────────────────────────"},
+	}
+	for _, tt := range tests {
+		got := Histogram(buckets, tt.width, tt.height)
+		if got != tt.want {
+			t.Errorf("Histogram(%dx%d):\n%s\nwant:\n%s", tt.width, tt.height, got, tt.want)
+		}
+	}
+	for _, size := range [][2]int{{40, 8}, {12, 3}, {5, 2}, {1, 1}} {
+		checkFits(t, Histogram(buckets, size[0], size[1]), size[0], size[1])
+	}
+}
+
+func TestStepChart(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	schedule := []Point{
+		{start.AddDate(1, 0, 0), 0.7}, // out of order on purpose
+		{start, 0.1},
+		{start.AddDate(0, 6, 0), 0.4},
+		{start.AddDate(1, 6, 0), 1},
+	}
+	now := start.AddDate(0, 8, 0)
+	tests := []struct {
+		width, height int
+		want          string
+	}{
+		{40, 8, "" +
+			"100%┤               ┊                  █\n" +
+			"    │               ┊       ▂▂▂▂▂▂▂▂▂▂▂█\n" +
+			"    │               ┊       ████████████\n" +
+			" 50%┤            ▃▃▃▃▃▃▃▃▃▃▃████████████\n" +
+			"    │            ███████████████████████\n" +
+			"    │▅▅▅▅▅▅▅▅▅▅▅▅███████████████████████\n" +
+			"  0%└───────────────┴───────────────────\n" +
+			"     2026-01-01    now        2027-07-01"},
+		{12, 4, "" +
+			"100%┤   ┊ ▃█\n" +
+			"    │▂▂▆▆▆██\n" +
+			"  0%└───┴───\n" +
+			"       now"},
+	}
+	for _, tt := range tests {
+		got := StepChart(schedule, now, tt.width, tt.height)
+		if got != tt.want {
+			t.Errorf("StepChart(%dx%d):\n%s\nwant:\n%s", tt.width, tt.height, got, tt.want)
+		}
+	}
+	for _, size := range [][2]int{{40, 8}, {80, 20}, {8, 3}, {7, 3}, {20, 2}} {
+		checkFits(t, StepChart(schedule, now, size[0], size[1]), size[0], size[1])
+	}
+	if got := StepChart(nil, now, 40, 8); got != "" {
+		t.Errorf("no points should draw nothing, got %q", got)
+	}
+	// now after the last step: the range stretches to now and the fill is full there.
+	late := StepChart(schedule, start.AddDate(3, 0, 0), 40, 6)
+	if lines := strings.Split(late, "\n"); !strings.HasSuffix(lines[0], "█") || !strings.HasSuffix(lines[len(lines)-1], "now") {
+		t.Errorf("late now:\n%s", late)
+	}
+}

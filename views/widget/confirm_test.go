@@ -1,0 +1,59 @@
+package widget
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestConfirm(t *testing.T) {
+	tests := []struct {
+		name string
+		keys []string
+		want *ConfirmMsg
+	}{
+		{"enter takes the default, no", []string{"enter"}, &ConfirmMsg{Tag: "fund", Yes: false}},
+		{"y answers yes", []string{"y"}, &ConfirmMsg{Tag: "fund", Yes: true}},
+		{"esc answers no", []string{"esc"}, &ConfirmMsg{Tag: "fund", Yes: false}},
+		{"switch then enter", []string{"tab", "enter"}, &ConfirmMsg{Tag: "fund", Yes: true}},
+		{"switch twice then enter", []string{"right", "left", "enter"}, &ConfirmMsg{Tag: "fund", Yes: false}},
+		{"other keys do nothing", []string{"x", "q", "j"}, nil},
+		{"answers once", []string{"n", "y"}, &ConfirmMsg{Tag: "fund", Yes: false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := NewConfirm("fund", "Fund?")
+			var got []ConfirmMsg
+			for _, k := range tt.keys {
+				if cmd := c.Update(keyMsg(k)); cmd != nil {
+					got = append(got, cmd().(ConfirmMsg))
+				}
+			}
+			switch {
+			case tt.want == nil && len(got) != 0:
+				t.Errorf("got %v, want no answer", got)
+			case tt.want != nil && (len(got) != 1 || got[0] != *tt.want):
+				t.Errorf("got %v, want %v", got, *tt.want)
+			}
+			if (tt.want != nil) != c.Done() {
+				t.Errorf("Done() = %v", c.Done())
+			}
+		})
+	}
+}
+
+func TestConfirmView(t *testing.T) {
+	c := NewConfirm("fund", "Fund distribution\x1b[2J?", "Sends 1,000 TOK to 0xabc.")
+	view := c.View()
+	if !strings.Contains(view, "▶ [ No ]") || strings.Contains(view, "▶ [ Yes ]") {
+		t.Errorf("No must be focused at first, visibly without color:\n%s", view)
+	}
+	if strings.Contains(view, "\x1b") || !strings.Contains(view, "Fund distribution^[[2J?") {
+		t.Errorf("prompt not sanitized:\n%q", view)
+	}
+	c.Update(keyMsg("tab"))
+	if !strings.Contains(c.View(), "▶ [ Yes ]") {
+		t.Errorf("focus did not move:\n%s", c.View())
+	}
+	c.SetWidth(30)
+	checkFits(t, c.View(), 30, 20)
+}

@@ -1,0 +1,192 @@
+package widget
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"allot/sanitize"
+)
+
+// Field is one label/value pair of a detail pane.
+type Field struct {
+	Label string
+	// Value is shown sanitized; newlines are kept, long lines wrap.
+	Value string
+	// Style draws the value, for example a pass/fail mark in color; the
+	// zero Style draws it plain.
+	Style lipgloss.Style
+}
+
+// DetailKeyMap holds the detail pane's keys. It implements help.KeyMap.
+type DetailKeyMap struct {
+	Up   key.Binding
+	Down key.Binding
+}
+
+// DefaultDetailKeyMap returns keys that do not clash with a table's, so a
+// screen can send every key to both.
+func DefaultDetailKeyMap() DetailKeyMap {
+	return DetailKeyMap{
+		Up:   key.NewBinding(key.WithKeys("K", "shift+up"), key.WithHelp("K", "detail up")),
+		Down: key.NewBinding(key.WithKeys("J", "shift+down"), key.WithHelp("J", "detail down")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k DetailKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Up, k.Down} }
+
+// FullHelp implements help.KeyMap.
+func (k DetailKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// Detail shows every field of one item as label/value pairs, wrapping long
+// values, and scrolls when they are taller than its area.
+type Detail struct {
+	Keys   DetailKeyMap
+	Styles Styles
+
+	fields        []Field
+	lines         []string
+	offset        int
+	width, height int
+}
+
+// NewDetail returns an empty detail pane with the default keys and styles.
+func NewDetail() *Detail {
+	return &Detail{Keys: DefaultDetailKeyMap(), Styles: DefaultStyles()}
+}
+
+// SetFields shows a new item, scrolled to the top.
+func (d *Detail) SetFields(fields []Field) {
+	d.fields = fields
+	d.offset = 0
+	d.wrap()
+}
+
+// SetSize sets the pane's area.
+func (d *Detail) SetSize(width, height int) {
+	d.width, d.height = width, height
+	d.wrap()
+}
+
+// Update scrolls on the pane's keys.
+func (d *Detail) Update(msg tea.Msg) tea.Cmd {
+	if msg, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case key.Matches(msg, d.Keys.Down):
+			d.scroll(1)
+		case key.Matches(msg, d.Keys.Up):
+			d.scroll(-1)
+		}
+	}
+	return nil
+}
+
+// ShortHelp implements help.KeyMap: the scroll keys, when there is
+// something to scroll.
+func (d *Detail) ShortHelp() []key.Binding {
+	if !d.scrollable() {
+		return nil
+	}
+	return d.Keys.ShortHelp()
+}
+
+// FullHelp implements help.KeyMap.
+func (d *Detail) FullHelp() [][]key.Binding {
+	if !d.scrollable() {
+		return nil
+	}
+	return d.Keys.FullHelp()
+}
+
+func (d *Detail) scrollable() bool { return len(d.lines) > d.height }
+
+// room is the number of content lines shown: one line goes to the scroll
+// indicator when the content does not fit.
+func (d *Detail) room() int {
+	if d.scrollable() {
+		return max(d.height-1, 0)
+	}
+	return d.height
+}
+
+func (d *Detail) scroll(n int) {
+	d.offset = min(max(d.offset+n, 0), max(len(d.lines)-d.room(), 0))
+}
+
+// View draws the visible lines, exactly height lines of at most width cells.
+func (d *Detail) View() string {
+	if d.width <= 0 || d.height <= 0 {
+		return ""
+	}
+	room := d.room()
+	out := make([]string, 0, d.height)
+	end := min(d.offset+room, len(d.lines))
+	out = append(out, d.lines[min(d.offset, end):end]...)
+	for len(out) < room {
+		out = append(out, "")
+	}
+	if d.scrollable() {
+		note := fmt.Sprintf("%s/%s scroll · %d–%d of %d",
+			d.Keys.Up.Help().Key, d.Keys.Down.Help().Key, d.offset+1, end, len(d.lines))
+		out = append(out, d.Styles.Muted.Render(truncate(note, d.width)))
+	}
+	return strings.Join(out, "\n")
+}
+
+// wrap lays the fields out for the current width: labels in a column as
+// wide as the longest (up to a third of the pane), values wrapped beside
+// them; on a narrow pane each value goes under its label.
+func (d *Detail) wrap() {
+	d.lines = d.lines[:0]
+	if d.width <= 0 {
+		return
+	}
+	labelW := 0
+	for _, f := range d.fields {
+		labelW = max(labelW, displayWidth(sanitize.Line(f.Label)))
+	}
+	labelW = min(labelW, max(d.width/3, 1))
+	const gap = 2
+	valueW := d.width - labelW - gap
+	stacked := valueW < 16
+	if stacked {
+		valueW = max(d.width-gap, 1)
+	}
+	for _, f := range d.fields {
+		label := d.Styles.Muted.Render(fit(sanitize.Line(f.Label), labelW, AlignLeft))
+		values := wrapText(sanitize.Block(f.Value), valueW)
+		if stacked {
+			d.lines = append(d.lines, label)
+		}
+		for i, v := range values {
+			v = f.Style.Render(v)
+			switch {
+			case stacked:
+				d.lines = append(d.lines, strings.Repeat(" ", gap)+v)
+			case i == 0:
+				d.lines = append(d.lines, label+strings.Repeat(" ", gap)+v)
+			default:
+				d.lines = append(d.lines, strings.Repeat(" ", labelW+gap)+v)
+			}
+		}
+	}
+	d.scroll(0)
+}
+
+// wrapText breaks sanitized text into lines of at most width cells, at
+// spaces where it can and inside long words (addresses, hashes) where it
+// must.
+func wrapText(s string, width int) []string {
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		for _, l := range strings.Split(ansi.Wrap(para, width, ""), "\n") {
+			lines = append(lines, truncate(strings.TrimRight(l, " "), width))
+		}
+	}
+	return lines
+}

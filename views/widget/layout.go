@@ -1,0 +1,105 @@
+package widget
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+// SideBySideWidth is the terminal width from which a detail pane goes
+// beside its table rather than below it.
+const SideBySideWidth = 140
+
+// Placement says where a detail pane goes relative to its table.
+type Placement int
+
+const (
+	// PlaceBottom puts the pane under the table (narrow terminals).
+	PlaceBottom Placement = iota
+	// PlaceSide puts the pane right of the table (wide terminals).
+	PlaceSide
+)
+
+// Size is a width and height in cells.
+type Size struct {
+	Width, Height int
+}
+
+// Split divides a screen area between a main view (a table) and a detail
+// pane, with a one-cell separator between them.
+type Split struct {
+	Placement Placement
+	Main      Size
+	// Detail is empty when the area is too small for a useful pane.
+	Detail Size
+	// Border draws the separator.
+	Border lipgloss.Style
+}
+
+// SplitPane chooses the placement for an area: beside the table from
+// SideBySideWidth columns, below it otherwise. The table keeps most of the
+// room; the pane gets two fifths of the width (40 to 80 cells) or a third
+// of the height (4 to 12 lines).
+func SplitPane(width, height int) Split {
+	s := Split{Border: DefaultStyles().Border}
+	if width >= SideBySideWidth {
+		dw := min(max(width*2/5, 40), 80)
+		s.Placement = PlaceSide
+		s.Main = Size{Width: width - dw - 1, Height: height}
+		s.Detail = Size{Width: dw, Height: height}
+		return s
+	}
+	s.Placement = PlaceBottom
+	dh := min(max(height/3, 4), 12)
+	if height-dh-1 < 5 {
+		// Too short for both: the table alone is more useful.
+		s.Main = Size{Width: width, Height: height}
+		return s
+	}
+	s.Main = Size{Width: width, Height: height - dh - 1}
+	s.Detail = Size{Width: width, Height: dh}
+	return s
+}
+
+// Join draws the two views in their places with the separator between
+// them. Each view is cut or padded to its size.
+func (s Split) Join(main, detail string) string {
+	if s.Detail.Width == 0 || s.Detail.Height == 0 {
+		return strings.Join(block(main, s.Main), "\n")
+	}
+	mainLines, detailLines := block(main, s.Main), block(detail, s.Detail)
+	if s.Placement == PlaceBottom {
+		rule := s.Border.Render(strings.Repeat("─", s.Main.Width))
+		return strings.Join(mainLines, "\n") + "\n" + rule + "\n" + strings.Join(detailLines, "\n")
+	}
+	bar := s.Border.Render("│")
+	var b strings.Builder
+	for i := range mainLines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(mainLines[i])
+		b.WriteString(strings.Repeat(" ", s.Main.Width-displayWidth(mainLines[i])))
+		b.WriteString(bar)
+		b.WriteString(detailLines[i])
+	}
+	return b.String()
+}
+
+// block cuts or pads a view to exactly size.Height lines of at most
+// size.Width cells.
+func block(view string, size Size) []string {
+	lines := strings.Split(view, "\n")
+	if len(lines) > size.Height {
+		lines = lines[:size.Height]
+	}
+	for len(lines) < size.Height {
+		lines = append(lines, "")
+	}
+	for i, l := range lines {
+		if displayWidth(l) > size.Width {
+			lines[i] = truncate(l, size.Width)
+		}
+	}
+	return lines
+}

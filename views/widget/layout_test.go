@@ -1,0 +1,46 @@
+package widget
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSplitPane(t *testing.T) {
+	tests := []struct {
+		width, height int
+		want          Split
+	}{
+		{120, 36, Split{Placement: PlaceBottom, Main: Size{120, 23}, Detail: Size{120, 12}}},
+		{80, 24, Split{Placement: PlaceBottom, Main: Size{80, 15}, Detail: Size{80, 8}}},
+		{139, 36, Split{Placement: PlaceBottom, Main: Size{139, 23}, Detail: Size{139, 12}}},
+		{140, 36, Split{Placement: PlaceSide, Main: Size{83, 36}, Detail: Size{56, 36}}},
+		{300, 50, Split{Placement: PlaceSide, Main: Size{219, 50}, Detail: Size{80, 50}}},
+		{80, 9, Split{Placement: PlaceBottom, Main: Size{80, 9}}}, // no room for a pane
+	}
+	for _, tt := range tests {
+		got := SplitPane(tt.width, tt.height)
+		if got.Placement != tt.want.Placement || got.Main != tt.want.Main || got.Detail != tt.want.Detail {
+			t.Errorf("SplitPane(%d, %d) = %+v, want %+v", tt.width, tt.height, got, tt.want)
+		}
+	}
+}
+
+func TestSplitJoin(t *testing.T) {
+	main := "table line 1\na much longer table line that will not fit beside the pane at all, no"
+	detail := "ID  1\nAmount  5"
+	for _, size := range [][2]int{{150, 10}, {80, 24}, {80, 6}} {
+		s := SplitPane(size[0], size[1])
+		view := s.Join(main, detail)
+		checkFits(t, view, size[0], size[1])
+		if got := strings.Count(view, "\n") + 1; got != size[1] {
+			t.Errorf("%dx%d: %d lines, want %d", size[0], size[1], got, size[1])
+		}
+		if s.Detail.Height > 0 && !strings.Contains(view, "Amount  5") {
+			t.Errorf("%dx%d: detail missing:\n%s", size[0], size[1], view)
+		}
+	}
+	side := SplitPane(150, 3).Join("a\nb", "x\ny\nz")
+	if lines := strings.Split(side, "\n"); !strings.HasSuffix(lines[0], "│x") || !strings.HasSuffix(lines[2], "│z") {
+		t.Errorf("side by side:\n%s", side)
+	}
+}

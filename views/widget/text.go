@@ -1,0 +1,109 @@
+package widget
+
+import (
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+const ellipsis = "…"
+
+// isASCII reports whether s is plain ASCII, where bytes are terminal cells
+// and width arithmetic needs no Unicode tables.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// displayWidth is the number of terminal cells s occupies. Escape sequences
+// count as zero, so it also measures styled strings.
+func displayWidth(s string) int {
+	if isASCII(s) && !hasEscape(s) {
+		return len(s)
+	}
+	return ansi.StringWidth(s)
+}
+
+func hasEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b {
+			return true
+		}
+	}
+	return false
+}
+
+// truncate cuts s to at most w cells, marking a cut with an ellipsis.
+func truncate(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if isASCII(s) && !hasEscape(s) {
+		if len(s) <= w {
+			return s
+		}
+		return s[:w-1] + ellipsis
+	}
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, ellipsis)
+}
+
+// appendSpaces appends n spaces to b (none when n <= 0).
+func appendSpaces(b []byte, n int) []byte {
+	for ; n > 0; n-- {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// appendFitted appends s to b in exactly w cells: cut with an ellipsis when
+// too wide, padded with spaces on the side that align leaves free.
+func appendFitted(b []byte, s string, w int, align Align) []byte {
+	s = truncate(s, w)
+	pad := w - displayWidth(s)
+	if align == AlignRight {
+		b = appendSpaces(b, pad)
+		return append(b, s...)
+	}
+	b = append(b, s...)
+	return appendSpaces(b, pad)
+}
+
+// fit returns s in exactly w cells (see appendFitted).
+func fit(s string, w int, align Align) string {
+	return string(appendFitted(make([]byte, 0, w+len(s)), s, w, align))
+}
+
+// appendLower appends the lowercase form of s to b without the intermediate
+// string strings.ToLower would allocate; filtering lowercases millions of
+// cells.
+func appendLower(b []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+		i += size
+	}
+	return b
+}
+
+// FormatCount formats a count with thousands separators: 100000 -> "100,000".
+func FormatCount(n int) string {
+	return groupThousands(strconv.Itoa(n))
+}
