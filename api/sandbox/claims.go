@@ -1,0 +1,169 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common/hexutil"
+)
+
+// EvmTransactionGroup is the __type of a claim result on an EVM chain (D7).
+const EvmTransactionGroup = "EvmTransactionGroupParameters"
+
+type claimResult struct {
+	Type       string            `json:"__type"`
+	Parameters []claimParameters `json:"parameters"`
+}
+
+type claimParameters struct {
+	TransactionID string        `json:"transactionId"`
+	Instructions  []instruction `json:"instructions"`
+}
+
+// instruction is an unsigned EVM call: value in wei, as a decimal string.
+type instruction struct {
+	ChainID uint64 `json:"chainId"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Data    string `json:"data"`
+	Value   string `json:"value"`
+}
+
+// claim serves allocations/{id}/claim (D7): one transaction calling the
+// vester's withdraw for what the beneficiary asks, by default everything
+// claimable now. Claimable is what the schedule has unlocked at the unlock
+// time (Chain.Now, else the clock) less what SetWithdrawn recorded.
+func (s *Server) claim(c *call) (any, error) {
+	var p problems
+	id := c.r.PathValue("id")
+	if !isUUID(id) {
+		p.add("id", "must be a UUID")
+	}
+	o, ok := decodeObject(c.body, &p)
+	if !ok {
+		return nil, p.err()
+	}
+	sender, _ := o.address("sender", true)
+	if code, ok := o.string("userCountryCode", false); ok && !isCountryCode(code) {
+		p.add("userCountryCode", "must be an ISO 3166-1 alpha-2 country code, like DE")
+	}
+	amount, hasAmount := positiveAmount(o, "amount", false)
+	if !p.ok() {
+		return nil, p.err()
+	}
+	a, ok := s.world.Allocation(id)
+	if !ok {
+		return nil, errNotFound("no allocation %s", id)
+	}
+	if sender != a.Beneficiary() {
+		return nil, errInvalid("sender", "is not the beneficiary of this allocation")
+	}
+	now, err := s.unlockTime(c.ctx)
+	if err != nil {
+		return nil, err
+	}
+	claimable := a.Args.Unlocked(now)
+	claimable.Sub(claimable, s.withdrawnOf(a))
+	if claimable.Sign() < 0 {
+		claimable.SetInt64(0)
+	}
+	switch {
+	case !hasAmount && claimable.Sign() == 0:
+		return nil, errInvalid("amount", "nothing of this allocation is claimable now")
+	case !hasAmount:
+		amount = claimable
+	case amount.Cmp(claimable) > 0:
+		return nil, errInvalid("amount", fmt.Sprintf("is more than the %s claimable now", formatUnits(claimable)))
+	}
+	proof, err := a.Proof()
+	if err != nil {
+		return nil, err
+	}
+	data, err := packWithdraw(amount, a.RootIndex, a.DecodableArgs, proof)
+	if err != nil {
+		return nil, err
+	}
+	d := a.distribution
+	ids := s.addTransactions(ActionClaim, []Transaction{{
+		ContractID:    d.ContractID,
+		TokenID:       d.TokenID,
+		AllocationIDs: []string{a.ID},
+		Amount:        new(big.Int).Set(amount),
+	}})
+	return claimResult{Type: EvmTransactionGroup, Parameters: []claimParameters{{
+		TransactionID: ids[0],
+		Instructions: []instruction{{
+			ChainID: s.chainID(),
+			From:    sender.Hex(),
+			To:      s.vesterAddress(d).Hex(),
+			Data:    hexutil.Encode(data),
+			Value:   d.ClaimFee.String(),
+		}},
+	}}}, nil
+}
+
+// SetWithdrawn records that total base units of an allocation have been
+// withdrawn so far, across all its claims. The service cannot see a claim
+// transaction being mined, so without this hook "claimable now" is
+// everything unlocked; a chain integration calls it when a withdraw is
+// mined (or with the vester's withdrawn(id) after each block). Totals only
+// grow: a smaller total than the one recorded is ignored, so reports may
+// repeat or arrive out of order.
+func (s *Server) SetWithdrawn(allocationID string, total *big.Int) error {
+	a, ok := s.world.Allocation(allocationID)
+	if !ok {
+		return fmt.Errorf("set withdrawn: no allocation %q", allocationID)
+	}
+	if total == nil || total.Sign() < 0 {
+		return errors.New("set withdrawn: total must be a non-negative amount")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if prev := s.withdrawn[a.ID]; prev == nil || total.Cmp(prev) > 0 {
+		s.withdrawn[a.ID] = new(big.Int).Set(total)
+	}
+	return nil
+}
+
+func (s *Server) withdrawnOf(a *Allocation) *big.Int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w := s.withdrawn[a.ID]; w != nil {
+		return new(big.Int).Set(w)
+	}
+	return new(big.Int)
+}
+
+// countryCodes are the officially assigned ISO 3166-1 alpha-2 codes.
+const countryCodes = "" +
+	"AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ " +
+	"BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ " +
+	"CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ " +
+	"DE DJ DK DM DO DZ " +
+	"EC EE EG EH ER ES ET " +
+	"FI FJ FK FM FO FR " +
+	"GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY " +
+	"HK HM HN HR HT HU " +
+	"ID IE IL IM IN IO IQ IR IS IT " +
+	"JE JM JO JP " +
+	"KE KG KH KI KM KN KP KR KW KY KZ " +
+	"LA LB LC LI LK LR LS LT LU LV LY " +
+	"MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ " +
+	"NA NC NE NF NG NI NL NO NP NR NU NZ " +
+	"OM " +
+	"PA PE PF PG PH PK PL PM PN PR PS PT PW PY " +
+	"QA " +
+	"RE RO RS RU RW " +
+	"SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ " +
+	"TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ " +
+	"UA UG UM US UY UZ " +
+	"VA VC VE VG VI VN VU " +
+	"WF WS " +
+	"YE YT " +
+	"ZA ZM ZW"
+
+func isCountryCode(s string) bool {
+	return len(s) == 2 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z' && strings.Contains(countryCodes, s)
+}

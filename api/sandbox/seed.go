@@ -1,0 +1,118 @@
+package sandbox
+
+import (
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+const day = 24 * time.Hour
+
+// Seed data sizes.
+const (
+	// DemoWallets is how many demo wallets the sandbox has.
+	DemoWallets = 4
+	// WhaleStakes is how many stakes the "Whale pool" holds.
+	WhaleStakes = 100_000
+	// syntheticStakers is how many other wallets hold stakes.
+	syntheticStakers = 8192
+)
+
+// Seed generates the sandbox's world laid out around the UTC day of start.
+// Ids and names are the same on every call; dates, and with them the merkle
+// leaves of the schedules, move with the day, so that at any start the
+// allocations are partly unlocked and the pools partly finished.
+func Seed(start time.Time) (*World, error) {
+	w := &World{
+		Start:        start.UTC().Truncate(day),
+		tokens:       map[string]*Token{},
+		contracts:    map[string]*Contract{},
+		pools:        map[string]*Pool{},
+		allocations:  map[string]*Allocation{},
+		adminWallets: map[string]*AdminWallet{},
+	}
+	if err := w.seedWallets(); err != nil {
+		return nil, fmt.Errorf("seed: %w", err)
+	}
+	w.seedAdminWallets()
+	w.seedTokens()
+	if err := w.seedDistributions(); err != nil {
+		return nil, fmt.Errorf("seed: %w", err)
+	}
+	w.seedStakers()
+	w.seedPools()
+	w.seedPortal()
+	w.index()
+	return w, nil
+}
+
+func (w *World) seedWallets() error {
+	for i := range DemoWallets {
+		key, err := demoKey(i)
+		if err != nil {
+			return err
+		}
+		w.Wallets = append(w.Wallets, &Wallet{
+			Index:      i,
+			Address:    crypto.PubkeyToAddress(key.PublicKey),
+			Key:        key,
+			Passphrase: fmt.Sprintf("allot-demo-%d", i),
+			Holdings:   map[string]*big.Int{},
+			Native:     units(100, 0, 0),
+		})
+	}
+	return nil
+}
+
+func (w *World) seedAdminWallets() {
+	for _, name := range []string{"Treasury Safe", "Operations Hot Wallet"} {
+		a := &AdminWallet{ID: seedID("admin-wallet", name), Name: name, Address: syntheticAddress("admin-wallet/" + name)}
+		w.AdminWallets = append(w.AdminWallets, a)
+		w.adminWallets[a.ID] = a
+	}
+}
+
+func (w *World) seedTokens() {
+	specs := []struct {
+		name, symbol string
+		supply       int64
+		age          int // days before Start
+		holding      int64
+	}{
+		{"Meridian", "MRD", 1_000_000_000, 800, 250_000},
+		{"Harbor", "HBR", 250_000_000, 500, 50_000},
+	}
+	for _, s := range specs {
+		t := &Token{
+			ID:        seedID("token", s.symbol),
+			Name:      s.name,
+			Symbol:    s.symbol,
+			Address:   syntheticAddress("token/" + s.symbol),
+			Supply:    units(s.supply, 0, 0),
+			CreatedAt: w.Start.Add(-time.Duration(s.age) * day),
+		}
+		w.Tokens = append(w.Tokens, t)
+		w.tokens[t.ID] = t
+		for _, wallet := range w.Wallets {
+			wallet.Holdings[t.ID] = units(s.holding, 0, 0)
+		}
+	}
+}
+
+// addContract registers a contract of token.
+func (w *World) addContract(token *Token, name, kind string, createdAt time.Time) *Contract {
+	c := &Contract{
+		ID:        seedID("contract", name),
+		TokenID:   token.ID,
+		Name:      name,
+		Type:      kind,
+		Address:   syntheticAddress("contract/" + name),
+		Balance:   new(big.Int),
+		CreatedAt: createdAt,
+	}
+	w.Contracts = append(w.Contracts, c)
+	w.contracts[c.ID] = c
+	return c
+}
