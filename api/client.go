@@ -1,0 +1,342 @@
+// Package api is the typed client of the token distribution service: the
+// administration group (API key) and the portal group (signed message, then
+// JWT), as service-api.md and decisions.md describe them.
+//
+// Every request is validated before it is sent; every response is bounded
+// and decoded into types or into an error a caller can tell apart (see
+// errors.go). Reads are retried on network errors and 502/503/504; writes
+// never are (D5).
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Config configures a Client.
+type Config struct {
+	BaseURL      string
+	PortalURL    string // default BaseURL
+	PortalID     string
+	APIKey       string
+	APIKeyHeader string        // default DefaultAPIKeyHeader (D1)
+	Timeout      time.Duration // per request; default 15 s
+	HTTPClient   *http.Client  // default: a client of its own
+	// OnExchange receives a record of every HTTP exchange, retries
+	// included, for the request inspector. Secrets are redacted.
+	OnExchange func(Exchange)
+}
+
+// DefaultAPIKeyHeader is the header of D1.
+const DefaultAPIKeyHeader = "x-service-api-token"
+
+// MaxResponseSize bounds a response body: a pool of 100,000 stakes is about
+// 20 MB.
+const MaxResponseSize = 64 << 20
+
+// maxTries is how often a read is tried in all.
+const maxTries = 3
+
+// Client calls the service. It is safe for concurrent use.
+type Client struct {
+	cfg     Config
+	base    *url.URL
+	portal  *url.URL
+	http    *http.Client
+	backoff func(try int) time.Duration
+}
+
+// New returns a client for cfg.
+func New(cfg Config) (*Client, error) {
+	base, err := parseBase("base URL", cfg.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.PortalURL == "" {
+		cfg.PortalURL = cfg.BaseURL
+	}
+	portal, err := parseBase("portal URL", cfg.PortalURL)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.APIKeyHeader == "" {
+		cfg.APIKeyHeader = DefaultAPIKeyHeader
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 15 * time.Second
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	return &Client{cfg: cfg, base: base, portal: portal, http: hc, backoff: jitteredBackoff}, nil
+}
+
+func parseBase(what, raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimRight(raw, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%s %q is not an http(s) URL", what, raw)
+	}
+	return u, nil
+}
+
+// jitteredBackoff waits 200 ms, then 400 ms, capped at 2 s, each with up to
+// half again of random jitter so that many clients do not retry in step.
+func jitteredBackoff(try int) time.Duration {
+	d := min(200*time.Millisecond<<try, 2*time.Second)
+	return d + time.Duration(rand.Int64N(int64(d/2)+1))
+}
+
+// call describes one operation.
+type call struct {
+	op     string // the path after the group prefix, for messages and the inspector
+	method string
+	url    string
+	body   any
+	read   bool // retried on transient failures
+	auth   Credential
+	token  string // the portal access token, for CredentialAccessToken
+	portal bool   // the portal group's error bodies
+}
+
+func (c *Client) adminURL(path string) string {
+	return c.base.String() + "/api/external/v1/" + path
+}
+
+func (c *Client) portalURL(path string) string {
+	return c.portal.String() + "/api/v2/" + url.PathEscape(c.cfg.PortalID) + "/" + path
+}
+
+// do performs the call and decodes the result into out.
+func (c *Client) do(ctx context.Context, k call, out any) error {
+	var payload []byte
+	if k.body != nil {
+		var err error
+		if payload, err = json.Marshal(k.body); err != nil {
+			return fmt.Errorf("%s: encode request: %w", k.op, err)
+		}
+	}
+	tries := 1
+	if k.read {
+		tries = maxTries
+	}
+	var lastErr error
+	for try := range tries {
+		if try > 0 {
+			select {
+			case <-time.After(c.backoff(try - 1)):
+			case <-ctx.Done():
+				return fmt.Errorf("%s: %w", k.op, ctx.Err())
+			}
+		}
+		status, body, err := c.roundTrip(ctx, k, payload, try)
+		if err != nil {
+			if ctx.Err() != nil {
+				if !k.read {
+					return &OutcomeUnknownError{Op: k.op, Err: ctx.Err()}
+				}
+				return fmt.Errorf("%s: %w", k.op, ctx.Err())
+			}
+			lastErr = err
+			if k.read {
+				continue
+			}
+			if errors.Is(err, errNotSent) {
+				return fmt.Errorf("%s: %w", k.op, err)
+			}
+			return &OutcomeUnknownError{Op: k.op, Err: err}
+		}
+		if k.read && (status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout) && try < tries-1 {
+			lastErr = decodeError(k, status, "", body)
+			continue
+		}
+		return decode(k, status, body, out)
+	}
+	var transient *StatusError
+	if errors.As(lastErr, &transient) {
+		return lastErr
+	}
+	return fmt.Errorf("%s: %w (tried %d times)", k.op, lastErr, tries)
+}
+
+// errNotSent marks a failure before any byte of the request left.
+var errNotSent = errors.New("request not sent")
+
+func (c *Client) roundTrip(ctx context.Context, k call, payload []byte, try int) (int, []byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	var reqBody io.Reader
+	if payload != nil {
+		reqBody = bytes.NewReader(payload)
+	}
+	req, err := http.NewRequestWithContext(ctx, k.method, k.url, reqBody)
+	if err != nil {
+		return 0, nil, fmt.Errorf("%w: %v", errNotSent, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	if payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	switch k.auth {
+	case CredentialAPIKey:
+		req.Header.Set(c.cfg.APIKeyHeader, c.cfg.APIKey)
+	case CredentialAccessToken:
+		req.Header.Set("Authorization", "Bearer "+k.token)
+	}
+
+	start := time.Now()
+	x := Exchange{Op: k.op, Method: k.method, URL: k.url, At: start, Attempt: try + 1,
+		RequestHeaders: redactHeaders(req.Header, c.cfg.APIKeyHeader), RequestBody: redactBody(payload), RequestSize: len(payload), apiKeyHeader: c.cfg.APIKeyHeader}
+	defer func() {
+		if c.cfg.OnExchange != nil {
+			x.Duration = time.Since(start)
+			c.cfg.OnExchange(x)
+		}
+	}()
+
+	resp, err := c.http.Do(req)
+	if err != nil {
+		x.Err = err.Error()
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	x.Status = resp.StatusCode
+	x.ResponseHeaders = redactHeaders(resp.Header, "")
+	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseSize+1))
+	x.ResponseSize = len(body)
+	x.ResponseBody = redactBody(body)
+	if err != nil {
+		x.Err = err.Error()
+		return 0, nil, fmt.Errorf("read response: %w", err)
+	}
+	if len(body) > MaxResponseSize {
+		x.Err = "response too large"
+		return 0, nil, unexpected(k.op, resp.StatusCode, resp.Header.Get("Content-Type"), fmt.Sprintf("body larger than %d MiB", MaxResponseSize>>20), nil)
+	}
+	if resp.StatusCode >= 400 {
+		x.Err = http.StatusText(resp.StatusCode)
+	}
+	return resp.StatusCode, body, nil
+}
+
+// envelope is the administration group's response wrapper.
+type envelope struct {
+	IsProcessed *bool           `json:"isProcessed"`
+	Result      json.RawMessage `json:"result"`
+	Error       *struct {
+		Type    string       `json:"type"`
+		Message string       `json:"message"`
+		Details []FieldError `json:"details"`
+	} `json:"error"`
+}
+
+// decode turns a response into out or an error.
+func decode(k call, status int, body []byte, out any) error {
+	if status != http.StatusOK {
+		return decodeError(k, status, "", body)
+	}
+	if !json.Valid(body) {
+		return unexpected(k.op, status, "", "not JSON", body)
+	}
+	payload := json.RawMessage(body)
+	if !k.portal {
+		var env envelope
+		if err := json.Unmarshal(body, &env); err == nil && env.IsProcessed != nil {
+			if !*env.IsProcessed {
+				return decodeError(k, status, "", body)
+			}
+			payload = env.Result
+		}
+		// A 200 with the bare result and no envelope is accepted (D2).
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(payload, out); err != nil {
+		return unexpected(k.op, status, "", "a body of another shape: "+shortJSONError(err), payload)
+	}
+	return nil
+}
+
+func shortJSONError(err error) string {
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) {
+		return fmt.Sprintf("field %s is a JSON %s", typeErr.Field, typeErr.Value)
+	}
+	return truncate(err.Error(), 80)
+}
+
+// decodeError reads an error body of either group (D2, D10).
+func decodeError(k call, status int, _ string, body []byte) error {
+	var admin envelope
+	var portal struct {
+		Error  any          `json:"error"`
+		Errors []FieldError `json:"errors"`
+	}
+	message, errorType := "", ""
+	var details []FieldError
+	switch {
+	case !json.Valid(body):
+		if status == http.StatusOK {
+			return unexpected(k.op, status, "", "not JSON", body)
+		}
+		// An HTML page from a proxy says nothing about our request beyond
+		// its status; keep an excerpt for the details.
+		if status != http.StatusUnauthorized && status != http.StatusForbidden {
+			return unexpected(k.op, status, "", "not JSON", body)
+		}
+	case json.Unmarshal(body, &admin) == nil && admin.Error != nil:
+		message, errorType, details = admin.Error.Message, admin.Error.Type, admin.Error.Details
+	case json.Unmarshal(body, &portal) == nil:
+		if s, ok := portal.Error.(string); ok {
+			message = s
+		}
+		details = portal.Errors
+	}
+
+	se := &StatusError{Op: k.op, Status: status, Message: message, Credential: k.auth}
+	switch {
+	case status == http.StatusBadRequest || errorType == "ValidationError" || len(details) > 0:
+		if len(details) == 0 {
+			details = []FieldError{{Message: orDefault(message, "invalid request")}}
+		}
+		return &ValidationError{Op: k.op, Fields: details, Remote: true}
+	case status == http.StatusUnauthorized && message == "Invalid signature":
+		se.Kind = ErrInvalidSignature
+	case status == http.StatusUnauthorized:
+		se.Kind = ErrUnauthorized
+	case status == http.StatusForbidden:
+		se.Kind = ErrForbidden
+	case status == http.StatusNotFound && message == "STAKING_POOL_NOT_FOUND":
+		se.Kind = ErrPoolNotFound
+		se.Message = "no such staking pool"
+	case status == http.StatusNotFound:
+		se.Kind = ErrNotFound
+		se.Message = orDefault(message, "not found")
+	case status >= 500:
+		se.Kind = ErrServer
+		se.Message = orDefault(message, "the service failed")
+	case status == http.StatusOK:
+		se.Kind = ErrServer
+		se.Message = orDefault(message, "the service did not process the request")
+	default:
+		return unexpected(k.op, status, "", "status "+http.StatusText(status), body)
+	}
+	return se
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

@@ -1,0 +1,142 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"allot/sanitize"
+)
+
+// FieldError is one invalid field of a request.
+type FieldError struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+func (f FieldError) String() string {
+	if f.Path == "" {
+		return f.Message
+	}
+	return f.Path + ": " + f.Message
+}
+
+// ValidationError lists what is wrong with a request: found before sending
+// (Remote false) or reported by the service with status 400 (Remote true).
+type ValidationError struct {
+	Op     string
+	Fields []FieldError
+	Remote bool
+}
+
+func (e *ValidationError) Error() string {
+	parts := make([]string, len(e.Fields))
+	for i, f := range e.Fields {
+		parts[i] = sanitize.Line(f.String())
+	}
+	msg := strings.Join(parts, "; ")
+	if msg == "" {
+		msg = "invalid request"
+	}
+	if e.Remote {
+		return fmt.Sprintf("%s: the service refused the request: %s", e.Op, msg)
+	}
+	return msg
+}
+
+// Sentinels for errors.Is on *StatusError.
+var (
+	ErrUnauthorized     = errors.New("unauthorized")
+	ErrForbidden        = errors.New("forbidden")
+	ErrNotFound         = errors.New("not found")
+	ErrPoolNotFound     = errors.New("staking pool not found")
+	ErrInvalidSignature = errors.New("invalid signature")
+	ErrServer           = errors.New("server error")
+)
+
+// Credential names what authenticated a request, for messages that say
+// which one to fix.
+type Credential string
+
+// Credentials.
+const (
+	CredentialAPIKey      Credential = "API key"
+	CredentialAccessToken Credential = "portal access token"
+	CredentialNone        Credential = ""
+)
+
+// StatusError is a refusal or failure the service reported with a status.
+type StatusError struct {
+	Op         string
+	Status     int
+	Kind       error // one of the sentinels above
+	Message    string
+	Credential Credential
+}
+
+func (e *StatusError) Error() string {
+	msg := sanitize.Truncate(e.Message, 200)
+	switch e.Kind {
+	case ErrUnauthorized:
+		if e.Credential == CredentialAccessToken {
+			return fmt.Sprintf("%s: the portal access token is missing, invalid or expired (401): sign in again", e.Op)
+		}
+		return fmt.Sprintf("%s: the API key is missing or invalid (401): check api_key or api_key_env of the profile", e.Op)
+	case ErrForbidden:
+		return fmt.Sprintf("%s: the API key lacks the scope or project access for this operation (403): use a key with scope FULL", e.Op)
+	case ErrInvalidSignature:
+		return fmt.Sprintf("%s: the portal refused the signature (401): %s", e.Op, msg)
+	}
+	if msg == "" {
+		msg = e.Kind.Error()
+	}
+	return fmt.Sprintf("%s: %s (%d)", e.Op, msg, e.Status)
+}
+
+// Is makes errors.Is(err, ErrNotFound) and the like work.
+func (e *StatusError) Is(target error) bool { return e.Kind == target }
+
+// OutcomeUnknownError is a write whose answer never came: it may or may not
+// have been applied. It is never retried by the client (D5).
+type OutcomeUnknownError struct {
+	Op  string
+	Err error
+}
+
+func (e *OutcomeUnknownError) Error() string {
+	return fmt.Sprintf("%s: no answer (%v): the request may have been applied", e.Op, e.Err)
+}
+
+func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
+
+// UnexpectedResponseError is a response allot cannot read: not JSON (an HTML
+// page from a proxy), malformed JSON, or JSON of another shape.
+type UnexpectedResponseError struct {
+	Op          string
+	Status      int
+	ContentType string
+	Reason      string
+	Excerpt     string // sanitized, short
+}
+
+func (e *UnexpectedResponseError) Error() string {
+	s := fmt.Sprintf("%s: unexpected response (status %d, %s)", e.Op, e.Status, e.Reason)
+	if e.Excerpt != "" {
+		s += ": " + e.Excerpt
+	}
+	return s
+}
+
+// excerptLength bounds the body shown in an UnexpectedResponseError.
+const excerptLength = 120
+
+func unexpected(op string, status int, contentType, reason string, body []byte) *UnexpectedResponseError {
+	text := strings.Join(strings.Fields(string(body[:min(len(body), 4*excerptLength)])), " ")
+	return &UnexpectedResponseError{
+		Op:          op,
+		Status:      status,
+		ContentType: sanitize.Truncate(contentType, 60),
+		Reason:      reason,
+		Excerpt:     sanitize.Truncate(text, excerptLength),
+	}
+}

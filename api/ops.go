@@ -1,0 +1,240 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Contracts lists the contracts of a token (operation 8).
+func (c *Client) Contracts(ctx context.Context, tokenID string) (*List[Contract], error) {
+	if err := CheckUUID("tokenId", tokenID); err != nil {
+		return nil, err
+	}
+	var out List[Contract]
+	err := c.do(ctx, call{op: "contracts", method: http.MethodPost, url: c.adminURL("contracts"),
+		body: map[string]string{"tokenId": tokenID}, read: true, auth: CredentialAPIKey}, &out)
+	return &out, err
+}
+
+// Pools returns one page of the pools of a token (operation 3). An empty
+// cursor asks for the first page.
+func (c *Client) Pools(ctx context.Context, tokenID, cursor string) (*PoolPage, error) {
+	if err := CheckUUID("tokenId", tokenID); err != nil {
+		return nil, err
+	}
+	body := map[string]string{"tokenId": tokenID}
+	if cursor != "" {
+		body["cursor"] = cursor
+	}
+	var out PoolPage
+	err := c.do(ctx, call{op: "staking/pools", method: http.MethodPost, url: c.adminURL("staking/pools"),
+		body: body, read: true, auth: CredentialAPIKey}, &out)
+	return &out, err
+}
+
+// MaxPoolPages bounds AllPools against a service that never stops paging.
+const MaxPoolPages = 1000
+
+// AllPools follows the cursors of D4 and returns every pool of a token. It
+// stops on an empty page, when it has total items, when a cursor repeats,
+// or after MaxPoolPages pages: never in a loop.
+func (c *Client) AllPools(ctx context.Context, tokenID string) (*List[Pool], error) {
+	var all List[Pool]
+	seen := map[string]bool{}
+	cursor := ""
+	for range MaxPoolPages {
+		page, err := c.Pools(ctx, tokenID, cursor)
+		if err != nil {
+			return nil, err
+		}
+		all.Items = append(all.Items, page.Items...)
+		all.Total = max(page.Total, len(all.Items))
+		if len(page.Items) == 0 || len(all.Items) >= page.Total {
+			break
+		}
+		next := page.NextCursor
+		if next == "" {
+			next = page.Cursor
+		}
+		if next == "" {
+			next = page.Items[len(page.Items)-1].ID
+		}
+		if seen[next] {
+			break
+		}
+		seen[next] = true
+		cursor = next
+	}
+	return &all, nil
+}
+
+// Stakes lists the stakes of a pool, all in one response (operation 4).
+func (c *Client) Stakes(ctx context.Context, req StakesRequest) (*List[Stake], error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	var out List[Stake]
+	err := c.do(ctx, call{op: "staking/stakes", method: http.MethodPost, url: c.adminURL("staking/stakes"),
+		body: req, read: true, auth: CredentialAPIKey}, &out)
+	return &out, err
+}
+
+// MerkleProof returns the proof of an allocation (operation 9).
+func (c *Client) MerkleProof(ctx context.Context, allocationID string) (*MerkleProof, error) {
+	if err := CheckUUID("allocation id", allocationID); err != nil {
+		return nil, err
+	}
+	var out MerkleProof
+	err := c.do(ctx, call{op: "allocations/merkle-proof", method: http.MethodGet,
+		url: c.adminURL("allocations/" + url.PathEscape(allocationID) + "/merkle-proof"), read: true, auth: CredentialAPIKey}, &out)
+	return &out, err
+}
+
+// CreateTransaction creates the on-chain transaction(s) of req (operation 1).
+// It is never retried: an unknown outcome is an *OutcomeUnknownError.
+func (c *Client) CreateTransaction(ctx context.Context, req TransactionRequest) (*TransactionsResult, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	var out TransactionsResult
+	err := c.do(ctx, call{op: "transactions/create", method: http.MethodPost, url: c.adminURL("transactions/create"),
+		body: req, auth: CredentialAPIKey}, &out)
+	return &out, err
+}
+
+// CreateSchedule creates an unlock schedule (operation 2).
+func (c *Client) CreateSchedule(ctx context.Context, req ScheduleRequest) (*Schedule, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	var out Schedule
+	err := c.do(ctx, call{op: "schedules/create", method: http.MethodPost, url: c.adminURL("schedules/create"),
+		body: req, auth: CredentialAPIKey}, &out)
+	return &out, err
+}
+
+// CreativeUploadURL asks where to upload a creative (operation 5).
+func (c *Client) CreativeUploadURL(ctx context.Context, req UploadURLRequest) (*UploadURL, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	var out UploadURL
+	err := c.do(ctx, call{op: "portals/creatives/upload-url", method: http.MethodPost, url: c.adminURL("portals/creatives/upload-url"),
+		body: req, auth: CredentialAPIKey}, &out)
+	return &out, err
+}
+
+// CreateCreative registers an uploaded creative (operation 6).
+func (c *Client) CreateCreative(ctx context.Context, req CreateCreativeRequest) (*Creative, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	var out Creative
+	err := c.do(ctx, call{op: "portals/creatives/create", method: http.MethodPost, url: c.adminURL("portals/creatives/create"),
+		body: req, auth: CredentialAPIKey}, &out)
+	return &out, err
+}
+
+// Claim builds the unsigned claim transactions of an allocation (operation 7).
+func (c *Client) Claim(ctx context.Context, allocationID string, req ClaimRequest) (*ClaimResult, error) {
+	if err := req.Validate(allocationID); err != nil {
+		return nil, err
+	}
+	var out ClaimResult
+	err := c.do(ctx, call{op: "allocations/claim", method: http.MethodPost,
+		url: c.adminURL("allocations/" + url.PathEscape(allocationID) + "/claim"), body: req, auth: CredentialAPIKey}, &out)
+	return &out, err
+}
+
+// SignIn exchanges a signed sign-in message for an access token
+// (operation 10).
+func (c *Client) SignIn(ctx context.Context, wallet, message, signature string) (*SignInResult, error) {
+	var ch checker
+	ch.address("wallet", wallet)
+	ch.nonEmpty("message", message)
+	ch.nonEmpty("signature", signature)
+	if err := ch.err(); err != nil {
+		return nil, err
+	}
+	var out SignInResult
+	err := c.do(ctx, call{op: "auth/signin", method: http.MethodPost, url: c.portalURL("auth/signin"), portal: true,
+		body: map[string]string{"wallet": wallet, "message": message, "signature": signature}}, &out)
+	if err == nil && out.AccessToken == "" {
+		return nil, &UnexpectedResponseError{Op: "auth/signin", Status: http.StatusOK, Reason: "no access token in the answer"}
+	}
+	return &out, err
+}
+
+// Humanity reports whether a wallet passes proof of humanity (operation 11).
+func (c *Client) Humanity(ctx context.Context, wallet string) (*HumanityResult, error) {
+	var ch checker
+	ch.address("wallet", wallet)
+	if err := ch.err(); err != nil {
+		return nil, err
+	}
+	body := map[string]map[string]string{"value": {"value": wallet}}
+	var out HumanityResult
+	err := c.do(ctx, call{op: "humanity/status", method: http.MethodPost, url: c.portalURL("humanity/status"), portal: true,
+		body: body, read: true}, &out)
+	return &out, err
+}
+
+// SubmissionAccounts returns the submission of the signed-in wallet
+// (operation 12, D10).
+func (c *Client) SubmissionAccounts(ctx context.Context, accessToken string) (*SubmissionAccounts, error) {
+	if accessToken == "" {
+		return nil, &ValidationError{Fields: []FieldError{{Message: "not signed in to the portal"}}}
+	}
+	var out SubmissionAccounts
+	err := c.do(ctx, call{op: "submission/accounts", method: http.MethodGet, url: c.portalURL("submission/accounts"), portal: true,
+		read: true, auth: CredentialAccessToken, token: accessToken}, &out)
+	return &out, err
+}
+
+// StakeParameters builds the unsigned stake call (operation 13, D11). Note
+// the path: /api/{portalId}/parameters/stake, without v2.
+func (c *Client) StakeParameters(ctx context.Context, accessToken, poolID string, amount Number) (*StakeParameters, error) {
+	if accessToken == "" {
+		return nil, &ValidationError{Fields: []FieldError{{Message: "not signed in to the portal"}}}
+	}
+	if err := validateStakeParameters(poolID, amount); err != nil {
+		return nil, err
+	}
+	q := url.Values{"stakingPoolId": {poolID}, "amount": {amount.String()}}
+	u := c.portal.String() + "/api/" + url.PathEscape(c.cfg.PortalID) + "/parameters/stake?" + q.Encode()
+	var out StakeParameters
+	err := c.do(ctx, call{op: "parameters/stake", method: http.MethodGet, url: u, portal: true,
+		read: true, auth: CredentialAccessToken, token: accessToken}, &out)
+	return &out, err
+}
+
+// Upload PUTs a creative's bytes to a pre-signed upload URL. The URL is a
+// capability: it is not logged beyond its path.
+func (c *Client) Upload(ctx context.Context, uploadURL, contentType string, body io.Reader, size int64) error {
+	u, err := url.Parse(uploadURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return fmt.Errorf("upload: the service gave no usable upload URL")
+	}
+	ctx, cancel := context.WithTimeout(ctx, max(c.cfg.Timeout, 10*time.Minute))
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, uploadURL, body)
+	if err != nil {
+		return fmt.Errorf("upload: %w", err)
+	}
+	req.ContentLength = size
+	req.Header.Set("Content-Type", contentType)
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("upload: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("upload: the storage refused the file: %d %s", resp.StatusCode, strings.ToLower(http.StatusText(resp.StatusCode)))
+	}
+	return nil
+}

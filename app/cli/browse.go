@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strconv"
+
+	"allot/api"
+	"allot/app/session"
+)
+
+// tokenFlag declares --token, defaulting to the profile's first token.
+func tokenFlag(fs *flag.FlagSet) *string {
+	return fs.String("token", "", "token `ID` (default: the profile's first token)")
+}
+
+func resolveToken(s *session.Session, flagValue string) (string, error) {
+	if flagValue != "" {
+		return flagValue, nil
+	}
+	if len(s.TokenIDs) == 0 {
+		return "", usagef("no token: pass --token ID or list tokens in the profile")
+	}
+	return s.TokenIDs[0], nil
+}
+
+var contractsCommand = command{
+	name:    "contracts",
+	args:    "[--token ID] [-o json]",
+	summary: "list the distribution contracts of a token",
+	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		token := tokenFlag(fs)
+		out := outputFlag(fs)
+		return func(ctx context.Context, args []string) error {
+			if err := noArgs("contracts", args); err != nil {
+				return err
+			}
+			s, err := e.session(ctx)
+			if err != nil {
+				return err
+			}
+			id, err := resolveToken(s, *token)
+			if err != nil {
+				return err
+			}
+			list, err := s.API.Contracts(ctx, id)
+			if err != nil {
+				return err
+			}
+			if *out == formatJSON {
+				return writeJSON(e.Stdout, list)
+			}
+			t := newTable(e.Stdout, "ID", "NAME", "TYPE", "ADDRESS", "BALANCE", "CREATED")
+			for _, c := range list.Items {
+				t.row(c.ID, c.Name, c.Type, c.Address, c.Balance.String(), api.FormatTime(c.CreatedAt))
+			}
+			if err := t.flush(); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.Stdout, "%d of %d contracts\n", len(list.Items), list.Total)
+			return nil
+		}
+	},
+}
+
+var poolsCommand = command{
+	name:    "pools",
+	args:    "[--token ID] [-o json]",
+	summary: "list every staking pool of a token (all pages)",
+	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		token := tokenFlag(fs)
+		out := outputFlag(fs)
+		return func(ctx context.Context, args []string) error {
+			if err := noArgs("pools", args); err != nil {
+				return err
+			}
+			s, err := e.session(ctx)
+			if err != nil {
+				return err
+			}
+			id, err := resolveToken(s, *token)
+			if err != nil {
+				return err
+			}
+			list, err := s.API.AllPools(ctx, id)
+			if err != nil {
+				return err
+			}
+			if *out == formatJSON {
+				return writeJSON(e.Stdout, list)
+			}
+			t := newTable(e.Stdout, "ID", "NAME", "STATUS", "TOTAL STAKED", "MAX APY", "MIN STAKE", "PERIOD FINISH")
+			for _, p := range list.Items {
+				t.row(p.ID, p.Name, p.Status, p.TotalStaked.String(), p.MaxAPY.String(), p.MinimumStakeAmount.String(), api.FormatTime(p.PeriodFinish))
+			}
+			if err := t.flush(); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.Stdout, "%d of %d pools\n", len(list.Items), list.Total)
+			return nil
+		}
+	},
+}
+
+var stakesCommand = command{
+	name:    "stakes",
+	args:    "--pool ID [--wallet ADDR] [-o json]",
+	summary: "list the stakes of a staking pool",
+	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		pool := fs.String("pool", "", "staking pool `ID` (required)")
+		wallet := fs.String("wallet", "", "only the stakes of wallet `ADDR`")
+		out := outputFlag(fs)
+		return func(ctx context.Context, args []string) error {
+			if err := noArgs("stakes", args); err != nil {
+				return err
+			}
+			if *pool == "" {
+				return usagef("stakes: --pool is required")
+			}
+			s, err := e.session(ctx)
+			if err != nil {
+				return err
+			}
+			list, err := s.API.Stakes(ctx, api.StakesRequest{StakingPoolID: *pool, WalletAddress: *wallet})
+			if err != nil {
+				return err
+			}
+			if *out == formatJSON {
+				return writeJSON(e.Stdout, list)
+			}
+			t := newTable(e.Stdout, "ID", "WALLET", "AMOUNT", "STATUS", "CREATED")
+			for _, st := range list.Items {
+				t.row(st.ID, st.WalletAddress, st.Amount.String(), st.Status, api.FormatTime(st.CreatedAt))
+			}
+			if err := t.flush(); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.Stdout, "%d of %d stakes\n", len(list.Items), list.Total)
+			return nil
+		}
+	},
+}
+
+var humanityCommand = command{
+	name:    "humanity",
+	args:    "WALLET [-o json]",
+	summary: "tell whether a wallet passes the portal's proof-of-humanity check",
+	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		out := outputFlag(fs)
+		return func(ctx context.Context, args []string) error {
+			if len(args) != 1 {
+				return usagef("humanity takes one wallet address")
+			}
+			s, err := e.session(ctx)
+			if err != nil {
+				return err
+			}
+			res, err := s.API.Humanity(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			if *out == formatJSON {
+				return writeJSON(e.Stdout, res)
+			}
+			return fields(e.Stdout, "wallet", args[0], "verified", strconv.FormatBool(res.Verified))
+		}
+	},
+}
+
+func noArgs(name string, args []string) error {
+	if len(args) > 0 {
+		return usagef("%s takes no arguments, got %q", name, args[0])
+	}
+	return nil
+}

@@ -1,0 +1,285 @@
+// Package cli is allot's command line: the headless commands for scripts and
+// support staff, the standalone sandbox server, and the choice between them
+// and the dashboard.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+
+	"allot/app/session"
+	"allot/sanitize"
+)
+
+// Exit statuses.
+const (
+	ExitOK        = 0
+	ExitError     = 1
+	ExitUsage     = 2
+	ExitCheckFail = 3 // a verification ran and a check failed
+)
+
+// IO is where a command reads and writes; tests replace all three.
+type IO struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+}
+
+// env is what every command gets: its streams, the global flags, and the
+// session, opened on first use so that `allot --help` needs no service.
+type env struct {
+	IO
+	configPath string
+	profile    string
+	sandbox    bool
+	dashboard  func(context.Context, *session.Session) error
+
+	sess *session.Session
+}
+
+func (e *env) session(ctx context.Context) (*session.Session, error) {
+	if e.sess != nil {
+		return e.sess, nil
+	}
+	s, err := session.Open(ctx, session.Options{
+		ConfigPath:   e.configPath,
+		Profile:      e.profile,
+		ForceSandbox: e.sandbox,
+		Getenv:       e.Getenv,
+		Notice:       func(msg string) { fmt.Fprintln(e.Stderr, "allot: "+msg) },
+	})
+	if err != nil {
+		return nil, err
+	}
+	e.sess = s
+	return s, nil
+}
+
+// command is one headless command.
+type command struct {
+	name    string
+	args    string // the synopsis after the name
+	summary string
+	// flags declares the command's own flags on fs and returns its run
+	// function, which receives the positional arguments.
+	flags func(fs *flag.FlagSet, e *env) func(ctx context.Context, args []string) error
+}
+
+// usageError is a mistake in how a command was called: exit status 2.
+type usageError struct{ msg string }
+
+func (u usageError) Error() string { return u.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// checkFailed is a verification that ran and failed: exit status 3.
+type checkFailed struct{ msg string }
+
+func (c checkFailed) Error() string { return c.msg }
+
+// Main runs allot with args (without the program name) and returns the exit
+// status. dashboard runs the interactive program; it is passed in so that
+// this package does not depend on Bubble Tea.
+func Main(args []string, stdio IO, dashboard func(context.Context, *session.Session) error) int {
+	if stdio.Getenv == nil {
+		stdio.Getenv = os.Getenv
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	e := &env{IO: stdio, dashboard: dashboard}
+	defer func() {
+		if e.sess != nil {
+			e.sess.Close()
+		}
+	}()
+	err := run(ctx, e, args)
+	return report(e.Stderr, err)
+}
+
+func report(stderr io.Writer, err error) int {
+	var usage usageError
+	var check checkFailed
+	switch {
+	case err == nil || errors.Is(err, flag.ErrHelp):
+		return ExitOK
+	case errors.As(err, &usage):
+		fmt.Fprintln(stderr, "allot: "+sanitize.Line(usage.msg))
+		fmt.Fprintln(stderr, "Run 'allot help' for usage.")
+		return ExitUsage
+	case errors.As(err, &check):
+		fmt.Fprintln(stderr, "allot: "+sanitize.Line(check.msg))
+		return ExitCheckFail
+	default:
+		fmt.Fprintln(stderr, "allot: "+sanitize.Line(err.Error()))
+		return ExitError
+	}
+}
+
+// globalFlags are accepted before the command and by every command.
+func (e *env) globalFlags(fs *flag.FlagSet) {
+	fs.StringVar(&e.configPath, "config", e.configPath, "read the configuration from `PATH`")
+	fs.StringVar(&e.profile, "profile", e.profile, "use the profile `NAME` of the configuration")
+	fs.BoolVar(&e.sandbox, "sandbox", e.sandbox, "use the embedded sandbox, whatever the configuration says")
+}
+
+func run(ctx context.Context, e *env, args []string) error {
+	top := flag.NewFlagSet("allot", flag.ContinueOnError)
+	top.SetOutput(io.Discard)
+	e.globalFlags(top)
+	if err := top.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage(e.Stdout)
+			return nil
+		}
+		return usagef("%v", err)
+	}
+	args = top.Args()
+	if len(args) == 0 {
+		s, err := e.session(ctx)
+		if err != nil {
+			return err
+		}
+		return e.dashboard(ctx, s)
+	}
+	name, rest := args[0], args[1:]
+	if name == "help" {
+		if len(rest) > 0 {
+			if cmd, ok := lookup(rest[0], rest[1:]); ok {
+				fs := newFlagSet(cmd, e)
+				cmd.flags(fs, e)
+				printCommandUsage(e.Stdout, cmd, fs)
+				return nil
+			}
+		}
+		printUsage(e.Stdout)
+		return nil
+	}
+	cmd, ok := lookup(name, rest)
+	if !ok {
+		if subs := subcommands(name); len(subs) > 0 {
+			return usagef("%s needs one of: %s", name, strings.Join(subs, ", "))
+		}
+		return usagef("unknown command %q", name)
+	}
+	if strings.Contains(cmd.name, " ") {
+		rest = rest[1:]
+	}
+	fs := newFlagSet(cmd, e)
+	runFn := cmd.flags(fs, e)
+	if err := parseInterspersed(fs, rest); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printCommandUsage(e.Stdout, cmd, fs)
+			return nil
+		}
+		return usagef("%s: %v", cmd.name, err)
+	}
+	return runFn(ctx, fs.Args())
+}
+
+func newFlagSet(cmd command, e *env) *flag.FlagSet {
+	fs := flag.NewFlagSet("allot "+cmd.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	e.globalFlags(fs)
+	return fs
+}
+
+// parseInterspersed lets flags follow positional arguments
+// (`allot proof ID -o json`), as people type them.
+func parseInterspersed(fs *flag.FlagSet, args []string) error {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		if args[0] == "--" {
+			positional = append(positional, args[1:]...)
+			break
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+	return fs.Parse(append([]string{"--"}, positional...))
+}
+
+// lookup finds a command by name, or by name and sub-command ("tx start").
+func lookup(name string, rest []string) (command, bool) {
+	if len(rest) > 0 {
+		if cmd, ok := commandsByName()[name+" "+rest[0]]; ok {
+			return cmd, true
+		}
+	}
+	cmd, ok := commandsByName()[name]
+	return cmd, ok
+}
+
+// subcommands lists the sub-commands of a command group such as "tx".
+func subcommands(group string) []string {
+	var subs []string
+	for _, c := range commands {
+		if sub, ok := strings.CutPrefix(c.name, group+" "); ok {
+			subs = append(subs, sub)
+		}
+	}
+	sort.Strings(subs)
+	return subs
+}
+
+func commandsByName() map[string]command {
+	m := make(map[string]command, len(commands))
+	for _, c := range commands {
+		m[c.name] = c
+	}
+	return m
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, `allot: a terminal dashboard and command line for a token distribution service.
+
+Usage:
+  allot [--config PATH] [--profile NAME] [--sandbox]   open the dashboard
+  allot COMMAND [flags] [arguments]                     run one command
+
+With no configuration file, allot runs on its embedded sandbox.
+
+Commands:
+`)
+	names := make([]string, 0, len(commands))
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	sort.Strings(names)
+	byName := commandsByName()
+	for _, n := range names {
+		c := byName[n]
+		fmt.Fprintf(w, "  %-18s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, `
+Global flags (before or after the command):
+  --config PATH    configuration file (default $XDG_CONFIG_HOME/allot/config.toml)
+  --profile NAME   profile of the configuration
+  --sandbox        use the embedded sandbox
+
+Run 'allot help COMMAND' for a command's flags.
+`)
+}
+
+// printCommandUsage lists cmd's flags, which must be declared on fs.
+func printCommandUsage(w io.Writer, cmd command, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: allot %s %s\n\n%s\n\nFlags:\n", cmd.name, cmd.args, cmd.summary)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}

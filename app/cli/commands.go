@@ -1,0 +1,21 @@
+package cli
+
+// commands lists every headless command; `allot help` prints them sorted.
+var commands []command
+
+func init() {
+	commands = []command{
+		contractsCommand,
+		poolsCommand,
+		stakesCommand,
+		proofCommand,
+		claimCommand,
+		humanityCommand,
+		txInitializeCommand,
+		txStartCommand,
+		txFundCommand,
+		scheduleCreateCommand,
+		creativeUploadCommand,
+		sandboxCommand,
+	}
+}

@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"os"
+	"path/filepath"
+
+	"allot/api"
+)
+
+var scheduleCreateCommand = command{
+	name:    "schedule create",
+	args:    "--body FILE [-o json]",
+	summary: "create an unlock schedule from a JSON body (see decisions.md D6)",
+	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		body := fs.String("body", "", "the request body as a JSON `FILE` (required)")
+		out := outputFlag(fs)
+		return func(ctx context.Context, args []string) error {
+			if err := noArgs("schedule create", args); err != nil {
+				return err
+			}
+			if *body == "" {
+				return usagef("schedule create: --body is required")
+			}
+			var req api.ScheduleRequest
+			if err := readBody(*body, &req); err != nil {
+				return err
+			}
+			if err := req.Validate(); err != nil {
+				return err
+			}
+			s, err := e.session(ctx)
+			if err != nil {
+				return err
+			}
+			var res *api.Schedule
+			err = e.sendWrite(ctx, "schedules/create", req, func() (string, error) {
+				var err error
+				res, err = s.API.CreateSchedule(ctx, req)
+				if err != nil {
+					return "", err
+				}
+				return res.Key, nil
+			})
+			if err != nil {
+				return err
+			}
+			if *out == formatJSON {
+				return writeJSON(e.Stdout, res)
+			}
+			return fields(e.Stdout, "key", res.Key, "id", res.ID, "name", res.Name, "created", api.FormatTime(res.CreatedAt))
+		}
+	},
+}
+
+var creativeUploadCommand = command{
+	name:    "creative upload",
+	args:    "FILE --portal SLUG [--name NAME] [-o json]",
+	summary: "upload an image, animation or audio file to a portal and register it",
+	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		portal := fs.String("portal", "", "portal `SLUG` (required)")
+		name := fs.String("name", "", "name of the creative (default: the file name)")
+		out := outputFlag(fs)
+		return func(ctx context.Context, args []string) error {
+			if len(args) != 1 {
+				return usagef("creative upload takes one file")
+			}
+			if *portal == "" {
+				return usagef("creative upload: --portal is required")
+			}
+			path := args[0]
+			fileName := filepath.Base(path)
+			if *name == "" {
+				*name = fileName
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				return fmt.Errorf("creative upload: %w", err)
+			}
+			defer f.Close()
+			contentType, err := sniffContentType(f, fileName)
+			if err != nil {
+				return err
+			}
+			info, err := f.Stat()
+			if err != nil {
+				return fmt.Errorf("creative upload: %w", err)
+			}
+			req := api.UploadURLRequest{FileName: fileName, ContentType: contentType, PortalSlug: *portal}
+			if err := req.Validate(); err != nil {
+				return err
+			}
+			if err := api.CheckCreativeSize(info.Size()); err != nil {
+				return err
+			}
+			s, err := e.session(ctx)
+			if err != nil {
+				return err
+			}
+			var upload *api.UploadURL
+			if err := e.sendWrite(ctx, "portals/creatives/upload-url", req, func() (string, error) {
+				upload, err = s.API.CreativeUploadURL(ctx, req)
+				return "", err
+			}); err != nil {
+				return err
+			}
+			if err := s.API.Upload(ctx, upload.UploadURL, contentType, f, info.Size()); err != nil {
+				return err
+			}
+			create := api.CreateCreativeRequest{StorageKey: upload.StorageKey, Name: *name}
+			var creative *api.Creative
+			if err := e.sendWrite(ctx, "portals/creatives/create", create, func() (string, error) {
+				creative, err = s.API.CreateCreative(ctx, create)
+				return "", err
+			}); err != nil {
+				return err
+			}
+			if *out == formatJSON {
+				return writeJSON(e.Stdout, creative)
+			}
+			return fields(e.Stdout, "id", creative.ID, "storage key", creative.StorageKey, "public url", creative.PublicURL)
+		}
+	},
+}
+
+// sniffContentType decides the media type from the file's first bytes,
+// falling back to its extension for types the sniffer does not know (WebM
+// audio, MP3 without an ID3 tag). The file is rewound afterwards.
+func sniffContentType(f *os.File, name string) (string, error) {
+	head := make([]byte, 512)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return "", fmt.Errorf("creative upload: read %s: %w", name, err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", fmt.Errorf("creative upload: %w", err)
+	}
+	ct := http.DetectContentType(head[:n])
+	if mt, _, err := mime.ParseMediaType(ct); err == nil {
+		ct = mt
+	}
+	if ct == "application/octet-stream" || ct == "text/plain" {
+		if byExt := mime.TypeByExtension(filepath.Ext(name)); byExt != "" {
+			if mt, _, err := mime.ParseMediaType(byExt); err == nil {
+				ct = mt
+			}
+		}
+	}
+	return ct, nil
+}

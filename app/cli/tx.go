@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"strings"
+
+	"allot/api"
+)
+
+// txCommand builds one of the `allot tx ACTION` commands: each field of the
+// action as a flag, or the whole body from --body FILE.
+func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet) func() (api.TransactionRequest, error)) command {
+	return command{
+		name:    "tx " + sub,
+		args:    args + " [--body FILE] [-o json]",
+		summary: summary,
+		flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+			build := declare(fs)
+			body := fs.String("body", "", "read the request body from the JSON `FILE` instead of flags")
+			out := outputFlag(fs)
+			return func(ctx context.Context, rest []string) error {
+				if err := noArgs("tx "+sub, rest); err != nil {
+					return err
+				}
+				var req api.TransactionRequest
+				if *body != "" {
+					var err error
+					if req, err = readTransactionBody(*body, action); err != nil {
+						return err
+					}
+				} else {
+					var err error
+					if req, err = build(); err != nil {
+						return err
+					}
+				}
+				if err := req.Validate(); err != nil {
+					return err
+				}
+				s, err := e.session(ctx)
+				if err != nil {
+					return err
+				}
+				var res *api.TransactionsResult
+				err = e.sendWrite(ctx, "transactions/create", req, func() (string, error) {
+					var err error
+					res, err = s.API.CreateTransaction(ctx, req)
+					if err != nil {
+						return "", err
+					}
+					return transactionStatuses(res), nil
+				})
+				if err != nil {
+					return err
+				}
+				if *out == formatJSON {
+					return writeJSON(e.Stdout, res)
+				}
+				t := newTable(e.Stdout, "TRANSACTION", "STATUS")
+				for _, tx := range res.Transactions {
+					t.row(tx.TransactionID, tx.Status)
+				}
+				return t.flush()
+			}
+		},
+	}
+}
+
+func transactionStatuses(res *api.TransactionsResult) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, tx := range res.Transactions {
+		if !seen[tx.Status] {
+			seen[tx.Status] = true
+			out = append(out, tx.Status)
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+func readTransactionBody(path, action string) (api.TransactionRequest, error) {
+	var req api.TransactionRequest
+	switch action {
+	case api.ActionInitialize:
+		req = &api.InitializeRequest{}
+	case api.ActionStartDistribution:
+		req = &api.StartDistributionRequest{}
+	case api.ActionFundDistribution:
+		req = &api.FundDistributionRequest{}
+	}
+	if err := readBody(path, req); err != nil {
+		return nil, err
+	}
+	if got := req.Action(); got != action {
+		return nil, usagef("--body %s is a %s request, not %s", path, got, action)
+	}
+	return req, nil
+}
+
+var txInitializeCommand = txCommand(api.ActionInitialize, "initialize",
+	"--contract ID --admin-wallet ID", "create the transaction that initializes a contract",
+	func(fs *flag.FlagSet) func() (api.TransactionRequest, error) {
+		contract := fs.String("contract", "", "contract `ID`")
+		admin := fs.String("admin-wallet", "", "admin wallet `ID`")
+		return func() (api.TransactionRequest, error) {
+			return &api.InitializeRequest{ContractID: *contract, AdminWalletID: *admin}, nil
+		}
+	})
+
+var txStartCommand = txCommand(api.ActionStartDistribution, "start",
+	"--contract ID --token ID --allocation ID... [--admin-wallet ID] [--memo TEXT]",
+	"create the transaction that starts a distribution",
+	func(fs *flag.FlagSet) func() (api.TransactionRequest, error) {
+		contract := fs.String("contract", "", "contract `ID`")
+		token := fs.String("token", "", "token `ID`")
+		var allocations listFlag
+		fs.Var(&allocations, "allocation", "allocation `ID` (repeat, or separate with commas)")
+		admin := fs.String("admin-wallet", "", "admin wallet `ID` (optional)")
+		memo := fs.String("memo", "", "memo `TEXT` (optional)")
+		return func() (api.TransactionRequest, error) {
+			req := &api.StartDistributionRequest{ContractID: *contract, TokenID: *token, AllocationIDs: allocations}
+			if *admin != "" {
+				req.AdminWalletID = admin
+			}
+			if *memo != "" {
+				req.Memo = memo
+			}
+			return req, nil
+		}
+	})
+
+var txFundCommand = txCommand(api.ActionFundDistribution, "fund",
+	"--token ID --item ALLOCATION_ID=AMOUNT... [--test]",
+	"create the transactions that fund allocations directly",
+	func(fs *flag.FlagSet) func() (api.TransactionRequest, error) {
+		token := fs.String("token", "", "token `ID`")
+		var items listFlag
+		fs.Var(&items, "item", "`ALLOCATION_ID=AMOUNT` to fund (repeat for several)")
+		test := fs.Bool("test", false, "mark the funding as a test (isTest)")
+		return func() (api.TransactionRequest, error) {
+			req := &api.FundDistributionRequest{TokenID: *token}
+			if *test {
+				req.IsTest = test
+			}
+			for i, item := range items {
+				id, amount, ok := strings.Cut(item, "=")
+				if !ok {
+					return nil, usagef("--item %q: want ALLOCATION_ID=AMOUNT", item)
+				}
+				a, err := api.ParseAmount(amount)
+				if err != nil {
+					return nil, usagef("--item %d (%s): %v", i+1, id, err)
+				}
+				req.Data = append(req.Data, api.FundItem{AllocationID: id, Amount: a})
+			}
+			return req, nil
+		}
+	})

@@ -1,0 +1,286 @@
+// Package config reads allot's TOML configuration: named profiles, each
+// describing one deployment of the token distribution service.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/google/uuid"
+)
+
+// DefaultTimeout is the per-request timeout of a profile that sets none.
+const DefaultTimeout = 15 * time.Second
+
+// DefaultAPIKeyHeader is the header of D1.
+const DefaultAPIKeyHeader = "x-service-api-token"
+
+// Config is a whole configuration file.
+type Config struct {
+	DefaultProfile string             `toml:"default_profile"`
+	Profiles       map[string]Profile `toml:"profiles"`
+
+	// Path is the file the configuration was read from.
+	Path string `toml:"-"`
+	// Warnings are problems worth telling the user that do not stop allot,
+	// such as an inline API key in a file others can read.
+	Warnings []string `toml:"-"`
+}
+
+// Profile is one deployment.
+type Profile struct {
+	BaseURL      string   `toml:"base_url"`
+	PortalURL    string   `toml:"portal_url"`
+	PortalID     string   `toml:"portal_id"`
+	APIKey       string   `toml:"api_key"`
+	APIKeyEnv    string   `toml:"api_key_env"`
+	APIKeyHeader string   `toml:"api_key_header"`
+	Tokens       []string `toml:"tokens"`
+	Timeout      Duration `toml:"timeout"`
+	RPCURL       string   `toml:"rpc_url"`
+	ChainID      uint64   `toml:"chain_id"`
+	Keystore     string   `toml:"keystore"`
+	SigninDomain string   `toml:"signin_domain"`
+
+	// Name is the profile's key in the file.
+	Name string `toml:"-"`
+}
+
+// Duration is a time.Duration written as a Go duration string ("15s").
+type Duration struct{ time.Duration }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (d *Duration) UnmarshalText(text []byte) error {
+	v, err := time.ParseDuration(string(text))
+	if err != nil {
+		return fmt.Errorf("%q is not a duration such as \"15s\"", text)
+	}
+	d.Duration = v
+	return nil
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// ErrNotFound is returned by Load when no file exists at the default path.
+// The caller then runs on the embedded sandbox.
+var ErrNotFound = errors.New("no configuration file")
+
+// DefaultPath returns $XDG_CONFIG_HOME/allot/config.toml, falling back to
+// ~/.config as the XDG base directory specification says.
+func DefaultPath() (string, error) {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" || !filepath.IsAbs(dir) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("find the configuration directory: %w", err)
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "allot", "config.toml"), nil
+}
+
+// Load reads the file at path, or the default path when path is empty. A
+// missing default file is ErrNotFound; a missing explicit one is an error.
+func Load(path string) (*Config, error) {
+	explicit := path != ""
+	if !explicit {
+		var err error
+		if path, err = DefaultPath(); err != nil {
+			return nil, err
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if !explicit && errors.Is(err, fs.ErrNotExist) {
+			return nil, ErrNotFound
+		}
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	cfg, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	cfg.Path = path
+	if info, err := os.Stat(path); err == nil && info.Mode().Perm()&0o044 != 0 {
+		for _, name := range cfg.ProfileNames() {
+			if cfg.Profiles[name].APIKey != "" {
+				cfg.Warnings = append(cfg.Warnings, fmt.Sprintf(
+					"%s is readable by other users and profile %q holds an inline api_key: run chmod 600 %s, or use api_key_env",
+					path, name, path))
+			}
+		}
+	}
+	return cfg, nil
+}
+
+// Parse decodes and checks a configuration. Unknown keys are errors, named
+// in full, because a misspelt key silently ignored is a wrong deployment.
+func Parse(data []byte) (*Config, error) {
+	var cfg Config
+	md, err := toml.Decode(string(data), &cfg)
+	if err != nil {
+		return nil, err
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		keys := make([]string, len(undecoded))
+		for i, k := range undecoded {
+			keys[i] = k.String()
+		}
+		return nil, fmt.Errorf("unknown keys: %s", strings.Join(keys, ", "))
+	}
+	if len(cfg.Profiles) == 0 {
+		return nil, errors.New("no [profiles.NAME] table")
+	}
+	var problems []error
+	for _, name := range cfg.ProfileNames() {
+		p := cfg.Profiles[name]
+		p.Name = name
+		if p.APIKeyHeader == "" {
+			p.APIKeyHeader = DefaultAPIKeyHeader
+		}
+		if p.Timeout.Duration == 0 {
+			p.Timeout.Duration = DefaultTimeout
+		}
+		if p.PortalURL == "" {
+			p.PortalURL = p.BaseURL
+		}
+		if p.SigninDomain == "" {
+			if u, err := url.Parse(p.PortalURL); err == nil {
+				p.SigninDomain = u.Host
+			}
+		}
+		cfg.Profiles[name] = p
+		if err := p.validate(); err != nil {
+			problems = append(problems, fmt.Errorf("profile %q: %w", name, err))
+		}
+	}
+	if cfg.DefaultProfile != "" {
+		if _, ok := cfg.Profiles[cfg.DefaultProfile]; !ok {
+			problems = append(problems, fmt.Errorf("default_profile %q names no profile", cfg.DefaultProfile))
+		}
+	}
+	if err := errors.Join(problems...); err != nil {
+		return nil, err
+	}
+	return &cfg, nil
+}
+
+func (p Profile) validate() error {
+	var problems []error
+	for key, v := range map[string]string{"base_url": p.BaseURL, "portal_url": p.PortalURL, "rpc_url": p.RPCURL} {
+		if v == "" && key == "rpc_url" {
+			continue
+		}
+		if err := checkURL(v); err != nil {
+			problems = append(problems, fmt.Errorf("%s: %w", key, err))
+		}
+	}
+	if p.APIKey != "" && p.APIKeyEnv != "" {
+		problems = append(problems, errors.New("api_key and api_key_env are both set: keep one"))
+	}
+	for i, id := range p.Tokens {
+		if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
+			problems = append(problems, fmt.Errorf("tokens[%d]: %q is not a UUID", i, id))
+		}
+	}
+	if p.Timeout.Duration < 0 {
+		problems = append(problems, errors.New("timeout must be positive"))
+	}
+	if strings.ContainsAny(p.APIKeyHeader, " :\r\n") {
+		problems = append(problems, fmt.Errorf("api_key_header %q is not a header name", p.APIKeyHeader))
+	}
+	return errors.Join(problems...)
+}
+
+func checkURL(v string) error {
+	if v == "" {
+		return errors.New("missing")
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%q is not an http(s) URL", v)
+	}
+	return nil
+}
+
+// ProfileNames returns the profile names in order.
+func (c *Config) ProfileNames() []string {
+	names := make([]string, 0, len(c.Profiles))
+	for name := range c.Profiles {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Profile returns the named profile, or the default one when name is empty:
+// default_profile, else the only profile there is.
+func (c *Config) Profile(name string) (Profile, error) {
+	if name == "" {
+		name = c.DefaultProfile
+	}
+	if name == "" {
+		if len(c.Profiles) != 1 {
+			return Profile{}, fmt.Errorf("%d profiles and no default_profile: choose one with --profile (%s)", len(c.Profiles), strings.Join(c.ProfileNames(), ", "))
+		}
+		name = c.ProfileNames()[0]
+	}
+	p, ok := c.Profiles[name]
+	if !ok {
+		return Profile{}, fmt.Errorf("no profile %q (have: %s)", name, strings.Join(c.ProfileNames(), ", "))
+	}
+	return p, nil
+}
+
+// ResolveAPIKey returns the profile's API key: inline, or read from the
+// environment variable it names. The key itself never appears in an error.
+func (p Profile) ResolveAPIKey(getenv func(string) string) (string, error) {
+	if p.APIKeyEnv != "" {
+		key := getenv(p.APIKeyEnv)
+		if key == "" {
+			return "", fmt.Errorf("profile %q: environment variable %s (api_key_env) is empty", p.Name, p.APIKeyEnv)
+		}
+		return key, nil
+	}
+	return p.APIKey, nil
+}
+
+// KeystoreDir returns the profile's keystore, with a leading ~ expanded, or
+// go-ethereum's default ~/.ethereum/keystore.
+func (p Profile) KeystoreDir() (string, error) {
+	dir := p.Keystore
+	if dir == "" {
+		dir = "~/.ethereum/keystore"
+	}
+	if rest, ok := strings.CutPrefix(dir, "~"); ok && (rest == "" || rest[0] == '/') {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("expand keystore path: %w", err)
+		}
+		dir = filepath.Join(home, rest)
+	}
+	return dir, nil
+}
+
+// StateDir returns $XDG_STATE_HOME/allot (default ~/.local/state/allot),
+// where the journal and remembered lookups live.
+func StateDir() (string, error) {
+	dir := os.Getenv("XDG_STATE_HOME")
+	if dir == "" || !filepath.IsAbs(dir) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("find the state directory: %w", err)
+		}
+		dir = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(dir, "allot"), nil
+}

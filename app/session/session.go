@@ -1,0 +1,176 @@
+// Package session turns a profile (or the embedded sandbox, when there is no
+// configuration) into the live clients that the dashboard and the headless
+// commands share.
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"allot/api"
+	"allot/api/sandbox"
+	"allot/app/config"
+	"allot/internal/memnet"
+)
+
+// SandboxProfile is the profile name shown for the embedded sandbox.
+const SandboxProfile = "sandbox"
+
+// Options say which configuration and profile to open.
+type Options struct {
+	ConfigPath   string // empty: the default path
+	Profile      string // empty: the default profile
+	ForceSandbox bool   // the embedded sandbox even when a configuration exists
+	Getenv       func(string) string
+	// Notice receives one-line messages for the user (the embedded sandbox
+	// in use, configuration warnings). Headless commands print them on
+	// stderr; the dashboard shows them in its status line.
+	Notice func(string)
+}
+
+// Session is one profile, opened.
+type Session struct {
+	Name     string // profile name
+	Sandbox  bool   // the embedded sandbox
+	Profile  config.Profile
+	API      *api.Client
+	TokenIDs []string // the first is the default token
+	Requests *RequestLog
+	StateDir string
+	Now      func() time.Time
+
+	// Fixtures describes the embedded sandbox's seed data; nil on a real
+	// deployment.
+	Fixtures *sandbox.Fixtures
+
+	closers []func()
+}
+
+// Open opens the session that opts describe.
+func Open(ctx context.Context, opts Options) (*Session, error) {
+	if opts.Getenv == nil {
+		return nil, errors.New("open session: no environment")
+	}
+	notice := opts.Notice
+	if notice == nil {
+		notice = func(string) {}
+	}
+	stateDir, err := config.StateDir()
+	if err != nil {
+		return nil, err
+	}
+	if opts.ForceSandbox {
+		return openSandbox(ctx, stateDir, notice)
+	}
+	cfg, err := config.Load(opts.ConfigPath)
+	if errors.Is(err, config.ErrNotFound) {
+		if opts.Profile != "" && opts.Profile != SandboxProfile {
+			return nil, fmt.Errorf("no configuration file, so no profile %q: see config.example.toml", opts.Profile)
+		}
+		notice("no configuration file; using the embedded sandbox")
+		return openSandbox(ctx, stateDir, notice)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range cfg.Warnings {
+		notice("warning: " + w)
+	}
+	profile, err := cfg.Profile(opts.Profile)
+	if err != nil {
+		return nil, err
+	}
+	return openProfile(profile, stateDir, opts.Getenv)
+}
+
+func openProfile(p config.Profile, stateDir string, getenv func(string) string) (*Session, error) {
+	key, err := p.ResolveAPIKey(getenv)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{
+		Name:     p.Name,
+		Profile:  p,
+		TokenIDs: p.Tokens,
+		Requests: NewRequestLog(),
+		StateDir: stateDir,
+		Now:      time.Now,
+	}
+	s.API, err = api.New(api.Config{
+		BaseURL:      p.BaseURL,
+		PortalURL:    p.PortalURL,
+		PortalID:     p.PortalID,
+		APIKey:       key,
+		APIKeyHeader: p.APIKeyHeader,
+		Timeout:      p.Timeout.Duration,
+		OnExchange:   s.Requests.Add,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
+	}
+	return s, nil
+}
+
+// openSandbox starts the embedded sandbox in process. The client reaches it
+// over an in-memory network: real HTTP, no socket.
+func openSandbox(_ context.Context, stateDir string, notice func(string)) (*Session, error) {
+	srv, err := sandbox.New(sandbox.Options{PublicURL: "http://sandbox.invalid"})
+	if err != nil {
+		return nil, fmt.Errorf("start the embedded sandbox: %w", err)
+	}
+	listener := memnet.Listen()
+	httpSrv := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	go httpSrv.Serve(listener)
+
+	fx := srv.Fixtures()
+	p := config.Profile{
+		Name:         SandboxProfile,
+		BaseURL:      fx.BaseURL,
+		PortalURL:    fx.PortalURL,
+		PortalID:     fx.PortalID,
+		APIKey:       fx.APIKey,
+		APIKeyHeader: config.DefaultAPIKeyHeader,
+		Tokens:       fx.TokenIDs,
+		Timeout:      config.Duration{Duration: config.DefaultTimeout},
+		ChainID:      fx.ChainID,
+		Keystore:     fx.KeystoreDir,
+		SigninDomain: fx.SigninDomain,
+	}
+	s := &Session{
+		Name:     SandboxProfile,
+		Sandbox:  true,
+		Profile:  p,
+		TokenIDs: fx.TokenIDs,
+		Requests: NewRequestLog(),
+		StateDir: stateDir,
+		Now:      time.Now,
+		Fixtures: &fx,
+	}
+	s.closers = append(s.closers, func() { httpSrv.Close(); srv.Close() })
+	s.API, err = api.New(api.Config{
+		BaseURL:      p.BaseURL,
+		PortalURL:    p.PortalURL,
+		PortalID:     p.PortalID,
+		APIKey:       p.APIKey,
+		APIKeyHeader: p.APIKeyHeader,
+		Timeout:      p.Timeout.Duration,
+		HTTPClient:   &http.Client{Transport: &http.Transport{DialContext: listener.DialContext}},
+		OnExchange:   s.Requests.Add,
+	})
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("embedded sandbox client: %w", err)
+	}
+	return s, nil
+}
+
+// Close stops what the session started.
+func (s *Session) Close() {
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		s.closers[i]()
+	}
+	s.closers = nil
+}
