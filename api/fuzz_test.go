@@ -1,0 +1,68 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// FuzzDecodeResponse feeds arbitrary statuses and bodies to the decoder:
+// it never panics, and what it returns is a value or one of our typed
+// errors, with a message that is safe to print.
+func FuzzDecodeResponse(f *testing.F) {
+	f.Add(200, []byte(`{"isProcessed":true,"result":{"items":[{"id":"a","balance":"1.5"}],"total":1}}`), false)
+	f.Add(400, []byte(`{"isProcessed":false,"error":{"type":"ValidationError","details":[{"path":"x","message":"y"}]}}`), false)
+	f.Add(502, []byte("<html>bad gateway</html>"), false)
+	f.Add(404, []byte(`{"error":"STAKING_POOL_NOT_FOUND"}`), true)
+	f.Fuzz(func(t *testing.T, status int, body []byte, portal bool) {
+		if status < 100 || status > 999 {
+			return
+		}
+		var out List[Contract]
+		err := decode(call{op: "contracts", portal: portal}, status, body, &out)
+		if err == nil {
+			return
+		}
+		var (
+			v *ValidationError
+			s *StatusError
+			u *UnexpectedResponseError
+		)
+		if !errors.As(err, &v) && !errors.As(err, &s) && !errors.As(err, &u) {
+			t.Fatalf("untyped error %T: %v", err, err)
+		}
+		if strings.ContainsRune(err.Error(), 0x1b) {
+			t.Fatalf("escape in message %q", err)
+		}
+	})
+}
+
+// FuzzValidate fills requests with arbitrary values: validation never
+// panics, and what it accepts has canonical ids and positive amounts.
+func FuzzValidate(f *testing.F) {
+	f.Add(tokenID, otherID, "1.5", "0xabababababababababababababababababababab", "US")
+	f.Add("", "x", "0", "", "usa")
+	f.Fuzz(func(t *testing.T, id1, id2, amount, address, country string) {
+		n, err := ParseAmount(amount)
+		if err != nil {
+			n = Number{}
+		}
+		fund := &FundDistributionRequest{TokenID: id1, Data: []FundItem{{AllocationID: id2, Amount: n}}}
+		if fund.Validate() == nil {
+			if !isUUID(id1) || !isUUID(id2) || !n.IsPositive() {
+				t.Fatalf("accepted %q %q %q", id1, id2, amount)
+			}
+			if _, err := json.Marshal(fund); err != nil {
+				t.Fatalf("accepted body does not encode: %v", err)
+			}
+		}
+		claim := ClaimRequest{Sender: address, UserCountryCode: country, Amount: &n}
+		if claim.Validate(id1) == nil && (!isAddress(address) || !isUUID(id1)) {
+			t.Fatalf("claim accepted %q %q", address, id1)
+		}
+		start := &StartDistributionRequest{ContractID: id1, TokenID: id2, AllocationIDs: []string{id1, id2}, Memo: &country}
+		_ = start.Validate()
+		_ = UploadURLRequest{FileName: id1, ContentType: id2, PortalSlug: country}.Validate()
+	})
+}
