@@ -1,0 +1,294 @@
+package keystore
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	gethkeystore "github.com/ethereum/go-ethereum/accounts/keystore"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"math/big"
+
+	"allot/wallet/siwe"
+)
+
+const pass = "correct horse"
+
+// lightFile returns a valid light-scrypt keystore file and its address.
+func lightFile(t testing.TB) ([]byte, common.Address) {
+	t.Helper()
+	key, _ := crypto.GenerateKey()
+	addr := crypto.PubkeyToAddress(key.PublicKey)
+	data, err := gethkeystore.EncryptKey(&gethkeystore.Key{Address: addr, PrivateKey: key, Id: randomID()}, pass, gethkeystore.LightScryptN, gethkeystore.LightScryptP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, addr
+}
+
+// edit changes the file's JSON with f.
+func edit(t *testing.T, data []byte, f func(m map[string]any)) []byte {
+	t.Helper()
+	var m map[string]any
+	json.Unmarshal(data, &m)
+	f(m)
+	out, _ := json.Marshal(m)
+	return out
+}
+
+func kdf(m map[string]any) map[string]any {
+	return m["crypto"].(map[string]any)["kdfparams"].(map[string]any)
+}
+
+func TestPrecheckRejects(t *testing.T) {
+	good, _ := lightFile(t)
+	tests := map[string][]byte{
+		"truncated JSON":     good[:len(good)/2],
+		"not JSON":           []byte("hello"),
+		"version 1":          edit(t, good, func(m map[string]any) { m["version"] = 1 }),
+		"version string":     edit(t, good, func(m map[string]any) { m["version"] = "3" }),
+		"no crypto":          edit(t, good, func(m map[string]any) { delete(m, "crypto") }),
+		"scrypt n 2^21":      edit(t, good, func(m map[string]any) { kdf(m)["n"] = 1 << 21 }),
+		"scrypt n not pow2":  edit(t, good, func(m map[string]any) { kdf(m)["n"] = 1000 }),
+		"scrypt r 16":        edit(t, good, func(m map[string]any) { kdf(m)["r"] = 16 }),
+		"scrypt p 0":         edit(t, good, func(m map[string]any) { kdf(m)["p"] = 0 }),
+		"dklen 16":           edit(t, good, func(m map[string]any) { kdf(m)["dklen"] = 16 }),
+		"missing kdfparams":  edit(t, good, func(m map[string]any) { delete(m["crypto"].(map[string]any), "kdfparams") }),
+		"kdfparams a string": edit(t, good, func(m map[string]any) { m["crypto"].(map[string]any)["kdfparams"] = "n=2" }),
+		"n a string":         edit(t, good, func(m map[string]any) { kdf(m)["n"] = "4096" }),
+		"missing salt":       edit(t, good, func(m map[string]any) { delete(kdf(m), "salt") }),
+		"bad salt hex":       edit(t, good, func(m map[string]any) { kdf(m)["salt"] = "zz" }),
+		"bad mac length":     edit(t, good, func(m map[string]any) { m["crypto"].(map[string]any)["mac"] = "abcd" }),
+		"bad iv":             edit(t, good, func(m map[string]any) { m["crypto"].(map[string]any)["cipherparams"] = map[string]any{"iv": "00"} }),
+		"other cipher":       edit(t, good, func(m map[string]any) { m["crypto"].(map[string]any)["cipher"] = "aes-256-gcm" }),
+		"other kdf":          edit(t, good, func(m map[string]any) { m["crypto"].(map[string]any)["kdf"] = "argon2" }),
+		"bad address":        edit(t, good, func(m map[string]any) { m["address"] = "0x12" }),
+		"huge file":          append(good, make([]byte, MaxFileSize)...),
+		"pbkdf2 c too large": edit(t, good, func(m map[string]any) {
+			c := m["crypto"].(map[string]any)
+			c["kdf"] = "pbkdf2"
+			c["kdfparams"] = map[string]any{"c": MaxPBKDF2C + 1, "dklen": 32, "prf": "hmac-sha256", "salt": "ab"}
+		}),
+	}
+	for name, data := range tests {
+		t.Run(name, func(t *testing.T) {
+			if _, err := precheck(data); !errors.Is(err, ErrMalformed) {
+				t.Errorf("precheck = %v", err)
+			}
+		})
+	}
+	if _, err := precheck(good); err != nil {
+		t.Errorf("valid file: %v", err)
+	}
+}
+
+func newStore(t *testing.T, files map[string][]byte, opts ...Option) *Store {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range files {
+		os.WriteFile(filepath.Join(dir, name), data, 0o600)
+	}
+	s, err := Open(dir, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestOpenListsMixedDirectory(t *testing.T) {
+	a, addrA := lightFile(t)
+	b, addrB := lightFile(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "UTC--2026-01-01T00-00-00.000000000Z--"+strings.ToLower(addrA.Hex()[2:])), a, 0o600)
+	os.WriteFile(filepath.Join(dir, "deployer.json"), b, 0o600) // foundry: any name
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello"), 0o600)
+	os.WriteFile(filepath.Join(dir, ".DS_Store"), []byte{0}, 0o600)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o700)
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	accts := s.Accounts()
+	if len(accts) != 2 || len(s.Problems()) != 1 || !strings.Contains(s.Problems()[0].Error(), "notes.txt") {
+		t.Fatalf("accounts %v, problems %v", accts, s.Problems())
+	}
+	found := map[common.Address]bool{accts[0].Address: true, accts[1].Address: true}
+	if !found[addrA] || !found[addrB] || accts[0].Verified {
+		t.Errorf("accounts %v", accts)
+	}
+	if _, err := Open(filepath.Join(dir, "missing")); err != nil {
+		t.Errorf("missing dir: %v", err)
+	}
+}
+
+func TestUnlockSignLock(t *testing.T) {
+	data, addr := lightFile(t)
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	s := newStore(t, map[string][]byte{"k.json": data}, WithClock(func() time.Time { return now }), WithRelock(time.Minute))
+
+	if _, err := s.Signer(addr).SignText([]byte("x")); !errors.Is(err, ErrLocked) {
+		t.Errorf("sign while locked: %v", err)
+	}
+	if err := s.Unlock(addr, "wrong"); !errors.Is(err, ErrWrongPassphrase) {
+		t.Errorf("wrong passphrase: %v", err)
+	}
+	if err := s.Unlock(addr, pass); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Accounts()[0].Verified || s.TimeLeft(addr) != time.Minute {
+		t.Errorf("after unlock: %v, %v", s.Accounts(), s.TimeLeft(addr))
+	}
+
+	msg := "hello"
+	sig, err := s.Signer(addr).SignText([]byte(msg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := siwe.RecoverSigner(msg, sig); err != nil || got != addr {
+		t.Errorf("recovered %s, %v", got, err)
+	}
+	tx := types.NewTx(&types.DynamicFeeTx{ChainID: big.NewInt(31337), Nonce: 1, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(2), Gas: 21000})
+	signed, err := s.Signer(addr).SignTx(tx, big.NewInt(31337))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if from, _ := types.Sender(types.LatestSignerForChainID(big.NewInt(31337)), signed); from != addr {
+		t.Errorf("tx sender %s", from)
+	}
+
+	key := s.unlocked[addr].key
+	now = now.Add(time.Minute)
+	if s.TimeLeft(addr) != 0 {
+		t.Error("not relocked after the timeout")
+	}
+	if key.D.Sign() != 0 {
+		t.Error("relocked key not zeroed")
+	}
+	if err := s.Unlock(addr, pass); err != nil {
+		t.Fatal(err)
+	}
+	key = s.unlocked[addr].key
+	s.Lock(addr)
+	if key.D.Sign() != 0 || s.TimeLeft(addr) != 0 {
+		t.Error("Lock did not zero and forget the key")
+	}
+}
+
+func TestAddressMismatch(t *testing.T) {
+	data, _ := lightFile(t)
+	other := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	forged := edit(t, data, func(m map[string]any) { m["address"] = strings.ToLower(other.Hex()[2:]) })
+	s := newStore(t, map[string][]byte{"k.json": forged})
+	if err := s.Unlock(other, pass); !errors.Is(err, ErrAddressMismatch) {
+		t.Errorf("Unlock = %v", err)
+	}
+	if s.Accounts()[0].Verified {
+		t.Error("forged account marked verified")
+	}
+}
+
+func TestNewAndImport(t *testing.T) {
+	s := newStore(t, nil)
+	acct, err := s.New(pass, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _ := os.Stat(acct.Path)
+	if info.Mode().Perm() != 0o600 || !strings.HasPrefix(filepath.Base(acct.Path), "UTC--") {
+		t.Errorf("file %s mode %v", acct.Path, info.Mode().Perm())
+	}
+	data, _ := os.ReadFile(acct.Path)
+	var m map[string]any
+	json.Unmarshal(data, &m)
+	if n := kdf(m)["n"].(float64); n != gethkeystore.LightScryptN {
+		t.Errorf("light n = %v", n)
+	}
+	if err := s.Unlock(acct.Address, pass); err != nil {
+		t.Fatal(err)
+	}
+
+	src, addr := lightFile(t)
+	srcPath := filepath.Join(t.TempDir(), "import.json")
+	os.WriteFile(srcPath, src, 0o600)
+	if _, err := s.Import(srcPath, "wrong", "", true); !errors.Is(err, ErrWrongPassphrase) {
+		t.Errorf("import with wrong passphrase: %v", err)
+	}
+	imported, err := s.Import(srcPath, pass, "new pass", true)
+	if err != nil || imported.Address != addr {
+		t.Fatalf("import: %v %v", imported, err)
+	}
+	if err := s.Unlock(addr, "new pass"); err != nil {
+		t.Errorf("unlock imported with the new passphrase: %v", err)
+	}
+	if _, err := s.Import(srcPath, pass, "", true); err == nil {
+		t.Error("imported the same account twice")
+	}
+}
+
+func TestStandardScryptByDefault(t *testing.T) {
+	if testing.Short() {
+		t.Skip("standard scrypt takes a second")
+	}
+	s := newStore(t, nil)
+	acct, err := s.New(pass, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(acct.Path)
+	var m map[string]any
+	json.Unmarshal(data, &m)
+	if n := kdf(m)["n"].(float64); n != gethkeystore.StandardScryptN {
+		t.Errorf("standard n = %v", n)
+	}
+}
+
+func TestReadPassphrase(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "pass")
+	os.WriteFile(file, []byte("from file\nsecond line\n"), 0o600)
+	if p, err := ReadPassphrase(PassphraseSource{File: file}, ""); err != nil || p != "from file" {
+		t.Errorf("file: %q %v", p, err)
+	}
+	env := func(k string) string { return map[string]string{PassphraseEnv: "from env"}[k] }
+	if p, err := ReadPassphrase(PassphraseSource{Getenv: env}, ""); err != nil || p != "from env" {
+		t.Errorf("env: %q %v", p, err)
+	}
+	if _, err := ReadPassphrase(PassphraseSource{Getenv: func(string) string { return "" }}, ""); err == nil || !strings.Contains(err.Error(), PassphraseEnv) {
+		t.Errorf("no source: %v", err)
+	}
+}
+
+// FuzzPrecheck: whatever the pre-check accepts is safe for go-ethereum's
+// decoder (it may fail, but never panic).
+func FuzzPrecheck(f *testing.F) {
+	good, _ := lightFile(f)
+	f.Add(good)
+	f.Add([]byte(`{"version":3}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, err := precheck(data); err != nil {
+			return
+		}
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("decoder panicked on a pre-checked file: %v\n%s", r, data)
+			}
+		}()
+		gethkeystore.DecryptKey(data, "x")
+	})
+}
+
+// BenchmarkUnlockLight is light-scrypt decryption alone: the part of a
+// sign-in nobody can avoid.
+func BenchmarkUnlockLight(b *testing.B) {
+	data, _ := lightFile(b)
+	for b.Loop() {
+		if _, err := gethkeystore.DecryptKey(data, pass); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
