@@ -17,5 +17,8 @@ func init() {
 		scheduleCreateCommand,
 		creativeUploadCommand,
 		sandboxCommand,
+		accountListCommand,
+		accountNewCommand,
+		accountImportCommand,
 	}
 }

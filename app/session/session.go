@@ -14,6 +14,9 @@ import (
 	"allot/api/sandbox"
 	"allot/app/config"
 	"allot/internal/memnet"
+	"allot/wallet"
+
+	"github.com/ethereum/go-ethereum/ethclient"
 )
 
 // SandboxProfile is the profile name shown for the embedded sandbox.
@@ -41,6 +44,10 @@ type Session struct {
 	Requests *RequestLog
 	StateDir string
 	Now      func() time.Time
+
+	// Chain is the profile's EVM node (rpc_url), or the embedded sandbox's
+	// chain; nil when the profile names none.
+	Chain wallet.Node
 
 	// Fixtures describes the embedded sandbox's seed data; nil on a real
 	// deployment.
@@ -110,6 +117,16 @@ func openProfile(p config.Profile, stateDir string, getenv func(string) string) 
 	})
 	if err != nil {
 		return nil, fmt.Errorf("profile %q: %w", p.Name, err)
+	}
+	if p.RPCURL != "" {
+		// Dialing HTTP connects on first use, so a node that is down costs
+		// nothing until a command needs the chain.
+		client, err := ethclient.Dial(p.RPCURL)
+		if err != nil {
+			return nil, fmt.Errorf("profile %q: rpc_url: %w", p.Name, err)
+		}
+		s.Chain = client
+		s.closers = append(s.closers, client.Close)
 	}
 	return s, nil
 }

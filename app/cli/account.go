@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"allot/wallet/keystore"
+)
+
+// keystoreFlags declares how a command finds the keystore and a passphrase.
+type keystoreFlags struct {
+	dir            *string
+	passphraseFile *string
+}
+
+func declareKeystore(fs *flag.FlagSet) keystoreFlags {
+	return keystoreFlags{
+		dir:            fs.String("keystore", "", "keystore `DIR` (default: the profile's keystore, else ~/.ethereum/keystore)"),
+		passphraseFile: fs.String("passphrase-file", "", "read the passphrase from the first line of `FILE` (else $ALLOT_PASSPHRASE, else a prompt)"),
+	}
+}
+
+// open opens the keystore: the flag, the profile's (which is the embedded
+// sandbox's demo keystore), or go-ethereum's default.
+func (k keystoreFlags) open(ctx context.Context, e *env) (*keystore.Store, error) {
+	dir := *k.dir
+	if dir == "" {
+		s, err := e.session(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if dir, err = s.Profile.KeystoreDir(); err != nil {
+			return nil, err
+		}
+	}
+	return keystore.Open(dir)
+}
+
+func (k keystoreFlags) passphrase(e *env, prompt string) (string, error) {
+	stdin, _ := e.Stdin.(*os.File)
+	return keystore.ReadPassphrase(keystore.PassphraseSource{File: *k.passphraseFile, Getenv: e.Getenv, Stdin: stdin, Prompt: e.Stderr}, prompt)
+}
+
+var accountListCommand = command{
+	name:    "account list",
+	args:    "[--keystore DIR] [-o json]",
+	summary: "list the accounts of the keystore",
+	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		ks := declareKeystore(fs)
+		out := outputFlag(fs)
+		return func(ctx context.Context, args []string) error {
+			if err := noArgs("account list", args); err != nil {
+				return err
+			}
+			store, err := ks.open(ctx, e)
+			if err != nil {
+				return err
+			}
+			type row struct {
+				Address string `json:"address"`
+				File    string `json:"file"`
+			}
+			var rows []row
+			for _, a := range store.Accounts() {
+				rows = append(rows, row{a.Address.Hex(), a.Path})
+			}
+			for _, p := range store.Problems() {
+				fmt.Fprintf(e.Stderr, "allot: skipped %v\n", p)
+			}
+			if *out == formatJSON {
+				return writeJSON(e.Stdout, map[string]any{"keystore": store.Dir(), "accounts": rows})
+			}
+			if len(rows) == 0 {
+				fmt.Fprintf(e.Stdout, "no accounts in %s\n", store.Dir())
+				return nil
+			}
+			t := newTable(e.Stdout, "ADDRESS", "FILE")
+			for _, r := range rows {
+				t.row(r.Address, r.File)
+			}
+			return t.flush()
+		}
+	},
+}
+
+var accountNewCommand = command{
+	name:    "account new",
+	args:    "[--keystore DIR] [--light] [--passphrase-file FILE]",
+	summary: "create an account in the keystore (standard scrypt)",
+	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		ks := declareKeystore(fs)
+		light := fs.Bool("light", false, "use light scrypt: fast and weak, for tests and demos only")
+		return func(ctx context.Context, args []string) error {
+			if err := noArgs("account new", args); err != nil {
+				return err
+			}
+			store, err := ks.open(ctx, e)
+			if err != nil {
+				return err
+			}
+			pass, err := ks.passphrase(e, "Passphrase for the new account: ")
+			if err != nil {
+				return err
+			}
+			if pass == "" {
+				return usagef("account new: the passphrase must not be empty")
+			}
+			acct, err := store.New(pass, *light)
+			if err != nil {
+				return err
+			}
+			return fields(e.Stdout, "address", acct.Address.Hex(), "file", acct.Path)
+		}
+	},
+}
+
+var accountImportCommand = command{
+	name:    "account import",
+	args:    "KEYFILE [--keystore DIR] [--passphrase-file FILE]",
+	summary: "copy a V3 keystore file into the keystore, after checking its passphrase",
+	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		ks := declareKeystore(fs)
+		return func(ctx context.Context, args []string) error {
+			if len(args) != 1 {
+				return usagef("account import takes one keystore file")
+			}
+			store, err := ks.open(ctx, e)
+			if err != nil {
+				return err
+			}
+			pass, err := ks.passphrase(e, "Passphrase of the file: ")
+			if err != nil {
+				return err
+			}
+			acct, err := store.Import(args[0], pass, "", false)
+			if err != nil {
+				return err
+			}
+			return fields(e.Stdout, "address", acct.Address.Hex(), "file", acct.Path)
+		}
+	},
+}
