@@ -213,10 +213,10 @@ var claimCommand = command{
 				return err
 			}
 			var res *api.ClaimResult
-			err = e.sendWrite(ctx, "allocations/"+args[0]+"/claim", req, func() (string, error) {
+			err = e.sendWrite(ctx, "allocations/claim", args[0], req, func() (string, any, error) {
 				var err error
 				res, err = s.API.Claim(ctx, args[0], req)
-				return "", err
+				return "", res, err
 			})
 			if err != nil {
 				return err

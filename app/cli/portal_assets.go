@@ -39,13 +39,13 @@ var scheduleCreateCommand = command{
 				return err
 			}
 			var res *api.Schedule
-			err = e.sendWrite(ctx, "schedules/create", req, func() (string, error) {
+			err = e.sendWrite(ctx, "schedules/create", req.Name, req, func() (string, any, error) {
 				var err error
 				res, err = s.API.CreateSchedule(ctx, req)
 				if err != nil {
-					return "", err
+					return "", nil, err
 				}
-				return res.Key, nil
+				return res.Key, res, nil
 			})
 			if err != nil {
 				return err
@@ -103,9 +103,9 @@ var creativeUploadCommand = command{
 				return err
 			}
 			var upload *api.UploadURL
-			if err := e.sendWrite(ctx, "portals/creatives/upload-url", req, func() (string, error) {
+			if err := e.sendWrite(ctx, "portals/creatives/upload-url", fileName, req, func() (string, any, error) {
 				upload, err = s.API.CreativeUploadURL(ctx, req)
-				return "", err
+				return "", nil, err
 			}); err != nil {
 				return err
 			}
@@ -114,9 +114,9 @@ var creativeUploadCommand = command{
 			}
 			create := api.CreateCreativeRequest{StorageKey: upload.StorageKey, Name: *name}
 			var creative *api.Creative
-			if err := e.sendWrite(ctx, "portals/creatives/create", create, func() (string, error) {
+			if err := e.sendWrite(ctx, "portals/creatives/create", fileName, create, func() (string, any, error) {
 				creative, err = s.API.CreateCreative(ctx, create)
-				return "", err
+				return "", creative, err
 			}); err != nil {
 				return err
 			}

@@ -43,13 +43,13 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 					return err
 				}
 				var res *api.TransactionsResult
-				err = e.sendWrite(ctx, "transactions/create", req, func() (string, error) {
+				err = e.sendWrite(ctx, "transactions/create", req.Action(), req, func() (string, any, error) {
 					var err error
 					res, err = s.API.CreateTransaction(ctx, req)
 					if err != nil {
-						return "", err
+						return "", nil, err
 					}
-					return transactionStatuses(res), nil
+					return transactionStatuses(res), res, nil
 				})
 				if err != nil {
 					return err

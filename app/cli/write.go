@@ -57,16 +57,20 @@ func readBody(path string, v any) error {
 // sendWrite journals a write request, sends it, and journals the outcome:
 // the answer, a refusal, or that the answer never came. An unknown outcome
 // is never retried here: the user decides, knowing it may have applied.
-func (e *env) sendWrite(ctx context.Context, op string, body any, send func() (status string, err error)) error {
+// ref says what the write is about (an action, an allocation id).
+func (e *env) sendWrite(ctx context.Context, op, ref string, body any, send func() (status string, result any, err error)) error {
 	j := e.journal()
 	data, _ := json.Marshal(body)
 	if j != nil {
-		if err := j.Append(journal.Entry{Kind: journal.KindRequest, Profile: e.profileName(), Op: op, Data: data}); err != nil {
+		if err := j.Append(journal.Entry{Kind: journal.KindRequest, Profile: e.profileName(), Op: op, Ref: ref, Data: data}); err != nil {
 			return fmt.Errorf("%s: not sent, the journal cannot be written: %w", op, err)
 		}
 	}
-	status, err := send()
-	outcome := journal.Entry{Kind: journal.KindOutcome, Profile: e.profileName(), Op: op, Status: status}
+	status, result, err := send()
+	outcome := journal.Entry{Kind: journal.KindOutcome, Profile: e.profileName(), Op: op, Ref: ref, Status: status}
+	if err == nil && result != nil {
+		outcome.Data, _ = json.Marshal(result)
+	}
 	var unknown *api.OutcomeUnknownError
 	switch {
 	case errors.As(err, &unknown):

@@ -1,0 +1,527 @@
+// Package app is the dashboard: the root Bubble Tea model that holds the
+// screens of views/, the header, the tabs, the status line, help and the
+// command line, and wires them to a session.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"allot/api"
+	"allot/app/journal"
+	"allot/app/session"
+	"allot/sanitize"
+	"allot/views"
+	"allot/views/widget"
+)
+
+// MinWidth and MinHeight are the smallest terminal the dashboard draws in.
+const (
+	MinWidth  = 80
+	MinHeight = 24
+)
+
+// Tabs.
+const (
+	tabContracts = iota
+	tabPools
+	tabAllocation
+	tabTransactions
+	tabRequests
+)
+
+var tabNames = []string{"Contracts", "Pools", "Allocation", "Transactions", "Requests"}
+
+// Run shows the dashboard on the terminal until the user quits.
+func Run(ctx context.Context, s *session.Session) error {
+	m := New(s, Options{})
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx))
+	_, err := p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// Options adjust the dashboard, for tests.
+type Options struct {
+	Now       func() time.Time
+	Clipboard widget.Clipboard
+}
+
+// Model is the root model.
+type Model struct {
+	ctx  *views.Context
+	keys keyMap
+	help help.Model
+
+	// stacks holds one page stack per tab: drilling down pushes, esc pops,
+	// and a tab keeps its pages (and their cursors) while another is shown.
+	stacks [][]views.Screen
+	active int
+
+	spin     spinner.Model
+	cmdline  textinput.Model
+	commandH string // completion hint
+	showHelp bool
+	quitting bool // asking whether to quit with work running
+
+	status    string
+	statusErr bool
+	lastErr   error
+	showErr   bool
+
+	width, height int
+}
+
+// New returns the dashboard for s.
+func New(s *session.Session, opts Options) *Model {
+	now := opts.Now
+	if now == nil {
+		now = s.Now
+	}
+	clip := opts.Clipboard
+	if clip.Out == nil {
+		clip = widget.TerminalClipboard()
+	}
+	var j *journal.Journal
+	if s.StateDir != "" {
+		j, _ = journal.Open(s.StateDir)
+	}
+	token := ""
+	if len(s.TokenIDs) > 0 {
+		token = s.TokenIDs[0]
+	}
+	m := &Model{
+		ctx:     &views.Context{Session: s, Now: now, Styles: widget.DefaultStyles(), Clipboard: clip, Journal: j, Token: token},
+		keys:    defaultKeys(),
+		help:    help.New(),
+		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		cmdline: newCommandLine(),
+	}
+	m.stacks = make([][]views.Screen, len(tabNames))
+	m.buildTabs()
+	if token == "" {
+		m.status, m.statusErr = "the profile lists no tokens: add tokens = [\"ID\"] to it, or use :token ID", true
+	}
+	return m
+}
+
+// buildTabs makes the root screen of every tab for the current token.
+func (m *Model) buildTabs() {
+	m.stacks[tabContracts] = []views.Screen{views.NewContracts(m.ctx)}
+	m.stacks[tabPools] = []views.Screen{views.NewPools(m.ctx)}
+	if m.stacks[tabAllocation] == nil {
+		m.stacks[tabAllocation] = []views.Screen{views.NewAllocation(m.ctx)}
+		m.stacks[tabTransactions] = []views.Screen{views.NewTransactions(m.ctx)}
+		m.stacks[tabRequests] = []views.Screen{views.NewRequests(m.ctx)}
+	}
+}
+
+func (m *Model) top() views.Screen {
+	stack := m.stacks[m.active]
+	return stack[len(stack)-1]
+}
+
+// Init loads every tab at once, so switching shows data without waiting.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.spin.Tick}
+	for _, stack := range m.stacks {
+		cmds = append(cmds, stack[0].Init())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) busy() bool {
+	for _, stack := range m.stacks {
+		for _, s := range stack {
+			if s.Busy() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (m *Model) bodySize() (int, int) {
+	// header, tabs, status line, help line
+	return m.width, max(m.height-4, 1)
+}
+
+func (m *Model) resize() {
+	w, h := m.bodySize()
+	for _, stack := range m.stacks {
+		for _, s := range stack {
+			s.SetSize(w, h)
+		}
+	}
+	m.help.Width = m.width
+}
+
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.resize()
+		return m, nil
+	case spinner.TickMsg:
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		return m, cmd
+	case views.NavigateMsg:
+		w, h := m.bodySize()
+		msg.Screen.SetSize(w, h)
+		m.stacks[m.active] = append(m.stacks[m.active], msg.Screen)
+		return m, msg.Screen.Init()
+	case views.ErrorMsg:
+		return m, m.fail(msg.Op, msg.Err)
+	case widget.StatusMsg:
+		m.status, m.statusErr, m.lastErr = msg.Text, msg.Error, nil
+		return m, nil
+	case openStakesMsg:
+		if msg.err != nil {
+			return m, m.fail("stakes", msg.err)
+		}
+		m.switchTab(tabPools)
+		return m, func() tea.Msg { return views.NavigateMsg{Screen: views.NewStakes(m.ctx, msg.pool)} }
+	case tea.KeyMsg:
+		return m, m.handleKey(msg)
+	}
+	// Everything else (answers, ticks) goes to every screen: each drops
+	// what is not its own.
+	var cmds []tea.Cmd
+	for _, stack := range m.stacks {
+		for _, s := range stack {
+			cmds = append(cmds, s.Update(msg))
+		}
+	}
+	if m.cmdline.Focused() {
+		var cmd tea.Cmd
+		m.cmdline, cmd = m.cmdline.Update(msg)
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
+}
+
+func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	if msg.String() == "ctrl+c" {
+		return tea.Quit
+	}
+	if m.quitting {
+		switch msg.String() {
+		case "y", "Y":
+			return tea.Quit
+		default:
+			m.quitting = false
+			m.status = ""
+			return nil
+		}
+	}
+	if m.cmdline.Focused() {
+		return m.commandKey(msg)
+	}
+	if m.showHelp {
+		if key.Matches(msg, m.keys.Help, m.keys.Back, m.keys.Quit) {
+			m.showHelp = false
+		}
+		return nil
+	}
+	top := m.top()
+	if top.Capturing() {
+		return top.Update(msg)
+	}
+	switch {
+	case key.Matches(msg, m.keys.Quit):
+		return m.quit()
+	case key.Matches(msg, m.keys.Help):
+		m.showHelp = true
+		return nil
+	case key.Matches(msg, m.keys.Command):
+		m.cmdline.SetValue("")
+		m.commandH = ""
+		m.cmdline.Focus()
+		return textinput.Blink
+	case key.Matches(msg, m.keys.Back):
+		return m.back(msg)
+	case key.Matches(msg, m.keys.NextTab):
+		return m.switchTab((m.active + 1) % len(tabNames))
+	case key.Matches(msg, m.keys.PrevTab):
+		return m.switchTab((m.active + len(tabNames) - 1) % len(tabNames))
+	case key.Matches(msg, m.keys.Token):
+		return m.nextToken()
+	case key.Matches(msg, m.keys.Details):
+		m.showErr = !m.showErr && m.lastErr != nil
+		return nil
+	}
+	for i, k := range m.keys.Tabs {
+		if key.Matches(msg, k) {
+			return m.switchTab(i)
+		}
+	}
+	return top.Update(msg)
+}
+
+// back closes the top page; on a tab's root page it lets the screen use
+// esc (to clear a filter), then clears the status line.
+func (m *Model) back(msg tea.KeyMsg) tea.Cmd {
+	if m.top().Narrowed() {
+		return m.top().Update(msg)
+	}
+	if len(m.stacks[m.active]) > 1 {
+		m.stacks[m.active] = m.stacks[m.active][:len(m.stacks[m.active])-1]
+		return nil
+	}
+	m.status, m.lastErr, m.showErr = "", nil, false
+	return m.top().Update(msg)
+}
+
+func (m *Model) commandKey(msg tea.KeyMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc":
+		m.cmdline.Blur()
+		return nil
+	case "enter":
+		line := m.cmdline.Value()
+		m.cmdline.Blur()
+		return m.runCommand(line)
+	case "tab":
+		line, hint := complete(m.cmdline.Value())
+		m.cmdline.SetValue(line)
+		m.cmdline.CursorEnd()
+		m.commandH = hint
+		return nil
+	}
+	var cmd tea.Cmd
+	m.cmdline, cmd = m.cmdline.Update(msg)
+	return cmd
+}
+
+func (m *Model) quit() tea.Cmd {
+	if m.busy() {
+		m.quitting = true
+		return nil
+	}
+	return tea.Quit
+}
+
+func (m *Model) switchTab(i int) tea.Cmd {
+	m.active = i
+	m.showHelp = false
+	return nil
+}
+
+// fail shows err as one line; E shows the details.
+func (m *Model) fail(op string, err error) tea.Cmd {
+	m.lastErr, m.statusErr = err, true
+	m.status = op + ": " + oneLine(err)
+	return nil
+}
+
+// oneLine is the first line of an error, which the api package already
+// words for people; a 401 or 403 names the key and what to do.
+func oneLine(err error) string {
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return sanitize.Line(msg)
+}
+
+// setToken switches every token-bound screen to id.
+func (m *Model) setToken(id string) tea.Cmd {
+	if err := api.CheckUUID("token", id); err != nil {
+		return m.fail("token", err)
+	}
+	m.ctx.Token = id
+	m.buildTabs()
+	m.resize()
+	m.status, m.statusErr = "token "+id, false
+	return tea.Batch(m.stacks[tabContracts][0].Init(), m.stacks[tabPools][0].Init())
+}
+
+func (m *Model) nextToken() tea.Cmd {
+	ids := m.ctx.Session.TokenIDs
+	if len(ids) < 2 {
+		return m.fail("token", errors.New("the profile lists one token; use :token ID for another"))
+	}
+	for i, id := range ids {
+		if id == m.ctx.Token {
+			return m.setToken(ids[(i+1)%len(ids)])
+		}
+	}
+	return m.setToken(ids[0])
+}
+
+type openStakesMsg struct {
+	pool api.Pool
+	err  error
+}
+
+// openStakes finds a pool of the token by id or name and opens its stakes.
+func (m *Model) openStakes(ref string) tea.Cmd {
+	client, token := m.ctx.Session.API, m.ctx.Token
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		pools, err := client.AllPools(ctx, token)
+		if err != nil {
+			return openStakesMsg{err: err}
+		}
+		for _, p := range pools.Items {
+			if p.ID == ref || strings.EqualFold(p.Name, ref) {
+				return openStakesMsg{pool: p}
+			}
+		}
+		return openStakesMsg{err: fmt.Errorf("no pool %q in this token", ref)}
+	}
+}
+
+// View draws the dashboard.
+func (m *Model) View() string {
+	if m.width == 0 {
+		return ""
+	}
+	if m.width < MinWidth || m.height < MinHeight {
+		return tooSmall(m.width, m.height)
+	}
+	var body string
+	switch {
+	case m.showHelp:
+		body = m.fullHelp()
+	case m.showErr && m.lastErr != nil:
+		body = "Error details (E to close)\n\n" + sanitize.Block(m.lastErr.Error())
+	default:
+		body = m.top().View()
+	}
+	_, h := m.bodySize()
+	return strings.Join([]string{m.header(), m.tabs(), fit(body, m.width, h), m.statusLine(), m.footer()}, "\n")
+}
+
+func tooSmall(w, h int) string {
+	msg := fmt.Sprintf("Terminal too small: %dx%d.\nallot needs at least %dx%d.\nEnlarge the window, or press q to quit.", w, h, MinWidth, MinHeight)
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = sanitize.Truncate(l, max(w, 1))
+	}
+	if len(lines) > h {
+		lines = lines[:max(h, 1)]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// fit cuts or pads s to exactly h lines of at most w cells.
+func fit(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if lipgloss.Width(l) > w {
+			lines[i] = truncateANSI(l, w)
+		}
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+var (
+	headerStyle  = lipgloss.NewStyle().Bold(true)
+	sandboxStyle = lipgloss.NewStyle().Bold(true).Reverse(true)
+	activeTab    = lipgloss.NewStyle().Bold(true).Underline(true)
+	errStyle     = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#CF222E", Dark: "#F85149"})
+)
+
+func (m *Model) header() string {
+	parts := []string{headerStyle.Render("allot"), "profile " + sanitize.Line(m.ctx.Session.Name)}
+	if m.ctx.Session.Sandbox {
+		parts = append(parts, sandboxStyle.Render(" SANDBOX "))
+	}
+	if m.ctx.Token != "" {
+		parts = append(parts, "token "+shortID(m.ctx.Token))
+	}
+	if m.busy() {
+		parts = append(parts, m.spin.View()+" loading")
+	}
+	return fit(strings.Join(parts, "  │  "), m.width, 1)
+}
+
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8] + "…"
+	}
+	return id
+}
+
+func (m *Model) tabs() string {
+	var parts []string
+	for i, name := range tabNames {
+		label := fmt.Sprintf("%d %s", i+1, name)
+		if i == m.active {
+			label = activeTab.Render("[" + label + "]")
+		} else {
+			label = " " + label + " "
+		}
+		parts = append(parts, label)
+	}
+	line := strings.Join(parts, " ")
+	if stack := m.stacks[m.active]; len(stack) > 1 {
+		var crumbs []string
+		for _, s := range stack {
+			crumbs = append(crumbs, sanitize.Line(s.Title()))
+		}
+		line += "   " + strings.Join(crumbs, " › ")
+	}
+	return fit(line, m.width, 1)
+}
+
+func (m *Model) statusLine() string {
+	switch {
+	case m.cmdline.Focused():
+		line := m.cmdline.View()
+		if m.commandH != "" {
+			line += "  " + m.ctx.Styles.Muted.Render(m.commandH)
+		}
+		return fit(line, m.width, 1)
+	case m.quitting:
+		return fit("Work is still running. Quit anyway? (y/N)", m.width, 1)
+	case m.status == "":
+		return ""
+	case m.statusErr:
+		hint := ""
+		if m.lastErr != nil {
+			hint = "  (E: details)"
+		}
+		return fit(errStyle.Render("✗ "+m.status)+hint, m.width, 1)
+	}
+	return fit(m.status, m.width, 1)
+}
+
+func (m *Model) footer() string {
+	keys := append(m.top().ShortHelp(), m.keys.short()...)
+	return fit(m.help.ShortHelpView(keys), m.width, 1)
+}
+
+func (m *Model) fullHelp() string {
+	var b strings.Builder
+	b.WriteString(headerStyle.Render("Keys") + "  (? or esc to close)\n\n")
+	b.WriteString(m.help.FullHelpView(m.keys.full()))
+	b.WriteString("\n\n" + headerStyle.Render(sanitize.Line(m.top().Title())) + "\n")
+	b.WriteString(m.help.FullHelpView(m.top().FullHelp()))
+	b.WriteString("\n\nCommands (:)\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  :%-14s %s\n", strings.TrimSpace(c.name+" "+c.args), c.help)
+	}
+	return b.String()
+}

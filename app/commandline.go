@@ -1,0 +1,97 @@
+package app
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/views"
+)
+
+// commands are what the : line takes; tab completes their names.
+var commands = []struct{ name, args, help string }{
+	{"contracts", "", "the contracts of the token"},
+	{"pools", "", "the staking pools of the token"},
+	{"stakes", "POOL", "the stakes of a pool (id or name)"},
+	{"alloc", "ID", "look up an allocation"},
+	{"transactions", "", "transactions created on this machine"},
+	{"requests", "", "the request inspector"},
+	{"token", "ID", "switch token"},
+	{"q", "", "quit"},
+}
+
+func newCommandLine() textinput.Model {
+	in := textinput.New()
+	in.Prompt = ":"
+	in.CharLimit = 120
+	in.Placeholder = "pools · stakes POOL · alloc ID · token ID · q (tab completes)"
+	return in
+}
+
+// complete extends the command name typed so far, or lists the choices.
+func complete(line string) (string, string) {
+	if strings.Contains(line, " ") {
+		return line, ""
+	}
+	var matches []string
+	for _, c := range commands {
+		if strings.HasPrefix(c.name, line) {
+			matches = append(matches, c.name)
+		}
+	}
+	sort.Strings(matches)
+	switch len(matches) {
+	case 0:
+		return line, "no command starts with " + line
+	case 1:
+		return matches[0] + " ", ""
+	}
+	return line, strings.Join(matches, " · ")
+}
+
+// runCommand carries out a : command.
+func (m *Model) runCommand(line string) tea.Cmd {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return nil
+	}
+	name, args := fields[0], fields[1:]
+	need := func(n int, what string) error {
+		if len(args) != n {
+			return fmt.Errorf(":%s takes %s", name, what)
+		}
+		return nil
+	}
+	switch name {
+	case "q", "quit":
+		return m.quit()
+	case "contracts":
+		return m.switchTab(tabContracts)
+	case "pools":
+		return m.switchTab(tabPools)
+	case "transactions", "tx":
+		return m.switchTab(tabTransactions)
+	case "requests":
+		return m.switchTab(tabRequests)
+	case "alloc", "allocation":
+		if err := need(1, "an allocation id"); err != nil {
+			return m.fail("command", err)
+		}
+		cmd := m.switchTab(tabAllocation)
+		return tea.Batch(cmd, m.top().Update(views.LookupMsg{ID: args[0]}))
+	case "stakes":
+		if err := need(1, "a pool id or name"); err != nil {
+			return m.fail("command", err)
+		}
+		return m.openStakes(args[0])
+	case "token":
+		if err := need(1, "a token id"); err != nil {
+			return m.fail("command", err)
+		}
+		return m.setToken(args[0])
+	}
+	return m.fail("command", fmt.Errorf("unknown command :%s (tab completes; ? lists keys)", name))
+}

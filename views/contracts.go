@@ -1,0 +1,52 @@
+package views
+
+import (
+	"context"
+
+	"allot/api"
+	"allot/views/widget"
+)
+
+// NewContracts is the contracts of the current token.
+func NewContracts(ctx *Context) Screen {
+	l := newList(ctx, "Contracts", widget.TableConfig[api.Contract]{
+		Columns: []widget.Column[api.Contract]{
+			{Title: "Name", Cell: func(c api.Contract) string { return c.Name }, Flex: 1, MinWidth: 12, Sort: func(a, b api.Contract) int { return cmpString(a.Name, b.Name) }},
+			{Title: "Type", Cell: func(c api.Contract) string { return c.Type }, MinWidth: 8, Priority: 2, Sort: func(a, b api.Contract) int { return cmpString(a.Type, b.Type) }},
+			{Title: "Address", Cell: func(c api.Contract) string { return c.Address }, MinWidth: 14, MaxWidth: 42, Flex: 3, Priority: 1},
+			{Title: "Balance", Cell: func(c api.Contract) string { return widget.FormatAmount(c.Balance.String()) }, Align: widget.AlignRight, MinWidth: 18, Sort: func(a, b api.Contract) int { return a.Balance.Cmp(b.Balance.Decimal) }},
+			{Title: "Created", Cell: func(c api.Contract) string { return api.FormatTime(c.CreatedAt) }, MinWidth: 20, Priority: 3},
+		},
+		ID:       func(c api.Contract) string { return c.ID },
+		CopyText: func(c api.Contract) string { return c.Address },
+		Empty:    "This token has no contracts.",
+	}, func(c api.Contract) []widget.Field {
+		return []widget.Field{
+			{Label: "Name", Value: c.Name},
+			{Label: "ID", Value: c.ID},
+			{Label: "Type", Value: c.Type},
+			{Label: "Address", Value: c.Address},
+			{Label: "Balance", Value: widget.FormatAmount(c.Balance.String())},
+			{Label: "Created", Value: widget.FormatTime(c.CreatedAt.Time, ctx.Now())},
+		}
+	})
+	token := ctx.Token
+	l.fetch = func(c context.Context) ([]api.Contract, error) {
+		list, err := ctx.Session.API.Contracts(c, token)
+		if err != nil {
+			return nil, err
+		}
+		return list.Items, nil
+	}
+	return l
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

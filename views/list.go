@@ -1,0 +1,157 @@
+package views
+
+import (
+	"context"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/sanitize"
+	"allot/views/widget"
+)
+
+// list is a screen made of a table, a detail pane for the focused row, and
+// an optional summary line; most screens are one.
+type list[R any] struct {
+	ctx    *Context
+	title  string
+	table  *widget.Table[R]
+	id     func(R) string
+	detail *widget.Detail
+	// fields lists the focused row in the detail pane.
+	fields func(R) []widget.Field
+	// fetch loads the rows; nil for a screen whose rows are pushed.
+	fetch func(context.Context) ([]R, error)
+	// summary is a line above the table, computed when rows arrive.
+	summary func([]R) string
+
+	seq        int
+	busy       bool
+	err        error
+	summaryTxt string
+	focused    string
+	width      int
+	height     int
+}
+
+func newList[R any](ctx *Context, title string, cfg widget.TableConfig[R], fields func(R) []widget.Field) *list[R] {
+	if cfg.Clipboard.Out == nil {
+		cfg.Clipboard = ctx.Clipboard
+	}
+	return &list[R]{ctx: ctx, title: title, table: widget.NewTable(cfg), id: cfg.ID, detail: widget.NewDetail(), fields: fields}
+}
+
+func (l *list[R]) Title() string { return l.title }
+func (l *list[R]) Busy() bool    { return l.busy }
+
+func (l *list[R]) Capturing() bool { return l.table.EditingFilter() }
+
+func (l *list[R]) Narrowed() bool { return l.table.Query() != "" }
+
+func (l *list[R]) Init() tea.Cmd { return l.reload() }
+
+func (l *list[R]) reload() tea.Cmd {
+	if l.fetch == nil {
+		return nil
+	}
+	l.seq++
+	l.busy = true
+	l.err = nil
+	l.table.SetLoading(func() string { return "loading…" })
+	return load(l.seq, l.fetch)
+}
+
+func (l *list[R]) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case loaded[[]R]:
+		if msg.seq != l.seq {
+			return nil // an answer to an older request
+		}
+		l.busy = false
+		if msg.err != nil {
+			l.err = msg.err
+			l.table.SetLoading(nil)
+			return func() tea.Msg { return ErrorMsg{Op: l.title, Err: msg.err} }
+		}
+		return l.setRows(msg.value)
+	case tea.KeyMsg:
+		if !l.table.EditingFilter() && key.Matches(msg, keyRefresh) && l.fetch != nil {
+			return l.reload()
+		}
+	}
+	cmd := l.table.Update(msg)
+	l.syncDetail()
+	return cmd
+}
+
+func (l *list[R]) setRows(rows []R) tea.Cmd {
+	l.table.SetLoading(nil)
+	if l.summary != nil {
+		l.summaryTxt = l.summary(rows)
+	}
+	cmd := l.table.SetRows(rows)
+	l.focused = ""
+	l.syncDetail()
+	return cmd
+}
+
+// syncDetail shows the focused row in the detail pane when it changed.
+func (l *list[R]) syncDetail() {
+	row, ok := l.table.Selected()
+	if !ok {
+		if l.focused != "" {
+			l.detail.SetFields(nil)
+			l.focused = ""
+		}
+		return
+	}
+	id := l.id(row)
+	if id == l.focused {
+		return
+	}
+	l.focused = id
+	l.detail.SetFields(l.fields(row))
+}
+
+func (l *list[R]) SetSize(width, height int) {
+	l.width, l.height = width, height
+	l.layout()
+}
+
+func (l *list[R]) layout() {
+	h := l.height
+	if l.summary != nil {
+		h--
+	}
+	split := widget.SplitPane(l.width, max(h, 1))
+	l.table.SetSize(split.Main.Width, split.Main.Height)
+	l.detail.SetSize(split.Detail.Width, split.Detail.Height)
+}
+
+func (l *list[R]) View() string {
+	h := l.height
+	var top string
+	if l.summary != nil {
+		top = l.ctx.Styles.Muted.Render(sanitize.Truncate(l.summaryTxt, l.width)) + "\n"
+		h--
+	}
+	split := widget.SplitPane(l.width, max(h, 1))
+	return top + split.Join(l.table.View(), l.detail.View())
+}
+
+func (l *list[R]) ShortHelp() []key.Binding {
+	keys := l.table.ShortHelp()
+	if l.fetch != nil {
+		keys = append(keys, keyRefresh)
+	}
+	return keys
+}
+
+func (l *list[R]) FullHelp() [][]key.Binding {
+	full := l.table.FullHelp()
+	full = append(full, l.detail.ShortHelp())
+	if l.fetch != nil {
+		full = append(full, []key.Binding{keyRefresh})
+	}
+	return full
+}

@@ -1,0 +1,160 @@
+package views
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/api"
+	"allot/views/widget"
+)
+
+// requests is the request inspector: every HTTP exchange of this session,
+// newest first, with redacted headers and bodies, and a way to replay one
+// with curl.
+type requests struct {
+	*list[indexed]
+	seen uint64
+}
+
+// indexed numbers exchanges so that each row has a stable id.
+type indexed struct {
+	N int
+	X api.Exchange
+}
+
+// NewRequests is the request inspector.
+func NewRequests(ctx *Context) Screen {
+	r := &requests{}
+	r.list = newList(ctx, "Requests", widget.TableConfig[indexed]{
+		Columns: []widget.Column[indexed]{
+			{Title: "Time", Cell: func(i indexed) string { return i.X.At.Local().Format("15:04:05") }, MinWidth: 8},
+			{Title: "Method", Cell: func(i indexed) string { return i.X.Method }, MinWidth: 6},
+			{Title: "Operation", Cell: func(i indexed) string { return i.X.Op }, MinWidth: 14, Flex: 2},
+			{Title: "Status", Cell: func(i indexed) string { return exchangeStatus(i.X) }, MinWidth: 6, Align: widget.AlignRight},
+			{Title: "Duration", Cell: func(i indexed) string { return i.X.Duration.Round(time.Millisecond).String() }, MinWidth: 8, Align: widget.AlignRight, Priority: 2},
+			{Title: "Size", Cell: func(i indexed) string { return byteSize(i.X.ResponseSize) }, MinWidth: 8, Align: widget.AlignRight, Priority: 3},
+		},
+		ID:       func(i indexed) string { return fmt.Sprint(i.N) },
+		CopyText: func(i indexed) string { return i.X.Curl() },
+		Empty:    "No requests yet: every call the dashboard makes to the service appears here.",
+	}, exchangeFields)
+	return r
+}
+
+func exchangeStatus(x api.Exchange) string {
+	if x.Status == 0 {
+		return "—"
+	}
+	return fmt.Sprint(x.Status)
+}
+
+func byteSize(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func exchangeFields(i indexed) []widget.Field {
+	x := i.X
+	fields := []widget.Field{
+		{Label: "Request", Value: x.Method + " " + x.URL},
+		{Label: "Status", Value: exchangeStatus(x) + " " + http.StatusText(x.Status)},
+		{Label: "Attempt", Value: fmt.Sprint(x.Attempt)},
+		{Label: "Duration", Value: x.Duration.Round(time.Millisecond).String()},
+		{Label: "Sizes", Value: fmt.Sprintf("sent %s, received %s", byteSize(x.RequestSize), byteSize(x.ResponseSize))},
+	}
+	if x.Err != "" {
+		fields = append(fields, widget.Field{Label: "Error", Value: x.Err})
+	}
+	fields = append(fields, widget.Field{Label: "Request headers", Value: headers(x.RequestHeaders)})
+	if len(x.RequestBody) > 0 {
+		fields = append(fields, widget.Field{Label: "Request body", Value: clip(x.RequestBody)})
+	}
+	fields = append(fields, widget.Field{Label: "Response headers", Value: headers(x.ResponseHeaders)})
+	if len(x.ResponseBody) > 0 {
+		fields = append(fields, widget.Field{Label: "Response body", Value: clip(x.ResponseBody)})
+	}
+	return fields
+}
+
+// maxShownBody bounds a body in the pane: the whale pool's 20 MB listing is
+// for `c` (curl) or -o json, not for a terminal pane.
+const maxShownBody = 4 << 10
+
+func clip(b []byte) string {
+	if len(b) > maxShownBody {
+		return string(b[:maxShownBody]) + fmt.Sprintf("… (%s more)", byteSize(len(b)-maxShownBody))
+	}
+	return string(b)
+}
+
+func headers(h http.Header) string {
+	names := make([]string, 0, len(h))
+	for n := range h {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var lines []string
+	for _, n := range names {
+		lines = append(lines, n+": "+strings.Join(h[n], ", "))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// exchangesChanged says the request log has new exchanges.
+type exchangesChanged struct{}
+
+func (r *requests) Init() tea.Cmd {
+	return tea.Batch(r.refresh(), r.wait())
+}
+
+// wait blocks, off the UI goroutine, until the log changes.
+func (r *requests) wait() tea.Cmd {
+	log := r.ctx.Session.Requests
+	return func() tea.Msg {
+		<-log.Changed()
+		return exchangesChanged{}
+	}
+}
+
+func (r *requests) refresh() tea.Cmd {
+	log := r.ctx.Session.Requests
+	if v := log.Version(); v == r.seen && r.seen != 0 {
+		return nil
+	}
+	all := log.All()
+	r.seen = log.Version()
+	rows := make([]indexed, len(all))
+	base := int(r.seen) - len(all)
+	for i, x := range all {
+		rows[len(all)-1-i] = indexed{N: base + i, X: x}
+	}
+	return r.setRows(rows)
+}
+
+func (r *requests) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case exchangesChanged:
+		return tea.Batch(r.refresh(), r.wait())
+	case tea.KeyMsg:
+		if !r.table.EditingFilter() && key.Matches(msg, keyCurl) {
+			if row, ok := r.table.Selected(); ok {
+				return r.ctx.Clipboard.Copy(row.X.Curl())
+			}
+			return nil
+		}
+	}
+	return r.list.Update(msg)
+}
+
+func (r *requests) ShortHelp() []key.Binding { return append(r.list.ShortHelp(), keyCurl) }

@@ -1,0 +1,90 @@
+// Package views holds the dashboard's screens, one file each, built on the
+// widgets of views/widget. A screen asks for data with a tea.Cmd that calls
+// the api or wallet packages; the answer comes back as a message carrying
+// the request's sequence number, and a stale answer is dropped.
+package views
+
+import (
+	"context"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/app/journal"
+	"allot/app/session"
+	"allot/views/widget"
+)
+
+// Context is what every screen shares: the session, the clock, the looks,
+// the clipboard and the local journal.
+type Context struct {
+	Session   *session.Session
+	Now       func() time.Time
+	Styles    widget.Styles
+	Clipboard widget.Clipboard
+	Journal   *journal.Journal // nil when the state directory is unusable
+	// Token is the token the screens show; the header switches it.
+	Token string
+}
+
+// Screen is one page of the dashboard. Update returns only a command: the
+// screen is a pointer and changes itself.
+type Screen interface {
+	// Title names the screen in tabs and the breadcrumb.
+	Title() string
+	// Init starts loading.
+	Init() tea.Cmd
+	Update(tea.Msg) tea.Cmd
+	View() string
+	SetSize(width, height int)
+	ShortHelp() []key.Binding
+	FullHelp() [][]key.Binding
+	// Capturing is true while the screen takes text (a filter, an id), so
+	// that keys such as q and 1 are typed, not obeyed.
+	Capturing() bool
+	// Narrowed is true while a filter narrows what the screen shows: esc
+	// then clears the filter before it closes the page.
+	Narrowed() bool
+	// Busy is true while the screen waits for the network.
+	Busy() bool
+}
+
+// NavigateMsg opens a page on top of the current one.
+type NavigateMsg struct{ Screen Screen }
+
+// ErrorMsg reports a failure for the status line; the dashboard keeps
+// running.
+type ErrorMsg struct {
+	Op  string
+	Err error
+}
+
+// StatusMsg is an informational line for the status line.
+type StatusMsg = widget.StatusMsg
+
+func navigate(s Screen) tea.Cmd {
+	return func() tea.Msg { return NavigateMsg{Screen: s} }
+}
+
+// requestTimeout bounds a screen's call; the client has its own per-request
+// timeout, this one covers retries and pagination.
+const requestTimeout = 2 * time.Minute
+
+// load runs fn off the UI goroutine and wraps its answer as a message.
+func load[T any](seq int, fn func(context.Context) (T, error)) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		v, err := fn(ctx)
+		return loaded[T]{seq: seq, value: v, err: err}
+	}
+}
+
+// loaded is the answer to a load; a screen accepts it only when seq is its
+// latest request.
+type loaded[T any] struct {
+	seq   int
+	value T
+	err   error
+}

@@ -1,0 +1,166 @@
+package views
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+
+	"allot/api"
+	"allot/sanitize"
+	"allot/views/widget"
+)
+
+// stakes lists the stakes of one pool: all of them (up to hundreds of
+// thousands), a summary, and a histogram of their sizes. A full wallet
+// address typed in the filter asks the service for that wallet's stakes; a
+// partial one filters locally.
+type stakes struct {
+	*list[api.Stake]
+	pool      api.Pool
+	all       []api.Stake // the pool's stakes, kept while a server filter shows a subset
+	poolLine  string      // the pool's summary, kept likewise
+	buckets   []widget.Bucket
+	histogram bool
+}
+
+// NewStakes is the stakes of pool.
+func NewStakes(ctx *Context, pool api.Pool) Screen {
+	s := &stakes{pool: pool}
+	s.list = newList(ctx, pool.Name, widget.TableConfig[api.Stake]{
+		Columns: []widget.Column[api.Stake]{
+			{Title: "Wallet", Cell: func(st api.Stake) string { return st.WalletAddress }, MinWidth: 14, MaxWidth: 42, Flex: 3, Sort: func(a, b api.Stake) int { return cmpString(strings.ToLower(a.WalletAddress), strings.ToLower(b.WalletAddress)) }},
+			{Title: "Amount", Cell: func(st api.Stake) string { return widget.FormatAmount(st.Amount.String()) }, Align: widget.AlignRight, MinWidth: 16, Sort: func(a, b api.Stake) int { return a.Amount.Cmp(b.Amount.Decimal) }},
+			{Title: "Status", Cell: func(st api.Stake) string { return st.Status }, MinWidth: 9, Priority: 2, Sort: func(a, b api.Stake) int { return cmpString(a.Status, b.Status) }},
+			{Title: "Created", Cell: func(st api.Stake) string { return api.FormatTime(st.CreatedAt) }, MinWidth: 20, Priority: 3, Sort: func(a, b api.Stake) int { return a.CreatedAt.Compare(b.CreatedAt.Time) }},
+			{Title: "ID", Cell: func(st api.Stake) string { return st.ID }, MinWidth: 10, Priority: 4},
+		},
+		ID:       func(st api.Stake) string { return st.ID },
+		CopyText: func(st api.Stake) string { return st.WalletAddress },
+		OnFilter: s.onFilter,
+		Empty:    "This pool has no stakes.",
+	}, func(st api.Stake) []widget.Field {
+		return []widget.Field{
+			{Label: "Wallet", Value: st.WalletAddress},
+			{Label: "Amount", Value: widget.FormatAmount(st.Amount.String())},
+			{Label: "Status", Value: st.Status},
+			{Label: "Created", Value: widget.FormatTime(st.CreatedAt.Time, ctx.Now())},
+			{Label: "Stake ID", Value: st.ID},
+			{Label: "Pool", Value: pool.Name + " (" + pool.ID + ")"},
+		}
+	})
+	s.fetch = s.fetchWallet("")
+	s.summary = s.summarize
+	return s
+}
+
+func (s *stakes) fetchWallet(wallet string) func(context.Context) ([]api.Stake, error) {
+	client := s.ctx.Session.API
+	poolID := s.pool.ID
+	return func(c context.Context) ([]api.Stake, error) {
+		list, err := client.Stakes(c, api.StakesRequest{StakingPoolID: poolID, WalletAddress: wallet})
+		if err != nil {
+			return nil, err
+		}
+		return list.Items, nil
+	}
+}
+
+// serverRows is the answer to a server-side wallet filter.
+type serverRows struct {
+	seq    int
+	wallet string
+	rows   []api.Stake
+	err    error
+}
+
+// onFilter sends a whole address to the service; anything else is the
+// table's own substring filter.
+func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
+	q := strings.TrimSpace(query)
+	if len(q) == 42 && strings.HasPrefix(q, "0x") && isHex(q[2:]) {
+		s.seq++
+		seq, fetch := s.seq, s.fetchWallet(q)
+		s.busy = true
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+			defer cancel()
+			rows, err := fetch(ctx)
+			return serverRows{seq: seq, wallet: q, rows: rows, err: err}
+		}, true
+	}
+	if s.all != nil {
+		// Back from a server filter: the table filters the whole pool again.
+		rows := s.all
+		s.all = nil
+		s.summaryTxt = s.poolLine
+		return s.table.SetRows(rows), false
+	}
+	return nil, false
+}
+
+func (s *stakes) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case serverRows:
+		if msg.seq != s.seq {
+			return nil
+		}
+		s.busy = false
+		if msg.err != nil {
+			return func() tea.Msg { return ErrorMsg{Op: "stakes of " + msg.wallet, Err: msg.err} }
+		}
+		if s.all == nil {
+			s.all, s.poolLine = s.table.Rows(), s.summaryTxt
+		}
+		s.summaryTxt = fmt.Sprintf("%s stakes of %s (asked the service) · esc: the whole pool", widget.FormatCount(len(msg.rows)), msg.wallet)
+		return s.table.SetRows(msg.rows)
+	case loaded[[]api.Stake]:
+		s.all = nil
+	case tea.KeyMsg:
+		if !s.table.EditingFilter() && key.Matches(msg, keyHistogram) {
+			s.histogram = !s.histogram
+			return nil
+		}
+	}
+	return s.list.Update(msg)
+}
+
+// summarize runs when rows arrive: count, sum, largest, and the buckets of
+// the histogram, computed once rather than per frame.
+func (s *stakes) summarize(rows []api.Stake) string {
+	sum, largest := decimal.Zero, decimal.Zero
+	amounts := make([]decimal.Decimal, len(rows))
+	for i, st := range rows {
+		sum = sum.Add(st.Amount.Decimal)
+		if st.Amount.GreaterThan(largest) {
+			largest = st.Amount.Decimal
+		}
+		amounts[i] = st.Amount.Decimal
+	}
+	s.buckets = widget.LogBuckets(amounts)
+	return fmt.Sprintf("%s stakes · total %s · largest %s · h: histogram",
+		widget.FormatCount(len(rows)), widget.FormatAmount(sum.String()), widget.FormatAmount(largest.String()))
+}
+
+func (s *stakes) View() string {
+	if !s.histogram {
+		return s.list.View()
+	}
+	title := s.ctx.Styles.Title.Render(sanitize.Truncate("Stake sizes in "+s.pool.Name+" (h: back to the list)", s.width))
+	return title + "\n" + widget.Histogram(s.buckets, s.width, max(s.height-1, 3))
+}
+
+func (s *stakes) ShortHelp() []key.Binding { return append(s.list.ShortHelp(), keyHistogram) }
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
