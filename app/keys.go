@@ -5,7 +5,7 @@ import "github.com/charmbracelet/bubbles/key"
 // keyMap holds the dashboard's global keys. Screens add their own.
 type keyMap struct {
 	Help, Command, Back, Quit, NextTab, PrevTab, Token, Details key.Binding
-	Tabs                                                       []key.Binding
+	Tabs                                                        []key.Binding
 }
 
 func defaultKeys() keyMap {

@@ -15,9 +15,9 @@ import (
 	"allot/api"
 	"allot/app/journal"
 	"allot/sanitize"
+	"allot/views/widget"
 	"allot/wallet"
 	"allot/wallet/vesting"
-	"allot/views/widget"
 )
 
 // maxRecent is how many recent lookups the allocation screen offers.

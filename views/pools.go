@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/shopspring/decimal"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
 
 	"allot/api"
 	"allot/views/widget"

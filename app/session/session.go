@@ -16,6 +16,7 @@ import (
 	"allot/internal/memnet"
 	"allot/wallet"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
 )
 
@@ -48,6 +49,9 @@ type Session struct {
 	// Chain is the profile's EVM node (rpc_url), or the embedded sandbox's
 	// chain; nil when the profile names none.
 	Chain wallet.Node
+	// VesterOf finds the vester contract of a distribution, for the
+	// on-chain root check; nil when the deployment does not say.
+	VesterOf func(distributionID string) (common.Address, bool)
 
 	// Fixtures describes the embedded sandbox's seed data; nil on a real
 	// deployment.
