@@ -1,0 +1,32 @@
+package wallet
+
+import (
+	"bytes"
+	"fmt"
+
+	"allot/assets"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+)
+
+// The ABIs of the contracts allot talks to: the distribution's vester (D8),
+// a staking pool (D11) and the ERC-20 token both move.
+var (
+	vesterABI  = mustABI(assets.VesterContract)
+	stakingABI = mustABI(assets.StakingContract)
+	tokenABI   = mustABI(assets.TokenContract)
+)
+
+// The artifacts are embedded at build time and checked by the assets tests,
+// so a failure here is a broken build, not a runtime condition.
+func mustABI(name string) abi.ABI {
+	artifact, err := assets.Contract(name)
+	if err != nil {
+		panic(fmt.Sprintf("wallet: %v", err))
+	}
+	parsed, err := abi.JSON(bytes.NewReader(artifact.ABI))
+	if err != nil {
+		panic(fmt.Sprintf("wallet: contract %s: abi: %v", name, err))
+	}
+	return parsed
+}

@@ -1,0 +1,177 @@
+package wallet
+
+import (
+	"encoding/json"
+	"errors"
+	"math/big"
+	"time"
+
+	"allot/sanitize"
+	"allot/wallet/vesting"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
+)
+
+// timeFormat is how times are written (D15).
+const timeFormat = "2006-01-02T15:04:05.000Z"
+
+type verificationJSON struct {
+	Proof        json.RawMessage `json:"proof"`
+	LeafOK       bool            `json:"leafOk"`
+	ComputedRoot common.Hash     `json:"computedRoot"`
+	OnChainRoot  *common.Hash    `json:"onChainRoot"`
+	OnChainOK    *bool           `json:"onChainOk"`
+	Allocation   *allocationJSON `json:"allocation"`
+	Schedule     *scheduleJSON   `json:"schedule"`
+	Unlocked     *amountJSON     `json:"unlocked"`
+}
+
+type allocationJSON struct {
+	ID                        string `json:"id"`
+	Beneficiary               string `json:"beneficiary"`
+	Total                     string `json:"total"`
+	TotalBaseUnits            string `json:"totalBaseUnits"`
+	Cancelable                bool   `json:"cancelable"`
+	Revokable                 bool   `json:"revokable"`
+	TransferableByAdmin       bool   `json:"transferableByAdmin"`
+	TransferableByBeneficiary bool   `json:"transferableByBeneficiary"`
+}
+
+type scheduleJSON struct {
+	Kind             string         `json:"kind"`
+	UnlockScheduleID string         `json:"unlockScheduleId"`
+	Valid            bool           `json:"valid"`
+	Problem          string         `json:"problem,omitempty"`
+	Unlocks          []unlockJSON   `json:"unlocks,omitempty"`
+	Pieces           []pieceJSON    `json:"pieces,omitempty"`
+	Timeline         []timelineJSON `json:"timeline"`
+}
+
+type unlockJSON struct {
+	At       string `json:"at"`
+	Fraction string `json:"fraction"`
+}
+
+type pieceJSON struct {
+	Start               string `json:"start"`
+	PeriodLengthSeconds uint32 `json:"periodLengthSeconds"`
+	NumberOfPeriods     uint32 `json:"numberOfPeriods"`
+	Fraction            string `json:"fraction"`
+}
+
+type timelineJSON struct {
+	At       string `json:"at"`
+	Fraction string `json:"fraction"`
+	Amount   string `json:"amount"`
+}
+
+type amountJSON struct {
+	Fraction string `json:"fraction"`
+	Amount   string `json:"amount"`
+}
+
+// MarshalJSON writes the verification as `allot proof --verify -o json`
+// prints it:
+//
+//	{"proof": RESULT, "leafOk": bool, "computedRoot": HEX, "onChainRoot": HEX|null,
+//	 "onChainOk": bool|null, "allocation": {...}, "schedule": {...},
+//	 "unlocked": {"fraction": DECIMAL, "amount": DECIMAL}}
+//
+// Amounts are decimals in token units, fractions decimals of 1, times ISO
+// 8601 UTC; allocation, schedule and unlocked are null when decodableArgs
+// do not decode.
+func (v *Verification) MarshalJSON() ([]byte, error) {
+	if v == nil || v.Proof == nil {
+		return nil, errors.New("marshal verification: no proof")
+	}
+	out := verificationJSON{
+		Proof:        v.Proof.Source,
+		LeafOK:       v.LeafOK,
+		ComputedRoot: v.ComputedRoot,
+		OnChainRoot:  v.OnChainRoot,
+		OnChainOK:    v.OnChainOK,
+	}
+	if len(out.Proof) == 0 {
+		out.Proof = json.RawMessage("null")
+	}
+	if a := v.Args; a != nil {
+		out.Allocation = newAllocationJSON(a.Allocation)
+		out.Schedule = newScheduleJSON(a, v.ScheduleErr, v.Timeline)
+		out.Unlocked = &amountJSON{Fraction: formatPPM(v.UnlockedPPM), Amount: FormatUnits(v.Unlocked)}
+	}
+	return json.Marshal(out)
+}
+
+func newAllocationJSON(a vesting.Allocation) *allocationJSON {
+	return &allocationJSON{
+		ID:                        sanitize.Line(a.ID),
+		Beneficiary:               a.OriginalBeneficiary.Hex(),
+		Total:                     FormatUnits(a.TotalAllocation),
+		TotalBaseUnits:            bigString(a.TotalAllocation),
+		Cancelable:                a.Cancelable,
+		Revokable:                 a.Revokable,
+		TransferableByAdmin:       a.TransferableByAdmin,
+		TransferableByBeneficiary: a.TransferableByBeneficiary,
+	}
+}
+
+func newScheduleJSON(a *vesting.Args, problem error, timeline []vesting.Point) *scheduleJSON {
+	s := a.Schedule
+	out := &scheduleJSON{
+		Kind:             s.Kind,
+		UnlockScheduleID: sanitize.Line(s.UnlockScheduleID),
+		Valid:            problem == nil,
+		Timeline:         make([]timelineJSON, len(timeline)),
+	}
+	if problem != nil {
+		out.Problem = sanitize.Line(problem.Error())
+	}
+	for i, ts := range s.UnlockTimestamps {
+		u := unlockJSON{At: formatUnix(ts)}
+		if i < len(s.UnlockPercents) {
+			u.Fraction = formatPPMBig(s.UnlockPercents[i])
+		}
+		out.Unlocks = append(out.Unlocks, u)
+	}
+	for _, p := range s.Pieces {
+		out.Pieces = append(out.Pieces, pieceJSON{
+			Start:               formatUnix(p.StartDate),
+			PeriodLengthSeconds: p.PeriodLength,
+			NumberOfPeriods:     p.NumberOfPeriods,
+			Fraction:            formatPPM(uint64(p.Percent)),
+		})
+	}
+	for i, p := range timeline {
+		out.Timeline[i] = timelineJSON{
+			At:       p.At.UTC().Format(timeFormat),
+			Fraction: formatPPM(p.PPM),
+			Amount:   FormatUnits(vesting.UnlockedAmount(a.Allocation.TotalAllocation, p.PPM)),
+		}
+	}
+	return out
+}
+
+// formatPPM writes millionths as an exact decimal fraction of 1: 250000 ->
+// "0.25".
+func formatPPM(ppm uint64) string {
+	return decimal.NewFromBigInt(new(big.Int).SetUint64(ppm), -6).String()
+}
+
+func formatPPMBig(ppm *big.Int) string {
+	if ppm == nil {
+		return "0"
+	}
+	return decimal.NewFromBigInt(ppm, -6).String()
+}
+
+func formatUnix(ts uint32) string {
+	return time.Unix(int64(ts), 0).UTC().Format(timeFormat)
+}
+
+func bigString(x *big.Int) string {
+	if x == nil {
+		return "0"
+	}
+	return x.String()
+}

@@ -1,0 +1,304 @@
+package wallet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+)
+
+// State is where a sent transaction stands.
+type State string
+
+// The states of a tracked transaction.
+const (
+	StatePending  State = "pending"
+	StateSuccess  State = "success"
+	StateReverted State = "reverted"
+	// StateDropped: the node no longer knows the transaction and it will
+	// not be mined: another transaction took its nonce, or it stayed
+	// unknown for TrackOptions.DropAfter.
+	StateDropped State = "dropped"
+)
+
+// Status is a tracked transaction's state at one moment.
+type Status struct {
+	Hash  common.Hash
+	State State
+	// Block and GasUsed are set once mined.
+	Block   uint64
+	GasUsed uint64
+	// Confirmations counts the block that took the transaction and every
+	// block after it: 1 right after it is mined.
+	Confirmations uint64
+	// RevertReason is set for a reverted transaction when the reason could
+	// be found: a decoded custom error, Name(arg: value, ...), or the
+	// reason string of Error(string).
+	RevertReason string
+}
+
+// Mined reports whether the transaction is in a block.
+func (s Status) Mined() bool { return s.State == StateSuccess || s.State == StateReverted }
+
+// MarshalJSON writes
+// {"hash": HEX, "status": "pending"|"success"|"reverted"|"dropped", "block": N,
+// "gasUsed": N, "confirmations": N, "revertReason": STRING}; numbers are 0
+// and the reason "" where they do not apply.
+func (s Status) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Hash          common.Hash `json:"hash"`
+		Status        State       `json:"status"`
+		Block         uint64      `json:"block"`
+		GasUsed       uint64      `json:"gasUsed"`
+		Confirmations uint64      `json:"confirmations"`
+		RevertReason  string      `json:"revertReason"`
+	}{s.Hash, s.State, s.Block, s.GasUsed, s.Confirmations, s.RevertReason})
+}
+
+// TrackOptions configure Track. Zero values take the defaults.
+type TrackOptions struct {
+	// Confirmations is how many the tracker waits for once the transaction
+	// is mined; default 1.
+	Confirmations uint64
+	// Poll is the time between two looks at the node; default 1s, at least
+	// 10ms.
+	Poll time.Duration
+	// Timeout bounds the whole tracking; default 10 minutes.
+	Timeout time.Duration
+	// DropAfter is how long the node may not know the transaction before it
+	// counts as dropped; default 1 minute.
+	DropAfter time.Duration
+}
+
+// Defaults of TrackOptions.
+const (
+	DefaultPoll      = time.Second
+	DefaultTimeout   = 10 * time.Minute
+	DefaultDropAfter = time.Minute
+	minPoll          = 10 * time.Millisecond
+)
+
+// ErrStoppedWatching is returned by Wait when the tracker stopped before the
+// transaction was final: the timeout passed or the context ended. The
+// transaction may still be mined.
+var ErrStoppedWatching = errors.New("stopped watching the transaction")
+
+// Tracker follows one sent transaction until it is mined with enough
+// confirmations, dropped, or the tracking times out. It never runs past
+// its timeout.
+type Tracker struct {
+	node    Node
+	tx      *types.Transaction
+	from    common.Address
+	opts    TrackOptions
+	updates chan Status
+	done    chan struct{}
+
+	mu   sync.Mutex
+	last Status
+	err  error
+}
+
+// Track starts following tx, a signed transaction, until ctx ends or the
+// transaction is final. Read its progress from Updates, or Wait for the
+// end.
+func Track(ctx context.Context, node Node, tx *types.Transaction, opts TrackOptions) *Tracker {
+	if opts.Confirmations == 0 {
+		opts.Confirmations = 1
+	}
+	if opts.Poll == 0 {
+		opts.Poll = DefaultPoll
+	}
+	opts.Poll = max(opts.Poll, minPoll)
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.DropAfter <= 0 {
+		opts.DropAfter = DefaultDropAfter
+	}
+	t := &Tracker{
+		node:    node,
+		tx:      tx,
+		opts:    opts,
+		updates: make(chan Status, 1),
+		done:    make(chan struct{}),
+		last:    Status{Hash: tx.Hash(), State: StatePending},
+	}
+	t.updates <- t.last
+	from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), tx)
+	if err != nil {
+		t.finish(fmt.Errorf("track %s: sender: %w", tx.Hash().Hex(), err))
+		return t
+	}
+	t.from = from
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	go func() {
+		defer cancel()
+		t.finish(t.run(ctx))
+	}()
+	return t
+}
+
+// Updates delivers the status each time it changes, starting with pending.
+// It holds only the latest: a reader that falls behind skips to it. It is
+// closed when the tracker stops, after the final status.
+func (t *Tracker) Updates() <-chan Status { return t.updates }
+
+// Done is closed when the tracker stops.
+func (t *Tracker) Done() <-chan struct{} { return t.done }
+
+// Status returns the latest status.
+func (t *Tracker) Status() Status {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.last
+}
+
+// Wait blocks until the tracker stops or ctx ends, and returns the latest
+// status. The error wraps ErrStoppedWatching when tracking stopped before
+// the transaction was final.
+func (t *Tracker) Wait(ctx context.Context) (Status, error) {
+	select {
+	case <-t.done:
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		return t.last, t.err
+	case <-ctx.Done():
+		return t.Status(), fmt.Errorf("%w %s: %w", ErrStoppedWatching, t.tx.Hash().Hex(), ctx.Err())
+	}
+}
+
+func (t *Tracker) publish(s Status) {
+	t.mu.Lock()
+	changed := s != t.last
+	t.last = s
+	t.mu.Unlock()
+	if !changed {
+		return
+	}
+	// Only this goroutine sends: drop an unread status for the newer one.
+	select {
+	case <-t.updates:
+	default:
+	}
+	t.updates <- s
+}
+
+func (t *Tracker) finish(err error) {
+	t.mu.Lock()
+	t.err = err
+	last := t.last
+	t.mu.Unlock()
+	select {
+	case <-t.updates:
+	default:
+	}
+	t.updates <- last
+	close(t.updates)
+	close(t.done)
+}
+
+// run polls the node until the transaction is final or ctx ends.
+func (t *Tracker) run(ctx context.Context) error {
+	lastSeen := time.Now()
+	ticker := time.NewTicker(t.opts.Poll)
+	defer ticker.Stop()
+	for {
+		s, final, seen := t.poll(ctx, lastSeen)
+		if seen {
+			lastSeen = time.Now()
+		}
+		t.publish(s)
+		if final {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w %s: %w", ErrStoppedWatching, t.tx.Hash().Hex(), ctx.Err())
+		case <-ticker.C:
+		}
+	}
+}
+
+// poll looks at the node once. seen reports whether the node knows the
+// transaction; a failed look changes nothing, the timeout bounds them.
+func (t *Tracker) poll(ctx context.Context, lastSeen time.Time) (s Status, final, seen bool) {
+	s = t.Status()
+	hash := t.tx.Hash()
+	receipt, err := t.node.TransactionReceipt(ctx, hash)
+	if err == nil {
+		return t.mined(ctx, s, receipt)
+	}
+	if !errors.Is(err, ethereum.NotFound) {
+		return s, false, false
+	}
+	// Not in a block (any more, after a reorg): waiting, or gone.
+	s = Status{Hash: hash, State: StatePending}
+	_, _, err = t.node.TransactionByHash(ctx, hash)
+	switch {
+	case err == nil:
+		return s, false, true
+	case !errors.Is(err, ethereum.NotFound):
+		return s, false, false
+	}
+	nonce, err := t.node.NonceAt(ctx, t.from, nil)
+	if err == nil && nonce > t.tx.Nonce() {
+		// Another transaction took the nonce, unless this one was mined
+		// between the two looks.
+		if receipt, err := t.node.TransactionReceipt(ctx, hash); err == nil {
+			return t.mined(ctx, s, receipt)
+		}
+		s.State = StateDropped
+		return s, true, false
+	}
+	if time.Since(lastSeen) >= t.opts.DropAfter {
+		s.State = StateDropped
+		return s, true, false
+	}
+	return s, false, false
+}
+
+func (t *Tracker) mined(ctx context.Context, prev Status, r *types.Receipt) (Status, bool, bool) {
+	s := Status{Hash: t.tx.Hash(), State: StateSuccess, GasUsed: r.GasUsed}
+	if r.BlockNumber != nil {
+		s.Block = r.BlockNumber.Uint64()
+	}
+	if r.Status != types.ReceiptStatusSuccessful {
+		s.State = StateReverted
+		if prev.Mined() && prev.Block == s.Block {
+			s.RevertReason = prev.RevertReason
+		} else {
+			s.RevertReason = t.revertReason(ctx, r)
+		}
+	}
+	head, err := t.node.BlockNumber(ctx)
+	if err == nil && head >= s.Block {
+		s.Confirmations = head - s.Block + 1
+	} else {
+		s.Confirmations = max(prev.Confirmations, 1)
+	}
+	return s, s.Confirmations >= t.opts.Confirmations, true
+}
+
+// revertReason runs the transaction's call again on the state of the block
+// that took it (which includes the transactions before it) to learn why it
+// reverted.
+func (t *Tracker) revertReason(ctx context.Context, r *types.Receipt) string {
+	msg := ethereum.CallMsg{From: t.from, To: t.tx.To(), Gas: t.tx.Gas(), Value: t.tx.Value(), Data: t.tx.Data()}
+	_, err := t.node.CallContract(ctx, msg, r.BlockNumber)
+	if err != nil {
+		if reason, ok := revertReason(err); ok {
+			return reason
+		}
+	}
+	if r.GasUsed >= t.tx.Gas() {
+		return fmt.Sprintf("out of gas: used all %d", t.tx.Gas())
+	}
+	return ""
+}
