@@ -419,6 +419,24 @@ func tooSmall(w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
+// wrapWords joins words with sep into lines of at most width cells.
+func wrapWords(words []string, sep string, width int) string {
+	var lines []string
+	line := ""
+	for _, w := range words {
+		switch {
+		case line == "":
+			line = w
+		case lipgloss.Width(line+sep+w) <= width:
+			line += sep + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
 // fit cuts or pads s to exactly h lines of at most w cells.
 func fit(s string, w, h int) string {
 	lines := strings.Split(s, "\n")
@@ -519,9 +537,11 @@ func (m *Model) fullHelp() string {
 	b.WriteString(m.help.FullHelpView(m.keys.full()))
 	b.WriteString("\n\n" + headerStyle.Render(sanitize.Line(m.top().Title())) + "\n")
 	b.WriteString(m.help.FullHelpView(m.top().FullHelp()))
-	b.WriteString("\n\nCommands (:)\n")
+	b.WriteString("\n\n" + headerStyle.Render("Commands") + " (: then tab completes)\n")
+	var names []string
 	for _, c := range commands {
-		fmt.Fprintf(&b, "  :%-14s %s\n", strings.TrimSpace(c.name+" "+c.args), c.help)
+		names = append(names, ":"+strings.TrimSpace(c.name+" "+c.args))
 	}
+	b.WriteString(wrapWords(names, " · ", m.width))
 	return b.String()
 }

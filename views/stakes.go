@@ -32,7 +32,7 @@ func NewStakes(ctx *Context, pool api.Pool) Screen {
 	s := &stakes{pool: pool}
 	s.list = newList(ctx, pool.Name, widget.TableConfig[api.Stake]{
 		Columns: []widget.Column[api.Stake]{
-			{Title: "Wallet", Cell: func(st api.Stake) string { return st.WalletAddress }, MinWidth: 14, MaxWidth: 42, Flex: 3, Sort: func(a, b api.Stake) int {
+			{Title: "Wallet", Cell: func(st api.Stake) string { return st.WalletAddress }, MinWidth: 42, MaxWidth: 42, Flex: 3, Sort: func(a, b api.Stake) int {
 				return cmpString(strings.ToLower(a.WalletAddress), strings.ToLower(b.WalletAddress))
 			}},
 			{Title: "Amount", Cell: func(st api.Stake) string { return widget.FormatAmount(st.Amount.String()) }, Align: widget.AlignRight, MinWidth: 16, Sort: func(a, b api.Stake) int { return a.Amount.Cmp(b.Amount.Decimal) }},

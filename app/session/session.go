@@ -74,7 +74,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		return nil, err
 	}
 	if opts.ForceSandbox {
-		return openSandbox(ctx, stateDir, notice)
+		return Sandbox(sandbox.Options{}, stateDir)
 	}
 	cfg, err := config.Load(opts.ConfigPath)
 	if errors.Is(err, config.ErrNotFound) {
@@ -82,7 +82,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 			return nil, fmt.Errorf("no configuration file, so no profile %q: see config.example.toml", opts.Profile)
 		}
 		notice("no configuration file; using the embedded sandbox")
-		return openSandbox(ctx, stateDir, notice)
+		return Sandbox(sandbox.Options{}, stateDir)
 	}
 	if err != nil {
 		return nil, err
@@ -135,10 +135,14 @@ func openProfile(p config.Profile, stateDir string, getenv func(string) string) 
 	return s, nil
 }
 
-// openSandbox starts the embedded sandbox in process. The client reaches it
-// over an in-memory network: real HTTP, no socket.
-func openSandbox(_ context.Context, stateDir string, notice func(string)) (*Session, error) {
-	srv, err := sandbox.New(sandbox.Options{PublicURL: "http://sandbox.invalid"})
+// Sandbox starts the embedded sandbox in process, with opts (tests pin its
+// clock), and opens a session on it. The client reaches it over an
+// in-memory network: real HTTP, no socket.
+func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
+	if opts.PublicURL == "" {
+		opts.PublicURL = sandbox.DefaultPublicURL
+	}
+	srv, err := sandbox.New(opts)
 	if err != nil {
 		return nil, fmt.Errorf("start the embedded sandbox: %w", err)
 	}
@@ -167,7 +171,7 @@ func openSandbox(_ context.Context, stateDir string, notice func(string)) (*Sess
 		TokenIDs: fx.TokenIDs,
 		Requests: NewRequestLog(),
 		StateDir: stateDir,
-		Now:      time.Now,
+		Now:      clockOf(opts),
 		Fixtures: &fx,
 	}
 	s.closers = append(s.closers, func() { httpSrv.Close(); srv.Close() })
@@ -186,6 +190,13 @@ func openSandbox(_ context.Context, stateDir string, notice func(string)) (*Sess
 		return nil, fmt.Errorf("embedded sandbox client: %w", err)
 	}
 	return s, nil
+}
+
+func clockOf(opts sandbox.Options) func() time.Time {
+	if opts.Clock != nil {
+		return opts.Clock
+	}
+	return time.Now
 }
 
 // Close stops what the session started.

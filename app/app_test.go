@@ -1,0 +1,240 @@
+package app
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+
+	"allot/api"
+	"allot/api/sandbox"
+	"allot/app/session"
+	"allot/views/widget"
+)
+
+// clock is the fixed time of every screen test: the sandbox lays its data
+// out around it and the screens show times relative to it.
+var clock = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+func init() {
+	lipgloss.SetColorProfile(termenv.Ascii)
+}
+
+func newSession(t testing.TB) *session.Session {
+	t.Helper()
+	s, err := session.Sandbox(sandbox.Options{Clock: func() time.Time { return clock }}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+func newModel(s *session.Session) *Model {
+	return New(s, Options{Now: func() time.Time { return clock }, Clipboard: widget.Clipboard{Out: io.Discard}})
+}
+
+// drive starts the dashboard at w x h, runs steps, and returns the final
+// view once the last step's text is on screen.
+type step struct {
+	keys string // typed as runes; "\r" is enter
+	key  tea.KeyType
+	want string // wait for this text before the next step
+}
+
+func drive(t *testing.T, s *session.Session, w, h int, steps ...step) string {
+	t.Helper()
+	tm := teatest.NewTestModel(t, newModel(s), teatest.WithInitialTermSize(w, h))
+	for _, st := range steps {
+		switch {
+		case st.key != 0:
+			tm.Send(tea.KeyMsg{Type: st.key})
+		case st.keys != "":
+			tm.Type(st.keys)
+		}
+		if st.want != "" {
+			teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(st.want)) },
+				teatest.WithDuration(15*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+		}
+	}
+	// Let the last frame settle, then take the model's own view.
+	time.Sleep(150 * time.Millisecond)
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	view := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).View()
+	checkFits(t, view, w, h)
+	return view
+}
+
+func checkFits(t *testing.T, view string, w, h int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) > h {
+		t.Errorf("view has %d lines, terminal %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if lipgloss.Width(l) > w {
+			t.Errorf("line %d is %d cells wide, terminal %d: %q", i, lipgloss.Width(l), w, l)
+		}
+	}
+}
+
+// volatile masks what changes from run to run on the Requests screen:
+// wall-clock times and durations.
+var volatile = regexp.MustCompile(`\b\d{2}:\d{2}:\d{2}\b| *\b\d+(\.\d+)?(ms|µs|s)\b`)
+
+func golden(t *testing.T, view string) {
+	t.Helper()
+	teatest.RequireEqualOutput(t, []byte(volatile.ReplaceAllString(view, "~")))
+}
+
+func TestScreens(t *testing.T) {
+	fx := newSession(t).Fixtures // the same ids on every start
+	screens := []struct {
+		name  string
+		steps []step
+	}{
+		{"contracts", []step{{want: "Team & Advisors Vesting"}}},
+		{"pools", []step{{keys: "2", want: "Whale pool"}}},
+		{"stakes", []step{{keys: ":stakes " + fx.BigPoolID}, {key: tea.KeyEnter, want: "100,000 stakes"}}},
+		{"stakes-histogram", []step{{keys: ":stakes " + fx.BigPoolID}, {key: tea.KeyEnter, want: "100,000 stakes"}, {keys: "h", want: "Stake sizes"}}},
+		{"allocation", []step{{keys: "3", want: "Allocation:"}, {keys: fx.AllocationIDs[0]}, {key: tea.KeyEnter, want: "Unlock schedule"}}},
+		{"transactions", []step{{keys: "4", want: "No transactions yet"}}},
+		{"help", []step{{keys: "?", want: "Commands"}}},
+	}
+	for _, size := range []struct{ w, h int }{{120, 36}, {80, 24}} {
+		for _, sc := range screens {
+			t.Run(sc.name+"-"+itoa(size.w)+"x"+itoa(size.h), func(t *testing.T) {
+				// A session of its own, so that the request log holds this
+				// run's requests only.
+				golden(t, drive(t, newSession(t), size.w, size.h, sc.steps...))
+			})
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestRequestInspector checks the inspector's content rather than a golden:
+// the contracts and pools requests run concurrently, so their order varies.
+func TestRequestInspector(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{120, 36}, {80, 24}} {
+		view := drive(t, newSession(t), size.w, size.h, step{want: "Team & Advisors"}, step{keys: "5", want: "staking/pools"}, step{keys: "G"})
+		wants := []string{"POST", "contracts", "staking/pools", "200", "c copy as curl"}
+		if size.h >= 36 { // below that the headers are under the detail pane's fold
+			wants = append(wants, "Request headers", "REDACTED")
+		}
+		for _, want := range wants {
+			if !strings.Contains(view, want) {
+				t.Errorf("%dx%d: the inspector lacks %q:\n%s", size.w, size.h, want, view)
+			}
+		}
+		if strings.Contains(view, newSession(t).Fixtures.APIKey) {
+			t.Error("the API key is on screen")
+		}
+	}
+}
+
+func TestTooSmall(t *testing.T) {
+	view := drive(t, newSession(t), 60, 20, step{want: "too small"})
+	if !strings.Contains(view, "too small") || !strings.Contains(view, "80x24") {
+		t.Errorf("view:\n%s", view)
+	}
+}
+
+func TestEscapeClearsFilterBeforeClosingPage(t *testing.T) {
+	s := newSession(t)
+	view := drive(t, s, 120, 36,
+		step{keys: ":stakes " + s.Fixtures.BigPoolID}, step{key: tea.KeyEnter, want: "100,000 stakes"},
+		step{keys: "/" + s.Fixtures.Wallets[1].Address, want: "asked the service"},
+		step{key: tea.KeyEnter}, step{key: tea.KeyEsc, want: "100,000 stakes"})
+	if !strings.Contains(view, "Pools › Whale pool") {
+		t.Errorf("esc closed the page instead of clearing the filter:\n%s", view)
+	}
+}
+
+// TestHostileServerStrings runs the dashboard against a service whose
+// names carry terminal escape sequences: they must reach the screen inert.
+func TestHostileServerStrings(t *testing.T) {
+	evil := "Evil\x1b]52;c;ZXZpbA==\x07pool\x1b[2J\x1b[31m"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/contracts"):
+			io.WriteString(w, `{"isProcessed":true,"result":{"items":[{"id":"c1","name":"`+jsonEscape(evil)+`","type":"VESTING","address":"0x`+strings.Repeat("1", 40)+`","balance":"1","createdAt":"2026-01-01T00:00:00.000Z"}],"total":1}}`)
+		default:
+			io.WriteString(w, `{"isProcessed":true,"result":{"items":[],"total":0}}`)
+		}
+	}))
+	defer srv.Close()
+	client, err := api.New(api.Config{BaseURL: srv.URL, APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &session.Session{Name: "hostile", API: client, TokenIDs: []string{"7c9e6679-7425-40de-944b-e07fc1f90ae7"},
+		Requests: session.NewRequestLog(), StateDir: t.TempDir(), Now: func() time.Time { return clock }}
+	view := drive(t, s, 120, 36, step{want: "Evil"})
+	if strings.ContainsRune(view, 0x1b) || strings.ContainsRune(view, 0x07) {
+		t.Errorf("an escape sequence reached the screen: %q", view)
+	}
+	if !strings.Contains(view, "Evil^[]52;c;ZXZpbA==^Gpool") {
+		t.Errorf("the name is not shown inert:\n%s", view)
+	}
+}
+
+func jsonEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x20 {
+			b.WriteString(`\u00` + string("0123456789abcdef"[r>>4]) + string("0123456789abcdef"[r&15]))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// BenchmarkFirstFrame measures start-up to the first frame with data on the
+// embedded sandbox: the sandbox's seed, the session, the first requests and
+// the first render.
+func BenchmarkFirstFrame(b *testing.B) {
+	for b.Loop() {
+		s, err := session.Sandbox(sandbox.Options{}, b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		m := newModel(s)
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
+		msgs := []tea.Cmd{m.stacks[tabContracts][0].Init()}
+		for len(msgs) > 0 {
+			cmd := msgs[0]
+			msgs = msgs[1:]
+			if cmd == nil {
+				continue
+			}
+			msg := cmd()
+			if batch, ok := msg.(tea.BatchMsg); ok {
+				msgs = append(msgs, batch...)
+				continue
+			}
+			_, next := m.Update(msg)
+			msgs = append(msgs, next)
+			if strings.Contains(m.View(), "Team & Advisors Vesting") {
+				break
+			}
+		}
+		if !strings.Contains(m.View(), "Team & Advisors Vesting") {
+			b.Fatal("no data in the first frame")
+		}
+		s.Close()
+	}
+}
