@@ -2,12 +2,15 @@
 package assets
 
 import (
+	"bytes"
 	"embed"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
 )
 
 // The compiled sandbox contracts, written by contracts/build.sh from the
@@ -51,4 +54,17 @@ func Contract(name string) (ContractArtifact, error) {
 		return ContractArtifact{}, fmt.Errorf("contract %s: %w", name, errors.New("artifact without abi or bytecode"))
 	}
 	return ContractArtifact{ABI: file.ABI, Bytecode: code}, nil
+}
+
+// ABI returns the parsed ABI of the named contract.
+func ABI(name string) (abi.ABI, error) {
+	artifact, err := Contract(name)
+	if err != nil {
+		return abi.ABI{}, err
+	}
+	parsed, err := abi.JSON(bytes.NewReader(artifact.ABI))
+	if err != nil {
+		return abi.ABI{}, fmt.Errorf("contract %s: abi: %w", name, err)
+	}
+	return parsed, nil
 }

@@ -1,7 +1,6 @@
 package wallet
 
 import (
-	"bytes"
 	"fmt"
 
 	"allot/assets"
@@ -20,13 +19,9 @@ var (
 // The artifacts are embedded at build time and checked by the assets tests,
 // so a failure here is a broken build, not a runtime condition.
 func mustABI(name string) abi.ABI {
-	artifact, err := assets.Contract(name)
+	parsed, err := assets.ABI(name)
 	if err != nil {
 		panic(fmt.Sprintf("wallet: %v", err))
-	}
-	parsed, err := abi.JSON(bytes.NewReader(artifact.ABI))
-	if err != nil {
-		panic(fmt.Sprintf("wallet: contract %s: abi: %v", name, err))
 	}
 	return parsed
 }

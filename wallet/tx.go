@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"allot/sanitize"
+	"allot/wallet/revert"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -175,7 +176,7 @@ func simulateBatch(ctx context.Context, node Node, calls []Call) *batchGas {
 		if r.Error != nil {
 			b.reasons[i] = sanitize.Truncate(r.Error.Message, maxRevertString)
 			if data, err := hexutil.Decode(r.Error.Data); err == nil {
-				if rev, err := DecodeRevert(data); err == nil {
+				if rev, err := revert.Decode(data); err == nil {
 					b.reasons[i] = rev.Error()
 				}
 			}

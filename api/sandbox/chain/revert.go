@@ -1,167 +1,22 @@
 package chain
 
-import (
-	"errors"
-	"fmt"
-	"math/big"
-	"strings"
+import "allot/wallet/revert"
 
-	"allot/sanitize"
-
-	"github.com/ethereum/go-ethereum/accounts/abi"
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/rpc"
+// Reverts of the sandbox contracts are decoded by allot/wallet/revert, the
+// decoder the client uses too; these names keep the chain's API readable.
+type (
+	// Revert is a decoded revert: Name(param: value, ...).
+	Revert = revert.Error
+	// Param is one argument of a Revert.
+	Param = revert.Param
 )
 
-// Revert is a revert decoded with the sandbox contracts' ABIs: one of their
-// custom errors (the token's ERC-20 errors included, which the vester and
-// the staking pool pass on), or Solidity's Error(string) and Panic(uint256).
-// Its Error text is one line, such as
-// "AmountExceedsUnlocked(requested: 5000, available: 2000)".
-type Revert struct {
-	Name   string
-	Params []Param
-}
-
-// Param is one argument of a Revert. Value is what go-ethereum's ABI decoder
-// yields for Type: *big.Int for uint256, common.Address, string, [32]byte...
-type Param struct {
-	Name  string
-	Type  string
-	Value any
-}
-
-// Errors of DecodeRevert.
 var (
-	// ErrNoRevertData: the call reverted without saying why.
-	ErrNoRevertData = errors.New("reverted without data")
-	// ErrUnknownRevert: the data is not an error the sandbox contracts know.
-	ErrUnknownRevert = errors.New("unknown revert")
+	// DecodeRevert decodes revert data.
+	DecodeRevert = revert.Decode
+	// RevertData returns the revert data a JSON-RPC error carries.
+	RevertData = revert.Data
+	// ErrNoRevertData and ErrUnknownRevert are the errors of DecodeRevert.
+	ErrNoRevertData  = revert.ErrNoData
+	ErrUnknownRevert = revert.ErrUnknown
 )
-
-// maxRevertData bounds the revert data DecodeRevert reads; the longest
-// error of the sandbox contracts carries one short string.
-const maxRevertData = 16 << 10
-
-// maxStringParam bounds a string argument in Error, in runes.
-const maxStringParam = 120
-
-// revertErrors maps a 4-byte selector to the error it names.
-var revertErrors = func() map[[4]byte]abi.Error {
-	out := map[[4]byte]abi.Error{}
-	add := func(e abi.Error) { out[[4]byte(e.ID[:4])] = e }
-	for _, c := range []*Contract{Token, Vester, Staking} {
-		for _, e := range c.ABI.Errors {
-			add(e)
-		}
-	}
-	// Elementary type names cannot fail to parse.
-	stringType, _ := abi.NewType("string", "", nil)
-	uintType, _ := abi.NewType("uint256", "", nil)
-	add(abi.NewError("Error", abi.Arguments{{Name: "message", Type: stringType}}))
-	add(abi.NewError("Panic", abi.Arguments{{Name: "code", Type: uintType}}))
-	return out
-}()
-
-// DecodeRevert decodes revert data. It fails with ErrNoRevertData for empty
-// data and with an error wrapping ErrUnknownRevert for anything else it
-// cannot read.
-func DecodeRevert(data []byte) (*Revert, error) {
-	switch {
-	case len(data) == 0:
-		return nil, ErrNoRevertData
-	case len(data) < 4:
-		return nil, fmt.Errorf("%w: %d bytes", ErrUnknownRevert, len(data))
-	case len(data) > maxRevertData:
-		return nil, fmt.Errorf("%w: %d bytes, more than %d", ErrUnknownRevert, len(data), maxRevertData)
-	}
-	e, ok := revertErrors[[4]byte(data[:4])]
-	if !ok {
-		return nil, fmt.Errorf("%w: selector %s", ErrUnknownRevert, hexutil.Encode(data[:4]))
-	}
-	values, err := e.Inputs.Unpack(data[4:])
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrUnknownRevert, e.Name, err)
-	}
-	r := &Revert{Name: e.Name, Params: make([]Param, len(values))}
-	for i, v := range values {
-		r.Params[i] = Param{Name: e.Inputs[i].Name, Type: e.Inputs[i].Type.String(), Value: v}
-	}
-	return r, nil
-}
-
-// RevertData returns the revert data a JSON-RPC error carries (eth_call and
-// eth_estimateGas send it as the error's data), if any.
-func RevertData(err error) ([]byte, bool) {
-	var de rpc.DataError
-	if !errors.As(err, &de) {
-		return nil, false
-	}
-	s, ok := de.ErrorData().(string)
-	if !ok || len(s) > 2+2*maxRevertData {
-		return nil, false
-	}
-	data, decodeErr := hexutil.Decode(s)
-	if decodeErr != nil {
-		return nil, false
-	}
-	return data, true
-}
-
-// Error returns the revert as one line, Name(param: value, ...), with
-// amounts in base units and strings sanitized for a terminal.
-func (r *Revert) Error() string {
-	var b strings.Builder
-	b.WriteString(r.Name)
-	b.WriteByte('(')
-	for i, p := range r.Params {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if p.Name != "" {
-			b.WriteString(p.Name)
-			b.WriteString(": ")
-		}
-		b.WriteString(r.format(p.Value))
-	}
-	b.WriteByte(')')
-	return b.String()
-}
-
-// panicCodes are the meanings of Solidity's Panic(uint256) codes.
-var panicCodes = map[uint64]string{
-	0x01: "assertion failed",
-	0x11: "arithmetic overflow",
-	0x12: "division by zero",
-	0x21: "invalid enum value",
-	0x22: "bad storage byte array",
-	0x31: "pop from empty array",
-	0x32: "array index out of bounds",
-	0x41: "out of memory",
-	0x51: "call to zero function",
-}
-
-func (r *Revert) format(v any) string {
-	switch v := v.(type) {
-	case *big.Int:
-		if r.Name == "Panic" && v.IsUint64() {
-			code := fmt.Sprintf("%#x", v.Uint64())
-			if meaning := panicCodes[v.Uint64()]; meaning != "" {
-				return code + " " + meaning
-			}
-			return code
-		}
-		return v.String()
-	case common.Address:
-		return v.Hex()
-	case string:
-		return `"` + sanitize.Truncate(v, maxStringParam) + `"`
-	case [32]byte:
-		return hexutil.Encode(v[:])
-	case []byte:
-		return hexutil.Encode(v)
-	default:
-		return sanitize.Truncate(fmt.Sprint(v), maxStringParam)
-	}
-}

@@ -1,0 +1,150 @@
+package revert
+
+import (
+	"errors"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+
+	"allot/assets"
+	"allot/sanitize"
+)
+
+func abiOf(t testing.TB, name string) abi.ABI {
+	t.Helper()
+	a, err := assets.ABI(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func vester(t testing.TB) abi.ABI { return abiOf(t, assets.VesterContract) }
+func token(t testing.TB) abi.ABI  { return abiOf(t, assets.TokenContract) }
+
+func packError(t testing.TB, contract abi.ABI, name string, args ...any) []byte {
+	t.Helper()
+	e := contract.Errors[name]
+	data, err := e.Inputs.Pack(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(e.ID[:4:4], data...)
+}
+
+func packBuiltin(t testing.TB, signature, typ string, arg any) []byte {
+	t.Helper()
+	ty, _ := abi.NewType(typ, "", nil)
+	data, err := abi.Arguments{{Type: ty}}.Pack(arg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := abi.NewError(signature, abi.Arguments{{Type: ty}}).ID
+	return append(id[:4:4], data...)
+}
+
+// dataError is a JSON-RPC error with data, as eth_call's revert is.
+type dataError struct {
+	data any
+}
+
+func (e dataError) Error() string  { return "execution reverted" }
+func (e dataError) ErrorData() any { return e.data }
+
+func TestDecode(t *testing.T) {
+	pool := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"vester error", packError(t, vester(t), "AmountExceedsUnlocked", big.NewInt(5000), big.NewInt(2000)), "AmountExceedsUnlocked(requested: 5000, available: 2000)"},
+		{"no arguments", packError(t, vester(t), "InvalidProof"), "InvalidProof()"},
+		{"uint32 argument", packError(t, vester(t), "UnknownRoot", uint32(3)), "UnknownRoot(rootIndex: 3)"},
+		{"token error", packError(t, token(t), "ERC20InsufficientAllowance", pool, big.NewInt(0), big.NewInt(5)),
+			"ERC20InsufficientAllowance(spender: " + pool.Hex() + ", allowance: 0, needed: 5)"},
+		{"string argument sanitized", packError(t, vester(t), "UnknownAllocationType", "cal\x1b[2Jendar"),
+			`UnknownAllocationType(allocationType: "` + sanitize.Line("cal\x1b[2Jendar") + `")`},
+		{"Error(string)", packBuiltin(t, "Error", "string", "not enough\nfunds"), sanitize.Line("not enough\nfunds")},
+		{"Panic(uint256)", packBuiltin(t, "Panic", "uint256", big.NewInt(0x11)), "Panic(code: 0x11 arithmetic overflow)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Decode(tc.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.Error(); got != tc.want || strings.ContainsAny(got, "\x1b\n") {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestDecodeRefuses(t *testing.T) {
+	valid := packError(t, vester(t), "AmountExceedsUnlocked", big.NewInt(1), big.NewInt(2))
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want error
+	}{
+		{"empty", nil, ErrNoData},
+		{"short", []byte{1, 2}, ErrUnknown},
+		{"unknown selector", []byte{1, 2, 3, 4}, ErrUnknown},
+		{"truncated arguments", valid[:20], ErrUnknown},
+		{"too long", append(valid, make([]byte, maxRevertData)...), ErrUnknown},
+	} {
+		if _, err := Decode(tc.data); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestData(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want []byte
+		ok   bool
+	}{
+		{"hex data", dataError{data: "0x01020304"}, []byte{1, 2, 3, 4}, true},
+		{"wrapped", errors.Join(errors.New("estimate gas"), dataError{data: "0x0102"}), []byte{1, 2}, true},
+		{"not hex", dataError{data: "zz"}, nil, false},
+		{"not a string", dataError{data: 42}, nil, false},
+		{"no data", errors.New("connection refused"), nil, false},
+		{"too long", dataError{data: hexutil.Encode(make([]byte, maxRevertData+1))}, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := Data(tc.err)
+			if ok != tc.ok || string(got) != string(tc.want) {
+				t.Errorf("Data = %x, %v; want %x, %v", got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
+
+// FuzzDecodeRevert: revert data comes from the network; decoding it must
+// never panic, and what decodes must print as one safe line.
+func FuzzDecode(f *testing.F) {
+	f.Add(packError(f, vester(f), "AmountExceedsUnlocked", big.NewInt(5), big.NewInt(2)))
+	f.Add(packError(f, vester(f), "UnknownAllocationType", "calendar\x1b[31m"))
+	f.Add(packError(f, abiOf(f, assets.StakingContract), "WrongFee", big.NewInt(1), big.NewInt(0)))
+	f.Add(packBuiltin(f, "Error", "string", "reason"))
+	f.Add(packBuiltin(f, "Panic", "uint256", big.NewInt(0x32)))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Decode(data)
+		if err != nil {
+			return
+		}
+		line := r.Error()
+		for _, c := range line {
+			if c < 0x20 || c == 0x7f {
+				t.Fatalf("decoded line has control character %q: %q", c, line)
+			}
+		}
+	})
+}
