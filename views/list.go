@@ -25,6 +25,9 @@ type list[R any] struct {
 	// summary is a line above the table, computed when rows arrive.
 	summary func([]R) string
 
+	// summaryLine keeps the line for a screen that sets summaryTxt itself.
+	summaryLine bool
+
 	seq        int
 	busy       bool
 	err        error
@@ -120,7 +123,7 @@ func (l *list[R]) SetSize(width, height int) {
 
 func (l *list[R]) layout() {
 	h := l.height
-	if l.summary != nil {
+	if l.hasSummary() {
 		h--
 	}
 	split := widget.SplitPane(l.width, max(h, 1))
@@ -131,13 +134,16 @@ func (l *list[R]) layout() {
 func (l *list[R]) View() string {
 	h := l.height
 	var top string
-	if l.summary != nil {
+	if l.hasSummary() {
 		top = l.ctx.Styles.Muted.Render(sanitize.Truncate(l.summaryTxt, l.width)) + "\n"
 		h--
 	}
 	split := widget.SplitPane(l.width, max(h, 1))
 	return top + split.Join(l.table.View(), l.detail.View())
 }
+
+// hasSummary says whether the screen keeps a line above its table.
+func (l *list[R]) hasSummary() bool { return l.summary != nil || l.summaryLine }
 
 func (l *list[R]) ShortHelp() []key.Binding {
 	keys := l.table.ShortHelp()

@@ -54,9 +54,34 @@ func NewStakes(ctx *Context, pool api.Pool) Screen {
 			{Label: "Pool", Value: pool.Name + " (" + pool.ID + ")"},
 		}
 	})
-	s.fetch = s.fetchWallet("")
-	s.summary = s.summarize
+	s.summaryLine = true
 	return s
+}
+
+// whole is the pool's stakes with what is computed over them, off the UI
+// goroutine: summing 100,000 amounts takes longer than a frame.
+type whole struct {
+	rows    []api.Stake
+	summary string
+	buckets []widget.Bucket
+}
+
+func (s *stakes) Init() tea.Cmd { return s.reloadWhole() }
+
+func (s *stakes) reloadWhole() tea.Cmd {
+	s.seq++
+	s.busy = true
+	s.all = nil
+	s.table.SetLoading(func() string { return "loading…" })
+	fetch := s.fetchWallet("")
+	return load(s.seq, func(c context.Context) (whole, error) {
+		rows, err := fetch(c)
+		if err != nil {
+			return whole{}, err
+		}
+		text, buckets := summarize(rows)
+		return whole{rows: rows, summary: text, buckets: buckets}, nil
+	})
 }
 
 func (s *stakes) fetchWallet(wallet string) func(context.Context) ([]api.Stake, error) {
@@ -119,20 +144,36 @@ func (s *stakes) Update(msg tea.Msg) tea.Cmd {
 		}
 		s.summaryTxt = fmt.Sprintf("%s stakes of %s (asked the service) · esc: the whole pool", widget.FormatCount(len(msg.rows)), msg.wallet)
 		return s.table.SetRows(msg.rows)
-	case loaded[[]api.Stake]:
-		s.all = nil
+	case loaded[whole]:
+		if msg.seq != s.seq {
+			return nil
+		}
+		s.busy = false
+		if msg.err != nil {
+			s.table.SetLoading(nil)
+			return func() tea.Msg { return ErrorMsg{Op: s.title, Err: msg.err} }
+		}
+		s.summaryTxt, s.buckets = msg.value.summary, msg.value.buckets
+		s.table.SetLoading(nil)
+		return s.table.SetRows(msg.value.rows)
 	case tea.KeyMsg:
-		if !s.table.EditingFilter() && key.Matches(msg, keyHistogram) {
+		if s.table.EditingFilter() {
+			break
+		}
+		switch {
+		case key.Matches(msg, keyHistogram):
 			s.histogram = !s.histogram
 			return nil
+		case key.Matches(msg, keyRefresh):
+			return s.reloadWhole()
 		}
 	}
 	return s.list.Update(msg)
 }
 
-// summarize runs when rows arrive: count, sum, largest, and the buckets of
-// the histogram, computed once rather than per frame.
-func (s *stakes) summarize(rows []api.Stake) string {
+// summarize computes the summary line and the histogram's buckets once per
+// load, rather than per frame.
+func summarize(rows []api.Stake) (string, []widget.Bucket) {
 	sum, largest := decimal.Zero, decimal.Zero
 	amounts := make([]decimal.Decimal, len(rows))
 	for i, st := range rows {
@@ -142,9 +183,8 @@ func (s *stakes) summarize(rows []api.Stake) string {
 		}
 		amounts[i] = st.Amount.Decimal
 	}
-	s.buckets = widget.LogBuckets(amounts)
 	return fmt.Sprintf("%s stakes · total %s · largest %s · h: histogram",
-		widget.FormatCount(len(rows)), widget.FormatAmount(sum.String()), widget.FormatAmount(largest.String()))
+		widget.FormatCount(len(rows)), widget.FormatAmount(sum.String()), widget.FormatAmount(largest.String())), widget.LogBuckets(amounts)
 }
 
 func (s *stakes) View() string {
@@ -155,7 +195,9 @@ func (s *stakes) View() string {
 	return title + "\n" + widget.Histogram(s.buckets, s.width, max(s.height-1, 3))
 }
 
-func (s *stakes) ShortHelp() []key.Binding { return append(s.list.ShortHelp(), keyHistogram) }
+func (s *stakes) ShortHelp() []key.Binding {
+	return append(s.list.ShortHelp(), keyRefresh, keyHistogram)
+}
 
 func isHex(s string) bool {
 	for i := 0; i < len(s); i++ {
