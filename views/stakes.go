@@ -124,7 +124,7 @@ func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
 		rows := s.all
 		s.all = nil
 		s.summaryTxt = s.poolLine
-		return s.table.SetRows(rows), false
+		return s.setRows(rows), false
 	}
 	return nil, false
 }
@@ -143,7 +143,7 @@ func (s *stakes) Update(msg tea.Msg) tea.Cmd {
 			s.all, s.poolLine = s.table.Rows(), s.summaryTxt
 		}
 		s.summaryTxt = fmt.Sprintf("%s stakes of %s (asked the service) · esc: the whole pool", widget.FormatCount(len(msg.rows)), msg.wallet)
-		return s.table.SetRows(msg.rows)
+		return s.setRows(msg.rows)
 	case loaded[whole]:
 		if msg.seq != s.seq {
 			return nil
@@ -154,8 +154,7 @@ func (s *stakes) Update(msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { return ErrorMsg{Op: s.title, Err: msg.err} }
 		}
 		s.summaryTxt, s.buckets = msg.value.summary, msg.value.buckets
-		s.table.SetLoading(nil)
-		return s.table.SetRows(msg.value.rows)
+		return s.setRows(msg.value.rows)
 	case tea.KeyMsg:
 		if s.table.EditingFilter() {
 			break
