@@ -12,6 +12,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
+	"allot/api/sandbox/onchain"
 	"allot/app/config"
 	"allot/internal/memnet"
 	"allot/wallet"
@@ -136,21 +137,22 @@ func openProfile(p config.Profile, stateDir string, getenv func(string) string) 
 }
 
 // Sandbox starts the embedded sandbox in process, with opts (tests pin its
-// clock), and opens a session on it. The client reaches it over an
-// in-memory network: real HTTP, no socket.
+// clock), its world deployed on an in-process chain, and opens a session on
+// it. The client reaches the service over an in-memory network (real HTTP,
+// no socket) and the chain through its in-process client.
 func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 	if opts.PublicURL == "" {
 		opts.PublicURL = sandbox.DefaultPublicURL
 	}
-	srv, err := sandbox.New(opts)
+	sb, err := onchain.Start(context.Background(), onchain.Options{Sandbox: opts})
 	if err != nil {
 		return nil, fmt.Errorf("start the embedded sandbox: %w", err)
 	}
 	listener := memnet.Listen()
-	httpSrv := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	httpSrv := &http.Server{Handler: sb.Server, ReadHeaderTimeout: 10 * time.Second}
 	go httpSrv.Serve(listener)
 
-	fx := srv.Fixtures()
+	fx := sb.Server.Fixtures()
 	p := config.Profile{
 		Name:         SandboxProfile,
 		BaseURL:      fx.BaseURL,
@@ -173,8 +175,10 @@ func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 		StateDir: stateDir,
 		Now:      clockOf(opts),
 		Fixtures: &fx,
+		Chain:    sb.Chain.Client(),
+		VesterOf: sb.VesterOf,
 	}
-	s.closers = append(s.closers, func() { httpSrv.Close(); srv.Close() })
+	s.closers = append(s.closers, func() { httpSrv.Close(); sb.Close() })
 	s.API, err = api.New(api.Config{
 		BaseURL:      p.BaseURL,
 		PortalURL:    p.PortalURL,

@@ -1,0 +1,243 @@
+// Package onchain runs the sandbox service with its world deployed on an
+// in-process EVM: our token, one vester per distribution with its merkle
+// roots, and staking contracts, so that a claim or a stake built by the
+// sandbox is a real transaction that moves real (test) tokens, and a
+// transaction's status is the chain's answer.
+package onchain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/api/sandbox"
+	"allot/api/sandbox/chain"
+	"allot/assets"
+)
+
+// MineInterval is how often the chain mines a block, so that confirmations
+// count up as on a real chain.
+const MineInterval = time.Second
+
+// Options configure Start.
+type Options struct {
+	// Sandbox configures the service; its Chain and World are set by Start.
+	Sandbox sandbox.Options
+	// MineInterval defaults to MineInterval; a negative one mines only on
+	// Commit, for tests.
+	MineInterval time.Duration
+}
+
+// Sandbox is the sandbox service and the chain its world runs on.
+type Sandbox struct {
+	Server *sandbox.Server
+	Chain  *chain.Chain
+
+	world   *sandbox.World
+	addrs   map[string]common.Address // seed record id -> deployed address
+	vesters []common.Address
+	stop    chan struct{}
+	done    sync.WaitGroup
+}
+
+// Start seeds the world, deploys it on a new chain, and starts the service
+// and the mining loop.
+func Start(ctx context.Context, opts Options) (*Sandbox, error) {
+	now := time.Now
+	if opts.Sandbox.Clock != nil {
+		now = opts.Sandbox.Clock
+	}
+	world, err := sandbox.Seed(now())
+	if err != nil {
+		return nil, fmt.Errorf("sandbox chain: %w", err)
+	}
+	balances := map[common.Address]*big.Int{}
+	for _, w := range world.Wallets {
+		balances[w.Address] = w.Native
+	}
+	c, err := chain.New(chain.Options{Balances: balances})
+	if err != nil {
+		return nil, fmt.Errorf("sandbox chain: %w", err)
+	}
+	s := &Sandbox{Chain: c, world: world, addrs: map[string]common.Address{}, stop: make(chan struct{})}
+	if err := s.deploy(ctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("sandbox chain: deploy: %w", err)
+	}
+	so := opts.Sandbox
+	so.Chain, so.World = chainSeam{s}, world
+	if s.Server, err = sandbox.New(so); err != nil {
+		c.Close()
+		return nil, err
+	}
+	interval := opts.MineInterval
+	if interval == 0 {
+		interval = MineInterval
+	}
+	if interval > 0 {
+		if err := c.StartMining(interval); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("sandbox chain: %w", err)
+		}
+	}
+	s.done.Add(1)
+	go s.watchWithdrawals(max(interval, 200*time.Millisecond))
+	return s, nil
+}
+
+// deploy puts the world on the chain in one block: a token per seed token,
+// a vester per distribution (roots in order, funded with all it owes), a
+// staking contract per STAKING contract holding its seeded balance, and the
+// demo wallets' tokens.
+func (s *Sandbox) deploy(ctx context.Context) error {
+	w := s.world
+	return s.Chain.Transact(ctx, func(b *chain.Batch) {
+		deployer := s.Chain.Deployer()
+		for _, t := range w.Tokens {
+			s.addrs[t.ID] = b.DeployToken(t.Name, t.Symbol)
+		}
+		for _, c := range w.Contracts {
+			token := s.addrs[c.TokenID]
+			switch {
+			case c.Distribution != nil:
+				vester := b.DeployVester(token, c.Distribution.ClaimFee)
+				s.addrs[c.ID] = vester
+				s.vesters = append(s.vesters, vester)
+				owed := new(big.Int)
+				for _, root := range c.Distribution.Roots {
+					b.AddRoot(vester, root.Hash)
+					for _, a := range root.Allocations {
+						owed.Add(owed, a.Args.Allocation.TotalAllocation)
+					}
+				}
+				if owed.Sign() > 0 {
+					b.Mint(token, deployer, owed)
+					b.Fund(vester, owed)
+				}
+			case c.Type == sandbox.ContractStaking:
+				staking := b.DeployStaking(token, c.PlatformFee)
+				s.addrs[c.ID] = staking
+				// The seeded stakes are records of the past: the contract
+				// holds their tokens, so the chain agrees with the pools.
+				if c.Balance != nil && c.Balance.Sign() > 0 {
+					b.Mint(token, staking, c.Balance)
+				}
+			}
+		}
+		for _, wallet := range w.Wallets {
+			for tokenID, amount := range wallet.Holdings {
+				if amount.Sign() > 0 {
+					b.Mint(s.addrs[tokenID], wallet.Address, amount)
+				}
+			}
+		}
+	})
+}
+
+// VesterOf returns the vester of a distribution.
+func (s *Sandbox) VesterOf(distributionID string) (common.Address, bool) {
+	for _, d := range s.world.Distributions {
+		if d.ID == distributionID {
+			addr, ok := s.addrs[d.ContractID]
+			return addr, ok
+		}
+	}
+	return common.Address{}, false
+}
+
+// Close stops the service, the mining loop and the chain.
+func (s *Sandbox) Close() error {
+	select {
+	case <-s.stop:
+		return nil
+	default:
+		close(s.stop)
+	}
+	s.done.Wait()
+	var errs []error
+	if s.Server != nil {
+		errs = append(errs, s.Server.Close())
+	}
+	errs = append(errs, s.Chain.Close())
+	return errors.Join(errs...)
+}
+
+// chainSeam is the sandbox.Chain the service reads the chain through.
+type chainSeam struct{ s *Sandbox }
+
+func (c chainSeam) ChainID() uint64 { return c.s.Chain.ChainID() }
+
+func (c chainSeam) Address(id string) (common.Address, bool) {
+	addr, ok := c.s.addrs[id]
+	return addr, ok
+}
+
+func (c chainSeam) BalanceOf(ctx context.Context, token, owner common.Address) (*big.Int, error) {
+	return c.s.Chain.BalanceOf(ctx, token, owner)
+}
+
+func (c chainSeam) Now(ctx context.Context) (time.Time, error) { return c.s.Chain.Now(ctx) }
+
+// watchWithdrawals reads the vesters' Withdrawn events as blocks are mined
+// and tells the service what each allocation has withdrawn, so that
+// "claimable now" stays right after a claim is mined.
+func (s *Sandbox) watchWithdrawals(every time.Duration) {
+	defer s.done.Done()
+	vester, err := assets.ABI(assets.VesterContract)
+	if err != nil {
+		return
+	}
+	event := vester.Events["Withdrawn"]
+	var from uint64
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-tick.C:
+		}
+		from = s.syncWithdrawals(event, from)
+	}
+}
+
+func (s *Sandbox) syncWithdrawals(event abi.Event, from uint64) uint64 {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	client := s.Chain.Client()
+	head, err := client.BlockNumber(ctx)
+	if err != nil || head < from {
+		return from
+	}
+	logs, err := client.FilterLogs(ctx, ethereum.FilterQuery{
+		FromBlock: new(big.Int).SetUint64(from),
+		ToBlock:   new(big.Int).SetUint64(head),
+		Addresses: s.vesters,
+		Topics:    [][]common.Hash{{event.ID}},
+	})
+	if err != nil {
+		return from
+	}
+	for _, l := range logs {
+		values, err := event.Inputs.NonIndexed().Unpack(l.Data)
+		if err != nil || len(values) == 0 {
+			continue
+		}
+		id, ok := values[0].(string)
+		if !ok {
+			continue
+		}
+		if total, err := s.Chain.Withdrawn(ctx, l.Address, id); err == nil {
+			// Totals only grow; a repeated report is harmless.
+			_ = s.Server.SetWithdrawn(id, total)
+		}
+	}
+	return head + 1
+}
