@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -182,6 +183,7 @@ func (b *Batch) run(ctx context.Context) error {
 		}
 		hashes[i] = tx.Hash()
 	}
+	c.awaitPending(len(b.steps))
 	receipts := make([]*types.Receipt, len(b.steps))
 	for range maxBatchBlocks {
 		c.Commit()
@@ -213,4 +215,18 @@ func (b *Batch) run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// awaitPending waits, briefly, until the pool holds n executable
+// transactions: the pool promotes them in the background, and committing
+// before it has would spill a batch over two blocks (and two seconds of
+// chain time). A slow machine gets more blocks, not an error.
+func (c *Chain) awaitPending(n int) {
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		if pending, _ := c.txPool.Stats(); pending >= n {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
