@@ -183,16 +183,20 @@ func printVerification(e *env, v *wallet.Verification) error {
 
 var claimCommand = command{
 	name:    "claim",
-	args:    "ALLOCATION_ID --sender ADDR [--amount X] [--country CC] [-o json]",
-	summary: "build the unsigned claim transaction(s) of an allocation",
+	args:    "ALLOCATION_ID --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--send [--wait]] [--force]] [-o json]",
+	summary: "build the claim transaction(s) of an allocation; with --sign, check, sign and send them",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		sender := fs.String("sender", "", "wallet `ADDR` that claims (required)")
+		sender := fs.String("sender", "", "wallet `ADDR` that claims (required; with --sign, default: --account)")
 		amount := fs.String("amount", "", "amount `X` to claim in tokens (default: all that is claimable now)")
 		country := fs.String("country", "", "the claimer's ISO 3166-1 alpha-2 country `CC`")
+		signing := declareClaimSigning(fs)
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
 				return usagef("claim takes one allocation id")
+			}
+			if err := signing.resolve(sender); err != nil {
+				return err
 			}
 			req := api.ClaimRequest{Sender: *sender}
 			if *country != "" {
@@ -212,6 +216,13 @@ var claimCommand = command{
 			if err != nil {
 				return err
 			}
+			acct, err := signing.open(ctx, e, s)
+			if err != nil {
+				return err
+			}
+			if acct != nil {
+				defer acct.lock()
+			}
 			var res *api.ClaimResult
 			err = e.sendWrite(ctx, "allocations/claim", args[0], req, func() (string, any, error) {
 				var err error
@@ -220,6 +231,9 @@ var claimCommand = command{
 			})
 			if err != nil {
 				return err
+			}
+			if acct != nil {
+				return signing.run(ctx, e, s, acct, args[0], res, *out)
 			}
 			if *out == formatJSON {
 				return writeJSON(e.Stdout, res)

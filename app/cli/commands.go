@@ -20,5 +20,8 @@ func init() {
 		accountListCommand,
 		accountNewCommand,
 		accountImportCommand,
+		signinCommand,
+		submissionCommand,
+		stakeCommand,
 	}
 }

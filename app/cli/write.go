@@ -75,7 +75,7 @@ func (e *env) sendWrite(ctx context.Context, op, ref string, body any, send func
 	switch {
 	case errors.As(err, &unknown):
 		outcome.Status = "unknown"
-		err = fmt.Errorf("%w\nThe request may have been applied: check before sending it again", err)
+		err = fmt.Errorf("%w; check before sending it again (the journal records it)", err)
 	case err != nil:
 		outcome.Status = "failed"
 	}

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"allot/api/sandbox"
+	"allot/app/journal"
+	"allot/app/session"
+)
+
+// result is what one run of the command line gave.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// runCLI runs allot's command line on s as a script would: no terminal on
+// stdin, the environment environ.
+func runCLI(t *testing.T, s *session.Session, environ map[string]string, args ...string) result {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	e := &env{
+		IO: IO{
+			Stdin:  strings.NewReader(""),
+			Stdout: &stdout,
+			Stderr: &stderr,
+			Getenv: func(k string) string { return environ[k] },
+		},
+		sess: s,
+	}
+	code := report(&stderr, run(context.Background(), e, args))
+	return result{stdout.String(), stderr.String(), code}
+}
+
+// sandboxSession opens the embedded sandbox, as allot does without a
+// configuration, with its keystore and state in temporary directories.
+func sandboxSession(t *testing.T) *session.Session {
+	t.Helper()
+	s, err := session.Sandbox(sandbox.Options{KeystoreDir: t.TempDir()}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// journalOf reads the session's journal.
+func journalOf(t *testing.T, s *session.Session) []journal.Entry {
+	t.Helper()
+	j, err := journal.Open(s.StateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := j.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Entries
+}
+
+// entries returns the journal entries of kind and op.
+func entries(all []journal.Entry, kind, op string) []journal.Entry {
+	var out []journal.Entry
+	for _, e := range all {
+		if e.Kind == kind && e.Op == op {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// decodeJSON decodes a command's JSON output, which must be all of stdout.
+func decodeJSON(t *testing.T, r result, v any) {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(r.stdout))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("stdout is not the expected JSON: %v\n%s", err, r.stdout)
+	}
+	if dec.More() {
+		t.Fatalf("stdout holds more than one JSON value:\n%s", r.stdout)
+	}
+}

@@ -1,0 +1,635 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/params"
+
+	"allot/api"
+	"allot/api/sandbox/chain"
+	"allot/app/config"
+	"allot/app/journal"
+	"allot/app/session"
+	"allot/wallet"
+	"allot/wallet/keystore"
+	"allot/wallet/merkle"
+	"allot/wallet/siwe"
+	"allot/wallet/vesting"
+)
+
+// These tests run the signing commands against a real EVM (the sandbox's
+// in-process chain, with the project's token, vester and staking
+// contracts) and a small stand-in for the service that hands out the
+// instructions each test needs: a claim that works, one that reverts on
+// chain, calldata allot cannot decode, another chain.
+
+const (
+	testPassphrase = "correct horse battery staple"
+	testTokenID    = "3f1a2b4c-0000-4000-8000-000000000001"
+	testPortalID   = "3f1a2b4c-0000-4000-8000-000000000002"
+	testPoolID     = "3f1a2b4c-0000-4000-8000-000000000003"
+	testAllocation = "3f1a2b4c-0000-4000-8000-000000000004"
+)
+
+var (
+	claimFee    = big.NewInt(1_000_000_000_000_000)  // 0.001 ether
+	platformFee = big.NewInt(10_000_000_000_000_000) // 0.01 ether
+)
+
+func ether(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(params.Ether)) }
+
+// chainFixture is a chain with a token, a funded vester whose root 0
+// holds the user's allocation (all unlocked) and another wallet's, and a
+// staking pool; a keystore holding the user's key; the stand-in service;
+// and a session on all of them.
+type chainFixture struct {
+	chain               *chain.Chain
+	user, other         common.Address
+	token, vester, pool common.Address
+	args                [][]byte // decodableArgs: the user's, the other's
+	tree                *merkle.Tree
+	svc                 *fakeService
+	sess                *session.Session
+}
+
+func newChainFixture(t *testing.T) *chainFixture {
+	t.Helper()
+	ksDir := t.TempDir()
+	store, err := keystore.Open(ksDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct, err := store.New(testPassphrase, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &chainFixture{user: acct.Address, other: common.HexToAddress("0x00000000000000000000000000000000000b0b00")}
+	c, err := chain.New(chain.Options{Balances: map[common.Address]*big.Int{f.user: ether(100)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	f.chain = c
+
+	var leaves []common.Hash
+	for _, a := range []vesting.Args{allUnlocked("alloc-user", f.user), allUnlocked("alloc-other", f.other)} {
+		data, err := vesting.Encode(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.args = append(f.args, data)
+		leaves = append(leaves, merkle.Leaf(data))
+	}
+	if f.tree, err = merkle.New(leaves); err != nil {
+		t.Fatal(err)
+	}
+	err = c.Transact(context.Background(), func(b *chain.Batch) {
+		f.token = b.DeployToken("Test Token", "TT")
+		f.vester = b.DeployVester(f.token, claimFee)
+		f.pool = b.DeployStaking(f.token, platformFee)
+		b.AddRoot(f.vester, f.tree.Root())
+		b.Mint(f.token, c.Deployer(), ether(10_000))
+		b.Fund(f.vester, ether(10_000))
+		b.Mint(f.token, f.user, ether(50))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine(t, c)
+
+	f.svc = &fakeService{t: t, contracts: []api.Contract{
+		{ID: "c-vester", Name: "Test vester", Type: "VESTING", Address: f.vester.Hex()},
+		{ID: "c-pool", Name: "Test pool", Type: "STAKING", Address: f.pool.Hex()},
+	}, pool: f.pool}
+	f.svc.claim = func(sender common.Address) []api.EVMInstruction {
+		return []api.EVMInstruction{f.withdraw(t, 0, sender, ether(1000))}
+	}
+	srv := httptest.NewServer(f.svc)
+	t.Cleanup(srv.Close)
+	client, err := api.New(api.Config{BaseURL: srv.URL, PortalURL: srv.URL, PortalID: testPortalID, APIKey: "test-key"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(srv.URL)
+	f.sess = &session.Session{
+		Name: "test",
+		Profile: config.Profile{Name: "test", BaseURL: srv.URL, PortalURL: srv.URL, PortalID: testPortalID,
+			ChainID: c.ChainID(), Keystore: ksDir, SigninDomain: u.Host},
+		API:      client,
+		TokenIDs: []string{testTokenID},
+		Requests: session.NewRequestLog(),
+		StateDir: t.TempDir(),
+		Now:      time.Now,
+		Chain:    c.Client(),
+	}
+	return f
+}
+
+func allUnlocked(id string, beneficiary common.Address) vesting.Args {
+	return vesting.Args{
+		Allocation: vesting.Allocation{ID: id, OriginalBeneficiary: beneficiary, TotalAllocation: ether(1000)},
+		Schedule: vesting.Schedule{Kind: vesting.Calendar, UnlockScheduleID: "S-TEST0001",
+			UnlockTimestamps: []uint32{1}, UnlockPercents: []*big.Int{big.NewInt(vesting.PercentScale)}},
+	}
+}
+
+// mine seals a block every 100 ms while the test runs, as a real chain
+// keeps making blocks.
+func mine(t *testing.T, c *chain.Chain) {
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				c.Commit()
+			}
+		}
+	}()
+	t.Cleanup(func() { close(stop); <-done })
+}
+
+// withdraw is the claim instruction the service hands out for leaf i.
+func (f *chainFixture) withdraw(t *testing.T, i int, from common.Address, amount *big.Int) api.EVMInstruction {
+	t.Helper()
+	proof, err := f.tree.Proof(merkle.Leaf(f.args[i]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := chain.PackWithdraw(amount, 0, f.args[i], proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return api.EVMInstruction{ChainID: f.chain.ChainID(), From: from.Hex(), To: f.vester.Hex(), Data: hexutil.Encode(data), Value: claimFee.String()}
+}
+
+// hasLine reports whether a line of text holds label and then value, as
+// the aligned fields print them.
+func hasLine(text, label, value string) bool {
+	for _, line := range strings.Split(text, "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), label); ok && strings.TrimSpace(rest) == value {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *chainFixture) run(t *testing.T, args ...string) result {
+	t.Helper()
+	return runCLI(t, f.sess, map[string]string{"ALLOT_PASSPHRASE": testPassphrase}, args...)
+}
+
+func (f *chainFixture) balance(t *testing.T) *big.Int {
+	t.Helper()
+	b, err := wallet.TokenBalance(context.Background(), f.sess.Chain, f.token, f.user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// fakeService answers the operations the signing commands use: contracts,
+// claim, portal sign-in and stake parameters.
+type fakeService struct {
+	t         *testing.T
+	contracts []api.Contract
+	pool      common.Address
+	claim     func(sender common.Address) []api.EVMInstruction
+
+	mu     sync.Mutex
+	claims int
+	token  string
+	wallet common.Address
+}
+
+func (f *fakeService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	reply := func(v any) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(v)
+	}
+	switch p := r.URL.Path; {
+	case p == "/api/external/v1/contracts":
+		reply(map[string]any{"isProcessed": true, "result": map[string]any{"items": f.contracts, "total": len(f.contracts)}})
+	case strings.HasPrefix(p, "/api/external/v1/allocations/") && strings.HasSuffix(p, "/claim"):
+		var body struct{ Sender string }
+		json.NewDecoder(r.Body).Decode(&body)
+		f.claims++
+		reply(map[string]any{"isProcessed": true, "result": map[string]any{
+			"__type":     "EvmTransactionGroupParameters",
+			"parameters": []any{map[string]any{"transactionId": "3f1a2b4c-0000-4000-8000-0000000000aa", "instructions": f.claim(common.HexToAddress(body.Sender))}},
+		}})
+	case p == "/api/v2/"+testPortalID+"/auth/signin":
+		var body struct{ Wallet, Message, Signature string }
+		json.NewDecoder(r.Body).Decode(&body)
+		sig, err := hexutil.Decode(body.Signature)
+		if err != nil {
+			http.Error(w, `{"error":"Invalid signature"}`, http.StatusUnauthorized)
+			return
+		}
+		if signer, err := siwe.RecoverSigner(body.Message, sig); err != nil || signer != common.HexToAddress(body.Wallet) {
+			http.Error(w, `{"error":"Invalid signature"}`, http.StatusUnauthorized)
+			return
+		}
+		f.token, f.wallet = "token-"+body.Wallet, common.HexToAddress(body.Wallet)
+		reply(map[string]string{"accessToken": f.token, "expiration": time.Now().Add(time.Hour).UTC().Format(isoMillis)})
+	case p == "/api/"+testPortalID+"/parameters/stake":
+		if f.token == "" || r.Header.Get("Authorization") != "Bearer "+f.token {
+			http.Error(w, `{"error":"UNAUTHORIZED"}`, http.StatusUnauthorized)
+			return
+		}
+		amount, err := wallet.ParseUnits(r.URL.Query().Get("amount"))
+		if err != nil || r.URL.Query().Get("stakingPoolId") != testPoolID {
+			http.Error(w, `{"errors":[{"path":"amount","message":"bad"}]}`, http.StatusBadRequest)
+			return
+		}
+		data, err := chain.PackStake(amount)
+		if err != nil {
+			f.t.Error(err)
+		}
+		reply(map[string]string{"stakeId": "3f1a2b4c-0000-4000-8000-0000000000bb", "from": f.wallet.Hex(), "to": f.pool.Hex(),
+			"data": hexutil.Encode(data), "platformFee": "0.01"})
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func (f *fakeService) claimRequests() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.claims
+}
+
+// sentStatus is one element of the JSON that --send prints, every field
+// required.
+type sentStatus struct {
+	Hash          common.Hash `json:"hash"`
+	Status        string      `json:"status"`
+	Block         uint64      `json:"block"`
+	GasUsed       uint64      `json:"gasUsed"`
+	Confirmations uint64      `json:"confirmations"`
+	RevertReason  string      `json:"revertReason"`
+}
+
+func decodeSent(t *testing.T, r result) []sentStatus {
+	t.Helper()
+	var out struct {
+		Transactions []sentStatus `json:"transactions"`
+	}
+	decodeJSON(t, r, &out)
+	var raw struct {
+		Transactions []map[string]json.RawMessage `json:"transactions"`
+	}
+	json.Unmarshal([]byte(r.stdout), &raw)
+	for _, tx := range raw.Transactions {
+		if len(tx) != 6 {
+			t.Errorf("a transaction has %d fields, want exactly hash, status, block, gasUsed, confirmations, revertReason", len(tx))
+		}
+	}
+	return out.Transactions
+}
+
+func TestClaimSignWithoutSendPrintsSignedTransaction(t *testing.T) {
+	f := newChainFixture(t)
+	r := f.run(t, "claim", testAllocation, "--sign", "--account", f.user.Hex(), "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	var out struct {
+		Transactions []struct {
+			Op      string          `json:"op"`
+			Hash    common.Hash     `json:"hash"`
+			Raw     string          `json:"raw"`
+			Summary json.RawMessage `json:"summary"`
+		} `json:"transactions"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || len(out.Transactions) != 1 {
+		t.Fatalf("want one signed transaction (%v):\n%s", err, r.stdout)
+	}
+	got := out.Transactions[0]
+	raw, err := hexutil.Decode(got.Raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tx types.Transaction
+	if err := tx.UnmarshalBinary(raw); err != nil {
+		t.Fatal(err)
+	}
+	from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), &tx)
+	if err != nil || from != f.user || tx.Hash() != got.Hash || *tx.To() != f.vester || tx.Value().Cmp(claimFee) != 0 {
+		t.Errorf("signed transaction: from %s, hash %s, to %s, value %s; want the user's claim to the vester with the fee", from.Hex(), tx.Hash().Hex(), tx.To().Hex(), tx.Value())
+	}
+	var summary struct {
+		Function string
+		Warnings []struct{ Kind, Message string }
+	}
+	json.Unmarshal(got.Summary, &summary)
+	if summary.Function != "withdraw" || len(summary.Warnings) != 0 {
+		t.Errorf("summary: function %q, warnings %v; want withdraw and no warning", summary.Function, summary.Warnings)
+	}
+	// The user read the call on stderr before it was signed.
+	for _, want := range []string{"Transaction 1 of 1 (claim): vester withdraw", "withdrawalAmount", "= 1000 tokens", "Test vester (VESTING)"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if !hasLine(r.stderr, "ether sent:", "0.001") {
+		t.Errorf("stderr does not show the claim fee as the ether sent:\n%s", r.stderr)
+	}
+	// Signed, journaled, not sent.
+	if nonce, _ := f.sess.Chain.NonceAt(context.Background(), f.user, nil); nonce != 0 {
+		t.Errorf("the account's nonce is %d: something was sent", nonce)
+	}
+	all := journalOf(t, f.sess)
+	if sigs := entries(all, journal.KindSignature, "claim"); len(sigs) != 1 || sigs[0].Ref != got.Hash.Hex() || strings.Contains(string(sigs[0].Data), got.Raw[2:]) {
+		t.Errorf("journal signatures %+v: want one, naming the hash, without the raw transaction", sigs)
+	}
+	if sent := entries(all, journal.KindTransaction, "claim"); len(sent) != 0 {
+		t.Errorf("journal has %d transaction entries for a transaction not sent", len(sent))
+	}
+}
+
+func TestClaimSendWaitReportsReceipt(t *testing.T) {
+	f := newChainFixture(t)
+	before := f.balance(t)
+	r := f.run(t, "claim", testAllocation, "--sign", "--account", f.user.Hex(), "--send", "--wait", "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	sent := decodeSent(t, r)
+	if len(sent) != 1 || sent[0].Status != "success" || sent[0].Block == 0 || sent[0].GasUsed == 0 || sent[0].Confirmations < 1 || sent[0].RevertReason != "" {
+		t.Fatalf("statuses %+v: want one success, mined, confirmed", sent)
+	}
+	if got := new(big.Int).Sub(f.balance(t), before); got.Cmp(ether(1000)) != 0 {
+		t.Errorf("the claim moved %s base units, want 1000 tokens", got)
+	}
+	var states []string
+	for _, e := range entries(journalOf(t, f.sess), journal.KindTransaction, "claim") {
+		if e.Ref != sent[0].Hash.Hex() {
+			t.Errorf("journal entry for %s, want %s", e.Ref, sent[0].Hash.Hex())
+		}
+		states = append(states, e.Status)
+	}
+	if strings.Join(states, ",") != "sending,pending,success" {
+		t.Errorf("journaled states %v, want sending, pending, success", states)
+	}
+}
+
+func TestClaimSendWithoutWaitIsPending(t *testing.T) {
+	f := newChainFixture(t)
+	r := f.run(t, "claim", testAllocation, "--sender", f.user.Hex(), "--sign", "--send", "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if sent := decodeSent(t, r); len(sent) != 1 || sent[0].Status != "pending" || sent[0].Block != 0 {
+		t.Errorf("statuses %+v, want one pending", sent)
+	}
+}
+
+func TestClaimRevertedOnChainExitsOne(t *testing.T) {
+	f := newChainFixture(t)
+	// Two withdraws that each pass their estimate on today's state; the
+	// second reverts once the first is mined. 1000 tokens are unlocked.
+	twice := func(amount *big.Int) func(common.Address) []api.EVMInstruction {
+		return func(sender common.Address) []api.EVMInstruction {
+			return []api.EVMInstruction{f.withdraw(t, 0, sender, amount), f.withdraw(t, 0, sender, amount)}
+		}
+	}
+	f.svc.claim = twice(ether(600))
+	r := f.run(t, "claim", testAllocation, "--sign", "--account", f.user.Hex(), "--send", "--wait")
+	if r.code != 1 || !strings.Contains(r.stdout, "reverted") || !strings.Contains(r.stdout, "success") {
+		t.Errorf("exit %d, want 1 with a success and a revert in the table:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	f.svc.claim = twice(ether(400))
+	r = f.run(t, "claim", testAllocation, "--sign", "--account", f.user.Hex(), "--send", "--wait", "-o", "json")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", r.code, r.stderr)
+	}
+	sent := decodeSent(t, r)
+	if len(sent) != 2 || sent[0].Status != "success" || sent[1].Status != "reverted" || !strings.Contains(sent[1].RevertReason, "AmountExceedsUnlocked") {
+		t.Fatalf("statuses %+v: want success, then reverted with AmountExceedsUnlocked", sent)
+	}
+	if !strings.Contains(r.stderr, "reverted: AmountExceedsUnlocked") {
+		t.Errorf("stderr does not give the decoded reason:\n%s", r.stderr)
+	}
+	var states []string
+	for _, e := range entries(journalOf(t, f.sess), journal.KindTransaction, "claim") {
+		if e.Ref == sent[1].Hash.Hex() {
+			states = append(states, e.Status)
+		}
+	}
+	if strings.Join(states, ",") != "sending,pending,reverted" {
+		t.Errorf("journaled states of the reverted transaction %v, want sending, pending, reverted", states)
+	}
+}
+
+func TestStakeApprovesThenStakes(t *testing.T) {
+	f := newChainFixture(t)
+	before := f.balance(t)
+	r := f.run(t, "stake", "--pool", testPoolID, "--amount", "10", "--account", f.user.Hex(), "--send", "--wait", "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	sent := decodeSent(t, r)
+	if len(sent) != 2 || sent[0].Status != "success" || sent[1].Status != "success" {
+		t.Fatalf("statuses %+v: want the approve, then the stake, both mined", sent)
+	}
+	if got := new(big.Int).Sub(before, f.balance(t)); got.Cmp(ether(10)) != 0 {
+		t.Errorf("the stake moved %s base units, want 10 tokens", got)
+	}
+	for _, want := range []string{"Sign-in message", "an approve of exactly 10 comes first", "(approve): ERC-20 token approve", "(stake): staking pool stake"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if !hasLine(r.stderr, "ether sent:", "0.01") {
+		t.Errorf("stderr does not show the platform fee as the ether sent:\n%s", r.stderr)
+	}
+	all := journalOf(t, f.sess)
+	if len(entries(all, journal.KindSignature, "signin")) != 1 || len(entries(all, journal.KindSignature, "approve")) != 1 || len(entries(all, journal.KindSignature, "stake")) != 1 {
+		t.Errorf("journal: want one sign-in, one approve and one stake signature")
+	}
+	// The approve was exactly the stake: none is left over.
+	allowance, err := wallet.Allowance(context.Background(), f.sess.Chain, f.token, f.user, f.pool)
+	if err != nil || allowance.Sign() != 0 {
+		t.Errorf("allowance left: %v (%v), want 0", allowance, err)
+	}
+}
+
+func TestSigningRefusals(t *testing.T) {
+	f := newChainFixture(t)
+	stranger := common.HexToAddress("0x00000000000000000000000000000000005ea1ed")
+	unknown := func(to common.Address) func(common.Address) []api.EVMInstruction {
+		return func(sender common.Address) []api.EVMInstruction {
+			return []api.EVMInstruction{{ChainID: f.chain.ChainID(), From: sender.Hex(), To: to.Hex(), Data: "0xdeadbeef", Value: "0"}}
+		}
+	}
+	otherChain := func(sender common.Address) []api.EVMInstruction {
+		in := f.withdraw(t, 0, sender, ether(1))
+		in.ChainID = 5
+		return []api.EVMInstruction{in}
+	}
+	claim := []string{"claim", testAllocation, "--sign", "--account", f.user.Hex()}
+	for _, tc := range []struct {
+		name    string
+		claim   func(common.Address) []api.EVMInstruction
+		profile func(*session.Session)
+		environ map[string]string
+		args    []string
+		code    int
+		want    string
+	}{
+		{name: "unknown calldata", claim: unknown(f.vester), args: claim, code: 1, want: "unknown calldata"},
+		{name: "instruction for another chain", claim: otherChain, args: claim, code: 1, want: "wrong chain"},
+		{name: "node on another chain than the profile", claim: otherChain,
+			profile: func(s *session.Session) { s.Profile.ChainID = 5 }, args: claim, code: 1, want: fmt.Sprintf("the node is on chain %d", f.sess.Profile.ChainID)},
+		{name: "another wallet's allocation", claim: func(sender common.Address) []api.EVMInstruction {
+			return []api.EVMInstruction{f.withdraw(t, 1, sender, ether(1))}
+		}, args: claim, code: 1, want: "NotBeneficiary"},
+		{name: "wrong passphrase", environ: map[string]string{"ALLOT_PASSPHRASE": "wrong"}, args: claim, code: 1, want: "wrong passphrase"},
+		{name: "no passphrase", environ: map[string]string{}, args: claim, code: 1, want: "no passphrase"},
+		{name: "no rpc_url", profile: func(s *session.Session) { s.Chain = nil }, args: claim, code: 1, want: `set rpc_url in profile "test"`},
+		{name: "account not in the keystore", args: []string{"claim", testAllocation, "--sign", "--account", stranger.Hex()}, code: 1, want: "no such account"},
+		{name: "stake without rpc_url", profile: func(s *session.Session) { s.Chain = nil },
+			args: []string{"stake", "--pool", testPoolID, "--amount", "1", "--account", f.user.Hex()}, code: 1, want: "stake needs an EVM node"},
+		{name: "send without sign", args: []string{"claim", testAllocation, "--sender", f.user.Hex(), "--send"}, code: 2, want: "--send needs --sign"},
+		{name: "wait without send", args: append(claim, "--wait"), code: 2, want: "--wait needs --send"},
+		{name: "sender is not the account", args: append(claim, "--sender", stranger.Hex()), code: 2, want: "is not the signing --account"},
+		{name: "stake without amount", args: []string{"stake", "--pool", testPoolID, "--account", f.user.Hex()}, code: 2, want: "--amount X is required"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f.svc.claim = tc.claim
+			if tc.claim == nil {
+				f.svc.claim = func(sender common.Address) []api.EVMInstruction {
+					return []api.EVMInstruction{f.withdraw(t, 0, sender, ether(1))}
+				}
+			}
+			s := *f.sess
+			s.StateDir = t.TempDir()
+			if tc.profile != nil {
+				tc.profile(&s)
+			}
+			environ := tc.environ
+			if environ == nil {
+				environ = map[string]string{"ALLOT_PASSPHRASE": testPassphrase}
+			}
+			claimsBefore := f.svc.claimRequests()
+			r := runCLI(t, &s, environ, tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("exit %d, want %d with %q; stderr:\n%s", r.code, tc.code, tc.want, r.stderr)
+			}
+			for _, e := range journalOf(t, &s) {
+				if e.Kind == journal.KindSignature || e.Kind == journal.KindTransaction {
+					t.Errorf("journal: %s %s %s: nothing should have been signed", e.Kind, e.Op, e.Ref)
+				}
+			}
+			if tc.code == 2 || strings.Contains(tc.name, "rpc_url") || strings.Contains(tc.name, "keystore") {
+				if n := f.svc.claimRequests() - claimsBefore; n != 0 {
+					t.Errorf("%d claim requests sent before the refusal, want none", n)
+				}
+			}
+		})
+	}
+	if nonce, _ := f.sess.Chain.NonceAt(context.Background(), f.user, nil); nonce != 0 {
+		t.Errorf("the account's nonce is %d after refusals", nonce)
+	}
+}
+
+func TestForceSignsUnknownCalldata(t *testing.T) {
+	f := newChainFixture(t)
+	eoa := common.HexToAddress("0x00000000000000000000000000000000000e0a00")
+	f.svc.claim = func(sender common.Address) []api.EVMInstruction {
+		return []api.EVMInstruction{{ChainID: f.chain.ChainID(), From: sender.Hex(), To: eoa.Hex(), Data: "0xdeadbeef", Value: "0"}}
+	}
+	r := f.run(t, "claim", testAllocation, "--sign", "--account", f.user.Hex(), "--force", "--send", "--wait", "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if sent := decodeSent(t, r); len(sent) != 1 || sent[0].Status != "success" {
+		t.Errorf("statuses %+v, want one success", sent)
+	}
+	for _, want := range []string{"unknown call to " + eoa.Hex(), "WARNING: the calldata (selector 0xdeadbeef", "WARNING: " + eoa.Hex() + " is not a contract allot knows", "--force: signing calldata allot cannot decode"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
+
+// TestSandboxChainClaimAndStake runs the whole flow on the embedded
+// sandbox and its in-process chain.
+func TestSandboxChainClaimAndStake(t *testing.T) {
+	s := sandboxSession(t)
+	if s.Chain == nil {
+		t.Fatal("the embedded sandbox runs no chain")
+	}
+	w := s.Fixtures.Wallets[0]
+	pass := map[string]string{"ALLOT_PASSPHRASE": w.Passphrase}
+	var allocation string
+	for _, id := range s.Fixtures.AllocationIDs {
+		p, err := s.API.MerkleProof(context.Background(), id)
+		if err == nil && strings.EqualFold(p.WalletAddress, w.Address) {
+			allocation = id
+			break
+		}
+	}
+	if allocation == "" {
+		t.Fatalf("no allocation of %s in the sandbox", w.Address)
+	}
+	r := runCLI(t, s, pass, "claim", allocation, "--sign", "--account", w.Address, "--send", "--wait", "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("claim: exit %d\n%s", r.code, r.stderr)
+	}
+	if sent := decodeSent(t, r); len(sent) != 1 || sent[0].Status != "success" {
+		t.Fatalf("claim statuses %+v, want one success\n%s", sent, r.stderr)
+	}
+	if strings.Contains(r.stderr, "WARNING") {
+		t.Errorf("the sandbox's own claim carries warnings:\n%s", r.stderr)
+	}
+
+	// Every demo wallet holds every token: stake the minimum into the first
+	// active pool.
+	pools, err := s.API.AllPools(context.Background(), s.TokenIDs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pool api.Pool
+	for _, p := range pools.Items {
+		if p.Status == "ACTIVE" {
+			pool = p
+			break
+		}
+	}
+	if pool.ID == "" {
+		t.Fatal("no active pool in the sandbox")
+	}
+	r = runCLI(t, s, pass, "stake", "--pool", pool.ID, "--amount", pool.MinimumStakeAmount.String(), "--account", w.Address, "--send", "--wait", "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("stake: exit %d\n%s", r.code, r.stderr)
+	}
+	sent := decodeSent(t, r)
+	if len(sent) == 0 || sent[len(sent)-1].Status != "success" {
+		t.Fatalf("stake statuses %+v, want the stake mined\n%s", sent, r.stderr)
+	}
+	if len(sent) == 2 && !strings.Contains(r.stderr, "(approve): ERC-20 token approve") {
+		t.Errorf("two transactions but no approve first:\n%s", r.stderr)
+	}
+}

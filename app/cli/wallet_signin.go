@@ -1,0 +1,268 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/app/journal"
+	"allot/app/session"
+	"allot/sanitize"
+	"allot/wallet"
+	"allot/wallet/keystore"
+)
+
+// isoMillis is how times are written in JSON output (D15).
+const isoMillis = "2006-01-02T15:04:05.000Z"
+
+// signingAccount is the keystore account a command signs with. It is
+// unlocked on first use, with a passphrase from the usual sources (never a
+// flag's value), and locked again, its key zeroed, when the command ends.
+type signingAccount struct {
+	e       *env
+	flags   keystoreFlags
+	store   *keystore.Store
+	address common.Address
+	signer  *keystore.Signer // nil until unlocked
+}
+
+// parseAddress reads the address of flag --name, which is required.
+func parseAddress(name, v string) (common.Address, error) {
+	if v == "" {
+		return common.Address{}, usagef("--%s ADDR is required", name)
+	}
+	if !common.IsHexAddress(v) {
+		return common.Address{}, usagef("--%s %q is not an address", name, v)
+	}
+	return common.HexToAddress(v), nil
+}
+
+// openAccount opens the keystore and finds addr in it, so that a missing
+// account is reported before anything is asked of the service.
+func openAccount(ctx context.Context, e *env, ks keystoreFlags, addr common.Address) (*signingAccount, error) {
+	store, err := ks.open(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.ContainsFunc(store.Accounts(), func(a keystore.Account) bool { return a.Address == addr }) {
+		return nil, fmt.Errorf("%w: %s is not in %s (see 'allot account list')", keystore.ErrNoAccount, addr.Hex(), store.Dir())
+	}
+	return &signingAccount{e: e, flags: ks, store: store, address: addr}, nil
+}
+
+// unlock asks for the passphrase and unlocks the account, once.
+func (a *signingAccount) unlock() (*keystore.Signer, error) {
+	if a.signer != nil {
+		return a.signer, nil
+	}
+	pass, err := a.flags.passphrase(a.e, "Passphrase of "+a.address.Hex()+": ")
+	if err != nil {
+		return nil, err
+	}
+	if err := a.store.Unlock(a.address, pass); err != nil {
+		return nil, fmt.Errorf("unlock %s: %w", a.address.Hex(), err)
+	}
+	a.signer = a.store.Signer(a.address)
+	return a.signer, nil
+}
+
+// lock forgets the key.
+func (a *signingAccount) lock() { a.store.Lock(a.address) }
+
+// newPortal is the profile's claim portal (D9).
+func newPortal(s *session.Session) (*wallet.Portal, error) {
+	p := s.Profile
+	if p.ChainID == 0 {
+		return nil, fmt.Errorf("profile %q has no chain_id, which the sign-in message names: set it", s.Name)
+	}
+	portal, err := wallet.NewPortal(wallet.PortalConfig{Domain: p.SigninDomain, URI: p.PortalURL, ChainID: p.ChainID}, s.API)
+	if err != nil {
+		return nil, fmt.Errorf("profile %q: %w", s.Name, err)
+	}
+	return portal, nil
+}
+
+// signIn signs in to the portal as acct: it shows the exact sign-in message
+// on stderr, unlocks the account, records the message in the journal and
+// only then signs and sends it.
+func (e *env) signIn(ctx context.Context, s *session.Session, acct *signingAccount) (*wallet.Portal, wallet.Session, error) {
+	portal, err := newPortal(s)
+	if err != nil {
+		return nil, wallet.Session{}, err
+	}
+	msg, err := portal.Prepare(acct.address)
+	if err != nil {
+		return nil, wallet.Session{}, fmt.Errorf("sign in: %w", err)
+	}
+	text := msg.String()
+	fmt.Fprintf(e.Stderr, "Sign-in message (EIP-4361) that %s will sign:\n-----\n%s\n-----\n",
+		acct.address.Hex(), sanitize.Block(text))
+	signer, err := acct.unlock()
+	if err != nil {
+		return nil, wallet.Session{}, err
+	}
+	j := e.journal()
+	data, _ := json.Marshal(map[string]string{"address": acct.address.Hex(), "message": text})
+	if err := e.record(j, journal.Entry{Kind: journal.KindSignature, Op: "signin", Ref: acct.address.Hex(), Data: data}); err != nil {
+		return nil, wallet.Session{}, fmt.Errorf("sign in: not signed: %w", err)
+	}
+	sess, err := portal.SignIn(ctx, text, signer)
+	outcome := journal.Entry{Kind: journal.KindOutcome, Op: "signin", Ref: acct.address.Hex(), Status: "signed-in"}
+	if err != nil {
+		outcome.Status = "failed"
+	} else {
+		outcome.Data, _ = json.Marshal(map[string]string{"expiration": sess.Expiration.UTC().Format(isoMillis)})
+	}
+	e.recordOutcome(j, outcome)
+	if err != nil {
+		return nil, wallet.Session{}, err
+	}
+	return portal, sess, nil
+}
+
+// record appends an entry before the act it records: when the journal
+// cannot be written, the act must not happen. A journal that could not be
+// opened was reported already, and does not stop the command (as with
+// sendWrite).
+func (e *env) record(j *journal.Journal, entry journal.Entry) error {
+	if j == nil {
+		return nil
+	}
+	entry.Profile = e.profileName()
+	if err := j.Append(entry); err != nil {
+		return fmt.Errorf("the journal cannot be written: %w", err)
+	}
+	return nil
+}
+
+// recordOutcome appends what happened after the act: a failure to record
+// it is a warning, the act is done.
+func (e *env) recordOutcome(j *journal.Journal, entry journal.Entry) {
+	if err := e.record(j, entry); err != nil {
+		fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
+	}
+}
+
+var signinCommand = command{
+	name:    "signin",
+	args:    "--account ADDR [--show-token] [--keystore DIR] [--passphrase-file FILE] [-o json]",
+	summary: "sign in to the claim portal with a keystore account (EIP-4361)",
+	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		account := fs.String("account", "", "keystore account `ADDR` that signs in (required)")
+		showToken := fs.Bool("show-token", false, "print the access token too (it grants the portal session: keep it secret)")
+		ks := declareKeystore(fs)
+		out := outputFlag(fs)
+		return func(ctx context.Context, args []string) error {
+			if err := noArgs("signin", args); err != nil {
+				return err
+			}
+			addr, err := parseAddress("account", *account)
+			if err != nil {
+				return err
+			}
+			s, err := e.session(ctx)
+			if err != nil {
+				return err
+			}
+			acct, err := openAccount(ctx, e, ks, addr)
+			if err != nil {
+				return err
+			}
+			defer acct.lock()
+			portal, sess, err := e.signIn(ctx, s, acct)
+			if err != nil {
+				return err
+			}
+			var token string
+			if *showToken {
+				if token, err = portal.RevealToken(); err != nil {
+					return err
+				}
+			}
+			expires := sess.Expiration.UTC().Format(isoMillis)
+			if *out == formatJSON {
+				return writeJSON(e.Stdout, struct {
+					Wallet      string `json:"wallet"`
+					Expiration  string `json:"expiration"`
+					AccessToken string `json:"accessToken,omitempty"`
+				}{sess.Wallet.Hex(), expires, token})
+			}
+			pairs := []string{"wallet", sess.Wallet.Hex(), "expires", expires}
+			if token != "" {
+				pairs = append(pairs, "access token", token)
+			}
+			return fields(e.Stdout, pairs...)
+		}
+	},
+}
+
+var submissionCommand = command{
+	name:    "submission",
+	args:    "--account ADDR [--keystore DIR] [--passphrase-file FILE] [-o json]",
+	summary: "sign in to the claim portal and list the account's submission accounts",
+	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		account := fs.String("account", "", "keystore account `ADDR` that signs in (required)")
+		ks := declareKeystore(fs)
+		out := outputFlag(fs)
+		return func(ctx context.Context, args []string) error {
+			if err := noArgs("submission", args); err != nil {
+				return err
+			}
+			addr, err := parseAddress("account", *account)
+			if err != nil {
+				return err
+			}
+			s, err := e.session(ctx)
+			if err != nil {
+				return err
+			}
+			acct, err := openAccount(ctx, e, ks, addr)
+			if err != nil {
+				return err
+			}
+			defer acct.lock()
+			portal, _, err := e.signIn(ctx, s, acct)
+			if err != nil {
+				return err
+			}
+			res, err := portal.SubmissionAccounts(ctx)
+			if err != nil {
+				return err
+			}
+			if *out == formatJSON {
+				return writeJSON(e.Stdout, res)
+			}
+			claimWallet := "(not named)"
+			if res.ClaimWallet != nil {
+				claimWallet = *res.ClaimWallet
+			}
+			if err := fields(e.Stdout,
+				"wallet", addr.Hex(),
+				"submitted", strconv.FormatBool(res.Submitted),
+				"humanity passed", strconv.FormatBool(res.PohPassed),
+				"claim wallet", claimWallet,
+			); err != nil {
+				return err
+			}
+			if len(res.Accounts) == 0 {
+				fmt.Fprintln(e.Stdout, "no submission accounts")
+				return nil
+			}
+			fmt.Fprintln(e.Stdout)
+			t := newTable(e.Stdout, "ACCOUNT", "TYPE", "ELIGIBLE", "DESCRIPTION")
+			for _, a := range res.Accounts {
+				description := ""
+				if a.Description != nil {
+					description = *a.Description
+				}
+				t.row(a.Value, a.Type, strconv.FormatBool(a.IsEligible), description)
+			}
+			return t.flush()
+		}
+	},
+}

@@ -1,0 +1,517 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"math/big"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"allot/api"
+	"allot/app/journal"
+	"allot/app/session"
+	"allot/sanitize"
+	"allot/wallet"
+)
+
+// txFlags are the flags of a command that signs transactions and may send
+// them.
+type txFlags struct {
+	send, wait, force *bool
+}
+
+func declareTx(fs *flag.FlagSet) txFlags {
+	return txFlags{
+		send:  fs.Bool("send", false, "send the signed transaction(s); without it they are printed, signed but not sent"),
+		wait:  fs.Bool("wait", false, "with --send: follow each transaction to one confirmation and print its receipt"),
+		force: fs.Bool("force", false, "sign calldata allot cannot decode: only when you know what it does"),
+	}
+}
+
+func (f txFlags) check(cmd string) error {
+	if *f.wait && !*f.send {
+		return usagef("%s: --wait needs --send", cmd)
+	}
+	return nil
+}
+
+// needChain refuses a command that builds transactions when the session
+// has no node to take nonces, gas and fees from.
+func needChain(s *session.Session, what string) error {
+	if s.Chain != nil {
+		return nil
+	}
+	return fmt.Errorf("%s needs an EVM node: set rpc_url in profile %q", what, s.Name)
+}
+
+// knownContracts labels the contracts of the profile's tokens: the targets
+// a call may have without a warning.
+func knownContracts(ctx context.Context, s *session.Session) (map[common.Address]string, error) {
+	known := map[common.Address]string{}
+	for _, token := range s.TokenIDs {
+		list, err := s.API.Contracts(ctx, token)
+		if err != nil {
+			return nil, fmt.Errorf("list the contracts of token %s, to check the calls against: %w", token, err)
+		}
+		maps.Copy(known, wallet.KnownContracts(list.Items))
+	}
+	return known, nil
+}
+
+// claimSigning is what `allot claim` takes to sign the claim it builds.
+type claimSigning struct {
+	sign    *bool
+	account *string
+	ks      keystoreFlags
+	tx      txFlags
+}
+
+func declareClaimSigning(fs *flag.FlagSet) *claimSigning {
+	return &claimSigning{
+		sign:    fs.Bool("sign", false, "decode, check and sign the claim's transaction(s) with a keystore account"),
+		account: fs.String("account", "", "with --sign: keystore account `ADDR` that signs (default: --sender)"),
+		ks:      declareKeystore(fs),
+		tx:      declareTx(fs),
+	}
+}
+
+// resolve checks the signing flags before anything is sent, and makes
+// --sender and --account name the same account when one of them is left
+// out: the claim is built for the account that signs it.
+func (c *claimSigning) resolve(sender *string) error {
+	if !*c.sign {
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"account", *c.account != ""}, {"send", *c.tx.send}, {"wait", *c.tx.wait}, {"force", *c.tx.force}} {
+			if f.set {
+				return usagef("claim: --%s needs --sign", f.name)
+			}
+		}
+		return nil
+	}
+	switch {
+	case *c.account == "":
+		*c.account = *sender
+	case *sender == "":
+		*sender = *c.account
+	case common.IsHexAddress(*sender) && common.IsHexAddress(*c.account) &&
+		common.HexToAddress(*sender) != common.HexToAddress(*c.account):
+		return usagef("claim: --sender %s is not the signing --account %s", *sender, *c.account)
+	}
+	return c.tx.check("claim")
+}
+
+// open finds what signing needs before the claim is asked for: a chain
+// and the account in the keystore. nil when --sign is not set.
+func (c *claimSigning) open(ctx context.Context, e *env, s *session.Session) (*signingAccount, error) {
+	if !*c.sign {
+		return nil, nil
+	}
+	if err := needChain(s, "claim --sign"); err != nil {
+		return nil, err
+	}
+	addr, err := parseAddress("account", *c.account)
+	if err != nil {
+		return nil, err
+	}
+	return openAccount(ctx, e, c.ks, addr)
+}
+
+// run signs the claim's calls and, as the flags ask, sends and follows
+// them. A claim with an instruction that is not an EVM call is refused
+// whole.
+func (c *claimSigning) run(ctx context.Context, e *env, s *session.Session, acct *signingAccount, allocationID string, res *api.ClaimResult, out format) error {
+	calls, err := wallet.ClaimCalls(res)
+	if err != nil {
+		return err
+	}
+	known, err := knownContracts(ctx, s)
+	if err != nil {
+		return err
+	}
+	ops := make([]string, len(calls))
+	for i := range ops {
+		ops[i] = "claim"
+	}
+	return e.transact(ctx, s, acct, txBatch{subject: allocationID, ops: ops, calls: calls, known: known}, c.tx, out)
+}
+
+var stakeCommand = command{
+	name:    "stake",
+	args:    "--pool ID --amount X --account ADDR [--send] [--wait] [--force] [--keystore DIR] [--passphrase-file FILE] [-o json]",
+	summary: "stake tokens in a pool: sign in, approve when the allowance is short, sign, send",
+	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		pool := fs.String("pool", "", "staking pool `ID` (required)")
+		amount := fs.String("amount", "", "amount `X` to stake, in tokens (required)")
+		account := fs.String("account", "", "keystore account `ADDR` that signs in and stakes (required)")
+		ks := declareKeystore(fs)
+		tx := declareTx(fs)
+		out := outputFlag(fs)
+		return func(ctx context.Context, args []string) error {
+			if err := noArgs("stake", args); err != nil {
+				return err
+			}
+			if err := tx.check("stake"); err != nil {
+				return err
+			}
+			if *pool == "" {
+				return usagef("stake: --pool ID is required")
+			}
+			if err := api.CheckUUID("--pool", *pool); err != nil {
+				return err
+			}
+			if *amount == "" {
+				return usagef("stake: --amount X is required")
+			}
+			amt, err := api.ParseAmount(*amount)
+			if err != nil {
+				return usagef("--amount: %v", err)
+			}
+			addr, err := parseAddress("account", *account)
+			if err != nil {
+				return err
+			}
+			s, err := e.session(ctx)
+			if err != nil {
+				return err
+			}
+			if err := needChain(s, "stake"); err != nil {
+				return err
+			}
+			acct, err := openAccount(ctx, e, ks, addr)
+			if err != nil {
+				return err
+			}
+			defer acct.lock()
+			portal, _, err := e.signIn(ctx, s, acct)
+			if err != nil {
+				return err
+			}
+			params, err := portal.StakeParameters(ctx, *pool, amt)
+			if err != nil {
+				return err
+			}
+			call, err := wallet.StakeCall(params)
+			if err != nil {
+				return fmt.Errorf("stake parameters: %w", err)
+			}
+			plan, err := wallet.PlanStake(ctx, s.Chain, call)
+			if err != nil {
+				return err
+			}
+			known, err := knownContracts(ctx, s)
+			if err != nil {
+				return err
+			}
+			if _, ok := known[plan.Token]; !ok {
+				known[plan.Token] = "the token the pool stakes"
+			}
+			batch := txBatch{subject: *pool, ops: []string{"stake"}, calls: plan.Calls(), known: known}
+			if plan.Approve != nil {
+				batch.ops = []string{"approve", "stake"}
+				fmt.Fprintf(e.Stderr, "The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",
+					wallet.FormatUnits(plan.Allowance), wallet.FormatUnits(plan.Amount), wallet.FormatUnits(plan.Amount))
+			}
+			return e.transact(ctx, s, acct, batch, tx, *out)
+		}
+	},
+}
+
+// txBatch is calls to sign in order, taking consecutive nonces.
+type txBatch struct {
+	subject string   // what the batch is about: an allocation id, a pool id
+	ops     []string // per call, for the journal and messages: claim, approve, stake
+	calls   []wallet.Call
+	known   map[common.Address]string
+}
+
+// transact is the clear-signing flow of every command that signs: decode
+// each call and show it on stderr before anything is signed; refuse
+// calldata allot cannot decode unless forced; build the EIP-1559
+// transactions (which checks the chains and the sender); unlock and sign;
+// then print them unsent, or send them, journaling each hash, and with
+// --wait follow them to one confirmation. A transaction that reverted or
+// was dropped is exit status 1, after the output.
+func (e *env) transact(ctx context.Context, s *session.Session, acct *signingAccount, b txBatch, f txFlags, out format) error {
+	chainID := s.Profile.ChainID
+	if chainID == 0 {
+		return fmt.Errorf("profile %q has no chain_id: set it, so that allot can check the transactions are for that chain", s.Name)
+	}
+	summaries := make([]*wallet.Summary, len(b.calls))
+	for i, c := range b.calls {
+		summaries[i] = wallet.DecodeCall(ctx, c, wallet.DecodeOptions{Signer: acct.address, ChainID: chainID, Known: b.known, Chain: s.Chain})
+		printSummary(e.Stderr, i, b, summaries[i], *f.force)
+	}
+	for i, summary := range summaries {
+		if err := summary.CheckSignable(*f.force); err != nil {
+			return fmt.Errorf("%s transaction %d: not signed: %w", b.ops[i], i+1, err)
+		}
+	}
+	drafts, err := wallet.Build(ctx, s.Chain, b.calls, wallet.BuildOptions{ChainID: chainID, From: acct.address, Known: b.known})
+	if err != nil {
+		return err
+	}
+	signer, err := acct.unlock()
+	if err != nil {
+		return err
+	}
+	j := e.journal()
+	signed := make([]signedTx, len(drafts))
+	for i, d := range drafts {
+		tx, err := d.Sign(signer, *f.force)
+		if err != nil {
+			return err
+		}
+		signed[i] = newSignedTx(b.ops[i], d, tx)
+		data, _ := json.Marshal(signatureRecord{Subject: b.subject, signedTx: signed[i].withoutRaw()})
+		entry := journal.Entry{Kind: journal.KindSignature, Op: b.ops[i], Ref: tx.Hash().Hex(), Data: data}
+		if err := e.record(j, entry); err != nil {
+			return fmt.Errorf("%s transaction %d: the signed transaction was discarded: %w", b.ops[i], i+1, err)
+		}
+	}
+	if !*f.send {
+		return printSigned(e.Stdout, signed, out)
+	}
+
+	statuses, err := e.send(ctx, s, j, b, signed)
+	if err != nil {
+		if perr := printStatuses(e.Stdout, b.ops, statuses, out); perr != nil {
+			fmt.Fprintf(e.Stderr, "allot: %v\n", perr)
+		}
+		return err
+	}
+	var waitErr error
+	if *f.wait {
+		statuses, waitErr = e.follow(ctx, s, j, b, signed, statuses)
+	}
+	if err := printStatuses(e.Stdout, b.ops, statuses, out); err != nil {
+		return err
+	}
+	if err := failures(b.ops, statuses); err != nil {
+		return err
+	}
+	return waitErr
+}
+
+// send sends the signed transactions in order and returns the status of
+// each one sent. It stops at the first that fails: the ones after it take
+// later nonces and could not be mined.
+func (e *env) send(ctx context.Context, s *session.Session, j *journal.Journal, b txBatch, signed []signedTx) ([]wallet.Status, error) {
+	var statuses []wallet.Status
+	for i, st := range signed {
+		entry := func(status string) journal.Entry {
+			data, _ := json.Marshal(map[string]any{"subject": b.subject, "from": st.From, "nonce": st.Nonce, "chainId": st.ChainID})
+			return journal.Entry{Kind: journal.KindTransaction, Op: b.ops[i], Ref: st.Hash.Hex(), Status: status, Data: data}
+		}
+		if err := e.record(j, entry("sending")); err != nil {
+			return statuses, fmt.Errorf("%s transaction %s: not sent: %w", b.ops[i], st.Hash.Hex(), err)
+		}
+		if err := wallet.Send(ctx, s.Chain, st.tx); err != nil {
+			var refused rpc.Error
+			if errors.As(err, &refused) {
+				e.recordOutcome(j, entry("failed"))
+				return statuses, fmt.Errorf("%s transaction %d: the node refused it: %w", b.ops[i], i+1, err)
+			}
+			e.recordOutcome(j, entry("unknown"))
+			return statuses, fmt.Errorf("%s transaction %d: %w; the node may have taken it: look for %s on the chain before sending again",
+				b.ops[i], i+1, err, st.Hash.Hex())
+		}
+		e.recordOutcome(j, entry(string(wallet.StatePending)))
+		statuses = append(statuses, wallet.Status{Hash: st.Hash, State: wallet.StatePending})
+	}
+	return statuses, nil
+}
+
+// follow tracks every sent transaction at once until each is final, and
+// journals each final status.
+func (e *env) follow(ctx context.Context, s *session.Session, j *journal.Journal, b txBatch, signed []signedTx, statuses []wallet.Status) ([]wallet.Status, error) {
+	trackers := make([]*wallet.Tracker, len(signed))
+	for i, st := range signed {
+		fmt.Fprintf(e.Stderr, "Waiting for %s transaction %s to be mined...\n", b.ops[i], st.Hash.Hex())
+		trackers[i] = wallet.Track(ctx, s.Chain, st.tx, wallet.TrackOptions{Confirmations: 1})
+	}
+	var firstErr error
+	for i, t := range trackers {
+		st, err := t.Wait(ctx)
+		statuses[i] = st
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		data, _ := json.Marshal(st)
+		e.recordOutcome(j, journal.Entry{Kind: journal.KindTransaction, Op: b.ops[i], Ref: st.Hash.Hex(), Status: string(st.State), Data: data})
+	}
+	if firstErr != nil {
+		return statuses, fmt.Errorf("%w; the transactions may still be mined", firstErr)
+	}
+	return statuses, nil
+}
+
+// failures says which transactions reverted or were dropped.
+func failures(ops []string, statuses []wallet.Status) error {
+	var problems []string
+	for i, st := range statuses {
+		switch st.State {
+		case wallet.StateReverted:
+			reason := st.RevertReason
+			if reason == "" {
+				reason = "the node gave no reason"
+			}
+			problems = append(problems, fmt.Sprintf("%s transaction %s reverted: %s", ops[i], st.Hash.Hex(), reason))
+		case wallet.StateDropped:
+			problems = append(problems, fmt.Sprintf("%s transaction %s was dropped: it will not be mined", ops[i], st.Hash.Hex()))
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(problems, "; "))
+}
+
+// signedTx is a signed transaction as printed before it is sent, and as
+// journaled (without the raw bytes).
+type signedTx struct {
+	Op                   string          `json:"op"`
+	Hash                 common.Hash     `json:"hash"`
+	From                 common.Address  `json:"from"`
+	ChainID              uint64          `json:"chainId"`
+	Nonce                uint64          `json:"nonce"`
+	Gas                  uint64          `json:"gas"`
+	GasEstimated         bool            `json:"gasEstimated"`
+	MaxFeePerGas         string          `json:"maxFeePerGas"`         // wei
+	MaxPriorityFeePerGas string          `json:"maxPriorityFeePerGas"` // wei
+	Raw                  string          `json:"raw,omitempty"`
+	Summary              *wallet.Summary `json:"summary"`
+
+	tx *types.Transaction
+}
+
+func newSignedTx(op string, d *wallet.Draft, tx *types.Transaction) signedTx {
+	raw, _ := tx.MarshalBinary() // a signed dynamic-fee transaction always encodes
+	return signedTx{
+		Op:                   op,
+		Hash:                 tx.Hash(),
+		From:                 d.From,
+		ChainID:              tx.ChainId().Uint64(),
+		Nonce:                tx.Nonce(),
+		Gas:                  tx.Gas(),
+		GasEstimated:         d.GasEstimated,
+		MaxFeePerGas:         tx.GasFeeCap().String(),
+		MaxPriorityFeePerGas: tx.GasTipCap().String(),
+		Raw:                  hexutil.Encode(raw),
+		Summary:              d.Summary,
+		tx:                   tx,
+	}
+}
+
+func (st signedTx) withoutRaw() signedTx {
+	st.Raw = ""
+	return st
+}
+
+// signatureRecord is the journal's record of a signed transaction: what
+// was signed, never the key.
+type signatureRecord struct {
+	Subject string `json:"subject"`
+	signedTx
+}
+
+// printSummary shows a call the way the user must read it before it is
+// signed: the function, every argument, the value, and every warning.
+func printSummary(w io.Writer, i int, b txBatch, s *wallet.Summary, force bool) {
+	fmt.Fprintf(w, "Transaction %d of %d (%s): %s\n", i+1, len(b.calls), b.ops[i], sanitize.Line(s.Title()))
+	to := s.Call.To.Hex() + " (not a contract allot knows)"
+	if s.Known != "" {
+		to = s.Call.To.Hex() + " " + s.Known
+	}
+	pairs := []string{"  to", to, "  from", s.Call.From.Hex()}
+	if s.Decoded() {
+		pairs = append(pairs, "  function", s.Signature)
+		for _, a := range s.Args {
+			v := a.Value
+			if a.Units != "" {
+				v += " = " + a.Units + " tokens"
+			}
+			pairs = append(pairs, "  "+a.Name, v)
+		}
+	} else {
+		pairs = append(pairs, "  calldata", fmt.Sprintf("%d bytes allot cannot decode", len(s.Call.Data)))
+	}
+	if wd := s.Withdraw; wd != nil {
+		if a := wd.Allocation; a != nil {
+			pairs = append(pairs, "  allocation", a.Allocation.ID+" of "+a.Allocation.OriginalBeneficiary.Hex())
+		}
+		onChain := "not read"
+		if wd.OnChainRoot != nil {
+			onChain = wd.OnChainRoot.Hex()
+		}
+		pairs = append(pairs, "  proof root", wd.ComputedRoot.Hex(), "  vester root", fmt.Sprintf("%d: %s", wd.RootIndex, onChain))
+	}
+	pairs = append(pairs, "  ether sent", s.ValueEther())
+	fields(w, pairs...)
+	for _, warn := range s.Warnings {
+		fmt.Fprintln(w, "  WARNING: "+sanitize.Line(warn.Message))
+	}
+	if !s.Decoded() && force {
+		fmt.Fprintln(w, "  --force: signing calldata allot cannot decode")
+	}
+}
+
+// printSigned prints signed transactions that were not sent.
+func printSigned(w io.Writer, signed []signedTx, out format) error {
+	if out == formatJSON {
+		return writeJSON(w, map[string]any{"transactions": signed})
+	}
+	for i, st := range signed {
+		gas := fmt.Sprint(st.Gas)
+		if st.GasEstimated {
+			gas += " (estimated, with a margin)"
+		}
+		maxFee := new(big.Int).Mul(st.tx.GasFeeCap(), new(big.Int).SetUint64(st.Gas))
+		fmt.Fprintf(w, "Transaction %d of %d (%s), signed, not sent:\n", i+1, len(signed), st.Op)
+		if err := fields(w,
+			"  hash", st.Hash.Hex(),
+			"  chain", fmt.Sprint(st.ChainID),
+			"  nonce", fmt.Sprint(st.Nonce),
+			"  gas limit", gas,
+			"  max fee", st.MaxFeePerGas+" wei per gas, at most "+wallet.FormatUnits(maxFee)+" ether",
+			"  raw", st.Raw,
+		); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w, "Not sent: run again with --send, or broadcast the raw transaction yourself.")
+	return err
+}
+
+// printStatuses prints the sent transactions' statuses; in JSON exactly
+// {"transactions": [STATUS...]}, in order.
+func printStatuses(w io.Writer, ops []string, statuses []wallet.Status, out format) error {
+	if out == formatJSON {
+		if statuses == nil {
+			statuses = []wallet.Status{}
+		}
+		return writeJSON(w, map[string][]wallet.Status{"transactions": statuses})
+	}
+	t := newTable(w, "OP", "HASH", "STATUS", "BLOCK", "GAS USED", "CONFIRMATIONS", "REVERT REASON")
+	for i, st := range statuses {
+		block, gas, confs := "-", "-", "-"
+		if st.Mined() {
+			block, gas, confs = fmt.Sprint(st.Block), fmt.Sprint(st.GasUsed), fmt.Sprint(st.Confirmations)
+		}
+		t.row(ops[i], st.Hash.Hex(), string(st.State), block, gas, confs, st.RevertReason)
+	}
+	return t.flush()
+}
