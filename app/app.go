@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"allot/api"
+	"allot/app/act"
 	"allot/app/journal"
 	"allot/app/session"
 	"allot/sanitize"
@@ -103,7 +104,8 @@ func New(s *session.Session, opts Options) *Model {
 		token = s.TokenIDs[0]
 	}
 	m := &Model{
-		ctx:     &views.Context{Session: s, Now: now, Styles: widget.DefaultStyles(), Clipboard: clip, Journal: j, Token: token},
+		ctx: &views.Context{Session: s, Now: now, Styles: widget.DefaultStyles(), Clipboard: clip, Journal: j, Token: token,
+			Recorder: &act.Recorder{Journal: j, Profile: s.Name}},
 		keys:    defaultKeys(),
 		help:    help.New(),
 		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"allot/app/act"
 	"allot/app/journal"
 	"allot/app/session"
 	"allot/views/widget"
@@ -24,6 +25,9 @@ type Context struct {
 	Styles    widget.Styles
 	Clipboard widget.Clipboard
 	Journal   *journal.Journal // nil when the state directory is unusable
+	// Recorder journals every write, signature and transaction before it
+	// is made: screens act through it, never through the api directly.
+	Recorder *act.Recorder
 	// Token is the token the screens show; the header switches it.
 	Token string
 }

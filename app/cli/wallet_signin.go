@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"slices"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/app/journal"
 	"allot/app/session"
 	"allot/sanitize"
 	"allot/wallet"
@@ -106,46 +104,11 @@ func (e *env) signIn(ctx context.Context, s *session.Session, acct *signingAccou
 	if err != nil {
 		return nil, wallet.Session{}, err
 	}
-	j := e.journal()
-	data, _ := json.Marshal(map[string]string{"address": acct.address.Hex(), "message": text})
-	if err := e.record(j, journal.Entry{Kind: journal.KindSignature, Op: "signin", Ref: acct.address.Hex(), Data: data}); err != nil {
-		return nil, wallet.Session{}, fmt.Errorf("sign in: not signed: %w", err)
-	}
-	sess, err := portal.SignIn(ctx, text, signer)
-	outcome := journal.Entry{Kind: journal.KindOutcome, Op: "signin", Ref: acct.address.Hex(), Status: "signed-in"}
-	if err != nil {
-		outcome.Status = "failed"
-	} else {
-		outcome.Data, _ = json.Marshal(map[string]string{"expiration": sess.Expiration.UTC().Format(isoMillis)})
-	}
-	e.recordOutcome(j, outcome)
+	sess, err := e.recorder().SignIn(ctx, portal, text, signer)
 	if err != nil {
 		return nil, wallet.Session{}, err
 	}
 	return portal, sess, nil
-}
-
-// record appends an entry before the act it records: when the journal
-// cannot be written, the act must not happen. A journal that could not be
-// opened was reported already, and does not stop the command (as with
-// sendWrite).
-func (e *env) record(j *journal.Journal, entry journal.Entry) error {
-	if j == nil {
-		return nil
-	}
-	entry.Profile = e.profileName()
-	if err := j.Append(entry); err != nil {
-		return fmt.Errorf("the journal cannot be written: %w", err)
-	}
-	return nil
-}
-
-// recordOutcome appends what happened after the act: a failure to record
-// it is a warning, the act is done.
-func (e *env) recordOutcome(j *journal.Journal, entry journal.Entry) {
-	if err := e.record(j, entry); err != nil {
-		fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
-	}
 }
 
 var signinCommand = command{

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,12 +11,9 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/rpc"
 
 	"allot/api"
-	"allot/app/journal"
+	"allot/app/act"
 	"allot/app/session"
 	"allot/sanitize"
 	"allot/wallet"
@@ -265,25 +261,16 @@ func (e *env) transact(ctx context.Context, s *session.Session, acct *signingAcc
 	if err != nil {
 		return err
 	}
-	j := e.journal()
-	signed := make([]signedTx, len(drafts))
-	for i, d := range drafts {
-		tx, err := d.Sign(signer, *f.force)
-		if err != nil {
-			return err
-		}
-		signed[i] = newSignedTx(b.ops[i], d, tx)
-		data, _ := json.Marshal(signatureRecord{Subject: b.subject, signedTx: signed[i].withoutRaw()})
-		entry := journal.Entry{Kind: journal.KindSignature, Op: b.ops[i], Ref: tx.Hash().Hex(), Data: data}
-		if err := e.record(j, entry); err != nil {
-			return fmt.Errorf("%s transaction %d: the signed transaction was discarded: %w", b.ops[i], i+1, err)
-		}
+	rec := e.recorder()
+	signed, err := rec.Sign(act.Batch{Subject: b.subject, Ops: b.ops, Drafts: drafts}, signer, *f.force)
+	if err != nil {
+		return err
 	}
 	if !*f.send {
 		return printSigned(e.Stdout, signed, out)
 	}
 
-	statuses, err := e.send(ctx, s, j, b, signed)
+	statuses, err := rec.Send(ctx, s.Chain, b.subject, signed)
 	if err != nil {
 		if perr := printStatuses(e.Stdout, b.ops, statuses, out); perr != nil {
 			fmt.Fprintf(e.Stderr, "allot: %v\n", perr)
@@ -292,7 +279,7 @@ func (e *env) transact(ctx context.Context, s *session.Session, acct *signingAcc
 	}
 	var waitErr error
 	if *f.wait {
-		statuses, waitErr = e.follow(ctx, s, j, b, signed, statuses)
+		statuses, waitErr = e.follow(ctx, s, rec, signed, statuses)
 	}
 	if err := printStatuses(e.Stdout, b.ops, statuses, out); err != nil {
 		return err
@@ -303,42 +290,13 @@ func (e *env) transact(ctx context.Context, s *session.Session, acct *signingAcc
 	return waitErr
 }
 
-// send sends the signed transactions in order and returns the status of
-// each one sent. It stops at the first that fails: the ones after it take
-// later nonces and could not be mined.
-func (e *env) send(ctx context.Context, s *session.Session, j *journal.Journal, b txBatch, signed []signedTx) ([]wallet.Status, error) {
-	var statuses []wallet.Status
-	for i, st := range signed {
-		entry := func(status string) journal.Entry {
-			data, _ := json.Marshal(map[string]any{"subject": b.subject, "from": st.From, "nonce": st.Nonce, "chainId": st.ChainID})
-			return journal.Entry{Kind: journal.KindTransaction, Op: b.ops[i], Ref: st.Hash.Hex(), Status: status, Data: data}
-		}
-		if err := e.record(j, entry("sending")); err != nil {
-			return statuses, fmt.Errorf("%s transaction %s: not sent: %w", b.ops[i], st.Hash.Hex(), err)
-		}
-		if err := wallet.Send(ctx, s.Chain, st.tx); err != nil {
-			var refused rpc.Error
-			if errors.As(err, &refused) {
-				e.recordOutcome(j, entry("failed"))
-				return statuses, fmt.Errorf("%s transaction %d: the node refused it: %w", b.ops[i], i+1, err)
-			}
-			e.recordOutcome(j, entry("unknown"))
-			return statuses, fmt.Errorf("%s transaction %d: %w; the node may have taken it: look for %s on the chain before sending again",
-				b.ops[i], i+1, err, st.Hash.Hex())
-		}
-		e.recordOutcome(j, entry(string(wallet.StatePending)))
-		statuses = append(statuses, wallet.Status{Hash: st.Hash, State: wallet.StatePending})
-	}
-	return statuses, nil
-}
-
 // follow tracks every sent transaction at once until each is final, and
 // journals each final status.
-func (e *env) follow(ctx context.Context, s *session.Session, j *journal.Journal, b txBatch, signed []signedTx, statuses []wallet.Status) ([]wallet.Status, error) {
+func (e *env) follow(ctx context.Context, s *session.Session, rec *act.Recorder, signed []act.Signed, statuses []wallet.Status) ([]wallet.Status, error) {
 	trackers := make([]*wallet.Tracker, len(signed))
 	for i, st := range signed {
-		fmt.Fprintf(e.Stderr, "Waiting for %s transaction %s to be mined...\n", b.ops[i], st.Hash.Hex())
-		trackers[i] = wallet.Track(ctx, s.Chain, st.tx, wallet.TrackOptions{Confirmations: 1})
+		fmt.Fprintf(e.Stderr, "Waiting for %s transaction %s to be mined...\n", st.Op, st.Hash.Hex())
+		trackers[i] = wallet.Track(ctx, s.Chain, st.Tx, wallet.TrackOptions{Confirmations: 1})
 	}
 	var firstErr error
 	for i, t := range trackers {
@@ -350,8 +308,7 @@ func (e *env) follow(ctx context.Context, s *session.Session, j *journal.Journal
 			}
 			continue
 		}
-		data, _ := json.Marshal(st)
-		e.recordOutcome(j, journal.Entry{Kind: journal.KindTransaction, Op: b.ops[i], Ref: st.Hash.Hex(), Status: string(st.State), Data: data})
+		rec.Final(signed[i].Op, st)
 	}
 	if firstErr != nil {
 		return statuses, fmt.Errorf("%w; the transactions may still be mined", firstErr)
@@ -378,54 +335,6 @@ func failures(ops []string, statuses []wallet.Status) error {
 		return nil
 	}
 	return errors.New(strings.Join(problems, "; "))
-}
-
-// signedTx is a signed transaction as printed before it is sent, and as
-// journaled (without the raw bytes).
-type signedTx struct {
-	Op                   string          `json:"op"`
-	Hash                 common.Hash     `json:"hash"`
-	From                 common.Address  `json:"from"`
-	ChainID              uint64          `json:"chainId"`
-	Nonce                uint64          `json:"nonce"`
-	Gas                  uint64          `json:"gas"`
-	GasEstimated         bool            `json:"gasEstimated"`
-	MaxFeePerGas         string          `json:"maxFeePerGas"`         // wei
-	MaxPriorityFeePerGas string          `json:"maxPriorityFeePerGas"` // wei
-	Raw                  string          `json:"raw,omitempty"`
-	Summary              *wallet.Summary `json:"summary"`
-
-	tx *types.Transaction
-}
-
-func newSignedTx(op string, d *wallet.Draft, tx *types.Transaction) signedTx {
-	raw, _ := tx.MarshalBinary() // a signed dynamic-fee transaction always encodes
-	return signedTx{
-		Op:                   op,
-		Hash:                 tx.Hash(),
-		From:                 d.From,
-		ChainID:              tx.ChainId().Uint64(),
-		Nonce:                tx.Nonce(),
-		Gas:                  tx.Gas(),
-		GasEstimated:         d.GasEstimated,
-		MaxFeePerGas:         tx.GasFeeCap().String(),
-		MaxPriorityFeePerGas: tx.GasTipCap().String(),
-		Raw:                  hexutil.Encode(raw),
-		Summary:              d.Summary,
-		tx:                   tx,
-	}
-}
-
-func (st signedTx) withoutRaw() signedTx {
-	st.Raw = ""
-	return st
-}
-
-// signatureRecord is the journal's record of a signed transaction: what
-// was signed, never the key.
-type signatureRecord struct {
-	Subject string `json:"subject"`
-	signedTx
 }
 
 // printSummary shows a call the way the user must read it before it is
@@ -470,7 +379,7 @@ func printSummary(w io.Writer, i int, b txBatch, s *wallet.Summary, force bool) 
 }
 
 // printSigned prints signed transactions that were not sent.
-func printSigned(w io.Writer, signed []signedTx, out format) error {
+func printSigned(w io.Writer, signed []act.Signed, out format) error {
 	if out == formatJSON {
 		return writeJSON(w, map[string]any{"transactions": signed})
 	}
@@ -479,7 +388,7 @@ func printSigned(w io.Writer, signed []signedTx, out format) error {
 		if st.GasEstimated {
 			gas += " (estimated, with a margin)"
 		}
-		maxFee := new(big.Int).Mul(st.tx.GasFeeCap(), new(big.Int).SetUint64(st.Gas))
+		maxFee := new(big.Int).Mul(st.Tx.GasFeeCap(), new(big.Int).SetUint64(st.Gas))
 		fmt.Fprintf(w, "Transaction %d of %d (%s), signed, not sent:\n", i+1, len(signed), st.Op)
 		if err := fields(w,
 			"  hash", st.Hash.Hex(),

@@ -3,12 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
 
-	"allot/api"
+	"allot/app/act"
 	"allot/app/journal"
 )
 
@@ -54,54 +53,25 @@ func readBody(path string, v any) error {
 	return nil
 }
 
-// sendWrite journals a write request, sends it, and journals the outcome:
-// the answer, a refusal, or that the answer never came. An unknown outcome
-// is never retried here: the user decides, knowing it may have applied.
-// ref says what the write is about (an action, an allocation id).
-func (e *env) sendWrite(ctx context.Context, op, ref string, body any, send func() (status string, result any, err error)) error {
-	j := e.journal()
-	data, _ := json.Marshal(body)
-	if j != nil {
-		if err := j.Append(journal.Entry{Kind: journal.KindRequest, Profile: e.profileName(), Op: op, Ref: ref, Data: data}); err != nil {
-			return fmt.Errorf("%s: not sent, the journal cannot be written: %w", op, err)
-		}
-	}
-	status, result, err := send()
-	outcome := journal.Entry{Kind: journal.KindOutcome, Profile: e.profileName(), Op: op, Ref: ref, Status: status}
-	if err == nil && result != nil {
-		outcome.Data, _ = json.Marshal(result)
-	}
-	var unknown *api.OutcomeUnknownError
-	switch {
-	case errors.As(err, &unknown):
-		outcome.Status = "unknown"
-		err = fmt.Errorf("%w; check before sending it again (the journal records it)", err)
-	case err != nil:
-		outcome.Status = "failed"
-	}
-	if j != nil {
-		if jerr := j.Append(outcome); jerr != nil {
-			fmt.Fprintf(e.Stderr, "allot: warning: the journal could not record the outcome: %v\n", jerr)
-		}
-	}
-	return err
+// sendWrite journals a write request, sends it, and journals the outcome
+// (see act.Recorder.Write).
+func (e *env) sendWrite(_ context.Context, op, ref string, body any, send func() (status string, result any, err error)) error {
+	return e.recorder().Write(op, ref, body, send)
 }
 
-func (e *env) journal() *journal.Journal {
+// recorder journals this command's acts in the session's state directory.
+// A journal that cannot be opened is a warning: the command goes on.
+func (e *env) recorder() *act.Recorder {
+	r := &act.Recorder{Warn: func(err error) { fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err) }}
 	if e.sess == nil {
-		return nil
+		return r
 	}
+	r.Profile = e.sess.Name
 	j, err := journal.Open(e.sess.StateDir)
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
-		return nil
+		r.Warn(err)
+		return r
 	}
-	return j
-}
-
-func (e *env) profileName() string {
-	if e.sess == nil {
-		return ""
-	}
-	return e.sess.Name
+	r.Journal = j
+	return r
 }

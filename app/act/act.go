@@ -1,0 +1,200 @@
+// Package act carries out the acts that cannot be taken back: write
+// requests, signatures and transactions. Each is appended to the local
+// journal before it happens, and its outcome after, so that a crash or a
+// lost answer leaves a record of what may have been done. The command line
+// and the dashboard both act through it.
+package act
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"allot/api"
+	"allot/app/journal"
+	"allot/wallet"
+)
+
+// ErrJournal is returned when the journal cannot record an act, which then
+// does not happen.
+var ErrJournal = errors.New("the journal cannot be written")
+
+// Recorder journals acts. The zero Recorder records nothing: a journal that
+// could not be opened was reported already, and does not stop the work.
+type Recorder struct {
+	Journal *journal.Journal
+	Profile string
+	// Warn hears of an outcome that could not be recorded (the act is
+	// done); nil ignores it.
+	Warn func(error)
+}
+
+// Before records entry ahead of the act it describes; when that fails the
+// act must not happen.
+func (r *Recorder) Before(entry journal.Entry) error {
+	if r == nil || r.Journal == nil {
+		return nil
+	}
+	entry.Profile = r.Profile
+	if err := r.Journal.Append(entry); err != nil {
+		return fmt.Errorf("%w: %w", ErrJournal, err)
+	}
+	return nil
+}
+
+// After records what happened; failing to is a warning, not an error.
+func (r *Recorder) After(entry journal.Entry) {
+	if err := r.Before(entry); err != nil && r.Warn != nil {
+		r.Warn(err)
+	}
+}
+
+// Write journals a write request, sends it, and journals the outcome: the
+// answer, a refusal, or that the answer never came. An unknown outcome is
+// never retried here: the user decides, knowing it may have applied. ref
+// says what the write is about (an action, an allocation id, a file).
+func (r *Recorder) Write(op, ref string, body any, send func() (status string, result any, err error)) error {
+	data, _ := json.Marshal(body)
+	if err := r.Before(journal.Entry{Kind: journal.KindRequest, Op: op, Ref: ref, Data: data}); err != nil {
+		return fmt.Errorf("%s: not sent: %w", op, err)
+	}
+	status, result, err := send()
+	outcome := journal.Entry{Kind: journal.KindOutcome, Op: op, Ref: ref, Status: status}
+	if err == nil && result != nil {
+		outcome.Data, _ = json.Marshal(result)
+	}
+	var unknown *api.OutcomeUnknownError
+	switch {
+	case errors.As(err, &unknown):
+		outcome.Status = StatusUnknown
+		err = fmt.Errorf("%w; check before sending it again (the journal records it)", err)
+	case err != nil:
+		outcome.Status = "failed"
+	}
+	r.After(outcome)
+	return err
+}
+
+// StatusUnknown marks an outcome that never arrived.
+const StatusUnknown = "unknown"
+
+// SignIn signs the portal's sign-in message text with signer and sends it,
+// journaling the message before it is signed (never the key or the token).
+// The caller has shown text to the user.
+func (r *Recorder) SignIn(ctx context.Context, portal *wallet.Portal, text string, signer wallet.Signer) (wallet.Session, error) {
+	addr := signer.Address().Hex()
+	data, _ := json.Marshal(map[string]string{"address": addr, "message": text})
+	if err := r.Before(journal.Entry{Kind: journal.KindSignature, Op: "signin", Ref: addr, Data: data}); err != nil {
+		return wallet.Session{}, fmt.Errorf("sign in: not signed: %w", err)
+	}
+	sess, err := portal.SignIn(ctx, text, signer)
+	outcome := journal.Entry{Kind: journal.KindOutcome, Op: "signin", Ref: addr, Status: "signed-in"}
+	if err != nil {
+		outcome.Status = "failed"
+	} else {
+		outcome.Data, _ = json.Marshal(map[string]string{"expiration": sess.Expiration.UTC().Format(isoMillis)})
+	}
+	r.After(outcome)
+	return sess, err
+}
+
+// isoMillis is how times are written in journal data (D15).
+const isoMillis = "2006-01-02T15:04:05.000Z"
+
+// Signed is a signed transaction as shown before it is sent and as
+// journaled (without the raw bytes).
+type Signed struct {
+	Op                   string          `json:"op"`
+	Hash                 common.Hash     `json:"hash"`
+	From                 common.Address  `json:"from"`
+	ChainID              uint64          `json:"chainId"`
+	Nonce                uint64          `json:"nonce"`
+	Gas                  uint64          `json:"gas"`
+	GasEstimated         bool            `json:"gasEstimated"`
+	MaxFeePerGas         string          `json:"maxFeePerGas"`         // wei
+	MaxPriorityFeePerGas string          `json:"maxPriorityFeePerGas"` // wei
+	Raw                  string          `json:"raw,omitempty"`
+	Summary              *wallet.Summary `json:"summary"`
+
+	Tx *types.Transaction `json:"-"`
+}
+
+// Batch is transactions about one subject (an allocation, a pool), signed
+// in order with consecutive nonces.
+type Batch struct {
+	Subject string
+	Ops     []string // per draft: claim, approve, stake
+	Drafts  []*wallet.Draft
+}
+
+// Sign signs every draft of b, journaling each signed transaction (what
+// was signed, never the key) before it is kept. force signs calldata allot
+// cannot decode.
+func (r *Recorder) Sign(b Batch, signer wallet.Signer, force bool) ([]Signed, error) {
+	signed := make([]Signed, len(b.Drafts))
+	for i, d := range b.Drafts {
+		tx, err := d.Sign(signer, force)
+		if err != nil {
+			return nil, err
+		}
+		raw, _ := tx.MarshalBinary() // a signed dynamic-fee transaction always encodes
+		signed[i] = Signed{
+			Op: b.Ops[i], Hash: tx.Hash(), From: d.From, ChainID: tx.ChainId().Uint64(), Nonce: tx.Nonce(),
+			Gas: tx.Gas(), GasEstimated: d.GasEstimated,
+			MaxFeePerGas: tx.GasFeeCap().String(), MaxPriorityFeePerGas: tx.GasTipCap().String(),
+			Raw: hexutil.Encode(raw), Summary: d.Summary, Tx: tx,
+		}
+		record := struct {
+			Subject string `json:"subject"`
+			Signed
+		}{b.Subject, signed[i]}
+		record.Raw = ""
+		data, _ := json.Marshal(record)
+		if err := r.Before(journal.Entry{Kind: journal.KindSignature, Op: b.Ops[i], Ref: tx.Hash().Hex(), Data: data}); err != nil {
+			return nil, fmt.Errorf("%s transaction %d: the signed transaction was discarded: %w", b.Ops[i], i+1, err)
+		}
+	}
+	return signed, nil
+}
+
+// Send sends the signed transactions in order and returns the status of
+// each one sent. It stops at the first that fails: the ones after it take
+// later nonces and could not be mined. A transaction whose answer was lost
+// is journaled as unknown, and the error says to look for it.
+func (r *Recorder) Send(ctx context.Context, node wallet.Node, subject string, signed []Signed) ([]wallet.Status, error) {
+	var statuses []wallet.Status
+	for i, st := range signed {
+		entry := func(status string) journal.Entry {
+			data, _ := json.Marshal(map[string]any{"subject": subject, "from": st.From, "nonce": st.Nonce, "chainId": st.ChainID})
+			return journal.Entry{Kind: journal.KindTransaction, Op: st.Op, Ref: st.Hash.Hex(), Status: status, Data: data}
+		}
+		if err := r.Before(entry("sending")); err != nil {
+			return statuses, fmt.Errorf("%s transaction %s: not sent: %w", st.Op, st.Hash.Hex(), err)
+		}
+		if err := wallet.Send(ctx, node, st.Tx); err != nil {
+			var refused rpc.Error
+			if errors.As(err, &refused) {
+				r.After(entry("failed"))
+				return statuses, fmt.Errorf("%s transaction %d: the node refused it: %w", st.Op, i+1, err)
+			}
+			r.After(entry(StatusUnknown))
+			return statuses, fmt.Errorf("%s transaction %d: %w; the node may have taken it: look for %s on the chain before sending again",
+				st.Op, i+1, err, st.Hash.Hex())
+		}
+		r.After(entry(string(wallet.StatePending)))
+		statuses = append(statuses, wallet.Status{Hash: st.Hash, State: wallet.StatePending})
+	}
+	return statuses, nil
+}
+
+// Final journals a followed transaction's last status.
+func (r *Recorder) Final(op string, st wallet.Status) {
+	data, _ := json.Marshal(st)
+	r.After(journal.Entry{Kind: journal.KindTransaction, Op: op, Ref: st.Hash.Hex(), Status: string(st.State), Data: data})
+}

@@ -1,0 +1,312 @@
+package widget
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/sanitize"
+)
+
+// FormField is one line of a Form: a text input checked as it is typed, or
+// a choice among fixed options.
+type FormField struct {
+	// Label names the field on screen; Key names it for the screen that
+	// owns the form (a request field, a row's part).
+	Label, Key string
+	// Check validates the value as it is typed; nil accepts anything.
+	Check func(string) error
+	// Options makes the field a choice, cycled with left and right.
+	Options []string
+
+	input  textinput.Model
+	choice int
+	err    error
+}
+
+// TextField is a text input; check runs on every change.
+func TextField(key, label, placeholder string, check func(string) error) *FormField {
+	in := textinput.New()
+	in.Placeholder = placeholder
+	in.Prompt = ""
+	in.CharLimit = 200
+	return &FormField{Key: key, Label: label, Check: check, input: in}
+}
+
+// SecretField is a text input that shows a bullet for every character.
+func SecretField(key, label string) *FormField {
+	f := TextField(key, label, "", nil)
+	f.input.EchoMode = textinput.EchoPassword
+	f.input.EchoCharacter = '•'
+	f.input.CharLimit = 1024
+	return f
+}
+
+// ChoiceField chooses one of options; the first is chosen.
+func ChoiceField(key, label string, options ...string) *FormField {
+	return &FormField{Key: key, Label: label, Options: options}
+}
+
+// Value is the field's text, or its chosen option.
+func (f *FormField) Value() string {
+	if f.Options != nil {
+		return f.Options[f.choice]
+	}
+	return f.input.Value()
+}
+
+// SetValue sets the text (or chooses the option equal to v) and checks it.
+func (f *FormField) SetValue(v string) {
+	if f.Options != nil {
+		for i, o := range f.Options {
+			if o == v {
+				f.choice = i
+			}
+		}
+		return
+	}
+	f.input.SetValue(v)
+	f.check()
+}
+
+// SetCharLimit bounds what may be typed.
+func (f *FormField) SetCharLimit(n int) { f.input.CharLimit = n }
+
+// Err is the field's validation error as last checked.
+func (f *FormField) Err() error { return f.err }
+
+// SetErr shows err under the field, for an error found elsewhere (the
+// server naming this field's path).
+func (f *FormField) SetErr(err error) { f.err = err }
+
+// Clear empties a secret from memory as far as the input allows.
+func (f *FormField) Clear() { f.input.Reset() }
+
+func (f *FormField) check() {
+	f.err = nil
+	if f.Check != nil && f.Options == nil {
+		f.err = f.Check(f.input.Value())
+	}
+}
+
+// FormKeyMap holds a form's keys. It implements help.KeyMap.
+type FormKeyMap struct {
+	Next, Prev, Change key.Binding
+}
+
+// DefaultFormKeyMap returns the form's keys.
+func DefaultFormKeyMap() FormKeyMap {
+	return FormKeyMap{
+		Next:   key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field")),
+		Prev:   key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field")),
+		Change: key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "change choice")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k FormKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Next, k.Prev, k.Change} }
+
+// FullHelp implements help.KeyMap.
+func (k FormKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// Form is a column of fields, one focused, each checked as it is typed and
+// its error shown in place, under it. Submitting and cancelling are the
+// owning screen's keys: a form only edits.
+type Form struct {
+	Keys   FormKeyMap
+	Styles Styles
+
+	fields        []*FormField
+	focus         int
+	offset        int // first line drawn when the form is taller than its space
+	width, height int
+	labelWidth    int
+}
+
+// NewForm returns a form of fields, the first focused.
+func NewForm(fields ...*FormField) *Form {
+	f := &Form{Keys: DefaultFormKeyMap(), Styles: DefaultStyles(), width: 60, height: 20}
+	f.Insert(0, fields...)
+	return f
+}
+
+// Fields are the form's fields in order.
+func (f *Form) Fields() []*FormField { return f.fields }
+
+// Field is the field of key k, or nil.
+func (f *Form) Field(k string) *FormField {
+	for _, fld := range f.fields {
+		if fld.Key == k {
+			return fld
+		}
+	}
+	return nil
+}
+
+// Focused is the index of the focused field.
+func (f *Form) Focused() int { return f.focus }
+
+// Insert adds fields at index i; the focus stays on its field.
+func (f *Form) Insert(i int, fields ...*FormField) {
+	i = min(max(i, 0), len(f.fields))
+	f.fields = append(f.fields[:i], append(fields, f.fields[i:]...)...)
+	if len(f.fields) > len(fields) && f.focus >= i {
+		f.focus += len(fields)
+	}
+	f.measure()
+	f.Focus(f.focus)
+}
+
+// Remove deletes n fields from index i.
+func (f *Form) Remove(i, n int) {
+	if i < 0 || n <= 0 || i+n > len(f.fields) {
+		return
+	}
+	f.fields = append(f.fields[:i], f.fields[i+n:]...)
+	switch {
+	case f.focus >= i+n:
+		f.focus -= n
+	case f.focus >= i:
+		f.focus = i
+	}
+	f.measure()
+	f.Focus(f.focus)
+}
+
+// Focus moves the focus to field i.
+func (f *Form) Focus(i int) tea.Cmd {
+	if len(f.fields) == 0 {
+		f.focus = 0
+		return nil
+	}
+	f.focus = min(max(i, 0), len(f.fields)-1)
+	var cmd tea.Cmd
+	for j, fld := range f.fields {
+		if j == f.focus && fld.Options == nil {
+			cmd = fld.input.Focus()
+		} else {
+			fld.input.Blur()
+		}
+	}
+	return cmd
+}
+
+// Valid checks every field and focuses the first that fails.
+func (f *Form) Valid() bool {
+	for i, fld := range f.fields {
+		fld.check()
+		if fld.err != nil {
+			f.Focus(i)
+			return false
+		}
+	}
+	return true
+}
+
+// SetSize sets the space the form draws in.
+func (f *Form) SetSize(width, height int) {
+	f.width, f.height = max(width, 20), max(height, 1)
+	f.measure()
+}
+
+func (f *Form) measure() {
+	f.labelWidth = 0
+	for _, fld := range f.fields {
+		f.labelWidth = max(f.labelWidth, displayWidth(fld.Label))
+	}
+	f.labelWidth = min(f.labelWidth, f.width/3)
+	for _, fld := range f.fields {
+		fld.input.Width = max(f.width-f.labelWidth-5, 4)
+	}
+}
+
+// Update moves between fields, changes choices and types into the focused
+// field, checking it.
+func (f *Form) Update(msg tea.Msg) tea.Cmd {
+	if len(f.fields) == 0 {
+		return nil
+	}
+	fld := f.fields[f.focus]
+	if k, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case key.Matches(k, f.Keys.Next):
+			return f.Focus((f.focus + 1) % len(f.fields))
+		case key.Matches(k, f.Keys.Prev):
+			return f.Focus((f.focus + len(f.fields) - 1) % len(f.fields))
+		case fld.Options != nil && key.Matches(k, f.Keys.Change):
+			step := 1
+			if k.String() == "left" {
+				step = len(fld.Options) - 1
+			}
+			fld.choice = (fld.choice + step) % len(fld.Options)
+			return nil
+		case fld.Options != nil:
+			return nil
+		}
+	}
+	before := fld.input.Value()
+	var cmd tea.Cmd
+	fld.input, cmd = fld.input.Update(msg)
+	if fld.input.Value() != before {
+		fld.check()
+	}
+	return cmd
+}
+
+// View draws the fields, a label column then the input; a field's error is
+// on the line under it. The focused field is marked "▶" and the view
+// scrolls to keep it in sight.
+func (f *Form) View() string {
+	var lines []string
+	focusLine := 0
+	for i, fld := range f.fields {
+		marker := plainMarker
+		if i == f.focus {
+			marker = selectedMarker
+			focusLine = len(lines)
+		}
+		label := truncate(fld.Label, f.labelWidth)
+		label += strings.Repeat(" ", f.labelWidth-displayWidth(label))
+		var value string
+		if fld.Options != nil {
+			parts := make([]string, len(fld.Options))
+			for j, o := range fld.Options {
+				if j == fld.choice {
+					parts[j] = "(•) " + o
+				} else {
+					parts[j] = "( ) " + o
+				}
+			}
+			value = strings.Join(parts, "  ")
+		} else {
+			value = fld.input.View()
+		}
+		line := marker + label + " " + value
+		if i == f.focus {
+			line = f.Styles.Title.Render(marker+label) + " " + value
+		}
+		lines = append(lines, line)
+		if fld.err != nil {
+			msg := "✗ " + sanitize.Line(fld.err.Error())
+			lines = append(lines, strings.Repeat(" ", f.labelWidth+3)+truncate(msg, max(f.width-f.labelWidth-3, 4)))
+		}
+	}
+	if len(lines) > f.height {
+		if focusLine < f.offset {
+			f.offset = focusLine
+		}
+		if focusLine+1 >= f.offset+f.height {
+			f.offset = focusLine + 2 - f.height
+		}
+		f.offset = min(max(f.offset, 0), len(lines)-f.height)
+		lines = lines[f.offset : f.offset+f.height]
+	} else {
+		f.offset = 0
+	}
+	for i, l := range lines {
+		lines[i] = truncate(l, f.width)
+	}
+	return strings.Join(lines, "\n")
+}
