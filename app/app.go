@@ -196,6 +196,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.switchTab(tabPools)
 		return m, func() tea.Msg { return views.NavigateMsg{Screen: views.NewStakes(m.ctx, msg.pool)} }
+	case views.BackMsg:
+		if len(m.stacks[m.active]) > 1 {
+			m.stacks[m.active] = m.stacks[m.active][:len(m.stacks[m.active])-1]
+		}
+		return m, nil
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
 	}

@@ -57,6 +57,12 @@ type Screen interface {
 // NavigateMsg opens a page on top of the current one.
 type NavigateMsg struct{ Screen Screen }
 
+// BackMsg closes the page on top, as esc does; a screen that takes every
+// key (a form) sends it when the user cancels.
+type BackMsg struct{}
+
+func back() tea.Msg { return BackMsg{} }
+
 // ErrorMsg reports a failure for the status line; the dashboard keeps
 // running.
 type ErrorMsg struct {

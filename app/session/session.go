@@ -57,6 +57,10 @@ type Session struct {
 	// Fixtures describes the embedded sandbox's seed data; nil on a real
 	// deployment.
 	Fixtures *sandbox.Fixtures
+	// Applied lists the writes the embedded sandbox applied, oldest first
+	// (GET /_sandbox/journal), so that a write whose answer was lost can be
+	// checked; nil on a real deployment, whose API cannot tell.
+	Applied func() []sandbox.JournalEntry
 
 	closers []func()
 }
@@ -177,6 +181,7 @@ func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 		Fixtures: &fx,
 		Chain:    sb.Chain.Client(),
 		VesterOf: sb.VesterOf,
+		Applied:  sb.Server.Journal,
 	}
 	s.closers = append(s.closers, func() { httpSrv.Close(); sb.Close() })
 	s.API, err = api.New(api.Config{
