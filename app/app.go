@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
 	"allot/app/act"
@@ -39,9 +40,10 @@ const (
 	tabAllocation
 	tabTransactions
 	tabRequests
+	tabPortal
 )
 
-var tabNames = []string{"Contracts", "Pools", "Allocation", "Transactions", "Requests"}
+var tabNames = []string{"Contracts", "Pools", "Allocation", "Transactions", "Requests", "Portal"}
 
 // Run shows the dashboard on the terminal until the user quits.
 func Run(ctx context.Context, s *session.Session) error {
@@ -105,7 +107,7 @@ func New(s *session.Session, opts Options) *Model {
 	}
 	m := &Model{
 		ctx: &views.Context{Session: s, Now: now, Styles: widget.DefaultStyles(), Clipboard: clip, Journal: j, Token: token,
-			Recorder: &act.Recorder{Journal: j, Profile: s.Name}},
+			Recorder: &act.Recorder{Journal: j, Profile: s.Name}, Wallet: &views.Wallet{}},
 		keys:    defaultKeys(),
 		help:    help.New(),
 		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
@@ -127,6 +129,7 @@ func (m *Model) buildTabs() {
 		m.stacks[tabAllocation] = []views.Screen{views.NewAllocation(m.ctx)}
 		m.stacks[tabTransactions] = []views.Screen{views.NewTransactions(m.ctx)}
 		m.stacks[tabRequests] = []views.Screen{views.NewRequests(m.ctx)}
+		m.stacks[tabPortal] = []views.Screen{views.NewPortal(m.ctx)}
 	}
 }
 
@@ -171,6 +174,14 @@ func (m *Model) resize() {
 }
 
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	// A followed transaction's update carries the command that waits for
+	// the next one: keep it running whatever the screens do.
+	msg, next := views.Unwrap(msg)
+	model, cmd := m.update(msg)
+	return model, tea.Batch(cmd, next)
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -269,6 +280,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Details):
 		m.showErr = !m.showErr && m.lastErr != nil
 		return nil
+	case key.Matches(msg, m.keys.Unlock):
+		return m.open(views.NewUnlock(m.ctx))
 	}
 	for i, k := range m.keys.Tabs {
 		if key.Matches(msg, k) {
@@ -319,6 +332,11 @@ func (m *Model) quit() tea.Cmd {
 		return nil
 	}
 	return tea.Quit
+}
+
+// open shows s on top of the current tab.
+func (m *Model) open(s views.Screen) tea.Cmd {
+	return func() tea.Msg { return views.NavigateMsg{Screen: s} }
 }
 
 func (m *Model) switchTab(i int) tea.Cmd {
@@ -476,10 +494,39 @@ func (m *Model) header() string {
 	if m.ctx.Token != "" {
 		parts = append(parts, "token "+shortID(m.ctx.Token))
 	}
+	if w := m.walletSegment(); w != "" {
+		parts = append(parts, w)
+	}
 	if m.busy() {
 		parts = append(parts, m.spin.View()+" loading")
 	}
 	return fit(strings.Join(parts, "  │  "), m.width, 1)
+}
+
+// walletSegment shows the unlocked account and the portal session, each
+// with the time it has left, so that a lock or an expiry is no surprise.
+func (m *Model) walletSegment() string {
+	addr, left, ok := m.ctx.Wallet.Account()
+	if addr == (common.Address{}) {
+		return ""
+	}
+	hex := addr.Hex()
+	seg := "wallet " + hex[:6] + "…" + hex[len(hex)-4:] + " locked (u)"
+	if ok {
+		seg = "wallet " + hex[:6] + "…" + hex[len(hex)-4:] + " unlocked " + countdown(left)
+	}
+	if _, sess, ok := m.ctx.Wallet.Portal(m.ctx.Now()); ok {
+		seg += " · portal " + countdown(sess.TimeLeft(m.ctx.Now()))
+	} else {
+		seg += " · portal signed out"
+	}
+	return seg
+}
+
+// countdown writes d as m:ss.
+func countdown(d time.Duration) string {
+	d = max(d.Round(time.Second), 0)
+	return fmt.Sprintf("%d:%02d", int(d.Minutes()), int(d.Seconds())%60)
 }
 
 func shortID(id string) string {

@@ -20,6 +20,10 @@ var commands = []struct{ name, args, help string }{
 	{"transactions", "", "transactions created on this machine"},
 	{"requests", "", "the request inspector"},
 	{"token", "ID", "switch token"},
+	{"unlock", "", "unlock a keystore account"},
+	{"lock", "", "lock the account and sign out"},
+	{"portal", "", "sign in to the portal, humanity, submission"},
+	{"signout", "", "forget the portal session"},
 	{"q", "", "quit"},
 }
 
@@ -87,6 +91,18 @@ func (m *Model) runCommand(line string) tea.Cmd {
 			return m.fail("command", err)
 		}
 		return m.openStakes(args[0])
+	case "unlock":
+		return m.open(views.NewUnlock(m.ctx))
+	case "lock":
+		m.ctx.Wallet.Lock()
+		m.status, m.statusErr = "locked: the key is forgotten and the portal session closed", false
+		return nil
+	case "portal":
+		return m.switchTab(tabPortal)
+	case "signout":
+		m.ctx.Wallet.SignOut()
+		m.status, m.statusErr = "signed out: the portal token is forgotten", false
+		return nil
 	case "token":
 		if err := need(1, "a token id"); err != nil {
 			return m.fail("command", err)

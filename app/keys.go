@@ -4,8 +4,8 @@ import "github.com/charmbracelet/bubbles/key"
 
 // keyMap holds the dashboard's global keys. Screens add their own.
 type keyMap struct {
-	Help, Command, Back, Quit, NextTab, PrevTab, Token, Details key.Binding
-	Tabs                                                        []key.Binding
+	Help, Command, Back, Quit, NextTab, PrevTab, Token, Details, Unlock key.Binding
+	Tabs                                                                []key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -18,6 +18,7 @@ func defaultKeys() keyMap {
 		PrevTab: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous screen")),
 		Token:   key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "next token")),
 		Details: key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "error details")),
+		Unlock:  key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "unlock an account")),
 	}
 	for i := 1; i <= len(tabNames); i++ {
 		n := string(rune('0' + i))
@@ -33,6 +34,6 @@ func (k keyMap) short() []key.Binding {
 func (k keyMap) full() [][]key.Binding {
 	return [][]key.Binding{
 		append([]key.Binding{k.NextTab, k.PrevTab}, k.Tabs...),
-		{k.Help, k.Command, k.Back, k.Token, k.Details, k.Quit},
+		{k.Help, k.Command, k.Back, k.Token, k.Details, k.Unlock, k.Quit},
 	}
 }

@@ -180,6 +180,13 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 			a.input.Focus()
 			return textinput.Blink
 		}
+		if key.Matches(msg, keyClaim) && a.result != nil && !a.busy {
+			unlocked := ""
+			if a.result.Unlocked != nil {
+				unlocked = wallet.FormatUnits(a.result.Unlocked)
+			}
+			return navigate(NewClaim(a.ctx, a.result.Proof.ID, unlocked))
+		}
 		return a.detail.Update(msg)
 	}
 	if a.input.Focused() {
@@ -328,7 +335,11 @@ func (a *allocation) ShortHelp() []key.Binding {
 		return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "look up")),
 			key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "recent"))}
 	}
-	return append([]key.Binding{keyNewLookup}, a.detail.ShortHelp()...)
+	keys := []key.Binding{keyNewLookup}
+	if a.result != nil {
+		keys = append(keys, keyClaim)
+	}
+	return append(keys, a.detail.ShortHelp()...)
 }
 
 func (a *allocation) FullHelp() [][]key.Binding { return [][]key.Binding{a.ShortHelp()} }

@@ -27,6 +27,10 @@ type list[R any] struct {
 
 	// summaryLine keeps the line for a screen that sets summaryTxt itself.
 	summaryLine bool
+	// loaded, when set, reworks rows as they arrive.
+	loaded func([]R) []R
+	// actions open a screen about the focused row.
+	actions []rowAction[R]
 
 	seq        int
 	busy       bool
@@ -35,6 +39,13 @@ type list[R any] struct {
 	focused    string
 	width      int
 	height     int
+}
+
+// rowAction is a key that opens a screen about the focused row: a form
+// that acts on it.
+type rowAction[R any] struct {
+	key  key.Binding
+	open func(R) Screen
 }
 
 func newList[R any](ctx *Context, title string, cfg widget.TableConfig[R], fields func(R) []widget.Field) *list[R] {
@@ -76,10 +87,22 @@ func (l *list[R]) Update(msg tea.Msg) tea.Cmd {
 			l.table.SetLoading(nil)
 			return func() tea.Msg { return ErrorMsg{Op: l.title, Err: msg.err} }
 		}
-		return l.setRows(msg.value)
+		rows := msg.value
+		if l.loaded != nil {
+			rows = l.loaded(rows)
+		}
+		return l.setRows(rows)
 	case tea.KeyMsg:
-		if !l.table.EditingFilter() && key.Matches(msg, keyRefresh) && l.fetch != nil {
+		if l.table.EditingFilter() {
+			break
+		}
+		if key.Matches(msg, keyRefresh) && l.fetch != nil {
 			return l.reload()
+		}
+		for _, a := range l.actions {
+			if row, ok := l.table.Selected(); ok && key.Matches(msg, a.key) {
+				return navigate(a.open(row))
+			}
 		}
 	}
 	cmd := l.table.Update(msg)
@@ -150,6 +173,9 @@ func (l *list[R]) ShortHelp() []key.Binding {
 	if l.fetch != nil {
 		keys = append(keys, keyRefresh)
 	}
+	for _, a := range l.actions {
+		keys = append(keys, a.key)
+	}
 	return keys
 }
 
@@ -158,6 +184,13 @@ func (l *list[R]) FullHelp() [][]key.Binding {
 	full = append(full, l.detail.ShortHelp())
 	if l.fetch != nil {
 		full = append(full, []key.Binding{keyRefresh})
+	}
+	var acts []key.Binding
+	for _, a := range l.actions {
+		acts = append(acts, a.key)
+	}
+	if acts != nil {
+		full = append(full, acts)
 	}
 	return full
 }

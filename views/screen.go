@@ -28,6 +28,8 @@ type Context struct {
 	// Recorder journals every write, signature and transaction before it
 	// is made: screens act through it, never through the api directly.
 	Recorder *act.Recorder
+	// Wallet is the stakeholder's keystore account and portal session.
+	Wallet *Wallet
 	// Token is the token the screens show; the header switches it.
 	Token string
 }

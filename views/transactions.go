@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -11,6 +12,7 @@ import (
 	"allot/api"
 	"allot/app/journal"
 	"allot/views/widget"
+	"allot/wallet"
 )
 
 // txRow is a transaction this machine created or sent, read back from the
@@ -21,6 +23,33 @@ type txRow struct {
 	Status  string
 	At      time.Time
 	Profile string
+	// Chain transactions: where they were mined, once they are.
+	Block, Confirmations, GasUsed uint64
+	RevertReason                  string
+}
+
+// chainStatus is a final status as the journal holds it (wallet.Status's
+// JSON).
+type chainStatus struct {
+	Block         uint64 `json:"block"`
+	GasUsed       uint64 `json:"gasUsed"`
+	Confirmations uint64 `json:"confirmations"`
+	RevertReason  string `json:"revertReason"`
+}
+
+func (r *txRow) apply(st chainStatus) {
+	r.Block, r.Confirmations, r.GasUsed, r.RevertReason = st.Block, st.Confirmations, st.GasUsed, st.RevertReason
+}
+
+// statusText is the status with where the transaction was mined.
+func (r txRow) statusText() string {
+	switch {
+	case r.RevertReason != "":
+		return fmt.Sprintf("%s in block %d: %s", r.Status, r.Block, r.RevertReason)
+	case r.Block > 0:
+		return fmt.Sprintf("%s · block %d · %d conf", r.Status, r.Block, r.Confirmations)
+	}
+	return r.Status
 }
 
 // NewTransactions lists every transaction this machine created (with
@@ -31,29 +60,50 @@ func NewTransactions(ctx *Context) Screen {
 	l := newList(ctx, "Transactions", widget.TableConfig[txRow]{
 		Columns: []widget.Column[txRow]{
 			{Title: "Transaction", Cell: func(r txRow) string { return r.ID }, MinWidth: 14, Flex: 3},
-			{Title: "Kind", Cell: func(r txRow) string { return r.Kind }, MinWidth: 10, Flex: 1, Sort: func(a, b txRow) int { return cmpString(a.Kind, b.Kind) }},
-			{Title: "Status", Cell: func(r txRow) string { return r.Status }, MinWidth: 8, Sort: func(a, b txRow) int { return cmpString(a.Status, b.Status) }},
+			{Title: "Kind", Cell: func(r txRow) string { return r.Kind }, MinWidth: 10, MaxWidth: 20, Flex: 1, Sort: func(a, b txRow) int { return cmpString(a.Kind, b.Kind) }},
+			{Title: "Status", Cell: txRow.statusText, MinWidth: 16, Flex: 3, Sort: func(a, b txRow) int { return cmpString(a.Status, b.Status) }},
 			{Title: "Created", Cell: func(r txRow) string { return r.At.UTC().Format("2006-01-02 15:04:05") }, MinWidth: 19, Priority: 2, Sort: func(a, b txRow) int { return a.At.Compare(b.At) }},
 			{Title: "Profile", Cell: func(r txRow) string { return r.Profile }, MinWidth: 8, Priority: 3},
 		},
 		ID:       func(r txRow) string { return r.Kind + r.ID },
 		CopyText: func(r txRow) string { return r.ID },
-		Empty:    "No transactions yet. Transactions you create with allot (allot tx initialize|start|fund) appear here.",
+		Empty:    "No transactions yet. Transactions you create or send with allot (operator forms on Contracts, claims, stakes, allot tx) appear here.",
 	}, func(r txRow) []widget.Field {
-		return []widget.Field{
+		fields := []widget.Field{
 			{Label: "Transaction", Value: r.ID},
 			{Label: "Kind", Value: r.Kind},
 			{Label: "Status", Value: r.Status},
-			{Label: "Created", Value: widget.FormatTime(r.At, ctx.Now())},
-			{Label: "Profile", Value: r.Profile},
 		}
+		if r.Block > 0 {
+			fields = append(fields,
+				widget.Field{Label: "Block", Value: fmt.Sprint(r.Block)},
+				widget.Field{Label: "Confirmations", Value: fmt.Sprint(r.Confirmations)},
+				widget.Field{Label: "Gas used", Value: fmt.Sprint(r.GasUsed)})
+		}
+		if r.RevertReason != "" {
+			fields = append(fields, widget.Field{Label: "Revert reason", Value: r.RevertReason})
+		}
+		return append(fields,
+			widget.Field{Label: "Created", Value: widget.FormatTime(r.At, ctx.Now())},
+			widget.Field{Label: "Profile", Value: r.Profile})
 	})
 	j := ctx.Journal
 	l.fetch = func(context.Context) ([]txRow, error) { return readTransactions(j) }
-	return &transactions{list: l}
+	t := &transactions{list: l, live: map[string]wallet.Status{}}
+	l.loaded = func(rows []txRow) []txRow {
+		t.rows = rows
+		return t.merge()
+	}
+	return t
 }
 
-type transactions struct{ *list[txRow] }
+// transactions keeps the statuses of the transactions followed in this
+// run, newer than what the journal says until they are final.
+type transactions struct {
+	*list[txRow]
+	live map[string]wallet.Status
+	rows []txRow
+}
 
 // journalPoll is how often the screen rereads the journal.
 const journalPoll = 3 * time.Second
@@ -65,10 +115,26 @@ func (t *transactions) Init() tea.Cmd {
 }
 
 func (t *transactions) Update(msg tea.Msg) tea.Cmd {
-	if _, ok := msg.(pollJournal); ok {
+	switch msg := msg.(type) {
+	case pollJournal:
 		return tea.Batch(t.reload(), tea.Tick(journalPoll, func(time.Time) tea.Msg { return pollJournal{} }))
+	case TxStatusMsg:
+		t.live[msg.Status.Hash.Hex()] = msg.Status
+		return t.setRows(t.merge())
 	}
 	return t.list.Update(msg)
+}
+
+// merge lays the live statuses over the journal's rows.
+func (t *transactions) merge() []txRow {
+	rows := slices.Clone(t.rows)
+	for i := range rows {
+		if st, ok := t.live[rows[i].ID]; ok && rows[i].Block == 0 {
+			rows[i].Status = string(st.State)
+			rows[i].apply(chainStatus{Block: st.Block, GasUsed: st.GasUsed, Confirmations: st.Confirmations, RevertReason: st.RevertReason})
+		}
+	}
+	return rows
 }
 
 func readTransactions(j *journal.Journal) ([]txRow, error) {
@@ -95,12 +161,17 @@ func readTransactions(j *journal.Journal) ([]txRow, error) {
 			rows = append(rows, txRow{ID: "(no answer: may have been created)", Kind: e.Ref, Status: "UNKNOWN", At: e.At, Profile: e.Profile})
 		case e.Kind == journal.KindTransaction && e.Ref != "":
 			// A chain transaction: later entries update its status.
+			var st chainStatus
+			_ = json.Unmarshal(e.Data, &st) // sending and pending entries hold no status: zero
 			if i, ok := index[e.Ref]; ok {
 				rows[i].Status = e.Status
+				rows[i].apply(st)
 				continue
 			}
 			index[e.Ref] = len(rows)
-			rows = append(rows, txRow{ID: e.Ref, Kind: orDefault(e.Op, "chain"), Status: e.Status, At: e.At, Profile: e.Profile})
+			row := txRow{ID: e.Ref, Kind: orDefault(e.Op, "chain"), Status: e.Status, At: e.At, Profile: e.Profile}
+			row.apply(st)
+			rows = append(rows, row)
 		}
 	}
 	// Newest first.

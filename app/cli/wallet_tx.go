@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"math/big"
 	"strings"
 
@@ -47,20 +46,6 @@ func needChain(s *session.Session, what string) error {
 		return nil
 	}
 	return fmt.Errorf("%s needs an EVM node: set rpc_url in profile %q", what, s.Name)
-}
-
-// knownContracts labels the contracts of the profile's tokens: the targets
-// a call may have without a warning.
-func knownContracts(ctx context.Context, s *session.Session) (map[common.Address]string, error) {
-	known := map[common.Address]string{}
-	for _, token := range s.TokenIDs {
-		list, err := s.API.Contracts(ctx, token)
-		if err != nil {
-			return nil, fmt.Errorf("list the contracts of token %s, to check the calls against: %w", token, err)
-		}
-		maps.Copy(known, wallet.KnownContracts(list.Items))
-	}
-	return known, nil
 }
 
 // claimSigning is what `allot claim` takes to sign the claim it builds.
@@ -131,7 +116,7 @@ func (c *claimSigning) run(ctx context.Context, e *env, s *session.Session, acct
 	if err != nil {
 		return err
 	}
-	known, err := knownContracts(ctx, s)
+	known, err := s.KnownContracts(ctx)
 	if err != nil {
 		return err
 	}
@@ -205,7 +190,7 @@ var stakeCommand = command{
 			if err != nil {
 				return err
 			}
-			known, err := knownContracts(ctx, s)
+			known, err := s.KnownContracts(ctx)
 			if err != nil {
 				return err
 			}
@@ -341,34 +326,10 @@ func failures(ops []string, statuses []wallet.Status) error {
 // signed: the function, every argument, the value, and every warning.
 func printSummary(w io.Writer, i int, b txBatch, s *wallet.Summary, force bool) {
 	fmt.Fprintf(w, "Transaction %d of %d (%s): %s\n", i+1, len(b.calls), b.ops[i], sanitize.Line(s.Title()))
-	to := s.Call.To.Hex() + " (not a contract allot knows)"
-	if s.Known != "" {
-		to = s.Call.To.Hex() + " " + s.Known
+	var pairs []string
+	for _, l := range s.Lines() {
+		pairs = append(pairs, "  "+l.Label, l.Value)
 	}
-	pairs := []string{"  to", to, "  from", s.Call.From.Hex()}
-	if s.Decoded() {
-		pairs = append(pairs, "  function", s.Signature)
-		for _, a := range s.Args {
-			v := a.Value
-			if a.Units != "" {
-				v += " = " + a.Units + " tokens"
-			}
-			pairs = append(pairs, "  "+a.Name, v)
-		}
-	} else {
-		pairs = append(pairs, "  calldata", fmt.Sprintf("%d bytes allot cannot decode", len(s.Call.Data)))
-	}
-	if wd := s.Withdraw; wd != nil {
-		if a := wd.Allocation; a != nil {
-			pairs = append(pairs, "  allocation", a.Allocation.ID+" of "+a.Allocation.OriginalBeneficiary.Hex())
-		}
-		onChain := "not read"
-		if wd.OnChainRoot != nil {
-			onChain = wd.OnChainRoot.Hex()
-		}
-		pairs = append(pairs, "  proof root", wd.ComputedRoot.Hex(), "  vester root", fmt.Sprintf("%d: %s", wd.RootIndex, onChain))
-	}
-	pairs = append(pairs, "  ether sent", s.ValueEther())
 	fields(w, pairs...)
 	for _, warn := range s.Warnings {
 		fmt.Fprintln(w, "  WARNING: "+sanitize.Line(warn.Message))

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"time"
 
@@ -214,4 +215,18 @@ func (s *Session) Close() {
 		s.closers[i]()
 	}
 	s.closers = nil
+}
+
+// KnownContracts labels the contracts of the profile's tokens: the targets
+// a call may have without a warning.
+func (s *Session) KnownContracts(ctx context.Context) (map[common.Address]string, error) {
+	known := map[common.Address]string{}
+	for _, token := range s.TokenIDs {
+		list, err := s.API.Contracts(ctx, token)
+		if err != nil {
+			return nil, fmt.Errorf("list the contracts of token %s, to check the calls against: %w", token, err)
+		}
+		maps.Copy(known, wallet.KnownContracts(list.Items))
+	}
+	return known, nil
 }

@@ -1,7 +1,9 @@
 package widget
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -106,4 +108,19 @@ func appendLower(b []byte, s string) []byte {
 // FormatCount formats a count with thousands separators: 100000 -> "100,000".
 func FormatCount(n int) string {
 	return groupThousands(strconv.Itoa(n))
+}
+
+// Truncate cuts s to at most width cells, marking a cut with an ellipsis.
+func Truncate(s string, width int) string { return truncate(s, width) }
+
+// Page lays text out in width x height: long lines wrap, and when the text
+// is taller than height its last shown line says how much is cut. Styled
+// text keeps its escapes.
+func Page(s string, width, height int) string {
+	lines := wrapText(strings.TrimRight(s, "\n"), max(width, 1))
+	if height > 0 && len(lines) > height {
+		cut := len(lines) - height + 1
+		lines = append(lines[:height-1], truncate(fmt.Sprintf("… %d more lines (make the terminal taller)", cut), width))
+	}
+	return strings.Join(lines, "\n")
 }

@@ -1,0 +1,321 @@
+package views
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/app/act"
+	"allot/sanitize"
+	"allot/views/widget"
+	"allot/wallet"
+)
+
+// signing is the clear-signing flow of the claim and stake screens: the
+// calls are decoded, checked and built into transactions; the review shows
+// each one whole (function, arguments, value, fees, every warning); one
+// yes signs and sends them all; then each is followed until it is final.
+type signing struct {
+	ctx     *Context
+	subject string
+	ops     []string
+
+	stage    signStage
+	drafts   []*wallet.Draft
+	refusal  error // why the calls may not be signed, shown with the review
+	signed   []act.Signed
+	statuses []wallet.Status // per signed transaction, as followed
+	done     int             // how many are final
+	err      error
+	confirm  *widget.Confirm
+	view     viewport.Model
+	room     int // the most lines the review may take
+	seq      int
+}
+
+type signStage int
+
+const (
+	signBuilding signStage = iota
+	signReview
+	signSending
+	signFollowing
+	signDone
+)
+
+// newSigning starts building the transactions of calls, which the signer
+// from will sign.
+func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wallet.Call, from common.Address) (*signing, tea.Cmd) {
+	s := &signing{ctx: ctx, subject: subject, ops: ops, seq: seq, view: viewport.New(80, 10)}
+	chainID := ctx.Session.Profile.ChainID
+	session := ctx.Session
+	return s, load(seq, func(c context.Context) (built, error) {
+		if session.Chain == nil {
+			return built{}, errNoChain(ctx)
+		}
+		if chainID == 0 {
+			return built{}, fmt.Errorf("profile %q has no chain_id: set it, so that allot can check the transactions are for that chain", session.Name)
+		}
+		known, err := session.KnownContracts(c)
+		if err != nil {
+			return built{}, err
+		}
+		if len(ops) > 0 && ops[0] == "approve" {
+			known[calls[0].To] = "the token the pool stakes"
+		}
+		var refusal error
+		for i, call := range calls {
+			sum := wallet.DecodeCall(c, call, wallet.DecodeOptions{Signer: from, ChainID: chainID, Known: known, Chain: session.Chain})
+			if err := sum.CheckSignable(false); err != nil && refusal == nil {
+				refusal = fmt.Errorf("%s transaction %d may not be signed: %w", ops[i], i+1, err)
+			}
+		}
+		drafts, err := wallet.Build(c, session.Chain, calls, wallet.BuildOptions{ChainID: chainID, From: from, Known: known})
+		if err != nil {
+			return built{}, err
+		}
+		return built{drafts: drafts, refusal: refusal}, nil
+	})
+}
+
+type built struct {
+	drafts  []*wallet.Draft
+	refusal error
+}
+
+// sent is the answer of signing and sending.
+type sent struct {
+	seq      int
+	signed   []act.Signed
+	statuses []wallet.Status
+	err      error
+}
+
+func (s *signing) setSize(width, height int) {
+	// The screen's own lines, the question's box and the statuses take
+	// about fifteen lines; the review scrolls in the rest.
+	s.view.Width, s.room = width, max(height-15, 3)
+	if s.confirm != nil {
+		s.confirm.SetWidth(min(width, 80))
+	}
+	s.fill()
+}
+
+// update handles the flow's messages; it reports whether msg was its own.
+func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case loaded[built]:
+		if msg.seq != s.seq {
+			return nil, false
+		}
+		if msg.err != nil {
+			s.err, s.stage = msg.err, signDone
+			return nil, true
+		}
+		s.drafts, s.refusal, s.stage = msg.value.drafts, msg.value.refusal, signReview
+		if s.refusal == nil {
+			s.confirm = widget.NewConfirm("sign", s.question(), s.cost())
+			s.confirm.Styles = s.ctx.Styles
+			s.confirm.SetWidth(min(s.view.Width, 80))
+		}
+		s.fill()
+		return nil, true
+	case widget.ConfirmMsg:
+		if msg.Tag != "sign" || s.stage != signReview {
+			return nil, false
+		}
+		s.confirm = nil
+		if !msg.Yes {
+			s.err, s.stage = errNotSigned, signDone
+			return nil, true
+		}
+		return s.send(), true
+	case sent:
+		if msg.seq != s.seq {
+			return nil, false
+		}
+		s.signed, s.statuses, s.err = msg.signed, msg.statuses, msg.err
+		if len(s.statuses) == 0 {
+			s.stage = signDone
+			return nil, true
+		}
+		s.stage = signFollowing
+		return follow(s.ctx, s.signed[:len(s.statuses)]), true
+	case TxStatusMsg:
+		for i := range s.statuses {
+			if s.statuses[i].Hash == msg.Status.Hash {
+				s.statuses[i] = msg.Status
+				if msg.Final {
+					s.done++
+					if msg.Err != nil && s.err == nil {
+						s.err = msg.Err
+					}
+				}
+			}
+		}
+		if s.stage == signFollowing && s.done >= len(s.statuses) {
+			s.stage = signDone
+		}
+		return nil, false // every screen may want it
+	case tea.KeyMsg:
+		if s.confirm != nil {
+			switch msg.String() {
+			case "up", "down", "pgup", "pgdown", "k", "j":
+				var cmd tea.Cmd
+				s.view, cmd = s.view.Update(msg)
+				return cmd, true
+			}
+			return s.confirm.Update(msg), true
+		}
+	}
+	return nil, false
+}
+
+var errNotSigned = fmt.Errorf("not signed: nothing was sent")
+
+// send signs every draft and sends them in order, off the UI goroutine.
+func (s *signing) send() tea.Cmd {
+	signer := s.ctx.Wallet.Signer()
+	if signer == nil {
+		s.err, s.stage = fmt.Errorf("the account locked itself before signing: unlock it again (u); nothing was signed"), signDone
+		return nil
+	}
+	s.stage = signSending
+	rec, chain := s.ctx.Recorder, s.ctx.Session.Chain
+	b := act.Batch{Subject: s.subject, Ops: s.ops, Drafts: s.drafts}
+	seq := s.seq
+	return func() tea.Msg {
+		signed, err := rec.Sign(b, signer, false)
+		if err != nil {
+			return sent{seq: seq, err: err}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		statuses, err := rec.Send(ctx, chain, b.Subject, signed)
+		return sent{seq: seq, signed: signed, statuses: statuses, err: err}
+	}
+}
+
+func (s *signing) question() string {
+	if len(s.drafts) == 1 {
+		return "Sign and send this transaction?"
+	}
+	return fmt.Sprintf("Sign and send these %d transactions, in this order?", len(s.drafts))
+}
+
+// cost is the most the transactions can cost in fees, plus what they pay.
+func (s *signing) cost() string {
+	fees, value := new(big.Int), new(big.Int)
+	for _, d := range s.drafts {
+		fees.Add(fees, new(big.Int).Mul(d.Tx.GasFeeCap(), new(big.Int).SetUint64(d.Tx.Gas())))
+		value.Add(value, d.Tx.Value())
+	}
+	return fmt.Sprintf("They send %s ether and pay at most %s ether in fees.", wallet.FormatUnits(value), wallet.FormatUnits(fees))
+}
+
+// fill writes the review of the drafts into the viewport.
+func (s *signing) fill() {
+	var b strings.Builder
+	for i, d := range s.drafts {
+		sum := d.Summary
+		fmt.Fprintf(&b, "Transaction %d of %d (%s): %s\n", i+1, len(s.drafts), s.ops[i], sanitize.Line(sum.Title()))
+		lines := sum.Lines()
+		gas := fmt.Sprint(d.Tx.Gas())
+		if d.GasEstimated {
+			gas += " (estimated, with a margin)"
+		}
+		lines = append(lines,
+			wallet.Line{Label: "chain", Value: fmt.Sprint(d.Tx.ChainId())},
+			wallet.Line{Label: "nonce", Value: fmt.Sprint(d.Tx.Nonce())},
+			wallet.Line{Label: "gas limit", Value: gas},
+			wallet.Line{Label: "max fee", Value: d.Tx.GasFeeCap().String() + " wei per gas"})
+		width := 0
+		for _, l := range lines {
+			width = max(width, len(l.Label))
+		}
+		for _, l := range lines {
+			fmt.Fprintf(&b, "  %-*s  %s\n", width, l.Label, sanitize.Line(l.Value))
+		}
+		for _, w := range sum.Warnings {
+			b.WriteString("  WARNING: " + sanitize.Line(w.Message) + "\n")
+		}
+		if len(sum.Warnings) == 0 {
+			b.WriteString("  no warnings\n")
+		}
+		b.WriteString("\n")
+	}
+	text := strings.TrimRight(widget.Page(b.String(), s.view.Width, 0), "\n")
+	s.view.Height = min(strings.Count(text, "\n")+1, s.room)
+	s.view.SetContent(text)
+}
+
+// viewOf draws the flow at its stage.
+func (s *signing) viewOf(st widget.Styles, width int) string {
+	var b strings.Builder
+	switch s.stage {
+	case signBuilding:
+		b.WriteString("Decoding the calls and building the transactions…\n")
+	case signReview:
+		b.WriteString(st.Title.Render("Review: exactly what will be signed") + st.Muted.Render("  (↑/↓ scroll)") + "\n")
+		b.WriteString(s.view.View() + "\n")
+		if s.refusal != nil {
+			b.WriteString("✗ " + sanitize.Line(s.refusal.Error()) + "\n")
+		} else if s.confirm != nil {
+			b.WriteString(s.confirm.View() + "\n")
+		}
+	case signSending:
+		b.WriteString("Signing and sending…\n")
+	}
+	for i, st := range s.statuses {
+		b.WriteString(statusLine(s.signed[i].Op, st) + "\n")
+	}
+	if s.err != nil {
+		b.WriteString("✗ " + sanitize.Line(s.err.Error()) + "\n")
+	}
+	if s.stage == signFollowing || s.stage == signDone && len(s.statuses) > 0 {
+		b.WriteString(st.Muted.Render("The Transactions screen (4) follows them too.") + "\n")
+	}
+	return b.String()
+}
+
+// statusLine says where a sent transaction is, in words.
+func statusLine(op string, st wallet.Status) string {
+	h := st.Hash.Hex()
+	switch st.State {
+	case wallet.StatePending:
+		return fmt.Sprintf("%s %s: pending, waiting to be mined…", op, h)
+	case wallet.StateReverted:
+		reason := st.RevertReason
+		if reason == "" {
+			reason = "the node gave no reason"
+		}
+		return fmt.Sprintf("%s %s: REVERTED in block %d: %s", op, h, st.Block, sanitize.Line(reason))
+	case wallet.StateDropped:
+		return fmt.Sprintf("%s %s: dropped: it will not be mined", op, h)
+	}
+	if st.Mined() {
+		return fmt.Sprintf("%s %s: %s, mined in block %d, %d confirmation(s), gas used %d", op, h, st.State, st.Block, st.Confirmations, st.GasUsed)
+	}
+	return fmt.Sprintf("%s %s: %s", op, h, st.State)
+}
+
+// busy is true while the flow waits on the network.
+func (s *signing) busy() bool {
+	return s.stage == signBuilding || s.stage == signSending || s.stage == signFollowing
+}
+
+// capturing is true while the review asks its question.
+func (s *signing) capturing() bool { return s.confirm != nil }
+
+func (s *signing) help() []key.Binding {
+	if s.confirm != nil {
+		return s.confirm.ShortHelp()
+	}
+	return nil
+}

@@ -1,0 +1,180 @@
+package views
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/app/act"
+	"allot/wallet"
+	"allot/wallet/keystore"
+)
+
+// Wallet is the stakeholder's state the screens share: the keystore, the
+// account unlocked in it, and the portal session. Screens change it only
+// from Update, on the UI goroutine; the keystore and the portal are safe to
+// use from commands.
+type Wallet struct {
+	store   *keystore.Store
+	account common.Address // zero when no account is unlocked
+	portal  *wallet.Portal
+	session *wallet.Session
+	mu      sync.Mutex // guards store's opening, which commands do
+}
+
+// Store opens the profile's keystore on first use.
+func (w *Wallet) Store(ctx *Context) (*keystore.Store, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.store != nil {
+		return w.store, nil
+	}
+	dir, err := ctx.Session.Profile.KeystoreDir()
+	if err != nil {
+		return nil, err
+	}
+	store, err := keystore.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open the keystore: %w", err)
+	}
+	w.store = store
+	return store, nil
+}
+
+// Signer is the unlocked account's signer, or nil when the account is
+// locked (by hand or by the keystore's relock timer).
+func (w *Wallet) Signer() *keystore.Signer {
+	if w.store == nil || w.account == (common.Address{}) || w.store.TimeLeft(w.account) <= 0 {
+		return nil
+	}
+	return w.store.Signer(w.account)
+}
+
+// Account is the unlocked account and how long it stays unlocked; false
+// when none is (the address is then the one last unlocked, or zero).
+func (w *Wallet) Account() (common.Address, time.Duration, bool) {
+	if w.Signer() == nil {
+		return w.account, 0, false
+	}
+	return w.account, w.store.TimeLeft(w.account), true
+}
+
+// Lock forgets the unlocked key and signs out of the portal: a session
+// belongs to the account that signed in.
+func (w *Wallet) Lock() {
+	if w.store != nil {
+		w.store.LockAll()
+	}
+	w.account = common.Address{}
+	w.SignOut()
+}
+
+// Portal is the portal session, when signed in and not expired.
+func (w *Wallet) Portal(now time.Time) (*wallet.Portal, wallet.Session, bool) {
+	if w.portal == nil || w.session == nil || w.session.Expired(now) {
+		return nil, wallet.Session{}, false
+	}
+	return w.portal, *w.session, true
+}
+
+// SignOut forgets the portal session and its token.
+func (w *Wallet) SignOut() {
+	if w.portal != nil {
+		w.portal.SignOut()
+	}
+	w.portal, w.session = nil, nil
+}
+
+// unlocked makes account the unlocked one; a portal session of another
+// account ends.
+func (w *Wallet) unlocked(account common.Address) {
+	if account != w.account {
+		w.SignOut()
+	}
+	w.account = account
+}
+
+// signedIn keeps the portal session.
+func (w *Wallet) signedIn(p *wallet.Portal, s wallet.Session) { w.portal, w.session = p, &s }
+
+// newPortal is the profile's claim portal (D9).
+func newPortal(ctx *Context) (*wallet.Portal, error) {
+	p := ctx.Session.Profile
+	if p.ChainID == 0 {
+		return nil, fmt.Errorf("profile %q has no chain_id, which the sign-in message names: set it", ctx.Session.Name)
+	}
+	portal, err := wallet.NewPortal(wallet.PortalConfig{Domain: p.SigninDomain, URI: p.PortalURL, ChainID: p.ChainID}, ctx.Session.API)
+	if err != nil {
+		return nil, fmt.Errorf("profile %q: %w", ctx.Session.Name, err)
+	}
+	return portal, nil
+}
+
+// TxStatusMsg is a followed transaction's status as it changes: every
+// screen may show it; the Transactions screen does.
+type TxStatusMsg struct {
+	Op     string
+	Status wallet.Status
+	// Final is true for the last status of the transaction (mined with
+	// its confirmations, reverted, dropped) or when following stopped.
+	Final bool
+	Err   error // why following stopped before the transaction was final
+}
+
+// errNoChain is returned when a flow needs an EVM node the profile lacks.
+func errNoChain(ctx *Context) error {
+	return fmt.Errorf("this needs an EVM node: set rpc_url in profile %q", ctx.Session.Name)
+}
+
+// follow tracks sent transactions until each is final, reporting every
+// change as a TxStatusMsg and journaling each final status.
+func follow(ctx *Context, signed []act.Signed) tea.Cmd {
+	cmds := make([]tea.Cmd, len(signed))
+	for i, st := range signed {
+		t := wallet.Track(context.Background(), ctx.Session.Chain, st.Tx, wallet.TrackOptions{Confirmations: 1})
+		cmds[i] = watch(ctx.Recorder, st.Op, t)
+	}
+	return tea.Batch(cmds...)
+}
+
+// watch waits for the tracker's next update; each message carries the
+// command that waits for the one after, until the transaction is final.
+func watch(rec *act.Recorder, op string, t *wallet.Tracker) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case st, ok := <-t.Updates():
+			if ok {
+				return txUpdate{TxStatusMsg{Op: op, Status: st}, watch(rec, op, t)}
+			}
+		case <-t.Done():
+		}
+		st, err := t.Wait(context.Background())
+		if err == nil {
+			rec.Final(op, st)
+		} else if errors.Is(err, wallet.ErrStoppedWatching) {
+			err = fmt.Errorf("stopped following %s: it may still be mined", st.Hash.Hex())
+		}
+		return TxStatusMsg{Op: op, Status: st, Final: true, Err: err}
+	}
+}
+
+// txUpdate carries a status and the command that keeps watching; the
+// dashboard unwraps it (see Unwrap).
+type txUpdate struct {
+	TxStatusMsg
+	next tea.Cmd
+}
+
+// Unwrap splits a tracker update into the status every screen sees and
+// the command that waits for the next one; other messages pass unchanged.
+func Unwrap(msg tea.Msg) (tea.Msg, tea.Cmd) {
+	if u, ok := msg.(txUpdate); ok {
+		return u.TxStatusMsg, u.next
+	}
+	return msg, nil
+}
