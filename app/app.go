@@ -580,9 +580,16 @@ func (m *Model) statusLine() string {
 	return fit(m.status, m.width, 1)
 }
 
+// footer shows the screen's keys, cut to fit, then the global ones, which
+// are never cut: "? help" must always be in sight.
 func (m *Model) footer() string {
-	keys := append(m.top().ShortHelp(), m.keys.short()...)
-	return fit(m.help.ShortHelpView(keys), m.width, 1)
+	global := m.help.ShortHelpView(m.keys.short())
+	room := m.width - lipgloss.Width(global) - 3
+	local := m.help.ShortHelpView(m.top().ShortHelp())
+	if local == "" || room < 10 {
+		return fit(global, m.width, 1)
+	}
+	return fit(fit(local, room, 1)+" • "+global, m.width, 1)
 }
 
 func (m *Model) fullHelp() string {

@@ -20,6 +20,8 @@ var commands = []struct{ name, args, help string }{
 	{"transactions", "", "transactions created on this machine"},
 	{"requests", "", "the request inspector"},
 	{"token", "ID", "switch token"},
+	{"schedule", "", "create an unlock schedule"},
+	{"creative", "", "upload a portal creative"},
 	{"unlock", "", "unlock a keystore account"},
 	{"lock", "", "lock the account and sign out"},
 	{"portal", "", "sign in to the portal, humanity, submission"},
@@ -91,6 +93,10 @@ func (m *Model) runCommand(line string) tea.Cmd {
 			return m.fail("command", err)
 		}
 		return m.openStakes(args[0])
+	case "schedule", "schedules":
+		return m.open(views.NewSchedule(m.ctx))
+	case "creative", "creatives":
+		return m.open(views.NewCreative(m.ctx))
 	case "unlock":
 		return m.open(views.NewUnlock(m.ctx))
 	case "lock":

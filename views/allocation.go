@@ -112,7 +112,7 @@ func (a *allocation) lookup(id string) tea.Cmd {
 	if err := api.CheckUUID("allocation id", id); err != nil {
 		return func() tea.Msg { return ErrorMsg{Op: "allocation", Err: err} }
 	}
-	a.seq++
+	a.seq = nextSeq()
 	a.busy = true
 	a.input.Blur()
 	a.input.SetValue(id)

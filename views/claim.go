@@ -28,6 +28,7 @@ type claim struct {
 
 	req     *api.ClaimRequest // the request under review or sent
 	confirm *widget.Confirm
+	ask     string // the question's tag: answers reach every screen
 	sending bool
 	flow    *signing
 	err     error
@@ -51,7 +52,8 @@ func defaultFormKeys(submit string) formKeys {
 // NewClaim is the claim screen of allocation id; unlocked, when known, is
 // the amount the allocation has unlocked by now, shown as a hint.
 func NewClaim(ctx *Context, id, unlocked string) Screen {
-	c := &claim{ctx: ctx, id: id, unlocked: unlocked, keys: defaultFormKeys("review the claim request")}
+	c := &claim{ctx: ctx, id: id, unlocked: unlocked, keys: defaultFormKeys("review the claim request"),
+		ask: fmt.Sprintf("claim-%d", nextSeq())}
 	c.form = widget.NewForm(
 		widget.TextField("amount", "Amount (tokens)", "empty: all that is claimable now", nil),
 		widget.TextField("userCountryCode", "Country (optional)", "ISO 3166-1 alpha-2, e.g. DE", nil),
@@ -63,20 +65,30 @@ func NewClaim(ctx *Context, id, unlocked string) Screen {
 	return c
 }
 
-// request builds the claim request from the form.
+// request builds the claim request from the form and validates it as the
+// api package does; an amount that is not a number is one more field error.
 func (c *claim) request() (api.ClaimRequest, error) {
 	req := api.ClaimRequest{UserCountryCode: strings.ToUpper(strings.TrimSpace(c.form.Field("userCountryCode").Value()))}
 	if addr, _, ok := c.ctx.Wallet.Account(); ok {
 		req.Sender = addr.Hex()
 	}
+	var amountErr *api.FieldError
 	if v := strings.TrimSpace(c.form.Field("amount").Value()); v != "" {
 		n, err := api.ParseAmount(v)
 		if err != nil {
-			return req, &api.ValidationError{Fields: []api.FieldError{{Path: "amount", Message: err.Error()}}}
+			amountErr = &api.FieldError{Path: "amount", Message: err.Error()}
+		} else {
+			req.Amount = &n
 		}
-		req.Amount = &n
 	}
-	return req, req.Validate(c.id)
+	err := req.Validate(c.id)
+	if amountErr == nil {
+		return req, err
+	}
+	verr := &api.ValidationError{Op: "claim"}
+	errors.As(err, &verr)
+	verr.Fields = append(verr.Fields, *amountErr)
+	return req, verr
 }
 
 // check validates the request as the api package does and returns the
@@ -146,7 +158,7 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 		}
 		return c.form.Update(msg)
 	case widget.ConfirmMsg:
-		if msg.Tag != "claim" || c.confirm == nil {
+		if msg.Tag != c.ask || c.confirm == nil {
 			return nil
 		}
 		c.confirm = nil
@@ -179,7 +191,7 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 			c.err = errors.New("the account locked itself: unlock it again (u) and claim again")
 			return nil
 		}
-		c.seq++
+		c.seq = nextSeq()
 		var cmd tea.Cmd
 		c.flow, cmd = newSigning(c.ctx, c.seq, c.id, ops, calls, addr)
 		c.flow.setSize(c.width, c.height)
@@ -213,7 +225,7 @@ func (c *claim) review() tea.Cmd {
 	}
 	c.req = &req
 	body, _ := json.MarshalIndent(req, "", "  ")
-	c.confirm = widget.NewConfirm("claim", "Send this claim request for allocation "+c.id+"?",
+	c.confirm = widget.NewConfirm(c.ask, "Send this claim request for allocation "+c.id+"?",
 		"POST allocations/"+c.id+"/claim", string(body),
 		"The service answers with the transaction(s) to sign, which you review next. Nothing is signed yet.")
 	c.confirm.Styles = c.ctx.Styles
@@ -225,7 +237,7 @@ func (c *claim) send() tea.Cmd {
 	req, id := *c.req, c.id
 	rec, client := c.ctx.Recorder, c.ctx.Session.API
 	c.sending = true
-	c.seq++
+	c.seq = nextSeq()
 	seq := c.seq
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)

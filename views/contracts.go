@@ -30,6 +30,11 @@ func NewContracts(ctx *Context) Screen {
 			{Label: "Created", Value: widget.FormatTime(c.CreatedAt.Time, ctx.Now())},
 		}
 	})
+	l.actions = []rowAction[api.Contract]{
+		{keyInit, func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionInitialize) }},
+		{keyStart, func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionStartDistribution) }},
+		{keyFund, func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionFundDistribution) }},
+	}
 	token := ctx.Token
 	l.fetch = func(c context.Context) ([]api.Contract, error) {
 		list, err := ctx.Session.API.Contracts(c, token)

@@ -68,7 +68,7 @@ func (l *list[R]) reload() tea.Cmd {
 	if l.fetch == nil {
 		return nil
 	}
-	l.seq++
+	l.seq = nextSeq()
 	l.busy = true
 	l.err = nil
 	l.table.SetLoading(func() string { return "loading…" })
@@ -169,28 +169,32 @@ func (l *list[R]) View() string {
 func (l *list[R]) hasSummary() bool { return l.summary != nil || l.summaryLine }
 
 func (l *list[R]) ShortHelp() []key.Binding {
-	keys := l.table.ShortHelp()
-	if l.fetch != nil {
-		keys = append(keys, keyRefresh)
-	}
+	// The screen's own actions first: the footer cuts from the right.
+	var keys []key.Binding
 	for _, a := range l.actions {
 		keys = append(keys, a.key)
+	}
+	keys = append(keys, l.table.ShortHelp()...)
+	if l.fetch != nil {
+		keys = append(keys, keyRefresh)
 	}
 	return keys
 }
 
 func (l *list[R]) FullHelp() [][]key.Binding {
-	full := l.table.FullHelp()
-	full = append(full, l.detail.ShortHelp())
-	if l.fetch != nil {
-		full = append(full, []key.Binding{keyRefresh})
-	}
+	var full [][]key.Binding
 	var acts []key.Binding
 	for _, a := range l.actions {
 		acts = append(acts, a.key)
 	}
 	if acts != nil {
+		// First, so that a narrow terminal does not cut them off.
 		full = append(full, acts)
+	}
+	full = append(full, l.table.FullHelp()...)
+	full = append(full, l.detail.ShortHelp())
+	if l.fetch != nil {
+		full = append(full, []key.Binding{keyRefresh})
 	}
 	return full
 }

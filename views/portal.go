@@ -57,6 +57,9 @@ func NewPortal(ctx *Context) Screen {
 	}}
 }
 
+// signinTag names the sign-in question; there is one portal screen.
+const signinTag = "signin"
+
 type signedIn struct {
 	seq     int
 	portal  *wallet.Portal
@@ -89,7 +92,7 @@ func (p *portal) loadSubmission() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	p.seq++
+	p.seq = nextSeq()
 	p.busy = "reading the submission"
 	return load(p.seq, func(ctx context.Context) (*api.SubmissionAccounts, error) {
 		return pt.SubmissionAccounts(ctx)
@@ -101,7 +104,7 @@ func (p *portal) Update(msg tea.Msg) tea.Cmd {
 	case tea.KeyMsg:
 		return p.key(msg)
 	case widget.ConfirmMsg:
-		if msg.Tag != "signin" || p.confirm == nil {
+		if msg.Tag != signinTag || p.confirm == nil {
 			return nil
 		}
 		p.confirm = nil
@@ -212,7 +215,7 @@ func (p *portal) prepare() tea.Cmd {
 		return nil
 	}
 	p.pending, p.message = pt, msg.String()
-	p.confirm = widget.NewConfirm("signin", "Sign this message with "+addr.Hex()+"?",
+	p.confirm = widget.NewConfirm(signinTag, "Sign this message with "+addr.Hex()+"?",
 		"The signature proves to the portal that you hold this wallet; the portal answers with a session token, kept in memory only. It moves no funds.")
 	p.confirm.Styles = p.ctx.Styles
 	p.confirm.SetWidth(min(p.width, 90))
@@ -227,7 +230,7 @@ func (p *portal) signIn() tea.Cmd {
 	}
 	pt, text, rec := p.pending, p.message, p.ctx.Recorder
 	p.pending, p.message = nil, ""
-	p.seq++
+	p.seq = nextSeq()
 	p.busy = "signing in"
 	seq := p.seq
 	return func() tea.Msg {
@@ -246,7 +249,7 @@ func (p *portal) askHumanity() tea.Cmd {
 	}
 	p.humanityIn.Blur()
 	addr := common.HexToAddress(v).Hex()
-	p.seq++
+	p.seq = nextSeq()
 	p.busy = "asking about humanity"
 	client := p.ctx.Session.API
 	return load(p.seq, func(ctx context.Context) (humanityAnswer, error) {

@@ -157,4 +157,6 @@ func (r *requests) Update(msg tea.Msg) tea.Cmd {
 	return r.list.Update(msg)
 }
 
-func (r *requests) ShortHelp() []key.Binding { return append(r.list.ShortHelp(), keyCurl) }
+func (r *requests) ShortHelp() []key.Binding {
+	return append([]key.Binding{keyCurl}, r.list.ShortHelp()...)
+}

@@ -6,6 +6,7 @@ package views
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -82,6 +83,13 @@ func navigate(s Screen) tea.Cmd {
 // requestTimeout bounds a screen's call; the client has its own per-request
 // timeout, this one covers retries and pagination.
 const requestTimeout = 2 * time.Minute
+
+// seqs numbers requests across every screen: answers are delivered to all
+// screens, so a number must never be shared by two screens' requests.
+var seqs atomic.Int64
+
+// nextSeq is a request number no other request has.
+func nextSeq() int { return int(seqs.Add(1)) }
 
 // load runs fn off the UI goroutine and wraps its answer as a message.
 func load[T any](seq int, fn func(context.Context) (T, error)) tea.Cmd {

@@ -119,7 +119,7 @@ func (s *stake) Update(msg tea.Msg) tea.Cmd {
 		if s.plan.Approve != nil {
 			ops = []string{"approve", "stake"}
 		}
-		s.seq++
+		s.seq = nextSeq()
 		var cmd tea.Cmd
 		s.flow, cmd = newSigning(s.ctx, s.seq, s.pool.ID, ops, s.plan.Calls(), addr)
 		s.flow.setSize(s.width, s.height-4)
@@ -153,7 +153,7 @@ func (s *stake) prepare() tea.Cmd {
 		return nil
 	}
 	s.planning = true
-	s.seq++
+	s.seq = nextSeq()
 	poolID, chain := s.pool.ID, s.ctx.Session.Chain
 	return load(s.seq, func(ctx context.Context) (staked, error) {
 		params, err := portal.StakeParameters(ctx, poolID, amount)

@@ -69,7 +69,7 @@ type whole struct {
 func (s *stakes) Init() tea.Cmd { return s.reloadWhole() }
 
 func (s *stakes) reloadWhole() tea.Cmd {
-	s.seq++
+	s.seq = nextSeq()
 	s.busy = true
 	s.all = nil
 	s.table.SetLoading(func() string { return "loading…" })
@@ -109,7 +109,7 @@ type serverRows struct {
 func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
 	q := strings.TrimSpace(query)
 	if len(q) == 42 && strings.HasPrefix(q, "0x") && isHex(q[2:]) {
-		s.seq++
+		s.seq = nextSeq()
 		seq, fetch := s.seq, s.fetchWallet(q)
 		s.busy = true
 		return func() tea.Msg {
@@ -195,7 +195,7 @@ func (s *stakes) View() string {
 }
 
 func (s *stakes) ShortHelp() []key.Binding {
-	return append(s.list.ShortHelp(), keyRefresh, keyHistogram)
+	return append([]key.Binding{keyHistogram, keyRefresh}, s.list.ShortHelp()...)
 }
 
 func isHex(s string) bool {

@@ -77,7 +77,7 @@ func (u *unlock) SetSize(width, height int) {
 }
 
 func (u *unlock) Init() tea.Cmd {
-	u.seq++
+	u.seq = nextSeq()
 	u.busy = true
 	ctx := u.ctx
 	return load(u.seq, func(context.Context) (keystoreListing, error) {
@@ -179,7 +179,7 @@ func (u *unlock) start() tea.Cmd {
 		return u.pass.Focus()
 	}
 	account := u.accounts[u.cursor].Address
-	u.seq++
+	u.seq = nextSeq()
 	u.busy = true
 	u.err = nil
 	seq, ctx := u.seq, u.ctx

@@ -70,8 +70,12 @@ func (r *Recorder) Write(op, ref string, body any, send func() (status string, r
 		outcome.Data, _ = json.Marshal(result)
 	}
 	var unknown *api.OutcomeUnknownError
+	var unreadable *api.UnexpectedResponseError
 	switch {
-	case errors.As(err, &unknown):
+	case errors.As(err, &unknown),
+		// A success that cannot be read, or a gateway's error page: the
+		// service may have applied the write.
+		errors.As(err, &unreadable) && (unreadable.Status < 300 || unreadable.Status >= 500):
 		outcome.Status = StatusUnknown
 		err = fmt.Errorf("%w; check before sending it again (the journal records it)", err)
 	case err != nil:

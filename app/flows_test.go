@@ -1,0 +1,284 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"allot/api/sandbox"
+	"allot/app/journal"
+	"allot/app/session"
+	"allot/views/widget"
+)
+
+// flow drives the dashboard through a stakeholder's flow, on a sandbox
+// with the real clock (sign-in messages carry real times).
+type flow struct {
+	t  *testing.T
+	s  *session.Session
+	tm *teatest.TestModel
+	// seen is everything drawn so far, to read values off the screen;
+	// mark is where the output of the last key starts.
+	seen bytes.Buffer
+	mark int
+}
+
+func newFlow(t *testing.T) *flow {
+	t.Helper()
+	s, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
+	f := &flow{t: t, s: s, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f.wait("Team & Advisors Vesting")
+	return f
+}
+
+func (f *flow) typ(s string) *flow          { f.mark = f.seen.Len(); f.tm.Type(s); return f }
+func (f *flow) key(k tea.KeyType) *flow     { return f.send(tea.KeyMsg{Type: k}) }
+func (f *flow) runes(s string) *flow        { return f.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}) }
+func (f *flow) pause(d time.Duration) *flow { time.Sleep(d); return f }
+
+func (f *flow) send(msg tea.Msg) *flow {
+	f.mark = f.seen.Len()
+	f.tm.Send(msg)
+	return f
+}
+
+// wait blocks until text is drawn after the last key.
+func (f *flow) wait(text string) *flow {
+	f.t.Helper()
+	if bytes.Contains(f.seen.Bytes()[f.mark:], []byte(text)) {
+		return f
+	}
+	start := f.seen.Len()
+	teatest.WaitFor(f.t, f.tm.Output(), func(b []byte) bool {
+		// b is all this wait has read: keep it once.
+		f.seen.Truncate(start)
+		f.seen.Write(b)
+		return bytes.Contains(f.seen.Bytes()[f.mark:], []byte(text))
+	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	return f
+}
+
+// quit ends the program and returns the dashboard's final state.
+func (f *flow) quit() *Model {
+	f.t.Helper()
+	f.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	return f.tm.FinalModel(f.t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
+}
+
+// unlock unlocks demo account 0.
+func (f *flow) unlock() *flow {
+	return f.runes("u").wait("Unlock an account").key(tea.KeyEnter).wait("Passphrase").
+		typ("allot-demo-0").key(tea.KeyEnter).wait("unlocked 0x")
+}
+
+// journalEntries reads the local journal.
+func journalEntries(t *testing.T, s *session.Session) []journal.Entry {
+	t.Helper()
+	j, err := journal.Open(s.StateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := j.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Entries
+}
+
+func entriesOf(entries []journal.Entry, kind, op string) []journal.Entry {
+	var out []journal.Entry
+	for _, e := range entries {
+		if e.Kind == kind && (op == "" || e.Op == op) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// applied counts the writes the sandbox applied whose operation contains op.
+func applied(s *session.Session, op string) int {
+	n := 0
+	for _, e := range s.Applied() {
+		if strings.Contains(e.Operation, op) {
+			n++
+		}
+	}
+	return n
+}
+
+var txHash = regexp.MustCompile(`claim (0x[0-9a-f]{64}): success, mined in block \d+`)
+
+// TestClaimFlow: unlock, look up, claim; the request on screen is the one
+// sent, the decoded call on screen is the one signed, and the transaction
+// is followed until it is mined.
+func TestClaimFlow(t *testing.T) {
+	f := newFlow(t)
+	id := f.s.Fixtures.AllocationIDs[0]
+	addr := f.s.Fixtures.Wallets[0].Address
+	f.unlock()
+	f.runes("3").typ(id).key(tea.KeyEnter).wait("Unlock schedule")
+	f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request")
+	f.runes("y").wait("Sign and send this transaction?")
+	f.runes("y").wait("success, mined in block")
+	m := f.quit()
+	_ = m
+	screen := f.seen.String()
+
+	entries := journalEntries(t, f.s)
+	requests := entriesOf(entries, journal.KindRequest, "allocations/claim")
+	if len(requests) != 1 || applied(f.s, "/claim") != 1 {
+		t.Fatalf("claim requests: journal %d, sandbox %d; want 1 and 1", len(requests), applied(f.s, "/claim"))
+	}
+	var body map[string]any
+	if err := json.Unmarshal(requests[0].Data, &body); err != nil {
+		t.Fatal(err)
+	}
+	if body["sender"] != addr || len(body) != 1 {
+		t.Errorf("sent %s, want only sender %s", requests[0].Data, addr)
+	}
+	if !strings.Contains(screen, `"sender": "`+addr+`"`) {
+		t.Error("the claim request was not shown before it was sent")
+	}
+	for _, want := range []string{"withdraw(uint256,uint32,bytes,bytes32[])", "allocation        " + id + " of " + addr, "no warnings"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the review did not show %q", want)
+		}
+	}
+	sigs := entriesOf(entries, journal.KindSignature, "claim")
+	match := txHash.FindStringSubmatch(screen)
+	if len(sigs) != 1 || match == nil || sigs[0].Ref != match[1] {
+		t.Fatalf("signed %d transactions; screen shows %v", len(sigs), match)
+	}
+	var signed struct {
+		Summary struct {
+			Signature string `json:"signature"`
+		} `json:"summary"`
+	}
+	json.Unmarshal(sigs[0].Data, &signed)
+	if !strings.Contains(screen, signed.Summary.Signature) || signed.Summary.Signature == "" {
+		t.Errorf("signed %q, not what the review showed", signed.Summary.Signature)
+	}
+}
+
+// TestClaimFormErrors: each validation error is shown under its field, and
+// leaving sends nothing.
+func TestClaimFormErrors(t *testing.T) {
+	f := newFlow(t)
+	f.unlock()
+	f.runes("3").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
+	f.runes("C").wait("Claim allocation")
+	f.typ("0").wait("must be greater than 0")
+	f.key(tea.KeyBackspace).typ("12x").wait(`"12x" is not a decimal amount`)
+	f.key(tea.KeyTab).typ("X1").wait(`"X1" is not an ISO 3166-1 alpha-2 code`)
+	f.key(tea.KeyEnter).pause(200 * time.Millisecond)
+	f.key(tea.KeyEsc).wait("Allocation:")
+	f.quit()
+	if n := len(entriesOf(journalEntries(t, f.s), journal.KindRequest, "")); n != 0 || applied(f.s, "") != 0 {
+		t.Errorf("%d requests journaled, %d applied; want none", n, applied(f.s, ""))
+	}
+}
+
+// TestClaimDeclined: no to the claim request sends nothing; no to the
+// signature signs nothing.
+func TestClaimDeclined(t *testing.T) {
+	f := newFlow(t)
+	f.unlock()
+	f.runes("3").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
+	f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request")
+	f.runes("n").pause(200 * time.Millisecond)
+	if applied(f.s, "") != 0 {
+		t.Fatal("a declined claim request was sent")
+	}
+	f.key(tea.KeyEnter).wait("Send this claim request").runes("y").wait("Sign and send")
+	f.runes("n").wait("not signed: nothing was sent")
+	f.quit()
+	entries := journalEntries(t, f.s)
+	if n := len(entriesOf(entries, journal.KindSignature, "")) + len(entriesOf(entries, journal.KindTransaction, "")); n != 0 {
+		t.Errorf("%d signatures or transactions after a no", n)
+	}
+}
+
+// TestUnlockRefusals: a wrong passphrase and a corrupt file say so.
+func TestUnlockRefusals(t *testing.T) {
+	f := newFlow(t)
+	dir := f.s.Profile.Keystore
+	if err := os.WriteFile(filepath.Join(dir, "UTC--broken"), []byte(`{"address": 12`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.runes("u").wait("UTC--broken")
+	f.key(tea.KeyEnter).wait("Passphrase").typ("not-it").key(tea.KeyEnter).wait("wrong passphrase")
+	m := f.quit()
+	if _, _, ok := m.ctx.Wallet.Account(); ok {
+		t.Error("unlocked with a wrong passphrase")
+	}
+}
+
+// TestPortalSignIn: the whole message is shown before signing; no signs
+// nothing; yes signs in, and the header counts down.
+func TestPortalSignIn(t *testing.T) {
+	f := newFlow(t)
+	f.runes("6").wait("no account is unlocked")
+	f.unlock()
+	f.runes("s").wait("Expiration Time:")
+	screen := f.seen.String()
+	for _, want := range []string{"sandbox.invalid wants you to sign in with your Ethereum account:", f.s.Fixtures.Wallets[0].Address, "Chain ID: 31337", "Nonce: "} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the sign-in message did not show %q", want)
+		}
+	}
+	f.runes("n").wait("nothing was signed")
+	if applied(f.s, "signin") != 0 {
+		t.Fatal("signed in after a no")
+	}
+	f.runes("s").wait("Sign this message").runes("y").wait("Signed in as").wait("portal 59:")
+	f.wait("Primary wallet")
+	f.runes("o").wait("signed out")
+	m := f.quit()
+	if _, _, ok := m.ctx.Wallet.Portal(time.Now()); ok {
+		t.Error("still signed in after o")
+	}
+	if applied(f.s, "signin") != 1 || len(entriesOf(journalEntries(t, f.s), journal.KindSignature, "signin")) != 1 {
+		t.Error("want exactly one sign-in, journaled")
+	}
+}
+
+// TestStakeFlow: below the pool's minimum is refused in place; a stake
+// with a short allowance approves first; both are mined.
+func TestStakeFlow(t *testing.T) {
+	f := newFlow(t)
+	f.unlock()
+	f.runes("6").runes("s").wait("Sign this message").runes("y").wait("Signed in as")
+	f.runes("2").wait("Season").runes("S").wait("Stake in")
+	f.typ("5").wait("the pool's minimum stake is")
+	f.key(tea.KeyBackspace).typ("150").key(tea.KeyEnter).wait("Sign and send these 2 transactions")
+	screen := f.seen.String()
+	for _, want := range []string{"approve(address,uint256)", "= 150 tokens", "an approve of exactly 150 comes first"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the review did not show %q", want)
+		}
+	}
+	f.runes("y").wait("stake 0x")
+	f.wait("success, mined")
+	f.quit()
+	ops := map[string]int{}
+	for _, e := range entriesOf(journalEntries(t, f.s), journal.KindSignature, "") {
+		ops[e.Op]++
+	}
+	if ops["approve"] != 1 || ops["stake"] != 1 {
+		t.Errorf("signed %v, want one approve and one stake", ops)
+	}
+}

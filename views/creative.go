@@ -1,0 +1,631 @@
+package views
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/filepicker"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/progress"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"allot/api"
+	"allot/sanitize"
+	"allot/views/widget"
+)
+
+// The writes of an upload, named as the CLI names them.
+const (
+	crvOpURL    = "portals/creatives/upload-url"
+	crvOpCreate = "portals/creatives/create"
+)
+
+type crvState int
+
+const (
+	crvPick    crvState = iota // choosing a file
+	crvDetails                 // name and portal
+	crvReview                  // what will be sent, and a confirm dialog
+	crvWorking                 // upload URL, upload, register
+	crvDone                    // the public URL
+	crvFailed                  // a step failed
+)
+
+var (
+	crvKeyChoose = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose file"))
+	crvKeyUp     = key.NewBinding(key.WithKeys("h", "backspace", "left"), key.WithHelp("h", "parent folder"))
+	crvKeyReview = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s/enter", "review"))
+	crvKeyBack   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))
+	crvKeyCopy   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy public URL"))
+	crvKeyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
+)
+
+// crvFile is the chosen file as inspected before anything is sent.
+type crvFile struct {
+	Path, Name string
+	Type       string
+	TypeFrom   string // "content" or "extension"
+	Size       int64
+}
+
+// creative uploads a file to a portal and registers it (D12): pick a file,
+// name it, review, then upload URL, upload with progress, register.
+type creative struct {
+	ctx     *Context
+	picker  filepicker.Model
+	state   crvState
+	pickErr string
+	file    crvFile
+	form    *widget.Form
+	nameF   *widget.FormField
+	portalF *widget.FormField
+	confirm *widget.Confirm
+	ask     string // tags this screen's question: answers reach every screen
+	touched map[*widget.FormField]bool
+	message string
+
+	seq    int
+	step   string
+	sent   int64
+	bar    progress.Model
+	result *api.Creative
+	err    string
+
+	width, height int
+}
+
+// NewCreative is the creative upload, choosing from the current directory.
+func NewCreative(ctx *Context) Screen {
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = "."
+	}
+	return newCreative(ctx, dir)
+}
+
+func newCreative(ctx *Context, dir string) *creative {
+	p := filepicker.New()
+	p.CurrentDirectory = dir
+	p.AutoHeight = false
+	p.ShowPermissions = false
+	p.Cursor = "▶"
+	// Plain styles: the view is sanitized (file names come from disk), so
+	// it must carry no escapes of its own.
+	plain := lipgloss.NewStyle()
+	p.Styles = filepicker.Styles{
+		DisabledCursor: plain, Cursor: plain, Symlink: plain, Directory: plain, File: plain,
+		DisabledFile: plain, Permission: plain, Selected: plain, DisabledSelected: plain,
+		FileSize:       lipgloss.NewStyle().Width(7).Align(lipgloss.Right),
+		EmptyDirectory: lipgloss.NewStyle().SetString("  no files here"),
+	}
+	// esc leaves the screen; it does not climb folders.
+	p.KeyMap.Back = crvKeyUp
+	p.SetHeight(10)
+	return &creative{ctx: ctx, picker: p, touched: map[*widget.FormField]bool{}, ask: fmt.Sprintf("creative-%d", nextSeq()),
+		bar: progress.New(progress.WithDefaultGradient(), progress.WithoutPercentage())}
+}
+
+func (c *creative) Title() string { return "Upload creative" }
+
+func (c *creative) Init() tea.Cmd { return c.picker.Init() }
+
+func (c *creative) Capturing() bool { return c.state == crvDetails || c.state == crvReview }
+
+func (c *creative) Narrowed() bool { return c.state != crvPick }
+
+func (c *creative) Busy() bool { return c.state == crvWorking }
+
+// Messages of the upload.
+type (
+	crvInspected struct {
+		file crvFile
+		err  error
+	}
+	crvGotURL struct {
+		seq int
+		url *api.UploadURL
+		err error
+	}
+	crvProgress struct {
+		seq  int
+		sent int64
+		up   *crvUpload
+	}
+	crvUploaded struct {
+		seq int
+		err error
+		url *api.UploadURL
+	}
+	crvRegistered struct {
+		seq      int
+		creative *api.Creative
+		err      error
+	}
+)
+
+func (c *creative) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case crvInspected:
+		if c.state != crvPick {
+			return nil
+		}
+		if msg.err != nil {
+			c.pickErr = msg.err.Error()
+			return nil
+		}
+		c.pickErr = ""
+		c.details(msg.file)
+		return c.form.Focus(0)
+	case widget.ConfirmMsg:
+		if msg.Tag != c.ask || c.state != crvReview {
+			return nil
+		}
+		if !msg.Yes {
+			c.state = crvDetails
+			c.message = "not sent"
+			return c.form.Focus(c.form.Focused())
+		}
+		return c.requestURL()
+	case crvGotURL:
+		if msg.seq != c.seq {
+			return nil
+		}
+		if msg.err != nil {
+			return c.fail("upload URL", msg.err)
+		}
+		c.step = "uploading"
+		return c.startUpload(msg.url)
+	case crvProgress:
+		if msg.seq != c.seq {
+			return nil
+		}
+		c.sent = msg.sent
+		return msg.up.wait(msg.seq)
+	case crvUploaded:
+		if msg.seq != c.seq {
+			return nil
+		}
+		if msg.err != nil {
+			return c.fail("upload", msg.err)
+		}
+		c.sent = c.file.Size
+		c.step = "registering"
+		return c.register(msg.url)
+	case crvRegistered:
+		if msg.seq != c.seq {
+			return nil
+		}
+		if msg.err != nil {
+			return c.fail("register", msg.err)
+		}
+		c.state, c.result = crvDone, msg.creative
+		return nil
+	case tea.KeyMsg:
+		return c.key(msg)
+	}
+	// The file picker's own messages (a directory read).
+	var cmd tea.Cmd
+	c.picker, cmd = c.picker.Update(msg)
+	return cmd
+}
+
+func (c *creative) key(k tea.KeyMsg) tea.Cmd {
+	switch c.state {
+	case crvPick:
+		if k.String() == "esc" {
+			return back
+		}
+		var cmd tea.Cmd
+		c.picker, cmd = c.picker.Update(k)
+		if ok, path := c.picker.DidSelectFile(k); ok {
+			c.pickErr = ""
+			return tea.Batch(cmd, func() tea.Msg { return crvInspect(path) })
+		}
+		return cmd
+	case crvDetails:
+		switch {
+		case k.String() == "esc":
+			c.state = crvPick
+			c.message = ""
+			return nil
+		case key.Matches(k, crvKeyReview) || (k.String() == "enter" && c.form.Focused() == len(c.form.Fields())-1):
+			return c.review()
+		case k.String() == "enter":
+			return c.form.Focus(c.form.Focused() + 1)
+		}
+		fld := c.form.Fields()[c.form.Focused()]
+		before := fld.Value()
+		cmd := c.form.Update(k)
+		if fld.Value() != before {
+			c.touched[fld] = true
+		}
+		c.revalidate(false)
+		return cmd
+	case crvReview:
+		return c.confirm.Update(k)
+	case crvFailed:
+		if k.String() == "esc" {
+			c.state = crvDetails
+			c.err = ""
+			return c.form.Focus(c.form.Focused())
+		}
+	case crvDone:
+		switch {
+		case key.Matches(k, crvKeyCopy):
+			return c.ctx.Clipboard.Copy(c.result.PublicURL)
+		case k.String() == "esc":
+			return back
+		}
+	}
+	return nil
+}
+
+// crvInspect reads what the file is before anything is asked of the
+// service: its size, then its type from its first bytes.
+func crvInspect(path string) crvInspected {
+	name := filepath.Base(path)
+	fail := func(err error) crvInspected {
+		return crvInspected{err: fmt.Errorf("%s: %w", sanitize.Line(name), err)}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fail(errors.Unwrap(err))
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return fail(err)
+	}
+	if !info.Mode().IsRegular() {
+		return fail(errors.New("not a regular file"))
+	}
+	if err := api.CheckCreativeSize(info.Size()); err != nil {
+		return fail(err)
+	}
+	head := make([]byte, 512)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return fail(err)
+	}
+	ct, from := crvSniff(head[:n], name)
+	// The portal is not chosen yet: check the file's name and type alone.
+	if err := (api.UploadURLRequest{FileName: name, ContentType: ct, PortalSlug: "portal"}).Validate(); err != nil {
+		return fail(err)
+	}
+	return crvInspected{file: crvFile{Path: path, Name: name, Type: ct, TypeFrom: from, Size: info.Size()}}
+}
+
+// crvByExtension names the media type of the allowed types' extensions,
+// for content the sniffer does not know (MP3 without an ID3 tag, WebM
+// audio, Ogg Opus).
+var crvByExtension = map[string]string{
+	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
+	".mp4": "video/mp4", ".m4v": "video/mp4", ".webm": "video/webm",
+	".mp3": "audio/mpeg", ".wav": "audio/wav", ".ogg": "audio/ogg", ".oga": "audio/ogg", ".opus": "audio/ogg",
+}
+
+// crvSniff decides a file's media type from its first bytes, and from its
+// extension only when the bytes say nothing (binary of no known kind):
+// text named .png stays text and is refused. The sniffer's names for WAV
+// and Ogg become the ones D12 lists.
+func crvSniff(head []byte, name string) (contentType, from string) {
+	ct := http.DetectContentType(head)
+	if mt, _, err := mime.ParseMediaType(ct); err == nil {
+		ct = mt
+	}
+	switch ct {
+	case "audio/wave", "audio/x-wav", "audio/vnd.wave":
+		ct = "audio/wav"
+	case "application/ogg":
+		ct = "audio/ogg"
+	}
+	if ct == "application/octet-stream" {
+		if byExt, ok := crvByExtension[strings.ToLower(filepath.Ext(name))]; ok {
+			return byExt, "extension"
+		}
+	}
+	return ct, "content"
+}
+
+// crvDefaultSlug is the portal the upload goes to unless changed: the
+// sandbox's portal, or the profile's portal id.
+func crvDefaultSlug(ctx *Context) string {
+	if fx := ctx.Session.Fixtures; fx != nil && fx.PortalSlug != "" {
+		return fx.PortalSlug
+	}
+	return ctx.Session.Profile.PortalID
+}
+
+func (c *creative) details(f crvFile) {
+	c.file = f
+	c.nameF = widget.TextField("name", "Name", "what the portal calls it", nil)
+	c.nameF.SetValue(f.Name)
+	c.portalF = widget.TextField("portalSlug", "Portal", "portal slug", nil)
+	c.portalF.SetValue(crvDefaultSlug(c.ctx))
+	c.form = widget.NewForm(c.nameF, c.portalF)
+	c.form.Styles = c.ctx.Styles
+	c.form.SetSize(max(c.width, 20), 4)
+	c.touched = map[*widget.FormField]bool{}
+	c.message = ""
+	c.state = crvDetails
+	c.revalidate(false)
+}
+
+func (c *creative) urlRequest() api.UploadURLRequest {
+	return api.UploadURLRequest{FileName: c.file.Name, ContentType: c.file.Type, PortalSlug: c.portalF.Value()}
+}
+
+// revalidate shows the api package's errors under the name and portal;
+// all reports them even for fields not edited yet. It says whether the
+// form is valid.
+func (c *creative) revalidate(all bool) bool {
+	errs := map[*widget.FormField]error{}
+	var other []string
+	collect := func(err error) {
+		var ve *api.ValidationError
+		if !errors.As(err, &ve) {
+			return
+		}
+		for _, f := range ve.Fields {
+			switch f.Path {
+			case "portalSlug":
+				errs[c.portalF] = errors.New(f.Message)
+			case "name":
+				errs[c.nameF] = errors.New(f.Message)
+			default:
+				other = append(other, f.String())
+			}
+		}
+	}
+	collect(c.urlRequest().Validate())
+	// The storage key comes with the upload URL: only the name is checked.
+	collect(api.CreateCreativeRequest{StorageKey: "pending", Name: c.nameF.Value()}.Validate())
+	for _, f := range c.form.Fields() {
+		if err := errs[f]; err != nil && (all || c.touched[f] || f.Value() != "") {
+			f.SetErr(err)
+		} else {
+			f.SetErr(nil)
+		}
+	}
+	if len(other) > 0 {
+		c.message = strings.Join(other, "; ")
+	}
+	return len(errs) == 0 && len(other) == 0
+}
+
+func (c *creative) review() tea.Cmd {
+	if !c.revalidate(true) {
+		c.message = "fix the fields marked ✗ before review"
+		return nil
+	}
+	body, _ := json.Marshal(c.urlRequest())
+	create, _ := json.Marshal(api.CreateCreativeRequest{StorageKey: "(from the upload URL answer)", Name: c.nameF.Value()})
+	c.confirm = widget.NewConfirm(c.ask,
+		fmt.Sprintf("Upload %s to portal %s?", c.file.Name, c.portalF.Value()),
+		"File: "+c.file.Path,
+		fmt.Sprintf("Type: %s (from the %s) · Size: %s", c.file.Type, c.file.TypeFrom, crvSize(c.file.Size)),
+		"Name: "+c.nameF.Value()+" · Portal: "+c.portalF.Value(),
+		"",
+		"1. POST "+crvOpURL+" "+string(body),
+		"2. PUT the file's bytes to the upload URL it returns (Content-Type: "+c.file.Type+")",
+		"3. POST "+crvOpCreate+" "+string(create),
+	)
+	c.confirm.Styles = c.ctx.Styles
+	c.confirm.SetWidth(max(min(c.width, 100), 20))
+	c.message = ""
+	c.state = crvReview
+	return nil
+}
+
+func (c *creative) fail(step string, err error) tea.Cmd {
+	c.state = crvFailed
+	c.err = step + ": " + err.Error()
+	return nil
+}
+
+// requestURL asks for the upload URL through the recorder. The answer is
+// not journaled: an upload URL is a capability.
+func (c *creative) requestURL() tea.Cmd {
+	c.seq++
+	c.state, c.step, c.sent, c.err = crvWorking, "asking for an upload URL", 0, ""
+	seq, req, ref := c.seq, c.urlRequest(), c.file.Name
+	rec, client := c.ctx.Recorder, c.ctx.Session.API
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		var up *api.UploadURL
+		err := rec.Write(crvOpURL, ref, req, func() (string, any, error) {
+			var err error
+			up, err = client.CreativeUploadURL(ctx, req)
+			return "", nil, err
+		})
+		return crvGotURL{seq: seq, url: up, err: err}
+	}
+}
+
+// crvUpload carries an upload's progress and end from the goroutine that
+// sends the file to the Cmd loop that reports them.
+type crvUpload struct {
+	progress chan int64 // the latest count; older ones are dropped
+	done     chan error
+	url      *api.UploadURL
+}
+
+// wait reports the next progress, or the end of the upload.
+func (u *crvUpload) wait(seq int) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case n := <-u.progress:
+			return crvProgress{seq: seq, sent: n, up: u}
+		case err := <-u.done:
+			return crvUploaded{seq: seq, err: err, url: u.url}
+		}
+	}
+}
+
+func (c *creative) startUpload(up *api.UploadURL) tea.Cmd {
+	u := &crvUpload{progress: make(chan int64, 1), done: make(chan error, 1), url: up}
+	client, file := c.ctx.Session.API, c.file
+	go func() { u.done <- crvPut(client, up.UploadURL, file, u.progress) }()
+	return u.wait(c.seq)
+}
+
+// crvPut sends the file, counting bytes into progress.
+func crvPut(client *api.Client, uploadURL string, file crvFile, progress chan int64) error {
+	f, err := os.Open(file.Path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if info.Size() != file.Size {
+		return fmt.Errorf("%s changed since it was chosen (%d bytes, now %d): choose it again", sanitize.Line(file.Name), file.Size, info.Size())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	return client.Upload(ctx, uploadURL, file.Type, &crvCounter{r: f, ch: progress}, file.Size)
+}
+
+// crvCounter counts what is read through it and offers the count on ch
+// without ever blocking: a full channel has its stale count replaced.
+type crvCounter struct {
+	r  io.Reader
+	n  int64
+	ch chan int64
+}
+
+func (r *crvCounter) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if n > 0 {
+		r.n += int64(n)
+		select {
+		case r.ch <- r.n:
+		default:
+			select {
+			case <-r.ch:
+			default:
+			}
+			select {
+			case r.ch <- r.n:
+			default:
+			}
+		}
+	}
+	return n, err
+}
+
+func (c *creative) register(up *api.UploadURL) tea.Cmd {
+	seq, ref := c.seq, c.file.Name
+	req := api.CreateCreativeRequest{StorageKey: up.StorageKey, Name: c.nameF.Value()}
+	rec, client := c.ctx.Recorder, c.ctx.Session.API
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		var out *api.Creative
+		err := rec.Write(crvOpCreate, ref, req, func() (string, any, error) {
+			var err error
+			out, err = client.CreateCreative(ctx, req)
+			if err != nil {
+				return "", nil, err
+			}
+			return "created", out, nil
+		})
+		return crvRegistered{seq: seq, creative: out, err: err}
+	}
+}
+
+func (c *creative) SetSize(width, height int) {
+	c.width, c.height = width, height
+	c.picker.SetHeight(max(height-5, 1))
+	if c.form != nil {
+		c.form.SetSize(max(width, 20), 4)
+	}
+	if c.confirm != nil {
+		c.confirm.SetWidth(max(min(width, 100), 20))
+	}
+	c.bar.Width = max(min(width-4, 60), 10)
+}
+
+func (c *creative) View() string {
+	w, h := max(c.width, 20), max(c.height, 6)
+	title := c.ctx.Styles.Title.Render("Upload a creative")
+	var out []string
+	switch c.state {
+	case crvPick:
+		out = []string{title + c.ctx.Styles.Muted.Render(" · choose a file (enter) · esc: cancel"),
+			c.ctx.Styles.Muted.Render(sanitize.Truncate(c.picker.CurrentDirectory, w))}
+		out = append(out, strings.Split(strings.TrimRight(sanitize.Block(c.picker.View()), "\n"), "\n")...)
+		out = schFit(out, w, h-2)
+		if c.pickErr != "" {
+			out = append(out, "✗ "+sanitize.Truncate(c.pickErr, w-2))
+		}
+	case crvDetails:
+		out = []string{title + c.ctx.Styles.Muted.Render(" · ctrl+s: review · esc: choose another file"), "",
+			sanitize.Truncate(fmt.Sprintf("File: %s · %s · %s", c.file.Name, c.file.Type, crvSize(c.file.Size)), w), ""}
+		out = append(out, strings.Split(c.form.View(), "\n")...)
+		if c.message != "" {
+			out = append(out, "", sanitize.Truncate(c.message, w))
+		}
+	case crvReview:
+		out = append([]string{title}, strings.Split(c.confirm.View(), "\n")...)
+	case crvWorking:
+		out = []string{title, "", sanitize.Truncate(fmt.Sprintf("%s: %s…", c.file.Name, c.step), w), ""}
+		frac := 0.0
+		if c.file.Size > 0 {
+			frac = float64(c.sent) / float64(c.file.Size)
+		}
+		out = append(out, c.bar.ViewAs(frac), fmt.Sprintf("%d%% · %s of %s", int(frac*100), crvSize(c.sent), crvSize(c.file.Size)))
+	case crvDone:
+		r := c.result
+		out = []string{title, "", "Uploaded and registered " + sanitize.Line(c.file.Name), "",
+			"  Public URL   " + sanitize.Line(r.PublicURL),
+			"  ID           " + sanitize.Line(r.ID),
+			"  Storage key  " + sanitize.Line(r.StorageKey),
+			"", c.ctx.Styles.Muted.Render("c: copy the public URL · esc: close")}
+	case crvFailed:
+		out = []string{title, "", "✗ " + sanitize.Line(c.err), "",
+			c.ctx.Styles.Muted.Render("esc: back to the details (review sends everything again)")}
+	}
+	return strings.Join(schFit(out, w, h), "\n")
+}
+
+// crvSize writes a byte count for people.
+func crvSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func (c *creative) ShortHelp() []key.Binding {
+	switch c.state {
+	case crvPick:
+		return []key.Binding{crvKeyChoose, crvKeyUp, crvKeyClose}
+	case crvDetails:
+		return append([]key.Binding{crvKeyReview, crvKeyBack}, c.form.Keys.ShortHelp()...)
+	case crvReview:
+		return c.confirm.ShortHelp()
+	case crvDone:
+		return []key.Binding{crvKeyCopy, crvKeyClose}
+	case crvFailed:
+		return []key.Binding{crvKeyBack}
+	}
+	return nil
+}
+
+func (c *creative) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }

@@ -1,0 +1,277 @@
+package views
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"allot/api"
+	"allot/api/sandbox"
+	"allot/app/journal"
+	"allot/sanitize"
+)
+
+// crvPNG writes a small PNG image to dir/name and returns its bytes.
+func crvPNG(t *testing.T, dir, name string) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
+	for i := range 4 {
+		img.Set(i, i, color.RGBA{R: 200, A: 255})
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// crvChoose moves the picker to the file called name and chooses it.
+func (d *scDriver) crvChoose(name string) {
+	d.t.Helper()
+	c := d.s.(*creative)
+	d.until("the directory listing", func() bool { return strings.Contains(c.View(), name) })
+	for range 20 {
+		if strings.Contains(ansi.Strip(c.View()), "▶") && crvSelectedLine(c.View(), name) {
+			d.keys("enter")
+			return
+		}
+		d.keys("down")
+	}
+	d.t.Fatalf("cannot select %s:\n%s", name, c.View())
+}
+
+func crvSelectedLine(view, name string) bool {
+	for _, l := range strings.Split(ansi.Strip(view), "\n") {
+		if strings.HasPrefix(l, "▶") && strings.HasSuffix(strings.TrimSpace(l), name) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestCreativeUploadEndToEnd(t *testing.T) {
+	ctx := schContext(t, sandbox.Options{})
+	dir := t.TempDir()
+	data := crvPNG(t, dir, "logo.png")
+	os.WriteFile(filepath.Join(dir, "a-notes.txt"), []byte("hello"), 0o600)
+	d := newSCDriver(t, newCreative(ctx, dir), 100, 30)
+	c := d.s.(*creative)
+	d.crvChoose("logo.png")
+	d.until("the details", func() bool { return c.state == crvDetails })
+	if c.file.Type != "image/png" || c.file.Size != int64(len(data)) || c.portalF.Value() != ctx.Session.Fixtures.PortalSlug || c.nameF.Value() != "logo.png" {
+		t.Fatalf("file %+v, portal %q, name %q", c.file, c.portalF.Value(), c.nameF.Value())
+	}
+	if !c.Capturing() {
+		t.Fatal("the details form must take every key")
+	}
+	d.keys("ctrl+e", "ctrl+u")
+	d.typeText("Brand logo")
+	d.keys("ctrl+s")
+	if c.state != crvReview {
+		t.Fatalf("not reviewing: %q\n%s", c.message, c.View())
+	}
+	review := strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(c.View()), "│", "")), " ")
+	for _, want := range []string{"logo.png", "image/png (from the content)", "Portal: meridian-community", "Name: Brand logo", crvSize(int64(len(data))),
+		`POST portals/creatives/create {"storageKey":"(from the upload URL answer)","name":"Brand logo"}`,
+		`POST portals/creatives/upload-url {"fileName":"logo.png","contentType":"image/png","portalSlug":"meridian-community"}`} {
+		if !strings.Contains(review, want) {
+			t.Errorf("review lacks %q:\n%s", want, c.View())
+		}
+	}
+	if w := scWrites(t, ctx.Journal); len(w) != 0 {
+		t.Fatalf("sent before the confirmation: %v", w)
+	}
+	d.keys("y")
+	d.until("the public URL", func() bool { return c.state == crvDone || c.state == crvFailed })
+	if c.state != crvDone {
+		t.Fatalf("failed: %s", c.err)
+	}
+	if !strings.Contains(c.View(), c.result.PublicURL) || c.result.PublicURL == "" {
+		t.Fatalf("view:\n%s", c.View())
+	}
+	writes := scWrites(t, ctx.Journal)
+	if len(writes) != 2 || writes[0].Op != "portals/creatives/upload-url" || writes[1].Op != "portals/creatives/create" || writes[0].Ref != "logo.png" {
+		t.Fatalf("journal %+v", writes)
+	}
+	var urlReq api.UploadURLRequest
+	var createReq api.CreateCreativeRequest
+	json.Unmarshal(writes[0].Data, &urlReq)
+	json.Unmarshal(writes[1].Data, &createReq)
+	if urlReq != (api.UploadURLRequest{FileName: "logo.png", ContentType: "image/png", PortalSlug: "meridian-community"}) ||
+		createReq.Name != "Brand logo" || createReq.StorageKey != c.result.StorageKey {
+		t.Fatalf("sent %+v and %+v", urlReq, createReq)
+	}
+	// The upload URL, a capability, is not in the journal.
+	res, _ := ctx.Journal.Read()
+	for _, e := range res.Entries {
+		if strings.Contains(string(e.Data), "uploadUrl") {
+			t.Fatalf("journal keeps the upload URL: %s", e.Data)
+		}
+	}
+	// The sandbox received the file's bytes, byte for byte.
+	sum := sha256.Sum256(data)
+	uploaded := false
+	for _, e := range ctx.Session.Applied() {
+		if strings.HasPrefix(e.Operation, "_sandbox/uploads/") && e.BodySHA256 == hex.EncodeToString(sum[:]) {
+			uploaded = true
+		}
+	}
+	if !uploaded {
+		t.Fatalf("no upload of the file's bytes in %+v", ctx.Session.Applied())
+	}
+	if c.sent != int64(len(data)) || !strings.Contains(ansi.Strip(c.View()), "Public URL") {
+		t.Fatalf("sent %d", c.sent)
+	}
+	d.keys("c")
+	want := StatusMsg{Text: "copied " + sanitize.Truncate(c.result.PublicURL, 48)}
+	d.until("the copy", func() bool { return len(d.got) > 0 && d.got[len(d.got)-1] == want })
+	d.keys("esc")
+	d.until("the page closing", func() bool { return d.got[len(d.got)-1] == (BackMsg{}) })
+}
+
+// A file the portal would refuse is refused before any request.
+func TestCreativeRefusedBeforeAnyRequest(t *testing.T) {
+	ctx := schContext(t, sandbox.Options{})
+	dir := t.TempDir()
+	big, err := os.Create(filepath.Join(dir, "big.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	big.Write([]byte("\x89PNG\r\n\x1a\n"))
+	big.Truncate(api.MaxCreativeSize + 1)
+	big.Close()
+	os.WriteFile(filepath.Join(dir, "fake.png"), []byte("just some text, not an image"), 0o600)
+	os.WriteFile(filepath.Join(dir, "page.html"), []byte("<html><body>hi</body></html>"), 0o600)
+	os.WriteFile(filepath.Join(dir, "empty.png"), nil, 0o600)
+	os.WriteFile(filepath.Join(dir, ".hidden.png"), []byte("\x89PNG\r\n\x1a\nxxxx"), 0o600)
+	for _, tc := range []struct{ file, want string }{
+		{"big.png", "more than the 50 MiB"},
+		{"fake.png", `"text/plain" is not allowed`},
+		{"page.html", `"text/html" is not allowed`},
+		{"empty.png", "is empty"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			d := newSCDriver(t, newCreative(ctx, dir), 100, 30)
+			c := d.s.(*creative)
+			d.crvChoose(tc.file)
+			d.until("the refusal", func() bool { return c.pickErr != "" || c.state != crvPick })
+			if c.state != crvPick || !strings.Contains(c.View(), tc.want) || !strings.Contains(c.View(), tc.file) {
+				t.Fatalf("state %d, view:\n%s", c.state, c.View())
+			}
+		})
+	}
+	if w := scWrites(t, ctx.Journal); len(w) != 0 {
+		t.Fatalf("journal %v", w)
+	}
+}
+
+func TestCreativeCancelSendsNothing(t *testing.T) {
+	ctx := schContext(t, sandbox.Options{})
+	dir := t.TempDir()
+	crvPNG(t, dir, "logo.png")
+	d := newSCDriver(t, newCreative(ctx, dir), 80, 22)
+	c := d.s.(*creative)
+	d.crvChoose("logo.png")
+	d.until("the details", func() bool { return c.state == crvDetails })
+	d.keys("ctrl+s")
+	lines := strings.Split(c.View(), "\n")
+	if c.state != crvReview || len(lines) > 22 || !strings.Contains(c.View(), "[ Yes ]") {
+		t.Fatalf("review at 80x22 (%d lines):\n%s", len(lines), c.View())
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > 80 {
+			t.Fatalf("line %d is %d wide", i, ansi.StringWidth(l))
+		}
+	}
+	d.keys("n") // no: back to the details
+	d.until("the details again", func() bool { return c.state == crvDetails })
+	d.keys("ctrl+s", "esc")
+	d.until("the details after esc", func() bool { return c.state == crvDetails })
+	d.keys("esc") // back to the picker
+	if c.state != crvPick || c.Narrowed() {
+		t.Fatalf("state %d", c.state)
+	}
+	d.keys("esc") // close
+	d.until("the page closing", func() bool { return len(d.got) > 0 && d.got[len(d.got)-1] == (BackMsg{}) })
+	if w := scWrites(t, ctx.Journal); len(w) != 0 {
+		t.Fatalf("journal %v", w)
+	}
+	var res journal.ReadResult
+	res, _ = ctx.Journal.Read()
+	if len(res.Entries) != 0 {
+		t.Fatalf("journal %v", res.Entries)
+	}
+}
+
+func TestCreativePortalCheckedInPlace(t *testing.T) {
+	ctx := schContext(t, sandbox.Options{})
+	dir := t.TempDir()
+	crvPNG(t, dir, "logo.png")
+	d := newSCDriver(t, newCreative(ctx, dir), 100, 30)
+	c := d.s.(*creative)
+	d.crvChoose("logo.png")
+	d.until("the details", func() bool { return c.state == crvDetails })
+	d.keys("tab", "ctrl+e", "ctrl+u")
+	d.typeText("Bad Slug")
+	if got := scErrUnder(c.View(), "Portal"); !strings.Contains(got, "lowercase letters, digits or '-'") {
+		t.Fatalf("under the portal: %q\n%s", got, c.View())
+	}
+	d.keys("shift+tab", "ctrl+e", "ctrl+u")
+	d.keys("ctrl+s")
+	if c.state != crvDetails || scErrUnder(c.View(), "Name") == "" {
+		t.Fatalf("reviewed with errors:\n%s", c.View())
+	}
+	if w := scWrites(t, ctx.Journal); len(w) != 0 {
+		t.Fatalf("journal %v", w)
+	}
+}
+
+func TestCreativeSniff(t *testing.T) {
+	pngHead := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+	riffWave := append([]byte("RIFF\x24\x00\x00\x00WAVEfmt "), make([]byte, 20)...)
+	for _, tc := range []struct {
+		name       string
+		head       []byte
+		want, from string
+	}{
+		{"a.png", pngHead, "image/png", "content"},
+		{"a.jpg", pngHead, "image/png", "content"}, // the bytes win over the name
+		{"a.wav", riffWave, "audio/wav", "content"},
+		{"a.mp3", []byte{0xff, 0xfb, 0x90, 0x00, 0x01, 0x02}, "audio/mpeg", "extension"},
+		{"a.opus", []byte{0x00, 0x01, 0x02, 0xff}, "audio/ogg", "extension"},
+		{"a.png", []byte("plain text"), "text/plain", "content"},
+		{"a.bin", []byte{0x00, 0x01, 0x02, 0xff}, "application/octet-stream", "content"},
+	} {
+		ct, from := crvSniff(tc.head, tc.name)
+		if ct != tc.want || from != tc.from {
+			t.Errorf("%s: %s from %s, want %s from %s", tc.name, ct, from, tc.want, tc.from)
+		}
+	}
+}
+
+func TestCreativeCounterNeverBlocks(t *testing.T) {
+	ch := make(chan int64, 1)
+	r := &crvCounter{r: strings.NewReader(strings.Repeat("x", 10000)), ch: ch}
+	buf := make([]byte, 100)
+	for {
+		if _, err := r.Read(buf); err != nil {
+			break
+		}
+	}
+	if got := <-ch; got != 10000 {
+		t.Fatalf("latest count %d, want 10000", got)
+	}
+}

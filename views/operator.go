@@ -1,0 +1,1018 @@
+package views
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"allot/api"
+	"allot/api/sandbox"
+	"allot/sanitize"
+	"allot/views/widget"
+)
+
+// opCreate is the operation the operator's transactions are journaled
+// under, as the command line names it.
+const opCreate = "transactions/create"
+
+// opState is where the operator screen is: editing, reviewing the body,
+// waiting for the service, or showing what came of it.
+type opState int
+
+const (
+	opForm    opState = iota // editing the form
+	opReview                 // the exact body and a yes/no question
+	opSending                // waiting for the service
+	opResult                 // the created transactions
+	opUnknown                // sent, but no answer came
+	opResend                 // the body again, and the question whether to resend
+)
+
+// opCheck is what checking an unknown outcome found.
+type opCheck int
+
+const (
+	opUnchecked    opCheck = iota
+	opApplied              // the service created it
+	opNotApplied           // safe to resend
+	opCannotTell           // the API cannot read transactions back
+	opCheckRunning         // the check runs
+)
+
+// opRow is one (allocation id, amount) row of a FUND_DISTRIBUTION form.
+type opRow struct{ id, amount *widget.FormField }
+
+// operator builds one transaction request (INITIALIZE, START_DISTRIBUTION
+// or FUND_DISTRIBUTION) in a form checked as it is typed by the api
+// package's own Validate, shows the exact body for review, sends it once
+// through the journal, and, when the answer is lost, helps to find out
+// whether it was applied before anything is sent again.
+type operator struct {
+	ctx      *Context
+	contract api.Contract
+	action   string
+	form     *widget.Form
+	recent   []string
+
+	// The fields; nil when the action has none of that name.
+	contractID, tokenID, allocationIDs, adminWallet, memo, isTest *widget.FormField
+	rows                                                          []opRow
+
+	state opState
+	// general is a one-line failure not tied to a field; hint is a
+	// one-line note (what ctrl+r did).
+	general, hint string
+
+	req    api.TransactionRequest
+	body   []byte // json.Marshal(req): the bytes the client sends
+	pretty []string
+	scroll int
+
+	confirm *widget.Confirm
+	spin    spinner.Model
+	seq     int
+
+	result     *api.TransactionsResult
+	unknownErr error
+	sentAt     time.Time
+	baseline   int // applied writes of this body before the last send; -1 unknown
+	checked    opCheck
+
+	width, height int
+}
+
+// Operator keys.
+var (
+	opKeyReview = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review"))
+	opKeyNext   = key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field"))
+	opKeyPrev   = key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field"))
+	opKeyChoice = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "change choice"))
+	opKeyAddRow = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add row"))
+	opKeyDelRow = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove row"))
+	opKeyRecent = key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "recent id"))
+	opKeyCancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
+	opKeyYes    = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "send"))
+	opKeyNo     = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "back to the form"))
+	opKeyNoAgn  = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "do not send"))
+	opKeyScroll = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgup/pgdn", "scroll"))
+	opKeyCheck  = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check if applied"))
+	opKeyResend = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resend (asks first)"))
+	opKeyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
+)
+
+// NewOperator is the form of one transaction action for contract c:
+// api.ActionInitialize, api.ActionStartDistribution or
+// api.ActionFundDistribution.
+func NewOperator(ctx *Context, c api.Contract, action string) Screen {
+	o := &operator{ctx: ctx, contract: c, action: action, baseline: -1, width: 80, height: 22}
+	o.recent = recentLookups(ctx.Journal)
+	o.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
+	var fields []*widget.FormField
+	switch action {
+	case api.ActionInitialize:
+		o.contractID = widget.TextField("contractId", "Contract id", "UUID", nil)
+		o.adminWallet = widget.TextField("adminWalletId", "Admin wallet id", "UUID", nil)
+		fields = []*widget.FormField{o.contractID, o.adminWallet}
+	case api.ActionStartDistribution:
+		o.contractID = widget.TextField("contractId", "Contract id", "UUID", nil)
+		o.tokenID = widget.TextField("tokenId", "Token id", "UUID", nil)
+		o.allocationIDs = widget.TextField("allocationIds", "Allocation ids", "UUIDs, separated by commas or spaces (ctrl+r: recent)", nil)
+		// A distribution may start with many allocations at once.
+		o.allocationIDs.SetCharLimit(40 * 1000)
+		o.adminWallet = widget.TextField("adminWalletId", "Admin wallet id", "optional UUID", nil)
+		o.memo = widget.TextField("memo", "Memo", "optional", nil)
+		fields = []*widget.FormField{o.contractID, o.tokenID, o.allocationIDs, o.adminWallet, o.memo}
+	default:
+		o.action = api.ActionFundDistribution
+		o.tokenID = widget.TextField("tokenId", "Token id", "UUID", nil)
+		o.isTest = widget.ChoiceField("isTest", "Test funding", "no", "yes")
+		o.rows = []opRow{o.newRow()}
+		fields = []*widget.FormField{o.tokenID, o.isTest, o.rows[0].id, o.rows[0].amount}
+	}
+	if o.contractID != nil {
+		o.contractID.SetValue(c.ID)
+	}
+	if o.tokenID != nil {
+		o.tokenID.SetValue(ctx.Token)
+	}
+	for _, f := range fields {
+		if f.Options == nil {
+			o.attachCheck(f)
+		}
+	}
+	o.form = widget.NewForm(fields...)
+	o.form.Styles = ctx.Styles
+	o.renumber()
+	// Start on the first field still to fill.
+	for i, f := range fields {
+		if f.Options == nil && f.Value() == "" {
+			o.form.Focus(i)
+			break
+		}
+	}
+	o.SetSize(o.width, o.height)
+	return o
+}
+
+// newRow returns a row of fields, checked.
+func (o *operator) newRow() opRow {
+	r := opRow{
+		id:     widget.TextField("allocationId", "Allocation", "UUID (ctrl+r: recent)", nil),
+		amount: widget.TextField("amount", "Amount", "tokens, e.g. 1250.5", nil),
+	}
+	o.attachCheck(r.id)
+	o.attachCheck(r.amount)
+	return r
+}
+
+// attachCheck makes f's check the request's own validation, read for f.
+func (o *operator) attachCheck(f *widget.FormField) {
+	f.Check = func(string) error { return o.fieldErr(f) }
+}
+
+// renumber labels the rows 1, 2, ... and measures the labels again.
+func (o *operator) renumber() {
+	for i, r := range o.rows {
+		r.id.Label = fmt.Sprintf("Allocation %d", i+1)
+		r.amount.Label = fmt.Sprintf("Amount %d", i+1)
+	}
+	if o.form != nil {
+		o.form.SetSize(o.width, o.formHeight())
+	}
+}
+
+func (o *operator) Title() string {
+	switch o.action {
+	case api.ActionInitialize:
+		return "Initialize"
+	case api.ActionStartDistribution:
+		return "Start distribution"
+	}
+	return "Fund distribution"
+}
+
+func (o *operator) Init() tea.Cmd   { return o.form.Focus(o.form.Focused()) }
+func (o *operator) Busy() bool      { return o.state == opSending || o.checked == opCheckRunning }
+func (o *operator) Capturing() bool { return o.state == opForm }
+func (o *operator) Narrowed() bool {
+	return o.state == opReview || o.state == opSending || o.state == opResend
+}
+func (o *operator) formHeight() int     { return max(o.height-3, 1) }
+func (o *operator) sendTag() string     { return fmt.Sprintf("operator-%p-send", o) }
+func (o *operator) resendTag() string   { return fmt.Sprintf("operator-%p-resend", o) }
+func (o *operator) bodySum() string     { return opSHA256(o.body) }
+func (o *operator) confirmWidth() int   { return min(o.width, 76) }
+func (o *operator) viewportHeight() int { return max(o.height-2-lipgloss.Height(o.confirm.View()), 1) }
+func (o *operator) lastField() bool     { return o.form.Focused() == len(o.form.Fields())-1 }
+
+// fundRowStart is the index of the first row's field: tokenId and isTest
+// come first.
+func (o *operator) fundRowStart() int { return 2 }
+
+func (o *operator) failLine(s string) string { return failStyle.Render(s) }
+
+func opSHA256(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func (o *operator) SetSize(width, height int) {
+	o.width, o.height = max(width, 20), max(height, 3)
+	o.form.SetSize(o.width, o.formHeight())
+	if o.confirm != nil {
+		o.confirm.SetWidth(o.confirmWidth())
+	}
+}
+
+// splitIDs reads a list of ids separated by commas or white space.
+func opSplitIDs(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' })
+}
+
+func opOptional(f *widget.FormField) *string {
+	v := strings.TrimSpace(f.Value())
+	if v == "" {
+		return nil
+	}
+	return &v
+}
+
+// build makes the request from the form. An amount that does not parse is
+// zero here; its field shows the parse error.
+func (o *operator) build() api.TransactionRequest {
+	switch o.action {
+	case api.ActionInitialize:
+		return &api.InitializeRequest{
+			ContractID:    strings.TrimSpace(o.contractID.Value()),
+			AdminWalletID: strings.TrimSpace(o.adminWallet.Value()),
+		}
+	case api.ActionStartDistribution:
+		return &api.StartDistributionRequest{
+			ContractID:    strings.TrimSpace(o.contractID.Value()),
+			TokenID:       strings.TrimSpace(o.tokenID.Value()),
+			AllocationIDs: opSplitIDs(o.allocationIDs.Value()),
+			AdminWalletID: opOptional(o.adminWallet),
+			Memo:          opOptional(o.memo),
+		}
+	}
+	req := &api.FundDistributionRequest{TokenID: strings.TrimSpace(o.tokenID.Value())}
+	if o.isTest.Value() == "yes" {
+		yes := true
+		req.IsTest = &yes
+	}
+	for _, r := range o.rows {
+		amount, _ := api.ParseAmount(r.amount.Value())
+		req.Data = append(req.Data, api.FundItem{AllocationID: strings.TrimSpace(r.id.Value()), Amount: amount})
+	}
+	return req
+}
+
+// fieldOf maps a field error's path to the form field it names, and a
+// prefix that says which item of a list it is about; nil for a path that
+// names no field.
+func (o *operator) fieldOf(path string) (*widget.FormField, string) {
+	if name, index, rest, ok := opSplitIndexed(path); ok {
+		switch {
+		case name == "allocationIds" && o.allocationIDs != nil && rest == "":
+			return o.allocationIDs, fmt.Sprintf("id %d: ", index+1)
+		case name == "data" && index < len(o.rows) && rest == ".amount":
+			return o.rows[index].amount, ""
+		case name == "data" && index < len(o.rows):
+			return o.rows[index].id, ""
+		}
+		return nil, ""
+	}
+	if path == "data" && len(o.rows) > 0 {
+		return o.rows[0].id, ""
+	}
+	if path == "" {
+		return nil, ""
+	}
+	return o.form.Field(path), ""
+}
+
+// splitIndexed reads "name[i]rest".
+func opSplitIndexed(path string) (name string, index int, rest string, ok bool) {
+	open := strings.IndexByte(path, '[')
+	end := strings.IndexByte(path, ']')
+	if open <= 0 || end < open {
+		return "", 0, "", false
+	}
+	i, err := strconv.Atoi(path[open+1 : end])
+	if err != nil || i < 0 {
+		return "", 0, "", false
+	}
+	return path[:open], i, path[end+1:], true
+}
+
+// fieldErr is f's error as the api package sees the request now.
+func (o *operator) fieldErr(f *widget.FormField) error {
+	for _, r := range o.rows {
+		if r.amount == f {
+			if _, err := api.ParseAmount(f.Value()); err != nil {
+				return err
+			}
+		}
+	}
+	var msgs []string
+	for _, fe := range opValidationFields(o.build().Validate()) {
+		if g, prefix := o.fieldOf(fe.Path); g == f {
+			msgs = append(msgs, prefix+fe.Message)
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(msgs, "; "))
+}
+
+func opValidationFields(err error) []api.FieldError {
+	var v *api.ValidationError
+	if errors.As(err, &v) {
+		return v.Fields
+	}
+	if err != nil {
+		return []api.FieldError{{Message: err.Error()}}
+	}
+	return nil
+}
+
+// markFields shows each field error under its field, focuses the first
+// marked field and returns the messages that name no field.
+func (o *operator) markFields(fields []api.FieldError) []string {
+	var loose []string
+	msgs := map[*widget.FormField][]string{}
+	for _, fe := range fields {
+		f, prefix := o.fieldOf(fe.Path)
+		if f == nil {
+			loose = append(loose, sanitize.Line(fe.String()))
+			continue
+		}
+		msgs[f] = append(msgs[f], prefix+fe.Message)
+	}
+	first := -1
+	for i, f := range o.form.Fields() {
+		if m, ok := msgs[f]; ok {
+			f.SetErr(errors.New(strings.Join(m, "; ")))
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if first >= 0 {
+		o.form.Focus(first)
+	}
+	return loose
+}
+
+func (o *operator) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return o.key(msg)
+	case widget.ConfirmMsg:
+		return o.answered(msg)
+	case opSentMsg:
+		if msg.screen == o && msg.seq == o.seq && o.state == opSending {
+			return o.sent(msg)
+		}
+		return nil
+	case opCheckedMsg:
+		if msg.screen == o && msg.seq == o.seq && o.checked == opCheckRunning {
+			o.checked = opNotApplied
+			if msg.applied {
+				o.checked = opApplied
+			}
+		}
+		return nil
+	case spinner.TickMsg:
+		if o.state == opSending {
+			var cmd tea.Cmd
+			o.spin, cmd = o.spin.Update(msg)
+			return cmd
+		}
+		return nil
+	}
+	if o.state == opForm {
+		return o.form.Update(msg)
+	}
+	return nil
+}
+
+func (o *operator) key(msg tea.KeyMsg) tea.Cmd {
+	switch o.state {
+	case opForm:
+		return o.formKey(msg)
+	case opReview, opResend:
+		if o.scrollKey(msg, len(o.wrapped())) {
+			return nil
+		}
+		return o.confirm.Update(msg)
+	case opResult:
+		o.scrollKey(msg, len(o.resultLines()))
+		return nil
+	case opUnknown:
+		switch {
+		case key.Matches(msg, opKeyCheck):
+			return o.check()
+		case key.Matches(msg, opKeyResend):
+			return o.askResend()
+		}
+	}
+	return nil
+}
+
+// scrollKey scrolls a list of n lines; it reports whether msg was a
+// scrolling key.
+func (o *operator) scrollKey(msg tea.KeyMsg, n int) bool {
+	page := o.viewportHeightFor()
+	switch msg.String() {
+	case "up":
+		o.scroll--
+	case "down":
+		o.scroll++
+	case "pgup":
+		o.scroll -= page
+	case "pgdown":
+		o.scroll += page
+	default:
+		return false
+	}
+	o.scroll = min(max(o.scroll, 0), max(n-page, 0))
+	return true
+}
+
+func (o *operator) viewportHeightFor() int {
+	if o.confirm != nil && (o.state == opReview || o.state == opResend) {
+		return o.viewportHeight()
+	}
+	return max(o.height-3, 1)
+}
+
+func (o *operator) formKey(msg tea.KeyMsg) tea.Cmd {
+	o.hint = ""
+	switch {
+	case key.Matches(msg, opKeyCancel):
+		return back
+	case key.Matches(msg, opKeyReview):
+		return o.review()
+	case msg.String() == "enter":
+		if o.lastField() {
+			return o.review()
+		}
+		return o.move(o.form.Focused() + 1)
+	case o.action != api.ActionInitialize && key.Matches(msg, opKeyRecent):
+		o.fillRecent()
+		return nil
+	case o.action == api.ActionFundDistribution && key.Matches(msg, opKeyAddRow):
+		return o.addRow()
+	case o.action == api.ActionFundDistribution && key.Matches(msg, opKeyDelRow):
+		o.removeRow()
+		return nil
+	}
+	before := o.form.Focused()
+	cmd := o.form.Update(msg)
+	if o.form.Focused() != before {
+		o.left(before)
+	}
+	return cmd
+}
+
+// move focuses field i, checking the field left.
+func (o *operator) move(i int) tea.Cmd {
+	before := o.form.Focused()
+	cmd := o.form.Focus(i)
+	if o.form.Focused() != before {
+		o.left(before)
+	}
+	return cmd
+}
+
+// left checks the field at index i as the focus leaves it: an error of a
+// field not typed into yet shows once the user moves past it.
+func (o *operator) left(i int) {
+	if fields := o.form.Fields(); i >= 0 && i < len(fields) && fields[i].Check != nil {
+		fields[i].SetErr(fields[i].Check(fields[i].Value()))
+	}
+}
+
+// focusedRow is the index of the row holding the focus, or -1.
+func (o *operator) focusedRow() int {
+	if o.action != api.ActionFundDistribution {
+		return -1
+	}
+	i := o.form.Focused() - o.fundRowStart()
+	if i < 0 {
+		return -1
+	}
+	return min(i/2, len(o.rows)-1)
+}
+
+func (o *operator) addRow() tea.Cmd {
+	at := o.focusedRow() + 1
+	if at == 0 {
+		at = len(o.rows)
+	}
+	r := o.newRow()
+	o.rows = append(o.rows[:at], append([]opRow{r}, o.rows[at:]...)...)
+	o.form.Insert(o.fundRowStart()+2*at, r.id, r.amount)
+	o.renumber()
+	o.hint = fmt.Sprintf("Added row %d.", at+1)
+	return o.form.Focus(o.fundRowStart() + 2*at)
+}
+
+func (o *operator) removeRow() {
+	i := o.focusedRow()
+	switch {
+	case i < 0:
+		o.hint = "Move to a row to remove it."
+		return
+	case len(o.rows) == 1:
+		o.hint = "The last row stays: a funding needs at least one."
+		return
+	}
+	o.rows = append(o.rows[:i], o.rows[i+1:]...)
+	o.form.Remove(o.fundRowStart()+2*i, 2)
+	o.renumber()
+	o.form.Focus(o.fundRowStart() + 2*min(i, len(o.rows)-1))
+	o.hint = fmt.Sprintf("Removed row %d.", i+1)
+}
+
+// fillRecent puts the next recently looked-up allocation id into the form:
+// appended to the list of a start, into the focused row of a funding.
+func (o *operator) fillRecent() {
+	if len(o.recent) == 0 {
+		o.hint = "No recent lookups: look allocations up on the Allocation screen (3) first."
+		return
+	}
+	if o.allocationIDs != nil {
+		have := map[string]bool{}
+		ids := opSplitIDs(o.allocationIDs.Value())
+		for _, id := range ids {
+			have[strings.ToLower(id)] = true
+		}
+		for _, id := range o.recent {
+			if !have[strings.ToLower(id)] {
+				o.allocationIDs.SetValue(strings.Join(append(ids, id), ", "))
+				o.hint = "Added " + id + " from the recent lookups."
+				return
+			}
+		}
+		o.hint = "Every recent lookup is in the list already."
+		return
+	}
+	i := o.focusedRow()
+	if i < 0 {
+		o.hint = "Move to a row to fill its allocation id."
+		return
+	}
+	cur := strings.TrimSpace(o.rows[i].id.Value())
+	next := ""
+	for k, id := range o.recent {
+		if strings.EqualFold(id, cur) {
+			next = o.recent[(k+1)%len(o.recent)]
+		}
+	}
+	if next == "" {
+		used := map[string]bool{}
+		for j, r := range o.rows {
+			if j != i {
+				used[strings.ToLower(strings.TrimSpace(r.id.Value()))] = true
+			}
+		}
+		next = o.recent[0]
+		for _, id := range o.recent {
+			if !used[strings.ToLower(id)] {
+				next = id
+				break
+			}
+		}
+	}
+	o.rows[i].id.SetValue(next)
+	o.hint = fmt.Sprintf("Row %d: %s from the recent lookups.", i+1, next)
+}
+
+// review checks the whole form and shows the body that would be sent.
+func (o *operator) review() tea.Cmd {
+	o.general = ""
+	if !o.form.Valid() {
+		o.general = "Fix the marked field first."
+		return nil
+	}
+	req := o.build()
+	if err := req.Validate(); err != nil {
+		loose := o.markFields(opValidationFields(err))
+		o.general = "Fix the marked field first."
+		if len(loose) > 0 {
+			o.general = strings.Join(loose, "; ")
+		}
+		return nil
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		o.general = "cannot encode the request: " + err.Error()
+		return nil
+	}
+	o.req, o.body = req, body
+	o.pretty = opPrettyLines(body)
+	o.scroll = 0
+	o.confirm = widget.NewConfirm(o.sendTag(), "Send this "+o.action+" request to the service?")
+	o.confirm.Styles = o.ctx.Styles
+	o.confirm.SetWidth(o.confirmWidth())
+	o.state = opReview
+	return nil
+}
+
+// prettyLines indents body: the same tokens, byte for byte, on lines.
+func opPrettyLines(body []byte) []string {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, body, "", "  "); err != nil {
+		return []string{string(body)}
+	}
+	return strings.Split(buf.String(), "\n")
+}
+
+func (o *operator) answered(msg widget.ConfirmMsg) tea.Cmd {
+	switch {
+	case msg.Tag == o.sendTag() && o.state == opReview:
+		o.confirm = nil
+		if msg.Yes {
+			return o.send()
+		}
+		o.state = opForm
+		return o.form.Focus(o.form.Focused())
+	case msg.Tag == o.resendTag() && o.state == opResend:
+		o.confirm = nil
+		if msg.Yes {
+			return o.send()
+		}
+		o.state = opUnknown
+	}
+	return nil
+}
+
+// opSentMsg is the answer to a send.
+type opSentMsg struct {
+	screen   *operator
+	seq      int
+	result   *api.TransactionsResult
+	err      error
+	baseline int
+}
+
+// opCheckedMsg is what checking an unknown outcome found.
+type opCheckedMsg struct {
+	screen  *operator
+	seq     int
+	applied bool
+}
+
+// appliedCount counts the applied writes of this action with this body.
+func opAppliedCount(entries []sandbox.JournalEntry, action, sum string) int {
+	n := 0
+	for _, e := range entries {
+		if e.Operation == opCreate && e.Action == action && e.BodySHA256 == sum {
+			n++
+		}
+	}
+	return n
+}
+
+// send sends the reviewed request once, journaled, off the UI goroutine.
+func (o *operator) send() tea.Cmd {
+	o.seq++
+	o.state = opSending
+	o.general, o.hint, o.checked, o.scroll = "", "", opUnchecked, 0
+	o.sentAt = o.ctx.Now()
+	seq, req, action, sum := o.seq, o.req, o.action, o.bodySum()
+	sess, rec := o.ctx.Session, o.ctx.Recorder
+	applied := sess.Applied
+	sendCmd := func() tea.Msg {
+		baseline := -1
+		if applied != nil {
+			baseline = opAppliedCount(applied(), action, sum)
+		}
+		c, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		var res *api.TransactionsResult
+		err := rec.Write(opCreate, action, req, func() (string, any, error) {
+			r, err := sess.API.CreateTransaction(c, req)
+			if err != nil {
+				return "", nil, err
+			}
+			res = r
+			return opStatusesOf(r), r, nil
+		})
+		return opSentMsg{screen: o, seq: seq, result: res, err: err, baseline: baseline}
+	}
+	return tea.Batch(o.spin.Tick, sendCmd)
+}
+
+// statusesOf lists the distinct statuses of res, for the journal.
+func opStatusesOf(res *api.TransactionsResult) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, tx := range res.Transactions {
+		if !seen[tx.Status] {
+			seen[tx.Status] = true
+			out = append(out, tx.Status)
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+func (o *operator) sent(msg opSentMsg) tea.Cmd {
+	var unknown *api.OutcomeUnknownError
+	var unreadable *api.UnexpectedResponseError
+	var invalid *api.ValidationError
+	switch {
+	case msg.err == nil:
+		o.state, o.result = opResult, msg.result
+		return nil
+	case errors.As(msg.err, &unknown), errors.As(msg.err, &unreadable):
+		// An answer that cannot be read says no more than no answer: the
+		// write may have been applied.
+		o.state, o.unknownErr, o.baseline = opUnknown, msg.err, msg.baseline
+		return nil
+	case errors.As(msg.err, &invalid):
+		o.state = opForm
+		loose := o.markFields(invalid.Fields)
+		o.general = "The service refused the request: fix the marked fields."
+		if len(loose) > 0 {
+			o.general = "The service refused the request: " + strings.Join(loose, "; ")
+		}
+		return o.form.Focus(o.form.Focused())
+	}
+	o.state = opForm
+	o.general = "Not created: " + sanitize.Line(msg.err.Error())
+	return o.form.Focus(o.form.Focused())
+}
+
+// check finds out whether the write whose answer was lost was applied.
+func (o *operator) check() tea.Cmd {
+	applied := o.ctx.Session.Applied
+	if applied == nil || o.baseline < 0 {
+		o.checked = opCannotTell
+		return nil
+	}
+	if o.checked == opCheckRunning {
+		return nil
+	}
+	o.checked = opCheckRunning
+	seq, action, sum, baseline := o.seq, o.action, o.bodySum(), o.baseline
+	return func() tea.Msg {
+		return opCheckedMsg{screen: o, seq: seq, applied: opAppliedCount(applied(), action, sum) > baseline}
+	}
+}
+
+// askResend shows the body again and asks before sending it a second time.
+func (o *operator) askResend() tea.Cmd {
+	var prompt string
+	switch o.checked {
+	case opApplied:
+		o.hint = "The service created it: it is not sent again."
+		return nil
+	case opCheckRunning:
+		return nil
+	case opNotApplied:
+		prompt = "Send this request again? The check found the first was not applied."
+	case opCannotTell:
+		prompt = "Send this request again? allot cannot tell whether the first was applied: do so only if the service's operators say it was not."
+	default:
+		prompt = "Send this request again? The first may have been applied: answer n and press c to check first."
+	}
+	o.hint = ""
+	o.scroll = 0
+	o.confirm = widget.NewConfirm(o.resendTag(), prompt)
+	o.confirm.Styles = o.ctx.Styles
+	o.confirm.SetWidth(o.confirmWidth())
+	o.state = opResend
+	return nil
+}
+
+// View draws the current state in the size given, every line cut to the
+// width.
+func (o *operator) View() string {
+	var lines []string
+	switch o.state {
+	case opForm:
+		lines = o.formView()
+	case opReview, opResend:
+		lines = o.reviewView()
+	case opSending:
+		lines = []string{o.ctx.Styles.Title.Render(o.heading()), "", o.spin.View() + " sending " + o.action + " to the service…"}
+	case opResult:
+		lines = o.resultView()
+	case opUnknown:
+		lines = o.unknownView()
+	}
+	return opFitLines(lines, o.width, o.height)
+}
+
+// fitLines cuts every line to width cells and keeps at most height lines.
+func opFitLines(lines []string, width, height int) string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, strings.Split(l, "\n")...)
+	}
+	if len(out) > height {
+		out = out[:height]
+	}
+	for i, l := range out {
+		if ansi.StringWidth(l) > width {
+			out[i] = ansi.Truncate(l, width, "…")
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// heading names the action and the contract.
+func (o *operator) heading() string {
+	h := o.Title()
+	if o.contract.Name != "" && o.action != api.ActionFundDistribution {
+		h += " · " + sanitize.Line(o.contract.Name)
+	}
+	return h
+}
+
+func (o *operator) formView() []string {
+	status := o.ctx.Styles.Muted.Render("ctrl+s review · esc cancel")
+	switch {
+	case o.general != "":
+		status = o.failLine("✗ " + o.general)
+	case o.hint != "":
+		status = o.hint
+	}
+	return []string{o.ctx.Styles.Title.Render(o.heading()), status, "", o.form.View()}
+}
+
+func (o *operator) reviewView() []string {
+	vh := o.viewportHeight()
+	o.scroll = min(max(o.scroll, 0), max(len(o.wrapped())-vh, 0))
+	body := o.wrapped()
+	title := "Review: POST " + opCreate
+	if o.state == opResend {
+		title = "Send again? POST " + opCreate
+	}
+	info := "The body, exactly as it will be sent:"
+	if len(body) > vh {
+		info = fmt.Sprintf("The body, exactly as it will be sent (lines %d–%d of %d, ↑/↓ pgup/pgdn):",
+			o.scroll+1, min(o.scroll+vh, len(body)), len(body))
+	}
+	lines := []string{o.ctx.Styles.Title.Render(title), o.ctx.Styles.Muted.Render(info)}
+	end := min(o.scroll+vh, len(body))
+	lines = append(lines, body[o.scroll:end]...)
+	return append(lines, o.confirm.View())
+}
+
+// wrapped is the pretty body, sanitized and wrapped to the width (never
+// cut: every byte of the body is shown).
+func (o *operator) wrapped() []string {
+	var out []string
+	for _, l := range o.pretty {
+		out = append(out, strings.Split(ansi.Hardwrap(sanitize.Line(l), o.width, true), "\n")...)
+	}
+	return out
+}
+
+func (o *operator) resultLines() []string {
+	var lines []string
+	if o.result == nil || len(o.result.Transactions) == 0 {
+		return []string{"The service answered with no transactions."}
+	}
+	for _, tx := range o.result.Transactions {
+		lines = append(lines, "  "+sanitize.Line(tx.TransactionID)+"  "+sanitize.Line(tx.Status))
+	}
+	return lines
+}
+
+func (o *operator) resultView() []string {
+	n := 0
+	if o.result != nil {
+		n = len(o.result.Transactions)
+	}
+	noun := "transactions"
+	if n == 1 {
+		noun = "transaction"
+	}
+	lines := []string{o.ctx.Styles.Title.Render(fmt.Sprintf("Created %d %s (%s)", n, noun, o.action))}
+	body := o.resultLines()
+	vh := max(o.height-3, 1)
+	o.scroll = min(max(o.scroll, 0), max(len(body)-vh, 0))
+	lines = append(lines, body[o.scroll:min(o.scroll+vh, len(body))]...)
+	return append(lines, "They are on the Transactions screen (4).", o.ctx.Styles.Muted.Render("esc closes this page"))
+}
+
+func (o *operator) unknownView() []string {
+	wrap := func(s string) []string { return opWrap(s, o.width) }
+	lines := []string{o.failLine("Outcome unknown: " + o.action)}
+	lines = append(lines, wrap("The service may or may not have created the transaction(s): the request was sent but no readable answer came ("+
+		sanitize.Line(opErrorCause(o.unknownErr))+"). It is recorded in the local journal.")...)
+	lines = append(lines, "Body SHA-256 "+o.bodySum(), "")
+	var check string
+	switch o.checked {
+	case opUnchecked:
+		check = "Press c to check whether the service applied it, before anything is sent again."
+	case opCheckRunning:
+		check = "Checking…"
+	case opApplied:
+		check = "applied: the service created it. It is not sent again."
+	case opNotApplied:
+		check = "not applied: safe to resend (r)."
+	case opCannotTell:
+		check = fmt.Sprintf("This service's API cannot read transactions back, so allot cannot check. "+
+			"Ask the service's operators whether a transaction with action %s was created at about %s "+
+			"from a body with SHA-256 %s (the journal holds the body). Resend (r) only if they say it was not.",
+			o.action, o.sentAt.UTC().Format("15:04:05 UTC on 2 Jan 2006"), o.bodySum())
+	}
+	lines = append(lines, wrap(check)...)
+	if o.hint != "" {
+		lines = append(lines, wrap(o.hint)...)
+	}
+	keys := "c check · r resend (asks first) · esc close"
+	if o.checked == opApplied {
+		keys = "esc close"
+	}
+	return append(lines, "", o.ctx.Styles.Muted.Render(keys))
+}
+
+// opWrap wraps s at spaces to lines of at most width cells; a word wider
+// than that (a URL) is cut into pieces.
+func opWrap(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+		if ansi.StringWidth(line) > width {
+			parts := strings.Split(ansi.Hardwrap(line, width, true), "\n")
+			lines = append(lines, parts[:len(parts)-1]...)
+			line = parts[len(parts)-1]
+		}
+	}
+	return append(lines, line)
+}
+
+// errorCause is the innermost reason of err, short.
+func opErrorCause(err error) string {
+	var unknown *api.OutcomeUnknownError
+	if errors.As(err, &unknown) && unknown.Err != nil {
+		return sanitize.Truncate(unknown.Err.Error(), 120)
+	}
+	if err == nil {
+		return "no answer"
+	}
+	return sanitize.Truncate(err.Error(), 120)
+}
+
+func (o *operator) ShortHelp() []key.Binding {
+	switch o.state {
+	case opForm:
+		keys := []key.Binding{opKeyReview}
+		if o.action == api.ActionFundDistribution {
+			keys = append(keys, opKeyAddRow, opKeyDelRow)
+		}
+		if o.action != api.ActionInitialize {
+			keys = append(keys, opKeyRecent)
+		}
+		return append(keys, opKeyCancel)
+	case opReview:
+		return []key.Binding{opKeyYes, opKeyNo, opKeyScroll}
+	case opResend:
+		return []key.Binding{opKeyYes, opKeyNoAgn, opKeyScroll}
+	case opResult:
+		return []key.Binding{opKeyScroll, opKeyClose}
+	case opUnknown:
+		if o.checked == opApplied {
+			return []key.Binding{opKeyClose}
+		}
+		return []key.Binding{opKeyCheck, opKeyResend, opKeyClose}
+	}
+	return nil
+}
+
+func (o *operator) FullHelp() [][]key.Binding {
+	if o.state == opForm {
+		return [][]key.Binding{o.ShortHelp(), {opKeyNext, opKeyPrev, opKeyChoice}}
+	}
+	return [][]key.Binding{o.ShortHelp()}
+}

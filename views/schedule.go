@@ -1,0 +1,1090 @@
+package views
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/shopspring/decimal"
+
+	"allot/api"
+	"allot/api/sandbox"
+	"allot/app/journal"
+	"allot/sanitize"
+	"allot/views/widget"
+)
+
+// schOp is the write the schedule screen makes, named as the CLI names it.
+const schOp = "schedules/create"
+
+// Piece kinds, as the form offers them.
+const (
+	schOneOff   = "one-off"
+	schPeriodic = "periodic"
+)
+
+// schTop is how many fields come before the pieces.
+const schTop = 5
+
+type schState int
+
+const (
+	schForm      schState = iota
+	schReview             // the body and a confirm dialog
+	schSending            // waiting for the service
+	schCreated            // the schedule's key
+	schUnknown            // no answer: maybe created
+	schResending          // the second confirmation before sending again
+)
+
+var (
+	schKeyReview = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review"))
+	schKeyAdd    = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add piece"))
+	schKeyRemove = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove piece"))
+	schKeyCancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
+	schKeyScroll = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll body"))
+	schKeyCopy   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy key"))
+	schKeyNew    = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new schedule"))
+	schKeyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
+	schKeyResend = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "send again…"))
+	schKeyEdit   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the form"))
+)
+
+// schPiece is one piece of the schedule being written: its fields, of
+// which the form shows those of its kind.
+type schPiece struct {
+	name, portion, delay, kind *widget.FormField
+	offset, oneOffDay          *widget.FormField
+	length, frequency, perDay  *widget.FormField
+	periodic                   bool // the kind the form shows
+}
+
+func newSchPiece() *schPiece {
+	return &schPiece{
+		name:      widget.TextField("name", "", "e.g. Monthly", nil),
+		portion:   schField("portion", "0.5", schCheckFraction),
+		delay:     schField("startDelay", "0", schCheckMonths),
+		kind:      widget.ChoiceField("kind", "", schOneOff, schPeriodic),
+		offset:    schField("offset", "0", schCheckMonths),
+		oneOffDay: schField("dayOfMonth", "1", schCheckDay),
+		length:    schField("length", "12", schCheckMonths),
+		frequency: schField("frequency", "1", schCheckMonths),
+		perDay:    schField("dayOfMonth", "1", schCheckDay),
+	}
+}
+
+func schField(key, value string, check func(string) error) *widget.FormField {
+	f := widget.TextField(key, "", "", check)
+	f.SetValue(value)
+	return f
+}
+
+// fields are the piece's fields the form shows, in order.
+func (p *schPiece) fields() []*widget.FormField {
+	fs := []*widget.FormField{p.name, p.portion, p.delay, p.kind}
+	if p.periodic {
+		return append(fs, p.length, p.frequency, p.perDay)
+	}
+	return append(fs, p.offset, p.oneOffDay)
+}
+
+// all is every field of the piece, shown or not.
+func (p *schPiece) all() []*widget.FormField {
+	return []*widget.FormField{p.name, p.portion, p.delay, p.kind, p.offset, p.oneOffDay, p.length, p.frequency, p.perDay}
+}
+
+// label names the fields after the piece's place, counted from 1.
+func (p *schPiece) label(n int) {
+	pre := fmt.Sprintf("Piece %d ", n)
+	p.name.Label = pre + "name"
+	p.portion.Label = pre + "portion"
+	p.delay.Label = pre + "delay (months)"
+	p.kind.Label = pre + "kind"
+	p.offset.Label = pre + "offset (months)"
+	p.oneOffDay.Label = pre + "day of month"
+	p.length.Label = pre + "length (months)"
+	p.frequency.Label = pre + "every (months)"
+	p.perDay.Label = pre + "day of month"
+}
+
+// The checks only read what was typed; the rules are the api package's
+// (ScheduleRequest.Validate), applied to the request built from the form.
+func schCheckFraction(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return errors.New("is required (a fraction such as 0.25)")
+	}
+	if _, err := api.ParseAmount(v); err != nil {
+		return fmt.Errorf("%q is not a number (write a fraction such as 0.25)", sanitize.Truncate(v, 20))
+	}
+	return nil
+}
+
+func schCheckMonths(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return errors.New("is required (a whole number of months)")
+	}
+	n, err := api.ParseAmount(v)
+	if err != nil || !n.IsInteger() {
+		return fmt.Errorf("%q is not a whole number of months", sanitize.Truncate(v, 20))
+	}
+	return nil
+}
+
+func schCheckDay(v string) error {
+	if _, err := strconv.Atoi(strings.TrimSpace(v)); err != nil {
+		return fmt.Errorf("%q is not a whole number (a day from 1 to 28)", sanitize.Truncate(v, 20))
+	}
+	return nil
+}
+
+// schedule is the form that creates an unlock schedule (D6): the fields,
+// a running sum, a chart of what the schedule unlocks, and the schedules
+// this machine created.
+type schedule struct {
+	ctx                          *Context
+	form                         *widget.Form
+	name, description, atStart   *widget.FormField
+	cliffValue, cliffMonths      *widget.FormField
+	pieces                       []*schPiece
+	touched                      map[*widget.FormField]bool
+	remote                       map[*widget.FormField]error // the service's 400, until edited
+	submitted                    bool
+	req                          api.ScheduleRequest
+	valid                        bool
+	sumErr                       string   // Validate's "pieces" error
+	general                      []string // errors no field shows
+	message                      string   // one line: what just happened
+	messageErr                   bool
+	state                        schState
+	confirm                      *widget.Confirm
+	ask                          string // tags this screen's questions: answers reach every screen
+	body                         []byte // the reviewed body, exactly as sent
+	reviewed                     api.ScheduleRequest
+	scroll                       int
+	seq                          int
+	created                      *api.Schedule
+	unknownNote                  string
+	list                         []CreatedSchedule
+	listErr                      error
+	listSeq                      int
+	width, height                int
+	formWidth, formHeight, chart int
+}
+
+// NewSchedule is the form that creates an unlock schedule of the current
+// token.
+func NewSchedule(ctx *Context) Screen {
+	s := &schedule{ctx: ctx, touched: map[*widget.FormField]bool{}, remote: map[*widget.FormField]error{},
+		ask: fmt.Sprintf("schedule-%d", nextSeq())}
+	s.reset()
+	return s
+}
+
+func (s *schedule) reset() {
+	s.name = widget.TextField("name", "Name", "e.g. Team 4y", nil)
+	s.description = widget.TextField("description", "Description", "what the schedule is for", nil)
+	s.atStart = schField("unlockAtStart", "0", schCheckFraction)
+	s.atStart.Label = "Unlock at start"
+	s.cliffValue = schField("cliff.value", "0", schCheckFraction)
+	s.cliffValue.Label = "Cliff value"
+	s.cliffMonths = schField("cliff.duration", "0", schCheckMonths)
+	s.cliffMonths.Label = "Cliff (months)"
+	p := newSchPiece()
+	p.portion.SetValue("1")
+	s.pieces = []*schPiece{p}
+	p.label(1)
+	s.form = widget.NewForm(append([]*widget.FormField{s.name, s.description, s.atStart, s.cliffValue, s.cliffMonths}, p.fields()...)...)
+	s.form.Styles = s.ctx.Styles
+	s.touched = map[*widget.FormField]bool{}
+	s.remote = map[*widget.FormField]error{}
+	s.submitted = false
+	s.message, s.messageErr = "", false
+	s.state = schForm
+	s.created = nil
+	s.layout()
+	s.revalidate()
+}
+
+func (s *schedule) Title() string { return "New schedule" }
+
+func (s *schedule) Init() tea.Cmd { return tea.Batch(s.form.Focus(0), s.reloadList()) }
+
+func (s *schedule) Capturing() bool {
+	return s.state == schForm || s.state == schReview || s.state == schResending
+}
+
+func (s *schedule) Narrowed() bool { return s.state != schForm }
+
+func (s *schedule) Busy() bool { return s.state == schSending }
+
+func (s *schedule) reloadList() tea.Cmd {
+	s.listSeq++
+	j := s.ctx.Journal
+	return load(s.listSeq, func(context.Context) ([]CreatedSchedule, error) { return CreatedSchedules(j) })
+}
+
+// schSent is the answer to a create.
+type schSent struct {
+	seq     int
+	res     *api.Schedule
+	err     error
+	checked bool // the embedded sandbox was asked whether it applied the write
+	applied bool
+}
+
+func (s *schedule) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case loaded[[]CreatedSchedule]:
+		if msg.seq == s.listSeq {
+			s.list, s.listErr = msg.value, msg.err
+		}
+		return nil
+	case schSent:
+		if msg.seq != s.seq {
+			return nil
+		}
+		return s.answered(msg)
+	case widget.ConfirmMsg:
+		return s.confirmed(msg)
+	case tea.KeyMsg:
+		return s.key(msg)
+	}
+	if s.state == schForm {
+		return s.form.Update(msg)
+	}
+	return nil
+}
+
+func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
+	switch s.state {
+	case schForm:
+		return s.formKey(k)
+	case schReview:
+		switch k.String() {
+		case "up":
+			s.scroll--
+		case "down":
+			s.scroll++
+		case "pgup":
+			s.scroll -= 10
+		case "pgdown":
+			s.scroll += 10
+		default:
+			return s.confirm.Update(k)
+		}
+		return nil
+	case schResending:
+		return s.confirm.Update(k)
+	case schCreated:
+		switch {
+		case key.Matches(k, schKeyCopy):
+			return s.ctx.Clipboard.Copy(s.created.Key)
+		case key.Matches(k, schKeyNew):
+			s.reset()
+			return s.form.Focus(0)
+		case key.Matches(k, schKeyClose):
+			return back
+		}
+	case schUnknown:
+		switch {
+		case key.Matches(k, schKeyResend):
+			s.state = schResending
+			s.confirm = widget.NewConfirm(s.ask+"-resend",
+				"Send the same schedule again?",
+				"The first request may have created it: sending again can create a second schedule.")
+			s.confirm.Styles = s.ctx.Styles
+			s.confirm.SetWidth(min(s.width, 70))
+			return nil
+		case key.Matches(k, schKeyEdit):
+			s.state = schForm
+			return s.form.Focus(s.form.Focused())
+		}
+	}
+	return nil
+}
+
+func (s *schedule) formKey(k tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, schKeyCancel):
+		return back
+	case key.Matches(k, schKeyReview):
+		return s.review()
+	case key.Matches(k, schKeyAdd):
+		return s.addPiece()
+	case key.Matches(k, schKeyRemove):
+		s.removePiece()
+		return nil
+	case k.String() == "enter":
+		if s.form.Focused() == len(s.form.Fields())-1 {
+			return s.review()
+		}
+		return s.form.Focus(s.form.Focused() + 1)
+	}
+	fld := s.form.Fields()[s.form.Focused()]
+	before := fld.Value()
+	cmd := s.form.Update(k)
+	if fld.Value() != before {
+		s.touched[fld] = true
+		delete(s.remote, fld)
+	}
+	s.syncKinds()
+	s.revalidate()
+	return cmd
+}
+
+// pieceAt is the piece whose field is at form index i, and where the
+// piece starts; -1 for the fields above the pieces.
+func (s *schedule) pieceAt(i int) (int, int) {
+	start := schTop
+	for n, p := range s.pieces {
+		end := start + len(p.fields())
+		if i >= start && i < end {
+			return n, start
+		}
+		start = end
+	}
+	return -1, start
+}
+
+func (s *schedule) pieceStart(n int) int {
+	start := schTop
+	for _, p := range s.pieces[:n] {
+		start += len(p.fields())
+	}
+	return start
+}
+
+// syncKinds shows the fields of the kind each piece's choice names.
+func (s *schedule) syncKinds() {
+	for n, p := range s.pieces {
+		periodic := p.kind.Value() == schPeriodic
+		if periodic == p.periodic {
+			continue
+		}
+		at := s.pieceStart(n) + 4
+		s.form.Remove(at, len(p.fields())-4)
+		p.periodic = periodic
+		s.form.Insert(at, p.fields()[4:]...)
+	}
+}
+
+func (s *schedule) addPiece() tea.Cmd {
+	n, _ := s.pieceAt(s.form.Focused())
+	if n < 0 {
+		n = len(s.pieces) - 1
+	}
+	p := newSchPiece()
+	// A new piece takes what is missing, when something is.
+	if missing := decimal.NewFromInt(1).Sub(s.sum()); missing.IsPositive() && missing.LessThanOrEqual(decimal.NewFromInt(1)) {
+		p.portion.SetValue(missing.String())
+	}
+	at := s.pieceStart(n + 1)
+	s.pieces = append(s.pieces[:n+1], append([]*schPiece{p}, s.pieces[n+1:]...)...)
+	s.form.Insert(at, p.fields()...)
+	s.relabel()
+	s.layout()
+	s.revalidate()
+	s.setMessage(fmt.Sprintf("added piece %d", n+2), false)
+	return s.form.Focus(at)
+}
+
+func (s *schedule) removePiece() {
+	n, start := s.pieceAt(s.form.Focused())
+	switch {
+	case n < 0:
+		s.setMessage("move to a piece to remove it", true)
+		return
+	case len(s.pieces) == 1:
+		s.setMessage("a schedule needs at least one piece", true)
+		return
+	}
+	p := s.pieces[n]
+	s.form.Remove(start, len(p.fields()))
+	for _, f := range p.all() {
+		delete(s.touched, f)
+		delete(s.remote, f)
+	}
+	s.pieces = append(s.pieces[:n], s.pieces[n+1:]...)
+	s.relabel()
+	s.layout()
+	s.revalidate()
+	s.form.Focus(s.pieceStart(min(n, len(s.pieces)-1)))
+	s.setMessage(fmt.Sprintf("removed piece %d", n+1), false)
+}
+
+func (s *schedule) relabel() {
+	for i, p := range s.pieces {
+		p.label(i + 1)
+	}
+}
+
+func (s *schedule) setMessage(text string, isErr bool) { s.message, s.messageErr = text, isErr }
+
+// request builds the body from the form; a field that does not parse
+// leaves its zero value and is reported in errs.
+func (s *schedule) request() (api.ScheduleRequest, map[*widget.FormField]error) {
+	errs := map[*widget.FormField]error{}
+	num := func(f *widget.FormField) api.Number {
+		if f.Check != nil {
+			if err := f.Check(f.Value()); err != nil {
+				errs[f] = err
+				return api.Number{}
+			}
+		}
+		n, _ := api.ParseAmount(f.Value())
+		return n
+	}
+	day := func(f *widget.FormField) int {
+		if err := f.Check(f.Value()); err != nil {
+			errs[f] = err
+			return 0
+		}
+		d, _ := strconv.Atoi(strings.TrimSpace(f.Value()))
+		return d
+	}
+	req := api.ScheduleRequest{
+		TokenID:       s.ctx.Token,
+		Name:          s.name.Value(),
+		Description:   s.description.Value(),
+		UnlockAtStart: num(s.atStart),
+		Cliff:         api.CliffRequest{Value: num(s.cliffValue), Duration: num(s.cliffMonths)},
+		RoundingMode:  "FLOOR",
+		Pieces:        []api.SchedulePiece{},
+	}
+	for _, p := range s.pieces {
+		piece := api.SchedulePiece{Name: p.name.Value(), Portion: num(p.portion), StartDelay: api.ValueOf{Value: num(p.delay)}}
+		if p.periodic {
+			piece.Periodic = &api.PeriodConf{Length: api.ValueOf{Value: num(p.length)}, Frequency: api.ValueOf{Value: num(p.frequency)}, DayOfMonth: day(p.perDay)}
+		} else {
+			piece.OneOff = &api.OneOffConf{Offset: api.ValueOf{Value: num(p.offset)}, DayOfMonth: day(p.oneOffDay)}
+		}
+		req.Pieces = append(req.Pieces, piece)
+	}
+	return req, errs
+}
+
+var schPiecePath = regexp.MustCompile(`^pieces\[(\d+)\](?:\.(.*))?$`)
+
+// fieldFor is the field a validation path names, or nil for a path no
+// field shows (the sum of the portions, the token).
+func (s *schedule) fieldFor(path string) *widget.FormField {
+	switch path {
+	case "name":
+		return s.name
+	case "description":
+		return s.description
+	case "unlockAtStart":
+		return s.atStart
+	case "cliff.value", "cliff":
+		return s.cliffValue
+	case "cliff.duration":
+		return s.cliffMonths
+	}
+	m := schPiecePath.FindStringSubmatch(path)
+	if m == nil {
+		return nil
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n >= len(s.pieces) {
+		return nil
+	}
+	p := s.pieces[n]
+	rest := strings.TrimSuffix(m[2], ".value")
+	switch rest {
+	case "name":
+		return p.name
+	case "portion":
+		return p.portion
+	case "startDelay":
+		return p.delay
+	case "oneOffPieceConfiguration.offset":
+		return p.offset
+	case "oneOffPieceConfiguration.dayOfMonth":
+		return p.oneOffDay
+	case "periodicPieceConfiguration.length":
+		return p.length
+	case "periodicPieceConfiguration.frequency":
+		return p.frequency
+	case "periodicPieceConfiguration.dayOfMonth":
+		return p.perDay
+	}
+	return p.kind // the piece as a whole: its kind
+}
+
+// revalidate builds the request and shows each error of its Validate under
+// the field its path names: at once for a field that was edited, for every
+// field after a review was asked for.
+func (s *schedule) revalidate() {
+	req, parseErrs := s.request()
+	s.req = req
+	local := map[*widget.FormField]error{}
+	s.sumErr, s.general = "", nil
+	verr := req.Validate()
+	var ve *api.ValidationError
+	if errors.As(verr, &ve) {
+		for _, f := range ve.Fields {
+			switch fld := s.fieldFor(f.Path); {
+			case fld != nil:
+				if local[fld] == nil {
+					local[fld] = errors.New(f.Message)
+				}
+			case f.Path == "pieces":
+				s.sumErr = f.Message
+			default:
+				s.general = append(s.general, f.String())
+			}
+		}
+	}
+	s.valid = verr == nil && len(parseErrs) == 0
+	for _, fld := range s.form.Fields() {
+		err := parseErrs[fld]
+		if err == nil {
+			err = local[fld]
+		}
+		if r := s.remote[fld]; r != nil {
+			fld.SetErr(r)
+			continue
+		}
+		if err != nil && (s.submitted || s.touched[fld]) {
+			fld.SetErr(err)
+		} else {
+			fld.SetErr(nil)
+		}
+	}
+}
+
+// sum is unlockAtStart + cliff.value + the portions, of what parses.
+func (s *schedule) sum() decimal.Decimal {
+	total := s.req.UnlockAtStart.Decimal.Add(s.req.Cliff.Value.Decimal)
+	for _, p := range s.req.Pieces {
+		total = total.Add(p.Portion.Decimal)
+	}
+	return total
+}
+
+// sumLine is the running sum, e.g. "sum of portions 0.75 of 1 (0.25
+// missing)".
+func (s *schedule) sumLine() string {
+	total := s.sum()
+	one := decimal.NewFromInt(1)
+	line := "sum of portions " + total.String() + " of 1"
+	switch diff := one.Sub(total); {
+	case diff.IsPositive():
+		line += " (" + diff.String() + " missing)"
+	case diff.IsNegative():
+		line += " (" + diff.Neg().String() + " too much)"
+	default:
+		return "✓ " + line
+	}
+	return "✗ " + line
+}
+
+func (s *schedule) review() tea.Cmd {
+	s.submitted = true
+	s.revalidate()
+	if !s.valid {
+		n := len(s.general)
+		first := -1
+		for i, f := range s.form.Fields() {
+			if f.Err() != nil {
+				n++
+				if first < 0 {
+					first = i
+				}
+			}
+		}
+		if s.sumErr != "" {
+			n++
+		}
+		s.setMessage(fmt.Sprintf("%d problem(s) to fix before review", n), true)
+		if first >= 0 {
+			return s.form.Focus(first)
+		}
+		return nil
+	}
+	body, err := json.Marshal(s.req)
+	if err != nil {
+		s.setMessage("cannot encode the schedule: "+err.Error(), true)
+		return nil
+	}
+	s.reviewed, s.body = s.req, body
+	s.scroll = 0
+	s.state = schReview
+	s.confirm = widget.NewConfirm(s.ask+"-create",
+		fmt.Sprintf("Create schedule %q? y sends the body above to %s.", s.req.Name, schOp))
+	s.confirm.Styles = s.ctx.Styles
+	s.confirm.SetWidth(min(s.width, 70))
+	s.setMessage("", false)
+	return nil
+}
+
+func (s *schedule) confirmed(msg widget.ConfirmMsg) tea.Cmd {
+	switch {
+	case msg.Tag == s.ask+"-create" && s.state == schReview:
+		if !msg.Yes {
+			s.state = schForm
+			s.setMessage("not sent", false)
+			return s.form.Focus(s.form.Focused())
+		}
+		return s.send()
+	case msg.Tag == s.ask+"-resend" && s.state == schResending:
+		if !msg.Yes {
+			s.state = schUnknown
+			return nil
+		}
+		return s.send()
+	}
+	return nil
+}
+
+// send creates the reviewed schedule through the recorder, off the UI
+// goroutine. It is only ever called on a confirmed answer.
+func (s *schedule) send() tea.Cmd {
+	s.seq++
+	s.state = schSending
+	seq, req, body := s.seq, s.reviewed, s.body
+	rec, client, applied := s.ctx.Recorder, s.ctx.Session.API, s.ctx.Session.Applied
+	return func() tea.Msg {
+		before := 0
+		if applied != nil {
+			before = len(applied())
+		}
+		c, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		var res *api.Schedule
+		err := rec.Write(schOp, req.Name, req, func() (string, any, error) {
+			r, err := client.CreateSchedule(c, req)
+			if err != nil {
+				return "", nil, err
+			}
+			res = r
+			return r.Key, r, nil
+		})
+		out := schSent{seq: seq, res: res, err: err}
+		var unknown *api.OutcomeUnknownError
+		if errors.As(err, &unknown) && applied != nil {
+			out.checked = true
+			out.applied = schApplied(applied(), before, body)
+		}
+		return out
+	}
+}
+
+// schApplied reports whether the sandbox applied a schedules/create with
+// exactly body among the writes after the first `before`.
+func schApplied(entries []sandbox.JournalEntry, before int, body []byte) bool {
+	sum := sha256.Sum256(body)
+	want := hex.EncodeToString(sum[:])
+	for _, e := range entries[min(before, len(entries)):] {
+		if e.Operation == schOp && strings.EqualFold(e.BodySHA256, want) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *schedule) answered(msg schSent) tea.Cmd {
+	var unknown *api.OutcomeUnknownError
+	var ve *api.ValidationError
+	switch {
+	case msg.err == nil:
+		s.state = schCreated
+		s.created = msg.res
+		s.setMessage("", false)
+		return s.reloadList()
+	case errors.As(msg.err, &unknown):
+		s.state = schUnknown
+		switch {
+		case msg.checked && msg.applied:
+			s.unknownNote = "The sandbox says it applied this request: the schedule exists, but its key was lost with the answer. Sending again creates a second one."
+		case msg.checked:
+			s.unknownNote = "The sandbox says it did not apply this request: sending it again creates the schedule once."
+		default:
+			s.unknownNote = "This service cannot be asked whether it applied the request: ask its operators whether a schedule named " +
+				strconv.Quote(s.reviewed.Name) + " was created (your journal records the request) before sending again."
+		}
+		return s.reloadList()
+	case errors.As(msg.err, &ve) && ve.Remote:
+		s.state = schForm
+		s.remote = map[*widget.FormField]error{}
+		var rest []string
+		for _, f := range ve.Fields {
+			if fld := s.fieldFor(f.Path); fld != nil {
+				if s.remote[fld] == nil {
+					s.remote[fld] = errors.New(f.Message)
+				}
+			} else {
+				rest = append(rest, f.String())
+			}
+		}
+		s.revalidate()
+		text := "the service refused the schedule: see the fields marked ✗"
+		if len(rest) > 0 {
+			text = "the service refused the schedule: " + strings.Join(rest, "; ")
+		}
+		s.setMessage(text, true)
+		return s.form.Focus(s.form.Focused())
+	default:
+		s.state = schForm
+		s.setMessage("not created: "+msg.err.Error(), true)
+		return s.form.Focus(s.form.Focused())
+	}
+}
+
+func (s *schedule) SetSize(width, height int) {
+	s.width, s.height = width, height
+	s.layout()
+}
+
+// wide is the width from which the chart goes beside the form.
+const schWide = 100
+
+func (s *schedule) layout() {
+	w, h := max(s.width, 20), max(s.height, 6)
+	if w >= schWide {
+		right := min(max(w*2/5, 36), 60)
+		s.formWidth = w - right - 1
+		s.formHeight = max(h-3, 1)
+		s.chart = min(max(h/2, 5), 14)
+	} else {
+		s.formWidth = w
+		s.chart = 0
+		if h >= 14 {
+			s.chart = min(max(h/3, 4), 8)
+		}
+		listH := 0
+		if h >= 18 {
+			listH = 3
+		}
+		s.formHeight = max(h-3-s.chart-listH, 1)
+	}
+	s.form.SetSize(s.formWidth, s.formHeight)
+	if s.confirm != nil {
+		s.confirm.SetWidth(min(w, 70))
+	}
+}
+
+func (s *schedule) View() string {
+	w, h := max(s.width, 20), max(s.height, 6)
+	var out []string
+	switch s.state {
+	case schForm:
+		out = s.formView(w, h)
+	case schReview:
+		out = s.reviewView(w, h)
+	case schSending:
+		out = []string{s.ctx.Styles.Title.Render("Creating schedule " + strconv.Quote(s.reviewed.Name) + "…")}
+		out = append(out, s.listLines(w, h-2)...)
+	case schCreated:
+		out = s.createdView(w, h)
+	case schUnknown, schResending:
+		out = s.unknownView(w, h)
+	}
+	return strings.Join(schFit(out, w, h), "\n")
+}
+
+func (s *schedule) title(w int) string {
+	return s.ctx.Styles.Title.Render("New unlock schedule") + s.ctx.Styles.Muted.Render(
+		sanitize.Truncate(" · ctrl+s review · ctrl+n add piece · ctrl+d remove piece · esc cancel", max(w-19, 0)))
+}
+
+func (s *schedule) formView(w, h int) []string {
+	left := []string{s.title(s.formWidth)}
+	left = append(left, schFit(strings.Split(s.form.View(), "\n"), s.formWidth, s.formHeight)...)
+	sum := s.sumLine()
+	if s.sumErr != "" && (s.submitted || len(s.touched) > 0) {
+		sum = s.ctx.Styles.Title.Render(sum)
+	}
+	left = append(left, sanitize.Truncate(sum, s.formWidth))
+	msg := s.message
+	if msg == "" && len(s.general) > 0 && s.submitted {
+		msg, s.messageErr = strings.Join(s.general, "; "), true
+	}
+	if s.messageErr && msg != "" {
+		msg = "✗ " + msg
+	}
+	left = append(left, sanitize.Truncate(msg, s.formWidth))
+	chart := s.chartLines(s.chartWidth(w), s.chart)
+	if w >= schWide {
+		right := append(chart, "")
+		right = append(right, s.listLines(w-s.formWidth-1, h-len(chart)-1)...)
+		return schSide(left, right, s.formWidth, h, s.ctx.Styles)
+	}
+	out := append(left, chart...)
+	if h >= 18 {
+		out = append(out, s.listLines(w, 3)...)
+	}
+	return out
+}
+
+func (s *schedule) chartWidth(w int) int {
+	if w >= schWide {
+		return w - s.formWidth - 1
+	}
+	return w
+}
+
+// chartLines is a caption and the unlock chart, height lines in all.
+func (s *schedule) chartLines(w, height int) []string {
+	if height < 4 {
+		return nil
+	}
+	start := s.ctx.Now()
+	steps := schSteps(s.req)
+	points := make([]widget.Point, len(steps))
+	for i, st := range steps {
+		points[i] = widget.Point{At: schAddMonths(start, st.Month), Fraction: st.Unlocked.InexactFloat64()}
+	}
+	last := steps[len(steps)-1]
+	caption := fmt.Sprintf("Unlocked: %s%% by month %d (%s)", last.Unlocked.Mul(decimal.NewFromInt(100)).Round(2).String(),
+		last.Month, schAddMonths(start, last.Month).Format("2006-01-02"))
+	lines := []string{s.ctx.Styles.Muted.Render(sanitize.Truncate(caption, w))}
+	return append(lines, schBlock(widget.StepChart(points, start, w, height-1), w, height-1)...)
+}
+
+// listLines is the "Created here" pane in at most height lines.
+func (s *schedule) listLines(w, height int) []string {
+	if height < 1 {
+		return nil
+	}
+	lines := []string{s.ctx.Styles.Muted.Render("Created here:")}
+	switch {
+	case s.listErr != nil:
+		lines = append(lines, "  "+sanitize.Truncate(s.listErr.Error(), w-2))
+	case len(s.list) == 0:
+		lines = append(lines, s.ctx.Styles.Muted.Render("  none yet"))
+	}
+	for _, c := range s.list {
+		lines = append(lines, "  "+sanitize.Truncate(c.Key+"  "+c.Name+"  "+c.At.UTC().Format("2006-01-02 15:04"), w-2))
+	}
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	return lines
+}
+
+func (s *schedule) reviewView(w, h int) []string {
+	head := s.ctx.Styles.Title.Render(sanitize.Truncate("Review: POST "+schOp+" with exactly this body (↑/↓ scroll)", w))
+	var pretty bytes.Buffer
+	json.Indent(&pretty, s.body, "", "  ")
+	body := strings.Split(sanitize.Block(pretty.String()), "\n")
+	dialog := strings.Split(s.confirm.View(), "\n")
+	room := max(h-1-len(dialog), 1)
+	s.scroll = min(max(s.scroll, 0), max(len(body)-room, 0))
+	shown := body[s.scroll:min(s.scroll+room, len(body))]
+	if len(body) > room && s.scroll+room < len(body) {
+		shown[len(shown)-1] = s.ctx.Styles.Muted.Render(fmt.Sprintf("… %d more lines (↓)", len(body)-s.scroll-room+1))
+	}
+	out := append([]string{head}, shown...)
+	return append(out, dialog...)
+}
+
+func (s *schedule) createdView(w, h int) []string {
+	c := s.created
+	out := []string{
+		s.ctx.Styles.Title.Render("Schedule created"),
+		"",
+		"  Key      " + sanitize.Line(c.Key),
+		"  ID       " + sanitize.Line(c.ID),
+		"  Name     " + sanitize.Line(c.Name),
+		"  Created  " + widget.FormatTime(c.CreatedAt.Time, s.ctx.Now()),
+		"",
+		s.ctx.Styles.Muted.Render(sanitize.Truncate("c: copy the key · n: new schedule · esc: close", w)),
+		"",
+	}
+	return append(out, s.listLines(w, h-len(out))...)
+}
+
+func (s *schedule) unknownView(w, h int) []string {
+	out := []string{s.ctx.Styles.Title.Render(sanitize.Truncate("No answer from the service: the schedule may or may not have been created.", w)), ""}
+	out = append(out, strings.Split(widget.Page(s.unknownNote, w, 4), "\n")...)
+	out = append(out, "", s.ctx.Styles.Muted.Render(sanitize.Truncate("r: send again (asks first) · esc: back to the form", w)))
+	if s.state == schResending {
+		out = append(out, strings.Split(s.confirm.View(), "\n")...)
+	}
+	return out
+}
+
+func (s *schedule) ShortHelp() []key.Binding {
+	switch s.state {
+	case schForm:
+		return []key.Binding{schKeyReview, schKeyAdd, schKeyRemove, schKeyCancel}
+	case schReview, schResending:
+		return append([]key.Binding{schKeyScroll}, s.confirm.ShortHelp()...)
+	case schCreated:
+		return []key.Binding{schKeyCopy, schKeyNew, schKeyClose}
+	case schUnknown:
+		return []key.Binding{schKeyResend, schKeyEdit}
+	}
+	return nil
+}
+
+func (s *schedule) FullHelp() [][]key.Binding {
+	groups := [][]key.Binding{s.ShortHelp()}
+	if s.state == schForm {
+		groups = append(groups, s.form.Keys.ShortHelp())
+	}
+	return groups
+}
+
+// CreatedSchedule is a schedule this machine created, as its journal
+// recorded the service's answer.
+type CreatedSchedule struct {
+	Key, ID, Name string
+	At            time.Time
+	Profile       string
+}
+
+// CreatedSchedules lists the schedules created from this machine, newest
+// first, from the outcomes of schedules/create in the journal.
+func CreatedSchedules(j *journal.Journal) ([]CreatedSchedule, error) {
+	if j == nil {
+		return nil, errors.New("the local journal is not available")
+	}
+	res, err := j.Read()
+	if err != nil {
+		return nil, err
+	}
+	var out []CreatedSchedule
+	for i := len(res.Entries) - 1; i >= 0; i-- {
+		e := res.Entries[i]
+		if e.Kind != journal.KindOutcome || e.Op != schOp || len(e.Data) == 0 {
+			continue
+		}
+		var sch api.Schedule
+		if json.Unmarshal(e.Data, &sch) != nil || sch.Key == "" {
+			continue
+		}
+		out = append(out, CreatedSchedule{Key: sch.Key, ID: sch.ID, Name: sch.Name, At: e.At, Profile: e.Profile})
+	}
+	return out, nil
+}
+
+// schStep is a month of a schedule from which Unlocked (a fraction of the
+// total) is unlocked.
+type schStep struct {
+	Month    int
+	Unlocked decimal.Decimal
+}
+
+// schMaxMonths bounds month values as the service does (a hundred years).
+const schMaxMonths = 1200
+
+// schSteps is what req unlocks month by month from its start: the
+// cumulative fraction at month 0 and at every month where it changes.
+// unlockAtStart unlocks at month 0, the cliff's value at its duration, a
+// one-off piece its portion at startDelay+offset, and a periodic piece its
+// portion in ceil(length/frequency) equal steps, every frequency months
+// after startDelay, the last at startDelay+length (as the vester counts an
+// interval piece: nothing until a whole period has passed). Month values
+// are whole, clamped to 0..1200.
+func schSteps(req api.ScheduleRequest) []schStep {
+	at := map[int]decimal.Decimal{}
+	add := func(m int, d decimal.Decimal) { m = min(m, schMaxMonths); at[m] = at[m].Add(d) }
+	months := func(n api.Number) int {
+		return int(min(max(n.IntPart(), 0), schMaxMonths))
+	}
+	add(0, req.UnlockAtStart.Decimal)
+	add(months(req.Cliff.Duration), req.Cliff.Value.Decimal)
+	for _, p := range req.Pieces {
+		delay := months(p.StartDelay.Value)
+		switch {
+		case p.OneOff != nil:
+			add(delay+months(p.OneOff.Offset.Value), p.Portion.Decimal)
+		case p.Periodic != nil:
+			length, freq := months(p.Periodic.Length.Value), months(p.Periodic.Frequency.Value)
+			if freq < 1 || length < 1 {
+				add(delay+length, p.Portion.Decimal)
+				continue
+			}
+			n := (length + freq - 1) / freq
+			share := p.Portion.Div(decimal.NewFromInt(int64(n)))
+			for k := 1; k < n; k++ {
+				add(delay+k*freq, share)
+			}
+			add(delay+length, p.Portion.Sub(share.Mul(decimal.NewFromInt(int64(n-1)))))
+		}
+	}
+	monthsSet := make([]int, 0, len(at))
+	for m := range at {
+		monthsSet = append(monthsSet, m)
+	}
+	sort.Ints(monthsSet)
+	steps := []schStep{{Month: 0}}
+	total := decimal.Zero
+	for _, m := range monthsSet {
+		total = total.Add(at[m])
+		if m == 0 {
+			steps[0].Unlocked = total
+			continue
+		}
+		if total.Equal(steps[len(steps)-1].Unlocked) {
+			continue
+		}
+		steps = append(steps, schStep{Month: m, Unlocked: total})
+	}
+	return steps
+}
+
+// schAddMonths is t plus n calendar months, the day kept where the month
+// has it and else the month's last day.
+func schAddMonths(t time.Time, n int) time.Time {
+	y, m, d := t.Date()
+	first := time.Date(y, m+time.Month(n), 1, t.Hour(), t.Minute(), t.Second(), 0, t.Location())
+	last := first.AddDate(0, 1, -1).Day()
+	return first.AddDate(0, 0, min(d, last)-1)
+}
+
+// schBlock cuts or pads view to exactly height lines of at most w cells.
+func schBlock(view string, w, height int) []string {
+	lines := strings.Split(view, "\n")
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	for len(lines) < height {
+		lines = append(lines, "")
+	}
+	return schFit(lines, w, height)
+}
+
+// schFit cuts lines to at most w cells and height lines.
+func schFit(lines []string, w, height int) []string {
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "…")
+		}
+	}
+	return lines
+}
+
+// schSide draws left and right columns with a bar between them.
+func schSide(left, right []string, leftW, height int, st widget.Styles) []string {
+	out := make([]string, height)
+	bar := st.Border.Render("│")
+	for i := range out {
+		var l, r string
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		out[i] = l + strings.Repeat(" ", max(leftW-ansi.StringWidth(l), 0)) + bar + r
+	}
+	return out
+}
