@@ -14,6 +14,7 @@ import (
 
 	"allot/api/sandbox"
 	"allot/app/session"
+	"allot/views/widget"
 )
 
 // monitor wraps the dashboard and checks every Update and View: how long
@@ -27,6 +28,9 @@ type monitor struct {
 	slowest    time.Duration
 	slowestWhy string
 	problems   []string
+	// yes counts the questions answered yes, by kind (the tag's first
+	// word): only those may have sent a write.
+	yes map[string]int
 }
 
 func (m *monitor) Init() tea.Cmd { return m.inner.Init() }
@@ -37,9 +41,15 @@ func (m *monitor) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.w, m.h = ws.Width, ws.Height
 		m.mu.Unlock()
 	}
+	if c, ok := msg.(widget.ConfirmMsg); ok && c.Yes {
+		m.mu.Lock()
+		m.yes[strings.SplitN(c.Tag, "-", 2)[0]]++
+		m.mu.Unlock()
+	}
+	screen := m.inner.top().Title()
 	start := time.Now()
 	_, cmd := m.inner.Update(msg)
-	m.record(time.Since(start), fmt.Sprintf("Update(%T %v)", msg, msg))
+	m.record(time.Since(start), fmt.Sprintf("Update(%T %v) on %s", msg, msg, screen))
 	return m, cmd
 }
 
@@ -79,9 +89,13 @@ var monkeyKeys = []tea.KeyMsg{
 	{Type: tea.KeyEnter}, {Type: tea.KeyEsc}, {Type: tea.KeyTab}, {Type: tea.KeyShiftTab},
 	{Type: tea.KeyUp}, {Type: tea.KeyDown}, {Type: tea.KeyPgUp}, {Type: tea.KeyPgDown},
 	{Type: tea.KeyHome}, {Type: tea.KeyEnd}, {Type: tea.KeyCtrlD}, {Type: tea.KeyCtrlU}, {Type: tea.KeyBackspace},
+	{Type: tea.KeyLeft}, {Type: tea.KeyRight}, {Type: tea.KeyCtrlS}, {Type: tea.KeyCtrlN}, {Type: tea.KeyCtrlR},
 }
 
-const monkeyRunes = "jkgGsyhrnTEKJc?:/12345abx0"
+// monkeyRunes include every screen's keys: the forms (I, D, F on a
+// contract, S on a pool, C on an allocation), unlock (u, L), the portal
+// (6, s, o, h), yes and no.
+const monkeyRunes = "jkgGsyhrnTEKJc?:/123456abx0uLCSIDFoyn"
 
 func TestMonkey(t *testing.T) {
 	if testing.Short() {
@@ -102,7 +116,7 @@ func monkey(t *testing.T, seed uint64, presses int) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	mon := &monitor{inner: newModel(s), warmup: time.Now().Add(1500 * time.Millisecond)}
+	mon := &monitor{inner: newModel(s), warmup: time.Now().Add(1500 * time.Millisecond), yes: map[string]int{}}
 	p := tea.NewProgram(mon, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 	done := make(chan error, 1)
 	go func() { _, err := p.Run(); done <- err }()
@@ -110,6 +124,22 @@ func monkey(t *testing.T, seed uint64, presses int) {
 	rng := rand.New(rand.NewPCG(seed, seed))
 	p.Send(tea.WindowSizeMsg{Width: 120, Height: 36})
 	time.Sleep(1500 * time.Millisecond) // the first data arrives
+	// Lead the monkey to a question: look up an allocation, then open the
+	// start-distribution form of the first contract, fill in the recent
+	// id and ask for the review. On odd seeds the lead answers yes, so
+	// that the check below sees a confirmed write; on even ones the
+	// random keys answer (yes, no, esc, edits).
+	lead := []tea.Msg{
+		runes("3"), runes(s.Fixtures.AllocationIDs[0]), tea.KeyMsg{Type: tea.KeyEnter},
+		runes("1"), runes("D"), tea.KeyMsg{Type: tea.KeyCtrlR}, tea.KeyMsg{Type: tea.KeyCtrlS},
+	}
+	if seed%2 == 1 {
+		lead = append(lead, runes("y"))
+	}
+	for _, msg := range lead {
+		p.Send(msg)
+		time.Sleep(200 * time.Millisecond)
+	}
 	for i := range presses {
 		switch r := rng.IntN(100); {
 		case r < 3:
@@ -139,8 +169,49 @@ func monkey(t *testing.T, seed uint64, presses int) {
 	for _, p := range mon.problems[:min(len(mon.problems), 5)] {
 		t.Error(p)
 	}
+	checkWritesConfirmed(t, s, mon.yes)
 	t.Logf("slowest call after warm-up: %v (%s)", mon.slowest, truncateANSI(mon.slowestWhy, 100))
 	if mon.slowest > 16*time.Millisecond {
 		t.Errorf("a call took %v, more than 16 ms: %s", mon.slowest, truncateANSI(mon.slowestWhy, 200))
 	}
+}
+
+func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+// writeKinds names the question that must be answered yes before each
+// write the sandbox may apply, by a part of its operation.
+var writeKinds = []struct{ op, kind string }{
+	{"transactions/create", "operator"},
+	{"schedules/create", "schedule"},
+	{"creatives", "creative"},
+	{"_sandbox/uploads", "creative"},
+	{"/claim", "claim"},
+	{"auth/signin", "signin"},
+}
+
+// checkWritesConfirmed reads the sandbox's journal of applied writes
+// (/_sandbox/journal) and fails for any write that no yes allowed: each
+// kind of write may have been applied at most as often as its question
+// was answered yes (an upload is three writes after one yes).
+func checkWritesConfirmed(t *testing.T, s *session.Session, yes map[string]int) {
+	t.Helper()
+	applied := map[string]int{}
+	for _, e := range s.Applied() {
+		kind := ""
+		for _, w := range writeKinds {
+			if strings.Contains(e.Operation, w.op) {
+				kind = w.kind
+				break
+			}
+		}
+		if kind == "" {
+			t.Errorf("the sandbox applied a write allot has no question for: %s", e.Operation)
+			continue
+		}
+		applied[e.Operation]++
+		if applied[e.Operation] > yes[kind] {
+			t.Errorf("%s applied %d times after %d yes to %s questions", e.Operation, applied[e.Operation], yes[kind], kind)
+		}
+	}
+	t.Logf("writes applied %v after yes %v", applied, yes)
 }

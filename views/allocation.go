@@ -117,8 +117,12 @@ func (a *allocation) lookup(id string) tea.Cmd {
 	a.input.Blur()
 	a.input.SetValue(id)
 	a.remember(id)
-	s := a.ctx.Session
+	s, j := a.ctx.Session, a.ctx.Journal
 	return load(a.seq, func(c context.Context) (*wallet.Verification, error) {
+		if j != nil {
+			// A failed write only costs the recent list; the lookup goes on.
+			_ = j.Append(journal.Entry{Kind: journal.KindLookup, Profile: s.Name, Ref: id})
+		}
 		p, err := s.API.MerkleProof(c, id)
 		if err != nil {
 			return nil, err
@@ -141,11 +145,10 @@ func (a *allocation) lookup(id string) tea.Cmd {
 	})
 }
 
+// remember puts id first in the recent lookups; the journal keeps it for
+// the next run (written by the lookup's command: an fsync has no place on
+// the UI goroutine).
 func (a *allocation) remember(id string) {
-	if a.ctx.Journal != nil {
-		// A failed write only costs the recent list; the lookup goes on.
-		_ = a.ctx.Journal.Append(journal.Entry{Kind: journal.KindLookup, Profile: a.ctx.Session.Name, Ref: id})
-	}
 	out := []string{id}
 	for _, r := range a.recent {
 		if r != id && len(out) < maxRecent {

@@ -103,21 +103,39 @@ type transactions struct {
 	*list[txRow]
 	live map[string]wallet.Status
 	rows []txRow
+	// seen is the recorder's count at the last read; polls counts looks.
+	seen  uint64
+	polls int
 }
 
-// journalPoll is how often the screen rereads the journal.
-const journalPoll = 3 * time.Second
+// journalPoll is how often the screen looks for new entries: what this
+// process recorded since (a cheap count), and every pollsPerRead looks
+// whatever another allot process wrote.
+const (
+	journalPoll  = 500 * time.Millisecond
+	pollsPerRead = 6
+)
 
 type pollJournal struct{}
 
+func pollLater() tea.Cmd {
+	return tea.Tick(journalPoll, func(time.Time) tea.Msg { return pollJournal{} })
+}
+
 func (t *transactions) Init() tea.Cmd {
-	return tea.Batch(t.list.Init(), tea.Tick(journalPoll, func(time.Time) tea.Msg { return pollJournal{} }))
+	t.seen = t.ctx.Recorder.Appended()
+	return tea.Batch(t.list.Init(), pollLater())
 }
 
 func (t *transactions) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case pollJournal:
-		return tea.Batch(t.reload(), tea.Tick(journalPoll, func(time.Time) tea.Msg { return pollJournal{} }))
+		t.polls++
+		if n := t.ctx.Recorder.Appended(); n != t.seen || t.polls%pollsPerRead == 0 {
+			t.seen = n
+			return tea.Batch(t.reload(), pollLater())
+		}
+		return pollLater()
 	case TxStatusMsg:
 		t.live[msg.Status.Hash.Hex()] = msg.Status
 		return t.setRows(t.merge())

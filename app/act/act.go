@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -33,6 +34,17 @@ type Recorder struct {
 	// Warn hears of an outcome that could not be recorded (the act is
 	// done); nil ignores it.
 	Warn func(error)
+
+	appended atomic.Uint64
+}
+
+// Appended counts the entries recorded so far, so that a reader of the
+// journal can tell cheaply when to read it again.
+func (r *Recorder) Appended() uint64 {
+	if r == nil {
+		return 0
+	}
+	return r.appended.Load()
 }
 
 // Before records entry ahead of the act it describes; when that fails the
@@ -45,6 +57,7 @@ func (r *Recorder) Before(entry journal.Entry) error {
 	if err := r.Journal.Append(entry); err != nil {
 		return fmt.Errorf("%w: %w", ErrJournal, err)
 	}
+	r.appended.Add(1)
 	return nil
 }
 
