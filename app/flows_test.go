@@ -12,6 +12,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"allot/api/sandbox"
@@ -280,5 +281,114 @@ func TestStakeFlow(t *testing.T) {
 	}
 	if ops["approve"] != 1 || ops["stake"] != 1 {
 		t.Errorf("signed %v, want one approve and one stake", ops)
+	}
+}
+
+// requestBody is the one journaled request of op, compact.
+func requestBody(t *testing.T, s *session.Session, op string) string {
+	t.Helper()
+	reqs := entriesOf(journalEntries(t, s), journal.KindRequest, op)
+	if len(reqs) != 1 {
+		t.Fatalf("%d %s requests journaled, want 1", len(reqs), op)
+	}
+	return string(reqs[0].Data)
+}
+
+// checkShown fails unless every line of body, indented as the reviews
+// show it, was drawn on screen.
+func checkShown(t *testing.T, screen, body string) {
+	t.Helper()
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, []byte(body), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	plain := ansi.Strip(screen)
+	for _, line := range strings.Split(pretty.String(), "\n") {
+		if !strings.Contains(plain, line) {
+			t.Errorf("the review did not show the line %q of the body sent:\n%s", line, pretty.String())
+			return
+		}
+	}
+}
+
+// TestOperatorFormInDashboard: from a contract, D opens the form; a bad
+// id is shown in place; the reviewed body is the body sent; the created
+// transaction is PENDING on the Transactions screen. Esc on a form sends
+// nothing.
+func TestOperatorFormInDashboard(t *testing.T) {
+	f := newFlow(t)
+	f.runes("F").wait("Fund distribution").key(tea.KeyEsc).wait("Team & Advisors Vesting")
+	f.runes("D").wait("Start distribution · Team & Advisors Vesting")
+	f.typ("nope").wait(`"nope" is not a UUID`)
+	f.key(tea.KeyCtrlU).typ(f.s.Fixtures.AllocationIDs[1]).key(tea.KeyCtrlS).wait("Send this START_DISTRIBUTION request")
+	review := f.seen.String()[f.mark:]
+	f.runes("y").wait("PENDING")
+	f.runes("4").wait("START_DISTRIBUTION")
+	f.quit()
+	checkShown(t, review, requestBody(t, f.s, "transactions/create"))
+	if applied(f.s, "transactions/create") != 1 {
+		t.Error("want exactly one transaction created")
+	}
+}
+
+// TestScheduleInDashboard: :schedule; an out-of-range portion is shown in
+// place; the reviewed body is sent; the key is shown and listed.
+func TestScheduleInDashboard(t *testing.T) {
+	f := newFlow(t)
+	f.runes(":").typ("schedule").key(tea.KeyEnter).wait("New unlock schedule")
+	f.key(tea.KeyEsc).wait("Team & Advisors Vesting")
+	if applied(f.s, "") != 0 {
+		t.Fatal("a cancelled schedule was sent")
+	}
+	f.runes(":").typ("schedule").key(tea.KeyEnter).wait("New unlock schedule")
+	f.typ("Cliff only").key(tea.KeyTab).typ("one year cliff").key(tea.KeyTab)
+	for range 3 { // to the first piece's name
+		f.key(tea.KeyTab)
+	}
+	f.typ("All at once").key(tea.KeyTab)
+	f.key(tea.KeyCtrlU).typ("1.5").wait("1.5")
+	f.wait("must be")
+	f.key(tea.KeyCtrlU).typ("1").key(tea.KeyTab).key(tea.KeyCtrlU).typ("12").wait("sum of portions 1 of 1")
+	f.key(tea.KeyCtrlS).wait("Create schedule")
+	start := f.mark
+	for range 20 { // scroll through the whole body
+		f.key(tea.KeyDown)
+	}
+	f.wait(`"dayOfMonth": 1`)
+	review := f.seen.String()[start:]
+	f.runes("y").wait("Schedule created")
+	screen := f.seen.String()[f.mark:]
+	f.quit()
+	checkShown(t, review, requestBody(t, f.s, "schedules/create"))
+	if !regexp.MustCompile(`S-[A-Z0-9]{8}`).MatchString(screen) {
+		t.Errorf("no key on screen:\n%s", screen)
+	}
+}
+
+// TestCreativeInDashboard: :creative picks a file from the working
+// directory; a file of the wrong type is refused before any request; a
+// PNG is uploaded and its public URL shown.
+func TestCreativeInDashboard(t *testing.T) {
+	dir := t.TempDir()
+	png := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 64)...)
+	if err := os.WriteFile(filepath.Join(dir, "a-notes.txt"), []byte("hello"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b-logo.png"), png, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	f := newFlow(t)
+	f.runes(":").typ("creative").key(tea.KeyEnter).wait("b-logo.png")
+	f.key(tea.KeyEnter).wait("not allowed")
+	if applied(f.s, "") != 0 {
+		t.Fatal("a refused file was sent")
+	}
+	f.key(tea.KeyDown).key(tea.KeyEnter).wait("Name")
+	f.key(tea.KeyCtrlS).wait("Upload b-logo.png to portal")
+	f.runes("y").wait("Public URL")
+	f.quit()
+	if applied(f.s, "creatives") != 2 || applied(f.s, "_sandbox/uploads") != 1 {
+		t.Errorf("applied %v", f.s.Applied())
 	}
 }

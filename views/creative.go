@@ -435,7 +435,7 @@ func (c *creative) fail(step string, err error) tea.Cmd {
 // requestURL asks for the upload URL through the recorder. The answer is
 // not journaled: an upload URL is a capability.
 func (c *creative) requestURL() tea.Cmd {
-	c.seq++
+	c.seq = nextSeq()
 	c.state, c.step, c.sent, c.err = crvWorking, "asking for an upload URL", 0, ""
 	seq, req, ref := c.seq, c.urlRequest(), c.file.Name
 	rec, client := c.ctx.Recorder, c.ctx.Session.API

@@ -692,7 +692,7 @@ func opAppliedCount(entries []sandbox.JournalEntry, action, sum string) int {
 
 // send sends the reviewed request once, journaled, off the UI goroutine.
 func (o *operator) send() tea.Cmd {
-	o.seq++
+	o.seq = nextSeq()
 	o.state = opSending
 	o.general, o.hint, o.checked, o.scroll = "", "", opUnchecked, 0
 	o.sentAt = o.ctx.Now()

@@ -230,7 +230,7 @@ func (s *schedule) Narrowed() bool { return s.state != schForm }
 func (s *schedule) Busy() bool { return s.state == schSending }
 
 func (s *schedule) reloadList() tea.Cmd {
-	s.listSeq++
+	s.listSeq = nextSeq()
 	j := s.ctx.Journal
 	return load(s.listSeq, func(context.Context) ([]CreatedSchedule, error) { return CreatedSchedules(j) })
 }
@@ -652,7 +652,7 @@ func (s *schedule) confirmed(msg widget.ConfirmMsg) tea.Cmd {
 // send creates the reviewed schedule through the recorder, off the UI
 // goroutine. It is only ever called on a confirmed answer.
 func (s *schedule) send() tea.Cmd {
-	s.seq++
+	s.seq = nextSeq()
 	s.state = schSending
 	seq, req, body := s.seq, s.reviewed, s.body
 	rec, client, applied := s.ctx.Recorder, s.ctx.Session.API, s.ctx.Session.Applied
