@@ -17,8 +17,8 @@ import (
 	"allot/views/widget"
 )
 
-// monitor wraps the dashboard and checks every Update and View: how long
-// each takes, and that every frame fits the terminal.
+// monitor wraps the dashboard and checks every Update and View: the CPU
+// time each takes (see onCPU), and that every frame fits the terminal.
 type monitor struct {
 	inner  *Model
 	warmup time.Time // slow calls before this are start-up, not counted
@@ -47,16 +47,16 @@ func (m *monitor) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.mu.Unlock()
 	}
 	screen := m.inner.top().Title()
-	start := time.Now()
-	_, cmd := m.inner.Update(msg)
-	m.record(time.Since(start), fmt.Sprintf("Update(%T %v) on %s", msg, msg, screen))
+	var cmd tea.Cmd
+	took := onCPU(func() { _, cmd = m.inner.Update(msg) })
+	m.record(took, fmt.Sprintf("Update(%T %v) on %s", msg, msg, screen))
 	return m, cmd
 }
 
 func (m *monitor) View() string {
-	start := time.Now()
-	v := m.inner.View()
-	m.record(time.Since(start), "View")
+	var v string
+	took := onCPU(func() { v = m.inner.View() })
+	m.record(took, "View of "+m.inner.top().Title())
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	lines := strings.Split(v, "\n")
