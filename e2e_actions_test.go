@@ -49,7 +49,7 @@ func TestActionsInTmux(t *testing.T) {
 	mined := tm.waitFor(wait, "success, mined in block")
 	t.Logf("claim mined:\n%s", mined)
 	tm.send("4")
-	tm.waitFor(wait, "claim", "success · block")
+	tm.waitFor(wait, "claim", "success, block")
 
 	// A schedule: one periodic piece after a cliff.
 	tm.send(":")

@@ -500,7 +500,7 @@ func (m *Model) header() string {
 	if m.busy() {
 		parts = append(parts, m.spin.View()+" loading")
 	}
-	return fit(strings.Join(parts, "  │  "), m.width, 1)
+	return fit(strings.Join(parts, " │ "), m.width, 1)
 }
 
 // walletSegment shows the unlocked account and the portal session, each
@@ -511,14 +511,12 @@ func (m *Model) walletSegment() string {
 		return ""
 	}
 	hex := addr.Hex()
-	seg := "wallet " + hex[:6] + "…" + hex[len(hex)-4:] + " locked (u)"
+	seg := hex[:6] + "…" + hex[len(hex)-4:] + " locked (u)"
 	if ok {
-		seg = "wallet " + hex[:6] + "…" + hex[len(hex)-4:] + " unlocked " + countdown(left)
+		seg = hex[:6] + "…" + hex[len(hex)-4:] + " unlocked " + countdown(left)
 	}
 	if _, sess, ok := m.ctx.Wallet.Portal(m.ctx.Now()); ok {
 		seg += " · portal " + countdown(sess.TimeLeft(m.ctx.Now()))
-	} else {
-		seg += " · portal signed out"
 	}
 	return seg
 }

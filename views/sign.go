@@ -98,9 +98,10 @@ type sent struct {
 }
 
 func (s *signing) setSize(width, height int) {
-	// The screen's own lines, the question's box and the statuses take
-	// about fifteen lines; the review scrolls in the rest.
-	s.view.Width, s.room = width, max(height-15, 3)
+	// The screen's own lines, the question's box, the scroll hint and
+	// the statuses take about sixteen lines; the review scrolls in the
+	// rest.
+	s.view.Width, s.room = width, max(height-16, 3)
 	if s.confirm != nil {
 		s.confirm.SetWidth(min(width, 80))
 	}
@@ -268,6 +269,10 @@ func (s *signing) viewOf(st widget.Styles, width int) string {
 	case signReview:
 		b.WriteString(st.Title.Render("Review: exactly what will be signed") + st.Muted.Render("  (↑/↓ scroll)") + "\n")
 		b.WriteString(s.view.View() + "\n")
+		if !s.view.AtBottom() {
+			below := s.view.TotalLineCount() - s.view.YOffset - s.view.Height
+			b.WriteString(st.Muted.Render(fmt.Sprintf("▼ %d more lines: ↓ scrolls (read them all before you answer)", below)) + "\n")
+		}
 		if s.refusal != nil {
 			b.WriteString("✗ " + sanitize.Line(s.refusal.Error()) + "\n")
 		} else if s.confirm != nil {

@@ -47,7 +47,7 @@ func (r txRow) statusText() string {
 	case r.RevertReason != "":
 		return fmt.Sprintf("%s in block %d: %s", r.Status, r.Block, r.RevertReason)
 	case r.Block > 0:
-		return fmt.Sprintf("%s · block %d · %d conf", r.Status, r.Block, r.Confirmations)
+		return fmt.Sprintf("%s, block %d", r.Status, r.Block)
 	}
 	return r.Status
 }
