@@ -134,10 +134,14 @@ func TestClaimFlow(t *testing.T) {
 	f.runes("3").typ(id).key(tea.KeyEnter).wait("Unlock schedule")
 	f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request")
 	f.runes("y").wait("Sign and send this transaction?")
-	f.runes("y").wait("success, mined in block")
-	m := f.quit()
-	_ = m
+	for range 10 { // read the whole review
+		f.key(tea.KeyDown)
+	}
+	f.wait("no warnings")
 	screen := f.seen.String()
+	f.runes("y").wait("success, mined in block")
+	screen += f.seen.String()[f.mark:]
+	f.quit()
 
 	entries := journalEntries(t, f.s)
 	requests := entriesOf(entries, journal.KindRequest, "allocations/claim")

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -304,36 +302,14 @@ func crvInspect(path string) crvInspected {
 	return crvInspected{file: crvFile{Path: path, Name: name, Type: ct, TypeFrom: from, Size: info.Size()}}
 }
 
-// crvByExtension names the media type of the allowed types' extensions,
-// for content the sniffer does not know (MP3 without an ID3 tag, WebM
-// audio, Ogg Opus).
-var crvByExtension = map[string]string{
-	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
-	".mp4": "video/mp4", ".m4v": "video/mp4", ".webm": "video/webm",
-	".mp3": "audio/mpeg", ".wav": "audio/wav", ".ogg": "audio/ogg", ".oga": "audio/ogg", ".opus": "audio/ogg",
-}
-
-// crvSniff decides a file's media type from its first bytes, and from its
-// extension only when the bytes say nothing (binary of no known kind):
-// text named .png stays text and is refused. The sniffer's names for WAV
-// and Ogg become the ones D12 lists.
+// crvSniff decides a file's media type (see api.CreativeType) and says
+// from what: "content" or "extension".
 func crvSniff(head []byte, name string) (contentType, from string) {
-	ct := http.DetectContentType(head)
-	if mt, _, err := mime.ParseMediaType(ct); err == nil {
-		ct = mt
+	ct, fromContent := api.CreativeType(head, name)
+	if fromContent {
+		return ct, "content"
 	}
-	switch ct {
-	case "audio/wave", "audio/x-wav", "audio/vnd.wave":
-		ct = "audio/wav"
-	case "application/ogg":
-		ct = "audio/ogg"
-	}
-	if ct == "application/octet-stream" {
-		if byExt, ok := crvByExtension[strings.ToLower(filepath.Ext(name))]; ok {
-			return byExt, "extension"
-		}
-	}
-	return ct, "content"
+	return ct, "extension"
 }
 
 // crvDefaultSlug is the portal the upload goes to unless changed: the
@@ -412,7 +388,7 @@ func (c *creative) review() tea.Cmd {
 	c.confirm = widget.NewConfirm(c.ask,
 		fmt.Sprintf("Upload %s to portal %s?", c.file.Name, c.portalF.Value()),
 		"File: "+c.file.Path,
-		fmt.Sprintf("Type: %s (from the %s) · Size: %s", c.file.Type, c.file.TypeFrom, crvSize(c.file.Size)),
+		fmt.Sprintf("Type: %s (from the %s) · Size: %s", c.file.Type, c.file.TypeFrom, byteSize(c.file.Size)),
 		"Name: "+c.nameF.Value()+" · Portal: "+c.portalF.Value(),
 		"",
 		"1. POST "+crvOpURL+" "+string(body),
@@ -573,7 +549,7 @@ func (c *creative) View() string {
 		}
 	case crvDetails:
 		out = []string{title + c.ctx.Styles.Muted.Render(" · ctrl+s: review · esc: choose another file"), "",
-			sanitize.Truncate(fmt.Sprintf("File: %s · %s · %s", c.file.Name, c.file.Type, crvSize(c.file.Size)), w), ""}
+			sanitize.Truncate(fmt.Sprintf("File: %s · %s · %s", c.file.Name, c.file.Type, byteSize(c.file.Size)), w), ""}
 		out = append(out, strings.Split(c.form.View(), "\n")...)
 		if c.message != "" {
 			out = append(out, "", sanitize.Truncate(c.message, w))
@@ -586,7 +562,7 @@ func (c *creative) View() string {
 		if c.file.Size > 0 {
 			frac = float64(c.sent) / float64(c.file.Size)
 		}
-		out = append(out, c.bar.ViewAs(frac), fmt.Sprintf("%d%% · %s of %s", int(frac*100), crvSize(c.sent), crvSize(c.file.Size)))
+		out = append(out, c.bar.ViewAs(frac), fmt.Sprintf("%d%% · %s of %s", int(frac*100), byteSize(c.sent), byteSize(c.file.Size)))
 	case crvDone:
 		r := c.result
 		out = []string{title, "", "Uploaded and registered " + sanitize.Line(c.file.Name), "",
@@ -599,17 +575,6 @@ func (c *creative) View() string {
 			c.ctx.Styles.Muted.Render("esc: back to the details (review sends everything again)")}
 	}
 	return strings.Join(schFit(out, w, h), "\n")
-}
-
-// crvSize writes a byte count for people.
-func crvSize(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 func (c *creative) ShortHelp() []key.Binding {

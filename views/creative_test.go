@@ -84,7 +84,7 @@ func TestCreativeUploadEndToEnd(t *testing.T) {
 		t.Fatalf("not reviewing: %q\n%s", c.message, c.View())
 	}
 	review := strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(c.View()), "│", "")), " ")
-	for _, want := range []string{"logo.png", "image/png (from the content)", "Portal: meridian-community", "Name: Brand logo", crvSize(int64(len(data))),
+	for _, want := range []string{"logo.png", "image/png (from the content)", "Portal: meridian-community", "Name: Brand logo", byteSize(int64(len(data))),
 		`POST portals/creatives/create {"storageKey":"(from the upload URL answer)","name":"Brand logo"}`,
 		`POST portals/creatives/upload-url {"fileName":"logo.png","contentType":"image/png","portalSlug":"meridian-community"}`} {
 		if !strings.Contains(review, want) {

@@ -713,24 +713,11 @@ func (o *operator) send() tea.Cmd {
 				return "", nil, err
 			}
 			res = r
-			return opStatusesOf(r), r, nil
+			return r.Statuses(), r, nil
 		})
 		return opSentMsg{screen: o, seq: seq, result: res, err: err, baseline: baseline}
 	}
 	return tea.Batch(o.spin.Tick, sendCmd)
-}
-
-// statusesOf lists the distinct statuses of res, for the journal.
-func opStatusesOf(res *api.TransactionsResult) string {
-	seen := map[string]bool{}
-	var out []string
-	for _, tx := range res.Transactions {
-		if !seen[tx.Status] {
-			seen[tx.Status] = true
-			out = append(out, tx.Status)
-		}
-	}
-	return strings.Join(out, ",")
 }
 
 func (o *operator) sent(msg opSentMsg) tea.Cmd {

@@ -54,7 +54,8 @@ func exchangeStatus(x api.Exchange) string {
 	return fmt.Sprint(x.Status)
 }
 
-func byteSize(n int) string {
+// byteSize writes a byte count for people.
+func byteSize[N int | int64](n N) string {
 	switch {
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))

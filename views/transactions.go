@@ -60,7 +60,7 @@ func NewTransactions(ctx *Context) Screen {
 	l := newList(ctx, "Transactions", widget.TableConfig[txRow]{
 		Columns: []widget.Column[txRow]{
 			{Title: "Transaction", Cell: func(r txRow) string { return r.ID }, MinWidth: 14, Flex: 3},
-			{Title: "Kind", Cell: func(r txRow) string { return r.Kind }, MinWidth: 10, MaxWidth: 20, Flex: 1, Sort: func(a, b txRow) int { return cmpString(a.Kind, b.Kind) }},
+			{Title: "Kind", Cell: func(r txRow) string { return r.Kind }, MinWidth: 18, MaxWidth: 18, Sort: func(a, b txRow) int { return cmpString(a.Kind, b.Kind) }},
 			{Title: "Status", Cell: txRow.statusText, MinWidth: 16, Flex: 3, Sort: func(a, b txRow) int { return cmpString(a.Status, b.Status) }},
 			{Title: "Created", Cell: func(r txRow) string { return r.At.UTC().Format("2006-01-02 15:04:05") }, MinWidth: 19, Priority: 2, Sort: func(a, b txRow) int { return a.At.Compare(b.At) }},
 			{Title: "Profile", Cell: func(r txRow) string { return r.Profile }, MinWidth: 8, Priority: 3},

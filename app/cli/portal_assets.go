@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"mime"
-	"net/http"
 	"os"
 	"path/filepath"
 
@@ -128,9 +126,8 @@ var creativeUploadCommand = command{
 	},
 }
 
-// sniffContentType decides the media type from the file's first bytes,
-// falling back to its extension for types the sniffer does not know (WebM
-// audio, MP3 without an ID3 tag). The file is rewound afterwards.
+// sniffContentType decides the media type from the file's first bytes
+// (see api.CreativeType). The file is rewound afterwards.
 func sniffContentType(f *os.File, name string) (string, error) {
 	head := make([]byte, 512)
 	n, err := io.ReadFull(f, head)
@@ -140,16 +137,6 @@ func sniffContentType(f *os.File, name string) (string, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return "", fmt.Errorf("creative upload: %w", err)
 	}
-	ct := http.DetectContentType(head[:n])
-	if mt, _, err := mime.ParseMediaType(ct); err == nil {
-		ct = mt
-	}
-	if ct == "application/octet-stream" || ct == "text/plain" {
-		if byExt := mime.TypeByExtension(filepath.Ext(name)); byExt != "" {
-			if mt, _, err := mime.ParseMediaType(byExt); err == nil {
-				ct = mt
-			}
-		}
-	}
+	ct, _ := api.CreativeType(head[:n], name)
 	return ct, nil
 }

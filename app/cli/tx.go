@@ -49,7 +49,7 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 					if err != nil {
 						return "", nil, err
 					}
-					return transactionStatuses(res), res, nil
+					return res.Statuses(), res, nil
 				})
 				if err != nil {
 					return err
@@ -65,18 +65,6 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 			}
 		},
 	}
-}
-
-func transactionStatuses(res *api.TransactionsResult) string {
-	seen := map[string]bool{}
-	var out []string
-	for _, tx := range res.Transactions {
-		if !seen[tx.Status] {
-			seen[tx.Status] = true
-			out = append(out, tx.Status)
-		}
-	}
-	return strings.Join(out, ",")
 }
 
 func readTransactionBody(path, action string) (api.TransactionRequest, error) {
