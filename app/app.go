@@ -45,6 +45,12 @@ const (
 
 var tabNames = []string{"Contracts", "Pools", "Allocation", "Transactions", "Requests", "Portal"}
 
+// statusLife is how long an informational status line stays.
+const statusLife = 6 * time.Second
+
+// clearStatus fades the informational status line numbered seq.
+type clearStatus struct{ seq int }
+
 // Run shows the dashboard on the terminal until the user quits.
 func Run(ctx context.Context, s *session.Session) error {
 	m := New(s, Options{})
@@ -81,6 +87,7 @@ type Model struct {
 
 	status    string
 	statusErr bool
+	statusSeq int // numbers informational lines, which fade after statusLife
 	lastErr   error
 	showErr   bool
 
@@ -200,6 +207,16 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.fail(msg.Op, msg.Err)
 	case widget.StatusMsg:
 		m.status, m.statusErr, m.lastErr = msg.Text, msg.Error, nil
+		if msg.Error {
+			return m, nil // an error stays until the next action
+		}
+		m.statusSeq++
+		seq := m.statusSeq
+		return m, tea.Tick(statusLife, func(time.Time) tea.Msg { return clearStatus{seq} })
+	case clearStatus:
+		if msg.seq == m.statusSeq && !m.statusErr {
+			m.status = ""
+		}
 		return m, nil
 	case openStakesMsg:
 		if msg.err != nil {

@@ -20,8 +20,12 @@ import (
 	"allot/wallet/vesting"
 )
 
-// maxRecent is how many recent lookups the allocation screen offers.
-const maxRecent = 8
+// maxRecent is how many recent lookups the allocation screen offers;
+// recentTail is how much of the journal's end is read to find them.
+const (
+	maxRecent  = 8
+	recentTail = 256 << 10
+)
 
 // allocation looks up an allocation: its merkle proof, verified here, the
 // allocation and schedule decoded from the leaf, and an unlock chart.
@@ -59,7 +63,9 @@ func recentLookups(j *journal.Journal) []string {
 	if j == nil {
 		return nil
 	}
-	res, err := j.Read()
+	// The newest lookups are at the end: a bounded tail keeps opening a
+	// screen cheap however long the journal grows.
+	res, err := j.ReadTail(recentTail)
 	if err != nil {
 		return nil
 	}

@@ -150,6 +150,48 @@ func (j *Journal) Read() (ReadResult, error) {
 	return read(f)
 }
 
+// ReadTail reads the entries of the journal's last size bytes: the recent
+// ones, at a bounded cost however long the journal has grown. A line cut
+// by the start of the tail is left out; warnings count lines from there.
+func (j *Journal) ReadTail(size int64) (ReadResult, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	f, err := os.Open(j.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return ReadResult{}, nil
+	}
+	if err != nil {
+		return ReadResult{}, fmt.Errorf("journal: %w", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return ReadResult{}, fmt.Errorf("journal: %w", err)
+	}
+	start := max(info.Size()-size, 0)
+	if start == 0 {
+		return read(f)
+	}
+	// Start one byte early: when that byte ends a line, the tail starts on
+	// a whole line, which must not be dropped.
+	if _, err := f.Seek(start-1, io.SeekStart); err != nil {
+		return ReadResult{}, fmt.Errorf("journal: %w", err)
+	}
+	br := bufio.NewReader(f)
+	for {
+		_, err := br.ReadSlice('\n')
+		if err == nil {
+			return read(br)
+		}
+		if errors.Is(err, io.EOF) {
+			return ReadResult{}, nil
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return ReadResult{}, fmt.Errorf("journal: read: %w", err)
+		}
+	}
+}
+
 func read(r io.Reader) (ReadResult, error) {
 	var out ReadResult
 	br := bufio.NewReaderSize(r, 64<<10)

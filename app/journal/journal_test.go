@@ -2,6 +2,7 @@ package journal
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,5 +103,41 @@ func TestConcurrentAppends(t *testing.T) {
 	got, _ := j.Read()
 	if len(got.Entries) != 20 || len(got.Warnings) != 0 {
 		t.Errorf("entries %d warnings %q", len(got.Entries), got.Warnings)
+	}
+}
+
+// TestReadTail: the tail holds the newest entries, whole, and nothing
+// damaged where the tail cuts a line.
+func TestReadTail(t *testing.T) {
+	j, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 100 {
+		if err := j.Append(Entry{Kind: KindLookup, Ref: fmt.Sprintf("ref-%03d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := j.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int64{1, 50, 500, 5000, 1 << 20} {
+		tail, err := j.ReadTail(size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tail.Warnings) != 0 {
+			t.Errorf("tail of %d: warnings %v", size, tail.Warnings)
+		}
+		n := len(tail.Entries)
+		if n > len(all.Entries) || (size >= 1<<20 && n != len(all.Entries)) || (size == 500 && n == 0) {
+			t.Fatalf("tail of %d bytes: %d entries", size, n)
+		}
+		for i, e := range tail.Entries {
+			if want := all.Entries[len(all.Entries)-n+i].Ref; e.Ref != want {
+				t.Fatalf("tail of %d bytes: entry %d is %s, want %s", size, i, e.Ref, want)
+			}
+		}
 	}
 }
