@@ -66,40 +66,6 @@ func opOpen(t *testing.T, s *session.Session, action string, lookups ...string) 
 	return h
 }
 
-func opKeyMsg(k string) tea.KeyMsg {
-	switch k {
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyMsg{Type: tea.KeyShiftTab}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "right":
-		return tea.KeyMsg{Type: tea.KeyRight}
-	case "pgdown":
-		return tea.KeyMsg{Type: tea.KeyPgDown}
-	case "pgup":
-		return tea.KeyMsg{Type: tea.KeyPgUp}
-	case "ctrl+s":
-		return tea.KeyMsg{Type: tea.KeyCtrlS}
-	case "ctrl+n":
-		return tea.KeyMsg{Type: tea.KeyCtrlN}
-	case "ctrl+d":
-		return tea.KeyMsg{Type: tea.KeyCtrlD}
-	case "ctrl+r":
-		return tea.KeyMsg{Type: tea.KeyCtrlR}
-	case "ctrl+u":
-		return tea.KeyMsg{Type: tea.KeyCtrlU}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
-}
-
 // typeText types text into the focused field. Typing only ever answers
 // with a cursor blink, which is not waited for.
 func (h *opHarness) typeText(text string) {
@@ -110,7 +76,7 @@ func (h *opHarness) typeText(text string) {
 func (h *opHarness) press(keys ...string) {
 	h.t.Helper()
 	for _, k := range keys {
-		h.run(h.o.Update(opKeyMsg(k)))
+		h.run(h.o.Update(keyMsg(k)))
 	}
 }
 
@@ -381,7 +347,7 @@ func TestOperatorValidSubmit(t *testing.T) {
 // saying it sends, until the answer arrives.
 func (h *opHarness) yesWhileBusy() {
 	h.t.Helper()
-	answer := h.o.Update(opKeyMsg("y"))()
+	answer := h.o.Update(keyMsg("y"))()
 	send := h.o.Update(answer)
 	if !h.o.Busy() || !h.o.Narrowed() || !strings.Contains(h.view(), "sending "+h.o.action) {
 		h.t.Errorf("while sending: busy %t narrowed %t\n%s", h.o.Busy(), h.o.Narrowed(), h.o.View())

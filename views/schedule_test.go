@@ -111,7 +111,7 @@ func (d *scDriver) key(k tea.KeyMsg) { d.run(d.s.Update(k)) }
 
 func (d *scDriver) keys(names ...string) {
 	for _, n := range names {
-		d.key(scKey(n))
+		d.key(keyMsg(n))
 	}
 }
 
@@ -119,40 +119,6 @@ func (d *scDriver) typeText(s string) {
 	for _, r := range s {
 		d.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
 	}
-}
-
-func scKey(name string) tea.KeyMsg {
-	switch name {
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyMsg{Type: tea.KeyShiftTab}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "left":
-		return tea.KeyMsg{Type: tea.KeyLeft}
-	case "right":
-		return tea.KeyMsg{Type: tea.KeyRight}
-	case "backspace":
-		return tea.KeyMsg{Type: tea.KeyBackspace}
-	case "ctrl+s":
-		return tea.KeyMsg{Type: tea.KeyCtrlS}
-	case "ctrl+n":
-		return tea.KeyMsg{Type: tea.KeyCtrlN}
-	case "ctrl+d":
-		return tea.KeyMsg{Type: tea.KeyCtrlD}
-	case "ctrl+e":
-		return tea.KeyMsg{Type: tea.KeyCtrlE}
-	case "ctrl+u":
-		return tea.KeyMsg{Type: tea.KeyCtrlU}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
 }
 
 // set focuses the schedule field labelled label and types value over it.
