@@ -24,7 +24,7 @@ type Wallet struct {
 	account common.Address // zero when no account is unlocked
 	portal  *wallet.Portal
 	session *wallet.Session
-	mu      sync.Mutex // guards store's opening, which commands do
+	mu      sync.Mutex // guards store, which a command opens
 }
 
 // Store opens the profile's keystore on first use.
@@ -46,13 +46,21 @@ func (w *Wallet) Store(ctx *Context) (*keystore.Store, error) {
 	return store, nil
 }
 
+// opened is the keystore when it has been opened, else nil.
+func (w *Wallet) opened() *keystore.Store {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.store
+}
+
 // Signer is the unlocked account's signer, or nil when the account is
 // locked (by hand or by the keystore's relock timer).
 func (w *Wallet) Signer() *keystore.Signer {
-	if w.store == nil || w.account == (common.Address{}) || w.store.TimeLeft(w.account) <= 0 {
+	store := w.opened()
+	if store == nil || w.account == (common.Address{}) || store.TimeLeft(w.account) <= 0 {
 		return nil
 	}
-	return w.store.Signer(w.account)
+	return store.Signer(w.account)
 }
 
 // Account is the unlocked account and how long it stays unlocked; false
@@ -61,14 +69,14 @@ func (w *Wallet) Account() (common.Address, time.Duration, bool) {
 	if w.Signer() == nil {
 		return w.account, 0, false
 	}
-	return w.account, w.store.TimeLeft(w.account), true
+	return w.account, w.opened().TimeLeft(w.account), true
 }
 
 // Lock forgets the unlocked key and signs out of the portal: a session
 // belongs to the account that signed in.
 func (w *Wallet) Lock() {
-	if w.store != nil {
-		w.store.LockAll()
+	if store := w.opened(); store != nil {
+		store.LockAll()
 	}
 	w.account = common.Address{}
 	w.SignOut()
