@@ -28,7 +28,6 @@ type claim struct {
 
 	req     *api.ClaimRequest // the request under review or sent
 	confirm *widget.Confirm
-	ask     string // the question's tag: answers reach every screen
 	sending bool
 	flow    *signing
 	err     error
@@ -52,8 +51,7 @@ func defaultFormKeys(submit string) formKeys {
 // NewClaim is the claim screen of allocation id; unlocked, when known, is
 // the amount the allocation has unlocked by now, shown as a hint.
 func NewClaim(ctx *Context, id, unlocked string) Screen {
-	c := &claim{ctx: ctx, id: id, unlocked: unlocked, keys: defaultFormKeys("review the claim request"),
-		ask: fmt.Sprintf("claim-%d", nextSeq())}
+	c := &claim{ctx: ctx, id: id, unlocked: unlocked, keys: defaultFormKeys("review the claim request")}
 	c.form = widget.NewForm(
 		widget.TextField("amount", "Amount (tokens)", "empty: all that is claimable now", nil),
 		widget.TextField("userCountryCode", "Country (optional)", "ISO 3166-1 alpha-2, e.g. DE", nil),
@@ -158,7 +156,7 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 		}
 		return c.form.Update(msg)
 	case widget.ConfirmMsg:
-		if msg.Tag != c.ask || c.confirm == nil {
+		if !c.confirm.Answers(msg) {
 			return nil
 		}
 		c.confirm = nil
@@ -225,7 +223,7 @@ func (c *claim) review() tea.Cmd {
 	}
 	c.req = &req
 	body, _ := json.MarshalIndent(req, "", "  ")
-	c.confirm = widget.NewConfirm(c.ask, "Send this claim request for allocation "+c.id+"?",
+	c.confirm = widget.NewConfirm("claim", "Send this claim request for allocation "+c.id+"?",
 		"POST allocations/"+c.id+"/claim", string(body),
 		"The service answers with the transaction(s) to sign, which you review next. Nothing is signed yet.")
 	c.confirm.Styles = c.ctx.Styles

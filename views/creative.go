@@ -67,7 +67,6 @@ type creative struct {
 	nameF   *widget.FormField
 	portalF *widget.FormField
 	confirm *widget.Confirm
-	ask     string // tags this screen's question: answers reach every screen
 	touched map[*widget.FormField]bool
 	message string
 
@@ -108,7 +107,7 @@ func newCreative(ctx *Context, dir string) *creative {
 	// esc leaves the screen; it does not climb folders.
 	p.KeyMap.Back = crvKeyUp
 	p.SetHeight(10)
-	return &creative{ctx: ctx, picker: p, touched: map[*widget.FormField]bool{}, ask: fmt.Sprintf("creative-%d", nextSeq()),
+	return &creative{ctx: ctx, picker: p, touched: map[*widget.FormField]bool{},
 		bar: progress.New(progress.WithDefaultGradient(), progress.WithoutPercentage())}
 }
 
@@ -164,7 +163,7 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 		c.details(msg.file)
 		return c.form.Focus(0)
 	case widget.ConfirmMsg:
-		if msg.Tag != c.ask || c.state != crvReview {
+		if !c.confirm.Answers(msg) || c.state != crvReview {
 			return nil
 		}
 		if !msg.Yes {
@@ -385,7 +384,7 @@ func (c *creative) review() tea.Cmd {
 	}
 	body, _ := json.Marshal(c.urlRequest())
 	create, _ := json.Marshal(api.CreateCreativeRequest{StorageKey: "(from the upload URL answer)", Name: c.nameF.Value()})
-	c.confirm = widget.NewConfirm(c.ask,
+	c.confirm = widget.NewConfirm("creative",
 		fmt.Sprintf("Upload %s to portal %s?", c.file.Name, c.portalF.Value()),
 		"File: "+c.file.Path,
 		fmt.Sprintf("Type: %s (from the %s) · Size: %s", c.file.Type, c.file.TypeFrom, byteSize(c.file.Size)),

@@ -211,8 +211,6 @@ func (o *operator) Narrowed() bool {
 	return o.state == opReview || o.state == opSending || o.state == opResend
 }
 func (o *operator) formHeight() int     { return max(o.height-3, 1) }
-func (o *operator) sendTag() string     { return fmt.Sprintf("operator-%p-send", o) }
-func (o *operator) resendTag() string   { return fmt.Sprintf("operator-%p-resend", o) }
 func (o *operator) bodySum() string     { return opSHA256(o.body) }
 func (o *operator) confirmWidth() int   { return min(o.width, 76) }
 func (o *operator) viewportHeight() int { return max(o.height-2-lipgloss.Height(o.confirm.View()), 1) }
@@ -385,12 +383,12 @@ func (o *operator) Update(msg tea.Msg) tea.Cmd {
 	case widget.ConfirmMsg:
 		return o.answered(msg)
 	case opSentMsg:
-		if msg.screen == o && msg.seq == o.seq && o.state == opSending {
+		if msg.seq == o.seq && o.state == opSending {
 			return o.sent(msg)
 		}
 		return nil
 	case opCheckedMsg:
-		if msg.screen == o && msg.seq == o.seq && o.checked == opCheckRunning {
+		if msg.seq == o.seq && o.checked == opCheckRunning {
 			o.checked = opNotApplied
 			if msg.applied {
 				o.checked = opApplied
@@ -628,7 +626,7 @@ func (o *operator) review() tea.Cmd {
 	o.req, o.body = req, body
 	o.pretty = opPrettyLines(body)
 	o.scroll = 0
-	o.confirm = widget.NewConfirm(o.sendTag(), "Send this "+o.action+" request to the service?")
+	o.confirm = widget.NewConfirm("operator-send", "Send this "+o.action+" request to the service?")
 	o.confirm.Styles = o.ctx.Styles
 	o.confirm.SetWidth(o.confirmWidth())
 	o.state = opReview
@@ -646,14 +644,16 @@ func opPrettyLines(body []byte) []string {
 
 func (o *operator) answered(msg widget.ConfirmMsg) tea.Cmd {
 	switch {
-	case msg.Tag == o.sendTag() && o.state == opReview:
+	case !o.confirm.Answers(msg):
+		return nil
+	case o.state == opReview:
 		o.confirm = nil
 		if msg.Yes {
 			return o.send()
 		}
 		o.state = opForm
 		return o.form.Focus(o.form.Focused())
-	case msg.Tag == o.resendTag() && o.state == opResend:
+	case o.state == opResend:
 		o.confirm = nil
 		if msg.Yes {
 			return o.send()
@@ -665,8 +665,7 @@ func (o *operator) answered(msg widget.ConfirmMsg) tea.Cmd {
 
 // opSentMsg is the answer to a send.
 type opSentMsg struct {
-	screen   *operator
-	seq      int
+	seq      int // request numbers are unique across screens (nextSeq)
 	result   *api.TransactionsResult
 	err      error
 	baseline int
@@ -674,7 +673,6 @@ type opSentMsg struct {
 
 // opCheckedMsg is what checking an unknown outcome found.
 type opCheckedMsg struct {
-	screen  *operator
 	seq     int
 	applied bool
 }
@@ -715,7 +713,7 @@ func (o *operator) send() tea.Cmd {
 			res = r
 			return r.Statuses(), r, nil
 		})
-		return opSentMsg{screen: o, seq: seq, result: res, err: err, baseline: baseline}
+		return opSentMsg{seq: seq, result: res, err: err, baseline: baseline}
 	}
 	return tea.Batch(o.spin.Tick, sendCmd)
 }
@@ -760,7 +758,7 @@ func (o *operator) check() tea.Cmd {
 	o.checked = opCheckRunning
 	seq, action, sum, baseline := o.seq, o.action, o.bodySum(), o.baseline
 	return func() tea.Msg {
-		return opCheckedMsg{screen: o, seq: seq, applied: opAppliedCount(applied(), action, sum) > baseline}
+		return opCheckedMsg{seq: seq, applied: opAppliedCount(applied(), action, sum) > baseline}
 	}
 }
 
@@ -782,7 +780,7 @@ func (o *operator) askResend() tea.Cmd {
 	}
 	o.hint = ""
 	o.scroll = 0
-	o.confirm = widget.NewConfirm(o.resendTag(), prompt)
+	o.confirm = widget.NewConfirm("operator-resend", prompt)
 	o.confirm.Styles = o.ctx.Styles
 	o.confirm.SetWidth(o.confirmWidth())
 	o.state = opResend

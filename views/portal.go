@@ -57,9 +57,6 @@ func NewPortal(ctx *Context) Screen {
 	}}
 }
 
-// signinTag names the sign-in question; there is one portal screen.
-const signinTag = "signin"
-
 type signedIn struct {
 	seq     int
 	portal  *wallet.Portal
@@ -104,7 +101,7 @@ func (p *portal) Update(msg tea.Msg) tea.Cmd {
 	case tea.KeyMsg:
 		return p.key(msg)
 	case widget.ConfirmMsg:
-		if msg.Tag != signinTag || p.confirm == nil {
+		if !p.confirm.Answers(msg) {
 			return nil
 		}
 		p.confirm = nil
@@ -215,7 +212,7 @@ func (p *portal) prepare() tea.Cmd {
 		return nil
 	}
 	p.pending, p.message = pt, msg.String()
-	p.confirm = widget.NewConfirm(signinTag, "Sign this message with "+addr.Hex()+"?",
+	p.confirm = widget.NewConfirm("signin", "Sign this message with "+addr.Hex()+"?",
 		"The signature proves to the portal that you hold this wallet; the portal answers with a session token, kept in memory only. It moves no funds.")
 	p.confirm.Styles = p.ctx.Styles
 	p.confirm.SetWidth(min(p.width, 90))

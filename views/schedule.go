@@ -169,7 +169,6 @@ type schedule struct {
 	messageErr                   bool
 	state                        schState
 	confirm                      *widget.Confirm
-	ask                          string // tags this screen's questions: answers reach every screen
 	body                         []byte // the reviewed body, exactly as sent
 	reviewed                     api.ScheduleRequest
 	scroll                       int
@@ -186,8 +185,7 @@ type schedule struct {
 // NewSchedule is the form that creates an unlock schedule of the current
 // token.
 func NewSchedule(ctx *Context) Screen {
-	s := &schedule{ctx: ctx, touched: map[*widget.FormField]bool{}, remote: map[*widget.FormField]error{},
-		ask: fmt.Sprintf("schedule-%d", nextSeq())}
+	s := &schedule{ctx: ctx, touched: map[*widget.FormField]bool{}, remote: map[*widget.FormField]error{}}
 	s.reset()
 	return s
 }
@@ -301,7 +299,7 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 		switch {
 		case key.Matches(k, schKeyResend):
 			s.state = schResending
-			s.confirm = widget.NewConfirm(s.ask+"-resend",
+			s.confirm = widget.NewConfirm("schedule-resend",
 				"Send the same schedule again?",
 				"The first request may have created it: sending again can create a second schedule.")
 			s.confirm.Styles = s.ctx.Styles
@@ -622,7 +620,7 @@ func (s *schedule) review() tea.Cmd {
 	s.reviewed, s.body = s.req, body
 	s.scroll = 0
 	s.state = schReview
-	s.confirm = widget.NewConfirm(s.ask+"-create",
+	s.confirm = widget.NewConfirm("schedule-create",
 		fmt.Sprintf("Create schedule %q? y sends the body above to %s.", s.req.Name, schOp))
 	s.confirm.Styles = s.ctx.Styles
 	s.confirm.SetWidth(min(s.width, 70))
@@ -632,14 +630,16 @@ func (s *schedule) review() tea.Cmd {
 
 func (s *schedule) confirmed(msg widget.ConfirmMsg) tea.Cmd {
 	switch {
-	case msg.Tag == s.ask+"-create" && s.state == schReview:
+	case !s.confirm.Answers(msg):
+		return nil
+	case s.state == schReview:
 		if !msg.Yes {
 			s.state = schForm
 			s.setMessage("not sent", false)
 			return s.form.Focus(s.form.Focused())
 		}
 		return s.send()
-	case msg.Tag == s.ask+"-resend" && s.state == schResending:
+	case s.state == schResending:
 		if !msg.Yes {
 			s.state = schUnknown
 			return nil

@@ -121,14 +121,14 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		s.drafts, s.refusal, s.stage = msg.value.drafts, msg.value.refusal, signReview
 		if s.refusal == nil {
-			s.confirm = widget.NewConfirm(s.tag(), s.question(), s.cost())
+			s.confirm = widget.NewConfirm("sign", s.question(), s.cost())
 			s.confirm.Styles = s.ctx.Styles
 			s.confirm.SetWidth(min(s.view.Width, 80))
 		}
 		s.fill()
 		return nil, true
 	case widget.ConfirmMsg:
-		if msg.Tag != s.tag() || s.stage != signReview {
+		if !s.confirm.Answers(msg) || s.stage != signReview {
 			return nil, false
 		}
 		s.confirm = nil
@@ -177,10 +177,6 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 	}
 	return nil, false
 }
-
-// tag names this flow's question: answers reach every screen, and only
-// this flow's own may sign.
-func (s *signing) tag() string { return fmt.Sprintf("sign-%d", s.seq) }
 
 var errNotSigned = fmt.Errorf("not signed: nothing was sent")
 

@@ -2,6 +2,7 @@ package widget
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -11,11 +12,18 @@ import (
 )
 
 // ConfirmMsg is a Confirm dialog's answer. Tag is the one given to
-// NewConfirm, so that a screen knows which action was confirmed.
+// NewConfirm and says what kind of question it was; which dialog answered
+// is for Answers to tell.
 type ConfirmMsg struct {
 	Tag string
 	Yes bool
+
+	from uint64 // the id of the dialog that answered
 }
+
+// confirmIDs numbers dialogs: an answer reaches every screen of the
+// dashboard, and only the dialog that asked may act on it.
+var confirmIDs atomic.Uint64
 
 // ConfirmKeyMap holds a confirm dialog's keys. It implements help.KeyMap.
 type ConfirmKeyMap struct {
@@ -50,6 +58,7 @@ type Confirm struct {
 	Keys   ConfirmKeyMap
 	Styles Styles
 
+	id          uint64
 	tag, prompt string
 	details     []string
 	yes         bool
@@ -61,6 +70,7 @@ type Confirm struct {
 // happen: amounts, addresses). The texts are sanitized when drawn.
 func NewConfirm(tag, prompt string, details ...string) *Confirm {
 	return &Confirm{
+		id:      confirmIDs.Add(1),
 		Keys:    DefaultConfirmKeyMap(),
 		Styles:  DefaultStyles(),
 		tag:     tag,
@@ -72,6 +82,10 @@ func NewConfirm(tag, prompt string, details ...string) *Confirm {
 
 // SetWidth sets the widest the dialog may be, frame included.
 func (c *Confirm) SetWidth(width int) { c.width = width }
+
+// Answers reports whether msg is this dialog's answer; false for a nil
+// dialog, so that a screen with no question open ignores every answer.
+func (c *Confirm) Answers(msg ConfirmMsg) bool { return c != nil && msg.from == c.id }
 
 // Done reports whether the dialog has answered.
 func (c *Confirm) Done() bool { return c.done }
@@ -97,7 +111,7 @@ func (c *Confirm) Update(msg tea.Msg) tea.Cmd {
 
 func (c *Confirm) answer(yes bool) tea.Cmd {
 	c.done = true
-	msg := ConfirmMsg{Tag: c.tag, Yes: yes}
+	msg := ConfirmMsg{Tag: c.tag, Yes: yes, from: c.id}
 	return func() tea.Msg { return msg }
 }
 

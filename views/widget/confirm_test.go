@@ -5,6 +5,20 @@ import (
 	"testing"
 )
 
+// TestConfirmAnswersOnlyItsOwn: two dialogs with the same tag; each owns
+// only its answer.
+func TestConfirmAnswersOnlyItsOwn(t *testing.T) {
+	a, b := NewConfirm("sign", "Sign?"), NewConfirm("sign", "Sign?")
+	msg := a.Update(keyMsg("y"))().(ConfirmMsg)
+	if !a.Answers(msg) || b.Answers(msg) {
+		t.Errorf("a owns %v: %v; b owns it: %v", msg, a.Answers(msg), b.Answers(msg))
+	}
+	var none *Confirm
+	if none.Answers(msg) {
+		t.Error("a nil dialog owns an answer")
+	}
+}
+
 func TestConfirm(t *testing.T) {
 	tests := []struct {
 		name string
@@ -31,8 +45,10 @@ func TestConfirm(t *testing.T) {
 			switch {
 			case tt.want == nil && len(got) != 0:
 				t.Errorf("got %v, want no answer", got)
-			case tt.want != nil && (len(got) != 1 || got[0] != *tt.want):
+			case tt.want != nil && (len(got) != 1 || got[0].Tag != tt.want.Tag || got[0].Yes != tt.want.Yes):
 				t.Errorf("got %v, want %v", got, *tt.want)
+			case tt.want != nil && !c.Answers(got[0]):
+				t.Errorf("the dialog does not own its answer %v", got[0])
 			}
 			if (tt.want != nil) != c.Done() {
 				t.Errorf("Done() = %v", c.Done())
