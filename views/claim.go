@@ -129,12 +129,6 @@ func (c *claim) SetSize(width, height int) {
 	}
 }
 
-type claimed struct {
-	seq int
-	res *api.ClaimResult
-	err error
-}
-
 func (c *claim) Update(msg tea.Msg) tea.Cmd {
 	if c.flow != nil {
 		cmd, _ := c.flow.update(msg)
@@ -165,7 +159,7 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 			return c.form.Focus(c.form.Focused())
 		}
 		return c.send()
-	case claimed:
+	case loaded[*api.ClaimResult]:
 		if msg.seq != c.seq {
 			return nil
 		}
@@ -175,7 +169,7 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 			c.showRemote(msg.err)
 			return nil
 		}
-		calls, err := wallet.ClaimCalls(msg.res)
+		calls, err := wallet.ClaimCalls(msg.value)
 		if err != nil {
 			c.err = fmt.Errorf("the claim cannot be signed here: %w", err)
 			return nil
@@ -191,7 +185,7 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 		}
 		c.seq = nextSeq()
 		var cmd tea.Cmd
-		c.flow, cmd = newSigning(c.ctx, c.seq, c.id, ops, calls, addr)
+		c.flow, cmd = newSigning(c.ctx, c.seq, c.id, ops, calls, addr, nil)
 		c.flow.setSize(c.width, c.height)
 		return cmd
 	}
@@ -236,18 +230,15 @@ func (c *claim) send() tea.Cmd {
 	rec, client := c.ctx.Recorder, c.ctx.Session.API
 	c.sending = true
 	c.seq = nextSeq()
-	seq := c.seq
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
+	return load(c.seq, func(ctx context.Context) (*api.ClaimResult, error) {
 		var res *api.ClaimResult
 		err := rec.Write("allocations/claim", id, req, func() (string, any, error) {
 			var err error
 			res, err = client.Claim(ctx, id, req)
 			return "", res, err
 		})
-		return claimed{seq: seq, res: res, err: err}
-	}
+		return res, err
+	})
 }
 
 func (c *claim) View() string {

@@ -57,13 +57,6 @@ func NewPortal(ctx *Context) Screen {
 	}}
 }
 
-type signedIn struct {
-	seq     int
-	portal  *wallet.Portal
-	session wallet.Session
-	err     error
-}
-
 type humanityAnswer struct {
 	wallet string
 	res    *api.HumanityResult
@@ -110,17 +103,18 @@ func (p *portal) Update(msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { return StatusMsg{Text: "sign-in cancelled: nothing was signed"} }
 		}
 		return p.signIn()
-	case signedIn:
+	case loaded[wallet.Session]:
 		if msg.seq != p.seq {
 			return nil
 		}
-		p.busy = ""
+		pt := p.pending
+		p.busy, p.pending, p.message = "", nil, ""
 		if msg.err != nil {
 			p.err = msg.err
 			return nil
 		}
 		p.submission = nil
-		p.ctx.Wallet.signedIn(msg.portal, msg.session)
+		p.ctx.Wallet.signedIn(pt, msg.value)
 		return tea.Batch(p.loadSubmission(),
 			func() tea.Msg { return StatusMsg{Text: "signed in to the portal"} })
 	case loaded[*api.SubmissionAccounts]:
@@ -201,7 +195,7 @@ func (p *portal) prepare() tea.Cmd {
 		p.err = fmt.Errorf("no account is unlocked: press u (or :unlock) to unlock one, then sign in")
 		return nil
 	}
-	pt, err := newPortal(p.ctx)
+	pt, err := p.ctx.Session.Portal()
 	if err != nil {
 		p.err = err
 		return nil
@@ -226,16 +220,11 @@ func (p *portal) signIn() tea.Cmd {
 		return nil
 	}
 	pt, text, rec := p.pending, p.message, p.ctx.Recorder
-	p.pending, p.message = nil, ""
 	p.seq = nextSeq()
 	p.busy = "signing in"
-	seq := p.seq
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		sess, err := rec.SignIn(ctx, pt, text, signer)
-		return signedIn{seq: seq, portal: pt, session: sess, err: err}
-	}
+	return load(p.seq, func(ctx context.Context) (wallet.Session, error) {
+		return rec.SignIn(ctx, pt, text, signer)
+	})
 }
 
 func (p *portal) askHumanity() tea.Cmd {

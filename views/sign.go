@@ -50,37 +50,36 @@ const (
 )
 
 // newSigning starts building the transactions of calls, which the signer
-// from will sign.
-func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wallet.Call, from common.Address) (*signing, tea.Cmd) {
+// from will sign. labels name contracts the profile's tokens do not list
+// (the token a pool stakes), so that calling them is no surprise.
+func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wallet.Call, from common.Address, labels map[common.Address]string) (*signing, tea.Cmd) {
 	s := &signing{ctx: ctx, subject: subject, ops: ops, seq: seq, view: viewport.New(80, 10)}
-	chainID := ctx.Session.Profile.ChainID
 	session := ctx.Session
 	return s, load(seq, func(c context.Context) (built, error) {
-		if session.Chain == nil {
-			return built{}, errNoChain(ctx)
-		}
-		if chainID == 0 {
-			return built{}, fmt.Errorf("profile %q has no chain_id: set it, so that allot can check the transactions are for that chain", session.Name)
+		if err := session.NeedChain("signing"); err != nil {
+			return built{}, err
 		}
 		known, err := session.KnownContracts(c)
 		if err != nil {
 			return built{}, err
 		}
-		if len(ops) > 0 && ops[0] == "approve" {
-			known[calls[0].To] = "the token the pool stakes"
-		}
-		var refusal error
-		for i, call := range calls {
-			sum := wallet.DecodeCall(c, call, wallet.DecodeOptions{Signer: from, ChainID: chainID, Known: known, Chain: session.Chain})
-			if err := sum.CheckSignable(false); err != nil && refusal == nil {
-				refusal = fmt.Errorf("%s transaction %d may not be signed: %w", ops[i], i+1, err)
+		for addr, label := range labels {
+			if _, ok := known[addr]; !ok {
+				known[addr] = label
 			}
 		}
-		drafts, err := wallet.Build(c, session.Chain, calls, wallet.BuildOptions{ChainID: chainID, From: from, Known: known})
+		// Build decodes every call (Draft.Summary): the review and the
+		// refusal read that one decoding.
+		drafts, err := wallet.Build(c, session.Chain, calls, wallet.BuildOptions{ChainID: session.Profile.ChainID, From: from, Known: known})
 		if err != nil {
 			return built{}, err
 		}
-		return built{drafts: drafts, refusal: refusal}, nil
+		for i, d := range drafts {
+			if err := d.Summary.CheckSignable(false); err != nil {
+				return built{drafts: drafts, refusal: fmt.Errorf("%s transaction %d may not be signed: %w", ops[i], i+1, err)}, nil
+			}
+		}
+		return built{drafts: drafts}, nil
 	})
 }
 
@@ -91,10 +90,8 @@ type built struct {
 
 // sent is the answer of signing and sending.
 type sent struct {
-	seq      int
 	signed   []act.Signed
-	statuses []wallet.Status
-	err      error
+	statuses []wallet.Status // of those sent, in order; fewer when one failed
 }
 
 func (s *signing) setSize(width, height int) {
@@ -137,11 +134,11 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		return s.send(), true
-	case sent:
+	case loaded[sent]:
 		if msg.seq != s.seq {
 			return nil, false
 		}
-		s.signed, s.statuses, s.err = msg.signed, msg.statuses, msg.err
+		s.signed, s.statuses, s.err = msg.value.signed, msg.value.statuses, msg.err
 		if len(s.statuses) == 0 {
 			s.stage = signDone
 			return nil, true
@@ -190,17 +187,14 @@ func (s *signing) send() tea.Cmd {
 	s.stage = signSending
 	rec, chain := s.ctx.Recorder, s.ctx.Session.Chain
 	b := act.Batch{Subject: s.subject, Ops: s.ops, Drafts: s.drafts}
-	seq := s.seq
-	return func() tea.Msg {
+	return load(s.seq, func(ctx context.Context) (sent, error) {
 		signed, err := rec.Sign(b, signer, false)
 		if err != nil {
-			return sent{seq: seq, err: err}
+			return sent{}, err
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
 		statuses, err := rec.Send(ctx, chain, b.Subject, signed)
-		return sent{seq: seq, signed: signed, statuses: statuses, err: err}
-	}
+		return sent{signed: signed, statuses: statuses}, err
+	})
 }
 
 func (s *signing) question() string {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
 	"allot/sanitize"
@@ -25,7 +26,6 @@ type stake struct {
 	keys formKeys
 
 	planning bool
-	params   *api.StakeParameters
 	plan     *wallet.StakePlan
 	flow     *signing
 	err      error
@@ -78,11 +78,6 @@ func (s *stake) SetSize(width, height int) {
 	}
 }
 
-type staked struct {
-	params *api.StakeParameters
-	plan   *wallet.StakePlan
-}
-
 func (s *stake) Update(msg tea.Msg) tea.Cmd {
 	if s.flow != nil {
 		cmd, _ := s.flow.update(msg)
@@ -100,7 +95,7 @@ func (s *stake) Update(msg tea.Msg) tea.Cmd {
 			return s.prepare()
 		}
 		return s.form.Update(msg)
-	case loaded[staked]:
+	case loaded[*wallet.StakePlan]:
 		if msg.seq != s.seq {
 			return nil
 		}
@@ -109,7 +104,7 @@ func (s *stake) Update(msg tea.Msg) tea.Cmd {
 			s.err = msg.err
 			return nil
 		}
-		s.params, s.plan = msg.value.params, msg.value.plan
+		s.plan = msg.value
 		addr, _, ok := s.ctx.Wallet.Account()
 		if !ok {
 			s.err = errors.New("the account locked itself: unlock it again (u)")
@@ -121,7 +116,8 @@ func (s *stake) Update(msg tea.Msg) tea.Cmd {
 		}
 		s.seq = nextSeq()
 		var cmd tea.Cmd
-		s.flow, cmd = newSigning(s.ctx, s.seq, s.pool.ID, ops, s.plan.Calls(), addr)
+		labels := map[common.Address]string{s.plan.Token: "the token the pool stakes"}
+		s.flow, cmd = newSigning(s.ctx, s.seq, s.pool.ID, ops, s.plan.Calls(), addr, labels)
 		s.flow.setSize(s.width, s.height-4)
 		return cmd
 	}
@@ -148,27 +144,24 @@ func (s *stake) prepare() tea.Cmd {
 	case sess.Wallet != acct:
 		s.err = fmt.Errorf("the portal session is %s's, not the unlocked %s's: sign in again", sess.Wallet.Hex(), acct.Hex())
 		return nil
-	case s.ctx.Session.Chain == nil:
-		s.err = errNoChain(s.ctx)
+	}
+	if err := s.ctx.Session.NeedChain("staking"); err != nil {
+		s.err = err
 		return nil
 	}
 	s.planning = true
 	s.seq = nextSeq()
 	poolID, chain := s.pool.ID, s.ctx.Session.Chain
-	return load(s.seq, func(ctx context.Context) (staked, error) {
+	return load(s.seq, func(ctx context.Context) (*wallet.StakePlan, error) {
 		params, err := portal.StakeParameters(ctx, poolID, amount)
 		if err != nil {
-			return staked{}, err
+			return nil, err
 		}
 		call, err := wallet.StakeCall(params)
 		if err != nil {
-			return staked{}, fmt.Errorf("stake parameters: %w", err)
+			return nil, fmt.Errorf("stake parameters: %w", err)
 		}
-		plan, err := wallet.PlanStake(ctx, chain, call)
-		if err != nil {
-			return staked{}, err
-		}
-		return staked{params: params, plan: plan}, nil
+		return wallet.PlanStake(ctx, chain, call)
 	})
 }
 

@@ -60,12 +60,6 @@ type keystoreListing struct {
 	problems []keystore.FileError
 }
 
-type unlocked struct {
-	seq     int
-	account common.Address
-	err     error
-}
-
 func (u *unlock) Title() string   { return "Unlock" }
 func (u *unlock) Busy() bool      { return u.busy }
 func (u *unlock) Capturing() bool { return u.pass.Focused() }
@@ -105,7 +99,7 @@ func (u *unlock) Update(msg tea.Msg) tea.Cmd {
 		}
 		u.dir, u.accounts, u.problems = msg.value.dir, msg.value.accounts, msg.value.problems
 		u.cursor = min(u.cursor, max(len(u.accounts)-1, 0))
-	case unlocked:
+	case loaded[common.Address]:
 		if msg.seq != u.seq {
 			return nil
 		}
@@ -117,8 +111,8 @@ func (u *unlock) Update(msg tea.Msg) tea.Cmd {
 			}
 			return nil
 		}
-		u.ctx.Wallet.unlocked(msg.account)
-		text := "unlocked " + msg.account.Hex()
+		u.ctx.Wallet.unlocked(msg.value)
+		text := "unlocked " + msg.value.Hex()
 		return tea.Batch(func() tea.Msg { return StatusMsg{Text: text} }, back)
 	case tea.KeyMsg:
 		return u.key(msg)
@@ -182,17 +176,17 @@ func (u *unlock) start() tea.Cmd {
 	u.seq = nextSeq()
 	u.busy = true
 	u.err = nil
-	seq, ctx := u.seq, u.ctx
-	return func() tea.Msg {
+	ctx := u.ctx
+	return load(u.seq, func(context.Context) (common.Address, error) {
 		store, err := ctx.Wallet.Store(ctx)
 		if err == nil {
 			err = store.Unlock(account, pass)
 		}
 		if err != nil {
-			err = fmt.Errorf("unlock %s: %w", account.Hex(), err)
+			return account, fmt.Errorf("unlock %s: %w", account.Hex(), err)
 		}
-		return unlocked{seq: seq, account: account, err: err}
-	}
+		return account, nil
+	})
 }
 
 func (u *unlock) View() string {

@@ -56,20 +56,22 @@ func (w *Wallet) opened() *keystore.Store {
 // Signer is the unlocked account's signer, or nil when the account is
 // locked (by hand or by the keystore's relock timer).
 func (w *Wallet) Signer() *keystore.Signer {
-	store := w.opened()
-	if store == nil || w.account == (common.Address{}) || store.TimeLeft(w.account) <= 0 {
+	if _, _, ok := w.Account(); !ok {
 		return nil
 	}
-	return store.Signer(w.account)
+	return w.opened().Signer(w.account)
 }
 
 // Account is the unlocked account and how long it stays unlocked; false
-// when none is (the address is then the one last unlocked, or zero).
+// when none is (the address is then the one last unlocked, or zero). The
+// header asks every frame: it reads the keystore's timer, nothing more.
 func (w *Wallet) Account() (common.Address, time.Duration, bool) {
-	if w.Signer() == nil {
+	store := w.opened()
+	if store == nil || w.account == (common.Address{}) {
 		return w.account, 0, false
 	}
-	return w.account, w.opened().TimeLeft(w.account), true
+	left := store.TimeLeft(w.account)
+	return w.account, max(left, 0), left > 0
 }
 
 // Lock forgets the unlocked key and signs out of the portal: a session
@@ -110,19 +112,6 @@ func (w *Wallet) unlocked(account common.Address) {
 // signedIn keeps the portal session.
 func (w *Wallet) signedIn(p *wallet.Portal, s wallet.Session) { w.portal, w.session = p, &s }
 
-// newPortal is the profile's claim portal (D9).
-func newPortal(ctx *Context) (*wallet.Portal, error) {
-	p := ctx.Session.Profile
-	if p.ChainID == 0 {
-		return nil, fmt.Errorf("profile %q has no chain_id, which the sign-in message names: set it", ctx.Session.Name)
-	}
-	portal, err := wallet.NewPortal(wallet.PortalConfig{Domain: p.SigninDomain, URI: p.PortalURL, ChainID: p.ChainID}, ctx.Session.API)
-	if err != nil {
-		return nil, fmt.Errorf("profile %q: %w", ctx.Session.Name, err)
-	}
-	return portal, nil
-}
-
 // TxStatusMsg is a followed transaction's status as it changes: every
 // screen may show it; the Transactions screen does.
 type TxStatusMsg struct {
@@ -132,11 +121,6 @@ type TxStatusMsg struct {
 	// its confirmations, reverted, dropped) or when following stopped.
 	Final bool
 	Err   error // why following stopped before the transaction was final
-}
-
-// errNoChain is returned when a flow needs an EVM node the profile lacks.
-func errNoChain(ctx *Context) error {
-	return fmt.Errorf("this needs an EVM node: set rpc_url in profile %q", ctx.Session.Name)
 }
 
 // follow tracks sent transactions until each is final, reporting every

@@ -72,24 +72,11 @@ func (a *signingAccount) unlock() (*keystore.Signer, error) {
 // lock forgets the key.
 func (a *signingAccount) lock() { a.store.Lock(a.address) }
 
-// newPortal is the profile's claim portal (D9).
-func newPortal(s *session.Session) (*wallet.Portal, error) {
-	p := s.Profile
-	if p.ChainID == 0 {
-		return nil, fmt.Errorf("profile %q has no chain_id, which the sign-in message names: set it", s.Name)
-	}
-	portal, err := wallet.NewPortal(wallet.PortalConfig{Domain: p.SigninDomain, URI: p.PortalURL, ChainID: p.ChainID}, s.API)
-	if err != nil {
-		return nil, fmt.Errorf("profile %q: %w", s.Name, err)
-	}
-	return portal, nil
-}
-
 // signIn signs in to the portal as acct: it shows the exact sign-in message
 // on stderr, unlocks the account, records the message in the journal and
 // only then signs and sends it.
 func (e *env) signIn(ctx context.Context, s *session.Session, acct *signingAccount) (*wallet.Portal, wallet.Session, error) {
-	portal, err := newPortal(s)
+	portal, err := s.Portal()
 	if err != nil {
 		return nil, wallet.Session{}, err
 	}

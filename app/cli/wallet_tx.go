@@ -39,15 +39,6 @@ func (f txFlags) check(cmd string) error {
 	return nil
 }
 
-// needChain refuses a command that builds transactions when the session
-// has no node to take nonces, gas and fees from.
-func needChain(s *session.Session, what string) error {
-	if s.Chain != nil {
-		return nil
-	}
-	return fmt.Errorf("%s needs an EVM node: set rpc_url in profile %q", what, s.Name)
-}
-
 // claimSigning is what `allot claim` takes to sign the claim it builds.
 type claimSigning struct {
 	sign    *bool
@@ -98,7 +89,7 @@ func (c *claimSigning) open(ctx context.Context, e *env, s *session.Session) (*s
 	if !*c.sign {
 		return nil, nil
 	}
-	if err := needChain(s, "claim --sign"); err != nil {
+	if err := s.NeedChain("claim --sign"); err != nil {
 		return nil, err
 	}
 	addr, err := parseAddress("account", *c.account)
@@ -166,7 +157,7 @@ var stakeCommand = command{
 			if err != nil {
 				return err
 			}
-			if err := needChain(s, "stake"); err != nil {
+			if err := s.NeedChain("stake"); err != nil {
 				return err
 			}
 			acct, err := openAccount(ctx, e, ks, addr)
@@ -224,10 +215,10 @@ type txBatch struct {
 // --wait follow them to one confirmation. A transaction that reverted or
 // was dropped is exit status 1, after the output.
 func (e *env) transact(ctx context.Context, s *session.Session, acct *signingAccount, b txBatch, f txFlags, out format) error {
-	chainID := s.Profile.ChainID
-	if chainID == 0 {
-		return fmt.Errorf("profile %q has no chain_id: set it, so that allot can check the transactions are for that chain", s.Name)
+	if err := s.NeedChain(b.ops[0]); err != nil {
+		return err
 	}
+	chainID := s.Profile.ChainID
 	summaries := make([]*wallet.Summary, len(b.calls))
 	for i, c := range b.calls {
 		summaries[i] = wallet.DecodeCall(ctx, c, wallet.DecodeOptions{Signer: acct.address, ChainID: chainID, Known: b.known, Chain: s.Chain})

@@ -230,3 +230,30 @@ func (s *Session) KnownContracts(ctx context.Context) (map[common.Address]string
 	}
 	return known, nil
 }
+
+// Portal is the profile's claim portal (D9): its sign-in messages name the
+// profile's signin_domain, portal_url and chain_id.
+func (s *Session) Portal() (*wallet.Portal, error) {
+	p := s.Profile
+	if p.ChainID == 0 {
+		return nil, fmt.Errorf("profile %q has no chain_id, which the sign-in message names: set it", s.Name)
+	}
+	portal, err := wallet.NewPortal(wallet.PortalConfig{Domain: p.SigninDomain, URI: p.PortalURL, ChainID: p.ChainID}, s.API)
+	if err != nil {
+		return nil, fmt.Errorf("profile %q: %w", s.Name, err)
+	}
+	return portal, nil
+}
+
+// NeedChain refuses what builds transactions (what names it) when the
+// profile has no node to take nonces, gas and fees from, or no chain id
+// to check the transactions against.
+func (s *Session) NeedChain(what string) error {
+	if s.Chain == nil {
+		return fmt.Errorf("%s needs an EVM node: set rpc_url in profile %q", what, s.Name)
+	}
+	if s.Profile.ChainID == 0 {
+		return fmt.Errorf("profile %q has no chain_id: set it, so that allot can check the transactions are for that chain", s.Name)
+	}
+	return nil
+}
