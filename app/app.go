@@ -206,13 +206,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case views.ErrorMsg:
 		return m, m.fail(msg.Op, msg.Err)
 	case widget.StatusMsg:
-		m.status, m.statusErr, m.lastErr = msg.Text, msg.Error, nil
 		if msg.Error {
-			return m, nil // an error stays until the next action
+			m.status, m.statusErr, m.lastErr = msg.Text, true, nil // it stays until the next action
+			return m, nil
 		}
-		m.statusSeq++
-		seq := m.statusSeq
-		return m, tea.Tick(statusLife, func(time.Time) tea.Msg { return clearStatus{seq} })
+		return m, m.inform(msg.Text)
 	case clearStatus:
 		if msg.seq == m.statusSeq && !m.statusErr {
 			m.status = ""
@@ -225,9 +223,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.switchTab(tabPools)
 		return m, func() tea.Msg { return views.NavigateMsg{Screen: views.NewStakes(m.ctx, msg.pool)} }
 	case views.BackMsg:
-		if len(m.stacks[m.active]) > 1 {
-			m.stacks[m.active] = m.stacks[m.active][:len(m.stacks[m.active])-1]
-		}
+		m.pop()
 		return m, nil
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
@@ -314,8 +310,7 @@ func (m *Model) back(msg tea.KeyMsg) tea.Cmd {
 	if m.top().Narrowed() {
 		return m.top().Update(msg)
 	}
-	if len(m.stacks[m.active]) > 1 {
-		m.stacks[m.active] = m.stacks[m.active][:len(m.stacks[m.active])-1]
+	if m.pop() {
 		return nil
 	}
 	m.status, m.lastErr, m.showErr = "", nil, false
@@ -349,6 +344,24 @@ func (m *Model) quit() tea.Cmd {
 		return nil
 	}
 	return tea.Quit
+}
+
+// pop closes the current tab's top page; a tab's root page stays.
+func (m *Model) pop() bool {
+	stack := m.stacks[m.active]
+	if len(stack) < 2 {
+		return false
+	}
+	m.stacks[m.active] = stack[:len(stack)-1]
+	return true
+}
+
+// inform shows an informational line, which fades after statusLife.
+func (m *Model) inform(text string) tea.Cmd {
+	m.status, m.statusErr, m.lastErr = text, false, nil
+	m.statusSeq++
+	seq := m.statusSeq
+	return tea.Tick(statusLife, func(time.Time) tea.Msg { return clearStatus{seq} })
 }
 
 // open shows s on top of the current tab.
@@ -527,11 +540,12 @@ func (m *Model) walletSegment() string {
 	if addr == (common.Address{}) {
 		return ""
 	}
-	hex := addr.Hex()
-	seg := hex[:6] + "…" + hex[len(hex)-4:] + " locked (u)"
+	state := "locked (u)"
 	if ok {
-		seg = hex[:6] + "…" + hex[len(hex)-4:] + " unlocked " + countdown(left)
+		state = "unlocked " + countdown(left)
 	}
+	hex := addr.Hex()
+	seg := hex[:6] + "…" + hex[len(hex)-4:] + " " + state
 	if _, sess, ok := m.ctx.Wallet.Portal(m.ctx.Now()); ok {
 		seg += " · portal " + countdown(sess.TimeLeft(m.ctx.Now()))
 	}

@@ -101,14 +101,12 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		return m.open(views.NewUnlock(m.ctx))
 	case "lock":
 		m.ctx.Wallet.Lock()
-		m.status, m.statusErr = "locked: the key is forgotten and the portal session closed", false
-		return nil
+		return m.inform("locked: the key is forgotten and the portal session closed")
 	case "portal":
 		return m.switchTab(tabPortal)
 	case "signout":
 		m.ctx.Wallet.SignOut()
-		m.status, m.statusErr = "signed out: the portal token is forgotten", false
-		return nil
+		return m.inform("signed out: the portal token is forgotten")
 	case "token":
 		if err := need(1, "a token id"); err != nil {
 			return m.fail("command", err)

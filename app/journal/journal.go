@@ -136,23 +136,12 @@ type ReadResult struct {
 
 // Read returns every entry of the journal in order. A missing file is an
 // empty journal.
-func (j *Journal) Read() (ReadResult, error) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	f, err := os.Open(j.path)
-	if errors.Is(err, os.ErrNotExist) {
-		return ReadResult{}, nil
-	}
-	if err != nil {
-		return ReadResult{}, fmt.Errorf("journal: %w", err)
-	}
-	defer f.Close()
-	return read(f)
-}
+func (j *Journal) Read() (ReadResult, error) { return j.ReadTail(-1) }
 
-// ReadTail reads the entries of the journal's last size bytes: the recent
-// ones, at a bounded cost however long the journal has grown. A line cut
-// by the start of the tail is left out; warnings count lines from there.
+// ReadTail reads the entries of the journal's last size bytes (all of it
+// when size is negative): the recent ones, at a bounded cost however long
+// the journal has grown. A line cut by the start of the tail is left out;
+// warnings count lines from there.
 func (j *Journal) ReadTail(size int64) (ReadResult, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -164,6 +153,9 @@ func (j *Journal) ReadTail(size int64) (ReadResult, error) {
 		return ReadResult{}, fmt.Errorf("journal: %w", err)
 	}
 	defer f.Close()
+	if size < 0 {
+		return read(f)
+	}
 	info, err := f.Stat()
 	if err != nil {
 		return ReadResult{}, fmt.Errorf("journal: %w", err)

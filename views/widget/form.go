@@ -35,15 +35,6 @@ func TextField(key, label, placeholder string, check func(string) error) *FormFi
 	return &FormField{Key: key, Label: label, Check: check, input: in}
 }
 
-// SecretField is a text input that shows a bullet for every character.
-func SecretField(key, label string) *FormField {
-	f := TextField(key, label, "", nil)
-	f.input.EchoMode = textinput.EchoPassword
-	f.input.EchoCharacter = '•'
-	f.input.CharLimit = 1024
-	return f
-}
-
 // ChoiceField chooses one of options; the first is chosen.
 func ChoiceField(key, label string, options ...string) *FormField {
 	return &FormField{Key: key, Label: label, Options: options}
@@ -80,9 +71,6 @@ func (f *FormField) Err() error { return f.err }
 // SetErr shows err under the field, for an error found elsewhere (the
 // server naming this field's path).
 func (f *FormField) SetErr(err error) { f.err = err }
-
-// Clear empties a secret from memory as far as the input allows.
-func (f *FormField) Clear() { f.input.Reset() }
 
 func (f *FormField) check() {
 	f.err = nil
