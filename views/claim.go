@@ -11,7 +11,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/sanitize"
 	"allot/views/widget"
 	"allot/wallet"
 )
@@ -20,43 +19,21 @@ import (
 // that is claimable by default), the claim request shown and sent on a yes,
 // then the clear-signing flow of the transactions the service returns.
 type claim struct {
-	ctx      *Context
+	formSign
 	id       string
 	unlocked string // what the leaf says is unlocked by now, in tokens; a hint
-	form     *widget.Form
-	keys     formKeys
 
-	req     *api.ClaimRequest // the request under review or sent
+	req     *api.ClaimRequest // the request under review
 	confirm *widget.Confirm
-	sending bool
-	flow    *signing
-	err     error
-	seq     int
-
-	width, height int
-}
-
-// formKeys are the keys of a screen whose form submits.
-type formKeys struct {
-	Submit, Cancel key.Binding
-}
-
-func defaultFormKeys(submit string) formKeys {
-	return formKeys{
-		Submit: key.NewBinding(key.WithKeys("enter", "ctrl+s"), key.WithHelp("enter", submit)),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-	}
 }
 
 // NewClaim is the claim screen of allocation id; unlocked, when known, is
 // the amount the allocation has unlocked by now, shown as a hint.
 func NewClaim(ctx *Context, id, unlocked string) Screen {
-	c := &claim{ctx: ctx, id: id, unlocked: unlocked, keys: defaultFormKeys("review the claim request")}
-	c.form = widget.NewForm(
+	c := &claim{id: id, unlocked: unlocked, formSign: newFormSign(ctx, "review the claim request", 4,
 		widget.TextField("amount", "Amount (tokens)", "empty: all that is claimable now", nil),
 		widget.TextField("userCountryCode", "Country (optional)", "ISO 3166-1 alpha-2, e.g. DE", nil),
-	)
-	c.form.Styles = ctx.Styles
+	)}
 	c.form.Field("amount").Check = func(string) error { return c.check("amount") }
 	c.form.Field("userCountryCode").Check = func(string) error { return c.check("userCountryCode") }
 	c.form.Field("userCountryCode").SetCharLimit(2)
@@ -111,21 +88,11 @@ func fieldError(err error, path string) error {
 }
 
 func (c *claim) Title() string { return "Claim" }
-func (c *claim) Busy() bool    { return c.sending || c.flow != nil && c.flow.busy() }
-func (c *claim) Capturing() bool {
-	return c.flow == nil || c.flow.capturing()
-}
-func (c *claim) Narrowed() bool { return false }
-func (c *claim) Init() tea.Cmd  { return c.form.Focus(0) }
 
 func (c *claim) SetSize(width, height int) {
-	c.width, c.height = width, height
-	c.form.SetSize(width, 4)
+	c.formSign.SetSize(width, height)
 	if c.confirm != nil {
 		c.confirm.SetWidth(min(width, 80))
-	}
-	if c.flow != nil {
-		c.flow.setSize(width, height)
 	}
 }
 
@@ -139,16 +106,7 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 		if c.confirm != nil {
 			return c.confirm.Update(msg)
 		}
-		if c.sending {
-			return nil
-		}
-		switch {
-		case key.Matches(msg, c.keys.Cancel):
-			return back
-		case key.Matches(msg, c.keys.Submit):
-			return c.review()
-		}
-		return c.form.Update(msg)
+		return c.formKey(msg, c.review)
 	case widget.ConfirmMsg:
 		if !c.confirm.Answers(msg) {
 			return nil
@@ -163,7 +121,7 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 		if msg.seq != c.seq {
 			return nil
 		}
-		c.sending = false
+		c.working = ""
 		if msg.err != nil {
 			c.err = msg.err
 			c.showRemote(msg.err)
@@ -178,16 +136,7 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 		for i := range ops {
 			ops[i] = "claim"
 		}
-		addr, _, ok := c.ctx.Wallet.Account()
-		if !ok {
-			c.err = errors.New("the account locked itself: unlock it again (u) and claim again")
-			return nil
-		}
-		c.seq = nextSeq()
-		var cmd tea.Cmd
-		c.flow, cmd = newSigning(c.ctx, c.seq, c.id, ops, calls, addr, nil)
-		c.flow.setSize(c.width, c.height)
-		return cmd
+		return c.sign(c.id, ops, calls, nil)
 	}
 	return c.form.Update(msg)
 }
@@ -202,7 +151,6 @@ func (c *claim) showRemote(err error) {
 }
 
 func (c *claim) review() tea.Cmd {
-	c.err = nil
 	if _, _, ok := c.ctx.Wallet.Account(); !ok {
 		c.err = errors.New("no account is unlocked: press esc, then u (or :unlock), and claim again")
 		return nil
@@ -228,7 +176,7 @@ func (c *claim) review() tea.Cmd {
 func (c *claim) send() tea.Cmd {
 	req, id := *c.req, c.id
 	rec, client := c.ctx.Recorder, c.ctx.Session.API
-	c.sending = true
+	c.working = "Sending the claim request"
 	c.seq = nextSeq()
 	return load(c.seq, func(ctx context.Context) (*api.ClaimResult, error) {
 		var res *api.ClaimResult
@@ -255,32 +203,10 @@ func (c *claim) View() string {
 		b.WriteString(st.Muted.Render("Unlocked by now: "+c.unlocked+" tokens; the service subtracts what was claimed already.") + "\n")
 	}
 	b.WriteString("\n")
-	switch {
-	case c.flow != nil:
-		b.WriteString(c.flow.viewOf(st, c.width))
-	case c.confirm != nil:
-		b.WriteString(c.confirm.View() + "\n")
-	default:
-		b.WriteString(c.form.View() + "\n\n")
-		b.WriteString(st.Muted.Render("enter reviews the claim request · esc cancels: nothing is sent") + "\n")
-		if c.sending {
-			b.WriteString("Sending the claim request…\n")
-		}
-	}
-	if c.err != nil {
-		b.WriteString("\n✗ " + sanitize.Line(c.err.Error()) + "\n")
-	}
+	c.body(&b, "enter reviews the claim request · esc cancels: nothing is sent", c.confirm)
 	return widget.Page(b.String(), c.width, c.height)
 }
 
-func (c *claim) ShortHelp() []key.Binding {
-	switch {
-	case c.flow != nil:
-		return c.flow.help()
-	case c.confirm != nil:
-		return c.confirm.ShortHelp()
-	}
-	return append([]key.Binding{c.keys.Submit, c.keys.Cancel}, c.form.Keys.ShortHelp()...)
-}
+func (c *claim) ShortHelp() []key.Binding { return c.help(c.confirm) }
 
 func (c *claim) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }

@@ -251,7 +251,7 @@ func (s *signing) fill() {
 }
 
 // viewOf draws the flow at its stage.
-func (s *signing) viewOf(st widget.Styles, width int) string {
+func (s *signing) viewOf(st widget.Styles) string {
 	var b strings.Builder
 	switch s.stage {
 	case signBuilding:

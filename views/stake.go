@@ -20,25 +20,15 @@ import (
 // parameters from the portal, the allowance read on chain (an approve of
 // exactly the amount first when it is short), then the clear-signing flow.
 type stake struct {
-	ctx  *Context
+	formSign
 	pool api.Pool
-	form *widget.Form
-	keys formKeys
-
-	planning bool
-	plan     *wallet.StakePlan
-	flow     *signing
-	err      error
-	seq      int
-
-	width, height int
+	plan *wallet.StakePlan
 }
 
 // NewStake is the stake screen of pool.
 func NewStake(ctx *Context, pool api.Pool) Screen {
-	s := &stake{ctx: ctx, pool: pool, keys: defaultFormKeys("prepare the stake")}
-	s.form = widget.NewForm(widget.TextField("amount", "Amount (tokens)", "e.g. 100", nil))
-	s.form.Styles = ctx.Styles
+	s := &stake{pool: pool, formSign: newFormSign(ctx, "prepare the stake", 5,
+		widget.TextField("amount", "Amount (tokens)", "e.g. 100", nil))}
 	s.form.Field("amount").Check = func(v string) error {
 		_, err := s.amount(v)
 		return err
@@ -64,19 +54,7 @@ func (s *stake) amount(v string) (api.Number, error) {
 	return n, nil
 }
 
-func (s *stake) Title() string   { return "Stake" }
-func (s *stake) Busy() bool      { return s.planning || s.flow != nil && s.flow.busy() }
-func (s *stake) Capturing() bool { return s.flow == nil || s.flow.capturing() }
-func (s *stake) Narrowed() bool  { return false }
-func (s *stake) Init() tea.Cmd   { return s.form.Focus(0) }
-
-func (s *stake) SetSize(width, height int) {
-	s.width, s.height = width, height
-	s.form.SetSize(width, 3)
-	if s.flow != nil {
-		s.flow.setSize(width, height-4)
-	}
-}
+func (s *stake) Title() string { return "Stake" }
 
 func (s *stake) Update(msg tea.Msg) tea.Cmd {
 	if s.flow != nil {
@@ -85,41 +63,22 @@ func (s *stake) Update(msg tea.Msg) tea.Cmd {
 	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		if s.planning {
-			return nil
-		}
-		switch {
-		case key.Matches(msg, s.keys.Cancel):
-			return back
-		case key.Matches(msg, s.keys.Submit):
-			return s.prepare()
-		}
-		return s.form.Update(msg)
+		return s.formKey(msg, s.prepare)
 	case loaded[*wallet.StakePlan]:
 		if msg.seq != s.seq {
 			return nil
 		}
-		s.planning = false
+		s.working = ""
 		if msg.err != nil {
 			s.err = msg.err
 			return nil
 		}
 		s.plan = msg.value
-		addr, _, ok := s.ctx.Wallet.Account()
-		if !ok {
-			s.err = errors.New("the account locked itself: unlock it again (u)")
-			return nil
-		}
 		ops := []string{"stake"}
 		if s.plan.Approve != nil {
 			ops = []string{"approve", "stake"}
 		}
-		s.seq = nextSeq()
-		var cmd tea.Cmd
-		labels := map[common.Address]string{s.plan.Token: "the token the pool stakes"}
-		s.flow, cmd = newSigning(s.ctx, s.seq, s.pool.ID, ops, s.plan.Calls(), addr, labels)
-		s.flow.setSize(s.width, s.height-4)
-		return cmd
+		return s.sign(s.pool.ID, ops, s.plan.Calls(), map[common.Address]string{s.plan.Token: "the token the pool stakes"})
 	}
 	return s.form.Update(msg)
 }
@@ -127,7 +86,6 @@ func (s *stake) Update(msg tea.Msg) tea.Cmd {
 // prepare asks the portal for the stake call and reads the allowance; it
 // sends nothing that changes anything.
 func (s *stake) prepare() tea.Cmd {
-	s.err = nil
 	if !s.form.Valid() {
 		return nil
 	}
@@ -149,7 +107,7 @@ func (s *stake) prepare() tea.Cmd {
 		s.err = err
 		return nil
 	}
-	s.planning = true
+	s.working = "Asking the portal and reading the allowance"
 	s.seq = nextSeq()
 	poolID, chain := s.pool.ID, s.ctx.Session.Chain
 	return load(s.seq, func(ctx context.Context) (*wallet.StakePlan, error) {
@@ -175,30 +133,14 @@ func (s *stake) View() string {
 		b.WriteString("Staking as " + addr.Hex() + "\n")
 	}
 	b.WriteString("\n")
-	if s.flow != nil {
-		if p := s.plan; p != nil && p.Approve != nil {
-			b.WriteString(fmt.Sprintf("The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",
-				wallet.FormatUnits(p.Allowance), wallet.FormatUnits(p.Amount), wallet.FormatUnits(p.Amount)))
-		}
-		b.WriteString(s.flow.viewOf(st, s.width))
-	} else {
-		b.WriteString(s.form.View() + "\n\n")
-		b.WriteString(st.Muted.Render("enter asks the portal for the stake call and shows it before anything is signed · esc cancels") + "\n")
-		if s.planning {
-			b.WriteString("Asking the portal and reading the allowance…\n")
-		}
+	if p := s.plan; s.flow != nil && p.Approve != nil {
+		b.WriteString(fmt.Sprintf("The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",
+			wallet.FormatUnits(p.Allowance), wallet.FormatUnits(p.Amount), wallet.FormatUnits(p.Amount)))
 	}
-	if s.err != nil {
-		b.WriteString("\n✗ " + sanitize.Line(s.err.Error()) + "\n")
-	}
+	s.body(&b, "enter asks the portal for the stake call and shows it before anything is signed · esc cancels", nil)
 	return widget.Page(b.String(), s.width, s.height)
 }
 
-func (s *stake) ShortHelp() []key.Binding {
-	if s.flow != nil {
-		return s.flow.help()
-	}
-	return []key.Binding{s.keys.Submit, s.keys.Cancel}
-}
+func (s *stake) ShortHelp() []key.Binding { return s.help(nil) }
 
 func (s *stake) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }

@@ -1,0 +1,122 @@
+package views
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/sanitize"
+	"allot/views/widget"
+	"allot/wallet"
+)
+
+// formSign is the shape of the screens that end in signing, the claim and
+// the stake: a form, the work that prepares the calls, then the
+// clear-signing flow. The screens embed it and add their own fields and
+// steps.
+type formSign struct {
+	ctx  *Context
+	form *widget.Form
+	keys formKeys
+	// working says what is being prepared while it runs; empty when idle.
+	working string
+	flow    *signing
+	err     error
+	seq     int
+	// chrome is how many lines the screen draws above the flow.
+	chrome int
+
+	width, height int
+}
+
+// formKeys are the keys of a screen whose form submits.
+type formKeys struct {
+	Submit, Cancel key.Binding
+}
+
+func newFormSign(ctx *Context, submit string, chrome int, fields ...*widget.FormField) formSign {
+	f := formSign{ctx: ctx, chrome: chrome, form: widget.NewForm(fields...), keys: formKeys{
+		Submit: key.NewBinding(key.WithKeys("enter", "ctrl+s"), key.WithHelp("enter", submit)),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}}
+	f.form.Styles = ctx.Styles
+	return f
+}
+
+func (f *formSign) Busy() bool      { return f.working != "" || f.flow != nil && f.flow.busy() }
+func (f *formSign) Capturing() bool { return f.flow == nil || f.flow.capturing() }
+func (f *formSign) Narrowed() bool  { return false }
+func (f *formSign) Init() tea.Cmd   { return f.form.Focus(0) }
+
+func (f *formSign) SetSize(width, height int) {
+	f.width, f.height = width, height
+	f.form.SetSize(width, len(f.form.Fields())+2)
+	if f.flow != nil {
+		f.flow.setSize(width, height-f.chrome)
+	}
+}
+
+// formKey handles a key while the form is shown: esc leaves, sending
+// nothing; the submit key runs submit; other keys edit the form.
+func (f *formSign) formKey(msg tea.KeyMsg, submit func() tea.Cmd) tea.Cmd {
+	if f.working != "" {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, f.keys.Cancel):
+		return back
+	case key.Matches(msg, f.keys.Submit):
+		f.err = nil
+		return submit()
+	}
+	return f.form.Update(msg)
+}
+
+// sign starts the clear-signing flow of calls for the unlocked account.
+func (f *formSign) sign(subject string, ops []string, calls []wallet.Call, labels map[common.Address]string) tea.Cmd {
+	addr, _, ok := f.ctx.Wallet.Account()
+	if !ok {
+		f.err = errors.New("the account locked itself: unlock it again (u); nothing was signed")
+		return nil
+	}
+	f.seq = nextSeq()
+	var cmd tea.Cmd
+	f.flow, cmd = newSigning(f.ctx, f.seq, subject, ops, calls, addr, labels)
+	f.flow.setSize(f.width, f.height-f.chrome)
+	return cmd
+}
+
+// body draws the flow, or else question, or else the form with its hint
+// and what is being prepared; then the error.
+func (f *formSign) body(b *strings.Builder, hint string, question *widget.Confirm) {
+	st := f.ctx.Styles
+	switch {
+	case f.flow != nil:
+		b.WriteString(f.flow.viewOf(st))
+	case question != nil:
+		b.WriteString(question.View() + "\n")
+	default:
+		b.WriteString(f.form.View() + "\n\n" + st.Muted.Render(hint) + "\n")
+		if f.working != "" {
+			b.WriteString(f.working + "…\n")
+		}
+	}
+	if f.err != nil {
+		b.WriteString("\n✗ " + sanitize.Line(f.err.Error()) + "\n")
+	}
+}
+
+// help is the keys of the step shown: the flow's, question's, or the
+// form's.
+func (f *formSign) help(question *widget.Confirm) []key.Binding {
+	switch {
+	case f.flow != nil:
+		return f.flow.help()
+	case question != nil:
+		return question.ShortHelp()
+	}
+	return append([]key.Binding{f.keys.Submit, f.keys.Cancel}, f.form.Keys.ShortHelp()...)
+}
