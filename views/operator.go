@@ -79,6 +79,7 @@ type operator struct {
 	req    api.TransactionRequest
 	body   []byte // json.Marshal(req): the bytes the client sends
 	pretty []string
+	lines  []string // pretty, wrapped to the width
 	scroll int
 
 	confirm *widget.Confirm
@@ -233,6 +234,7 @@ func (o *operator) SetSize(width, height int) {
 	if o.confirm != nil {
 		o.confirm.SetWidth(o.confirmWidth())
 	}
+	o.rewrap()
 }
 
 // splitIDs reads a list of ids separated by commas or white space.
@@ -414,7 +416,7 @@ func (o *operator) key(msg tea.KeyMsg) tea.Cmd {
 	case opForm:
 		return o.formKey(msg)
 	case opReview, opResend:
-		if o.scrollKey(msg, len(o.wrapped())) {
+		if o.scrollKey(msg, len(o.lines)) {
 			return nil
 		}
 		return o.confirm.Update(msg)
@@ -626,6 +628,7 @@ func (o *operator) review() tea.Cmd {
 	o.req, o.body = req, body
 	o.pretty = opPrettyLines(body)
 	o.scroll = 0
+	o.rewrap()
 	o.confirm = widget.NewConfirm("operator-send", "Send this "+o.action+" request to the service?")
 	o.confirm.Styles = o.ctx.Styles
 	o.confirm.SetWidth(o.confirmWidth())
@@ -845,8 +848,8 @@ func (o *operator) formView() []string {
 
 func (o *operator) reviewView() []string {
 	vh := o.viewportHeight()
-	o.scroll = min(max(o.scroll, 0), max(len(o.wrapped())-vh, 0))
-	body := o.wrapped()
+	body := o.lines
+	top := min(o.scroll, max(len(body)-vh, 0))
 	title := "Review: POST " + opCreate
 	if o.state == opResend {
 		title = "Send again? POST " + opCreate
@@ -854,22 +857,21 @@ func (o *operator) reviewView() []string {
 	info := "The body, exactly as it will be sent:"
 	if len(body) > vh {
 		info = fmt.Sprintf("The body, exactly as it will be sent (lines %d–%d of %d, ↑/↓ pgup/pgdn):",
-			o.scroll+1, min(o.scroll+vh, len(body)), len(body))
+			top+1, min(top+vh, len(body)), len(body))
 	}
 	lines := []string{o.ctx.Styles.Title.Render(title), o.ctx.Styles.Muted.Render(info)}
-	end := min(o.scroll+vh, len(body))
-	lines = append(lines, body[o.scroll:end]...)
+	lines = append(lines, body[top:min(top+vh, len(body))]...)
 	return append(lines, o.confirm.View())
 }
 
-// wrapped is the pretty body, sanitized and wrapped to the width (never
-// cut: every byte of the body is shown).
-func (o *operator) wrapped() []string {
-	var out []string
+// rewrap lays the pretty body out for the width, sanitized and wrapped
+// (never cut: every byte of the body is shown), when the body or the
+// width changes, not on every frame.
+func (o *operator) rewrap() {
+	o.lines = o.lines[:0]
 	for _, l := range o.pretty {
-		out = append(out, strings.Split(ansi.Hardwrap(sanitize.Line(l), o.width, true), "\n")...)
+		o.lines = append(o.lines, strings.Split(ansi.Hardwrap(sanitize.Line(l), o.width, true), "\n")...)
 	}
-	return out
 }
 
 func (o *operator) resultLines() []string {
@@ -895,8 +897,8 @@ func (o *operator) resultView() []string {
 	lines := []string{o.ctx.Styles.Title.Render(fmt.Sprintf("Created %d %s (%s)", n, noun, o.action))}
 	body := o.resultLines()
 	vh := max(o.height-3, 1)
-	o.scroll = min(max(o.scroll, 0), max(len(body)-vh, 0))
-	lines = append(lines, body[o.scroll:min(o.scroll+vh, len(body))]...)
+	top := min(o.scroll, max(len(body)-vh, 0))
+	lines = append(lines, body[top:min(top+vh, len(body))]...)
 	return append(lines, "They are on the Transactions screen (4).", o.ctx.Styles.Muted.Render("esc closes this page"))
 }
 

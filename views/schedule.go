@@ -808,11 +808,11 @@ func (s *schedule) formView(w, h int) []string {
 		sum = s.ctx.Styles.Title.Render(sum)
 	}
 	left = append(left, sanitize.Truncate(sum, s.formWidth))
-	msg := s.message
+	msg, isErr := s.message, s.messageErr
 	if msg == "" && len(s.general) > 0 && s.submitted {
-		msg, s.messageErr = strings.Join(s.general, "; "), true
+		msg, isErr = strings.Join(s.general, "; "), true
 	}
-	if s.messageErr && msg != "" {
+	if isErr && msg != "" {
 		msg = "✗ " + msg
 	}
 	left = append(left, sanitize.Truncate(msg, s.formWidth))
