@@ -60,6 +60,13 @@ func (f *flow) send(msg tea.Msg) *flow {
 // wait blocks until text is drawn after the last key.
 func (f *flow) wait(text string) *flow {
 	f.t.Helper()
+	return f.waitFrom(f.mark, text)
+}
+
+// waitFrom blocks until text is drawn after mark, a length of seen.
+func (f *flow) waitFrom(mark int, text string) *flow {
+	f.t.Helper()
+	f.mark = mark
 	if bytes.Contains(f.seen.Bytes()[f.mark:], []byte(text)) {
 		return f
 	}
@@ -134,10 +141,11 @@ func TestClaimFlow(t *testing.T) {
 	f.runes("3").typ(id).key(tea.KeyEnter).wait("Unlock schedule")
 	f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request")
 	f.runes("y").wait("Sign and send this transaction?")
+	start := f.mark
 	for range 10 { // read the whole review
 		f.key(tea.KeyDown)
 	}
-	f.wait("no warnings")
+	f.waitFrom(start, "no warnings")
 	screen := f.seen.String()
 	f.runes("y").wait("success, mined in block")
 	screen += f.seen.String()[f.mark:]
@@ -194,6 +202,20 @@ func TestClaimFormErrors(t *testing.T) {
 	f.quit()
 	if n := len(entriesOf(journalEntries(t, f.s), journal.KindRequest, "")); n != 0 || applied(f.s, "") != 0 {
 		t.Errorf("%d requests journaled, %d applied; want none", n, applied(f.s, ""))
+	}
+}
+
+// TestClaimWrongAccount: the screen says whose allocation it is when
+// another account is unlocked, before the service is asked.
+func TestClaimWrongAccount(t *testing.T) {
+	f := newFlow(t)
+	f.runes("u").wait("Unlock an account").key(tea.KeyDown).key(tea.KeyEnter).wait("Passphrase").
+		typ("allot-demo-1").key(tea.KeyEnter).wait("unlocked " + f.s.Fixtures.Wallets[1].Address)
+	f.runes("3").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
+	f.runes("C").wait("the allocation's beneficiary is " + f.s.Fixtures.Wallets[0].Address)
+	f.quit()
+	if applied(f.s, "") != 0 {
+		t.Error("something was sent")
 	}
 }
 
@@ -358,7 +380,7 @@ func TestScheduleInDashboard(t *testing.T) {
 	for range 20 { // scroll through the whole body
 		f.key(tea.KeyDown)
 	}
-	f.wait(`"dayOfMonth": 1`)
+	f.wait(`"dayOfMonth": 1`) // redrawn by the last scroll
 	review := f.seen.String()[start:]
 	f.runes("y").wait("Schedule created")
 	screen := f.seen.String()[f.mark:]

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
 	"allot/app/journal"
@@ -190,11 +191,14 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 			return textinput.Blink
 		}
 		if key.Matches(msg, keyClaim) && a.result != nil && !a.busy {
-			unlocked := ""
+			unlocked, beneficiary := "", common.Address{}
 			if a.result.Unlocked != nil {
 				unlocked = wallet.FormatUnits(a.result.Unlocked)
 			}
-			return navigate(NewClaim(a.ctx, a.result.Proof.ID, unlocked))
+			if a.result.Args != nil {
+				beneficiary = a.result.Args.Allocation.OriginalBeneficiary
+			}
+			return navigate(NewClaim(a.ctx, a.result.Proof.ID, unlocked, beneficiary))
 		}
 		return a.detail.Update(msg)
 	}

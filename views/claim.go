@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
 	"allot/views/widget"
@@ -22,15 +23,19 @@ type claim struct {
 	formSign
 	id       string
 	unlocked string // what the leaf says is unlocked by now, in tokens; a hint
+	// beneficiary is the leaf's; zero when it did not decode.
+	beneficiary common.Address
 
 	req     *api.ClaimRequest // the request under review
 	confirm *widget.Confirm
 }
 
-// NewClaim is the claim screen of allocation id; unlocked, when known, is
-// the amount the allocation has unlocked by now, shown as a hint.
-func NewClaim(ctx *Context, id, unlocked string) Screen {
-	c := &claim{id: id, unlocked: unlocked, formSign: newFormSign(ctx, "review the claim request", 4,
+// NewClaim is the claim screen of allocation id. unlocked, when known, is
+// the amount the allocation has unlocked by now, and beneficiary the
+// wallet its leaf names: the screen says so when another account is
+// unlocked, before the service refuses the claim.
+func NewClaim(ctx *Context, id, unlocked string, beneficiary common.Address) Screen {
+	c := &claim{id: id, unlocked: unlocked, beneficiary: beneficiary, formSign: newFormSign(ctx, "review the claim request", 4,
 		widget.TextField("amount", "Amount (tokens)", "empty: all that is claimable now", nil),
 		widget.TextField("userCountryCode", "Country (optional)", "ISO 3166-1 alpha-2, e.g. DE", nil),
 	)}
@@ -98,8 +103,7 @@ func (c *claim) SetSize(width, height int) {
 
 func (c *claim) Update(msg tea.Msg) tea.Cmd {
 	if c.flow != nil {
-		cmd, _ := c.flow.update(msg)
-		return cmd
+		return c.updateFlow(msg)
 	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
@@ -194,9 +198,13 @@ func (c *claim) View() string {
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Claim allocation "+c.id) + "\n")
 	addr, _, ok := c.ctx.Wallet.Account()
-	if ok {
+	switch {
+	case ok && c.beneficiary != (common.Address{}) && addr != c.beneficiary:
 		b.WriteString("Claiming as " + addr.Hex() + "\n")
-	} else {
+		b.WriteString("✗ the allocation's beneficiary is " + c.beneficiary.Hex() + ": unlock that account (esc, u) to claim it\n")
+	case ok:
+		b.WriteString("Claiming as " + addr.Hex() + "\n")
+	default:
 		b.WriteString("No account is unlocked: esc, then u (or :unlock) to unlock the beneficiary's account.\n")
 	}
 	if c.unlocked != "" {

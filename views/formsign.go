@@ -89,6 +89,18 @@ func (f *formSign) sign(subject string, ops []string, calls []wallet.Call, label
 	return cmd
 }
 
+// updateFlow passes msg to the signing flow. When the flow ends with
+// nothing sent (declined, or failed before the first transaction left),
+// the form comes back with the reason, to change and try again.
+func (f *formSign) updateFlow(msg tea.Msg) tea.Cmd {
+	cmd, _ := f.flow.update(msg)
+	if f.flow.stage != signDone || len(f.flow.statuses) > 0 {
+		return cmd
+	}
+	f.err, f.flow = f.flow.err, nil
+	return tea.Batch(cmd, f.form.Focus(f.form.Focused()))
+}
+
 // body draws the flow, or else question, or else the form with its hint
 // and what is being prepared; then the error.
 func (f *formSign) body(b *strings.Builder, hint string, question *widget.Confirm) {

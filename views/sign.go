@@ -95,10 +95,10 @@ type sent struct {
 }
 
 func (s *signing) setSize(width, height int) {
-	// The screen's own lines, the question's box, the scroll hint and
-	// the statuses take about sixteen lines; the review scrolls in the
-	// rest.
-	s.view.Width, s.room = width, max(height-16, 3)
+	// Below the screen's own lines (height excludes them), the review's
+	// title, the scroll hint, the question's box (seven lines) and a line
+	// for an error take ten; the review scrolls in the rest.
+	s.view.Width, s.room = width, max(height-10, 3)
 	if s.confirm != nil {
 		s.confirm.SetWidth(min(width, 80))
 	}

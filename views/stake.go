@@ -58,8 +58,7 @@ func (s *stake) Title() string { return "Stake" }
 
 func (s *stake) Update(msg tea.Msg) tea.Cmd {
 	if s.flow != nil {
-		cmd, _ := s.flow.update(msg)
-		return cmd
+		return s.updateFlow(msg)
 	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
