@@ -283,6 +283,18 @@ func TestPortalSignIn(t *testing.T) {
 	}
 }
 
+// TestHumanity: a bad address is refused in place; a good one is asked,
+// and its answer replaces the error.
+func TestHumanity(t *testing.T) {
+	f := newFlow(t)
+	f.runes("6").wait("Proof of humanity")
+	f.runes("h").typ("0xnope").key(tea.KeyEnter).wait(`"0xnope" is not a wallet address`)
+	f.key(tea.KeyCtrlU).typ(f.s.Fixtures.Wallets[1].Address).key(tea.KeyEnter).wait("passed proof of humanity")
+	if view := f.quit().View(); strings.Contains(view, "is not a wallet address") {
+		t.Errorf("the error of a bad address stays after a good answer:\n%s", view)
+	}
+}
+
 // TestStakeFlow: below the pool's minimum is refused in place; a stake
 // with a short allowance approves first; both are mined.
 func TestStakeFlow(t *testing.T) {
