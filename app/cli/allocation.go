@@ -224,7 +224,7 @@ var claimCommand = command{
 				defer acct.lock()
 			}
 			var res *api.ClaimResult
-			err = e.sendWrite(ctx, "allocations/claim", args[0], req, func() (string, any, error) {
+			err = e.recorder().Write("allocations/claim", args[0], req, func() (string, any, error) {
 				var err error
 				res, err = s.API.Claim(ctx, args[0], req)
 				return "", res, err

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 
+	"allot/app/act"
 	"allot/app/session"
 	"allot/sanitize"
 )
@@ -44,6 +45,7 @@ type env struct {
 	dashboard  func(context.Context, *session.Session) error
 
 	sess *session.Session
+	rec  *act.Recorder // the session's journal, once opened
 }
 
 func (e *env) session(ctx context.Context) (*session.Session, error) {

@@ -37,7 +37,7 @@ var scheduleCreateCommand = command{
 				return err
 			}
 			var res *api.Schedule
-			err = e.sendWrite(ctx, "schedules/create", req.Name, req, func() (string, any, error) {
+			err = e.recorder().Write("schedules/create", req.Name, req, func() (string, any, error) {
 				var err error
 				res, err = s.API.CreateSchedule(ctx, req)
 				if err != nil {
@@ -101,7 +101,7 @@ var creativeUploadCommand = command{
 				return err
 			}
 			var upload *api.UploadURL
-			if err := e.sendWrite(ctx, "portals/creatives/upload-url", fileName, req, func() (string, any, error) {
+			if err := e.recorder().Write("portals/creatives/upload-url", fileName, req, func() (string, any, error) {
 				upload, err = s.API.CreativeUploadURL(ctx, req)
 				return "", nil, err
 			}); err != nil {
@@ -112,7 +112,7 @@ var creativeUploadCommand = command{
 			}
 			create := api.CreateCreativeRequest{StorageKey: upload.StorageKey, Name: *name}
 			var creative *api.Creative
-			if err := e.sendWrite(ctx, "portals/creatives/create", fileName, create, func() (string, any, error) {
+			if err := e.recorder().Write("portals/creatives/create", fileName, create, func() (string, any, error) {
 				creative, err = s.API.CreateCreative(ctx, create)
 				return "", creative, err
 			}); err != nil {

@@ -43,7 +43,7 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 					return err
 				}
 				var res *api.TransactionsResult
-				err = e.sendWrite(ctx, "transactions/create", req.Action(), req, func() (string, any, error) {
+				err = e.recorder().Write("transactions/create", req.Action(), req, func() (string, any, error) {
 					var err error
 					res, err = s.API.CreateTransaction(ctx, req)
 					if err != nil {

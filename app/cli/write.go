@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -53,19 +52,18 @@ func readBody(path string, v any) error {
 	return nil
 }
 
-// sendWrite journals a write request, sends it, and journals the outcome
-// (see act.Recorder.Write).
-func (e *env) sendWrite(_ context.Context, op, ref string, body any, send func() (status string, result any, err error)) error {
-	return e.recorder().Write(op, ref, body, send)
-}
-
-// recorder journals this command's acts in the session's state directory.
-// A journal that cannot be opened is a warning: the command goes on.
+// recorder journals this command's acts in the session's state directory,
+// opened once. A journal that cannot be opened is a warning: the command
+// goes on.
 func (e *env) recorder() *act.Recorder {
+	if e.rec != nil {
+		return e.rec
+	}
 	r := &act.Recorder{Warn: func(err error) { fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err) }}
 	if e.sess == nil {
-		return r
+		return r // no session yet: nothing to record, and nothing kept
 	}
+	e.rec = r
 	r.Profile = e.sess.Name
 	j, err := journal.Open(e.sess.StateDir)
 	if err != nil {
