@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
@@ -169,7 +171,8 @@ type schedule struct {
 	messageErr                   bool
 	state                        schState
 	confirm                      *widget.Confirm
-	body                         []byte // the reviewed body, exactly as sent
+	body                         []byte   // the reviewed body, exactly as sent
+	pretty                       []string // body indented for the review, sanitized
 	reviewed                     api.ScheduleRequest
 	scroll                       int
 	seq                          int
@@ -282,6 +285,7 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 		default:
 			return s.confirm.Update(k)
 		}
+		s.scroll = min(max(s.scroll, 0), max(len(s.pretty)-s.reviewRoom(s.height), 0))
 		return nil
 	case schResending:
 		return s.confirm.Update(k)
@@ -618,6 +622,9 @@ func (s *schedule) review() tea.Cmd {
 		return nil
 	}
 	s.reviewed, s.body = s.req, body
+	var pretty bytes.Buffer
+	json.Indent(&pretty, body, "", "  ") // body is JSON: it was just marshaled
+	s.pretty = strings.Split(sanitize.Block(pretty.String()), "\n")
 	s.scroll = 0
 	s.state = schReview
 	s.confirm = widget.NewConfirm("schedule-create",
@@ -875,17 +882,20 @@ func (s *schedule) listLines(w, height int) []string {
 	return lines
 }
 
+// reviewRoom is how many lines of the body the review shows at height h:
+// what the title and the question leave.
+func (s *schedule) reviewRoom(h int) int {
+	return max(max(h, 6)-1-lipgloss.Height(s.confirm.View()), 1)
+}
+
 func (s *schedule) reviewView(w, h int) []string {
 	head := s.ctx.Styles.Title.Render(sanitize.Truncate("Review: POST "+schOp+" with exactly this body (↑/↓ scroll)", w))
-	var pretty bytes.Buffer
-	json.Indent(&pretty, s.body, "", "  ")
-	body := strings.Split(sanitize.Block(pretty.String()), "\n")
 	dialog := strings.Split(s.confirm.View(), "\n")
-	room := max(h-1-len(dialog), 1)
-	s.scroll = min(max(s.scroll, 0), max(len(body)-room, 0))
-	shown := body[s.scroll:min(s.scroll+room, len(body))]
-	if len(body) > room && s.scroll+room < len(body) {
-		shown[len(shown)-1] = s.ctx.Styles.Muted.Render(fmt.Sprintf("… %d more lines (↓)", len(body)-s.scroll-room+1))
+	room := s.reviewRoom(h)
+	top := min(s.scroll, max(len(s.pretty)-room, 0))
+	shown := slices.Clone(s.pretty[top:min(top+room, len(s.pretty))])
+	if len(s.pretty) > room && top+room < len(s.pretty) {
+		shown[len(shown)-1] = s.ctx.Styles.Muted.Render(fmt.Sprintf("… %d more lines (↓)", len(s.pretty)-top-room+1))
 	}
 	out := append([]string{head}, shown...)
 	return append(out, dialog...)
