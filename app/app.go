@@ -79,11 +79,15 @@ type Model struct {
 	stacks [][]views.Screen
 	active int
 
-	spin     spinner.Model
-	cmdline  textinput.Model
-	commandH string // completion hint
-	showHelp bool
-	quitting bool // asking whether to quit with work running
+	spin spinner.Model
+	// spinning and ticking say whether the spinner's and the header
+	// clock's ticks are running: they run only while there is something
+	// to animate, so an idle dashboard draws nothing.
+	spinning, ticking bool
+	cmdline           textinput.Model
+	commandH          string // completion hint
+	showHelp          bool
+	quitting          bool // asking whether to quit with work running
 
 	status    string
 	statusErr bool
@@ -147,11 +151,11 @@ func (m *Model) top() views.Screen {
 
 // Init loads every tab at once, so switching shows data without waiting.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.spin.Tick}
+	var cmds []tea.Cmd
 	for _, stack := range m.stacks {
 		cmds = append(cmds, stack[0].Init())
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, m.animate())...)
 }
 
 func (m *Model) busy() bool {
@@ -185,7 +189,30 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// the next one: keep it running whatever the screens do.
 	msg, next := views.Unwrap(msg)
 	model, cmd := m.update(msg)
-	return model, tea.Batch(cmd, next)
+	return model, tea.Batch(cmd, next, m.animate())
+}
+
+// animate starts the spinner when work starts, and the header's clock
+// when there is a countdown to show; each stops itself when it has
+// nothing left to show.
+func (m *Model) animate() tea.Cmd {
+	var cmds []tea.Cmd
+	if !m.spinning && m.busy() {
+		m.spinning = true
+		cmds = append(cmds, m.spin.Tick)
+	}
+	if !m.ticking && m.walletSegment() != "" {
+		m.ticking = true
+		cmds = append(cmds, clockTick())
+	}
+	return tea.Batch(cmds...)
+}
+
+// headerTick redraws the header's countdowns, once a second.
+type headerTick struct{}
+
+func clockTick() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return headerTick{} })
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -194,7 +221,17 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.resize()
 		return m, nil
+	case headerTick:
+		if m.walletSegment() == "" {
+			m.ticking = false
+			return m, nil
+		}
+		return m, clockTick()
 	case spinner.TickMsg:
+		if !m.busy() {
+			m.spinning = false
+			return m, nil
+		}
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd

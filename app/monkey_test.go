@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -220,4 +221,42 @@ func checkWritesConfirmed(t *testing.T, s *session.Session, yes map[string]int) 
 		}
 	}
 	t.Logf("writes applied %v after yes %v", applied, yes)
+}
+
+// viewCounter counts the frames the dashboard draws.
+type viewCounter struct {
+	*Model
+	views atomic.Int64
+}
+
+func (v *viewCounter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := v.Model.Update(msg)
+	return v, cmd
+}
+
+func (v *viewCounter) View() string {
+	v.views.Add(1)
+	return v.Model.View()
+}
+
+// TestIdleDashboardRests: once the data is in and nothing runs, the
+// dashboard stops animating. A spinner ticking for ever drew about fifteen
+// frames a second; what is left is the Transactions screen's look at the
+// journal and the Allocation input's blinking cursor, each twice a second.
+func TestIdleDashboardRests(t *testing.T) {
+	vc := &viewCounter{Model: newModel(newSession(t))}
+	p := tea.NewProgram(vc, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	p.Send(tea.WindowSizeMsg{Width: 120, Height: 36})
+	time.Sleep(3 * time.Second) // the embedded sandbox answers in well under that
+	before := vc.views.Load()
+	time.Sleep(2 * time.Second)
+	drawn := vc.views.Load() - before
+	p.Quit()
+	<-done
+	t.Logf("%d frames in 2 s idle", drawn)
+	if drawn > 16 {
+		t.Errorf("an idle dashboard drew %d frames in 2 s", drawn)
+	}
 }
