@@ -1,7 +1,6 @@
 package views
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -80,7 +79,9 @@ type operator struct {
 	body   []byte // json.Marshal(req): the bytes the client sends
 	pretty []string
 	lines  []string // pretty, wrapped to the width
-	scroll int
+	// scroll shows what may be taller than the screen: the body under
+	// review, or the transactions created.
+	scroll widget.Scroll
 
 	confirm *widget.Confirm
 	spin    spinner.Model
@@ -211,11 +212,10 @@ func (o *operator) Capturing() bool { return o.state == opForm }
 func (o *operator) Narrowed() bool {
 	return o.state == opReview || o.state == opSending || o.state == opResend
 }
-func (o *operator) formHeight() int     { return max(o.height-3, 1) }
-func (o *operator) bodySum() string     { return opSHA256(o.body) }
-func (o *operator) confirmWidth() int   { return min(o.width, 76) }
-func (o *operator) viewportHeight() int { return max(o.height-2-lipgloss.Height(o.confirm.View()), 1) }
-func (o *operator) lastField() bool     { return o.form.Focused() == len(o.form.Fields())-1 }
+func (o *operator) formHeight() int   { return max(o.height-3, 1) }
+func (o *operator) bodySum() string   { return opSHA256(o.body) }
+func (o *operator) confirmWidth() int { return min(o.width, 76) }
+func (o *operator) lastField() bool   { return o.form.Focused() == len(o.form.Fields())-1 }
 
 // fundRowStart is the index of the first row's field: tokenId and isTest
 // come first.
@@ -235,6 +235,21 @@ func (o *operator) SetSize(width, height int) {
 		o.confirm.SetWidth(o.confirmWidth())
 	}
 	o.rewrap()
+	o.fitScroll()
+}
+
+// fitScroll gives the scrolling part its lines and the room the state
+// leaves: the body below a title and a line and above the question, or the
+// created transactions below a title and above two lines.
+func (o *operator) fitScroll() {
+	switch {
+	case o.state == opResult:
+		o.scroll.SetLines(o.resultLines())
+		o.scroll.SetSize(o.width, o.height-3)
+	case o.confirm != nil:
+		o.scroll.SetLines(o.lines)
+		o.scroll.SetSize(o.width, o.height-2-lipgloss.Height(o.confirm.View()))
+	}
 }
 
 // splitIDs reads a list of ids separated by commas or white space.
@@ -416,12 +431,12 @@ func (o *operator) key(msg tea.KeyMsg) tea.Cmd {
 	case opForm:
 		return o.formKey(msg)
 	case opReview, opResend:
-		if o.scrollKey(msg, len(o.lines)) {
+		if o.scroll.Key(msg) {
 			return nil
 		}
 		return o.confirm.Update(msg)
 	case opResult:
-		o.scrollKey(msg, len(o.resultLines()))
+		o.scroll.Key(msg)
 		return nil
 	case opUnknown:
 		switch {
@@ -432,33 +447,6 @@ func (o *operator) key(msg tea.KeyMsg) tea.Cmd {
 		}
 	}
 	return nil
-}
-
-// scrollKey scrolls a list of n lines; it reports whether msg was a
-// scrolling key.
-func (o *operator) scrollKey(msg tea.KeyMsg, n int) bool {
-	page := o.viewportHeightFor()
-	switch msg.String() {
-	case "up":
-		o.scroll--
-	case "down":
-		o.scroll++
-	case "pgup":
-		o.scroll -= page
-	case "pgdown":
-		o.scroll += page
-	default:
-		return false
-	}
-	o.scroll = min(max(o.scroll, 0), max(n-page, 0))
-	return true
-}
-
-func (o *operator) viewportHeightFor() int {
-	if o.confirm != nil && (o.state == opReview || o.state == opResend) {
-		return o.viewportHeight()
-	}
-	return max(o.height-3, 1)
 }
 
 func (o *operator) formKey(msg tea.KeyMsg) tea.Cmd {
@@ -626,23 +614,15 @@ func (o *operator) review() tea.Cmd {
 		return nil
 	}
 	o.req, o.body = req, body
-	o.pretty = opPrettyLines(body)
-	o.scroll = 0
+	o.pretty = prettyBody(body)
 	o.rewrap()
 	o.confirm = widget.NewConfirm("operator-send", "Send this "+o.action+" request to the service?")
 	o.confirm.Styles = o.ctx.Styles
 	o.confirm.SetWidth(o.confirmWidth())
 	o.state = opReview
+	o.fitScroll()
+	o.scroll.Home()
 	return nil
-}
-
-// prettyLines indents body: the same tokens, byte for byte, on lines.
-func opPrettyLines(body []byte) []string {
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, body, "", "  "); err != nil {
-		return []string{string(body)}
-	}
-	return strings.Split(buf.String(), "\n")
 }
 
 func (o *operator) answered(msg widget.ConfirmMsg) tea.Cmd {
@@ -695,7 +675,7 @@ func opAppliedCount(entries []sandbox.JournalEntry, action, sum string) int {
 func (o *operator) send() tea.Cmd {
 	o.seq = nextSeq()
 	o.state = opSending
-	o.general, o.hint, o.checked, o.scroll = "", "", opUnchecked, 0
+	o.general, o.hint, o.checked = "", "", opUnchecked
 	o.sentAt = o.ctx.Now()
 	seq, req, action, sum := o.seq, o.req, o.action, o.bodySum()
 	sess, rec := o.ctx.Session, o.ctx.Recorder
@@ -728,6 +708,8 @@ func (o *operator) sent(msg opSentMsg) tea.Cmd {
 	switch {
 	case msg.err == nil:
 		o.state, o.result = opResult, msg.result
+		o.fitScroll()
+		o.scroll.Home()
 		return nil
 	case errors.As(msg.err, &unknown), errors.As(msg.err, &unreadable):
 		// An answer that cannot be read says no more than no answer: the
@@ -782,11 +764,12 @@ func (o *operator) askResend() tea.Cmd {
 		prompt = "Send this request again? The first may have been applied: answer n and press c to check first."
 	}
 	o.hint = ""
-	o.scroll = 0
 	o.confirm = widget.NewConfirm("operator-resend", prompt)
 	o.confirm.Styles = o.ctx.Styles
 	o.confirm.SetWidth(o.confirmWidth())
 	o.state = opResend
+	o.fitScroll()
+	o.scroll.Home()
 	return nil
 }
 
@@ -847,31 +830,20 @@ func (o *operator) formView() []string {
 }
 
 func (o *operator) reviewView() []string {
-	vh := o.viewportHeight()
-	body := o.lines
-	top := min(o.scroll, max(len(body)-vh, 0))
 	title := "Review: POST " + opCreate
 	if o.state == opResend {
 		title = "Send again? POST " + opCreate
 	}
-	info := "The body, exactly as it will be sent:"
-	if len(body) > vh {
-		info = fmt.Sprintf("The body, exactly as it will be sent (lines %d–%d of %d, ↑/↓ pgup/pgdn):",
-			top+1, min(top+vh, len(body)), len(body))
-	}
-	lines := []string{o.ctx.Styles.Title.Render(title), o.ctx.Styles.Muted.Render(info)}
-	lines = append(lines, body[top:min(top+vh, len(body))]...)
+	lines := []string{o.ctx.Styles.Title.Render(title), o.ctx.Styles.Muted.Render("The body, exactly as it will be sent:")}
+	lines = append(lines, o.scroll.View()...)
 	return append(lines, o.confirm.View())
 }
 
-// rewrap lays the pretty body out for the width, sanitized and wrapped
-// (never cut: every byte of the body is shown), when the body or the
-// width changes, not on every frame.
+// rewrap lays the pretty body out for the width (never cut: every byte
+// of the body is shown), when the body or the width changes, not on
+// every frame.
 func (o *operator) rewrap() {
-	o.lines = o.lines[:0]
-	for _, l := range o.pretty {
-		o.lines = append(o.lines, strings.Split(ansi.Hardwrap(sanitize.Line(l), o.width, true), "\n")...)
-	}
+	o.lines = widget.Hardwrap(o.lines, o.pretty, o.width)
 }
 
 func (o *operator) resultLines() []string {
@@ -895,10 +867,7 @@ func (o *operator) resultView() []string {
 		noun = "transaction"
 	}
 	lines := []string{o.ctx.Styles.Title.Render(fmt.Sprintf("Created %d %s (%s)", n, noun, o.action))}
-	body := o.resultLines()
-	vh := max(o.height-3, 1)
-	top := min(o.scroll, max(len(body)-vh, 0))
-	lines = append(lines, body[top:min(top+vh, len(body))]...)
+	lines = append(lines, o.scroll.View()...)
 	return append(lines, "They are on the Transactions screen (4).", o.ctx.Styles.Muted.Render("esc closes this page"))
 }
 

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -173,8 +171,9 @@ type schedule struct {
 	confirm                      *widget.Confirm
 	body                         []byte   // the reviewed body, exactly as sent
 	pretty                       []string // body indented for the review, sanitized
+	wrapped                      []string // pretty, wrapped to the width
+	scroll                       widget.Scroll
 	reviewed                     api.ScheduleRequest
-	scroll                       int
 	seq                          int
 	created                      *api.Schedule
 	unknownNote                  string
@@ -273,20 +272,10 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 	case schForm:
 		return s.formKey(k)
 	case schReview:
-		switch k.String() {
-		case "up":
-			s.scroll--
-		case "down":
-			s.scroll++
-		case "pgup":
-			s.scroll -= 10
-		case "pgdown":
-			s.scroll += 10
-		default:
-			return s.confirm.Update(k)
+		if s.scroll.Key(k) {
+			return nil
 		}
-		s.scroll = min(max(s.scroll, 0), max(len(s.pretty)-s.reviewRoom(s.height), 0))
-		return nil
+		return s.confirm.Update(k)
 	case schResending:
 		return s.confirm.Update(k)
 	case schCreated:
@@ -622,15 +611,13 @@ func (s *schedule) review() tea.Cmd {
 		return nil
 	}
 	s.reviewed, s.body = s.req, body
-	var pretty bytes.Buffer
-	json.Indent(&pretty, body, "", "  ") // body is JSON: it was just marshaled
-	s.pretty = strings.Split(sanitize.Block(pretty.String()), "\n")
-	s.scroll = 0
+	s.pretty = prettyBody(body)
 	s.state = schReview
 	s.confirm = widget.NewConfirm("schedule-create",
 		fmt.Sprintf("Create schedule %q? y sends the body above to %s.", s.req.Name, schOp))
 	s.confirm.Styles = s.ctx.Styles
-	s.confirm.SetWidth(min(s.width, 70))
+	s.layout()
+	s.scroll.Home()
 	s.setMessage("", false)
 	return nil
 }
@@ -780,6 +767,9 @@ func (s *schedule) layout() {
 	s.form.SetSize(s.formWidth, s.formHeight)
 	if s.confirm != nil {
 		s.confirm.SetWidth(min(w, 70))
+		s.wrapped = widget.Hardwrap(s.wrapped, s.pretty, w)
+		s.scroll.SetLines(s.wrapped)
+		s.scroll.SetSize(w, h-1-lipgloss.Height(s.confirm.View()))
 	}
 }
 
@@ -882,23 +872,10 @@ func (s *schedule) listLines(w, height int) []string {
 	return lines
 }
 
-// reviewRoom is how many lines of the body the review shows at height h:
-// what the title and the question leave.
-func (s *schedule) reviewRoom(h int) int {
-	return max(max(h, 6)-1-lipgloss.Height(s.confirm.View()), 1)
-}
-
 func (s *schedule) reviewView(w, h int) []string {
-	head := s.ctx.Styles.Title.Render(sanitize.Truncate("Review: POST "+schOp+" with exactly this body (↑/↓ scroll)", w))
-	dialog := strings.Split(s.confirm.View(), "\n")
-	room := s.reviewRoom(h)
-	top := min(s.scroll, max(len(s.pretty)-room, 0))
-	shown := slices.Clone(s.pretty[top:min(top+room, len(s.pretty))])
-	if len(s.pretty) > room && top+room < len(s.pretty) {
-		shown[len(shown)-1] = s.ctx.Styles.Muted.Render(fmt.Sprintf("… %d more lines (↓)", len(s.pretty)-top-room+1))
-	}
-	out := append([]string{head}, shown...)
-	return append(out, dialog...)
+	head := s.ctx.Styles.Title.Render(sanitize.Truncate("Review: POST "+schOp+" with exactly this body", w))
+	out := append([]string{head}, s.scroll.View()...)
+	return append(out, strings.Split(s.confirm.View(), "\n")...)
 }
 
 func (s *schedule) createdView(w, h int) []string {

@@ -631,3 +631,57 @@ func TestScheduleSumLine(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduleLongReviewShowsEveryByte: a body taller and wider than the
+// terminal is wrapped, not cut, and scrolling through the review shows
+// every byte that will be sent.
+func TestScheduleLongReviewShowsEveryByte(t *testing.T) {
+	ctx := schContext(t, sandbox.Options{})
+	d := newSCDriver(t, NewSchedule(ctx), 80, 24)
+	s := d.s.(*schedule)
+	fillValidSchedule(d)
+	d.set("Description", strings.Repeat("vesting-for-the-core-team;", 12))
+	d.keys("ctrl+s")
+	if s.state != schReview {
+		t.Fatalf("not reviewing: %q\n%s", s.message, s.View())
+	}
+	first := ansi.Strip(s.View())
+	if !strings.Contains(first, "more: ↓/pgdn scrolls") {
+		t.Fatalf("a long review does not say there is more:\n%s", first)
+	}
+	// Read the screen from top to bottom, a line at a time, keeping each
+	// body line once by its index.
+	shown := map[int]string{}
+	for range 200 {
+		rows := strings.Split(ansi.Strip(s.View()), "\n")
+		window := s.scroll.View()
+		for i := range len(window) {
+			if i == len(window)-1 && len(window) < len(s.wrapped) {
+				break // the status row
+			}
+			shown[s.scroll.Top()+i] = strings.TrimRight(rows[1+i], " ")
+		}
+		if s.scroll.Below() == 0 {
+			break
+		}
+		d.keys("down")
+	}
+	var joined strings.Builder
+	for i := range len(shown) {
+		line, ok := shown[i]
+		if !ok {
+			t.Fatalf("line %d of the body was never on screen", i)
+		}
+		joined.WriteString(line)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, []byte(joined.String())); err != nil {
+		t.Fatalf("what was on screen is not the JSON body: %v\n%s", err, joined.String())
+	}
+	if compact.String() != string(s.body) {
+		t.Fatalf("on screen %s\nsent      %s", compact.String(), s.body)
+	}
+	if writes := scWrites(t, ctx.Journal); len(writes) != 0 {
+		t.Fatalf("scrolling sent something: %v", writes)
+	}
+}

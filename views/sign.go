@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/common"
 
@@ -34,8 +33,8 @@ type signing struct {
 	done     int             // how many are final
 	err      error
 	confirm  *widget.Confirm
-	view     viewport.Model
-	room     int // the most lines the review may take
+	review   widget.Scroll
+	width    int
 	seq      int
 }
 
@@ -53,7 +52,8 @@ const (
 // from will sign. labels name contracts the profile's tokens do not list
 // (the token a pool stakes), so that calling them is no surprise.
 func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wallet.Call, from common.Address, labels map[common.Address]string) (*signing, tea.Cmd) {
-	s := &signing{ctx: ctx, subject: subject, ops: ops, seq: seq, view: viewport.New(80, 10)}
+	s := &signing{ctx: ctx, subject: subject, ops: ops, seq: seq, width: 80}
+	s.review.Styles = ctx.Styles
 	session := ctx.Session
 	return s, load(seq, func(c context.Context) (built, error) {
 		if err := session.NeedChain("signing"); err != nil {
@@ -96,9 +96,10 @@ type sent struct {
 
 func (s *signing) setSize(width, height int) {
 	// Below the screen's own lines (height excludes them), the review's
-	// title, the scroll hint, the question's box (seven lines) and a line
-	// for an error take ten; the review scrolls in the rest.
-	s.view.Width, s.room = width, max(height-10, 3)
+	// title, the question's box (seven lines) and a line for an error
+	// take nine; the review scrolls in the rest.
+	s.width = width
+	s.review.SetSize(width, max(height-9, 3))
 	if s.confirm != nil {
 		s.confirm.SetWidth(min(width, 80))
 	}
@@ -120,7 +121,7 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 		if s.refusal == nil {
 			s.confirm = widget.NewConfirm("sign", s.question(), s.cost())
 			s.confirm.Styles = s.ctx.Styles
-			s.confirm.SetWidth(min(s.view.Width, 80))
+			s.confirm.SetWidth(min(s.width, 80))
 		}
 		s.fill()
 		return nil, true
@@ -163,11 +164,8 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, false // every screen may want it
 	case tea.KeyMsg:
 		if s.confirm != nil {
-			switch msg.String() {
-			case "up", "down", "pgup", "pgdown", "k", "j":
-				var cmd tea.Cmd
-				s.view, cmd = s.view.Update(msg)
-				return cmd, true
+			if s.review.Key(msg) {
+				return nil, true
 			}
 			return s.confirm.Update(msg), true
 		}
@@ -214,7 +212,7 @@ func (s *signing) cost() string {
 	return fmt.Sprintf("They send %s ether and pay at most %s ether in fees.", wallet.FormatUnits(value), wallet.FormatUnits(fees))
 }
 
-// fill writes the review of the drafts into the viewport.
+// fill writes the review of the drafts, wrapped to the width.
 func (s *signing) fill() {
 	var b strings.Builder
 	for i, d := range s.drafts {
@@ -245,9 +243,8 @@ func (s *signing) fill() {
 		}
 		b.WriteString("\n")
 	}
-	text := strings.TrimRight(widget.Page(b.String(), s.view.Width, 0), "\n")
-	s.view.Height = min(strings.Count(text, "\n")+1, s.room)
-	s.view.SetContent(text)
+	text := strings.TrimRight(widget.Page(b.String(), s.width, 0), "\n")
+	s.review.SetLines(strings.Split(text, "\n"))
 }
 
 // viewOf draws the flow at its stage.
@@ -257,11 +254,9 @@ func (s *signing) viewOf(st widget.Styles) string {
 	case signBuilding:
 		b.WriteString("Decoding the calls and building the transactions…\n")
 	case signReview:
-		b.WriteString(st.Title.Render("Review: exactly what will be signed") + st.Muted.Render("  (↑/↓ scroll)") + "\n")
-		b.WriteString(s.view.View() + "\n")
-		if !s.view.AtBottom() {
-			below := s.view.TotalLineCount() - s.view.YOffset - s.view.Height
-			b.WriteString(st.Muted.Render(fmt.Sprintf("▼ %d more lines: ↓ scrolls (read them all before you answer)", below)) + "\n")
+		b.WriteString(st.Title.Render("Review: exactly what will be signed") + "\n")
+		for _, l := range s.review.View() {
+			b.WriteString(l + "\n")
 		}
 		if s.refusal != nil {
 			b.WriteString("✗ " + sanitize.Line(s.refusal.Error()) + "\n")
