@@ -96,10 +96,10 @@ type sent struct {
 
 func (s *signing) setSize(width, height int) {
 	// Below the screen's own lines (height excludes them), the review's
-	// title, the question's box (seven lines) and a line for an error
-	// take nine; the review scrolls in the rest.
+	// title and the question's box (seven lines) take eight; the review
+	// scrolls in the rest, its status row included.
 	s.width = width
-	s.review.SetSize(width, max(height-9, 3))
+	s.review.SetSize(width, max(height-8, 3))
 	if s.confirm != nil {
 		s.confirm.SetWidth(min(width, 80))
 	}
