@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"allot/api"
+	"allot/app/act"
 	"allot/sanitize"
 	"allot/views/widget"
 )
@@ -36,6 +37,7 @@ const (
 	crvWorking                 // upload URL, upload, register
 	crvDone                    // the public URL
 	crvFailed                  // a step failed
+	crvRetry                   // registering the uploaded file again: a confirm dialog
 )
 
 var (
@@ -45,6 +47,7 @@ var (
 	crvKeyBack   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))
 	crvKeyCopy   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy public URL"))
 	crvKeyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
+	crvKeyAgain  = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "register again"))
 )
 
 // crvFile is the chosen file as inspected before anything is sent.
@@ -76,6 +79,11 @@ type creative struct {
 	bar    progress.Model
 	result *api.Creative
 	err    string
+	// uploaded is the upload whose registration failed: it can be
+	// registered again without sending the file again. unknown says
+	// whether the failed registration may have been applied.
+	uploaded *api.UploadURL
+	unknown  bool
 
 	width, height int
 }
@@ -115,7 +123,9 @@ func (c *creative) Title() string { return "Upload creative" }
 
 func (c *creative) Init() tea.Cmd { return c.picker.Init() }
 
-func (c *creative) Capturing() bool { return c.state == crvDetails || c.state == crvReview }
+func (c *creative) Capturing() bool {
+	return c.state == crvDetails || c.state == crvReview || c.state == crvRetry
+}
 
 func (c *creative) Narrowed() bool { return c.state != crvPick }
 
@@ -163,7 +173,19 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 		c.details(msg.file)
 		return c.form.Focus(0)
 	case widget.ConfirmMsg:
-		if !c.confirm.Answers(msg) || c.state != crvReview {
+		if !c.confirm.Answers(msg) {
+			return nil
+		}
+		if c.state == crvRetry {
+			if !msg.Yes {
+				c.state = crvFailed
+				return nil
+			}
+			c.seq = nextSeq()
+			c.state, c.step, c.err = crvWorking, "registering", ""
+			return c.register(c.uploaded)
+		}
+		if c.state != crvReview {
 			return nil
 		}
 		if !msg.Yes {
@@ -196,15 +218,17 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 		}
 		c.sent = c.file.Size
 		c.step = "registering"
+		c.uploaded = msg.url
 		return c.register(msg.url)
 	case crvRegistered:
 		if msg.seq != c.seq {
 			return nil
 		}
 		if msg.err != nil {
+			c.unknown = act.Unknown(msg.err)
 			return c.fail("register", msg.err)
 		}
-		c.state, c.result = crvDone, msg.creative
+		c.state, c.result, c.uploaded = crvDone, msg.creative, nil
 		return nil
 	case tea.KeyMsg:
 		return c.key(msg)
@@ -250,11 +274,15 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 	case crvReview:
 		return c.confirm.Update(k)
 	case crvFailed:
-		if k.String() == "esc" {
-			c.state = crvDetails
-			c.err = ""
+		switch {
+		case key.Matches(k, crvKeyBack):
+			c.state, c.err, c.uploaded = crvDetails, "", nil
 			return c.form.Focus(c.form.Focused())
+		case key.Matches(k, crvKeyAgain) && c.uploaded != nil:
+			c.askRegister()
 		}
+	case crvRetry:
+		return c.confirm.Update(k)
 	case crvDone:
 		switch {
 		case key.Matches(k, crvKeyCopy):
@@ -401,6 +429,21 @@ func (c *creative) review() tea.Cmd {
 	return nil
 }
 
+// askRegister asks before registering the uploaded file again: when the
+// first registration may have been applied, a second may record the file
+// twice, and the question says so.
+func (c *creative) askRegister() {
+	body, _ := json.Marshal(api.CreateCreativeRequest{StorageKey: c.uploaded.StorageKey, Name: c.nameF.Value()})
+	question := fmt.Sprintf("Register %s again? The file is uploaded; it is not sent again.", c.file.Name)
+	if c.unknown {
+		question = fmt.Sprintf("Register %s again? The first registration may have been applied: a second may record the file twice.", c.file.Name)
+	}
+	c.confirm = widget.NewConfirm("creative-register", question, "POST "+crvOpCreate+" "+string(body))
+	c.confirm.Styles = c.ctx.Styles
+	c.confirm.SetWidth(max(min(c.width, 100), 20))
+	c.state = crvRetry
+}
+
 func (c *creative) fail(step string, err error) tea.Cmd {
 	c.state = crvFailed
 	c.err = step + ": " + err.Error()
@@ -411,7 +454,7 @@ func (c *creative) fail(step string, err error) tea.Cmd {
 // not journaled: an upload URL is a capability.
 func (c *creative) requestURL() tea.Cmd {
 	c.seq = nextSeq()
-	c.state, c.step, c.sent, c.err = crvWorking, "asking for an upload URL", 0, ""
+	c.state, c.step, c.sent, c.err, c.uploaded = crvWorking, "asking for an upload URL", 0, "", nil
 	seq, req, ref := c.seq, c.urlRequest(), c.file.Name
 	rec, client := c.ctx.Recorder, c.ctx.Session.API
 	return func() tea.Msg {
@@ -553,7 +596,7 @@ func (c *creative) View() string {
 		if c.message != "" {
 			out = append(out, "", sanitize.Truncate(c.message, w))
 		}
-	case crvReview:
+	case crvReview, crvRetry:
 		out = append([]string{title}, strings.Split(c.confirm.View(), "\n")...)
 	case crvWorking:
 		out = []string{title, "", sanitize.Truncate(fmt.Sprintf("%s: %s…", c.file.Name, c.step), w), ""}
@@ -570,8 +613,16 @@ func (c *creative) View() string {
 			"  Storage key  " + sanitize.Line(r.StorageKey),
 			"", c.ctx.Styles.Muted.Render("c: copy the public URL · esc: close")}
 	case crvFailed:
-		out = []string{title, "", "✗ " + sanitize.Line(c.err), "",
-			c.ctx.Styles.Muted.Render("esc: back to the details (review sends everything again)")}
+		out = []string{title, "", "✗ " + sanitize.Line(c.err), ""}
+		if c.unknown && c.uploaded != nil {
+			out = append(out, opWrap("No readable answer came: the creative may or may not be registered. The journal records the attempt.", w)...)
+			out = append(out, "")
+		}
+		keys := "esc: back to the details (review sends everything again)"
+		if c.uploaded != nil {
+			keys = "r: register the uploaded file again (asks first) · " + keys
+		}
+		out = append(out, c.ctx.Styles.Muted.Render(keys))
 	}
 	return strings.Join(schFit(out, w, h), "\n")
 }
@@ -582,11 +633,14 @@ func (c *creative) ShortHelp() []key.Binding {
 		return []key.Binding{crvKeyChoose, crvKeyUp, crvKeyClose}
 	case crvDetails:
 		return append([]key.Binding{crvKeyReview, crvKeyBack}, c.form.Keys.ShortHelp()...)
-	case crvReview:
+	case crvReview, crvRetry:
 		return c.confirm.ShortHelp()
 	case crvDone:
 		return []key.Binding{crvKeyCopy, crvKeyClose}
 	case crvFailed:
+		if c.uploaded != nil {
+			return []key.Binding{crvKeyAgain, crvKeyBack}
+		}
 		return []key.Binding{crvKeyBack}
 	}
 	return nil

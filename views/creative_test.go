@@ -275,3 +275,67 @@ func TestCreativeCounterNeverBlocks(t *testing.T) {
 		t.Fatalf("latest count %d, want 10000", got)
 	}
 }
+
+// crvApplied counts the writes the sandbox applied whose operation starts
+// with prefix.
+func crvApplied(ctx *Context, prefix string) int {
+	n := 0
+	for _, e := range ctx.Session.Applied() {
+		if strings.HasPrefix(e.Operation, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestCreativeRegisterAgain: the registration's answer is unreadable (the
+// sandbox applied it, then sent a cut-off body), so the outcome is
+// unknown. The screen says so, and registering again takes r and a yes,
+// with the body shown; the file is not uploaded twice.
+func TestCreativeRegisterAgain(t *testing.T) {
+	// Seed 47 draws: no fault, no fault, a malformed answer, no fault; the
+	// requests are the upload URL, the upload, the registration and the
+	// second registration.
+	ctx := schContext(t, sandbox.Options{Faults: sandbox.Faults{Malformed: 0.5, Seed: 47}})
+	dir := t.TempDir()
+	crvPNG(t, dir, "logo.png")
+	d := newSCDriver(t, newCreative(ctx, dir), 100, 30)
+	c := d.s.(*creative)
+	d.crvChoose("logo.png")
+	d.until("the details", func() bool { return c.state == crvDetails })
+	d.keys("ctrl+s", "y")
+	d.until("the failure", func() bool { return c.state == crvFailed || c.state == crvDone })
+	view := strings.Join(strings.Fields(ansi.Strip(c.View())), " ")
+	if c.state != crvFailed || !strings.Contains(c.err, "register") || !strings.Contains(view, "may or may not be registered") ||
+		!strings.Contains(view, "r: register the uploaded file again (asks first)") {
+		t.Fatalf("state %d, err %q, view:\n%s", c.state, c.err, c.View())
+	}
+	if n := crvApplied(ctx, "portals/creatives/create"); n != 1 {
+		t.Fatalf("the sandbox applied %d registrations, want the one whose answer was cut", n)
+	}
+
+	d.keys("r")
+	view = strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(c.View()), "│", "")), " ")
+	body, _ := json.Marshal(api.CreateCreativeRequest{StorageKey: c.uploaded.StorageKey, Name: "logo.png"})
+	packed := strings.ReplaceAll(view, " ", "") // the dialog wraps the body where it likes
+	if c.state != crvRetry || !strings.Contains(view, "may record the file twice") || !strings.Contains(packed, "POSTportals/creatives/create"+string(body)) {
+		t.Fatalf("the second question:\n%s", c.View())
+	}
+	d.keys("n")
+	if c.state != crvFailed || len(scWrites(t, ctx.Journal)) != 2 {
+		t.Fatalf("no must send nothing: state %d, writes %v", c.state, scWrites(t, ctx.Journal))
+	}
+
+	d.keys("r", "y")
+	d.until("the public URL", func() bool { return c.state == crvDone || c.state == crvFailed })
+	if c.state != crvDone {
+		t.Fatalf("the second registration failed: %s", c.err)
+	}
+	writes := scWrites(t, ctx.Journal)
+	if len(writes) != 3 || writes[2].Op != "portals/creatives/create" || string(writes[2].Data) != string(body) {
+		t.Fatalf("journal %+v", writes)
+	}
+	if n := crvApplied(ctx, "_sandbox/uploads/"); n != 1 {
+		t.Fatalf("the file was uploaded %d times", n)
+	}
+}

@@ -82,13 +82,8 @@ func (r *Recorder) Write(op, ref string, body any, send func() (status string, r
 	if err == nil && result != nil {
 		outcome.Data, _ = json.Marshal(result)
 	}
-	var unknown *api.OutcomeUnknownError
-	var unreadable *api.UnexpectedResponseError
 	switch {
-	case errors.As(err, &unknown),
-		// A success that cannot be read, or a gateway's error page: the
-		// service may have applied the write.
-		errors.As(err, &unreadable) && (unreadable.Status < 300 || unreadable.Status >= 500):
+	case Unknown(err):
 		outcome.Status = StatusUnknown
 		err = fmt.Errorf("%w; check before sending it again (the journal records it)", err)
 	case err != nil:
@@ -96,6 +91,16 @@ func (r *Recorder) Write(op, ref string, body any, send func() (status string, r
 	}
 	r.After(outcome)
 	return err
+}
+
+// Unknown reports whether err leaves a write's outcome unknown: no answer
+// came, or one that cannot be read with a success or a gateway's status
+// (the service may have applied the write).
+func Unknown(err error) bool {
+	var unknown *api.OutcomeUnknownError
+	var unreadable *api.UnexpectedResponseError
+	return errors.As(err, &unknown) ||
+		errors.As(err, &unreadable) && (unreadable.Status < 300 || unreadable.Status >= 500)
 }
 
 // StatusUnknown marks an outcome that never arrived.
