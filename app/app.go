@@ -299,9 +299,13 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.commandKey(msg)
 	}
 	if m.showHelp {
-		if key.Matches(msg, m.keys.Help, m.keys.Back, m.keys.Quit) {
+		if key.Matches(msg, m.keys.Help, m.keys.AnyHelp, m.keys.Back, m.keys.Quit) {
 			m.showHelp = false
 		}
+		return nil
+	}
+	if key.Matches(msg, m.keys.AnyHelp) {
+		m.showHelp = true
 		return nil
 	}
 	top := m.top()
@@ -649,7 +653,7 @@ func (m *Model) statusLine() string {
 // footer shows the screen's keys, cut to fit, then the global ones, which
 // are never cut: "? help" must always be in sight.
 func (m *Model) footer() string {
-	global := m.help.ShortHelpView(m.keys.short())
+	global := m.help.ShortHelpView(m.keys.short(m.top().Capturing()))
 	room := m.width - lipgloss.Width(global) - 3
 	local := m.help.ShortHelpView(m.top().ShortHelp())
 	if local == "" || room < 10 {
@@ -660,7 +664,7 @@ func (m *Model) footer() string {
 
 func (m *Model) fullHelp() string {
 	var b strings.Builder
-	b.WriteString(headerStyle.Render("Keys") + "  (? or esc to close)\n\n")
+	b.WriteString(headerStyle.Render("Keys") + "  (?, f1 or esc to close)\n\n")
 	b.WriteString(m.help.FullHelpView(m.keys.full()))
 	b.WriteString("\n\n" + headerStyle.Render(sanitize.Line(m.top().Title())) + "\n")
 	b.WriteString(m.help.FullHelpView(m.top().FullHelp()))

@@ -430,3 +430,18 @@ func TestCreativeInDashboard(t *testing.T) {
 		t.Errorf("applied %v", f.s.Applied())
 	}
 }
+
+// TestHelpInForms: in a form, ? and q are typed, so the footer offers the
+// keys that still work; f1 opens the help over the form and closes it,
+// and what was typed stays.
+func TestHelpInForms(t *testing.T) {
+	f := newFlow(t)
+	f.runes(":").typ("schedule").key(tea.KeyEnter).wait("f1 help • ctrl+c quit")
+	f.typ("Why? quarterly").wait("Why? quarterly")
+	f.key(tea.KeyF1).wait("help, also in forms")
+	f.key(tea.KeyF1).wait("Why? quarterly")
+	m := f.quit()
+	if m.showHelp {
+		t.Error("f1 did not close the help")
+	}
+}

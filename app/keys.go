@@ -6,6 +6,9 @@ import "github.com/charmbracelet/bubbles/key"
 type keyMap struct {
 	Help, Command, Back, Quit, NextTab, PrevTab, Token, Details, Unlock key.Binding
 	Tabs                                                                []key.Binding
+	// AnyHelp and AnyQuit work even where a screen takes every key (a
+	// form, where ? and q are typed).
+	AnyHelp, AnyQuit key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -19,6 +22,8 @@ func defaultKeys() keyMap {
 		Token:   key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "next token")),
 		Details: key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "error details")),
 		Unlock:  key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "unlock an account")),
+		AnyHelp: key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "help")),
+		AnyQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 	}
 	for i := 1; i <= len(tabNames); i++ {
 		n := string(rune('0' + i))
@@ -27,7 +32,12 @@ func defaultKeys() keyMap {
 	return k
 }
 
-func (k keyMap) short() []key.Binding {
+// short are the global keys the footer shows: while a screen takes every
+// key, only those that still work.
+func (k keyMap) short(capturing bool) []key.Binding {
+	if capturing {
+		return []key.Binding{k.AnyHelp, k.AnyQuit}
+	}
 	return []key.Binding{k.Help, k.Command, k.Back, k.Quit}
 }
 
@@ -35,5 +45,13 @@ func (k keyMap) full() [][]key.Binding {
 	return [][]key.Binding{
 		append([]key.Binding{k.NextTab, k.PrevTab}, k.Tabs...),
 		{k.Help, k.Command, k.Back, k.Token, k.Details, k.Unlock, k.Quit},
+		{withHelp(k.AnyHelp, "help, also in forms"), withHelp(k.AnyQuit, "quit at once")},
 	}
+}
+
+// withHelp is b described otherwise: the full help has room to say more
+// than the footer.
+func withHelp(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
 }
