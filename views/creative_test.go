@@ -38,6 +38,20 @@ func crvPNG(t *testing.T, dir, name string) []byte {
 	return b.Bytes()
 }
 
+// crvOnLogo opens the upload screen at w x h on a folder holding
+// logo.png, a small PNG, and chooses it.
+func crvOnLogo(t *testing.T, opts sandbox.Options, w, h int) (*Context, *scDriver, *creative) {
+	t.Helper()
+	ctx := schContext(t, opts)
+	dir := t.TempDir()
+	crvPNG(t, dir, "logo.png")
+	d := newSCDriver(t, newCreative(ctx, dir), w, h)
+	c := d.s.(*creative)
+	d.crvChoose("logo.png")
+	d.until("the details", func() bool { return c.state == crvDetails })
+	return ctx, d, c
+}
+
 // crvChoose moves the picker to the file called name and chooses it.
 func (d *scDriver) crvChoose(name string) {
 	d.t.Helper()
@@ -179,13 +193,7 @@ func TestCreativeRefusedBeforeAnyRequest(t *testing.T) {
 }
 
 func TestCreativeCancelSendsNothing(t *testing.T) {
-	ctx := schContext(t, sandbox.Options{})
-	dir := t.TempDir()
-	crvPNG(t, dir, "logo.png")
-	d := newSCDriver(t, newCreative(ctx, dir), 80, 22)
-	c := d.s.(*creative)
-	d.crvChoose("logo.png")
-	d.until("the details", func() bool { return c.state == crvDetails })
+	ctx, d, c := crvOnLogo(t, sandbox.Options{}, 80, 22)
 	d.keys("ctrl+s")
 	lines := strings.Split(c.View(), "\n")
 	if c.state != crvReview || len(lines) > 22 || !strings.Contains(c.View(), "[ Yes ]") {
@@ -217,13 +225,7 @@ func TestCreativeCancelSendsNothing(t *testing.T) {
 }
 
 func TestCreativePortalCheckedInPlace(t *testing.T) {
-	ctx := schContext(t, sandbox.Options{})
-	dir := t.TempDir()
-	crvPNG(t, dir, "logo.png")
-	d := newSCDriver(t, newCreative(ctx, dir), 100, 30)
-	c := d.s.(*creative)
-	d.crvChoose("logo.png")
-	d.until("the details", func() bool { return c.state == crvDetails })
+	ctx, d, c := crvOnLogo(t, sandbox.Options{}, 100, 30)
 	d.keys("tab", "ctrl+e", "ctrl+u")
 	d.typeText("Bad Slug")
 	if got := scErrUnder(c.View(), "Portal"); !strings.Contains(got, "lowercase letters, digits or '-'") {
@@ -296,13 +298,7 @@ func TestCreativeRegisterAgain(t *testing.T) {
 	// Seed 47 draws: no fault, no fault, a malformed answer, no fault; the
 	// requests are the upload URL, the upload, the registration and the
 	// second registration.
-	ctx := schContext(t, sandbox.Options{Faults: sandbox.Faults{Malformed: 0.5, Seed: 47}})
-	dir := t.TempDir()
-	crvPNG(t, dir, "logo.png")
-	d := newSCDriver(t, newCreative(ctx, dir), 100, 30)
-	c := d.s.(*creative)
-	d.crvChoose("logo.png")
-	d.until("the details", func() bool { return c.state == crvDetails })
+	ctx, d, c := crvOnLogo(t, sandbox.Options{Faults: sandbox.Faults{Malformed: 0.5, Seed: 47}}, 100, 30)
 	d.keys("ctrl+s", "y")
 	d.until("the failure", func() bool { return c.state == crvFailed || c.state == crvDone })
 	view := strings.Join(strings.Fields(ansi.Strip(c.View())), " ")
