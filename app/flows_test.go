@@ -17,6 +17,7 @@ import (
 
 	"allot/api/sandbox"
 	"allot/app/journal"
+	"allot/app/journal/journaltest"
 	"allot/app/session"
 	"allot/views/widget"
 )
@@ -93,30 +94,6 @@ func (f *flow) unlock() *flow {
 		typ("allot-demo-0").key(tea.KeyEnter).wait("unlocked 0x")
 }
 
-// journalEntries reads the local journal.
-func journalEntries(t *testing.T, s *session.Session) []journal.Entry {
-	t.Helper()
-	j, err := journal.Open(s.StateDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := j.Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Entries
-}
-
-func entriesOf(entries []journal.Entry, kind, op string) []journal.Entry {
-	var out []journal.Entry
-	for _, e := range entries {
-		if e.Kind == kind && (op == "" || e.Op == op) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // applied counts the writes the sandbox applied whose operation contains op.
 func applied(s *session.Session, op string) int {
 	n := 0
@@ -151,8 +128,8 @@ func TestClaimFlow(t *testing.T) {
 	screen += f.seen.String()[f.mark:]
 	f.quit()
 
-	entries := journalEntries(t, f.s)
-	requests := entriesOf(entries, journal.KindRequest, "allocations/claim")
+	entries := journaltest.Entries(t, f.s.StateDir)
+	requests := journaltest.Of(entries, journal.KindRequest, "allocations/claim")
 	if len(requests) != 1 || applied(f.s, "/claim") != 1 {
 		t.Fatalf("claim requests: journal %d, sandbox %d; want 1 and 1", len(requests), applied(f.s, "/claim"))
 	}
@@ -171,7 +148,7 @@ func TestClaimFlow(t *testing.T) {
 			t.Errorf("the review did not show %q", want)
 		}
 	}
-	sigs := entriesOf(entries, journal.KindSignature, "claim")
+	sigs := journaltest.Of(entries, journal.KindSignature, "claim")
 	match := txHash.FindStringSubmatch(screen)
 	if len(sigs) != 1 || match == nil || sigs[0].Ref != match[1] {
 		t.Fatalf("signed %d transactions; screen shows %v", len(sigs), match)
@@ -200,7 +177,7 @@ func TestClaimFormErrors(t *testing.T) {
 	f.key(tea.KeyEnter).pause(200 * time.Millisecond)
 	f.key(tea.KeyEsc).wait("Allocation:")
 	f.quit()
-	if n := len(entriesOf(journalEntries(t, f.s), journal.KindRequest, "")); n != 0 || applied(f.s, "") != 0 {
+	if n := len(journaltest.Of(journaltest.Entries(t, f.s.StateDir), journal.KindRequest, "")); n != 0 || applied(f.s, "") != 0 {
 		t.Errorf("%d requests journaled, %d applied; want none", n, applied(f.s, ""))
 	}
 }
@@ -233,8 +210,8 @@ func TestClaimDeclined(t *testing.T) {
 	f.key(tea.KeyEnter).wait("Send this claim request").runes("y").wait("Sign and send")
 	f.runes("n").wait("not signed: nothing was sent")
 	f.quit()
-	entries := journalEntries(t, f.s)
-	if n := len(entriesOf(entries, journal.KindSignature, "")) + len(entriesOf(entries, journal.KindTransaction, "")); n != 0 {
+	entries := journaltest.Entries(t, f.s.StateDir)
+	if n := len(journaltest.Of(entries, journal.KindSignature, "")) + len(journaltest.Of(entries, journal.KindTransaction, "")); n != 0 {
 		t.Errorf("%d signatures or transactions after a no", n)
 	}
 }
@@ -278,7 +255,7 @@ func TestPortalSignIn(t *testing.T) {
 	if _, _, ok := m.ctx.Wallet.Portal(time.Now()); ok {
 		t.Error("still signed in after o")
 	}
-	if applied(f.s, "signin") != 1 || len(entriesOf(journalEntries(t, f.s), journal.KindSignature, "signin")) != 1 {
+	if applied(f.s, "signin") != 1 || len(journaltest.Of(journaltest.Entries(t, f.s.StateDir), journal.KindSignature, "signin")) != 1 {
 		t.Error("want exactly one sign-in, journaled")
 	}
 }
@@ -314,7 +291,7 @@ func TestStakeFlow(t *testing.T) {
 	f.wait("success, mined")
 	f.quit()
 	ops := map[string]int{}
-	for _, e := range entriesOf(journalEntries(t, f.s), journal.KindSignature, "") {
+	for _, e := range journaltest.Of(journaltest.Entries(t, f.s.StateDir), journal.KindSignature, "") {
 		ops[e.Op]++
 	}
 	if ops["approve"] != 1 || ops["stake"] != 1 {
@@ -325,7 +302,7 @@ func TestStakeFlow(t *testing.T) {
 // requestBody is the one journaled request of op, compact.
 func requestBody(t *testing.T, s *session.Session, op string) string {
 	t.Helper()
-	reqs := entriesOf(journalEntries(t, s), journal.KindRequest, op)
+	reqs := journaltest.Of(journaltest.Entries(t, s.StateDir), journal.KindRequest, op)
 	if len(reqs) != 1 {
 		t.Fatalf("%d %s requests journaled, want 1", len(reqs), op)
 	}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"allot/api/sandbox"
-	"allot/app/journal"
 	"allot/app/session"
 )
 
@@ -46,31 +45,6 @@ func sandboxSession(t *testing.T) *session.Session {
 	}
 	t.Cleanup(s.Close)
 	return s
-}
-
-// journalOf reads the session's journal.
-func journalOf(t *testing.T, s *session.Session) []journal.Entry {
-	t.Helper()
-	j, err := journal.Open(s.StateDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := j.Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Entries
-}
-
-// entries returns the journal entries of kind and op.
-func entries(all []journal.Entry, kind, op string) []journal.Entry {
-	var out []journal.Entry
-	for _, e := range all {
-		if e.Kind == kind && e.Op == op {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // decodeJSON decodes a command's JSON output, which must be all of stdout.

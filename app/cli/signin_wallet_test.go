@@ -11,6 +11,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"allot/app/journal"
+	"allot/app/journal/journaltest"
 	"allot/wallet/siwe"
 )
 
@@ -50,7 +51,7 @@ func TestSigninPrintsExpirationNotToken(t *testing.T) {
 	if msg.Address.Hex() != w.Address || msg.Domain != s.Profile.SigninDomain || msg.ChainID != s.Profile.ChainID {
 		t.Errorf("message names %s, %s, chain %d; want the account and the profile's domain and chain", msg.Address.Hex(), msg.Domain, msg.ChainID)
 	}
-	sigs := entries(journalOf(t, s), journal.KindSignature, "signin")
+	sigs := journaltest.Of(journaltest.Entries(t, s.StateDir), journal.KindSignature, "signin")
 	if len(sigs) != 1 {
 		t.Fatalf("%d signature entries in the journal, want 1", len(sigs))
 	}
@@ -126,7 +127,7 @@ func TestSigninRefusals(t *testing.T) {
 		})
 	}
 	// Nothing was signed but the one sign-in that went through.
-	if n := len(entries(journalOf(t, s), journal.KindSignature, "signin")); n != 1 {
+	if n := len(journaltest.Of(journaltest.Entries(t, s.StateDir), journal.KindSignature, "signin")); n != 1 {
 		t.Errorf("%d signatures journaled, want 1", n)
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"allot/api/sandbox/chain"
 	"allot/app/config"
 	"allot/app/journal"
+	"allot/app/journal/journaltest"
 	"allot/app/session"
 	"allot/wallet"
 	"allot/wallet/keystore"
@@ -358,11 +359,11 @@ func TestClaimSignWithoutSendPrintsSignedTransaction(t *testing.T) {
 	if nonce, _ := f.sess.Chain.NonceAt(context.Background(), f.user, nil); nonce != 0 {
 		t.Errorf("the account's nonce is %d: something was sent", nonce)
 	}
-	all := journalOf(t, f.sess)
-	if sigs := entries(all, journal.KindSignature, "claim"); len(sigs) != 1 || sigs[0].Ref != got.Hash.Hex() || strings.Contains(string(sigs[0].Data), got.Raw[2:]) {
+	all := journaltest.Entries(t, f.sess.StateDir)
+	if sigs := journaltest.Of(all, journal.KindSignature, "claim"); len(sigs) != 1 || sigs[0].Ref != got.Hash.Hex() || strings.Contains(string(sigs[0].Data), got.Raw[2:]) {
 		t.Errorf("journal signatures %+v: want one, naming the hash, without the raw transaction", sigs)
 	}
-	if sent := entries(all, journal.KindTransaction, "claim"); len(sent) != 0 {
+	if sent := journaltest.Of(all, journal.KindTransaction, "claim"); len(sent) != 0 {
 		t.Errorf("journal has %d transaction entries for a transaction not sent", len(sent))
 	}
 }
@@ -382,7 +383,7 @@ func TestClaimSendWaitReportsReceipt(t *testing.T) {
 		t.Errorf("the claim moved %s base units, want 1000 tokens", got)
 	}
 	var states []string
-	for _, e := range entries(journalOf(t, f.sess), journal.KindTransaction, "claim") {
+	for _, e := range journaltest.Of(journaltest.Entries(t, f.sess.StateDir), journal.KindTransaction, "claim") {
 		if e.Ref != sent[0].Hash.Hex() {
 			t.Errorf("journal entry for %s, want %s", e.Ref, sent[0].Hash.Hex())
 		}
@@ -432,7 +433,7 @@ func TestClaimRevertedOnChainExitsOne(t *testing.T) {
 		t.Errorf("stderr does not give the decoded reason:\n%s", r.stderr)
 	}
 	var states []string
-	for _, e := range entries(journalOf(t, f.sess), journal.KindTransaction, "claim") {
+	for _, e := range journaltest.Of(journaltest.Entries(t, f.sess.StateDir), journal.KindTransaction, "claim") {
 		if e.Ref == sent[1].Hash.Hex() {
 			states = append(states, e.Status)
 		}
@@ -464,8 +465,8 @@ func TestStakeApprovesThenStakes(t *testing.T) {
 	if !hasLine(r.stderr, "ether sent:", "0.01") {
 		t.Errorf("stderr does not show the platform fee as the ether sent:\n%s", r.stderr)
 	}
-	all := journalOf(t, f.sess)
-	if len(entries(all, journal.KindSignature, "signin")) != 1 || len(entries(all, journal.KindSignature, "approve")) != 1 || len(entries(all, journal.KindSignature, "stake")) != 1 {
+	all := journaltest.Entries(t, f.sess.StateDir)
+	if len(journaltest.Of(all, journal.KindSignature, "signin")) != 1 || len(journaltest.Of(all, journal.KindSignature, "approve")) != 1 || len(journaltest.Of(all, journal.KindSignature, "stake")) != 1 {
 		t.Errorf("journal: want one sign-in, one approve and one stake signature")
 	}
 	// The approve was exactly the stake: none is left over.
@@ -537,7 +538,7 @@ func TestSigningRefusals(t *testing.T) {
 			if r.code != tc.code || !strings.Contains(r.stderr, tc.want) {
 				t.Errorf("exit %d, want %d with %q; stderr:\n%s", r.code, tc.code, tc.want, r.stderr)
 			}
-			for _, e := range journalOf(t, &s) {
+			for _, e := range journaltest.Entries(t, s.StateDir) {
 				if e.Kind == journal.KindSignature || e.Kind == journal.KindTransaction {
 					t.Errorf("journal: %s %s %s: nothing should have been signed", e.Kind, e.Op, e.Ref)
 				}
