@@ -302,20 +302,27 @@ func (v *viewCounter) View() string {
 // dashboard stops animating. A spinner ticking for ever drew about fifteen
 // frames a second; what is left is the Transactions screen's look at the
 // journal and the Allocation input's blinking cursor, each twice a second.
+// On a loaded machine the first data may come late, so the dashboard has
+// five windows of 2 s to show that it rests; one that never rests fails
+// them all.
 func TestIdleDashboardRests(t *testing.T) {
 	vc := &viewCounter{Model: newModel(newSession(t))}
 	p := tea.NewProgram(vc, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 	done := make(chan error, 1)
 	go func() { _, err := p.Run(); done <- err }()
+	defer func() { p.Quit(); <-done }()
 	p.Send(tea.WindowSizeMsg{Width: 120, Height: 36})
 	time.Sleep(3 * time.Second) // the embedded sandbox answers in well under that
-	before := vc.views.Load()
-	time.Sleep(2 * time.Second)
-	drawn := vc.views.Load() - before
-	p.Quit()
-	<-done
-	t.Logf("%d frames in 2 s idle", drawn)
-	if drawn > 16 {
-		t.Errorf("an idle dashboard drew %d frames in 2 s", drawn)
+	var windows []int64
+	for range 5 {
+		before := vc.views.Load()
+		time.Sleep(2 * time.Second)
+		drawn := vc.views.Load() - before
+		if drawn <= 16 {
+			t.Logf("%d frames in 2 s idle", drawn)
+			return
+		}
+		windows = append(windows, drawn)
 	}
+	t.Errorf("an idle dashboard never rested: frames in each 2 s window: %v", windows)
 }
