@@ -87,8 +87,10 @@ func TestActionsInTmux(t *testing.T) {
 	tm.waitFor(wait, "Team & Advisors Vesting")
 	tm.send("D")
 	tm.waitFor(wait, "Start distribution · Team & Advisors Vesting")
-	tm.send("C-r") // the recent lookup
-	tm.waitFor(wait, "05b5c169-826c-5127-b4be-e82e50f24f7a")
+	tm.send("C-r") // the list of recent lookups
+	tm.waitFor(wait, "Recent lookups", "05b5c169-826c-5127-b4be-e82e50f24f7a")
+	tm.send("Enter")
+	tm.waitFor(wait, "Added 1 from the recent lookups.")
 	tm.send("C-s")
 	tm.waitFor(wait, `"action": "START_DISTRIBUTION"`, "Send this START_DISTRIBUTION request")
 	tm.send("y")

@@ -157,7 +157,7 @@ var monkeyKeys = []tea.KeyMsg{
 	{Type: tea.KeyEnter}, {Type: tea.KeyEsc}, {Type: tea.KeyTab}, {Type: tea.KeyShiftTab},
 	{Type: tea.KeyUp}, {Type: tea.KeyDown}, {Type: tea.KeyPgUp}, {Type: tea.KeyPgDown},
 	{Type: tea.KeyHome}, {Type: tea.KeyEnd}, {Type: tea.KeyCtrlD}, {Type: tea.KeyCtrlU}, {Type: tea.KeyBackspace},
-	{Type: tea.KeyLeft}, {Type: tea.KeyRight}, {Type: tea.KeyCtrlS}, {Type: tea.KeyCtrlN}, {Type: tea.KeyCtrlR},
+	{Type: tea.KeyLeft}, {Type: tea.KeyRight}, {Type: tea.KeyCtrlS}, {Type: tea.KeyCtrlN}, {Type: tea.KeyCtrlR}, {Type: tea.KeySpace},
 }
 
 // monkeyRunes include every screen's keys: the forms (I, D, F on a
@@ -193,13 +193,13 @@ func monkey(t *testing.T, seed uint64, presses int) {
 	p.Send(tea.WindowSizeMsg{Width: 120, Height: 36})
 	time.Sleep(1500 * time.Millisecond) // the first data arrives
 	// Lead the monkey to a question: look up an allocation, then open the
-	// start-distribution form of the first contract, fill in the recent
-	// id and ask for the review. On odd seeds the lead answers yes, so
+	// start-distribution form of the first contract, pick the recent id
+	// from the list and ask for the review. On odd seeds the lead answers yes, so
 	// that the check below sees a confirmed write; on even ones the
 	// random keys answer (yes, no, esc, edits).
 	lead := []tea.Msg{
 		runes("3"), runes(s.Fixtures.AllocationIDs[0]), tea.KeyMsg{Type: tea.KeyEnter},
-		runes("1"), runes("D"), tea.KeyMsg{Type: tea.KeyCtrlR}, tea.KeyMsg{Type: tea.KeyCtrlS},
+		runes("1"), runes("D"), tea.KeyMsg{Type: tea.KeyCtrlR}, tea.KeyMsg{Type: tea.KeyEnter}, tea.KeyMsg{Type: tea.KeyCtrlS},
 	}
 	if seed%2 == 1 {
 		lead = append(lead, runes("y"))

@@ -53,14 +53,16 @@ func NewAllocation(ctx *Context) Screen {
 	in.Prompt = "Allocation: "
 	in.Focus()
 	a := &allocation{ctx: ctx, input: in, pick: -1, detail: widget.NewDetail()}
-	a.recent = recentLookups(ctx.Journal)
+	a.recent = recentLookups(ctx.Journal, ctx.Session.Name)
 	return a
 }
 
 // LookupMsg asks the allocation screen to look up an id.
 type LookupMsg struct{ ID string }
 
-func recentLookups(j *journal.Journal) []string {
+// recentLookups are the allocations looked up lately on profile, newest
+// first: ids of another deployment mean nothing here.
+func recentLookups(j *journal.Journal, profile string) []string {
 	if j == nil {
 		return nil
 	}
@@ -74,7 +76,7 @@ func recentLookups(j *journal.Journal) []string {
 	seen := map[string]bool{}
 	for i := len(res.Entries) - 1; i >= 0 && len(out) < maxRecent; i-- {
 		e := res.Entries[i]
-		if e.Kind == journal.KindLookup && !seen[e.Ref] && api.CheckUUID("id", e.Ref) == nil {
+		if e.Kind == journal.KindLookup && e.Profile == profile && !seen[e.Ref] && api.CheckUUID("id", e.Ref) == nil {
 			seen[e.Ref] = true
 			out = append(out, e.Ref)
 		}

@@ -65,6 +65,7 @@ type operator struct {
 	action   string
 	form     *widget.Form
 	recent   []string
+	pick     *pickList // the recent lookups to choose from, while open
 
 	// The fields; nil when the action has none of that name.
 	contractID, tokenID, allocationIDs, adminWallet, memo, isTest *widget.FormField
@@ -104,7 +105,7 @@ var (
 	opKeyChoice = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "change choice"))
 	opKeyAddRow = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add row"))
 	opKeyDelRow = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove row"))
-	opKeyRecent = key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "recent id"))
+	opKeyRecent = key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "recent lookups"))
 	opKeyCancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
 	opKeyYes    = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "send"))
 	opKeyNo     = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "back to the form"))
@@ -120,7 +121,7 @@ var (
 // api.ActionFundDistribution.
 func NewOperator(ctx *Context, c api.Contract, action string) Screen {
 	o := &operator{ctx: ctx, contract: c, action: action, baseline: -1, width: 80, height: 22}
-	o.recent = recentLookups(ctx.Journal)
+	o.recent = recentLookups(ctx.Journal, ctx.Session.Name)
 	o.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	var fields []*widget.FormField
 	switch action {
@@ -451,6 +452,10 @@ func (o *operator) key(msg tea.KeyMsg) tea.Cmd {
 
 func (o *operator) formKey(msg tea.KeyMsg) tea.Cmd {
 	o.hint = ""
+	if o.pick != nil {
+		o.pickKey(msg)
+		return nil
+	}
 	switch {
 	case key.Matches(msg, opKeyCancel):
 		return back
@@ -462,7 +467,7 @@ func (o *operator) formKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return o.move(o.form.Focused() + 1)
 	case o.action != api.ActionInitialize && key.Matches(msg, opKeyRecent):
-		o.fillRecent()
+		o.openPick()
 		return nil
 	case o.action == api.ActionFundDistribution && key.Matches(msg, opKeyAddRow):
 		return o.addRow()
@@ -540,56 +545,62 @@ func (o *operator) removeRow() {
 
 // fillRecent puts the next recently looked-up allocation id into the form:
 // appended to the list of a start, into the focused row of a funding.
-func (o *operator) fillRecent() {
+// openPick lists the recent lookups to choose from: ids for the list of a
+// start distribution, or one for the focused fund row.
+func (o *operator) openPick() {
 	if len(o.recent) == 0 {
 		o.hint = "No recent lookups: look allocations up on the Allocation screen (3) first."
 		return
 	}
+	taken := map[string]string{}
 	if o.allocationIDs != nil {
-		have := map[string]bool{}
-		ids := opSplitIDs(o.allocationIDs.Value())
-		for _, id := range ids {
-			have[strings.ToLower(id)] = true
+		for _, id := range opSplitIDs(o.allocationIDs.Value()) {
+			taken[strings.ToLower(id)] = "in the list"
 		}
-		for _, id := range o.recent {
-			if !have[strings.ToLower(id)] {
-				o.allocationIDs.SetValue(strings.Join(append(ids, id), ", "))
-				o.hint = "Added " + id + " from the recent lookups."
-				return
-			}
-		}
-		o.hint = "Every recent lookup is in the list already."
+		o.pick = newPickList(o.recent, taken, true)
 		return
 	}
-	i := o.focusedRow()
-	if i < 0 {
+	row := o.focusedRow()
+	if row < 0 {
 		o.hint = "Move to a row to fill its allocation id."
 		return
 	}
-	cur := strings.TrimSpace(o.rows[i].id.Value())
-	next := ""
-	for k, id := range o.recent {
-		if strings.EqualFold(id, cur) {
-			next = o.recent[(k+1)%len(o.recent)]
+	for j, r := range o.rows {
+		if id := strings.TrimSpace(r.id.Value()); j != row && id != "" {
+			taken[strings.ToLower(id)] = fmt.Sprintf("row %d", j+1)
 		}
 	}
-	if next == "" {
-		used := map[string]bool{}
-		for j, r := range o.rows {
-			if j != i {
-				used[strings.ToLower(strings.TrimSpace(r.id.Value()))] = true
-			}
-		}
-		next = o.recent[0]
-		for _, id := range o.recent {
-			if !used[strings.ToLower(id)] {
-				next = id
-				break
-			}
-		}
+	o.pick = newPickList(o.recent, taken, false)
+}
+
+// pickKey passes k to the open list and puts what it chose in the form.
+func (o *operator) pickKey(k tea.KeyMsg) {
+	chosen, done := o.pick.key(k)
+	if !done {
+		return
 	}
-	o.rows[i].id.SetValue(next)
-	o.hint = fmt.Sprintf("Row %d: %s from the recent lookups.", i+1, next)
+	o.pick = nil
+	if len(chosen) == 0 {
+		return
+	}
+	if o.allocationIDs != nil {
+		o.allocationIDs.SetValue(strings.Join(append(opSplitIDs(o.allocationIDs.Value()), chosen...), ", "))
+		o.recheck(o.allocationIDs)
+		o.hint = fmt.Sprintf("Added %d from the recent lookups.", len(chosen))
+		return
+	}
+	if row := o.focusedRow(); row >= 0 {
+		o.rows[row].id.SetValue(chosen[0])
+		o.recheck(o.rows[row].id)
+		o.hint = fmt.Sprintf("Row %d: %s from the recent lookups.", row+1, chosen[0])
+	}
+}
+
+// recheck checks a field whose value was set for the user.
+func (o *operator) recheck(f *widget.FormField) {
+	if f.Check != nil {
+		f.SetErr(f.Check(f.Value()))
+	}
 }
 
 // review checks the whole form and shows the body that would be sent.
@@ -826,6 +837,9 @@ func (o *operator) formView() []string {
 	case o.hint != "":
 		status = o.hint
 	}
+	if o.pick != nil {
+		return append([]string{o.ctx.Styles.Title.Render(o.heading()), status, ""}, o.pick.view(o.ctx.Styles, o.height-3)...)
+	}
 	return []string{o.ctx.Styles.Title.Render(o.heading()), status, "", o.form.View()}
 }
 
@@ -943,6 +957,9 @@ func opErrorCause(err error) string {
 func (o *operator) ShortHelp() []key.Binding {
 	switch o.state {
 	case opForm:
+		if o.pick != nil {
+			return o.pick.help()
+		}
 		keys := []key.Binding{opKeyReview}
 		if o.action == api.ActionFundDistribution {
 			keys = append(keys, opKeyAddRow, opKeyDelRow)

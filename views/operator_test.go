@@ -52,7 +52,7 @@ func opOpen(t *testing.T, s *session.Session, action string, lookups ...string) 
 		t.Fatal(err)
 	}
 	for _, id := range lookups {
-		if err := j.Append(journal.Entry{Kind: journal.KindLookup, Ref: id}); err != nil {
+		if err := j.Append(journal.Entry{Kind: journal.KindLookup, Profile: s.Name, Ref: id}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -271,15 +271,28 @@ func TestOperatorValidSubmit(t *testing.T) {
 		action:  api.ActionStartDistribution,
 		lookups: []string{fx.AllocationIDs[1], fx.AllocationIDs[0]},
 		fill: func(h *opHarness) {
-			// The allocation ids have the focus; ctrl+r adds the recent
-			// lookups, newest first, each once.
-			h.press("ctrl+r", "ctrl+r")
-			if got := h.o.allocationIDs.Value(); got != fx.AllocationIDs[0]+", "+fx.AllocationIDs[1] {
-				h.t.Fatalf("allocation ids %q after two ctrl+r", got)
+			// The allocation ids have the focus; ctrl+r lists the recent
+			// lookups, newest first: enter adds the one under the cursor;
+			// then the other is marked with space and added.
+			h.press("ctrl+r")
+			if v := h.view(); !strings.Contains(v, "Recent lookups") || strings.Index(v, fx.AllocationIDs[0]) > strings.Index(v, fx.AllocationIDs[1]) {
+				h.t.Fatalf("the list of recent lookups, newest first:\n%s", h.o.View())
+			}
+			h.press("enter")
+			if got := h.o.allocationIDs.Value(); got != fx.AllocationIDs[0] {
+				h.t.Fatalf("allocation ids %q after enter", got)
 			}
 			h.press("ctrl+r")
-			if !strings.Contains(h.view(), "Every recent lookup is in the list already.") {
-				h.t.Errorf("a third ctrl+r does not say the list holds them all:\n%s", h.o.View())
+			if !strings.Contains(h.view(), fx.AllocationIDs[0]+"  (in the list)") {
+				h.t.Errorf("an id in the list is not shown as such:\n%s", h.o.View())
+			}
+			h.press("up", " ", "down", " ", "enter") // space on the taken id marks nothing
+			if got := h.o.allocationIDs.Value(); got != fx.AllocationIDs[0]+", "+fx.AllocationIDs[1] {
+				h.t.Fatalf("allocation ids %q after marking the second", got)
+			}
+			h.press("ctrl+r", "esc")
+			if h.o.pick != nil || h.o.allocationIDs.Value() != fx.AllocationIDs[0]+", "+fx.AllocationIDs[1] {
+				h.t.Fatalf("esc must close the list and change nothing: %q", h.o.allocationIDs.Value())
 			}
 			h.press("tab")
 			h.typeText(fx.AdminWalletIDs[0])
@@ -302,8 +315,12 @@ func TestOperatorValidSubmit(t *testing.T) {
 			h.press("tab")
 			h.typeText("1250.50")
 			h.press("ctrl+n", "ctrl+r")
+			if !strings.Contains(h.view(), fx.AllocationIDs[0]+"  (row 1)") {
+				h.t.Errorf("the id of row 1 is not shown as such:\n%s", h.o.View())
+			}
+			h.press("enter")
 			if got := h.o.rows[1].id.Value(); got != fx.AllocationIDs[1] {
-				h.t.Fatalf("ctrl+r on the new row filled %q, want the recent id no other row uses %s", got, fx.AllocationIDs[1])
+				h.t.Fatalf("the list filled the new row with %q, want the recent id no other row uses %s", got, fx.AllocationIDs[1])
 			}
 			h.press("tab")
 			h.typeText("0.25")
