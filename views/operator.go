@@ -838,7 +838,8 @@ func (o *operator) formView() []string {
 		status = o.hint
 	}
 	if o.pick != nil {
-		return append([]string{o.ctx.Styles.Title.Render(o.heading()), status, ""}, o.pick.view(o.ctx.Styles, o.height-3)...)
+		// The list's own line says its keys; esc closes it, not the form.
+		return append([]string{o.ctx.Styles.Title.Render(o.heading()), ""}, o.pick.view(o.ctx.Styles, o.height-2)...)
 	}
 	return []string{o.ctx.Styles.Title.Render(o.heading()), status, "", o.form.View()}
 }
