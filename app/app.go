@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -51,11 +52,18 @@ const statusLife = 6 * time.Second
 // clearStatus fades the informational status line numbered seq.
 type clearStatus struct{ seq int }
 
-// Run shows the dashboard on the terminal until the user quits.
-func Run(ctx context.Context, s *session.Session) error {
-	m := New(s, Options{})
+// Run shows the dashboard on the terminal until the user quits; sw opens
+// the configuration's other profiles (:profile).
+func Run(ctx context.Context, s *session.Session, sw session.Switch) error {
+	m := New(s, Options{Switch: sw})
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx))
 	_, err := p.Run()
+	// The sessions switched away from are closing; the caller closes s,
+	// the dashboard the one it switched to.
+	m.closing.Wait()
+	if m.ctx.Session != s {
+		m.ctx.Session.Close()
+	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}
@@ -66,11 +74,13 @@ func Run(ctx context.Context, s *session.Session) error {
 type Options struct {
 	Now       func() time.Time
 	Clipboard widget.Clipboard
+	Switch    session.Switch // the other profiles; none in tests unless set
 }
 
 // Model is the root model.
 type Model struct {
 	ctx  *views.Context
+	opts Options
 	keys keyMap
 	help help.Model
 
@@ -94,6 +104,14 @@ type Model struct {
 	statusSeq int // numbers informational lines, which fade after statusLife
 	lastErr   error
 	showErr   bool
+	page      widget.Scroll // the help or the error details, when shown
+
+	// switching is the profile being opened; following the transactions
+	// followed until final (by hash), which keep the session in use;
+	// closing counts the sessions switched away from that are closing.
+	switching string
+	following map[string]bool
+	closing   sync.WaitGroup
 
 	width, height int
 }
@@ -119,6 +137,7 @@ func New(s *session.Session, opts Options) *Model {
 	m := &Model{
 		ctx: &views.Context{Session: s, Now: now, Styles: widget.DefaultStyles(), Clipboard: clip, Journal: j, Token: token,
 			Recorder: &act.Recorder{Journal: j, Profile: s.Name}, Wallet: &views.Wallet{}},
+		opts:    opts,
 		keys:    defaultKeys(),
 		help:    help.New(),
 		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
@@ -159,6 +178,9 @@ func (m *Model) Init() tea.Cmd {
 }
 
 func (m *Model) busy() bool {
+	if m.switching != "" {
+		return true
+	}
 	for _, stack := range m.stacks {
 		for _, s := range stack {
 			if s.Busy() {
@@ -182,6 +204,33 @@ func (m *Model) resize() {
 		}
 	}
 	m.help.Width = m.width
+	m.fillPage()
+}
+
+// openPage shows the help or the error details (flag says which) from
+// their first line.
+func (m *Model) openPage(flag *bool) {
+	*flag = true
+	m.fillPage()
+	m.page.Home()
+}
+
+// fillPage lays out the help or the error details, whichever is shown, in
+// the body's size: they scroll when taller.
+func (m *Model) fillPage() {
+	w, h := m.bodySize()
+	var lines []string
+	switch {
+	case m.showHelp:
+		lines = strings.Split(m.fullHelp(), "\n") // columns: cut at the width, not wrapped
+	case m.showErr && m.lastErr != nil:
+		lines = strings.Split(widget.Page("Error details (E to close)\n\n"+sanitize.Block(m.lastErr.Error()), w, 0), "\n")
+	default:
+		return
+	}
+	m.page.Styles = m.ctx.Styles
+	m.page.SetLines(lines)
+	m.page.SetSize(w, h)
 }
 
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -216,7 +265,12 @@ func clockTick() tea.Cmd {
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if st, ok := msg.(views.TxStatusMsg); ok {
+		m.track(st) // and every screen sees it, below
+	}
 	switch msg := msg.(type) {
+	case profileOpened:
+		return m, m.profileSwitched(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.resize()
@@ -298,14 +352,22 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.cmdline.Focused() {
 		return m.commandKey(msg)
 	}
+	// The help and the error details cover the screen: they take every
+	// key, scroll, and close.
 	if m.showHelp {
-		if key.Matches(msg, m.keys.Help, m.keys.AnyHelp, m.keys.Back, m.keys.Quit) {
+		if !m.page.Key(msg) && key.Matches(msg, m.keys.Help, m.keys.AnyHelp, m.keys.Back, m.keys.Quit) {
 			m.showHelp = false
 		}
 		return nil
 	}
+	if m.showErr && m.lastErr != nil {
+		if !m.page.Key(msg) && key.Matches(msg, m.keys.Details, m.keys.Back, m.keys.Quit) {
+			m.showErr = false
+		}
+		return nil
+	}
 	if key.Matches(msg, m.keys.AnyHelp) {
-		m.showHelp = true
+		m.openPage(&m.showHelp)
 		return nil
 	}
 	top := m.top()
@@ -316,7 +378,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Quit):
 		return m.quit()
 	case key.Matches(msg, m.keys.Help):
-		m.showHelp = true
+		m.openPage(&m.showHelp)
 		return nil
 	case key.Matches(msg, m.keys.Command):
 		m.cmdline.SetValue("")
@@ -332,7 +394,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Token):
 		return m.nextToken()
 	case key.Matches(msg, m.keys.Details):
-		m.showErr = !m.showErr && m.lastErr != nil
+		if m.lastErr != nil {
+			m.openPage(&m.showErr)
+		}
 		return nil
 	case key.Matches(msg, m.keys.Unlock):
 		return m.open(views.NewUnlock(m.ctx))
@@ -368,7 +432,7 @@ func (m *Model) commandKey(msg tea.KeyMsg) tea.Cmd {
 		m.cmdline.Blur()
 		return m.runCommand(line)
 	case "tab":
-		line, hint := complete(m.cmdline.Value())
+		line, hint := complete(m.cmdline.Value(), m.opts.Switch.Names)
 		m.cmdline.SetValue(line)
 		m.cmdline.CursorEnd()
 		m.commandH = hint
@@ -492,10 +556,8 @@ func (m *Model) View() string {
 	}
 	var body string
 	switch {
-	case m.showHelp:
-		body = m.fullHelp()
-	case m.showErr && m.lastErr != nil:
-		body = "Error details (E to close)\n\n" + sanitize.Block(m.lastErr.Error())
+	case m.showHelp, m.showErr && m.lastErr != nil:
+		body = strings.Join(m.page.View(), "\n")
 	default:
 		body = m.top().View()
 	}
@@ -652,7 +714,16 @@ func (m *Model) statusLine() string {
 
 // footer shows the screen's keys, cut to fit, then the global ones, which
 // are never cut: "? help" must always be in sight.
+// pageKeys are the keys of the help and the error details.
+var pageKeys = []key.Binding{
+	key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
+	key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+}
+
 func (m *Model) footer() string {
+	if m.showHelp || m.showErr && m.lastErr != nil {
+		return fit(m.help.ShortHelpView(pageKeys), m.width, 1)
+	}
 	global := m.help.ShortHelpView(m.keys.short(m.top().Capturing()))
 	room := m.width - lipgloss.Width(global) - 3
 	local := m.help.ShortHelpView(m.top().ShortHelp())

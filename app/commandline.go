@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -20,6 +21,7 @@ var commands = []struct{ name, args, help string }{
 	{"transactions", "", "transactions created on this machine"},
 	{"requests", "", "the request inspector"},
 	{"token", "ID", "switch token"},
+	{"profile", "[NAME]", "list the profiles, or switch to one"},
 	{"schedule", "", "create an unlock schedule"},
 	{"creative", "", "upload a portal creative"},
 	{"unlock", "", "unlock a keystore account"},
@@ -37,18 +39,27 @@ func newCommandLine() textinput.Model {
 	return in
 }
 
-// complete extends the command name typed so far, or lists the choices.
-func complete(line string) (string, string) {
+// complete extends the command name typed so far, or a profile's name
+// after :profile, or lists the choices.
+func complete(line string, profiles []string) (string, string) {
+	if name, ok := strings.CutPrefix(line, "profile "); ok && !strings.Contains(name, " ") {
+		matches := prefixed(profiles, name)
+		switch len(matches) {
+		case 0:
+			return line, "no profile starts with " + name
+		case 1:
+			return "profile " + matches[0], ""
+		}
+		return line, strings.Join(matches, " · ")
+	}
 	if strings.Contains(line, " ") {
 		return line, ""
 	}
-	var matches []string
+	var names []string
 	for _, c := range commands {
-		if strings.HasPrefix(c.name, line) {
-			matches = append(matches, c.name)
-		}
+		names = append(names, c.name)
 	}
-	sort.Strings(matches)
+	matches := prefixed(names, line)
 	switch len(matches) {
 	case 0:
 		return line, "no command starts with " + line
@@ -56,6 +67,18 @@ func complete(line string) (string, string) {
 		return matches[0] + " ", ""
 	}
 	return line, strings.Join(matches, " · ")
+}
+
+// prefixed are the names that start with prefix, sorted.
+func prefixed(names []string, prefix string) []string {
+	var out []string
+	for _, n := range names {
+		if strings.HasPrefix(n, prefix) {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // runCommand carries out a : command.
@@ -112,6 +135,14 @@ func (m *Model) runCommand(line string) tea.Cmd {
 			return m.fail("command", err)
 		}
 		return m.setToken(args[0])
+	case "profile":
+		switch len(args) {
+		case 0:
+			return m.listProfiles()
+		case 1:
+			return m.switchProfile(args[0])
+		}
+		return m.fail("command", errors.New(":profile takes one name, or none to list them"))
 	}
 	return m.fail("command", fmt.Errorf("unknown command :%s (tab completes; ? lists keys)", name))
 }

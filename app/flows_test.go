@@ -422,3 +422,22 @@ func TestHelpInForms(t *testing.T) {
 		t.Error("f1 did not close the help")
 	}
 }
+
+// TestPagesScrollAndHoldKeys: the help taller than the terminal scrolls
+// to its end; the error details take the keys while shown, so a key meant
+// for them does not act on the screen hidden below.
+func TestPagesScrollAndHoldKeys(t *testing.T) {
+	f := newFlow(t)
+	f.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	f.runes("?").wait("▼ 2 more")
+	f.key(tea.KeyPgDown).wait(":signout · :q")
+	f.key(tea.KeyEsc)
+	f.runes(":").typ("stakes no-such-pool").key(tea.KeyEnter).wait("stakes: ")
+	f.runes("E").wait("Error details (E to close)")
+	f.runes("2") // the Pools tab, were the details not holding the keys
+	f.runes("E")
+	m := f.quit()
+	if m.active != tabContracts || m.showErr {
+		t.Fatalf("tab %d, details shown %v: a key went past the error details", m.active, m.showErr)
+	}
+}

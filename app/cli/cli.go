@@ -42,7 +42,7 @@ type env struct {
 	configPath string
 	profile    string
 	sandbox    bool
-	dashboard  func(context.Context, *session.Session) error
+	dashboard  Dashboard
 
 	sess *session.Session
 	rec  *act.Recorder // the session's journal, once opened
@@ -88,10 +88,14 @@ type checkFailed struct{ msg string }
 
 func (c checkFailed) Error() string { return c.msg }
 
+// Dashboard runs the interactive program on s; sw opens the configuration's
+// other profiles.
+type Dashboard func(ctx context.Context, s *session.Session, sw session.Switch) error
+
 // Main runs allot with args (without the program name) and returns the exit
 // status. dashboard runs the interactive program; it is passed in so that
 // this package does not depend on Bubble Tea.
-func Main(args []string, stdio IO, dashboard func(context.Context, *session.Session) error) int {
+func Main(args []string, stdio IO, dashboard Dashboard) int {
 	if stdio.Getenv == nil {
 		stdio.Getenv = os.Getenv
 	}
@@ -151,7 +155,7 @@ func run(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		return e.dashboard(ctx, s)
+		return e.dashboard(ctx, s, session.NewSwitch(session.Options{ConfigPath: e.configPath, Getenv: e.Getenv}))
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" {

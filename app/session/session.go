@@ -66,6 +66,35 @@ type Session struct {
 	closers []func()
 }
 
+// Switch opens the other profiles of the configuration a session came
+// from, for the dashboard's :profile.
+type Switch struct {
+	Names []string // the configuration's profiles, sorted; none without a file
+	Open  func(name string) (*Session, error)
+	Err   error // why the configuration could not be read, if it could not
+}
+
+// NewSwitch reads the profiles of the configuration opts name. Opening one
+// prints nothing: notices went out when allot started, and a dashboard
+// owns the terminal.
+func NewSwitch(opts Options) Switch {
+	cfg, err := config.Load(opts.ConfigPath)
+	if errors.Is(err, config.ErrNotFound) {
+		return Switch{}
+	}
+	if err != nil {
+		return Switch{Err: err}
+	}
+	return Switch{
+		Names: cfg.ProfileNames(),
+		Open: func(name string) (*Session, error) {
+			o := opts
+			o.Profile, o.ForceSandbox, o.Notice = name, false, nil
+			return Open(context.Background(), o)
+		},
+	}
+}
+
 // Open opens the session that opts describe.
 func Open(ctx context.Context, opts Options) (*Session, error) {
 	if opts.Getenv == nil {
@@ -209,7 +238,7 @@ func clockOf(opts sandbox.Options) func() time.Time {
 	return time.Now
 }
 
-// Close stops what the session started.
+// Close stops what the session started; closing again does nothing.
 func (s *Session) Close() {
 	for i := len(s.closers) - 1; i >= 0; i-- {
 		s.closers[i]()

@@ -1,0 +1,106 @@
+package app
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/api/sandbox"
+	"allot/app/session"
+	"allot/views"
+	"allot/views/widget"
+	"allot/wallet"
+)
+
+// TestSwitchProfile: :profile lists the profiles, refuses a name there is
+// none of, and switches: the screens start again on the new session, the
+// key is locked, and the old session is closed.
+func TestSwitchProfile(t *testing.T) {
+	first, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(first.Close)
+	var opened *session.Session
+	sw := session.Switch{
+		Names: []string{"sandbox", "staging"},
+		Open: func(name string) (*session.Session, error) {
+			s, err := session.Sandbox(sandbox.Options{}, first.StateDir)
+			if s != nil {
+				s.Name = name // a second deployment, as the header names it
+			}
+			opened = s
+			return s, err
+		},
+	}
+	m := New(first, Options{Clipboard: widget.Clipboard{Out: io.Discard}, Switch: sw})
+	contracts := m.stacks[tabContracts][0]
+	f := &flow{t: t, s: first, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f.wait("Team & Advisors Vesting")
+
+	f.runes(":").typ("profile").key(tea.KeyEnter).wait("profiles: sandbox · staging (now: sandbox)")
+	f.runes(":").typ("profile nope").key(tea.KeyEnter).wait(`no profile "nope" (have: sandbox, staging)`)
+	f.unlock()
+	f.runes(":").typ("profile st").key(tea.KeyTab).wait("profile staging")
+	// The header names the profile; the screens start again (the contracts
+	// look the same: the renderer does not draw them again).
+	f.key(tea.KeyEnter).wait("allot │ profile staging")
+	end := f.quit()
+	t.Cleanup(func() { end.ctx.Session.Close() })
+
+	if end.ctx.Session != opened || end.ctx.Session.Name != "staging" || end.ctx.Recorder.Profile != "staging" {
+		t.Fatalf("the dashboard is on %q", end.ctx.Session.Name)
+	}
+	if end.stacks[tabContracts][0] == contracts {
+		t.Error("the contracts screen of the old profile stayed")
+	}
+	if _, _, ok := end.ctx.Wallet.Account(); ok {
+		t.Error("the key stayed unlocked across profiles")
+	}
+	if strings.Contains(end.View(), "unlocked") {
+		t.Errorf("the header still shows an unlocked key:\n%s", end.View())
+	}
+	end.closing.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := first.API.Contracts(ctx, first.TokenIDs[0]); err == nil {
+		t.Error("the session switched away from still answers: it was not closed")
+	}
+}
+
+// TestProfileWithoutConfiguration: with no configuration file the embedded
+// sandbox is the only profile, and :profile says so.
+func TestProfileWithoutConfiguration(t *testing.T) {
+	f := newFlow(t)
+	f.runes(":").typ("profile staging").key(tea.KeyEnter).wait("the embedded sandbox is the only profile")
+	f.quit()
+}
+
+// TestNoSwitchWhileFollowing: a transaction followed until mined uses the
+// session's chain; the profile stays until it is final.
+func TestNoSwitchWhileFollowing(t *testing.T) {
+	opened := false
+	sw := session.Switch{Names: []string{"sandbox", "staging"}, Open: func(string) (*session.Session, error) {
+		opened = true
+		return nil, io.EOF
+	}}
+	m := New(newSession(t), Options{Clipboard: widget.Clipboard{Out: io.Discard}, Switch: sw})
+	pending := views.TxStatusMsg{Op: "claim", Status: wallet.Status{Hash: common.HexToHash("0xab"), State: wallet.StatePending}}
+	m.Update(pending)
+	if cmd := m.switchProfile("staging"); cmd != nil || !strings.Contains(m.status, "followed until mined") {
+		t.Fatalf("switched while following: %q", m.status)
+	}
+	pending.Final = true
+	m.Update(pending)
+	if cmd := m.switchProfile("staging"); cmd == nil {
+		t.Fatalf("no switch once the transaction is final: %q", m.status)
+	} else if msg := cmd(); msg.(profileOpened).err == nil || !opened {
+		t.Fatalf("opened %v: %+v", opened, msg)
+	}
+}
