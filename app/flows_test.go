@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"allot/api"
 	"allot/api/sandbox"
 	"allot/app/journal"
 	"allot/app/journal/journaltest"
@@ -439,5 +440,55 @@ func TestPagesScrollAndHoldKeys(t *testing.T) {
 	m := f.quit()
 	if m.active != tabContracts || m.showErr {
 		t.Fatalf("tab %d, details shown %v: a key went past the error details", m.active, m.showErr)
+	}
+}
+
+// TestReopenUnknownOutcome: a request whose answer never came, as a
+// journal of an earlier run holds it, opens from the Transactions screen;
+// the check asks the sandbox, and the resend sends the journaled bytes
+// after a yes.
+func TestReopenUnknownOutcome(t *testing.T) {
+	dir := t.TempDir()
+	s, err := session.Sandbox(sandbox.Options{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	body, _ := json.Marshal(&api.StartDistributionRequest{ContractID: s.Fixtures.ContractIDs[0], TokenID: s.TokenIDs[0], AllocationIDs: []string{s.Fixtures.AllocationIDs[0]}})
+	j, err := journal.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []journal.Entry{
+		{Kind: journal.KindRequest, Profile: s.Name, Op: "transactions/create", Ref: api.ActionStartDistribution, Data: body},
+		{Kind: journal.KindOutcome, Profile: s.Name, Op: "transactions/create", Ref: api.ActionStartDistribution, Status: "unknown"},
+		{Kind: journal.KindRequest, Profile: "production", Op: "transactions/create", Ref: api.ActionInitialize, Data: []byte(`{"action":"INITIALIZE"}`)},
+		{Kind: journal.KindOutcome, Profile: "production", Op: "transactions/create", Ref: api.ActionInitialize, Status: "unknown"},
+	} {
+		if err := j.Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
+	f := &flow{t: t, s: s, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f.wait("Team & Advisors Vesting")
+	f.runes("4").wait("INITIALIZE")
+	// Newest first: the other profile's request is refused.
+	f.key(tea.KeyEnter).wait("this request went to profile production")
+	f.key(tea.KeyDown).key(tea.KeyEnter).wait("Outcome unknown: START_DISTRIBUTION")
+	f.runes("c").wait("not applied: safe to resend (r).")
+	f.runes("r").wait("Send again? POST transactions/create")
+	f.runes("y").wait("Created 1 transaction")
+	// Opened again, the same request now checks as applied.
+	f.key(tea.KeyEsc).wait("PENDING")
+	f.key(tea.KeyEnd).key(tea.KeyEnter).wait("Outcome unknown: START_DISTRIBUTION")
+	f.runes("c").wait("applied: the service created it")
+	f.quit()
+	if applied(s, "transactions/create") != 1 {
+		t.Fatalf("applied %d, want the one resend", applied(s, "transactions/create"))
+	}
+	sent := journaltest.Of(journaltest.Entries(t, dir), journal.KindRequest, "transactions/create")
+	if len(sent) != 3 || string(sent[2].Data) != string(body) {
+		t.Fatalf("the resend is not the journaled body: %+v", sent)
 	}
 }

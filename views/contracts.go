@@ -31,9 +31,9 @@ func NewContracts(ctx *Context) Screen {
 		}
 	})
 	l.actions = []rowAction[api.Contract]{
-		{keyInit, func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionInitialize) }},
-		{keyStart, func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionStartDistribution) }},
-		{keyFund, func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionFundDistribution) }},
+		{key: keyInit, open: func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionInitialize) }},
+		{key: keyStart, open: func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionStartDistribution) }},
+		{key: keyFund, open: func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionFundDistribution) }},
 	}
 	token := ctx.Token
 	l.fetch = func(c context.Context) ([]api.Contract, error) {

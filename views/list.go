@@ -46,6 +46,9 @@ type list[R any] struct {
 type rowAction[R any] struct {
 	key  key.Binding
 	open func(R) Screen
+	// refuse, when set, says why the action is not for a row ("" when it
+	// is): the status line tells, and nothing opens.
+	refuse func(R) string
 }
 
 func newList[R any](ctx *Context, title string, cfg widget.TableConfig[R], fields func(R) []widget.Field) *list[R] {
@@ -100,9 +103,16 @@ func (l *list[R]) Update(msg tea.Msg) tea.Cmd {
 			return l.reload()
 		}
 		for _, a := range l.actions {
-			if row, ok := l.table.Selected(); ok && key.Matches(msg, a.key) {
-				return navigate(a.open(row))
+			row, ok := l.table.Selected()
+			if !ok || !key.Matches(msg, a.key) {
+				continue
 			}
+			if a.refuse != nil {
+				if why := a.refuse(row); why != "" {
+					return func() tea.Msg { return widget.StatusMsg{Text: why, Error: true} }
+				}
+			}
+			return navigate(a.open(row))
 		}
 	}
 	cmd := l.table.Update(msg)

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -115,6 +116,59 @@ var (
 	opKeyResend = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resend (asks first)"))
 	opKeyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
 )
+
+// reopenUnknown is the page of a request whose answer never came, read
+// back from the journal (by a later run, or after its page was closed):
+// check whether the service applied it, or send the same bytes again after
+// a yes. It is nil when body is not a request of action (see canReopen).
+func reopenUnknown(ctx *Context, action string, body []byte, at time.Time) Screen {
+	req, ok := opReadRequest(action, body)
+	if !ok {
+		return nil
+	}
+	var contract struct {
+		ID string `json:"contractId"`
+	}
+	json.Unmarshal(body, &contract) // absent from a fund request: no name either way
+	o := NewOperator(ctx, api.Contract{ID: contract.ID}, action).(*operator)
+	o.req, o.body, o.pretty = req, body, prettyBody(body)
+	o.rewrap()
+	o.state, o.sentAt = opUnknown, at
+	o.unknownErr = fmt.Errorf("as the journal recorded at %s", at.UTC().Format("15:04:05 MST on 2 Jan 2006"))
+	if ctx.Session.Applied != nil {
+		// What was applied before the send is not known here: any applied
+		// write with exactly this body says the request took effect.
+		o.baseline = 0
+	}
+	return o
+}
+
+// canReopen says whether reopenUnknown can take body.
+func canReopen(action string, body []byte) bool {
+	_, ok := opReadRequest(action, body)
+	return ok
+}
+
+// opReadRequest reads a journaled request of action; only one that
+// encodes back to the same bytes may be sent again.
+func opReadRequest(action string, body []byte) (api.TransactionRequest, bool) {
+	var req api.TransactionRequest
+	switch action {
+	case api.ActionInitialize:
+		req = &api.InitializeRequest{}
+	case api.ActionStartDistribution:
+		req = &api.StartDistributionRequest{}
+	case api.ActionFundDistribution:
+		req = &api.FundDistributionRequest{}
+	default:
+		return nil, false
+	}
+	if json.Unmarshal(body, req) != nil {
+		return nil, false
+	}
+	again, err := json.Marshal(req)
+	return req, err == nil && bytes.Equal(again, body)
+}
 
 // NewOperator is the form of one transaction action for contract c:
 // api.ActionInitialize, api.ActionStartDistribution or

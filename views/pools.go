@@ -46,7 +46,7 @@ func NewPools(ctx *Context) Screen {
 			{Label: "Contract", Value: p.ContractID},
 		}
 	})
-	l.actions = []rowAction[api.Pool]{{keyStake, func(p api.Pool) Screen { return NewStake(ctx, p) }}}
+	l.actions = []rowAction[api.Pool]{{key: keyStake, open: func(p api.Pool) Screen { return NewStake(ctx, p) }}}
 	token := ctx.Token
 	l.fetch = func(c context.Context) ([]api.Pool, error) {
 		all, err := ctx.Session.API.AllPools(c, token)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
@@ -26,7 +27,16 @@ type txRow struct {
 	// Chain transactions: where they were mined, once they are.
 	Block, Confirmations, GasUsed uint64
 	RevertReason                  string
+	// Body is the request of an unknown outcome, as the journal holds it:
+	// enough to check it or send it again.
+	Body json.RawMessage
 }
+
+// keyUnknown opens a request whose outcome is unknown.
+var keyUnknown = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "check/resend an UNKNOWN"))
+
+// statusUnknown marks a request whose answer never came.
+const statusUnknown = "UNKNOWN"
 
 // chainStatus is a final status as the journal holds it (wallet.Status's
 // JSON).
@@ -89,6 +99,21 @@ func NewTransactions(ctx *Context) Screen {
 	})
 	j := ctx.Journal
 	l.fetch = func(context.Context) ([]txRow, error) { return readTransactions(j) }
+	l.actions = []rowAction[txRow]{{
+		key:  keyUnknown,
+		open: func(r txRow) Screen { return reopenUnknown(ctx, r.Kind, r.Body, r.At) },
+		refuse: func(r txRow) string {
+			switch {
+			case r.Status != statusUnknown:
+				return "only a request whose outcome is UNKNOWN can be checked or sent again"
+			case r.Profile != ctx.Session.Name:
+				return "this request went to profile " + r.Profile + ": switch to it (:profile " + r.Profile + ") to check or resend it"
+			case !canReopen(r.Kind, r.Body):
+				return "the journal does not hold this request's body: it cannot be checked or sent again from here"
+			}
+			return ""
+		},
+	}}
 	t := &transactions{list: l, live: map[string]wallet.Status{}}
 	l.loaded = func(rows []txRow) []txRow {
 		t.rows = rows
@@ -165,8 +190,11 @@ func readTransactions(j *journal.Journal) ([]txRow, error) {
 	}
 	var rows []txRow
 	index := map[string]int{}
+	asked := map[string]json.RawMessage{} // the last request body of each action
 	for _, e := range res.Entries {
 		switch {
+		case e.Kind == journal.KindRequest && e.Op == "transactions/create":
+			asked[e.Ref] = e.Data
 		case e.Kind == journal.KindOutcome && e.Op == "transactions/create" && len(e.Data) > 0:
 			var created api.TransactionsResult
 			if json.Unmarshal(e.Data, &created) != nil {
@@ -176,7 +204,7 @@ func readTransactions(j *journal.Journal) ([]txRow, error) {
 				rows = append(rows, txRow{ID: tx.TransactionID, Kind: e.Ref, Status: tx.Status, At: e.At, Profile: e.Profile})
 			}
 		case e.Kind == journal.KindOutcome && e.Op == "transactions/create" && e.Status == "unknown":
-			rows = append(rows, txRow{ID: "(no answer: may have been created)", Kind: e.Ref, Status: "UNKNOWN", At: e.At, Profile: e.Profile})
+			rows = append(rows, txRow{ID: "(no answer: may have been created)", Kind: e.Ref, Status: statusUnknown, At: e.At, Profile: e.Profile, Body: asked[e.Ref]})
 		case e.Kind == journal.KindTransaction && e.Ref != "":
 			// A chain transaction: later entries update its status.
 			var st chainStatus
