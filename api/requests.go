@@ -47,6 +47,20 @@ type FundDistributionRequest struct {
 	IsTest  *bool      `json:"isTest,omitempty"`
 }
 
+// NewTransactionRequest returns an empty request of action to decode a
+// body into, or nil for an action there is none of.
+func NewTransactionRequest(action string) TransactionRequest {
+	switch action {
+	case ActionInitialize:
+		return &InitializeRequest{}
+	case ActionStartDistribution:
+		return &StartDistributionRequest{}
+	case ActionFundDistribution:
+		return &FundDistributionRequest{}
+	}
+	return nil
+}
+
 // Action implements TransactionRequest.
 func (*InitializeRequest) Action() string { return ActionInitialize }
 

@@ -179,9 +179,15 @@ func (l *list[R]) View() string {
 func (l *list[R]) hasSummary() bool { return l.summary != nil || l.summaryLine }
 
 func (l *list[R]) ShortHelp() []key.Binding {
-	// The screen's own actions first: the footer cuts from the right.
+	// The screen's own actions first: the footer cuts from the right. One
+	// that is not for the focused row is left out (the full help lists it).
 	var keys []key.Binding
 	for _, a := range l.actions {
+		if a.refuse != nil {
+			if row, ok := l.table.Selected(); !ok || a.refuse(row) != "" {
+				continue
+			}
+		}
 		keys = append(keys, a.key)
 	}
 	keys = append(keys, l.table.ShortHelp()...)

@@ -152,18 +152,8 @@ func canReopen(action string, body []byte) bool {
 // opReadRequest reads a journaled request of action; only one that
 // encodes back to the same bytes may be sent again.
 func opReadRequest(action string, body []byte) (api.TransactionRequest, bool) {
-	var req api.TransactionRequest
-	switch action {
-	case api.ActionInitialize:
-		req = &api.InitializeRequest{}
-	case api.ActionStartDistribution:
-		req = &api.StartDistributionRequest{}
-	case api.ActionFundDistribution:
-		req = &api.FundDistributionRequest{}
-	default:
-		return nil, false
-	}
-	if json.Unmarshal(body, req) != nil {
+	req := api.NewTransactionRequest(action)
+	if req == nil || json.Unmarshal(body, req) != nil {
 		return nil, false
 	}
 	again, err := json.Marshal(req)

@@ -68,15 +68,7 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 }
 
 func readTransactionBody(path, action string) (api.TransactionRequest, error) {
-	var req api.TransactionRequest
-	switch action {
-	case api.ActionInitialize:
-		req = &api.InitializeRequest{}
-	case api.ActionStartDistribution:
-		req = &api.StartDistributionRequest{}
-	case api.ActionFundDistribution:
-		req = &api.FundDistributionRequest{}
-	}
+	req := api.NewTransactionRequest(action)
 	if err := readBody(path, req); err != nil {
 		return nil, err
 	}
