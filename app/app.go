@@ -234,6 +234,18 @@ func (m *Model) fillPage() {
 }
 
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	// Keys read together arrive as one message (keys pressed faster than
+	// the program reads, or sent by a script: ":tx" then enter): each is
+	// handled as if pressed alone, so that none is lost to a binding that
+	// matches one key. A paste stays whole.
+	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyRunes && !k.Paste && len(k.Runes) > 1 {
+		cmds := make([]tea.Cmd, 0, len(k.Runes))
+		for _, r := range k.Runes {
+			_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
+	}
 	// A followed transaction's update carries the command that waits for
 	// the next one: keep it running whatever the screens do.
 	msg, next := views.Unwrap(msg)

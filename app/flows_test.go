@@ -492,3 +492,20 @@ func TestReopenUnknownOutcome(t *testing.T) {
 		t.Fatalf("the resend is not the journaled body: %+v", sent)
 	}
 }
+
+// TestKeysReadTogether: keys that arrive in one read (":tx" sent by a
+// script, or typed faster than the program reads) act one by one; a paste
+// stays text.
+func TestKeysReadTogether(t *testing.T) {
+	m := New(newSession(t), Options{Clipboard: widget.Clipboard{Out: io.Discard}})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":tx")})
+	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if m.active != tabTransactions {
+		t.Fatalf(`":tx" then enter in one read: tab %d`, m.active)
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2:"), Paste: true})
+	if m.active != tabTransactions || m.cmdline.Focused() {
+		t.Fatal("a paste acted as keys")
+	}
+}
