@@ -81,6 +81,9 @@ func TestActionsInTmux(t *testing.T) {
 		t.Fatalf("no schedule key on screen:\n%s", created)
 	}
 	tm.send("Escape")
+	// Back on the Transactions screen; a key sent before Escape is read
+	// alone would make it alt+key.
+	tm.waitFor(wait, "success, block")
 
 	// Start a distribution of the looked-up allocation.
 	tm.send("1")
