@@ -1,0 +1,221 @@
+package views
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"allot/api"
+	"allot/sanitize"
+	"allot/views/widget"
+)
+
+// View draws the current state in the size given, every line cut to the
+// width.
+func (o *operator) View() string {
+	var lines []string
+	switch o.state {
+	case opForm:
+		lines = o.formView()
+	case opReview, opResend:
+		lines = o.reviewView()
+	case opSending:
+		lines = []string{o.ctx.Styles.Title.Render(o.heading()), "", o.spin.View() + " sending " + o.action + " to the service…"}
+	case opResult:
+		lines = o.resultView()
+	case opUnknown:
+		lines = o.unknownView()
+	}
+	return opFitLines(lines, o.width, o.height)
+}
+
+// fitLines cuts every line to width cells and keeps at most height lines.
+func opFitLines(lines []string, width, height int) string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, strings.Split(l, "\n")...)
+	}
+	if len(out) > height {
+		out = out[:height]
+	}
+	for i, l := range out {
+		if ansi.StringWidth(l) > width {
+			out[i] = ansi.Truncate(l, width, "…")
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// heading names the action and the contract.
+func (o *operator) heading() string {
+	h := o.Title()
+	if o.contract.Name != "" && o.action != api.ActionFundDistribution {
+		h += " · " + sanitize.Line(o.contract.Name)
+	}
+	return h
+}
+
+func (o *operator) formView() []string {
+	status := o.ctx.Styles.Muted.Render("ctrl+s review · esc cancel")
+	switch {
+	case o.general != "":
+		status = o.failLine("✗ " + o.general)
+	case o.hint != "":
+		status = o.hint
+	}
+	if o.pick != nil {
+		// The list's own line says its keys; esc closes it, not the form.
+		return append([]string{o.ctx.Styles.Title.Render(o.heading()), ""}, o.pick.view(o.ctx.Styles, o.height-2)...)
+	}
+	return []string{o.ctx.Styles.Title.Render(o.heading()), status, "", o.form.View()}
+}
+
+func (o *operator) reviewView() []string {
+	title := "Review: POST " + opCreate
+	if o.state == opResend {
+		title = "Send again? POST " + opCreate
+	}
+	lines := []string{o.ctx.Styles.Title.Render(title), o.ctx.Styles.Muted.Render("The body, exactly as it will be sent:")}
+	lines = append(lines, o.scroll.View()...)
+	return append(lines, o.confirm.View())
+}
+
+// rewrap lays the pretty body out for the width (never cut: every byte
+// of the body is shown), when the body or the width changes, not on
+// every frame.
+func (o *operator) rewrap() {
+	o.lines = widget.Hardwrap(o.lines, o.pretty, o.width)
+}
+
+func (o *operator) resultLines() []string {
+	var lines []string
+	if o.result == nil || len(o.result.Transactions) == 0 {
+		return []string{"The service answered with no transactions."}
+	}
+	for _, tx := range o.result.Transactions {
+		lines = append(lines, "  "+sanitize.Line(tx.TransactionID)+"  "+sanitize.Line(tx.Status))
+	}
+	return lines
+}
+
+func (o *operator) resultView() []string {
+	n := 0
+	if o.result != nil {
+		n = len(o.result.Transactions)
+	}
+	noun := "transactions"
+	if n == 1 {
+		noun = "transaction"
+	}
+	lines := []string{o.ctx.Styles.Title.Render(fmt.Sprintf("Created %d %s (%s)", n, noun, o.action))}
+	lines = append(lines, o.scroll.View()...)
+	return append(lines, "They are on the Transactions screen (4).", o.ctx.Styles.Muted.Render("esc closes this page"))
+}
+
+func (o *operator) unknownView() []string {
+	wrap := func(s string) []string { return opWrap(s, o.width) }
+	lines := []string{o.failLine("Outcome unknown: " + o.action)}
+	lines = append(lines, wrap("The service may or may not have created the transaction(s): the request was sent but no readable answer came ("+
+		sanitize.Line(opErrorCause(o.unknownErr))+"). It is recorded in the local journal.")...)
+	lines = append(lines, "Body SHA-256 "+o.bodySum(), "")
+	var check string
+	switch o.checked {
+	case opUnchecked:
+		check = "Press c to check whether the service applied it, before anything is sent again."
+	case opCheckRunning:
+		check = "Checking…"
+	case opApplied:
+		check = "applied: the service created it. It is not sent again."
+	case opNotApplied:
+		check = "not applied: safe to resend (r)."
+	case opCannotTell:
+		check = fmt.Sprintf("This service's API cannot read transactions back, so allot cannot check. "+
+			"Ask the service's operators whether a transaction with action %s was created at about %s "+
+			"from a body with SHA-256 %s (the journal holds the body). Resend (r) only if they say it was not.",
+			o.action, o.sentAt.UTC().Format("15:04:05 UTC on 2 Jan 2006"), o.bodySum())
+	}
+	lines = append(lines, wrap(check)...)
+	if o.hint != "" {
+		lines = append(lines, wrap(o.hint)...)
+	}
+	keys := "c check · r resend (asks first) · esc close"
+	if o.checked == opApplied {
+		keys = "esc close"
+	}
+	return append(lines, "", o.ctx.Styles.Muted.Render(keys))
+}
+
+// opWrap wraps s at spaces to lines of at most width cells; a word wider
+// than that (a URL) is cut into pieces.
+func opWrap(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+		if ansi.StringWidth(line) > width {
+			parts := strings.Split(ansi.Hardwrap(line, width, true), "\n")
+			lines = append(lines, parts[:len(parts)-1]...)
+			line = parts[len(parts)-1]
+		}
+	}
+	return append(lines, line)
+}
+
+// errorCause is the innermost reason of err, short.
+func opErrorCause(err error) string {
+	var unknown *api.OutcomeUnknownError
+	if errors.As(err, &unknown) && unknown.Err != nil {
+		return sanitize.Truncate(unknown.Err.Error(), 120)
+	}
+	if err == nil {
+		return "no answer"
+	}
+	return sanitize.Truncate(err.Error(), 120)
+}
+
+func (o *operator) ShortHelp() []key.Binding {
+	switch o.state {
+	case opForm:
+		if o.pick != nil {
+			return o.pick.help()
+		}
+		keys := []key.Binding{opKeyReview}
+		if o.action == api.ActionFundDistribution {
+			keys = append(keys, opKeyAddRow, opKeyDelRow)
+		}
+		if o.action != api.ActionInitialize {
+			keys = append(keys, opKeyRecent)
+		}
+		return append(keys, opKeyCancel)
+	case opReview:
+		return []key.Binding{opKeyYes, opKeyNo, opKeyScroll}
+	case opResend:
+		return []key.Binding{opKeyYes, opKeyNoAgn, opKeyScroll}
+	case opResult:
+		return []key.Binding{opKeyScroll, opKeyClose}
+	case opUnknown:
+		if o.checked == opApplied {
+			return []key.Binding{opKeyClose}
+		}
+		return []key.Binding{opKeyCheck, opKeyResend, opKeyClose}
+	}
+	return nil
+}
+
+func (o *operator) FullHelp() [][]key.Binding {
+	if o.state == opForm {
+		return [][]key.Binding{o.ShortHelp(), {opKeyNext, opKeyPrev, opKeyChoice}}
+	}
+	return [][]key.Binding{o.ShortHelp()}
+}
