@@ -509,3 +509,64 @@ func TestKeysReadTogether(t *testing.T) {
 		t.Fatal("a paste acted as keys")
 	}
 }
+
+// TestEveryFormCancelSendsNothing opens each form of the dashboard, types
+// into it, gets an error in place, and leaves with esc: nothing reaches the
+// service and the journal holds no request, signature or transaction (a
+// sign-in, done first for the stake, is the one write allowed).
+func TestEveryFormCancelSendsNothing(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		// fill opens the form, types an error into it and waits for it
+		// in place.
+		fill func(f *flow)
+	}{
+		{"initialize", func(f *flow) {
+			f.runes("I").wait("Initialize").typ("nope").wait(`"nope" is not a UUID`) // the admin wallet has the focus
+		}},
+		{"start distribution", func(f *flow) {
+			f.runes("D").wait("Start distribution").typ("nope").wait(`"nope" is not a UUID`)
+		}},
+		{"fund distribution", func(f *flow) {
+			f.runes("F").wait("Fund distribution").typ("nope").wait(`"nope" is not a UUID`) // row 1's allocation has the focus
+		}},
+		{"schedule", func(f *flow) {
+			f.runes(":").typ("schedule").key(tea.KeyEnter).wait("New unlock schedule")
+			f.key(tea.KeyTab).key(tea.KeyTab).key(tea.KeyCtrlU).typ("1.5").wait("must be")
+		}},
+		{"unlock", func(f *flow) {
+			f.runes("u").wait("Unlock an account").key(tea.KeyEnter).wait("Passphrase").typ("not-it").key(tea.KeyEnter).wait("wrong passphrase")
+		}},
+		{"claim", func(f *flow) {
+			f.unlock()
+			f.runes("3").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
+			f.runes("C").wait("Claim allocation").typ("0").wait("must be greater than 0")
+		}},
+		{"stake", func(f *flow) {
+			f.unlock()
+			f.runes("6").runes("s").wait("Sign this message").runes("y").wait("Signed in as")
+			f.runes("2").wait("Season").runes("S").wait("Stake in").typ("5").wait("the pool's minimum stake is")
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFlow(t)
+			tt.fill(f)
+			for range 3 { // a form may take esc for its own field first
+				f.key(tea.KeyEsc).pause(50 * time.Millisecond)
+			}
+			if m := f.quit(); len(m.stacks[m.active]) != 1 || m.top().Capturing() {
+				t.Errorf("esc did not leave the form: %s is on top", m.top().Title())
+			}
+			for _, e := range f.s.Applied() {
+				if !strings.Contains(e.Operation, "auth/signin") {
+					t.Errorf("cancelled, yet the service applied %s", e.Operation)
+				}
+			}
+			for _, e := range journaltest.Entries(t, f.s.StateDir) {
+				if e.Kind == journal.KindRequest || e.Kind == journal.KindTransaction || e.Kind == journal.KindSignature && e.Op != "signin" {
+					t.Errorf("cancelled, yet the journal holds %s %s", e.Kind, e.Op)
+				}
+			}
+		})
+	}
+}
