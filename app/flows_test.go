@@ -542,6 +542,10 @@ func TestEveryFormCancelSendsNothing(t *testing.T) {
 			f.runes("3").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
 			f.runes("C").wait("Claim allocation").typ("0").wait("must be greater than 0")
 		}},
+		{"creative", func(f *flow) {
+			f.runes(":").typ("creative").key(tea.KeyEnter).wait("logo.png").key(tea.KeyEnter).wait("Name")
+			f.key(tea.KeyTab).key(tea.KeyCtrlE).key(tea.KeyCtrlU).typ("Bad Slug").wait("lowercase letters, digits or '-'")
+		}},
 		{"stake", func(f *flow) {
 			f.unlock()
 			f.runes("6").runes("s").wait("Sign this message").runes("y").wait("Signed in as")
@@ -549,9 +553,16 @@ func TestEveryFormCancelSendsNothing(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			// The creative's file picker opens in the working directory.
+			dir := t.TempDir()
+			png := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 64)...)
+			if err := os.WriteFile(filepath.Join(dir, "logo.png"), png, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir)
 			f := newFlow(t)
 			tt.fill(f)
-			for range 3 { // a form may take esc for its own field first
+			for range 3 { // a form may take esc for its own field first (the creative: back to the picker)
 				f.key(tea.KeyEsc).pause(50 * time.Millisecond)
 			}
 			if m := f.quit(); len(m.stacks[m.active]) != 1 || m.top().Capturing() {
