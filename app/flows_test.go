@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -149,6 +150,7 @@ func TestClaimFlow(t *testing.T) {
 			t.Errorf("the review did not show %q", want)
 		}
 	}
+	checkSigned(t, screen, entries, "claim")
 	sigs := journaltest.Of(entries, journal.KindSignature, "claim")
 	match := txHash.FindStringSubmatch(screen)
 	if len(sigs) != 1 || match == nil || sigs[0].Ref != match[1] {
@@ -282,6 +284,11 @@ func TestStakeFlow(t *testing.T) {
 	f.runes("2").wait("Season").runes("S").wait("Stake in")
 	f.typ("5").wait("the pool's minimum stake is")
 	f.key(tea.KeyBackspace).typ("150").key(tea.KeyEnter).wait("Sign and send these 2 transactions")
+	start := f.mark
+	for range 30 { // read the whole review
+		f.key(tea.KeyDown)
+	}
+	f.waitFrom(start, "lines ").waitFrom(start, "↑/pgup scrolls back")
 	screen := f.seen.String()
 	for _, want := range []string{"approve(address,uint256)", "= 150 tokens", "an approve of exactly 150 comes first"} {
 		if !strings.Contains(screen, want) {
@@ -297,6 +304,58 @@ func TestStakeFlow(t *testing.T) {
 	}
 	if ops["approve"] != 1 || ops["stake"] != 1 {
 		t.Errorf("signed %v, want one approve and one stake", ops)
+	}
+	entries := journaltest.Entries(t, f.s.StateDir)
+	checkSigned(t, screen, entries, "approve")
+	checkSigned(t, screen, entries, "stake")
+}
+
+// checkSigned checks that every transaction signed for op, as the journal
+// recorded it, was on screen before it was signed: its target, sender,
+// function and every argument, its warnings, and the chain, nonce, gas and
+// fee it was signed with.
+func checkSigned(t *testing.T, screen string, entries []journal.Entry, op string) {
+	t.Helper()
+	plain := ansi.Strip(screen)
+	sigs := journaltest.Of(entries, journal.KindSignature, op)
+	if len(sigs) == 0 {
+		t.Fatalf("nothing signed for %s", op)
+	}
+	for _, e := range sigs {
+		var signed struct {
+			ChainID      uint64 `json:"chainId"`
+			Nonce        uint64 `json:"nonce"`
+			Gas          uint64 `json:"gas"`
+			MaxFeePerGas string `json:"maxFeePerGas"`
+			Summary      struct {
+				From, To, ToLabel, Signature string
+				Args                         []struct{ Name, Value, Units string }
+				Warnings                     []struct{ Message string }
+			} `json:"summary"`
+		}
+		if err := json.Unmarshal(e.Data, &signed); err != nil || signed.Summary.Signature == "" {
+			t.Fatalf("the journal's %s signature %s: %v", op, e.Data, err)
+		}
+		sum := signed.Summary
+		lines := [][2]string{{"to", sum.To + " " + sum.ToLabel}, {"from", sum.From}, {"function", sum.Signature}}
+		for _, a := range sum.Args {
+			v := a.Value
+			if a.Units != "" {
+				v += " = " + a.Units + " tokens"
+			}
+			lines = append(lines, [2]string{a.Name, v})
+		}
+		for _, w := range sum.Warnings {
+			lines = append(lines, [2]string{"WARNING:", w.Message})
+		}
+		lines = append(lines, [2]string{"chain", fmt.Sprint(signed.ChainID)}, [2]string{"nonce", fmt.Sprint(signed.Nonce)},
+			[2]string{"gas limit", fmt.Sprint(signed.Gas)}, [2]string{"max fee", signed.MaxFeePerGas + " wei per gas"})
+		for _, l := range lines {
+			shown := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(l[0]) + ` +` + regexp.QuoteMeta(l[1]))
+			if !shown.MatchString(plain) {
+				t.Errorf("%s: signed %s %q, which the review did not show", op, l[0], l[1])
+			}
+		}
 	}
 }
 
