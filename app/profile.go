@@ -78,13 +78,14 @@ func (m *Model) profileSwitched(msg profileOpened) tea.Cmd {
 	m.stacks = make([][]views.Screen, len(tabNames))
 	m.buildTabs()
 	m.resize()
+	// Not a command: one still queued when the program ends never runs,
+	// and Run waits for this.
 	m.closing.Add(1)
-	closeOld := func() tea.Msg {
+	go func() {
 		defer m.closing.Done()
 		old.Close()
-		return nil
-	}
-	cmds := []tea.Cmd{closeOld, m.inform("profile " + msg.s.Name)}
+	}()
+	cmds := []tea.Cmd{m.inform("profile " + msg.s.Name)}
 	if m.ctx.Token == "" {
 		m.status, m.statusErr = "the profile lists no tokens: add tokens = [\"ID\"] to it, or use :token ID", true
 	}
