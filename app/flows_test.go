@@ -640,3 +640,35 @@ func TestEveryFormCancelSendsNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestSigningFitsTheSmallestTerminal: at 80x24 the head of the claim and
+// stake screens wraps; the review gives up lines so that the question and
+// its buttons stay whole.
+func TestSigningFitsTheSmallestTerminal(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		open func(f *flow)
+	}{
+		{"claim", func(f *flow) {
+			f.runes("3").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
+			f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request").runes("y")
+		}},
+		{"stake", func(f *flow) {
+			f.runes("6").runes("s").wait("Sign this message").runes("y").wait("Signed in as")
+			f.runes("2").wait("Season").runes("S").wait("Stake in").typ("150").key(tea.KeyEnter)
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFlow(t)
+			f.send(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
+			f.unlock()
+			tt.open(f)
+			f.wait("Sign and send")
+			view := ansi.Strip(f.quit().View())
+			lines := strings.Split(view, "\n")
+			if len(lines) > MinHeight || !strings.Contains(view, "[ Yes ]") || !strings.Contains(view, "more: ↓/pgdn scrolls") {
+				t.Fatalf("%d lines at %dx%d, the question's buttons or the scroll hint missing:\n%s", len(lines), MinWidth, MinHeight, view)
+			}
+		})
+	}
+}

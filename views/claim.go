@@ -35,13 +35,14 @@ type claim struct {
 // wallet its leaf names: the screen says so when another account is
 // unlocked, before the service refuses the claim.
 func NewClaim(ctx *Context, id, unlocked string, beneficiary common.Address) Screen {
-	c := &claim{id: id, unlocked: unlocked, beneficiary: beneficiary, formSign: newFormSign(ctx, "review the claim request", 4,
+	c := &claim{id: id, unlocked: unlocked, beneficiary: beneficiary, formSign: newFormSign(ctx, "review the claim request",
 		widget.TextField("amount", "Amount (tokens)", "empty: all that is claimable now", nil),
 		widget.TextField("userCountryCode", "Country (optional)", "ISO 3166-1 alpha-2, e.g. DE", nil),
 	)}
 	c.form.Field("amount").Check = func(string) error { return c.check("amount") }
 	c.form.Field("userCountryCode").Check = func(string) error { return c.check("userCountryCode") }
 	c.form.Field("userCountryCode").SetCharLimit(2)
+	c.head = c.headLines
 	return c
 }
 
@@ -194,6 +195,15 @@ func (c *claim) send() tea.Cmd {
 }
 
 func (c *claim) View() string {
+	var b strings.Builder
+	b.WriteString(c.headLines())
+	c.body(&b, "enter reviews the claim request · esc cancels: nothing is sent", c.confirm)
+	return widget.Page(b.String(), c.width, c.height)
+}
+
+// headLines are the lines above the form or the flow: which allocation,
+// as whom, and how much is unlocked.
+func (c *claim) headLines() string {
 	st := c.ctx.Styles
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Claim allocation "+c.id) + "\n")
@@ -211,8 +221,7 @@ func (c *claim) View() string {
 		b.WriteString(st.Muted.Render("Unlocked by now: "+c.unlocked+" tokens; the service subtracts what was claimed already.") + "\n")
 	}
 	b.WriteString("\n")
-	c.body(&b, "enter reviews the claim request · esc cancels: nothing is sent", c.confirm)
-	return widget.Page(b.String(), c.width, c.height)
+	return b.String()
 }
 
 func (c *claim) ShortHelp() []key.Binding { return c.help(c.confirm) }

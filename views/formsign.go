@@ -26,8 +26,9 @@ type formSign struct {
 	flow    *signing
 	err     error
 	seq     int
-	// chrome is how many lines the screen draws above the flow.
-	chrome int
+	// head is what the screen draws above the form or the flow, line by
+	// line; the flow has the height it leaves, once wrapped.
+	head func() string
 
 	width, height int
 }
@@ -37,8 +38,8 @@ type formKeys struct {
 	Submit, Cancel key.Binding
 }
 
-func newFormSign(ctx *Context, submit string, chrome int, fields ...*widget.FormField) formSign {
-	f := formSign{ctx: ctx, chrome: chrome, form: widget.NewForm(fields...), keys: formKeys{
+func newFormSign(ctx *Context, submit string, fields ...*widget.FormField) formSign {
+	f := formSign{ctx: ctx, form: widget.NewForm(fields...), keys: formKeys{
 		Submit: key.NewBinding(key.WithKeys("enter", "ctrl+s"), key.WithHelp("enter", submit)),
 		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}}
@@ -55,8 +56,18 @@ func (f *formSign) SetSize(width, height int) {
 	f.width, f.height = width, height
 	f.form.SetSize(width, len(f.form.Fields())+2)
 	if f.flow != nil {
-		f.flow.setSize(width, height-f.chrome)
+		f.flow.setSize(width, height-f.chrome())
 	}
+}
+
+// chrome counts the lines of the head as drawn at the width: a line wider
+// than the screen takes more than one.
+func (f *formSign) chrome() int {
+	n := 0
+	for _, l := range strings.Split(strings.TrimSuffix(f.head(), "\n"), "\n") {
+		n += strings.Count(widget.Page(l, max(f.width, 1), 0), "\n") + 1
+	}
+	return n
 }
 
 // formKey handles a key while the form is shown: esc leaves, sending
@@ -85,7 +96,7 @@ func (f *formSign) sign(subject string, ops []string, calls []wallet.Call, label
 	f.seq = nextSeq()
 	var cmd tea.Cmd
 	f.flow, cmd = newSigning(f.ctx, f.seq, subject, ops, calls, addr, labels)
-	f.flow.setSize(f.width, f.height-f.chrome)
+	f.flow.setSize(f.width, f.height-f.chrome())
 	return cmd
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/app/act"
@@ -35,6 +36,7 @@ type signing struct {
 	confirm  *widget.Confirm
 	review   widget.Scroll
 	width    int
+	height   int
 	seq      int
 }
 
@@ -95,14 +97,21 @@ type sent struct {
 }
 
 func (s *signing) setSize(width, height int) {
-	// Below the screen's own lines (height excludes them), the review's
-	// title and the question's box (seven lines) take eight; the review
-	// scrolls in the rest, its status row included.
-	s.width = width
-	s.review.SetSize(width, max(height-8, 3))
+	s.width, s.height = width, height
 	if s.confirm != nil {
 		s.confirm.SetWidth(min(width, 80))
 	}
+	// Below the screen's own lines (height excludes them) come the
+	// review's title and the question; the review scrolls in the rest,
+	// its status row included.
+	question := 7 // the box of a question not asked yet, as usual
+	switch {
+	case s.confirm != nil:
+		question = lipgloss.Height(s.confirm.View())
+	case s.refusal != nil:
+		question = lipgloss.Height(widget.Page("✗ "+sanitize.Line(s.refusal.Error()), width, 0))
+	}
+	s.review.SetSize(width, max(height-1-question, 3))
 	s.fill()
 }
 
@@ -121,9 +130,8 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 		if s.refusal == nil {
 			s.confirm = widget.NewConfirm("sign", s.question(), s.cost())
 			s.confirm.Styles = s.ctx.Styles
-			s.confirm.SetWidth(min(s.width, 80))
 		}
-		s.fill()
+		s.setSize(s.width, s.height) // the question's height is known now
 		return nil, true
 	case widget.ConfirmMsg:
 		if !s.confirm.Answers(msg) || s.stage != signReview {

@@ -27,12 +27,13 @@ type stake struct {
 
 // NewStake is the stake screen of pool.
 func NewStake(ctx *Context, pool api.Pool) Screen {
-	s := &stake{pool: pool, formSign: newFormSign(ctx, "prepare the stake", 5,
+	s := &stake{pool: pool, formSign: newFormSign(ctx, "prepare the stake",
 		widget.TextField("amount", "Amount (tokens)", "e.g. 100", nil))}
 	s.form.Field("amount").Check = func(v string) error {
 		_, err := s.amount(v)
 		return err
 	}
+	s.head = s.headLines
 	return s
 }
 
@@ -123,6 +124,15 @@ func (s *stake) prepare() tea.Cmd {
 }
 
 func (s *stake) View() string {
+	var b strings.Builder
+	b.WriteString(s.headLines())
+	s.body(&b, "enter asks the portal for the stake call and shows it before anything is signed · esc cancels", nil)
+	return widget.Page(b.String(), s.width, s.height)
+}
+
+// headLines are the lines above the form or the flow: the pool, as whom,
+// and the approve that comes first when one does.
+func (s *stake) headLines() string {
 	st := s.ctx.Styles
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Stake in "+sanitize.Line(s.pool.Name)) + "\n")
@@ -136,8 +146,7 @@ func (s *stake) View() string {
 		b.WriteString(fmt.Sprintf("The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",
 			wallet.FormatUnits(p.Allowance), wallet.FormatUnits(p.Amount), wallet.FormatUnits(p.Amount)))
 	}
-	s.body(&b, "enter asks the portal for the stake call and shows it before anything is signed · esc cancels", nil)
-	return widget.Page(b.String(), s.width, s.height)
+	return b.String()
 }
 
 func (s *stake) ShortHelp() []key.Binding { return s.help(nil) }
