@@ -672,3 +672,18 @@ func TestSigningFitsTheSmallestTerminal(t *testing.T) {
 		})
 	}
 }
+
+// TestSignInFitsTheSmallestTerminal: at 80x24 the sign-in message and the
+// question do not fit together: the message scrolls, the question's
+// buttons stay whole, and the end of the message can be read.
+func TestSignInFitsTheSmallestTerminal(t *testing.T) {
+	f := newFlow(t)
+	f.send(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
+	f.unlock()
+	f.runes("6").runes("s").wait("more: ↓/pgdn scrolls")
+	f.key(tea.KeyEnd).wait("Expiration Time:")
+	view := ansi.Strip(f.quit().View())
+	if lines := strings.Split(view, "\n"); len(lines) > MinHeight || !strings.Contains(view, "[ Yes ]") || !strings.Contains(view, "Expiration Time:") {
+		t.Fatalf("%d lines at %dx%d, the buttons or the message's end missing:\n%s", len(lines), MinWidth, MinHeight, view)
+	}
+}

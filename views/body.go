@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"allot/sanitize"
+	"allot/views/widget"
 )
 
 // prettyBody indents a request body for its review: the same tokens, byte
@@ -18,4 +19,14 @@ func prettyBody(body []byte) []string {
 		buf.Write(body)
 	}
 	return strings.Split(sanitize.Block(buf.String()), "\n")
+}
+
+// linesAt counts the lines text takes when drawn at width: a line wider
+// than the screen wraps onto more. A final newline ends the last line.
+func linesAt(text string, width int) int {
+	n := 0
+	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		n += strings.Count(widget.Page(l, max(width, 1), 0), "\n") + 1
+	}
+	return n
 }

@@ -62,13 +62,7 @@ func (f *formSign) SetSize(width, height int) {
 
 // chrome counts the lines of the head as drawn at the width: a line wider
 // than the screen takes more than one.
-func (f *formSign) chrome() int {
-	n := 0
-	for _, l := range strings.Split(strings.TrimSuffix(f.head(), "\n"), "\n") {
-		n += strings.Count(widget.Page(l, max(f.width, 1), 0), "\n") + 1
-	}
-	return n
-}
+func (f *formSign) chrome() int { return linesAt(f.head(), f.width) }
 
 // formKey handles a key while the form is shown: esc leaves, sending
 // nothing; the submit key runs submit; other keys edit the form.

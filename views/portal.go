@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
@@ -27,6 +28,9 @@ type portal struct {
 	pending *wallet.Portal
 	message string
 	confirm *widget.Confirm
+	// shown is the message, scrolled when the terminal is too short for
+	// it and the question together.
+	shown widget.Scroll
 
 	submission *api.SubmissionAccounts
 	humanityIn textinput.Model
@@ -73,6 +77,20 @@ func (p *portal) SetSize(width, height int) {
 	if p.confirm != nil {
 		p.confirm.SetWidth(min(width, 90))
 	}
+	p.fitMessage()
+}
+
+// fitMessage wraps the sign-in message to the width and gives it the
+// height the lines around it leave: the head, the caption and the rules,
+// and the question whole.
+func (p *portal) fitMessage() {
+	if p.confirm == nil {
+		return
+	}
+	around := linesAt(p.head(), p.width) + 4 + lipgloss.Height(p.confirm.View())
+	p.shown.Styles = p.ctx.Styles
+	p.shown.SetLines(strings.Split(widget.Page(sanitize.Block(p.message), p.width, 0), "\n"))
+	p.shown.SetSize(p.width, p.height-around)
 }
 
 func (p *portal) Init() tea.Cmd { return p.loadSubmission() }
@@ -148,6 +166,9 @@ func (p *portal) Update(msg tea.Msg) tea.Cmd {
 
 func (p *portal) key(msg tea.KeyMsg) tea.Cmd {
 	if p.confirm != nil {
+		if p.shown.Key(msg) {
+			return nil
+		}
 		return p.confirm.Update(msg)
 	}
 	if p.humanityIn.Focused() {
@@ -210,6 +231,8 @@ func (p *portal) prepare() tea.Cmd {
 		"The signature proves to the portal that you hold this wallet; the portal answers with a session token, kept in memory only. It moves no funds.")
 	p.confirm.Styles = p.ctx.Styles
 	p.confirm.SetWidth(min(p.width, 90))
+	p.fitMessage()
+	p.shown.Home()
 	return nil
 }
 
@@ -249,23 +272,13 @@ func (p *portal) View() string {
 	st := p.ctx.Styles
 	var b strings.Builder
 	line := func(s string) { b.WriteString(s + "\n") }
-	line(st.Title.Render("Claim portal"))
-	now := p.ctx.Now()
-	addr, _, unlocked := p.ctx.Wallet.Account()
-	_, sess, signed := p.ctx.Wallet.Portal(now)
-	switch {
-	case signed:
-		line(fmt.Sprintf("Signed in as %s; the session expires in %s (o signs out).", sess.Wallet.Hex(), sess.TimeLeft(now).Round(1e9)))
-	case unlocked:
-		line(fmt.Sprintf("Not signed in. s signs in as %s (the message is shown before anything is signed).", addr.Hex()))
-	default:
-		line("Not signed in, and no account is unlocked: press u (or :unlock) first.")
-	}
+	b.WriteString(p.head())
+	_, _, signed := p.ctx.Wallet.Portal(p.ctx.Now())
 	if p.confirm != nil {
 		line("")
 		line("Sign-in message (EIP-4361), exactly as it will be signed:")
 		line(st.Border.Render(strings.Repeat("─", min(p.width, 60))))
-		line(sanitize.Block(p.message))
+		line(strings.Join(p.shown.View(), "\n"))
 		line(st.Border.Render(strings.Repeat("─", min(p.width, 60))))
 		line(p.confirm.View())
 		return widget.Page(b.String(), p.width, p.height)
@@ -315,6 +328,26 @@ func (p *portal) View() string {
 		line("✗ " + sanitize.Line(p.err.Error()))
 	}
 	return widget.Page(b.String(), p.width, p.height)
+}
+
+// head is the title and where the wallet stands: unlocked, signed in.
+func (p *portal) head() string {
+	st := p.ctx.Styles
+	var b strings.Builder
+	line := func(s string) { b.WriteString(s + "\n") }
+	line(st.Title.Render("Claim portal"))
+	now := p.ctx.Now()
+	addr, _, unlocked := p.ctx.Wallet.Account()
+	_, sess, signed := p.ctx.Wallet.Portal(now)
+	switch {
+	case signed:
+		line(fmt.Sprintf("Signed in as %s; the session expires in %s (o signs out).", sess.Wallet.Hex(), sess.TimeLeft(now).Round(1e9)))
+	case unlocked:
+		line(fmt.Sprintf("Not signed in. s signs in as %s (the message is shown before anything is signed).", addr.Hex()))
+	default:
+		line("Not signed in, and no account is unlocked: press u (or :unlock) first.")
+	}
+	return b.String()
 }
 
 func yesNo(v bool) string {
