@@ -738,11 +738,43 @@ func (m *Model) footer() string {
 	}
 	global := m.help.ShortHelpView(m.keys.short(m.top().Capturing()))
 	room := m.width - lipgloss.Width(global) - 3
-	local := m.help.ShortHelpView(m.top().ShortHelp())
+	local := m.wholeKeys(m.top().ShortHelp(), room)
 	if local == "" || room < 10 {
 		return fit(global, m.width, 1)
 	}
-	return fit(fit(local, room, 1)+" • "+global, m.width, 1)
+	return fit(local+" • "+global, m.width, 1)
+}
+
+// wholeKeys shows as many of the bindings as fit in width, whole, and an
+// ellipsis when some are left out: a binding cut in the middle ("←…")
+// says nothing. (help.Model's own Width adds a binding anyway when the
+// ellipsis does not fit, so the count is ours.)
+func (m *Model) wholeKeys(bindings []key.Binding, width int) string {
+	var enabled []key.Binding
+	for _, b := range bindings {
+		if b.Enabled() {
+			enabled = append(enabled, b)
+		}
+	}
+	sep := lipgloss.Width(m.help.Styles.ShortSeparator.Render(m.help.ShortSeparator))
+	ellipsis := " " + m.help.Styles.Ellipsis.Render(m.help.Ellipsis)
+	// ends[n] is the width of the first n bindings drawn together.
+	ends := make([]int, len(enabled)+1)
+	for i, b := range enabled {
+		ends[i+1] = ends[i] + lipgloss.Width(m.help.ShortHelpView([]key.Binding{b}))
+		if i > 0 {
+			ends[i+1] += sep
+		}
+	}
+	for n := len(enabled); n > 0; n-- {
+		if n == len(enabled) && ends[n] <= width {
+			return m.help.ShortHelpView(enabled)
+		}
+		if n < len(enabled) && ends[n]+lipgloss.Width(ellipsis) <= width {
+			return m.help.ShortHelpView(enabled[:n]) + ellipsis
+		}
+	}
+	return ""
 }
 
 func (m *Model) fullHelp() string {

@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 
@@ -236,5 +238,32 @@ func BenchmarkFirstFrame(b *testing.B) {
 			b.Fatal("no data in the first frame")
 		}
 		s.Close()
+	}
+}
+
+// TestFooterKeepsKeysWhole: when a screen's keys do not all fit, the
+// footer shows the first ones whole and an ellipsis, never half a binding.
+func TestFooterKeepsKeysWhole(t *testing.T) {
+	m := newModel(newSession(t))
+	bindings := []key.Binding{
+		key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "first")),
+		key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "second")),
+		key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "third")),
+	}
+	for _, c := range []struct {
+		width int
+		want  string
+	}{
+		{40, "a first • b second • c third"},
+		{28, "a first • b second • c third"},
+		{27, "a first • b second …"},
+		{20, "a first • b second …"},
+		{19, "a first …"},
+		{8, ""},
+	} {
+		got := ansi.Strip(m.wholeKeys(bindings, c.width))
+		if got != c.want || lipgloss.Width(got) > c.width {
+			t.Errorf("width %d: %q, want %q", c.width, got, c.want)
+		}
 	}
 }
