@@ -146,6 +146,11 @@ func TestStepChart(t *testing.T) {
 			t.Errorf("StepChart(%dx%d):\n%s\nwant:\n%s", tt.width, tt.height, got, tt.want)
 		}
 	}
+	// An odd number of rows has no row ending at 50%: the middle is left
+	// unlabelled rather than marked 57%.
+	if got := StepChart(schedule, now, 40, 9); strings.Count(got, "%") != 2 {
+		t.Errorf("StepChart(40x9) labels a row other than 0%% and 100%%:\n%s", got)
+	}
 	for _, size := range [][2]int{{40, 8}, {80, 20}, {8, 3}, {7, 3}, {20, 2}} {
 		checkFits(t, StepChart(schedule, now, size[0], size[1]), size[0], size[1])
 	}

@@ -66,7 +66,9 @@ func StepChart(points []Point, now time.Time, width, height int) string {
 	for r := range plotH {
 		b.Reset()
 		label, tick := "", "│"
-		if r == 0 || (plotH >= 4 && r == plotH/2) {
+		// The top row, and the row whose top is exactly 50% when the
+		// height has one: a mid label of 54% reads as a mistake.
+		if r == 0 || (plotH >= 4 && plotH%2 == 0 && r == plotH/2) {
 			label, tick = fmt.Sprintf("%d%%", (plotH-r)*100/plotH), "┤"
 		}
 		b.WriteString(fit(label, yLabelWidth, AlignRight))
