@@ -13,8 +13,10 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
 
 	"allot/api"
 	"allot/api/sandbox"
@@ -574,6 +576,10 @@ func TestKeysReadTogether(t *testing.T) {
 // service and the journal holds no request, signature or transaction (a
 // sign-in, done first for the stake, is the one write allowed).
 func TestEveryFormCancelSendsNothing(t *testing.T) {
+	// In colour, as people run it: an error styled and then sanitized
+	// would show its escape codes as text ("^[[1m").
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
 	for _, tt := range []struct {
 		name string
 		// fill opens the form, types an error into it and waits for it
@@ -621,6 +627,9 @@ func TestEveryFormCancelSendsNothing(t *testing.T) {
 			t.Chdir(dir)
 			f := newFlow(t)
 			tt.fill(f)
+			if i := bytes.Index(f.seen.Bytes(), []byte("^[[")); i >= 0 {
+				t.Errorf("a style's escape code is drawn as text: %q", f.seen.Bytes()[max(i-60, 0):min(i+30, f.seen.Len())])
+			}
 			for range 3 { // a form may take esc for its own field first (the creative: back to the picker)
 				f.key(tea.KeyEsc).pause(50 * time.Millisecond)
 			}

@@ -12,6 +12,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 
 	"allot/api/sandbox"
 	"allot/app/session"
@@ -119,6 +120,11 @@ func (m *monitor) View() string {
 	if len(lines) > m.h && m.h > 0 {
 		m.problems = append(m.problems, fmt.Sprintf("%d lines in a %dx%d terminal", len(lines), m.w, m.h))
 	}
+	if i := strings.Index(v, "^[["); i >= 0 {
+		// The sandbox sends no escape codes: this is a style's own code,
+		// drawn and then sanitized as if it were data.
+		m.problems = append(m.problems, fmt.Sprintf("a style's escape code shown as text on %s: %q", m.inner.top().Title(), v[max(i-40, 0):min(i+40, len(v))]))
+	}
 	for _, l := range lines {
 		if lipgloss.Width(l) > m.w && m.w > 0 {
 			m.problems = append(m.problems, fmt.Sprintf("a line of %d cells in a %dx%d terminal: %q", lipgloss.Width(l), m.w, m.h, l))
@@ -175,6 +181,10 @@ func TestMonkey(t *testing.T) {
 }
 
 func monkey(t *testing.T, seed uint64, presses int) {
+	// In colour, as people run it: a style drawn and then sanitized shows
+	// its escape codes as text only when there are codes to show.
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	defer lipgloss.SetColorProfile(termenv.Ascii)
 	faults, err := sandbox.ParseFaults(fmt.Sprintf("latency=5ms,error=0.1,malformed=0.05,reset=0.05,seed=%d", seed))
 	if err != nil {
 		t.Fatal(err)

@@ -40,11 +40,13 @@ func (s *schedule) title(w int) string {
 func (s *schedule) formView(w, h int) []string {
 	left := []string{s.title(s.formWidth)}
 	left = append(left, schFit(strings.Split(s.form.View(), "\n"), s.formWidth, s.formHeight)...)
-	sum := s.sumLine()
+	// Cut, then style: a style's codes cut or sanitized as text would be
+	// drawn as "^[[1m".
+	sum := sanitize.Truncate(s.sumLine(), s.formWidth)
 	if s.sumErr != "" && (s.submitted || len(s.touched) > 0) {
 		sum = s.ctx.Styles.Title.Render(sum)
 	}
-	left = append(left, sanitize.Truncate(sum, s.formWidth))
+	left = append(left, sum)
 	msg, isErr := s.message, s.messageErr
 	if msg == "" && len(s.general) > 0 && s.submitted {
 		msg, isErr = strings.Join(s.general, "; "), true
