@@ -292,7 +292,7 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 				"Send the same schedule again?",
 				"The first request may have created it: sending again can create a second schedule.")
 			s.confirm.Styles = s.ctx.Styles
-			s.confirm.SetWidth(min(s.width, 70))
+			s.confirm.SetWidth(min(s.width, 80))
 			return nil
 		case key.Matches(k, schKeyEdit):
 			s.state = schForm
@@ -762,7 +762,7 @@ func (s *schedule) layout() {
 	}
 	s.form.SetSize(s.formWidth, s.formHeight)
 	if s.confirm != nil {
-		s.confirm.SetWidth(min(w, 70))
+		s.confirm.SetWidth(min(w, 80))
 		s.wrapped = widget.Hardwrap(s.wrapped, s.pretty, w)
 		s.scroll.SetLines(s.wrapped)
 		s.scroll.SetSize(w, h-1-lipgloss.Height(s.confirm.View()))
