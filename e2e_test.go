@@ -62,10 +62,18 @@ func run(t *testing.T, env []string, args ...string) (string, string, int) {
 	return stdout.String(), stderr.String(), code
 }
 
-// tmux drives the binary in a detached tmux session of a fixed size.
+// tmux drives the binary in a detached tmux session of a fixed size, on a
+// tmux server of its own: a person's tmux (or another test's) ending its
+// last session stops the shared default server under a starting test.
 type tmux struct {
 	t       *testing.T
+	socket  string
 	session string
+}
+
+// command is a tmux command on the test's own server.
+func (tm *tmux) command(args ...string) *exec.Cmd {
+	return exec.Command("tmux", append([]string{"-S", tm.socket}, args...)...)
 }
 
 func startTmux(t *testing.T, env []string, width, height int, args ...string) *tmux {
@@ -73,7 +81,16 @@ func startTmux(t *testing.T, env []string, width, height int, args ...string) *t
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed: skipping the end-to-end test of the dashboard (.ci/run installs it)")
 	}
-	session := fmt.Sprintf("allot-e2e-%d", time.Now().UnixNano())
+	// A short directory: a socket's path is limited to about 100 bytes.
+	dir, err := os.MkdirTemp("", "allot-tmux")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := &tmux{t: t, socket: filepath.Join(dir, "s"), session: "allot-e2e"}
+	t.Cleanup(func() {
+		tm.command("kill-server").Run()
+		os.RemoveAll(dir)
+	})
 	var envArgs []string
 	for _, kv := range env {
 		for _, prefix := range []string{"HOME=", "XDG_", "NO_COLOR=", "PATH="} {
@@ -82,21 +99,19 @@ func startTmux(t *testing.T, env []string, width, height int, args ...string) *t
 			}
 		}
 	}
-	cmdArgs := append([]string{"new-session", "-d", "-s", session, "-x", fmt.Sprint(width), "-y", fmt.Sprint(height)}, envArgs...)
+	cmdArgs := append([]string{"new-session", "-d", "-s", tm.session, "-x", fmt.Sprint(width), "-y", fmt.Sprint(height)}, envArgs...)
 	cmdArgs = append(cmdArgs, binary)
 	cmdArgs = append(cmdArgs, args...)
-	if out, err := exec.Command("tmux", cmdArgs...).CombinedOutput(); err != nil {
+	if out, err := tm.command(cmdArgs...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
-	tm := &tmux{t: t, session: session}
-	t.Cleanup(func() { exec.Command("tmux", "kill-session", "-t", session).Run() })
 	return tm
 }
 
 func (tm *tmux) send(keys ...string) {
 	tm.t.Helper()
 	args := append([]string{"send-keys", "-t", tm.session}, keys...)
-	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
+	if out, err := tm.command(args...).CombinedOutput(); err != nil {
 		tm.t.Fatalf("tmux send-keys %v: %v\n%s", keys, err, out)
 	}
 }
@@ -108,7 +123,7 @@ func (tm *tmux) typeText(text string) {
 }
 
 func (tm *tmux) screen() string {
-	out, err := exec.Command("tmux", "capture-pane", "-p", "-t", tm.session).Output()
+	out, err := tm.command("capture-pane", "-p", "-t", tm.session).Output()
 	if err != nil {
 		return ""
 	}

@@ -585,10 +585,13 @@ func (c *creative) View() string {
 		out = []string{title + c.ctx.Styles.Muted.Render(" · choose a file (enter) · esc: cancel"),
 			c.ctx.Styles.Muted.Render(sanitize.Truncate(c.picker.CurrentDirectory, w))}
 		out = append(out, strings.Split(strings.TrimRight(sanitize.Block(c.picker.View()), "\n"), "\n")...)
-		out = schFit(out, w, h-2)
+		// The refusal wraps (it names the allowed types) in at most three
+		// lines; the picker gives up what it takes.
+		var refusal []string
 		if c.pickErr != "" {
-			out = append(out, "✗ "+sanitize.Truncate(c.pickErr, w-2))
+			refusal = strings.Split(widget.Page("✗ "+sanitize.Line(c.pickErr), w, 3), "\n")
 		}
+		out = append(schFit(out, w, h-max(len(refusal), 2)), refusal...)
 	case crvDetails:
 		out = []string{title + c.ctx.Styles.Muted.Render(" · ctrl+s: review · esc: choose another file"), "",
 			sanitize.Truncate(fmt.Sprintf("File: %s · %s · %s", c.file.Name, c.file.Type, byteSize(c.file.Size)), w), ""}

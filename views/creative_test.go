@@ -178,12 +178,20 @@ func TestCreativeRefusedBeforeAnyRequest(t *testing.T) {
 		{"empty.png", "is empty"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			d := newSCDriver(t, newCreative(ctx, dir), 100, 30)
+			d := newSCDriver(t, newCreative(ctx, dir), 80, 24)
 			c := d.s.(*creative)
 			d.crvChoose(tc.file)
 			d.until("the refusal", func() bool { return c.pickErr != "" || c.state != crvPick })
-			if c.state != crvPick || !strings.Contains(c.View(), tc.want) || !strings.Contains(c.View(), tc.file) {
+			view := strings.ReplaceAll(c.View(), "\n", " ")
+			if c.state != crvPick || !strings.Contains(view, tc.want) || !strings.Contains(view, tc.file) {
 				t.Fatalf("state %d, view:\n%s", c.state, c.View())
+			}
+			// A type refusal names every allowed type, wrapped at 80.
+			if last := api.CreativeContentTypes[len(api.CreativeContentTypes)-1]; strings.Contains(tc.want, "not allowed") && !strings.Contains(view, last) {
+				t.Errorf("the allowed types are cut before %s:\n%s", last, c.View())
+			}
+			if n := len(strings.Split(c.View(), "\n")); n > 24 {
+				t.Errorf("%d lines at 80x24", n)
 			}
 		})
 	}
