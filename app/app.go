@@ -103,7 +103,7 @@ type Model struct {
 	statusErr bool
 	statusSeq int // numbers informational lines, which fade after statusLife
 	lastErr   error
-	showErr   bool
+	showErr   bool          // the details of lastErr cover the screen; never without one (setErr)
 	page      widget.Scroll // the help or the error details, when shown
 
 	// switching is the profile being opened; following the transactions
@@ -223,7 +223,7 @@ func (m *Model) fillPage() {
 	switch {
 	case m.showHelp:
 		lines = strings.Split(m.fullHelp(), "\n") // columns: cut at the width, not wrapped
-	case m.showErr && m.lastErr != nil:
+	case m.showErr:
 		lines = strings.Split(widget.Page("Error details (E to close)\n\n"+sanitize.Block(m.lastErr.Error()), w, 0), "\n")
 	default:
 		return
@@ -310,7 +310,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.fail(msg.Op, msg.Err)
 	case widget.StatusMsg:
 		if msg.Error {
-			m.status, m.statusErr, m.lastErr = msg.Text, true, nil // it stays until the next action
+			m.status, m.statusErr = msg.Text, true // it stays until the next action
+			m.setErr(nil)
 			return m, nil
 		}
 		return m, m.inform(msg.Text)
@@ -372,7 +373,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.showErr && m.lastErr != nil {
+	if m.showErr {
 		if !m.page.Key(msg) && key.Matches(msg, m.keys.Details, m.keys.Back, m.keys.Quit) {
 			m.showErr = false
 		}
@@ -430,7 +431,8 @@ func (m *Model) back(msg tea.KeyMsg) tea.Cmd {
 	if m.pop() {
 		return nil
 	}
-	m.status, m.lastErr, m.showErr = "", nil, false
+	m.status = ""
+	m.setErr(nil)
 	return m.top().Update(msg)
 }
 
@@ -475,7 +477,8 @@ func (m *Model) pop() bool {
 
 // inform shows an informational line, which fades after statusLife.
 func (m *Model) inform(text string) tea.Cmd {
-	m.status, m.statusErr, m.lastErr = text, false, nil
+	m.status, m.statusErr = text, false
+	m.setErr(nil)
 	m.statusSeq++
 	seq := m.statusSeq
 	return tea.Tick(statusLife, func(time.Time) tea.Msg { return clearStatus{seq} })
@@ -494,9 +497,23 @@ func (m *Model) switchTab(i int) tea.Cmd {
 
 // fail shows err as one line; E shows the details.
 func (m *Model) fail(op string, err error) tea.Cmd {
-	m.lastErr, m.statusErr = err, true
+	m.statusErr = true
 	m.status = op + ": " + oneLine(err)
+	m.setErr(err)
 	return nil
+}
+
+// setErr keeps err for E. The details, when shown, follow it: a newer
+// error replaces what they show, and none closes them, so that they never
+// show an error that is no longer the last.
+func (m *Model) setErr(err error) {
+	m.lastErr = err
+	switch {
+	case err == nil:
+		m.showErr = false
+	case m.showErr:
+		m.fillPage()
+	}
 }
 
 // oneLine is the first line of an error, which the api package already
@@ -568,7 +585,7 @@ func (m *Model) View() string {
 	}
 	var body string
 	switch {
-	case m.showHelp, m.showErr && m.lastErr != nil:
+	case m.showHelp, m.showErr:
 		body = strings.Join(m.page.View(), "\n")
 	default:
 		body = m.top().View()
@@ -724,16 +741,16 @@ func (m *Model) statusLine() string {
 	return fit(m.status, m.width, 1)
 }
 
-// footer shows the screen's keys, cut to fit, then the global ones, which
-// are never cut: "? help" must always be in sight.
 // pageKeys are the keys of the help and the error details.
 var pageKeys = []key.Binding{
 	key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
 	key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
 }
 
+// footer shows the screen's keys, those that fit, then the global ones,
+// which are never left out: "? help" must always be in sight.
 func (m *Model) footer() string {
-	if m.showHelp || m.showErr && m.lastErr != nil {
+	if m.showHelp || m.showErr {
 		return fit(m.help.ShortHelpView(pageKeys), m.width, 1)
 	}
 	global := m.help.ShortHelpView(m.keys.short(m.top().Capturing()))
@@ -766,11 +783,11 @@ func (m *Model) wholeKeys(bindings []key.Binding, width int) string {
 			ends[i+1] += sep
 		}
 	}
-	for n := len(enabled); n > 0; n-- {
-		if n == len(enabled) && ends[n] <= width {
-			return m.help.ShortHelpView(enabled)
-		}
-		if n < len(enabled) && ends[n]+lipgloss.Width(ellipsis) <= width {
+	if ends[len(enabled)] <= width {
+		return m.help.ShortHelpView(enabled)
+	}
+	for n := len(enabled) - 1; n > 0; n-- {
+		if ends[n]+lipgloss.Width(ellipsis) <= width {
 			return m.help.ShortHelpView(enabled[:n]) + ellipsis
 		}
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -21,6 +22,7 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/app/session"
+	"allot/views"
 	"allot/views/widget"
 )
 
@@ -265,5 +267,26 @@ func TestFooterKeepsKeysWhole(t *testing.T) {
 		if got != c.want || lipgloss.Width(got) > c.width {
 			t.Errorf("width %d: %q, want %q", c.width, got, c.want)
 		}
+	}
+}
+
+// TestErrorDetailsFollowTheLastError: the details shown with E are always
+// those of the last error: a newer one replaces them, and a status that
+// clears the error closes them.
+func TestErrorDetailsFollowTheLastError(t *testing.T) {
+	m := newModel(newSession(t))
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.Update(views.ErrorMsg{Op: "load pools", Err: errors.New("first failure")})
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("E")})
+	if v := m.View(); !strings.Contains(v, "Error details") || !strings.Contains(v, "first failure") {
+		t.Fatalf("E does not show the error:\n%s", v)
+	}
+	m.Update(views.ErrorMsg{Op: "load stakes", Err: errors.New("second failure")})
+	if v := m.View(); !strings.Contains(v, "second failure") || strings.Contains(v, "first failure") {
+		t.Fatalf("the details do not follow the newer error:\n%s", v)
+	}
+	m.Update(widget.StatusMsg{Text: "copied"})
+	if v := m.View(); strings.Contains(v, "Error details") {
+		t.Fatalf("the details stay open with no error to show:\n%s", v)
 	}
 }

@@ -42,7 +42,7 @@ func (m *Model) switchProfile(name string) tea.Cmd {
 		return m.inform("already on profile " + name)
 	case !slices.Contains(sw.Names, name):
 		return m.fail("profile", fmt.Errorf("no profile %q (have: %s)", name, strings.Join(sw.Names, ", ")))
-	case m.busy() || m.switching != "":
+	case m.busy(): // opening a profile is work too
 		return m.fail("profile", errors.New("work is running (the spinner): switch when it is done; nothing was switched"))
 	case len(m.following) > 0:
 		return m.fail("profile", fmt.Errorf("%d transaction(s) are followed until mined (4): switch when they are final; nothing was switched", len(m.following)))
