@@ -525,6 +525,9 @@ func TestReopenUnknownOutcome(t *testing.T) {
 	for _, e := range []journal.Entry{
 		{Kind: journal.KindRequest, Profile: s.Name, Op: "transactions/create", Ref: api.ActionStartDistribution, Data: body},
 		{Kind: journal.KindOutcome, Profile: s.Name, Op: "transactions/create", Ref: api.ActionStartDistribution, Status: "unknown"},
+		// A body that does not read back to the same bytes: not resent.
+		{Kind: journal.KindRequest, Profile: s.Name, Op: "transactions/create", Ref: api.ActionFundDistribution, Data: []byte(`{"action":"FUND_DISTRIBUTION","extra":1}`)},
+		{Kind: journal.KindOutcome, Profile: s.Name, Op: "transactions/create", Ref: api.ActionFundDistribution, Status: "unknown"},
 		{Kind: journal.KindRequest, Profile: "production", Op: "transactions/create", Ref: api.ActionInitialize, Data: []byte(`{"action":"INITIALIZE"}`)},
 		{Kind: journal.KindOutcome, Profile: "production", Op: "transactions/create", Ref: api.ActionInitialize, Status: "unknown"},
 	} {
@@ -538,6 +541,7 @@ func TestReopenUnknownOutcome(t *testing.T) {
 	f.runes("4").wait("INITIALIZE")
 	// Newest first: the other profile's request is refused.
 	f.key(tea.KeyEnter).wait("this request went to profile production")
+	f.key(tea.KeyDown).key(tea.KeyEnter).wait("the journal does not hold this request's body")
 	f.key(tea.KeyDown).key(tea.KeyEnter).wait("Outcome unknown: START_DISTRIBUTION")
 	f.runes("c").wait("not applied: safe to resend (r).")
 	f.runes("r").wait("Send again? POST transactions/create")
@@ -551,7 +555,7 @@ func TestReopenUnknownOutcome(t *testing.T) {
 		t.Fatalf("applied %d, want the one resend", applied(s, "transactions/create"))
 	}
 	sent := journaltest.Of(journaltest.Entries(t, dir), journal.KindRequest, "transactions/create")
-	if len(sent) != 3 || string(sent[2].Data) != string(body) {
+	if len(sent) != 4 || string(sent[3].Data) != string(body) { // three journaled by hand, then the resend
 		t.Fatalf("the resend is not the journaled body: %+v", sent)
 	}
 }

@@ -102,8 +102,8 @@ func (l *list[R]) Update(msg tea.Msg) tea.Cmd {
 		if key.Matches(msg, keyRefresh) && l.fetch != nil {
 			return l.reload()
 		}
+		row, ok := l.table.Selected()
 		for _, a := range l.actions {
-			row, ok := l.table.Selected()
 			if !ok || !key.Matches(msg, a.key) {
 				continue
 			}

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
+	"allot/app/act"
 	"allot/app/journal"
 	"allot/views/widget"
 	"allot/wallet"
@@ -27,8 +28,8 @@ type txRow struct {
 	// Chain transactions: where they were mined, once they are.
 	Block, Confirmations, GasUsed uint64
 	RevertReason                  string
-	// Body is the request of an unknown outcome, as the journal holds it:
-	// enough to check it or send it again.
+	// Body is the request of an unknown outcome, as the journal holds it,
+	// when it can be checked or sent again (see canReopen); nil otherwise.
 	Body json.RawMessage
 }
 
@@ -108,7 +109,7 @@ func NewTransactions(ctx *Context) Screen {
 				return "only a request whose outcome is UNKNOWN can be checked or sent again"
 			case r.Profile != ctx.Session.Name:
 				return "this request went to profile " + r.Profile + ": switch to it (:profile " + r.Profile + ") to check or resend it"
-			case !canReopen(r.Kind, r.Body):
+			case r.Body == nil:
 				return "the journal does not hold this request's body: it cannot be checked or sent again from here"
 			}
 			return ""
@@ -203,8 +204,13 @@ func readTransactions(j *journal.Journal) ([]txRow, error) {
 			for _, tx := range created.Transactions {
 				rows = append(rows, txRow{ID: tx.TransactionID, Kind: e.Ref, Status: tx.Status, At: e.At, Profile: e.Profile})
 			}
-		case e.Kind == journal.KindOutcome && e.Op == "transactions/create" && e.Status == "unknown":
-			rows = append(rows, txRow{ID: "(no answer: may have been created)", Kind: e.Ref, Status: statusUnknown, At: e.At, Profile: e.Profile, Body: asked[e.Ref]})
+		case e.Kind == journal.KindOutcome && e.Op == "transactions/create" && e.Status == act.StatusUnknown:
+			row := txRow{ID: "(no answer: may have been created)", Kind: e.Ref, Status: statusUnknown, At: e.At, Profile: e.Profile}
+			// Decided once, here: the footer asks on every frame.
+			if body := asked[e.Ref]; canReopen(e.Ref, body) {
+				row.Body = body
+			}
+			rows = append(rows, row)
 		case e.Kind == journal.KindTransaction && e.Ref != "":
 			// A chain transaction: later entries update its status.
 			var st chainStatus
