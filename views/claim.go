@@ -35,14 +35,14 @@ type claim struct {
 // wallet its leaf names: the screen says so when another account is
 // unlocked, before the service refuses the claim.
 func NewClaim(ctx *Context, id, unlocked string, beneficiary common.Address) Screen {
-	c := &claim{id: id, unlocked: unlocked, beneficiary: beneficiary, formSign: newFormSign(ctx, "review the claim request",
+	c := &claim{id: id, unlocked: unlocked, beneficiary: beneficiary}
+	c.formSign = newFormSign(ctx, c.headLines, "review the claim request",
 		widget.TextField("amount", "Amount (tokens)", "empty: all that is claimable now", nil),
 		widget.TextField("userCountryCode", "Country (optional)", "ISO 3166-1 alpha-2, e.g. DE", nil),
-	)}
+	)
 	c.form.Field("amount").Check = func(string) error { return c.check("amount") }
 	c.form.Field("userCountryCode").Check = func(string) error { return c.check("userCountryCode") }
 	c.form.Field("userCountryCode").SetCharLimit(2)
-	c.head = c.headLines
 	return c
 }
 
@@ -195,10 +195,7 @@ func (c *claim) send() tea.Cmd {
 }
 
 func (c *claim) View() string {
-	var b strings.Builder
-	b.WriteString(c.headLines())
-	c.body(&b, "enter reviews the claim request · esc cancels: nothing is sent", c.confirm)
-	return widget.Page(b.String(), c.width, c.height)
+	return c.view("enter reviews the claim request · esc cancels: nothing is sent", c.confirm)
 }
 
 // headLines are the lines above the form or the flow: which allocation,

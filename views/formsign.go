@@ -38,8 +38,8 @@ type formKeys struct {
 	Submit, Cancel key.Binding
 }
 
-func newFormSign(ctx *Context, submit string, fields ...*widget.FormField) formSign {
-	f := formSign{ctx: ctx, form: widget.NewForm(fields...), keys: formKeys{
+func newFormSign(ctx *Context, head func() string, submit string, fields ...*widget.FormField) formSign {
+	f := formSign{ctx: ctx, head: head, form: widget.NewForm(fields...), keys: formKeys{
 		Submit: key.NewBinding(key.WithKeys("enter", "ctrl+s"), key.WithHelp("enter", submit)),
 		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}}
@@ -106,10 +106,12 @@ func (f *formSign) updateFlow(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmd, f.form.Focus(f.form.Focused()))
 }
 
-// body draws the flow, or else question, or else the form with its hint
-// and what is being prepared; then the error.
-func (f *formSign) body(b *strings.Builder, hint string, question *widget.Confirm) {
+// view draws the head, then the flow, or else question, or else the form
+// with its hint and what is being prepared; then the error.
+func (f *formSign) view(hint string, question *widget.Confirm) string {
 	st := f.ctx.Styles
+	var b strings.Builder
+	b.WriteString(f.head())
 	switch {
 	case f.flow != nil:
 		b.WriteString(f.flow.viewOf(st))
@@ -124,6 +126,7 @@ func (f *formSign) body(b *strings.Builder, hint string, question *widget.Confir
 	if f.err != nil {
 		b.WriteString("\n✗ " + sanitize.Line(f.err.Error()) + "\n")
 	}
+	return widget.Page(b.String(), f.width, f.height)
 }
 
 // help is the keys of the step shown: the flow's, question's, or the

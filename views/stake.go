@@ -27,13 +27,13 @@ type stake struct {
 
 // NewStake is the stake screen of pool.
 func NewStake(ctx *Context, pool api.Pool) Screen {
-	s := &stake{pool: pool, formSign: newFormSign(ctx, "prepare the stake",
-		widget.TextField("amount", "Amount (tokens)", "e.g. 100", nil))}
+	s := &stake{pool: pool}
+	s.formSign = newFormSign(ctx, s.headLines, "prepare the stake",
+		widget.TextField("amount", "Amount (tokens)", "e.g. 100", nil))
 	s.form.Field("amount").Check = func(v string) error {
 		_, err := s.amount(v)
 		return err
 	}
-	s.head = s.headLines
 	return s
 }
 
@@ -124,10 +124,7 @@ func (s *stake) prepare() tea.Cmd {
 }
 
 func (s *stake) View() string {
-	var b strings.Builder
-	b.WriteString(s.headLines())
-	s.body(&b, "enter asks the portal for the stake call and shows it before anything is signed · esc cancels", nil)
-	return widget.Page(b.String(), s.width, s.height)
+	return s.view("enter asks the portal for the stake call and shows it before anything is signed · esc cancels", nil)
 }
 
 // headLines are the lines above the form or the flow: the pool, as whom,
