@@ -618,7 +618,7 @@ func (c *creative) View() string {
 	case crvFailed:
 		out = []string{title, "", "✗ " + sanitize.Line(c.err), ""}
 		if c.unknown && c.uploaded != nil {
-			out = append(out, opWrap("No readable answer came: the creative may or may not be registered. The journal records the attempt.", w)...)
+			out = append(out, strings.Split(widget.Page("No readable answer came: the creative may or may not be registered. The journal records the attempt.", w, 0), "\n")...)
 			out = append(out, "")
 		}
 		keys := "esc: back to the details (review sends everything again)"

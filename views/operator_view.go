@@ -116,7 +116,7 @@ func (o *operator) resultView() []string {
 }
 
 func (o *operator) unknownView() []string {
-	wrap := func(s string) []string { return opWrap(s, o.width) }
+	wrap := func(s string) []string { return strings.Split(widget.Page(s, o.width, 0), "\n") }
 	lines := []string{o.failLine("Outcome unknown: " + o.action)}
 	lines = append(lines, wrap("The service may or may not have created the transaction(s): the request was sent but no readable answer came ("+
 		sanitize.Line(opErrorCause(o.unknownErr))+"). It is recorded in the local journal.")...)
@@ -146,30 +146,6 @@ func (o *operator) unknownView() []string {
 		keys = "esc close"
 	}
 	return append(lines, "", o.ctx.Styles.Muted.Render(keys))
-}
-
-// opWrap wraps s at spaces to lines of at most width cells; a word wider
-// than that (a URL) is cut into pieces.
-func opWrap(s string, width int) []string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		switch {
-		case line == "":
-			line = word
-		case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= width:
-			line += " " + word
-		default:
-			lines = append(lines, line)
-			line = word
-		}
-		if ansi.StringWidth(line) > width {
-			parts := strings.Split(ansi.Hardwrap(line, width, true), "\n")
-			lines = append(lines, parts[:len(parts)-1]...)
-			line = parts[len(parts)-1]
-		}
-	}
-	return append(lines, line)
 }
 
 // errorCause is the innermost reason of err, short.
