@@ -702,3 +702,37 @@ func TestSignInFitsTheSmallestTerminal(t *testing.T) {
 		t.Fatalf("%d lines at %dx%d, the buttons or the message's end missing:\n%s", len(lines), MinWidth, MinHeight, view)
 	}
 }
+
+// TestDamagedJournalLine: a torn last line (a crash while writing) is
+// skipped with a warning on the status line; what came before is listed.
+func TestDamagedJournalLine(t *testing.T) {
+	dir := t.TempDir()
+	s, err := session.Sandbox(sandbox.Options{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	j, err := journal.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	created, _ := json.Marshal(api.TransactionsResult{Transactions: []api.Transaction{{TransactionID: "5f0c3d0e-8a51-4c1e-9d7a-2b6c4f1e0a11", Status: "PENDING"}}})
+	if err := j.Append(journal.Entry{Kind: journal.KindOutcome, Profile: s.Name, Op: "transactions/create", Ref: api.ActionInitialize, Data: created}); err != nil {
+		t.Fatal(err)
+	}
+	file, err := os.OpenFile(filepath.Join(dir, journal.FileName), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file.WriteString(`{"at":"2026-11-23T08:00:00Z","kind":"outc`) // torn
+	file.Close()
+
+	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
+	f := &flow{t: t, s: s, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f.wait("Team & Advisors Vesting")
+	f.runes("4").wait("INITIALIZE")
+	f.waitFrom(0, "journal line 2 is damaged and was skipped")
+	if v := f.quit().View(); !strings.Contains(v, "5f0c3d0e-8a51-4c1e-9d7a") || !strings.Contains(v, "damaged and was skipped") {
+		t.Errorf("the entry before the torn line, or the warning, is missing:\n%s", v)
+	}
+}

@@ -2,6 +2,7 @@ package views
 
 import (
 	"context"
+	"errors"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -40,6 +41,13 @@ type list[R any] struct {
 	width      int
 	height     int
 }
+
+// rowsWarning is what a fetch returns with rows that are shown, but not
+// all there was to read (a damaged journal line): the rows load, and the
+// status line says what is missing.
+type rowsWarning string
+
+func (w rowsWarning) Error() string { return string(w) }
 
 // rowAction is a key that opens a screen about the focused row: a form
 // that acts on it.
@@ -85,7 +93,8 @@ func (l *list[R]) Update(msg tea.Msg) tea.Cmd {
 			return nil // an answer to an older request
 		}
 		l.busy = false
-		if msg.err != nil {
+		var warn rowsWarning
+		if msg.err != nil && !errors.As(msg.err, &warn) {
 			l.err = msg.err
 			l.table.SetLoading(nil)
 			return func() tea.Msg { return ErrorMsg{Op: l.title, Err: msg.err} }
@@ -94,7 +103,11 @@ func (l *list[R]) Update(msg tea.Msg) tea.Cmd {
 		if l.loaded != nil {
 			rows = l.loaded(rows)
 		}
-		return l.setRows(rows)
+		cmd := l.setRows(rows)
+		if warn != "" {
+			return tea.Batch(cmd, func() tea.Msg { return widget.StatusMsg{Text: l.title + ": " + string(warn), Error: true} })
+		}
+		return cmd
 	case tea.KeyMsg:
 		if l.table.EditingFilter() {
 			break

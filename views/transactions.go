@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -226,9 +227,10 @@ func readTransactions(j *journal.Journal) ([]txRow, error) {
 			rows = append(rows, row)
 		}
 	}
-	// Newest first.
-	for i, k := 0, len(rows)-1; i < k; i, k = i+1, k-1 {
-		rows[i], rows[k] = rows[k], rows[i]
+	slices.Reverse(rows) // newest first
+	if len(res.Warnings) > 0 {
+		// A torn last line after a crash: what was read is listed.
+		return rows, rowsWarning(strings.Join(res.Warnings, "; "))
 	}
 	return rows, nil
 }
