@@ -40,11 +40,30 @@ type flow struct {
 
 func newFlow(t *testing.T) *flow {
 	t.Helper()
-	s, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	s, _ := journaled(t)
+	return newFlowOn(t, s)
+}
+
+// journaled starts a sandbox session and opens the journal it writes, to
+// write entries of an earlier run into.
+func journaled(t *testing.T) (*session.Session, *journal.Journal) {
+	t.Helper()
+	dir := t.TempDir()
+	s, err := session.Sandbox(sandbox.Options{}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
+	j, err := journal.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, j
+}
+
+// newFlowOn drives the dashboard on s.
+func newFlowOn(t *testing.T, s *session.Session) *flow {
+	t.Helper()
 	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
 	f := &flow{t: t, s: s, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
 	f.wait("Team & Advisors Vesting")
@@ -511,17 +530,8 @@ func TestPagesScrollAndHoldKeys(t *testing.T) {
 // the check asks the sandbox, and the resend sends the journaled bytes
 // after a yes.
 func TestReopenUnknownOutcome(t *testing.T) {
-	dir := t.TempDir()
-	s, err := session.Sandbox(sandbox.Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
+	s, j := journaled(t)
 	body, _ := json.Marshal(&api.StartDistributionRequest{ContractID: s.Fixtures.ContractIDs[0], TokenID: s.TokenIDs[0], AllocationIDs: []string{s.Fixtures.AllocationIDs[0]}})
-	j, err := journal.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, e := range []journal.Entry{
 		{Kind: journal.KindRequest, Profile: s.Name, Op: "transactions/create", Ref: api.ActionStartDistribution, Data: body},
 		{Kind: journal.KindOutcome, Profile: s.Name, Op: "transactions/create", Ref: api.ActionStartDistribution, Status: "unknown"},
@@ -535,9 +545,7 @@ func TestReopenUnknownOutcome(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
-	f := &flow{t: t, s: s, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
-	f.wait("Team & Advisors Vesting")
+	f := newFlowOn(t, s)
 	f.runes("4").wait("INITIALIZE")
 	// Newest first: the other profile's request is refused.
 	f.key(tea.KeyEnter).wait("this request went to profile production")
@@ -554,7 +562,7 @@ func TestReopenUnknownOutcome(t *testing.T) {
 	if applied(s, "transactions/create") != 1 {
 		t.Fatalf("applied %d, want the one resend", applied(s, "transactions/create"))
 	}
-	sent := journaltest.Of(journaltest.Entries(t, dir), journal.KindRequest, "transactions/create")
+	sent := journaltest.Of(journaltest.Entries(t, s.StateDir), journal.KindRequest, "transactions/create")
 	if len(sent) != 4 || string(sent[3].Data) != string(body) { // three journaled by hand, then the resend
 		t.Fatalf("the resend is not the journaled body: %+v", sent)
 	}
@@ -706,30 +714,19 @@ func TestSignInFitsTheSmallestTerminal(t *testing.T) {
 // TestDamagedJournalLine: a torn last line (a crash while writing) is
 // skipped with a warning on the status line; what came before is listed.
 func TestDamagedJournalLine(t *testing.T) {
-	dir := t.TempDir()
-	s, err := session.Sandbox(sandbox.Options{}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	j, err := journal.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, j := journaled(t)
 	created, _ := json.Marshal(api.TransactionsResult{Transactions: []api.Transaction{{TransactionID: "5f0c3d0e-8a51-4c1e-9d7a-2b6c4f1e0a11", Status: "PENDING"}}})
 	if err := j.Append(journal.Entry{Kind: journal.KindOutcome, Profile: s.Name, Op: "transactions/create", Ref: api.ActionInitialize, Data: created}); err != nil {
 		t.Fatal(err)
 	}
-	file, err := os.OpenFile(filepath.Join(dir, journal.FileName), os.O_APPEND|os.O_WRONLY, 0)
+	file, err := os.OpenFile(filepath.Join(s.StateDir, journal.FileName), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	file.WriteString(`{"at":"2026-11-23T08:00:00Z","kind":"outc`) // torn
 	file.Close()
 
-	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
-	f := &flow{t: t, s: s, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
-	f.wait("Team & Advisors Vesting")
+	f := newFlowOn(t, s)
 	f.runes("4").wait("INITIALIZE")
 	f.waitFrom(0, "journal line 2 is damaged and was skipped")
 	if v := f.quit().View(); !strings.Contains(v, "5f0c3d0e-8a51-4c1e-9d7a") || !strings.Contains(v, "damaged and was skipped") {
