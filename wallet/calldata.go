@@ -3,6 +3,7 @@ package wallet
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
@@ -289,18 +290,24 @@ func (s *Summary) checkWithdraw(ctx context.Context, values []any, opts DecodeOp
 		return
 	}
 	switch root, err := MerkleRoot(ctx, opts.Chain, s.Call.To, rootIndex); {
-	case err != nil:
-		s.warn(WarnUnchecked, "could not read the vester's root %d: %v", rootIndex, err)
-	case root == common.Hash{}:
+	case errors.Is(err, ErrNoRoot):
 		w.OnChainRoot = &root
 		s.warn(WarnProofInvalid, "the vester has no root number %d", rootIndex)
+	case err != nil:
+		s.warn(WarnUnchecked, "could not read the vester's root %d: %v", rootIndex, err)
 	case len(proof) > merkle.MaxProofLength || root != w.ComputedRoot:
 		w.OnChainRoot = &root
 		s.warn(WarnProofInvalid, "the proof does not lead to the vester's root %d", rootIndex)
 	default:
 		w.OnChainRoot = &root
 	}
-	s.checkFee(ctx, opts, "claim fee", ClaimFee)
+	var allocationID string
+	if w.Allocation != nil {
+		allocationID = w.Allocation.Allocation.ID
+	}
+	s.checkFee(ctx, opts, "claim fee", func(ctx context.Context, c ethereum.ContractCaller, vester common.Address) (*big.Int, error) {
+		return ClaimFee(ctx, c, vester, allocationID)
+	})
 }
 
 // checkFee compares the value sent with the fee the contract takes.

@@ -20,4 +20,7 @@ var (
 	ErrNotSignedIn = errors.New("not signed in to the portal")
 	// ErrSessionExpired: the portal access token has expired; sign in again.
 	ErrSessionExpired = errors.New("portal session expired")
+	// ErrUnchecked: a check could not run to the end (no chain, a read
+	// failed). It is neither a pass nor a failure, and never a pass.
+	ErrUnchecked = errors.New("could not be checked")
 )

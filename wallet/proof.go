@@ -294,7 +294,10 @@ func VerifyProof(ctx context.Context, p *Proof, opts VerifyOptions) *Verificatio
 
 	if opts.Chain != nil && opts.Vester != (common.Address{}) {
 		root, err := MerkleRoot(ctx, opts.Chain, opts.Vester, p.RootIndex)
-		if err != nil {
+		if errors.Is(err, ErrNoRoot) {
+			ok := false
+			v.OnChainRoot, v.OnChainOK = &root, &ok
+		} else if err != nil {
 			v.ChainErr = fmt.Errorf("read root %d of vester %s: %w", p.RootIndex, opts.Vester.Hex(), err)
 		} else {
 			ok := root == v.ComputedRoot && root != (common.Hash{})

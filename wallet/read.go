@@ -40,19 +40,6 @@ func view[T any](ctx context.Context, caller ethereum.ContractCaller, contract a
 	return v, nil
 }
 
-// MerkleRoot reads the vester's root number index (D8). A vester answers the
-// zero hash for an index no root was added under.
-func MerkleRoot(ctx context.Context, caller ethereum.ContractCaller, vester common.Address, index uint32) (common.Hash, error) {
-	root, err := view[[32]byte](ctx, caller, vesterABI, vester, "merkleRoots", new(big.Int).SetUint64(uint64(index)))
-	return root, err
-}
-
-// ClaimFee reads the vester's claim fee in wei: the exact value its withdraw
-// takes.
-func ClaimFee(ctx context.Context, caller ethereum.ContractCaller, vester common.Address) (*big.Int, error) {
-	return view[*big.Int](ctx, caller, vesterABI, vester, "claimFee")
-}
-
 // PlatformFee reads the staking pool's fee in wei: the exact value its stake
 // takes.
 func PlatformFee(ctx context.Context, caller ethereum.ContractCaller, pool common.Address) (*big.Int, error) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"allot/api"
 	"allot/sanitize"
@@ -98,4 +99,24 @@ func KnownContracts(contracts []api.Contract) map[common.Address]string {
 		out[common.HexToAddress(c.Address)] = label
 	}
 	return out
+}
+
+// VesterCandidates lists the contracts of a token that may be the vester of
+// one of its distributions, for FindVester: every contract with an address
+// except the staking pools', VESTING and AIRDROP first. The service's list
+// only proposes; the chain decides, by the root a contract holds.
+func VesterCandidates(contracts []api.Contract) []common.Address {
+	var first, rest []common.Address
+	for _, c := range contracts {
+		if !common.IsHexAddress(c.Address) || strings.EqualFold(c.Type, "STAKING") {
+			continue
+		}
+		addr := common.HexToAddress(c.Address)
+		if strings.EqualFold(c.Type, "VESTING") || strings.EqualFold(c.Type, "AIRDROP") {
+			first = append(first, addr)
+		} else {
+			rest = append(rest, addr)
+		}
+	}
+	return append(first, rest...)
 }
