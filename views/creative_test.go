@@ -150,7 +150,7 @@ func TestCreativeUploadEndToEnd(t *testing.T) {
 		t.Fatalf("sent %d", c.sent)
 	}
 	d.keys("c")
-	want := StatusMsg{Text: "copied " + sanitize.Truncate(c.result.PublicURL, 48)}
+	want := StatusMsg{Text: "copied " + sanitize.Truncate(c.result.PublicURL, 48) + " (OSC 52)"}
 	d.until("the copy", func() bool { return len(d.got) > 0 && d.got[len(d.got)-1] == want })
 	d.keys("esc")
 	d.until("the page closing", func() bool { return d.got[len(d.got)-1] == (BackMsg{}) })

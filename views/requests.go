@@ -149,10 +149,18 @@ func (r *requests) Update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(r.refresh(), r.wait())
 	case tea.KeyMsg:
 		if !r.table.EditingFilter() && key.Matches(msg, keyCurl) {
-			if row, ok := r.table.Selected(); ok {
-				return r.ctx.Clipboard.Copy(row.X.Curl())
+			row, ok := r.table.Selected()
+			switch {
+			case !ok:
+				return nil
+			case r.ctx.Session.Sandbox:
+				// Its requests go over an in-memory network: a curl of them
+				// would reach nothing.
+				return func() tea.Msg {
+					return widget.StatusMsg{Text: "the embedded sandbox is not reachable from outside allot: run `allot sandbox` and a profile for it to replay requests with curl", Error: true}
+				}
 			}
-			return nil
+			return r.ctx.Clipboard.Copy(row.X.Curl())
 		}
 	}
 	return r.list.Update(msg)

@@ -228,7 +228,9 @@ func TestScheduleValidSubmit(t *testing.T) {
 		t.Fatalf("created list %+v\n%s", s.list, s.View())
 	}
 	d.keys("c")
-	d.until("the copy", func() bool { return len(d.got) > 0 && d.got[len(d.got)-1] == (StatusMsg{Text: "copied " + key}) })
+	d.until("the copy", func() bool {
+		return len(d.got) > 0 && d.got[len(d.got)-1] == (StatusMsg{Text: "copied " + key + " (OSC 52)"})
+	})
 	if s.Capturing() || !s.Narrowed() {
 		t.Fatal("the result page must leave global keys alone and take esc")
 	}

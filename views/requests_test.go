@@ -1,0 +1,64 @@
+package views
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/api/sandbox"
+	"allot/app/session"
+	"allot/views/widget"
+)
+
+// settle feeds cmd's messages back to s until none is left; a command that
+// waits for more than a moment (the request log's change feed) is dropped.
+func settle(s Screen, cmd tea.Cmd) {
+	for queue := []tea.Cmd{cmd}; len(queue) > 0; queue = queue[1:] {
+		if queue[0] == nil {
+			continue
+		}
+		got := make(chan tea.Msg, 1)
+		go func(c tea.Cmd) { got <- c() }(queue[0])
+		select {
+		case msg := <-got:
+			if batch, ok := msg.(tea.BatchMsg); ok {
+				queue = append(queue, batch...)
+				continue
+			}
+			if msg != nil {
+				queue = append(queue, s.Update(msg))
+			}
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// The embedded sandbox's requests go over an in-memory network: copying one
+// as curl says so and points to `allot sandbox`, instead of a command that
+// reaches nothing.
+func TestRequestsCurlOnTheEmbeddedSandbox(t *testing.T) {
+	s, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.API.Contracts(context.Background(), s.TokenIDs[0]); err != nil {
+		t.Fatal(err)
+	}
+	ctx := &Context{Session: s, Now: time.Now, Styles: widget.DefaultStyles(), Clipboard: widget.Clipboard{Out: io.Discard}, Token: s.TokenIDs[0]}
+	r := NewRequests(ctx).(*requests)
+	r.SetSize(120, 30)
+	settle(r, r.refresh())
+	if _, ok := r.table.Selected(); !ok {
+		t.Fatalf("no request listed:\n%s", r.View())
+	}
+	msg := r.Update(keyMsg("c"))()
+	status, ok := msg.(widget.StatusMsg)
+	if !ok || !status.Error || !strings.Contains(status.Text, "allot sandbox") {
+		t.Errorf("copy as curl on the embedded sandbox: %#v", msg)
+	}
+}
