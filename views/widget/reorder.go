@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/sanitize"
 )
 
 // job is the O(n) part of a change to the table's rows, sort or filter,
@@ -132,7 +134,7 @@ func (t *Table[R]) finish(d jobDone[R]) {
 // cycleSort moves to the next sort order: each sortable column ascending,
 // then descending, then the given order again.
 func (t *Table[R]) cycleSort() tea.Cmd {
-	next := nextSort(t.cols, t.sort)
+	next := nextSort(t.cols, t.widths, t.sort)
 	if next == t.sort {
 		return nil
 	}
@@ -141,16 +143,33 @@ func (t *Table[R]) cycleSort() tea.Cmd {
 	return t.reorder(false, "sorting")
 }
 
-func nextSort[R any](cols []Column[R], cur sortKey) sortKey {
+// nextSort is the sort after cur: the same column descending, else the next
+// sortable column on screen ascending, else the given order. A column the
+// width has dropped is skipped: its order could not be seen. widths nil
+// means every column is on screen (the table has no size yet).
+func nextSort[R any](cols []Column[R], widths []int, cur sortKey) sortKey {
 	if cur.col >= 0 && !cur.desc {
 		return sortKey{col: cur.col, desc: true}
 	}
 	for c := cur.col + 1; c < len(cols); c++ {
-		if cols[c].Sort != nil {
+		if cols[c].Sort != nil && (widths == nil || widths[c] > 0) {
 			return sortKey{col: c}
 		}
 	}
 	return unsorted
+}
+
+// sortLabel names the sort in force for the footer, "Amount ↓"; empty in
+// the given order.
+func (t *Table[R]) sortLabel() string {
+	if t.sort.col < 0 {
+		return ""
+	}
+	arrow := "↑"
+	if t.sort.desc {
+		arrow = "↓"
+	}
+	return "sort " + sanitize.Line(t.cols[t.sort.col].Title) + " " + arrow
 }
 
 func (t *Table[R]) sortable() bool {

@@ -185,6 +185,32 @@ func TestTableCursorRestoredByID(t *testing.T) {
 	})
 }
 
+// At a width that drops the Created column (priority 3), s skips it: a
+// sort the user cannot see is no sort to offer. The footer names the sort
+// in force even when its column is dropped later.
+func TestTableSortSkipsHiddenColumns(t *testing.T) {
+	tb := newStakeTable(makeStakes(20), 60, 10, TableConfig[stake]{})
+	if strings.Contains(tb.View(), "Created") {
+		t.Fatalf("the Created column fits at 60 columns; the test needs it dropped:\n%s", tb.View())
+	}
+	lastLine := func() string {
+		lines := strings.Split(tb.View(), "\n")
+		return lines[len(lines)-1]
+	}
+	for _, want := range []string{"sort Amount ↑", "sort Amount ↓", ""} {
+		press(tb, "s")
+		got := lastLine()
+		if want != "" && !strings.Contains(got, want) || want == "" && strings.Contains(got, "sort ") {
+			t.Errorf("after s the footer says %q, want %q", got, want)
+		}
+	}
+	press(tb, "s", "s") // Amount descending
+	tb.SetSize(30, 10)
+	if !strings.Contains(lastLine(), "sort Amount ↓") {
+		t.Errorf("footer %q lost the sort at 30 columns", lastLine())
+	}
+}
+
 func TestTableSortCycles(t *testing.T) {
 	rows := makeStakes(50)
 	tb := newStakeTable(rows, 120, 20, TableConfig[stake]{})

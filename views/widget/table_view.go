@@ -127,6 +127,11 @@ func (t *Table[R]) footer() string {
 	if t.pending != "" {
 		right = append(right, t.pending+"…")
 	}
+	if label := t.sortLabel(); label != "" {
+		// Also in the header's arrow, but the sorted column may be one the
+		// width has dropped since.
+		right = append(right, label)
+	}
 	if n := len(t.view); n > 0 {
 		pos := FormatCount(t.cursor+1) + "/" + FormatCount(n)
 		if t.applied != "" {
