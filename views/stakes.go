@@ -35,7 +35,7 @@ func NewStakes(ctx *Context, pool api.Pool) Screen {
 			{Title: "Wallet", Cell: func(st api.Stake) string { return st.WalletAddress }, MinWidth: 42, MaxWidth: 42, Flex: 3, Sort: func(a, b api.Stake) int {
 				return cmpString(strings.ToLower(a.WalletAddress), strings.ToLower(b.WalletAddress))
 			}},
-			{Title: "Amount", Cell: func(st api.Stake) string { return widget.FormatAmount(st.Amount.String()) }, Align: widget.AlignRight, MinWidth: 16, Sort: func(a, b api.Stake) int { return a.Amount.Cmp(b.Amount.Decimal) }},
+			{Title: "Amount", Cell: func(st api.Stake) string { return widget.FormatAmountMin(st.Amount.String(), 2) }, Align: widget.AlignRight, MinWidth: 16, Sort: func(a, b api.Stake) int { return a.Amount.Cmp(b.Amount.Decimal) }},
 			{Title: "Status", Cell: func(st api.Stake) string { return st.Status }, MinWidth: 9, Priority: 2, Sort: func(a, b api.Stake) int { return cmpString(a.Status, b.Status) }},
 			{Title: "Created", Cell: func(st api.Stake) string { return api.FormatTime(st.CreatedAt) }, MinWidth: 20, Priority: 3, Sort: func(a, b api.Stake) int { return a.CreatedAt.Compare(b.CreatedAt.Time) }},
 			{Title: "ID", Cell: func(st api.Stake) string { return st.ID }, MinWidth: 10, Priority: 4},

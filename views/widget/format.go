@@ -31,6 +31,21 @@ func FormatAmount(s string) string {
 	return out
 }
 
+// FormatAmountMin is FormatAmount with at least decimals fraction digits,
+// padded with zeros, so that right-aligned amounts of a column line up on
+// the decimal point ("127,721.30" above "3,042,191.07"). Digits are never
+// dropped: an amount with more decimals is shown whole, exact.
+func FormatAmountMin(s string, decimals int) string {
+	out := FormatAmount(s)
+	if _, _, frac, ok := parseDecimal(strings.TrimSpace(s)); ok && len(frac) < decimals {
+		if frac == "" {
+			out += "."
+		}
+		out += strings.Repeat("0", decimals-len(frac))
+	}
+	return out
+}
+
 // parseDecimal splits a decimal number, optionally in exponent form, into
 // its sign ("" or "-"), integer digits without leading zeros, and fraction
 // digits as written.

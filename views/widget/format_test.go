@@ -118,3 +118,18 @@ func TestTruncateByDisplayWidth(t *testing.T) {
 		t.Errorf("fit left: %q", got)
 	}
 }
+
+func TestFormatAmountMin(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"127721.3", "127,721.30"},
+		{"3042191.07", "3,042,191.07"},
+		{"1000", "1,000.00"},
+		{"0.123456789012345678", "0.123456789012345678"}, // never rounded
+		{"1.5e3", "1,500.00"},
+		{"12a", "12a"}, // not a number: shown as it is
+	} {
+		if got := FormatAmountMin(tt.in, 2); got != tt.want {
+			t.Errorf("FormatAmountMin(%q, 2) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
