@@ -49,9 +49,10 @@ func TestBar(t *testing.T) {
 }
 
 func TestLogBuckets(t *testing.T) {
-	got := LogBuckets(decimals("0.5", "3", "7", "12", "15", "18", "250", "3000", "3500", "0", "1", "10.000"))
+	got := LogBuckets(decimals("0.5", "3", "7", "12", "15", "18", "250", "3000", "3500", "0", "1", "10.000", "1.999", "2", "4.99"))
 	want := []Bucket{
-		{"0", "0", 1}, {"0.1", "1", 1}, {"1", "10", 3}, {"10", "100", 4}, {"100", "1k", 1}, {"1k", "10k", 2},
+		{"0", "0", 1}, {"0.5", "1", 1}, {"1", "2", 2}, {"2", "5", 3}, {"5", "10", 1}, {"10", "20", 4}, {"20", "50", 0},
+		{"50", "100", 0}, {"100", "200", 0}, {"200", "500", 1}, {"500", "1k", 0}, {"1k", "2k", 0}, {"2k", "5k", 2},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %v, want %v", got, want)
@@ -61,21 +62,25 @@ func TestLogBuckets(t *testing.T) {
 			t.Errorf("bucket %d = %v, want %v", i, got[i], want[i])
 		}
 	}
-	// Empty decades in between are kept; extremes are clamped.
-	got = LogBuckets(decimals("2", "20000", "1e999"))
-	if len(got) != maxDecade+1 || got[2].Count != 0 || got[len(got)-1].From != "1e36" {
-		t.Errorf("gaps or clamping wrong: %v", got)
+	// Empty bins in between are kept; extremes are clamped.
+	got = LogBuckets(decimals("2", "20000", "1e999", "1e-999"))
+	if len(got) != (maxDecade-minDecade+1)*len(steps) || got[1].Count != 0 || got[len(got)-1].From != "5e36" || got[0].From != "1e-24" {
+		t.Errorf("gaps or clamping wrong: %d buckets, %v", len(got), got)
 	}
 	if got := LogBuckets(nil); len(got) != 0 {
 		t.Errorf("no amounts, no buckets: %v", got)
 	}
 }
 
-func TestPow10Label(t *testing.T) {
-	want := map[int]string{-5: "1e-5", -4: "0.0001", -1: "0.1", 0: "1", 2: "100", 3: "1k", 7: "10M", 9: "1B", 14: "100T", 15: "1e15"}
-	for k, w := range want {
-		if got := pow10Label(k); got != w {
-			t.Errorf("pow10Label(%d) = %q, want %q", k, got, w)
+func TestEdgeLabel(t *testing.T) {
+	at := func(step, k int) int { return (k-minDecade)*len(steps) + step }
+	want := map[int]string{
+		at(2, -5): "5e-5", at(0, -4): "0.0001", at(1, -1): "0.2", at(0, 0): "1", at(2, 0): "5", at(0, 2): "100",
+		at(0, 3): "1k", at(1, 3): "2k", at(2, 7): "50M", at(0, 9): "1B", at(2, 14): "500T", at(1, 15): "2e15",
+	}
+	for i, w := range want {
+		if got := edgeLabel(i); got != w {
+			t.Errorf("edgeLabel(%d) = %q, want %q", i, got, w)
 		}
 	}
 }
@@ -86,20 +91,28 @@ func TestHistogram(t *testing.T) {
 		width, height int
 		want          string
 	}{
-		{40, 8, "" +
-			"     0 │██████████                     1\n" +
-			" 0.1–1 │██████████                     1\n" +
-			"  1–10 │████████████████████           2\n" +
-			"10–100 │██████████████████████████████ 3\n" +
-			"100–1k │██████████                     1\n" +
-			"1k–10k │████████████████████           2\n" +
-			"       └──────────────────────────────"},
-		// Fewer lines than buckets: neighbours merge.
-		{40, 4, "" +
-			"    0–1 │███████████▌                  2\n" +
-			"  1–100 │█████████████████████████████ 5\n" +
-			"100–10k │█████████████████▍            3\n" +
+		{40, 14, "" +
+			"      0 │█████████▋                    1\n" +
+			"  0.5–1 │█████████▋                    1\n" +
+			"    1–2 │                              0\n" +
+			"    2–5 │█████████▋                    1\n" +
+			"   5–10 │█████████▋                    1\n" +
+			"  10–20 │█████████████████████████████ 3\n" +
+			"  20–50 │                              0\n" +
+			" 50–100 │                              0\n" +
+			"100–200 │                              0\n" +
+			"200–500 │█████████▋                    1\n" +
+			" 500–1k │                              0\n" +
+			"  1k–2k │                              0\n" +
+			"  2k–5k │███████████████████▎          2\n" +
 			"        └─────────────────────────────"},
+		// Fewer lines than buckets: neighbours merge.
+		{40, 5, "" +
+			"   0–5 │██████████████████████▌        3\n" +
+			" 5–100 │██████████████████████████████ 4\n" +
+			"100–2k │███████▌                       1\n" +
+			" 2k–5k │███████████████                2\n" +
+			"       └──────────────────────────────"},
 	}
 	for _, tt := range tests {
 		got := Histogram(buckets, tt.width, tt.height)

@@ -30,51 +30,71 @@ const (
 	maxDecade = 36
 )
 
-// LogBuckets sorts amounts into powers of ten (1–10, 10–100, 1k–10k, ...),
-// the scale on which stake sizes spread. Zero and negative amounts share a
-// bucket labelled "0". Empty decades between the smallest and the largest
-// amount are kept, so the gaps show.
+// steps are the bin edges within a decade: 1, 2 and 5 times its power of
+// ten, the series people read scales in (1, 2, 5, 10, 20, 50, ...). Three
+// bins a decade show the shape of stake sizes that a decade alone hides.
+var steps = [...]int{1, 2, 5}
+
+// LogBuckets sorts amounts into bins of a 1-2-5 scale (1–2, 2–5, 5–10,
+// 10–20, ..., 1k–2k, ...), the log scale on which stake sizes spread. Zero
+// and negative amounts share a bucket labelled "0". Empty bins between the
+// smallest and the largest amount are kept, so the gaps show.
 func LogBuckets(amounts []decimal.Decimal) []Bucket {
-	counts := make([]int, maxDecade-minDecade+1)
+	counts := make([]int, (maxDecade-minDecade+1)*len(steps))
 	zero := 0
-	lo, hi := maxDecade, minDecade
+	lo, hi := len(counts), -1
 	for _, a := range amounts {
 		if !a.IsPositive() {
 			zero++
 			continue
 		}
-		k := decade(a)
-		counts[k-minDecade]++
-		lo, hi = min(lo, k), max(hi, k)
+		i := bin(a)
+		counts[i]++
+		lo, hi = min(lo, i), max(hi, i)
 	}
 	var out []Bucket
 	if zero > 0 {
 		out = append(out, Bucket{From: "0", To: "0", Count: zero})
 	}
-	for k := lo; k <= hi; k++ {
-		out = append(out, Bucket{From: pow10Label(k), To: pow10Label(k + 1), Count: counts[k-minDecade]})
+	for i := lo; i <= hi; i++ {
+		out = append(out, Bucket{From: edgeLabel(i), To: edgeLabel(i + 1), Count: counts[i]})
 	}
 	return out
 }
 
-// decade is floor(log10(a)) for a positive a, exactly: the position of its
-// leading digit.
-func decade(a decimal.Decimal) int {
+// bin is the index of a positive amount's 1-2-5 bin, exactly: its decade
+// (the position of its leading digit) and where its leading digit falls
+// among the steps. Amounts past either end land in the end bins.
+func bin(a decimal.Decimal) int {
 	k := a.NumDigits() + int(a.Exponent()) - 1
-	return min(max(k, minDecade), maxDecade)
+	switch {
+	case k < minDecade:
+		return 0
+	case k > maxDecade:
+		return (maxDecade-minDecade+1)*len(steps) - 1
+	}
+	lead := int(a.Coefficient().String()[0] - '0')
+	j := 0
+	for j+1 < len(steps) && lead >= steps[j+1] {
+		j++
+	}
+	return (k-minDecade)*len(steps) + j
 }
 
-// pow10Label names 10^k compactly: 1, 10, 100, 1k, ..., 100T, then 1e15;
-// 0.1 to 0.0001, then 1e-5.
-func pow10Label(k int) string {
+// edgeLabel names the lower edge of bin i: its step times its decade's
+// power of ten, compactly (1, 2, 5, 10, ..., 500, 1k, 2k, ..., 500T, then
+// 1e15, 2e15; 0.5 to 0.0001, then 5e-5).
+func edgeLabel(i int) string {
+	m, k := steps[i%len(steps)], i/len(steps)+minDecade
+	digit := strconv.Itoa(m)
 	switch {
 	case k >= 15 || k < -4:
-		return "1e" + strconv.Itoa(k)
+		return digit + "e" + strconv.Itoa(k)
 	case k < 0:
-		return "0." + strings.Repeat("0", -k-1) + "1"
+		return "0." + strings.Repeat("0", -k-1) + digit
 	}
 	suffix := [...]string{"", "k", "M", "B", "T"}[k/3]
-	return "1" + strings.Repeat("0", k%3) + suffix
+	return digit + strings.Repeat("0", k%3) + suffix
 }
 
 // Histogram draws buckets as horizontal bars, one per line, with the
