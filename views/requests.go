@@ -1,6 +1,8 @@
 package views
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"sort"
@@ -37,7 +39,7 @@ func NewRequests(ctx *Context) Screen {
 			{Title: "Method", Cell: func(i indexed) string { return i.X.Method }, MinWidth: 6},
 			{Title: "Operation", Cell: func(i indexed) string { return i.X.Op }, MinWidth: 14, Flex: 2},
 			{Title: "Status", Cell: func(i indexed) string { return exchangeStatus(i.X) }, MinWidth: 6, Align: widget.AlignRight},
-			{Title: "Duration", Cell: func(i indexed) string { return i.X.Duration.Round(time.Millisecond).String() }, MinWidth: 8, Align: widget.AlignRight, Priority: 2},
+			{Title: "Duration", Cell: func(i indexed) string { return duration(i.X.Duration) }, MinWidth: 8, Align: widget.AlignRight, Priority: 2},
 			{Title: "Size", Cell: func(i indexed) string { return byteSize(i.X.ResponseSize) }, MinWidth: 8, Align: widget.AlignRight, Priority: 3},
 		},
 		ID:       func(i indexed) string { return fmt.Sprint(i.N) },
@@ -71,7 +73,7 @@ func exchangeFields(i indexed) []widget.Field {
 		{Label: "Request", Value: x.Method + " " + x.URL},
 		{Label: "Status", Value: exchangeStatus(x) + " " + http.StatusText(x.Status)},
 		{Label: "Attempt", Value: fmt.Sprint(x.Attempt)},
-		{Label: "Duration", Value: x.Duration.Round(time.Millisecond).String()},
+		{Label: "Duration", Value: duration(x.Duration)},
 		{Label: "Sizes", Value: fmt.Sprintf("sent %s, received %s", byteSize(x.RequestSize), byteSize(x.ResponseSize))},
 	}
 	if x.Err != "" {
@@ -92,11 +94,35 @@ func exchangeFields(i indexed) []widget.Field {
 // for `c` (curl) or -o json, not for a terminal pane.
 const maxShownBody = 4 << 10
 
+// maxIndentedBody bounds the body that is laid out as indented JSON before
+// it is cut to maxShownBody: larger ones are cut as they came.
+const maxIndentedBody = 64 << 10
+
+// clip shows a body: JSON indented, so that a person can read it, then cut
+// to maxShownBody.
 func clip(b []byte) string {
+	if len(b) <= maxIndentedBody && json.Valid(b) {
+		var out bytes.Buffer
+		if json.Indent(&out, b, "", "  ") == nil {
+			b = out.Bytes()
+		}
+	}
 	if len(b) > maxShownBody {
 		return string(b[:maxShownBody]) + fmt.Sprintf("… (%s more)", byteSize(len(b)-maxShownBody))
 	}
 	return string(b)
+}
+
+// duration writes how long a call took: milliseconds below a second, where
+// most calls are (a fast call read "0s").
+func duration(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return "<1 ms"
+	case d < time.Second:
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+	return d.Round(10 * time.Millisecond).String()
 }
 
 func headers(h http.Header) string {

@@ -62,3 +62,22 @@ func TestRequestsCurlOnTheEmbeddedSandbox(t *testing.T) {
 		t.Errorf("copy as curl on the embedded sandbox: %#v", msg)
 	}
 }
+
+func TestRequestBodiesAndDurationsForPeople(t *testing.T) {
+	if got := clip([]byte(`{"isProcessed":true,"result":{"items":[],"total":0}}`)); got != "{\n  \"isProcessed\": true,\n  \"result\": {\n    \"items\": [],\n    \"total\": 0\n  }\n}" {
+		t.Errorf("JSON body not indented:\n%s", got)
+	}
+	if got := clip([]byte("<html>bad gateway</html>")); got != "<html>bad gateway</html>" {
+		t.Errorf("a body that is not JSON must come as it is: %q", got)
+	}
+	if got := clip([]byte(strings.Repeat("a", maxShownBody+10))); !strings.HasSuffix(got, "… (10 B more)") {
+		t.Errorf("long body not cut: …%q", got[len(got)-20:])
+	}
+	for d, want := range map[time.Duration]string{
+		300 * time.Microsecond: "<1 ms", 4 * time.Millisecond: "4 ms", 999 * time.Millisecond: "999 ms", 1234 * time.Millisecond: "1.23s",
+	} {
+		if got := duration(d); got != want {
+			t.Errorf("duration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
