@@ -95,7 +95,8 @@ type Model struct {
 	// to animate, so an idle dashboard draws nothing.
 	spinning, ticking bool
 	cmdline           textinput.Model
-	commandH          string // completion hint
+	commandH          string       // completion hint
+	poolNames         poolNamesMsg // the token's pools, for completion
 	showHelp          bool
 	quitting          bool // asking whether to quit with work running
 
@@ -320,6 +321,15 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status = ""
 		}
 		return m, nil
+	case poolNamesMsg:
+		if msg.token == m.ctx.Token {
+			m.poolNames = msg
+			if m.cmdline.Focused() && m.commandH == loadingPools {
+				// tab was pressed while they loaded: complete now.
+				m.completeCommand()
+			}
+		}
+		return m, nil
 	case openStakesMsg:
 		if msg.err != nil {
 			return m, m.fail("stakes", msg.err)
@@ -397,7 +407,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.cmdline.SetValue("")
 		m.commandH = ""
 		m.cmdline.Focus()
-		return textinput.Blink
+		return tea.Batch(textinput.Blink, m.fetchPoolNames())
 	case key.Matches(msg, m.keys.Back):
 		return m.back(msg)
 	case key.Matches(msg, m.keys.NextTab):
@@ -446,10 +456,7 @@ func (m *Model) commandKey(msg tea.KeyMsg) tea.Cmd {
 		m.cmdline.Blur()
 		return m.runCommand(line)
 	case "tab":
-		line, hint := complete(m.cmdline.Value(), m.opts.Switch.Names)
-		m.cmdline.SetValue(line)
-		m.cmdline.CursorEnd()
-		m.commandH = hint
+		m.completeCommand()
 		return nil
 	}
 	var cmd tea.Cmd

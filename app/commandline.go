@@ -1,14 +1,17 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"allot/sanitize"
 	"allot/views"
 )
 
@@ -16,7 +19,7 @@ import (
 var commands = []struct{ name, args, help string }{
 	{"contracts", "", "the contracts of the token"},
 	{"pools", "", "the staking pools of the token"},
-	{"stakes", "POOL", "the stakes of a pool (id or name)"},
+	{"stakes", "POOL", "the stakes of a pool (id or name; tab completes)"},
 	{"alloc", "ID", "look up an allocation"},
 	{"transactions", "", "transactions created on this machine"},
 	{"requests", "", "the request inspector"},
@@ -39,41 +42,83 @@ func newCommandLine() textinput.Model {
 	return in
 }
 
-// complete extends the command name typed so far, or a profile's name
-// after :profile, or lists the choices.
-func complete(line string, profiles []string) (string, string) {
-	if name, ok := strings.CutPrefix(line, "profile "); ok && !strings.Contains(name, " ") {
-		matches := prefixed(profiles, name)
-		switch len(matches) {
-		case 0:
-			return line, "no profile starts with " + name
-		case 1:
-			return "profile " + matches[0], ""
-		}
-		return line, strings.Join(matches, " · ")
-	}
-	if strings.Contains(line, " ") {
-		return line, ""
-	}
-	var names []string
-	for _, c := range commands {
-		names = append(names, c.name)
-	}
-	matches := prefixed(names, line)
-	switch len(matches) {
-	case 0:
-		return line, "no command starts with " + line
-	case 1:
-		return matches[0] + " ", ""
-	}
-	return line, strings.Join(matches, " · ")
+// completions are what tab can complete after a command's name: the
+// configuration's profiles, the profile's tokens, and the pools of the
+// token on show (fetched when the command line opens).
+type completions struct {
+	profiles, tokens []string
+	pools            []string // ids and names; nil until fetched
+	poolsErr         string   // why they could not be fetched
 }
 
-// prefixed are the names that start with prefix, sorted.
+// complete extends the command name typed so far, or the argument of a
+// command that takes a name or id, or lists the choices.
+func complete(line string, c completions) (string, string) {
+	name, arg, hasArg := strings.Cut(line, " ")
+	if !hasArg {
+		var names []string
+		for _, cmd := range commands {
+			names = append(names, cmd.name)
+		}
+		return completeWord(line, "", names, "command")
+	}
+	switch name {
+	case "profile":
+		return completeWord(arg, "profile ", c.profiles, "profile")
+	case "token":
+		return completeWord(arg, "token ", c.tokens, "token")
+	case "stakes":
+		switch {
+		case c.poolsErr != "":
+			return line, "pool names: " + c.poolsErr
+		case c.pools == nil:
+			return line, loadingPools
+		}
+		return completeWord(arg, "stakes ", c.pools, "pool")
+	}
+	return line, ""
+}
+
+// loadingPools is the hint while the pool names are on their way; their
+// arrival completes the line.
+const loadingPools = "loading the pool names…"
+
+// completeWord completes typed among choices (case-insensitively, as pool
+// names are matched): the one choice, or their longest common beginning
+// and the list.
+func completeWord(typed, prefix string, choices []string, what string) (string, string) {
+	matches := prefixed(choices, typed)
+	switch len(matches) {
+	case 0:
+		return prefix + typed, fmt.Sprintf("no %s starts with %s", what, typed)
+	case 1:
+		if prefix == "" {
+			return matches[0] + " ", ""
+		}
+		return prefix + matches[0], ""
+	}
+	return prefix + commonPrefix(matches), strings.Join(matches, " · ")
+}
+
+func commonPrefix(words []string) string {
+	common := []rune(words[0])
+	for _, w := range words[1:] {
+		r := []rune(w)
+		n := 0
+		for n < len(common) && n < len(r) && strings.EqualFold(string(common[n]), string(r[n])) {
+			n++
+		}
+		common = common[:n]
+	}
+	return string(common)
+}
+
+// prefixed are the names that start with prefix, whatever its case,
+// sorted.
 func prefixed(names []string, prefix string) []string {
 	var out []string
 	for _, n := range names {
-		if strings.HasPrefix(n, prefix) {
+		if len(n) >= len(prefix) && strings.EqualFold(n[:len(prefix)], prefix) {
 			out = append(out, n)
 		}
 	}
@@ -88,6 +133,10 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		return nil
 	}
 	name, args := fields[0], fields[1:]
+	// A name may hold spaces ("Whale pool"): what follows the command is
+	// its one argument, for the commands that take a name.
+	_, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+	rest = strings.TrimSpace(rest)
 	need := func(n int, what string) error {
 		if len(args) != n {
 			return fmt.Errorf(":%s takes %s", name, what)
@@ -112,10 +161,10 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		cmd := m.switchTab(tabAllocation)
 		return tea.Batch(cmd, m.top().Update(views.LookupMsg{ID: args[0]}))
 	case "stakes":
-		if err := need(1, "a pool id or name"); err != nil {
-			return m.fail("command", err)
+		if rest == "" {
+			return m.fail("command", errors.New(":stakes takes a pool id or name (tab completes)"))
 		}
-		return m.openStakes(args[0])
+		return m.openStakes(rest)
 	case "schedule", "schedules":
 		return m.open(views.NewSchedule(m.ctx))
 	case "creative", "creatives":
@@ -145,4 +194,52 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		return m.fail("command", errors.New(":profile takes one name, or none to list them"))
 	}
 	return m.fail("command", fmt.Errorf("unknown command :%s (tab completes; ? lists keys)", name))
+}
+
+// poolNamesMsg carries the ids and names of a token's pools, for tab.
+type poolNamesMsg struct {
+	token string
+	names []string
+	err   string
+}
+
+// fetchPoolNames asks for the pools of the token on show, once per token,
+// when the command line opens: tab then completes :stakes without waiting.
+func (m *Model) fetchPoolNames() tea.Cmd {
+	if m.poolNames.token == m.ctx.Token && m.poolNames.err == "" {
+		return nil
+	}
+	client, token := m.ctx.Session.API, m.ctx.Token
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		pools, err := client.AllPools(ctx, token)
+		if err != nil {
+			return poolNamesMsg{token: token, err: sanitize.Truncate(err.Error(), 80)}
+		}
+		msg := poolNamesMsg{token: token}
+		for _, p := range pools.Items {
+			msg.names = append(msg.names, sanitize.Line(p.Name), p.ID)
+		}
+		return msg
+	}
+}
+
+func (m *Model) completions() completions {
+	c := completions{profiles: m.opts.Switch.Names, tokens: m.ctx.Session.TokenIDs}
+	if m.poolNames.token == m.ctx.Token {
+		c.pools, c.poolsErr = m.poolNames.names, m.poolNames.err
+		if c.pools == nil && c.poolsErr == "" {
+			c.pools = []string{} // fetched: the token has no pools
+		}
+	}
+	return c
+}
+
+// completeCommand completes the command line as tab does.
+func (m *Model) completeCommand() {
+	line, hint := complete(m.cmdline.Value(), m.completions())
+	m.cmdline.SetValue(line)
+	m.cmdline.CursorEnd()
+	m.commandH = hint
 }

@@ -1,0 +1,50 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+func TestComplete(t *testing.T) {
+	c := completions{
+		profiles: []string{"prod", "staging"},
+		tokens:   []string{"db51faa7-0000-4000-8000-000000000001", "db51faa7-0000-4000-8000-000000000002"},
+		pools:    []string{"Whale pool", "Season 8 · 30-day Flex", "Season 8 · 90-day Flex"},
+	}
+	for _, tc := range []struct {
+		name, line, want, hint string
+		c                      completions
+	}{
+		{"a command", "sta", "stakes ", "", c},
+		{"commands to choose", "p", "p", "pools · portal · profile", c},
+		{"a pool name with a space, any case", "stakes wh", "stakes Whale pool", "", c},
+		{"pools to choose: their common start", "stakes Season", "stakes Season 8 · ", "Season 8 · 30-day Flex · Season 8 · 90-day Flex", c},
+		{"no such pool", "stakes x", "stakes x", "no pool starts with x", c},
+		{"pools not fetched yet", "stakes W", "stakes W", "loading the pool names…", completions{}},
+		{"pools could not be fetched", "stakes W", "stakes W", "pool names: connection refused", completions{poolsErr: "connection refused"}},
+		{"a profile", "profile st", "profile staging", "", c},
+		{"a token", "token db51faa7-0000-4000-8000-000000000002"[:8], "token db51faa7-0000-4000-8000-00000000000", "db51faa7-0000-4000-8000-000000000001 · db51faa7-0000-4000-8000-000000000002", c},
+		{"no completion after alloc", "alloc 05b5", "alloc 05b5", "", c},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			line, hint := complete(tc.line, tc.c)
+			if line != tc.want || hint != tc.hint {
+				t.Errorf("complete(%q) = %q, %q; want %q, %q", tc.line, line, hint, tc.want, tc.hint)
+			}
+		})
+	}
+}
+
+// Every seeded pool name has a space: :stakes takes the rest of the line,
+// and tab completes the name from the token's pools.
+func TestStakesByNameWithTab(t *testing.T) {
+	s := newSession(t)
+	view := drive(t, s, 120, 36,
+		step{keys: ":stakes wha"}, step{key: tea.KeyTab, want: "stakes Whale pool"},
+		step{key: tea.KeyEnter, want: "100,000 stakes"})
+	if !strings.Contains(view, "Pools › Whale pool") {
+		t.Errorf("the whale pool's stakes are not on show:\n%s", view)
+	}
+}
