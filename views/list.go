@@ -63,7 +63,24 @@ func newList[R any](ctx *Context, title string, cfg widget.TableConfig[R], field
 	if cfg.Clipboard.Out == nil {
 		cfg.Clipboard = ctx.Clipboard
 	}
-	return &list[R]{ctx: ctx, title: title, table: widget.NewTable(cfg), id: cfg.ID, detail: widget.NewDetail(), fields: fields}
+	l := &list[R]{ctx: ctx, title: title, id: cfg.ID, detail: widget.NewDetail(), fields: fields}
+	if cfg.OnOpen == nil {
+		// A row that opens nothing else opens its details.
+		cfg.OnOpen = l.describe
+		keys := widget.DefaultTableKeyMap()
+		if cfg.Keys != nil {
+			keys = *cfg.Keys
+		}
+		keys.Open.SetHelp("enter", "details")
+		cfg.Keys = &keys
+	}
+	l.table = widget.NewTable(cfg)
+	return l
+}
+
+// describe opens every field of row on a page of its own.
+func (l *list[R]) describe(row R) tea.Cmd {
+	return navigate(newDescribe(l.ctx, "Details", l.fields(row)))
 }
 
 func (l *list[R]) Title() string { return l.title }
@@ -116,12 +133,21 @@ func (l *list[R]) Update(msg tea.Msg) tea.Cmd {
 			return l.reload()
 		}
 		row, ok := l.table.Selected()
+		switch {
+		case key.Matches(msg, l.detail.Keys.Up, l.detail.Keys.Down):
+			return l.detail.Update(msg)
+		case ok && key.Matches(msg, keyDetailKey):
+			return l.describe(row)
+		}
 		for _, a := range l.actions {
 			if !ok || !key.Matches(msg, a.key) {
 				continue
 			}
 			if a.refuse != nil {
 				if why := a.refuse(row); why != "" {
+					if key.Matches(msg, keyOpen) {
+						break // enter opens the row's details instead
+					}
 					return func() tea.Msg { return widget.StatusMsg{Text: why, Error: true} }
 				}
 			}
@@ -221,7 +247,7 @@ func (l *list[R]) FullHelp() [][]key.Binding {
 		full = append(full, acts)
 	}
 	full = append(full, l.table.FullHelp()...)
-	full = append(full, l.detail.ShortHelp())
+	full = append(full, append(l.detail.ShortHelp(), keyDetailKey))
 	if l.fetch != nil {
 		full = append(full, []key.Binding{keyRefresh})
 	}

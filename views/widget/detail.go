@@ -114,6 +114,13 @@ func (d *Detail) room() int {
 	return d.height
 }
 
+// ScrollBy moves the view n lines down (up when negative), within the
+// content.
+func (d *Detail) ScrollBy(n int) { d.scroll(n) }
+
+// Room is how many content lines the pane shows at once.
+func (d *Detail) Room() int { return d.room() }
+
 func (d *Detail) scroll(n int) {
 	d.offset = min(max(d.offset+n, 0), max(len(d.lines)-d.room(), 0))
 }

@@ -1,0 +1,75 @@
+package views
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/views/widget"
+)
+
+// describe is every field of one row on a page of its own (k9s' describe):
+// the detail pane beside or under a table is too small at 80x24 for a
+// request's headers and bodies.
+type describe struct {
+	title  string
+	detail *widget.Detail
+	keys   describeKeys
+}
+
+type describeKeys struct{ up, down, pageUp, pageDown, top, bottom key.Binding }
+
+var describeKeyMap = describeKeys{
+	up:       key.NewBinding(key.WithKeys("up", "k", "K"), key.WithHelp("↑/k", "up")),
+	down:     key.NewBinding(key.WithKeys("down", "j", "J"), key.WithHelp("↓/j", "down")),
+	pageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+	pageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", " "), key.WithHelp("pgdn", "page down")),
+	top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
+	bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
+}
+
+// newDescribe shows fields under title; esc closes it.
+func newDescribe(ctx *Context, title string, fields []widget.Field) Screen {
+	d := &describe{title: title, detail: widget.NewDetail(), keys: describeKeyMap}
+	d.detail.Styles = ctx.Styles
+	d.detail.SetFields(fields)
+	return d
+}
+
+func (d *describe) Title() string { return d.title }
+func (d *describe) Init() tea.Cmd { return nil }
+
+func (d *describe) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	k := d.keys
+	switch {
+	case key.Matches(km, k.up):
+		d.detail.ScrollBy(-1)
+	case key.Matches(km, k.down):
+		d.detail.ScrollBy(1)
+	case key.Matches(km, k.pageUp):
+		d.detail.ScrollBy(-d.detail.Room())
+	case key.Matches(km, k.pageDown):
+		d.detail.ScrollBy(d.detail.Room())
+	case key.Matches(km, k.top):
+		d.detail.ScrollBy(-1 << 30)
+	case key.Matches(km, k.bottom):
+		d.detail.ScrollBy(1 << 30)
+	}
+	return nil
+}
+
+func (d *describe) View() string              { return d.detail.View() }
+func (d *describe) SetSize(width, height int) { d.detail.SetSize(width, height) }
+func (d *describe) ShortHelp() []key.Binding {
+	return []key.Binding{d.keys.up, d.keys.down, d.keys.pageDown}
+}
+func (d *describe) FullHelp() [][]key.Binding {
+	k := d.keys
+	return [][]key.Binding{{k.up, k.down, k.pageUp, k.pageDown, k.top, k.bottom}}
+}
+func (d *describe) Capturing() bool { return false }
+func (d *describe) Narrowed() bool  { return false }
+func (d *describe) Busy() bool      { return false }
