@@ -801,12 +801,42 @@ func (m *Model) wholeKeys(bindings []key.Binding, width int) string {
 	return ""
 }
 
+// helpColumns lays groups of keys out side by side as far as the width
+// goes, then on further rows, so that no key is cut at 80 columns.
+func (m *Model) helpColumns(groups [][]key.Binding) string {
+	const gap = "    "
+	var rows []string
+	var row []string
+	rowWidth := 0
+	for _, g := range groups {
+		if len(g) == 0 {
+			continue
+		}
+		block := m.help.FullHelpView([][]key.Binding{g})
+		w := lipgloss.Width(block)
+		if len(row) > 0 && rowWidth+len(gap)+w > m.width {
+			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+			row, rowWidth = nil, 0
+		}
+		if len(row) > 0 {
+			row = append(row, gap)
+			rowWidth += len(gap)
+		}
+		row = append(row, block)
+		rowWidth += w
+	}
+	if len(row) > 0 {
+		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+	}
+	return strings.Join(rows, "\n\n")
+}
+
 func (m *Model) fullHelp() string {
 	var b strings.Builder
 	b.WriteString(headerStyle.Render("Keys") + "  (?, f1 or esc to close)\n\n")
-	b.WriteString(m.help.FullHelpView(m.keys.full()))
+	b.WriteString(m.helpColumns(m.keys.full()))
 	b.WriteString("\n\n" + headerStyle.Render(sanitize.Line(m.top().Title())) + "\n")
-	b.WriteString(m.help.FullHelpView(m.top().FullHelp()))
+	b.WriteString(m.helpColumns(m.top().FullHelp()))
 	b.WriteString("\n\n" + headerStyle.Render("Commands") + " (: then tab completes)\n")
 	var names []string
 	for _, c := range commands {

@@ -113,7 +113,7 @@ func TestScreens(t *testing.T) {
 		{"stakes-histogram", []step{{keys: ":stakes " + fx.BigPoolID}, {key: tea.KeyEnter, want: "100,000 stakes"}, {keys: "h", want: "Stake sizes"}}},
 		{"allocation", []step{{keys: "3", want: "Allocation:"}, {keys: fx.AllocationIDs[0]}, {key: tea.KeyEnter, want: "Unlock schedule"}}},
 		{"transactions", []step{{keys: "4", want: "No transactions yet"}}},
-		{"help", []step{{keys: "?", want: "Commands"}}},
+		{"help", []step{{keys: "?", want: "or esc to close"}}},
 	}
 	for _, size := range []struct{ w, h int }{{120, 36}, {80, 24}} {
 		for _, sc := range screens {
