@@ -2,8 +2,11 @@ package views
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"allot/api"
+	"allot/sanitize"
 	"allot/views/widget"
 )
 
@@ -32,8 +35,8 @@ func NewContracts(ctx *Context) Screen {
 	})
 	l.actions = []rowAction[api.Contract]{
 		{key: keyInit, open: func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionInitialize) }},
-		{key: keyStart, open: func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionStartDistribution) }},
-		{key: keyFund, open: func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionFundDistribution) }},
+		{key: keyStart, open: func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionStartDistribution) }, refuse: distributionRefusal},
+		{key: keyFund, open: func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionFundDistribution) }, refuse: distributionRefusal},
 	}
 	token := ctx.Token
 	l.fetch = func(c context.Context) ([]api.Contract, error) {
@@ -54,4 +57,13 @@ func cmpString(a, b string) int {
 		return 1
 	}
 	return 0
+}
+
+// distributionRefusal says why a contract takes no distribution: a staking
+// pool's contract holds stakes, not allocations.
+func distributionRefusal(c api.Contract) string {
+	if !strings.EqualFold(c.Type, "STAKING") {
+		return ""
+	}
+	return fmt.Sprintf("%s is a STAKING contract: distributions start and are funded on a vesting or airdrop contract", sanitize.Truncate(c.Name, 40))
 }

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"allot/api"
 	"allot/api/sandbox"
 	"allot/app/session"
 	"allot/views/widget"
@@ -72,5 +73,37 @@ func TestDetailsScrollAndOpen(t *testing.T) {
 	settle(p, p.Init())
 	if page := opened(p.Update(keyMsg("d"))); page == nil || page.Title() != "Details" {
 		t.Errorf("d on a pool (whose enter opens its stakes) opened %v", page)
+	}
+}
+
+// Actions are offered where they can work: S only on an ACTIVE pool, D and
+// F only on a contract that is not a staking pool's; otherwise the status
+// line says why and nothing opens.
+func TestActionsOnlyWhereTheyCanWork(t *testing.T) {
+	if why := stakeRefusal(api.Pool{Name: "Season 7", Status: "FINISHED"}); !strings.Contains(why, "FINISHED") {
+		t.Errorf("stake on a FINISHED pool: %q", why)
+	}
+	if why := stakeRefusal(api.Pool{Status: "ACTIVE"}); why != "" {
+		t.Errorf("stake on an ACTIVE pool refused: %q", why)
+	}
+	ctx := sandboxContext(t)
+	c := NewContracts(ctx).(*list[api.Contract])
+	c.SetSize(120, 30)
+	settle(c, c.Init())
+	for c.table.Len() > 0 {
+		row, _ := c.table.Selected()
+		if row.Type == "STAKING" {
+			break
+		}
+		c.Update(keyMsg("j"))
+		if next, _ := c.table.Selected(); next.ID == row.ID {
+			t.Fatal("no STAKING contract in the sandbox")
+		}
+	}
+	for _, k := range []string{"D", "F"} {
+		msg := c.Update(keyMsg(k))()
+		if st, ok := msg.(widget.StatusMsg); !ok || !st.Error || !strings.Contains(st.Text, "STAKING") {
+			t.Errorf("%s on a STAKING contract: %#v", k, msg)
+		}
 	}
 }

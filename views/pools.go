@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"allot/api"
+	"allot/sanitize"
 	"allot/views/widget"
 )
 
@@ -46,7 +47,7 @@ func NewPools(ctx *Context) Screen {
 			{Label: "Contract", Value: p.ContractID},
 		}
 	})
-	l.actions = []rowAction[api.Pool]{{key: keyStake, open: func(p api.Pool) Screen { return NewStake(ctx, p) }}}
+	l.actions = []rowAction[api.Pool]{{key: keyStake, open: func(p api.Pool) Screen { return NewStake(ctx, p) }, refuse: stakeRefusal}}
 	token := ctx.Token
 	l.fetch = func(c context.Context) ([]api.Pool, error) {
 		all, err := ctx.Session.API.AllPools(c, token)
@@ -71,4 +72,14 @@ func NewPools(ctx *Context) Screen {
 		return fmt.Sprintf("%s pools, %s active · enter: stakes of the pool", widget.FormatCount(len(pools)), widget.FormatCount(active))
 	}
 	return l
+}
+
+// stakeRefusal says why a pool takes no stake from here: only an ACTIVE
+// pool does (a PAUSED or FINISHED one would refuse it after the sign-in
+// and the signature).
+func stakeRefusal(p api.Pool) string {
+	if p.Status == "ACTIVE" {
+		return ""
+	}
+	return fmt.Sprintf("pool %s is %s: only an ACTIVE pool takes stakes", sanitize.Truncate(p.Name, 40), sanitize.Truncate(p.Status, 20))
 }
