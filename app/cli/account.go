@@ -2,10 +2,12 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 
+	"allot/app/config"
 	"allot/wallet/keystore"
 )
 
@@ -27,15 +29,37 @@ func declareKeystore(fs *flag.FlagSet) keystoreFlags {
 func (k keystoreFlags) open(ctx context.Context, e *env) (*keystore.Store, error) {
 	dir := *k.dir
 	if dir == "" {
-		s, err := e.session(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if dir, err = s.Profile.KeystoreDir(); err != nil {
+		var err error
+		if dir, err = e.keystoreDir(ctx); err != nil {
 			return nil, err
 		}
 	}
 	return keystore.Open(dir)
+}
+
+// keystoreDir is the profile's keystore, read from the configuration alone:
+// a keystore needs no API key, so a profile whose key is not in the
+// environment still lists its accounts. Without a configuration (or with
+// --sandbox) it is the embedded sandbox's demo keystore.
+func (e *env) keystoreDir(ctx context.Context) (string, error) {
+	if !e.sandbox {
+		cfg, err := config.Load(e.configPath)
+		switch {
+		case err == nil:
+			p, err := cfg.Profile(e.profile)
+			if err != nil {
+				return "", err
+			}
+			return p.KeystoreDir()
+		case !errors.Is(err, config.ErrNotFound):
+			return "", err
+		}
+	}
+	s, err := e.session(ctx)
+	if err != nil {
+		return "", err
+	}
+	return s.Profile.KeystoreDir()
 }
 
 func (k keystoreFlags) passphrase(e *env, prompt string) (string, error) {

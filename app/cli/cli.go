@@ -74,14 +74,17 @@ type command struct {
 	// flags declares the command's own flags on fs and returns its run
 	// function, which receives the positional arguments.
 	flags func(fs *flag.FlagSet, e *env) func(ctx context.Context, args []string) error
+	// standalone commands use no profile: they take no global flags.
+	standalone bool
 }
 
 // usageError is a mistake in how a command was called: exit status 2.
-type usageError struct{ msg string }
+// cmd names the command, whose help then says how to call it.
+type usageError struct{ msg, cmd string }
 
 func (u usageError) Error() string { return u.msg }
 
-func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+func usagef(format string, a ...any) error { return usageError{msg: fmt.Sprintf(format, a...)} }
 
 // checkFailed is a verification that ran and failed: exit status 3.
 type checkFailed struct{ msg string }
@@ -120,7 +123,11 @@ func report(stderr io.Writer, err error) int {
 		return ExitOK
 	case errors.As(err, &usage):
 		fmt.Fprintln(stderr, "allot: "+sanitize.Line(usage.msg))
-		fmt.Fprintln(stderr, "Run 'allot help' for usage.")
+		if usage.cmd != "" {
+			fmt.Fprintf(stderr, "Run 'allot help %s' for its flags.\n", usage.cmd)
+		} else {
+			fmt.Fprintln(stderr, "Run 'allot help' for usage.")
+		}
 		return ExitUsage
 	case errors.As(err, &check):
 		fmt.Fprintln(stderr, "allot: "+sanitize.Line(check.msg))
@@ -147,9 +154,12 @@ func run(ctx context.Context, e *env, args []string) error {
 			printUsage(e.Stdout)
 			return nil
 		}
-		return usagef("%v", err)
+		return usagef("%s", flagError(err))
 	}
 	args = top.Args()
+	if err := e.checkGlobals(); err != nil {
+		return err
+	}
 	if len(args) == 0 {
 		s, err := e.session(ctx)
 		if err != nil {
@@ -180,6 +190,9 @@ func run(ctx context.Context, e *env, args []string) error {
 	if strings.Contains(cmd.name, " ") {
 		rest = rest[1:]
 	}
+	if cmd.standalone && (e.configPath != "" || e.profile != "" || e.sandbox) {
+		return usageError{msg: cmd.name + " uses no profile: --config, --profile and --sandbox do not apply", cmd: cmd.name}
+	}
 	fs := newFlagSet(cmd, e)
 	runFn := cmd.flags(fs, e)
 	if err := parseInterspersed(fs, rest); err != nil {
@@ -187,15 +200,56 @@ func run(ctx context.Context, e *env, args []string) error {
 			printCommandUsage(e.Stdout, cmd, fs)
 			return nil
 		}
-		return usagef("%s: %v", cmd.name, err)
+		return usageError{msg: cmd.name + ": " + flagError(err), cmd: cmd.name}
 	}
-	return runFn(ctx, fs.Args())
+	err := e.checkGlobals()
+	if err == nil {
+		err = runFn(ctx, fs.Args())
+	}
+	var usage usageError
+	if errors.As(err, &usage) && usage.cmd == "" {
+		usage.cmd = cmd.name
+		return usage
+	}
+	return err
+}
+
+// flagError words a flag package error with two dashes, as the help and
+// the README write flags ("flag provided but not defined: -nope" would send
+// a reader looking for a one-dash flag).
+func flagError(err error) string {
+	msg := err.Error()
+	for _, r := range []struct{ from, to string }{
+		{"flag provided but not defined: -", "unknown flag --"},
+		{"flag needs an argument: -", "a value is missing after --"},
+		{" for flag -", " for flag --"},
+	} {
+		if i := strings.Index(msg, r.from); i >= 0 {
+			name := msg[i+len(r.from):]
+			if len(name) == 1 || strings.HasPrefix(name, "o:") {
+				return msg // -o is written with one dash
+			}
+			return msg[:i] + r.to + name
+		}
+	}
+	return msg
+}
+
+// checkGlobals refuses global flags that contradict each other, rather
+// than choosing one silently.
+func (e *env) checkGlobals() error {
+	if e.sandbox && e.profile != "" {
+		return usagef("--sandbox and --profile %s contradict each other: choose one", e.profile)
+	}
+	return nil
 }
 
 func newFlagSet(cmd command, e *env) *flag.FlagSet {
 	fs := flag.NewFlagSet("allot "+cmd.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	e.globalFlags(fs)
+	if !cmd.standalone {
+		e.globalFlags(fs)
+	}
 	return fs
 }
 
@@ -283,9 +337,40 @@ Run 'allot help COMMAND' for a command's flags.
 `)
 }
 
-// printCommandUsage lists cmd's flags, which must be declared on fs.
+// printCommandUsage lists cmd's flags, which must be declared on fs: its
+// own, then the global ones it takes. Flags are written with two dashes,
+// as the README and the synopses write them (the flag package prints one).
 func printCommandUsage(w io.Writer, cmd command, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "Usage: allot %s %s\n\n%s\n\nFlags:\n", cmd.name, cmd.args, cmd.summary)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
+	global := map[string]bool{"config": true, "profile": true, "sandbox": true}
+	fs.VisitAll(func(f *flag.Flag) {
+		if !global[f.Name] || cmd.standalone {
+			printFlag(w, f)
+		}
+	})
+	if !cmd.standalone {
+		fmt.Fprintln(w, "\nGlobal flags:")
+		fs.VisitAll(func(f *flag.Flag) {
+			if global[f.Name] {
+				printFlag(w, f)
+			}
+		})
+	}
+}
+
+func printFlag(w io.Writer, f *flag.Flag) {
+	dashes := "--"
+	if len(f.Name) == 1 {
+		dashes = "-" // -o, as people type it
+	}
+	arg, usage := flag.UnquoteUsage(f)
+	head := "  " + dashes + f.Name
+	if arg != "" {
+		head += " " + arg
+	}
+	fmt.Fprintf(w, "%s\n      %s", head, usage)
+	if f.DefValue != "" && f.DefValue != "false" {
+		fmt.Fprintf(w, " (default %q)", f.DefValue)
+	}
+	fmt.Fprintln(w)
 }

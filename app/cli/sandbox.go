@@ -30,11 +30,13 @@ var sandboxCommand = command{
 	name:    "sandbox",
 	args:    "[--addr HOST:PORT] [--rpc-addr HOST:PORT] [--fixtures FILE] [--faults SPEC] [--keystore-dir DIR]",
 	summary: "serve the sandbox service and its chain over HTTP, for integrators and demos",
+	// It serves a deployment: it uses none.
+	standalone: true,
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		addr := fs.String("addr", "127.0.0.1:8787", "listen on `HOST:PORT`")
 		rpcAddr := fs.String("rpc-addr", "", "serve the chain's JSON-RPC on `HOST:PORT` (default: the next port after --addr)")
 		fixtures := fs.String("fixtures", "", "write the seed data's ids, keys and wallets to `FILE` as JSON")
-		faults := fs.String("faults", "", "inject faults, e.g. `latency=50ms,error=0.2,malformed=0.1,reset=0.05,html=0.05`")
+		faults := fs.String("faults", "", "inject faults as in `SPEC` = latency=50ms,error=0.2,malformed=0.1,reset=0.05,html=0.05")
 		keystoreDir := fs.String("keystore-dir", "", "write the demo wallets' keystore files to `DIR` (default: a new temporary directory)")
 		return func(ctx context.Context, args []string) error {
 			if len(args) > 0 {

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestUsage(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		code       int
+		out, unout []string // in stdout+stderr, and not
+	}{
+		{"help writes flags with two dashes", []string{"help", "claim"}, ExitOK,
+			[]string{"  --sender ADDR\n", "  -o FORMAT\n", "Global flags:\n  --config PATH"}, []string{"\n  -sender"}},
+		{"the sandbox takes no profile", []string{"help", "sandbox"}, ExitOK,
+			[]string{"  --addr HOST:PORT\n", "  --faults SPEC\n"}, []string{"--profile", "--config", "Global flags"}},
+		{"--sandbox with --profile", []string{"--sandbox", "--profile", "prod", "contracts"}, ExitUsage,
+			[]string{"--sandbox and --profile prod contradict each other"}, nil},
+		{"--sandbox with --profile after the command", []string{"contracts", "--sandbox", "--profile", "prod"}, ExitUsage,
+			[]string{"contradict each other", "Run 'allot help contracts' for its flags."}, nil},
+		{"an unknown flag", []string{"pools", "--nope"}, ExitUsage,
+			[]string{"pools: unknown flag --nope", "Run 'allot help pools' for its flags."}, []string{"flag provided"}},
+		{"a missing value", []string{"pools", "--token"}, ExitUsage, []string{"a value is missing after --token"}, nil},
+		{"a command's own usage error names its help", []string{"stakes"}, ExitUsage, []string{"Run 'allot help stakes' for its flags."}, nil},
+		{"the sandbox refuses a profile given before it", []string{"--profile", "x", "sandbox"}, ExitUsage,
+			[]string{"sandbox uses no profile"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, nil, nil, tc.args...)
+			all := r.stdout + r.stderr
+			if r.code != tc.code {
+				t.Errorf("exit %d, want %d\n%s", r.code, tc.code, all)
+			}
+			for _, w := range tc.out {
+				if !strings.Contains(all, w) {
+					t.Errorf("output lacks %q:\n%s", w, all)
+				}
+			}
+			for _, w := range tc.unout {
+				if strings.Contains(all, w) {
+					t.Errorf("output holds %q:\n%s", w, all)
+				}
+			}
+		})
+	}
+}
+
+// A keystore needs no API key: account list works with a profile whose
+// key is not in the environment.
+func TestAccountListNeedsNoAPIKey(t *testing.T) {
+	dir := t.TempDir()
+	ks := filepath.Join(dir, "keystore")
+	if err := os.Mkdir(ks, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "config.toml")
+	body := "[profiles.prod]\nbase_url = \"https://api.example.com\"\napi_key_env = \"NOT_SET_ANYWHERE\"\nkeystore = \"" + ks + "\"\ntokens = [\"db51faa7-7c5e-4f59-9bd5-7a2f7d0f4a11\"]\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, nil, map[string]string{}, "--config", cfg, "account", "list")
+	if r.code != ExitOK || !strings.Contains(r.stdout, "no accounts in "+ks) {
+		t.Errorf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}
