@@ -99,7 +99,7 @@ func (l *list[R]) reload() tea.Cmd {
 	l.seq = nextSeq()
 	l.busy = true
 	l.err = nil
-	l.table.SetLoading(func() string { return "loading…" })
+	l.table.SetLoading(func() string { return "" })
 	return load(l.seq, l.fetch)
 }
 

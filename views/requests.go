@@ -195,3 +195,7 @@ func (r *requests) Update(msg tea.Msg) tea.Cmd {
 func (r *requests) ShortHelp() []key.Binding {
 	return append([]key.Binding{keyCurl}, r.list.ShortHelp()...)
 }
+
+func (r *requests) FullHelp() [][]key.Binding {
+	return append([][]key.Binding{{keyCurl}}, r.list.FullHelp()...)
+}

@@ -81,3 +81,16 @@ func TestRequestBodiesAndDurationsForPeople(t *testing.T) {
 		}
 	}
 }
+
+// Help lists every key the screen handles: c copies a request as curl.
+func TestRequestsHelpNamesCurl(t *testing.T) {
+	r := NewRequests(sandboxContext(t))
+	for _, group := range r.FullHelp() {
+		for _, b := range group {
+			if b.Help().Key == "c" {
+				return
+			}
+		}
+	}
+	t.Errorf("the Requests help lacks c: %v", r.FullHelp())
+}

@@ -72,7 +72,7 @@ func (s *stakes) reloadWhole() tea.Cmd {
 	s.seq = nextSeq()
 	s.busy = true
 	s.all = nil
-	s.table.SetLoading(func() string { return "loading…" })
+	s.table.SetLoading(func() string { return "" })
 	fetch := s.fetchWallet("")
 	return load(s.seq, func(c context.Context) (whole, error) {
 		rows, err := fetch(c)

@@ -239,9 +239,10 @@ func (t *Table[R]) SelectID(id string) bool {
 }
 
 // SetLoading shows that rows are being fetched: with no rows, the body says
-// "Loading…" after the caller's spinner frame; with rows, the footer shows
-// the spinner. spinner is called on every View (pass the View method of the
-// app's spinner); nil ends the loading state.
+// "Loading…" after the caller's spinner frame; with rows, the footer says
+// "loading" after it. spinner is called on every View (pass the View method
+// of a spinner, or a func returning "" for the words alone); nil ends the
+// loading state.
 func (t *Table[R]) SetLoading(spinner func() string) { t.spinner = spinner }
 
 // SortBy sorts by column col (an index into Columns) in the given direction,

@@ -437,6 +437,13 @@ func TestTableEmptyStates(t *testing.T) {
 	if v := tb.View(); strings.Contains(v, "loading") {
 		t.Errorf("loading state did not end:\n%s", v)
 	}
+	// Without a spinner frame the words stand alone (it read
+	// "loading… Loading…").
+	tb = newStakeTable(nil, 80, 10, TableConfig[stake]{})
+	tb.SetLoading(func() string { return "" })
+	if v := tb.View(); !strings.Contains(v, "Loading…") || strings.Contains(v, "loading…") {
+		t.Errorf("loading without a spinner, said once:\n%s", v)
+	}
 }
 
 func TestTableHostileCellIsInert(t *testing.T) {

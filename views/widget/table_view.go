@@ -107,7 +107,7 @@ func (t *Table[R]) renderHeader() string {
 func (t *Table[R]) emptyText() string {
 	switch {
 	case t.spinner != nil && len(t.rows) == 0:
-		return t.spinner() + " Loading…"
+		return strings.TrimSpace(t.spinner() + " Loading…")
 	case t.pending != "":
 		return strings.ToUpper(t.pending[:1]) + t.pending[1:] + "…"
 	case t.query != "":
@@ -122,7 +122,7 @@ func (t *Table[R]) emptyText() string {
 func (t *Table[R]) footer() string {
 	var right []string
 	if t.spinner != nil && len(t.rows) > 0 {
-		right = append(right, t.spinner()+" loading")
+		right = append(right, strings.TrimSpace(t.spinner()+" loading"))
 	}
 	if t.pending != "" {
 		right = append(right, t.pending+"…")
