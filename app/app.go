@@ -423,6 +423,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, m.keys.Unlock):
 		return m.open(views.NewUnlock(m.ctx))
+	case key.Matches(msg, m.keys.Lock):
+		return m.lock()
 	}
 	for i, k := range m.keys.Tabs {
 		if key.Matches(msg, k) {

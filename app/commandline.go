@@ -172,8 +172,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 	case "unlock":
 		return m.open(views.NewUnlock(m.ctx))
 	case "lock":
-		m.ctx.Wallet.Lock()
-		return m.inform("locked: the key is forgotten and the portal session closed")
+		return m.lock()
 	case "portal":
 		return m.switchTab(tabPortal)
 	case "signout":
@@ -242,4 +241,15 @@ func (m *Model) completeCommand() {
 	m.cmdline.SetValue(line)
 	m.cmdline.CursorEnd()
 	m.commandH = hint
+}
+
+// lock forgets the unlocked key and the portal session, from any screen
+// (L or :lock).
+func (m *Model) lock() tea.Cmd {
+	_, _, unlocked := m.ctx.Wallet.Account()
+	m.ctx.Wallet.Lock()
+	if !unlocked {
+		return m.inform("no account was unlocked; the portal session, if any, is closed")
+	}
+	return m.inform("locked: the key is forgotten and the portal session closed")
 }

@@ -733,3 +733,15 @@ func TestDamagedJournalLine(t *testing.T) {
 		t.Errorf("the entry before the torn line, or the warning, is missing:\n%s", v)
 	}
 }
+
+// L locks from any screen, as help and the README say, not only on the
+// Unlock screen.
+func TestLockFromAnyScreen(t *testing.T) {
+	s, _ := journaled(t)
+	f := newFlowOn(t, s).unlock()
+	f.key(tea.KeyEsc).runes("2").wait("Season 8").runes("L").wait("locked: the key is forgotten")
+	m := f.quit()
+	if _, _, unlocked := m.ctx.Wallet.Account(); unlocked {
+		t.Error("L on the Pools screen left the account unlocked")
+	}
+}
