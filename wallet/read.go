@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"strings"
+
+	"allot/wallet/revert"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -40,11 +43,26 @@ func view[T any](ctx context.Context, caller ethereum.ContractCaller, contract a
 	return v, nil
 }
 
-// MerkleRoot reads the vester's root number index (D8). A vester answers the
-// zero hash for an index no root was added under.
+// MerkleRoot reads the vester's root number index (D8). merkleRoots is an
+// array (D16): past its end the getter reverts without a reason, and
+// MerkleRoot answers the zero hash, so that callers report "no root N" as
+// a failed check rather than as a check that could not run.
 func MerkleRoot(ctx context.Context, caller ethereum.ContractCaller, vester common.Address, index uint32) (common.Hash, error) {
 	root, err := view[[32]byte](ctx, caller, vesterABI, vester, "merkleRoots", new(big.Int).SetUint64(uint64(index)))
+	if err != nil && revertedWithoutData(err) {
+		return common.Hash{}, nil
+	}
 	return root, err
+}
+
+// revertedWithoutData: the call reverted and said nothing, as a getter's
+// bounds check does. Nodes send such a revert with empty data or, some of
+// them, with no data at all.
+func revertedWithoutData(err error) bool {
+	if data, ok := revert.Data(err); ok {
+		return len(data) == 0
+	}
+	return strings.Contains(err.Error(), "execution reverted")
 }
 
 // ClaimFee reads the vester's claim fee in wei: the exact value its withdraw
