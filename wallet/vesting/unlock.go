@@ -298,7 +298,7 @@ func (s Schedule) Timeline() []Point {
 		}
 		at := time.Unix(ts, 0).UTC()
 		ppm := s.UnlockedPPM(at)
-		if ppm == last && len(points) > 0 {
+		if ppm == last { // no change, or nothing unlocked yet
 			continue
 		}
 		points = append(points, Point{At: at, PPM: ppm})

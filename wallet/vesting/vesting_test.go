@@ -469,3 +469,16 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestTimelineStartsAtFirstUnlock: steps that unlock nothing (here, while
+// the vester cannot pay) make no point of 0%.
+func TestTimelineStartsAtFirstUnlock(t *testing.T) {
+	s := Schedule{Kind: Interval, Pieces: []Piece{
+		{StartDate: 100, PeriodLength: 0, NumberOfPeriods: 1, Percent: 300_000},
+		{StartDate: 100, PeriodLength: 10, NumberOfPeriods: 3, Percent: 700_000},
+	}}
+	want := []Point{{time.Unix(130, 0).UTC(), PercentScale}}
+	if got := s.Timeline(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Timeline = %v, want %v", got, want)
+	}
+}
