@@ -461,7 +461,12 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		// Whatever decodes must be usable without panics.
-		args.Schedule.UnlockedPPM(time.Unix(1<<31, 0))
+		for _, at := range []time.Time{time.Unix(0, 0), time.Unix(1<<31, 0), time.Unix(1<<40, 0)} {
+			args.Schedule.UnlockedPPM(at)
+			if v, err := args.Vested(at); err == nil && v.Cmp(args.Allocation.TotalAllocation) > 0 {
+				t.Fatalf("vested %s of a total of %s", v, args.Allocation.TotalAllocation)
+			}
+		}
 		args.Schedule.Timeline()
 		_ = args.Schedule.Validate()
 		if _, err := Encode(args); err != nil {
