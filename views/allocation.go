@@ -282,7 +282,7 @@ func verificationFields(v *wallet.Verification, now time.Time) []widget.Field {
 	fields = append(fields,
 		widget.Field{Label: "Beneficiary", Value: al.OriginalBeneficiary.Hex()},
 		widget.Field{Label: "Total", Value: widget.FormatAmount(wallet.FormatUnits(al.TotalAllocation))},
-		widget.Field{Label: "Unlocked now", Value: fmt.Sprintf("%s%%  %s", vesting.FormatPPM(v.UnlockedPPM), widget.FormatAmount(wallet.FormatUnits(v.Unlocked)))},
+		unlockedField(v),
 		widget.Field{Label: "Flags", Value: fmt.Sprintf("cancelable %t · revokable %t · transferable by admin %t · by beneficiary %t",
 			al.Cancelable, al.Revokable, al.TransferableByAdmin, al.TransferableByBeneficiary)},
 		widget.Field{Label: "Schedule", Value: sc.Kind + " " + sc.UnlockScheduleID},
@@ -311,6 +311,15 @@ func verificationFields(v *wallet.Verification, now time.Time) []widget.Field {
 	return fields
 }
 
+// unlockedField shows what the production vester pays out now, or, when
+// it cannot (D16), says so instead of any amount.
+func unlockedField(v *wallet.Verification) widget.Field {
+	if v.Unclaimable != nil {
+		return widget.Field{Label: "Unlocked now", Value: "warning: " + v.Unclaimable.Error(), Style: failStyle}
+	}
+	return widget.Field{Label: "Unlocked now", Value: fmt.Sprintf("%s%%  %s", vesting.FormatPPM(v.UnlockedPPM), widget.FormatAmount(wallet.FormatUnits(v.Unlocked)))}
+}
+
 func (a *allocation) View() string {
 	var b strings.Builder
 	b.WriteString(a.input.View() + "\n")
@@ -335,7 +344,11 @@ func (a *allocation) View() string {
 		chartPoints = append(chartPoints, widget.Point{At: p.At, Fraction: float64(p.PPM) / vesting.PercentScale})
 	}
 	now := a.ctx.Now()
-	title := a.ctx.Styles.Title.Render(sanitize.Truncate("Unlock schedule · unlocked now "+vesting.FormatPPM(v.UnlockedPPM)+"%", a.width))
+	heading := "Unlock schedule · unlocked now " + vesting.FormatPPM(v.UnlockedPPM) + "%"
+	if v.Unclaimable != nil {
+		heading = "Unlock schedule · cannot be claimed now"
+	}
+	title := a.ctx.Styles.Title.Render(sanitize.Truncate(heading, a.width))
 	if a.wide() {
 		chart := title + "\n" + widget.StepChart(chartPoints, now, a.width-a.width/2-2, a.chartHeight())
 		b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, a.detail.View(), "  ", chart))

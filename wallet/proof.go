@@ -275,7 +275,11 @@ type Verification struct {
 	// At is when the unlocked amounts were computed.
 	At          time.Time
 	UnlockedPPM uint64
-	Unlocked    *big.Int // base units
+	Unlocked    *big.Int // base units, as the production vester computes it (D16)
+	// Unclaimable says why the production vester cannot pay this leaf out
+	// at At, and until when (a *vesting.UnclaimableError); Unlocked is nil
+	// then. A warning, not a failed check: the proof itself may be sound.
+	Unclaimable error
 	Timeline    []vesting.Point
 }
 
@@ -317,7 +321,7 @@ func VerifyProof(ctx context.Context, p *Proof, opts VerifyOptions) *Verificatio
 	}
 	v.ScheduleErr = args.Schedule.Validate()
 	v.UnlockedPPM = args.Schedule.UnlockedPPM(v.At)
-	v.Unlocked = vesting.UnlockedAmount(args.Allocation.TotalAllocation, v.UnlockedPPM)
+	v.Unlocked, v.Unclaimable = args.Vested(v.At)
 	v.Timeline = args.Schedule.Timeline()
 	return v
 }

@@ -25,6 +25,7 @@ type verificationJSON struct {
 	Allocation   *allocationJSON `json:"allocation"`
 	Schedule     *scheduleJSON   `json:"schedule"`
 	Unlocked     *amountJSON     `json:"unlocked"`
+	Unclaimable  string          `json:"unclaimable,omitempty"`
 }
 
 type allocationJSON struct {
@@ -76,11 +77,12 @@ type amountJSON struct {
 //
 //	{"proof": RESULT, "leafOk": bool, "computedRoot": HEX, "onChainRoot": HEX|null,
 //	 "onChainOk": bool|null, "allocation": {...}, "schedule": {...},
-//	 "unlocked": {"fraction": DECIMAL, "amount": DECIMAL}}
+//	 "unlocked": {"fraction": DECIMAL, "amount": DECIMAL}, "unclaimable": TEXT}
 //
 // Amounts are decimals in token units, fractions decimals of 1, times ISO
 // 8601 UTC; allocation, schedule and unlocked are null when decodableArgs
-// do not decode.
+// do not decode. When the production vester cannot pay the leaf out now,
+// unlocked is null and unclaimable says until when.
 func (v *Verification) MarshalJSON() ([]byte, error) {
 	if v == nil || v.Proof == nil {
 		return nil, errors.New("marshal verification: no proof")
@@ -98,7 +100,11 @@ func (v *Verification) MarshalJSON() ([]byte, error) {
 	if a := v.Args; a != nil {
 		out.Allocation = newAllocationJSON(a.Allocation)
 		out.Schedule = newScheduleJSON(a, v.ScheduleErr, v.Timeline)
-		out.Unlocked = &amountJSON{Fraction: formatPPM(v.UnlockedPPM), Amount: FormatUnits(v.Unlocked)}
+		if v.Unclaimable != nil {
+			out.Unclaimable = v.Unclaimable.Error()
+		} else {
+			out.Unlocked = &amountJSON{Fraction: formatPPM(v.UnlockedPPM), Amount: FormatUnits(v.Unlocked)}
+		}
 	}
 	return json.Marshal(out)
 }
@@ -146,7 +152,7 @@ func newScheduleJSON(a *vesting.Args, problem error, timeline []vesting.Point) *
 		out.Timeline[i] = timelineJSON{
 			At:       p.At.UTC().Format(timeFormat),
 			Fraction: formatPPM(p.PPM),
-			Amount:   FormatUnits(vesting.UnlockedAmount(a.Allocation.TotalAllocation, p.PPM)),
+			Amount:   FormatUnits(a.Unlocked(p.At)),
 		}
 	}
 	return out

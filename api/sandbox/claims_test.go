@@ -79,14 +79,19 @@ func TestClaim(t *testing.T) {
 	vester := contractAddress(t, e, e.fx.ContractIDs[0])
 	for i, tc := range []struct {
 		name string
-		ppm  int64 // unlocked at testStart, worked out by hand from the schedule
+		want func(total *big.Int) *big.Int // unlocked at testStart, worked out by hand from the schedule
 	}{
 		// Calendar: 10% at TGE (150 days before the start day), then 5%
 		// every 30 days: five of them have passed.
-		{"calendar", 350_000},
+		{"calendar", func(total *big.Int) *big.Int { return ppmOf(total, 350_000) }},
 		// Interval: 15% at TGE, then 85% in 24 monthly steps from day 90:
-		// two steps of 850000/24 (rounded down) have passed.
-		{"interval", 150_000 + 850_000*2/24},
+		// two have passed. Each piece is rounded down on its own, in wei
+		// (D16): 15% of the total, plus 2/24 of 85% of it.
+		{"interval", func(total *big.Int) *big.Int {
+			steps := ppmOf(total, 850_000)
+			steps.Mul(steps, big.NewInt(2)).Quo(steps, big.NewInt(24))
+			return steps.Add(steps, ppmOf(total, 150_000))
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			id, wallet := e.fx.AllocationIDs[i], e.fx.Wallets[i].Address
@@ -95,7 +100,7 @@ func TestClaim(t *testing.T) {
 			args, _ := hexutil.Decode(proof.DecodableArgs)
 			a, _ := e.srv.World().Allocation(id)
 			total := a.Args.Allocation.TotalAllocation
-			want := ppmOf(total, tc.ppm)
+			want := tc.want(total)
 
 			var claim claimBody
 			r := e.claim(id, obj{"sender": strings.ToLower(wallet), "userCountryCode": "DE"})

@@ -91,10 +91,17 @@ func annualThirds(tge uint32) vesting.Schedule {
 	return calendar(tge, []uint32{days(365), days(730), days(1095)}, []int64{333_334, 333_333, 333_333})
 }
 
+// atTGE is an interval piece unlocking percent at once, at TGE: one period
+// of one second that ends then. Not a period of length 0, which the
+// production vester divides by (decisions.md D16).
+func atTGE(tge uint32, percent uint32) vesting.Piece {
+	return vesting.Piece{StartDate: tge - 1, PeriodLength: 1, NumberOfPeriods: 1, Percent: percent}
+}
+
 // tgeCliffMonthly: 15% at TGE, then 85% in 24 monthly steps from month 3.
 func tgeCliffMonthly(tge uint32) vesting.Schedule {
 	return vesting.Schedule{Kind: vesting.Interval, Pieces: []vesting.Piece{
-		{StartDate: tge, PeriodLength: 0, NumberOfPeriods: 1, Percent: 150_000},
+		atTGE(tge, 150_000),
 		{StartDate: tge + days(90), PeriodLength: days(30), NumberOfPeriods: 24, Percent: 850_000},
 	}}
 }
@@ -110,7 +117,7 @@ func dailyAfterCliff(tge uint32) vesting.Schedule {
 // tenThenMonthly: 10% at TGE, then 90% over 18 months.
 func tenThenMonthly(tge uint32) vesting.Schedule {
 	return vesting.Schedule{Kind: vesting.Interval, Pieces: []vesting.Piece{
-		{StartDate: tge, PeriodLength: 0, NumberOfPeriods: 1, Percent: 100_000},
+		atTGE(tge, 100_000),
 		{StartDate: tge + days(30), PeriodLength: days(30), NumberOfPeriods: 18, Percent: 900_000},
 	}}
 }

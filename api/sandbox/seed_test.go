@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"allot/wallet/vesting"
 
@@ -58,6 +59,13 @@ func TestSeedShape(t *testing.T) {
 		kinds[a.Args.Schedule.Kind]++
 		if err := a.Args.Schedule.Validate(); err != nil {
 			t.Fatalf("allocation %s: %v", a.ID, err)
+		}
+		// The production vester must be able to pay every seeded leaf out
+		// at any time (D16): no piece it divides by zero on.
+		for _, p := range a.Args.Schedule.Pieces {
+			if until, blocked := a.Args.Schedule.Unclaimable(time.Unix(int64(p.StartDate), 0)); blocked {
+				t.Fatalf("allocation %s cannot be claimed on the production vester until %s", a.ID, until)
+			}
 		}
 	}
 	if kinds[vesting.Calendar] == 0 || kinds[vesting.Interval] == 0 {

@@ -169,8 +169,12 @@ func printVerification(e *env, v *wallet.Verification) error {
 			"beneficiary", a.OriginalBeneficiary.Hex(),
 			"total", wallet.FormatUnits(a.TotalAllocation),
 			"schedule", v.Args.Schedule.Kind+" "+v.Args.Schedule.UnlockScheduleID,
-			"unlocked now", fmt.Sprintf("%s%% = %s", vesting.FormatPPM(v.UnlockedPPM), wallet.FormatUnits(v.Unlocked)),
 		)
+		if v.Unclaimable != nil {
+			pairs = append(pairs, "unlocked now", "WARNING: "+v.Unclaimable.Error())
+		} else {
+			pairs = append(pairs, "unlocked now", fmt.Sprintf("%s%% = %s", vesting.FormatPPM(v.UnlockedPPM), wallet.FormatUnits(v.Unlocked)))
+		}
 	}
 	if err := fields(e.Stdout, pairs...); err != nil {
 		return err

@@ -503,9 +503,6 @@ func TestSigningRefusals(t *testing.T) {
 		{name: "instruction for another chain", claim: otherChain, args: claim, code: 1, want: "wrong chain"},
 		{name: "node on another chain than the profile", claim: otherChain,
 			profile: func(s *session.Session) { s.Profile.ChainID = 5 }, args: claim, code: 1, want: fmt.Sprintf("the node is on chain %d", f.sess.Profile.ChainID)},
-		{name: "another wallet's allocation", claim: func(sender common.Address) []api.EVMInstruction {
-			return []api.EVMInstruction{f.withdraw(t, 1, sender, ether(1))}
-		}, args: claim, code: 1, want: "NotBeneficiary"},
 		{name: "wrong passphrase", environ: map[string]string{"ALLOT_PASSPHRASE": "wrong"}, args: claim, code: 1, want: "wrong passphrase"},
 		{name: "no passphrase", environ: map[string]string{}, args: claim, code: 1, want: "no passphrase"},
 		{name: "no rpc_url", profile: func(s *session.Session) { s.Chain = nil }, args: claim, code: 1, want: `set rpc_url in profile "test"`},

@@ -8,9 +8,21 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 
 /// @title Merkle vester
 /// @notice Holds the tokens of one distribution. The admin commits
-/// allocations as merkle roots; a beneficiary proves its allocation and
-/// withdraws what the allocation's unlock schedule has released at
-/// block.timestamp, paying the claim fee in native coin.
+/// allocations as merkle roots; anyone may prove an allocation and withdraw
+/// what its unlock schedule has vested at block.timestamp: the tokens
+/// always go to the allocation's beneficiary. A withdraw pays the claim fee
+/// in native coin, exactly.
+///
+/// It behaves as the production vester the service deploys (Magna's
+/// MerkleVester, dist_v2.1.2; decisions.md D16), so that what allot
+/// computes and checks against this sandbox holds there too:
+/// - the vested amount is rounded down per piece, in wei, and is the whole
+///   total from the end of an interval schedule's last piece on;
+/// - a piece with periods of length 0 divides by zero (Panic 0x12) from its
+///   start until that end;
+/// - merkleRoots is an array: its getter reverts past the end, and a
+///   withdraw naming a root past it reverts with Panic 0x32;
+/// - withdraw(0, ...) withdraws everything vested and not yet withdrawn.
 ///
 /// Leaf format (decisions.md D8): leaf = keccak256(decodableArgs), hashed
 /// once, with decodableArgs = abi.encode(string allocationType, Allocation,
@@ -18,7 +30,7 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 /// IntervalSchedule for "interval". Inner nodes hash sorted pairs
 /// (OpenZeppelin MerkleProof). Percents are millionths.
 ///
-/// The unlock math is mirrored to the unit by wallet/vesting in Go; change
+/// The vesting math is mirrored to the wei by wallet/vesting in Go; change
 /// both together. The cancel, revoke and transfer flags of an allocation are
 /// carried in the leaf but not acted on here.
 contract Vester {
@@ -60,15 +72,19 @@ contract Vester {
 
     IERC20 public immutable token;
     address public immutable admin;
-    /// @notice The exact msg.value withdraw requires, in wei.
+    /// @notice The msg.value withdraw requires, in wei (see getClaimFee).
     uint256 public immutable claimFee;
+    /// @notice When true, an allocation pays the claim fee on its first
+    /// withdraw only.
+    bool public immutable feeOnce;
 
-    /// @notice Roots are numbered from 0 in the order they were added.
-    uint256 public rootCount;
-    mapping(uint256 rootIndex => bytes32 root) public merkleRoots;
+    /// @notice The committed roots, numbered from 0 in the order added.
+    bytes32[] public merkleRoots;
     /// @notice Paid out so far per allocation id, across all roots, so that
     /// an allocation repeated in a later root cannot be withdrawn twice.
     mapping(string allocationId => uint256 amount) public withdrawn;
+    /// @notice Whether an allocation has paid its fee (used with feeOnce).
+    mapping(string allocationId => bool paid) public feePaid;
 
     event RootAdded(uint256 indexed index, bytes32 root);
     event Funded(address indexed from, uint256 amount);
@@ -78,11 +94,9 @@ contract Vester {
     error NotAdmin(address caller);
     error ZeroAmount();
     error WrongFee(uint256 expected, uint256 sent);
-    error UnknownRoot(uint32 rootIndex);
     error InvalidProof();
     error UnknownAllocationType(string allocationType);
     error ScheduleLengthMismatch(uint256 timestamps, uint256 percents);
-    error NotBeneficiary(address caller, address beneficiary);
     error AmountExceedsUnlocked(uint256 requested, uint256 available);
     error FeeTransferFailed();
 
@@ -91,17 +105,30 @@ contract Vester {
         _;
     }
 
-    constructor(IERC20 token_, uint256 claimFee_) {
+    constructor(IERC20 token_, uint256 claimFee_, bool feeOnce_) {
         token = token_;
         admin = msg.sender;
         claimFee = claimFee_;
+        feeOnce = feeOnce_;
     }
 
     /// @notice Commits a merkle root of allocations and returns its index.
     function addRoot(bytes32 root) external onlyAdmin returns (uint256 index) {
-        index = rootCount++;
-        merkleRoots[index] = root;
+        index = merkleRoots.length;
+        merkleRoots.push(root);
         emit RootAdded(index, root);
+    }
+
+    /// @notice How many roots were added.
+    function rootCount() external view returns (uint256) {
+        return merkleRoots.length;
+    }
+
+    /// @notice The exact msg.value the next withdraw of an allocation must
+    /// carry: claimFee, or 0 once it has paid when the vester was made with
+    /// feeOnce.
+    function getClaimFee(string memory allocationId) public view returns (uint256) {
+        return feeOnce && feePaid[allocationId] ? 0 : claimFee;
     }
 
     /// @notice Pulls `amount` tokens from the caller (who must have approved
@@ -113,38 +140,40 @@ contract Vester {
     }
 
     /// @notice Pays `withdrawalAmount` of the proven allocation to its
-    /// beneficiary, who must be the caller. Refusals, in the order checked:
-    /// ZeroAmount, WrongFee, UnknownRoot, InvalidProof, UnknownAllocationType
-    /// or ScheduleLengthMismatch, NotBeneficiary, AmountExceedsUnlocked.
+    /// beneficiary, whoever sends it; 0 means everything vested and not yet
+    /// withdrawn. Refusals, in the order checked: Panic 0x32 (no such root),
+    /// InvalidProof, UnknownAllocationType or ScheduleLengthMismatch, a Panic
+    /// of the vesting math, WrongFee, AmountExceedsUnlocked.
     function withdraw(uint256 withdrawalAmount, uint32 rootIndex, bytes calldata decodableArgs, bytes32[] calldata proof)
         external
         payable
     {
-        if (withdrawalAmount == 0) revert ZeroAmount();
-        if (msg.value != claimFee) revert WrongFee(claimFee, msg.value);
-        if (rootIndex >= rootCount) revert UnknownRoot(rootIndex);
         if (!MerkleProof.verifyCalldata(proof, merkleRoots[rootIndex], keccak256(decodableArgs))) {
             revert InvalidProof();
         }
+        (Allocation memory allocation, uint256 vestedAmount) = _vested(decodableArgs, block.timestamp);
+        uint256 fee = getClaimFee(allocation.id);
+        if (msg.value != fee) revert WrongFee(fee, msg.value);
 
-        (Allocation memory allocation, uint256 unlockedAmount) = _unlocked(decodableArgs, block.timestamp);
-        address beneficiary = allocation.originalBeneficiary;
-        if (msg.sender != beneficiary) revert NotBeneficiary(msg.sender, beneficiary);
         uint256 already = withdrawn[allocation.id];
         // A later root may carry the same allocation with a smaller total.
-        uint256 available = unlockedAmount > already ? unlockedAmount - already : 0;
+        uint256 available = vestedAmount > already ? vestedAmount - already : 0;
+        if (withdrawalAmount == 0) withdrawalAmount = available;
         if (withdrawalAmount > available) revert AmountExceedsUnlocked(withdrawalAmount, available);
 
         withdrawn[allocation.id] = already + withdrawalAmount;
+        if (feeOnce) feePaid[allocation.id] = true;
+        address beneficiary = allocation.originalBeneficiary;
         emit Withdrawn(beneficiary, rootIndex, allocation.id, withdrawalAmount);
         token.safeTransfer(beneficiary, withdrawalAmount);
     }
 
-    /// @notice The amount an allocation's schedule has unlocked at
+    /// @notice The amount an allocation's schedule has vested at
     /// `timestamp`, before subtracting what was withdrawn. No proof needed:
-    /// it only evaluates the leaf's content.
+    /// it only evaluates the leaf's content, and reverts where withdraw's
+    /// vesting math does.
     function unlocked(bytes calldata decodableArgs, uint256 timestamp) external pure returns (uint256 amount) {
-        (, amount) = _unlocked(decodableArgs, timestamp);
+        (, amount) = _vested(decodableArgs, timestamp);
     }
 
     /// @notice Sends the collected claim fees to `to`.
@@ -155,7 +184,7 @@ contract Vester {
         if (!ok) revert FeeTransferFailed();
     }
 
-    function _unlocked(bytes calldata args, uint256 time)
+    function _vested(bytes calldata args, uint256 time)
         private
         pure
         returns (Allocation memory allocation, uint256 amount)
@@ -164,50 +193,46 @@ contract Vester {
         // string alone first: abi.decode ignores the rest of the head.
         string memory allocationType = abi.decode(args, (string));
         bytes32 kind = keccak256(bytes(allocationType));
-        uint256 ppm;
         if (kind == CALENDAR) {
             CalendarSchedule memory schedule;
             (, allocation, schedule) = abi.decode(args, (string, Allocation, CalendarSchedule));
-            ppm = _calendarPPM(schedule, time);
+            amount = _calendarVested(allocation.totalAllocation, schedule, time);
         } else if (kind == INTERVAL) {
             IntervalSchedule memory schedule;
             (, allocation, schedule) = abi.decode(args, (string, Allocation, IntervalSchedule));
-            ppm = _intervalPPM(schedule, time);
+            amount = _intervalVested(allocation.totalAllocation, schedule, time);
         } else {
             revert UnknownAllocationType(allocationType);
         }
-        amount = Math.mulDiv(allocation.totalAllocation, ppm, PERCENT_SCALE);
     }
 
-    /// Every unlock whose timestamp has been reached counts, capped at 100%.
-    function _calendarPPM(CalendarSchedule memory s, uint256 time) private pure returns (uint256 ppm) {
+    /// min(total, total * P / 1e6) with P the percents of the unlocks reached,
+    /// walking them in order and stopping at the first one still to come.
+    function _calendarVested(uint256 total, CalendarSchedule memory s, uint256 time) private pure returns (uint256) {
         uint256 n = s.unlockTimestamps.length;
         if (n != s.unlockPercents.length) revert ScheduleLengthMismatch(n, s.unlockPercents.length);
-        for (uint256 i; i < n; ++i) {
-            if (s.unlockTimestamps[i] <= time) {
-                uint256 p = s.unlockPercents[i];
-                // Returning early also keeps the sum from overflowing.
-                if (p >= PERCENT_SCALE) return PERCENT_SCALE;
-                ppm += p;
-            }
+        uint256 percent;
+        for (uint256 i; i < n && s.unlockTimestamps[i] <= time; ++i) {
+            percent += s.unlockPercents[i];
         }
-        return Math.min(ppm, PERCENT_SCALE);
+        return Math.min(total, Math.mulDiv(total, percent, PERCENT_SCALE));
     }
 
-    function _intervalPPM(IntervalSchedule memory s, uint256 time) private pure returns (uint256 ppm) {
-        for (uint256 i; i < s.pieces.length; ++i) {
-            ppm += _piecePPM(s.pieces[i], time);
+    /// The whole total from the end of the last piece on; before that each
+    /// started piece adds (total * percent / 1e6) * k / n, rounded down on
+    /// its own, after k of its n periods.
+    function _intervalVested(uint256 total, IntervalSchedule memory s, uint256 time) private pure returns (uint256) {
+        uint256 count = s.pieces.length;
+        if (count == 0) return 0;
+        Piece memory last = s.pieces[count - 1];
+        if (time >= uint256(last.startDate) + uint256(last.periodLength) * last.numberOfPeriods) return total;
+        uint256 sum;
+        for (uint256 i; i < count; ++i) {
+            Piece memory p = s.pieces[i];
+            if (time < p.startDate) continue;
+            uint256 k = Math.min(p.numberOfPeriods, (time - p.startDate) / p.periodLength);
+            sum += Math.mulDiv(total, p.percent, PERCENT_SCALE) * k / p.numberOfPeriods;
         }
-        return Math.min(ppm, PERCENT_SCALE);
-    }
-
-    /// A piece releases percent * k / numberOfPeriods after k whole periods
-    /// (integer division per piece). A piece of one period of length 0
-    /// releases all of it at startDate; other empty pieces release nothing.
-    function _piecePPM(Piece memory p, uint256 time) private pure returns (uint256) {
-        if (time < p.startDate || p.numberOfPeriods == 0) return 0;
-        if (p.periodLength == 0) return p.numberOfPeriods == 1 ? p.percent : 0;
-        uint256 k = Math.min((time - p.startDate) / p.periodLength, p.numberOfPeriods);
-        return uint256(p.percent) * k / p.numberOfPeriods;
+        return Math.min(total, sum);
     }
 }

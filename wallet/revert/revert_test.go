@@ -64,7 +64,8 @@ func TestDecode(t *testing.T) {
 	}{
 		{"vester error", packError(t, vester(t), "AmountExceedsUnlocked", big.NewInt(5000), big.NewInt(2000)), "AmountExceedsUnlocked(requested: 5000, available: 2000)"},
 		{"no arguments", packError(t, vester(t), "InvalidProof"), "InvalidProof()"},
-		{"uint32 argument", packError(t, vester(t), "UnknownRoot", uint32(3)), "UnknownRoot(rootIndex: 3)"},
+		{"two arguments", packError(t, vester(t), "WrongFee", big.NewInt(0), big.NewInt(5)), "WrongFee(expected: 0, sent: 5)"},
+		{"root past the end", packBuiltin(t, "Panic", "uint256", big.NewInt(0x32)), "Panic(code: 0x32 array index out of bounds)"},
 		{"token error", packError(t, token(t), "ERC20InsufficientAllowance", pool, big.NewInt(0), big.NewInt(5)),
 			"ERC20InsufficientAllowance(spender: " + pool.Hex() + ", allowance: 0, needed: 5)"},
 		{"string argument sanitized", packError(t, vester(t), "UnknownAllocationType", "cal\x1b[2Jendar"),

@@ -7,8 +7,9 @@
 //	abi.encode(string allocationType, Allocation, Schedule)
 //
 // where the Schedule's layout depends on allocationType ("calendar" or
-// "interval"). The same math runs on chain in assets/contracts/Vester.sol;
-// the two must agree to the unit.
+// "interval"). Args.Vested computes what the production vester pays out
+// (decisions.md D16); the sandbox's assets/contracts/Vester.sol runs the
+// same math on chain, and the two must agree to the wei.
 package vesting
 
 import (
@@ -46,8 +47,10 @@ type Allocation struct {
 
 // Piece is one linear part of an interval schedule: Percent (millionths)
 // unlocks in NumberOfPeriods equal steps, one at the end of each period of
-// PeriodLength seconds counted from StartDate. A piece with PeriodLength 0
-// and one period unlocks all of its Percent at StartDate.
+// PeriodLength seconds counted from StartDate. A one-off unlock is one
+// period of at least one second: the production vester divides by
+// PeriodLength, so a piece with PeriodLength 0 cannot be claimed from its
+// start until the schedule ends (Schedule.Unclaimable).
 type Piece struct {
 	StartDate       uint32
 	PeriodLength    uint32

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/big"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,7 +48,8 @@ func intervalArgsFixture() Args {
 			Kind:             Interval,
 			UnlockScheduleID: "S-INTERVAL",
 			Pieces: []Piece{
-				{StartDate: 1000, PeriodLength: 0, NumberOfPeriods: 1, Percent: 100_000},
+				// A one-off unlock at 1000: one period of one second.
+				{StartDate: 999, PeriodLength: 1, NumberOfPeriods: 1, Percent: 100_000},
 				{StartDate: 1000, PeriodLength: 100, NumberOfPeriods: 3, Percent: 900_000},
 			},
 		},
@@ -171,6 +173,113 @@ func TestCalendarUnlocked(t *testing.T) {
 	}
 }
 
+// bigInt parses a decimal written out by hand (or by a calculator).
+func bigInt(t *testing.T, s string) *big.Int {
+	t.Helper()
+	n, ok := new(big.Int).SetString(s, 10)
+	if !ok {
+		t.Fatalf("bad number %q", s)
+	}
+	return n
+}
+
+// oddTotal is 123,456.789012345678901234 tokens: 18 decimals that no
+// percent divides evenly.
+const oddTotal = "123456789012345678901234"
+
+// TestCalendarVestedD16: min(total, mulDiv(total, P, 1e6)), percents adding
+// up to exactly 1e6, on a total that does not divide evenly.
+func TestCalendarVestedD16(t *testing.T) {
+	a := Args{Allocation: Allocation{TotalAllocation: bigInt(t, oddTotal)}, Schedule: Schedule{
+		Kind:             Calendar,
+		UnlockTimestamps: []uint32{100, 200, 300},
+		UnlockPercents:   []*big.Int{big.NewInt(333_333), big.NewInt(333_333), big.NewInt(333_334)},
+	}}
+	for _, tc := range []struct {
+		ts   int64
+		want string
+	}{
+		{0, "0"},
+		{99, "0"},
+		{100, "41152221851852222185185"}, // 41152221851852222185185.1...
+		{199, "41152221851852222185185"},
+		{200, "82304443703704444370370"}, // mulDiv of the sum, not a sum of mulDivs
+		{299, "82304443703704444370370"},
+		{300, oddTotal},
+		{1 << 40, oddTotal},
+	} {
+		got, err := a.Vested(time.Unix(tc.ts, 0))
+		if err != nil || got.String() != tc.want {
+			t.Errorf("t=%d: Vested = %v, %v; want %s", tc.ts, got, err, tc.want)
+		}
+	}
+}
+
+// TestCalendarStopsAtFirstLaterUnlock: the vester walks the timestamps in
+// order and stops at the first one still to come, even when a later entry
+// is out of order; and it never pays more than the total.
+func TestCalendarStopsAtFirstLaterUnlock(t *testing.T) {
+	a := Args{Allocation: Allocation{TotalAllocation: big.NewInt(1_000_000)}, Schedule: Schedule{
+		Kind:             Calendar,
+		UnlockTimestamps: []uint32{10, 30, 20},
+		UnlockPercents:   []*big.Int{big.NewInt(100_000), big.NewInt(200_000), big.NewInt(900_000)},
+	}}
+	for _, tc := range []struct {
+		ts   int64
+		want int64
+		ppm  uint64
+	}{
+		{25, 100_000, 100_000},     // 20 has passed, but 30 comes first
+		{30, 1_000_000, 1_000_000}, // 120% capped at the total
+	} {
+		if got := a.Unlocked(time.Unix(tc.ts, 0)); got.Int64() != tc.want {
+			t.Errorf("t=%d: Unlocked = %s, want %d", tc.ts, got, tc.want)
+		}
+		if got := a.Schedule.UnlockedPPM(time.Unix(tc.ts, 0)); got != tc.ppm {
+			t.Errorf("t=%d: UnlockedPPM = %d, want %d", tc.ts, got, tc.ppm)
+		}
+	}
+}
+
+// TestIntervalVestedD16 walks every edge of two overlapping pieces whose
+// last piece (in the leaf's order) ends before the first: each piece is
+// rounded down on its own, in wei, and the full total is due from the end
+// of the last piece on. The wants were computed outside Go; the old
+// formula (total*summed ppm/1e6) paid up to 13,717 tokens less.
+func TestIntervalVestedD16(t *testing.T) {
+	const s = 2_000_000_000
+	a := Args{Allocation: Allocation{TotalAllocation: bigInt(t, oddTotal)}, Schedule: Schedule{
+		Kind: Interval,
+		Pieces: []Piece{
+			{StartDate: s, PeriodLength: 100, NumberOfPeriods: 3, Percent: 333_333},
+			{StartDate: s + 50, PeriodLength: 30, NumberOfPeriods: 7, Percent: 666_667}, // ends at s+260
+		},
+	}}
+	for _, tc := range []struct {
+		d    int64 // seconds after s
+		want string
+	}{
+		{-1, "0"},
+		{0, "0"},  // started, no whole period yet
+		{50, "0"}, // the second piece starts
+		{79, "0"},
+		{80, "11757795308641922388006"}, // second piece, period 1 of 7
+		{99, "11757795308641922388006"},
+		{100, "25475202592592663116401"}, // first piece, period 1 of 3
+		{199, "60748588518518430280422"},
+		{200, "86223791111111093396824"},
+		{259, "97981586419753015784831"}, // one second before the last piece's end
+		{260, oddTotal},                  // at it: everything, though the first piece runs to s+300
+		{300, oddTotal},
+		{1 << 33, oddTotal},
+	} {
+		got, err := a.Vested(time.Unix(s+tc.d, 0))
+		if err != nil || got.String() != tc.want {
+			t.Errorf("s%+d: Vested = %v, %v; want %s", tc.d, got, err, tc.want)
+		}
+	}
+}
+
 func TestIntervalUnlockedRoundsDown(t *testing.T) {
 	a := intervalArgsFixture() // total 1,000,003 base units
 	tests := []struct {
@@ -179,10 +288,11 @@ func TestIntervalUnlockedRoundsDown(t *testing.T) {
 		amt int64
 	}{
 		{999, 0, 0},
-		{1000, 100_000, 100_000}, // one-off piece at its start date
+		{1000, 100_000, 100_000}, // the one-off piece's one period
 		{1099, 100_000, 100_000}, // first period not complete
-		{1100, 400_000, 400_001}, // 100000 + 900000/3; 1000003*0.4 = 400001.2
-		{1200, 700_000, 700_002}, // 1000003*0.7 = 700002.1
+		{1100, 400_000, 400_000}, // 100000 + floor(900002*1/3) = 100000 + 300000
+		{1200, 700_000, 700_001}, // 100000 + floor(900002*2/3)
+		{1299, 700_000, 700_001},
 		{1300, 1_000_000, 1_000_003},
 		{99999, 1_000_000, 1_000_003},
 	}
@@ -196,24 +306,92 @@ func TestIntervalUnlockedRoundsDown(t *testing.T) {
 	}
 }
 
-func TestPiecePercentRoundsPerPiece(t *testing.T) {
-	s := Schedule{Kind: Interval, Pieces: []Piece{{StartDate: 0, PeriodLength: 10, NumberOfPeriods: 3, Percent: 1_000_000}}}
-	if got := s.UnlockedPPM(time.Unix(10, 0)); got != 333_333 {
-		t.Errorf("one third = %d, want 333333", got)
-	}
-	if got := s.UnlockedPPM(time.Unix(20, 0)); got != 666_666 {
-		t.Errorf("two thirds = %d, want 666666", got)
+func TestIntervalCapsAtTotal(t *testing.T) {
+	a := Args{Allocation: Allocation{TotalAllocation: big.NewInt(1000)}, Schedule: Schedule{Kind: Interval, Pieces: []Piece{
+		{StartDate: 0, PeriodLength: 10, NumberOfPeriods: 2, Percent: 900_000},
+		{StartDate: 0, PeriodLength: 10, NumberOfPeriods: 4, Percent: 900_000},
+	}}}
+	if got := a.Unlocked(time.Unix(20, 0)); got.Int64() != 1000 { // 900 + 450, capped
+		t.Errorf("Unlocked = %s, want the total 1000", got)
 	}
 }
 
-func TestUnlockedCapsOversizedPercents(t *testing.T) {
-	s := Schedule{Kind: Calendar, UnlockTimestamps: []uint32{1, 2}, UnlockPercents: []*big.Int{big.NewInt(900_000), big.NewInt(900_000)}}
-	if got := s.UnlockedPPM(time.Unix(5, 0)); got != PercentScale {
-		t.Errorf("UnlockedPPM = %d, want cap", got)
+// TestPeriodLengthZeroIsUnclaimable: the production vester divides by zero
+// from the start of a piece with periods of length 0 until the end of the
+// last piece; before it and after that end it pays as usual.
+func TestPeriodLengthZeroIsUnclaimable(t *testing.T) {
+	a := Args{Allocation: Allocation{TotalAllocation: big.NewInt(1_000_000)}, Schedule: Schedule{Kind: Interval, Pieces: []Piece{
+		{StartDate: 100, PeriodLength: 10, NumberOfPeriods: 2, Percent: 200_000},
+		{StartDate: 150, PeriodLength: 0, NumberOfPeriods: 1, Percent: 300_000},
+		{StartDate: 200, PeriodLength: 100, NumberOfPeriods: 5, Percent: 500_000}, // ends at 700
+	}}}
+	end := time.Unix(700, 0).UTC()
+	for _, tc := range []struct {
+		ts      int64
+		blocked bool
+		want    int64
+		ppm     uint64
+	}{
+		{149, false, 200_000, 200_000},
+		{150, true, 0, 200_000}, // the percent shown stays where it was
+		{450, true, 0, 200_000},
+		{699, true, 0, 200_000},
+		{700, false, 1_000_000, PercentScale},
+	} {
+		at := time.Unix(tc.ts, 0)
+		until, blocked := a.Schedule.Unclaimable(at)
+		if blocked != tc.blocked || (blocked && !until.Equal(end)) {
+			t.Errorf("t=%d: Unclaimable = %s, %v; want %s, %v", tc.ts, until, blocked, end, tc.blocked)
+		}
+		got, err := a.Vested(at)
+		var ue *UnclaimableError
+		switch {
+		case tc.blocked && (!errors.As(err, &ue) || !errors.Is(err, ErrDivisionByZero) || !ue.Until.Equal(end)):
+			t.Errorf("t=%d: Vested = %v, %v; want an UnclaimableError until %s", tc.ts, got, err, end)
+		case !tc.blocked && (err != nil || got.Int64() != tc.want):
+			t.Errorf("t=%d: Vested = %v, %v; want %d", tc.ts, got, err, tc.want)
+		}
+		if got := a.Unlocked(at); got.Int64() != tc.want {
+			t.Errorf("t=%d: Unlocked = %s, want %d", tc.ts, got, tc.want)
+		}
+		if got := a.Schedule.UnlockedPPM(at); got != tc.ppm {
+			t.Errorf("t=%d: UnlockedPPM = %d, want %d", tc.ts, got, tc.ppm)
+		}
 	}
-	huge := Schedule{Kind: Calendar, UnlockTimestamps: []uint32{1}, UnlockPercents: []*big.Int{new(big.Int).Lsh(big.NewInt(1), 200)}}
-	if got := huge.UnlockedPPM(time.Unix(5, 0)); got != PercentScale {
-		t.Errorf("huge percent = %d, want cap", got)
+	wantTimeline := []Point{
+		{time.Unix(110, 0).UTC(), 100_000},
+		{time.Unix(120, 0).UTC(), 200_000},
+		{end, PercentScale}, // nothing moves while the vester cannot pay
+	}
+	if got := a.Schedule.Timeline(); !reflect.DeepEqual(got, wantTimeline) {
+		t.Errorf("Timeline = %v, want %v", got, wantTimeline)
+	}
+	want := "this schedule cannot be claimed on the production vester until 1970-01-01 00:11:40 UTC"
+	if _, err := a.Vested(time.Unix(150, 0)); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %q does not start with %q", err, want)
+	}
+	if _, blocked := calendarArgsFixture().Schedule.Unclaimable(time.Unix(1_710_000_000, 0)); blocked {
+		t.Error("a calendar schedule is never unclaimable")
+	}
+}
+
+// TestVestedOverflow: a hostile leaf whose amounts do not fit in 256 bits
+// makes the vester's checked arithmetic revert; Vested says so instead of
+// an amount nobody can claim.
+func TestVestedOverflow(t *testing.T) {
+	maxTotal := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+	full := Args{Allocation: Allocation{TotalAllocation: maxTotal}, Schedule: Schedule{
+		Kind: Calendar, UnlockTimestamps: []uint32{1}, UnlockPercents: []*big.Int{big.NewInt(PercentScale)}}}
+	if got, err := full.Vested(time.Unix(1, 0)); err != nil || got.Cmp(maxTotal) != 0 {
+		t.Errorf("100%% of 2^256-1 = %v, %v; want it whole", got, err)
+	}
+	over := full
+	over.Schedule.UnlockPercents = []*big.Int{big.NewInt(PercentScale + 1)}
+	if _, err := over.Vested(time.Unix(1, 0)); !errors.Is(err, ErrOverflow) {
+		t.Errorf("101%% of 2^256-1: %v, want ErrOverflow", err)
+	}
+	if got := over.Unlocked(time.Unix(1, 0)); got.Sign() != 0 {
+		t.Errorf("Unlocked = %s, want 0 when the vester reverts", got)
 	}
 }
 
@@ -283,11 +461,29 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		// Whatever decodes must be usable without panics.
-		args.Schedule.UnlockedPPM(time.Unix(1<<31, 0))
+		for _, at := range []time.Time{time.Unix(0, 0), time.Unix(1<<31, 0), time.Unix(1<<40, 0)} {
+			args.Schedule.UnlockedPPM(at)
+			if v, err := args.Vested(at); err == nil && v.Cmp(args.Allocation.TotalAllocation) > 0 {
+				t.Fatalf("vested %s of a total of %s", v, args.Allocation.TotalAllocation)
+			}
+		}
 		args.Schedule.Timeline()
 		_ = args.Schedule.Validate()
 		if _, err := Encode(args); err != nil {
 			t.Fatalf("decoded args do not re-encode: %v", err)
 		}
 	})
+}
+
+// TestTimelineStartsAtFirstUnlock: steps that unlock nothing (here, while
+// the vester cannot pay) make no point of 0%.
+func TestTimelineStartsAtFirstUnlock(t *testing.T) {
+	s := Schedule{Kind: Interval, Pieces: []Piece{
+		{StartDate: 100, PeriodLength: 0, NumberOfPeriods: 1, Percent: 300_000},
+		{StartDate: 100, PeriodLength: 10, NumberOfPeriods: 3, Percent: 700_000},
+	}}
+	want := []Point{{time.Unix(130, 0).UTC(), PercentScale}}
+	if got := s.Timeline(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Timeline = %v, want %v", got, want)
+	}
 }

@@ -71,14 +71,24 @@ func (b *Batch) DeployToken(name, symbol string) common.Address {
 	return b.deploy(Token, name, symbol)
 }
 
-// DeployVester deploys a Vester paying out token, whose withdraw takes
-// claimFee wei.
+// DeployVester deploys a Vester paying out token, whose every withdraw
+// takes claimFee wei.
 func (b *Batch) DeployVester(token common.Address, claimFee *big.Int) common.Address {
+	return b.deployVester(token, claimFee, false)
+}
+
+// DeployVesterFeeOnce deploys a Vester that takes claimFee wei on an
+// allocation's first withdraw only (its getClaimFee answers 0 after).
+func (b *Batch) DeployVesterFeeOnce(token common.Address, claimFee *big.Int) common.Address {
+	return b.deployVester(token, claimFee, true)
+}
+
+func (b *Batch) deployVester(token common.Address, claimFee *big.Int, feeOnce bool) common.Address {
 	if claimFee == nil {
 		b.fail(fmt.Errorf("deploy vester: claim fee: %w", errNilAmount))
 		return common.Address{}
 	}
-	vester := b.deploy(Vester, token, claimFee)
+	vester := b.deploy(Vester, token, claimFee, feeOnce)
 	b.tokens[vester] = token
 	return vester
 }

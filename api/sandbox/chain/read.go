@@ -51,8 +51,9 @@ func (c *Chain) Allowance(ctx context.Context, token, owner, spender common.Addr
 	return c.callBig(ctx, Token, token, "allowance", owner, spender)
 }
 
-// MerkleRoot returns the vester's root number index; the zero hash when no
-// such root was added.
+// MerkleRoot returns the vester's root number index. merkleRoots is an
+// array: reading past its end reverts (without data), and a withdraw
+// naming such a root reverts with Panic 0x32.
 func (c *Chain) MerkleRoot(ctx context.Context, vester common.Address, index uint64) (common.Hash, error) {
 	values, err := c.call(ctx, Vester, vester, "merkleRoots", new(big.Int).SetUint64(index))
 	if err != nil {
@@ -91,6 +92,13 @@ func (c *Chain) Unlocked(ctx context.Context, vester common.Address, decodableAr
 // ClaimFee returns the vester's claim fee in wei.
 func (c *Chain) ClaimFee(ctx context.Context, vester common.Address) (*big.Int, error) {
 	return c.callBig(ctx, Vester, vester, "claimFee")
+}
+
+// ClaimFeeOf returns the exact value, in wei, the next withdraw of an
+// allocation must carry: 0 after its first on a vester that asks the fee
+// once.
+func (c *Chain) ClaimFeeOf(ctx context.Context, vester common.Address, allocationID string) (*big.Int, error) {
+	return c.callBig(ctx, Vester, vester, "getClaimFee", allocationID)
 }
 
 // PlatformFee returns the staking pool's fee in wei.

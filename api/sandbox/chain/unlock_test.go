@@ -2,8 +2,11 @@ package chain
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -12,12 +15,14 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 )
 
-// TestUnlockedMatchesWallet is a differential test of the unlock math: the
-// vester on the EVM and wallet/vesting in Go must agree to the unit on
-// random schedules, odd ones included (percents over 100%, empty pieces,
+// TestUnlockedMatchesWallet is a differential test of the vesting math
+// (decisions.md D16): the vester on the EVM and wallet/vesting in Go must
+// agree to the wei on 200 random schedules, calendar and interval, odd
+// ones included (unordered unlocks, percents over 100%, empty pieces,
 // periods of length zero, totals up to 2^256-1), at random times and at
-// every schedule edge. It also checks that this package's test encoding of
-// the leaf is byte for byte the wallet's.
+// every schedule edge; where Go says the vester cannot compute an amount,
+// the vester must revert with the matching Panic. It also checks that this
+// package's test encoding of the leaf is byte for byte the wallet's.
 func TestUnlockedMatchesWallet(t *testing.T) {
 	f := newVesterFixture(t)
 	ctx := context.Background()
@@ -25,7 +30,8 @@ func TestUnlockedMatchesWallet(t *testing.T) {
 	base := uint32(testStart.Unix())
 	maxUint256 := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 
-	for i := range 120 {
+	reverts := 0
+	for i := range 200 {
 		args := randomArgs(rng, base, maxUint256)
 		data, err := vesting.Encode(args)
 		if err != nil {
@@ -39,7 +45,7 @@ func TestUnlockedMatchesWallet(t *testing.T) {
 			times = append(times, int64(ts)-1, int64(ts))
 		}
 		for _, p := range args.Schedule.Pieces {
-			for k := range int64(3) {
+			for _, k := range []int64{0, 1, 2, int64(p.NumberOfPeriods)} {
 				edge := int64(p.StartDate) + k*int64(p.PeriodLength)
 				times = append(times, edge-1, edge)
 			}
@@ -50,18 +56,49 @@ func TestUnlockedMatchesWallet(t *testing.T) {
 			}
 			at := time.Unix(ts, 0)
 			got, err := f.c.Unlocked(ctx, f.vester, data, at)
-			if err != nil {
-				t.Fatalf("case %d at %d: %v", i, ts, err)
+			want, werr := args.Vested(at)
+			if werr != nil {
+				reverts++
+				code := big.NewInt(0x11)
+				if errors.Is(werr, vesting.ErrDivisionByZero) {
+					code = big.NewInt(0x12)
+				}
+				wantPanic(t, err, code, fmt.Sprintf("case %d (%+v) at %d", i, args.Schedule, ts))
+				continue
 			}
-			if want := args.Unlocked(at); got.Cmp(want) != 0 {
-				t.Fatalf("case %d (%+v) at %d: vester unlocked %s, wallet %s", i, args.Schedule, ts, got, want)
+			if err != nil {
+				t.Fatalf("case %d (%+v) at %d: %v", i, args.Schedule, ts, err)
+			}
+			if got.Cmp(want) != 0 {
+				t.Fatalf("case %d (%+v) at %d: vester vested %s, wallet %s", i, args.Schedule, ts, got, want)
 			}
 		}
+	}
+	if reverts == 0 {
+		t.Error("no case made the vester revert: the generator lost its odd schedules")
+	}
+}
+
+// wantPanic checks that err is a revert with Solidity's Panic(code).
+func wantPanic(t testing.TB, err error, code *big.Int, what string) {
+	t.Helper()
+	data, ok := RevertData(err)
+	if !ok {
+		t.Fatalf("%s: %v, want a revert with Panic(%#x)", what, err, code)
+	}
+	r, err := DecodeRevert(data)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if r.Name != "Panic" || len(r.Params) != 1 || r.Params[0].Value.(*big.Int).Cmp(code) != 0 {
+		t.Fatalf("%s: reverted with %s, want Panic(%#x)", what, r.Error(), code)
 	}
 }
 
 func randomArgs(rng *rand.Rand, base uint32, maxUint256 *big.Int) vesting.Args {
-	totals := []*big.Int{big.NewInt(0), big.NewInt(rng.Int64N(1_000_000_007)), ether(rng.Int64N(1_000_000)), maxUint256}
+	// Realistic totals have 18 decimals that percents do not divide.
+	odd := new(big.Int).Add(ether(rng.Int64N(1_000_000)), big.NewInt(rng.Int64N(1e18)))
+	totals := []*big.Int{big.NewInt(0), big.NewInt(rng.Int64N(1_000_000_007)), odd, odd, maxUint256}
 	a := vesting.Args{Allocation: vesting.Allocation{
 		ID:                  "alloc-random",
 		OriginalBeneficiary: common.Address{0xaa},
@@ -69,24 +106,56 @@ func randomArgs(rng *rand.Rand, base uint32, maxUint256 *big.Int) vesting.Args {
 		Revokable:           rng.IntN(2) == 0,
 	}}
 	near := func() uint32 { return base + uint32(rng.IntN(2000)) }
+	// Half the schedules add up to exactly 100%, in random parts.
+	exact := rng.IntN(2) == 0
+	parts := func(count int) []int64 {
+		out := make([]int64, count)
+		left := int64(vesting.PercentScale)
+		for j := range out {
+			if j == count-1 {
+				out[j] = left
+				break
+			}
+			out[j] = rng.Int64N(left + 1)
+			left -= out[j]
+		}
+		return out
+	}
 	if rng.IntN(2) == 0 {
 		a.Schedule = vesting.Schedule{Kind: vesting.Calendar, UnlockScheduleID: "S-RANDOM"}
-		for range rng.IntN(5) {
+		count := rng.IntN(5)
+		shares := parts(max(count, 1))
+		var times []uint32
+		for range count {
+			times = append(times, near())
+		}
+		if rng.IntN(4) != 0 {
+			slices.Sort(times) // mostly ascending, as schedules are
+		}
+		for j := range count {
 			percent := big.NewInt(rng.Int64N(400_001))
-			if rng.IntN(10) == 0 {
-				percent = new(big.Int).Lsh(big.NewInt(1), uint(rng.IntN(250))) // sometimes past 100%
+			switch {
+			case exact:
+				percent = big.NewInt(shares[j])
+			case rng.IntN(10) == 0:
+				percent = new(big.Int).Lsh(big.NewInt(1), uint(rng.IntN(256))) // sometimes past 100%, or 2^255
 			}
-			a.Schedule.UnlockTimestamps = append(a.Schedule.UnlockTimestamps, near())
+			a.Schedule.UnlockTimestamps = append(a.Schedule.UnlockTimestamps, times[j])
 			a.Schedule.UnlockPercents = append(a.Schedule.UnlockPercents, percent)
 		}
 		return a
 	}
 	a.Schedule = vesting.Schedule{Kind: vesting.Interval, UnlockScheduleID: "S-RANDOM"}
-	lengths := []uint32{0, 1, 7, 30, 100, 1 << 31}
-	periods := []uint32{0, 1, 2, 3, 12, 1<<32 - 1}
-	for range rng.IntN(4) {
+	lengths := []uint32{0, 1, 7, 30, 100, 100, 1 << 31}
+	periods := []uint32{0, 1, 2, 3, 12, 12, 1<<32 - 1}
+	count := rng.IntN(4)
+	shares := parts(max(count, 1))
+	for j := range count {
 		percent := uint32(rng.IntN(600_001))
-		if rng.IntN(10) == 0 {
+		switch {
+		case exact:
+			percent = uint32(shares[j])
+		case rng.IntN(10) == 0:
 			percent = rng.Uint32()
 		}
 		a.Schedule.Pieces = append(a.Schedule.Pieces, vesting.Piece{
