@@ -144,12 +144,8 @@ func (a *allocation) lookup(id string) tea.Cmd {
 		if err != nil {
 			return nil, err
 		}
-		opts := wallet.VerifyOptions{Now: a.ctx.Now()}
-		if s.Chain != nil && s.VesterOf != nil {
-			if vester, ok := s.VesterOf(p.DistributionID); ok {
-				opts.Chain, opts.Vester = s.Chain, vester
-			}
-		}
+		opts := s.VerifyOptions(c)
+		opts.Now = a.ctx.Now()
 		return wallet.VerifyProof(c, proof, opts), nil
 	})
 }
@@ -239,57 +235,68 @@ func (a *allocation) updateInput(msg tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
-func mark(ok bool) string {
-	if ok {
+// checkMark is a check's state as the screen shows it.
+func checkMark(c wallet.Check) string {
+	switch c.State {
+	case wallet.Pass:
 		return "✓ PASS"
+	case wallet.Fail:
+		return "✗ FAIL"
 	}
-	return "✗ FAIL"
+	return "? NOT CHECKED"
 }
 
 var (
 	passStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#1A7F37", Dark: "#3FB950"}).Bold(true)
 	failStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#CF222E", Dark: "#F85149"}).Bold(true)
+	// uncheckedStyle: neither green nor red, and never mistaken for a pass.
+	uncheckedStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#9A6700", Dark: "#D29922"}).Bold(true)
 )
 
-func markStyle(ok bool) lipgloss.Style {
-	if ok {
-		return passStyle
+// checkField shows one check: its state, then what passed (detail) or
+// why it failed or could not run.
+func checkField(label string, c wallet.Check, detail string) widget.Field {
+	style := uncheckedStyle
+	switch c.State {
+	case wallet.Pass:
+		style = passStyle
+	case wallet.Fail:
+		style = failStyle
 	}
-	return failStyle
+	if c.State != wallet.Pass {
+		detail = c.Reason
+	}
+	return widget.Field{Label: label, Value: checkMark(c) + "  " + detail, Style: style}
 }
 
 func verificationFields(v *wallet.Verification, now time.Time) []widget.Field {
-	onChain := widget.Field{Label: "On-chain root", Value: "not checked (no chain or vester known)"}
-	if v.OnChainOK != nil {
-		onChain = widget.Field{Label: "On-chain root", Value: mark(*v.OnChainOK) + "  " + v.OnChainRoot.Hex(), Style: markStyle(*v.OnChainOK)}
-	} else if v.ChainErr != nil {
-		onChain.Value = "not checked: " + v.ChainErr.Error()
+	root := ""
+	if v.RootCheck.State == wallet.Pass {
+		root = "held by vester " + v.Vester.Hex()
 	}
 	fields := []widget.Field{
 		{Label: "Allocation", Value: v.Proof.ID},
-		{Label: "Leaf", Value: mark(v.LeafOK) + "  " + v.Leaf.Hex(), Style: markStyle(v.LeafOK)},
+		checkField("Leaf", v.LeafCheck, v.Leaf.Hex()),
 		{Label: "Computed root", Value: v.ComputedRoot.Hex()},
-		onChain,
+		checkField("On-chain root", v.RootCheck, root),
 		{Label: "Root index", Value: fmt.Sprint(v.Proof.RootIndex)},
 	}
+	schedule := ""
+	if v.Args != nil {
+		schedule = v.Args.Schedule.Kind + " " + v.Args.Schedule.UnlockScheduleID
+	}
+	fields = append(fields, checkField("Schedule", v.ScheduleCheck, schedule))
 	if v.Args == nil {
-		return append(fields, widget.Field{Label: "Leaf content", Value: mark(false) + "  " + fmt.Sprint(v.ArgsErr), Style: failStyle})
+		return fields
 	}
 	al, sc := v.Args.Allocation, v.Args.Schedule
-	if v.WalletOK != nil {
-		fields = append(fields, widget.Field{Label: "Wallet = beneficiary", Value: mark(*v.WalletOK), Style: markStyle(*v.WalletOK)})
-	}
 	fields = append(fields,
 		widget.Field{Label: "Beneficiary", Value: al.OriginalBeneficiary.Hex()},
 		widget.Field{Label: "Total", Value: widget.FormatAmount(wallet.FormatUnits(al.TotalAllocation))},
 		widget.Field{Label: "Unlocked now", Value: fmt.Sprintf("%s%%  %s", vesting.FormatPPM(v.UnlockedPPM), widget.FormatAmount(wallet.FormatUnits(v.Unlocked)))},
 		widget.Field{Label: "Flags", Value: fmt.Sprintf("cancelable %t · revokable %t · transferable by admin %t · by beneficiary %t",
 			al.Cancelable, al.Revokable, al.TransferableByAdmin, al.TransferableByBeneficiary)},
-		widget.Field{Label: "Schedule", Value: sc.Kind + " " + sc.UnlockScheduleID},
 	)
-	if v.ScheduleErr != nil {
-		fields = append(fields, widget.Field{Label: "Schedule check", Value: mark(false) + "  " + v.ScheduleErr.Error(), Style: failStyle})
-	}
 	switch sc.Kind {
 	case vesting.Calendar:
 		for i, ts := range sc.UnlockTimestamps {
