@@ -409,6 +409,19 @@ func VerifyProof(ctx context.Context, p *Proof, opts VerifyOptions) *Verificatio
 	return v
 }
 
+// Claimable is what a withdraw could take now: unlocked less withdrawn,
+// never below zero; nil when what was withdrawn is not known.
+func (v *Verification) Claimable() *big.Int {
+	if v.Withdrawn == nil || v.Unlocked == nil {
+		return nil
+	}
+	c := new(big.Int).Sub(v.Unlocked, v.Withdrawn)
+	if c.Sign() < 0 {
+		c.SetInt64(0)
+	}
+	return c
+}
+
 // checkRoot compares the computed root with the vester's: the one given,
 // or the one of the candidates that holds it.
 func (v *Verification) checkRoot(ctx context.Context, opts VerifyOptions) {

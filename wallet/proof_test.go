@@ -277,18 +277,25 @@ func reencode(t *testing.T, args []byte, change func(a *vesting.Args)) []byte {
 }
 
 // TestVerifyProofWithdrawn: once the vester is known, what it paid out of
-// the allocation is read; it is not read from a contract that is not the
-// vester.
+// the allocation is read, and a claim could take the rest of what is
+// unlocked; nothing is read from a contract that is not the vester.
 func TestVerifyProofWithdrawn(t *testing.T) {
 	f := newFixture(t)
 	p := f.proof(t, aliceLeaf)
+	tx := sendCalls(t, f, f.alice, f.buildOptions(f.alice), f.withdrawCall(t, aliceLeaf, f.alice.Address(), ether(10)))
+	if st := waitFinal(t, f, tx[0]); st.State != StateSuccess {
+		t.Fatalf("withdraw: %+v", st)
+	}
 	v := VerifyProof(context.Background(), p, VerifyOptions{Now: testStart.Add(time.Hour), Chain: f.node, Candidates: []common.Address{f.vester}})
-	if v.Withdrawn == nil || v.Withdrawn.Sign() != 0 || v.WithdrawnErr != nil {
-		t.Errorf("withdrawn %v, %v; want 0", v.Withdrawn, v.WithdrawnErr)
+	if v.Withdrawn == nil || v.Withdrawn.Cmp(ether(10)) != 0 || v.WithdrawnErr != nil {
+		t.Errorf("withdrawn %v, %v; want 10 ether", v.Withdrawn, v.WithdrawnErr)
+	}
+	if c := v.Claimable(); c == nil || c.Cmp(ether(240)) != 0 {
+		t.Errorf("claimable %v, want 240 ether (250 unlocked, 10 withdrawn)", c)
 	}
 	v = VerifyProof(context.Background(), p, VerifyOptions{Chain: f.node, Candidates: []common.Address{f.pool}})
-	if v.Withdrawn != nil {
-		t.Errorf("withdrawn %v read without a vester", v.Withdrawn)
+	if v.Withdrawn != nil || v.Claimable() != nil {
+		t.Errorf("withdrawn %v, claimable %v without a vester", v.Withdrawn, v.Claimable())
 	}
 }
 

@@ -189,7 +189,7 @@ func printVerification(e *env, v *wallet.Verification) error {
 		)
 		switch {
 		case v.Withdrawn != nil:
-			pairs = append(pairs, "withdrawn", wallet.FormatUnits(v.Withdrawn))
+			pairs = append(pairs, "withdrawn", wallet.FormatUnits(v.Withdrawn), "claimable now", wallet.FormatUnits(v.Claimable()))
 		case v.WithdrawnErr != nil:
 			pairs = append(pairs, "withdrawn", "unknown: "+v.WithdrawnErr.Error())
 		}
