@@ -42,10 +42,11 @@ type allocation struct {
 	demo []string
 	pick int // index in picks() while choosing with up/down; -1 none
 
-	seq    int
-	busy   bool
-	result *wallet.Verification
-	detail *widget.Detail
+	seq     int
+	busy    bool
+	looking string // the id of the lookup in flight, as the user gave it
+	result  *wallet.Verification
+	detail  *widget.Detail
 
 	width, height int
 }
@@ -132,7 +133,7 @@ func (a *allocation) lookup(id string) tea.Cmd {
 		return func() tea.Msg { return ErrorMsg{Op: "allocation", Err: err} }
 	}
 	a.seq = nextSeq()
-	a.busy = true
+	a.busy, a.looking = true, id
 	s, j := a.ctx.Session, a.ctx.Journal
 	now := a.ctx.Now()
 	return load(a.seq, func(c context.Context) (*wallet.Verification, error) {
@@ -220,11 +221,13 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { return ErrorMsg{Op: "allocation", Err: msg.err} }
 		}
 		a.result = msg.value
-		a.remember(msg.value.Proof.ID)
+		// The id remembered is the one asked for: the service's answer
+		// could name any other.
+		a.remember(a.looking)
 		a.detail.SetFields(verificationFields(msg.value, a.ctx.Now()))
 		// The verdict replaces whatever an earlier lookup left in the
 		// status line.
-		text := "allocation " + sanitize.Truncate(msg.value.Proof.ID, 36) + ": " + msg.value.Outcome().String()
+		text := "allocation " + a.looking + ": " + msg.value.Outcome().String()
 		return func() tea.Msg { return StatusMsg{Text: text, Error: msg.value.Outcome() == wallet.Fail} }
 	case tea.KeyMsg:
 		if a.input.Focused() {
