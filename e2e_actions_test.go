@@ -35,6 +35,7 @@ func TestActionsInTmux(t *testing.T) {
 	// Claim: the request, then the decoded call, then mined.
 	tm.send("3")
 	tm.waitFor(wait, "Allocation:")
+	tm.send("/")
 	tm.typeText("05b5c169-826c-5127-b4be-e82e50f24f7a")
 	tm.send("Enter")
 	tm.waitFor(wait, "✓ PASS", "C claim")

@@ -36,6 +36,7 @@ func TestDashboardInTmux(t *testing.T) {
 
 	tm.send("3")
 	tm.waitFor(wait, "Allocation:")
+	tm.send("/")
 	tm.typeText("05b5c169-826c-5127-b4be-e82e50f24f7a")
 	tm.send("Enter")
 	screen := tm.waitFor(wait, "✓ PASS", "Unlock schedule", "now")

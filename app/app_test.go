@@ -111,7 +111,8 @@ func TestScreens(t *testing.T) {
 		{"pools", []step{{keys: "2", want: "Whale pool"}}},
 		{"stakes", []step{{keys: ":stakes " + fx.BigPoolID}, {key: tea.KeyEnter, want: "100,000 stakes"}}},
 		{"stakes-histogram", []step{{keys: ":stakes " + fx.BigPoolID}, {key: tea.KeyEnter, want: "100,000 stakes"}, {keys: "h", want: "Stake sizes"}}},
-		{"allocation", []step{{keys: "3", want: "Allocation:"}, {keys: fx.AllocationIDs[0]}, {key: tea.KeyEnter, want: "Unlock schedule"}}},
+		{"allocation-start", []step{{keys: "3", want: "Demo allocations of the embedded sandbox"}}},
+		{"allocation", []step{{keys: "3", want: "Allocation:"}, {keys: "/"}, {keys: fx.AllocationIDs[0]}, {key: tea.KeyEnter, want: "Unlock schedule"}}},
 		{"transactions", []step{{keys: "4", want: "No transactions yet"}}},
 		{"help", []step{{keys: "?", want: "or esc to close"}}},
 	}

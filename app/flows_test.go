@@ -138,7 +138,7 @@ func TestClaimFlow(t *testing.T) {
 	id := f.s.Fixtures.AllocationIDs[0]
 	addr := f.s.Fixtures.Wallets[0].Address
 	f.unlock()
-	f.runes("3").typ(id).key(tea.KeyEnter).wait("Unlock schedule")
+	f.runes("3").runes("/").typ(id).key(tea.KeyEnter).wait("Unlock schedule")
 	f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request")
 	f.runes("y").wait("Sign and send this transaction?")
 	start := f.mark
@@ -193,7 +193,7 @@ func TestClaimFlow(t *testing.T) {
 func TestClaimFormErrors(t *testing.T) {
 	f := newFlow(t)
 	f.unlock()
-	f.runes("3").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
+	f.runes("3").runes("/").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
 	f.runes("C").wait("Claim allocation")
 	f.typ("0").wait("must be greater than 0")
 	f.key(tea.KeyBackspace).typ("12x").wait(`"12x" is not a decimal amount`)
@@ -212,7 +212,7 @@ func TestClaimWrongAccount(t *testing.T) {
 	f := newFlow(t)
 	f.runes("u").wait("Unlock an account").key(tea.KeyDown).key(tea.KeyEnter).wait("Passphrase").
 		typ("allot-demo-1").key(tea.KeyEnter).wait("unlocked " + f.s.Fixtures.Wallets[1].Address)
-	f.runes("3").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
+	f.runes("3").runes("/").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
 	f.runes("C").wait("the allocation's beneficiary is " + f.s.Fixtures.Wallets[0].Address)
 	f.quit()
 	if applied(f.s, "") != 0 {
@@ -225,7 +225,7 @@ func TestClaimWrongAccount(t *testing.T) {
 func TestClaimDeclined(t *testing.T) {
 	f := newFlow(t)
 	f.unlock()
-	f.runes("3").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
+	f.runes("3").runes("/").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
 	f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request")
 	f.runes("n").pause(200 * time.Millisecond)
 	if applied(f.s, "") != 0 {
@@ -618,7 +618,7 @@ func TestEveryFormCancelSendsNothing(t *testing.T) {
 		}},
 		{"claim", func(f *flow) {
 			f.unlock()
-			f.runes("3").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
+			f.runes("3").runes("/").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
 			f.runes("C").wait("Claim allocation").typ("0").wait("must be greater than 0")
 		}},
 		{"creative", func(f *flow) {
@@ -673,7 +673,7 @@ func TestSigningFitsTheSmallestTerminal(t *testing.T) {
 		open func(f *flow)
 	}{
 		{"claim", func(f *flow) {
-			f.runes("3").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
+			f.runes("3").runes("/").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
 			f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request").runes("y")
 		}},
 		{"stake", func(f *flow) {

@@ -208,7 +208,7 @@ func monkey(t *testing.T, seed uint64, presses int) {
 	// that the check below sees a confirmed write; on even ones the
 	// random keys answer (yes, no, esc, edits).
 	lead := []tea.Msg{
-		runes("3"), runes(s.Fixtures.AllocationIDs[0]), tea.KeyMsg{Type: tea.KeyEnter},
+		runes("3"), runes("/"), runes(s.Fixtures.AllocationIDs[0]), tea.KeyMsg{Type: tea.KeyEnter},
 		runes("1"), runes("D"), tea.KeyMsg{Type: tea.KeyCtrlR}, tea.KeyMsg{Type: tea.KeyEnter}, tea.KeyMsg{Type: tea.KeyCtrlS},
 	}
 	if seed%2 == 1 {

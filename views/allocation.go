@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,31 +30,38 @@ const (
 )
 
 // allocation looks up an allocation: its merkle proof, verified here, the
-// allocation and schedule decoded from the leaf, and an unlock chart.
+// allocation and schedule decoded from the leaf, and an unlock chart. The
+// id field takes keys only while it is edited (/, i or enter; esc leaves
+// it), so the dashboard's keys work on this screen as on any other.
 type allocation struct {
 	ctx    *Context
 	input  textinput.Model
 	recent []string
-	pick   int // index in recent while choosing with up/down; -1 none
+	// demo are the embedded sandbox's demo allocations, for a newcomer to
+	// start from; none on a real deployment.
+	demo []string
+	pick int // index in picks() while choosing with up/down; -1 none
 
-	seq    int
-	busy   bool
-	result *wallet.Verification
-	detail *widget.Detail
+	seq     int
+	busy    bool
+	looking string // the id of the lookup in flight, as the user gave it
+	result  *wallet.Verification
+	detail  *widget.Detail
 
 	width, height int
 }
 
-// NewAllocation is the allocation lookup screen; id, when not empty, is
-// looked up at once (the :alloc command).
+// NewAllocation is the allocation lookup screen.
 func NewAllocation(ctx *Context) Screen {
 	in := textinput.New()
 	in.Placeholder = "allocation id (UUID)"
 	in.CharLimit = 36
 	in.Prompt = "Allocation: "
-	in.Focus()
 	a := &allocation{ctx: ctx, input: in, pick: -1, detail: widget.NewDetail()}
 	a.recent = recentLookups(ctx.Journal, ctx.Session.Name)
+	if fx := ctx.Session.Fixtures; fx != nil {
+		a.demo = fx.AllocationIDs[:min(len(fx.AllocationIDs), maxRecent)]
+	}
 	return a
 }
 
@@ -88,7 +96,7 @@ func (a *allocation) Title() string   { return "Allocation" }
 func (a *allocation) Busy() bool      { return a.busy }
 func (a *allocation) Capturing() bool { return a.input.Focused() }
 func (a *allocation) Narrowed() bool  { return false }
-func (a *allocation) Init() tea.Cmd   { return textinput.Blink }
+func (a *allocation) Init() tea.Cmd   { return nil }
 
 func (a *allocation) SetSize(width, height int) {
 	a.width, a.height = width, height
@@ -118,20 +126,17 @@ func (a *allocation) chartHeight() int {
 
 func (a *allocation) lookup(id string) tea.Cmd {
 	id = strings.TrimSpace(id)
+	a.input.Blur()
+	a.input.SetValue(id)
 	if err := api.CheckUUID("allocation id", id); err != nil {
+		a.result = nil
 		return func() tea.Msg { return ErrorMsg{Op: "allocation", Err: err} }
 	}
 	a.seq = nextSeq()
-	a.busy = true
-	a.input.Blur()
-	a.input.SetValue(id)
-	a.remember(id)
+	a.busy, a.looking = true, id
 	s, j := a.ctx.Session, a.ctx.Journal
+	now := a.ctx.Now()
 	return load(a.seq, func(c context.Context) (*wallet.Verification, error) {
-		if j != nil {
-			// A failed write only costs the recent list; the lookup goes on.
-			_ = j.Append(journal.Entry{Kind: journal.KindLookup, Profile: s.Name, Ref: id})
-		}
 		p, err := s.API.MerkleProof(c, id)
 		if err != nil {
 			return nil, err
@@ -144,12 +149,13 @@ func (a *allocation) lookup(id string) tea.Cmd {
 		if err != nil {
 			return nil, err
 		}
-		opts := wallet.VerifyOptions{Now: a.ctx.Now()}
-		if s.Chain != nil && s.VesterOf != nil {
-			if vester, ok := s.VesterOf(p.DistributionID); ok {
-				opts.Chain, opts.Vester = s.Chain, vester
-			}
+		if j != nil {
+			// Only an id the service knows is worth offering again. A
+			// failed write only costs the recent list.
+			_ = j.Append(journal.Entry{Kind: journal.KindLookup, Profile: s.Name, Ref: id})
 		}
+		opts := s.VerifyOptions(c)
+		opts.Now = now
 		return wallet.VerifyProof(c, proof, opts), nil
 	})
 }
@@ -165,6 +171,40 @@ func (a *allocation) remember(id string) {
 		}
 	}
 	a.recent = out
+	a.pick = -1
+}
+
+// picks are the ids offered to look up: the recent ones, then the demo
+// allocations not among them.
+func (a *allocation) picks() []string {
+	out := slices.Clone(a.recent)
+	for _, id := range a.demo {
+		if !slices.Contains(a.recent, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// edit starts editing the id field.
+func (a *allocation) edit() tea.Cmd {
+	a.input.Focus()
+	a.input.CursorEnd()
+	return textinput.Blink
+}
+
+// move moves the pick by delta within the offered ids.
+func (a *allocation) move(delta int) bool {
+	picks := a.picks()
+	if len(picks) == 0 {
+		return false
+	}
+	if a.pick < 0 && delta < 0 {
+		a.pick = 0
+	} else {
+		a.pick = max(0, min(a.pick+delta, len(picks)-1))
+	}
+	return true
 }
 
 func (a *allocation) Update(msg tea.Msg) tea.Cmd {
@@ -177,32 +217,23 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		}
 		a.busy = false
 		if msg.err != nil {
-			a.input.Focus()
+			a.result = nil
 			return func() tea.Msg { return ErrorMsg{Op: "allocation", Err: msg.err} }
 		}
 		a.result = msg.value
+		// The id remembered is the one asked for: the service's answer
+		// could name any other.
+		a.remember(a.looking)
 		a.detail.SetFields(verificationFields(msg.value, a.ctx.Now()))
-		return nil
+		// The verdict replaces whatever an earlier lookup left in the
+		// status line.
+		text := "allocation " + a.looking + ": " + msg.value.Outcome().String()
+		return func() tea.Msg { return StatusMsg{Text: text, Error: msg.value.Outcome() == wallet.Fail} }
 	case tea.KeyMsg:
 		if a.input.Focused() {
 			return a.updateInput(msg)
 		}
-		if key.Matches(msg, keyNewLookup) {
-			a.input.SetValue("")
-			a.input.Focus()
-			return textinput.Blink
-		}
-		if key.Matches(msg, keyClaim) && a.result != nil && !a.busy {
-			unlocked, beneficiary := "", common.Address{}
-			if a.result.Unlocked != nil {
-				unlocked = wallet.FormatUnits(a.result.Unlocked)
-			}
-			if a.result.Args != nil {
-				beneficiary = a.result.Args.Allocation.OriginalBeneficiary
-			}
-			return navigate(NewClaim(a.ctx, a.result.Proof.ID, unlocked, beneficiary))
-		}
-		return a.detail.Update(msg)
+		return a.updateKey(msg)
 	}
 	if a.input.Focused() {
 		var cmd tea.Cmd
@@ -212,26 +243,59 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// updateKey handles a key while the id field is not edited.
+func (a *allocation) updateKey(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, keyEditID):
+		return a.edit()
+	case key.Matches(msg, keyNewLookup):
+		a.input.SetValue("")
+		return a.edit()
+	case key.Matches(msg, keyClaim) && a.result != nil && !a.busy:
+		unlocked, beneficiary := "", common.Address{}
+		if a.result.Unlocked != nil {
+			unlocked = wallet.FormatUnits(a.result.Unlocked)
+		}
+		if a.result.Args != nil {
+			beneficiary = a.result.Args.Allocation.OriginalBeneficiary
+		}
+		return navigate(NewClaim(a.ctx, a.result.Proof.ID, unlocked, beneficiary))
+	}
+	if a.result != nil {
+		return a.detail.Update(msg)
+	}
+	// No result: the offered ids are a list to pick from.
+	switch msg.String() {
+	case "up", "k":
+		a.move(-1)
+	case "down", "j":
+		a.move(1)
+	case "enter":
+		if picks := a.picks(); a.pick >= 0 && a.pick < len(picks) {
+			return a.lookup(picks[a.pick])
+		}
+		return a.edit()
+	}
+	return nil
+}
+
+// updateInput handles a key while the id field is edited.
 func (a *allocation) updateInput(msg tea.KeyMsg) tea.Cmd {
 	switch msg.String() {
 	case "enter":
 		return a.lookup(a.input.Value())
 	case "esc":
-		if a.result != nil {
-			a.input.Blur()
-			return nil
-		}
+		a.input.Blur()
+		return nil
 	case "up", "down":
-		if len(a.recent) == 0 {
-			return nil
+		delta := 1
+		if msg.String() == "up" {
+			delta = -1
 		}
-		if msg.String() == "down" {
-			a.pick = min(a.pick+1, len(a.recent)-1)
-		} else {
-			a.pick = max(a.pick-1, 0)
+		if a.move(delta) {
+			a.input.SetValue(a.picks()[a.pick])
+			a.input.CursorEnd()
 		}
-		a.input.SetValue(a.recent[a.pick])
-		a.input.CursorEnd()
 		return nil
 	}
 	var cmd tea.Cmd
@@ -239,57 +303,75 @@ func (a *allocation) updateInput(msg tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
-func mark(ok bool) string {
-	if ok {
+// checkMark is a check's state as the screen shows it.
+func checkMark(c wallet.Check) string {
+	switch c.State {
+	case wallet.Pass:
 		return "✓ PASS"
+	case wallet.Fail:
+		return "✗ FAIL"
 	}
-	return "✗ FAIL"
+	return "? NOT CHECKED"
 }
 
 var (
 	passStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#1A7F37", Dark: "#3FB950"}).Bold(true)
 	failStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#CF222E", Dark: "#F85149"}).Bold(true)
+	// uncheckedStyle: neither green nor red, and never mistaken for a pass.
+	uncheckedStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#9A6700", Dark: "#D29922"}).Bold(true)
 )
 
-func markStyle(ok bool) lipgloss.Style {
-	if ok {
-		return passStyle
+// checkField shows one check: its state, then what passed (detail) or
+// why it failed or could not run.
+func checkField(label string, c wallet.Check, detail string) widget.Field {
+	style := uncheckedStyle
+	switch c.State {
+	case wallet.Pass:
+		style = passStyle
+	case wallet.Fail:
+		style = failStyle
 	}
-	return failStyle
+	if c.State != wallet.Pass {
+		detail = c.Reason
+	}
+	return widget.Field{Label: label, Value: checkMark(c) + "  " + detail, Style: style}
 }
 
+// verificationFields are the three checks first, what the leaf says next,
+// and the hashes they rest on last.
 func verificationFields(v *wallet.Verification, now time.Time) []widget.Field {
-	onChain := widget.Field{Label: "On-chain root", Value: "not checked (no chain or vester known)"}
-	if v.OnChainOK != nil {
-		onChain = widget.Field{Label: "On-chain root", Value: mark(*v.OnChainOK) + "  " + v.OnChainRoot.Hex(), Style: markStyle(*v.OnChainOK)}
-	} else if v.ChainErr != nil {
-		onChain.Value = "not checked: " + v.ChainErr.Error()
+	leaf := "the service stated no hash; the root vouches for it"
+	if v.Proof.Hash != nil {
+		leaf = "keccak256(decodableArgs) = the stated hash"
+	}
+	root := ""
+	if v.RootCheck.State == wallet.Pass {
+		root = "held by vester " + v.Vester.Hex()
+	}
+	schedule := ""
+	if v.Args != nil {
+		schedule = v.Args.Schedule.Kind + " " + v.Args.Schedule.UnlockScheduleID
 	}
 	fields := []widget.Field{
 		{Label: "Allocation", Value: v.Proof.ID},
-		{Label: "Leaf", Value: mark(v.LeafOK) + "  " + v.Leaf.Hex(), Style: markStyle(v.LeafOK)},
-		{Label: "Computed root", Value: v.ComputedRoot.Hex()},
-		onChain,
-		{Label: "Root index", Value: fmt.Sprint(v.Proof.RootIndex)},
+		checkField("Leaf", v.LeafCheck, leaf),
+		checkField("On-chain root", v.RootCheck, root),
+		checkField("Schedule", v.ScheduleCheck, schedule),
 	}
 	if v.Args == nil {
-		return append(fields, widget.Field{Label: "Leaf content", Value: mark(false) + "  " + fmt.Sprint(v.ArgsErr), Style: failStyle})
+		return append(fields, hashFields(v)...)
 	}
 	al, sc := v.Args.Allocation, v.Args.Schedule
-	if v.WalletOK != nil {
-		fields = append(fields, widget.Field{Label: "Wallet = beneficiary", Value: mark(*v.WalletOK), Style: markStyle(*v.WalletOK)})
-	}
 	fields = append(fields,
-		widget.Field{Label: "Beneficiary", Value: al.OriginalBeneficiary.Hex()},
 		widget.Field{Label: "Total", Value: widget.FormatAmount(wallet.FormatUnits(al.TotalAllocation))},
 		unlockedField(v),
+	)
+	fields = append(fields, withdrawnFields(v)...)
+	fields = append(fields,
+		widget.Field{Label: "Beneficiary", Value: al.OriginalBeneficiary.Hex()},
 		widget.Field{Label: "Flags", Value: fmt.Sprintf("cancelable %t · revokable %t · transferable by admin %t · by beneficiary %t",
 			al.Cancelable, al.Revokable, al.TransferableByAdmin, al.TransferableByBeneficiary)},
-		widget.Field{Label: "Schedule", Value: sc.Kind + " " + sc.UnlockScheduleID},
 	)
-	if v.ScheduleErr != nil {
-		fields = append(fields, widget.Field{Label: "Schedule check", Value: mark(false) + "  " + v.ScheduleErr.Error(), Style: failStyle})
-	}
 	switch sc.Kind {
 	case vesting.Calendar:
 		for i, ts := range sc.UnlockTimestamps {
@@ -304,6 +386,16 @@ func verificationFields(v *wallet.Verification, now time.Time) []widget.Field {
 			fields = append(fields, widget.Field{Label: fmt.Sprintf("  piece %d", i+1), Value: fmt.Sprintf("%s%% in %d steps of %s from %s",
 				vesting.FormatPPM(uint64(p.Percent)), p.NumberOfPeriods, widget.FormatDuration(int64(p.PeriodLength)), widget.FormatTime(time.Unix(int64(p.StartDate), 0), now))})
 		}
+	}
+	return append(fields, hashFields(v)...)
+}
+
+// hashFields are the leaf, the root it leads to and the proof's nodes.
+func hashFields(v *wallet.Verification) []widget.Field {
+	fields := []widget.Field{
+		{Label: "Leaf hash", Value: v.Leaf.Hex()},
+		{Label: "Computed root", Value: v.ComputedRoot.Hex()},
+		{Label: "Root index", Value: fmt.Sprint(v.Proof.RootIndex)},
 	}
 	for i, sib := range v.Proof.Siblings {
 		fields = append(fields, widget.Field{Label: fmt.Sprintf("  proof %d", i), Value: sib.Hex()})
@@ -320,22 +412,36 @@ func unlockedField(v *wallet.Verification) widget.Field {
 	return widget.Field{Label: "Unlocked now", Value: fmt.Sprintf("%s%%  %s", vesting.FormatPPM(v.UnlockedPPM), widget.FormatAmount(wallet.FormatUnits(v.Unlocked)))}
 }
 
+// claimableField is what a claim could take now: nothing to show for a
+// schedule the vester cannot pay out yet.
+func claimableField(v *wallet.Verification) widget.Field {
+	c := v.Claimable()
+	if c == nil {
+		return widget.Field{Label: "Claimable now", Value: "none until the schedule can be paid out (see above)"}
+	}
+	return widget.Field{Label: "Claimable now", Value: widget.FormatAmount(wallet.FormatUnits(c))}
+}
+
+// withdrawnFields say what the vester paid out already and what a claim
+// could take now; only the vester knows, so without it they say why not.
+func withdrawnFields(v *wallet.Verification) []widget.Field {
+	switch {
+	case v.Withdrawn != nil:
+		return []widget.Field{
+			{Label: "Withdrawn", Value: widget.FormatAmount(wallet.FormatUnits(v.Withdrawn))},
+			claimableField(v),
+		}
+	case v.WithdrawnErr != nil:
+		return []widget.Field{{Label: "Withdrawn", Value: "unknown: " + v.WithdrawnErr.Error()}}
+	}
+	return []widget.Field{{Label: "Withdrawn", Value: "unknown: no vester holding the root was found"}}
+}
+
 func (a *allocation) View() string {
 	var b strings.Builder
 	b.WriteString(a.input.View() + "\n")
 	if a.input.Focused() || a.result == nil {
-		if len(a.recent) > 0 {
-			b.WriteString(a.ctx.Styles.Muted.Render("Recent (up/down):") + "\n")
-			for i, r := range a.recent {
-				marker := "  "
-				if i == a.pick {
-					marker = "▶ "
-				}
-				b.WriteString(marker + r + "\n")
-			}
-		} else {
-			b.WriteString(a.ctx.Styles.Muted.Render("Type an allocation id and press enter.") + "\n")
-		}
+		a.viewPicks(&b)
 		return b.String()
 	}
 	v := a.result
@@ -358,16 +464,46 @@ func (a *allocation) View() string {
 	return b.String()
 }
 
+// viewPicks lists the ids to pick from, and how.
+func (a *allocation) viewPicks(b *strings.Builder) {
+	muted := a.ctx.Styles.Muted
+	switch {
+	case a.busy:
+		b.WriteString(muted.Render("Looking up and verifying…") + "\n")
+	case a.input.Focused():
+		b.WriteString(muted.Render("Type an allocation id, enter looks it up, esc stops editing; ↑/↓ picks one below.") + "\n")
+	default:
+		b.WriteString(muted.Render("/ or i types an allocation id; ↑/↓ picks one below and enter looks it up.") + "\n")
+	}
+	for i, id := range a.picks() {
+		switch {
+		case i == 0 && len(a.recent) > 0:
+			b.WriteString("\n" + muted.Render("Recent lookups:") + "\n")
+		case i == len(a.recent):
+			b.WriteString("\n" + muted.Render("Demo allocations of the embedded sandbox:") + "\n")
+		}
+		marker := "  "
+		if i == a.pick {
+			marker = "▶ "
+		}
+		b.WriteString(marker + sanitize.Line(id) + "\n")
+	}
+}
+
 func (a *allocation) ShortHelp() []key.Binding {
 	if a.input.Focused() {
 		return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "look up")),
-			key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "recent"))}
+			key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "pick")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop editing"))}
 	}
-	keys := []key.Binding{keyNewLookup}
 	if a.result != nil {
-		keys = append(keys, keyClaim)
+		return append([]key.Binding{keyClaim, keyEditID, keyNewLookup}, a.detail.ShortHelp()...)
 	}
-	return append(keys, a.detail.ShortHelp()...)
+	keys := []key.Binding{keyEditID}
+	if len(a.picks()) > 0 {
+		keys = append(keys, key.NewBinding(key.WithKeys("up", "down", "enter"), key.WithHelp("↑/↓ enter", "look one up")))
+	}
+	return append(keys, keyNewLookup)
 }
 
 func (a *allocation) FullHelp() [][]key.Binding { return [][]key.Binding{a.ShortHelp()} }

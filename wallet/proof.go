@@ -236,12 +236,83 @@ type VerifyOptions struct {
 	// Now is when unlocks are computed; zero means time.Now(). For what a
 	// claim could take, pass the chain's head block time.
 	Now time.Time
-	// Chain reads the on-chain root; nil skips that check.
+	// Chain reads the on-chain root; nil leaves that check NOT CHECKED.
 	Chain ethereum.ContractCaller
-	// Vester is the distribution's vester contract: the `to` of its claim
-	// instructions, or the distribution's contract in the contract list.
-	// The zero address skips the on-chain check.
+	// Vester, when set, is the only contract asked for the root: a root it
+	// does not hold is a failed check.
 	Vester common.Address
+	// Candidates are the contracts that may be the vester (VesterCandidates),
+	// asked when Vester is zero: the one holding the computed root is the
+	// vester (FindVester), and none holding it is a failed check.
+	Candidates []common.Address
+	// Unchecked, when set, says why the root cannot be checked (no chain,
+	// the contracts could not be listed): the root check is NOT CHECKED.
+	Unchecked error
+}
+
+// CheckState is the outcome of one check. The zero value is NotChecked:
+// a check never passes by default.
+type CheckState int
+
+const (
+	// NotChecked: the check could not run; the Check's Reason says why.
+	NotChecked CheckState = iota
+	Pass
+	Fail
+)
+
+func (s CheckState) String() string {
+	switch s {
+	case Pass:
+		return "PASS"
+	case Fail:
+		return "FAIL"
+	default:
+		return "NOT CHECKED"
+	}
+}
+
+// MarshalText writes the state as String does, for JSON.
+func (s CheckState) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Check is the outcome of one check: for a failure, what was found; for a
+// check that could not run, why. Reason is empty on a pass.
+type Check struct {
+	State  CheckState
+	Reason string
+}
+
+func passed() Check                           { return Check{State: Pass} }
+func failed(format string, args ...any) Check { return Check{Fail, fmt.Sprintf(format, args...)} }
+func unchecked(format string, args ...any) Check {
+	return Check{NotChecked, fmt.Sprintf(format, args...)}
+}
+
+// severity orders the states: a failure outweighs a check that could not
+// run, which outweighs a pass.
+func (s CheckState) severity() int {
+	switch s {
+	case Pass:
+		return 0
+	case NotChecked:
+		return 1
+	default:
+		return 2
+	}
+}
+
+// and joins two findings of one check: the worse state, with the reasons
+// of that state.
+func (c Check) and(o Check) Check {
+	switch {
+	case o.State.severity() > c.State.severity():
+		return o
+	case o.State.severity() < c.State.severity(), o.Reason == "":
+		return c
+	case c.Reason == "":
+		return o
+	}
+	return Check{c.State, c.Reason + "; " + o.Reason}
 }
 
 // Verification is the outcome of VerifyProof: each check on its own, and
@@ -250,17 +321,29 @@ type Verification struct {
 	Proof *Proof
 	// Leaf is keccak256(decodableArgs), computed here.
 	Leaf common.Hash
-	// LeafOK: Leaf equals the hash the service stated, or it stated none.
-	LeafOK bool
 	// ComputedRoot is the proof folded from Leaf.
 	ComputedRoot common.Hash
-	// OnChainRoot is merkleRoots(rootIndex) of the vester, and OnChainOK
-	// whether it equals ComputedRoot; both nil when not checked.
+
+	// LeafCheck: the leaf is the hash the service stated (or it stated
+	// none), decodableArgs decode, and the wallet the service names is the
+	// leaf's beneficiary.
+	LeafCheck Check
+	// RootCheck: a vester of the token holds ComputedRoot as its root
+	// number RootIndex.
+	RootCheck Check
+	// ScheduleCheck: the leaf's schedule is sound (vesting.Validate).
+	ScheduleCheck Check
+
+	// Vester is the contract that holds ComputedRoot; zero unless
+	// RootCheck passed. OnChainRoot is the root read from the vester asked
+	// (Vester, or VerifyOptions.Vester); nil when none was read.
+	Vester      common.Address
 	OnChainRoot *common.Hash
-	OnChainOK   *bool
-	// ChainErr says why the on-chain root could not be read, when it was
-	// asked for.
-	ChainErr error
+	// Withdrawn is what the vester has paid out of the allocation already
+	// (its withdrawn(allocationId)); nil unless RootCheck passed and the
+	// read worked, WithdrawnErr says why it failed.
+	Withdrawn    *big.Int
+	WithdrawnErr error
 	// WalletOK: the wallet the service names is the leaf's beneficiary; nil
 	// when the service names none or the leaf does not decode.
 	WalletOK *bool
@@ -270,7 +353,7 @@ type Verification struct {
 	Args    *vesting.Args
 	ArgsErr error
 	// ScheduleErr says what makes the schedule unusable (vesting.Validate),
-	// nil when it is sound. The proof may still verify.
+	// nil when it is sound.
 	ScheduleErr error
 	// At is when the unlocked amounts were computed.
 	At          time.Time
@@ -284,8 +367,8 @@ type Verification struct {
 }
 
 // VerifyProof checks p per D8 and decodes its leaf. It does not fail: every
-// check's outcome is in the result, and OK tells whether all that could be
-// checked passed.
+// check's outcome is in the result, PASS, FAIL or NOT CHECKED with the
+// reason, and Outcome sums them up.
 func VerifyProof(ctx context.Context, p *Proof, opts VerifyOptions) *Verification {
 	v := &Verification{Proof: p, At: opts.Now}
 	if v.At.IsZero() {
@@ -293,66 +376,135 @@ func VerifyProof(ctx context.Context, p *Proof, opts VerifyOptions) *Verificatio
 	}
 	v.At = v.At.UTC()
 	v.Leaf = merkle.Leaf(p.DecodableArgs)
-	v.LeafOK = p.Hash == nil || *p.Hash == v.Leaf
 	v.ComputedRoot = merkle.ProcessProof(v.Leaf, p.Siblings)
-
-	if opts.Chain != nil && opts.Vester != (common.Address{}) {
-		root, err := MerkleRoot(ctx, opts.Chain, opts.Vester, p.RootIndex)
-		if errors.Is(err, ErrNoRoot) {
-			ok := false
-			v.OnChainRoot, v.OnChainOK = &root, &ok
-		} else if err != nil {
-			v.ChainErr = fmt.Errorf("read root %d of vester %s: %w", p.RootIndex, opts.Vester.Hex(), err)
-		} else {
-			ok := root == v.ComputedRoot && root != (common.Hash{})
-			v.OnChainRoot, v.OnChainOK = &root, &ok
-		}
+	v.LeafCheck = passed()
+	if p.Hash != nil && *p.Hash != v.Leaf {
+		v.LeafCheck = failed("leaf %s is not the stated hash %s", v.Leaf.Hex(), p.Hash.Hex())
 	}
+	v.checkRoot(ctx, opts)
+	v.ScheduleCheck = unchecked("the leaf does not decode")
 
 	args, err := vesting.Decode(p.DecodableArgs)
 	if err != nil {
 		v.ArgsErr = err
+		v.LeafCheck = v.LeafCheck.and(failed("decodableArgs do not decode: %v", err))
 		return v
 	}
 	v.Args = &args
 	if p.WalletAddress != nil {
 		ok := *p.WalletAddress == args.Allocation.OriginalBeneficiary
 		v.WalletOK = &ok
+		if !ok {
+			v.LeafCheck = v.LeafCheck.and(failed("the proof names wallet %s, the leaf's beneficiary is %s",
+				p.WalletAddress.Hex(), args.Allocation.OriginalBeneficiary.Hex()))
+		}
 	}
 	v.ScheduleErr = args.Schedule.Validate()
+	v.ScheduleCheck = passed()
+	if v.ScheduleErr != nil {
+		v.ScheduleCheck = failed("%v", v.ScheduleErr)
+	}
+	if v.RootCheck.State == Pass {
+		v.Withdrawn, v.WithdrawnErr = Withdrawn(ctx, opts.Chain, v.Vester, args.Allocation.ID)
+	}
 	v.UnlockedPPM = args.Schedule.UnlockedPPM(v.At)
 	v.Unlocked, v.Unclaimable = args.Vested(v.At)
 	v.Timeline = args.Schedule.Timeline()
 	return v
 }
 
-// OK reports whether every check that could run passed: the leaf, the
-// decoding of decodableArgs, the wallet named against the leaf's
-// beneficiary, and the on-chain root. A check that did not run (no chain,
-// no hash stated) does not count; ChainErr is not a failed check.
-func (v *Verification) OK() bool {
-	return len(v.Failures()) == 0
+// Claimable is what a withdraw could take now: unlocked less withdrawn,
+// never below zero; nil when what was withdrawn is not known.
+func (v *Verification) Claimable() *big.Int {
+	if v.Withdrawn == nil || v.Unlocked == nil {
+		return nil
+	}
+	c := new(big.Int).Sub(v.Unlocked, v.Withdrawn)
+	if c.Sign() < 0 {
+		c.SetInt64(0)
+	}
+	return c
 }
 
-// Failures says in plain words which checks failed.
-func (v *Verification) Failures() []string {
+// checkRoot compares the computed root with the vester's: the one given,
+// or the one of the candidates that holds it.
+func (v *Verification) checkRoot(ctx context.Context, opts VerifyOptions) {
+	index := v.Proof.RootIndex
+	switch {
+	case opts.Unchecked != nil:
+		v.RootCheck = unchecked("%v", opts.Unchecked)
+	case opts.Chain == nil:
+		v.RootCheck = unchecked("no chain to read the vester's root from: set rpc_url in the profile")
+	case opts.Vester != (common.Address{}):
+		root, err := MerkleRoot(ctx, opts.Chain, opts.Vester, index)
+		switch {
+		case errors.Is(err, ErrNoRoot):
+			v.RootCheck = failed("the vester %s has no root %d", opts.Vester.Hex(), index)
+		case errors.Is(err, ErrNoContract):
+			v.RootCheck = failed("%s is not a vester: it has no code or no merkleRoots", opts.Vester.Hex())
+		case err != nil:
+			v.RootCheck = unchecked("read root %d of vester %s: %v", index, opts.Vester.Hex(), err)
+		default:
+			v.OnChainRoot = &root
+			if root != v.ComputedRoot {
+				v.RootCheck = failed("the proof leads to root %s, root %d of vester %s is %s",
+					v.ComputedRoot.Hex(), index, opts.Vester.Hex(), root.Hex())
+				return
+			}
+			v.Vester, v.RootCheck = opts.Vester, passed()
+		}
+	default:
+		found, err := FindVester(ctx, opts.Chain, opts.Candidates, index, v.ComputedRoot)
+		switch {
+		case err == nil:
+			root := v.ComputedRoot
+			v.Vester, v.OnChainRoot, v.RootCheck = found.Vester, &root, passed()
+		case errors.Is(err, ErrNoVester):
+			v.RootCheck = failed("no vester of this token holds this root: %d contracts asked for root %d", found.Asked, index)
+		default:
+			v.RootCheck = unchecked("%v", err)
+		}
+	}
+}
+
+// Checks are the three checks in the order they are shown, named.
+func (v *Verification) Checks() []NamedCheck {
+	return []NamedCheck{{"leaf", v.LeafCheck}, {"on-chain root", v.RootCheck}, {"schedule", v.ScheduleCheck}}
+}
+
+// NamedCheck is a check with the name it is shown under.
+type NamedCheck struct {
+	Name string
+	Check
+}
+
+// Outcome sums the checks up: FAIL when any failed, else NOT CHECKED when
+// any could not run, PASS only when every check passed.
+func (v *Verification) Outcome() CheckState {
+	outcome := Pass
+	for _, n := range v.Checks() {
+		if n.State.severity() > outcome.severity() {
+			outcome = n.State
+		}
+	}
+	return outcome
+}
+
+// OK reports whether every check passed; a check that could not run is not
+// a pass.
+func (v *Verification) OK() bool { return v.Outcome() == Pass }
+
+// Failures says in plain words which checks failed, one line each.
+func (v *Verification) Failures() []string { return v.reasons(Fail) }
+
+// Unchecked says which checks could not run, and why.
+func (v *Verification) Unchecked() []string { return v.reasons(NotChecked) }
+
+func (v *Verification) reasons(state CheckState) []string {
 	var out []string
-	if !v.LeafOK {
-		out = append(out, fmt.Sprintf("leaf %s is not the stated hash %s", v.Leaf.Hex(), v.Proof.Hash.Hex()))
-	}
-	if v.ArgsErr != nil {
-		out = append(out, fmt.Sprintf("decodableArgs do not decode: %v", v.ArgsErr))
-	}
-	if v.WalletOK != nil && !*v.WalletOK {
-		out = append(out, fmt.Sprintf("the proof names wallet %s, the leaf's beneficiary is %s",
-			v.Proof.WalletAddress.Hex(), v.Args.Allocation.OriginalBeneficiary.Hex()))
-	}
-	if v.OnChainOK != nil && !*v.OnChainOK {
-		if *v.OnChainRoot == (common.Hash{}) {
-			out = append(out, fmt.Sprintf("the vester has no root number %d", v.Proof.RootIndex))
-		} else {
-			out = append(out, fmt.Sprintf("the proof leads to root %s, the vester's root %d is %s",
-				v.ComputedRoot.Hex(), v.Proof.RootIndex, v.OnChainRoot.Hex()))
+	for _, n := range v.Checks() {
+		if n.State == state {
+			out = append(out, n.Name+": "+n.Reason)
 		}
 	}
 	return out

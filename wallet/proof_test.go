@@ -6,11 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
+	"math/big"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"allot/wallet/merkle"
+	"allot/wallet/vesting"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -162,60 +166,136 @@ func TestVerifyProof(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	at := testStart.Add(time.Hour)
+	// forge rewrites decodableArgs and states the matching hash: only the
+	// root can tell.
+	forge := func(p *Proof) {
+		p.DecodableArgs = reencode(t, p.DecodableArgs, func(a *vesting.Args) {
+			a.Allocation.TotalAllocation = new(big.Int).Mul(a.Allocation.TotalAllocation, big.NewInt(10))
+		})
+		leaf := merkle.Leaf(p.DecodableArgs)
+		p.Hash = &leaf
+	}
+	candidates := []common.Address{f.pool, f.token, f.vester}
 	for _, tc := range []struct {
-		name     string
-		tamper   func(p *Proof)
-		opts     func(o *VerifyOptions)
-		leafOK   bool
-		onChain  *bool // nil: not checked
-		ok       bool
-		failWord string
+		name                 string
+		tamper               func(p *Proof)
+		opts                 func(o *VerifyOptions)
+		leaf, root, schedule CheckState
+		outcome              CheckState
+		reason               string // in Failures or Unchecked
 	}{
-		{name: "valid", leafOK: true, onChain: ptr(true), ok: true},
-		{name: "valid without chain", opts: func(o *VerifyOptions) { o.Chain = nil }, leafOK: true, ok: true},
-		{name: "valid without vester", opts: func(o *VerifyOptions) { o.Vester = common.Address{} }, leafOK: true, ok: true},
-		{name: "valid without stated hash", tamper: func(p *Proof) { p.Hash = nil }, leafOK: true, onChain: ptr(true), ok: true},
-		{name: "tampered leaf", tamper: func(p *Proof) {
-			p.DecodableArgs = bytes.Clone(p.DecodableArgs)
-			p.DecodableArgs[len(p.DecodableArgs)-1] ^= 1
-		}, leafOK: false, onChain: ptr(false), failWord: "is not the stated hash"},
-		{name: "tampered stated hash", tamper: func(p *Proof) { p.Hash = &common.Hash{1} }, leafOK: false, onChain: ptr(true), failWord: "is not the stated hash"},
+		{name: "valid, vester found", leaf: Pass, root: Pass, schedule: Pass, outcome: Pass},
+		{name: "valid, vester given", opts: func(o *VerifyOptions) { o.Vester, o.Candidates = f.vester, nil },
+			leaf: Pass, root: Pass, schedule: Pass, outcome: Pass},
+		{name: "valid without stated hash", tamper: func(p *Proof) { p.Hash = nil }, leaf: Pass, root: Pass, schedule: Pass, outcome: Pass},
+		{name: "no chain", opts: func(o *VerifyOptions) { o.Chain = nil },
+			leaf: Pass, root: NotChecked, schedule: Pass, outcome: NotChecked, reason: "set rpc_url"},
+		{name: "contracts unknown", opts: func(o *VerifyOptions) { o.Unchecked = errors.New("list the contracts: connection refused") },
+			leaf: Pass, root: NotChecked, schedule: Pass, outcome: NotChecked, reason: "connection refused"},
+		{name: "no candidate holds the root", opts: func(o *VerifyOptions) { o.Candidates = candidates[:2] },
+			leaf: Pass, root: Fail, schedule: Pass, outcome: Fail, reason: "no vester of this token holds this root"},
+		{name: "forged leaf with its hash", tamper: forge,
+			leaf: Pass, root: Fail, schedule: Pass, outcome: Fail, reason: "no vester of this token holds this root"},
+		{name: "forged leaf, vester given", tamper: forge, opts: func(o *VerifyOptions) { o.Vester = f.vester },
+			leaf: Pass, root: Fail, schedule: Pass, outcome: Fail, reason: "the proof leads to root"},
+		{name: "tampered stated hash", tamper: func(p *Proof) { p.Hash = &common.Hash{1} },
+			leaf: Fail, root: Pass, schedule: Pass, outcome: Fail, reason: "is not the stated hash"},
 		{name: "tampered sibling", tamper: func(p *Proof) {
 			p.Siblings = append([]common.Hash(nil), p.Siblings...)
 			p.Siblings[1][31] ^= 1
-		}, leafOK: true, onChain: ptr(false), failWord: "leads to root"},
-		{name: "wrong root index", tamper: func(p *Proof) { p.RootIndex = 1 }, leafOK: true, onChain: ptr(false), failWord: "has no root number 1"},
-		{name: "wallet not the beneficiary", tamper: func(p *Proof) { p.WalletAddress = &common.Address{7} }, leafOK: true, onChain: ptr(true), failWord: "the leaf's beneficiary is"},
+		}, leaf: Pass, root: Fail, schedule: Pass, outcome: Fail, reason: "no vester of this token holds this root"},
+		{name: "wrong root index, vester given", tamper: func(p *Proof) { p.RootIndex = 1 }, opts: func(o *VerifyOptions) { o.Vester = f.vester },
+			leaf: Pass, root: Fail, schedule: Pass, outcome: Fail, reason: "has no root 1"},
+		{name: "vester given is not a vester", opts: func(o *VerifyOptions) { o.Vester = common.Address{0x42} },
+			leaf: Pass, root: Fail, schedule: Pass, outcome: Fail, reason: "is not a vester"},
+		{name: "vester given unreadable", opts: func(o *VerifyOptions) { o.Chain, o.Vester = failingCaller{}, f.vester },
+			leaf: Pass, root: NotChecked, schedule: Pass, outcome: NotChecked, reason: "connection refused"},
+		{name: "candidates unreadable", opts: func(o *VerifyOptions) { o.Chain = failingCaller{} },
+			leaf: Pass, root: NotChecked, schedule: Pass, outcome: NotChecked, reason: "could not be read"},
+		{name: "wallet not the beneficiary", tamper: func(p *Proof) { p.WalletAddress = &common.Address{7} },
+			leaf: Fail, root: Pass, schedule: Pass, outcome: Fail, reason: "the leaf's beneficiary is"},
+		{name: "schedule over 100%, no chain", tamper: func(p *Proof) { p.DecodableArgs = overfull(t, p.DecodableArgs); p.Hash = nil },
+			opts: func(o *VerifyOptions) { o.Chain = nil }, leaf: Pass, root: NotChecked, schedule: Fail, outcome: Fail, reason: "schedule: "},
+		{name: "leaf does not decode", tamper: func(p *Proof) { p.DecodableArgs = []byte("junk"); p.Hash = nil },
+			leaf: Fail, root: Fail, schedule: NotChecked, outcome: Fail, reason: "do not decode"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := f.proof(t, aliceLeaf)
 			if tc.tamper != nil {
 				tc.tamper(p)
 			}
-			opts := VerifyOptions{Now: at, Chain: f.node, Vester: f.vester}
+			opts := VerifyOptions{Now: at, Chain: f.node, Candidates: candidates}
 			if tc.opts != nil {
 				tc.opts(&opts)
 			}
 			v := VerifyProof(ctx, p, opts)
-			if v.ChainErr != nil {
-				t.Fatal(v.ChainErr)
+			got := []CheckState{v.LeafCheck.State, v.RootCheck.State, v.ScheduleCheck.State, v.Outcome()}
+			if want := []CheckState{tc.leaf, tc.root, tc.schedule, tc.outcome}; !slices.Equal(got, want) {
+				t.Errorf("leaf, root, schedule, outcome = %v, want %v (failures %q, unchecked %q)", got, want, v.Failures(), v.Unchecked())
 			}
-			if v.LeafOK != tc.leafOK {
-				t.Errorf("LeafOK = %v, want %v", v.LeafOK, tc.leafOK)
+			if v.OK() != (tc.outcome == Pass) {
+				t.Errorf("OK = %v with outcome %v", v.OK(), tc.outcome)
 			}
-			switch {
-			case tc.onChain == nil && (v.OnChainOK != nil || v.OnChainRoot != nil):
-				t.Errorf("on-chain check ran: %v", *v.OnChainOK)
-			case tc.onChain != nil && (v.OnChainOK == nil || *v.OnChainOK != *tc.onChain):
-				t.Errorf("OnChainOK = %v, want %v", v.OnChainOK, *tc.onChain)
+			said := strings.Join(append(v.Failures(), v.Unchecked()...), "\n")
+			if !strings.Contains(said, tc.reason) {
+				t.Errorf("failures and unchecked %q do not say %q", said, tc.reason)
 			}
-			if v.OK() != tc.ok {
-				t.Errorf("OK = %v, want %v (failures %q)", v.OK(), tc.ok, v.Failures())
+			for _, n := range v.Checks() {
+				if (n.State == Pass) != (n.Reason == "") {
+					t.Errorf("%s is %v with reason %q: a pass has no reason, the others one", n.Name, n.State, n.Reason)
+				}
 			}
-			if tc.failWord != "" && !strings.Contains(strings.Join(v.Failures(), "\n"), tc.failWord) {
-				t.Errorf("failures %q do not say %q", v.Failures(), tc.failWord)
+			if (v.Vester == f.vester) != (tc.root == Pass) {
+				t.Errorf("vester %s with root %v", v.Vester.Hex(), tc.root)
 			}
 		})
+	}
+}
+
+// overfull re-encodes args with its first unlock one millionth larger: the
+// percents then add up to 100.0001%.
+func overfull(t *testing.T, args []byte) []byte {
+	return reencode(t, args, func(a *vesting.Args) {
+		a.Schedule.UnlockPercents = slices.Clone(a.Schedule.UnlockPercents)
+		a.Schedule.UnlockPercents[0] = new(big.Int).Add(a.Schedule.UnlockPercents[0], big.NewInt(1))
+	})
+}
+
+// reencode decodes args, changes them and encodes them again.
+func reencode(t *testing.T, args []byte, change func(a *vesting.Args)) []byte {
+	t.Helper()
+	a, err := vesting.Decode(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	change(&a)
+	out, err := vesting.Encode(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestVerifyProofWithdrawn: once the vester is known, what it paid out of
+// the allocation is read, and a claim could take the rest of what is
+// unlocked; nothing is read from a contract that is not the vester.
+func TestVerifyProofWithdrawn(t *testing.T) {
+	f := newFixture(t)
+	p := f.proof(t, aliceLeaf)
+	tx := sendCalls(t, f, f.alice, f.buildOptions(f.alice), f.withdrawCall(t, aliceLeaf, f.alice.Address(), ether(10)))
+	if st := waitFinal(t, f, tx[0]); st.State != StateSuccess {
+		t.Fatalf("withdraw: %+v", st)
+	}
+	v := VerifyProof(context.Background(), p, VerifyOptions{Now: testStart.Add(time.Hour), Chain: f.node, Candidates: []common.Address{f.vester}})
+	if v.Withdrawn == nil || v.Withdrawn.Cmp(ether(10)) != 0 || v.WithdrawnErr != nil {
+		t.Errorf("withdrawn %v, %v; want 10 ether", v.Withdrawn, v.WithdrawnErr)
+	}
+	if c := v.Claimable(); c == nil || c.Cmp(ether(240)) != 0 {
+		t.Errorf("claimable %v, want 240 ether (250 unlocked, 10 withdrawn)", c)
+	}
+	v = VerifyProof(context.Background(), p, VerifyOptions{Chain: f.node, Candidates: []common.Address{f.pool}})
+	if v.Withdrawn != nil || v.Claimable() != nil {
+		t.Errorf("withdrawn %v, claimable %v without a vester", v.Withdrawn, v.Claimable())
 	}
 }
 
@@ -240,30 +320,18 @@ func TestVerifyProofDecodesLeaf(t *testing.T) {
 	}
 }
 
-func TestVerifyProofChainError(t *testing.T) {
-	f := newFixture(t)
-	p := f.proof(t, aliceLeaf)
-	v := VerifyProof(context.Background(), p, VerifyOptions{Chain: f.node, Vester: common.Address{0x42}})
-	if !errors.Is(v.ChainErr, ErrNoContract) || v.OnChainOK != nil {
-		t.Errorf("ChainErr %v, OnChainOK %v; want ErrNoContract and no result", v.ChainErr, v.OnChainOK)
-	}
-	if !v.OK() {
-		t.Errorf("an unreadable chain is not a failed check: %q", v.Failures())
-	}
-}
-
 func TestVerificationJSON(t *testing.T) {
 	f := newFixture(t)
 	p := f.proof(t, aliceLeaf)
 	p.Source = mustJSON(t, proofJSON(p))
-	v := VerifyProof(context.Background(), p, VerifyOptions{Now: testStart.Add(time.Hour), Chain: f.node, Vester: f.vester})
+	v := VerifyProof(context.Background(), p, VerifyOptions{Now: testStart.Add(time.Hour), Chain: f.node, Candidates: []common.Address{f.pool, f.vester}})
 	out := mustJSON(t, v)
 	var got map[string]any
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)
 	}
 	keys := slices.Sorted(maps.Keys(got))
-	wantKeys := []string{"allocation", "computedRoot", "leafOk", "onChainOk", "onChainRoot", "proof", "schedule", "unlocked"}
+	wantKeys := []string{"allocation", "checks", "computedRoot", "leafOk", "onChainOk", "onChainRoot", "outcome", "proof", "schedule", "unlocked", "vester", "withdrawn"}
 	if !slices.Equal(keys, wantKeys) {
 		t.Errorf("keys %v, want %v", keys, wantKeys)
 	}
@@ -273,7 +341,12 @@ func TestVerificationJSON(t *testing.T) {
 		"computedRoot": root,
 		"onChainRoot":  root,
 		"onChainOk":    true,
-		"unlocked":     map[string]any{"fraction": "0.25", "amount": "250"},
+		"outcome":      "PASS",
+		"checks": map[string]any{"leaf": map[string]any{"state": "PASS"}, "onChainRoot": map[string]any{"state": "PASS"},
+			"schedule": map[string]any{"state": "PASS"}},
+		"vester":    strings.ToLower(f.vester.Hex()),
+		"withdrawn": "0",
+		"unlocked":  map[string]any{"fraction": "0.25", "amount": "250"},
 	}
 	for k, want := range check {
 		if !reflect.DeepEqual(got[k], want) {
@@ -298,13 +371,19 @@ func TestVerificationJSON(t *testing.T) {
 		t.Errorf("proof %v is not the source", got["proof"])
 	}
 
-	// Not checked on chain: nulls, not false.
+	// Not checked on chain: nulls, not false, and the reason.
 	v = VerifyProof(context.Background(), p, VerifyOptions{Now: testStart})
+	got = nil
 	if err := json.Unmarshal(mustJSON(t, v), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got["onChainRoot"] != nil || got["onChainOk"] != nil {
-		t.Errorf("unchecked: onChainRoot %v, onChainOk %v; want null", got["onChainRoot"], got["onChainOk"])
+	if got["onChainRoot"] != nil || got["onChainOk"] != nil || got["vester"] != nil || got["outcome"] != "NOT CHECKED" {
+		t.Errorf("unchecked: onChainRoot %v, onChainOk %v, vester %v, outcome %v; want null and NOT CHECKED",
+			got["onChainRoot"], got["onChainOk"], got["vester"], got["outcome"])
+	}
+	root0 := got["checks"].(map[string]any)["onChainRoot"].(map[string]any)
+	if root0["state"] != "NOT CHECKED" || !strings.Contains(root0["reason"].(string), "rpc_url") {
+		t.Errorf("root check %v", root0)
 	}
 }
 

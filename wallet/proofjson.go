@@ -18,15 +18,32 @@ const timeFormat = "2006-01-02T15:04:05.000Z"
 
 type verificationJSON struct {
 	Proof        json.RawMessage `json:"proof"`
+	Outcome      CheckState      `json:"outcome"`
+	Checks       checksJSON      `json:"checks"`
 	LeafOK       bool            `json:"leafOk"`
 	ComputedRoot common.Hash     `json:"computedRoot"`
 	OnChainRoot  *common.Hash    `json:"onChainRoot"`
 	OnChainOK    *bool           `json:"onChainOk"`
+	Vester       *common.Address `json:"vester"`
+	Withdrawn    *string         `json:"withdrawn"`
 	Allocation   *allocationJSON `json:"allocation"`
 	Schedule     *scheduleJSON   `json:"schedule"`
 	Unlocked     *amountJSON     `json:"unlocked"`
 	Unclaimable  string          `json:"unclaimable,omitempty"`
 }
+
+type checksJSON struct {
+	Leaf     checkJSON `json:"leaf"`
+	Root     checkJSON `json:"onChainRoot"`
+	Schedule checkJSON `json:"schedule"`
+}
+
+type checkJSON struct {
+	State  CheckState `json:"state"`
+	Reason string     `json:"reason,omitempty"`
+}
+
+func newCheckJSON(c Check) checkJSON { return checkJSON{c.State, sanitize.Line(c.Reason)} }
 
 type allocationJSON struct {
 	ID                        string `json:"id"`
@@ -75,24 +92,45 @@ type amountJSON struct {
 // MarshalJSON writes the verification as `allot proof --verify -o json`
 // prints it:
 //
-//	{"proof": RESULT, "leafOk": bool, "computedRoot": HEX, "onChainRoot": HEX|null,
-//	 "onChainOk": bool|null, "allocation": {...}, "schedule": {...},
+//	{"proof": RESULT, "outcome": STATE,
+//	 "checks": {"leaf": CHECK, "onChainRoot": CHECK, "schedule": CHECK},
+//	 "leafOk": bool, "computedRoot": HEX, "onChainRoot": HEX|null,
+//	 "onChainOk": bool|null, "vester": ADDR|null, "withdrawn": DECIMAL|null,
+//	 "allocation": {...}, "schedule": {...},
 //	 "unlocked": {"fraction": DECIMAL, "amount": DECIMAL}, "unclaimable": TEXT}
 //
-// Amounts are decimals in token units, fractions decimals of 1, times ISO
-// 8601 UTC; allocation, schedule and unlocked are null when decodableArgs
-// do not decode. When the production vester cannot pay the leaf out now,
-// unlocked is null and unclaimable says until when.
+// STATE is "PASS", "FAIL" or "NOT CHECKED"; a CHECK is {"state": STATE,
+// "reason": TEXT}, the reason absent on a pass. onChainOk is null when the
+// root was not checked. Amounts are decimals in token units, fractions
+// decimals of 1, times ISO 8601 UTC; allocation, schedule and unlocked are
+// null when decodableArgs do not decode. When the production vester cannot
+// pay the leaf out now, unlocked is null and unclaimable says until when.
 func (v *Verification) MarshalJSON() ([]byte, error) {
 	if v == nil || v.Proof == nil {
 		return nil, errors.New("marshal verification: no proof")
 	}
 	out := verificationJSON{
-		Proof:        v.Proof.Source,
-		LeafOK:       v.LeafOK,
+		Proof:   v.Proof.Source,
+		Outcome: v.Outcome(),
+		Checks: checksJSON{
+			Leaf:     newCheckJSON(v.LeafCheck),
+			Root:     newCheckJSON(v.RootCheck),
+			Schedule: newCheckJSON(v.ScheduleCheck),
+		},
+		LeafOK:       v.LeafCheck.State == Pass,
 		ComputedRoot: v.ComputedRoot,
 		OnChainRoot:  v.OnChainRoot,
-		OnChainOK:    v.OnChainOK,
+	}
+	if v.RootCheck.State != NotChecked {
+		ok := v.RootCheck.State == Pass
+		out.OnChainOK = &ok
+	}
+	if v.Vester != (common.Address{}) {
+		out.Vester = &v.Vester
+	}
+	if v.Withdrawn != nil {
+		w := FormatUnits(v.Withdrawn)
+		out.Withdrawn = &w
 	}
 	if len(out.Proof) == 0 {
 		out.Proof = json.RawMessage("null")

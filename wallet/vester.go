@@ -69,6 +69,12 @@ func ClaimFee(ctx context.Context, caller ethereum.ContractCaller, vester common
 	return view[*big.Int](ctx, caller, vesterABI, vester, "claimFee")
 }
 
+// Withdrawn reads what the vester has paid out of an allocation already
+// (its withdrawn(allocationId)).
+func Withdrawn(ctx context.Context, caller ethereum.ContractCaller, vester common.Address, allocationID string) (*big.Int, error) {
+	return view[*big.Int](ctx, caller, vesterABI, vester, "withdrawn", allocationID)
+}
+
 // VesterCheck is how a vester was found for a proof: which contracts were
 // asked and what each answered.
 type VesterCheck struct {

@@ -23,9 +23,9 @@ var proofCommand = command{
 	args:    "ALLOCATION_ID | --file PROOF.json [--verify] [--vester ADDR] [-o json]",
 	summary: "show, and with --verify check, the merkle proof of an allocation",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		verify := fs.Bool("verify", false, "check the proof: leaf, computed root, on-chain root; exit 3 when a check fails")
+		verify := fs.Bool("verify", false, "check the leaf, the on-chain root and the schedule; exit 3 when one fails, 4 when one could not run")
 		file := fs.String("file", "", "read the proof from `FILE` (the output of 'allot proof ID -o json', or a pasted response)")
-		vester := fs.String("vester", "", "vester contract `ADDR` whose merkleRoots(rootIndex) to compare with (needs rpc_url)")
+		vester := fs.String("vester", "", "ask only the vester contract `ADDR` for the root (default: the token's contracts; needs rpc_url)")
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			var raw []byte
@@ -104,29 +104,17 @@ func printProof(e *env, p *api.MerkleProof, out format) error {
 	return nil
 }
 
-// verifyProof checks a proof and reports each check; a failed check is exit
-// status 3, a check that could not run (no chain) is not a failure.
+// verifyProof checks a proof and reports each check: exit status 0 when
+// the leaf, the on-chain root and the schedule all pass, 3 when one fails,
+// 4 when none fails but one could not run.
 func verifyProof(ctx context.Context, e *env, raw []byte, vester string, out format) error {
 	proof, err := wallet.DecodeProof(raw)
 	if err != nil {
 		return err
 	}
-	opts := wallet.VerifyOptions{}
-	if vester != "" {
-		if !common.IsHexAddress(vester) {
-			return usagef("--vester %q is not an address", vester)
-		}
-		s, err := e.session(ctx)
-		if err != nil {
-			return err
-		}
-		if s.Chain == nil {
-			return usagef("--vester needs a chain: set rpc_url in the profile")
-		}
-		opts.Chain, opts.Vester = s.Chain, common.HexToAddress(vester)
-		if head, err := s.Chain.HeaderByNumber(ctx, nil); err == nil {
-			opts.Now = time.Unix(int64(head.Time), 0)
-		}
+	opts, err := proofOptions(ctx, e, vester)
+	if err != nil {
+		return err
 	}
 	v := wallet.VerifyProof(ctx, proof, opts)
 	if out == formatJSON {
@@ -136,53 +124,86 @@ func verifyProof(ctx context.Context, e *env, raw []byte, vester string, out for
 	} else if err := printVerification(e, v); err != nil {
 		return err
 	}
-	if v.ChainErr != nil {
-		fmt.Fprintf(e.Stderr, "allot: the on-chain root was not checked: %s\n", sanitize.Line(v.ChainErr.Error()))
-	}
-	if !v.OK() {
+	switch v.Outcome() {
+	case wallet.Fail:
 		return checkFailed{"proof check failed: " + strings.Join(v.Failures(), "; ")}
+	case wallet.NotChecked:
+		return checkNotRun{"proof not verified: " + strings.Join(v.Unchecked(), "; ")}
 	}
 	return nil
 }
 
-func mark(ok bool) string {
-	if ok {
-		return "PASS"
+// proofOptions say where the root is checked: on the profile's chain,
+// against --vester alone when given, else against the contracts of the
+// profile's tokens, the vester being the one that holds the root.
+func proofOptions(ctx context.Context, e *env, vester string) (wallet.VerifyOptions, error) {
+	if vester != "" && !common.IsHexAddress(vester) {
+		return wallet.VerifyOptions{}, usagef("--vester %q is not an address", vester)
 	}
-	return "FAIL"
+	s, err := e.session(ctx)
+	if err != nil {
+		return wallet.VerifyOptions{}, err
+	}
+	var opts wallet.VerifyOptions
+	if vester != "" {
+		if s.Chain == nil {
+			return opts, usagef("--vester needs a chain: set rpc_url in the profile")
+		}
+		opts.Chain, opts.Vester = s.Chain, common.HexToAddress(vester)
+	} else {
+		opts = s.VerifyOptions(ctx)
+	}
+	if opts.Chain != nil {
+		// What a claim could take now is what the chain's time has unlocked.
+		if head, err := s.Chain.HeaderByNumber(ctx, nil); err == nil {
+			opts.Now = time.Unix(int64(head.Time), 0)
+		}
+	}
+	return opts, nil
 }
 
 func printVerification(e *env, v *wallet.Verification) error {
-	onChain := "not checked (no --vester or no rpc_url)"
-	if v.OnChainOK != nil {
-		onChain = mark(*v.OnChainOK) + " " + v.OnChainRoot.Hex()
+	check := func(c wallet.Check, detail string) string {
+		if c.State == wallet.Pass {
+			return "PASS " + detail
+		}
+		return c.State.String() + ": " + c.Reason
+	}
+	onChain := ""
+	if v.RootCheck.State == wallet.Pass {
+		onChain = fmt.Sprintf("%s in vester %s", v.OnChainRoot.Hex(), v.Vester.Hex())
 	}
 	pairs := []string{
 		"allocation", v.Proof.ID,
-		"leaf", mark(v.LeafOK) + " " + v.Leaf.Hex(),
+		"leaf", check(v.LeafCheck, v.Leaf.Hex()),
 		"computed root", v.ComputedRoot.Hex(),
-		"on-chain root", onChain,
+		"on-chain root", check(v.RootCheck, onChain),
 	}
 	if v.Args != nil {
 		a := v.Args.Allocation
 		pairs = append(pairs,
+			"schedule", check(v.ScheduleCheck, v.Args.Schedule.Kind+" "+v.Args.Schedule.UnlockScheduleID),
 			"beneficiary", a.OriginalBeneficiary.Hex(),
 			"total", wallet.FormatUnits(a.TotalAllocation),
-			"schedule", v.Args.Schedule.Kind+" "+v.Args.Schedule.UnlockScheduleID,
 		)
 		if v.Unclaimable != nil {
 			pairs = append(pairs, "unlocked now", "WARNING: "+v.Unclaimable.Error())
 		} else {
 			pairs = append(pairs, "unlocked now", fmt.Sprintf("%s%% = %s", vesting.FormatPPM(v.UnlockedPPM), wallet.FormatUnits(v.Unlocked)))
 		}
+		switch {
+		case v.Withdrawn != nil && v.Claimable() != nil:
+			pairs = append(pairs, "withdrawn", wallet.FormatUnits(v.Withdrawn), "claimable now", wallet.FormatUnits(v.Claimable()))
+		case v.Withdrawn != nil:
+			pairs = append(pairs, "withdrawn", wallet.FormatUnits(v.Withdrawn))
+		case v.WithdrawnErr != nil:
+			pairs = append(pairs, "withdrawn", "unknown: "+v.WithdrawnErr.Error())
+		}
+	} else {
+		pairs = append(pairs, "schedule", check(v.ScheduleCheck, ""))
 	}
-	if err := fields(e.Stdout, pairs...); err != nil {
-		return err
-	}
-	for _, f := range v.Failures() {
-		fmt.Fprintln(e.Stdout, "FAIL: "+sanitize.Line(f))
-	}
-	return nil
+	pairs = append(pairs, "result", v.Outcome().String())
+	return fields(e.Stdout, pairs...)
 }
 
 var claimCommand = command{

@@ -26,6 +26,7 @@ const (
 	ExitError     = 1
 	ExitUsage     = 2
 	ExitCheckFail = 3 // a verification ran and a check failed
+	ExitUnchecked = 4 // a verification could not run every check; none failed
 )
 
 // IO is where a command reads and writes; tests replace all three.
@@ -91,6 +92,12 @@ type checkFailed struct{ msg string }
 
 func (c checkFailed) Error() string { return c.msg }
 
+// checkNotRun is a verification that failed nothing but could not run
+// every check (no chain, a read failed): exit status 4, never a pass.
+type checkNotRun struct{ msg string }
+
+func (c checkNotRun) Error() string { return c.msg }
+
 // Dashboard runs the interactive program on s; sw opens the configuration's
 // other profiles.
 type Dashboard func(ctx context.Context, s *session.Session, sw session.Switch) error
@@ -118,6 +125,7 @@ func Main(args []string, stdio IO, dashboard Dashboard) int {
 func report(stderr io.Writer, err error) int {
 	var usage usageError
 	var check checkFailed
+	var notRun checkNotRun
 	switch {
 	case err == nil || errors.Is(err, flag.ErrHelp):
 		return ExitOK
@@ -132,6 +140,9 @@ func report(stderr io.Writer, err error) int {
 	case errors.As(err, &check):
 		fmt.Fprintln(stderr, "allot: "+sanitize.Line(check.msg))
 		return ExitCheckFail
+	case errors.As(err, &notRun):
+		fmt.Fprintln(stderr, "allot: "+sanitize.Line(notRun.msg))
+		return ExitUnchecked
 	default:
 		fmt.Fprintln(stderr, "allot: "+sanitize.Line(err.Error()))
 		return ExitError

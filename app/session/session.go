@@ -51,10 +51,6 @@ type Session struct {
 	// Chain is the profile's EVM node (rpc_url), or the embedded sandbox's
 	// chain; nil when the profile names none.
 	Chain wallet.Node
-	// VesterOf finds the vester contract of a distribution, for the
-	// on-chain root check; nil when the deployment does not say.
-	VesterOf func(distributionID string) (common.Address, bool)
-
 	// Fixtures describes the embedded sandbox's seed data; nil on a real
 	// deployment.
 	Fixtures *sandbox.Fixtures
@@ -210,7 +206,6 @@ func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 		Now:      clockOf(opts),
 		Fixtures: &fx,
 		Chain:    sb.Chain.Client(),
-		VesterOf: sb.VesterOf,
 		Applied:  sb.Server.Journal,
 	}
 	s.closers = append(s.closers, func() { httpSrv.Close(); sb.Close() })
@@ -258,6 +253,36 @@ func (s *Session) KnownContracts(ctx context.Context) (map[common.Address]string
 		maps.Copy(known, wallet.KnownContracts(list.Items))
 	}
 	return known, nil
+}
+
+// maxVesterCandidates bounds the contracts asked for a proof's root: a
+// hostile contract list must not turn one check into thousands of calls.
+const maxVesterCandidates = 64
+
+// VerifyOptions say how a merkle proof is checked on this session: its
+// root on the session's chain, against the contracts of the profile's
+// tokens. The service's list only proposes; the contract that holds the
+// root is the vester (wallet.FindVester). When the root cannot be checked
+// (no chain, the list cannot be read), Unchecked says why.
+func (s *Session) VerifyOptions(ctx context.Context) wallet.VerifyOptions {
+	if s.Chain == nil {
+		return wallet.VerifyOptions{Unchecked: fmt.Errorf("profile %q has no rpc_url to read the vester's root from", s.Name)}
+	}
+	if len(s.TokenIDs) == 0 {
+		return wallet.VerifyOptions{Unchecked: fmt.Errorf("profile %q names no token whose contracts could hold the root", s.Name)}
+	}
+	opts := wallet.VerifyOptions{Chain: s.Chain}
+	for _, token := range s.TokenIDs {
+		list, err := s.API.Contracts(ctx, token)
+		if err != nil {
+			return wallet.VerifyOptions{Unchecked: fmt.Errorf("list the contracts of token %s, to find the vester: %w", token, err)}
+		}
+		opts.Candidates = append(opts.Candidates, wallet.VesterCandidates(list.Items)...)
+	}
+	if n := len(opts.Candidates); n > maxVesterCandidates {
+		return wallet.VerifyOptions{Unchecked: fmt.Errorf("the tokens list %d contracts that could be the vester, more than the %d allot asks", n, maxVesterCandidates)}
+	}
+	return opts
 }
 
 // Portal is the profile's claim portal (D9): its sign-in messages name the

@@ -141,17 +141,6 @@ func (s *Sandbox) deploy(ctx context.Context) error {
 	})
 }
 
-// VesterOf returns the vester of a distribution.
-func (s *Sandbox) VesterOf(distributionID string) (common.Address, bool) {
-	for _, d := range s.world.Distributions {
-		if d.ID == distributionID {
-			addr, ok := s.addrs[d.ContractID]
-			return addr, ok
-		}
-	}
-	return common.Address{}, false
-}
-
 // Close stops the service, the mining loop and the chain.
 func (s *Sandbox) Close() error {
 	select {
