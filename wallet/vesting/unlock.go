@@ -368,9 +368,6 @@ func (s Schedule) Validate() error {
 			if p.NumberOfPeriods == 0 {
 				errs = append(errs, fmt.Errorf("piece %d has no periods", i))
 			}
-			if p.PeriodLength == 0 {
-				errs = append(errs, fmt.Errorf("piece %d has periods of length 0: the production vester divides by zero from its start until the schedule ends", i))
-			}
 			sum += uint64(p.Percent)
 		}
 	default:
