@@ -68,6 +68,11 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The portal id is one path segment, escaped; a dot segment would be
+	// resolved by the server or a proxy into another path.
+	if cfg.PortalID == "." || cfg.PortalID == ".." {
+		return nil, fmt.Errorf("portal id %q is not a path segment", cfg.PortalID)
+	}
 	if cfg.APIKeyHeader == "" {
 		cfg.APIKeyHeader = DefaultAPIKeyHeader
 	}
@@ -81,11 +86,15 @@ func New(cfg Config) (*Client, error) {
 	return &Client{cfg: cfg, base: base, portal: portal, http: hc, backoff: jitteredBackoff}, nil
 }
 
+// parseBase reads a base URL. Its path is a prefix kept before the API's
+// paths, its query is sent with every request, and a fragment (never sent
+// anyway) is dropped.
 func parseBase(what, raw string) (*url.URL, error) {
-	u, err := url.Parse(strings.TrimRight(raw, "/"))
+	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%s %q is not an http(s) URL", what, raw)
+		return nil, fmt.Errorf("%s %s is not an http(s) URL", what, quoteURL(raw))
 	}
+	u.Fragment, u.RawFragment = "", ""
 	return u, nil
 }
 
@@ -108,12 +117,36 @@ type call struct {
 	portal bool   // the portal group's error bodies
 }
 
-func (c *Client) adminURL(path string) string {
-	return c.base.String() + "/api/external/v1/" + path
+// adminURL is the address of an administration operation; segments are
+// escaped one by one, so that an id is always one segment.
+func (c *Client) adminURL(segments ...string) string {
+	return endpoint(c.base, nil, append([]string{"api", "external", "v1"}, segments...)...)
 }
 
-func (c *Client) portalURL(path string) string {
-	return c.portal.String() + "/api/v2/" + url.PathEscape(c.cfg.PortalID) + "/" + path
+// portalURL is the address of a portal operation, under /api/v2/{portalId}.
+func (c *Client) portalURL(segments ...string) string {
+	return endpoint(c.portal, nil, append([]string{"api", "v2", c.cfg.PortalID}, segments...)...)
+}
+
+// endpoint appends the escaped segments to base's path, and adds query to
+// base's own query (query wins on a name both have).
+func endpoint(base *url.URL, query url.Values, segments ...string) string {
+	u := *base
+	raw := strings.TrimRight(base.EscapedPath(), "/")
+	for _, s := range segments {
+		raw += "/" + url.PathEscape(s)
+	}
+	// raw is escaped by construction, so it always unescapes.
+	u.Path, _ = url.PathUnescape(raw)
+	u.RawPath = raw
+	if len(query) > 0 {
+		q := base.Query()
+		for name, values := range query {
+			q[name] = values
+		}
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
 }
 
 // do performs the call and decodes the result into out.

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+
+	"allot/sanitize"
 )
 
 // Exchange records one HTTP exchange for the request inspector. Secrets
@@ -126,3 +130,38 @@ func (x Exchange) Curl() string {
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// displayURL is raw for display: a password in it (user:pass@host) becomes
+// REDACTED, and with dropQuery the query is left out (a pre-signed upload
+// URL's signature lives there).
+func displayURL(raw string, dropQuery bool) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		// Unreadable: keep only what follows the last @, where a password
+		// would end.
+		if i := strings.LastIndex(raw, "@"); i >= 0 {
+			raw = Redacted + raw[i:]
+		}
+		if i := strings.IndexAny(raw, "?#"); i >= 0 && dropQuery {
+			raw = raw[:i]
+		}
+		return raw
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), Redacted)
+	}
+	if dropQuery {
+		u.RawQuery, u.ForceQuery = "", false
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return u.String()
+}
+
+// quoteURL is raw quoted for an error message: redacted, sanitized, short.
+func quoteURL(raw string) string {
+	return strconv.Quote(sanitize.Truncate(displayURL(raw, false), maxQuotedURL))
+}
+
+// maxQuotedURL bounds a URL quoted in an error: enough for a host and a
+// path, never a page of a hostile Location header.
+const maxQuotedURL = 160

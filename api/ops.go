@@ -32,7 +32,7 @@ func (c *Client) Pools(ctx context.Context, tokenID, cursor string) (*PoolPage, 
 		body["cursor"] = cursor
 	}
 	var out PoolPage
-	err := c.do(ctx, call{op: "staking/pools", method: http.MethodPost, url: c.adminURL("staking/pools"),
+	err := c.do(ctx, call{op: "staking/pools", method: http.MethodPost, url: c.adminURL("staking", "pools"),
 		body: body, read: true, auth: CredentialAPIKey}, &out)
 	return &out, err
 }
@@ -79,7 +79,7 @@ func (c *Client) Stakes(ctx context.Context, req StakesRequest) (*List[Stake], e
 		return nil, err
 	}
 	var out List[Stake]
-	err := c.do(ctx, call{op: "staking/stakes", method: http.MethodPost, url: c.adminURL("staking/stakes"),
+	err := c.do(ctx, call{op: "staking/stakes", method: http.MethodPost, url: c.adminURL("staking", "stakes"),
 		body: req, read: true, auth: CredentialAPIKey}, &out)
 	return &out, err
 }
@@ -91,7 +91,7 @@ func (c *Client) MerkleProof(ctx context.Context, allocationID string) (*MerkleP
 	}
 	var out MerkleProof
 	err := c.do(ctx, call{op: "allocations/merkle-proof", method: http.MethodGet,
-		url: c.adminURL("allocations/" + url.PathEscape(allocationID) + "/merkle-proof"), read: true, auth: CredentialAPIKey}, &out)
+		url: c.adminURL("allocations", allocationID, "merkle-proof"), read: true, auth: CredentialAPIKey}, &out)
 	return &out, err
 }
 
@@ -102,7 +102,7 @@ func (c *Client) CreateTransaction(ctx context.Context, req TransactionRequest) 
 		return nil, err
 	}
 	var out TransactionsResult
-	err := c.do(ctx, call{op: "transactions/create", method: http.MethodPost, url: c.adminURL("transactions/create"),
+	err := c.do(ctx, call{op: "transactions/create", method: http.MethodPost, url: c.adminURL("transactions", "create"),
 		body: req, auth: CredentialAPIKey}, &out)
 	return &out, err
 }
@@ -113,7 +113,7 @@ func (c *Client) CreateSchedule(ctx context.Context, req ScheduleRequest) (*Sche
 		return nil, err
 	}
 	var out Schedule
-	err := c.do(ctx, call{op: "schedules/create", method: http.MethodPost, url: c.adminURL("schedules/create"),
+	err := c.do(ctx, call{op: "schedules/create", method: http.MethodPost, url: c.adminURL("schedules", "create"),
 		body: req, auth: CredentialAPIKey}, &out)
 	return &out, err
 }
@@ -124,7 +124,7 @@ func (c *Client) CreativeUploadURL(ctx context.Context, req UploadURLRequest) (*
 		return nil, err
 	}
 	var out UploadURL
-	err := c.do(ctx, call{op: "portals/creatives/upload-url", method: http.MethodPost, url: c.adminURL("portals/creatives/upload-url"),
+	err := c.do(ctx, call{op: "portals/creatives/upload-url", method: http.MethodPost, url: c.adminURL("portals", "creatives", "upload-url"),
 		body: req, auth: CredentialAPIKey}, &out)
 	return &out, err
 }
@@ -135,7 +135,7 @@ func (c *Client) CreateCreative(ctx context.Context, req CreateCreativeRequest) 
 		return nil, err
 	}
 	var out Creative
-	err := c.do(ctx, call{op: "portals/creatives/create", method: http.MethodPost, url: c.adminURL("portals/creatives/create"),
+	err := c.do(ctx, call{op: "portals/creatives/create", method: http.MethodPost, url: c.adminURL("portals", "creatives", "create"),
 		body: req, auth: CredentialAPIKey}, &out)
 	return &out, err
 }
@@ -147,7 +147,7 @@ func (c *Client) Claim(ctx context.Context, allocationID string, req ClaimReques
 	}
 	var out ClaimResult
 	err := c.do(ctx, call{op: "allocations/claim", method: http.MethodPost,
-		url: c.adminURL("allocations/" + url.PathEscape(allocationID) + "/claim"), body: req, auth: CredentialAPIKey}, &out)
+		url: c.adminURL("allocations", allocationID, "claim"), body: req, auth: CredentialAPIKey}, &out)
 	return &out, err
 }
 
@@ -162,7 +162,7 @@ func (c *Client) SignIn(ctx context.Context, wallet, message, signature string) 
 		return nil, err
 	}
 	var out SignInResult
-	err := c.do(ctx, call{op: "auth/signin", method: http.MethodPost, url: c.portalURL("auth/signin"), portal: true,
+	err := c.do(ctx, call{op: "auth/signin", method: http.MethodPost, url: c.portalURL("auth", "signin"), portal: true,
 		body: map[string]string{"wallet": wallet, "message": message, "signature": signature}}, &out)
 	if err == nil && out.AccessToken == "" {
 		return nil, &UnexpectedResponseError{Op: "auth/signin", Status: http.StatusOK, Reason: "no access token in the answer"}
@@ -179,7 +179,7 @@ func (c *Client) Humanity(ctx context.Context, wallet string) (*HumanityResult, 
 	}
 	body := map[string]map[string]string{"value": {"value": wallet}}
 	var out HumanityResult
-	err := c.do(ctx, call{op: "humanity/status", method: http.MethodPost, url: c.portalURL("humanity/status"), portal: true,
+	err := c.do(ctx, call{op: "humanity/status", method: http.MethodPost, url: c.portalURL("humanity", "status"), portal: true,
 		body: body, read: true}, &out)
 	return &out, err
 }
@@ -191,7 +191,7 @@ func (c *Client) SubmissionAccounts(ctx context.Context, accessToken string) (*S
 		return nil, &ValidationError{Fields: []FieldError{{Message: "not signed in to the portal"}}}
 	}
 	var out SubmissionAccounts
-	err := c.do(ctx, call{op: "submission/accounts", method: http.MethodGet, url: c.portalURL("submission/accounts"), portal: true,
+	err := c.do(ctx, call{op: "submission/accounts", method: http.MethodGet, url: c.portalURL("submission", "accounts"), portal: true,
 		read: true, auth: CredentialAccessToken, token: accessToken}, &out)
 	return &out, err
 }
@@ -206,7 +206,7 @@ func (c *Client) StakeParameters(ctx context.Context, accessToken, poolID string
 		return nil, err
 	}
 	q := url.Values{"stakingPoolId": {poolID}, "amount": {amount.String()}}
-	u := c.portal.String() + "/api/" + url.PathEscape(c.cfg.PortalID) + "/parameters/stake?" + q.Encode()
+	u := endpoint(c.portal, q, "api", c.cfg.PortalID, "parameters", "stake")
 	var out StakeParameters
 	err := c.do(ctx, call{op: "parameters/stake", method: http.MethodGet, url: u, portal: true,
 		read: true, auth: CredentialAccessToken, token: accessToken}, &out)
