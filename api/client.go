@@ -20,6 +20,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"allot/sanitize"
 )
 
 // Config configures a Client.
@@ -79,10 +81,16 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 15 * time.Second
 	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = &http.Client{}
+	// A redirect is never followed: Go strips Authorization from a
+	// redirect to another host, but not our custom API key header, and a
+	// 307 or 308 sends a write's body again to wherever it points. A copy
+	// of the caller's client keeps its transport and leaves it unchanged.
+	hc := &http.Client{}
+	if cfg.HTTPClient != nil {
+		own := *cfg.HTTPClient
+		hc = &own
 	}
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return &Client{cfg: cfg, base: base, portal: portal, http: hc, backoff: jitteredBackoff}, nil
 }
 
@@ -172,6 +180,9 @@ func (c *Client) do(ctx context.Context, k call, out any) error {
 			}
 		}
 		status, body, err := c.roundTrip(ctx, k, payload, try)
+		if refusedResponse(err) {
+			return err
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				if !k.read {
@@ -199,6 +210,15 @@ func (c *Client) do(ctx context.Context, k call, out any) error {
 		return lastErr
 	}
 	return fmt.Errorf("%s: %w (tried %d times)", k.op, lastErr, tries)
+}
+
+// refusedResponse reports whether err is an answer allot refuses (a
+// redirect, a body over the size limit): an answer came, so it is not an
+// unknown outcome, and asking again would get the same.
+func refusedResponse(err error) bool {
+	var redirect *RedirectError
+	var unexpected *UnexpectedResponseError
+	return errors.As(err, &redirect) || errors.As(err, &unexpected)
 }
 
 // errNotSent marks a failure before any byte of the request left.
@@ -244,6 +264,10 @@ func (c *Client) roundTrip(ctx context.Context, k call, payload []byte, try int)
 	defer resp.Body.Close()
 	x.Status = resp.StatusCode
 	x.ResponseHeaders = redactHeaders(resp.Header, "")
+	if err := redirected(k.op, resp); err != nil {
+		x.Err = err.Error()
+		return 0, nil, err
+	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseSize+1))
 	x.ResponseSize = len(body)
 	x.ResponseBody = redactBody(body)
@@ -259,6 +283,19 @@ func (c *Client) roundTrip(ctx context.Context, k call, payload []byte, try int)
 		x.Err = http.StatusText(resp.StatusCode)
 	}
 	return resp.StatusCode, body, nil
+}
+
+// redirected returns a *RedirectError when resp is a redirect (3xx).
+func redirected(op string, resp *http.Response) error {
+	if resp.StatusCode < 300 || resp.StatusCode > 399 {
+		return nil
+	}
+	e := &RedirectError{Op: op, Status: resp.StatusCode}
+	if loc, err := resp.Location(); err == nil {
+		loc.User, loc.RawQuery, loc.ForceQuery, loc.Fragment, loc.RawFragment = nil, "", false, "", ""
+		e.Location = sanitize.Truncate(loc.String(), maxQuotedURL)
+	}
+	return e
 }
 
 // envelope is the administration group's response wrapper.

@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"allot/sanitize"
@@ -108,6 +109,23 @@ func (e *OutcomeUnknownError) Error() string {
 }
 
 func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
+
+// RedirectError is a redirect the client refused to follow: the API key or
+// access token, and a write's body, would have gone where it points.
+type RedirectError struct {
+	Op       string
+	Status   int
+	Location string // sanitized, without credentials or query; "" when none was given
+}
+
+func (e *RedirectError) Error() string {
+	where := "nowhere (no Location)"
+	if e.Location != "" {
+		where = strconv.Quote(e.Location)
+	}
+	return fmt.Sprintf("%s: the service answered %d, a redirect to %s: allot follows no redirect, which would carry the credentials and the request there; if the service moved, change the profile's URL",
+		e.Op, e.Status, where)
+}
 
 // UnexpectedResponseError is a response allot cannot read: not JSON (an HTML
 // page from a proxy), malformed JSON, or JSON of another shape.

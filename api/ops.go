@@ -233,6 +233,9 @@ func (c *Client) Upload(ctx context.Context, uploadURL, contentType string, body
 		return fmt.Errorf("upload: %w", err)
 	}
 	defer resp.Body.Close()
+	if err := redirected("upload", resp); err != nil {
+		return err
+	}
 	if resp.StatusCode/100 != 2 {
 		return fmt.Errorf("upload: the storage refused the file: %d %s", resp.StatusCode, strings.ToLower(http.StatusText(resp.StatusCode)))
 	}
