@@ -41,8 +41,9 @@ type Config struct {
 // DefaultAPIKeyHeader is the header of D1.
 const DefaultAPIKeyHeader = "x-service-api-token"
 
-// MaxResponseSize bounds a response body: a pool of 100,000 stakes is about
-// 20 MB.
+// MaxResponseSize bounds a response body: a pool of 100,000 stakes (D4,
+// one response) is about 20 MB, so 64 MiB leaves room for longer fields
+// while a hostile answer cannot take more memory than that.
 const MaxResponseSize = 64 << 20
 
 // maxTries is how often a read is tried in all.
@@ -55,6 +56,7 @@ type Client struct {
 	portal  *url.URL
 	http    *http.Client
 	backoff func(try int) time.Duration
+	maxBody int64 // MaxResponseSize; tests lower it
 }
 
 // New returns a client for cfg.
@@ -91,7 +93,7 @@ func New(cfg Config) (*Client, error) {
 		hc = &own
 	}
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &Client{cfg: cfg, base: base, portal: portal, http: hc, backoff: jitteredBackoff}, nil
+	return &Client{cfg: cfg, base: base, portal: portal, http: hc, backoff: jitteredBackoff, maxBody: MaxResponseSize}, nil
 }
 
 // parseBase reads a base URL. Its path is a prefix kept before the API's
@@ -268,21 +270,41 @@ func (c *Client) roundTrip(ctx context.Context, k call, payload []byte, try int)
 		x.Err = err.Error()
 		return 0, nil, err
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseSize+1))
+	body, err := c.readBody(resp)
 	x.ResponseSize = len(body)
 	x.ResponseBody = redactBody(body)
+	if errors.Is(err, errTooLarge) {
+		x.Err = "response too large"
+		return 0, nil, unexpected(k.op, resp.StatusCode, resp.Header.Get("Content-Type"), fmt.Sprintf("body larger than %d MiB", c.maxBody>>20), nil)
+	}
 	if err != nil {
 		x.Err = err.Error()
 		return 0, nil, fmt.Errorf("read response: %w", err)
-	}
-	if len(body) > MaxResponseSize {
-		x.Err = "response too large"
-		return 0, nil, unexpected(k.op, resp.StatusCode, resp.Header.Get("Content-Type"), fmt.Sprintf("body larger than %d MiB", MaxResponseSize>>20), nil)
 	}
 	if resp.StatusCode >= 400 {
 		x.Err = http.StatusText(resp.StatusCode)
 	}
 	return resp.StatusCode, body, nil
+}
+
+var errTooLarge = errors.New("response too large")
+
+// readBody reads resp's body up to c.maxBody bytes. A body announced larger
+// is refused unread; one that turns out larger is refused at the first
+// byte past the limit, so no more than the limit is ever held.
+func (c *Client) readBody(resp *http.Response) ([]byte, error) {
+	if resp.ContentLength > c.maxBody {
+		return nil, errTooLarge
+	}
+	var buf bytes.Buffer
+	if resp.ContentLength > 0 {
+		buf.Grow(int(resp.ContentLength))
+	}
+	_, err := buf.ReadFrom(io.LimitReader(resp.Body, c.maxBody+1))
+	if int64(buf.Len()) > c.maxBody {
+		return buf.Bytes()[:c.maxBody], errTooLarge
+	}
+	return buf.Bytes(), err
 }
 
 // redirected returns a *RedirectError when resp is a redirect (3xx).
