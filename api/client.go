@@ -17,8 +17,10 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"allot/sanitize"
@@ -186,8 +188,12 @@ func (c *Client) do(ctx context.Context, k call, out any) error {
 			return err
 		}
 		if err != nil {
+			notSent := errors.Is(err, ErrNotSent)
 			if ctx.Err() != nil {
-				if !k.read {
+				switch {
+				case notSent:
+					return fmt.Errorf("%s: %w: %w", k.op, ErrNotSent, ctx.Err())
+				case !k.read:
 					return &OutcomeUnknownError{Op: k.op, Err: ctx.Err()}
 				}
 				return fmt.Errorf("%s: %w", k.op, ctx.Err())
@@ -196,7 +202,7 @@ func (c *Client) do(ctx context.Context, k call, out any) error {
 			if k.read {
 				continue
 			}
-			if errors.Is(err, errNotSent) {
+			if notSent {
 				return fmt.Errorf("%s: %w", k.op, err)
 			}
 			return &OutcomeUnknownError{Op: k.op, Err: err}
@@ -223,8 +229,32 @@ func refusedResponse(err error) bool {
 	return errors.As(err, &redirect) || errors.As(err, &unexpected)
 }
 
-// errNotSent marks a failure before any byte of the request left.
-var errNotSent = errors.New("request not sent")
+// ErrNotSent marks a failure before the request left: the name did not
+// resolve, the connection or its TLS handshake failed. A write that fails
+// so was not applied, and may be sent again.
+var ErrNotSent = errors.New("not sent")
+
+// traces reports whether hc's transport reports its connections to an
+// httptrace.ClientTrace (net/http's own does). Another transport cannot
+// tell "not sent" from "sent, no answer", so its failures stay unknown.
+func traces(hc *http.Client) bool {
+	switch hc.Transport.(type) {
+	case nil, *http.Transport:
+		return true
+	}
+	return false
+}
+
+// transportError is err without the request URL that *url.Error carries
+// (the op names the request; the URL may hold a password or, for an
+// upload, a signature).
+func transportError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
 
 func (c *Client) roundTrip(ctx context.Context, k call, payload []byte, try int) (int, []byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
@@ -233,9 +263,14 @@ func (c *Client) roundTrip(ctx context.Context, k call, payload []byte, try int)
 	if payload != nil {
 		reqBody = bytes.NewReader(payload)
 	}
+	// Every step before GotConn (name lookup, dial, TLS handshake) sends
+	// nothing; after it, a failure may come after the service read the
+	// request.
+	var connected atomic.Bool
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { connected.Store(true) }})
 	req, err := http.NewRequestWithContext(ctx, k.method, k.url, reqBody)
 	if err != nil {
-		return 0, nil, fmt.Errorf("%w: %v", errNotSent, err)
+		return 0, nil, fmt.Errorf("%w: %w", ErrNotSent, transportError(err))
 	}
 	req.Header.Set("Accept", "application/json")
 	if payload != nil {
@@ -260,6 +295,10 @@ func (c *Client) roundTrip(ctx context.Context, k call, payload []byte, try int)
 
 	resp, err := c.http.Do(req)
 	if err != nil {
+		err = transportError(err)
+		if !connected.Load() && traces(c.http) {
+			err = fmt.Errorf("%w: %w", ErrNotSent, err)
+		}
 		x.Err = err.Error()
 		return 0, nil, err
 	}

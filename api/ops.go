@@ -224,13 +224,13 @@ func (c *Client) Upload(ctx context.Context, uploadURL, contentType string, body
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPut, uploadURL, body)
 	if err != nil {
-		return fmt.Errorf("upload: %w", err)
+		return fmt.Errorf("upload: %w", transportError(err))
 	}
 	req.ContentLength = size
 	req.Header.Set("Content-Type", contentType)
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("upload: %w", err)
+		return fmt.Errorf("upload: %w", transportError(err))
 	}
 	defer resp.Body.Close()
 	if err := redirected("upload", resp); err != nil {
