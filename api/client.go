@@ -284,7 +284,7 @@ func (c *Client) roundTrip(ctx context.Context, k call, payload []byte, try int)
 	}
 
 	start := time.Now()
-	x := Exchange{Op: k.op, Method: k.method, URL: k.url, At: start, Attempt: try + 1,
+	x := Exchange{Op: k.op, Method: k.method, URL: displayURL(k.url, false), At: start, Attempt: try + 1,
 		RequestHeaders: redactHeaders(req.Header, c.cfg.APIKeyHeader), RequestBody: redactBody(payload), RequestSize: len(payload), apiKeyHeader: c.cfg.APIKeyHeader}
 	defer func() {
 		if c.cfg.OnExchange != nil {
