@@ -401,9 +401,12 @@ func decode(k call, status int, body []byte, out any) error {
 func shortJSONError(err error) string {
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) {
-		return fmt.Sprintf("field %s is a JSON %s", typeErr.Field, typeErr.Value)
+		// Value is "number 1234…" for a number out of range: name the
+		// kind, never the digits.
+		kind, _, _ := strings.Cut(typeErr.Value, " ")
+		return fmt.Sprintf("field %s is a JSON %s", sanitize.Truncate(typeErr.Field, maxFieldText), kind)
 	}
-	return truncate(err.Error(), 80)
+	return sanitize.Truncate(err.Error(), excerptLength)
 }
 
 // decodeError reads an error body of either group (D2, D10).
@@ -440,7 +443,7 @@ func decodeError(k call, status int, _ string, body []byte) error {
 		if len(details) == 0 {
 			details = []FieldError{{Message: orDefault(message, "invalid request")}}
 		}
-		return &ValidationError{Op: k.op, Fields: details, Remote: true}
+		return &ValidationError{Op: k.op, Fields: remoteFields(details), Remote: true}
 	case status == http.StatusUnauthorized && message == "Invalid signature":
 		se.Kind = ErrInvalidSignature
 	case status == http.StatusUnauthorized:

@@ -30,10 +30,21 @@ type ValidationError struct {
 	Remote bool
 }
 
+// maxFieldsText bounds the fields an error message lists, so that it stays
+// one line; the fields past it are counted.
+const maxFieldsText = 200
+
 func (e *ValidationError) Error() string {
-	parts := make([]string, len(e.Fields))
+	var parts []string
+	length := 0
 	for i, f := range e.Fields {
-		parts[i] = sanitize.Line(f.String())
+		part := sanitize.Truncate(f.String(), maxFieldText)
+		if i > 0 && length+len(part) > maxFieldsText {
+			parts = append(parts, fmt.Sprintf("and %d more", len(e.Fields)-i))
+			break
+		}
+		parts = append(parts, part)
+		length += len(part)
 	}
 	msg := strings.Join(parts, "; ")
 	if msg == "" {
@@ -43,6 +54,23 @@ func (e *ValidationError) Error() string {
 		return fmt.Sprintf("%s: the service refused the request: %s", e.Op, msg)
 	}
 	return msg
+}
+
+// maxFieldText bounds one field error in a message: a path and a sentence.
+const maxFieldText = 100
+
+// maxRemoteFields bounds the field errors kept from a service's 400, each
+// path and message cut to maxFieldText: a form has a few dozen fields, a
+// hostile answer may list a million.
+const maxRemoteFields = 50
+
+// remoteFields returns the service's field errors, bounded and sanitized.
+func remoteFields(fields []FieldError) []FieldError {
+	out := make([]FieldError, 0, min(len(fields), maxRemoteFields))
+	for _, f := range fields[:min(len(fields), maxRemoteFields)] {
+		out = append(out, FieldError{Path: sanitize.Truncate(f.Path, maxFieldText), Message: sanitize.Truncate(f.Message, maxFieldText)})
+	}
+	return out
 }
 
 // Sentinels for errors.Is on *StatusError.
@@ -76,7 +104,7 @@ type StatusError struct {
 }
 
 func (e *StatusError) Error() string {
-	msg := sanitize.Truncate(e.Message, 200)
+	msg := sanitize.Truncate(e.Message, maxFieldText)
 	switch e.Kind {
 	case ErrUnauthorized:
 		if e.Credential == CredentialAccessToken {
@@ -145,8 +173,9 @@ func (e *UnexpectedResponseError) Error() string {
 	return s
 }
 
-// excerptLength bounds the body shown in an UnexpectedResponseError.
-const excerptLength = 120
+// excerptLength bounds the body shown in an UnexpectedResponseError: the
+// start of a proxy's page or of a value, enough to recognise it.
+const excerptLength = 80
 
 func unexpected(op string, status int, contentType, reason string, body []byte) *UnexpectedResponseError {
 	text := strings.Join(strings.Fields(string(body[:min(len(body), 4*excerptLength)])), " ")
@@ -154,7 +183,7 @@ func unexpected(op string, status int, contentType, reason string, body []byte) 
 		Op:          op,
 		Status:      status,
 		ContentType: sanitize.Truncate(contentType, 60),
-		Reason:      reason,
+		Reason:      sanitize.Truncate(reason, excerptLength),
 		Excerpt:     sanitize.Truncate(text, excerptLength),
 	}
 }

@@ -82,3 +82,36 @@ func FuzzRedactBody(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecimalJSON feeds any JSON value to Decimal and Number: a value is
+// refused with a short message or accepted with at most MaxAmountDigits
+// digits, and what is accepted reads back equal from what it writes.
+func FuzzDecimalJSON(f *testing.F) {
+	for _, s := range []string{`"12.50"`, `12.50`, `1e3`, `-1.5E-3`, `1e999999999`, `"1e5"`, `null`, `0.0e-0`, `"-0"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var n Number
+		if err := n.UnmarshalJSON(data); err != nil {
+			if len(err.Error()) > 200 || strings.ContainsRune(err.Error(), 0x1b) {
+				t.Fatalf("message %q", err)
+			}
+			return
+		}
+		written := strings.Count(n.String(), "") - 1 - strings.Count(n.String(), ".") - strings.Count(n.String(), "-")
+		if written > MaxAmountDigits {
+			t.Fatalf("%q accepted with %d digits", data, written)
+		}
+		var d Decimal
+		if err := d.UnmarshalJSON(data); err != nil || !d.Equal(n.Decimal) {
+			t.Fatalf("Decimal and Number disagree on %q: %v", data, err)
+		}
+		for _, v := range []json.Marshaler{n, d} {
+			out, err := v.MarshalJSON()
+			var back Number
+			if err != nil || back.UnmarshalJSON(out) != nil || !back.Equal(n.Decimal) {
+				t.Fatalf("%q wrote %s, which does not read back: %v", data, out, err)
+			}
+		}
+	})
+}
