@@ -38,12 +38,12 @@ func TestNumbersAreBoundedBeforeArithmetic(t *testing.T) {
 		}
 	}
 	good := map[string]string{
-		"1e99":                               digits(100),
-		"-1.5e3":                             "-1500",
-		"12345678901234567890E-18":           "12.34567890123456789",
-		"1e-99":                              "0." + strings.Repeat("0", 98) + "1",
-		"0.5E+1":                             "5",
-		digits(MaxAmountDigits):              digits(MaxAmountDigits),
+		"1e99":                              digits(100),
+		"-1.5e3":                            "-1500",
+		"12345678901234567890E-18":          "12.34567890123456789",
+		"1e-99":                             "0." + strings.Repeat("0", 98) + "1",
+		"0.5E+1":                            "5",
+		digits(MaxAmountDigits):             digits(MaxAmountDigits),
 		`"` + digits(MaxAmountDigits) + `"`: digits(MaxAmountDigits),
 	}
 	for in, want := range good {
