@@ -127,6 +127,8 @@ type call struct {
 	auth   Credential
 	token  string // the portal access token, for CredentialAccessToken
 	portal bool   // the portal group's error bodies
+	// received, when set, has the size of the answer's body added.
+	received *int
 }
 
 // adminURL is the address of an administration operation; segments are
@@ -206,6 +208,9 @@ func (c *Client) do(ctx context.Context, k call, out any) error {
 				return fmt.Errorf("%s: %w", k.op, err)
 			}
 			return &OutcomeUnknownError{Op: k.op, Err: err}
+		}
+		if k.received != nil {
+			*k.received += len(body)
 		}
 		if k.read && (status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout) && try < tries-1 {
 			lastErr = decodeError(k, status, "", body)

@@ -155,6 +155,18 @@ func (e *RedirectError) Error() string {
 		e.Op, e.Status, where)
 }
 
+// LimitError is an answer past one of the client's bounds: more items than
+// any deployment has, or a walk over pages that does not end. It is said,
+// never silently cut.
+type LimitError struct {
+	Op     string
+	Reason string
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("%s: %s; allot reads no more", e.Op, e.Reason)
+}
+
 // UnexpectedResponseError is a response allot cannot read: not JSON (an HTML
 // page from a proxy), malformed JSON, or JSON of another shape.
 type UnexpectedResponseError struct {

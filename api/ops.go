@@ -24,6 +24,11 @@ func (c *Client) Contracts(ctx context.Context, tokenID string) (*List[Contract]
 // Pools returns one page of the pools of a token (operation 3). An empty
 // cursor asks for the first page.
 func (c *Client) Pools(ctx context.Context, tokenID, cursor string) (*PoolPage, error) {
+	return c.pools(ctx, tokenID, cursor, nil)
+}
+
+// pools is Pools, adding the page's size in bytes to *received.
+func (c *Client) pools(ctx context.Context, tokenID, cursor string, received *int) (*PoolPage, error) {
 	if err := CheckUUID("tokenId", tokenID); err != nil {
 		return nil, err
 	}
@@ -33,29 +38,46 @@ func (c *Client) Pools(ctx context.Context, tokenID, cursor string) (*PoolPage, 
 	}
 	var out PoolPage
 	err := c.do(ctx, call{op: "staking/pools", method: http.MethodPost, url: c.adminURL("staking", "pools"),
-		body: body, read: true, auth: CredentialAPIKey}, &out)
+		body: body, read: true, auth: CredentialAPIKey, received: received}, &out)
 	return &out, err
 }
 
-// MaxPoolPages bounds AllPools against a service that never stops paging.
+// MaxPoolPages bounds AllPools against a service that never stops paging:
+// at D4's 50 pools a page, MaxPools pools take 200 pages.
 const MaxPoolPages = 1000
 
+// MaxPools bounds the pools AllPools gathers. A token has a handful of
+// staking pools; ten thousand is far past any deployment, and a few
+// megabytes in memory.
+const MaxPools = 10_000
+
 // AllPools follows the cursors of D4 and returns every pool of a token. It
-// stops on an empty page, when it has total items, when a cursor repeats,
-// or after MaxPoolPages pages: never in a loop.
+// stops on an empty page, when it has total items, or when a cursor
+// repeats. Past MaxPools pools, past MaxResponseSize bytes of pages in all
+// (all the pools of a token fit in one answer's bound), or after
+// MaxPoolPages pages, it stops with a *LimitError: never in a loop, never
+// with every page of a runaway service in memory, never with a silent part.
 func (c *Client) AllPools(ctx context.Context, tokenID string) (*List[Pool], error) {
+	const op = "staking/pools"
 	var all List[Pool]
 	seen := map[string]bool{}
 	cursor := ""
+	received := 0
 	for range MaxPoolPages {
-		page, err := c.Pools(ctx, tokenID, cursor)
+		page, err := c.pools(ctx, tokenID, cursor, &received)
 		if err != nil {
 			return nil, err
 		}
 		all.Items = append(all.Items, page.Items...)
+		if len(all.Items) > MaxPools {
+			return nil, &LimitError{Op: op, Reason: fmt.Sprintf("the service returned more than %d pools", MaxPools)}
+		}
+		if int64(received) > c.maxBody {
+			return nil, &LimitError{Op: op, Reason: fmt.Sprintf("the service returned more than %d MiB of pools", c.maxBody>>20)}
+		}
 		all.Total = max(page.Total, len(all.Items))
 		if len(page.Items) == 0 || len(all.Items) >= page.Total {
-			break
+			return &all, nil
 		}
 		next := page.NextCursor
 		if next == "" {
@@ -65,12 +87,13 @@ func (c *Client) AllPools(ctx context.Context, tokenID string) (*List[Pool], err
 			next = page.Items[len(page.Items)-1].ID
 		}
 		if seen[next] {
-			break
+			return &all, nil
 		}
 		seen[next] = true
 		cursor = next
 	}
-	return &all, nil
+	return nil, &LimitError{Op: op, Reason: fmt.Sprintf("the service still had pools after %d pages (%d read of the %d it announced)",
+		MaxPoolPages, len(all.Items), all.Total)}
 }
 
 // Stakes lists the stakes of a pool, all in one response (operation 4).
