@@ -115,3 +115,48 @@ func FuzzDecimalJSON(f *testing.F) {
 		}
 	})
 }
+
+// FuzzClaimAnswer feeds arbitrary claim answers (D7) to the decoder and
+// the instruction reader: no panic, a typed error or a result, and every
+// instruction read as an EVM call has the shape signing relies on.
+func FuzzClaimAnswer(f *testing.F) {
+	f.Add([]byte(`{"isProcessed":true,"result":{"__type":"EvmTransactionGroupParameters","parameters":[{"transactionId":"t","instructions":[{"chainId":31337,"from":"0x0000000000000000000000000000000000000001","to":"0x0000000000000000000000000000000000000002","data":"0xabcd","value":"0"}]}]}}`))
+	f.Add([]byte(`{"__type":"SolanaInstructions","parameters":[{"instructions":[{"programId":"x"}]}]}`))
+	f.Add([]byte(`{"parameters":[{"instructions":[{"chainId":1e3,"to":"0x0000000000000000000000000000000000000002","data":"0x","value":"1.5"}]}]}`))
+	f.Add([]byte(`{"parameters":[{"instructions":[null,{"chainId":-1,"to":"0x","data":"0xzz","value":"-1"}]}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var res ClaimResult
+		err := decode(call{op: "allocations/claim"}, 200, body, &res)
+		if err != nil {
+			var (
+				u *UnexpectedResponseError
+				s *StatusError
+				v *ValidationError
+			)
+			if !errors.As(err, &u) && !errors.As(err, &s) && !errors.As(err, &v) {
+				t.Fatalf("untyped error %T: %v", err, err)
+			}
+			if len(err.Error()) > 400 || strings.ContainsRune(err.Error(), 0x1b) {
+				t.Fatalf("message %q", err)
+			}
+			return
+		}
+		for _, g := range res.Parameters {
+			for _, ins := range g.Instructions {
+				e, ok := ins.EVM()
+				if !ok {
+					continue
+				}
+				if !isAddress(e.To) || e.ChainID == 0 || !strings.HasPrefix(e.Data, "0x") || !isHex(e.Data[2:]) {
+					t.Fatalf("accepted %+v", e)
+				}
+				if e.Value == "" || len(e.Value) > maxWeiDigits || !allDigits(e.Value) {
+					t.Fatalf("accepted value %q", e.Value)
+				}
+				if _, err := json.Marshal(ins); err != nil {
+					t.Fatalf("instruction does not encode again: %v", err)
+				}
+			}
+		}
+	})
+}

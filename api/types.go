@@ -196,8 +196,12 @@ type EVMInstruction struct {
 	Value   string `json:"value"` // wei, a decimal string
 }
 
+// maxWeiDigits bounds a wei value: a uint256 has at most 78 digits.
+const maxWeiDigits = 78
+
 // EVM returns the instruction as an EVM call when it has that shape: a `to`
-// address, hex `data`, a chain id and a wei value.
+// address, hex `data`, a chain id and a wei value (a whole number, as a
+// decimal string, that fits 256 bits' digits).
 func (i Instruction) EVM() (EVMInstruction, bool) {
 	var e EVMInstruction
 	if err := json.Unmarshal(i.Raw, &e); err != nil {
@@ -209,7 +213,7 @@ func (i Instruction) EVM() (EVMInstruction, bool) {
 	if e.Value == "" {
 		e.Value = "0"
 	}
-	if _, err := parseDecimal(e.Value); err != nil {
+	if len(e.Value) > maxWeiDigits || !allDigits(e.Value) {
 		return EVMInstruction{}, false
 	}
 	return e, true
