@@ -129,6 +129,9 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, w := range InsecureURLs(profile) {
+		notice("warning: " + w)
+	}
 	return openProfile(profile, stateDir, opts.Getenv)
 }
 
