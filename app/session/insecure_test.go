@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"allot/app/config"
+
+	"github.com/ethereum/go-ethereum/common"
 )
 
 func TestInsecureURLs(t *testing.T) {
@@ -60,5 +62,23 @@ tokens = ["db51faa7-2858-5523-b01a-79ecc813ed11"]
 	defer s.Close()
 	if len(notices) != 1 || !strings.HasPrefix(notices[0], `warning: profile "remote": base_url and portal_url are http:// to svc.example`) {
 		t.Errorf("notices %q", notices)
+	}
+}
+
+// TestSignInMessageHasNoURLPassword: a password in portal_url (or in
+// base_url, its default) is not in the sign-in message, which is shown,
+// signed, sent and journaled.
+func TestSignInMessageHasNoURLPassword(t *testing.T) {
+	s := &Session{Name: "p", Profile: config.Profile{PortalURL: "https://ops:hunter2@portal.example/app", SigninDomain: "portal.example", ChainID: 1}}
+	portal, err := s.Portal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, err := portal.Prepare(common.HexToAddress("0x00000000000000000000000000000000000000aa"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := msg.String(); strings.Contains(text, "hunter2") || strings.Contains(text, "ops") || !strings.Contains(text, "URI: https://portal.example/app") {
+		t.Errorf("message:\n%s", text)
 	}
 }
