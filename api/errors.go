@@ -30,16 +30,17 @@ type ValidationError struct {
 	Remote bool
 }
 
-// maxFieldsText bounds the fields an error message lists, so that it stays
-// one line; the fields past it are counted.
+// maxFieldsText bounds the service's fields an error message lists, so
+// that it stays one line; the fields past it are counted. allot's own
+// (Remote false) are listed whole: their text is ours.
 const maxFieldsText = 200
 
 func (e *ValidationError) Error() string {
 	var parts []string
 	length := 0
 	for i, f := range e.Fields {
-		part := sanitize.Truncate(f.String(), maxFieldText)
-		if i > 0 && length+len(part) > maxFieldsText {
+		part := sanitize.Line(f.String())
+		if e.Remote && i > 0 && length+len(part) > maxFieldsText {
 			parts = append(parts, fmt.Sprintf("and %d more", len(e.Fields)-i))
 			break
 		}
