@@ -35,7 +35,9 @@ type Exchange struct {
 	apiKeyHeader string
 }
 
-// MaxExchangeBody bounds the bodies an Exchange keeps for display.
+// MaxExchangeBody bounds the bodies an Exchange keeps for display: a page
+// of pools or a claim answer fits, and the request log's 500 exchanges
+// hold at most 64 MiB of bodies however large the answers.
 const MaxExchangeBody = 64 << 10
 
 // Redacted replaces secrets in headers and bodies.
