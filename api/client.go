@@ -129,6 +129,28 @@ type call struct {
 	portal bool   // the portal group's error bodies
 	// received, when set, has the size of the answer's body added.
 	received *int
+	// limit bounds the answer's body below the client's own bound; 0: no
+	// tighter bound.
+	limit int64
+}
+
+// Answers whose natural size is small are bounded tighter than
+// MaxResponseSize: decoded, a list of tiny items ({},{},…) takes ten times
+// its bytes or more, so a hostile 64 MiB claim answer could take a
+// gigabyte. A proof, a claim, a schedule or a sign-in is kilobytes; the
+// contracts of a token or the transactions of a fund are thousands of
+// items at most.
+const (
+	smallAnswer  = 1 << 20
+	mediumAnswer = 8 << 20
+)
+
+// bodyLimit is the bound on k's answer.
+func (c *Client) bodyLimit(k call) int64 {
+	if k.limit > 0 {
+		return min(k.limit, c.maxBody)
+	}
+	return c.maxBody
 }
 
 // adminURL is the address of an administration operation; segments are
@@ -314,12 +336,13 @@ func (c *Client) roundTrip(ctx context.Context, k call, payload []byte, try int)
 		x.Err = err.Error()
 		return 0, nil, err
 	}
-	body, err := c.readBody(resp)
+	limit := c.bodyLimit(k)
+	body, err := readBody(resp, limit)
 	x.ResponseSize = len(body)
 	x.ResponseBody = redactBody(body)
 	if errors.Is(err, errTooLarge) {
 		x.Err = "response too large"
-		return 0, nil, unexpected(k.op, resp.StatusCode, resp.Header.Get("Content-Type"), fmt.Sprintf("body larger than %d MiB", c.maxBody>>20), nil)
+		return 0, nil, unexpected(k.op, resp.StatusCode, resp.Header.Get("Content-Type"), fmt.Sprintf("body larger than %d MiB", limit>>20), nil)
 	}
 	if err != nil {
 		x.Err = err.Error()
@@ -333,20 +356,20 @@ func (c *Client) roundTrip(ctx context.Context, k call, payload []byte, try int)
 
 var errTooLarge = errors.New("response too large")
 
-// readBody reads resp's body up to c.maxBody bytes. A body announced larger
-// is refused unread; one that turns out larger is refused at the first
-// byte past the limit, so no more than the limit is ever held.
-func (c *Client) readBody(resp *http.Response) ([]byte, error) {
-	if resp.ContentLength > c.maxBody {
+// readBody reads resp's body up to limit bytes. A body announced larger is
+// refused unread; one that turns out larger is refused at the first byte
+// past the limit, so no more than the limit is ever held.
+func readBody(resp *http.Response, limit int64) ([]byte, error) {
+	if resp.ContentLength > limit {
 		return nil, errTooLarge
 	}
 	var buf bytes.Buffer
 	if resp.ContentLength > 0 {
 		buf.Grow(int(resp.ContentLength))
 	}
-	_, err := buf.ReadFrom(io.LimitReader(resp.Body, c.maxBody+1))
-	if int64(buf.Len()) > c.maxBody {
-		return buf.Bytes()[:c.maxBody], errTooLarge
+	_, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1))
+	if int64(buf.Len()) > limit {
+		return buf.Bytes()[:limit], errTooLarge
 	}
 	return buf.Bytes(), err
 }

@@ -17,7 +17,7 @@ func (c *Client) Contracts(ctx context.Context, tokenID string) (*List[Contract]
 	}
 	var out List[Contract]
 	err := c.do(ctx, call{op: "contracts", method: http.MethodPost, url: c.adminURL("contracts"),
-		body: map[string]string{"tokenId": tokenID}, read: true, auth: CredentialAPIKey}, &out)
+		body: map[string]string{"tokenId": tokenID}, read: true, auth: CredentialAPIKey, limit: mediumAnswer}, &out)
 	return &out, err
 }
 
@@ -114,7 +114,7 @@ func (c *Client) MerkleProof(ctx context.Context, allocationID string) (*MerkleP
 	}
 	var out MerkleProof
 	err := c.do(ctx, call{op: "allocations/merkle-proof", method: http.MethodGet,
-		url: c.adminURL("allocations", allocationID, "merkle-proof"), read: true, auth: CredentialAPIKey}, &out)
+		url: c.adminURL("allocations", allocationID, "merkle-proof"), read: true, auth: CredentialAPIKey, limit: smallAnswer}, &out)
 	return &out, err
 }
 
@@ -126,7 +126,7 @@ func (c *Client) CreateTransaction(ctx context.Context, req TransactionRequest) 
 	}
 	var out TransactionsResult
 	err := c.do(ctx, call{op: "transactions/create", method: http.MethodPost, url: c.adminURL("transactions", "create"),
-		body: req, auth: CredentialAPIKey}, &out)
+		body: req, auth: CredentialAPIKey, limit: mediumAnswer}, &out)
 	return &out, err
 }
 
@@ -137,7 +137,7 @@ func (c *Client) CreateSchedule(ctx context.Context, req ScheduleRequest) (*Sche
 	}
 	var out Schedule
 	err := c.do(ctx, call{op: "schedules/create", method: http.MethodPost, url: c.adminURL("schedules", "create"),
-		body: req, auth: CredentialAPIKey}, &out)
+		body: req, auth: CredentialAPIKey, limit: smallAnswer}, &out)
 	return &out, err
 }
 
@@ -148,7 +148,7 @@ func (c *Client) CreativeUploadURL(ctx context.Context, req UploadURLRequest) (*
 	}
 	var out UploadURL
 	err := c.do(ctx, call{op: "portals/creatives/upload-url", method: http.MethodPost, url: c.adminURL("portals", "creatives", "upload-url"),
-		body: req, auth: CredentialAPIKey}, &out)
+		body: req, auth: CredentialAPIKey, limit: smallAnswer}, &out)
 	return &out, err
 }
 
@@ -159,7 +159,7 @@ func (c *Client) CreateCreative(ctx context.Context, req CreateCreativeRequest) 
 	}
 	var out Creative
 	err := c.do(ctx, call{op: "portals/creatives/create", method: http.MethodPost, url: c.adminURL("portals", "creatives", "create"),
-		body: req, auth: CredentialAPIKey}, &out)
+		body: req, auth: CredentialAPIKey, limit: smallAnswer}, &out)
 	return &out, err
 }
 
@@ -170,7 +170,7 @@ func (c *Client) Claim(ctx context.Context, allocationID string, req ClaimReques
 	}
 	var out ClaimResult
 	err := c.do(ctx, call{op: "allocations/claim", method: http.MethodPost,
-		url: c.adminURL("allocations", allocationID, "claim"), body: req, auth: CredentialAPIKey}, &out)
+		url: c.adminURL("allocations", allocationID, "claim"), body: req, auth: CredentialAPIKey, limit: smallAnswer}, &out)
 	return &out, err
 }
 
@@ -186,7 +186,7 @@ func (c *Client) SignIn(ctx context.Context, wallet, message, signature string) 
 	}
 	var out SignInResult
 	err := c.do(ctx, call{op: "auth/signin", method: http.MethodPost, url: c.portalURL("auth", "signin"), portal: true,
-		body: map[string]string{"wallet": wallet, "message": message, "signature": signature}}, &out)
+		body: map[string]string{"wallet": wallet, "message": message, "signature": signature}, limit: smallAnswer}, &out)
 	if err == nil && out.AccessToken == "" {
 		return nil, &UnexpectedResponseError{Op: "auth/signin", Status: http.StatusOK, Reason: "no access token in the answer"}
 	}
@@ -203,7 +203,7 @@ func (c *Client) Humanity(ctx context.Context, wallet string) (*HumanityResult, 
 	body := map[string]map[string]string{"value": {"value": wallet}}
 	var out HumanityResult
 	err := c.do(ctx, call{op: "humanity/status", method: http.MethodPost, url: c.portalURL("humanity", "status"), portal: true,
-		body: body, read: true}, &out)
+		body: body, read: true, limit: smallAnswer}, &out)
 	return &out, err
 }
 
@@ -215,7 +215,7 @@ func (c *Client) SubmissionAccounts(ctx context.Context, accessToken string) (*S
 	}
 	var out SubmissionAccounts
 	err := c.do(ctx, call{op: "submission/accounts", method: http.MethodGet, url: c.portalURL("submission", "accounts"), portal: true,
-		read: true, auth: CredentialAccessToken, token: accessToken}, &out)
+		read: true, auth: CredentialAccessToken, token: accessToken, limit: smallAnswer}, &out)
 	return &out, err
 }
 
@@ -232,7 +232,7 @@ func (c *Client) StakeParameters(ctx context.Context, accessToken, poolID string
 	u := endpoint(c.portal, q, "api", c.cfg.PortalID, "parameters", "stake")
 	var out StakeParameters
 	err := c.do(ctx, call{op: "parameters/stake", method: http.MethodGet, url: u, portal: true,
-		read: true, auth: CredentialAccessToken, token: accessToken}, &out)
+		read: true, auth: CredentialAccessToken, token: accessToken, limit: smallAnswer}, &out)
 	return &out, err
 }
 

@@ -50,3 +50,19 @@ func TestOversizedBodyIsReadOnceAndNoFurther(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallAnswersAreBoundedTighter: a claim answer, small by nature, is
+// refused past 1 MiB: 2 MiB of empty instructions would decode to tens of
+// megabytes of structs.
+func TestSmallAnswersAreBoundedTighter(t *testing.T) {
+	var calls atomic.Int32
+	instructions := strings.Repeat(`{},`, 700_000) + `{}`
+	c := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.Write([]byte(`{"parameters":[{"instructions":[` + instructions + `]}]}`))
+	}, nil)
+	_, err := c.Claim(context.Background(), tokenID, ClaimRequest{Sender: "0x" + strings.Repeat("ab", 20)})
+	if !errors.As(err, new(*UnexpectedResponseError)) || !strings.Contains(err.Error(), "larger than 1 MiB") || calls.Load() != 1 {
+		t.Errorf("err = %v after %d calls", err, calls.Load())
+	}
+}
