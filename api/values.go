@@ -59,7 +59,7 @@ func parseDecimal(s string) (decimal.Decimal, error) {
 			digits++
 		case r == '.' || (i == 0 && (r == '-' || r == '+')):
 		default:
-			return decimal.Decimal{}, fmt.Errorf("%q is not a decimal amount", s)
+			return decimal.Decimal{}, fmt.Errorf("%s is not a decimal amount", excerpt(s))
 		}
 	}
 	if digits == 0 || digits > MaxAmountDigits {

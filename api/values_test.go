@@ -63,9 +63,15 @@ func TestLongValuesMakeShortErrors(t *testing.T) {
 		`{"items":[{"id":"a","balance":` + long + `}],"total":1}`,
 		`{"items":[{"id":"a","createdAt":"` + long + `"}],"total":1}`,
 		`{"items":[{"id":"a","balance":"1"}],"total":` + long + `}`,
+		`{"items":[{"id":"a","balance":"` + long + `x"}],"total":1}`,
 		`{"isProcessed":false,"error":{"type":"ValidationError","details":[` + strings.Repeat(`{"path":"`+long+`","message":"`+long+`"},`, 50) + `{}]}}`,
 		`{"isProcessed":false,"error":{"type":"NotFoundError","message":"` + long + `"}}`,
 		long,
+	}
+	for _, amount := range []string{long, long + "x", "1e" + long} {
+		if _, err := ParseAmount(amount); err == nil || len(err.Error()) > 120 {
+			t.Errorf("ParseAmount(%.20s…): %d-byte message", amount, len(err.Error()))
+		}
 	}
 	for _, body := range bodies {
 		c := newTestClient(t, reply(200, body), nil)
