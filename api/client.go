@@ -17,9 +17,13 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
+
+	"allot/sanitize"
 )
 
 // Config configures a Client.
@@ -39,8 +43,9 @@ type Config struct {
 // DefaultAPIKeyHeader is the header of D1.
 const DefaultAPIKeyHeader = "x-service-api-token"
 
-// MaxResponseSize bounds a response body: a pool of 100,000 stakes is about
-// 20 MB.
+// MaxResponseSize bounds a response body: a pool of 100,000 stakes (D4,
+// one response) is about 20 MB, so 64 MiB leaves room for longer fields
+// while a hostile answer cannot take more memory than that.
 const MaxResponseSize = 64 << 20
 
 // maxTries is how often a read is tried in all.
@@ -53,6 +58,7 @@ type Client struct {
 	portal  *url.URL
 	http    *http.Client
 	backoff func(try int) time.Duration
+	maxBody int64 // MaxResponseSize; tests lower it
 }
 
 // New returns a client for cfg.
@@ -68,24 +74,39 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The portal id is one path segment, escaped; a dot segment would be
+	// resolved by the server or a proxy into another path.
+	if cfg.PortalID == "." || cfg.PortalID == ".." {
+		return nil, fmt.Errorf("portal id %q is not a path segment", cfg.PortalID)
+	}
 	if cfg.APIKeyHeader == "" {
 		cfg.APIKeyHeader = DefaultAPIKeyHeader
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 15 * time.Second
 	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = &http.Client{}
+	// A redirect is never followed: Go strips Authorization from a
+	// redirect to another host, but not our custom API key header, and a
+	// 307 or 308 sends a write's body again to wherever it points. A copy
+	// of the caller's client keeps its transport and leaves it unchanged.
+	hc := &http.Client{}
+	if cfg.HTTPClient != nil {
+		own := *cfg.HTTPClient
+		hc = &own
 	}
-	return &Client{cfg: cfg, base: base, portal: portal, http: hc, backoff: jitteredBackoff}, nil
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &Client{cfg: cfg, base: base, portal: portal, http: hc, backoff: jitteredBackoff, maxBody: MaxResponseSize}, nil
 }
 
+// parseBase reads a base URL. Its path is a prefix kept before the API's
+// paths, its query is sent with every request, and a fragment (never sent
+// anyway) is dropped.
 func parseBase(what, raw string) (*url.URL, error) {
-	u, err := url.Parse(strings.TrimRight(raw, "/"))
+	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%s %q is not an http(s) URL", what, raw)
+		return nil, fmt.Errorf("%s %s is not an http(s) URL", what, quoteURL(raw))
 	}
+	u.Fragment, u.RawFragment = "", ""
 	return u, nil
 }
 
@@ -106,14 +127,62 @@ type call struct {
 	auth   Credential
 	token  string // the portal access token, for CredentialAccessToken
 	portal bool   // the portal group's error bodies
+	// received, when set, has the size of the answer's body added.
+	received *int
+	// limit bounds the answer's body below the client's own bound; 0: no
+	// tighter bound.
+	limit int64
 }
 
-func (c *Client) adminURL(path string) string {
-	return c.base.String() + "/api/external/v1/" + path
+// Answers whose natural size is small are bounded tighter than
+// MaxResponseSize: decoded, a list of tiny items ({},{},…) takes ten times
+// its bytes or more, so a hostile 64 MiB claim answer could take a
+// gigabyte. A proof, a claim, a schedule or a sign-in is kilobytes; the
+// contracts of a token or the transactions of a fund are thousands of
+// items at most.
+const (
+	smallAnswer  = 1 << 20
+	mediumAnswer = 8 << 20
+)
+
+// bodyLimit is the bound on k's answer.
+func (c *Client) bodyLimit(k call) int64 {
+	if k.limit > 0 {
+		return min(k.limit, c.maxBody)
+	}
+	return c.maxBody
 }
 
-func (c *Client) portalURL(path string) string {
-	return c.portal.String() + "/api/v2/" + url.PathEscape(c.cfg.PortalID) + "/" + path
+// adminURL is the address of an administration operation; segments are
+// escaped one by one, so that an id is always one segment.
+func (c *Client) adminURL(segments ...string) string {
+	return endpoint(c.base, nil, append([]string{"api", "external", "v1"}, segments...)...)
+}
+
+// portalURL is the address of a portal operation, under /api/v2/{portalId}.
+func (c *Client) portalURL(segments ...string) string {
+	return endpoint(c.portal, nil, append([]string{"api", "v2", c.cfg.PortalID}, segments...)...)
+}
+
+// endpoint appends the escaped segments to base's path, and adds query to
+// base's own query (query wins on a name both have).
+func endpoint(base *url.URL, query url.Values, segments ...string) string {
+	u := *base
+	raw := strings.TrimRight(base.EscapedPath(), "/")
+	for _, s := range segments {
+		raw += "/" + url.PathEscape(s)
+	}
+	// raw is escaped by construction, so it always unescapes.
+	u.Path, _ = url.PathUnescape(raw)
+	u.RawPath = raw
+	if len(query) > 0 {
+		q := base.Query()
+		for name, values := range query {
+			q[name] = values
+		}
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
 }
 
 // do performs the call and decodes the result into out.
@@ -139,9 +208,16 @@ func (c *Client) do(ctx context.Context, k call, out any) error {
 			}
 		}
 		status, body, err := c.roundTrip(ctx, k, payload, try)
+		if refusedResponse(err) {
+			return err
+		}
 		if err != nil {
+			notSent := errors.Is(err, ErrNotSent)
 			if ctx.Err() != nil {
-				if !k.read {
+				switch {
+				case notSent:
+					return fmt.Errorf("%s: %w: %w", k.op, ErrNotSent, ctx.Err())
+				case !k.read:
 					return &OutcomeUnknownError{Op: k.op, Err: ctx.Err()}
 				}
 				return fmt.Errorf("%s: %w", k.op, ctx.Err())
@@ -150,10 +226,13 @@ func (c *Client) do(ctx context.Context, k call, out any) error {
 			if k.read {
 				continue
 			}
-			if errors.Is(err, errNotSent) {
+			if notSent {
 				return fmt.Errorf("%s: %w", k.op, err)
 			}
 			return &OutcomeUnknownError{Op: k.op, Err: err}
+		}
+		if k.received != nil {
+			*k.received += len(body)
 		}
 		if k.read && (status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout) && try < tries-1 {
 			lastErr = decodeError(k, status, "", body)
@@ -168,8 +247,41 @@ func (c *Client) do(ctx context.Context, k call, out any) error {
 	return fmt.Errorf("%s: %w (tried %d times)", k.op, lastErr, tries)
 }
 
-// errNotSent marks a failure before any byte of the request left.
-var errNotSent = errors.New("request not sent")
+// refusedResponse reports whether err is an answer allot refuses (a
+// redirect, a body over the size limit): an answer came, so it is not an
+// unknown outcome, and asking again would get the same.
+func refusedResponse(err error) bool {
+	var redirect *RedirectError
+	var unexpected *UnexpectedResponseError
+	return errors.As(err, &redirect) || errors.As(err, &unexpected)
+}
+
+// ErrNotSent marks a failure before the request left: the name did not
+// resolve, the connection or its TLS handshake failed. A write that fails
+// so was not applied, and may be sent again.
+var ErrNotSent = errors.New("not sent")
+
+// traces reports whether hc's transport reports its connections to an
+// httptrace.ClientTrace (net/http's own does). Another transport cannot
+// tell "not sent" from "sent, no answer", so its failures stay unknown.
+func traces(hc *http.Client) bool {
+	switch hc.Transport.(type) {
+	case nil, *http.Transport:
+		return true
+	}
+	return false
+}
+
+// transportError is err without the request URL that *url.Error carries
+// (the op names the request; the URL may hold a password or, for an
+// upload, a signature).
+func transportError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
 
 func (c *Client) roundTrip(ctx context.Context, k call, payload []byte, try int) (int, []byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
@@ -178,9 +290,14 @@ func (c *Client) roundTrip(ctx context.Context, k call, payload []byte, try int)
 	if payload != nil {
 		reqBody = bytes.NewReader(payload)
 	}
+	// Every step before GotConn (name lookup, dial, TLS handshake) sends
+	// nothing; after it, a failure may come after the service read the
+	// request.
+	var connected atomic.Bool
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { connected.Store(true) }})
 	req, err := http.NewRequestWithContext(ctx, k.method, k.url, reqBody)
 	if err != nil {
-		return 0, nil, fmt.Errorf("%w: %v", errNotSent, err)
+		return 0, nil, fmt.Errorf("%w: %w", ErrNotSent, transportError(err))
 	}
 	req.Header.Set("Accept", "application/json")
 	if payload != nil {
@@ -194,7 +311,7 @@ func (c *Client) roundTrip(ctx context.Context, k call, payload []byte, try int)
 	}
 
 	start := time.Now()
-	x := Exchange{Op: k.op, Method: k.method, URL: k.url, At: start, Attempt: try + 1,
+	x := Exchange{Op: k.op, Method: k.method, URL: displayURL(k.url, false), At: start, Attempt: try + 1,
 		RequestHeaders: redactHeaders(req.Header, c.cfg.APIKeyHeader), RequestBody: redactBody(payload), RequestSize: len(payload), apiKeyHeader: c.cfg.APIKeyHeader}
 	defer func() {
 		if c.cfg.OnExchange != nil {
@@ -205,27 +322,69 @@ func (c *Client) roundTrip(ctx context.Context, k call, payload []byte, try int)
 
 	resp, err := c.http.Do(req)
 	if err != nil {
+		err = transportError(err)
+		if !connected.Load() && traces(c.http) {
+			err = fmt.Errorf("%w: %w", ErrNotSent, err)
+		}
 		x.Err = err.Error()
 		return 0, nil, err
 	}
 	defer resp.Body.Close()
 	x.Status = resp.StatusCode
 	x.ResponseHeaders = redactHeaders(resp.Header, "")
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseSize+1))
+	if err := redirected(k.op, resp); err != nil {
+		x.Err = err.Error()
+		return 0, nil, err
+	}
+	limit := c.bodyLimit(k)
+	body, err := readBody(resp, limit)
 	x.ResponseSize = len(body)
 	x.ResponseBody = redactBody(body)
+	if errors.Is(err, errTooLarge) {
+		x.Err = "response too large"
+		return 0, nil, unexpected(k.op, resp.StatusCode, resp.Header.Get("Content-Type"), fmt.Sprintf("body larger than %d MiB", limit>>20), nil)
+	}
 	if err != nil {
 		x.Err = err.Error()
 		return 0, nil, fmt.Errorf("read response: %w", err)
-	}
-	if len(body) > MaxResponseSize {
-		x.Err = "response too large"
-		return 0, nil, unexpected(k.op, resp.StatusCode, resp.Header.Get("Content-Type"), fmt.Sprintf("body larger than %d MiB", MaxResponseSize>>20), nil)
 	}
 	if resp.StatusCode >= 400 {
 		x.Err = http.StatusText(resp.StatusCode)
 	}
 	return resp.StatusCode, body, nil
+}
+
+var errTooLarge = errors.New("response too large")
+
+// readBody reads resp's body up to limit bytes. A body announced larger is
+// refused unread; one that turns out larger is refused at the first byte
+// past the limit, so no more than the limit is ever held.
+func readBody(resp *http.Response, limit int64) ([]byte, error) {
+	if resp.ContentLength > limit {
+		return nil, errTooLarge
+	}
+	var buf bytes.Buffer
+	if resp.ContentLength > 0 {
+		buf.Grow(int(resp.ContentLength))
+	}
+	_, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1))
+	if int64(buf.Len()) > limit {
+		return buf.Bytes()[:limit], errTooLarge
+	}
+	return buf.Bytes(), err
+}
+
+// redirected returns a *RedirectError when resp is a redirect (3xx).
+func redirected(op string, resp *http.Response) error {
+	if resp.StatusCode < 300 || resp.StatusCode > 399 {
+		return nil
+	}
+	e := &RedirectError{Op: op, Status: resp.StatusCode}
+	if loc, err := resp.Location(); err == nil {
+		loc.User, loc.RawQuery, loc.ForceQuery, loc.Fragment, loc.RawFragment = nil, "", false, "", ""
+		e.Location = sanitize.Truncate(loc.String(), maxQuotedURL)
+	}
+	return e
 }
 
 // envelope is the administration group's response wrapper.
@@ -270,9 +429,12 @@ func decode(k call, status int, body []byte, out any) error {
 func shortJSONError(err error) string {
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) {
-		return fmt.Sprintf("field %s is a JSON %s", typeErr.Field, typeErr.Value)
+		// Value is "number 1234…" for a number out of range: name the
+		// kind, never the digits.
+		kind, _, _ := strings.Cut(typeErr.Value, " ")
+		return fmt.Sprintf("field %s is a JSON %s", sanitize.Truncate(typeErr.Field, maxFieldText), kind)
 	}
-	return truncate(err.Error(), 80)
+	return sanitize.Truncate(err.Error(), excerptLength)
 }
 
 // decodeError reads an error body of either group (D2, D10).
@@ -309,7 +471,7 @@ func decodeError(k call, status int, _ string, body []byte) error {
 		if len(details) == 0 {
 			details = []FieldError{{Message: orDefault(message, "invalid request")}}
 		}
-		return &ValidationError{Op: k.op, Fields: details, Remote: true}
+		return &ValidationError{Op: k.op, Fields: remoteFields(details), Remote: true}
 	case status == http.StatusUnauthorized && message == "Invalid signature":
 		se.Kind = ErrInvalidSignature
 	case status == http.StatusUnauthorized:

@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"allot/sanitize"
@@ -29,10 +30,22 @@ type ValidationError struct {
 	Remote bool
 }
 
+// maxFieldsText bounds the service's fields an error message lists, so
+// that it stays one line; the fields past it are counted. allot's own
+// (Remote false) are listed whole: their text is ours.
+const maxFieldsText = 200
+
 func (e *ValidationError) Error() string {
-	parts := make([]string, len(e.Fields))
+	var parts []string
+	length := 0
 	for i, f := range e.Fields {
-		parts[i] = sanitize.Line(f.String())
+		part := sanitize.Line(f.String())
+		if e.Remote && i > 0 && length+len(part) > maxFieldsText {
+			parts = append(parts, fmt.Sprintf("and %d more", len(e.Fields)-i))
+			break
+		}
+		parts = append(parts, part)
+		length += len(part)
 	}
 	msg := strings.Join(parts, "; ")
 	if msg == "" {
@@ -42,6 +55,23 @@ func (e *ValidationError) Error() string {
 		return fmt.Sprintf("%s: the service refused the request: %s", e.Op, msg)
 	}
 	return msg
+}
+
+// maxFieldText bounds one field error in a message: a path and a sentence.
+const maxFieldText = 100
+
+// maxRemoteFields bounds the field errors kept from a service's 400, each
+// path and message cut to maxFieldText: a form has a few dozen fields, a
+// hostile answer may list a million.
+const maxRemoteFields = 50
+
+// remoteFields returns the service's field errors, bounded and sanitized.
+func remoteFields(fields []FieldError) []FieldError {
+	out := make([]FieldError, 0, min(len(fields), maxRemoteFields))
+	for _, f := range fields[:min(len(fields), maxRemoteFields)] {
+		out = append(out, FieldError{Path: sanitize.Truncate(f.Path, maxFieldText), Message: sanitize.Truncate(f.Message, maxFieldText)})
+	}
+	return out
 }
 
 // Sentinels for errors.Is on *StatusError.
@@ -75,7 +105,7 @@ type StatusError struct {
 }
 
 func (e *StatusError) Error() string {
-	msg := sanitize.Truncate(e.Message, 200)
+	msg := sanitize.Truncate(e.Message, maxFieldText)
 	switch e.Kind {
 	case ErrUnauthorized:
 		if e.Credential == CredentialAccessToken {
@@ -109,6 +139,35 @@ func (e *OutcomeUnknownError) Error() string {
 
 func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
 
+// RedirectError is a redirect the client refused to follow: the API key or
+// access token, and a write's body, would have gone where it points.
+type RedirectError struct {
+	Op       string
+	Status   int
+	Location string // sanitized, without credentials or query; "" when none was given
+}
+
+func (e *RedirectError) Error() string {
+	where := "nowhere (no Location)"
+	if e.Location != "" {
+		where = strconv.Quote(e.Location)
+	}
+	return fmt.Sprintf("%s: the service answered %d, a redirect to %s: allot follows no redirect, which would carry the credentials and the request there; if the service moved, change the profile's URL",
+		e.Op, e.Status, where)
+}
+
+// LimitError is an answer past one of the client's bounds: more items than
+// any deployment has, or a walk over pages that does not end. It is said,
+// never silently cut.
+type LimitError struct {
+	Op     string
+	Reason string
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("%s: %s; allot reads no more", e.Op, e.Reason)
+}
+
 // UnexpectedResponseError is a response allot cannot read: not JSON (an HTML
 // page from a proxy), malformed JSON, or JSON of another shape.
 type UnexpectedResponseError struct {
@@ -127,8 +186,9 @@ func (e *UnexpectedResponseError) Error() string {
 	return s
 }
 
-// excerptLength bounds the body shown in an UnexpectedResponseError.
-const excerptLength = 120
+// excerptLength bounds the body shown in an UnexpectedResponseError: the
+// start of a proxy's page or of a value, enough to recognise it.
+const excerptLength = 80
 
 func unexpected(op string, status int, contentType, reason string, body []byte) *UnexpectedResponseError {
 	text := strings.Join(strings.Fields(string(body[:min(len(body), 4*excerptLength)])), " ")
@@ -136,7 +196,7 @@ func unexpected(op string, status int, contentType, reason string, body []byte) 
 		Op:          op,
 		Status:      status,
 		ContentType: sanitize.Truncate(contentType, 60),
-		Reason:      reason,
+		Reason:      sanitize.Truncate(reason, excerptLength),
 		Excerpt:     sanitize.Truncate(text, excerptLength),
 	}
 }

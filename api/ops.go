@@ -17,13 +17,18 @@ func (c *Client) Contracts(ctx context.Context, tokenID string) (*List[Contract]
 	}
 	var out List[Contract]
 	err := c.do(ctx, call{op: "contracts", method: http.MethodPost, url: c.adminURL("contracts"),
-		body: map[string]string{"tokenId": tokenID}, read: true, auth: CredentialAPIKey}, &out)
+		body: map[string]string{"tokenId": tokenID}, read: true, auth: CredentialAPIKey, limit: mediumAnswer}, &out)
 	return &out, err
 }
 
 // Pools returns one page of the pools of a token (operation 3). An empty
 // cursor asks for the first page.
 func (c *Client) Pools(ctx context.Context, tokenID, cursor string) (*PoolPage, error) {
+	return c.pools(ctx, tokenID, cursor, nil)
+}
+
+// pools is Pools, adding the page's size in bytes to *received.
+func (c *Client) pools(ctx context.Context, tokenID, cursor string, received *int) (*PoolPage, error) {
 	if err := CheckUUID("tokenId", tokenID); err != nil {
 		return nil, err
 	}
@@ -32,30 +37,47 @@ func (c *Client) Pools(ctx context.Context, tokenID, cursor string) (*PoolPage, 
 		body["cursor"] = cursor
 	}
 	var out PoolPage
-	err := c.do(ctx, call{op: "staking/pools", method: http.MethodPost, url: c.adminURL("staking/pools"),
-		body: body, read: true, auth: CredentialAPIKey}, &out)
+	err := c.do(ctx, call{op: "staking/pools", method: http.MethodPost, url: c.adminURL("staking", "pools"),
+		body: body, read: true, auth: CredentialAPIKey, received: received}, &out)
 	return &out, err
 }
 
-// MaxPoolPages bounds AllPools against a service that never stops paging.
+// MaxPoolPages bounds AllPools against a service that never stops paging:
+// at D4's 50 pools a page, MaxPools pools take 200 pages.
 const MaxPoolPages = 1000
 
+// MaxPools bounds the pools AllPools gathers. A token has a handful of
+// staking pools; ten thousand is far past any deployment, and a few
+// megabytes in memory.
+const MaxPools = 10_000
+
 // AllPools follows the cursors of D4 and returns every pool of a token. It
-// stops on an empty page, when it has total items, when a cursor repeats,
-// or after MaxPoolPages pages: never in a loop.
+// stops on an empty page, when it has total items, or when a cursor
+// repeats. Past MaxPools pools, past MaxResponseSize bytes of pages in all
+// (all the pools of a token fit in one answer's bound), or after
+// MaxPoolPages pages, it stops with a *LimitError: never in a loop, never
+// with every page of a runaway service in memory, never with a silent part.
 func (c *Client) AllPools(ctx context.Context, tokenID string) (*List[Pool], error) {
+	const op = "staking/pools"
 	var all List[Pool]
 	seen := map[string]bool{}
 	cursor := ""
+	received := 0
 	for range MaxPoolPages {
-		page, err := c.Pools(ctx, tokenID, cursor)
+		page, err := c.pools(ctx, tokenID, cursor, &received)
 		if err != nil {
 			return nil, err
 		}
 		all.Items = append(all.Items, page.Items...)
+		if len(all.Items) > MaxPools {
+			return nil, &LimitError{Op: op, Reason: fmt.Sprintf("the service returned more than %d pools", MaxPools)}
+		}
+		if int64(received) > c.maxBody {
+			return nil, &LimitError{Op: op, Reason: fmt.Sprintf("the service returned more than %d MiB of pools", c.maxBody>>20)}
+		}
 		all.Total = max(page.Total, len(all.Items))
 		if len(page.Items) == 0 || len(all.Items) >= page.Total {
-			break
+			return &all, nil
 		}
 		next := page.NextCursor
 		if next == "" {
@@ -65,12 +87,13 @@ func (c *Client) AllPools(ctx context.Context, tokenID string) (*List[Pool], err
 			next = page.Items[len(page.Items)-1].ID
 		}
 		if seen[next] {
-			break
+			return &all, nil
 		}
 		seen[next] = true
 		cursor = next
 	}
-	return &all, nil
+	return nil, &LimitError{Op: op, Reason: fmt.Sprintf("the service still had pools after %d pages (%d read of the %d it announced)",
+		MaxPoolPages, len(all.Items), all.Total)}
 }
 
 // Stakes lists the stakes of a pool, all in one response (operation 4).
@@ -79,7 +102,7 @@ func (c *Client) Stakes(ctx context.Context, req StakesRequest) (*List[Stake], e
 		return nil, err
 	}
 	var out List[Stake]
-	err := c.do(ctx, call{op: "staking/stakes", method: http.MethodPost, url: c.adminURL("staking/stakes"),
+	err := c.do(ctx, call{op: "staking/stakes", method: http.MethodPost, url: c.adminURL("staking", "stakes"),
 		body: req, read: true, auth: CredentialAPIKey}, &out)
 	return &out, err
 }
@@ -91,7 +114,7 @@ func (c *Client) MerkleProof(ctx context.Context, allocationID string) (*MerkleP
 	}
 	var out MerkleProof
 	err := c.do(ctx, call{op: "allocations/merkle-proof", method: http.MethodGet,
-		url: c.adminURL("allocations/" + url.PathEscape(allocationID) + "/merkle-proof"), read: true, auth: CredentialAPIKey}, &out)
+		url: c.adminURL("allocations", allocationID, "merkle-proof"), read: true, auth: CredentialAPIKey, limit: smallAnswer}, &out)
 	return &out, err
 }
 
@@ -102,8 +125,8 @@ func (c *Client) CreateTransaction(ctx context.Context, req TransactionRequest) 
 		return nil, err
 	}
 	var out TransactionsResult
-	err := c.do(ctx, call{op: "transactions/create", method: http.MethodPost, url: c.adminURL("transactions/create"),
-		body: req, auth: CredentialAPIKey}, &out)
+	err := c.do(ctx, call{op: "transactions/create", method: http.MethodPost, url: c.adminURL("transactions", "create"),
+		body: req, auth: CredentialAPIKey, limit: mediumAnswer}, &out)
 	return &out, err
 }
 
@@ -113,8 +136,8 @@ func (c *Client) CreateSchedule(ctx context.Context, req ScheduleRequest) (*Sche
 		return nil, err
 	}
 	var out Schedule
-	err := c.do(ctx, call{op: "schedules/create", method: http.MethodPost, url: c.adminURL("schedules/create"),
-		body: req, auth: CredentialAPIKey}, &out)
+	err := c.do(ctx, call{op: "schedules/create", method: http.MethodPost, url: c.adminURL("schedules", "create"),
+		body: req, auth: CredentialAPIKey, limit: smallAnswer}, &out)
 	return &out, err
 }
 
@@ -124,8 +147,8 @@ func (c *Client) CreativeUploadURL(ctx context.Context, req UploadURLRequest) (*
 		return nil, err
 	}
 	var out UploadURL
-	err := c.do(ctx, call{op: "portals/creatives/upload-url", method: http.MethodPost, url: c.adminURL("portals/creatives/upload-url"),
-		body: req, auth: CredentialAPIKey}, &out)
+	err := c.do(ctx, call{op: "portals/creatives/upload-url", method: http.MethodPost, url: c.adminURL("portals", "creatives", "upload-url"),
+		body: req, auth: CredentialAPIKey, limit: smallAnswer}, &out)
 	return &out, err
 }
 
@@ -135,8 +158,8 @@ func (c *Client) CreateCreative(ctx context.Context, req CreateCreativeRequest) 
 		return nil, err
 	}
 	var out Creative
-	err := c.do(ctx, call{op: "portals/creatives/create", method: http.MethodPost, url: c.adminURL("portals/creatives/create"),
-		body: req, auth: CredentialAPIKey}, &out)
+	err := c.do(ctx, call{op: "portals/creatives/create", method: http.MethodPost, url: c.adminURL("portals", "creatives", "create"),
+		body: req, auth: CredentialAPIKey, limit: smallAnswer}, &out)
 	return &out, err
 }
 
@@ -147,7 +170,7 @@ func (c *Client) Claim(ctx context.Context, allocationID string, req ClaimReques
 	}
 	var out ClaimResult
 	err := c.do(ctx, call{op: "allocations/claim", method: http.MethodPost,
-		url: c.adminURL("allocations/" + url.PathEscape(allocationID) + "/claim"), body: req, auth: CredentialAPIKey}, &out)
+		url: c.adminURL("allocations", allocationID, "claim"), body: req, auth: CredentialAPIKey, limit: smallAnswer}, &out)
 	return &out, err
 }
 
@@ -162,8 +185,8 @@ func (c *Client) SignIn(ctx context.Context, wallet, message, signature string) 
 		return nil, err
 	}
 	var out SignInResult
-	err := c.do(ctx, call{op: "auth/signin", method: http.MethodPost, url: c.portalURL("auth/signin"), portal: true,
-		body: map[string]string{"wallet": wallet, "message": message, "signature": signature}}, &out)
+	err := c.do(ctx, call{op: "auth/signin", method: http.MethodPost, url: c.portalURL("auth", "signin"), portal: true,
+		body: map[string]string{"wallet": wallet, "message": message, "signature": signature}, limit: smallAnswer}, &out)
 	if err == nil && out.AccessToken == "" {
 		return nil, &UnexpectedResponseError{Op: "auth/signin", Status: http.StatusOK, Reason: "no access token in the answer"}
 	}
@@ -179,8 +202,8 @@ func (c *Client) Humanity(ctx context.Context, wallet string) (*HumanityResult, 
 	}
 	body := map[string]map[string]string{"value": {"value": wallet}}
 	var out HumanityResult
-	err := c.do(ctx, call{op: "humanity/status", method: http.MethodPost, url: c.portalURL("humanity/status"), portal: true,
-		body: body, read: true}, &out)
+	err := c.do(ctx, call{op: "humanity/status", method: http.MethodPost, url: c.portalURL("humanity", "status"), portal: true,
+		body: body, read: true, limit: smallAnswer}, &out)
 	return &out, err
 }
 
@@ -191,8 +214,8 @@ func (c *Client) SubmissionAccounts(ctx context.Context, accessToken string) (*S
 		return nil, &ValidationError{Fields: []FieldError{{Message: "not signed in to the portal"}}}
 	}
 	var out SubmissionAccounts
-	err := c.do(ctx, call{op: "submission/accounts", method: http.MethodGet, url: c.portalURL("submission/accounts"), portal: true,
-		read: true, auth: CredentialAccessToken, token: accessToken}, &out)
+	err := c.do(ctx, call{op: "submission/accounts", method: http.MethodGet, url: c.portalURL("submission", "accounts"), portal: true,
+		read: true, auth: CredentialAccessToken, token: accessToken, limit: smallAnswer}, &out)
 	return &out, err
 }
 
@@ -206,10 +229,10 @@ func (c *Client) StakeParameters(ctx context.Context, accessToken, poolID string
 		return nil, err
 	}
 	q := url.Values{"stakingPoolId": {poolID}, "amount": {amount.String()}}
-	u := c.portal.String() + "/api/" + url.PathEscape(c.cfg.PortalID) + "/parameters/stake?" + q.Encode()
+	u := endpoint(c.portal, q, "api", c.cfg.PortalID, "parameters", "stake")
 	var out StakeParameters
 	err := c.do(ctx, call{op: "parameters/stake", method: http.MethodGet, url: u, portal: true,
-		read: true, auth: CredentialAccessToken, token: accessToken}, &out)
+		read: true, auth: CredentialAccessToken, token: accessToken, limit: smallAnswer}, &out)
 	return &out, err
 }
 
@@ -224,15 +247,18 @@ func (c *Client) Upload(ctx context.Context, uploadURL, contentType string, body
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPut, uploadURL, body)
 	if err != nil {
-		return fmt.Errorf("upload: %w", err)
+		return fmt.Errorf("upload: %w", transportError(err))
 	}
 	req.ContentLength = size
 	req.Header.Set("Content-Type", contentType)
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("upload: %w", err)
+		return fmt.Errorf("upload: %w", transportError(err))
 	}
 	defer resp.Body.Close()
+	if err := redirected("upload", resp); err != nil {
+		return err
+	}
 	if resp.StatusCode/100 != 2 {
 		return fmt.Errorf("upload: the storage refused the file: %d %s", resp.StatusCode, strings.ToLower(http.StatusText(resp.StatusCode)))
 	}

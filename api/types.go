@@ -1,14 +1,52 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 )
 
 // List is a list result: `{items, total}`.
 type List[T any] struct {
-	Items []T `json:"items"`
-	Total int `json:"total"`
+	Items Items[T] `json:"items"`
+	Total int      `json:"total"`
+}
+
+// MaxListItems bounds the items of one list answer. D4's largest pool
+// holds 100,000 stakes in one response; two and a half times that leaves
+// room, while a 64 MiB answer of empty objects ({},{},… 20 million of
+// them) cannot become gigabytes of structs.
+const MaxListItems = 250_000
+
+// Items is the items of a list. It decodes them one at a time and stops
+// past MaxListItems.
+type Items[T any] []T
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (s *Items[T]) UnmarshalJSON(data []byte) error {
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		*s = nil
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return errors.New("items is not a list")
+	}
+	var out Items[T]
+	for dec.More() {
+		if len(out) == MaxListItems {
+			return fmt.Errorf("more than %d items in a list", MaxListItems)
+		}
+		var item T
+		if err := dec.Decode(&item); err != nil {
+			return err
+		}
+		out = append(out, item)
+	}
+	*s = out
+	return nil
 }
 
 // Contract is a distribution contract of a token.
@@ -158,8 +196,12 @@ type EVMInstruction struct {
 	Value   string `json:"value"` // wei, a decimal string
 }
 
+// maxWeiDigits bounds a wei value: a uint256 has at most 78 digits.
+const maxWeiDigits = 78
+
 // EVM returns the instruction as an EVM call when it has that shape: a `to`
-// address, hex `data`, a chain id and a wei value.
+// address, hex `data`, a chain id and a wei value (a whole number, as a
+// decimal string, that fits 256 bits' digits).
 func (i Instruction) EVM() (EVMInstruction, bool) {
 	var e EVMInstruction
 	if err := json.Unmarshal(i.Raw, &e); err != nil {
@@ -171,7 +213,7 @@ func (i Instruction) EVM() (EVMInstruction, bool) {
 	if e.Value == "" {
 		e.Value = "0"
 	}
-	if _, err := parseDecimal(e.Value); err != nil {
+	if len(e.Value) > maxWeiDigits || !allDigits(e.Value) {
 		return EVMInstruction{}, false
 	}
 	return e, true

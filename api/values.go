@@ -5,15 +5,24 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+
+	"allot/sanitize"
 
 	"github.com/shopspring/decimal"
 )
 
 // MaxAmountDigits bounds the digits of an amount read from the network or a
-// flag, so that "1e100000" cannot allocate a huge number.
+// flag, written out in full: 78 digits hold any uint256 in wei, so 100 is
+// room for every real amount, while "1e100000" or a megabyte of digits is
+// refused before any arithmetic (decimal parsing is quadratic in digits).
 const MaxAmountDigits = 100
+
+// maxExponentText bounds the exponent of a JSON number as text, so that it
+// is read as an int without overflow; MaxAmountDigits bounds its value.
+const maxExponentText = 6
 
 // Decimal is an exact decimal amount (D13). It reads a JSON string or a
 // JSON number without going through float64, and writes a JSON string: the
@@ -50,18 +59,72 @@ func parseDecimal(s string) (decimal.Decimal, error) {
 			digits++
 		case r == '.' || (i == 0 && (r == '-' || r == '+')):
 		default:
-			return decimal.Decimal{}, fmt.Errorf("%q is not a decimal amount", s)
+			return decimal.Decimal{}, fmt.Errorf("%s is not a decimal amount", excerpt(s))
 		}
 	}
 	if digits == 0 || digits > MaxAmountDigits {
-		return decimal.Decimal{}, fmt.Errorf("%q is not a decimal amount of at most %d digits", s, MaxAmountDigits)
+		return decimal.Decimal{}, fmt.Errorf("%s is not a decimal amount of at most %d digits", excerpt(s), MaxAmountDigits)
 	}
 	d, err := decimal.NewFromString(s)
 	if err != nil {
-		return decimal.Decimal{}, fmt.Errorf("%q is not a decimal amount", s)
+		return decimal.Decimal{}, fmt.Errorf("%s is not a decimal amount", excerpt(s))
 	}
 	return d, nil
 }
+
+// parseJSONNumber reads the text of a JSON number, with an exponent or
+// not. Its digits, written out in full, are counted from the text before
+// any arithmetic: at most MaxAmountDigits.
+func parseJSONNumber(s string) (decimal.Decimal, error) {
+	refuse := fmt.Errorf("%s is not a decimal amount of at most %d digits", excerpt(s), MaxAmountDigits)
+	mantissa, exp, hasExp := strings.Cut(strings.TrimPrefix(s, "-"), "e")
+	if !hasExp {
+		mantissa, exp, hasExp = strings.Cut(mantissa, "E")
+	}
+	whole, frac, _ := strings.Cut(mantissa, ".")
+	shift := 0
+	if hasExp {
+		digits := strings.TrimLeft(exp, "+-")
+		if len(digits) == 0 || len(digits) > maxExponentText || !allDigits(digits) {
+			return decimal.Decimal{}, refuse
+		}
+		shift, _ = strconv.Atoi(digits)
+		if strings.HasPrefix(exp, "-") {
+			shift = -shift
+		}
+	}
+	if whole == "" || !allDigits(whole) || !allDigits(frac) || len(whole)+len(frac) > MaxAmountDigits {
+		return decimal.Decimal{}, refuse
+	}
+	// 1.5e3 is 1500: len(whole)+shift digits before the point, at least
+	// one, and len(frac)-shift after it, if any.
+	if max(len(whole)+shift, 1)+max(len(frac)-shift, 0) > MaxAmountDigits {
+		return decimal.Decimal{}, refuse
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return decimal.Decimal{}, refuse
+	}
+	return d, nil
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// excerpt quotes the start of a value from the network for a message:
+// sanitized and cut, so that a 10,000-digit amount makes a short line.
+func excerpt(s string) string {
+	return strconv.Quote(sanitize.Truncate(s, maxExcerpt))
+}
+
+// maxExcerpt bounds a value quoted in an error: enough to recognise it.
+const maxExcerpt = 32
 
 func unmarshalDecimal(data []byte) (decimal.Decimal, error) {
 	data = bytes.TrimSpace(data)
@@ -75,21 +138,8 @@ func unmarshalDecimal(data []byte) (decimal.Decimal, error) {
 		}
 		return parseDecimal(s)
 	}
-	// A JSON number: parse its text, never a float64.
-	s := string(data)
-	if strings.ContainsAny(s, "eE") {
-		// Exponent form is valid JSON; bound it before expanding.
-		var n json.Number
-		if err := json.Unmarshal(data, &n); err != nil {
-			return decimal.Decimal{}, err
-		}
-		d, err := decimal.NewFromString(n.String())
-		if err != nil || d.Exponent() < -MaxAmountDigits || d.Exponent() > MaxAmountDigits {
-			return decimal.Decimal{}, fmt.Errorf("%q is not a decimal amount of at most %d digits", s, MaxAmountDigits)
-		}
-		return d, nil
-	}
-	return parseDecimal(s)
+	// A JSON number: its text, never a float64.
+	return parseJSONNumber(string(data))
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -137,7 +187,7 @@ func (t *Time) UnmarshalJSON(data []byte) error {
 	}
 	v, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return fmt.Errorf("timestamp %q is not ISO 8601", truncate(s, 40))
+		return fmt.Errorf("timestamp %s is not ISO 8601", excerpt(s))
 	}
 	t.Time = v.UTC()
 	return nil

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"net/url"
 	"time"
 
 	"allot/api"
@@ -124,6 +125,9 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	profile, err := cfg.Profile(opts.Profile)
 	if err != nil {
 		return nil, err
+	}
+	for _, w := range InsecureURLs(profile) {
+		notice("warning: " + w)
 	}
 	return openProfile(profile, stateDir, opts.Getenv)
 }
@@ -292,11 +296,23 @@ func (s *Session) Portal() (*wallet.Portal, error) {
 	if p.ChainID == 0 {
 		return nil, fmt.Errorf("profile %q has no chain_id, which the sign-in message names: set it", s.Name)
 	}
-	portal, err := wallet.NewPortal(wallet.PortalConfig{Domain: p.SigninDomain, URI: p.PortalURL, ChainID: p.ChainID}, s.API)
+	portal, err := wallet.NewPortal(wallet.PortalConfig{Domain: p.SigninDomain, URI: withoutUserinfo(p.PortalURL), ChainID: p.ChainID}, s.API)
 	if err != nil {
 		return nil, fmt.Errorf("profile %q: %w", s.Name, err)
 	}
 	return portal, nil
+}
+
+// withoutUserinfo is raw without user:password@: the sign-in message names
+// the portal's URI, and is shown, signed, sent and journaled, so a
+// password of portal_url (or of base_url, its default) stays out of it.
+func withoutUserinfo(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	u.User = nil
+	return u.String()
 }
 
 // NeedChain refuses what builds transactions (what names it) when the
