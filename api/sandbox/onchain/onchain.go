@@ -14,12 +14,11 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 
 	"allot/api/sandbox"
 	"allot/api/sandbox/chain"
-	"allot/assets"
 )
 
 // MineInterval is how often the chain mines a block, so that confirmations
@@ -40,11 +39,11 @@ type Sandbox struct {
 	Server *sandbox.Server
 	Chain  *chain.Chain
 
-	world   *sandbox.World
-	addrs   map[string]common.Address // seed record id -> deployed address
-	vesters []common.Address
-	stop    chan struct{}
-	done    sync.WaitGroup
+	world      *sandbox.World
+	addrs      map[string]common.Address // seed record id -> deployed address
+	firstBlock uint64                    // the head before the world was deployed
+	closeOnce  sync.Once
+	closeErr   error
 }
 
 // Start seeds the world, deploys it on a new chain, and starts the service
@@ -66,7 +65,7 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox chain: %w", err)
 	}
-	s := &Sandbox{Chain: c, world: world, addrs: map[string]common.Address{}, stop: make(chan struct{})}
+	s := &Sandbox{Chain: c, world: world, addrs: map[string]common.Address{}}
 	if err := s.deploy(ctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("sandbox chain: deploy: %w", err)
@@ -87,8 +86,6 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 			return nil, fmt.Errorf("sandbox chain: %w", err)
 		}
 	}
-	s.done.Add(1)
-	go s.watchWithdrawals(max(interval, 200*time.Millisecond))
 	return s, nil
 }
 
@@ -98,6 +95,11 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 // demo wallets' tokens.
 func (s *Sandbox) deploy(ctx context.Context) error {
 	w := s.world
+	head, err := s.Chain.Client().BlockNumber(ctx)
+	if err != nil {
+		return fmt.Errorf("head block: %w", err)
+	}
+	s.firstBlock = head
 	return s.Chain.Transact(ctx, func(b *chain.Batch) {
 		deployer := s.Chain.Deployer()
 		for _, t := range w.Tokens {
@@ -109,7 +111,6 @@ func (s *Sandbox) deploy(ctx context.Context) error {
 			case c.Distribution != nil:
 				vester := b.DeployVester(token, c.Distribution.ClaimFee)
 				s.addrs[c.ID] = vester
-				s.vesters = append(s.vesters, vester)
 				owed := new(big.Int)
 				for _, root := range c.Distribution.Roots {
 					b.AddRoot(vester, root.Hash)
@@ -152,21 +153,17 @@ func (s *Sandbox) VesterOf(distributionID string) (common.Address, bool) {
 	return common.Address{}, false
 }
 
-// Close stops the service, the mining loop and the chain.
+// Close stops the service, the mining loop and the chain. Calling it again
+// returns the first call's result.
 func (s *Sandbox) Close() error {
-	select {
-	case <-s.stop:
-		return nil
-	default:
-		close(s.stop)
-	}
-	s.done.Wait()
-	var errs []error
-	if s.Server != nil {
-		errs = append(errs, s.Server.Close())
-	}
-	errs = append(errs, s.Chain.Close())
-	return errors.Join(errs...)
+	s.closeOnce.Do(func() {
+		var errs []error
+		if s.Server != nil {
+			errs = append(errs, s.Server.Close())
+		}
+		s.closeErr = errors.Join(append(errs, s.Chain.Close())...)
+	})
+	return s.closeErr
 }
 
 // chainSeam is the sandbox.Chain the service reads the chain through.
@@ -185,59 +182,12 @@ func (c chainSeam) BalanceOf(ctx context.Context, token, owner common.Address) (
 
 func (c chainSeam) Now(ctx context.Context) (time.Time, error) { return c.s.Chain.Now(ctx) }
 
-// watchWithdrawals reads the vesters' Withdrawn events as blocks are mined
-// and tells the service what each allocation has withdrawn, so that
-// "claimable now" stays right after a claim is mined.
-func (s *Sandbox) watchWithdrawals(every time.Duration) {
-	defer s.done.Done()
-	vester, err := assets.ABI(assets.VesterContract)
-	if err != nil {
-		return
-	}
-	event := vester.Events["Withdrawn"]
-	var from uint64
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		select {
-		case <-s.stop:
-			return
-		case <-tick.C:
-		}
-		from = s.syncWithdrawals(event, from)
-	}
+func (c chainSeam) FirstBlock() uint64 { return c.s.firstBlock }
+
+func (c chainSeam) HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error) {
+	return c.s.Chain.Client().HeaderByNumber(ctx, number)
 }
 
-func (s *Sandbox) syncWithdrawals(event abi.Event, from uint64) uint64 {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	client := s.Chain.Client()
-	head, err := client.BlockNumber(ctx)
-	if err != nil || head < from {
-		return from
-	}
-	logs, err := client.FilterLogs(ctx, ethereum.FilterQuery{
-		FromBlock: new(big.Int).SetUint64(from),
-		ToBlock:   new(big.Int).SetUint64(head),
-		Addresses: s.vesters,
-		Topics:    [][]common.Hash{{event.ID}},
-	})
-	if err != nil {
-		return from
-	}
-	for _, l := range logs {
-		values, err := event.Inputs.NonIndexed().Unpack(l.Data)
-		if err != nil || len(values) == 0 {
-			continue
-		}
-		id, ok := values[0].(string)
-		if !ok {
-			continue
-		}
-		if total, err := s.Chain.Withdrawn(ctx, l.Address, id); err == nil {
-			// Totals only grow; a repeated report is harmless.
-			_ = s.Server.SetWithdrawn(id, total)
-		}
-	}
-	return head + 1
+func (c chainSeam) FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error) {
+	return c.s.Chain.Client().FilterLogs(ctx, q)
 }
