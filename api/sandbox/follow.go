@@ -67,8 +67,8 @@ type stakeAsk struct {
 // removes a block read before starts over from the world's first block.
 type follower struct {
 	mu        sync.Mutex
-	next      uint64      // the next block to read
-	hash      common.Hash // the hash of block next-1, once a block was read
+	next      uint64                  // the next block to read
+	hash      common.Hash             // the hash of block next-1, once a block was read
 	stakes    map[string][]chainStake // pool id -> stakes in chain order
 	stakeN    int
 	withdrawn map[string]*big.Int // allocation id -> base units
