@@ -13,6 +13,7 @@ import (
 
 	"allot/api/sandbox/chain"
 	"allot/app/session"
+	"allot/wallet"
 )
 
 // This file drives the CLI against a sandbox and the chain its world runs
@@ -203,4 +204,11 @@ func TestSandboxFollowsItsChain(t *testing.T) {
 	s := sandboxSession(t)
 	w := s.Fixtures.Wallets[1]
 	claimAndStake(t, chainFlow{s: s, wallet: w.Address, pass: map[string]string{"ALLOT_PASSPHRASE": w.Passphrase}})
+}
+
+func TestFailuresSayReorged(t *testing.T) {
+	err := failures([]string{"claim"}, []wallet.Status{{State: wallet.StateDropped, Reorged: true}})
+	if err == nil || !strings.Contains(err.Error(), "reorged: not mined any more, and dropped") {
+		t.Errorf("failures = %v", err)
+	}
 }
