@@ -4,14 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"math/big"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/shopspring/decimal"
 
+	"allot/api"
+	"allot/api/sandbox"
 	"allot/api/sandbox/chain"
+	"allot/api/sandbox/chain/anviltest"
+	"allot/api/sandbox/onchain"
+	"allot/app/config"
 	"allot/app/session"
 	"allot/wallet"
 )
@@ -211,4 +219,65 @@ func TestFailuresSayReorged(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "reorged: not mined any more, and dropped") {
 		t.Errorf("failures = %v", err)
 	}
+}
+
+// TestSandboxOnAnvilFollowsItsChain deploys the sandbox's world on
+// foundry's anvil, as `allot sandbox --chain-rpc` does, and runs the same
+// claim and stake through the CLI as on the in-process chain, with a
+// profile that names anvil as its rpc_url.
+func TestSandboxOnAnvilFollowsItsChain(t *testing.T) {
+	url := anviltest.Start(t)
+	ctx := context.Background()
+	key, err := chain.ParseKey([]byte(anviltest.Keys[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := chain.Dial(ctx, url, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewUnstartedServer(nil)
+	publicURL := "http://" + hs.Listener.Addr().String()
+	sb, err := onchain.Start(ctx, onchain.Options{Sandbox: sandbox.Options{KeystoreDir: t.TempDir(), PublicURL: publicURL}, Chain: node})
+	if err != nil {
+		node.Close()
+		hs.Close()
+		t.Fatal(err)
+	}
+	hs.Config.Handler = sb.Server
+	hs.Start()
+	t.Cleanup(func() { hs.Close(); sb.Close() })
+
+	fx := sb.Server.Fixtures()
+	if fx.ChainID != node.ChainID() || fx.ChainID != 31337 {
+		t.Errorf("fixtures name chain %d, the node is %d", fx.ChainID, node.ChainID())
+	}
+	for _, d := range sb.Deployed() {
+		if code, err := node.Client().CodeAt(ctx, d.Address, nil); err != nil || len(code) == 0 {
+			t.Errorf("%s %s at %s has no code on anvil (%v)", d.Kind, d.Name, d.Address.Hex(), err)
+		}
+	}
+	rpc, err := ethclient.Dial(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(rpc.Close)
+	client, err := api.New(api.Config{BaseURL: fx.BaseURL, PortalURL: fx.PortalURL, PortalID: fx.PortalID, APIKey: fx.APIKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &session.Session{
+		Name: "anvil",
+		Profile: config.Profile{Name: "anvil", BaseURL: fx.BaseURL, PortalURL: fx.PortalURL, PortalID: fx.PortalID,
+			ChainID: fx.ChainID, Keystore: fx.KeystoreDir, SigninDomain: fx.SigninDomain, Tokens: fx.TokenIDs, RPCURL: url},
+		API:      client,
+		TokenIDs: fx.TokenIDs,
+		Requests: session.NewRequestLog(),
+		StateDir: t.TempDir(),
+		Now:      time.Now,
+		Chain:    rpc,
+		Fixtures: &fx,
+	}
+	w := fx.Wallets[2]
+	claimAndStake(t, chainFlow{s: s, wallet: w.Address, pass: map[string]string{"ALLOT_PASSPHRASE": w.Passphrase}})
 }

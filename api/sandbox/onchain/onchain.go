@@ -1,8 +1,9 @@
 // Package onchain runs the sandbox service with its world deployed on an
-// in-process EVM: our token, one vester per distribution with its merkle
-// roots, and staking contracts, so that a claim or a stake built by the
-// sandbox is a real transaction that moves real (test) tokens, and a
-// transaction's status is the chain's answer.
+// EVM, in process or an external node (anvil, a devnet): our tokens, one
+// vester per distribution with its merkle roots, and staking contracts, so
+// that a claim or a stake built by the sandbox is a real transaction that
+// moves real (test) tokens, and a transaction's status is the chain's
+// answer.
 package onchain
 
 import (
@@ -30,8 +31,12 @@ type Options struct {
 	// Sandbox configures the service; its Chain and World are set by Start.
 	Sandbox sandbox.Options
 	// MineInterval defaults to MineInterval; a negative one mines only on
-	// Commit, for tests.
+	// Commit, for tests. An external node mines by itself.
 	MineInterval time.Duration
+	// Chain is where the world is deployed; nil: a new in-process chain.
+	// An external one (chain.Dial) must have a funded deployer. Close
+	// closes it.
+	Chain *chain.Chain
 }
 
 // Sandbox is the sandbox service and the chain its world runs on.
@@ -57,13 +62,15 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox chain: %w", err)
 	}
-	balances := map[common.Address]*big.Int{}
-	for _, w := range world.Wallets {
-		balances[w.Address] = w.Native
-	}
-	c, err := chain.New(chain.Options{Balances: balances})
-	if err != nil {
-		return nil, fmt.Errorf("sandbox chain: %w", err)
+	c := opts.Chain
+	if c == nil {
+		balances := map[common.Address]*big.Int{}
+		for _, w := range world.Wallets {
+			balances[w.Address] = w.Native
+		}
+		if c, err = chain.New(chain.Options{Balances: balances}); err != nil {
+			return nil, fmt.Errorf("sandbox chain: %w", err)
+		}
 	}
 	s := &Sandbox{Chain: c, world: world, addrs: map[string]common.Address{}}
 	if err := s.deploy(ctx); err != nil {
@@ -80,7 +87,7 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 	if interval == 0 {
 		interval = MineInterval
 	}
-	if interval > 0 {
+	if interval > 0 && !c.External() {
 		if err := c.StartMining(interval); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("sandbox chain: %w", err)
@@ -89,10 +96,11 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 	return s, nil
 }
 
-// deploy puts the world on the chain in one block: a token per seed token,
-// a vester per distribution (roots in order, funded with all it owes), a
-// staking contract per STAKING contract holding its seeded balance, and the
-// demo wallets' tokens.
+// deploy puts the world on the chain in one block (an external node may
+// take several): a token per seed token, a vester per distribution (roots
+// in order, funded with all it owes), a staking contract per STAKING
+// contract holding its seeded balance, and the demo wallets' tokens and
+// native coin (topped up to what the world gives them).
 func (s *Sandbox) deploy(ctx context.Context) error {
 	w := s.world
 	head, err := s.Chain.Client().BlockNumber(ctx)
@@ -100,6 +108,25 @@ func (s *Sandbox) deploy(ctx context.Context) error {
 		return fmt.Errorf("head block: %w", err)
 	}
 	s.firstBlock = head
+	if s.Chain.External() {
+		funds, err := s.Chain.DeployerBalance(ctx)
+		if err != nil {
+			return err
+		}
+		if funds.Sign() == 0 {
+			return fmt.Errorf("the deployer %s holds no native coin on chain %d: fund it, or use an account the node funds", s.Chain.Deployer().Hex(), s.Chain.ChainID())
+		}
+	}
+	topUps := map[common.Address]*big.Int{}
+	for _, wallet := range w.Wallets {
+		have, err := s.Chain.Client().BalanceAt(ctx, wallet.Address, nil)
+		if err != nil {
+			return fmt.Errorf("balance of demo wallet %s: %w", wallet.Address.Hex(), err)
+		}
+		if have.Cmp(wallet.Native) < 0 {
+			topUps[wallet.Address] = new(big.Int).Sub(wallet.Native, have)
+		}
+	}
 	return s.Chain.Transact(ctx, func(b *chain.Batch) {
 		deployer := s.Chain.Deployer()
 		for _, t := range w.Tokens {
@@ -138,8 +165,33 @@ func (s *Sandbox) deploy(ctx context.Context) error {
 					b.Mint(s.addrs[tokenID], wallet.Address, amount)
 				}
 			}
+			if amount := topUps[wallet.Address]; amount != nil {
+				b.SendNative(wallet.Address, amount)
+			}
 		}
 	})
+}
+
+// Deployed is one contract of the world on the chain.
+type Deployed struct {
+	Kind    string // "token", sandbox.ContractVesting, sandbox.ContractAirdrop, sandbox.ContractStaking
+	Name    string
+	Address common.Address
+}
+
+// Deployed lists the world's contracts on the chain: the tokens, then the
+// contracts in list order.
+func (s *Sandbox) Deployed() []Deployed {
+	var out []Deployed
+	for _, t := range s.world.Tokens {
+		out = append(out, Deployed{Kind: "token", Name: t.Name + " (" + t.Symbol + ")", Address: s.addrs[t.ID]})
+	}
+	for _, c := range s.world.Contracts {
+		if addr, ok := s.addrs[c.ID]; ok {
+			out = append(out, Deployed{Kind: c.Type, Name: c.Name, Address: addr})
+		}
+	}
+	return out
 }
 
 // VesterOf returns the vester of a distribution.
