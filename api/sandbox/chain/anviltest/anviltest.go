@@ -1,7 +1,7 @@
 // Package anviltest starts foundry's anvil, a local EVM node, for tests
 // that prove allot against a node it does not run itself. Tests skip where
 // anvil is not on PATH; CI installs it from npm (@foundry-rs/anvil, the
-// version below).
+// version below) and sets RequireEnv.
 package anviltest
 
 import (
@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -20,6 +21,10 @@ import (
 
 // Version is the anvil CI installs.
 const Version = "1.7.1"
+
+// RequireEnv names the environment variable that, set, makes a missing
+// anvil fail the tests that need it rather than skip them: CI sets it.
+const RequireEnv = "ALLOT_REQUIRE_ANVIL"
 
 // Keys are the private keys of anvil's first funded accounts, from its
 // default mnemonic ("test test ... junk"): public knowledge, worth nothing.
@@ -39,7 +44,11 @@ func Start(t testing.TB, args ...string) string {
 	t.Helper()
 	path, err := exec.LookPath("anvil")
 	if err != nil {
-		t.Skip("anvil is not on PATH: install it with npm install -g @foundry-rs/anvil@" + Version)
+		msg := "anvil is not on PATH: install it with npm install -g @foundry-rs/anvil@" + Version
+		if os.Getenv(RequireEnv) != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
 	}
 	// Another process may take the free port before anvil does: try again.
 	var last string
