@@ -29,6 +29,8 @@ type fakeChain struct {
 	first  uint64
 	logs   map[uint64][]types.Log // by block number
 	extra  []types.Log            // returned by every FilterLogs: a hostile node's
+	// failLogsFrom > 0 fails FilterLogs from that block on.
+	failLogsFrom uint64
 }
 
 func (c *fakeChain) ChainID() uint64 { return c.id }
@@ -77,6 +79,9 @@ func (c *fakeChain) FilterLogs(_ context.Context, q ethereum.FilterQuery) ([]typ
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.fail {
+		return nil, errors.New("node unreachable")
+	}
+	if c.failLogsFrom > 0 && q.ToBlock.Uint64() >= c.failLogsFrom {
 		return nil, errors.New("node unreachable")
 	}
 	out := append([]types.Log(nil), c.extra...)

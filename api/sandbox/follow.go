@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -91,9 +92,12 @@ func (s *Server) catchUp(ctx context.Context) error {
 	f := &s.follow
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.watch == nil {
+	if f.pools == nil {
 		s.watchWorld()
 		f.reset(s.chain.FirstBlock())
+	}
+	if len(f.watch) == 0 {
+		return nil // a log filter without addresses would match every log
 	}
 	head, err := s.chain.HeaderByNumber(ctx, nil)
 	if err != nil {
@@ -113,16 +117,23 @@ func (s *Server) catchUp(ctx context.Context) error {
 		}
 	}
 	top := head.Number.Uint64()
-	if top < f.next {
-		return nil
-	}
-	for from := f.next; from <= top; from += logChunk {
-		to := min(from+logChunk-1, top)
-		if err := s.readBlocks(ctx, from, to); err != nil {
+	for f.next <= top {
+		// Each chunk is applied whole or not at all, and the cursor moves
+		// past it at once: a failure later reads on from there.
+		to := min(f.next+logChunk-1, top)
+		if err := s.readBlocks(ctx, f.next, to); err != nil {
 			return err
 		}
+		hash := head.Hash()
+		if to < top {
+			h, err := s.chain.HeaderByNumber(ctx, new(big.Int).SetUint64(to))
+			if err != nil {
+				return fmt.Errorf("follow the chain: block %d: %w", to, err)
+			}
+			hash = h.Hash()
+		}
+		f.next, f.hash = to+1, hash
 	}
-	f.next, f.hash = top+1, head.Hash()
 	return nil
 }
 
@@ -156,7 +167,7 @@ func (f *follower) reset(first uint64) {
 	}
 }
 
-// readBlocks applies the events of blocks from..to.
+// readBlocks applies the events of blocks from..to, all or none.
 func (s *Server) readBlocks(ctx context.Context, from, to uint64) error {
 	f := &s.follow
 	logs, err := s.chain.FilterLogs(ctx, ethereum.FilterQuery{
@@ -168,24 +179,27 @@ func (s *Server) readBlocks(ctx context.Context, from, to uint64) error {
 	if err != nil {
 		return fmt.Errorf("follow the chain: logs of blocks %d to %d: %w", from, to, err)
 	}
+	// The node is not trusted to have filtered: check every log.
+	logs = slices.DeleteFunc(logs, func(l types.Log) bool {
+		return l.Removed || l.BlockNumber < from || l.BlockNumber > to || len(l.Topics) == 0
+	})
+	// A stake is dated by its block: read every time first, so that a
+	// failure applies nothing.
 	times := map[uint64]time.Time{}
 	for _, l := range logs {
-		// The node is not trusted to have filtered: check every log.
-		if l.Removed || l.BlockNumber < from || l.BlockNumber > to || len(l.Topics) == 0 {
+		if _, ok := times[l.BlockNumber]; ok || l.Topics[0] != stakedTopic {
 			continue
 		}
+		h, err := s.chain.HeaderByNumber(ctx, new(big.Int).SetUint64(l.BlockNumber))
+		if err != nil {
+			return fmt.Errorf("follow the chain: block %d: %w", l.BlockNumber, err)
+		}
+		times[l.BlockNumber] = time.Unix(int64(h.Time), 0).UTC()
+	}
+	for _, l := range logs {
 		switch l.Topics[0] {
 		case stakedTopic:
-			at, ok := times[l.BlockNumber]
-			if !ok {
-				h, err := s.chain.HeaderByNumber(ctx, new(big.Int).SetUint64(l.BlockNumber))
-				if err != nil {
-					return fmt.Errorf("follow the chain: block %d: %w", l.BlockNumber, err)
-				}
-				at = time.Unix(int64(h.Time), 0).UTC()
-				times[l.BlockNumber] = at
-			}
-			f.staked(l, at)
+			f.staked(l, times[l.BlockNumber])
 		case withdrawnTopic:
 			f.withdrew(s.world, l)
 		}

@@ -210,3 +210,30 @@ func parseUnits(t *testing.T, s string) *big.Int {
 	}
 	return v
 }
+
+func TestChainFollowedInChunksReadsEachOnce(t *testing.T) {
+	w := sharedWorld()
+	contract, first, _ := sharedStaking(t, w)
+	stakingAddr := common.HexToAddress("0x5000")
+	chain := &fakeChain{id: 1337, now: testStart, addresses: map[string]common.Address{contract.ID: stakingAddr}}
+	e := newEnv(t, Options{Chain: chain})
+	stranger := common.HexToAddress("0x00000000000000000000000000000000000ca5e0")
+	chain.mine(0, stakedLog(stakingAddr, stranger, 0, units(100, 0, 0)))
+	for range logChunk + 10 {
+		chain.mine(0)
+	}
+	chain.mine(0, stakedLog(stakingAddr, stranger, 1, units(200, 0, 0)))
+	// The node fails on the second chunk: the first is read, the answer
+	// is an error.
+	chain.mu.Lock()
+	chain.failLogsFrom = logChunk + 1
+	chain.mu.Unlock()
+	e.admin("POST", "staking/stakes", obj{"stakingPoolId": first.ID}).wantAdminError(t, http.StatusInternalServerError, kindInternal, "")
+	chain.mu.Lock()
+	chain.failLogsFrom = 0
+	chain.mu.Unlock()
+	l := e.stakes(first.ID, stranger.Hex())
+	if l.Total != 2 || l.Items[0].Amount != "100" || l.Items[1].Amount != "200" {
+		t.Errorf("after a failed and a good catch-up: %+v, want the two stakes once each", l)
+	}
+}
