@@ -291,6 +291,9 @@ func statusLine(op string, st wallet.Status) string {
 	h := st.Hash.Hex()
 	switch st.State {
 	case wallet.StatePending:
+		if st.Reorged {
+			return fmt.Sprintf("%s %s: %s, pending again…", op, h, wallet.Reorg)
+		}
 		return fmt.Sprintf("%s %s: pending, waiting to be mined…", op, h)
 	case wallet.StateReverted:
 		reason := st.RevertReason
@@ -299,6 +302,9 @@ func statusLine(op string, st wallet.Status) string {
 		}
 		return fmt.Sprintf("%s %s: REVERTED in block %d: %s", op, h, st.Block, sanitize.Line(reason))
 	case wallet.StateDropped:
+		if st.Reorged {
+			return fmt.Sprintf("%s %s: %s, and dropped: it will not be mined", op, h, wallet.Reorg)
+		}
 		return fmt.Sprintf("%s %s: dropped: it will not be mined", op, h)
 	}
 	if st.Mined() {

@@ -41,7 +41,14 @@ type Status struct {
 	// be found: a decoded custom error, Name(arg: value, ...), or the
 	// reason string of Error(string).
 	RevertReason string
+	// Reorged is set while a transaction that was mined is not any more:
+	// its block left the canonical chain (a reorg), and it is pending
+	// again or, gone from the node too, dropped. Mined again, it clears.
+	Reorged bool
 }
+
+// Reorg is how a reorged transaction is described to the user.
+const Reorg = "reorged: not mined any more"
 
 // Mined reports whether the transaction is in a block.
 func (s Status) Mined() bool { return s.State == StateSuccess || s.State == StateReverted }
@@ -49,7 +56,8 @@ func (s Status) Mined() bool { return s.State == StateSuccess || s.State == Stat
 // MarshalJSON writes
 // {"hash": HEX, "status": "pending"|"success"|"reverted"|"dropped", "block": N,
 // "gasUsed": N, "confirmations": N, "revertReason": STRING}; numbers are 0
-// and the reason "" where they do not apply.
+// and the reason "" where they do not apply. A reorged transaction adds
+// "reorged": true, and only then.
 func (s Status) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		Hash          common.Hash `json:"hash"`
@@ -58,7 +66,8 @@ func (s Status) MarshalJSON() ([]byte, error) {
 		GasUsed       uint64      `json:"gasUsed"`
 		Confirmations uint64      `json:"confirmations"`
 		RevertReason  string      `json:"revertReason"`
-	}{s.Hash, s.State, s.Block, s.GasUsed, s.Confirmations, s.RevertReason})
+		Reorged       bool        `json:"reorged,omitempty"`
+	}{s.Hash, s.State, s.Block, s.GasUsed, s.Confirmations, s.RevertReason, s.Reorged})
 }
 
 // TrackOptions configure Track. Zero values take the defaults.
@@ -99,6 +108,9 @@ type Tracker struct {
 	opts    TrackOptions
 	updates chan Status
 	done    chan struct{}
+	// anchor is the canonical block's hash at the receipt's height when
+	// that receipt was first seen; only the tracking goroutine uses it.
+	anchor struct{ receiptBlock, canonical common.Hash }
 
 	mu   sync.Mutex
 	last Status
@@ -229,17 +241,17 @@ func (t *Tracker) run(ctx context.Context) error {
 // poll looks at the node once. seen reports whether the node knows the
 // transaction; a failed look changes nothing, the timeout bounds them.
 func (t *Tracker) poll(ctx context.Context, lastSeen time.Time) (s Status, final, seen bool) {
-	s = t.Status()
+	prev := t.Status()
 	hash := t.tx.Hash()
-	receipt, err := t.node.TransactionReceipt(ctx, hash)
+	receipt, err := t.receipt(ctx)
 	if err == nil {
-		return t.mined(ctx, s, receipt)
+		return t.mined(ctx, prev, receipt)
 	}
 	if !errors.Is(err, ethereum.NotFound) {
-		return s, false, false
+		return prev, false, false
 	}
-	// Not in a block (any more, after a reorg): waiting, or gone.
-	s = Status{Hash: hash, State: StatePending}
+	// Not in a block: waiting, or gone; after a reorg, not any more.
+	s = Status{Hash: hash, State: StatePending, Reorged: prev.Mined() || prev.Reorged}
 	_, _, err = t.node.TransactionByHash(ctx, hash)
 	switch {
 	case err == nil:
@@ -251,8 +263,8 @@ func (t *Tracker) poll(ctx context.Context, lastSeen time.Time) (s Status, final
 	if err == nil && nonce > t.tx.Nonce() {
 		// Another transaction took the nonce, unless this one was mined
 		// between the two looks.
-		if receipt, err := t.node.TransactionReceipt(ctx, hash); err == nil {
-			return t.mined(ctx, s, receipt)
+		if receipt, err := t.receipt(ctx); err == nil {
+			return t.mined(ctx, prev, receipt)
 		}
 		s.State = StateDropped
 		return s, true, false
@@ -262,6 +274,35 @@ func (t *Tracker) poll(ctx context.Context, lastSeen time.Time) (s Status, final
 		return s, true, false
 	}
 	return s, false, false
+}
+
+// receipt returns the transaction's receipt while its block is on the
+// canonical chain, else ethereum.NotFound: a node may still serve the
+// receipt of a block a reorg replaced. The canonical block at the
+// receipt's height must hash to the receipt's block hash; on a chain whose
+// headers go-ethereum hashes differently, it must stay the block it was
+// when the receipt was first seen.
+func (t *Tracker) receipt(ctx context.Context) (*types.Receipt, error) {
+	r, err := t.node.TransactionReceipt(ctx, t.tx.Hash())
+	if err != nil {
+		return nil, err
+	}
+	if r.BlockNumber == nil {
+		return nil, fmt.Errorf("receipt of %s names no block", t.tx.Hash().Hex())
+	}
+	head, err := t.node.HeaderByNumber(ctx, r.BlockNumber)
+	if err != nil {
+		// NotFound: the chain is shorter than the receipt's block now.
+		return nil, err
+	}
+	canonical := head.Hash()
+	if t.anchor.receiptBlock != r.BlockHash {
+		t.anchor.receiptBlock, t.anchor.canonical = r.BlockHash, canonical
+	}
+	if canonical != r.BlockHash && canonical != t.anchor.canonical {
+		return nil, ethereum.NotFound
+	}
+	return r, nil
 }
 
 func (t *Tracker) mined(ctx context.Context, prev Status, r *types.Receipt) (Status, bool, bool) {

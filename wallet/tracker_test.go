@@ -6,10 +6,14 @@ import (
 	"errors"
 	"math/big"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 )
 
 // signedApprove signs an approve from f.alice with the given nonce without
@@ -158,5 +162,234 @@ func TestStatusJSON(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("JSON %v\nwant %v", got, want)
+	}
+}
+
+// fakeNode is a node whose chain a test writes block by block, with reorgs,
+// a pool, and revert data for calls. Only what Track uses answers.
+type fakeNode struct {
+	Node // every other method: not called by Track
+
+	mu       sync.Mutex
+	blocks   []*types.Header // canonical, blocks[i].Number == i
+	receipts map[common.Hash]*types.Receipt
+	pool     map[common.Hash]bool
+	nonce    uint64 // the sender's mined nonce
+	callErr  error  // what a call answers: a revert
+}
+
+func newFakeNode() *fakeNode {
+	n := &fakeNode{receipts: map[common.Hash]*types.Receipt{}, pool: map[common.Hash]bool{}}
+	n.blocks = []*types.Header{{Number: big.NewInt(0)}}
+	return n
+}
+
+// mine adds a block, taking tx out of the pool into it when tx is not nil,
+// with the receipt status given; replace > 0 first drops that many blocks,
+// as a reorg does (their receipts stay served, as some nodes do).
+func (n *fakeNode) mine(replace int, tx *types.Transaction, status uint64) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.blocks = n.blocks[:len(n.blocks)-replace]
+	parent := n.blocks[len(n.blocks)-1]
+	h := &types.Header{ParentHash: parent.Hash(), Number: big.NewInt(int64(len(n.blocks))), Extra: []byte{byte(replace)}}
+	n.blocks = append(n.blocks, h)
+	if tx != nil {
+		delete(n.pool, tx.Hash())
+		n.receipts[tx.Hash()] = &types.Receipt{Status: status, TxHash: tx.Hash(), BlockHash: h.Hash(), BlockNumber: h.Number, GasUsed: 21_000}
+		n.nonce = tx.Nonce() + 1
+	}
+}
+
+// forget removes a transaction from the node: its receipt, and from the
+// pool, as anvil_dropTransaction or a reverted snapshot do.
+func (n *fakeNode) forget(tx *types.Transaction, nonce uint64) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	delete(n.receipts, tx.Hash())
+	delete(n.pool, tx.Hash())
+	n.nonce = nonce
+}
+
+func (n *fakeNode) TransactionReceipt(_ context.Context, hash common.Hash) (*types.Receipt, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if r := n.receipts[hash]; r != nil {
+		return r, nil
+	}
+	return nil, ethereum.NotFound
+}
+
+func (n *fakeNode) TransactionByHash(_ context.Context, hash common.Hash) (*types.Transaction, bool, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.pool[hash] || n.receipts[hash] != nil {
+		return nil, n.pool[hash], nil
+	}
+	return nil, false, ethereum.NotFound
+}
+
+func (n *fakeNode) HeaderByNumber(_ context.Context, number *big.Int) (*types.Header, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if number == nil {
+		return n.blocks[len(n.blocks)-1], nil
+	}
+	if !number.IsUint64() || number.Uint64() >= uint64(len(n.blocks)) {
+		return nil, ethereum.NotFound
+	}
+	return n.blocks[number.Uint64()], nil
+}
+
+func (n *fakeNode) BlockNumber(context.Context) (uint64, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return uint64(len(n.blocks) - 1), nil
+}
+
+func (n *fakeNode) NonceAt(context.Context, common.Address, *big.Int) (uint64, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.nonce, nil
+}
+
+func (n *fakeNode) CallContract(context.Context, ethereum.CallMsg, *big.Int) ([]byte, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return nil, n.callErr
+}
+
+// revertErr is a JSON-RPC error carrying revert data, as nodes send it.
+type revertErr struct{ data string }
+
+func (e revertErr) Error() string          { return "execution reverted" }
+func (e revertErr) ErrorCode() int         { return 3 }
+func (e revertErr) ErrorData() interface{} { return e.data }
+
+// sentTo signs a transaction for the fake node and puts it in its pool.
+func sentTo(t *testing.T, n *fakeNode, nonce uint64) *types.Transaction {
+	t.Helper()
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := common.HexToAddress("0x1234")
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(31337)), &types.DynamicFeeTx{
+		ChainID: big.NewInt(31337), Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(1), Gas: 50_000, To: &to,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.mu.Lock()
+	n.pool[tx.Hash()] = true
+	n.nonce = nonce
+	n.mu.Unlock()
+	return tx
+}
+
+func TestTrackerOnAFakeNode(t *testing.T) {
+	ctx := context.Background()
+	opts := TrackOptions{Confirmations: 3, Poll: 2 * time.Millisecond, DropAfter: 50 * time.Millisecond}
+
+	t.Run("pending, then mined, then confirmed", func(t *testing.T) {
+		n := newFakeNode()
+		tx := sentTo(t, n, 0)
+		tr := Track(ctx, n, tx, opts)
+		nextUpdate(t, tr, func(s Status) bool { return s.State == StatePending })
+		n.mine(0, tx, types.ReceiptStatusSuccessful)
+		s := nextUpdate(t, tr, func(s Status) bool { return s.Mined() })
+		if s.State != StateSuccess || s.Block != 1 || s.Confirmations != 1 || s.Reorged {
+			t.Fatalf("mined %+v", s)
+		}
+		select {
+		case <-tr.Done():
+			t.Fatal("final at one confirmation of three")
+		case <-time.After(20 * time.Millisecond):
+		}
+		n.mine(0, nil, 0)
+		n.mine(0, nil, 0)
+		if s, err := tr.Wait(ctx); err != nil || s.State != StateSuccess || s.Confirmations != 3 {
+			t.Errorf("Wait = %+v, %v", s, err)
+		}
+	})
+
+	t.Run("reverted with its reason", func(t *testing.T) {
+		n := newFakeNode()
+		tx := sentTo(t, n, 0)
+		// Error(string) "too early", as Solidity's require encodes it.
+		n.callErr = revertErr{"0x08c379a0" +
+			"0000000000000000000000000000000000000000000000000000000000000020" +
+			"0000000000000000000000000000000000000000000000000000000000000009" +
+			"746f6f206561726c790000000000000000000000000000000000000000000000"}
+		n.mine(0, tx, types.ReceiptStatusFailed)
+		n.mine(0, nil, 0)
+		n.mine(0, nil, 0)
+		s, err := Track(ctx, n, tx, opts).Wait(ctx)
+		if err != nil || s.State != StateReverted || s.RevertReason != "too early" {
+			t.Errorf("Wait = %+v, %v; want reverted: too early", s, err)
+		}
+	})
+
+	t.Run("reorged, then mined again", func(t *testing.T) {
+		n := newFakeNode()
+		tx := sentTo(t, n, 0)
+		n.mine(0, tx, types.ReceiptStatusSuccessful)
+		tr := Track(ctx, n, tx, opts)
+		nextUpdate(t, tr, func(s Status) bool { return s.Mined() })
+		// The block is replaced; the node still serves the old receipt and
+		// has the transaction back in its pool.
+		n.mu.Lock()
+		n.pool[tx.Hash()] = true
+		n.mu.Unlock()
+		n.mine(1, nil, 0)
+		s := nextUpdate(t, tr, func(s Status) bool { return !s.Mined() })
+		if s.State != StatePending || !s.Reorged || s.Confirmations != 0 {
+			t.Fatalf("after the reorg %+v, want pending and reorged", s)
+		}
+		n.mine(0, tx, types.ReceiptStatusSuccessful)
+		n.mine(0, nil, 0)
+		n.mine(0, nil, 0)
+		s, err := tr.Wait(ctx)
+		if err != nil || s.State != StateSuccess || s.Block != 2 || s.Confirmations != 3 || s.Reorged {
+			t.Errorf("Wait = %+v, %v; want mined again in block 2", s, err)
+		}
+	})
+
+	t.Run("reorged, then dropped", func(t *testing.T) {
+		n := newFakeNode()
+		tx := sentTo(t, n, 0)
+		n.mine(0, tx, types.ReceiptStatusSuccessful)
+		tr := Track(ctx, n, tx, opts)
+		nextUpdate(t, tr, func(s Status) bool { return s.Mined() })
+		n.forget(tx, 0) // a snapshot reverted: the block and the transaction are gone
+		n.mu.Lock()
+		n.blocks = n.blocks[:1]
+		n.mu.Unlock()
+		s, err := tr.Wait(ctx)
+		if err != nil || s.State != StateDropped || !s.Reorged {
+			t.Errorf("Wait = %+v, %v; want dropped after a reorg", s, err)
+		}
+	})
+
+	t.Run("dropped from the pool", func(t *testing.T) {
+		n := newFakeNode()
+		tx := sentTo(t, n, 0)
+		tr := Track(ctx, n, tx, opts)
+		nextUpdate(t, tr, func(s Status) bool { return s.State == StatePending })
+		n.forget(tx, 0)
+		s, err := tr.Wait(ctx)
+		if err != nil || s.State != StateDropped || s.Reorged {
+			t.Errorf("Wait = %+v, %v; want dropped", s, err)
+		}
+	})
+}
+
+func TestStatusJSONReorged(t *testing.T) {
+	var got map[string]any
+	if err := json.Unmarshal(mustJSON(t, Status{State: StatePending, Reorged: true}), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["reorged"] != true || got["status"] != "pending" || len(got) != 7 {
+		t.Errorf("JSON %v, want the six fields and reorged: true", got)
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"math/big"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 )
 
 // DefaultChainID is the chain id without a Chain: the one local development
@@ -19,9 +21,11 @@ const DefaultChainID = 31337
 // unlocks at Options.Clock's time.
 //
 // A chain integration deploys the World (Seed) on its chain, implements
-// Chain over it, and passes both to New. It also reports withdrawals with
-// Server.SetWithdrawn, so that "claimable now" stays right after a claim is
-// mined.
+// Chain over it, and passes both to New. The sandbox then reads the chain's
+// events itself (Staked on the staking contracts, Withdrawn on the
+// vesters) before every answer that depends on them: a stake mined in the
+// latest block is in the stake lists and pool totals, and a claim mined
+// there is no longer claimable.
 type Chain interface {
 	// ChainID is the id claim and stake instructions are built for.
 	ChainID() uint64
@@ -37,6 +41,15 @@ type Chain interface {
 	// Now is the time unlocks are computed at: a transaction built now is
 	// mined at this time or later.
 	Now(ctx context.Context) (time.Time, error)
+	// FirstBlock is the first block of the world's deployment: events
+	// before it are not the sandbox's.
+	FirstBlock() uint64
+	// HeaderByNumber returns the canonical header of block number, or the
+	// newest block's for nil, as ethclient.Client does.
+	HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error)
+	// FilterLogs returns the logs q matches, as ethclient.Client does
+	// (eth_getLogs).
+	FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error)
 }
 
 func (s *Server) chainID() uint64 {

@@ -5,11 +5,15 @@ import (
 	"errors"
 	"math/big"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 )
 
 // fakeChain has some of the world on it.
@@ -19,6 +23,14 @@ type fakeChain struct {
 	balances  map[[2]common.Address]*big.Int
 	now       time.Time
 	fail      bool
+
+	mu     sync.Mutex
+	blocks []*types.Header // blocks[i] is block number first+i
+	first  uint64
+	logs   map[uint64][]types.Log // by block number
+	extra  []types.Log            // returned by every FilterLogs: a hostile node's
+	// failLogsFrom > 0 fails FilterLogs from that block on.
+	failLogsFrom uint64
 }
 
 func (c *fakeChain) ChainID() uint64 { return c.id }
@@ -40,6 +52,69 @@ func (c *fakeChain) Now(context.Context) (time.Time, error) {
 		return time.Time{}, errors.New("node unreachable")
 	}
 	return c.now, nil
+}
+
+func (c *fakeChain) FirstBlock() uint64 { return c.first }
+
+func (c *fakeChain) HeaderByNumber(_ context.Context, number *big.Int) (*types.Header, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fail {
+		return nil, errors.New("node unreachable")
+	}
+	if len(c.blocks) == 0 {
+		c.blocks = []*types.Header{{Number: new(big.Int).SetUint64(c.first), Time: uint64(c.now.Unix())}}
+	}
+	if number == nil {
+		return c.blocks[len(c.blocks)-1], nil
+	}
+	n := number.Uint64()
+	if n < c.first || n-c.first >= uint64(len(c.blocks)) {
+		return nil, ethereum.NotFound
+	}
+	return c.blocks[n-c.first], nil
+}
+
+func (c *fakeChain) FilterLogs(_ context.Context, q ethereum.FilterQuery) ([]types.Log, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fail {
+		return nil, errors.New("node unreachable")
+	}
+	if c.failLogsFrom > 0 && q.ToBlock.Uint64() >= c.failLogsFrom {
+		return nil, errors.New("node unreachable")
+	}
+	out := append([]types.Log(nil), c.extra...)
+	for n := q.FromBlock.Uint64(); n <= q.ToBlock.Uint64(); n++ {
+		for _, l := range c.logs[n] {
+			if slices.Contains(q.Addresses, l.Address) && slices.Contains(q.Topics[0], l.Topics[0]) {
+				out = append(out, l)
+			}
+		}
+	}
+	return out, nil
+}
+
+// mine adds a block holding logs, a second after its parent; replace > 0
+// first drops that many blocks from the head, as a reorg does.
+func (c *fakeChain) mine(replace int, logs ...types.Log) uint64 {
+	c.HeaderByNumber(context.Background(), nil) // the genesis, if none yet
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.blocks = c.blocks[:len(c.blocks)-replace]
+	parent := c.blocks[len(c.blocks)-1]
+	h := &types.Header{ParentHash: parent.Hash(), Number: new(big.Int).Add(parent.Number, big.NewInt(1)), Time: parent.Time + 1, Extra: []byte{byte(replace)}}
+	c.blocks = append(c.blocks, h)
+	n := h.Number.Uint64()
+	if c.logs == nil {
+		c.logs = map[uint64][]types.Log{}
+	}
+	for i := range logs {
+		logs[i].BlockNumber, logs[i].Index = n, uint(i)
+		logs[i].TxHash = common.BigToHash(big.NewInt(int64(n*1000 + uint64(i))))
+	}
+	c.logs[n] = logs
+	return n
 }
 
 func TestChainSeam(t *testing.T) {

@@ -64,6 +64,9 @@ func (s *Server) claim(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.catchUp(c.ctx); err != nil {
+		return nil, err
+	}
 	claimable := a.Args.Unlocked(now)
 	claimable.Sub(claimable, s.withdrawnOf(a))
 	if claimable.Sign() < 0 {
@@ -105,10 +108,9 @@ func (s *Server) claim(c *call) (any, error) {
 }
 
 // SetWithdrawn records that total base units of an allocation have been
-// withdrawn so far, across all its claims. The service cannot see a claim
-// transaction being mined, so without this hook "claimable now" is
-// everything unlocked; a chain integration calls it when a withdraw is
-// mined (or with the vester's withdrawn(id) after each block). Totals only
+// withdrawn so far, across all its claims, for a sandbox whose chain it
+// cannot read the events of (with a Chain it reads the vesters' Withdrawn
+// events itself, and the larger of the two totals counts). Totals only
 // grow: a smaller total than the one recorded is ignored, so reports may
 // repeat or arrive out of order.
 func (s *Server) SetWithdrawn(allocationID string, total *big.Int) error {
@@ -127,13 +129,16 @@ func (s *Server) SetWithdrawn(allocationID string, total *big.Int) error {
 	return nil
 }
 
+// withdrawnOf is what an allocation has withdrawn: the chain's events' sum,
+// or what SetWithdrawn reported when that is more.
 func (s *Server) withdrawnOf(a *Allocation) *big.Int {
+	onChain := s.chainWithdrawn(a.ID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if w := s.withdrawn[a.ID]; w != nil {
+	if w := s.withdrawn[a.ID]; w != nil && w.Cmp(onChain) > 0 {
 		return new(big.Int).Set(w)
 	}
-	return new(big.Int)
+	return onChain
 }
 
 // countryCodes are the officially assigned ISO 3166-1 alpha-2 codes.

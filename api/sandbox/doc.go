@@ -59,5 +59,6 @@
 //
 // Without a Chain the sandbox shows synthetic addresses and seed balances
 // and builds instructions for chain 31337; see Chain for the seam a real
-// chain plugs into, and Server.SetWithdrawn for reporting claims it mined.
+// chain plugs into: with one, the stake lists, pool totals and claimable
+// amounts follow the chain's Staked and Withdrawn events.
 package sandbox

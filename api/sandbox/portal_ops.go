@@ -110,6 +110,7 @@ func (s *Server) stakeParameters(c *call) (any, error) {
 		return nil, err
 	}
 	contract, _ := s.world.Contract(pool.ContractID)
+	s.askedStake(pool, c.wallet, amount)
 	return stakeParameters{
 		StakeID:     uuid.NewString(),
 		From:        c.wallet.Hex(),

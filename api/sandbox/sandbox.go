@@ -75,6 +75,7 @@ type Server struct {
 	uploadBytes  int64
 	nonces       map[string]time.Time // sign-in nonce -> when it may be forgotten
 	withdrawn    map[string]*big.Int  // allocation id -> base units withdrawn
+	follow       follower             // what the chain's events said
 
 	closeOnce sync.Once
 	closeErr  error

@@ -57,6 +57,9 @@ func (s *Server) listPools(c *call) (any, error) {
 	if _, ok := s.world.Token(tokenID); !ok {
 		return nil, errNotFound("no token %s", tokenID)
 	}
+	if err := s.catchUp(c.ctx); err != nil {
+		return nil, err
+	}
 	pools := s.world.TokenPools(tokenID)
 	from := 0
 	if cursor != "" {
@@ -75,7 +78,7 @@ func (s *Server) listPools(c *call) (any, error) {
 			TokenID:               pool.TokenID,
 			ContractID:            pool.ContractID,
 			Status:                pool.Status,
-			TotalStaked:           formatUnits(pool.TotalStaked),
+			TotalStaked:           formatUnits(s.totalStaked(pool)),
 			TotalRewardsDeposited: formatUnits(pool.TotalRewardsDeposited),
 			PeriodFinish:          timestamp(pool.PeriodFinish),
 			MinimumStakeAmount:    formatUnits(pool.MinimumStakeAmount),
@@ -91,7 +94,8 @@ func (s *Server) listPools(c *call) (any, error) {
 }
 
 // listStakes serves staking/stakes: every stake of the pool in one response
-// (D4), or those of one wallet.
+// (D4), or those of one wallet; the seeded stakes first, then those made on
+// the chain.
 func (s *Server) listStakes(c *call) (any, error) {
 	var p problems
 	o, ok := decodeObject(c.body, &p)
@@ -107,17 +111,25 @@ func (s *Server) listStakes(c *call) (any, error) {
 	if !ok {
 		return nil, errNotFound("no staking pool %s", poolID)
 	}
+	if err := s.catchUp(c.ctx); err != nil {
+		return nil, err
+	}
+	onChain := s.chainStakes(pool.ID)
 	if !filtered {
 		pool.listing.once.Do(func() { pool.listing.body = s.world.renderStakes(pool, -1) })
-		return rawResult(pool.listing.body), nil
+		return rawResult(spliceStakes(pool.listing.body, onChain)), nil
 	}
+	onChain = slices.DeleteFunc(onChain, func(st chainStake) bool { return st.staker != wallet })
 	staker, ok := s.world.stakerIndex[wallet]
 	if !ok {
-		// A wallet that holds no stake anywhere.
-		return listResult[struct{}]{Items: []struct{}{}}, nil
+		// A wallet that holds no seeded stake: only the chain's, if any.
+		return rawResult(spliceStakes(noStakes, onChain)), nil
 	}
-	return rawResult(s.world.renderStakes(pool, int(staker))), nil
+	return rawResult(spliceStakes(s.world.renderStakes(pool, int(staker)), onChain)), nil
 }
+
+// noStakes is the listing of no stakes.
+var noStakes = []byte(`{"isProcessed":true,"result":{"items":[],"total":0}}`)
 
 // renderStakes writes the response listing the pool's stakes, or only those
 // of stakers[staker] when staker >= 0. It writes JSON by hand: encoding/json

@@ -2,17 +2,21 @@ package cli
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"strconv"
 	"time"
 
 	"allot/api/sandbox"
+	"allot/api/sandbox/chain"
 	"allot/api/sandbox/onchain"
 )
 
@@ -28,7 +32,7 @@ func nextPort(addr net.Addr) string {
 
 var sandboxCommand = command{
 	name:    "sandbox",
-	args:    "[--addr HOST:PORT] [--rpc-addr HOST:PORT] [--fixtures FILE] [--faults SPEC] [--keystore-dir DIR]",
+	args:    "[--addr HOST:PORT] [--rpc-addr HOST:PORT | --chain-rpc URL --deployer-key-file FILE] [--fixtures FILE] [--faults SPEC] [--keystore-dir DIR]",
 	summary: "serve the sandbox service and its chain over HTTP, for integrators and demos",
 	// It serves a deployment: it uses none.
 	standalone: true,
@@ -38,9 +42,19 @@ var sandboxCommand = command{
 		fixtures := fs.String("fixtures", "", "write the seed data's ids, keys and wallets to `FILE` as JSON")
 		faults := fs.String("faults", "", "inject faults as in `SPEC` = latency=50ms,error=0.2,malformed=0.1,reset=0.05,html=0.05")
 		keystoreDir := fs.String("keystore-dir", "", "write the demo wallets' keystore files to `DIR` (default: a new temporary directory)")
+		chainRPC := fs.String("chain-rpc", "", "deploy the sandbox's world on the external EVM node at `URL` (anvil, a devnet) instead of an in-process chain")
+		keyFile := fs.String("deployer-key-file", "", "with --chain-rpc: `FILE` holding the hex private key of the node's account that deploys and pays (mode 600)")
 		return func(ctx context.Context, args []string) error {
 			if len(args) > 0 {
 				return usagef("sandbox takes no arguments, got %q", args[0])
+			}
+			switch {
+			case *chainRPC != "" && *keyFile == "":
+				return usagef("sandbox: --chain-rpc needs --deployer-key-file")
+			case *chainRPC == "" && *keyFile != "":
+				return usagef("sandbox: --deployer-key-file needs --chain-rpc")
+			case *chainRPC != "" && *rpcAddr != "":
+				return usagef("sandbox: --rpc-addr serves the in-process chain; with --chain-rpc the node serves its own")
 			}
 			opts := sandbox.Options{KeystoreDir: *keystoreDir}
 			if *faults != "" {
@@ -50,9 +64,56 @@ var sandboxCommand = command{
 				}
 				opts.Faults = f
 			}
-			return serveSandbox(ctx, e, *addr, *rpcAddr, *fixtures, opts)
+			var node *chain.Chain
+			if *chainRPC != "" {
+				key, err := readDeployerKey(*keyFile)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.Stderr, "allot sandbox: deploying on %s ...\n", chain.Redact(*chainRPC))
+				if node, err = chain.Dial(ctx, *chainRPC, key); err != nil {
+					return fmt.Errorf("sandbox: %w", err)
+				}
+			}
+			return serveSandbox(ctx, e, *addr, *rpcAddr, *fixtures, opts, node, *chainRPC)
 		}
 	},
+}
+
+// maxKeyFile bounds a deployer key file: a key is 66 characters.
+const maxKeyFile = 1 << 10
+
+// readDeployerKey reads the deployer's private key from path: hex, 0x
+// optional, in a file only its owner may read. Neither the key nor the
+// file's text ever reaches an error.
+func readDeployerKey(path string) (*ecdsa.PrivateKey, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--deployer-key-file: %w", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("--deployer-key-file: %w", err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("--deployer-key-file: %s is not a regular file", path)
+	}
+	if runtime.GOOS != "windows" && info.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("--deployer-key-file: %s may be read by others (mode %04o): chmod 600 %s", path, info.Mode().Perm(), path)
+	}
+	text, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("--deployer-key-file: %w", err)
+	}
+	if len(text) > maxKeyFile {
+		return nil, fmt.Errorf("--deployer-key-file: %s is larger than %d bytes: not a key file", path, maxKeyFile)
+	}
+	key, err := chain.ParseKey(text)
+	if err != nil {
+		return nil, fmt.Errorf("--deployer-key-file %s: %w", path, err)
+	}
+	return key, nil
 }
 
 // fixtures are the sandbox's fixtures and where its chain answers.
@@ -61,26 +122,35 @@ type fixtures struct {
 	RPCURL string `json:"rpcUrl"`
 }
 
-func serveSandbox(ctx context.Context, e *env, addr, rpcAddr, fixturesPath string, opts sandbox.Options) error {
+// serveSandbox serves the sandbox, its world deployed on node (at nodeURL),
+// or on an in-process chain when node is nil.
+func serveSandbox(ctx context.Context, e *env, addr, rpcAddr, fixturesPath string, opts sandbox.Options, node *chain.Chain, nodeURL string) error {
 	listener, err := net.Listen("tcp", addr)
 	if err != nil {
+		if node != nil {
+			node.Close()
+		}
 		return fmt.Errorf("sandbox: %w", err)
 	}
 	url := "http://" + listener.Addr().String()
 	opts.PublicURL = url
-	sb, err := onchain.Start(ctx, onchain.Options{Sandbox: opts})
+	sb, err := onchain.Start(ctx, onchain.Options{Sandbox: opts, Chain: node})
 	if err != nil {
 		listener.Close()
 		return fmt.Errorf("sandbox: %w", err)
 	}
 	defer sb.Close()
-	if rpcAddr == "" {
-		rpcAddr = nextPort(listener.Addr())
-	}
-	rpcURL, err := sb.Chain.ServeRPC(rpcAddr)
-	if err != nil {
-		listener.Close()
-		return fmt.Errorf("sandbox: chain RPC: %w", err)
+	rpcURL := nodeURL
+	if node != nil {
+		printDeployed(e.Stderr, sb)
+	} else {
+		if rpcAddr == "" {
+			rpcAddr = nextPort(listener.Addr())
+		}
+		if rpcURL, err = sb.Chain.ServeRPC(rpcAddr); err != nil {
+			listener.Close()
+			return fmt.Errorf("sandbox: chain RPC: %w", err)
+		}
 	}
 
 	if fixturesPath != "" {
@@ -97,7 +167,7 @@ func serveSandbox(ctx context.Context, e *env, addr, rpcAddr, fixturesPath strin
 	httpSrv := &http.Server{Handler: sb.Server, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- httpSrv.Serve(listener) }()
-	fmt.Fprintf(e.Stderr, "allot sandbox: chain JSON-RPC on %s\n", rpcURL)
+	fmt.Fprintf(e.Stderr, "allot sandbox: chain %d, JSON-RPC on %s\n", sb.Chain.ChainID(), chain.Redact(rpcURL))
 	fmt.Fprintf(e.Stderr, "allot sandbox: listening on %s\n", url)
 	if fixturesPath != "" {
 		fmt.Fprintf(e.Stderr, "allot sandbox: fixtures in %s\n", fixturesPath)
@@ -115,4 +185,15 @@ func serveSandbox(ctx context.Context, e *env, addr, rpcAddr, fixturesPath strin
 	}
 	fmt.Fprintln(e.Stderr, "allot sandbox: stopped")
 	return nil
+}
+
+// printDeployed says what the sandbox deployed on an external node, for
+// integrators to point their tools at.
+func printDeployed(w io.Writer, sb *onchain.Sandbox) {
+	fmt.Fprintf(w, "allot sandbox: deployed on chain %d by %s:\n", sb.Chain.ChainID(), sb.Chain.Deployer().Hex())
+	t := newTable(w, "  ADDRESS", "KIND", "NAME")
+	for _, d := range sb.Deployed() {
+		t.row("  "+d.Address.Hex(), d.Kind, d.Name)
+	}
+	t.flush()
 }

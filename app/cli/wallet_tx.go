@@ -304,7 +304,11 @@ func failures(ops []string, statuses []wallet.Status) error {
 			}
 			problems = append(problems, fmt.Sprintf("%s transaction %s reverted: %s", ops[i], st.Hash.Hex(), reason))
 		case wallet.StateDropped:
-			problems = append(problems, fmt.Sprintf("%s transaction %s was dropped: it will not be mined", ops[i], st.Hash.Hex()))
+			what := "was dropped"
+			if st.Reorged {
+				what = "was " + wallet.Reorg + ", and dropped"
+			}
+			problems = append(problems, fmt.Sprintf("%s transaction %s %s: it will not be mined", ops[i], st.Hash.Hex(), what))
 		}
 	}
 	if len(problems) == 0 {
@@ -372,7 +376,11 @@ func printStatuses(w io.Writer, ops []string, statuses []wallet.Status, out form
 		if st.Mined() {
 			block, gas, confs = fmt.Sprint(st.Block), fmt.Sprint(st.GasUsed), fmt.Sprint(st.Confirmations)
 		}
-		t.row(ops[i], st.Hash.Hex(), string(st.State), block, gas, confs, st.RevertReason)
+		state := string(st.State)
+		if st.Reorged {
+			state += " (" + wallet.Reorg + ")"
+		}
+		t.row(ops[i], st.Hash.Hex(), state, block, gas, confs, st.RevertReason)
 	}
 	return t.flush()
 }

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"time"
@@ -19,8 +20,9 @@ import (
 // cost nothing. The vester, the largest contract, deploys for about 1.3M;
 // a block holds 60M.
 const (
-	deployGas = 3_000_000
-	callGas   = 300_000
+	deployGas   = 3_000_000
+	callGas     = 300_000
+	transferGas = 21_000 // a plain transfer to an account without code
 )
 
 // maxBatchBlocks bounds how many blocks Transact seals waiting for a batch:
@@ -40,17 +42,19 @@ type Batch struct {
 }
 
 type step struct {
-	what string          // for errors: "deploy Vester", "fund 0x..."
-	to   *common.Address // nil deploys
-	data []byte
-	gas  uint64
+	what  string          // for errors: "deploy Vester", "fund 0x..."
+	to    *common.Address // nil deploys
+	data  []byte
+	value *big.Int // wei; nil for none
+	gas   uint64
 }
 
 // Transact runs fn to queue the deployer's transactions, sends them in
 // order, seals blocks until all are mined (one block, unless they do not
-// fit), and fails if any reverted, naming the step. Nothing is sent if
-// queueing failed; if sending fails midway, what was sent stays in the pool
-// and is mined with the next block. Batches run one at a time.
+// fit; an external node mines them by itself, within mineTimeout), and
+// fails if any reverted, naming the step. Nothing is sent if queueing
+// failed; if sending fails midway, what was sent stays in the pool and is
+// mined with the next block. Batches run one at a time.
 func (c *Chain) Transact(ctx context.Context, fn func(b *Batch)) error {
 	c.deployMu.Lock()
 	defer c.deployMu.Unlock()
@@ -106,6 +110,16 @@ func (b *Batch) DeployStaking(token common.Address, platformFee *big.Int) common
 // Mint creates amount base units of token for to.
 func (b *Batch) Mint(token, to common.Address, amount *big.Int) {
 	b.call("mint "+to.Hex(), Token, token, "mint", to, amount)
+}
+
+// SendNative sends amount wei of the deployer's native coin to to, an
+// account without code.
+func (b *Batch) SendNative(to common.Address, amount *big.Int) {
+	if amount == nil || amount.Sign() <= 0 {
+		b.fail(fmt.Errorf("send native coin to %s: %w", to.Hex(), errNilAmount))
+		return
+	}
+	b.steps = append(b.steps, step{what: "send native coin to " + to.Hex(), to: &to, value: new(big.Int).Set(amount), gas: transferGas})
 }
 
 // AddRoot commits a merkle root on vester. Roots are numbered from 0 in the
@@ -171,6 +185,9 @@ func (b *Batch) run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("head block: %w", err)
 	}
+	if head.BaseFee == nil {
+		return errors.New("the chain has no base fee: it must run the London fork (EIP-1559) or later")
+	}
 	tip := big.NewInt(params.GWei)
 	// Twice the base fee covers its rise over the blocks a batch may take.
 	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
@@ -184,6 +201,7 @@ func (b *Batch) run(ctx context.Context) error {
 			Gas:       s.gas,
 			To:        s.to,
 			Data:      s.data,
+			Value:     s.value,
 		})
 		if err != nil {
 			return fmt.Errorf("%s: sign: %w", s.what, err)
@@ -193,27 +211,22 @@ func (b *Batch) run(ctx context.Context) error {
 		}
 		hashes[i] = tx.Hash()
 	}
-	c.awaitPending(len(b.steps))
 	receipts := make([]*types.Receipt, len(b.steps))
-	for range maxBatchBlocks {
-		c.Commit()
-		missing := 0
-		for i, h := range hashes {
-			if receipts[i] != nil {
-				continue
-			}
-			r, err := c.client.TransactionReceipt(ctx, h)
-			switch {
-			case err == nil:
-				receipts[i] = r
-			case isNotFound(err):
-				missing++
-			default:
-				return fmt.Errorf("%s: receipt: %w", b.steps[i].what, err)
-			}
+	if c.External() {
+		if err := b.awaitMined(ctx, hashes, receipts); err != nil {
+			return err
 		}
-		if missing == 0 {
-			break
+	} else {
+		c.awaitPending(len(b.steps))
+		for range maxBatchBlocks {
+			c.Commit()
+			missing, err := b.receipts(ctx, hashes, receipts)
+			if err != nil {
+				return err
+			}
+			if missing == 0 {
+				break
+			}
 		}
 	}
 	for i, r := range receipts {
@@ -225,6 +238,49 @@ func (b *Batch) run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// receipts fills in the receipts not read yet and counts those still
+// missing.
+func (b *Batch) receipts(ctx context.Context, hashes []common.Hash, receipts []*types.Receipt) (missing int, err error) {
+	for i, h := range hashes {
+		if receipts[i] != nil {
+			continue
+		}
+		r, err := b.chain.client.TransactionReceipt(ctx, h)
+		switch {
+		case err == nil:
+			receipts[i] = r
+		case isNotFound(err):
+			missing++
+		default:
+			return 0, fmt.Errorf("%s: receipt: %w", b.steps[i].what, err)
+		}
+	}
+	return missing, nil
+}
+
+// awaitMined waits for an external node to mine the batch, up to
+// mineTimeout.
+func (b *Batch) awaitMined(ctx context.Context, hashes []common.Hash, receipts []*types.Receipt) error {
+	ctx, cancel := context.WithTimeout(ctx, mineTimeout)
+	defer cancel()
+	tick := time.NewTicker(receiptPoll)
+	defer tick.Stop()
+	for {
+		missing, err := b.receipts(ctx, hashes, receipts)
+		if err != nil {
+			return err
+		}
+		if missing == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("wait for the node to mine %d of %d transactions: %w", missing, len(hashes), ctx.Err())
+		case <-tick.C:
+		}
+	}
 }
 
 // awaitPending waits, briefly, until the pool holds n executable

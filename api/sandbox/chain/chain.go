@@ -188,13 +188,17 @@ func New(opts Options) (*Chain, error) {
 	}, nil
 }
 
-// Close stops mining and RPC serving and shuts the chain down. Calling it
-// again returns the first call's result.
+// Close stops mining and RPC serving and shuts the chain down; on an
+// external node, it closes the connection. Calling it again returns the
+// first call's result.
 func (c *Chain) Close() error {
 	c.closeOnce.Do(func() {
 		c.StopMining()
 		c.closeErr = c.stopServing()
 		c.client.Close()
+		if c.External() {
+			return
+		}
 		c.rpc.Stop()
 		c.closeErr = errors.Join(c.closeErr, c.beacon.Stop(), c.node.Close())
 	})

@@ -9,8 +9,12 @@ import (
 )
 
 // Commit seals a block holding the pending transactions (possibly none) and
-// returns its hash.
+// returns its hash. On an external node, which mines by itself, it does
+// nothing and returns the zero hash.
 func (c *Chain) Commit() common.Hash {
+	if c.External() {
+		return common.Hash{}
+	}
 	c.sealMu.Lock()
 	defer c.sealMu.Unlock()
 	return c.beacon.Commit()
@@ -21,6 +25,9 @@ func (c *Chain) Commit() common.Hash {
 func (c *Chain) AdvanceTime(d time.Duration) error {
 	if d < time.Second {
 		return fmt.Errorf("advance time by %s: less than a second", d)
+	}
+	if c.External() {
+		return fmt.Errorf("advance time: %w", ErrExternal)
 	}
 	c.sealMu.Lock()
 	defer c.sealMu.Unlock()

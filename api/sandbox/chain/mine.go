@@ -22,6 +22,9 @@ func (c *Chain) StartMining(interval time.Duration) error {
 		// run chain time ahead of the wall clock.
 		return fmt.Errorf("start mining every %s: less than a second", interval)
 	}
+	if c.External() {
+		return fmt.Errorf("start mining: %w", ErrExternal)
+	}
 	c.miningMu.Lock()
 	defer c.miningMu.Unlock()
 	if c.mining != nil {

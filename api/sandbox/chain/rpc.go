@@ -41,17 +41,25 @@ func newRPCServer(backend *eth.Ethereum, filterSystem *filters.FilterSystem) (*r
 	return server, nil
 }
 
-// RPCHandler serves the chain's JSON-RPC (the eth_ and net_ namespaces,
-// POST, single or batch requests) over HTTP. Requests naming a host must
-// name localhost or an IP address, against DNS rebinding; no CORS headers
-// are sent, so web pages cannot read the answers.
+// RPCHandler serves the in-process chain's JSON-RPC (the eth_ and net_
+// namespaces, POST, single or batch requests) over HTTP. Requests naming a
+// host must name localhost or an IP address, against DNS rebinding; no
+// CORS headers are sent, so web pages cannot read the answers. An external
+// node serves its own: its handler answers 404.
 func (c *Chain) RPCHandler() http.Handler {
+	if c.External() {
+		return http.NotFoundHandler()
+	}
 	return node.NewHTTPHandlerStack(c.rpc, nil, []string{"localhost"}, nil, false)
 }
 
 // ServeRPC listens on addr (host:port; loopback is the sensible host) and
-// serves RPCHandler until Close. It returns the endpoint's URL.
+// serves RPCHandler until Close. It returns the endpoint's URL. An
+// external node serves its own.
 func (c *Chain) ServeRPC(addr string) (string, error) {
+	if c.External() {
+		return "", fmt.Errorf("serve chain rpc: %w", ErrExternal)
+	}
 	listener, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", fmt.Errorf("serve chain rpc: %w", err)

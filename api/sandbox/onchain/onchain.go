@@ -1,8 +1,9 @@
 // Package onchain runs the sandbox service with its world deployed on an
-// in-process EVM: our token, one vester per distribution with its merkle
-// roots, and staking contracts, so that a claim or a stake built by the
-// sandbox is a real transaction that moves real (test) tokens, and a
-// transaction's status is the chain's answer.
+// EVM, in process or an external node (anvil, a devnet): our tokens, one
+// vester per distribution with its merkle roots, and staking contracts, so
+// that a claim or a stake built by the sandbox is a real transaction that
+// moves real (test) tokens, and a transaction's status is the chain's
+// answer.
 package onchain
 
 import (
@@ -14,12 +15,11 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 
 	"allot/api/sandbox"
 	"allot/api/sandbox/chain"
-	"allot/assets"
 )
 
 // MineInterval is how often the chain mines a block, so that confirmations
@@ -31,8 +31,12 @@ type Options struct {
 	// Sandbox configures the service; its Chain and World are set by Start.
 	Sandbox sandbox.Options
 	// MineInterval defaults to MineInterval; a negative one mines only on
-	// Commit, for tests.
+	// Commit, for tests. An external node mines by itself.
 	MineInterval time.Duration
+	// Chain is where the world is deployed; nil: a new in-process chain.
+	// An external one (chain.Dial) must have a funded deployer. Close
+	// closes it.
+	Chain *chain.Chain
 }
 
 // Sandbox is the sandbox service and the chain its world runs on.
@@ -40,11 +44,11 @@ type Sandbox struct {
 	Server *sandbox.Server
 	Chain  *chain.Chain
 
-	world   *sandbox.World
-	addrs   map[string]common.Address // seed record id -> deployed address
-	vesters []common.Address
-	stop    chan struct{}
-	done    sync.WaitGroup
+	world      *sandbox.World
+	addrs      map[string]common.Address // seed record id -> deployed address
+	firstBlock uint64                    // the head before the world was deployed
+	closeOnce  sync.Once
+	closeErr   error
 }
 
 // Start seeds the world, deploys it on a new chain, and starts the service
@@ -58,15 +62,17 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox chain: %w", err)
 	}
-	balances := map[common.Address]*big.Int{}
-	for _, w := range world.Wallets {
-		balances[w.Address] = w.Native
+	c := opts.Chain
+	if c == nil {
+		balances := map[common.Address]*big.Int{}
+		for _, w := range world.Wallets {
+			balances[w.Address] = w.Native
+		}
+		if c, err = chain.New(chain.Options{Balances: balances}); err != nil {
+			return nil, fmt.Errorf("sandbox chain: %w", err)
+		}
 	}
-	c, err := chain.New(chain.Options{Balances: balances})
-	if err != nil {
-		return nil, fmt.Errorf("sandbox chain: %w", err)
-	}
-	s := &Sandbox{Chain: c, world: world, addrs: map[string]common.Address{}, stop: make(chan struct{})}
+	s := &Sandbox{Chain: c, world: world, addrs: map[string]common.Address{}}
 	if err := s.deploy(ctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("sandbox chain: deploy: %w", err)
@@ -81,23 +87,46 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 	if interval == 0 {
 		interval = MineInterval
 	}
-	if interval > 0 {
+	if interval > 0 && !c.External() {
 		if err := c.StartMining(interval); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("sandbox chain: %w", err)
 		}
 	}
-	s.done.Add(1)
-	go s.watchWithdrawals(max(interval, 200*time.Millisecond))
 	return s, nil
 }
 
-// deploy puts the world on the chain in one block: a token per seed token,
-// a vester per distribution (roots in order, funded with all it owes), a
-// staking contract per STAKING contract holding its seeded balance, and the
-// demo wallets' tokens.
+// deploy puts the world on the chain in one block (an external node may
+// take several): a token per seed token, a vester per distribution (roots
+// in order, funded with all it owes), a staking contract per STAKING
+// contract holding its seeded balance, and the demo wallets' tokens and
+// native coin (topped up to what the world gives them).
 func (s *Sandbox) deploy(ctx context.Context) error {
 	w := s.world
+	head, err := s.Chain.Client().BlockNumber(ctx)
+	if err != nil {
+		return fmt.Errorf("head block: %w", err)
+	}
+	s.firstBlock = head
+	if s.Chain.External() {
+		funds, err := s.Chain.DeployerBalance(ctx)
+		if err != nil {
+			return err
+		}
+		if funds.Sign() == 0 {
+			return fmt.Errorf("the deployer %s holds no native coin on chain %d: fund it, or use an account the node funds", s.Chain.Deployer().Hex(), s.Chain.ChainID())
+		}
+	}
+	topUps := map[common.Address]*big.Int{}
+	for _, wallet := range w.Wallets {
+		have, err := s.Chain.Client().BalanceAt(ctx, wallet.Address, nil)
+		if err != nil {
+			return fmt.Errorf("balance of demo wallet %s: %w", wallet.Address.Hex(), err)
+		}
+		if have.Cmp(wallet.Native) < 0 {
+			topUps[wallet.Address] = new(big.Int).Sub(wallet.Native, have)
+		}
+	}
 	return s.Chain.Transact(ctx, func(b *chain.Batch) {
 		deployer := s.Chain.Deployer()
 		for _, t := range w.Tokens {
@@ -109,7 +138,6 @@ func (s *Sandbox) deploy(ctx context.Context) error {
 			case c.Distribution != nil:
 				vester := b.DeployVester(token, c.Distribution.ClaimFee)
 				s.addrs[c.ID] = vester
-				s.vesters = append(s.vesters, vester)
 				owed := new(big.Int)
 				for _, root := range c.Distribution.Roots {
 					b.AddRoot(vester, root.Hash)
@@ -137,25 +165,46 @@ func (s *Sandbox) deploy(ctx context.Context) error {
 					b.Mint(s.addrs[tokenID], wallet.Address, amount)
 				}
 			}
+			if amount := topUps[wallet.Address]; amount != nil {
+				b.SendNative(wallet.Address, amount)
+			}
 		}
 	})
 }
 
-// Close stops the service, the mining loop and the chain.
+// Deployed is one contract of the world on the chain.
+type Deployed struct {
+	Kind    string // "token", sandbox.ContractVesting, sandbox.ContractAirdrop, sandbox.ContractStaking
+	Name    string
+	Address common.Address
+}
+
+// Deployed lists the world's contracts on the chain: the tokens, then the
+// contracts in list order.
+func (s *Sandbox) Deployed() []Deployed {
+	var out []Deployed
+	for _, t := range s.world.Tokens {
+		out = append(out, Deployed{Kind: "token", Name: t.Name + " (" + t.Symbol + ")", Address: s.addrs[t.ID]})
+	}
+	for _, c := range s.world.Contracts {
+		if addr, ok := s.addrs[c.ID]; ok {
+			out = append(out, Deployed{Kind: c.Type, Name: c.Name, Address: addr})
+		}
+	}
+	return out
+}
+
+// Close stops the service, the mining loop and the chain. Calling it again
+// returns the first call's result.
 func (s *Sandbox) Close() error {
-	select {
-	case <-s.stop:
-		return nil
-	default:
-		close(s.stop)
-	}
-	s.done.Wait()
-	var errs []error
-	if s.Server != nil {
-		errs = append(errs, s.Server.Close())
-	}
-	errs = append(errs, s.Chain.Close())
-	return errors.Join(errs...)
+	s.closeOnce.Do(func() {
+		var errs []error
+		if s.Server != nil {
+			errs = append(errs, s.Server.Close())
+		}
+		s.closeErr = errors.Join(append(errs, s.Chain.Close())...)
+	})
+	return s.closeErr
 }
 
 // chainSeam is the sandbox.Chain the service reads the chain through.
@@ -174,59 +223,12 @@ func (c chainSeam) BalanceOf(ctx context.Context, token, owner common.Address) (
 
 func (c chainSeam) Now(ctx context.Context) (time.Time, error) { return c.s.Chain.Now(ctx) }
 
-// watchWithdrawals reads the vesters' Withdrawn events as blocks are mined
-// and tells the service what each allocation has withdrawn, so that
-// "claimable now" stays right after a claim is mined.
-func (s *Sandbox) watchWithdrawals(every time.Duration) {
-	defer s.done.Done()
-	vester, err := assets.ABI(assets.VesterContract)
-	if err != nil {
-		return
-	}
-	event := vester.Events["Withdrawn"]
-	var from uint64
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		select {
-		case <-s.stop:
-			return
-		case <-tick.C:
-		}
-		from = s.syncWithdrawals(event, from)
-	}
+func (c chainSeam) FirstBlock() uint64 { return c.s.firstBlock }
+
+func (c chainSeam) HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error) {
+	return c.s.Chain.Client().HeaderByNumber(ctx, number)
 }
 
-func (s *Sandbox) syncWithdrawals(event abi.Event, from uint64) uint64 {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	client := s.Chain.Client()
-	head, err := client.BlockNumber(ctx)
-	if err != nil || head < from {
-		return from
-	}
-	logs, err := client.FilterLogs(ctx, ethereum.FilterQuery{
-		FromBlock: new(big.Int).SetUint64(from),
-		ToBlock:   new(big.Int).SetUint64(head),
-		Addresses: s.vesters,
-		Topics:    [][]common.Hash{{event.ID}},
-	})
-	if err != nil {
-		return from
-	}
-	for _, l := range logs {
-		values, err := event.Inputs.NonIndexed().Unpack(l.Data)
-		if err != nil || len(values) == 0 {
-			continue
-		}
-		id, ok := values[0].(string)
-		if !ok {
-			continue
-		}
-		if total, err := s.Chain.Withdrawn(ctx, l.Address, id); err == nil {
-			// Totals only grow; a repeated report is harmless.
-			_ = s.Server.SetWithdrawn(id, total)
-		}
-	}
-	return head + 1
+func (c chainSeam) FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error) {
+	return c.s.Chain.Client().FilterLogs(ctx, q)
 }

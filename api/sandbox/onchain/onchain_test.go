@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/big"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -155,18 +156,10 @@ func TestClaimEndToEnd(t *testing.T) {
 		t.Errorf("balance grew by %s, claimed %s", got, amount)
 	}
 
-	// The sandbox learns of the withdrawal from the chain: nothing is
-	// claimable now, so a claim of any amount is refused.
+	// The sandbox reads the withdrawal from the block that mined it: nothing
+	// is claimable now, so a claim of any amount is refused at once.
 	one, _ := api.ParseAmount("1")
-	var err400 error
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		_, err400 = h.client.Claim(ctx, alloc, api.ClaimRequest{Sender: w0.Hex(), Amount: &one})
-		if err400 != nil {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	_, err400 := h.client.Claim(ctx, alloc, api.ClaimRequest{Sender: w0.Hex(), Amount: &one})
 	var ve *api.ValidationError
 	if !errors.As(err400, &ve) || !ve.Remote {
 		t.Errorf("claiming more than unlocked: %v, want a 400", err400)
@@ -243,6 +236,14 @@ func TestStakeWithApprove(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the stake of %s is not on the chain", w1.Hex())
+	}
+	// The service lists it as soon as it is mined.
+	listed, err := h.client.Stakes(ctx, api.StakesRequest{StakingPoolID: pool.ID, WalletAddress: w1.Hex()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(listed.Items); n == 0 || !listed.Items[n-1].Amount.Equal(amount.Decimal) || !strings.EqualFold(listed.Items[n-1].WalletAddress, w1.Hex()) {
+		t.Errorf("the service lists the stakes of %s as %+v", w1.Hex(), listed.Items)
 	}
 }
 
