@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -141,7 +142,7 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 		for i := range ops {
 			ops[i] = "claim"
 		}
-		return c.sign(c.id, ops, calls, nil)
+		return c.sign(c.id, ops, calls, nil, c.policy())
 	}
 	return c.form.Update(msg)
 }
@@ -192,6 +193,30 @@ func (c *claim) send() tea.Cmd {
 		})
 		return res, err
 	})
+}
+
+// policy holds the claim's calls to the allocation asked for and the
+// amount asked (all that is claimable when none was).
+func (c *claim) policy() policyCheck {
+	session, id, rec := c.ctx.Session, c.id, c.ctx.Recorder
+	signer, _, _ := c.ctx.Wallet.Account()
+	// The amount in the request the user confirmed; nil asked for all.
+	var asked *big.Int
+	var askedErr error
+	if c.req != nil && c.req.Amount != nil {
+		asked, askedErr = wallet.ParseUnits(c.req.Amount.String())
+	}
+	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
+		if askedErr != nil {
+			return nil, fmt.Errorf("the amount asked: %w", askedErr)
+		}
+		p, err := session.ClaimPolicy(ctx, id, signer, asked)
+		if err != nil {
+			return nil, err
+		}
+		p.Seen = rec.Seen()
+		return wallet.CheckClaim(ctx, session.Chain, p, calls)
+	}
 }
 
 func (c *claim) View() string {
