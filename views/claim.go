@@ -233,7 +233,9 @@ func (c *claim) headLines() string {
 	switch {
 	case ok && c.beneficiary != (common.Address{}) && addr != c.beneficiary:
 		b.WriteString("Claiming as " + addr.Hex() + "\n")
-		b.WriteString("✗ the allocation's beneficiary is " + c.beneficiary.Hex() + ": unlock that account (esc, u) to claim it\n")
+		// Anyone may send a withdraw (D16): it is not refused, but the
+		// signer pays the fee and the tokens are not theirs.
+		b.WriteString("! the tokens go to the beneficiary " + c.beneficiary.Hex() + ", not to the signer\n")
 	case ok:
 		b.WriteString("Claiming as " + addr.Hex() + "\n")
 	default:
