@@ -413,6 +413,8 @@ func CheckStake(ctx context.Context, node Node, p StakePolicy, calls []Call) (*A
 	var token common.Address
 	var fee *big.Int
 	switch {
+	case p.Amount == nil || p.Amount.Sign() <= 0:
+		refused.refuse("no amount to stake was asked for")
 	case p.Pool == (common.Address{}):
 		refused.refuse("the token's contract list names no staking contract for this pool")
 	case len(p.Pins.Staking) > 0 && !slices.Contains(p.Pins.Staking, p.Pool):
@@ -439,7 +441,7 @@ func CheckStake(ctx context.Context, node Node, p StakePolicy, calls []Call) (*A
 			if c.To != p.Pool {
 				refused.refuse("call %d stakes in %s, not in the pool's staking contract %s", i+1, c.To.Hex(), p.Pool.Hex())
 			}
-			if amount.Cmp(p.Amount) != 0 {
+			if p.Amount != nil && amount.Cmp(p.Amount) != 0 {
 				refused.refuse("call %d stakes %s tokens; you asked for %s", i+1, FormatUnits(amount), FormatUnits(p.Amount))
 			}
 			if fee != nil && c.Value.Cmp(fee) != 0 {
@@ -454,7 +456,7 @@ func CheckStake(ctx context.Context, node Node, p StakePolicy, calls []Call) (*A
 			if spender != p.Pool {
 				refused.refuse("call 1 approves %s to spend, not the pool's staking contract %s", spender.Hex(), p.Pool.Hex())
 			}
-			if amount.Cmp(p.Amount) != 0 {
+			if p.Amount == nil || amount.Cmp(p.Amount) != 0 {
 				refused.refuse("call 1 approves %s tokens; the stake is %s, and no more may be approved", FormatUnits(amount), FormatUnits(p.Amount))
 			}
 			if c.Value.Sign() != 0 {

@@ -272,6 +272,8 @@ func TestCheckStake(t *testing.T) {
 		{name: "a stake, then an extra call", calls: []Call{stakeCall(ether(5)), approveCall(attacker, ether(5))},
 			refused: []string{"call 1 is a staking pool stake", "call 2 is an approve"}},
 		{name: "another chain", calls: []Call{with(stakeCall(ether(5)), func(c *Call) { c.ChainID = 5 })}, refused: []string{"call 1 is for chain 5"}},
+		{name: "no amount asked", calls: plan.Calls(), policy: func(p *StakePolicy) { p.Amount = nil },
+			refused: []string{"no amount to stake was asked for"}},
 		{name: "no pool in the contract list", calls: plan.Calls(), policy: func(p *StakePolicy) { p.Pool = common.Address{} },
 			refused: []string{"names no staking contract for this pool"}},
 		{name: "a pool without code", calls: []Call{with(stakeCall(ether(5)), func(c *Call) { c.To = attacker })},
