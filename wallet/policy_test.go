@@ -322,3 +322,24 @@ func must(b []byte, err error) []byte {
 	}
 	return b
 }
+
+// FuzzPolicyCalls: whatever calldata and value a service hands out, the
+// policy refuses it (there is no chain to establish anything against)
+// without panicking.
+func FuzzPolicyCalls(f *testing.F) {
+	withdraw, _ := chain.PackWithdraw(big.NewInt(1), 0, []byte{1}, []common.Hash{{2}})
+	stake, _ := chain.PackStake(big.NewInt(1))
+	approve, _ := tokenABI.Pack("approve", attacker, maxUint256)
+	for _, seed := range [][]byte{withdraw, stake, approve, {1, 2, 3}, nil} {
+		f.Add(seed, []byte{1})
+	}
+	f.Fuzz(func(t *testing.T, data, value []byte) {
+		calls := []Call{{ChainID: 1, From: attacker, To: attacker, Data: data, Value: new(big.Int).SetBytes(value)}}
+		if _, err := CheckClaim(context.Background(), nil, ClaimPolicy{AllocationID: "a", Signer: attacker, ChainID: 1}, calls); !errors.Is(err, ErrRefused) {
+			t.Fatalf("claim without a chain: %v, want a refusal", err)
+		}
+		if _, err := CheckStake(context.Background(), nil, StakePolicy{PoolID: "p", Signer: attacker, ChainID: 1, Amount: big.NewInt(1), Pool: attacker}, calls); !errors.Is(err, ErrRefused) {
+			t.Fatalf("stake without a chain: %v, want a refusal", err)
+		}
+	})
+}
