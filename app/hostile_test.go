@@ -113,7 +113,7 @@ func TestHostileClaimRefusedInDashboard(t *testing.T) {
 			f.runes("3").typ(id).key(tea.KeyEnter).wait("Unlock schedule")
 			f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request")
 			f.runes("y").wait("REFUSED by the signing policy; nothing can be signed")
-			f.wait("not signed, refused by the signing policy")
+			f.wait("✗ not signed: the signing policy refused it, for the reasons above")
 			if strings.Contains(f.seen.String(), "Sign and send this transaction?") {
 				t.Error("the dashboard asked to sign a refused claim")
 			}

@@ -137,7 +137,7 @@ func (s *signing) setSize(width, height int) {
 	case s.confirm != nil:
 		question = lipgloss.Height(s.confirm.View())
 	case s.refusal != nil:
-		question = lipgloss.Height(widget.Page("✗ "+sanitize.Line(s.refusal.Error()), width, 0))
+		question = lipgloss.Height(widget.Page(s.refusalLine(), width, 0))
 	}
 	s.review.SetSize(width, max(height-1-question, 3))
 	s.fill()
@@ -297,6 +297,16 @@ func (s *signing) fill() {
 	s.review.SetLines(strings.Split(text, "\n"))
 }
 
+// refusalLine is the line below a refused review, which lists the
+// reasons itself.
+func (s *signing) refusalLine() string {
+	var refused *wallet.RefusedError
+	if errors.As(s.refusal, &refused) {
+		return "✗ not signed: the signing policy refused it, for the reasons above"
+	}
+	return "✗ " + sanitize.Line(s.refusal.Error())
+}
+
 // writeLines writes labelled lines, indented, their values aligned.
 func writeLines(b *strings.Builder, lines []wallet.Line) {
 	width := 0
@@ -320,7 +330,7 @@ func (s *signing) viewOf(st widget.Styles) string {
 			b.WriteString(l + "\n")
 		}
 		if s.refusal != nil {
-			b.WriteString("✗ " + sanitize.Line(s.refusal.Error()) + "\n")
+			b.WriteString(s.refusalLine() + "\n")
 		} else if s.confirm != nil {
 			b.WriteString(s.confirm.View() + "\n")
 		}
