@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
@@ -150,5 +151,24 @@ func TestHostileStakeRefusedInDashboard(t *testing.T) {
 			}
 			checkRefusedOnScreen(t, h, "stake", pool, tc.reason)
 		})
+	}
+}
+
+// TestRefusalFitsTheSmallestTerminal: at 80x24 a refused claim shows that
+// it was refused, the first reason, and the line below the review.
+func TestRefusalFitsTheSmallestTerminal(t *testing.T) {
+	h := sessiontest.NewHostile(t, t.TempDir())
+	h.Rewrite("/claim", func(r map[string]any) { claimInstruction(r)["value"] = "50000000000000000000" })
+	f := newFlowOn(t, h.Session)
+	f.send(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
+	f.unlock()
+	f.runes("3").typ(h.Session.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
+	f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request").runes("y")
+	f.wait("for the reasons above")
+	view := ansi.Strip(f.quit().View())
+	lines := strings.Split(view, "\n")
+	if len(lines) > MinHeight || !strings.Contains(view, "REFUSED by the signing policy") || !strings.Contains(view, "more than max_native_fee") ||
+		!strings.Contains(view, "✗ not signed: the signing policy refused it") {
+		t.Fatalf("%d lines at %dx%d; the refusal, its first reason or the last line missing:\n%s", len(lines), MinWidth, MinHeight, view)
 	}
 }
