@@ -266,11 +266,7 @@ func (s *signing) fill() {
 		b.WriteString("\n")
 	}
 	for i, sum := range s.summaries {
-		op := s.ops[len(s.ops)-1]
-		if i < len(s.ops) {
-			op = s.ops[i]
-		}
-		fmt.Fprintf(&b, "Transaction %d of %d (%s): %s\n", i+1, len(s.summaries), op, sanitize.Line(sum.Title()))
+		fmt.Fprintf(&b, "Transaction %d of %d (%s): %s\n", i+1, len(s.summaries), s.ops[i], sanitize.Line(sum.Title()))
 		lines := sum.Lines()
 		if i < len(s.drafts) {
 			d := s.drafts[i]

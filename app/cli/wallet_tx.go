@@ -277,7 +277,7 @@ func (e *env) transact(ctx context.Context, s *session.Session, acct *signingAcc
 	chainID := s.Profile.ChainID
 	for i, c := range b.calls {
 		summary := wallet.DecodeCall(ctx, c, wallet.DecodeOptions{Signer: acct.address, ChainID: chainID, Known: b.known, Chain: s.Chain})
-		printSummary(e.Stderr, i, len(b.calls), opOf(b, i), summary)
+		printSummary(e.Stderr, i, len(b.calls), b.ops[i], summary)
 	}
 	rec := e.recorder()
 	approval, err := b.check(ctx, b.calls)
@@ -343,14 +343,6 @@ func (e *env) transact(ctx context.Context, s *session.Session, acct *signingAcc
 		return err
 	}
 	return waitErr
-}
-
-// opOf names call i of b; a refused batch may hold more calls than ops.
-func opOf(b txBatch, i int) string {
-	if i < len(b.ops) {
-		return b.ops[i]
-	}
-	return b.op
 }
 
 // follow tracks every sent transaction at once until each is final, and
