@@ -75,7 +75,7 @@ type claimSigning struct {
 
 func declareClaimSigning(fs *flag.FlagSet) *claimSigning {
 	return &claimSigning{
-		sign:    fs.Bool("sign", false, "decode, check and sign the claim's transaction(s) with a keystore account"),
+		sign:    fs.Bool("sign", false, "decode, check and sign the claim's transaction(s) with a keystore account; what the signing policy refuses is never signed, and no flag overrides it"),
 		account: fs.String("account", "", "with --sign: keystore account `ADDR` that signs (default: --sender)"),
 		ks:      declareKeystore(fs),
 		tx:      declareTx(fs),
@@ -156,7 +156,7 @@ func (c *claimSigning) run(ctx context.Context, e *env, s *session.Session, acct
 var stakeCommand = command{
 	name:    "stake",
 	args:    "--pool ID --amount X --account ADDR [--send [--wait] [--yes]] [--keystore DIR] [--passphrase-file FILE] [-o json]",
-	summary: "stake tokens in a pool: sign in, approve when the allowance is short, sign, send",
+	summary: "stake tokens in a pool: sign in, approve exactly the stake when the allowance is short, sign, send; the signing policy refuses anything else",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		pool := fs.String("pool", "", "staking pool `ID` (required)")
 		amount := fs.String("amount", "", "amount `X` to stake, in tokens (required)")
