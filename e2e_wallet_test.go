@@ -80,7 +80,7 @@ func TestWalletCommands(t *testing.T) {
 	if allocation == "" {
 		t.Fatalf("no allocation of %s", w0.Address)
 	}
-	stdout, stderr, code = run(t, profileEnv, "--config", config, "claim", allocation, "--sign", "--account", w0.Address, "--send", "--wait", "-o", "json")
+	stdout, stderr, code = run(t, profileEnv, "--config", config, "claim", allocation, "--sign", "--account", w0.Address, "--send", "--yes", "--wait", "-o", "json")
 	if code != 0 {
 		t.Fatalf("claim --send --wait: exit %d\n%s", code, stderr)
 	}
@@ -107,7 +107,7 @@ func TestWalletCommands(t *testing.T) {
 	// everything unlocked was claimed, or (when its view of the chain lags)
 	// the claim it builds reverts in the gas estimate and is refused before
 	// it is signed.
-	stdout, stderr, code = run(t, profileEnv, "--config", config, "claim", allocation, "--sign", "--account", w0.Address, "--send")
+	stdout, stderr, code = run(t, profileEnv, "--config", config, "claim", allocation, "--sign", "--account", w0.Address, "--send", "--yes")
 	if code != 1 || stdout != "" {
 		t.Errorf("a second claim of everything: exit %d, want 1 with nothing sent\n%s", code, stderr)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -141,7 +142,7 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 		for i := range ops {
 			ops[i] = "claim"
 		}
-		return c.sign(c.id, ops, calls, nil)
+		return c.sign(c.id, ops, calls, nil, c.policy())
 	}
 	return c.form.Update(msg)
 }
@@ -194,6 +195,30 @@ func (c *claim) send() tea.Cmd {
 	})
 }
 
+// policy holds the claim's calls to the allocation asked for and the
+// amount asked (all that is claimable when none was).
+func (c *claim) policy() policyCheck {
+	session, id, rec := c.ctx.Session, c.id, c.ctx.Recorder
+	signer, _, _ := c.ctx.Wallet.Account()
+	// The amount in the request the user confirmed; nil asked for all.
+	var asked *big.Int
+	var askedErr error
+	if c.req != nil && c.req.Amount != nil {
+		asked, askedErr = wallet.ParseUnits(c.req.Amount.String())
+	}
+	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
+		if askedErr != nil {
+			return nil, fmt.Errorf("the amount asked: %w", askedErr)
+		}
+		p, err := session.ClaimPolicy(ctx, id, signer, asked)
+		if err != nil {
+			return nil, err
+		}
+		p.Seen = rec.Seen()
+		return wallet.CheckClaim(ctx, session.Chain, p, calls)
+	}
+}
+
 func (c *claim) View() string {
 	return c.view("enter reviews the claim request · esc cancels: nothing is sent", c.confirm)
 }
@@ -208,7 +233,9 @@ func (c *claim) headLines() string {
 	switch {
 	case ok && c.beneficiary != (common.Address{}) && addr != c.beneficiary:
 		b.WriteString("Claiming as " + addr.Hex() + "\n")
-		b.WriteString("✗ the allocation's beneficiary is " + c.beneficiary.Hex() + ": unlock that account (esc, u) to claim it\n")
+		// Anyone may send a withdraw (D16): it is not refused, but the
+		// signer pays the fee and the tokens are not theirs.
+		b.WriteString("! the tokens go to the beneficiary " + c.beneficiary.Hex() + ", not to the signer\n")
 	case ok:
 		b.WriteString("Claiming as " + addr.Hex() + "\n")
 	default:

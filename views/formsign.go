@@ -80,8 +80,9 @@ func (f *formSign) formKey(msg tea.KeyMsg, submit func() tea.Cmd) tea.Cmd {
 	return f.form.Update(msg)
 }
 
-// sign starts the clear-signing flow of calls for the unlocked account.
-func (f *formSign) sign(subject string, ops []string, calls []wallet.Call, labels map[common.Address]string) tea.Cmd {
+// sign starts the clear-signing flow of calls for the unlocked account,
+// under the signing policy that check applies.
+func (f *formSign) sign(subject string, ops []string, calls []wallet.Call, labels map[common.Address]string, check policyCheck) tea.Cmd {
 	addr, _, ok := f.ctx.Wallet.Account()
 	if !ok {
 		f.err = errors.New("the account locked itself: unlock it again (u); nothing was signed")
@@ -89,7 +90,7 @@ func (f *formSign) sign(subject string, ops []string, calls []wallet.Call, label
 	}
 	f.seq = nextSeq()
 	var cmd tea.Cmd
-	f.flow, cmd = newSigning(f.ctx, f.seq, subject, ops, calls, addr, labels)
+	f.flow, cmd = newSigning(f.ctx, f.seq, subject, ops, calls, addr, labels, check)
 	f.flow.setSize(f.width, f.height-f.chrome())
 	return cmd
 }

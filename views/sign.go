@@ -2,6 +2,7 @@ package views
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"strings"
@@ -26,18 +27,23 @@ type signing struct {
 	subject string
 	ops     []string
 
-	stage    signStage
-	drafts   []*wallet.Draft
-	refusal  error // why the calls may not be signed, shown with the review
-	signed   []act.Signed
-	statuses []wallet.Status // per signed transaction, as followed
-	done     int             // how many are final
-	err      error
-	confirm  *widget.Confirm
-	review   widget.Scroll
-	width    int
-	height   int
-	seq      int
+	stage signStage
+	// summaries decode the calls, drafts are their transactions once the
+	// signing policy approved them (none when it refused), and facts what
+	// it established.
+	summaries []*wallet.Summary
+	drafts    []*wallet.Draft
+	facts     []wallet.Line
+	refusal   error // why the calls may not be signed, shown with the review
+	signed    []act.Signed
+	statuses  []wallet.Status // per signed transaction, as followed
+	done      int             // how many are final
+	err       error
+	confirm   *widget.Confirm
+	review    widget.Scroll
+	width     int
+	height    int
+	seq       int
 }
 
 type signStage int
@@ -50,13 +56,20 @@ const (
 	signDone
 )
 
-// newSigning starts building the transactions of calls, which the signer
-// from will sign. labels name contracts the profile's tokens do not list
+// policyCheck applies the signing policy to a claim's or a stake's calls
+// (wallet.CheckClaim, wallet.CheckStake).
+type policyCheck func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error)
+
+// newSigning decodes calls, which the signer from is to sign, applies the
+// signing policy to them, and builds the transactions of those it
+// approves; a refusal is journaled and shown with the calls, and nothing
+// can be signed. labels name contracts the profile's tokens do not list
 // (the token a pool stakes), so that calling them is no surprise.
-func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wallet.Call, from common.Address, labels map[common.Address]string) (*signing, tea.Cmd) {
+func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wallet.Call, from common.Address, labels map[common.Address]string, check policyCheck) (*signing, tea.Cmd) {
 	s := &signing{ctx: ctx, subject: subject, ops: ops, seq: seq, width: 80}
 	s.review.Styles = ctx.Styles
-	session := ctx.Session
+	session, rec := ctx.Session, ctx.Recorder
+	op := ops[len(ops)-1] // claim, stake
 	return s, load(seq, func(c context.Context) (built, error) {
 		if err := session.NeedChain("signing"); err != nil {
 			return built{}, err
@@ -70,24 +83,39 @@ func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wal
 				known[addr] = label
 			}
 		}
-		// Build decodes every call (Draft.Summary): the review and the
-		// refusal read that one decoding.
-		drafts, err := wallet.Build(c, session.Chain, calls, wallet.BuildOptions{ChainID: session.Profile.ChainID, From: from, Known: known})
+		opts := wallet.DecodeOptions{Signer: from, ChainID: session.Profile.ChainID, Known: known, Chain: session.Chain}
+		b := built{}
+		for _, call := range calls {
+			b.summaries = append(b.summaries, wallet.DecodeCall(c, call, opts))
+		}
+		approval, err := check(c, calls)
+		var refused *wallet.RefusedError
+		if errors.As(err, &refused) {
+			b.refusal = rec.Refused(op, subject, err)
+			return b, nil
+		}
 		if err != nil {
 			return built{}, err
 		}
-		for i, d := range drafts {
-			if err := d.Summary.CheckSignable(false); err != nil {
-				return built{drafts: drafts, refusal: fmt.Errorf("%s transaction %d may not be signed: %w", ops[i], i+1, err)}, nil
-			}
+		b.facts = approval.Facts
+		// Build decodes the calls again (Draft.Summary), against the
+		// approved ones: the review reads that decoding.
+		if b.drafts, err = wallet.Build(c, session.Chain, approval, wallet.BuildOptions{ChainID: session.Profile.ChainID, From: from, Known: known}); err != nil {
+			return built{}, err
 		}
-		return built{drafts: drafts}, nil
+		b.summaries = b.summaries[:0]
+		for _, d := range b.drafts {
+			b.summaries = append(b.summaries, d.Summary)
+		}
+		return b, nil
 	})
 }
 
 type built struct {
-	drafts  []*wallet.Draft
-	refusal error
+	summaries []*wallet.Summary
+	drafts    []*wallet.Draft
+	facts     []wallet.Line
+	refusal   error
 }
 
 // sent is the answer of signing and sending.
@@ -109,7 +137,7 @@ func (s *signing) setSize(width, height int) {
 	case s.confirm != nil:
 		question = lipgloss.Height(s.confirm.View())
 	case s.refusal != nil:
-		question = lipgloss.Height(widget.Page("✗ "+sanitize.Line(s.refusal.Error()), width, 0))
+		question = lipgloss.Height(widget.Page(s.refusalLine(), width, 0))
 	}
 	s.review.SetSize(width, max(height-1-question, 3))
 	s.fill()
@@ -126,7 +154,8 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 			s.err, s.stage = msg.err, signDone
 			return nil, true
 		}
-		s.drafts, s.refusal, s.stage = msg.value.drafts, msg.value.refusal, signReview
+		v := msg.value
+		s.summaries, s.drafts, s.facts, s.refusal, s.stage = v.summaries, v.drafts, v.facts, v.refusal, signReview
 		if s.refusal == nil {
 			s.confirm = widget.NewConfirm("sign", s.question(), s.cost())
 			s.confirm.Styles = s.ctx.Styles
@@ -194,7 +223,7 @@ func (s *signing) send() tea.Cmd {
 	rec, chain := s.ctx.Recorder, s.ctx.Session.Chain
 	b := act.Batch{Subject: s.subject, Ops: s.ops, Drafts: s.drafts}
 	return load(s.seq, func(ctx context.Context) (sent, error) {
-		signed, err := rec.Sign(b, signer, false)
+		signed, err := rec.Sign(b, signer)
 		if err != nil {
 			return sent{}, err
 		}
@@ -220,29 +249,38 @@ func (s *signing) cost() string {
 	return fmt.Sprintf("They send %s ether and pay at most %s ether in fees.", wallet.FormatUnits(value), wallet.FormatUnits(fees))
 }
 
-// fill writes the review of the drafts, wrapped to the width.
+// fill writes the review: why the policy refused the calls, or what it
+// established; then each call, and its transaction when it was built.
 func (s *signing) fill() {
 	var b strings.Builder
-	for i, d := range s.drafts {
-		sum := d.Summary
-		fmt.Fprintf(&b, "Transaction %d of %d (%s): %s\n", i+1, len(s.drafts), s.ops[i], sanitize.Line(sum.Title()))
+	var refused *wallet.RefusedError
+	if errors.As(s.refusal, &refused) {
+		b.WriteString("REFUSED by the signing policy; nothing can be signed:\n")
+		for _, r := range refused.Reasons {
+			b.WriteString("  - " + sanitize.Line(r) + "\n")
+		}
+		b.WriteString("\n")
+	} else if len(s.facts) > 0 {
+		b.WriteString("Checked by the signing policy:\n")
+		writeLines(&b, s.facts)
+		b.WriteString("\n")
+	}
+	for i, sum := range s.summaries {
+		fmt.Fprintf(&b, "Transaction %d of %d (%s): %s\n", i+1, len(s.summaries), s.ops[i], sanitize.Line(sum.Title()))
 		lines := sum.Lines()
-		gas := fmt.Sprint(d.Tx.Gas())
-		if d.GasEstimated {
-			gas += " (estimated, with a margin)"
+		if i < len(s.drafts) {
+			d := s.drafts[i]
+			gas := fmt.Sprint(d.Tx.Gas())
+			if d.GasEstimated {
+				gas += " (estimated, with a margin)"
+			}
+			lines = append(lines,
+				wallet.Line{Label: "chain", Value: fmt.Sprint(d.Tx.ChainId())},
+				wallet.Line{Label: "nonce", Value: fmt.Sprint(d.Tx.Nonce())},
+				wallet.Line{Label: "gas limit", Value: gas},
+				wallet.Line{Label: "max fee", Value: d.Tx.GasFeeCap().String() + " wei per gas"})
 		}
-		lines = append(lines,
-			wallet.Line{Label: "chain", Value: fmt.Sprint(d.Tx.ChainId())},
-			wallet.Line{Label: "nonce", Value: fmt.Sprint(d.Tx.Nonce())},
-			wallet.Line{Label: "gas limit", Value: gas},
-			wallet.Line{Label: "max fee", Value: d.Tx.GasFeeCap().String() + " wei per gas"})
-		width := 0
-		for _, l := range lines {
-			width = max(width, len(l.Label))
-		}
-		for _, l := range lines {
-			fmt.Fprintf(&b, "  %-*s  %s\n", width, l.Label, sanitize.Line(l.Value))
-		}
+		writeLines(&b, lines)
 		for _, w := range sum.Warnings {
 			b.WriteString("  WARNING: " + sanitize.Line(w.Message) + "\n")
 		}
@@ -253,6 +291,27 @@ func (s *signing) fill() {
 	}
 	text := strings.TrimRight(widget.Page(b.String(), s.width, 0), "\n")
 	s.review.SetLines(strings.Split(text, "\n"))
+}
+
+// refusalLine is the line below a refused review, which lists the
+// reasons itself.
+func (s *signing) refusalLine() string {
+	var refused *wallet.RefusedError
+	if errors.As(s.refusal, &refused) {
+		return "✗ not signed: the signing policy refused it, for the reasons above"
+	}
+	return "✗ " + sanitize.Line(s.refusal.Error())
+}
+
+// writeLines writes labelled lines, indented, their values aligned.
+func writeLines(b *strings.Builder, lines []wallet.Line) {
+	width := 0
+	for _, l := range lines {
+		width = max(width, len(l.Label))
+	}
+	for _, l := range lines {
+		fmt.Fprintf(b, "  %-*s  %s\n", width, l.Label, sanitize.Line(l.Value))
+	}
 }
 
 // viewOf draws the flow at its stage.
@@ -267,7 +326,7 @@ func (s *signing) viewOf(st widget.Styles) string {
 			b.WriteString(l + "\n")
 		}
 		if s.refusal != nil {
-			b.WriteString("✗ " + sanitize.Line(s.refusal.Error()) + "\n")
+			b.WriteString(s.refusalLine() + "\n")
 		} else if s.confirm != nil {
 			b.WriteString(s.confirm.View() + "\n")
 		}

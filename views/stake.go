@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -78,7 +79,7 @@ func (s *stake) Update(msg tea.Msg) tea.Cmd {
 		if s.plan.Approve != nil {
 			ops = []string{"approve", "stake"}
 		}
-		return s.sign(s.pool.ID, ops, s.plan.Calls(), map[common.Address]string{s.plan.Token: "the token the pool stakes"})
+		return s.sign(s.pool.ID, ops, s.plan.Calls(), map[common.Address]string{s.plan.Token: "the token the pool stakes"}, s.policy())
 	}
 	return s.form.Update(msg)
 }
@@ -121,6 +122,29 @@ func (s *stake) prepare() tea.Cmd {
 		}
 		return wallet.PlanStake(ctx, chain, call)
 	})
+}
+
+// policy holds the stake's calls to the pool's contract and the amount
+// asked.
+func (s *stake) policy() policyCheck {
+	session, pool, rec := s.ctx.Session, s.pool, s.ctx.Recorder
+	signer, _, _ := s.ctx.Wallet.Account()
+	// The amount typed, never the one in the portal's calldata.
+	var amount *big.Int
+	if n, err := s.amount(s.form.Field("amount").Value()); err == nil {
+		amount, _ = wallet.ParseUnits(n.String())
+	}
+	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
+		if amount == nil {
+			return nil, errors.New("the amount typed is not an amount of tokens")
+		}
+		p, err := session.StakePolicy(ctx, pool, signer, amount)
+		if err != nil {
+			return nil, err
+		}
+		p.Seen = rec.Seen()
+		return wallet.CheckStake(ctx, session.Chain, p, calls)
+	}
 }
 
 func (s *stake) View() string {

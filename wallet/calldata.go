@@ -72,7 +72,7 @@ type WarningKind string
 // The warnings of DecodeCall.
 const (
 	// WarnUnknownCalldata: the calldata is not a call allot knows, or not
-	// its canonical encoding. Such a call is not signed unless forced.
+	// its canonical encoding. The signing policy refuses such a call.
 	WarnUnknownCalldata WarningKind = "unknown-calldata"
 	// WarnUnknownContract: To is not one of the contracts the caller knows.
 	WarnUnknownContract WarningKind = "unknown-contract"
@@ -80,7 +80,8 @@ const (
 	// the one signing.
 	WarnWrongSender WarningKind = "wrong-sender"
 	// WarnNotBeneficiary: the allocation in the leaf belongs to another
-	// account than the one signing; the vester will refuse it.
+	// account than the one signing. Anyone may send a withdraw (D16); the
+	// tokens go to the beneficiary, not to the signer.
 	WarnNotBeneficiary WarningKind = "not-beneficiary"
 	// WarnMalformedLeaf: the withdraw's decodableArgs do not decode.
 	WarnMalformedLeaf WarningKind = "malformed-leaf"
@@ -111,16 +112,6 @@ func (s *Summary) Has(k WarningKind) bool {
 
 // Decoded reports whether the calldata is a call allot knows.
 func (s *Summary) Decoded() bool { return s.Method != "" }
-
-// CheckSignable refuses a call whose calldata allot cannot decode, unless
-// force is set: the user cannot know what such a call does.
-func (s *Summary) CheckSignable(force bool) error {
-	if !s.Decoded() && !force {
-		return fmt.Errorf("%w: selector %s at %s is not a call allot knows; sign it only if you know what it does (force)",
-			ErrUnknownCalldata, s.selectorHex(), s.Call.To.Hex())
-	}
-	return nil
-}
 
 // Title names the call in a few words: "vester withdraw", or "unknown call
 // to 0x...".
@@ -281,8 +272,8 @@ func (s *Summary) checkWithdraw(ctx context.Context, values []any, opts DecodeOp
 	} else {
 		w.Allocation = &args
 		if b := args.Allocation.OriginalBeneficiary; b != opts.Signer {
-			s.warn(WarnNotBeneficiary, "allocation %s belongs to %s, not to the signing account %s; the vester will refuse it",
-				sanitize.Truncate(args.Allocation.ID, 60), b.Hex(), opts.Signer.Hex())
+			s.warn(WarnNotBeneficiary, "the tokens go to %s, not to the signer %s (allocation %s)",
+				b.Hex(), opts.Signer.Hex(), sanitize.Truncate(args.Allocation.ID, 60))
 		}
 	}
 	if opts.Chain == nil {

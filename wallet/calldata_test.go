@@ -53,7 +53,7 @@ func TestDecodeWithdrawWarnings(t *testing.T) {
 		{name: "to not a known contract", call: func() Call { return f.withdrawCall(t, aliceLeaf, alice, ether(10)) },
 			opts: func(o *DecodeOptions) { delete(o.Known, f.vester) }, want: []WarningKind{WarnUnknownContract}, inText: "not a contract allot knows"},
 		{name: "beneficiary not the signer", call: func() Call { return f.withdrawCall(t, bobLeaf, alice, ether(10)) },
-			want: []WarningKind{WarnNotBeneficiary}, inText: "belongs to " + f.bob.Address().Hex()},
+			want: []WarningKind{WarnNotBeneficiary}, inText: "the tokens go to " + f.bob.Address().Hex() + ", not to the signer"},
 		{name: "sender not the signer", call: func() Call { return f.withdrawCall(t, aliceLeaf, f.bob.Address(), ether(10)) },
 			want: []WarningKind{WarnWrongSender}},
 		{name: "proof does not verify", call: func() Call {
@@ -167,21 +167,6 @@ func TestDecodeStakeApproveTransfer(t *testing.T) {
 				t.Errorf("warnings %v, want %v: %v", got, tc.want, s.Warnings)
 			}
 		})
-	}
-}
-
-func TestCheckSignable(t *testing.T) {
-	unknown := DecodeCall(context.Background(), Call{Data: []byte{1, 2, 3, 4, 5}}, DecodeOptions{})
-	if err := unknown.CheckSignable(false); !errors.Is(err, ErrUnknownCalldata) {
-		t.Errorf("unknown calldata: %v, want ErrUnknownCalldata", err)
-	}
-	if err := unknown.CheckSignable(true); err != nil {
-		t.Errorf("forced: %v", err)
-	}
-	data, _ := chain.PackStake(big.NewInt(1))
-	known := DecodeCall(context.Background(), Call{Data: data}, DecodeOptions{})
-	if err := known.CheckSignable(false); err != nil {
-		t.Errorf("known calldata: %v", err)
 	}
 }
 

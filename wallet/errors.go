@@ -13,9 +13,6 @@ var (
 	// ErrWrongSender: a transaction would be sent from another account than
 	// the one that signs.
 	ErrWrongSender = errors.New("transaction is for another sender")
-	// ErrUnknownCalldata: calldata allot cannot decode is not signed unless
-	// the user forces it.
-	ErrUnknownCalldata = errors.New("unknown calldata")
 	// ErrNotSignedIn: a portal operation needs a sign-in first.
 	ErrNotSignedIn = errors.New("not signed in to the portal")
 	// ErrSessionExpired: the portal access token has expired; sign in again.

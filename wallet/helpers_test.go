@@ -222,3 +222,7 @@ func (f *fixture) balance(t testing.TB, owner common.Address) *big.Int {
 	}
 	return b
 }
+
+// approved stands for calls the signing policy approved, for the tests of
+// what comes after it (building, signing, sending).
+func approved(calls []Call) *Approval { return &Approval{calls: calls} }

@@ -2,6 +2,7 @@ package wallet
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 
@@ -35,14 +36,19 @@ func (p *StakePlan) Calls() []Call {
 
 // PlanStake reads the pool's token and the staker's allowance for stake, a
 // call built from stake parameters, and adds an approve of exactly the
-// amount staked when the allowance is short: never an unlimited one.
+// amount staked when the allowance is short: never an unlimited one. What
+// is not a stake on a contract that answers stakingToken() is planned as
+// it is, without an approve, for CheckStake to refuse with its reasons.
 func PlanStake(ctx context.Context, chain ethereum.ContractCaller, stake Call) (*StakePlan, error) {
 	m, values, ok := decodeKnown(stake.Data)
 	if !ok || m.method.RawName != "stake" {
-		return nil, fmt.Errorf("plan stake: %w: the stake parameters' calldata is not stake(uint256)", ErrUnknownCalldata)
+		return &StakePlan{Stake: stake}, nil
 	}
 	amount, _ := values[0].(*big.Int)
 	token, err := StakingToken(ctx, chain, stake.To)
+	if errors.Is(err, ErrNoContract) || reverted(err) {
+		return &StakePlan{Amount: amount, Stake: stake}, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("plan stake: staking token of pool %s: %w", stake.To.Hex(), err)
 	}

@@ -52,6 +52,9 @@ type Draft struct {
 	// GasEstimated is false when the gas limit was given, or could be
 	// neither estimated nor simulated (see DependentGasLimit).
 	GasEstimated bool
+	// approved: Build made the draft from calls the signing policy
+	// approved; Sign signs nothing else.
+	approved bool
 }
 
 // RevertError is a call that reverted before anything was sent: in a gas
@@ -64,13 +67,25 @@ type RevertError struct {
 
 func (e *RevertError) Error() string { return "reverted: " + e.Reason }
 
-// Build turns calls into drafts of consecutive nonces, in order. It checks
+// Build turns the calls the signing policy approved (CheckClaim,
+// CheckStake) into drafts of consecutive nonces, in order. It checks
 // before anything is signed that the node, and every call that names a
 // chain, are on the profile's chain, and that every call is meant for the
 // signing account; then it takes the pending nonce, estimates gas with
 // GasMarginPercent more, and sets the fee caps from the node: the suggested
 // tip, and twice the latest base fee plus the tip as the cap.
-func Build(ctx context.Context, node Node, calls []Call, opts BuildOptions) ([]*Draft, error) {
+func Build(ctx context.Context, node Node, approved *Approval, opts BuildOptions) ([]*Draft, error) {
+	if approved == nil {
+		return nil, fmt.Errorf("build transactions: %w: nothing was approved", ErrRefused)
+	}
+	drafts, err := build(ctx, node, approved.calls, opts)
+	for _, d := range drafts {
+		d.approved = true
+	}
+	return drafts, err
+}
+
+func build(ctx context.Context, node Node, calls []Call, opts BuildOptions) ([]*Draft, error) {
 	if len(calls) == 0 {
 		return nil, errors.New("build transactions: no calls")
 	}
@@ -226,13 +241,13 @@ func estimateGas(ctx context.Context, node Node, c Call) (uint64, error) {
 	return gas + gas*GasMarginPercent/100, nil
 }
 
-// Sign signs the draft with signer. It refuses calldata allot could not
-// decode unless force is set, and a signer that is not the draft's account;
-// and it checks that the signature is the signer's over this very
-// transaction for this chain.
-func (d *Draft) Sign(signer Signer, force bool) (*types.Transaction, error) {
-	if err := d.Summary.CheckSignable(force); err != nil {
-		return nil, fmt.Errorf("sign %s: %w", d.Summary.Title(), err)
+// Sign signs the draft with signer. It refuses a draft the signing policy
+// did not approve, and a signer that is not the draft's account; and it
+// checks that the signature is the signer's over this very transaction for
+// this chain.
+func (d *Draft) Sign(signer Signer) (*types.Transaction, error) {
+	if !d.approved {
+		return nil, fmt.Errorf("sign %s: %w: the signing policy did not approve it", d.Summary.Title(), ErrRefused)
 	}
 	if signer.Address() != d.From {
 		return nil, fmt.Errorf("sign %s: %w: built for %s, the signer is %s", d.Summary.Title(), ErrWrongSender, d.From.Hex(), signer.Address().Hex())

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"allot/api/sandbox/chain"
+
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -17,13 +19,13 @@ import (
 func sendCalls(t *testing.T, f *fixture, signer Signer, opts BuildOptions, calls ...Call) []*types.Transaction {
 	t.Helper()
 	ctx := context.Background()
-	drafts, err := Build(ctx, f.node, calls, opts)
+	drafts, err := Build(ctx, f.node, approved(calls), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []*types.Transaction
 	for _, d := range drafts {
-		signed, err := d.Sign(signer, false)
+		signed, err := d.Sign(signer)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +84,7 @@ func TestBuildDetails(t *testing.T) {
 	ctx := context.Background()
 	alice := f.alice.Address()
 	calls := []Call{f.withdrawCall(t, aliceLeaf, alice, ether(1)), f.withdrawCall(t, aliceLeaf, alice, ether(2))}
-	drafts, err := Build(ctx, f.node, calls, f.buildOptions(f.alice))
+	drafts, err := Build(ctx, f.node, approved(calls), f.buildOptions(f.alice))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,22 +119,22 @@ func TestWrongChainRefusedBeforeSigning(t *testing.T) {
 
 	opts := f.buildOptions(f.alice)
 	opts.ChainID = 1 // the profile says mainnet, the node is the test chain
-	if _, err := Build(ctx, f.node, []Call{call}, opts); !errors.Is(err, ErrWrongChain) {
+	if _, err := Build(ctx, f.node, approved([]Call{call}), opts); !errors.Is(err, ErrWrongChain) {
 		t.Errorf("node on another chain: %v, want ErrWrongChain", err)
 	}
 	other := call
 	other.ChainID = 5
-	if _, err := Build(ctx, f.node, []Call{other}, f.buildOptions(f.alice)); !errors.Is(err, ErrWrongChain) {
+	if _, err := Build(ctx, f.node, approved([]Call{other}), f.buildOptions(f.alice)); !errors.Is(err, ErrWrongChain) {
 		t.Errorf("instruction for another chain: %v, want ErrWrongChain", err)
 	}
-	if _, err := Build(ctx, f.node, []Call{call}, f.buildOptions(f.bob)); !errors.Is(err, ErrWrongSender) {
+	if _, err := Build(ctx, f.node, approved([]Call{call}), f.buildOptions(f.bob)); !errors.Is(err, ErrWrongSender) {
 		t.Errorf("instruction for another sender: %v, want ErrWrongSender", err)
 	}
-	drafts, err := Build(ctx, f.node, []Call{call}, f.buildOptions(f.alice))
+	drafts, err := Build(ctx, f.node, approved([]Call{call}), f.buildOptions(f.alice))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := drafts[0].Sign(f.bob, false); !errors.Is(err, ErrWrongSender) {
+	if _, err := drafts[0].Sign(f.bob); !errors.Is(err, ErrWrongSender) {
 		t.Errorf("signed by another account: %v, want ErrWrongSender", err)
 	}
 }
@@ -141,7 +143,7 @@ func TestRevertBeforeSending(t *testing.T) {
 	f := newFixture(t)
 	call := f.withdrawCall(t, aliceLeaf, f.alice.Address(), ether(1))
 	call.Value = new(big.Int)
-	_, err := Build(context.Background(), f.node, []Call{call}, f.buildOptions(f.alice))
+	_, err := Build(context.Background(), f.node, approved([]Call{call}), f.buildOptions(f.alice))
 	var revert *RevertError
 	if !errors.As(err, &revert) || revert.Reason != "WrongFee(expected: 1000000000000000, sent: 0)" {
 		t.Errorf("Build: %v, want the decoded WrongFee revert", err)
@@ -208,7 +210,7 @@ func TestStakeWithApprove(t *testing.T) {
 	if plan.Token != f.token || plan.Approve == nil || plan.Allowance.Sign() != 0 || plan.Amount.Cmp(ether(5)) != 0 || len(plan.Calls()) != 2 {
 		t.Fatalf("plan %+v", plan)
 	}
-	drafts, err := Build(ctx, f.node, plan.Calls(), f.buildOptions(f.alice))
+	drafts, err := Build(ctx, f.node, approved(plan.Calls()), f.buildOptions(f.alice))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +229,7 @@ func TestStakeWithApprove(t *testing.T) {
 		if len(d.Summary.Warnings) != 0 {
 			t.Errorf("%s: warnings %v", d.Summary.Title(), d.Summary.Warnings)
 		}
-		signed, err := d.Sign(f.alice, false)
+		signed, err := d.Sign(f.alice)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,8 +256,13 @@ func TestStakeWithApprove(t *testing.T) {
 	if err != nil || plan.Approve != nil || len(plan.Calls()) != 1 {
 		t.Errorf("plan with allowance 10 for 5: %+v, %v", plan, err)
 	}
-	if _, err := PlanStake(ctx, f.node, Call{From: alice, To: f.pool, Data: approve}); !errors.Is(err, ErrUnknownCalldata) {
-		t.Errorf("plan of an approve: %v, want ErrUnknownCalldata", err)
+	// What is not a stake is planned as it is, for the policy to refuse.
+	odd := Call{From: alice, To: f.pool, Data: approve}
+	if plan, err := PlanStake(ctx, f.node, odd); err != nil || plan.Approve != nil || len(plan.Calls()) != 1 {
+		t.Errorf("plan of an approve: %+v, %v; want it alone, unplanned", plan, err)
+	}
+	if plan, err := PlanStake(ctx, f.node, Call{From: alice, To: attacker, Data: must(chain.PackStake(ether(5)))}); err != nil || plan.Approve != nil {
+		t.Errorf("plan of a stake in an address without code: %+v, %v; want it alone, unplanned", plan, err)
 	}
 }
 
@@ -271,7 +278,7 @@ func TestStakeWithoutSimulation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	drafts, err := Build(ctx, plainNode{f.node}, plan.Calls(), f.buildOptions(f.alice))
+	drafts, err := Build(ctx, plainNode{f.node}, approved(plan.Calls()), f.buildOptions(f.alice))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +286,7 @@ func TestStakeWithoutSimulation(t *testing.T) {
 		t.Fatalf("stake estimated %v, gas %d; want the fallback %d", drafts[1].GasEstimated, drafts[1].Tx.Gas(), DependentGasLimit)
 	}
 	for _, d := range drafts {
-		signed, err := d.Sign(f.alice, false)
+		signed, err := d.Sign(f.alice)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -302,26 +309,24 @@ func TestStakeThatWouldRevert(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Build(ctx, f.node, plan.Calls(), f.buildOptions(f.alice))
+	_, err = Build(ctx, f.node, approved(plan.Calls()), f.buildOptions(f.alice))
 	var revert *RevertError
 	if !errors.As(err, &revert) || revert.Reason != "WrongFee(expected: 10000000000000000, sent: 0)" {
 		t.Errorf("Build: %v, want the simulated WrongFee revert", err)
 	}
 }
 
-func TestUnknownCalldataNeedsForce(t *testing.T) {
+func TestSignRefusesWhatThePolicyDidNotApprove(t *testing.T) {
 	f := newFixture(t)
-	alice := f.alice.Address()
-	// totalSupply() is harmless, but not a call allot knows.
-	data, _ := tokenABI.Pack("totalSupply")
-	drafts, err := Build(context.Background(), f.node, []Call{{From: alice, To: f.token, Data: data, Value: new(big.Int)}}, f.buildOptions(f.alice))
+	call := f.withdrawCall(t, aliceLeaf, f.alice.Address(), ether(10))
+	drafts, err := build(context.Background(), f.node, []Call{call}, f.buildOptions(f.alice))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := drafts[0].Sign(f.alice, false); !errors.Is(err, ErrUnknownCalldata) {
-		t.Errorf("sign unknown calldata: %v, want ErrUnknownCalldata", err)
+	if _, err := drafts[0].Sign(f.alice); !errors.Is(err, ErrRefused) {
+		t.Errorf("sign a draft the policy never approved: %v, want ErrRefused", err)
 	}
-	if _, err := drafts[0].Sign(f.alice, true); err != nil {
-		t.Errorf("forced: %v", err)
+	if _, err := Build(context.Background(), f.node, nil, f.buildOptions(f.alice)); !errors.Is(err, ErrRefused) {
+		t.Errorf("build without an approval: %v, want ErrRefused", err)
 	}
 }

@@ -16,8 +16,10 @@
 //     VerifyProof; a Verification reports each check and marshals to the
 //     JSON of `allot proof --verify -o json`.
 //   - Transactions: ClaimCalls or StakeCall (then PlanStake for the approve
-//     a stake may need) give Calls; Build turns them into Drafts whose
-//     Summary the user reads; Draft.Sign, Send, and Track until final.
+//     a stake may need) give Calls; DecodeCall describes each for the user;
+//     the signing policy (CheckClaim, CheckStake) approves exactly what was
+//     asked for, or refuses with a *RefusedError; Build turns an Approval
+//     into Drafts; Draft.Sign, Send, and Track until final.
 package wallet
 
 import (

@@ -156,12 +156,11 @@ type Batch struct {
 }
 
 // Sign signs every draft of b, journaling each signed transaction (what
-// was signed, never the key) before it is kept. force signs calldata allot
-// cannot decode.
-func (r *Recorder) Sign(b Batch, signer wallet.Signer, force bool) ([]Signed, error) {
+// was signed, never the key) before it is kept.
+func (r *Recorder) Sign(b Batch, signer wallet.Signer) ([]Signed, error) {
 	signed := make([]Signed, len(b.Drafts))
 	for i, d := range b.Drafts {
-		tx, err := d.Sign(signer, force)
+		tx, err := d.Sign(signer)
 		if err != nil {
 			return nil, err
 		}
@@ -183,6 +182,49 @@ func (r *Recorder) Sign(b Batch, signer wallet.Signer, force bool) ([]Signed, er
 		}
 	}
 	return signed, nil
+}
+
+// Refused journals a claim or a stake the signing policy refused: what it
+// was about (op: claim, stake; subject: an allocation or pool id) and every
+// reason. err is returned as it was; a refusal that could not be journaled
+// is only a warning, since nothing was signed.
+func (r *Recorder) Refused(op, subject string, err error) error {
+	var refused *wallet.RefusedError
+	if !errors.As(err, &refused) {
+		return err
+	}
+	data, _ := json.Marshal(map[string]any{"subject": refused.Subject, "reasons": refused.Reasons, "unchecked": refused.Unchecked})
+	r.After(journal.Entry{Kind: journal.KindRefusal, Op: op, Ref: subject, Data: data})
+	return err
+}
+
+// Seen reports which contracts the journal saw signed for before: the
+// targets of the transactions it recorded, of every profile. A contract
+// first seen is new to the review. The journal is read once, when Seen is
+// called; nil when there is no journal to read.
+func (r *Recorder) Seen() func(common.Address) bool {
+	if r == nil || r.Journal == nil {
+		return nil
+	}
+	read, err := r.Journal.Read()
+	if err != nil {
+		return nil
+	}
+	seen := map[common.Address]bool{}
+	for _, e := range read.Entries {
+		if e.Kind != journal.KindSignature {
+			continue
+		}
+		var rec struct {
+			Summary struct {
+				To common.Address `json:"to"`
+			} `json:"summary"`
+		}
+		if json.Unmarshal(e.Data, &rec) == nil && rec.Summary.To != (common.Address{}) {
+			seen[rec.Summary.To] = true
+		}
+	}
+	return func(a common.Address) bool { return seen[a] }
 }
 
 // Send sends the signed transactions in order and returns the status of

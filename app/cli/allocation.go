@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/big"
 	"os"
 	"strings"
 	"time"
@@ -208,7 +209,7 @@ func printVerification(e *env, v *wallet.Verification) error {
 
 var claimCommand = command{
 	name:    "claim",
-	args:    "ALLOCATION_ID --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--send [--wait]] [--force]] [-o json]",
+	args:    "ALLOCATION_ID --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--send [--wait] [--yes]]] [-o json]",
 	summary: "build the claim transaction(s) of an allocation; with --sign, check, sign and send them",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		sender := fs.String("sender", "", "wallet `ADDR` that claims (required; with --sign, default: --account)")
@@ -220,7 +221,7 @@ var claimCommand = command{
 			if len(args) != 1 {
 				return usagef("claim takes one allocation id")
 			}
-			if err := signing.resolve(sender); err != nil {
+			if err := signing.resolve(e, sender); err != nil {
 				return err
 			}
 			req := api.ClaimRequest{Sender: *sender}
@@ -258,7 +259,13 @@ var claimCommand = command{
 				return err
 			}
 			if acct != nil {
-				return signing.run(ctx, e, s, acct, args[0], res, *out)
+				var asked *big.Int
+				if req.Amount != nil {
+					if asked, err = wallet.ParseUnits(req.Amount.String()); err != nil {
+						return usagef("--amount: %v", err)
+					}
+				}
+				return signing.run(ctx, e, s, acct, args[0], asked, res, *out)
 			}
 			if *out == formatJSON {
 				return writeJSON(e.Stdout, res)

@@ -34,6 +34,9 @@ type IO struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
+	// Terminal reports whether stdin is a terminal a question can be
+	// asked on; nil checks Stdin.
+	Terminal func() bool
 }
 
 // env is what every command gets: its streams, the global flags, and the

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -43,6 +44,8 @@ const (
 	testPortalID   = "3f1a2b4c-0000-4000-8000-000000000002"
 	testPoolID     = "3f1a2b4c-0000-4000-8000-000000000003"
 	testAllocation = "3f1a2b4c-0000-4000-8000-000000000004"
+	// otherAllocation is another wallet's, in the same tree.
+	otherAllocation = "3f1a2b4c-0000-4000-8000-000000000005"
 )
 
 var (
@@ -64,6 +67,8 @@ type chainFixture struct {
 	tree                *merkle.Tree
 	svc                 *fakeService
 	sess                *session.Session
+	// hold stops the chain from making blocks while it is set.
+	hold atomic.Bool
 }
 
 func newChainFixture(t *testing.T) *chainFixture {
@@ -86,7 +91,7 @@ func newChainFixture(t *testing.T) *chainFixture {
 	f.chain = c
 
 	var leaves []common.Hash
-	for _, a := range []vesting.Args{allUnlocked("alloc-user", f.user), allUnlocked("alloc-other", f.other)} {
+	for _, a := range []vesting.Args{allUnlocked(testAllocation, f.user), allUnlocked(otherAllocation, f.other)} {
 		data, err := vesting.Encode(a)
 		if err != nil {
 			t.Fatal(err)
@@ -109,12 +114,24 @@ func newChainFixture(t *testing.T) *chainFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mine(t, c)
+	mine(t, c, &f.hold)
 
 	f.svc = &fakeService{t: t, contracts: []api.Contract{
 		{ID: "c-vester", Name: "Test vester", Type: "VESTING", Address: f.vester.Hex()},
 		{ID: "c-pool", Name: "Test pool", Type: "STAKING", Address: f.pool.Hex()},
-	}, pool: f.pool}
+	}, pool: f.pool, proofs: map[string]api.MerkleProof{}}
+	for i, id := range []string{testAllocation, otherAllocation} {
+		leaf := merkle.Leaf(f.args[i])
+		siblings, err := f.tree.Proof(leaf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := api.MerkleProof{ID: id, DecodableArgs: hexutil.Encode(f.args[i]), WalletAddress: []common.Address{f.user, f.other}[i].Hex(), DistributionID: "d-1"}
+		for _, s := range siblings {
+			p.Proof = append(p.Proof, s.Hex())
+		}
+		f.svc.proofs[id] = p
+	}
 	f.svc.claim = func(sender common.Address) []api.EVMInstruction {
 		return []api.EVMInstruction{f.withdraw(t, 0, sender, ether(1000))}
 	}
@@ -147,9 +164,9 @@ func allUnlocked(id string, beneficiary common.Address) vesting.Args {
 	}
 }
 
-// mine seals a block every 100 ms while the test runs, as a real chain
-// keeps making blocks.
-func mine(t *testing.T, c *chain.Chain) {
+// mine seals a block every 100 ms while the test runs and hold is not set,
+// as a real chain keeps making blocks.
+func mine(t *testing.T, c *chain.Chain, hold *atomic.Bool) {
 	stop, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
@@ -160,7 +177,9 @@ func mine(t *testing.T, c *chain.Chain) {
 			case <-stop:
 				return
 			case <-tick.C:
-				c.Commit()
+				if !hold.Load() {
+					c.Commit()
+				}
 			}
 		}
 	}()
@@ -212,7 +231,10 @@ type fakeService struct {
 	t         *testing.T
 	contracts []api.Contract
 	pool      common.Address
+	proofs    map[string]api.MerkleProof
 	claim     func(sender common.Address) []api.EVMInstruction
+	// stake, when set, rewrites the stake parameters the portal answers.
+	stake func(params map[string]string)
 
 	mu     sync.Mutex
 	claims int
@@ -230,6 +252,16 @@ func (f *fakeService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch p := r.URL.Path; {
 	case p == "/api/external/v1/contracts":
 		reply(map[string]any{"isProcessed": true, "result": map[string]any{"items": f.contracts, "total": len(f.contracts)}})
+	case p == "/api/external/v1/staking/pools":
+		pool := map[string]any{"id": testPoolID, "name": "Test pool", "tokenId": testTokenID, "contractId": "c-pool", "status": "ACTIVE"}
+		reply(map[string]any{"isProcessed": true, "result": map[string]any{"items": []any{pool}, "total": 1}})
+	case strings.HasPrefix(p, "/api/external/v1/allocations/") && strings.HasSuffix(p, "/merkle-proof"):
+		proof, ok := f.proofs[strings.TrimSuffix(strings.TrimPrefix(p, "/api/external/v1/allocations/"), "/merkle-proof")]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		reply(map[string]any{"isProcessed": true, "result": proof})
 	case strings.HasPrefix(p, "/api/external/v1/allocations/") && strings.HasSuffix(p, "/claim"):
 		var body struct{ Sender string }
 		json.NewDecoder(r.Body).Decode(&body)
@@ -266,8 +298,12 @@ func (f *fakeService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			f.t.Error(err)
 		}
-		reply(map[string]string{"stakeId": "3f1a2b4c-0000-4000-8000-0000000000bb", "from": f.wallet.Hex(), "to": f.pool.Hex(),
-			"data": hexutil.Encode(data), "platformFee": "0.01"})
+		params := map[string]string{"stakeId": "3f1a2b4c-0000-4000-8000-0000000000bb", "from": f.wallet.Hex(), "to": f.pool.Hex(),
+			"data": hexutil.Encode(data), "platformFee": "0.01"}
+		if f.stake != nil {
+			f.stake(params)
+		}
+		reply(params)
 	default:
 		http.NotFound(w, r)
 	}
@@ -371,7 +407,7 @@ func TestClaimSignWithoutSendPrintsSignedTransaction(t *testing.T) {
 func TestClaimSendWaitReportsReceipt(t *testing.T) {
 	f := newChainFixture(t)
 	before := f.balance(t)
-	r := f.run(t, "claim", testAllocation, "--sign", "--account", f.user.Hex(), "--send", "--wait", "-o", "json")
+	r := f.run(t, "claim", testAllocation, "--sign", "--account", f.user.Hex(), "--send", "--yes", "--wait", "-o", "json")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -396,7 +432,7 @@ func TestClaimSendWaitReportsReceipt(t *testing.T) {
 
 func TestClaimSendWithoutWaitIsPending(t *testing.T) {
 	f := newChainFixture(t)
-	r := f.run(t, "claim", testAllocation, "--sender", f.user.Hex(), "--sign", "--send", "-o", "json")
+	r := f.run(t, "claim", testAllocation, "--sender", f.user.Hex(), "--sign", "--send", "--yes", "-o", "json")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -407,34 +443,47 @@ func TestClaimSendWithoutWaitIsPending(t *testing.T) {
 
 func TestClaimRevertedOnChainExitsOne(t *testing.T) {
 	f := newChainFixture(t)
-	// Two withdraws that each pass their estimate on today's state; the
-	// second reverts once the first is mined. 1000 tokens are unlocked.
-	twice := func(amount *big.Int) func(common.Address) []api.EVMInstruction {
-		return func(sender common.Address) []api.EVMInstruction {
-			return []api.EVMInstruction{f.withdraw(t, 0, sender, amount), f.withdraw(t, 0, sender, amount)}
+	// 1000 tokens are unlocked. Two claims of 600 each pass the policy and
+	// their estimates while neither is mined; mined in that order, the
+	// second reverts.
+	f.svc.claim = func(sender common.Address) []api.EVMInstruction {
+		return []api.EVMInstruction{f.withdraw(t, 0, sender, ether(600))}
+	}
+	f.hold.Store(true)
+	claim := []string{"claim", testAllocation, "--amount", "600", "--sign", "--account", f.user.Hex(), "--send", "--yes"}
+	if r := f.run(t, claim...); r.code != 0 {
+		t.Fatalf("first claim: exit %d\n%s", r.code, r.stderr)
+	}
+	// The chain makes blocks again once the second claim is in its pool.
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			if n, err := f.sess.Chain.PendingNonceAt(context.Background(), f.user); err == nil && n >= 2 {
+				f.hold.Store(false)
+				return
+			}
 		}
-	}
-	f.svc.claim = twice(ether(600))
-	r := f.run(t, "claim", testAllocation, "--sign", "--account", f.user.Hex(), "--send", "--wait")
-	if r.code != 1 || !strings.Contains(r.stdout, "reverted") || !strings.Contains(r.stdout, "success") {
-		t.Errorf("exit %d, want 1 with a success and a revert in the table:\n%s%s", r.code, r.stdout, r.stderr)
-	}
-
-	f.svc.claim = twice(ether(400))
-	r = f.run(t, "claim", testAllocation, "--sign", "--account", f.user.Hex(), "--send", "--wait", "-o", "json")
+	}()
+	r := f.run(t, append(claim, "--wait", "-o", "json")...)
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", r.code, r.stderr)
 	}
 	sent := decodeSent(t, r)
-	if len(sent) != 2 || sent[0].Status != "success" || sent[1].Status != "reverted" || !strings.Contains(sent[1].RevertReason, "AmountExceedsUnlocked") {
-		t.Fatalf("statuses %+v: want success, then reverted with AmountExceedsUnlocked", sent)
+	if len(sent) != 1 || sent[0].Status != "reverted" || !strings.Contains(sent[0].RevertReason, "AmountExceedsUnlocked") {
+		t.Fatalf("statuses %+v: want reverted with AmountExceedsUnlocked", sent)
 	}
 	if !strings.Contains(r.stderr, "reverted: AmountExceedsUnlocked") {
 		t.Errorf("stderr does not give the decoded reason:\n%s", r.stderr)
 	}
 	var states []string
 	for _, e := range journaltest.Of(journaltest.Entries(t, f.sess.StateDir), journal.KindTransaction, "claim") {
-		if e.Ref == sent[1].Hash.Hex() {
+		if e.Ref == sent[0].Hash.Hex() {
 			states = append(states, e.Status)
 		}
 	}
@@ -446,7 +495,7 @@ func TestClaimRevertedOnChainExitsOne(t *testing.T) {
 func TestStakeApprovesThenStakes(t *testing.T) {
 	f := newChainFixture(t)
 	before := f.balance(t)
-	r := f.run(t, "stake", "--pool", testPoolID, "--amount", "10", "--account", f.user.Hex(), "--send", "--wait", "-o", "json")
+	r := f.run(t, "stake", "--pool", testPoolID, "--amount", "10", "--account", f.user.Hex(), "--send", "--yes", "--wait", "-o", "json")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -499,10 +548,13 @@ func TestSigningRefusals(t *testing.T) {
 		code    int
 		want    string
 	}{
-		{name: "unknown calldata", claim: unknown(f.vester), args: claim, code: 1, want: "unknown calldata"},
-		{name: "instruction for another chain", claim: otherChain, args: claim, code: 1, want: "wrong chain"},
+		{name: "unknown calldata", claim: unknown(f.vester), args: claim, code: 1, want: "calldata allot cannot decode"},
+		{name: "instruction for another chain", claim: otherChain, args: claim, code: 1, want: "call 1 is for chain 5"},
 		{name: "node on another chain than the profile", claim: otherChain,
 			profile: func(s *session.Session) { s.Profile.ChainID = 5 }, args: claim, code: 1, want: fmt.Sprintf("the node is on chain %d", f.sess.Profile.ChainID)},
+		{name: "another wallet's allocation", claim: func(sender common.Address) []api.EVMInstruction {
+			return []api.EVMInstruction{f.withdraw(t, 1, sender, ether(1))}
+		}, args: claim, code: 1, want: "another leaf, proof or root index than the allocation's proof"},
 		{name: "wrong passphrase", environ: map[string]string{"ALLOT_PASSPHRASE": "wrong"}, args: claim, code: 1, want: "wrong passphrase"},
 		{name: "no passphrase", environ: map[string]string{}, args: claim, code: 1, want: "no passphrase"},
 		{name: "no rpc_url", profile: func(s *session.Session) { s.Chain = nil }, args: claim, code: 1, want: `set rpc_url in profile "test"`},
@@ -552,22 +604,14 @@ func TestSigningRefusals(t *testing.T) {
 	}
 }
 
-func TestForceSignsUnknownCalldata(t *testing.T) {
+func TestNoFlagOverridesThePolicy(t *testing.T) {
 	f := newChainFixture(t)
-	eoa := common.HexToAddress("0x00000000000000000000000000000000000e0a00")
-	f.svc.claim = func(sender common.Address) []api.EVMInstruction {
-		return []api.EVMInstruction{{ChainID: f.chain.ChainID(), From: sender.Hex(), To: eoa.Hex(), Data: "0xdeadbeef", Value: "0"}}
-	}
-	r := f.run(t, "claim", testAllocation, "--sign", "--account", f.user.Hex(), "--force", "--send", "--wait", "-o", "json")
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
-	if sent := decodeSent(t, r); len(sent) != 1 || sent[0].Status != "success" {
-		t.Errorf("statuses %+v, want one success", sent)
-	}
-	for _, want := range []string{"unknown call to " + eoa.Hex(), "WARNING: the calldata (selector 0xdeadbeef", "WARNING: " + eoa.Hex() + " is not a contract allot knows", "--force: signing calldata allot cannot decode"} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+	for _, args := range [][]string{
+		{"claim", testAllocation, "--sign", "--account", f.user.Hex(), "--force"},
+		{"stake", "--pool", testPoolID, "--amount", "1", "--account", f.user.Hex(), "--force"},
+	} {
+		if r := f.run(t, args...); r.code != 2 || !strings.Contains(r.stderr, "flag provided but not defined: -force") {
+			t.Errorf("%s --force: exit %d, want 2: there is no --force\n%s", args[0], r.code, r.stderr)
 		}
 	}
 }
@@ -592,7 +636,7 @@ func TestSandboxChainClaimAndStake(t *testing.T) {
 	if allocation == "" {
 		t.Fatalf("no allocation of %s in the sandbox", w.Address)
 	}
-	r := runCLI(t, s, pass, "claim", allocation, "--sign", "--account", w.Address, "--send", "--wait", "-o", "json")
+	r := runCLI(t, s, pass, "claim", allocation, "--sign", "--account", w.Address, "--send", "--yes", "--wait", "-o", "json")
 	if r.code != 0 {
 		t.Fatalf("claim: exit %d\n%s", r.code, r.stderr)
 	}
@@ -619,7 +663,7 @@ func TestSandboxChainClaimAndStake(t *testing.T) {
 	if pool.ID == "" {
 		t.Fatal("no active pool in the sandbox")
 	}
-	r = runCLI(t, s, pass, "stake", "--pool", pool.ID, "--amount", pool.MinimumStakeAmount.String(), "--account", w.Address, "--send", "--wait", "-o", "json")
+	r = runCLI(t, s, pass, "stake", "--pool", pool.ID, "--amount", pool.MinimumStakeAmount.String(), "--account", w.Address, "--send", "--yes", "--wait", "-o", "json")
 	if r.code != 0 {
 		t.Fatalf("stake: exit %d\n%s", r.code, r.stderr)
 	}
@@ -629,5 +673,74 @@ func TestSandboxChainClaimAndStake(t *testing.T) {
 	}
 	if len(sent) == 2 && !strings.Contains(r.stderr, "(approve): ERC-20 token approve") {
 		t.Errorf("two transactions but no approve first:\n%s", r.stderr)
+	}
+}
+
+// runOnTerminal runs the command line as a user at a terminal would, who
+// types answer.
+func runOnTerminal(t *testing.T, s *session.Session, environ map[string]string, answer string, args ...string) result {
+	t.Helper()
+	var stdout, stderr strings.Builder
+	e := &env{IO: IO{Stdin: strings.NewReader(answer), Stdout: &stdout, Stderr: &stderr,
+		Getenv: func(k string) string { return environ[k] }, Terminal: func() bool { return true }}, sess: s}
+	code := report(&stderr, run(context.Background(), e, args))
+	return result{stdout.String(), stderr.String(), code}
+}
+
+func TestSendAsksFirstOnATerminal(t *testing.T) {
+	f := newChainFixture(t)
+	pass := map[string]string{"ALLOT_PASSPHRASE": testPassphrase}
+	args := []string{"claim", testAllocation, "--sign", "--account", f.user.Hex(), "--send", "--wait"}
+	for _, answer := range []string{"\n", "n\n", "yes please\n", ""} {
+		r := runOnTerminal(t, f.sess, pass, answer, args...)
+		if r.code != 1 || !strings.Contains(r.stderr, "Sign and send this transaction? [y/N]") || !strings.Contains(r.stderr, "not signed: you did not answer yes") {
+			t.Errorf("answer %q: exit %d, want 1, not signed:\n%s", answer, r.code, r.stderr)
+		}
+		// What is sent was shown before the question, and before the key
+		// was unlocked.
+		review, _, _ := strings.Cut(r.stderr, "Sign and send")
+		for _, label := range []string{"chain:", "nonce:", "gas limit:", "max fee:"} {
+			if !strings.Contains(review, label) {
+				t.Errorf("answer %q: the review before the question lacks %q:\n%s", answer, label, r.stderr)
+			}
+		}
+	}
+	for _, e := range journaltest.Entries(t, f.sess.StateDir) {
+		if e.Kind == journal.KindSignature || e.Kind == journal.KindTransaction {
+			t.Errorf("journal: %s %s: nothing was to be signed without a yes", e.Kind, e.Op)
+		}
+	}
+	if nonce, _ := f.sess.Chain.NonceAt(context.Background(), f.user, nil); nonce != 0 {
+		t.Fatalf("nonce %d: something was sent without a yes", nonce)
+	}
+	r := runOnTerminal(t, f.sess, pass, "y\n", append(args, "-o", "json")...)
+	if r.code != 0 {
+		t.Fatalf("answer y: exit %d\n%s", r.code, r.stderr)
+	}
+	if sent := decodeSent(t, r); len(sent) != 1 || sent[0].Status != "success" {
+		t.Errorf("answer y: %+v, want one success", sent)
+	}
+}
+
+func TestSendWithoutATerminalNeedsYes(t *testing.T) {
+	f := newChainFixture(t)
+	for _, args := range [][]string{
+		{"claim", testAllocation, "--sign", "--account", f.user.Hex(), "--send"},
+		{"stake", "--pool", testPoolID, "--amount", "1", "--account", f.user.Hex(), "--send"},
+	} {
+		before := f.svc.claimRequests()
+		r := f.run(t, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "--send without --yes: stdin is not a terminal, so nothing can ask you to confirm") {
+			t.Errorf("%s --send: exit %d, want 2, refused for want of --yes:\n%s", args[0], r.code, r.stderr)
+		}
+		if n := f.svc.claimRequests() - before; n != 0 {
+			t.Errorf("%s: %d claim requests sent before the refusal", args[0], n)
+		}
+	}
+	if r := f.run(t, "claim", testAllocation, "--sign", "--account", f.user.Hex(), "--yes"); r.code != 2 || !strings.Contains(r.stderr, "--yes needs --send") {
+		t.Errorf("--yes without --send: exit %d\n%s", r.code, r.stderr)
+	}
+	if len(journaltest.Entries(t, f.sess.StateDir)) != 0 {
+		t.Error("the journal records something; nothing was to be done")
 	}
 }

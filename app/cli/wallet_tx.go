@@ -1,15 +1,18 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math/big"
+	"os"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+	"golang.org/x/term"
 
 	"allot/api"
 	"allot/app/act"
@@ -19,24 +22,47 @@ import (
 )
 
 // txFlags are the flags of a command that signs transactions and may send
-// them.
+// them. There is no flag to sign what the signing policy refuses.
 type txFlags struct {
-	send, wait, force *bool
+	send, wait, yes *bool
 }
 
 func declareTx(fs *flag.FlagSet) txFlags {
 	return txFlags{
-		send:  fs.Bool("send", false, "send the signed transaction(s); without it they are printed, signed but not sent"),
-		wait:  fs.Bool("wait", false, "with --send: follow each transaction to one confirmation and print its receipt"),
-		force: fs.Bool("force", false, "sign calldata allot cannot decode: only when you know what it does"),
+		send: fs.Bool("send", false, "send the signed transaction(s); without it they are printed, signed but not sent"),
+		wait: fs.Bool("wait", false, "with --send: follow each transaction to one confirmation and print its receipt"),
+		yes:  fs.Bool("yes", false, "with --send: send without asking; needed when stdin is not a terminal"),
 	}
 }
 
-func (f txFlags) check(cmd string) error {
-	if *f.wait && !*f.send {
+func (f txFlags) check(e *env, cmd string) error {
+	switch {
+	case *f.wait && !*f.send:
 		return usagef("%s: --wait needs --send", cmd)
+	case *f.yes && !*f.send:
+		return usagef("%s: --yes needs --send", cmd)
+	case *f.send && !*f.yes && !e.terminal():
+		return usagef("%s: --send without --yes: stdin is not a terminal, so nothing can ask you to confirm; review without --send first, then add --yes", cmd)
 	}
 	return nil
+}
+
+// terminal reports whether the user can be asked a question on stdin.
+func (e *env) terminal() bool {
+	if e.Terminal != nil {
+		return e.Terminal()
+	}
+	f, ok := e.Stdin.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// confirm asks question on stderr and reads the answer from stdin: only
+// "y" or "yes" is a yes.
+func (e *env) confirm(question string) bool {
+	fmt.Fprint(e.Stderr, question+" [y/N] ")
+	line, _ := bufio.NewReader(io.LimitReader(e.Stdin, 64)).ReadString('\n')
+	answer := strings.ToLower(strings.TrimSpace(line))
+	return answer == "y" || answer == "yes"
 }
 
 // claimSigning is what `allot claim` takes to sign the claim it builds.
@@ -49,7 +75,7 @@ type claimSigning struct {
 
 func declareClaimSigning(fs *flag.FlagSet) *claimSigning {
 	return &claimSigning{
-		sign:    fs.Bool("sign", false, "decode, check and sign the claim's transaction(s) with a keystore account"),
+		sign:    fs.Bool("sign", false, "decode, check and sign the claim's transaction(s) with a keystore account; what the signing policy refuses is never signed, and no flag overrides it"),
 		account: fs.String("account", "", "with --sign: keystore account `ADDR` that signs (default: --sender)"),
 		ks:      declareKeystore(fs),
 		tx:      declareTx(fs),
@@ -59,12 +85,12 @@ func declareClaimSigning(fs *flag.FlagSet) *claimSigning {
 // resolve checks the signing flags before anything is sent, and makes
 // --sender and --account name the same account when one of them is left
 // out: the claim is built for the account that signs it.
-func (c *claimSigning) resolve(sender *string) error {
+func (c *claimSigning) resolve(e *env, sender *string) error {
 	if !*c.sign {
 		for _, f := range []struct {
 			name string
 			set  bool
-		}{{"account", *c.account != ""}, {"send", *c.tx.send}, {"wait", *c.tx.wait}, {"force", *c.tx.force}} {
+		}{{"account", *c.account != ""}, {"send", *c.tx.send}, {"wait", *c.tx.wait}, {"yes", *c.tx.yes}} {
 			if f.set {
 				return usagef("claim: --%s needs --sign", f.name)
 			}
@@ -80,7 +106,7 @@ func (c *claimSigning) resolve(sender *string) error {
 		common.HexToAddress(*sender) != common.HexToAddress(*c.account):
 		return usagef("claim: --sender %s is not the signing --account %s", *sender, *c.account)
 	}
-	return c.tx.check("claim")
+	return c.tx.check(e, "claim")
 }
 
 // open finds what signing needs before the claim is asked for: a chain
@@ -99,10 +125,11 @@ func (c *claimSigning) open(ctx context.Context, e *env, s *session.Session) (*s
 	return openAccount(ctx, e, c.ks, addr)
 }
 
-// run signs the claim's calls and, as the flags ask, sends and follows
-// them. A claim with an instruction that is not an EVM call is refused
-// whole.
-func (c *claimSigning) run(ctx context.Context, e *env, s *session.Session, acct *signingAccount, allocationID string, res *api.ClaimResult, out format) error {
+// run signs the claim's calls, if the signing policy allows them, and as
+// the flags ask, sends and follows them. A claim with an instruction that
+// is not an EVM call is refused whole. amount is what the user asked for
+// (nil: all that is claimable).
+func (c *claimSigning) run(ctx context.Context, e *env, s *session.Session, acct *signingAccount, allocationID string, amount *big.Int, res *api.ClaimResult, out format) error {
 	calls, err := wallet.ClaimCalls(res)
 	if err != nil {
 		return err
@@ -115,13 +142,21 @@ func (c *claimSigning) run(ctx context.Context, e *env, s *session.Session, acct
 	for i := range ops {
 		ops[i] = "claim"
 	}
-	return e.transact(ctx, s, acct, txBatch{subject: allocationID, ops: ops, calls: calls, known: known}, c.tx, out)
+	check := func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
+		p, err := s.ClaimPolicy(ctx, allocationID, acct.address, amount)
+		if err != nil {
+			return nil, err
+		}
+		p.Seen = e.recorder().Seen()
+		return wallet.CheckClaim(ctx, s.Chain, p, calls)
+	}
+	return e.transact(ctx, s, acct, txBatch{subject: allocationID, op: "claim", ops: ops, calls: calls, known: known, check: check}, c.tx, out)
 }
 
 var stakeCommand = command{
 	name:    "stake",
-	args:    "--pool ID --amount X --account ADDR [--send] [--wait] [--force] [--keystore DIR] [--passphrase-file FILE] [-o json]",
-	summary: "stake tokens in a pool: sign in, approve when the allowance is short, sign, send",
+	args:    "--pool ID --amount X --account ADDR [--send [--wait] [--yes]] [--keystore DIR] [--passphrase-file FILE] [-o json]",
+	summary: "stake tokens in a pool: sign in, approve exactly the stake when the allowance is short, sign, send; the signing policy refuses anything else",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		pool := fs.String("pool", "", "staking pool `ID` (required)")
 		amount := fs.String("amount", "", "amount `X` to stake, in tokens (required)")
@@ -133,7 +168,7 @@ var stakeCommand = command{
 			if err := noArgs("stake", args); err != nil {
 				return err
 			}
-			if err := tx.check("stake"); err != nil {
+			if err := tx.check(e, "stake"); err != nil {
 				return err
 			}
 			if *pool == "" {
@@ -158,6 +193,10 @@ var stakeCommand = command{
 				return err
 			}
 			if err := s.NeedChain("stake"); err != nil {
+				return err
+			}
+			poolInfo, err := s.Pool(ctx, *pool)
+			if err != nil {
 				return err
 			}
 			acct, err := openAccount(ctx, e, ks, addr)
@@ -188,7 +227,19 @@ var stakeCommand = command{
 			if _, ok := known[plan.Token]; !ok {
 				known[plan.Token] = "the token the pool stakes"
 			}
-			batch := txBatch{subject: *pool, ops: []string{"stake"}, calls: plan.Calls(), known: known}
+			asked, err := wallet.ParseUnits(amt.String())
+			if err != nil {
+				return usagef("--amount: %v", err)
+			}
+			check := func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
+				p, err := s.StakePolicy(ctx, poolInfo, acct.address, asked)
+				if err != nil {
+					return nil, err
+				}
+				p.Seen = e.recorder().Seen()
+				return wallet.CheckStake(ctx, s.Chain, p, calls)
+			}
+			batch := txBatch{subject: *pool, op: "stake", ops: []string{"stake"}, calls: plan.Calls(), known: known, check: check}
 			if plan.Approve != nil {
 				batch.ops = []string{"approve", "stake"}
 				fmt.Fprintf(e.Stderr, "The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",
@@ -202,43 +253,71 @@ var stakeCommand = command{
 // txBatch is calls to sign in order, taking consecutive nonces.
 type txBatch struct {
 	subject string   // what the batch is about: an allocation id, a pool id
+	op      string   // what it is: claim, stake
 	ops     []string // per call, for the journal and messages: claim, approve, stake
 	calls   []wallet.Call
 	known   map[common.Address]string
+	// check applies the signing policy to the calls.
+	check func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error)
 }
 
 // transact is the clear-signing flow of every command that signs: decode
-// each call and show it on stderr before anything is signed; refuse
-// calldata allot cannot decode unless forced; build the EIP-1559
-// transactions (which checks the chains and the sender); unlock and sign;
-// then print them unsent, or send them, journaling each hash, and with
-// --wait follow them to one confirmation. A transaction that reverted or
-// was dropped is exit status 1, after the output.
+// each call and show it on stderr; apply the signing policy, which refuses
+// (and journals the refusal of) anything but what was asked, before
+// anything is built; build the EIP-1559 transactions (which checks the
+// chains and the sender) and show their chain, nonce, gas and fees; with
+// --send, ask before sending unless --yes; unlock and sign; then print
+// them unsent, or send them, journaling each hash, and with --wait follow
+// them to one confirmation. A transaction that reverted or was dropped is
+// exit status 1, after the output.
 func (e *env) transact(ctx context.Context, s *session.Session, acct *signingAccount, b txBatch, f txFlags, out format) error {
 	if err := s.NeedChain(b.ops[0]); err != nil {
 		return err
 	}
 	chainID := s.Profile.ChainID
-	summaries := make([]*wallet.Summary, len(b.calls))
 	for i, c := range b.calls {
-		summaries[i] = wallet.DecodeCall(ctx, c, wallet.DecodeOptions{Signer: acct.address, ChainID: chainID, Known: b.known, Chain: s.Chain})
-		printSummary(e.Stderr, i, b, summaries[i], *f.force)
+		summary := wallet.DecodeCall(ctx, c, wallet.DecodeOptions{Signer: acct.address, ChainID: chainID, Known: b.known, Chain: s.Chain})
+		printSummary(e.Stderr, i, len(b.calls), b.ops[i], summary)
 	}
-	for i, summary := range summaries {
-		if err := summary.CheckSignable(*f.force); err != nil {
-			return fmt.Errorf("%s transaction %d: not signed: %w", b.ops[i], i+1, err)
+	rec := e.recorder()
+	approval, err := b.check(ctx, b.calls)
+	if err != nil {
+		var refused *wallet.RefusedError
+		if errors.As(err, &refused) {
+			fmt.Fprintln(e.Stderr, "REFUSED by the signing policy; nothing was signed:")
+			for _, r := range refused.Reasons {
+				fmt.Fprintln(e.Stderr, "  - "+sanitize.Line(r))
+			}
 		}
+		return rec.Refused(b.op, b.subject, err)
 	}
-	drafts, err := wallet.Build(ctx, s.Chain, b.calls, wallet.BuildOptions{ChainID: chainID, From: acct.address, Known: b.known})
+	fmt.Fprintln(e.Stderr, "Checked by the signing policy:")
+	var facts []string
+	for _, l := range approval.Facts {
+		facts = append(facts, "  "+l.Label, l.Value)
+	}
+	fields(e.Stderr, facts...)
+	drafts, err := wallet.Build(ctx, s.Chain, approval, wallet.BuildOptions{ChainID: chainID, From: acct.address, Known: b.known})
 	if err != nil {
 		return err
+	}
+	for i, d := range drafts {
+		printDraft(e.Stderr, i, len(drafts), b.ops[i], d)
+	}
+	if *f.send && !*f.yes {
+		question := "Sign and send this transaction?"
+		if len(drafts) > 1 {
+			question = fmt.Sprintf("Sign and send these %d transactions, in this order?", len(drafts))
+		}
+		if !e.confirm(question) {
+			return errors.New("not signed: you did not answer yes; nothing was sent")
+		}
 	}
 	signer, err := acct.unlock()
 	if err != nil {
 		return err
 	}
-	rec := e.recorder()
-	signed, err := rec.Sign(act.Batch{Subject: b.subject, Ops: b.ops, Drafts: drafts}, signer, *f.force)
+	signed, err := rec.Sign(act.Batch{Subject: b.subject, Ops: b.ops, Drafts: drafts}, signer)
 	if err != nil {
 		return err
 	}
@@ -319,8 +398,8 @@ func failures(ops []string, statuses []wallet.Status) error {
 
 // printSummary shows a call the way the user must read it before it is
 // signed: the function, every argument, the value, and every warning.
-func printSummary(w io.Writer, i int, b txBatch, s *wallet.Summary, force bool) {
-	fmt.Fprintf(w, "Transaction %d of %d (%s): %s\n", i+1, len(b.calls), b.ops[i], sanitize.Line(s.Title()))
+func printSummary(w io.Writer, i, n int, op string, s *wallet.Summary) {
+	fmt.Fprintf(w, "Transaction %d of %d (%s): %s\n", i+1, n, op, sanitize.Line(s.Title()))
 	var pairs []string
 	for _, l := range s.Lines() {
 		pairs = append(pairs, "  "+l.Label, l.Value)
@@ -329,9 +408,23 @@ func printSummary(w io.Writer, i int, b txBatch, s *wallet.Summary, force bool) 
 	for _, warn := range s.Warnings {
 		fmt.Fprintln(w, "  WARNING: "+sanitize.Line(warn.Message))
 	}
-	if !s.Decoded() && force {
-		fmt.Fprintln(w, "  --force: signing calldata allot cannot decode")
+}
+
+// printDraft shows what a built transaction costs and where it goes, before
+// the key is unlocked.
+func printDraft(w io.Writer, i, n int, op string, d *wallet.Draft) {
+	gas := fmt.Sprint(d.Tx.Gas())
+	if d.GasEstimated {
+		gas += " (estimated, with a margin)"
 	}
+	maxFee := new(big.Int).Mul(d.Tx.GasFeeCap(), new(big.Int).SetUint64(d.Tx.Gas()))
+	fmt.Fprintf(w, "Transaction %d of %d (%s), built:\n", i+1, n, op)
+	fields(w,
+		"  chain", d.Tx.ChainId().String(),
+		"  nonce", fmt.Sprint(d.Tx.Nonce()),
+		"  gas limit", gas,
+		"  max fee", d.Tx.GasFeeCap().String()+" wei per gas, at most "+wallet.FormatUnits(maxFee)+" ether",
+	)
 }
 
 // printSigned prints signed transactions that were not sent.
@@ -340,20 +433,8 @@ func printSigned(w io.Writer, signed []act.Signed, out format) error {
 		return writeJSON(w, map[string]any{"transactions": signed})
 	}
 	for i, st := range signed {
-		gas := fmt.Sprint(st.Gas)
-		if st.GasEstimated {
-			gas += " (estimated, with a margin)"
-		}
-		maxFee := new(big.Int).Mul(st.Tx.GasFeeCap(), new(big.Int).SetUint64(st.Gas))
 		fmt.Fprintf(w, "Transaction %d of %d (%s), signed, not sent:\n", i+1, len(signed), st.Op)
-		if err := fields(w,
-			"  hash", st.Hash.Hex(),
-			"  chain", fmt.Sprint(st.ChainID),
-			"  nonce", fmt.Sprint(st.Nonce),
-			"  gas limit", gas,
-			"  max fee", st.MaxFeePerGas+" wei per gas, at most "+wallet.FormatUnits(maxFee)+" ether",
-			"  raw", st.Raw,
-		); err != nil {
+		if err := fields(w, "  hash", st.Hash.Hex(), "  nonce", fmt.Sprint(st.Nonce), "  raw", st.Raw); err != nil {
 			return err
 		}
 	}

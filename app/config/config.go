@@ -49,6 +49,10 @@ type Profile struct {
 	ChainID      uint64   `toml:"chain_id"`
 	Keystore     string   `toml:"keystore"`
 	SigninDomain string   `toml:"signin_domain"`
+	// Pins and MaxNativeFee bound what a claim or a stake may sign (see
+	// SigningPins).
+	Pins         Pins   `toml:"pins"`
+	MaxNativeFee string `toml:"max_native_fee"`
 
 	// Name is the profile's key in the file.
 	Name string `toml:"-"`
@@ -197,6 +201,9 @@ func (p Profile) validate() error {
 	}
 	if strings.ContainsAny(p.APIKeyHeader, " :\r\n") {
 		problems = append(problems, fmt.Errorf("api_key_header %q is not a header name", p.APIKeyHeader))
+	}
+	if _, err := p.SigningPins(); err != nil {
+		problems = append(problems, err)
 	}
 	return errors.Join(problems...)
 }

@@ -31,6 +31,7 @@ const (
 	KindSignature   = "signature"   // a message or transaction signed
 	KindTransaction = "transaction" // a transaction hash sent to a chain, or its status
 	KindLookup      = "lookup"      // an allocation looked up (recent lookups)
+	KindRefusal     = "refusal"     // a claim or stake the signing policy refused: nothing signed
 )
 
 // Entry is one line of the journal. Fields beyond the common ones live in

@@ -7,7 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
+	"math/big"
 	"net/http"
 	"net/url"
 	"time"
@@ -248,15 +248,84 @@ func (s *Session) Close() {
 // KnownContracts labels the contracts of the profile's tokens: the targets
 // a call may have without a warning.
 func (s *Session) KnownContracts(ctx context.Context) (map[common.Address]string, error) {
-	known := map[common.Address]string{}
+	contracts, err := s.contracts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return wallet.KnownContracts(contracts), nil
+}
+
+func (s *Session) contracts(ctx context.Context) ([]api.Contract, error) {
+	var all []api.Contract
 	for _, token := range s.TokenIDs {
 		list, err := s.API.Contracts(ctx, token)
 		if err != nil {
-			return nil, fmt.Errorf("list the contracts of token %s, to check the calls against: %w", token, err)
+			return nil, fmt.Errorf("list the contracts of token %s, to find the vester and check the calls against: %w", token, err)
 		}
-		maps.Copy(known, wallet.KnownContracts(list.Items))
+		all = append(all, list.Items...)
 	}
-	return known, nil
+	return all, nil
+}
+
+// ClaimPolicy gathers what the signing policy holds a claim of
+// allocationID to, independently of the claim's answer: the allocation's
+// proof from the merkle-proof operation, the tokens' contracts that may be
+// its vester, and the profile's pins. amount is what the user asked for,
+// in base units; nil for all that is claimable.
+func (s *Session) ClaimPolicy(ctx context.Context, allocationID string, signer common.Address, amount *big.Int) (wallet.ClaimPolicy, error) {
+	p := wallet.ClaimPolicy{AllocationID: allocationID, Signer: signer, ChainID: s.Profile.ChainID, Amount: amount}
+	var err error
+	if p.Pins, err = s.Profile.SigningPins(); err != nil {
+		return p, fmt.Errorf("profile %q: %w", s.Name, err)
+	}
+	res, err := s.API.MerkleProof(ctx, allocationID)
+	if err != nil {
+		return p, fmt.Errorf("the allocation's proof, which the claim is checked against: %w", err)
+	}
+	if p.Proof, err = wallet.ProofFromAPI(res); err != nil {
+		return p, fmt.Errorf("the allocation's proof, which the claim is checked against: %w", err)
+	}
+	if p.Candidates, err = s.vesterCandidates(ctx); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// StakePolicy gathers what the signing policy holds a stake of amount
+// (base units) in pool to: the pool's staking contract, as the contract
+// list names the pool's contractId, and the profile's pins.
+func (s *Session) StakePolicy(ctx context.Context, pool api.Pool, signer common.Address, amount *big.Int) (wallet.StakePolicy, error) {
+	p := wallet.StakePolicy{PoolID: pool.ID, Signer: signer, ChainID: s.Profile.ChainID, Amount: amount}
+	var err error
+	if p.Pins, err = s.Profile.SigningPins(); err != nil {
+		return p, fmt.Errorf("profile %q: %w", s.Name, err)
+	}
+	contracts, err := s.contracts(ctx)
+	if err != nil {
+		return p, err
+	}
+	for _, c := range contracts {
+		if c.ID == pool.ContractID && pool.ContractID != "" && common.IsHexAddress(c.Address) {
+			p.Pool = common.HexToAddress(c.Address)
+		}
+	}
+	return p, nil
+}
+
+// Pool finds a pool of the profile's tokens by its id.
+func (s *Session) Pool(ctx context.Context, id string) (api.Pool, error) {
+	for _, token := range s.TokenIDs {
+		pools, err := s.API.AllPools(ctx, token)
+		if err != nil {
+			return api.Pool{}, fmt.Errorf("find pool %s: %w", id, err)
+		}
+		for _, p := range pools.Items {
+			if p.ID == id {
+				return p, nil
+			}
+		}
+	}
+	return api.Pool{}, fmt.Errorf("no pool %s among the staking pools of the profile's tokens", id)
 }
 
 // maxVesterCandidates bounds the contracts asked for a proof's root: a
@@ -275,18 +344,34 @@ func (s *Session) VerifyOptions(ctx context.Context) wallet.VerifyOptions {
 	if len(s.TokenIDs) == 0 {
 		return wallet.VerifyOptions{Unchecked: fmt.Errorf("profile %q names no token whose contracts could hold the root", s.Name)}
 	}
-	opts := wallet.VerifyOptions{Chain: s.Chain}
-	for _, token := range s.TokenIDs {
-		list, err := s.API.Contracts(ctx, token)
-		if err != nil {
-			return wallet.VerifyOptions{Unchecked: fmt.Errorf("list the contracts of token %s, to find the vester: %w", token, err)}
-		}
-		opts.Candidates = append(opts.Candidates, wallet.VesterCandidates(list.Items)...)
+	candidates, err := s.vesterCandidates(ctx)
+	if err != nil {
+		return wallet.VerifyOptions{Unchecked: err}
 	}
-	if n := len(opts.Candidates); n > maxVesterCandidates {
-		return wallet.VerifyOptions{Unchecked: fmt.Errorf("the tokens list %d contracts that could be the vester, more than the %d allot asks", n, maxVesterCandidates)}
+	return wallet.VerifyOptions{Chain: s.Chain, Candidates: candidates}
+}
+
+// vesterCandidates are the contracts that may hold a proof's root, for a
+// claim and a verification alike: the profile's pinned vesters when it pins
+// them (D17), else the contracts of the profile's tokens, at most
+// maxVesterCandidates of them.
+func (s *Session) vesterCandidates(ctx context.Context) ([]common.Address, error) {
+	pins, err := s.Profile.SigningPins()
+	if err != nil {
+		return nil, fmt.Errorf("profile %q: %w", s.Name, err)
 	}
-	return opts
+	if len(pins.Vesters) > 0 {
+		return pins.Vesters, nil
+	}
+	contracts, err := s.contracts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	candidates := wallet.VesterCandidates(contracts)
+	if n := len(candidates); n > maxVesterCandidates {
+		return nil, fmt.Errorf("the tokens list %d contracts that could be the vester, more than the %d allot asks", n, maxVesterCandidates)
+	}
+	return candidates, nil
 }
 
 // Portal is the profile's claim portal (D9): its sign-in messages name the

@@ -55,19 +55,19 @@ func start(t *testing.T) *harness {
 	return &harness{sb: sb, client: client, fx: fx, keys: keys}
 }
 
-// send builds, signs and sends calls from the wallet, mines, and returns
-// each transaction's final status.
-func (h *harness) send(t *testing.T, from common.Address, calls []wallet.Call, known map[common.Address]string) []wallet.Status {
+// send builds, signs and sends the calls the signing policy approved from
+// the wallet, mines, and returns each transaction's final status.
+func (h *harness) send(t *testing.T, from common.Address, approved *wallet.Approval, known map[common.Address]string) []wallet.Status {
 	t.Helper()
 	ctx := context.Background()
 	node := h.sb.Chain.Client()
-	drafts, err := wallet.Build(ctx, node, calls, wallet.BuildOptions{ChainID: h.fx.ChainID, From: from, Known: known})
+	drafts, err := wallet.Build(ctx, node, approved, wallet.BuildOptions{ChainID: h.fx.ChainID, From: from, Known: known})
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}
 	var txs []*types.Transaction
 	for _, d := range drafts {
-		tx, err := d.Sign(h.keys.Signer(from), false)
+		tx, err := d.Sign(h.keys.Signer(from))
 		if err != nil {
 			t.Fatalf("sign %s: %v", d.Summary.Title(), err)
 		}
@@ -147,7 +147,24 @@ func TestClaimEndToEnd(t *testing.T) {
 	token := h.tokenOf(t, vester)
 	before, _ := h.sb.Chain.BalanceOf(ctx, token, w0)
 
-	st := h.send(t, w0, calls, h.known(t))
+	res, err := h.client.MerkleProof(ctx, alloc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proof, err := wallet.ProofFromAPI(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contracts, err := h.client.Contracts(ctx, h.fx.TokenIDs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	approved, err := wallet.CheckClaim(ctx, h.sb.Chain.Client(), wallet.ClaimPolicy{AllocationID: alloc, Signer: w0, ChainID: h.fx.ChainID,
+		Proof: proof, Candidates: wallet.VesterCandidates(contracts.Items)}, calls)
+	if err != nil {
+		t.Fatalf("the signing policy refuses the sandbox's own claim: %v", err)
+	}
+	st := h.send(t, w0, approved, h.known(t))
 	if st[0].State != wallet.StateSuccess {
 		t.Fatalf("claim: %+v", st[0])
 	}
@@ -222,7 +239,26 @@ func TestStakeWithApprove(t *testing.T) {
 	if plan.Approve == nil {
 		t.Fatal("a first stake needs an approve")
 	}
-	statuses := h.send(t, w1, plan.Calls(), h.known(t))
+	var poolContract common.Address
+	contracts, err := h.client.Contracts(ctx, h.fx.TokenIDs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range contracts.Items {
+		if c.ID == pool.ContractID {
+			poolContract = common.HexToAddress(c.Address)
+		}
+	}
+	asked, err := wallet.ParseUnits(amount.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	approved, err := wallet.CheckStake(ctx, h.sb.Chain.Client(), wallet.StakePolicy{PoolID: pool.ID, Signer: w1, ChainID: h.fx.ChainID,
+		Amount: asked, Pool: poolContract}, plan.Calls())
+	if err != nil {
+		t.Fatalf("the signing policy refuses the sandbox's own stake: %v", err)
+	}
+	statuses := h.send(t, w1, approved, h.known(t))
 	if len(statuses) != 2 || statuses[0].State != wallet.StateSuccess || statuses[1].State != wallet.StateSuccess {
 		t.Fatalf("approve, stake: %+v", statuses)
 	}

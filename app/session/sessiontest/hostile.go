@@ -1,0 +1,112 @@
+// Package sessiontest opens sessions for tests: the embedded sandbox and
+// its chain, with the service reached through a server that rewrites its
+// answers as a hostile service would.
+package sessiontest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"allot/api"
+	"allot/api/sandbox"
+	"allot/api/sandbox/onchain"
+	"allot/app/config"
+	"allot/app/session"
+)
+
+// Hostile is the sandbox behind a rewriting server.
+type Hostile struct {
+	Session *session.Session
+	Sandbox *onchain.Sandbox
+
+	mu       sync.Mutex
+	rewrites map[string]func(result map[string]any)
+}
+
+// NewHostile starts the sandbox and its chain (mining on its own), a
+// server in front of it, and a session on that server, with the journal
+// in stateDir.
+func NewHostile(t testing.TB, stateDir string) *Hostile {
+	t.Helper()
+	h := &Hostile{rewrites: map[string]func(map[string]any){}}
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Start()
+	t.Cleanup(srv.Close)
+	sb, err := onchain.Start(context.Background(), onchain.Options{Sandbox: sandbox.Options{PublicURL: srv.URL, KeystoreDir: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	h.Sandbox = sb
+	srv.Config.Handler = http.HandlerFunc(h.serve)
+
+	fx := sb.Server.Fixtures()
+	p := config.Profile{
+		Name: "hostile", BaseURL: fx.BaseURL, PortalURL: fx.PortalURL, PortalID: fx.PortalID, APIKey: fx.APIKey,
+		APIKeyHeader: config.DefaultAPIKeyHeader, Tokens: fx.TokenIDs, Timeout: config.Duration{Duration: config.DefaultTimeout},
+		ChainID: fx.ChainID, Keystore: fx.KeystoreDir, SigninDomain: fx.SigninDomain,
+	}
+	s := &session.Session{Name: p.Name, Profile: p, TokenIDs: fx.TokenIDs, Requests: session.NewRequestLog(), StateDir: stateDir,
+		Now: time.Now, Fixtures: &fx, Chain: sb.Chain.Client(), Applied: sb.Server.Journal}
+	s.API, err = api.New(api.Config{BaseURL: p.BaseURL, PortalURL: p.PortalURL, PortalID: p.PortalID, APIKey: p.APIKey,
+		APIKeyHeader: p.APIKeyHeader, Timeout: p.Timeout.Duration, OnExchange: s.Requests.Add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Session = s
+	return h
+}
+
+// Rewrite changes the answers of the operations whose path ends in suffix
+// ("/claim", "/merkle-proof", "/contracts", "/parameters/stake"): rewrite
+// gets the result object (inside the envelope when there is one) to
+// change in place.
+func (h *Hostile) Rewrite(suffix string, rewrite func(result map[string]any)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.rewrites[suffix] = rewrite
+}
+
+func (h *Hostile) rewriteOf(path string) func(map[string]any) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for suffix, f := range h.rewrites {
+		if strings.HasSuffix(path, suffix) {
+			return f
+		}
+	}
+	return nil
+}
+
+func (h *Hostile) serve(w http.ResponseWriter, r *http.Request) {
+	rec := httptest.NewRecorder()
+	h.Sandbox.Server.ServeHTTP(rec, r)
+	body := rec.Body.Bytes()
+	if rewrite := h.rewriteOf(r.URL.Path); rewrite != nil && rec.Code == http.StatusOK {
+		var answer map[string]any
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.UseNumber()
+		if dec.Decode(&answer) == nil {
+			result := answer
+			if inner, ok := answer["result"].(map[string]any); ok {
+				result = inner
+			}
+			rewrite(result)
+			body, _ = json.Marshal(answer)
+		}
+	}
+	for k, v := range rec.Header() {
+		if k != "Content-Length" {
+			w.Header()[k] = v
+		}
+	}
+	w.WriteHeader(rec.Code)
+	w.Write(body)
+}

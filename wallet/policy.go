@@ -1,0 +1,501 @@
+package wallet
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+	"time"
+
+	"allot/sanitize"
+	"allot/wallet/merkle"
+	"allot/wallet/vesting"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// The signing policy. The service hands out the calls a claim or a stake
+// is to sign, and the service may be hostile: what it hands out is signed
+// only when it is exactly what the user asked for, against contracts the
+// chain (and the profile, when it pins them) vouches for (D17). Anything
+// else is refused, whole, before anything is built, unlocked or signed;
+// nothing overrides a refusal.
+
+// ErrRefused is wrapped by every refusal of the signing policy.
+var ErrRefused = errors.New("refused by the signing policy")
+
+// RefusedError is a claim or a stake the policy refuses, with every reason
+// found. Nothing of it may be signed. When a reason is that something
+// could not be read from the chain, it also wraps ErrUnchecked.
+type RefusedError struct {
+	// Subject says what was refused: "claim of allocation ID".
+	Subject string
+	// Reasons are plain, one-line and safe for a terminal.
+	Reasons []string
+	// Unchecked: at least one reason is a check that could not run.
+	Unchecked bool
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("%s: not signed, %s: %s", e.Subject, ErrRefused, strings.Join(e.Reasons, "; "))
+}
+
+// Unwrap makes errors.Is work for ErrRefused, and for ErrUnchecked when a
+// check could not run.
+func (e *RefusedError) Unwrap() []error {
+	if e.Unchecked {
+		return []error{ErrRefused, ErrUnchecked}
+	}
+	return []error{ErrRefused}
+}
+
+func (e *RefusedError) refuse(format string, args ...any) {
+	e.Reasons = append(e.Reasons, strings.TrimSpace(sanitize.Line(fmt.Sprintf(format, args...))))
+}
+
+func (e *RefusedError) unchecked(format string, args ...any) {
+	e.Unchecked = true
+	e.refuse(format, args...)
+}
+
+func (e *RefusedError) err() error {
+	if len(e.Reasons) == 0 {
+		return nil
+	}
+	return e
+}
+
+// DefaultMaxNativeFee is the most native coin a claim or a stake may send
+// when the profile sets no max_native_fee: 0.01 ether.
+var DefaultMaxNativeFee = big.NewInt(10_000_000_000_000_000)
+
+// Pins are the contracts and the fee ceiling the user's profile trusts
+// (D17). An empty list pins nothing: the chain's checks alone decide, and
+// the review says the contract is not pinned.
+type Pins struct {
+	Vesters, Staking, Tokens []common.Address
+	// MaxNativeFee is the most wei a claim or a stake may send; nil is
+	// DefaultMaxNativeFee.
+	MaxNativeFee *big.Int
+}
+
+func (p Pins) maxFee() *big.Int {
+	if p.MaxNativeFee == nil {
+		return DefaultMaxNativeFee
+	}
+	return p.MaxNativeFee
+}
+
+// Approval is a batch of calls the policy allows, and what it established
+// on the way, for the review. Only CheckClaim and CheckStake make one, and
+// only Build turns one into transactions: nothing else can be signed.
+type Approval struct {
+	Subject string
+	// Facts are what the policy established, in order, for the user to
+	// read before signing: which contract, found how, pinned or not; the
+	// fee read from the chain; what is claimable.
+	Facts []Line
+	calls []Call
+}
+
+// Calls returns the approved calls, in the order they are to be signed.
+func (a *Approval) Calls() []Call { return slices.Clone(a.calls) }
+
+// ClaimPolicy is what a claim must match: what the user asked for and
+// what allot knows without the claim's answer.
+type ClaimPolicy struct {
+	AllocationID string
+	Signer       common.Address
+	// ChainID is the profile's chain.
+	ChainID uint64
+	// Amount is what the user asked for, in base units; nil asks for all
+	// that is claimable.
+	Amount *big.Int
+	// Proof is the allocation's proof from the merkle-proof operation,
+	// fetched for AllocationID.
+	Proof *Proof
+	// Candidates are the contracts that may be the vester (see
+	// VesterCandidates); the pinned vesters replace them when pinned.
+	Candidates []common.Address
+	Pins       Pins
+	// Seen reports whether the journal recorded a signature for a call to
+	// an address before; nil knows of none.
+	Seen func(common.Address) bool
+}
+
+// withdrawnABI reads what a vester paid out of an allocation so far; a
+// vester without it cannot say, and the claim is bounded by the vested
+// amount alone.
+var withdrawnABI = func() abi.ABI {
+	parsed, err := abi.JSON(strings.NewReader(`[{"type":"function","name":"withdrawn","stateMutability":"view",
+		"inputs":[{"name":"allocationId","type":"string"}],"outputs":[{"name":"","type":"uint256"}]}]`))
+	if err != nil {
+		panic(fmt.Sprintf("wallet: withdrawn ABI: %v", err))
+	}
+	return parsed
+}()
+
+// claimFacts is what CheckClaim established from the proof and the chain.
+type claimFacts struct {
+	args      vesting.Args
+	root      common.Hash
+	vester    common.Address // zero when not established
+	fee       *big.Int       // nil when not read
+	claimable *big.Int       // nil when not read
+}
+
+// CheckClaim applies the signing policy to a claim's calls (D7, D8, D16,
+// D17). A claim may sign exactly one withdraw(amount, rootIndex,
+// decodableArgs, proof) of the allocation asked for, where:
+//   - the proof is the one the merkle-proof operation gave for that
+//     allocation: its leaf hashes its decodableArgs and names the
+//     allocation asked for;
+//   - the call goes to the vester that holds the proof's root on the chain
+//     (FindVester over the candidates, or over the pinned vesters);
+//   - it sends exactly the claim fee the vester asks (ClaimFee), and no
+//     more than the profile's max_native_fee;
+//   - it withdraws at most what is claimable at the chain's head (0 is
+//     "all that is vested", D16), and exactly the amount asked when one
+//     was;
+//   - it is for the profile's chain and from the signer.
+//
+// Anything else is a *RefusedError with every reason found. When the chain
+// cannot be read, the claim is refused too: unchecked is never allowed.
+func CheckClaim(ctx context.Context, node Node, p ClaimPolicy, calls []Call) (*Approval, error) {
+	refused := &RefusedError{Subject: "claim of allocation " + sanitize.Truncate(p.AllocationID, 60)}
+	a := &Approval{Subject: refused.Subject}
+	calls = withValues(calls)
+	facts := establishClaim(ctx, node, p, refused, a)
+	if len(calls) != 1 {
+		refused.refuse("a claim signs exactly one vester withdraw; the service's answer holds %d calls", len(calls))
+	}
+	for i, c := range calls {
+		checkCommon(refused, i, c, p.Signer, p.ChainID, p.Pins)
+		m, values, ok := decodeKnown(c.Data)
+		if !ok {
+			refused.refuse("call %d to %s: calldata allot cannot decode (%d bytes)", i+1, c.To.Hex(), len(c.Data))
+			continue
+		}
+		if m.method.RawName != "withdraw" {
+			refused.refuse("call %d is %s: a claim signs only the vester's withdraw", i+1, describe(m, values, c))
+			continue
+		}
+		checkWithdraw(refused, i, c, values, p, facts)
+	}
+	if err := refused.err(); err != nil {
+		return nil, err
+	}
+	a.calls = slices.Clone(calls)
+	return a, nil
+}
+
+// establishClaim reads what the claim must match from the proof and the
+// chain, and says it in a's facts.
+func establishClaim(ctx context.Context, node Node, p ClaimPolicy, refused *RefusedError, a *Approval) *claimFacts {
+	facts := &claimFacts{}
+	proof := p.Proof
+	if proof == nil {
+		refused.unchecked("no merkle proof of the allocation: the claim cannot be checked")
+		return facts
+	}
+	leaf := merkle.Leaf(proof.DecodableArgs)
+	args, err := vesting.Decode(proof.DecodableArgs)
+	switch {
+	case proof.Hash != nil && *proof.Hash != leaf:
+		refused.refuse("the proof's leaf %s is not the hash it states, %s", leaf.Hex(), proof.Hash.Hex())
+		return facts
+	case err != nil:
+		refused.refuse("the allocation's proof does not decode: %v", err)
+		return facts
+	case args.Allocation.ID != p.AllocationID:
+		refused.refuse("the proof is of allocation %q, not of %s, the one asked for", sanitize.Truncate(args.Allocation.ID, 60), p.AllocationID)
+		return facts
+	case len(proof.Siblings) > merkle.MaxProofLength:
+		refused.refuse("the proof has %d nodes, more than %d", len(proof.Siblings), merkle.MaxProofLength)
+		return facts
+	}
+	facts.args = args
+	facts.root = merkle.ProcessProof(leaf, proof.Siblings)
+	if b := args.Allocation.OriginalBeneficiary; b != p.Signer {
+		a.Facts = append(a.Facts, Line{"tokens go to", b.Hex() + ", the allocation's beneficiary, not to the signer " + p.Signer.Hex()})
+	}
+	if node == nil {
+		refused.unchecked("no chain connection (rpc_url): the vester, its root and the claim fee cannot be read")
+		return facts
+	}
+
+	candidates, pinned := p.Candidates, len(p.Pins.Vesters) > 0
+	if pinned {
+		candidates = p.Pins.Vesters
+	}
+	check, err := FindVester(ctx, node, candidates, proof.RootIndex, facts.root)
+	switch {
+	case errors.Is(err, ErrUnchecked):
+		refused.unchecked("the vester could not be established: %v", err)
+		return facts
+	case err != nil && pinned:
+		refused.refuse("no pinned vester holds root %d = %s of this proof", proof.RootIndex, facts.root.Hex())
+		return facts
+	case err != nil:
+		refused.refuse("no contract of this token holds root %d = %s of this proof on the chain", proof.RootIndex, facts.root.Hex())
+		return facts
+	}
+	facts.vester = check.Vester
+	a.Facts = append(a.Facts, Line{"vester", fmt.Sprintf("%s holds root %d (found on chain)%s",
+		check.Vester.Hex(), proof.RootIndex, trust(check.Vester, pinned, p.Seen))})
+
+	fee, err := ClaimFee(ctx, node, facts.vester, p.AllocationID)
+	if err != nil {
+		refused.unchecked("the claim fee could not be read from the vester: %v", err)
+	} else {
+		facts.fee = fee
+		a.Facts = append(a.Facts, Line{"claim fee", FormatUnits(fee) + " ether (read from the chain)"})
+	}
+
+	head, err := node.HeaderByNumber(ctx, nil)
+	if err != nil {
+		refused.unchecked("the chain's time could not be read, so what is vested is unknown: %v", err)
+		return facts
+	}
+	at := time.Unix(int64(head.Time), 0).UTC()
+	vested := args.Unlocked(at)
+	withdrawn, err := view[*big.Int](ctx, node, withdrawnABI, facts.vester, "withdrawn", p.AllocationID)
+	switch {
+	case err == nil:
+		facts.claimable = new(big.Int).Sub(vested, withdrawn)
+		if facts.claimable.Sign() < 0 {
+			facts.claimable.SetInt64(0)
+		}
+		a.Facts = append(a.Facts, Line{"claimable", fmt.Sprintf("%s tokens: %s vested at the chain's time %s, %s withdrawn",
+			FormatUnits(facts.claimable), FormatUnits(vested), at.Format(time.RFC3339), FormatUnits(withdrawn))})
+	case reverted(err) || errors.Is(err, ErrNoContract):
+		facts.claimable = vested
+		a.Facts = append(a.Facts, Line{"claimable", fmt.Sprintf("at most %s tokens vested at the chain's time %s; the vester does not say what was withdrawn already",
+			FormatUnits(vested), at.Format(time.RFC3339))})
+	default:
+		refused.unchecked("what the allocation withdrew already could not be read: %v", err)
+	}
+	return facts
+}
+
+// reverted reports whether err is a call that reverted (not a node that
+// could not be reached).
+func reverted(err error) bool {
+	if err == nil {
+		return false
+	}
+	_, ok := revertReason(err)
+	return ok
+}
+
+// checkWithdraw holds the withdraw call i to what establishClaim found.
+func checkWithdraw(refused *RefusedError, i int, c Call, values []any, p ClaimPolicy, f *claimFacts) {
+	// Unpack yields these types for uint256, uint32, bytes and bytes32[].
+	amount, _ := values[0].(*big.Int)
+	rootIndex, _ := values[1].(uint32)
+	decodableArgs, _ := values[2].([]byte)
+	nodes, _ := values[3].([][32]byte)
+	if f.vester != (common.Address{}) && c.To != f.vester {
+		refused.refuse("call %d goes to %s, not to the vester %s that holds the allocation's root", i+1, c.To.Hex(), f.vester.Hex())
+	}
+	if proof := p.Proof; proof != nil {
+		sameProof := len(nodes) == len(proof.Siblings)
+		for j := 0; sameProof && j < len(nodes); j++ {
+			sameProof = common.Hash(nodes[j]) == proof.Siblings[j]
+		}
+		if rootIndex != proof.RootIndex || !bytes.Equal(decodableArgs, proof.DecodableArgs) || !sameProof {
+			refused.refuse("call %d withdraws with another leaf, proof or root index than the allocation's proof", i+1)
+		}
+	}
+	if f.fee != nil && c.Value.Cmp(f.fee) != 0 {
+		refused.refuse("call %d sends %s ether; the vester's claim fee is %s ether", i+1, FormatUnits(c.Value), FormatUnits(f.fee))
+	}
+	switch {
+	case p.Amount != nil && amount.Cmp(p.Amount) != 0:
+		asked := FormatUnits(amount) + " tokens"
+		if amount.Sign() == 0 {
+			asked = "everything vested"
+		}
+		refused.refuse("call %d withdraws %s; you asked for %s", i+1, asked, FormatUnits(p.Amount))
+	case f.claimable == nil:
+	case amount.Sign() == 0 && f.claimable.Sign() == 0:
+		refused.refuse("call %d withdraws everything vested, and nothing is claimable now", i+1)
+	case amount.Cmp(f.claimable) > 0:
+		refused.refuse("call %d withdraws %s tokens; %s are claimable now", i+1, FormatUnits(amount), FormatUnits(f.claimable))
+	}
+}
+
+// checkCommon holds every call to the chain, the signer and the fee
+// ceiling.
+func checkCommon(refused *RefusedError, i int, c Call, signer common.Address, chainID uint64, pins Pins) {
+	if c.ChainID != 0 && c.ChainID != chainID {
+		refused.refuse("call %d is for chain %d; the profile's chain is %d", i+1, c.ChainID, chainID)
+	}
+	if c.From != signer {
+		refused.refuse("call %d is to be sent by %s, not by the signer %s", i+1, c.From.Hex(), signer.Hex())
+	}
+	if max := pins.maxFee(); c.Value.Cmp(max) > 0 {
+		refused.refuse("call %d sends %s ether, more than max_native_fee %s ether", i+1, FormatUnits(c.Value), FormatUnits(max))
+	}
+}
+
+// withValues copies calls with a nil value made zero, so that every check
+// compares values.
+func withValues(calls []Call) []Call {
+	out := slices.Clone(calls)
+	for i := range out {
+		if out[i].Value == nil {
+			out[i].Value = new(big.Int)
+		}
+	}
+	return out
+}
+
+// describe names a known call in a few words, for a refusal.
+func describe(m knownMethod, values []any, c Call) string {
+	switch m.method.RawName {
+	case "approve":
+		spender, _ := values[0].(common.Address)
+		amount, _ := values[1].(*big.Int)
+		if amount != nil && amount.Cmp(maxUint256) == 0 {
+			return fmt.Sprintf("an UNLIMITED approve of token %s to %s", c.To.Hex(), spender.Hex())
+		}
+		return fmt.Sprintf("an approve of %s tokens of %s to %s", FormatUnits(amount), c.To.Hex(), spender.Hex())
+	case "transfer":
+		to, _ := values[0].(common.Address)
+		amount, _ := values[1].(*big.Int)
+		return fmt.Sprintf("a transfer of %s tokens of %s to %s", FormatUnits(amount), c.To.Hex(), to.Hex())
+	}
+	return fmt.Sprintf("a %s %s at %s", m.contract, m.method.RawName, c.To.Hex())
+}
+
+// trust says how far the profile and the journal vouch for addr.
+func trust(addr common.Address, pinned bool, seen func(common.Address) bool) string {
+	switch {
+	case pinned:
+		return " · pinned in the profile"
+	case seen != nil && seen(addr):
+		return " · not pinned in the profile"
+	}
+	return " · not pinned in the profile · new: never signed for in this journal"
+}
+
+// StakePolicy is what a stake must match.
+type StakePolicy struct {
+	PoolID  string
+	Signer  common.Address
+	ChainID uint64
+	// Amount is what the user asked to stake, in base units.
+	Amount *big.Int
+	// Pool is the pool's staking contract as the token's contract list
+	// names it (the pool's contractId); zero when the list has none.
+	Pool common.Address
+	Pins Pins
+	Seen func(common.Address) bool
+}
+
+// CheckStake applies the signing policy to a stake's calls (D11, D17). A
+// stake may sign exactly: an optional approve(pool, amount) on the pool's
+// token (its stakingToken() on the chain), of exactly the amount staked,
+// sending nothing; then stake(amount) on the pool's staking contract,
+// sending exactly the pool's platformFee() read from the chain, which the
+// stake parameters advertise; the amount the one asked; the pool and the
+// token within the profile's pins when pinned. Anything else is a
+// *RefusedError.
+func CheckStake(ctx context.Context, node Node, p StakePolicy, calls []Call) (*Approval, error) {
+	refused := &RefusedError{Subject: "stake in pool " + sanitize.Truncate(p.PoolID, 60)}
+	a := &Approval{Subject: refused.Subject}
+	calls = withValues(calls)
+	var token common.Address
+	var fee *big.Int
+	switch {
+	case p.Amount == nil || p.Amount.Sign() <= 0:
+		refused.refuse("no amount to stake was asked for")
+	case p.Pool == (common.Address{}):
+		refused.refuse("the token's contract list names no staking contract for this pool")
+	case len(p.Pins.Staking) > 0 && !slices.Contains(p.Pins.Staking, p.Pool):
+		refused.refuse("the pool's staking contract %s is not pinned in the profile's staking list", p.Pool.Hex())
+	case node == nil:
+		refused.unchecked("no chain connection (rpc_url): the pool's token and fee cannot be read")
+	default:
+		token, fee = establishStake(ctx, node, p, refused, a)
+	}
+	if n := len(calls); n < 1 || n > 2 {
+		refused.refuse("a stake signs a stake, with an approve before it at most; there are %d calls", n)
+	}
+	for i, c := range calls {
+		checkCommon(refused, i, c, p.Signer, p.ChainID, p.Pins)
+		m, values, ok := decodeKnown(c.Data)
+		if !ok {
+			refused.refuse("call %d to %s: calldata allot cannot decode (%d bytes)", i+1, c.To.Hex(), len(c.Data))
+			continue
+		}
+		last := i == len(calls)-1
+		switch {
+		case m.method.RawName == "stake" && last:
+			amount, _ := values[0].(*big.Int)
+			if c.To != p.Pool {
+				refused.refuse("call %d stakes in %s, not in the pool's staking contract %s", i+1, c.To.Hex(), p.Pool.Hex())
+			}
+			if p.Amount != nil && amount.Cmp(p.Amount) != 0 {
+				refused.refuse("call %d stakes %s tokens; you asked for %s", i+1, FormatUnits(amount), FormatUnits(p.Amount))
+			}
+			if fee != nil && c.Value.Cmp(fee) != 0 {
+				refused.refuse("call %d sends %s ether; the pool's platform fee on the chain is %s ether", i+1, FormatUnits(c.Value), FormatUnits(fee))
+			}
+		case m.method.RawName == "approve" && i == 0 && !last:
+			spender, _ := values[0].(common.Address)
+			amount, _ := values[1].(*big.Int)
+			if token != (common.Address{}) && c.To != token {
+				refused.refuse("call 1 approves token %s, not the pool's token %s", c.To.Hex(), token.Hex())
+			}
+			if spender != p.Pool {
+				refused.refuse("call 1 approves %s to spend, not the pool's staking contract %s", spender.Hex(), p.Pool.Hex())
+			}
+			if p.Amount == nil || amount.Cmp(p.Amount) != 0 {
+				refused.refuse("call 1 approves %s tokens; the stake is %s, and no more may be approved", FormatUnits(amount), FormatUnits(p.Amount))
+			}
+			if c.Value.Sign() != 0 {
+				refused.refuse("call 1 sends %s ether with an approve, which takes none", FormatUnits(c.Value))
+			}
+		default:
+			refused.refuse("call %d is %s: a stake signs only an approve of the stake, then the stake", i+1, describe(m, values, c))
+		}
+	}
+	if err := refused.err(); err != nil {
+		return nil, err
+	}
+	a.calls = slices.Clone(calls)
+	return a, nil
+}
+
+// establishStake reads the pool's fee and token from the chain and holds
+// the token to the pins.
+func establishStake(ctx context.Context, node Node, p StakePolicy, refused *RefusedError, a *Approval) (common.Address, *big.Int) {
+	fee, err := PlatformFee(ctx, node, p.Pool)
+	switch {
+	case errors.Is(err, ErrNoContract):
+		refused.refuse("the pool's staking contract %s has no code on the chain", p.Pool.Hex())
+		return common.Address{}, nil
+	case err != nil:
+		refused.unchecked("the pool's platform fee could not be read from the chain: %v", err)
+		return common.Address{}, nil
+	}
+	a.Facts = append(a.Facts,
+		Line{"staking contract", p.Pool.Hex() + " (the pool's contract in the token's list, answering on chain)" + trust(p.Pool, len(p.Pins.Staking) > 0, p.Seen)},
+		Line{"platform fee", FormatUnits(fee) + " ether (read from the chain)"})
+	token, err := StakingToken(ctx, node, p.Pool)
+	switch {
+	case err != nil:
+		refused.unchecked("the pool's token could not be read from the chain: %v", err)
+		return common.Address{}, fee
+	case len(p.Pins.Tokens) > 0 && !slices.Contains(p.Pins.Tokens, token):
+		refused.refuse("the pool's token %s is not pinned in the profile's tokens list", token.Hex())
+	}
+	a.Facts = append(a.Facts, Line{"token", token.Hex() + " (the pool's stakingToken() on chain)" + trust(token, len(p.Pins.Tokens) > 0, p.Seen)})
+	return token, fee
+}
