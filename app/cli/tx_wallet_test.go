@@ -610,7 +610,7 @@ func TestNoFlagOverridesThePolicy(t *testing.T) {
 		{"claim", testAllocation, "--sign", "--account", f.user.Hex(), "--force"},
 		{"stake", "--pool", testPoolID, "--amount", "1", "--account", f.user.Hex(), "--force"},
 	} {
-		if r := f.run(t, args...); r.code != 2 || !strings.Contains(r.stderr, "flag provided but not defined: -force") {
+		if r := f.run(t, args...); r.code != 2 || !strings.Contains(r.stderr, "unknown flag --force") {
 			t.Errorf("%s --force: exit %d, want 2: there is no --force\n%s", args[0], r.code, r.stderr)
 		}
 	}
