@@ -31,6 +31,7 @@ import (
 type flow struct {
 	t  *testing.T
 	s  *session.Session
+	m  *Model // read only what the program does not change
 	tm *teatest.TestModel
 	// seen is everything drawn so far, to read values off the screen;
 	// mark is where the output of the last key starts.
@@ -65,7 +66,7 @@ func journaled(t *testing.T) (*session.Session, *journal.Journal) {
 func newFlowOn(t *testing.T, s *session.Session) *flow {
 	t.Helper()
 	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
-	f := &flow{t: t, s: s, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f := &flow{t: t, s: s, m: m, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
 	f.wait("Team & Advisors Vesting")
 	return f
 }
