@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"allot/api"
 	"allot/api/sandbox"
 
 	"allot/app/journal"
@@ -152,5 +154,51 @@ func TestQuestionUnderAPageSaysNo(t *testing.T) {
 	f.quit()
 	if n := applied(f.s, "transactions/create"); n != 0 {
 		t.Errorf("sent %d after the question was hidden", n)
+	}
+}
+
+// TestUnknownWithoutOutcome: requests a run journaled without an outcome
+// (it quit or crashed while they were in flight) are UNKNOWN rows of the
+// Transactions screen in every run after, whatever kind of write they
+// are, and open to be checked; what another deployment of the same
+// profile name journaled is not listed.
+func TestUnknownWithoutOutcome(t *testing.T) {
+	s, j := journaled(t)
+	d := s.Deployment()
+	start, _ := json.Marshal(&api.StartDistributionRequest{ContractID: s.Fixtures.ContractIDs[0], TokenID: s.TokenIDs[0], AllocationIDs: []string{s.Fixtures.AllocationIDs[0]}})
+	n := func(v string) api.Number { x, _ := api.ParseAmount(v); return x }
+	schedule, _ := json.Marshal(api.ScheduleRequest{TokenID: s.TokenIDs[0], Name: "Quit while sending", Description: "d", UnlockAtStart: n("1"),
+		Cliff: api.CliffRequest{Value: n("0"), Duration: n("0")}, RoundingMode: "FLOOR",
+		Pieces: []api.SchedulePiece{{Name: "p", Portion: n("0"), StartDelay: api.ValueOf{Value: n("0")}, OneOff: &api.OneOffConf{Offset: api.ValueOf{Value: n("0")}, DayOfMonth: 1}}}})
+	other := journal.Deployment{Profile: s.Name, BaseURL: "http://127.0.0.1:8080", ChainID: d.ChainID}
+	created, _ := json.Marshal(api.TransactionsResult{Transactions: []api.Transaction{{TransactionID: "0badc0de-8a51-4c1e-9d7a-2b6c4f1e0a11", Status: "PENDING"}}})
+	for _, e := range []journal.Entry{
+		d.Stamp(journal.Entry{Kind: journal.KindRequest, Op: "transactions/create", Ref: api.ActionStartDistribution, Write: "w1", Data: start}),
+		d.Stamp(journal.Entry{Kind: journal.KindRequest, Op: "schedules/create", Ref: "Quit while sending", Write: "w2", Data: schedule}),
+		other.Stamp(journal.Entry{Kind: journal.KindRequest, Op: "transactions/create", Ref: api.ActionInitialize, Write: "w3", Data: []byte(`{}`)}),
+		other.Stamp(journal.Entry{Kind: journal.KindOutcome, Op: "transactions/create", Ref: api.ActionInitialize, Write: "w3", Status: "PENDING", Data: created}),
+	} {
+		if err := j.Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := newFlowOn(t, s)
+	f.runes("4").wait("no outcome recorded")
+	f.waitFrom(0, "START_DISTRIBUTION")
+	f.waitFrom(0, "schedule")
+	// Newest first: the schedule.
+	f.key(tea.KeyEnter).wait("the sandbox says it did not apply it")
+	f.key(tea.KeyEsc).wait("New unlock schedule").key(tea.KeyEsc).wait("no outcome recorded") // to its form, then out
+	f.key(tea.KeyDown).key(tea.KeyEnter).wait("Outcome unknown: START_DISTRIBUTION")
+	m := f.quit()
+	m.pop()
+	rows := 0
+	for _, l := range strings.Split(m.View(), "\n") {
+		if strings.Contains(l, "(no outcome recorded") && strings.Contains(l, "UNKNOWN") {
+			rows++
+		}
+	}
+	if v := m.View(); strings.Contains(v, "0badc0de") || rows != 2 {
+		t.Errorf("want the two UNKNOWN requests, and not the other deployment's transaction:\n%s", v)
 	}
 }

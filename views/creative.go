@@ -460,12 +460,7 @@ func (c *creative) requestURL() tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		var up *api.UploadURL
-		err := rec.Write(crvOpURL, ref, req, func() (string, any, error) {
-			var err error
-			up, err = client.CreativeUploadURL(ctx, req)
-			return "", nil, err
-		})
+		up, err := rec.CreativeUploadURL(ctx, client, ref, req)
 		return crvGotURL{seq: seq, url: up, err: err}
 	}
 }
@@ -551,15 +546,7 @@ func (c *creative) register(up *api.UploadURL) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		var out *api.Creative
-		err := rec.Write(crvOpCreate, ref, req, func() (string, any, error) {
-			var err error
-			out, err = client.CreateCreative(ctx, req)
-			if err != nil {
-				return "", nil, err
-			}
-			return "created", out, nil
-		})
+		out, err := rec.RegisterCreative(ctx, client, ref, req)
 		return crvRegistered{seq: seq, creative: out, err: err}
 	}
 }

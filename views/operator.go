@@ -18,6 +18,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
+	"allot/app/act"
 	"allot/sanitize"
 	"allot/views/widget"
 )
@@ -115,11 +116,11 @@ var (
 	opKeyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
 )
 
-// reopenUnknown is the page of a request whose answer never came, read
-// back from the journal (by a later run, or after its page was closed):
-// check whether the service applied it, or send the same bytes again after
-// a yes. It is nil when body is not a request of action (see canReopen).
-func reopenUnknown(ctx *Context, action string, body []byte, at time.Time) Screen {
+// reopenOperator is the page of a transaction request whose answer never
+// came, read back from the journal (by a later run, or after its page was
+// closed): check whether the service applied it, or send the same bytes
+// again after a yes. It is nil when body is not a request of action.
+func reopenOperator(ctx *Context, action string, body []byte, at time.Time) Screen {
 	req, ok := opReadRequest(action, body)
 	if !ok {
 		return nil
@@ -141,12 +142,6 @@ func reopenUnknown(ctx *Context, action string, body []byte, at time.Time) Scree
 	return o
 }
 
-// canReopen says whether reopenUnknown can take body.
-func canReopen(action string, body []byte) bool {
-	_, ok := opReadRequest(action, body)
-	return ok
-}
-
 // opReadRequest reads a journaled request of action; only one that
 // encodes back to the same bytes may be sent again.
 func opReadRequest(action string, body []byte) (api.TransactionRequest, bool) {
@@ -163,7 +158,7 @@ func opReadRequest(action string, body []byte) (api.TransactionRequest, bool) {
 // api.ActionFundDistribution.
 func NewOperator(ctx *Context, c api.Contract, action string) Screen {
 	o := &operator{ctx: ctx, contract: c, action: action, baseline: -1, width: 80, height: 22}
-	o.recent = recentLookups(ctx.Journal, ctx.Session.Name)
+	o.recent = recentLookups(ctx.Journal, ctx.Session.Deployment())
 	o.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	var fields []*widget.FormField
 	switch action {
@@ -599,23 +594,13 @@ func (o *operator) send() tea.Cmd {
 		}
 		c, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		var res *api.TransactionsResult
-		err := rec.Write(opCreate, action, req, func() (string, any, error) {
-			r, err := sess.API.CreateTransaction(c, req)
-			if err != nil {
-				return "", nil, err
-			}
-			res = r
-			return r.Statuses(), r, nil
-		})
+		res, err := rec.CreateTransaction(c, sess.API, req)
 		return opSentMsg{seq: seq, result: res, err: err, baseline: baseline}
 	}
 	return tea.Batch(o.spin.Tick, sendCmd)
 }
 
 func (o *operator) sent(msg opSentMsg) tea.Cmd {
-	var unknown *api.OutcomeUnknownError
-	var unreadable *api.UnexpectedResponseError
 	var invalid *api.ValidationError
 	switch {
 	case msg.err == nil:
@@ -623,9 +608,7 @@ func (o *operator) sent(msg opSentMsg) tea.Cmd {
 		o.fitScroll()
 		o.scroll.Home()
 		return nil
-	case errors.As(msg.err, &unknown), errors.As(msg.err, &unreadable):
-		// An answer that cannot be read says no more than no answer: the
-		// write may have been applied.
+	case act.Unknown(msg.err):
 		o.state, o.unknownErr, o.baseline = opUnknown, msg.err, msg.baseline
 		return nil
 	case errors.As(msg.err, &invalid):

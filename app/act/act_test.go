@@ -17,7 +17,7 @@ func newRecorder(t *testing.T) (*Recorder, *journal.Journal) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Recorder{Journal: j, Profile: "test"}, j
+	return &Recorder{Journal: j, Deployment: journal.Deployment{Profile: "test"}}, j
 }
 
 // TestWriteOutcomes: the request is journaled before it is sent, and the

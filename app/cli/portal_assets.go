@@ -36,15 +36,7 @@ var scheduleCreateCommand = command{
 			if err != nil {
 				return err
 			}
-			var res *api.Schedule
-			err = e.recorder().Write("schedules/create", req.Name, req, func() (string, any, error) {
-				var err error
-				res, err = s.API.CreateSchedule(ctx, req)
-				if err != nil {
-					return "", nil, err
-				}
-				return res.Key, res, nil
-			})
+			res, err := e.recorder().CreateSchedule(ctx, s.API, req)
 			if err != nil {
 				return err
 			}
@@ -100,22 +92,16 @@ var creativeUploadCommand = command{
 			if err != nil {
 				return err
 			}
-			var upload *api.UploadURL
-			if err := e.recorder().Write("portals/creatives/upload-url", fileName, req, func() (string, any, error) {
-				upload, err = s.API.CreativeUploadURL(ctx, req)
-				return "", nil, err
-			}); err != nil {
+			upload, err := e.recorder().CreativeUploadURL(ctx, s.API, fileName, req)
+			if err != nil {
 				return err
 			}
 			if err := s.API.Upload(ctx, upload.UploadURL, contentType, f, info.Size()); err != nil {
 				return err
 			}
 			create := api.CreateCreativeRequest{StorageKey: upload.StorageKey, Name: *name}
-			var creative *api.Creative
-			if err := e.recorder().Write("portals/creatives/create", fileName, create, func() (string, any, error) {
-				creative, err = s.API.CreateCreative(ctx, create)
-				return "", creative, err
-			}); err != nil {
+			creative, err := e.recorder().RegisterCreative(ctx, s.API, fileName, create)
+			if err != nil {
 				return err
 			}
 			if *out == formatJSON {
