@@ -56,16 +56,12 @@ type clearStatus struct{ seq int }
 // the configuration's other profiles (:profile).
 func Run(ctx context.Context, s *session.Session, sw session.Switch) error {
 	m := New(s, Options{Switch: sw})
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx))
-	_, err := p.Run()
+	err := run(ctx, m, s.StateDir, tea.WithAltScreen())
 	// The sessions switched away from are closing; the caller closes s,
 	// the dashboard the one it switched to.
 	m.closing.Wait()
 	if m.ctx.Session != s {
 		m.ctx.Session.Close()
-	}
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-		return nil
 	}
 	return err
 }
@@ -141,7 +137,7 @@ func New(s *session.Session, opts Options) *Model {
 	}
 	m := &Model{
 		ctx: &views.Context{Session: s, Now: now, Styles: widget.DefaultStyles(), Clipboard: clip, Journal: j, Token: token,
-			Recorder: &act.Recorder{Journal: j, Profile: s.Name}, Wallet: &views.Wallet{}},
+			Recorder: &act.Recorder{Journal: j, Deployment: s.Deployment()}, Wallet: &views.Wallet{}},
 		opts:    opts,
 		keys:    defaultKeys(),
 		help:    help.New(),

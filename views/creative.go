@@ -10,11 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/filepicker"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"allot/api"
 	"allot/app/act"
@@ -62,7 +60,7 @@ type crvFile struct {
 // name it, review, then upload URL, upload with progress, register.
 type creative struct {
 	ctx     *Context
-	picker  filepicker.Model
+	picker  *folder
 	state   crvState
 	pickErr string
 	file    crvFile
@@ -98,30 +96,13 @@ func NewCreative(ctx *Context) Screen {
 }
 
 func newCreative(ctx *Context, dir string) *creative {
-	p := filepicker.New()
-	p.CurrentDirectory = dir
-	p.AutoHeight = false
-	p.ShowPermissions = false
-	p.Cursor = "▶"
-	// Plain styles: the view is sanitized (file names come from disk), so
-	// it must carry no escapes of its own.
-	plain := lipgloss.NewStyle()
-	p.Styles = filepicker.Styles{
-		DisabledCursor: plain, Cursor: plain, Symlink: plain, Directory: plain, File: plain,
-		DisabledFile: plain, Permission: plain, Selected: plain, DisabledSelected: plain,
-		FileSize:       lipgloss.NewStyle().Width(7).Align(lipgloss.Right),
-		EmptyDirectory: lipgloss.NewStyle().SetString("  no files here"),
-	}
-	// esc leaves the screen; it does not climb folders.
-	p.KeyMap.Back = crvKeyUp
-	p.SetHeight(10)
-	return &creative{ctx: ctx, picker: p, touched: map[*widget.FormField]bool{},
+	return &creative{ctx: ctx, picker: newFolder(dir), touched: map[*widget.FormField]bool{},
 		bar: progress.New(progress.WithDefaultGradient(), progress.WithoutPercentage())}
 }
 
 func (c *creative) Title() string { return "Upload creative" }
 
-func (c *creative) Init() tea.Cmd { return c.picker.Init() }
+func (c *creative) Init() tea.Cmd { return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick()) }
 
 func (c *creative) Capturing() bool {
 	return c.state == crvDetails || c.state == crvReview || c.state == crvRetry
@@ -232,11 +213,16 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.KeyMsg:
 		return c.key(msg)
+	case folderRead:
+		c.picker.loaded(msg)
+	case folderTick:
+		// The folder is read again while it is shown: a file deleted
+		// there leaves the list.
+		if msg == c.picker.ticking && c.state == crvPick {
+			return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick())
+		}
 	}
-	// The file picker's own messages (a directory read).
-	var cmd tea.Cmd
-	c.picker, cmd = c.picker.Update(msg)
-	return cmd
+	return nil
 }
 
 func (c *creative) key(k tea.KeyMsg) tea.Cmd {
@@ -245,11 +231,10 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 		if k.String() == "esc" {
 			return back
 		}
-		var cmd tea.Cmd
-		c.picker, cmd = c.picker.Update(k)
-		if ok, path := c.picker.DidSelectFile(k); ok {
+		cmd, path := c.picker.key(k)
+		if path != "" {
 			c.pickErr = ""
-			return tea.Batch(cmd, func() tea.Msg { return crvInspect(path) })
+			return func() tea.Msg { return crvInspect(path) }
 		}
 		return cmd
 	case crvDetails:
@@ -257,7 +242,7 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 		case k.String() == "esc":
 			c.state = crvPick
 			c.message = ""
-			return nil
+			return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick())
 		case key.Matches(k, crvKeyReview) || (k.String() == "enter" && c.form.Focused() == len(c.form.Fields())-1):
 			return c.review()
 		case k.String() == "enter":
@@ -553,7 +538,8 @@ func (c *creative) register(up *api.UploadURL) tea.Cmd {
 
 func (c *creative) SetSize(width, height int) {
 	c.width, c.height = width, height
-	c.picker.SetHeight(max(height-5, 1))
+	c.picker.height = max(height-5, 1)
+	c.picker.clamp()
 	if c.form != nil {
 		c.form.SetSize(max(width, 20), 4)
 	}
@@ -570,8 +556,8 @@ func (c *creative) View() string {
 	switch c.state {
 	case crvPick:
 		out = []string{title + c.ctx.Styles.Muted.Render(" · choose a file (enter) · esc: cancel"),
-			c.ctx.Styles.Muted.Render(sanitize.Truncate(c.picker.CurrentDirectory, w))}
-		out = append(out, strings.Split(strings.TrimRight(sanitize.Block(c.picker.View()), "\n"), "\n")...)
+			c.ctx.Styles.Muted.Render(sanitize.Truncate(c.picker.dir, w))}
+		out = append(out, c.picker.lines()...)
 		// The refusal wraps (it names the allowed types) in at most three
 		// lines; the picker gives up what it takes.
 		var refusal []string

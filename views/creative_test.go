@@ -343,3 +343,41 @@ func TestCreativeRegisterAgain(t *testing.T) {
 		t.Fatalf("the file was uploaded %d times", n)
 	}
 }
+
+// TestCreativeFolderChangesUnderneath: files deleted from the folder while
+// it is listed neither crash the drawing nor can be chosen; the folder is
+// read again, and what is left can be chosen.
+func TestCreativeFolderChangesUnderneath(t *testing.T) {
+	ctx := schContext(t, sandbox.Options{})
+	dir := t.TempDir()
+	for _, name := range []string{"a.png", "b.png", "c.png"} {
+		crvPNG(t, dir, name)
+	}
+	d := newSCDriver(t, newCreative(ctx, dir), 100, 30)
+	c := d.s.(*creative)
+	d.until("the listing", func() bool { return strings.Contains(c.View(), "c.png") })
+	d.keys("down", "down") // on c.png
+	for _, name := range []string{"b.png", "c.png"} {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v := c.View(); !strings.Contains(v, "c.png") {
+		t.Fatalf("the listing read before the deletion is not drawn:\n%s", v)
+	}
+	d.keys("enter")
+	d.until("the deleted file refused", func() bool { return c.pickErr != "" })
+	names := func() []string {
+		var out []string
+		for _, e := range c.picker.entries {
+			out = append(out, e.name)
+		}
+		return out
+	}
+	d.until("the folder read again", func() bool { return len(names()) == 1 })
+	if got := names(); got[0] != "a.png" || c.state != crvPick {
+		t.Fatalf("listed %v in state %d", got, c.state)
+	}
+	d.keys("enter")
+	d.until("the details of a.png", func() bool { return c.state == crvDetails && c.file.Name == "a.png" })
+}
