@@ -423,6 +423,11 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Token):
 		return m.nextToken()
 	case key.Matches(msg, m.keys.Details):
+		// A screen that failed to load shows that failure where its rows
+		// would be: E details it, before the status line's last error.
+		if f, ok := top.(interface{ LoadErr() error }); ok && f.LoadErr() != nil {
+			m.lastErr = f.LoadErr()
+		}
 		if m.lastErr != nil {
 			m.openPage(&m.showErr)
 		}

@@ -202,3 +202,31 @@ func TestUnknownWithoutOutcome(t *testing.T) {
 		t.Errorf("want the two UNKNOWN requests, and not the other deployment's transaction:\n%s", v)
 	}
 }
+
+// TestFailedLoadIsNotEmpty: with the service out of reach, Contracts and
+// Pools say what failed where their rows would be, not that the token
+// has none; E details the failure and r tries again.
+func TestFailedLoadIsNotEmpty(t *testing.T) {
+	s := newSession(t)
+	client, err := api.New(api.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k", Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.API = client
+	m := newModel(s)
+	f := &flow{t: t, s: s, m: m, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f.wait("Could not load Contracts")
+	f.runes("2").wait("Could not load Pools")
+	f.runes("E").wait("Error details (E to close)")
+	f.runes("E").runes("r").wait("Loading")
+	f.wait("Could not load Pools")
+	v := f.quit().View()
+	for _, empty := range []string{"has no contracts", "has no staking pools"} {
+		if strings.Contains(f.seen.String(), empty) {
+			t.Errorf("a failed load was shown as empty: %q", empty)
+		}
+	}
+	if !strings.Contains(v, "E: error details · r: retry") {
+		t.Errorf("the keys that help are not shown:\n%s", v)
+	}
+}

@@ -74,7 +74,7 @@ func (s *stakes) Init() tea.Cmd { return s.reloadWhole() }
 
 func (s *stakes) reloadWhole() tea.Cmd {
 	s.seq = nextSeq()
-	s.busy = true
+	s.busy, s.err = true, nil
 	s.all = nil
 	s.table.SetLoading(func() string { return "loading…" })
 	fetch := s.fetchWallet("")
@@ -155,7 +155,8 @@ func (s *stakes) Update(msg tea.Msg) tea.Cmd {
 		s.busy = false
 		if msg.err != nil {
 			s.table.SetLoading(nil)
-			return func() tea.Msg { return ErrorMsg{Op: s.title, Err: msg.err} }
+			s.err = msg.err // drawn where the stakes would be
+			return nil
 		}
 		s.summaryTxt, s.buckets = msg.value.summary, msg.value.buckets
 		return s.setRows(msg.value.rows)
