@@ -51,9 +51,12 @@ var (
 // crvFile is the chosen file as inspected before anything is sent.
 type crvFile struct {
 	Path, Name string
-	Type       string
-	TypeFrom   string // "content" or "extension"
-	Size       int64
+	// Unique is the name it is stored under unless it replaces an upload
+	// of its own name (act.StoredName).
+	Unique   string
+	Type     string
+	TypeFrom string // "content" or "extension"
+	Size     int64
 }
 
 // creative uploads a file to a portal and registers it (D12): pick a file,
@@ -67,6 +70,7 @@ type creative struct {
 	form    *widget.Form
 	nameF   *widget.FormField
 	portalF *widget.FormField
+	storeF  *widget.FormField // the stored name: unique, or replacing
 	confirm *widget.Confirm
 	touched map[*widget.FormField]bool
 	message string
@@ -307,11 +311,18 @@ func crvInspect(path string) crvInspected {
 		return fail(err)
 	}
 	ct, from := crvSniff(head[:n], name)
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return fail(err)
+	}
+	unique, err := act.StoredName(name, f)
+	if err != nil {
+		return fail(err)
+	}
 	// The portal is not chosen yet: check the file's name and type alone.
 	if err := (api.UploadURLRequest{FileName: name, ContentType: ct, PortalSlug: "portal"}).Validate(); err != nil {
 		return fail(err)
 	}
-	return crvInspected{file: crvFile{Path: path, Name: name, Type: ct, TypeFrom: from, Size: info.Size()}}
+	return crvInspected{file: crvFile{Path: path, Name: name, Unique: unique, Type: ct, TypeFrom: from, Size: info.Size()}}
 }
 
 // crvSniff decides a file's media type (see api.CreativeType) and says
@@ -339,17 +350,29 @@ func (c *creative) details(f crvFile) {
 	c.nameF.SetValue(f.Name)
 	c.portalF = widget.TextField("portalSlug", "Portal", "portal slug", nil)
 	c.portalF.SetValue(crvDefaultSlug(c.ctx))
-	c.form = widget.NewForm(c.nameF, c.portalF)
+	c.storeF = widget.ChoiceField("store", "Stored as", f.Unique, f.Name+" (replace)")
+	c.form = widget.NewForm(c.nameF, c.portalF, c.storeF)
 	c.form.Styles = c.ctx.Styles
-	c.form.SetSize(max(c.width, 20), 4)
+	c.form.SetSize(max(c.width, 20), 6)
 	c.touched = map[*widget.FormField]bool{}
 	c.message = ""
 	c.state = crvDetails
 	c.revalidate(false)
 }
 
+// replacing says the user chose to store the file under its own name,
+// replacing the bytes of any earlier upload of that name.
+func (c *creative) replacing() bool { return c.storeF.Value() != c.file.Unique }
+
+func (c *creative) stored() string {
+	if c.replacing() {
+		return c.file.Name
+	}
+	return c.file.Unique
+}
+
 func (c *creative) urlRequest() api.UploadURLRequest {
-	return api.UploadURLRequest{FileName: c.file.Name, ContentType: c.file.Type, PortalSlug: c.portalF.Value()}
+	return api.UploadURLRequest{FileName: c.stored(), ContentType: c.file.Type, PortalSlug: c.portalF.Value()}
 }
 
 // revalidate shows the api package's errors under the name and portal;
@@ -397,8 +420,12 @@ func (c *creative) review() tea.Cmd {
 	}
 	body, _ := json.Marshal(c.urlRequest())
 	create, _ := json.Marshal(api.CreateCreativeRequest{StorageKey: "(from the upload URL answer)", Name: c.nameF.Value()})
-	c.confirm = widget.NewConfirm("creative",
-		fmt.Sprintf("Upload %s to portal %s?", c.file.Name, c.portalF.Value()),
+	question := fmt.Sprintf("Upload %s to portal %s, stored as %s?", c.file.Name, c.portalF.Value(), c.stored())
+	if c.replacing() {
+		question = fmt.Sprintf("Upload %s to portal %s, REPLACING the bytes of any earlier upload named %s? Every public URL of that name will serve this file.",
+			c.file.Name, c.portalF.Value(), c.stored())
+	}
+	c.confirm = widget.NewConfirm("creative", question,
 		"File: "+c.file.Path,
 		fmt.Sprintf("Type: %s (from the %s) · Size: %s", c.file.Type, c.file.TypeFrom, byteSize(c.file.Size)),
 		"Name: "+c.nameF.Value()+" · Portal: "+c.portalF.Value(),
@@ -541,7 +568,7 @@ func (c *creative) SetSize(width, height int) {
 	c.picker.height = max(height-5, 1)
 	c.picker.clamp()
 	if c.form != nil {
-		c.form.SetSize(max(width, 20), 4)
+		c.form.SetSize(max(width, 20), 6)
 	}
 	if c.confirm != nil {
 		c.confirm.SetWidth(max(min(width, 100), 20))
@@ -583,11 +610,13 @@ func (c *creative) View() string {
 		out = append(out, c.bar.ViewAs(frac), fmt.Sprintf("%d%% · %s of %s", int(frac*100), byteSize(c.sent), byteSize(c.file.Size)))
 	case crvDone:
 		r := c.result
-		out = []string{title, "", "Uploaded and registered " + sanitize.Line(c.file.Name), "",
-			"  Public URL   " + sanitize.Line(r.PublicURL),
-			"  ID           " + sanitize.Line(r.ID),
-			"  Storage key  " + sanitize.Line(r.StorageKey),
-			"", c.ctx.Styles.Muted.Render("c: copy the public URL · esc: close")}
+		// Wrapped, not cut: a URL cut short cannot be read off the screen.
+		done := widget.Page("Uploaded and registered "+sanitize.Line(c.file.Name)+"\n\n"+
+			"Public URL   "+sanitize.Line(r.PublicURL)+"\n"+
+			"ID           "+sanitize.Line(r.ID)+"\n"+
+			"Storage key  "+sanitize.Line(r.StorageKey), w, 0)
+		out = append([]string{title, ""}, strings.Split(done, "\n")...)
+		out = append(out, "", c.ctx.Styles.Muted.Render("c: copy the public URL · esc: close"))
 	case crvFailed:
 		out = []string{title, "", "✗ " + sanitize.Line(c.err), ""}
 		if c.unknown && c.uploaded != nil {
