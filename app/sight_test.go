@@ -230,3 +230,38 @@ func TestFailedLoadIsNotEmpty(t *testing.T) {
 		t.Errorf("the keys that help are not shown:\n%s", v)
 	}
 }
+
+// TestQuitWhileWriting: quitting while a write is in flight leaves its
+// request in the journal with no outcome; the next run lists it as
+// UNKNOWN.
+func TestQuitWhileWriting(t *testing.T) {
+	dir := t.TempDir()
+	slow, err := session.Sandbox(sandbox.Options{Faults: sandbox.Faults{Latency: time.Minute}}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(slow.Close)
+	m := New(slow, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
+	f := &flow{t: t, s: slow, m: m, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	form := views.NewOperator(m.ctx, api.Contract{ID: slow.Fixtures.ContractIDs[0]}, api.ActionStartDistribution)
+	f.send(views.NavigateMsg{Screen: form}).wait("Start distribution")
+	f.typ(slow.Fixtures.AllocationIDs[1]).key(tea.KeyCtrlS).wait("Send this START_DISTRIBUTION request")
+	f.runes("y").wait("loading")
+	f.runes("q").wait("Quit anyway? (y/N)")
+	f.runes("y")
+	f.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+
+	writes := journal.Writes(journaltest.Entries(t, dir))
+	if len(writes) != 1 || writes[0].Outcome != nil {
+		t.Fatalf("journal after quitting in flight: %+v", writes)
+	}
+	again, err := session.Sandbox(sandbox.Options{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(again.Close)
+	g := newFlowOn(t, again)
+	g.runes("4").wait("no outcome recorded")
+	g.waitFrom(0, "UNKNOWN")
+	g.quit()
+}
