@@ -192,13 +192,14 @@ func TestUnknownWithoutOutcome(t *testing.T) {
 	f.key(tea.KeyDown).key(tea.KeyEnter).wait("Outcome unknown: START_DISTRIBUTION")
 	m := f.quit()
 	m.pop()
+	view := m.View()
 	rows := 0
-	for _, l := range strings.Split(m.View(), "\n") {
+	for _, l := range strings.Split(view, "\n") {
 		if strings.Contains(l, "(no outcome recorded") && strings.Contains(l, "UNKNOWN") {
 			rows++
 		}
 	}
-	if v := m.View(); strings.Contains(v, "0badc0de") || rows != 2 {
+	if v := view; strings.Contains(v, "0badc0de") || rows != 2 {
 		t.Errorf("want the two UNKNOWN requests, and not the other deployment's transaction:\n%s", v)
 	}
 }
@@ -264,4 +265,25 @@ func TestQuitWhileWriting(t *testing.T) {
 	g.runes("4").wait("no outcome recorded")
 	g.waitFrom(0, "UNKNOWN")
 	g.quit()
+}
+
+// TestCheckSettlesUnknown: a check that finds out whether an UNKNOWN
+// request was applied records it: the next read lists the write as what
+// the check found, no longer as UNKNOWN.
+func TestCheckSettlesUnknown(t *testing.T) {
+	s, j := journaled(t)
+	start, _ := json.Marshal(&api.StartDistributionRequest{ContractID: s.Fixtures.ContractIDs[0], TokenID: s.TokenIDs[0], AllocationIDs: []string{s.Fixtures.AllocationIDs[0]}})
+	if err := j.Append(s.Deployment().Stamp(journal.Entry{Kind: journal.KindRequest, Op: "transactions/create", Ref: api.ActionStartDistribution, Write: "w1", Data: start})); err != nil {
+		t.Fatal(err)
+	}
+	f := newFlowOn(t, s)
+	f.runes("4").wait("no outcome recorded")
+	f.key(tea.KeyEnter).wait("Outcome unknown: START_DISTRIBUTION")
+	f.runes("c").wait("not applied: safe to resend (r).")
+	f.key(tea.KeyEsc).wait("not applied (checked)")
+	f.quit()
+	writes := journal.Writes(journaltest.Entries(t, s.StateDir))
+	if len(writes) != 1 || !writes[0].Settled() || writes[0].Outcome.Status != "not applied (checked)" {
+		t.Fatalf("the check was not recorded: %+v", writes)
+	}
 }

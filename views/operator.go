@@ -91,7 +91,8 @@ type operator struct {
 	result     *api.TransactionsResult
 	unknownErr error
 	sentAt     time.Time
-	baseline   int // applied writes of this body before the last send; -1 unknown
+	baseline   int    // applied writes of this body before the last send; -1 unknown
+	write      string // the journal's id of the write whose outcome is unknown
 	checked    opCheck
 
 	width, height int
@@ -120,7 +121,7 @@ var (
 // came, read back from the journal (by a later run, or after its page was
 // closed): check whether the service applied it, or send the same bytes
 // again after a yes. It is nil when body is not a request of action.
-func reopenOperator(ctx *Context, action string, body []byte, at time.Time) Screen {
+func reopenOperator(ctx *Context, action, write string, body []byte, at time.Time) Screen {
 	req, ok := opReadRequest(action, body)
 	if !ok {
 		return nil
@@ -132,7 +133,7 @@ func reopenOperator(ctx *Context, action string, body []byte, at time.Time) Scre
 	o := NewOperator(ctx, api.Contract{ID: contract.ID}, action).(*operator)
 	o.req, o.body, o.pretty = req, body, prettyBody(body)
 	o.rewrap()
-	o.state, o.sentAt = opUnknown, at
+	o.state, o.sentAt, o.write = opUnknown, at, write
 	o.unknownErr = fmt.Errorf("as the journal recorded at %s", at.UTC().Format("15:04:05 MST on 2 Jan 2006"))
 	if ctx.Session.Applied != nil {
 		// What was applied before the send is not known here: any applied
@@ -303,10 +304,14 @@ func (o *operator) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case opCheckedMsg:
 		if msg.seq == o.seq && o.checked == opCheckRunning {
+			status := act.StatusNotApplied
 			o.checked = opNotApplied
 			if msg.applied {
-				o.checked = opApplied
+				o.checked, status = opApplied, act.StatusApplied
 			}
+			// Found out: the journal lists the write so from now on.
+			o.ctx.Recorder.Settle(opCreate, o.action, o.write, status)
+			o.write = ""
 		}
 		return nil
 	case spinner.TickMsg:
@@ -610,6 +615,10 @@ func (o *operator) sent(msg opSentMsg) tea.Cmd {
 		return nil
 	case act.Unknown(msg.err):
 		o.state, o.unknownErr, o.baseline = opUnknown, msg.err, msg.baseline
+		var journaled *act.UnknownError
+		if errors.As(msg.err, &journaled) {
+			o.write = journaled.Write
+		}
 		return nil
 	case errors.As(msg.err, &invalid):
 		o.state = opForm

@@ -32,8 +32,8 @@ type txRow struct {
 	// Body is the request of an unknown outcome, as the journal holds it,
 	// when it can be checked or sent again (see canReopen); nil otherwise.
 	Body json.RawMessage
-	// op and ref are the journaled write of an unknown outcome.
-	op, ref string
+	// op, ref and write are the journaled write of an unknown outcome.
+	op, ref, write string
 }
 
 // keyUnknown opens a request whose outcome is unknown.
@@ -106,7 +106,7 @@ func NewTransactions(ctx *Context) Screen {
 	l.fetch = func(context.Context) ([]txRow, error) { return readTransactions(j, d) }
 	l.actions = []rowAction[txRow]{{
 		key:  keyUnknown,
-		open: func(r txRow) Screen { return reopenUnknown(ctx, r.op, r.ref, r.Body, r.At) },
+		open: func(r txRow) Screen { return reopenUnknown(ctx, r.op, r.ref, r.write, r.Body, r.At) },
 		refuse: func(r txRow) string {
 			switch {
 			case r.Status != statusUnknown:
@@ -224,12 +224,24 @@ func readTransactions(j *journal.Journal, d journal.Deployment) ([]txRow, error)
 			for _, tx := range created.Transactions {
 				rows = append(rows, txRow{ID: tx.TransactionID, Kind: e.Ref, Status: tx.Status, At: at, Profile: e.Profile})
 			}
+		case w.Outcome != nil && (w.Outcome.Status == act.StatusApplied || w.Outcome.Status == act.StatusNotApplied):
+			// An unknown outcome a check settled: its ids were lost with
+			// the answer.
+			id := "(created; its id was lost with the answer)"
+			if w.Outcome.Status == act.StatusNotApplied {
+				id = "(not created)"
+			}
+			kind := e.Ref
+			if k, ok := writeKinds[e.Op]; ok {
+				kind = k
+			}
+			rows = append(rows, txRow{ID: id, Kind: kind, Status: w.Outcome.Status, At: at, Profile: e.Profile})
 		case !w.Settled():
 			kind := e.Ref // the action of a transaction
 			if k, ok := writeKinds[e.Op]; ok {
 				kind = k
 			}
-			row := txRow{ID: "(no answer: may have been created)", Kind: kind, Status: statusUnknown, At: at, Profile: e.Profile, op: e.Op, ref: e.Ref}
+			row := txRow{ID: "(no answer: may have been created)", Kind: kind, Status: statusUnknown, At: at, Profile: e.Profile, op: e.Op, ref: e.Ref, write: e.Write}
 			if w.Outcome == nil {
 				row.ID = "(no outcome recorded: may have been created)"
 			}
@@ -271,10 +283,10 @@ func readTransactions(j *journal.Journal, d journal.Deployment) ([]txRow, error)
 // reopenUnknown is the page of a write whose outcome is unknown, read back
 // from the journal: it checks whether the service applied it, or sends the
 // same bytes again after a yes. nil when canReopen says no.
-func reopenUnknown(ctx *Context, op, ref string, body []byte, at time.Time) Screen {
+func reopenUnknown(ctx *Context, op, ref, write string, body []byte, at time.Time) Screen {
 	switch op {
 	case act.OpTransaction:
-		return reopenOperator(ctx, ref, body, at)
+		return reopenOperator(ctx, ref, write, body, at)
 	case act.OpSchedule:
 		return reopenSchedule(ctx, body, at)
 	}

@@ -89,7 +89,7 @@ func (r *Recorder) Write(op, ref string, body any, send func() (status string, r
 	switch {
 	case Unknown(err):
 		outcome.Status = StatusUnknown
-		err = &UnknownError{Op: op, Err: err}
+		err = &UnknownError{Op: op, Write: id, Err: err}
 	case err != nil:
 		outcome.Status = "failed"
 	}
@@ -108,8 +108,9 @@ func writeID() string {
 // came, or came unreadable. Every screen and command tells it apart from
 // a refusal through Unknown, and never sends the write again by itself.
 type UnknownError struct {
-	Op  string
-	Err error
+	Op    string
+	Write string // the journal's id of the write, for Settle
+	Err   error
 }
 
 func (e *UnknownError) Error() string {
@@ -129,6 +130,22 @@ func Unknown(err error) bool {
 	return errors.As(err, &journaled) || errors.As(err, &unknown) ||
 		errors.As(err, &unreadable) && (unreadable.Status < 300 || unreadable.Status >= 500)
 }
+
+// Settle records what a check found out about a write whose outcome was
+// unknown (status: StatusApplied or StatusNotApplied): the journal then
+// lists it as that, no longer as unknown. write is the request's id.
+func (r *Recorder) Settle(op, ref, write, status string) {
+	if write == "" {
+		return // a request journaled before writes had ids: it stays unknown
+	}
+	r.After(journal.Entry{Kind: journal.KindOutcome, Op: op, Ref: ref, Write: write, Status: status})
+}
+
+// What a check found about a write whose answer was lost.
+const (
+	StatusApplied    = "applied (checked)"
+	StatusNotApplied = "not applied (checked)"
+)
 
 // StatusUnknown marks an outcome that never arrived.
 const StatusUnknown = journal.StatusUnknown
