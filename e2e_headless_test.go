@@ -206,7 +206,8 @@ func TestHeadlessCommandsAgainstSandbox(t *testing.T) {
 		png := filepath.Join(t.TempDir(), "banner.png")
 		os.WriteFile(png, append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 64)...), 0o600)
 		v := jsonOf("creative", "upload", png, "--portal", "demo-portal")
-		if url, _ := v["publicUrl"].(string); !strings.Contains(url, "banner.png") {
+		// Stored under a unique name: banner-<content hash>.png.
+		if url, _ := v["publicUrl"].(string); !regexp.MustCompile(`/banner-[0-9a-f]{8}\.png$`).MatchString(url) {
 			t.Errorf("creative: %v", v)
 		}
 	})

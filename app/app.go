@@ -56,16 +56,12 @@ type clearStatus struct{ seq int }
 // the configuration's other profiles (:profile).
 func Run(ctx context.Context, s *session.Session, sw session.Switch) error {
 	m := New(s, Options{Switch: sw})
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx))
-	_, err := p.Run()
+	err := run(ctx, m, s.StateDir, tea.WithAltScreen())
 	// The sessions switched away from are closing; the caller closes s,
 	// the dashboard the one it switched to.
 	m.closing.Wait()
 	if m.ctx.Session != s {
 		m.ctx.Session.Close()
-	}
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-		return nil
 	}
 	return err
 }
@@ -99,6 +95,11 @@ type Model struct {
 	poolNames         poolNamesMsg // the token's pools, for completion
 	showHelp          bool
 	quitting          bool // asking whether to quit with work running
+	// quitShown says the last frame showed the quit question: y answers
+	// only a question that was read.
+	quitShown bool
+	// sight tells the screens' questions whether the frame shows them.
+	sight widget.Sight
 
 	status    string
 	statusErr bool
@@ -137,7 +138,7 @@ func New(s *session.Session, opts Options) *Model {
 	}
 	m := &Model{
 		ctx: &views.Context{Session: s, Now: now, Styles: widget.DefaultStyles(), Clipboard: clip, Journal: j, Token: token,
-			Recorder: &act.Recorder{Journal: j, Profile: s.Name}, Wallet: &views.Wallet{}},
+			Recorder: &act.Recorder{Journal: j, Deployment: s.Deployment()}, Wallet: &views.Wallet{}},
 		opts:    opts,
 		keys:    defaultKeys(),
 		help:    help.New(),
@@ -358,6 +359,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
+// tooSmall says the terminal is smaller than the dashboard draws in: the
+// page is hidden, and nothing on it may act.
+func (m *Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeight }
+
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
 		return tea.Quit
@@ -365,12 +370,23 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if m.quitting {
 		switch msg.String() {
 		case "y", "Y":
-			return tea.Quit
+			if m.quitShown {
+				return tea.Quit
+			}
+			return nil
 		default:
 			m.quitting = false
 			m.status = ""
 			return nil
 		}
+	}
+	if m.tooSmall() {
+		// Keys reach no hidden page: a y must not answer a question, nor a
+		// q be typed into a field, that nobody can see.
+		if key.Matches(msg, m.keys.Quit) {
+			return m.quit()
+		}
+		return nil
 	}
 	if m.cmdline.Focused() {
 		return m.commandKey(msg)
@@ -417,6 +433,11 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Token):
 		return m.nextToken()
 	case key.Matches(msg, m.keys.Details):
+		// A screen that failed to load shows that failure where its rows
+		// would be: E details it, before the status line's last error.
+		if f, ok := top.(interface{ LoadErr() error }); ok && f.LoadErr() != nil {
+			m.lastErr = f.LoadErr()
+		}
 		if m.lastErr != nil {
 			m.openPage(&m.showErr)
 		}
@@ -584,14 +605,23 @@ func (m *Model) openStakes(ref string) tea.Cmd {
 	}
 }
 
-// View draws the dashboard.
+// View draws the dashboard. Every frame goes through the sight, so that
+// a question is answered only while the frame shows it whole.
 func (m *Model) View() string {
+	return m.sight.Frame(m.view)
+}
+
+func (m *Model) view() string {
+	m.quitShown = false
 	if m.width == 0 {
 		return ""
 	}
-	if m.width < MinWidth || m.height < MinHeight {
-		return tooSmall(m.width, m.height)
+	if m.tooSmall() {
+		view, asked := tooSmall(m.width, m.height, m.quitting)
+		m.quitShown = asked
+		return view
 	}
+	m.quitShown = m.quitting && !m.cmdline.Focused() // the status line asks it
 	var body string
 	switch {
 	case m.showHelp, m.showErr:
@@ -603,17 +633,26 @@ func (m *Model) View() string {
 	return strings.Join([]string{m.header(), m.tabs(), fit(body, m.width, h), m.statusLine(), m.footer()}, "\n")
 }
 
-func tooSmall(w, h int) string {
+// tooSmall draws the notice shown instead of the page, with the quit
+// question when it is asked; asked says whether the question fit whole.
+func tooSmall(w, h int, quitting bool) (view string, asked bool) {
 	msg := fmt.Sprintf("Terminal too small: %dx%d.\nallot needs at least %dx%d.\nEnlarge the window, or press q to quit.", w, h, MinWidth, MinHeight)
+	if quitting {
+		msg = quitQuestion + "\n" + msg
+	}
 	lines := strings.Split(msg, "\n")
+	asked = quitting && lipgloss.Width(quitQuestion) <= w && h >= 1
 	for i, l := range lines {
 		lines[i] = sanitize.Truncate(l, max(w, 1))
 	}
 	if len(lines) > h {
 		lines = lines[:max(h, 1)]
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(lines, "\n"), asked
 }
+
+// quitQuestion is asked before quitting while work runs.
+const quitQuestion = "Work is still running. Quit anyway? (y/N)"
 
 // wrapWords joins words with sep into lines of at most width cells.
 func wrapWords(words []string, sep string, width int) string {
@@ -737,7 +776,7 @@ func (m *Model) statusLine() string {
 		}
 		return fit(line, m.width, 1)
 	case m.quitting:
-		return fit("Work is still running. Quit anyway? (y/N)", m.width, 1)
+		return fit(quitQuestion, m.width, 1)
 	case m.status == "":
 		return ""
 	case m.statusErr:

@@ -69,7 +69,7 @@ func (m *Model) profileSwitched(msg profileOpened) tea.Cmd {
 	old := m.ctx.Session
 	m.ctx.Wallet.Lock()
 	m.ctx.Session = msg.s
-	m.ctx.Recorder = &act.Recorder{Journal: m.ctx.Journal, Profile: msg.s.Name}
+	m.ctx.Recorder = &act.Recorder{Journal: m.ctx.Journal, Deployment: msg.s.Deployment()}
 	m.ctx.Wallet = &views.Wallet{}
 	m.ctx.Token = ""
 	if len(msg.s.TokenIDs) > 0 {

@@ -54,7 +54,7 @@ func TestSwitchProfile(t *testing.T) {
 	end := f.quit()
 	t.Cleanup(func() { end.ctx.Session.Close() })
 
-	if end.ctx.Session != opened || end.ctx.Session.Name != "staging" || end.ctx.Recorder.Profile != "staging" {
+	if end.ctx.Session != opened || end.ctx.Session.Name != "staging" || end.ctx.Recorder.Deployment.Profile != "staging" {
 		t.Fatalf("the dashboard is on %q", end.ctx.Session.Name)
 	}
 	if end.stacks[tabContracts][0] == contracts {

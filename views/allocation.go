@@ -58,7 +58,7 @@ func NewAllocation(ctx *Context) Screen {
 	in.CharLimit = 36
 	in.Prompt = "Allocation: "
 	a := &allocation{ctx: ctx, input: in, pick: -1, detail: widget.NewDetail()}
-	a.recent = recentLookups(ctx.Journal, ctx.Session.Name)
+	a.recent = recentLookups(ctx.Journal, ctx.Session.Deployment())
 	if fx := ctx.Session.Fixtures; fx != nil {
 		a.demo = fx.AllocationIDs[:min(len(fx.AllocationIDs), maxRecent)]
 	}
@@ -68,9 +68,9 @@ func NewAllocation(ctx *Context) Screen {
 // LookupMsg asks the allocation screen to look up an id.
 type LookupMsg struct{ ID string }
 
-// recentLookups are the allocations looked up lately on profile, newest
-// first: ids of another deployment mean nothing here.
-func recentLookups(j *journal.Journal, profile string) []string {
+// recentLookups are the allocations looked up lately on deployment d,
+// newest first: ids of another deployment mean nothing here.
+func recentLookups(j *journal.Journal, d journal.Deployment) []string {
 	if j == nil {
 		return nil
 	}
@@ -84,7 +84,7 @@ func recentLookups(j *journal.Journal, profile string) []string {
 	seen := map[string]bool{}
 	for i := len(res.Entries) - 1; i >= 0 && len(out) < maxRecent; i-- {
 		e := res.Entries[i]
-		if e.Kind == journal.KindLookup && e.Profile == profile && !seen[e.Ref] && api.CheckUUID("id", e.Ref) == nil {
+		if e.Kind == journal.KindLookup && d.Owns(e) && !seen[e.Ref] && api.CheckUUID("id", e.Ref) == nil {
 			seen[e.Ref] = true
 			out = append(out, e.Ref)
 		}
@@ -152,7 +152,7 @@ func (a *allocation) lookup(id string) tea.Cmd {
 		if j != nil {
 			// Only an id the service knows is worth offering again. A
 			// failed write only costs the recent list.
-			_ = j.Append(journal.Entry{Kind: journal.KindLookup, Profile: s.Name, Ref: id})
+			_ = j.Append(s.Deployment().Stamp(journal.Entry{Kind: journal.KindLookup, Ref: id}))
 		}
 		opts := s.VerifyOptions(c)
 		opts.Now = now

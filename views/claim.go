@@ -185,13 +185,7 @@ func (c *claim) send() tea.Cmd {
 	c.working = "Sending the claim request"
 	c.seq = nextSeq()
 	return load(c.seq, func(ctx context.Context) (*api.ClaimResult, error) {
-		var res *api.ClaimResult
-		err := rec.Write("allocations/claim", id, req, func() (string, any, error) {
-			var err error
-			res, err = client.Claim(ctx, id, req)
-			return "", res, err
-		})
-		return res, err
+		return rec.RequestClaim(ctx, client, id, req)
 	})
 }
 

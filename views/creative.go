@@ -10,11 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/filepicker"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"allot/api"
 	"allot/app/act"
@@ -53,22 +51,26 @@ var (
 // crvFile is the chosen file as inspected before anything is sent.
 type crvFile struct {
 	Path, Name string
-	Type       string
-	TypeFrom   string // "content" or "extension"
-	Size       int64
+	// Unique is the name it is stored under unless it replaces an upload
+	// of its own name (act.StoredName).
+	Unique   string
+	Type     string
+	TypeFrom string // "content" or "extension"
+	Size     int64
 }
 
 // creative uploads a file to a portal and registers it (D12): pick a file,
 // name it, review, then upload URL, upload with progress, register.
 type creative struct {
 	ctx     *Context
-	picker  filepicker.Model
+	picker  *folder
 	state   crvState
 	pickErr string
 	file    crvFile
 	form    *widget.Form
 	nameF   *widget.FormField
 	portalF *widget.FormField
+	storeF  *widget.FormField // the stored name: unique, or replacing
 	confirm *widget.Confirm
 	touched map[*widget.FormField]bool
 	message string
@@ -98,30 +100,13 @@ func NewCreative(ctx *Context) Screen {
 }
 
 func newCreative(ctx *Context, dir string) *creative {
-	p := filepicker.New()
-	p.CurrentDirectory = dir
-	p.AutoHeight = false
-	p.ShowPermissions = false
-	p.Cursor = "▶"
-	// Plain styles: the view is sanitized (file names come from disk), so
-	// it must carry no escapes of its own.
-	plain := lipgloss.NewStyle()
-	p.Styles = filepicker.Styles{
-		DisabledCursor: plain, Cursor: plain, Symlink: plain, Directory: plain, File: plain,
-		DisabledFile: plain, Permission: plain, Selected: plain, DisabledSelected: plain,
-		FileSize:       lipgloss.NewStyle().Width(7).Align(lipgloss.Right),
-		EmptyDirectory: lipgloss.NewStyle().SetString("  no files here"),
-	}
-	// esc leaves the screen; it does not climb folders.
-	p.KeyMap.Back = crvKeyUp
-	p.SetHeight(10)
-	return &creative{ctx: ctx, picker: p, touched: map[*widget.FormField]bool{},
+	return &creative{ctx: ctx, picker: newFolder(dir), touched: map[*widget.FormField]bool{},
 		bar: progress.New(progress.WithDefaultGradient(), progress.WithoutPercentage())}
 }
 
 func (c *creative) Title() string { return "Upload creative" }
 
-func (c *creative) Init() tea.Cmd { return c.picker.Init() }
+func (c *creative) Init() tea.Cmd { return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick()) }
 
 func (c *creative) Capturing() bool {
 	return c.state == crvDetails || c.state == crvReview || c.state == crvRetry
@@ -232,11 +217,16 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.KeyMsg:
 		return c.key(msg)
+	case folderRead:
+		c.picker.loaded(msg)
+	case folderTick:
+		// The folder is read again while it is shown: a file deleted
+		// there leaves the list.
+		if msg == c.picker.ticking && c.state == crvPick {
+			return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick())
+		}
 	}
-	// The file picker's own messages (a directory read).
-	var cmd tea.Cmd
-	c.picker, cmd = c.picker.Update(msg)
-	return cmd
+	return nil
 }
 
 func (c *creative) key(k tea.KeyMsg) tea.Cmd {
@@ -245,11 +235,10 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 		if k.String() == "esc" {
 			return back
 		}
-		var cmd tea.Cmd
-		c.picker, cmd = c.picker.Update(k)
-		if ok, path := c.picker.DidSelectFile(k); ok {
+		cmd, path := c.picker.key(k)
+		if path != "" {
 			c.pickErr = ""
-			return tea.Batch(cmd, func() tea.Msg { return crvInspect(path) })
+			return func() tea.Msg { return crvInspect(path) }
 		}
 		return cmd
 	case crvDetails:
@@ -257,7 +246,7 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 		case k.String() == "esc":
 			c.state = crvPick
 			c.message = ""
-			return nil
+			return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick())
 		case key.Matches(k, crvKeyReview) || (k.String() == "enter" && c.form.Focused() == len(c.form.Fields())-1):
 			return c.review()
 		case k.String() == "enter":
@@ -322,11 +311,18 @@ func crvInspect(path string) crvInspected {
 		return fail(err)
 	}
 	ct, from := crvSniff(head[:n], name)
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return fail(err)
+	}
+	unique, err := act.StoredName(name, f)
+	if err != nil {
+		return fail(err)
+	}
 	// The portal is not chosen yet: check the file's name and type alone.
 	if err := (api.UploadURLRequest{FileName: name, ContentType: ct, PortalSlug: "portal"}).Validate(); err != nil {
 		return fail(err)
 	}
-	return crvInspected{file: crvFile{Path: path, Name: name, Type: ct, TypeFrom: from, Size: info.Size()}}
+	return crvInspected{file: crvFile{Path: path, Name: name, Unique: unique, Type: ct, TypeFrom: from, Size: info.Size()}}
 }
 
 // crvSniff decides a file's media type (see api.CreativeType) and says
@@ -354,17 +350,29 @@ func (c *creative) details(f crvFile) {
 	c.nameF.SetValue(f.Name)
 	c.portalF = widget.TextField("portalSlug", "Portal", "portal slug", nil)
 	c.portalF.SetValue(crvDefaultSlug(c.ctx))
-	c.form = widget.NewForm(c.nameF, c.portalF)
+	c.storeF = widget.ChoiceField("store", "Stored as", f.Unique, f.Name+" (replace)")
+	c.form = widget.NewForm(c.nameF, c.portalF, c.storeF)
 	c.form.Styles = c.ctx.Styles
-	c.form.SetSize(max(c.width, 20), 4)
+	c.form.SetSize(max(c.width, 20), 6)
 	c.touched = map[*widget.FormField]bool{}
 	c.message = ""
 	c.state = crvDetails
 	c.revalidate(false)
 }
 
+// replacing says the user chose to store the file under its own name,
+// replacing the bytes of any earlier upload of that name.
+func (c *creative) replacing() bool { return c.storeF.Value() != c.file.Unique }
+
+func (c *creative) stored() string {
+	if c.replacing() {
+		return c.file.Name
+	}
+	return c.file.Unique
+}
+
 func (c *creative) urlRequest() api.UploadURLRequest {
-	return api.UploadURLRequest{FileName: c.file.Name, ContentType: c.file.Type, PortalSlug: c.portalF.Value()}
+	return api.UploadURLRequest{FileName: c.stored(), ContentType: c.file.Type, PortalSlug: c.portalF.Value()}
 }
 
 // revalidate shows the api package's errors under the name and portal;
@@ -412,8 +420,12 @@ func (c *creative) review() tea.Cmd {
 	}
 	body, _ := json.Marshal(c.urlRequest())
 	create, _ := json.Marshal(api.CreateCreativeRequest{StorageKey: "(from the upload URL answer)", Name: c.nameF.Value()})
-	c.confirm = widget.NewConfirm("creative",
-		fmt.Sprintf("Upload %s to portal %s?", c.file.Name, c.portalF.Value()),
+	question := fmt.Sprintf("Upload %s to portal %s, stored as %s?", c.file.Name, c.portalF.Value(), c.stored())
+	if c.replacing() {
+		question = fmt.Sprintf("Upload %s to portal %s, REPLACING the bytes of any earlier upload named %s? Every public URL of that name will serve this file.",
+			c.file.Name, c.portalF.Value(), c.stored())
+	}
+	c.confirm = widget.NewConfirm("creative", question,
 		"File: "+c.file.Path,
 		fmt.Sprintf("Type: %s (from the %s) · Size: %s", c.file.Type, c.file.TypeFrom, byteSize(c.file.Size)),
 		"Name: "+c.nameF.Value()+" · Portal: "+c.portalF.Value(),
@@ -460,12 +472,7 @@ func (c *creative) requestURL() tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		var up *api.UploadURL
-		err := rec.Write(crvOpURL, ref, req, func() (string, any, error) {
-			var err error
-			up, err = client.CreativeUploadURL(ctx, req)
-			return "", nil, err
-		})
+		up, err := rec.CreativeUploadURL(ctx, client, ref, req)
 		return crvGotURL{seq: seq, url: up, err: err}
 	}
 }
@@ -551,24 +558,17 @@ func (c *creative) register(up *api.UploadURL) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		var out *api.Creative
-		err := rec.Write(crvOpCreate, ref, req, func() (string, any, error) {
-			var err error
-			out, err = client.CreateCreative(ctx, req)
-			if err != nil {
-				return "", nil, err
-			}
-			return "created", out, nil
-		})
+		out, err := rec.RegisterCreative(ctx, client, ref, req)
 		return crvRegistered{seq: seq, creative: out, err: err}
 	}
 }
 
 func (c *creative) SetSize(width, height int) {
 	c.width, c.height = width, height
-	c.picker.SetHeight(max(height-5, 1))
+	c.picker.height = max(height-5, 1)
+	c.picker.clamp()
 	if c.form != nil {
-		c.form.SetSize(max(width, 20), 4)
+		c.form.SetSize(max(width, 20), 6)
 	}
 	if c.confirm != nil {
 		c.confirm.SetWidth(max(min(width, 100), 20))
@@ -583,8 +583,8 @@ func (c *creative) View() string {
 	switch c.state {
 	case crvPick:
 		out = []string{title + c.ctx.Styles.Muted.Render(" · choose a file (enter) · esc: cancel"),
-			c.ctx.Styles.Muted.Render(sanitize.Truncate(c.picker.CurrentDirectory, w))}
-		out = append(out, strings.Split(strings.TrimRight(sanitize.Block(c.picker.View()), "\n"), "\n")...)
+			c.ctx.Styles.Muted.Render(sanitize.Truncate(c.picker.dir, w))}
+		out = append(out, c.picker.lines()...)
 		// The refusal wraps (it names the allowed types) in at most three
 		// lines; the picker gives up what it takes.
 		var refusal []string
@@ -610,11 +610,13 @@ func (c *creative) View() string {
 		out = append(out, c.bar.ViewAs(frac), fmt.Sprintf("%d%% · %s of %s", int(frac*100), byteSize(c.sent), byteSize(c.file.Size)))
 	case crvDone:
 		r := c.result
-		out = []string{title, "", "Uploaded and registered " + sanitize.Line(c.file.Name), "",
-			"  Public URL   " + sanitize.Line(r.PublicURL),
-			"  ID           " + sanitize.Line(r.ID),
-			"  Storage key  " + sanitize.Line(r.StorageKey),
-			"", c.ctx.Styles.Muted.Render("c: copy the public URL · esc: close")}
+		// Wrapped, not cut: a URL cut short cannot be read off the screen.
+		done := widget.Page("Uploaded and registered "+sanitize.Line(c.file.Name)+"\n\n"+
+			"Public URL   "+sanitize.Line(r.PublicURL)+"\n"+
+			"ID           "+sanitize.Line(r.ID)+"\n"+
+			"Storage key  "+sanitize.Line(r.StorageKey), w, 0)
+		out = append([]string{title, ""}, strings.Split(done, "\n")...)
+		out = append(out, "", c.ctx.Styles.Muted.Render("c: copy the public URL · esc: close"))
 	case crvFailed:
 		out = []string{title, "", "✗ " + sanitize.Line(c.err), ""}
 		if c.unknown && c.uploaded != nil {

@@ -97,11 +97,12 @@ func TestCreativeUploadEndToEnd(t *testing.T) {
 	if c.state != crvReview {
 		t.Fatalf("not reviewing: %q\n%s", c.message, c.View())
 	}
-	review := strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(c.View()), "│", "")), " ")
+	// Compared without white space: a long line wraps where it may.
+	review := strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(c.View()), "│", "")), "")
 	for _, want := range []string{"logo.png", "image/png (from the content)", "Portal: meridian-community", "Name: Brand logo", byteSize(int64(len(data))),
 		`POST portals/creatives/create {"storageKey":"(from the upload URL answer)","name":"Brand logo"}`,
-		`POST portals/creatives/upload-url {"fileName":"logo.png","contentType":"image/png","portalSlug":"meridian-community"}`} {
-		if !strings.Contains(review, want) {
+		`POST portals/creatives/upload-url {"fileName":"` + c.file.Unique + `","contentType":"image/png","portalSlug":"meridian-community"}`} {
+		if !strings.Contains(review, strings.Join(strings.Fields(want), "")) {
 			t.Errorf("review lacks %q:\n%s", want, c.View())
 		}
 	}
@@ -113,7 +114,7 @@ func TestCreativeUploadEndToEnd(t *testing.T) {
 	if c.state != crvDone {
 		t.Fatalf("failed: %s", c.err)
 	}
-	if !strings.Contains(c.View(), c.result.PublicURL) || c.result.PublicURL == "" {
+	if !strings.Contains(strings.Join(strings.Fields(c.View()), ""), c.result.PublicURL) || c.result.PublicURL == "" {
 		t.Fatalf("view:\n%s", c.View())
 	}
 	writes := scWrites(t, ctx.Journal)
@@ -124,7 +125,7 @@ func TestCreativeUploadEndToEnd(t *testing.T) {
 	var createReq api.CreateCreativeRequest
 	json.Unmarshal(writes[0].Data, &urlReq)
 	json.Unmarshal(writes[1].Data, &createReq)
-	if urlReq != (api.UploadURLRequest{FileName: "logo.png", ContentType: "image/png", PortalSlug: "meridian-community"}) ||
+	if urlReq != (api.UploadURLRequest{FileName: c.file.Unique, ContentType: "image/png", PortalSlug: "meridian-community"}) || !strings.HasPrefix(c.file.Unique, "logo-") ||
 		createReq.Name != "Brand logo" || createReq.StorageKey != c.result.StorageKey {
 		t.Fatalf("sent %+v and %+v", urlReq, createReq)
 	}
@@ -341,5 +342,69 @@ func TestCreativeRegisterAgain(t *testing.T) {
 	}
 	if n := crvApplied(ctx, "_sandbox/uploads/"); n != 1 {
 		t.Fatalf("the file was uploaded %d times", n)
+	}
+}
+
+// TestCreativeFolderChangesUnderneath: files deleted from the folder while
+// it is listed neither crash the drawing nor can be chosen; the folder is
+// read again, and what is left can be chosen.
+func TestCreativeFolderChangesUnderneath(t *testing.T) {
+	ctx := schContext(t, sandbox.Options{})
+	dir := t.TempDir()
+	for _, name := range []string{"a.png", "b.png", "c.png"} {
+		crvPNG(t, dir, name)
+	}
+	d := newSCDriver(t, newCreative(ctx, dir), 100, 30)
+	c := d.s.(*creative)
+	d.until("the listing", func() bool { return strings.Contains(c.View(), "c.png") })
+	d.keys("down", "down") // on c.png
+	for _, name := range []string{"b.png", "c.png"} {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v := c.View(); !strings.Contains(v, "c.png") {
+		t.Fatalf("the listing read before the deletion is not drawn:\n%s", v)
+	}
+	d.keys("enter")
+	d.until("the deleted file refused", func() bool { return c.pickErr != "" })
+	names := func() []string {
+		var out []string
+		for _, e := range c.picker.entries {
+			out = append(out, e.name)
+		}
+		return out
+	}
+	d.until("the folder read again", func() bool { return len(names()) == 1 })
+	if got := names(); got[0] != "a.png" || c.state != crvPick {
+		t.Fatalf("listed %v in state %d", got, c.state)
+	}
+	d.keys("enter")
+	d.until("the details of a.png", func() bool { return c.state == crvDetails && c.file.Name == "a.png" })
+}
+
+// TestCreativeReplaceAsks: the stored name is unique unless "replace" is
+// chosen; then the question says that earlier uploads of the name are
+// replaced, and the file is stored under its own name after the yes.
+func TestCreativeReplaceAsks(t *testing.T) {
+	ctx, d, c := crvOnLogo(t, sandbox.Options{}, 100, 30)
+	if c.urlRequest().FileName != c.file.Unique || c.file.Unique == "logo.png" {
+		t.Fatalf("stored as %q by default", c.urlRequest().FileName)
+	}
+	d.keys("tab", "tab", "right", "ctrl+s")
+	review := strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(c.View()), "│", "")), " ")
+	if c.state != crvReview || !strings.Contains(review, "REPLACING the bytes of any earlier upload named logo.png") {
+		t.Fatalf("the review does not say it replaces:\n%s", c.View())
+	}
+	d.keys("y")
+	d.until("the upload", func() bool { return c.state == crvDone || c.state == crvFailed })
+	var stored []string
+	for _, e := range ctx.Session.Applied() {
+		if strings.HasPrefix(e.Operation, "_sandbox/uploads/") {
+			stored = append(stored, filepath.Base(e.Operation))
+		}
+	}
+	if c.state != crvDone || len(stored) != 1 || stored[0] != "logo.png" {
+		t.Fatalf("state %d, stored %v", c.state, stored)
 	}
 }

@@ -3,6 +3,7 @@ package views
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -112,9 +113,12 @@ func (l *list[R]) Update(msg tea.Msg) tea.Cmd {
 		l.busy = false
 		var warn rowsWarning
 		if msg.err != nil && !errors.As(msg.err, &warn) {
+			// Not an empty list: the table's place says what failed (the
+			// status line belongs to the screen on show, which may be
+			// another tab's).
 			l.err = msg.err
 			l.table.SetLoading(nil)
-			return func() tea.Msg { return ErrorMsg{Op: l.title, Err: msg.err} }
+			return nil
 		}
 		rows := msg.value
 		if l.loaded != nil {
@@ -203,7 +207,22 @@ func (l *list[R]) layout() {
 	l.detail.SetSize(split.Detail.Width, split.Detail.Height)
 }
 
+// LoadErr is why the rows could not be loaded, for the error details (E);
+// nil once they are.
+func (l *list[R]) LoadErr() error { return l.err }
+
+// failed draws a failed load where the rows would be: what failed, and
+// the keys that help.
+func (l *list[R]) failed() string {
+	first, _, _ := strings.Cut(l.err.Error(), "\n")
+	text := "✗ Could not load " + l.title + ": " + sanitize.Line(first) + "\n\nE: error details · r: retry"
+	return strings.Join(schFit(strings.Split(widget.Page(text, max(l.width, 20), 0), "\n"), max(l.width, 20), max(l.height, 1)), "\n")
+}
+
 func (l *list[R]) View() string {
+	if l.err != nil {
+		return l.failed()
+	}
 	h := l.height
 	var top string
 	if l.hasSummary() {

@@ -18,6 +18,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
+	"allot/app/act"
 	"allot/sanitize"
 	"allot/views/widget"
 )
@@ -90,7 +91,8 @@ type operator struct {
 	result     *api.TransactionsResult
 	unknownErr error
 	sentAt     time.Time
-	baseline   int // applied writes of this body before the last send; -1 unknown
+	baseline   int    // applied writes of this body before the last send; -1 unknown
+	write      string // the journal's id of the write whose outcome is unknown
 	checked    opCheck
 
 	width, height int
@@ -115,11 +117,11 @@ var (
 	opKeyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
 )
 
-// reopenUnknown is the page of a request whose answer never came, read
-// back from the journal (by a later run, or after its page was closed):
-// check whether the service applied it, or send the same bytes again after
-// a yes. It is nil when body is not a request of action (see canReopen).
-func reopenUnknown(ctx *Context, action string, body []byte, at time.Time) Screen {
+// reopenOperator is the page of a transaction request whose answer never
+// came, read back from the journal (by a later run, or after its page was
+// closed): check whether the service applied it, or send the same bytes
+// again after a yes. It is nil when body is not a request of action.
+func reopenOperator(ctx *Context, action, write string, body []byte, at time.Time) Screen {
 	req, ok := opReadRequest(action, body)
 	if !ok {
 		return nil
@@ -131,7 +133,7 @@ func reopenUnknown(ctx *Context, action string, body []byte, at time.Time) Scree
 	o := NewOperator(ctx, api.Contract{ID: contract.ID}, action).(*operator)
 	o.req, o.body, o.pretty = req, body, prettyBody(body)
 	o.rewrap()
-	o.state, o.sentAt = opUnknown, at
+	o.state, o.sentAt, o.write = opUnknown, at, write
 	o.unknownErr = fmt.Errorf("as the journal recorded at %s", at.UTC().Format("15:04:05 MST on 2 Jan 2006"))
 	if ctx.Session.Applied != nil {
 		// What was applied before the send is not known here: any applied
@@ -139,12 +141,6 @@ func reopenUnknown(ctx *Context, action string, body []byte, at time.Time) Scree
 		o.baseline = 0
 	}
 	return o
-}
-
-// canReopen says whether reopenUnknown can take body.
-func canReopen(action string, body []byte) bool {
-	_, ok := opReadRequest(action, body)
-	return ok
 }
 
 // opReadRequest reads a journaled request of action; only one that
@@ -163,7 +159,7 @@ func opReadRequest(action string, body []byte) (api.TransactionRequest, bool) {
 // api.ActionFundDistribution.
 func NewOperator(ctx *Context, c api.Contract, action string) Screen {
 	o := &operator{ctx: ctx, contract: c, action: action, baseline: -1, width: 80, height: 22}
-	o.recent = recentLookups(ctx.Journal, ctx.Session.Name)
+	o.recent = recentLookups(ctx.Journal, ctx.Session.Deployment())
 	o.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	var fields []*widget.FormField
 	switch action {
@@ -308,10 +304,14 @@ func (o *operator) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case opCheckedMsg:
 		if msg.seq == o.seq && o.checked == opCheckRunning {
+			status := act.StatusNotApplied
 			o.checked = opNotApplied
 			if msg.applied {
-				o.checked = opApplied
+				o.checked, status = opApplied, act.StatusApplied
 			}
+			// Found out: the journal lists the write so from now on.
+			o.ctx.Recorder.Settle(opCreate, o.action, o.write, status)
+			o.write = ""
 		}
 		return nil
 	case spinner.TickMsg:
@@ -599,23 +599,13 @@ func (o *operator) send() tea.Cmd {
 		}
 		c, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		var res *api.TransactionsResult
-		err := rec.Write(opCreate, action, req, func() (string, any, error) {
-			r, err := sess.API.CreateTransaction(c, req)
-			if err != nil {
-				return "", nil, err
-			}
-			res = r
-			return r.Statuses(), r, nil
-		})
+		res, err := rec.CreateTransaction(c, sess.API, req)
 		return opSentMsg{seq: seq, result: res, err: err, baseline: baseline}
 	}
 	return tea.Batch(o.spin.Tick, sendCmd)
 }
 
 func (o *operator) sent(msg opSentMsg) tea.Cmd {
-	var unknown *api.OutcomeUnknownError
-	var unreadable *api.UnexpectedResponseError
 	var invalid *api.ValidationError
 	switch {
 	case msg.err == nil:
@@ -623,10 +613,12 @@ func (o *operator) sent(msg opSentMsg) tea.Cmd {
 		o.fitScroll()
 		o.scroll.Home()
 		return nil
-	case errors.As(msg.err, &unknown), errors.As(msg.err, &unreadable):
-		// An answer that cannot be read says no more than no answer: the
-		// write may have been applied.
+	case act.Unknown(msg.err):
 		o.state, o.unknownErr, o.baseline = opUnknown, msg.err, msg.baseline
+		var journaled *act.UnknownError
+		if errors.As(msg.err, &journaled) {
+			o.write = journaled.Write
+		}
 		return nil
 	case errors.As(msg.err, &invalid):
 		o.state = opForm

@@ -59,7 +59,7 @@ func opOpen(t *testing.T, s *session.Session, action string, lookups ...string) 
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	ctx := &Context{Session: s, Now: func() time.Time { return now }, Styles: widget.DefaultStyles(),
 		Clipboard: widget.Clipboard{Out: io.Discard}, Token: s.TokenIDs[0], Journal: j,
-		Recorder: &act.Recorder{Journal: j, Profile: "sandbox"}}
+		Recorder: &act.Recorder{Journal: j, Deployment: s.Deployment()}}
 	c := api.Contract{ID: s.Fixtures.ContractIDs[0], Name: "Meridian vesting"}
 	h := &opHarness{t: t, s: s, ctx: ctx, o: NewOperator(ctx, c, action).(*operator)}
 	h.o.SetSize(120, 34)

@@ -74,10 +74,10 @@ func TestRecentLookupsOfTheProfileOnly(t *testing.T) {
 			t.Fatal(i, err)
 		}
 	}
-	if got := recentLookups(j, "sandbox"); !slices.Equal(got, []string{ids[0], ids[2]}) {
+	if got := recentLookups(j, journal.Deployment{Profile: "sandbox"}); !slices.Equal(got, []string{ids[0], ids[2]}) {
 		t.Fatalf("recent on sandbox %v, want its ids newest first, once each", got)
 	}
-	if got := recentLookups(j, "production"); !slices.Equal(got, []string{ids[1]}) {
+	if got := recentLookups(j, journal.Deployment{Profile: "production"}); !slices.Equal(got, []string{ids[1]}) {
 		t.Fatalf("recent on production %v", got)
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
+	"allot/app/act"
 	"allot/sanitize"
 	"allot/views/widget"
 )
@@ -227,8 +228,8 @@ func (s *schedule) Busy() bool { return s.state == schSending }
 
 func (s *schedule) reloadList() tea.Cmd {
 	s.listSeq = nextSeq()
-	j := s.ctx.Journal
-	return load(s.listSeq, func(context.Context) ([]CreatedSchedule, error) { return CreatedSchedules(j) })
+	j, d := s.ctx.Journal, s.ctx.Session.Deployment()
+	return load(s.listSeq, func(context.Context) ([]CreatedSchedule, error) { return CreatedSchedules(j, d) })
 }
 
 // schSent is the answer to a create.
@@ -653,18 +654,9 @@ func (s *schedule) send() tea.Cmd {
 		}
 		c, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		var res *api.Schedule
-		err := rec.Write(schOp, req.Name, req, func() (string, any, error) {
-			r, err := client.CreateSchedule(c, req)
-			if err != nil {
-				return "", nil, err
-			}
-			res = r
-			return r.Key, r, nil
-		})
+		res, err := rec.CreateSchedule(c, client, req)
 		out := schSent{seq: seq, res: res, err: err}
-		var unknown *api.OutcomeUnknownError
-		if errors.As(err, &unknown) && applied != nil {
+		if act.Unknown(err) && applied != nil {
 			out.checked = true
 			out.applied = schApplied(applied(), before, body)
 		}
@@ -686,7 +678,6 @@ func schApplied(entries []sandbox.JournalEntry, before int, body []byte) bool {
 }
 
 func (s *schedule) answered(msg schSent) tea.Cmd {
-	var unknown *api.OutcomeUnknownError
 	var ve *api.ValidationError
 	switch {
 	case msg.err == nil:
@@ -694,7 +685,7 @@ func (s *schedule) answered(msg schSent) tea.Cmd {
 		s.created = msg.res
 		s.setMessage("", false)
 		return s.reloadList()
-	case errors.As(msg.err, &unknown):
+	case act.Unknown(msg.err):
 		s.state = schUnknown
 		switch {
 		case msg.checked && msg.applied:

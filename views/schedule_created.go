@@ -1,8 +1,10 @@
 package views
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"time"
 
 	"allot/api"
@@ -17,9 +19,47 @@ type CreatedSchedule struct {
 	Profile       string
 }
 
-// CreatedSchedules lists the schedules created from this machine, newest
-// first, from the outcomes of schedules/create in the journal.
-func CreatedSchedules(j *journal.Journal) ([]CreatedSchedule, error) {
+// reopenSchedule is the page of a schedule whose answer never came, read
+// back from the journal: what the sandbox says it applied, when it can
+// say, and r to send the same bytes again after a yes. nil when body is
+// not a schedule that encodes back to the same bytes.
+func reopenSchedule(ctx *Context, body []byte, at time.Time) Screen {
+	req, ok := schReadRequest(body)
+	if !ok {
+		return nil
+	}
+	s := NewSchedule(ctx).(*schedule)
+	s.reviewed, s.body, s.pretty = req, body, prettyBody(body)
+	s.state = schUnknown
+	when := at.UTC().Format("15:04:05 MST on 2 Jan 2006")
+	switch {
+	case ctx.Session.Applied != nil && schApplied(ctx.Session.Applied(), 0, body):
+		s.unknownNote = "No answer came for this schedule (the journal, " + when + "); the sandbox says it applied this request: the schedule exists. Sending again creates a second one."
+	case ctx.Session.Applied != nil:
+		s.unknownNote = "No answer came for this schedule (the journal, " + when + "); the sandbox says it did not apply it: sending it again creates the schedule once."
+	default:
+		s.unknownNote = "No answer came for this schedule (the journal, " + when + "): ask the service's operators whether a schedule named " +
+			strconv.Quote(req.Name) + " was created before sending again."
+	}
+	s.layout()
+	return s
+}
+
+// schReadRequest reads a journaled schedule; only one that encodes back
+// to the same bytes may be sent again.
+func schReadRequest(body []byte) (api.ScheduleRequest, bool) {
+	var req api.ScheduleRequest
+	if json.Unmarshal(body, &req) != nil {
+		return req, false
+	}
+	again, err := json.Marshal(req)
+	return req, err == nil && bytes.Equal(again, body)
+}
+
+// CreatedSchedules lists the schedules created from this machine on
+// deployment d, newest first, from the outcomes of schedules/create in the
+// journal.
+func CreatedSchedules(j *journal.Journal, d journal.Deployment) ([]CreatedSchedule, error) {
 	if j == nil {
 		return nil, errors.New("the local journal is not available")
 	}
@@ -30,7 +70,7 @@ func CreatedSchedules(j *journal.Journal) ([]CreatedSchedule, error) {
 	var out []CreatedSchedule
 	for i := len(res.Entries) - 1; i >= 0; i-- {
 		e := res.Entries[i]
-		if e.Kind != journal.KindOutcome || e.Op != schOp || len(e.Data) == 0 {
+		if e.Kind != journal.KindOutcome || e.Op != schOp || len(e.Data) == 0 || !d.Owns(e) {
 			continue
 		}
 		var sch api.Schedule

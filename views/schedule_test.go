@@ -39,7 +39,7 @@ func schContext(t *testing.T, opts sandbox.Options) *Context {
 	return &Context{
 		Session: s, Now: func() time.Time { return schNow }, Styles: widget.DefaultStyles(),
 		Clipboard: widget.Clipboard{Out: io.Discard}, Token: s.TokenIDs[0],
-		Journal: j, Recorder: &act.Recorder{Journal: j, Profile: "sandbox"},
+		Journal: j, Recorder: &act.Recorder{Journal: j, Deployment: s.Deployment()},
 	}
 }
 
@@ -604,7 +604,7 @@ func TestCreatedSchedulesReadsJournal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, err := CreatedSchedules(j)
+	got, err := CreatedSchedules(j, journal.Deployment{Profile: "p"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -612,7 +612,7 @@ func TestCreatedSchedulesReadsJournal(t *testing.T) {
 		!got[1].At.Equal(at.Add(time.Hour)) || got[0].Profile != "p" {
 		t.Fatalf("created %+v", got)
 	}
-	if _, err := CreatedSchedules(nil); err == nil {
+	if _, err := CreatedSchedules(nil, journal.Deployment{}); err == nil {
 		t.Fatal("no error without a journal")
 	}
 }
@@ -685,5 +685,31 @@ func TestScheduleLongReviewShowsEveryByte(t *testing.T) {
 	}
 	if writes := scWrites(t, ctx.Journal); len(writes) != 0 {
 		t.Fatalf("scrolling sent something: %v", writes)
+	}
+}
+
+// TestScheduleGarbledAnswerIsUnknown: the service applied the schedule
+// but its answer came cut short (or as a gateway's page): the screen says
+// it may have been created and what the sandbox applied, never "not
+// created" back on the form, where ctrl+s and y would create it twice.
+func TestScheduleGarbledAnswerIsUnknown(t *testing.T) {
+	for _, f := range []sandbox.Faults{{Malformed: 1, Seed: 3}, {HTML: 1, Seed: 3}} {
+		ctx := schContext(t, sandbox.Options{Faults: f})
+		d := newSCDriver(t, NewSchedule(ctx), 120, 40)
+		s := d.s.(*schedule)
+		fillValidSchedule(d)
+		d.keys("ctrl+s", "y")
+		d.until("an answer", func() bool { return s.state != schSending && s.state != schReview })
+		if s.state != schUnknown {
+			t.Fatalf("faults %+v: state %d, want unknown:\n%s", f, s.state, s.View())
+		}
+		v := strings.Join(strings.Fields(ansi.Strip(s.View())), " ")
+		want := "did not apply"
+		if scAppliedSchedules(ctx) > 0 {
+			want = "applied this request"
+		}
+		if !strings.Contains(v, want) {
+			t.Errorf("faults %+v: the view does not say %q:\n%s", f, want, v)
+		}
 	}
 }

@@ -21,10 +21,14 @@ import (
 type stakes struct {
 	*list[api.Stake]
 	pool      api.Pool
-	all       []api.Stake // the pool's stakes, kept while a server filter shows a subset
-	poolLine  string      // the pool's summary, kept likewise
-	buckets   []widget.Bucket
+	all       []api.Stake     // the pool's stakes, kept while a server filter shows a subset
+	poolLine  string          // the pool's summary, kept likewise
+	buckets   []widget.Bucket // of every stake loaded
 	histogram bool
+	// shown is the histogram of the stakes the list shows, for the rows
+	// and the filter shownFor names.
+	shown    []widget.Bucket
+	shownFor string
 }
 
 // NewStakes is the stakes of pool.
@@ -70,7 +74,7 @@ func (s *stakes) Init() tea.Cmd { return s.reloadWhole() }
 
 func (s *stakes) reloadWhole() tea.Cmd {
 	s.seq = nextSeq()
-	s.busy = true
+	s.busy, s.err = true, nil
 	s.all = nil
 	s.table.SetLoading(func() string { return "" })
 	fetch := s.fetchWallet("")
@@ -151,7 +155,8 @@ func (s *stakes) Update(msg tea.Msg) tea.Cmd {
 		s.busy = false
 		if msg.err != nil {
 			s.table.SetLoading(nil)
-			return func() tea.Msg { return ErrorMsg{Op: s.title, Err: msg.err} }
+			s.err = msg.err // drawn where the stakes would be
+			return nil
 		}
 		s.summaryTxt, s.buckets = msg.value.summary, msg.value.buckets
 		return s.setRows(msg.value.rows)
@@ -170,28 +175,77 @@ func (s *stakes) Update(msg tea.Msg) tea.Cmd {
 	return s.list.Update(msg)
 }
 
+// stakeWithdrawn is the status of a stake that has left its pool: it no
+// longer counts towards what the pool has staked.
+const stakeWithdrawn = "WITHDRAWN"
+
 // summarize computes the summary line and the histogram's buckets once per
-// load, rather than per frame.
+// load, rather than per frame. The totals say what they count: a pool's
+// "staked" leaves out the stakes withdrawn, as the pool's own total does.
 func summarize(rows []api.Stake) (string, []widget.Bucket) {
-	sum, largest := decimal.Zero, decimal.Zero
-	amounts := make([]decimal.Decimal, len(rows))
-	for i, st := range rows {
-		sum = sum.Add(st.Amount.Decimal)
+	staked, withdrawn, largest := decimal.Zero, decimal.Zero, decimal.Zero
+	nWithdrawn := 0
+	for _, st := range rows {
+		if st.Status == stakeWithdrawn {
+			withdrawn = withdrawn.Add(st.Amount.Decimal)
+			nWithdrawn++
+			continue
+		}
+		staked = staked.Add(st.Amount.Decimal)
 		if st.Amount.GreaterThan(largest) {
 			largest = st.Amount.Decimal
 		}
-		amounts[i] = st.Amount.Decimal
 	}
-	return fmt.Sprintf("%s stakes · total %s · largest %s · h: histogram",
-		widget.FormatCount(len(rows)), widget.FormatAmount(sum.String()), widget.FormatAmount(largest.String())), widget.LogBuckets(amounts)
+	text := fmt.Sprintf("%s stakes · staked %s · withdrawn %s (%s) · largest %s · h: histogram",
+		widget.FormatCount(len(rows)), widget.FormatAmount(staked.String()),
+		widget.FormatAmount(withdrawn.String()), widget.FormatCount(nWithdrawn), widget.FormatAmount(largest.String()))
+	return text, stakedBuckets(rows)
+}
+
+// stakedBuckets are the histogram of the sizes of the stakes still staked.
+func stakedBuckets(rows []api.Stake) []widget.Bucket {
+	amounts := make([]decimal.Decimal, 0, len(rows))
+	for _, st := range rows {
+		if st.Status != stakeWithdrawn {
+			amounts = append(amounts, st.Amount.Decimal)
+		}
+	}
+	return widget.LogBuckets(amounts)
+}
+
+// shownBuckets is the histogram of the stakes the list shows: those the
+// filter keeps. It is computed again only when the rows or the filter
+// changed since the histogram was last drawn.
+func (s *stakes) shownBuckets() []widget.Bucket {
+	q, rows := s.table.Query(), s.table.Rows()
+	if q == "" && len(s.all) == 0 {
+		return s.buckets
+	}
+	var first *api.Stake
+	if len(rows) > 0 {
+		first = &rows[0]
+	}
+	if key := fmt.Sprintf("%q %d %p", q, len(rows), first); key != s.shownFor {
+		idx := s.table.FilterIndices(q)
+		shown := make([]api.Stake, len(idx))
+		for i, j := range idx {
+			shown[i] = rows[j]
+		}
+		s.shown, s.shownFor = stakedBuckets(shown), key
+	}
+	return s.shown
 }
 
 func (s *stakes) View() string {
 	if !s.histogram {
 		return s.list.View()
 	}
-	title := s.ctx.Styles.Title.Render(sanitize.Truncate("Stake sizes in "+s.pool.Name+" (h: back to the list)", s.width))
-	return title + "\n" + widget.Histogram(s.buckets, s.width, max(s.height-1, 3))
+	what := "Stake sizes in " + s.pool.Name + ", staked (not withdrawn)"
+	if q := s.table.Query(); q != "" {
+		what += fmt.Sprintf(" matching %q", q)
+	}
+	title := s.ctx.Styles.Title.Render(sanitize.Truncate(what+" (h: back to the list)", s.width))
+	return title + "\n" + widget.Histogram(s.shownBuckets(), s.width, max(s.height-1, 3))
 }
 
 func (s *stakes) ShortHelp() []key.Binding {

@@ -32,6 +32,8 @@ type txRow struct {
 	// Body is the request of an unknown outcome, as the journal holds it,
 	// when it can be checked or sent again (see canReopen); nil otherwise.
 	Body json.RawMessage
+	// op, ref and write are the journaled write of an unknown outcome.
+	op, ref, write string
 }
 
 // keyUnknown opens a request whose outcome is unknown.
@@ -100,18 +102,17 @@ func NewTransactions(ctx *Context) Screen {
 			widget.Field{Label: "Profile", Value: r.Profile})
 	})
 	j := ctx.Journal
-	l.fetch = func(context.Context) ([]txRow, error) { return readTransactions(j) }
+	d := ctx.Session.Deployment()
+	l.fetch = func(context.Context) ([]txRow, error) { return readTransactions(j, d) }
 	l.actions = []rowAction[txRow]{{
 		key:  keyUnknown,
-		open: func(r txRow) Screen { return reopenUnknown(ctx, r.Kind, r.Body, r.At) },
+		open: func(r txRow) Screen { return reopenUnknown(ctx, r.op, r.ref, r.write, r.Body, r.At) },
 		refuse: func(r txRow) string {
 			switch {
 			case r.Status != statusUnknown:
 				return "only a request whose outcome is UNKNOWN can be checked or sent again"
-			case r.Profile != ctx.Session.Name:
-				return "this request went to profile " + r.Profile + ": switch to it (:profile " + r.Profile + ") to check or resend it"
 			case r.Body == nil:
-				return "the journal does not hold this request's body: it cannot be checked or sent again from here"
+				return cannotReopen(r.op)
 			}
 			return ""
 		},
@@ -182,7 +183,21 @@ func (t *transactions) merge() []txRow {
 	return rows
 }
 
-func readTransactions(j *journal.Journal) ([]txRow, error) {
+// writeKinds name the writes of other operations than transactions/create
+// in the Kind column.
+var writeKinds = map[string]string{
+	act.OpSchedule:  "schedule",
+	act.OpUploadURL: "creative upload URL",
+	act.OpCreative:  "creative",
+	act.OpClaim:     "claim request",
+}
+
+// readTransactions lists what the journal says was created on deployment
+// d: the transactions created, the chain transactions sent, and every
+// write whose outcome is unknown, of any kind. A write whose outcome was
+// never recorded (the program ended while it was in flight) is unknown
+// too, in every run after, until a later outcome settles it.
+func readTransactions(j *journal.Journal, d journal.Deployment) ([]txRow, error) {
 	if j == nil {
 		return nil, fmt.Errorf("the local journal is not available")
 	}
@@ -191,48 +206,119 @@ func readTransactions(j *journal.Journal) ([]txRow, error) {
 		return nil, err
 	}
 	var rows []txRow
-	index := map[string]int{}
-	asked := map[string]json.RawMessage{} // the last request body of each action
-	for _, e := range res.Entries {
+	for _, w := range journal.Writes(res.Entries) {
+		e := w.Request
+		if !d.Owns(e) {
+			continue
+		}
+		at := e.At
+		if w.Outcome != nil {
+			at = w.Outcome.At
+		}
 		switch {
-		case e.Kind == journal.KindRequest && e.Op == "transactions/create":
-			asked[e.Ref] = e.Data
-		case e.Kind == journal.KindOutcome && e.Op == "transactions/create" && len(e.Data) > 0:
+		case w.Settled() && e.Op == act.OpTransaction && len(w.Outcome.Data) > 0:
 			var created api.TransactionsResult
-			if json.Unmarshal(e.Data, &created) != nil {
+			if json.Unmarshal(w.Outcome.Data, &created) != nil {
 				continue
 			}
 			for _, tx := range created.Transactions {
-				rows = append(rows, txRow{ID: tx.TransactionID, Kind: e.Ref, Status: tx.Status, At: e.At, Profile: e.Profile})
+				rows = append(rows, txRow{ID: tx.TransactionID, Kind: e.Ref, Status: tx.Status, At: at, Profile: e.Profile})
 			}
-		case e.Kind == journal.KindOutcome && e.Op == "transactions/create" && e.Status == act.StatusUnknown:
-			row := txRow{ID: "(no answer: may have been created)", Kind: e.Ref, Status: statusUnknown, At: e.At, Profile: e.Profile}
+		case w.Outcome != nil && (w.Outcome.Status == act.StatusApplied || w.Outcome.Status == act.StatusNotApplied):
+			// An unknown outcome a check settled: its ids were lost with
+			// the answer.
+			id := "(created; its id was lost with the answer)"
+			if w.Outcome.Status == act.StatusNotApplied {
+				id = "(not created)"
+			}
+			kind := e.Ref
+			if k, ok := writeKinds[e.Op]; ok {
+				kind = k
+			}
+			rows = append(rows, txRow{ID: id, Kind: kind, Status: w.Outcome.Status, At: at, Profile: e.Profile})
+		case !w.Settled():
+			kind := e.Ref // the action of a transaction
+			if k, ok := writeKinds[e.Op]; ok {
+				kind = k
+			}
+			row := txRow{ID: "(no answer: may have been created)", Kind: kind, Status: statusUnknown, At: at, Profile: e.Profile, op: e.Op, ref: e.Ref, write: e.Write}
+			if w.Outcome == nil {
+				row.ID = "(no outcome recorded: may have been created)"
+			}
 			// Decided once, here: the footer asks on every frame.
-			if body := asked[e.Ref]; canReopen(e.Ref, body) {
-				row.Body = body
+			if canReopen(e.Op, e.Ref, e.Data) {
+				row.Body = e.Data
 			}
-			rows = append(rows, row)
-		case e.Kind == journal.KindTransaction && e.Ref != "":
-			// A chain transaction: later entries update its status.
-			var st chainStatus
-			_ = json.Unmarshal(e.Data, &st) // sending and pending entries hold no status: zero
-			if i, ok := index[e.Ref]; ok {
-				rows[i].Status = e.Status
-				rows[i].apply(st)
-				continue
-			}
-			index[e.Ref] = len(rows)
-			row := txRow{ID: e.Ref, Kind: orDefault(e.Op, "chain"), Status: e.Status, At: e.At, Profile: e.Profile}
-			row.apply(st)
 			rows = append(rows, row)
 		}
 	}
-	slices.Reverse(rows) // newest first
+	// Chain transactions: later entries update a hash's status.
+	index := map[string]int{}
+	for _, e := range res.Entries {
+		if e.Kind != journal.KindTransaction || e.Ref == "" || !d.Owns(e) {
+			continue
+		}
+		var st chainStatus
+		_ = json.Unmarshal(e.Data, &st) // sending and pending entries hold no status: zero
+		if i, ok := index[e.Ref]; ok {
+			rows[i].Status = e.Status
+			rows[i].apply(st)
+			continue
+		}
+		index[e.Ref] = len(rows)
+		row := txRow{ID: e.Ref, Kind: orDefault(e.Op, "chain"), Status: e.Status, At: e.At, Profile: e.Profile}
+		row.apply(st)
+		rows = append(rows, row)
+	}
+	// Newest first; the journal's order breaks ties.
+	slices.Reverse(rows)
+	slices.SortStableFunc(rows, func(a, b txRow) int { return b.At.Compare(a.At) })
 	if len(res.Warnings) > 0 {
 		// A torn last line after a crash: what was read is listed.
 		return rows, rowsWarning(strings.Join(res.Warnings, "; "))
 	}
 	return rows, nil
+}
+
+// reopenUnknown is the page of a write whose outcome is unknown, read back
+// from the journal: it checks whether the service applied it, or sends the
+// same bytes again after a yes. nil when canReopen says no.
+func reopenUnknown(ctx *Context, op, ref, write string, body []byte, at time.Time) Screen {
+	switch op {
+	case act.OpTransaction:
+		return reopenOperator(ctx, ref, write, body, at)
+	case act.OpSchedule:
+		return reopenSchedule(ctx, body, at)
+	}
+	return nil
+}
+
+// canReopen says whether reopenUnknown can take the journaled write: only
+// a body that encodes back to the same bytes may be sent again.
+func canReopen(op, ref string, body []byte) bool {
+	switch op {
+	case act.OpTransaction:
+		_, ok := opReadRequest(ref, body)
+		return ok
+	case act.OpSchedule:
+		_, ok := schReadRequest(body)
+		return ok
+	}
+	return false
+}
+
+// cannotReopen says why an UNKNOWN write cannot be opened again, and what
+// to do instead.
+func cannotReopen(op string) string {
+	switch op {
+	case act.OpUploadURL:
+		return "an upload URL changes nothing by itself: upload the file again with :creative"
+	case act.OpCreative:
+		return "look for the creative on the portal; if it is missing, upload the file again with :creative"
+	case act.OpClaim:
+		return "a claim request signs and sends nothing: look the allocation up (3) and claim again if needed"
+	}
+	return "the journal does not hold this request's body: it cannot be checked or sent again from here"
 }
 
 func orDefault(s, def string) string {

@@ -7,6 +7,8 @@ package act
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,7 +32,8 @@ var ErrJournal = errors.New("the journal cannot be written")
 // could not be opened was reported already, and does not stop the work.
 type Recorder struct {
 	Journal *journal.Journal
-	Profile string
+	// Deployment is the profile and the service every entry is about.
+	Deployment journal.Deployment
 	// Warn hears of an outcome that could not be recorded (the act is
 	// done); nil ignores it.
 	Warn func(error)
@@ -53,7 +56,7 @@ func (r *Recorder) Before(entry journal.Entry) error {
 	if r == nil || r.Journal == nil {
 		return nil
 	}
-	entry.Profile = r.Profile
+	entry = r.Deployment.Stamp(entry)
 	if err := r.Journal.Append(entry); err != nil {
 		return fmt.Errorf("%w: %w", ErrJournal, err)
 	}
@@ -74,18 +77,19 @@ func (r *Recorder) After(entry journal.Entry) {
 // says what the write is about (an action, an allocation id, a file).
 func (r *Recorder) Write(op, ref string, body any, send func() (status string, result any, err error)) error {
 	data, _ := json.Marshal(body)
-	if err := r.Before(journal.Entry{Kind: journal.KindRequest, Op: op, Ref: ref, Data: data}); err != nil {
+	id := writeID()
+	if err := r.Before(journal.Entry{Kind: journal.KindRequest, Op: op, Ref: ref, Write: id, Data: data}); err != nil {
 		return fmt.Errorf("%s: not sent: %w", op, err)
 	}
 	status, result, err := send()
-	outcome := journal.Entry{Kind: journal.KindOutcome, Op: op, Ref: ref, Status: status}
+	outcome := journal.Entry{Kind: journal.KindOutcome, Op: op, Ref: ref, Write: id, Status: status}
 	if err == nil && result != nil {
 		outcome.Data, _ = json.Marshal(result)
 	}
 	switch {
 	case Unknown(err):
 		outcome.Status = StatusUnknown
-		err = fmt.Errorf("%w; check before sending it again (the journal records it)", err)
+		err = &UnknownError{Op: op, Write: id, Err: err}
 	case err != nil:
 		outcome.Status = "failed"
 	}
@@ -93,18 +97,137 @@ func (r *Recorder) Write(op, ref string, body any, send func() (status string, r
 	return err
 }
 
+// writeID ties a request's entry to its outcome's.
+func writeID() string {
+	var b [8]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	return hex.EncodeToString(b[:])
+}
+
+// UnknownError is a write that may have been applied: its answer never
+// came, or came unreadable. Every screen and command tells it apart from
+// a refusal through Unknown, and never sends the write again by itself.
+type UnknownError struct {
+	Op    string
+	Write string // the journal's id of the write, for Settle
+	Err   error
+}
+
+func (e *UnknownError) Error() string {
+	return fmt.Sprintf("%v; check before sending it again (the journal records it)", e.Err)
+}
+
+func (e *UnknownError) Unwrap() error { return e.Err }
+
 // Unknown reports whether err leaves a write's outcome unknown: no answer
 // came, or one that cannot be read with a success or a gateway's status
-// (the service may have applied the write).
+// (the service may have applied the write). It is the one rule for every
+// write, in the dashboard and the command line.
 func Unknown(err error) bool {
+	var journaled *UnknownError
 	var unknown *api.OutcomeUnknownError
 	var unreadable *api.UnexpectedResponseError
-	return errors.As(err, &unknown) ||
+	return errors.As(err, &journaled) || errors.As(err, &unknown) ||
 		errors.As(err, &unreadable) && (unreadable.Status < 300 || unreadable.Status >= 500)
 }
 
+// Settle records what a check found out about a write whose outcome was
+// unknown (status: StatusApplied or StatusNotApplied): the journal then
+// lists it as that, no longer as unknown. write is the request's id.
+func (r *Recorder) Settle(op, ref, write, status string) {
+	if write == "" {
+		return // a request journaled before writes had ids: it stays unknown
+	}
+	r.After(journal.Entry{Kind: journal.KindOutcome, Op: op, Ref: ref, Write: write, Status: status})
+}
+
+// What a check found about a write whose answer was lost.
+const (
+	StatusApplied    = "applied (checked)"
+	StatusNotApplied = "not applied (checked)"
+)
+
 // StatusUnknown marks an outcome that never arrived.
-const StatusUnknown = "unknown"
+const StatusUnknown = journal.StatusUnknown
+
+// The writes, one workflow each, for the command line and the dashboard
+// alike: each is journaled before it is sent and its outcome after.
+
+// CreateTransaction creates the transaction(s) of req (transactions/create).
+func (r *Recorder) CreateTransaction(ctx context.Context, client *api.Client, req api.TransactionRequest) (*api.TransactionsResult, error) {
+	var res *api.TransactionsResult
+	err := r.Write(OpTransaction, req.Action(), req, func() (string, any, error) {
+		var err error
+		if res, err = client.CreateTransaction(ctx, req); err != nil {
+			return "", nil, err
+		}
+		return res.Statuses(), res, nil
+	})
+	return res, err
+}
+
+// CreateSchedule creates an unlock schedule (schedules/create).
+func (r *Recorder) CreateSchedule(ctx context.Context, client *api.Client, req api.ScheduleRequest) (*api.Schedule, error) {
+	var res *api.Schedule
+	err := r.Write(OpSchedule, req.Name, req, func() (string, any, error) {
+		var err error
+		if res, err = client.CreateSchedule(ctx, req); err != nil {
+			return "", nil, err
+		}
+		return res.Key, res, nil
+	})
+	return res, err
+}
+
+// CreativeUploadURL asks where to upload a creative. The answer is not
+// journaled: an upload URL is a capability. ref names the file.
+func (r *Recorder) CreativeUploadURL(ctx context.Context, client *api.Client, ref string, req api.UploadURLRequest) (*api.UploadURL, error) {
+	var res *api.UploadURL
+	err := r.Write(OpUploadURL, ref, req, func() (string, any, error) {
+		var err error
+		res, err = client.CreativeUploadURL(ctx, req)
+		return "", nil, err
+	})
+	return res, err
+}
+
+// RegisterCreative registers an uploaded creative (creatives/create); ref
+// names the file.
+func (r *Recorder) RegisterCreative(ctx context.Context, client *api.Client, ref string, req api.CreateCreativeRequest) (*api.Creative, error) {
+	var res *api.Creative
+	err := r.Write(OpCreative, ref, req, func() (string, any, error) {
+		var err error
+		if res, err = client.CreateCreative(ctx, req); err != nil {
+			return "", nil, err
+		}
+		return "created", res, nil
+	})
+	return res, err
+}
+
+// RequestClaim asks the service for the claim transactions of an
+// allocation (allocations/{id}/claim).
+func (r *Recorder) RequestClaim(ctx context.Context, client *api.Client, allocationID string, req api.ClaimRequest) (*api.ClaimResult, error) {
+	var res *api.ClaimResult
+	err := r.Write(OpClaim, allocationID, req, func() (string, any, error) {
+		var err error
+		if res, err = client.Claim(ctx, allocationID, req); err != nil {
+			return "", nil, err
+		}
+		return "", res, nil
+	})
+	return res, err
+}
+
+// The operations writes are journaled under, as the command line names
+// them.
+const (
+	OpTransaction = "transactions/create"
+	OpSchedule    = "schedules/create"
+	OpUploadURL   = "portals/creatives/upload-url"
+	OpCreative    = "portals/creatives/create"
+	OpClaim       = "allocations/claim"
+)
 
 // SignIn signs the portal's sign-in message text with signer and sends it,
 // journaling the message before it is signed (never the key or the token).

@@ -17,7 +17,7 @@ func newRecorder(t *testing.T) (*Recorder, *journal.Journal) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Recorder{Journal: j, Profile: "test"}, j
+	return &Recorder{Journal: j, Deployment: journal.Deployment{Profile: "test"}}, j
 }
 
 // TestWriteOutcomes: the request is journaled before it is sent, and the
@@ -97,5 +97,24 @@ func TestZeroRecorder(t *testing.T) {
 	sent := false
 	if err := rec.Write("op", "ref", nil, func() (string, any, error) { sent = true; return "", nil, nil }); err != nil || !sent {
 		t.Fatalf("sent %v, err %v", sent, err)
+	}
+}
+
+// TestStoredName: the content's hash goes before the extension, so that
+// two files of one name are stored apart and never replace each other;
+// the name stays within D12's 128 characters.
+func TestStoredName(t *testing.T) {
+	a, _ := StoredName("logo.png", strings.NewReader("one"))
+	b, _ := StoredName("logo.png", strings.NewReader("two"))
+	again, _ := StoredName("logo.png", strings.NewReader("one"))
+	if a == b || a != again || !strings.HasPrefix(a, "logo-") || !strings.HasSuffix(a, ".png") || len(a) != len("logo-12345678.png") {
+		t.Errorf("stored names %q, %q, %q", a, b, again)
+	}
+	long, _ := StoredName(strings.Repeat("x", 125)+".webm", strings.NewReader("x"))
+	if len(long) != maxFileName || !strings.HasSuffix(long, ".webm") {
+		t.Errorf("long name %q (%d)", long, len(long))
+	}
+	if err := (api.UploadURLRequest{FileName: long, ContentType: "video/webm", PortalSlug: "p"}).Validate(); err != nil {
+		t.Errorf("the stored name breaks D12: %v", err)
 	}
 }

@@ -249,12 +249,7 @@ var claimCommand = command{
 			if acct != nil {
 				defer acct.lock()
 			}
-			var res *api.ClaimResult
-			err = e.recorder().Write("allocations/claim", args[0], req, func() (string, any, error) {
-				var err error
-				res, err = s.API.Claim(ctx, args[0], req)
-				return "", res, err
-			})
+			res, err := e.recorder().RequestClaim(ctx, s.API, args[0], req)
 			if err != nil {
 				return err
 			}

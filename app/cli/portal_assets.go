@@ -1,14 +1,20 @@
 package cli
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"golang.org/x/term"
 
 	"allot/api"
+	"allot/app/act"
 )
 
 var scheduleCreateCommand = command{
@@ -36,15 +42,7 @@ var scheduleCreateCommand = command{
 			if err != nil {
 				return err
 			}
-			var res *api.Schedule
-			err = e.recorder().Write("schedules/create", req.Name, req, func() (string, any, error) {
-				var err error
-				res, err = s.API.CreateSchedule(ctx, req)
-				if err != nil {
-					return "", nil, err
-				}
-				return res.Key, res, nil
-			})
+			res, err := e.recorder().CreateSchedule(ctx, s.API, req)
 			if err != nil {
 				return err
 			}
@@ -58,11 +56,13 @@ var scheduleCreateCommand = command{
 
 var creativeUploadCommand = command{
 	name:    "creative upload",
-	args:    "FILE --portal SLUG [--name NAME] [-o json]",
+	args:    "FILE --portal SLUG [--name NAME] [--replace [--yes]] [-o json]",
 	summary: "upload an image, animation or audio file to a portal and register it",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		portal := fs.String("portal", "", "portal `SLUG` (required)")
 		name := fs.String("name", "", "name of the creative (default: the file name)")
+		replace := fs.Bool("replace", false, "store the file under its own name, replacing the bytes of any earlier upload of that name (asks first)")
+		yes := fs.Bool("yes", false, "with --replace: replace without asking")
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
@@ -89,9 +89,25 @@ var creativeUploadCommand = command{
 			if err != nil {
 				return fmt.Errorf("creative upload: %w", err)
 			}
-			req := api.UploadURLRequest{FileName: fileName, ContentType: contentType, PortalSlug: *portal}
+			stored := fileName
+			if !*replace {
+				// A name used before would have its bytes replaced: the
+				// content's hash keeps this upload apart.
+				if stored, err = act.StoredName(fileName, f); err != nil {
+					return fmt.Errorf("creative upload: %w", err)
+				}
+				if _, err := f.Seek(0, io.SeekStart); err != nil {
+					return fmt.Errorf("creative upload: %w", err)
+				}
+			}
+			req := api.UploadURLRequest{FileName: stored, ContentType: contentType, PortalSlug: *portal}
 			if err := req.Validate(); err != nil {
 				return err
+			}
+			if *replace && !*yes {
+				if err := askReplace(e, stored, *portal); err != nil {
+					return err
+				}
 			}
 			if err := api.CheckCreativeSize(info.Size()); err != nil {
 				return err
@@ -100,22 +116,16 @@ var creativeUploadCommand = command{
 			if err != nil {
 				return err
 			}
-			var upload *api.UploadURL
-			if err := e.recorder().Write("portals/creatives/upload-url", fileName, req, func() (string, any, error) {
-				upload, err = s.API.CreativeUploadURL(ctx, req)
-				return "", nil, err
-			}); err != nil {
+			upload, err := e.recorder().CreativeUploadURL(ctx, s.API, stored, req)
+			if err != nil {
 				return err
 			}
 			if err := s.API.Upload(ctx, upload.UploadURL, contentType, f, info.Size()); err != nil {
 				return err
 			}
 			create := api.CreateCreativeRequest{StorageKey: upload.StorageKey, Name: *name}
-			var creative *api.Creative
-			if err := e.recorder().Write("portals/creatives/create", fileName, create, func() (string, any, error) {
-				creative, err = s.API.CreateCreative(ctx, create)
-				return "", creative, err
-			}); err != nil {
+			creative, err := e.recorder().RegisterCreative(ctx, s.API, stored, create)
+			if err != nil {
 				return err
 			}
 			if *out == formatJSON {
@@ -124,6 +134,22 @@ var creativeUploadCommand = command{
 			return fields(e.Stdout, "id", creative.ID, "storage key", creative.StorageKey, "public url", creative.PublicURL)
 		}
 	},
+}
+
+// askReplace asks on a terminal, default No, before a file is stored
+// under a name an earlier upload may hold; without a terminal it refuses:
+// nobody is there to say yes, and --yes says it.
+func askReplace(e *env, name, portal string) error {
+	in, ok := e.Stdin.(*os.File)
+	if !ok || !term.IsTerminal(int(in.Fd())) {
+		return usagef("creative upload --replace: no terminal to ask on; add --yes to replace %s on portal %s", name, portal)
+	}
+	fmt.Fprintf(e.Stderr, "Store as %s on portal %s, replacing the bytes of any earlier upload of that name (every public URL of it serves the new file)? [y/N] ", name, portal)
+	line, _ := bufio.NewReader(io.LimitReader(in, 64)).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+		return errors.New("creative upload: not replaced; nothing was sent")
+	}
+	return nil
 }
 
 // sniffContentType decides the media type from the file's first bytes

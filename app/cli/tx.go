@@ -42,15 +42,7 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 				if err != nil {
 					return err
 				}
-				var res *api.TransactionsResult
-				err = e.recorder().Write("transactions/create", req.Action(), req, func() (string, any, error) {
-					var err error
-					res, err = s.API.CreateTransaction(ctx, req)
-					if err != nil {
-						return "", nil, err
-					}
-					return res.Statuses(), res, nil
-				})
+				res, err := e.recorder().CreateTransaction(ctx, s.API, req)
 				if err != nil {
 					return err
 				}

@@ -64,7 +64,7 @@ func (e *env) recorder() *act.Recorder {
 		return r // no session yet: nothing to record, and nothing kept
 	}
 	e.rec = r
-	r.Profile = e.sess.Name
+	r.Deployment = e.sess.Deployment()
 	j, err := journal.Open(e.sess.StateDir)
 	if err != nil {
 		r.Warn(err)

@@ -37,13 +37,20 @@ const (
 // Entry is one line of the journal. Fields beyond the common ones live in
 // Data so that old journals stay readable as entries grow.
 type Entry struct {
-	At      time.Time       `json:"at"`
-	Kind    string          `json:"kind"`
-	Profile string          `json:"profile,omitempty"`
-	Op      string          `json:"op,omitempty"`     // e.g. "transactions/create"
-	Ref     string          `json:"ref,omitempty"`    // what the entry is about: a request id, a tx hash, an allocation id
-	Status  string          `json:"status,omitempty"` // e.g. PENDING, unknown, success
-	Data    json.RawMessage `json:"data,omitempty"`
+	At      time.Time `json:"at"`
+	Kind    string    `json:"kind"`
+	Profile string    `json:"profile,omitempty"`
+	// BaseURL and ChainID name the deployment the entry is about (see
+	// Deployment); entries written before they existed have neither.
+	BaseURL string `json:"baseUrl,omitempty"`
+	ChainID uint64 `json:"chainId,omitempty"`
+	// Write ties a write's request to its outcome: the same random id on
+	// both. Older entries have none and pair by Op and Ref.
+	Write  string          `json:"write,omitempty"`
+	Op     string          `json:"op,omitempty"`     // e.g. "transactions/create"
+	Ref    string          `json:"ref,omitempty"`    // what the entry is about: a request id, a tx hash, an allocation id
+	Status string          `json:"status,omitempty"` // e.g. PENDING, unknown, success
+	Data   json.RawMessage `json:"data,omitempty"`
 }
 
 // Journal appends entries to one file. It is safe for concurrent use.

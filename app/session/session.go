@@ -16,6 +16,7 @@ import (
 	"allot/api/sandbox"
 	"allot/api/sandbox/onchain"
 	"allot/app/config"
+	"allot/app/journal"
 	"allot/internal/memnet"
 	"allot/wallet"
 
@@ -235,6 +236,13 @@ func clockOf(opts sandbox.Options) func() time.Time {
 		return opts.Clock
 	}
 	return time.Now
+}
+
+// Deployment names what the session works with, for the journal: its
+// entries are told apart by service and chain, not by the profile's name
+// alone (the embedded sandbox and a profile named "sandbox" differ).
+func (s *Session) Deployment() journal.Deployment {
+	return journal.Deployment{Profile: s.Name, BaseURL: s.Profile.BaseURL, ChainID: s.Profile.ChainID}
 }
 
 // Close stops what the session started; closing again does nothing.

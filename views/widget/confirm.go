@@ -2,11 +2,13 @@ package widget
 
 import (
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"allot/sanitize"
 )
@@ -64,6 +66,13 @@ type Confirm struct {
 	yes         bool
 	done        bool
 	width       int
+
+	// sight is the Sight whose frames drew the dialog, seen the number
+	// of the last of its frames that showed it whole, and box what View
+	// drew last.
+	sight *Sight
+	seen  uint64
+	box   string
 }
 
 // NewConfirm asks prompt, with optional detail lines (what exactly will
@@ -90,10 +99,31 @@ func (c *Confirm) Answers(msg ConfirmMsg) bool { return c != nil && msg.from == 
 // Done reports whether the dialog has answered.
 func (c *Confirm) Done() bool { return c.done }
 
+// Visible reports whether the user can read the whole question now: the
+// last frame drawn showed it whole. A dialog no Sight has drawn (a
+// screen's own test) counts as visible: under the dashboard, a page's
+// keys reach it only after a frame has drawn the page.
+func (c *Confirm) Visible() bool {
+	if c.sight == nil {
+		return true
+	}
+	return c.seen == c.sight.frames.Load()
+}
+
 // Update handles the dialog's keys; the answer arrives as a ConfirmMsg.
+// While the question is hidden or cut (a resize, a page over it), only No
+// may be answered, and the focus goes back to No: nobody says yes to a
+// question they cannot read.
 func (c *Confirm) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok || c.done {
+		return nil
+	}
+	if !c.Visible() {
+		c.yes = false
+		if key.Matches(k, c.Keys.No) {
+			return c.answer(false)
+		}
 		return nil
 	}
 	switch {
@@ -125,6 +155,12 @@ func (c *Confirm) FullHelp() [][]key.Binding { return c.Keys.FullHelp() }
 // the two buttons, the focused one marked with "▶" (visible without color)
 // and highlighted.
 func (c *Confirm) View() string {
+	s := drawing.Load()
+	if s != nil && c.seen != s.frames.Load() {
+		// Not shown whole in the frame before this one: whatever the focus
+		// was, it is drawn, and starts, on No.
+		c.yes = false
+	}
 	inner := max(c.width-4, 12) // frame and padding take four cells
 	var lines []string
 	for _, l := range wrapText(sanitize.Block(c.prompt), inner) {
@@ -141,7 +177,69 @@ func (c *Confirm) View() string {
 		Border(lipgloss.RoundedBorder()).
 		BorderForeground(c.Styles.Border.GetForeground()).
 		Padding(0, 1)
-	return frame.Render(strings.Join(lines, "\n"))
+	c.box = frame.Render(strings.Join(lines, "\n"))
+	if s != nil {
+		c.sight = s
+		s.drawn = append(s.drawn, c)
+	}
+	return c.box
+}
+
+// A Sight tells dialogs whether the user can see them. The dashboard draws
+// every frame through Frame: a dialog drawn into a frame is answerable
+// only while the frame as it reaches the terminal (cut to its size,
+// covered by nothing) holds the whole dialog. It is for one program's
+// frames, drawn on its one goroutine.
+type Sight struct {
+	frames atomic.Uint64
+	drawn  []*Confirm
+}
+
+var (
+	// drawing is the Sight of the frame being drawn; frames of several
+	// programs (tests run in parallel) take turns.
+	drawing   atomic.Pointer[Sight]
+	drawingMu sync.Mutex
+)
+
+// Frame draws a frame with draw and returns it; every dialog drawn into it
+// learns whether it was shown whole.
+func (s *Sight) Frame(draw func() string) string {
+	drawingMu.Lock()
+	s.drawn = s.drawn[:0]
+	drawing.Store(s)
+	frame := draw()
+	drawing.Store(nil)
+	drawingMu.Unlock()
+
+	n := s.frames.Add(1)
+	lines := strings.Split(ansi.Strip(frame), "\n")
+	for _, c := range s.drawn {
+		if contains(lines, strings.Split(ansi.Strip(c.box), "\n")) {
+			c.seen = n
+		} else {
+			c.yes = false // cut: the next frame draws it on No
+		}
+	}
+	s.drawn = s.drawn[:0]
+	return frame
+}
+
+// contains reports whether box's lines are on consecutive lines of frame.
+func contains(frame, box []string) bool {
+	for i := 0; i+len(box) <= len(frame); i++ {
+		if !strings.Contains(frame[i], box[0]) {
+			continue
+		}
+		whole := true
+		for j := 1; j < len(box) && whole; j++ {
+			whole = strings.Contains(frame[i+j], box[j])
+		}
+		if whole {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *Confirm) button(label string, focused bool) string {

@@ -73,3 +73,60 @@ func TestConfirmView(t *testing.T) {
 	c.SetWidth(30)
 	checkFits(t, c.View(), 30, 20)
 }
+
+// TestConfirmAnswersOnlyWhatWasSeen: under a Sight, y answers only a
+// question the last frame showed whole; a cut or hidden question takes
+// only No, and comes back with the focus on No.
+func TestConfirmAnswersOnlyWhatWasSeen(t *testing.T) {
+	var sight Sight
+	c := NewConfirm("send", "Send?")
+	whole := func() string { return "title\n" + c.View() + "\nfooter" }
+	cut := func() string {
+		lines := strings.Split(c.View(), "\n")
+		return strings.Join(lines[:len(lines)-1], "\n") // the buttons' frame line is cut
+	}
+	narrow := func() string {
+		var out []string
+		for _, l := range strings.Split(c.View(), "\n") {
+			out = append(out, Truncate(l, 10))
+		}
+		return strings.Join(out, "\n")
+	}
+	hidden := func() string { return "another page" }
+
+	for _, draw := range []func() string{cut, narrow, hidden} {
+		sight.Frame(whole)
+		c.Update(keyMsg("tab")) // the focus on Yes
+		sight.Frame(draw)
+		if c.Visible() {
+			t.Fatal("a cut or hidden question counts as visible")
+		}
+		if cmd := c.Update(keyMsg("y")); cmd != nil {
+			t.Fatalf("y answered a question not shown whole: %v", cmd())
+		}
+		if cmd := c.Update(keyMsg("enter")); cmd != nil {
+			t.Fatalf("enter answered a question not shown whole: %v", cmd())
+		}
+		view := sight.Frame(whole)
+		if !c.Visible() || !strings.Contains(view, "▶ [ No ]") {
+			t.Fatalf("shown again, the question is not visible on No:\n%s", view)
+		}
+	}
+	cmd := c.Update(keyMsg("enter"))
+	if cmd == nil || cmd().(ConfirmMsg).Yes {
+		t.Fatal("enter after the question came back did not answer No")
+	}
+
+	c = NewConfirm("send", "Send?")
+	sight.Frame(whole)
+	if cmd := c.Update(keyMsg("y")); cmd == nil || !cmd().(ConfirmMsg).Yes {
+		t.Fatal("y did not answer a question shown whole")
+	}
+	c = NewConfirm("send", "Send?")
+	sight.Frame(hidden)
+	sight.Frame(whole)
+	sight.Frame(hidden)
+	if cmd := c.Update(keyMsg("n")); cmd == nil || cmd().(ConfirmMsg).Yes {
+		t.Fatal("n must answer No even while the question is hidden")
+	}
+}

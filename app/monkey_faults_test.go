@@ -1,0 +1,135 @@
+package app
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/api"
+	"allot/api/sandbox"
+	"allot/app/journal"
+	"allot/app/journal/journaltest"
+	"allot/app/session"
+	"allot/views"
+	"allot/views/widget"
+)
+
+// yesCounter counts the questions answered yes, by kind, as monitor does,
+// without timing anything.
+type yesCounter struct {
+	inner *Model
+	mu    sync.Mutex
+	yes   map[string]int
+}
+
+func (y *yesCounter) Init() tea.Cmd { return y.inner.Init() }
+func (y *yesCounter) View() string  { return y.inner.View() }
+
+func (y *yesCounter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if c, ok := msg.(widget.ConfirmMsg); ok && c.Yes {
+		y.mu.Lock()
+		y.yes[strings.SplitN(c.Tag, "-", 2)[0]]++
+		y.mu.Unlock()
+	}
+	_, cmd := y.inner.Update(msg)
+	return y, cmd
+}
+
+// TestMonkeyUnderFaults: random keys (bounded, seeded) on a dashboard
+// whose sandbox resets 30% of the connections and garbles 20% of the
+// answers, led first to the operator form's question. Per the sandbox's
+// journal of applied writes, no write is applied more often than it was
+// confirmed, and every write applied is one the local journal shows as
+// done or UNKNOWN (what the Transactions screen lists), never as failed
+// or not at all.
+func TestMonkeyUnderFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the monkey takes a while")
+	}
+	for _, seed := range []uint64{1, 2} {
+		t.Run(fmt.Sprintf("seed-%d", seed), func(t *testing.T) {
+			faults, err := sandbox.ParseFaults(fmt.Sprintf("reset=0.3,malformed=0.2,seed=%d", seed))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := session.Sandbox(sandbox.Options{Faults: faults, Clock: func() time.Time { return clock }}, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			y := &yesCounter{inner: newModel(s), yes: map[string]int{}}
+			p := tea.NewProgram(y, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
+			done := make(chan error, 1)
+			go func() { _, err := p.Run(); done <- err }()
+			p.Send(tea.WindowSizeMsg{Width: 120, Height: 36})
+			time.Sleep(time.Second)
+			// Three times to a write's question, answered yes: the form
+			// opened directly, as the contracts may fail to load. Then the
+			// keys include y, c (check) and r (resend) on whatever page
+			// that leaves.
+			for range 3 {
+				form := views.NewOperator(y.inner.ctx, api.Contract{ID: s.Fixtures.ContractIDs[0]}, api.ActionStartDistribution)
+				for _, msg := range []tea.Msg{views.NavigateMsg{Screen: form}, runes(s.Fixtures.AllocationIDs[1]), tea.KeyMsg{Type: tea.KeyCtrlS}, runes("y")} {
+					p.Send(msg)
+					time.Sleep(200 * time.Millisecond)
+				}
+				time.Sleep(500 * time.Millisecond)
+				p.Send(tea.KeyMsg{Type: tea.KeyEsc})
+			}
+			rng := rand.New(rand.NewPCG(seed, seed))
+			for i := range 600 {
+				if rng.IntN(100) < 35 {
+					p.Send(monkeyKeys[rng.IntN(len(monkeyKeys))])
+				} else {
+					p.Send(runes(string(monkeyRunes[rng.IntN(len(monkeyRunes))])))
+				}
+				if i%20 == 0 {
+					time.Sleep(30 * time.Millisecond)
+				}
+			}
+			time.Sleep(time.Second) // the last writes answer, or fail to
+			p.Quit()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("the dashboard stopped: %v", err)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("the dashboard did not stop")
+			}
+			y.mu.Lock()
+			defer y.mu.Unlock()
+			checkWritesConfirmed(t, s, y.yes)
+			checkWritesShown(t, s)
+		})
+	}
+}
+
+// checkWritesShown fails for a write the sandbox applied that the local
+// journal does not show as done or UNKNOWN.
+func checkWritesShown(t *testing.T, s *session.Session) {
+	t.Helper()
+	shown := map[string]bool{} // by the body's SHA-256
+	for _, w := range journal.Writes(journaltest.Entries(t, s.StateDir)) {
+		if w.Outcome == nil || w.Outcome.Status != "failed" {
+			sum := sha256.Sum256(w.Request.Data)
+			shown[hex.EncodeToString(sum[:])] = true
+		}
+	}
+	for _, e := range s.Applied() {
+		if strings.Contains(e.Operation, "auth/signin") || strings.HasPrefix(e.Operation, "_sandbox/uploads") {
+			continue // a sign-in is no write of the service's; an upload's is its registration
+		}
+		if !shown[e.BodySHA256] {
+			t.Errorf("the sandbox applied %s (body %s…), which the journal shows as failed or not at all", e.Operation, e.BodySHA256[:12])
+		}
+	}
+}
