@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"allot/sanitize"
 	"allot/wallet/keystore"
 )
 
@@ -58,26 +59,35 @@ var accountListCommand = command{
 			if err != nil {
 				return err
 			}
+			// address is empty for a file that names none (foundry's
+			// layout): only unlocking it tells.
 			type row struct {
 				Address string `json:"address"`
 				File    string `json:"file"`
 			}
 			var rows []row
 			for _, a := range store.Accounts() {
-				rows = append(rows, row{a.Address.Hex(), a.Path})
+				r := row{Address: a.Address.Hex(), File: a.Path}
+				if a.Unnamed {
+					r.Address = ""
+				}
+				rows = append(rows, r)
 			}
 			for _, p := range store.Problems() {
-				fmt.Fprintf(e.Stderr, "allot: skipped %v\n", p)
+				fmt.Fprintf(e.Stderr, "allot: skipped %s\n", sanitize.Line(p.Error()))
 			}
 			if *out == formatJSON {
 				return writeJSON(e.Stdout, map[string]any{"keystore": store.Dir(), "accounts": rows})
 			}
 			if len(rows) == 0 {
-				fmt.Fprintf(e.Stdout, "no accounts in %s\n", store.Dir())
+				fmt.Fprintf(e.Stdout, "no accounts in %s\n", sanitize.Line(store.Dir()))
 				return nil
 			}
 			t := newTable(e.Stdout, "ADDRESS", "FILE")
 			for _, r := range rows {
+				if r.Address == "" {
+					r.Address = "(known once unlocked)"
+				}
 				t.row(r.Address, r.File)
 			}
 			return t.flush()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -47,7 +46,7 @@ func openAccount(ctx context.Context, e *env, ks keystoreFlags, addr common.Addr
 	if err != nil {
 		return nil, err
 	}
-	if !slices.ContainsFunc(store.Accounts(), func(a keystore.Account) bool { return a.Address == addr }) {
+	if !store.MayHold(addr) {
 		return nil, fmt.Errorf("%w: %s is not in %s (see 'allot account list')", keystore.ErrNoAccount, addr.Hex(), store.Dir())
 	}
 	return &signingAccount{e: e, flags: ks, store: store, address: addr}, nil

@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// foundryKeystore copies the key file foundry's `cast wallet new` made
+// (wallet/keystore/testdata) into a new keystore folder; it returns the
+// folder, the file and the address cast printed.
+func foundryKeystore(t *testing.T) (dir, file, addr string) {
+	t.Helper()
+	src := filepath.Join("..", "..", "wallet", "keystore", "testdata", "foundry")
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() == "ADDRESS" {
+			addr = strings.TrimSpace(string(data))
+			continue
+		}
+		file = filepath.Join(dir, e.Name())
+		if err := os.WriteFile(file, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, file, addr
+}
+
+// TestFoundryKeyListedAndSignsIn: a key made by `cast wallet new` (no
+// address in the file) is listed by its file, and signs in by address.
+func TestFoundryKeyListedAndSignsIn(t *testing.T) {
+	dir, file, addr := foundryKeystore(t)
+	s := sandboxSession(t)
+	env := map[string]string{"ALLOT_PASSPHRASE": "fixture passphrase"}
+
+	r := runCLI(t, s, env, "account", "list", "--keystore", dir)
+	if r.code != 0 || !strings.Contains(r.stdout, filepath.Base(file)) || !strings.Contains(r.stdout, "known once unlocked") || r.stderr != "" {
+		t.Fatalf("account list: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, s, env, "account", "list", "--keystore", dir, "-o", "json")
+	var out struct {
+		Keystore string
+		Accounts []struct{ Address, File string }
+	}
+	decodeJSON(t, r, &out)
+	if len(out.Accounts) != 1 || out.Accounts[0].Address != "" || out.Accounts[0].File != file {
+		t.Errorf("json: %+v", out)
+	}
+
+	r = runCLI(t, s, env, "signin", "--account", addr, "--keystore", dir, "-o", "json")
+	if r.code != 0 || !strings.Contains(r.stdout, addr) {
+		t.Fatalf("signin with the foundry key: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, s, map[string]string{"ALLOT_PASSPHRASE": "wrong"}, "signin", "--account", addr, "--keystore", dir)
+	if r.code == 0 || !strings.Contains(r.stderr, "wrong passphrase, or no such account") {
+		t.Errorf("signin with a wrong passphrase: exit %d\n%s", r.code, r.stderr)
+	}
+}
