@@ -131,6 +131,13 @@ func report(stderr io.Writer, err error) int {
 	}
 }
 
+func inert(w io.Writer) io.Writer {
+	if _, ok := w.(*sanitize.Writer); ok {
+		return w
+	}
+	return sanitize.NewWriter(w)
+}
+
 // globalFlags are accepted before the command and by every command.
 func (e *env) globalFlags(fs *flag.FlagSet) {
 	fs.StringVar(&e.configPath, "config", e.configPath, "read the configuration from `PATH`")
@@ -139,6 +146,9 @@ func (e *env) globalFlags(fs *flag.FlagSet) {
 }
 
 func run(ctx context.Context, e *env, args []string) error {
+	// Whatever a command prints, nothing reaches the terminal that could
+	// start an escape sequence: most of it came from the network or a file.
+	e.Stdout, e.Stderr = inert(e.Stdout), inert(e.Stderr)
 	top := flag.NewFlagSet("allot", flag.ContinueOnError)
 	top.SetOutput(io.Discard)
 	e.globalFlags(top)
