@@ -144,6 +144,9 @@ var accountImportCommand = command{
 			if err != nil {
 				return err
 			}
+			// Decrypting may take seconds (scrypt): say so, and that
+			// ctrl+c stops it.
+			fmt.Fprintf(e.Stderr, "Decrypting %s (this may take a few seconds)...\n", args[0])
 			acct, err := store.Import(args[0], pass, "", false)
 			if err != nil {
 				return err
