@@ -127,8 +127,14 @@ func New(s *session.Session, opts Options) *Model {
 		clip = widget.TerminalClipboard()
 	}
 	var j *journal.Journal
+	warnings := s.Warnings
 	if s.StateDir != "" {
-		j, _ = journal.Open(s.StateDir)
+		var err error
+		if j, err = journal.Open(s.StateDir); err != nil {
+			warnings = append(warnings, err.Error()+": nothing is journaled")
+		} else {
+			warnings = append(warnings, j.Warnings()...)
+		}
 	}
 	token := ""
 	if len(s.TokenIDs) > 0 {
@@ -145,10 +151,24 @@ func New(s *session.Session, opts Options) *Model {
 	}
 	m.stacks = make([][]views.Screen, len(tabNames))
 	m.buildTabs()
+	if len(warnings) > 0 {
+		m.warn(warnings)
+	}
 	if token == "" {
 		m.status, m.statusErr = "the profile lists no tokens: add tokens = [\"ID\"] to it, or use :token ID", true
 	}
 	return m
+}
+
+// warn shows the session's warnings, which were printed before the
+// dashboard took the screen: the first on the status line, all under E.
+func (m *Model) warn(warnings []string) {
+	m.status, m.statusErr = "warning: "+sanitize.Line(warnings[0]), true
+	if len(warnings) > 1 {
+		// The count first: a long first warning is cut at the width.
+		m.status = fmt.Sprintf("%d warnings: %s", len(warnings), sanitize.Line(warnings[0]))
+	}
+	m.setErr(errors.New("warnings:\n" + strings.Join(warnings, "\n")))
 }
 
 // buildTabs makes the root screen of every tab for the current token.
@@ -736,7 +756,9 @@ func (m *Model) statusLine() string {
 		if m.lastErr != nil {
 			hint = "  (E: details)"
 		}
-		return fit(errStyle.Render("✗ "+m.status)+hint, m.width, 1)
+		// A long line is cut before the hint, which stays in sight.
+		line := fit(errStyle.Render("✗ "+m.status), max(m.width-lipgloss.Width(hint), 1), 1)
+		return fit(line+hint, m.width, 1)
 	}
 	return fit(m.status, m.width, 1)
 }

@@ -1,0 +1,42 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSessionWarningsShownInDashboard: the warnings printed on stderr
+// before the dashboard takes the screen (a readable config with an inline
+// key, a journal others can read that could not be mended) are on its
+// status line at start, and all of them under E.
+func TestSessionWarningsShownInDashboard(t *testing.T) {
+	s := newSession(t)
+	s.Warnings = []string{
+		"/home/u/.config/allot/config.toml is readable by other users and profile \"prod\" holds an inline api_key: run chmod 600",
+		"second \x1b]0;title\x07 warning",
+	}
+	view := drive(t, s, 120, 36, step{want: "Contracts"})
+	if !strings.Contains(view, "✗ 2 warnings: /home/u/.config/allot/config.toml is readable") || !strings.Contains(view, "(E: details)") {
+		t.Errorf("status line does not show the warning:\n%s", view)
+	}
+	view = drive(t, s, 120, 36, step{want: "Contracts"}, step{keys: "E", want: "second"})
+	if !strings.Contains(view, "holds an inline api_key") || !strings.Contains(view, "second ^[]0;title^G warning") {
+		t.Errorf("E does not show every warning, inert:\n%s", view)
+	}
+}
+
+// TestJournalMadePrivateAtStart: a journal left readable by others is made
+// private when the dashboard opens it.
+func TestJournalMadePrivateAtStart(t *testing.T) {
+	s := newSession(t)
+	os.Chmod(s.StateDir, 0o755)
+	path := filepath.Join(s.StateDir, "journal.jsonl")
+	os.WriteFile(path, nil, 0o644)
+	os.Chmod(path, 0o644)
+	newModel(s)
+	if info, _ := os.Stat(path); info.Mode().Perm() != 0o600 {
+		t.Errorf("journal mode %v", info.Mode().Perm())
+	}
+}
