@@ -65,3 +65,36 @@ func TestFoundryKeyListedAndSignsIn(t *testing.T) {
 		t.Errorf("signin with a wrong passphrase: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// TestAddressChecksumRefused: every address the user types on the command
+// line, mixed case with a wrong EIP-55 checksum, is refused before anything
+// is sent, with the right spelling shown; lower case is taken.
+func TestAddressChecksumRefused(t *testing.T) {
+	s := sandboxSession(t)
+	w := s.Fixtures.Wallets[0].Address // EIP-55 form
+	// Flip the case of the first letter of the address.
+	i := strings.IndexAny(w[2:], "abcdefABCDEF") + 2
+	flipped := w[:i] + strings.Map(func(r rune) rune { return r ^ 0x20 }, w[i:i+1]) + w[i+1:]
+	alloc := s.Fixtures.AllocationIDs[0]
+	proofFile := filepath.Join(t.TempDir(), "proof.json")
+	os.WriteFile(proofFile, []byte(runCLI(t, s, nil, "proof", alloc, "-o", "json").stdout), 0o600)
+	sent := len(s.Requests.All())
+	for _, args := range [][]string{
+		{"humanity", flipped},
+		{"claim", alloc, "--sender", flipped},
+		{"stakes", "--pool", s.Fixtures.PoolIDs[0], "--wallet", flipped},
+		{"signin", "--account", flipped},
+		{"proof", "--file", proofFile, "--verify", "--vester", flipped},
+	} {
+		r := runCLI(t, s, nil, args...)
+		if r.code != ExitUsage && r.code != ExitError || !strings.Contains(r.stderr, "checksum") || !strings.Contains(r.stderr, w) {
+			t.Errorf("%v: exit %d\n%s", args, r.code, r.stderr)
+		}
+	}
+	if r := runCLI(t, s, nil, "humanity", strings.ToLower(w)); r.code != 0 {
+		t.Errorf("lower case: exit %d\n%s", r.code, r.stderr)
+	}
+	if n := len(s.Requests.All()) - sent; n != 1 {
+		t.Errorf("%d requests sent, want only the lower-case humanity one", n)
+	}
+}

@@ -113,8 +113,8 @@ func verifyProof(ctx context.Context, e *env, raw []byte, vester string, out for
 	}
 	opts := wallet.VerifyOptions{}
 	if vester != "" {
-		if !common.IsHexAddress(vester) {
-			return usagef("--vester %q is not an address", vester)
+		if err := api.CheckAddress("--vester", vester); err != nil {
+			return usageError{err.Error()}
 		}
 		s, err := e.session(ctx)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"allot/api"
 	"allot/app/session"
 	"allot/sanitize"
 	"allot/wallet"
@@ -33,8 +34,8 @@ func parseAddress(name, v string) (common.Address, error) {
 	if v == "" {
 		return common.Address{}, usagef("--%s ADDR is required", name)
 	}
-	if !common.IsHexAddress(v) {
-		return common.Address{}, usagef("--%s %q is not an address", name, v)
+	if err := api.CheckAddress("--"+name, v); err != nil {
+		return common.Address{}, usageError{err.Error()}
 	}
 	return common.HexToAddress(v), nil
 }
