@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"unicode/utf8"
 
 	"allot/sanitize"
 	"allot/wallet/keystore"
@@ -39,10 +41,18 @@ func (k keystoreFlags) open(ctx context.Context, e *env) (*keystore.Store, error
 	return keystore.Open(dir)
 }
 
-func (k keystoreFlags) passphrase(e *env, prompt string) (string, error) {
+func (k keystoreFlags) source(e *env) keystore.PassphraseSource {
 	stdin, _ := e.Stdin.(*os.File)
-	return keystore.ReadPassphrase(keystore.PassphraseSource{File: *k.passphraseFile, Getenv: e.Getenv, Stdin: stdin, Prompt: e.Stderr}, prompt)
+	return keystore.PassphraseSource{File: *k.passphraseFile, Getenv: e.Getenv, Stdin: stdin, Prompt: e.Stderr, Terminal: e.terminal}
 }
+
+func (k keystoreFlags) passphrase(e *env, prompt string) (string, error) {
+	return keystore.ReadPassphrase(k.source(e), prompt)
+}
+
+// minPassphrase is the length below which account new warns: a short
+// passphrase falls to a guessing attack on a stolen file.
+const minPassphrase = 8
 
 var accountListCommand = command{
 	name:    "account list",
@@ -110,12 +120,18 @@ var accountNewCommand = command{
 			if err != nil {
 				return err
 			}
-			pass, err := ks.passphrase(e, "Passphrase for the new account: ")
+			pass, err := keystore.NewPassphrase(ks.source(e), "Passphrase for the new account: ")
+			if errors.Is(err, keystore.ErrPassphraseMismatch) {
+				return fmt.Errorf("account new: %w: nothing was created", err)
+			}
 			if err != nil {
 				return err
 			}
 			if pass == "" {
 				return usagef("account new: the passphrase must not be empty")
+			}
+			if n := utf8.RuneCountInString(pass); n < minPassphrase {
+				fmt.Fprintf(e.Stderr, "allot: warning: the passphrase has %d characters: anyone who gets the file can guess it; use %d or more (a few words are best)\n", n, minPassphrase)
 			}
 			acct, err := store.New(pass, *light)
 			if err != nil {

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,5 +98,35 @@ func TestAddressChecksumRefused(t *testing.T) {
 	}
 	if n := len(s.Requests.All()) - sent; n != 1 {
 		t.Errorf("%d requests sent, want only the lower-case humanity one", n)
+	}
+}
+
+// TestAccountNewAsksTwice: account new asks the passphrase twice at the
+// terminal, refuses a mismatch (creating nothing) and warns below 8
+// characters.
+func TestAccountNewAsksTwice(t *testing.T) {
+	run1 := func(typed ...string) (result, string) {
+		dir := t.TempDir()
+		var stdout, stderr bytes.Buffer
+		e := &env{IO: IO{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }},
+			terminal: func() (string, error) {
+				l := typed[0]
+				typed = typed[1:]
+				return l, nil
+			}}
+		code := report(&stderr, run(context.Background(), e, []string{"account", "new", "--light", "--keystore", dir}))
+		return result{stdout.String(), stderr.String(), code}, dir
+	}
+	r, dir := run1("correct horse", "correct hrose")
+	if entries, _ := os.ReadDir(dir); r.code == 0 || len(entries) != 0 || !strings.Contains(r.stderr, "differ") {
+		t.Errorf("mismatch: exit %d, %d files\n%s", r.code, len(entries), r.stderr)
+	}
+	r, dir = run1("abc", "abc")
+	if entries, _ := os.ReadDir(dir); r.code != 0 || len(entries) != 1 || !strings.Contains(r.stderr, "warning: the passphrase has 3 characters") {
+		t.Errorf("short: exit %d, %d files\n%s", r.code, len(entries), r.stderr)
+	}
+	r, _ = run1("correct horse battery", "correct horse battery")
+	if r.code != 0 || strings.Contains(r.stderr, "warning") || !strings.Contains(r.stderr, "Repeat the passphrase") {
+		t.Errorf("good: exit %d\n%s", r.code, r.stderr)
 	}
 }

@@ -51,6 +51,9 @@ type env struct {
 	// interactive: the dashboard runs, and restores the terminal itself
 	// when the context ends.
 	interactive atomic.Bool
+	// terminal reads a passphrase typed without echo; nil reads stdin
+	// when it is a terminal. Tests set it.
+	terminal func() (string, error)
 }
 
 func (e *env) session(ctx context.Context) (*session.Session, error) {

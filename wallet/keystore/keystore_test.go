@@ -415,3 +415,29 @@ func BenchmarkUnlockLight(b *testing.B) {
 		}
 	}
 }
+
+// TestNewPassphraseAsksTwice: typed at the terminal, a new passphrase is
+// asked twice and a mismatch refused; from the environment, once.
+func TestNewPassphraseAsksTwice(t *testing.T) {
+	typed := func(lines ...string) func() (string, error) {
+		return func() (string, error) {
+			l := lines[0]
+			lines = lines[1:]
+			return l, nil
+		}
+	}
+	var prompts strings.Builder
+	if p, err := NewPassphrase(PassphraseSource{Terminal: typed("abc def", "abc def"), Prompt: &prompts}, "New: "); err != nil || p != "abc def" {
+		t.Errorf("same twice: %q %v", p, err)
+	}
+	if !strings.Contains(prompts.String(), "New: ") || !strings.Contains(prompts.String(), "Repeat") {
+		t.Errorf("prompts %q", prompts.String())
+	}
+	if _, err := NewPassphrase(PassphraseSource{Terminal: typed("abc def", "abc dfe")}, ""); !errors.Is(err, ErrPassphraseMismatch) {
+		t.Errorf("mismatch: %v", err)
+	}
+	env := func(string) string { return "from env" }
+	if p, err := NewPassphrase(PassphraseSource{Getenv: env, Terminal: typed()}, ""); err != nil || p != "from env" {
+		t.Errorf("env: %q %v", p, err)
+	}
+}
