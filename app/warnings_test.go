@@ -4,7 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // TestSessionWarningsShownInDashboard: the warnings printed on stderr
@@ -38,5 +41,37 @@ func TestJournalMadePrivateAtStart(t *testing.T) {
 	newModel(s)
 	if info, _ := os.Stat(path); info.Mode().Perm() != 0o600 {
 		t.Errorf("journal mode %v", info.Mode().Perm())
+	}
+}
+
+// TestUnlockFoundryKeyBesideFIFO: in the dashboard, a keystore folder with
+// a FIFO (which froze the dashboard: opening it blocks) and a key made by
+// foundry's cast (no address in the file) lists the FIFO as a problem, the
+// key by its file name, and unlocking it shows the proven address.
+func TestUnlockFoundryKeyBesideFIFO(t *testing.T) {
+	src := filepath.Join("..", "wallet", "keystore", "testdata", "foundry")
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var addr string
+	for _, e := range entries {
+		data, _ := os.ReadFile(filepath.Join(src, e.Name()))
+		if e.Name() == "ADDRESS" {
+			addr = strings.TrimSpace(string(data))
+			continue
+		}
+		os.WriteFile(filepath.Join(dir, e.Name()), data, 0o600)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "UTC--fifo"), 0o600); err != nil {
+		t.Skip(err)
+	}
+	s := newSession(t)
+	s.Profile.Keystore = dir
+	view := drive(t, s, 120, 36, step{want: "Contracts"}, step{keys: "u", want: "not a regular file"}, step{want: "(address known once unlocked)"},
+		step{key: tea.KeyEnter, want: "Passphrase"}, step{keys: "fixture passphrase"}, step{key: tea.KeyEnter, want: "unlocked " + addr})
+	if !strings.Contains(view, addr) {
+		t.Errorf("the unlocked address is not shown:\n%s", view)
 	}
 }
