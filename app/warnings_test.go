@@ -69,7 +69,11 @@ func TestUnlockFoundryKeyBesideFIFO(t *testing.T) {
 	}
 	s := newSession(t)
 	s.Profile.Keystore = dir
-	view := drive(t, s, 120, 36, step{want: "Contracts"}, step{keys: "u", want: "not a regular file"}, step{want: "(address known once unlocked)"},
+	view := drive(t, s, 120, 36, step{want: "Contracts"}, step{keys: "u", want: "not a regular file"})
+	if !strings.Contains(view, "(address known once unlocked)") || !strings.Contains(view, "UTC--fifo") {
+		t.Errorf("the listing does not show the foundry key by file and the FIFO as a problem:\n%s", view)
+	}
+	view = drive(t, s, 120, 36, step{want: "Contracts"}, step{keys: "u", want: "not a regular file"},
 		step{key: tea.KeyEnter, want: "Passphrase"}, step{keys: "fixture passphrase"}, step{key: tea.KeyEnter, want: "unlocked " + addr})
 	if !strings.Contains(view, addr) {
 		t.Errorf("the unlocked address is not shown:\n%s", view)
