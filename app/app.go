@@ -103,6 +103,7 @@ type Model struct {
 	statusErr bool
 	statusSeq int // numbers informational lines, which fade after statusLife
 	lastErr   error
+	warnings  warnings      // the session's, kept under E
 	showErr   bool          // the details of lastErr cover the screen; never without one (setErr)
 	page      widget.Scroll // the help or the error details, when shown
 
@@ -160,15 +161,22 @@ func New(s *session.Session, opts Options) *Model {
 	return m
 }
 
-// warn shows the session's warnings, which were printed before the
-// dashboard took the screen: the first on the status line, all under E.
-func (m *Model) warn(warnings []string) {
-	m.status, m.statusErr = "warning: "+sanitize.Line(warnings[0]), true
-	if len(warnings) > 1 {
+// warnings are the session's warnings, printed before the dashboard took
+// the screen.
+type warnings []string
+
+func (w warnings) Error() string { return "Warnings when allot started:\n" + strings.Join(w, "\n") }
+
+// warn shows the session's warnings: the first on the status line, all
+// under E, there also below any later error.
+func (m *Model) warn(w warnings) {
+	m.warnings = w
+	m.status, m.statusErr = "warning: "+sanitize.Line(w[0]), true
+	if len(w) > 1 {
 		// The count first: a long first warning is cut at the width.
-		m.status = fmt.Sprintf("%d warnings: %s", len(warnings), sanitize.Line(warnings[0]))
+		m.status = fmt.Sprintf("%d warnings: %s", len(w), sanitize.Line(w[0]))
 	}
-	m.setErr(errors.New("warnings:\n" + strings.Join(warnings, "\n")))
+	m.setErr(w)
 }
 
 // buildTabs makes the root screen of every tab for the current token.
@@ -244,7 +252,13 @@ func (m *Model) fillPage() {
 	case m.showHelp:
 		lines = strings.Split(m.fullHelp(), "\n") // columns: cut at the width, not wrapped
 	case m.showErr:
-		lines = strings.Split(widget.Page("Error details (E to close)\n\n"+sanitize.Block(m.lastErr.Error()), w, 0), "\n")
+		text := m.lastErr.Error()
+		if _, own := m.lastErr.(warnings); !own && len(m.warnings) > 0 {
+			// A later error took the status line from the warnings: they
+			// stay here.
+			text += "\n\n" + m.warnings.Error()
+		}
+		lines = strings.Split(widget.Page("Error details (E to close)\n\n"+sanitize.Block(text), w, 0), "\n")
 	default:
 		return
 	}

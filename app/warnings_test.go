@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,5 +78,20 @@ func TestUnlockFoundryKeyBesideFIFO(t *testing.T) {
 		step{key: tea.KeyEnter, want: "Passphrase"}, step{keys: "fixture passphrase"}, step{key: tea.KeyEnter, want: "unlocked " + addr})
 	if !strings.Contains(view, addr) {
 		t.Errorf("the unlocked address is not shown:\n%s", view)
+	}
+}
+
+// TestWarningsStayUnderLaterError: when a failed load takes the status
+// line from the warnings at start, E still shows them below the error.
+func TestWarningsStayUnderLaterError(t *testing.T) {
+	s := newSession(t)
+	s.Warnings = []string{"config.toml is readable by other users"}
+	m := newModel(s)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
+	m.fail("Contracts", errors.New("connection refused"))
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'E'}})
+	view := m.View()
+	if !strings.Contains(view, "connection refused") || !strings.Contains(view, "config.toml is readable by other users") {
+		t.Errorf("E does not show the error and the warnings:\n%s", view)
 	}
 }

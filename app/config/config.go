@@ -141,7 +141,7 @@ func readFile(path string) ([]byte, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s is not a regular file (%s)", path, info.Mode().Type())
+		return nil, nil, fmt.Errorf("%s is not a regular file", path)
 	}
 	// O_NONBLOCK: the path may have become a FIFO since the stat.
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -153,7 +153,7 @@ func readFile(path string) ([]byte, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s is not a regular file (%s)", path, info.Mode().Type())
+		return nil, nil, fmt.Errorf("%s is not a regular file", path)
 	}
 	if info.Size() > MaxSize {
 		return nil, nil, fmt.Errorf("%s is %d bytes, more than a configuration can be (%d)", path, info.Size(), MaxSize)

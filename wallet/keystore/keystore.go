@@ -217,7 +217,7 @@ func readFile(path string) ([]byte, error) {
 			return err
 		}
 		if !info.Mode().IsRegular() {
-			return fmt.Errorf("%w (%s)", ErrNotRegular, info.Mode().Type())
+			return ErrNotRegular
 		}
 		// O_NONBLOCK: the entry may have been swapped for a FIFO since.
 		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -229,7 +229,7 @@ func readFile(path string) ([]byte, error) {
 			return err
 		}
 		if !info.Mode().IsRegular() {
-			return fmt.Errorf("%w (%s)", ErrNotRegular, info.Mode().Type())
+			return ErrNotRegular
 		}
 		if info.Size() > MaxFileSize {
 			return fmt.Errorf("%w: %d bytes, more than a keystore file can be (%d)", ErrMalformed, info.Size(), MaxFileSize)
