@@ -133,11 +133,7 @@ func (s *Store) Dir() string { return s.dir }
 // Refresh reads the directory again. It reads no file while holding the
 // store's lock, which Accounts, TimeLeft and signing take.
 func (s *Store) Refresh() error {
-	var entries []os.DirEntry
-	err := withDeadline(func() (err error) {
-		entries, err = os.ReadDir(s.dir)
-		return err
-	})
+	entries, err := withDeadline(func() ([]os.DirEntry, error) { return os.ReadDir(s.dir) })
 	if errors.Is(err, fs.ErrNotExist) {
 		entries = nil
 	} else if err != nil {
@@ -191,57 +187,64 @@ var ErrNotRegular = errors.New("not a regular file")
 const fileDeadline = 5 * time.Second
 
 // withDeadline runs f, giving up after fileDeadline. f goes on in the
-// background when it overruns: a blocked system call cannot be taken back.
-func withDeadline(f func() error) error {
-	done := make(chan error, 1)
-	go func() { done <- f() }()
+// background when it overruns (a blocked system call cannot be taken
+// back); what it returns then is dropped.
+func withDeadline[T any](f func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := f()
+		done <- result{v, err}
+	}()
 	t := time.NewTimer(fileDeadline)
 	defer t.Stop()
 	select {
-	case err := <-done:
-		return err
+	case r := <-done:
+		return r.v, r.err
 	case <-t.C:
-		return fmt.Errorf("no answer from the file system in %s", fileDeadline)
+		var zero T
+		return zero, fmt.Errorf("no answer from the file system in %s", fileDeadline)
 	}
 }
 
 // readFile reads a keystore file: a regular file (a symbolic link to one
 // is fine) of at most MaxFileSize bytes, within fileDeadline.
 func readFile(path string) ([]byte, error) {
-	var data []byte
-	err := withDeadline(func() error {
+	return withDeadline(func() ([]byte, error) {
 		// Stat before opening: opening a FIFO for reading blocks until
 		// someone writes to it.
 		info, err := os.Stat(path)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !info.Mode().IsRegular() {
-			return ErrNotRegular
+			return nil, ErrNotRegular
 		}
 		// O_NONBLOCK: the entry may have been swapped for a FIFO since.
 		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		defer f.Close()
 		if info, err = f.Stat(); err != nil {
-			return err
+			return nil, err
 		}
 		if !info.Mode().IsRegular() {
-			return ErrNotRegular
+			return nil, ErrNotRegular
 		}
 		if info.Size() > MaxFileSize {
-			return fmt.Errorf("%w: %d bytes, more than a keystore file can be (%d)", ErrMalformed, info.Size(), MaxFileSize)
+			return nil, fmt.Errorf("%w: %d bytes, more than a keystore file can be (%d)", ErrMalformed, info.Size(), MaxFileSize)
 		}
 		// Read one byte past the bound: the file may grow after the stat.
-		data, err = io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+		data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 		if err == nil && len(data) > MaxFileSize {
 			err = fmt.Errorf("%w: more than %d bytes", ErrMalformed, MaxFileSize)
 		}
-		return err
+		return data, err
 	})
-	return data, err
 }
 
 // Accounts returns the accounts, in file order.
