@@ -289,9 +289,9 @@ func TestPortalSignIn(t *testing.T) {
 func TestHumanity(t *testing.T) {
 	f := newFlow(t)
 	f.runes("6").wait("Proof of humanity")
-	f.runes("h").typ("0xnope").key(tea.KeyEnter).wait(`"0xnope" is not a wallet address`)
+	f.runes("h").typ("0xnope").key(tea.KeyEnter).wait(`"0xnope" is not an address`)
 	f.key(tea.KeyCtrlU).typ(f.s.Fixtures.Wallets[1].Address).key(tea.KeyEnter).wait("passed proof of humanity")
-	if view := f.quit().View(); strings.Contains(view, "is not a wallet address") {
+	if view := f.quit().View(); strings.Contains(view, "is not an address") {
 		t.Errorf("the error of a bad address stays after a good answer:\n%s", view)
 	}
 }
