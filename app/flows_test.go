@@ -111,9 +111,10 @@ func (f *flow) quit() *Model {
 	return f.tm.FinalModel(f.t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
 }
 
-// unlock unlocks demo account 0.
+// unlock unlocks demo account 0, once the listing is read: a key pressed
+// while it loads is dropped.
 func (f *flow) unlock() *flow {
-	return f.runes("u").wait("Unlock an account").key(tea.KeyEnter).wait("Passphrase").
+	return f.runes("u").wait("enter: type the passphrase").key(tea.KeyEnter).wait("Passphrase").
 		typ("allot-demo-0").key(tea.KeyEnter).wait("unlocked 0x")
 }
 
@@ -210,7 +211,7 @@ func TestClaimFormErrors(t *testing.T) {
 // another account is unlocked, before the service is asked.
 func TestClaimWrongAccount(t *testing.T) {
 	f := newFlow(t)
-	f.runes("u").wait("Unlock an account").key(tea.KeyDown).key(tea.KeyEnter).wait("Passphrase").
+	f.runes("u").wait("enter: type the passphrase").key(tea.KeyDown).key(tea.KeyEnter).wait("Passphrase").
 		typ("allot-demo-1").key(tea.KeyEnter).wait("unlocked " + f.s.Fixtures.Wallets[1].Address)
 	f.runes("3").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
 	f.runes("C").wait("the allocation's beneficiary is " + f.s.Fixtures.Wallets[0].Address)
@@ -614,7 +615,7 @@ func TestEveryFormCancelSendsNothing(t *testing.T) {
 			f.key(tea.KeyTab).key(tea.KeyTab).key(tea.KeyCtrlU).typ("1.5").wait("must be")
 		}},
 		{"unlock", func(f *flow) {
-			f.runes("u").wait("Unlock an account").key(tea.KeyEnter).wait("Passphrase").typ("not-it").key(tea.KeyEnter).wait("wrong passphrase")
+			f.runes("u").wait("enter: type the passphrase").key(tea.KeyEnter).wait("Passphrase").typ("not-it").key(tea.KeyEnter).wait("wrong passphrase")
 		}},
 		{"claim", func(f *flow) {
 			f.unlock()
