@@ -58,6 +58,8 @@ func (c *checker) address(path, v string) {
 	}
 	if !isAddress(v) {
 		c.add(path, "%q is not an address (0x and 40 hex digits)", truncate(v, 60))
+	} else if want, bad := checksumFix(v); bad {
+		c.add(path, "%s has a wrong EIP-55 checksum (mixed case): did you mean %s?", v, want)
 	}
 }
 

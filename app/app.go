@@ -105,6 +105,7 @@ type Model struct {
 	statusErr bool
 	statusSeq int // numbers informational lines, which fade after statusLife
 	lastErr   error
+	warnings  warnings      // the session's, kept under E
 	showErr   bool          // the details of lastErr cover the screen; never without one (setErr)
 	page      widget.Scroll // the help or the error details, when shown
 
@@ -129,8 +130,14 @@ func New(s *session.Session, opts Options) *Model {
 		clip = widget.TerminalClipboard()
 	}
 	var j *journal.Journal
+	warnings := s.Warnings
 	if s.StateDir != "" {
-		j, _ = journal.Open(s.StateDir)
+		var err error
+		if j, err = journal.Open(s.StateDir); err != nil {
+			warnings = append(warnings, err.Error()+": nothing is journaled")
+		} else {
+			warnings = append(warnings, j.Warnings()...)
+		}
 	}
 	token := ""
 	if len(s.TokenIDs) > 0 {
@@ -147,10 +154,31 @@ func New(s *session.Session, opts Options) *Model {
 	}
 	m.stacks = make([][]views.Screen, len(tabNames))
 	m.buildTabs()
+	if len(warnings) > 0 {
+		m.warn(warnings)
+	}
 	if token == "" {
 		m.status, m.statusErr = "the profile lists no tokens: add tokens = [\"ID\"] to it, or use :token ID", true
 	}
 	return m
+}
+
+// warnings are the session's warnings, printed before the dashboard took
+// the screen.
+type warnings []string
+
+func (w warnings) Error() string { return "Warnings when allot started:\n" + strings.Join(w, "\n") }
+
+// warn shows the session's warnings: the first on the status line, all
+// under E, there also below any later error.
+func (m *Model) warn(w warnings) {
+	m.warnings = w
+	m.status, m.statusErr = "warning: "+sanitize.Line(w[0]), true
+	if len(w) > 1 {
+		// The count first: a long first warning is cut at the width.
+		m.status = fmt.Sprintf("%d warnings: %s", len(w), sanitize.Line(w[0]))
+	}
+	m.setErr(w)
 }
 
 // buildTabs makes the root screen of every tab for the current token.
@@ -226,7 +254,13 @@ func (m *Model) fillPage() {
 	case m.showHelp:
 		lines = strings.Split(m.fullHelp(), "\n") // columns: cut at the width, not wrapped
 	case m.showErr:
-		lines = strings.Split(widget.Page("Error details (E to close)\n\n"+sanitize.Block(m.lastErr.Error()), w, 0), "\n")
+		text := m.lastErr.Error()
+		if _, own := m.lastErr.(warnings); !own && len(m.warnings) > 0 {
+			// A later error took the status line from the warnings: they
+			// stay here.
+			text += "\n\n" + m.warnings.Error()
+		}
+		lines = strings.Split(widget.Page("Error details (E to close)\n\n"+sanitize.Block(text), w, 0), "\n")
 	default:
 		return
 	}
@@ -784,7 +818,9 @@ func (m *Model) statusLine() string {
 		if m.lastErr != nil {
 			hint = "  (E: details)"
 		}
-		return fit(errStyle.Render("✗ "+m.status)+hint, m.width, 1)
+		// A long line is cut before the hint, which stays in sight.
+		line := fit(errStyle.Render("✗ "+m.status), max(m.width-lipgloss.Width(hint), 1), 1)
+		return fit(line+hint, m.width, 1)
 	}
 	return fit(m.status, m.width, 1)
 }

@@ -112,9 +112,10 @@ func (f *flow) quit() *Model {
 	return f.tm.FinalModel(f.t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
 }
 
-// unlock unlocks demo account 0.
+// unlock unlocks demo account 0, once the listing is read: a key pressed
+// while it loads is dropped.
 func (f *flow) unlock() *flow {
-	return f.runes("u").wait("Unlock an account").key(tea.KeyEnter).wait("Passphrase").
+	return f.runes("u").wait("enter: type the passphrase").key(tea.KeyEnter).wait("Passphrase").
 		typ("allot-demo-0").key(tea.KeyEnter).wait("unlocked 0x")
 }
 
@@ -211,7 +212,7 @@ func TestClaimFormErrors(t *testing.T) {
 // another account is unlocked, before the service is asked.
 func TestClaimWrongAccount(t *testing.T) {
 	f := newFlow(t)
-	f.runes("u").wait("Unlock an account").key(tea.KeyDown).key(tea.KeyEnter).wait("Passphrase").
+	f.runes("u").wait("enter: type the passphrase").key(tea.KeyDown).key(tea.KeyEnter).wait("Passphrase").
 		typ("allot-demo-1").key(tea.KeyEnter).wait("unlocked " + f.s.Fixtures.Wallets[1].Address)
 	f.runes("3").runes("/").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
 	f.runes("C").wait("the tokens go to the beneficiary " + f.s.Fixtures.Wallets[0].Address + ", not to the signer")
@@ -290,9 +291,9 @@ func TestPortalSignIn(t *testing.T) {
 func TestHumanity(t *testing.T) {
 	f := newFlow(t)
 	f.runes("6").wait("Proof of humanity")
-	f.runes("h").typ("0xnope").key(tea.KeyEnter).wait(`"0xnope" is not a wallet address`)
+	f.runes("h").typ("0xnope").key(tea.KeyEnter).wait(`"0xnope" is not an address`)
 	f.key(tea.KeyCtrlU).typ(f.s.Fixtures.Wallets[1].Address).key(tea.KeyEnter).wait("passed proof of humanity")
-	if view := f.quit().View(); strings.Contains(view, "is not a wallet address") {
+	if view := f.quit().View(); strings.Contains(view, "is not an address") {
 		t.Errorf("the error of a bad address stays after a good answer:\n%s", view)
 	}
 }
@@ -616,7 +617,7 @@ func TestEveryFormCancelSendsNothing(t *testing.T) {
 			f.key(tea.KeyTab).key(tea.KeyTab).key(tea.KeyCtrlU).typ("1.5").wait("must be")
 		}},
 		{"unlock", func(f *flow) {
-			f.runes("u").wait("Unlock an account").key(tea.KeyEnter).wait("Passphrase").typ("not-it").key(tea.KeyEnter).wait("wrong passphrase")
+			f.runes("u").wait("enter: type the passphrase").key(tea.KeyEnter).wait("Passphrase").typ("not-it").key(tea.KeyEnter).wait("wrong passphrase")
 		}},
 		{"claim", func(f *flow) {
 			f.unlock()

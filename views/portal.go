@@ -253,8 +253,8 @@ func (p *portal) signIn() tea.Cmd {
 func (p *portal) askHumanity() tea.Cmd {
 	p.err = nil
 	v := strings.TrimSpace(p.humanityIn.Value())
-	if !common.IsHexAddress(v) {
-		p.err = fmt.Errorf("%q is not a wallet address (0x and 40 hex digits)", sanitize.Line(v))
+	if err := api.CheckAddress("wallet", v); err != nil {
+		p.err = err
 		return nil
 	}
 	p.humanityIn.Blur()

@@ -172,20 +172,23 @@ func (u *unlock) start() tea.Cmd {
 		u.err = errors.New("type the account's passphrase")
 		return u.pass.Focus()
 	}
-	account := u.accounts[u.cursor].Address
+	// By file: a file made by foundry names no address, and the
+	// decryption proves which one it holds.
+	account := u.accounts[u.cursor]
 	u.seq = nextSeq()
 	u.busy = true
 	u.err = nil
 	ctx := u.ctx
 	return load(u.seq, func(context.Context) (common.Address, error) {
 		store, err := ctx.Wallet.Store(ctx)
-		if err == nil {
-			err = store.Unlock(account, pass)
-		}
 		if err != nil {
-			return account, fmt.Errorf("unlock %s: %w", account.Hex(), err)
+			return common.Address{}, err
 		}
-		return account, nil
+		addr, err := store.UnlockFile(account.Path, pass)
+		if err != nil {
+			return addr, fmt.Errorf("unlock %s: %w", account.Label(), err)
+		}
+		return addr, nil
 	})
 }
 
@@ -207,11 +210,11 @@ func (u *unlock) View() string {
 		b.WriteString("The keystore has no accounts. Create one with `allot account new`, or import a key with `allot account import FILE`.\n")
 	}
 	for i, a := range u.accounts {
-		line := "  " + a.Address.Hex()
+		line := "  " + sanitize.Line(a.Label())
 		if i == u.cursor {
-			line = "▶ " + a.Address.Hex()
+			line = "▶ " + sanitize.Line(a.Label())
 		}
-		if !a.Verified {
+		if !a.Verified && !a.Unnamed {
 			line += st.Muted.Render("  (address as the file names it, proved on unlock)")
 		}
 		if i == u.cursor {

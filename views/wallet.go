@@ -27,12 +27,12 @@ type Wallet struct {
 	mu      sync.Mutex // guards store, which a command opens
 }
 
-// Store opens the profile's keystore on first use.
+// Store opens the profile's keystore on first use. The folder is read
+// without holding w.mu, which the header takes every frame: a slow or
+// hostile folder must not freeze the screen.
 func (w *Wallet) Store(ctx *Context) (*keystore.Store, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.store != nil {
-		return w.store, nil
+	if store := w.opened(); store != nil {
+		return store, nil
 	}
 	dir, err := ctx.Session.Profile.KeystoreDir()
 	if err != nil {
@@ -42,8 +42,12 @@ func (w *Wallet) Store(ctx *Context) (*keystore.Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the keystore: %w", err)
 	}
-	w.store = store
-	return store, nil
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.store == nil { // else another command opened it first: keep that one
+		w.store = store
+	}
+	return w.store, nil
 }
 
 // opened is the keystore when it has been opened, else nil.

@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"unicode/utf8"
 
 	"allot/app/config"
+	"allot/sanitize"
 	"allot/wallet/keystore"
 )
 
@@ -62,10 +64,18 @@ func (e *env) keystoreDir(ctx context.Context) (string, error) {
 	return s.Profile.KeystoreDir()
 }
 
-func (k keystoreFlags) passphrase(e *env, prompt string) (string, error) {
+func (k keystoreFlags) source(e *env) keystore.PassphraseSource {
 	stdin, _ := e.Stdin.(*os.File)
-	return keystore.ReadPassphrase(keystore.PassphraseSource{File: *k.passphraseFile, Getenv: e.Getenv, Stdin: stdin, Prompt: e.Stderr}, prompt)
+	return keystore.PassphraseSource{File: *k.passphraseFile, Getenv: e.Getenv, Stdin: stdin, Prompt: e.Stderr, Terminal: e.readSecret}
 }
+
+func (k keystoreFlags) passphrase(e *env, prompt string) (string, error) {
+	return keystore.ReadPassphrase(k.source(e), prompt)
+}
+
+// minPassphrase is the length below which account new warns: a short
+// passphrase falls to a guessing attack on a stolen file.
+const minPassphrase = 8
 
 var accountListCommand = command{
 	name:    "account list",
@@ -82,26 +92,35 @@ var accountListCommand = command{
 			if err != nil {
 				return err
 			}
+			// address is empty for a file that names none (foundry's
+			// layout): only unlocking it tells.
 			type row struct {
 				Address string `json:"address"`
 				File    string `json:"file"`
 			}
 			var rows []row
 			for _, a := range store.Accounts() {
-				rows = append(rows, row{a.Address.Hex(), a.Path})
+				r := row{Address: a.Address.Hex(), File: a.Path}
+				if a.Unnamed {
+					r.Address = ""
+				}
+				rows = append(rows, r)
 			}
 			for _, p := range store.Problems() {
-				fmt.Fprintf(e.Stderr, "allot: skipped %v\n", p)
+				fmt.Fprintf(e.Stderr, "allot: skipped %s\n", sanitize.Line(p.Error()))
 			}
 			if *out == formatJSON {
 				return writeJSON(e.Stdout, map[string]any{"keystore": store.Dir(), "accounts": rows})
 			}
 			if len(rows) == 0 {
-				fmt.Fprintf(e.Stdout, "no accounts in %s\n", store.Dir())
+				fmt.Fprintf(e.Stdout, "no accounts in %s\n", sanitize.Line(store.Dir()))
 				return nil
 			}
 			t := newTable(e.Stdout, "ADDRESS", "FILE")
 			for _, r := range rows {
+				if r.Address == "" {
+					r.Address = "(known once unlocked)"
+				}
 				t.row(r.Address, r.File)
 			}
 			return t.flush()
@@ -124,12 +143,18 @@ var accountNewCommand = command{
 			if err != nil {
 				return err
 			}
-			pass, err := ks.passphrase(e, "Passphrase for the new account: ")
+			pass, err := keystore.NewPassphrase(ks.source(e), "Passphrase for the new account: ")
+			if errors.Is(err, keystore.ErrPassphraseMismatch) {
+				return fmt.Errorf("account new: %w: nothing was created", err)
+			}
 			if err != nil {
 				return err
 			}
 			if pass == "" {
 				return usagef("account new: the passphrase must not be empty")
+			}
+			if n := utf8.RuneCountInString(pass); n < minPassphrase {
+				fmt.Fprintf(e.Stderr, "allot: warning: the passphrase has %d characters: anyone who gets the file can guess it; use %d or more (a few words are best)\n", n, minPassphrase)
 			}
 			acct, err := store.New(pass, *light)
 			if err != nil {
@@ -158,6 +183,9 @@ var accountImportCommand = command{
 			if err != nil {
 				return err
 			}
+			// Decrypting may take seconds (scrypt): say so, and that
+			// ctrl+c stops it.
+			fmt.Fprintf(e.Stderr, "Decrypting %s (this may take a few seconds)...\n", args[0])
 			acct, err := store.Import(args[0], pass, "", false)
 			if err != nil {
 				return err

@@ -138,8 +138,10 @@ func verifyProof(ctx context.Context, e *env, raw []byte, vester string, out for
 // against --vester alone when given, else against the contracts of the
 // profile's tokens, the vester being the one that holds the root.
 func proofOptions(ctx context.Context, e *env, vester string) (wallet.VerifyOptions, error) {
-	if vester != "" && !common.IsHexAddress(vester) {
-		return wallet.VerifyOptions{}, usagef("--vester %q is not an address", vester)
+	if vester != "" {
+		if err := api.CheckAddress("--vester", vester); err != nil {
+			return wallet.VerifyOptions{}, usageError{msg: err.Error()}
+		}
 	}
 	s, err := e.session(ctx)
 	if err != nil {

@@ -152,6 +152,9 @@ var humanityCommand = command{
 			if len(args) != 1 {
 				return usagef("humanity takes one wallet address")
 			}
+			if err := api.CheckAddress("wallet", args[0]); err != nil {
+				return usageError{msg: err.Error()}
+			}
 			s, err := e.session(ctx)
 			if err != nil {
 				return err

@@ -13,7 +13,9 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"allot/app/act"
 	"allot/app/session"
@@ -50,6 +52,12 @@ type env struct {
 
 	sess *session.Session
 	rec  *act.Recorder // the session's journal, once opened
+	// interactive: the dashboard runs, and restores the terminal itself
+	// when the context ends.
+	interactive atomic.Bool
+	// readSecret reads a passphrase typed without echo; nil reads stdin
+	// when it is a terminal. Tests set it.
+	readSecret func() (string, error)
 }
 
 func (e *env) session(ctx context.Context) (*session.Session, error) {
@@ -108,21 +116,84 @@ type Dashboard func(ctx context.Context, s *session.Session, sw session.Switch) 
 // Main runs allot with args (without the program name) and returns the exit
 // status. dashboard runs the interactive program; it is passed in so that
 // this package does not depend on Bubble Tea.
+//
+// SIGINT or SIGTERM cancels the command's context. Work that cannot be
+// cancelled (scrypt, a large decode, a blocked file) does not hold the
+// process: a headless command gets interruptGrace to wind up, then allot
+// exits without it; a second signal exits at once. The dashboard gets no
+// such deadline on the first signal, since it must restore the terminal.
 func Main(args []string, stdio IO, dashboard Dashboard) int {
 	if stdio.Getenv == nil {
 		stdio.Getenv = os.Getenv
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 
 	e := &env{IO: stdio, dashboard: dashboard}
-	defer func() {
+	e.Stdout, e.Stderr = inert(e.Stdout), inert(e.Stderr)
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, e, args)
 		if e.sess != nil {
 			e.sess.Close()
 		}
+		done <- err
 	}()
-	err := run(ctx, e, args)
-	return report(e.Stderr, err)
+
+	var got os.Signal
+	var grace <-chan time.Time
+	for {
+		select {
+		case err := <-done:
+			if got == nil {
+				return report(e.Stderr, err)
+			}
+			if err != nil && !errors.Is(err, context.Canceled) {
+				report(e.Stderr, err)
+			}
+			fmt.Fprintf(e.Stderr, "allot: interrupted by %s\n", signalName(got))
+			return signalStatus(got)
+		case sig := <-sigs:
+			if got != nil {
+				fmt.Fprintf(e.Stderr, "allot: interrupted by %s again: stopped at once\n", signalName(sig))
+				return signalStatus(sig)
+			}
+			got = sig
+			cancel()
+			if !e.interactive.Load() {
+				grace = time.After(interruptGrace)
+			}
+		case <-grace:
+			fmt.Fprintf(e.Stderr, "allot: interrupted by %s: stopped without waiting for the work under way\n", signalName(got))
+			return signalStatus(got)
+		}
+	}
+}
+
+// interruptGrace is how long a headless command has to stop after a
+// signal: enough to close a request and journal its outcome.
+const interruptGrace = 500 * time.Millisecond
+
+// signalStatus is a shell's exit status for a process a signal ended:
+// 130 for SIGINT, 143 for SIGTERM.
+func signalStatus(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return ExitError
+}
+
+func signalName(sig os.Signal) string {
+	switch sig {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
 }
 
 func report(stderr io.Writer, err error) int {
@@ -152,6 +223,13 @@ func report(stderr io.Writer, err error) int {
 	}
 }
 
+func inert(w io.Writer) io.Writer {
+	if _, ok := w.(*sanitize.Writer); ok {
+		return w
+	}
+	return sanitize.NewWriter(w)
+}
+
 // globalFlags are accepted before the command and by every command.
 func (e *env) globalFlags(fs *flag.FlagSet) {
 	fs.StringVar(&e.configPath, "config", e.configPath, "read the configuration from `PATH`")
@@ -160,6 +238,9 @@ func (e *env) globalFlags(fs *flag.FlagSet) {
 }
 
 func run(ctx context.Context, e *env, args []string) error {
+	// Whatever a command prints, nothing reaches the terminal that could
+	// start an escape sequence: most of it came from the network or a file.
+	e.Stdout, e.Stderr = inert(e.Stdout), inert(e.Stderr)
 	top := flag.NewFlagSet("allot", flag.ContinueOnError)
 	top.SetOutput(io.Discard)
 	e.globalFlags(top)
@@ -179,6 +260,7 @@ func run(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
+		e.interactive.Store(true)
 		return e.dashboard(ctx, s, session.NewSwitch(session.Options{ConfigPath: e.configPath, Getenv: e.Getenv}))
 	}
 	name, rest := args[0], args[1:]

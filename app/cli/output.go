@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"allot/sanitize"
 )
@@ -36,14 +39,61 @@ func outputFlag(fs *flag.FlagSet) *format {
 	return &f
 }
 
-// writeJSON prints v as indented JSON.
+// writeJSON prints v as indented JSON. encoding/json escapes C0 controls
+// but writes C1 controls (U+0080 to U+009F), bidirectional overrides and
+// other unprintable characters as they are; those are escaped here too, so
+// that the value is exact and the text holds nothing a terminal acts on.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("write json: %w", err)
 	}
+	if _, err := w.Write(escapeUnprintable(buf.Bytes())); err != nil {
+		return fmt.Errorf("write json: %w", err)
+	}
 	return nil
+}
+
+// escapeUnprintable writes as \uXXXX every non-ASCII character of JSON
+// text that sanitize.Line would change, and invalid UTF-8 as \ufffd.
+// Outside strings JSON text is ASCII, so only string contents change, and
+// they decode to the same value.
+func escapeUnprintable(data []byte) []byte {
+	var out []byte
+	for i := 0; i < len(data); {
+		if data[i] < utf8.RuneSelf {
+			if out != nil {
+				out = append(out, data[i])
+			}
+			i++
+			continue
+		}
+		// A json.RawMessage is copied as it came: it may hold invalid
+		// UTF-8, which is written as U+FFFD.
+		r, size := utf8.DecodeRune(data[i:])
+		if s := string(r); sanitize.Line(s) == s && size > 1 {
+			if out != nil {
+				out = append(out, data[i:i+size]...)
+			}
+			i += size
+			continue
+		}
+		if out == nil {
+			out = append(make([]byte, 0, len(data)+16), data[:i]...)
+		}
+		if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+			out = fmt.Appendf(out, "\\u%04x\\u%04x", r1, r2)
+		} else {
+			out = fmt.Appendf(out, "\\u%04x", r)
+		}
+		i += size
+	}
+	if out == nil {
+		return data
+	}
+	return out
 }
 
 // table prints aligned columns. Every cell is sanitized: most come from the

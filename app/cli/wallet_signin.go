@@ -4,11 +4,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"allot/api"
 	"allot/app/session"
 	"allot/sanitize"
 	"allot/wallet"
@@ -34,8 +34,8 @@ func parseAddress(name, v string) (common.Address, error) {
 	if v == "" {
 		return common.Address{}, usagef("--%s ADDR is required", name)
 	}
-	if !common.IsHexAddress(v) {
-		return common.Address{}, usagef("--%s %q is not an address", name, v)
+	if err := api.CheckAddress("--"+name, v); err != nil {
+		return common.Address{}, usageError{msg: err.Error()}
 	}
 	return common.HexToAddress(v), nil
 }
@@ -47,7 +47,7 @@ func openAccount(ctx context.Context, e *env, ks keystoreFlags, addr common.Addr
 	if err != nil {
 		return nil, err
 	}
-	if !slices.ContainsFunc(store.Accounts(), func(a keystore.Account) bool { return a.Address == addr }) {
+	if !store.MayHold(addr) {
 		return nil, fmt.Errorf("%w: %s is not in %s (see 'allot account list')", keystore.ErrNoAccount, addr.Hex(), store.Dir())
 	}
 	return &signingAccount{e: e, flags: ks, store: store, address: addr}, nil

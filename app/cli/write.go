@@ -70,6 +70,9 @@ func (e *env) recorder() *act.Recorder {
 		r.Warn(err)
 		return r
 	}
+	for _, w := range j.Warnings() {
+		fmt.Fprintf(e.Stderr, "allot: warning: %s\n", w)
+	}
 	r.Journal = j
 	return r
 }

@@ -5,12 +5,14 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -102,7 +104,7 @@ func Load(path string) (*Config, error) {
 			return nil, err
 		}
 	}
-	data, err := os.ReadFile(path)
+	data, info, err := readFile(path)
 	if err != nil {
 		if !explicit && errors.Is(err, fs.ErrNotExist) {
 			return nil, ErrNotFound
@@ -114,7 +116,7 @@ func Load(path string) (*Config, error) {
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
 	cfg.Path = path
-	if info, err := os.Stat(path); err == nil && info.Mode().Perm()&0o044 != 0 {
+	if info.Mode().Perm()&0o044 != 0 {
 		for _, name := range cfg.ProfileNames() {
 			if cfg.Profiles[name].APIKey != "" {
 				cfg.Warnings = append(cfg.Warnings, fmt.Sprintf(
@@ -126,18 +128,76 @@ func Load(path string) (*Config, error) {
 	return cfg, nil
 }
 
+// Bounds on a configuration file, checked before it is parsed: a real one
+// is a few kilobytes and nests two levels, while the TOML parser takes
+// seconds and gigabytes on a few kilobytes of nested inline tables.
+const (
+	MaxSize   = 1 << 20
+	MaxDepth  = 8    // nested arrays and inline tables
+	MaxNested = 4096 // arrays, inline tables and table headers in all
+)
+
+// readFile reads a regular file of at most MaxSize bytes. A device
+// (--config /dev/zero) or a FIFO is refused before it is read.
+func readFile(path string) ([]byte, fs.FileInfo, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	// O_NONBLOCK: the path may have become a FIFO since the stat.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	if info, err = f.Stat(); err != nil {
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if info.Size() > MaxSize {
+		return nil, nil, fmt.Errorf("%s is %d bytes, more than a configuration can be (%d)", path, info.Size(), MaxSize)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(data) > MaxSize {
+		return nil, nil, fmt.Errorf("%s is more than %d bytes, more than a configuration can be", path, MaxSize)
+	}
+	return data, info, nil
+}
+
 // Parse decodes and checks a configuration. Unknown keys are errors, named
 // in full, because a misspelt key silently ignored is a wrong deployment.
 func Parse(data []byte) (*Config, error) {
+	if len(data) > MaxSize {
+		return nil, fmt.Errorf("%d bytes, more than a configuration can be (%d)", len(data), MaxSize)
+	}
+	switch d, n := nesting(data); {
+	case d > MaxDepth:
+		return nil, fmt.Errorf("arrays or inline tables nested %d deep, more than %d", d, MaxDepth)
+	case n > MaxNested:
+		return nil, fmt.Errorf("more than %d arrays, inline tables and table headers", MaxNested)
+	}
 	var cfg Config
 	md, err := toml.Decode(string(data), &cfg)
 	if err != nil {
 		return nil, err
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		keys := make([]string, len(undecoded))
-		for i, k := range undecoded {
-			keys[i] = k.String()
+		// A few names are enough to find the mistake; a hostile file
+		// must not make a line of megabytes.
+		var keys []string
+		for _, k := range undecoded[:min(len(undecoded), 8)] {
+			keys = append(keys, k.String())
+		}
+		if more := len(undecoded) - len(keys); more > 0 {
+			keys = append(keys, fmt.Sprintf("and %d more", more))
 		}
 		return nil, fmt.Errorf("unknown keys: %s", strings.Join(keys, ", "))
 	}
@@ -206,6 +266,66 @@ func (p Profile) validate() error {
 		problems = append(problems, err)
 	}
 	return errors.Join(problems...)
+}
+
+// nesting is how deep the arrays and inline tables of a TOML text nest
+// (table headers count: [a] 1, [[a]] 2) and how many brackets and braces
+// open. It skips comments and the four kinds of strings as TOML does, so a
+// bracket in a string does not count and none outside one is missed.
+func nesting(data []byte) (deepest, opened int) {
+	d := 0
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '[', '{':
+			d++
+			opened++
+			deepest = max(deepest, d)
+		case ']', '}':
+			d = max(d-1, 0)
+		case '#':
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
+		case '"', '\'':
+			i = skipString(data, i)
+		}
+	}
+	return deepest, opened
+}
+
+// skipString returns the index of the last byte of the string that starts
+// at data[i]: basic or literal, one line or multi-line. An unterminated
+// one-line string ends at the end of its line, where the parser stops.
+func skipString(data []byte, i int) int {
+	q := data[i]
+	if i+2 < len(data) && data[i+1] == q && data[i+2] == q {
+		// Multi-line: ends at the first unescaped triple quote (up to
+		// two more quotes may belong to the content).
+		for j := i + 3; j < len(data); j++ {
+			if q == '"' && data[j] == '\\' {
+				j++
+				continue
+			}
+			if j+2 < len(data) && data[j] == q && data[j+1] == q && data[j+2] == q {
+				for j+3 < len(data) && data[j+3] == q {
+					j++
+				}
+				return j + 2
+			}
+		}
+		return len(data)
+	}
+	for j := i + 1; j < len(data); j++ {
+		switch {
+		case data[j] == '\n':
+			return j
+		case q == '"' && data[j] == '\\':
+			j++
+		case data[j] == q:
+			return j
+		}
+	}
+	return len(data)
 }
 
 func checkURL(v string) error {

@@ -2,9 +2,11 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -153,5 +155,66 @@ func TestExampleConfigParses(t *testing.T) {
 	}
 	if _, err := Parse(data); err != nil {
 		t.Fatalf("config.example.toml: %v", err)
+	}
+}
+
+// TestLoadRefusesHostileFiles: a device, a FIFO and an oversized file are
+// refused before they are read whole, and none of them hangs.
+func TestLoadRefusesHostileFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.toml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.toml")
+	os.WriteFile(big, append([]byte(valid), make([]byte, MaxSize)...), 0o600)
+	for path, want := range map[string]string{
+		"/dev/zero": "not a regular file",
+		fifo:        "not a regular file",
+		dir:         "not a regular file",
+		big:         "more than a configuration can be",
+	} {
+		if _, err := Load(path); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Load(%s) = %v, want %q", path, err, want)
+		}
+	}
+}
+
+// TestParseRefusesDeepNesting: nesting is counted before the TOML parser,
+// which takes seconds and gigabytes on a few kilobytes of nested inline
+// tables, sees the text; brackets in strings and comments do not count.
+func TestParseRefusesDeepNesting(t *testing.T) {
+	deep := valid + "\n[profiles.x]\nbase_url = \"https://x\"\nz = " + strings.Repeat("{a=", MaxDepth+1) + "1" + strings.Repeat("}", MaxDepth+1) + "\n"
+	if _, err := Parse([]byte(deep)); err == nil || !strings.Contains(err.Error(), "nested") {
+		t.Errorf("deep inline tables: %v", err)
+	}
+	many := valid + "\n[profiles.x]\nbase_url = \"https://x\"\nz = [" + strings.Repeat("{a=1},", MaxNested) + "]\n"
+	if _, err := Parse([]byte(many)); err == nil || !strings.Contains(err.Error(), "more than 4096") {
+		t.Errorf("many inline tables: %v", err)
+	}
+	for text, want := range map[string]int{
+		`a = [[1], [2]]`:                          2,
+		`[[x]]`:                                   2,
+		`a = "[[[[" # [[[[[[[[[`:                  0,
+		`a = '[[[\'`:                              0,
+		`a = """ "" \""" [[[[ """`:                0,
+		"a = '''\n[[[[\n'''''":                    0,
+		"a = \"[[ unterminated\nb = [1]":          1,
+		`a = { b = [ "}]", { c = '{' } ] } # {{{`: 3,
+	} {
+		if got, _ := nesting([]byte(text)); got != want {
+			t.Errorf("nesting(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
+
+func TestUnknownKeysListIsShort(t *testing.T) {
+	text := valid + "\n[profiles.x]\nbase_url = \"https://x\"\n"
+	for i := range 100 {
+		text += fmt.Sprintf("k%d = 1\n", i)
+	}
+	_, err := Parse([]byte(text))
+	if err == nil || !strings.Contains(err.Error(), "and 92 more") || len(err.Error()) > 300 {
+		t.Errorf("err = %v", err)
 	}
 }

@@ -55,20 +55,41 @@ type Entry struct {
 
 // Journal appends entries to one file. It is safe for concurrent use.
 type Journal struct {
-	mu   sync.Mutex
-	path string
-	now  func() time.Time
+	mu       sync.Mutex
+	path     string
+	now      func() time.Time
+	warnings []string
 }
 
 // Open returns the journal in dir, creating dir (0700) when needed. The
 // file is created on the first Append with mode 0600: it names wallets and
-// amounts, which are nobody else's business.
+// amounts, which are nobody else's business. A folder or journal that
+// others can read (made by an older allot, or by hand) is made private;
+// when that fails, Warnings says so.
 func Open(dir string) (*Journal, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	return &Journal{path: filepath.Join(dir, FileName), now: time.Now}, nil
+	j := &Journal{path: filepath.Join(dir, FileName), now: time.Now}
+	j.private(dir, 0o700)
+	j.private(j.path, 0o600)
+	return j, nil
 }
+
+// private takes away the group's and others' access to path, when it
+// exists and is ours to change.
+func (j *Journal) private(path string, mode os.FileMode) {
+	info, err := os.Stat(path)
+	if err != nil || info.Mode().Perm()&0o077 == 0 {
+		return
+	}
+	if err := os.Chmod(path, mode); err != nil {
+		j.warnings = append(j.warnings, fmt.Sprintf("%s is readable by others (%s) and could not be made private: %v", path, info.Mode().Perm(), err))
+	}
+}
+
+// Warnings are the problems Open found and could not mend.
+func (j *Journal) Warnings() []string { return j.warnings }
 
 // Path returns the journal file's path.
 func (j *Journal) Path() string { return j.path }

@@ -141,3 +141,26 @@ func TestReadTail(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenMakesPrivate: a journal at 0644 in a folder at 0755 (an older
+// allot, a restore from backup) is made 0600 in a 0700 folder.
+func TestOpenMakesPrivate(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	os.MkdirAll(dir, 0o755)
+	os.Chmod(dir, 0o755)
+	path := filepath.Join(dir, FileName)
+	os.WriteFile(path, nil, 0o644)
+	os.Chmod(path, 0o644)
+	j, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(j.Warnings()) != 0 {
+		t.Errorf("warnings %q", j.Warnings())
+	}
+	for p, want := range map[string]os.FileMode{dir: 0o700, path: 0o600} {
+		if info, err := os.Stat(p); err != nil || info.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v (%v)", p, info.Mode().Perm(), want, err)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"allot/api"
@@ -49,6 +50,10 @@ type Session struct {
 	Requests *RequestLog
 	StateDir string
 	Now      func() time.Time
+	// Warnings were told when the session opened (a configuration others
+	// can read holding a key, ...): headless commands printed them, the
+	// dashboard shows them.
+	Warnings []string
 
 	// Chain is the profile's EVM node (rpc_url), or the embedded sandbox's
 	// chain; nil when the profile names none.
@@ -98,9 +103,16 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	if opts.Getenv == nil {
 		return nil, errors.New("open session: no environment")
 	}
-	notice := opts.Notice
-	if notice == nil {
-		notice = func(string) {}
+	// Warnings are kept too: the dashboard shows them once it has taken
+	// the screen, where stderr is no longer seen.
+	var warnings []string
+	notice := func(msg string) {
+		if w, ok := strings.CutPrefix(msg, "warning: "); ok {
+			warnings = append(warnings, w)
+		}
+		if opts.Notice != nil {
+			opts.Notice(msg)
+		}
 	}
 	stateDir, err := config.StateDir()
 	if err != nil {
@@ -130,7 +142,12 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	for _, w := range InsecureURLs(profile) {
 		notice("warning: " + w)
 	}
-	return openProfile(profile, stateDir, opts.Getenv)
+	s, err := openProfile(profile, stateDir, opts.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	s.Warnings = warnings
+	return s, nil
 }
 
 func openProfile(p config.Profile, stateDir string, getenv func(string) string) (*Session, error) {

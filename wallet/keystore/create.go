@@ -28,7 +28,7 @@ func (s *Store) New(passphrase string, light bool) (Account, error) {
 // that passphrase decrypts it, re-encrypted with newPassphrase when that is
 // not empty.
 func (s *Store) Import(path, passphrase, newPassphrase string, light bool) (Account, error) {
-	key, err := decryptFile(path, passphrase)
+	key, kf, err := decryptFile(path, passphrase)
 	if err != nil {
 		return Account{}, fmt.Errorf("import: %w", err)
 	}
@@ -37,10 +37,13 @@ func (s *Store) Import(path, passphrase, newPassphrase string, light bool) (Acco
 		newPassphrase = passphrase
 	}
 	addr := crypto.PubkeyToAddress(key.PublicKey)
+	if kf.named && kf.address != addr {
+		return Account{}, fmt.Errorf("import: %s: %w (it names %s, the key is %s)", filepath.Base(path), ErrAddressMismatch, kf.address.Hex(), addr.Hex())
+	}
 	s.mu.Lock()
-	_, err = s.find(addr)
+	_, found := s.find(addr)
 	s.mu.Unlock()
-	if err == nil {
+	if found {
 		return Account{}, fmt.Errorf("import: %s is already in the keystore", addr.Hex())
 	}
 	return s.store(key, newPassphrase, light)

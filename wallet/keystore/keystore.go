@@ -15,13 +15,16 @@ import (
 	"crypto/ecdsa"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	gethkeystore "github.com/ethereum/go-ethereum/accounts/keystore"
@@ -45,9 +48,24 @@ var (
 
 // Account is a keystore file and the address it names.
 type Account struct {
-	Address  common.Address
-	Path     string
-	Verified bool // a decryption proved the address
+	// Address is the file's claim, proven once Verified; zero when the
+	// file is Unnamed and not unlocked yet.
+	Address common.Address
+	Path    string
+	// Verified: a decryption proved the address.
+	Verified bool
+	// Unnamed: the file names no address (foundry's `cast wallet new`
+	// writes none), so it is known only once the key is unlocked.
+	Unnamed bool
+}
+
+// Label is how a list shows the account: its address, or for a file that
+// names none, its file name.
+func (a Account) Label() string {
+	if a.Unnamed {
+		return filepath.Base(a.Path) + " (address known once unlocked)"
+	}
+	return a.Address.Hex()
 }
 
 // FileError is a file of the directory that is not a usable keystore.
@@ -112,9 +130,10 @@ func Open(dir string, opts ...Option) (*Store, error) {
 // Dir returns the keystore directory.
 func (s *Store) Dir() string { return s.dir }
 
-// Refresh reads the directory again.
+// Refresh reads the directory again. It reads no file while holding the
+// store's lock, which Accounts, TimeLeft and signing take.
 func (s *Store) Refresh() error {
-	entries, err := os.ReadDir(s.dir)
+	entries, err := withDeadline(func() ([]os.DirEntry, error) { return os.ReadDir(s.dir) })
 	if errors.Is(err, fs.ErrNotExist) {
 		entries = nil
 	} else if err != nil {
@@ -128,25 +147,30 @@ func (s *Store) Refresh() error {
 			continue
 		}
 		path := filepath.Join(s.dir, name)
-		data, err := readBounded(path)
+		data, err := readFile(path)
 		if err != nil {
 			problems = append(problems, FileError{path, err})
 			continue
 		}
-		addr, err := precheck(data)
+		kf, err := precheck(data)
 		if err != nil {
 			problems = append(problems, FileError{path, err})
 			continue
 		}
-		accounts = append(accounts, Account{Address: common.HexToAddress(addr), Path: path})
+		accounts = append(accounts, Account{Address: kf.address, Path: path, Unnamed: !kf.named})
 	}
 	sort.Slice(accounts, func(i, j int) bool { return accounts[i].Path < accounts[j].Path })
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i := range accounts {
 		for _, old := range s.accounts {
-			if old.Path == accounts[i].Path && old.Address == accounts[i].Address {
-				accounts[i].Verified = old.Verified
+			if old.Path != accounts[i].Path || !old.Verified {
+				continue
+			}
+			// An unnamed file keeps the address its unlock proved; the
+			// next unlock checks it again.
+			if accounts[i].Unnamed || old.Address == accounts[i].Address {
+				accounts[i].Address, accounts[i].Verified, accounts[i].Unnamed = old.Address, true, false
 			}
 		}
 	}
@@ -154,24 +178,73 @@ func (s *Store) Refresh() error {
 	return nil
 }
 
-func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// ErrNotRegular is a directory entry that is not a regular file (a FIFO, a
+// device, a socket): reading one may block forever or never end.
+var ErrNotRegular = errors.New("not a regular file")
+
+// fileDeadline bounds every file operation: a file on a hung network
+// mount must not freeze a listing.
+const fileDeadline = 5 * time.Second
+
+// withDeadline runs f, giving up after fileDeadline. f goes on in the
+// background when it overruns (a blocked system call cannot be taken
+// back); what it returns then is dropped.
+func withDeadline[T any](f func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
+	done := make(chan result, 1)
+	go func() {
+		v, err := f()
+		done <- result{v, err}
+	}()
+	t := time.NewTimer(fileDeadline)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-t.C:
+		var zero T
+		return zero, fmt.Errorf("no answer from the file system in %s", fileDeadline)
 	}
-	if info.Size() > MaxFileSize {
-		return nil, fmt.Errorf("%w: %d bytes, more than a keystore file can be (%d)", ErrMalformed, info.Size(), MaxFileSize)
-	}
-	data := make([]byte, info.Size())
-	if _, err := f.ReadAt(data, 0); err != nil && info.Size() > 0 {
-		return nil, err
-	}
-	return data, nil
+}
+
+// readFile reads a keystore file: a regular file (a symbolic link to one
+// is fine) of at most MaxFileSize bytes, within fileDeadline.
+func readFile(path string) ([]byte, error) {
+	return withDeadline(func() ([]byte, error) {
+		// Stat before opening: opening a FIFO for reading blocks until
+		// someone writes to it.
+		info, err := os.Stat(path)
+		if err != nil {
+			return nil, err
+		}
+		if !info.Mode().IsRegular() {
+			return nil, ErrNotRegular
+		}
+		// O_NONBLOCK: the entry may have been swapped for a FIFO since.
+		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if info, err = f.Stat(); err != nil {
+			return nil, err
+		}
+		if !info.Mode().IsRegular() {
+			return nil, ErrNotRegular
+		}
+		if info.Size() > MaxFileSize {
+			return nil, fmt.Errorf("%w: %d bytes, more than a keystore file can be (%d)", ErrMalformed, info.Size(), MaxFileSize)
+		}
+		// Read one byte past the bound: the file may grow after the stat.
+		data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+		if err == nil && len(data) > MaxFileSize {
+			err = fmt.Errorf("%w: more than %d bytes", ErrMalformed, MaxFileSize)
+		}
+		return data, err
+	})
 }
 
 // Accounts returns the accounts, in file order.
@@ -188,32 +261,97 @@ func (s *Store) Problems() []FileError {
 	return append([]FileError(nil), s.problems...)
 }
 
-func (s *Store) find(addr common.Address) (Account, error) {
+// find returns the account whose file names addr, or which an unlock
+// proved to hold it. The caller holds s.mu.
+func (s *Store) find(addr common.Address) (Account, bool) {
 	for _, a := range s.accounts {
-		if a.Address == addr {
-			return a, nil
+		if !a.Unnamed && a.Address == addr {
+			return a, true
 		}
 	}
-	return Account{}, fmt.Errorf("%w: %s", ErrNoAccount, addr.Hex())
+	return Account{}, false
 }
 
-// Unlock decrypts the account's key with passphrase and keeps it until
-// Lock or the relock timeout. It is slow (scrypt): call it off the UI.
+// MayHold reports whether addr may be an account of the store: a file names
+// it, or a file names no address, which only an unlock can tell.
+func (s *Store) MayHold(addr common.Address) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.find(addr)
+	return ok || slices.ContainsFunc(s.accounts, func(a Account) bool { return a.Unnamed })
+}
+
+// Unlock decrypts the key of addr with passphrase and keeps it until Lock
+// or the relock timeout. When no file names addr, the files that name no
+// address are tried with the passphrase. It is slow (scrypt): call it off
+// the UI.
 func (s *Store) Unlock(addr common.Address, passphrase string) error {
 	s.mu.Lock()
-	acct, err := s.find(addr)
+	acct, ok := s.find(addr)
+	var unnamed []Account
+	for _, a := range s.accounts {
+		if a.Unnamed {
+			unnamed = append(unnamed, a)
+		}
+	}
 	s.mu.Unlock()
-	if err != nil {
+	if ok {
+		_, err := s.UnlockFile(acct.Path, passphrase)
 		return err
 	}
-	key, err := decryptFile(acct.Path, passphrase)
-	if err != nil {
-		return err
-	}
-	if got := crypto.PubkeyToAddress(key.PublicKey); got != addr {
+	for _, a := range unnamed {
+		key, _, err := decryptFile(a.Path, passphrase)
+		if err != nil {
+			continue
+		}
+		if crypto.PubkeyToAddress(key.PublicKey) == addr {
+			s.keep(a.Path, key)
+			return nil
+		}
 		zero(key)
-		return fmt.Errorf("%s: %w (it holds %s)", filepath.Base(acct.Path), ErrAddressMismatch, got.Hex())
 	}
+	if len(unnamed) > 0 {
+		return fmt.Errorf("%w, or %w: no file names %s, and none of the %d that name no address opens to it with this passphrase", ErrWrongPassphrase, ErrNoAccount, addr.Hex(), len(unnamed))
+	}
+	return fmt.Errorf("%w: %s", ErrNoAccount, addr.Hex())
+}
+
+// UnlockFile decrypts the key of the account at path, as Unlock does, and
+// returns its address: proven, and equal to the one the file names, if it
+// names one.
+func (s *Store) UnlockFile(path, passphrase string) (common.Address, error) {
+	s.mu.Lock()
+	i := slices.IndexFunc(s.accounts, func(a Account) bool { return a.Path == path })
+	var acct Account
+	if i >= 0 {
+		acct = s.accounts[i]
+	}
+	s.mu.Unlock()
+	if i < 0 {
+		return common.Address{}, fmt.Errorf("%w: %s", ErrNoAccount, filepath.Base(path))
+	}
+	key, kf, err := decryptFile(path, passphrase)
+	if err != nil {
+		return common.Address{}, err
+	}
+	got := crypto.PubkeyToAddress(key.PublicKey)
+	// What the file names now, and what an earlier unlock proved.
+	for _, claimed := range []struct {
+		addr common.Address
+		ok   bool
+	}{{kf.address, kf.named}, {acct.Address, !acct.Unnamed}} {
+		if claimed.ok && claimed.addr != got {
+			zero(key)
+			return common.Address{}, fmt.Errorf("%s: %w (it names %s, the key is %s)", filepath.Base(path), ErrAddressMismatch, claimed.addr.Hex(), got.Hex())
+		}
+	}
+	s.keep(path, key)
+	return got, nil
+}
+
+// keep holds key as unlocked and marks the account at path as proven.
+func (s *Store) keep(path string, key *ecdsa.PrivateKey) {
+	addr := crypto.PubkeyToAddress(key.PublicKey)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if old, ok := s.unlocked[addr]; ok {
@@ -221,37 +359,42 @@ func (s *Store) Unlock(addr common.Address, passphrase string) error {
 	}
 	s.unlocked[addr] = &unlocked{key: key, until: s.now().Add(s.relock)}
 	for i := range s.accounts {
-		if s.accounts[i].Address == addr {
-			s.accounts[i].Verified = true
+		if s.accounts[i].Path == path {
+			s.accounts[i].Address, s.accounts[i].Verified, s.accounts[i].Unnamed = addr, true, false
 		}
 	}
-	return nil
 }
 
-// decryptFile reads, pre-checks and decrypts a keystore file.
-func decryptFile(path, passphrase string) (key *ecdsa.PrivateKey, err error) {
-	data, err := readBounded(path)
+// decryptFile reads, pre-checks and decrypts a keystore file. Decryption is
+// given the checked parameters only, never the file's JSON.
+func decryptFile(path, passphrase string) (key *ecdsa.PrivateKey, kf keyFile, err error) {
+	data, err := readFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+		return nil, kf, fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
-	if _, err := precheck(data); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	if kf, err = precheck(data); err != nil {
+		return nil, kf, fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
-	// The pre-check makes a panic in go-ethereum's decoder unreachable for
-	// every case we know; this is the last line of defence.
+	// The pre-check makes a panic in go-ethereum's decryption unreachable
+	// for every case we know; this is the last line of defence.
 	defer func() {
 		if r := recover(); r != nil {
-			key, err = nil, fmt.Errorf("%s: %w: the decoder failed (%v)", filepath.Base(path), ErrMalformed, r)
+			key, err = nil, fmt.Errorf("%s: %w: the decryption failed (%v)", filepath.Base(path), ErrMalformed, r)
 		}
 	}()
-	k, err := gethkeystore.DecryptKey(data, passphrase)
+	plain, err := gethkeystore.DecryptDataV3(kf.crypto, passphrase)
 	if errors.Is(err, gethkeystore.ErrDecrypt) {
-		return nil, fmt.Errorf("%s: %w", filepath.Base(path), ErrWrongPassphrase)
+		return nil, kf, fmt.Errorf("%s: %w", filepath.Base(path), ErrWrongPassphrase)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %v", filepath.Base(path), ErrMalformed, err)
+		return nil, kf, fmt.Errorf("%s: %w: %v", filepath.Base(path), ErrMalformed, err)
 	}
-	return k.PrivateKey, nil
+	defer clear(plain)
+	k, err := crypto.ToECDSA(plain)
+	if err != nil {
+		return nil, kf, fmt.Errorf("%s: %w: not a secp256k1 key", filepath.Base(path), ErrMalformed)
+	}
+	return k, kf, nil
 }
 
 // Lock forgets the account's key, zeroing it.

@@ -49,12 +49,20 @@ func kdf(m map[string]any) map[string]any {
 func TestPrecheckRejects(t *testing.T) {
 	good, _ := lightFile(t)
 	tests := map[string][]byte{
-		"truncated JSON":     good[:len(good)/2],
-		"not JSON":           []byte("hello"),
-		"version 1":          edit(t, good, func(m map[string]any) { m["version"] = 1 }),
-		"version string":     edit(t, good, func(m map[string]any) { m["version"] = "3" }),
-		"no crypto":          edit(t, good, func(m map[string]any) { delete(m, "crypto") }),
-		"scrypt n 2^21":      edit(t, good, func(m map[string]any) { kdf(m)["n"] = 1 << 21 }),
+		"truncated JSON":       good[:len(good)/2],
+		"not JSON":             []byte("hello"),
+		"version 1":            edit(t, good, func(m map[string]any) { m["version"] = 1 }),
+		"version string":       edit(t, good, func(m map[string]any) { m["version"] = "3" }),
+		"no crypto":            edit(t, good, func(m map[string]any) { delete(m, "crypto") }),
+		"scrypt n 2^21":        edit(t, good, func(m map[string]any) { kdf(m)["n"] = 1 << 21 }),
+		"scrypt n 2^20":        edit(t, good, func(m map[string]any) { kdf(m)["n"] = 1 << 20 }),
+		"scrypt n 2^20 p 16":   edit(t, good, func(m map[string]any) { kdf(m)["n"], kdf(m)["p"] = 1<<20, 16 }),
+		"scrypt n 2^19 p 2":    edit(t, good, func(m map[string]any) { kdf(m)["n"], kdf(m)["p"] = 1<<19, 2 }),
+		"scrypt n 2^12 p 2^11": edit(t, good, func(m map[string]any) { kdf(m)["n"], kdf(m)["p"] = 1<<12, 1<<11 }),
+		"n a fraction":         edit(t, good, func(m map[string]any) { kdf(m)["n"] = 4096.5 }),
+		"ciphertext 31 bytes": edit(t, good, func(m map[string]any) {
+			m["crypto"].(map[string]any)["ciphertext"] = strings.Repeat("ab", 31)
+		}),
 		"scrypt n not pow2":  edit(t, good, func(m map[string]any) { kdf(m)["n"] = 1000 }),
 		"scrypt r 16":        edit(t, good, func(m map[string]any) { kdf(m)["r"] = 16 }),
 		"scrypt p 0":         edit(t, good, func(m map[string]any) { kdf(m)["p"] = 0 }),
@@ -70,11 +78,8 @@ func TestPrecheckRejects(t *testing.T) {
 		"other kdf":          edit(t, good, func(m map[string]any) { m["crypto"].(map[string]any)["kdf"] = "argon2" }),
 		"bad address":        edit(t, good, func(m map[string]any) { m["address"] = "0x12" }),
 		"huge file":          append(good, make([]byte, MaxFileSize)...),
-		"pbkdf2 c too large": edit(t, good, func(m map[string]any) {
-			c := m["crypto"].(map[string]any)
-			c["kdf"] = "pbkdf2"
-			c["kdfparams"] = map[string]any{"c": MaxPBKDF2C + 1, "dklen": 32, "prf": "hmac-sha256", "salt": "ab"}
-		}),
+		"pbkdf2 c too large": pbkdf2File(t, good, MaxPBKDF2C+1),
+		"pbkdf2 c 2^31-1":    pbkdf2File(t, good, 1<<31-1),
 	}
 	for name, data := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -85,6 +90,78 @@ func TestPrecheckRejects(t *testing.T) {
 	}
 	if _, err := precheck(good); err != nil {
 		t.Errorf("valid file: %v", err)
+	}
+}
+
+func pbkdf2File(t *testing.T, good []byte, c int) []byte {
+	return edit(t, good, func(m map[string]any) {
+		cr := m["crypto"].(map[string]any)
+		cr["kdf"] = "pbkdf2"
+		cr["kdfparams"] = map[string]any{"c": c, "dklen": 32, "prf": "hmac-sha256", "salt": "ab"}
+	})
+}
+
+// TestPrecheckKDFBounds: the costs real tools write pass; the bound is
+// twice geth's standard scrypt, and the pbkdf2 rounds web3 wallets write
+// with headroom.
+func TestPrecheckKDFBounds(t *testing.T) {
+	good, _ := lightFile(t)
+	accepted := map[string][]byte{
+		"geth light (n 2^12, p 6)":     good,
+		"geth standard (n 2^18, p 1)":  edit(t, good, func(m map[string]any) { kdf(m)["n"], kdf(m)["p"] = 1<<18, 1 }),
+		"foundry (n 2^13, p 1)":        edit(t, good, func(m map[string]any) { kdf(m)["n"], kdf(m)["p"] = 1<<13, 1 }),
+		"twice standard (n 2^18, p 2)": edit(t, good, func(m map[string]any) { kdf(m)["n"], kdf(m)["p"] = 1<<18, 2 }),
+		"n 2^19, p 1":                  edit(t, good, func(m map[string]any) { kdf(m)["n"], kdf(m)["p"] = 1<<19, 1 }),
+		"pbkdf2 c 262144":              pbkdf2File(t, good, 262144),
+	}
+	for name, data := range accepted {
+		if _, err := precheck(data); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if MaxScryptMemory != 512<<20 || MaxScryptWork != 1<<22 {
+		t.Errorf("bounds %d bytes, %d work: want 512 MiB and twice geth's standard", MaxScryptMemory, MaxScryptWork)
+	}
+}
+
+// TestPrecheckRefusesAmbiguousKeys: go-ethereum matches keys without
+// regard to case and keeps the last copy, so a file with a key twice, or in
+// two cases, could pass a check of one copy and be decrypted with the
+// other: refused, wherever decryption reads.
+func TestPrecheckRefusesAmbiguousKeys(t *testing.T) {
+	good, _ := lightFile(t)
+	var m map[string]json.RawMessage
+	json.Unmarshal(good, &m)
+	crypto := string(m["crypto"])
+	params := `"dklen":32,"p":1,"r":8,"salt":"ab"`
+	withKDF := func(kdfparams string) []byte {
+		var c map[string]json.RawMessage
+		json.Unmarshal(m["crypto"], &c)
+		c["kdfparams"] = json.RawMessage(kdfparams)
+		out, _ := json.Marshal(c)
+		return []byte(`{"version":3,"crypto":` + string(out) + `}`)
+	}
+	tests := map[string][]byte{
+		"n and N":                 withKDF(`{"n":1073741824,"N":4096,` + params + `}`),
+		"N and n":                 withKDF(`{"N":4096,"n":1073741824,` + params + `}`),
+		"n twice":                 withKDF(`{"n":4096,"n":1073741824,` + params + `}`),
+		"crypto and Crypto":       []byte(`{"version":3,"crypto":` + crypto + `,"Crypto":` + crypto + `}`),
+		"crypto twice":            []byte(`{"version":3,"crypto":` + crypto + `,"crypto":` + crypto + `}`),
+		"version and Version":     []byte(`{"version":3,"Version":3,"crypto":` + crypto + `}`),
+		"kdfparams and KDFParams": []byte(`{"version":3,"crypto":` + strings.Replace(crypto, `"kdfparams":`, `"KDFParams":{"n":2},"kdfparams":`, 1) + `}`),
+		"iv and IV":               []byte(`{"version":3,"crypto":` + strings.Replace(crypto, `"cipherparams":{`, `"cipherparams":{"IV":"00",`, 1) + `}`),
+		// go-ethereum's decoder folds the Kelvin sign to k: "\u212adf" is its "kdf".
+		"kdf and Kelvin-sign kdf": []byte(`{"version":3,"crypto":` + strings.Replace(crypto, `"kdf":`, `"\u212adf":"pbkdf2","kdf":`, 1) + `}`),
+		"data after the object":   append(append([]byte{}, good...), []byte(`{"version":3}`)...),
+	}
+	for name, data := range tests {
+		if _, err := precheck(data); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: precheck = %v", name, err)
+		}
+	}
+	// Old geth's "Crypto", alone, is read.
+	if _, err := precheck([]byte(`{"version":3,"Crypto":` + crypto + `}`)); err != nil {
+		t.Errorf("Crypto alone: %v", err)
 	}
 }
 
@@ -263,22 +340,68 @@ func TestReadPassphrase(t *testing.T) {
 	}
 }
 
-// FuzzPrecheck: whatever the pre-check accepts is safe for go-ethereum's
-// decoder (it may fail, but never panic).
+// FuzzPrecheck: what the pre-check accepts is bounded, means the same to
+// go-ethereum's own decoder (which matches keys without regard to case),
+// and decrypts without a panic.
 func FuzzPrecheck(f *testing.F) {
 	good, _ := lightFile(f)
 	f.Add(good)
 	f.Add([]byte(`{"version":3}`))
+	f.Add([]byte(`{"version":3,"crypto":{"kdfparams":{"n":4096,"N":1073741824}},"Crypto":{}}`))
+	for _, dir := range []string{"testdata/geth", "testdata/foundry"} {
+		files, _ := filepath.Glob(dir + "/*-*")
+		for _, name := range files {
+			data, _ := os.ReadFile(name)
+			f.Add(data)
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if _, err := precheck(data); err != nil {
+		kf, err := precheck(data)
+		if err != nil {
+			return
+		}
+		p := kf.crypto.KDFParams
+		if kf.crypto.KDF == "scrypt" {
+			n, r, q := p["n"].(int), p["r"].(int), p["p"].(int)
+			if 128*n*r > MaxScryptMemory || n*r*q > MaxScryptWork {
+				t.Fatalf("accepted scrypt n=%d r=%d p=%d", n, r, q)
+			}
+		} else if p["c"].(int) > MaxPBKDF2C {
+			t.Fatalf("accepted pbkdf2 c=%d", p["c"])
+		}
+		// go-ethereum's reading of the same file agrees with ours.
+		var geth struct {
+			Crypto gethkeystore.CryptoJSON
+		}
+		if err := json.Unmarshal(data, &geth); err != nil {
+			t.Fatalf("accepted a file go-ethereum cannot decode: %v", err)
+		}
+		g := geth.Crypto
+		if g.Cipher != kf.crypto.Cipher || g.CipherText != kf.crypto.CipherText || g.MAC != kf.crypto.MAC ||
+			g.CipherParams.IV != kf.crypto.CipherParams.IV || g.KDF != kf.crypto.KDF {
+			t.Fatalf("go-ethereum reads another crypto section: %+v, ours %+v", g, kf.crypto)
+		}
+		for k, v := range p {
+			gv, ok := g.KDFParams[k]
+			if n, isInt := v.(int); isInt {
+				if f, isFloat := gv.(float64); !ok || !isFloat || f != float64(n) {
+					t.Fatalf("kdfparams %s: go-ethereum reads %v, we %v", k, gv, v)
+				}
+			} else if gv != v {
+				t.Fatalf("kdfparams %s: go-ethereum reads %v, we %v", k, gv, v)
+			}
+		}
+		// Decrypting costs at most the bounds; spare the fuzzer the
+		// expensive ones.
+		if kf.crypto.KDF == "scrypt" && p["n"].(int)*p["p"].(int) > 1<<14 || kf.crypto.KDF == "pbkdf2" && p["c"].(int) > 1<<14 {
 			return
 		}
 		defer func() {
 			if r := recover(); r != nil {
-				t.Fatalf("decoder panicked on a pre-checked file: %v\n%s", r, data)
+				t.Fatalf("decryption panicked on a pre-checked file: %v\n%s", r, data)
 			}
 		}()
-		gethkeystore.DecryptKey(data, "x")
+		gethkeystore.DecryptDataV3(kf.crypto, "x")
 	})
 }
 
@@ -290,5 +413,31 @@ func BenchmarkUnlockLight(b *testing.B) {
 		if _, err := gethkeystore.DecryptKey(data, pass); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestNewPassphraseAsksTwice: typed at the terminal, a new passphrase is
+// asked twice and a mismatch refused; from the environment, once.
+func TestNewPassphraseAsksTwice(t *testing.T) {
+	typed := func(lines ...string) func() (string, error) {
+		return func() (string, error) {
+			l := lines[0]
+			lines = lines[1:]
+			return l, nil
+		}
+	}
+	var prompts strings.Builder
+	if p, err := NewPassphrase(PassphraseSource{Terminal: typed("abc def", "abc def"), Prompt: &prompts}, "New: "); err != nil || p != "abc def" {
+		t.Errorf("same twice: %q %v", p, err)
+	}
+	if !strings.Contains(prompts.String(), "New: ") || !strings.Contains(prompts.String(), "Repeat") {
+		t.Errorf("prompts %q", prompts.String())
+	}
+	if _, err := NewPassphrase(PassphraseSource{Terminal: typed("abc def", "abc dfe")}, ""); !errors.Is(err, ErrPassphraseMismatch) {
+		t.Errorf("mismatch: %v", err)
+	}
+	env := func(string) string { return "from env" }
+	if p, err := NewPassphrase(PassphraseSource{Getenv: env, Terminal: typed()}, ""); err != nil || p != "from env" {
+		t.Errorf("env: %q %v", p, err)
 	}
 }

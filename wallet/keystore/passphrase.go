@@ -24,37 +24,86 @@ type PassphraseSource struct {
 	Getenv func(string) string // for PassphraseEnv
 	Stdin  *os.File            // the terminal to prompt on
 	Prompt io.Writer           // where the prompt goes (stderr)
+	// Terminal reads one line typed without echo; nil reads Stdin when it
+	// is a terminal. Tests replace it.
+	Terminal func() (string, error)
 }
+
+// ErrPassphraseMismatch is a new passphrase typed differently twice.
+var ErrPassphraseMismatch = errors.New("the two passphrases differ")
 
 // ReadPassphrase returns the passphrase from the first source that has one.
 func ReadPassphrase(src PassphraseSource, prompt string) (string, error) {
+	pass, _, err := readPassphrase(src, prompt)
+	return pass, err
+}
+
+// NewPassphrase returns the passphrase for a new key. Typed at the
+// terminal, it is asked twice, as geth and cast ask, and a mismatch is
+// refused: one typo would make a key nobody can unlock. From a file or the
+// environment it is read once.
+func NewPassphrase(src PassphraseSource, prompt string) (string, error) {
+	pass, typed, err := readPassphrase(src, prompt)
+	if err != nil || !typed {
+		return pass, err
+	}
+	again, err := src.terminal("Repeat the passphrase: ")
+	if err != nil {
+		return "", err
+	}
+	if again != pass {
+		return "", ErrPassphraseMismatch
+	}
+	return pass, nil
+}
+
+// readPassphrase reads as ReadPassphrase does, and says whether the
+// passphrase was typed at the terminal.
+func readPassphrase(src PassphraseSource, prompt string) (pass string, typed bool, err error) {
 	if src.File != "" {
 		f, err := os.Open(src.File)
 		if err != nil {
-			return "", fmt.Errorf("passphrase file: %w", err)
+			return "", false, fmt.Errorf("passphrase file: %w", err)
 		}
 		defer f.Close()
 		line, err := bufio.NewReader(io.LimitReader(f, 4096)).ReadString('\n')
 		if err != nil && !errors.Is(err, io.EOF) {
-			return "", fmt.Errorf("passphrase file: %w", err)
+			return "", false, fmt.Errorf("passphrase file: %w", err)
 		}
-		return strings.TrimRight(line, "\r\n"), nil
+		return strings.TrimRight(line, "\r\n"), false, nil
 	}
 	if src.Getenv != nil {
 		if p := src.Getenv(PassphraseEnv); p != "" {
-			return p, nil
+			return p, false, nil
 		}
 	}
-	if src.Stdin == nil || !term.IsTerminal(int(src.Stdin.Fd())) {
-		return "", fmt.Errorf("no passphrase: not on a terminal; use --passphrase-file or %s", PassphraseEnv)
+	pass, err = src.terminal(prompt)
+	return pass, err == nil, err
+}
+
+// terminal prompts and reads a line typed without echo.
+func (src PassphraseSource) terminal(prompt string) (string, error) {
+	read := src.Terminal
+	if read == nil {
+		if src.Stdin == nil || !term.IsTerminal(int(src.Stdin.Fd())) {
+			return "", fmt.Errorf("no passphrase: not on a terminal; use --passphrase-file or %s", PassphraseEnv)
+		}
+		read = func() (string, error) {
+			b, err := term.ReadPassword(int(src.Stdin.Fd()))
+			return string(b), err
+		}
 	}
-	fmt.Fprint(src.Prompt, prompt)
-	b, err := term.ReadPassword(int(src.Stdin.Fd()))
-	fmt.Fprintln(src.Prompt)
+	if src.Prompt != nil {
+		fmt.Fprint(src.Prompt, prompt)
+	}
+	pass, err := read()
+	if src.Prompt != nil {
+		fmt.Fprintln(src.Prompt)
+	}
 	if err != nil {
 		return "", fmt.Errorf("read passphrase: %w", err)
 	}
-	return string(b), nil
+	return pass, nil
 }
 
 func randomID() uuid.UUID {
