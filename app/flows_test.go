@@ -514,7 +514,7 @@ func TestHelpInForms(t *testing.T) {
 func TestPagesScrollAndHoldKeys(t *testing.T) {
 	f := newFlow(t)
 	f.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	f.runes("?").wait("▼ 2 more")
+	f.runes("?").wait("more: ↓/pgdn scrolls")
 	f.key(tea.KeyPgDown).wait(":signout · :q")
 	f.key(tea.KeyEsc)
 	f.runes(":").typ("stakes no-such-pool").key(tea.KeyEnter).wait("stakes: ")

@@ -33,12 +33,12 @@ var reviews = []struct {
 }{
 	{"claim request", func(f *flow) {
 		f.unlock()
-		f.runes("3").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
+		f.runes("3").runes("/").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
 		f.runes("C").wait("Claim allocation").key(tea.KeyEnter)
 	}, "Send this claim request", "enter reviews the claim request", func(f *flow) int { return applied(f.s, "/claim") }},
 	{"claim signing", func(f *flow) {
 		f.unlock()
-		f.runes("3").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
+		f.runes("3").runes("/").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
 		f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request").runes("y")
 	}, "Sign and send this transaction?", "not signed", func(f *flow) int { return signatures(f, "claim") }},
 	{"stake signing", func(f *flow) {

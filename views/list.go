@@ -55,8 +55,11 @@ func (w rowsWarning) Error() string { return string(w) }
 type rowAction[R any] struct {
 	key  key.Binding
 	open func(R) Screen
-	// refuse, when set, says why the action is not for a row ("" when it
-	// is): the status line tells, and nothing opens.
+	// only, when set, says which rows the action is for: on any other row
+	// its key goes on to the table (enter then opens the row's details).
+	only func(R) bool
+	// refuse, when set, says why the action cannot be taken on a row it
+	// is for ("" when it can): the status line tells, and nothing opens.
 	refuse func(R) string
 }
 
@@ -144,14 +147,11 @@ func (l *list[R]) Update(msg tea.Msg) tea.Cmd {
 			return l.describe(row)
 		}
 		for _, a := range l.actions {
-			if !ok || !key.Matches(msg, a.key) {
+			if !ok || !key.Matches(msg, a.key) || a.only != nil && !a.only(row) {
 				continue
 			}
 			if a.refuse != nil {
 				if why := a.refuse(row); why != "" {
-					if key.Matches(msg, keyOpen) {
-						break // enter opens the row's details instead
-					}
 					return func() tea.Msg { return widget.StatusMsg{Text: why, Error: true} }
 				}
 			}
@@ -240,11 +240,10 @@ func (l *list[R]) ShortHelp() []key.Binding {
 	// The screen's own actions first: the footer cuts from the right. One
 	// that is not for the focused row is left out (the full help lists it).
 	var keys []key.Binding
+	row, selected := l.table.Selected()
 	for _, a := range l.actions {
-		if a.refuse != nil {
-			if row, ok := l.table.Selected(); !ok || a.refuse(row) != "" {
-				continue
-			}
+		if !selected || a.only != nil && !a.only(row) || a.refuse != nil && a.refuse(row) != "" {
+			continue
 		}
 		keys = append(keys, a.key)
 	}

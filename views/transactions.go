@@ -107,11 +107,9 @@ func NewTransactions(ctx *Context) Screen {
 	l.actions = []rowAction[txRow]{{
 		key:  keyUnknown,
 		open: func(r txRow) Screen { return reopenUnknown(ctx, r.op, r.ref, r.write, r.Body, r.At) },
+		only: func(r txRow) bool { return r.Status == statusUnknown },
 		refuse: func(r txRow) string {
-			switch {
-			case r.Status != statusUnknown:
-				return "only a request whose outcome is UNKNOWN can be checked or sent again"
-			case r.Body == nil:
+			if r.Body == nil {
 				return cannotReopen(r.op)
 			}
 			return ""
