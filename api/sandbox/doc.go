@@ -1,6 +1,6 @@
 // Package sandbox is the project's own implementation of the token
-// distribution service (shared/spec/service-api.md as decided in
-// decisions.md): an http.Handler serving the administration group under
+// distribution service, with the gaps of its interface filled as
+// docs/deployment.md says: an http.Handler serving the administration group under
 // /api/external/v1/ and the portal group under /api/v2/{portalId}/ and
 // /api/{portalId}/parameters/stake, on seeded, deterministic data. The
 // client, the dashboard, integrators and tests run against it. It shares no

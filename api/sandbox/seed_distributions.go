@@ -93,7 +93,7 @@ func annualThirds(tge uint32) vesting.Schedule {
 
 // atTGE is an interval piece unlocking percent at once, at TGE: one period
 // of one second that ends then. Not a period of length 0, which the
-// production vester divides by (decisions.md D16).
+// production vester divides by (docs/deployment.md D16).
 func atTGE(tge uint32, percent uint32) vesting.Piece {
 	return vesting.Piece{StartDate: tge - 1, PeriodLength: 1, NumberOfPeriods: 1, Percent: percent}
 }

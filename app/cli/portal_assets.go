@@ -20,7 +20,7 @@ import (
 var scheduleCreateCommand = command{
 	name:    "schedule create",
 	args:    "--body FILE [-o json]",
-	summary: "create an unlock schedule from a JSON body (see decisions.md D6)",
+	summary: "create an unlock schedule from a JSON body (see docs/deployment.md D6)",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		body := fs.String("body", "", "the request body as a JSON `FILE` (required)")
 		out := outputFlag(fs)

@@ -6,7 +6,7 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 
 /// @title Staking pool
 /// @notice One contract is one pool: stake(uint256 amount) carries no pool id
-/// (decisions.md D11), so pools that share a contract share its stake list.
+/// (docs/deployment.md D11), so pools that share a contract share its stake list.
 /// A stake pulls the staked tokens with transferFrom (the staker approves
 /// first) and pays the platform fee in native coin as msg.value. Stakes are
 /// kept in order so that they can be listed; there is no unstaking.

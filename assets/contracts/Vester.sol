@@ -14,7 +14,7 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 /// in native coin, exactly.
 ///
 /// It behaves as the production vester the service deploys (Magna's
-/// MerkleVester, dist_v2.1.2; decisions.md D16), so that what allot
+/// MerkleVester, dist_v2.1.2; docs/deployment.md D16), so that what allot
 /// computes and checks against this sandbox holds there too:
 /// - the vested amount is rounded down per piece, in wei, and is the whole
 ///   total from the end of an interval schedule's last piece on;
@@ -24,7 +24,7 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 ///   withdraw naming a root past it reverts with Panic 0x32;
 /// - withdraw(0, ...) withdraws everything vested and not yet withdrawn.
 ///
-/// Leaf format (decisions.md D8): leaf = keccak256(decodableArgs), hashed
+/// Leaf format (docs/deployment.md D8): leaf = keccak256(decodableArgs), hashed
 /// once, with decodableArgs = abi.encode(string allocationType, Allocation,
 /// Schedule), where Schedule is a CalendarSchedule for "calendar" and an
 /// IntervalSchedule for "interval". Inner nodes hash sorted pairs

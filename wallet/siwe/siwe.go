@@ -1,5 +1,5 @@
 // Package siwe builds, parses and checks Sign-In with Ethereum messages
-// (EIP-4361), as the portal sign-in of decisions.md D9 uses them, and
+// (EIP-4361), as the portal sign-in of docs/deployment.md D9 uses them, and
 // recovers the signer of an EIP-191 personal_sign signature.
 package siwe
 

@@ -1,5 +1,5 @@
 // Package vesting encodes and decodes the allocation and unlock schedule that
-// a merkle leaf commits to (decisions.md D8), and computes what a schedule has
+// a merkle leaf commits to (docs/deployment.md D8), and computes what a schedule has
 // unlocked at a given time.
 //
 // The leaf's preimage, decodableArgs, is
@@ -8,7 +8,7 @@
 //
 // where the Schedule's layout depends on allocationType ("calendar" or
 // "interval"). Args.Vested computes what the production vester pays out
-// (decisions.md D16); the sandbox's assets/contracts/Vester.sol runs the
+// (docs/deployment.md D16); the sandbox's assets/contracts/Vester.sol runs the
 // same math on chain, and the two must agree to the wei.
 package vesting
 

@@ -41,7 +41,7 @@ func (e *UnclaimableError) Unwrap() error { return e.Err }
 
 var maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 
-// Vested returns what the production vester (decisions.md D16) says the
+// Vested returns what the production vester (docs/deployment.md D16) says the
 // allocation has vested at t, to the wei, before withdrawals:
 //
 //   - calendar: min(total, total*P/1e6 rounded down), P the sum of

@@ -25,9 +25,9 @@ type Contract struct {
 var (
 	// Token is an ERC-20 with 18 decimals that its deployer can mint.
 	Token = mustLoad(assets.TokenContract)
-	// Vester is the merkle vester of one distribution (decisions.md D8).
+	// Vester is the merkle vester of one distribution (docs/deployment.md D8).
 	Vester = mustLoad(assets.VesterContract)
-	// Staking is one staking pool (decisions.md D11).
+	// Staking is one staking pool (docs/deployment.md D11).
 	Staking = mustLoad(assets.StakingContract)
 )
 

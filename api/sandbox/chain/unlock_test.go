@@ -16,7 +16,7 @@ import (
 )
 
 // TestUnlockedMatchesWallet is a differential test of the vesting math
-// (decisions.md D16): the vester on the EVM and wallet/vesting in Go must
+// (docs/deployment.md D16): the vester on the EVM and wallet/vesting in Go must
 // agree to the wei on 200 random schedules, calendar and interval, odd
 // ones included (unordered unlocks, percents over 100%, empty pieces,
 // periods of length zero, totals up to 2^256-1), at random times and at
