@@ -17,6 +17,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/google/uuid"
+
+	"allot/sanitize"
 )
 
 // DefaultTimeout is the per-request timeout of a profile that sets none.
@@ -332,9 +334,14 @@ func checkURL(v string) error {
 	if v == "" {
 		return errors.New("missing")
 	}
+	// The value may hold a password (user:pass@host): an error shows it
+	// redacted, or not at all when it does not even parse.
 	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("%q is not an http(s) URL", v)
+	switch {
+	case err != nil:
+		return errors.New("is not a URL")
+	case (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		return fmt.Errorf("%q is not an http(s) URL", sanitize.Truncate(u.Redacted(), 120))
 	}
 	return nil
 }

@@ -218,3 +218,14 @@ func TestUnknownKeysListIsShort(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// A URL's password never reaches an error: a bad base_url is shown
+// redacted, or not at all when it does not parse.
+func TestURLErrorsHideThePassword(t *testing.T) {
+	for _, u := range []string{"ftp://ops:hunter2@example.com", "http://ops:hunter2@exa mple.com/%zz"} {
+		_, err := Parse([]byte("[profiles.p]\nbase_url = \"" + u + "\"\napi_key_env = \"K\"\n"))
+		if err == nil || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("base_url %s: error %v", u, err)
+		}
+	}
+}
