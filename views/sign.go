@@ -246,7 +246,11 @@ func (s *signing) cost() string {
 		fees.Add(fees, new(big.Int).Mul(d.Tx.GasFeeCap(), new(big.Int).SetUint64(d.Tx.Gas())))
 		value.Add(value, d.Tx.Value())
 	}
-	return fmt.Sprintf("They send %s ether and pay at most %s ether in fees.", wallet.FormatUnits(value), wallet.FormatUnits(fees))
+	subject, pay := "They send", "pay"
+	if len(s.drafts) == 1 {
+		subject, pay = "It sends", "pays"
+	}
+	return fmt.Sprintf("%s %s ether and %s at most %s ether in fees.", subject, wallet.FormatUnits(value), pay, wallet.FormatUnits(fees))
 }
 
 // fill writes the review: why the policy refused the calls, or what it
