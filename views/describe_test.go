@@ -107,3 +107,22 @@ func TestActionsOnlyWhereTheyCanWork(t *testing.T) {
 		}
 	}
 }
+
+// Help lists every key a screen handles: the stakes screen's h and r.
+func TestStakesHelpNamesItsKeys(t *testing.T) {
+	ctx := sandboxContext(t)
+	s := NewStakes(ctx, api.Pool{ID: ctx.Session.Fixtures.BigPoolID, Name: "Whale pool"})
+	want := map[string]bool{"h": false, "r": false}
+	for _, group := range s.FullHelp() {
+		for _, b := range group {
+			if _, ok := want[b.Help().Key]; ok {
+				want[b.Help().Key] = true
+			}
+		}
+	}
+	for k, found := range want {
+		if !found {
+			t.Errorf("the stakes help lacks %s", k)
+		}
+	}
+}

@@ -252,6 +252,11 @@ func (s *stakes) ShortHelp() []key.Binding {
 	return append([]key.Binding{keyHistogram, keyRefresh}, s.list.ShortHelp()...)
 }
 
+// FullHelp lists h and r too: the list's own help does not know them.
+func (s *stakes) FullHelp() [][]key.Binding {
+	return append([][]key.Binding{{keyHistogram, keyRefresh}}, s.list.FullHelp()...)
+}
+
 func isHex(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
