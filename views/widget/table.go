@@ -14,6 +14,10 @@ import (
 // typist, short enough to feel immediate.
 const defaultDebounce = 100 * time.Millisecond
 
+// filterStatusRoom is what the footer keeps right of the filter being
+// typed, for the position ("1,234/100,000").
+const filterStatusRoom = 24
+
 // maxQueryLen bounds the filter input.
 const maxQueryLen = 200
 
@@ -174,7 +178,9 @@ func (t *Table[R]) SetSize(width, height int) {
 		t.widths = layout(t.cols, width)
 		t.cache.reset()
 		t.header = t.renderHeader()
-		t.input.Width = max(width/2, 10)
+		// Room for a whole address (42) beside the position on the
+		// right: half the width scrolled "0x" off at 80 columns.
+		t.input.Width = max(width-filterStatusRoom, 10)
 	}
 	t.height = height
 	t.setCursor(t.cursor)

@@ -530,3 +530,18 @@ func TestTableHelpFollowsState(t *testing.T) {
 		t.Errorf("filtered help: %s", got)
 	}
 }
+
+// A whole address typed into the filter stays whole at 80 columns (the
+// field was half the width, and "0x" scrolled off).
+func TestFilterFieldHoldsAnAddress(t *testing.T) {
+	tb := newStakeTable(makeStakes(20), 80, 10, TableConfig[stake]{})
+	addr := "0x3e3Daf419A62d6665b5B6444e071475801B87Ae2"
+	press(tb, "/")
+	for _, r := range addr {
+		press(tb, string(r))
+	}
+	lines := strings.Split(tb.View(), "\n")
+	if footer := lines[len(lines)-1]; !strings.Contains(footer, addr) {
+		t.Errorf("footer %q does not show the whole address", footer)
+	}
+}
