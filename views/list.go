@@ -41,6 +41,7 @@ type list[R any] struct {
 	focused    string
 	width      int
 	height     int
+	split      widget.Split // the table's and the pane's places, set by layout
 }
 
 // rowsWarning is what a fetch returns with rows that are shown, but not
@@ -169,6 +170,7 @@ func (l *list[R]) setRows(rows []R) tea.Cmd {
 		l.summaryTxt = l.summary(rows)
 	}
 	cmd := l.table.SetRows(rows)
+	l.layout() // the rows decide how wide the table wants to be
 	l.focused = ""
 	l.syncDetail()
 	return cmd
@@ -202,9 +204,9 @@ func (l *list[R]) layout() {
 	if l.hasSummary() {
 		h--
 	}
-	split := widget.SplitPane(l.width, max(h, 1))
-	l.table.SetSize(split.Main.Width, split.Main.Height)
-	l.detail.SetSize(split.Detail.Width, split.Detail.Height)
+	l.split = widget.SplitPaneFor(l.width, max(h, 1), l.table.NaturalWidth())
+	l.table.SetSize(l.split.Main.Width, l.split.Main.Height)
+	l.detail.SetSize(l.split.Detail.Width, l.split.Detail.Height)
 }
 
 // LoadErr is why the rows could not be loaded, for the error details (E);
@@ -223,14 +225,11 @@ func (l *list[R]) View() string {
 	if l.err != nil {
 		return l.failed()
 	}
-	h := l.height
 	var top string
 	if l.hasSummary() {
 		top = l.ctx.Styles.Muted.Render(sanitize.Truncate(l.summaryTxt, l.width)) + "\n"
-		h--
 	}
-	split := widget.SplitPane(l.width, max(h, 1))
-	return top + split.Join(l.table.View(), l.detail.View())
+	return top + l.split.Join(l.table.View(), l.detail.View())
 }
 
 // hasSummary says whether the screen keeps a line above its table.

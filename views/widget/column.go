@@ -1,5 +1,7 @@
 package widget
 
+import "allot/sanitize"
+
 // Align says on which side of its column a cell's text sits.
 type Align int
 
@@ -145,4 +147,30 @@ func canGrow[R any](c Column[R], w int) bool {
 	}
 	m := c.maxWidth()
 	return m == 0 || w < m
+}
+
+// contentSample bounds the rows whose cells are measured for a table's
+// natural width: enough to see typical names and amounts, cheap on the UI
+// goroutine whatever the number of rows.
+const contentSample = 200
+
+// naturalWidth is the width at which every column shows the cells of the
+// first rows whole: each column between its MinWidth and its MaxWidth,
+// plus the marker and the gaps. 0 without rows.
+func naturalWidth[R any](cols []Column[R], rows []R) int {
+	if len(rows) == 0 || len(cols) == 0 {
+		return 0
+	}
+	total := markerWidth - len(columnGap)
+	for _, c := range cols {
+		w := c.minWidth()
+		for _, r := range rows[:min(len(rows), contentSample)] {
+			w = max(w, displayWidth(sanitize.Line(c.Cell(r))))
+		}
+		if m := c.maxWidth(); m > 0 {
+			w = min(w, m)
+		}
+		total += w + len(columnGap)
+	}
+	return total
 }

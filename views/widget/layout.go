@@ -36,14 +36,25 @@ type Split struct {
 	Border lipgloss.Style
 }
 
+// minSidePane is the narrowest a detail pane beside a table gets.
+const minSidePane = 40
+
 // SplitPane chooses the placement for an area: beside the table from
 // SideBySideWidth columns, below it otherwise. The table keeps most of the
 // room; the pane gets two fifths of the width (40 to 80 cells) or a third
 // of the height (4 to 12 lines).
-func SplitPane(width, height int) Split {
+func SplitPane(width, height int) Split { return SplitPaneFor(width, height, 0) }
+
+// SplitPaneFor is SplitPane for a table that wants tableWidth cells to show
+// its cells whole (Table.NaturalWidth; 0 when unknown): beside it, the
+// table gets that first and the pane what is left, at least minSidePane.
+func SplitPaneFor(width, height, tableWidth int) Split {
 	s := Split{Border: DefaultStyles().Border}
 	if width >= SideBySideWidth {
-		dw := min(max(width*2/5, 40), 80)
+		dw := min(max(width*2/5, minSidePane), 80)
+		if tableWidth > 0 {
+			dw = max(width-tableWidth-1, minSidePane)
+		}
 		s.Placement = PlaceSide
 		s.Main = Size{Width: width - dw - 1, Height: height}
 		s.Detail = Size{Width: dw, Height: height}

@@ -44,3 +44,17 @@ func TestSplitJoin(t *testing.T) {
 		t.Errorf("side by side:\n%s", side)
 	}
 }
+
+// At 200 columns the table gets the width its cells need before the side
+// pane takes the rest; the pane never gets narrower than 40.
+func TestSplitPaneForGivesTheTableItsWidth(t *testing.T) {
+	if s := SplitPaneFor(200, 30, 150); s.Placement != PlaceSide || s.Main.Width != 150 || s.Detail.Width != 49 {
+		t.Errorf("a table of 150 at 200 columns: main %d, pane %d", s.Main.Width, s.Detail.Width)
+	}
+	if s := SplitPaneFor(200, 30, 190); s.Detail.Width != minSidePane || s.Main.Width != 200-minSidePane-1 {
+		t.Errorf("a table wider than the room: main %d, pane %d", s.Main.Width, s.Detail.Width)
+	}
+	if a, b := SplitPaneFor(200, 30, 0), SplitPane(200, 30); a.Main != b.Main || a.Detail != b.Detail {
+		t.Errorf("no natural width: %+v, want SplitPane's %+v", a, b)
+	}
+}

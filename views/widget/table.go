@@ -109,6 +109,7 @@ type Table[R any] struct {
 	cursor, offset int // positions in view
 	width, height  int
 	widths         []int // per column; 0 when dropped
+	natural        int   // NaturalWidth
 	header         string
 	cache          lineCache
 	scratch        []byte
@@ -196,6 +197,7 @@ func (t *Table[R]) SetSize(width, height int) {
 func (t *Table[R]) SetRows(rows []R) tea.Cmd {
 	t.next = rows
 	t.nextGen++
+	t.natural = naturalWidth(t.cols, rows)
 	if t.sort.col >= 0 || t.localQuery() != "" {
 		return t.reorder(false, "updating")
 	}
@@ -216,6 +218,11 @@ func (t *Table[R]) SetRows(rows []R) tea.Cmd {
 	t.place(pos)
 	return nil
 }
+
+// NaturalWidth is the width at which the first rows' cells show whole, so
+// that a screen can give the table that much before a side pane takes the
+// rest; 0 before any rows.
+func (t *Table[R]) NaturalWidth() int { return t.natural }
 
 // Rows returns the rows on screen, in the order they were given.
 func (t *Table[R]) Rows() []R { return t.rows }
