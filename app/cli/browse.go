@@ -148,7 +148,7 @@ var stakesCommand = command{
 			}
 			switch *out {
 			case formatJSON:
-				return writeJSON(e.Stdout, list)
+				return writeStakesJSON(e.Stdout, list)
 			case formatCSV:
 				t := newCSV(e.Stdout, "id", "amount", "status", "createdAt", "walletAddress")
 				for _, st := range list.Items {

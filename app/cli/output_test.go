@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 
+	"allot/api"
 	"allot/sanitize"
 )
 
@@ -79,5 +81,31 @@ func TestCSVOnlyForLists(t *testing.T) {
 	}
 	if err := (formatFlag{f: f, withCSV: true}).Set("xml"); err == nil || err.Error() != `-o "xml": want table, json or csv` {
 		t.Errorf("-o xml: %v", err)
+	}
+}
+
+// TestStakesJSONAsWriteJSON: the stakes' hand-written JSON is writeJSON's,
+// byte for byte, hostile strings, absent times and empty lists included.
+func TestStakesJSONAsWriteJSON(t *testing.T) {
+	var amount api.Decimal
+	if err := amount.UnmarshalJSON([]byte(`"-1234.500000000000000001"`)); err != nil {
+		t.Fatal(err)
+	}
+	at := api.Time{Time: time.Date(2026, 1, 2, 3, 4, 5, 6e6, time.FixedZone("x", 3600))}
+	items := api.Items[api.Stake]{
+		{ID: "a", Amount: amount, Status: "STAKED", CreatedAt: at, WalletAddress: "0xAbC"},
+		{ID: "<b>&\"\\\x01\u2028\u009b\u202e\xff é", Status: "\x1b[2J", WalletAddress: "\t"},
+	}
+	for _, list := range []api.List[api.Stake]{{Items: items, Total: 7}, {Items: api.Items[api.Stake]{}}, {}} {
+		var want, got bytes.Buffer
+		if err := writeJSON(&want, list); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeStakesJSON(&got, &list); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("got\n%q\nwant\n%q", got.String(), want.String())
+		}
 	}
 }
