@@ -67,8 +67,10 @@ type call struct {
 	wallet common.Address
 }
 
-// rawResult is a complete response body an operation has rendered itself.
-type rawResult []byte
+// rawResult is a complete response body an operation has rendered itself,
+// in parts written one after the other: a large rendered listing is sent
+// as it is, never copied into a second body.
+type rawResult [][]byte
 
 type operation func(c *call) (any, error)
 
@@ -106,7 +108,7 @@ func (s *Server) admin(write bool, op operation) http.HandlerFunc {
 			s.record(strings.TrimPrefix(r.URL.Path, adminPrefix), c.action, c.body)
 		}
 		if raw, ok := result.(rawResult); ok {
-			writeBytes(w, http.StatusOK, raw)
+			writeBytes(w, http.StatusOK, raw...)
 			return
 		}
 		writeJSON(w, http.StatusOK, envelope{IsProcessed: true, Result: result})

@@ -16,7 +16,7 @@
 // of 1,000 to 1,200 leaves, calendar and interval schedules, one
 // distribution with two roots); 64 staking pools of MRD (two pages) and 12
 // of HBR with stakes in every pool, among them the "Whale pool" with 100,000
-// stakes; two admin wallets; a portal with submissions; four demo wallets
+// stakes (Options.WhaleStakes: up to 2,000,000); two admin wallets; a portal with submissions; four demo wallets
 // with deterministic keys whose V3 keystore files the sandbox writes.
 //
 // Values the spec leaves open, as the sandbox answers them:

@@ -321,11 +321,12 @@ func (s *Server) totalStaked(p *Pool) *big.Int {
 }
 
 // spliceStakes adds stakes to a listing renderStakes wrote: after its
-// items, with the total counting them.
-func spliceStakes(body []byte, extra []chainStake) []byte {
+// items, with the total counting them. It returns the parts of the new
+// body: the listing's items as they are, not copied, then the rest.
+func spliceStakes(body []byte, extra []chainStake) rawResult {
 	const sep, end = `],"total":`, "}}"
 	if len(extra) == 0 {
-		return body
+		return rawResult{body}
 	}
 	i := bytes.LastIndex(body, []byte(sep))
 	if i < 0 {
@@ -336,8 +337,7 @@ func spliceStakes(body []byte, extra []chainStake) []byte {
 	if err != nil {
 		panic("sandbox: a stake listing without its total")
 	}
-	out := make([]byte, 0, len(body)+len(extra)*200)
-	out = append(out, body[:i]...)
+	out := make([]byte, 0, len(extra)*200+32)
 	for _, st := range extra {
 		if n > 0 {
 			out = append(out, ',')
@@ -355,5 +355,5 @@ func spliceStakes(body []byte, extra []chainStake) []byte {
 	}
 	out = append(out, sep...)
 	out = strconv.AppendInt(out, int64(n), 10)
-	return append(out, end...)
+	return rawResult{body[:i:i], append(out, end...)}
 }

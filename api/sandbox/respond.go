@@ -147,10 +147,20 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	writeBytes(w, status, data)
 }
 
-func writeBytes(w http.ResponseWriter, status int, data []byte) {
+// writeBytes answers with the body made of parts, one after the other.
+func writeBytes(w http.ResponseWriter, status int, parts ...[]byte) {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(data)))
+	h.Set("Content-Length", strconv.Itoa(n))
 	w.WriteHeader(status)
-	w.Write(data)
+	for _, p := range parts {
+		if _, err := w.Write(p); err != nil {
+			// The client is gone: nothing more to say to it.
+			return
+		}
+	}
 }

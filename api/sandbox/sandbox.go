@@ -38,7 +38,10 @@ type Options struct {
 	// Chain runs the world on a chain; nil: synthetic addresses and seed
 	// balances (see Chain).
 	Chain Chain
-	// World is the seed data to serve; nil: Seed(Clock()). A chain
+	// WhaleStakes is how many stakes the whale pool holds when the
+	// sandbox seeds its own World; 0: WhaleStakes. Ignored with World.
+	WhaleStakes int
+	// World is the seed data to serve; nil: SeedSized(Clock(), WhaleStakes). A chain
 	// integration seeds first, deploys, then passes the same World.
 	World *World
 	// APIKeyHeader names the API key header; default DefaultAPIKeyHeader.
@@ -98,7 +101,7 @@ func New(opts Options) (*Server, error) {
 	}
 	world := opts.World
 	if world == nil {
-		if world, err = Seed(clock()); err != nil {
+		if world, err = SeedSized(clock(), opts.WhaleStakes); err != nil {
 			return nil, fmt.Errorf("new sandbox: %w", err)
 		}
 	}

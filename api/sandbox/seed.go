@@ -14,8 +14,11 @@ const day = 24 * time.Hour
 const (
 	// DemoWallets is how many demo wallets the sandbox has.
 	DemoWallets = 4
-	// WhaleStakes is how many stakes the "Whale pool" holds.
+	// WhaleStakes is how many stakes the "Whale pool" holds by default.
 	WhaleStakes = 100_000
+	// MaxWhaleStakes bounds the whale pool: its listing is one response
+	// (D4) of about 200 bytes a stake, held in memory once rendered.
+	MaxWhaleStakes = 2_000_000
 	// syntheticStakers is how many other wallets hold stakes.
 	syntheticStakers = 8192
 )
@@ -25,7 +28,22 @@ const (
 // leaves of the schedules, move with the day, so that at any start the
 // allocations are partly unlocked and the pools partly finished.
 func Seed(start time.Time) (*World, error) {
+	return SeedSized(start, WhaleStakes)
+}
+
+// SeedSized is Seed with a whale pool of whaleStakes stakes, 1 to
+// MaxWhaleStakes, or WhaleStakes when 0: the knob for trying a client against a large pool. The
+// other pools' stakes differ from Seed's when the size does (they draw
+// from the same random sequence).
+func SeedSized(start time.Time, whaleStakes int) (*World, error) {
+	if whaleStakes == 0 {
+		whaleStakes = WhaleStakes
+	}
+	if whaleStakes < 1 || whaleStakes > MaxWhaleStakes {
+		return nil, fmt.Errorf("seed: the whale pool's size %d is not within 1 to %d", whaleStakes, MaxWhaleStakes)
+	}
 	w := &World{
+		whaleStakes:  whaleStakes,
 		Start:        start.UTC().Truncate(day),
 		tokens:       map[string]*Token{},
 		contracts:    map[string]*Contract{},

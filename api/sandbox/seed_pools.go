@@ -150,7 +150,7 @@ func (w *World) seedTokenPools(token *Token, stakings []stakingSpec, seasons []s
 			}
 			count := 20 + rng.IntN(381)
 			if p.Name == whalePoolName {
-				count = WhaleStakes
+				count = w.whaleStakes
 				w.BigPool = p
 			}
 			w.seedStakes(p, start, count, extras.demo[index], rng)

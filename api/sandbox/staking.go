@@ -117,15 +117,15 @@ func (s *Server) listStakes(c *call) (any, error) {
 	onChain := s.chainStakes(pool.ID)
 	if !filtered {
 		pool.listing.once.Do(func() { pool.listing.body = s.world.renderStakes(pool, -1) })
-		return rawResult(spliceStakes(pool.listing.body, onChain)), nil
+		return spliceStakes(pool.listing.body, onChain), nil
 	}
 	onChain = slices.DeleteFunc(onChain, func(st chainStake) bool { return st.staker != wallet })
 	staker, ok := s.world.stakerIndex[wallet]
 	if !ok {
 		// A wallet that holds no seeded stake: only the chain's, if any.
-		return rawResult(spliceStakes(noStakes, onChain)), nil
+		return spliceStakes(noStakes, onChain), nil
 	}
-	return rawResult(spliceStakes(s.world.renderStakes(pool, int(staker)), onChain)), nil
+	return spliceStakes(s.world.renderStakes(pool, int(staker)), onChain), nil
 }
 
 // noStakes is the listing of no stakes.

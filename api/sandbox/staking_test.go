@@ -270,3 +270,37 @@ func TestStakeIDsAreSeedIDs(t *testing.T) {
 		}
 	}
 }
+
+func TestWhalePoolSized(t *testing.T) {
+	for _, n := range []int{-1, MaxWhaleStakes + 1} {
+		if _, err := SeedSized(testStart, n); err == nil {
+			t.Errorf("SeedSized(%d): no error", n)
+		}
+	}
+	const n = 1234
+	w, err := SeedSized(testStart, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, Options{World: w})
+	r := e.admin("POST", "staking/stakes", obj{"stakingPoolId": e.fx.BigPoolID})
+	var list stakeList
+	r.result(t, &list)
+	if list.Total != n || len(list.Items) != n {
+		t.Fatalf("whale pool of %d: %d stakes, total %d", n, len(list.Items), list.Total)
+	}
+	if got := r.header.Get("Content-Length"); got != strconv.Itoa(len(r.body)) {
+		t.Errorf("Content-Length %s, body of %d bytes", got, len(r.body))
+	}
+}
+
+func TestOptionsWhaleStakes(t *testing.T) {
+	srv, err := New(Options{WhaleStakes: 7, KeystoreDir: t.TempDir(), Clock: func() time.Time { return testStart }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if got := srv.world.BigPool.StakeCount(); got != 7 {
+		t.Errorf("Options{WhaleStakes: 7}: the whale pool holds %d stakes", got)
+	}
+}

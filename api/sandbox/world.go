@@ -26,6 +26,8 @@ type World struct {
 	// Start is the UTC midnight the data is laid out around: schedules began
 	// before it and run on after it, so allocations are partly unlocked.
 	Start time.Time
+	// whaleStakes is how many stakes the whale pool was seeded with.
+	whaleStakes int
 
 	Tokens        []*Token
 	Contracts     []*Contract // in list order, grouped by token
@@ -36,7 +38,8 @@ type World struct {
 	Wallets       []*Wallet // the demo wallets, with their keys
 	Portal        *Portal
 
-	// BigPool is the "Whale pool", holding WhaleStakes stakes.
+	// BigPool is the "Whale pool", holding WhaleStakes stakes unless
+	// seeded with SeedSized.
 	BigPool *Pool
 	// FixtureAllocations are the allocations the fixtures list, in order:
 	// the first two belong to the first distribution of the first token and

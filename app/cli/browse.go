@@ -27,11 +27,11 @@ func resolveToken(s *session.Session, flagValue string) (string, error) {
 
 var contractsCommand = command{
 	name:    "contracts",
-	args:    "[--token ID] [-o json]",
+	args:    "[--token ID] [-o json|csv]",
 	summary: "list the distribution contracts of a token",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		token := tokenFlag(fs)
-		out := outputFlag(fs)
+		out := listOutputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			if err := noArgs("contracts", args); err != nil {
 				return err
@@ -48,8 +48,15 @@ var contractsCommand = command{
 			if err != nil {
 				return err
 			}
-			if *out == formatJSON {
+			switch *out {
+			case formatJSON:
 				return writeJSON(e.Stdout, list)
+			case formatCSV:
+				t := newCSV(e.Stdout, "id", "name", "type", "address", "balance", "createdAt")
+				for _, c := range list.Items {
+					t.row(csvText(c.ID), csvText(c.Name), csvText(c.Type), csvText(c.Address), c.Balance.String(), csvTime(c.CreatedAt))
+				}
+				return t.flush()
 			}
 			t := newTable(e.Stdout, "ID", "NAME", "TYPE", "ADDRESS", "BALANCE", "CREATED")
 			for _, c := range list.Items {
@@ -66,11 +73,11 @@ var contractsCommand = command{
 
 var poolsCommand = command{
 	name:    "pools",
-	args:    "[--token ID] [-o json]",
+	args:    "[--token ID] [-o json|csv]",
 	summary: "list every staking pool of a token (all pages)",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		token := tokenFlag(fs)
-		out := outputFlag(fs)
+		out := listOutputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			if err := noArgs("pools", args); err != nil {
 				return err
@@ -87,8 +94,21 @@ var poolsCommand = command{
 			if err != nil {
 				return err
 			}
-			if *out == formatJSON {
+			switch *out {
+			case formatJSON:
 				return writeJSON(e.Stdout, list)
+			case formatCSV:
+				t := newCSV(e.Stdout, "id", "name", "tokenId", "contractId", "status", "totalStaked", "totalRewardsDeposited",
+					"periodFinish", "minimumStakeAmount", "minimumStakeLength", "stakeWithdrawalDelay", "rewardWithdrawalDelay",
+					"maxApy", "claimNativeTokenFee", "unstakeNativeTokenFee")
+				for _, p := range list.Items {
+					t.row(csvText(p.ID), csvText(p.Name), csvText(p.TokenID), csvText(p.ContractID), csvText(p.Status),
+						p.TotalStaked.String(), p.TotalRewardsDeposited.String(), csvTime(p.PeriodFinish), p.MinimumStakeAmount.String(),
+						strconv.FormatInt(p.MinimumStakeLength, 10), strconv.FormatInt(p.StakeWithdrawalDelay, 10),
+						strconv.FormatInt(p.RewardWithdrawalDelay, 10), p.MaxAPY.String(), p.ClaimNativeTokenFee.String(),
+						p.UnstakeNativeTokenFee.String())
+				}
+				return t.flush()
 			}
 			t := newTable(e.Stdout, "ID", "NAME", "STATUS", "TOTAL STAKED", "MAX APY", "MIN STAKE", "PERIOD FINISH")
 			for _, p := range list.Items {
@@ -105,12 +125,12 @@ var poolsCommand = command{
 
 var stakesCommand = command{
 	name:    "stakes",
-	args:    "--pool ID [--wallet ADDR] [-o json]",
+	args:    "--pool ID [--wallet ADDR] [-o json|csv]",
 	summary: "list the stakes of a staking pool",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		pool := fs.String("pool", "", "staking pool `ID` (required)")
 		wallet := fs.String("wallet", "", "only the stakes of wallet `ADDR`")
-		out := outputFlag(fs)
+		out := listOutputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			if err := noArgs("stakes", args); err != nil {
 				return err
@@ -126,8 +146,15 @@ var stakesCommand = command{
 			if err != nil {
 				return err
 			}
-			if *out == formatJSON {
-				return writeJSON(e.Stdout, list)
+			switch *out {
+			case formatJSON:
+				return writeStakesJSON(e.Stdout, list)
+			case formatCSV:
+				t := newCSV(e.Stdout, "id", "amount", "status", "createdAt", "walletAddress")
+				for _, st := range list.Items {
+					t.row(csvText(st.ID), st.Amount.String(), csvText(st.Status), csvTime(st.CreatedAt), csvText(st.WalletAddress))
+				}
+				return t.flush()
 			}
 			t := newTable(e.Stdout, "ID", "WALLET", "AMOUNT", "STATUS", "CREATED")
 			for _, st := range list.Items {

@@ -158,9 +158,9 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 			os.WriteFile(keyCopy, key, 0o600)
 
 			runs := map[string][][]string{
-				"contracts":       {{}, {"-o", "json"}},
-				"pools":           {{}, {"-o", "json"}},
-				"stakes":          {{"--pool", fx.PoolIDs[0]}, {"--pool", fx.PoolIDs[0], "-o", "json"}},
+				"contracts":       {{}, {"-o", "json"}, {"-o", "csv"}},
+				"pools":           {{}, {"-o", "json"}, {"-o", "csv"}},
+				"stakes":          {{"--pool", fx.PoolIDs[0]}, {"--pool", fx.PoolIDs[0], "-o", "json"}, {"--pool", fx.PoolIDs[0], "-o", "csv"}},
 				"proof":           {{fx.AllocationIDs[0]}, {fx.AllocationIDs[0], "-o", "json"}, {fx.AllocationIDs[0], "--verify"}},
 				"claim":           {{fx.AllocationIDs[0], "--sender", w0.Address}, {fx.AllocationIDs[0], "--sender", w0.Address, "-o", "json"}, {fx.AllocationIDs[0], "--sign", "--account", w0.Address, "--keystore", ks}},
 				"humanity":        {{w0.Address}, {w0.Address, "-o", "json"}},

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -11,31 +12,55 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"allot/api"
 	"allot/sanitize"
 )
 
-// format is the -o flag: a readable table, or the operation's result as JSON.
+// format is the -o flag: a readable table, the operation's result as JSON,
+// or, for the lists accounting takes (contracts, pools, stakes), CSV.
 type format string
 
 const (
 	formatTable format = "table"
 	formatJSON  format = "json"
+	formatCSV   format = "csv"
 )
 
-func (f *format) String() string { return string(*f) }
+// formatFlag is the -o flag's value; csv is accepted only where the
+// command writes it.
+type formatFlag struct {
+	f       *format
+	withCSV bool
+}
 
-func (f *format) Set(v string) error {
-	switch format(v) {
-	case formatTable, formatJSON:
-		*f = format(v)
-		return nil
+func (v formatFlag) String() string {
+	if v.f == nil {
+		return ""
 	}
-	return fmt.Errorf("-o %q: want table or json", v)
+	return string(*v.f)
+}
+
+func (v formatFlag) Set(s string) error {
+	switch f := format(s); {
+	case f == formatTable, f == formatJSON, f == formatCSV && v.withCSV:
+		*v.f = f
+		return nil
+	case v.withCSV:
+		return fmt.Errorf("-o %q: want table, json or csv", s)
+	}
+	return fmt.Errorf("-o %q: want table or json", s)
 }
 
 func outputFlag(fs *flag.FlagSet) *format {
 	f := formatTable
-	fs.Var(&f, "o", "output `FORMAT`: table or json (the operation's result, nothing else on stdout)")
+	fs.Var(formatFlag{f: &f}, "o", "output `FORMAT`: table or json (the operation's result, nothing else on stdout)")
+	return &f
+}
+
+// listOutputFlag is -o for the lists: table, json or csv.
+func listOutputFlag(fs *flag.FlagSet) *format {
+	f := formatTable
+	fs.Var(formatFlag{f: &f, withCSV: true}, "o", "output `FORMAT`: table, json or csv (the operation's result, nothing else on stdout; csv: a header row, then one row an item, amounts exact)")
 	return &f
 }
 
@@ -116,6 +141,50 @@ func (t *table) row(cells ...string) {
 }
 
 func (t *table) flush() error { return t.tw.Flush() }
+
+// csvTable writes RFC 4180 CSV for spreadsheets: a header row, then rows
+// of cells. Text cells come from the network: they are sanitized, and one
+// that starts with = + - or @ gets a leading ' so that a spreadsheet shows
+// it rather than runs it as a formula (OWASP's advice on CSV injection).
+// Amounts, integers and times are written as they are: they were
+// validated when decoded and hold only digits, a sign, '.', ':' and the
+// like, so a negative amount stays a number, exact.
+type csvTable struct {
+	w *csv.Writer
+}
+
+func newCSV(w io.Writer, headers ...string) *csvTable {
+	t := &csvTable{w: csv.NewWriter(w)}
+	t.w.Write(headers)
+	return t
+}
+
+func (t *csvTable) row(cells ...string) { t.w.Write(cells) }
+
+func (t *csvTable) flush() error {
+	t.w.Flush()
+	if err := t.w.Error(); err != nil {
+		return fmt.Errorf("write csv: %w", err)
+	}
+	return nil
+}
+
+// csvText is a text cell: sanitized, and never read as a formula.
+func csvText(s string) string {
+	s = sanitize.Line(s)
+	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+// csvTime is a time cell in the service's layout; empty when absent.
+func csvTime(t api.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(api.TimeLayout)
+}
 
 // fields prints label: value lines, aligned, sanitized.
 func fields(w io.Writer, pairs ...string) error {

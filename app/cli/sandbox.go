@@ -32,7 +32,7 @@ func nextPort(addr net.Addr) string {
 
 var sandboxCommand = command{
 	name:    "sandbox",
-	args:    "[--addr HOST:PORT] [--rpc-addr HOST:PORT | --chain-rpc URL --deployer-key-file FILE] [--fixtures FILE] [--faults SPEC] [--keystore-dir DIR]",
+	args:    "[--addr HOST:PORT] [--rpc-addr HOST:PORT | --chain-rpc URL --deployer-key-file FILE] [--fixtures FILE] [--faults SPEC] [--keystore-dir DIR] [--whale-stakes N]",
 	summary: "serve the sandbox service and its chain over HTTP, for integrators and demos",
 	// It serves a deployment: it uses none.
 	standalone: true,
@@ -44,9 +44,13 @@ var sandboxCommand = command{
 		keystoreDir := fs.String("keystore-dir", "", "write the demo wallets' keystore files to `DIR` (default: a new temporary directory)")
 		chainRPC := fs.String("chain-rpc", "", "deploy the sandbox's world on the external EVM node at `URL` (anvil, a devnet) instead of an in-process chain")
 		keyFile := fs.String("deployer-key-file", "", "with --chain-rpc: `FILE` holding the hex private key of the node's account that deploys and pays (mode 600)")
+		whale := fs.Int("whale-stakes", sandbox.WhaleStakes, fmt.Sprintf("seed the \"Whale pool\" with `N` stakes, 1 to %d, all listed in one response", sandbox.MaxWhaleStakes))
 		return func(ctx context.Context, args []string) error {
 			if len(args) > 0 {
 				return usagef("sandbox takes no arguments, got %q", args[0])
+			}
+			if *whale < 1 || *whale > sandbox.MaxWhaleStakes {
+				return usagef("sandbox: --whale-stakes %d: want 1 to %d", *whale, sandbox.MaxWhaleStakes)
 			}
 			switch {
 			case *chainRPC != "" && *keyFile == "":
@@ -56,7 +60,7 @@ var sandboxCommand = command{
 			case *chainRPC != "" && *rpcAddr != "":
 				return usagef("sandbox: --rpc-addr serves the in-process chain; with --chain-rpc the node serves its own")
 			}
-			opts := sandbox.Options{KeystoreDir: *keystoreDir}
+			opts := sandbox.Options{KeystoreDir: *keystoreDir, WhaleStakes: *whale}
 			if *faults != "" {
 				f, err := sandbox.ParseFaults(*faults)
 				if err != nil {

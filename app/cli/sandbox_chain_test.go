@@ -71,3 +71,16 @@ func TestSandboxChainFlags(t *testing.T) {
 		}
 	}
 }
+
+func TestSandboxWhaleStakesBounds(t *testing.T) {
+	s := sandboxSession(t)
+	for _, n := range []string{"0", "-1", "2000001", "many"} {
+		r := runCLI(t, s, nil, "sandbox", "--whale-stakes", n)
+		if r.code != 2 {
+			t.Errorf("--whale-stakes %s: exit %d, want a usage error\n%s", n, r.code, r.stderr)
+		}
+		if n == "0" && !strings.Contains(r.stderr, "--whale-stakes 0: want 1 to 2000000") {
+			t.Errorf("--whale-stakes 0: stderr %q does not say the bounds", r.stderr)
+		}
+	}
+}

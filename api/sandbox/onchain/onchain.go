@@ -58,7 +58,7 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 	if opts.Sandbox.Clock != nil {
 		now = opts.Sandbox.Clock
 	}
-	world, err := sandbox.Seed(now())
+	world, err := sandbox.SeedSized(now(), opts.Sandbox.WhaleStakes)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox chain: %w", err)
 	}
