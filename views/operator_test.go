@@ -413,6 +413,27 @@ func TestOperatorValidationInPlace(t *testing.T) {
 			t.Errorf("ctrl+s with a bad contract id: state %d, focus %d\n%s", h.o.state, h.o.form.Focused(), h.o.View())
 		}
 		h.assertNothingSent()
+		// The line goes with the mark once the field is fixed.
+		h.press("ctrl+u")
+		h.typeText(fx.ContractIDs[0])
+		if strings.Contains(h.view(), "Fix the marked field first.") {
+			t.Errorf("the fixed form still says to fix a field:\n%s", h.o.View())
+		}
+	})
+
+	t.Run("same allocation in two rows", func(t *testing.T) {
+		h := opOpen(t, s, api.ActionFundDistribution)
+		h.typeText(fx.AllocationIDs[0])
+		h.press("tab")
+		h.typeText("1")
+		if strings.Contains(h.view(), "funded twice") {
+			t.Errorf("a warning with one row:\n%s", h.o.View())
+		}
+		h.press("ctrl+n")
+		h.typeText(fx.AllocationIDs[0])
+		if !strings.Contains(h.view(), "! rows 1 and 2 fund the same allocation: it would be funded twice") {
+			t.Errorf("no warning of the allocation in two rows:\n%s", h.o.View())
+		}
 	})
 
 	t.Run("empty allocation list", func(t *testing.T) {
@@ -444,6 +465,7 @@ func TestOperatorValidationInPlace(t *testing.T) {
 		{"zero amount", "0", "✗ must be greater than 0"},
 		{"bad amount", "12abc", `✗ "12abc" is not a decimal amount`},
 		{"empty amount", "", "✗ empty amount"},
+		{"19 decimals", "1.1234567890123456789", "✗ at most 18 decimals"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := opOpen(t, s, api.ActionFundDistribution)
