@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -356,7 +357,36 @@ func TestOperatorValidSubmit(t *testing.T) {
 				}
 			}
 			h.assertSentOnceSince(before, tt.action, shown)
+			h.assertListedAsCreated(shown)
 		})
+	}
+}
+
+// assertListedAsCreated checks the Transactions rows of the result: said
+// created, never PENDING (no call reports their execution), with the
+// body that was sent in their details.
+func (h *opHarness) assertListedAsCreated(sent []byte) {
+	h.t.Helper()
+	rows, err := readTransactions(h.ctx.Journal, h.s.Deployment())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for _, tx := range h.o.result.Transactions {
+		i := slices.IndexFunc(rows, func(r txRow) bool { return r.ID == tx.TransactionID })
+		if i < 0 {
+			h.t.Fatalf("transaction %s not on the Transactions screen: %+v", tx.TransactionID, rows)
+		}
+		if rows[i].statusText() != statusCreated {
+			h.t.Errorf("transaction %s listed as %q", tx.TransactionID, rows[i].statusText())
+		}
+		var details []string
+		for _, f := range rows[i].fields(time.Now()) {
+			details = append(details, f.Label+": "+f.Value)
+		}
+		d := strings.Join(details, "\n")
+		if !strings.Contains(d, "Status: "+createdNotReported) || !strings.Contains(d, "Body sent: "+strings.Join(prettyBody(sent), "\n")) {
+			h.t.Errorf("details of %s:\n%s", tx.TransactionID, d)
+		}
 	}
 }
 
