@@ -286,8 +286,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// the next one: keep it running whatever the screens do.
 	msg, next := views.Unwrap(msg)
 	model, cmd := m.update(msg)
+	if m.quitting && !m.busy() {
+		// The work the question waited for has finished: the question
+		// goes, and the program stays, so that its outcome (a failure, a
+		// transaction created) is seen before anyone quits.
+		m.quitting = false
+		m.status, m.statusErr = quitWorkDone, false
+	}
 	return model, tea.Batch(cmd, next, m.animate())
 }
+
+// quitWorkDone replaces the quit question once nothing runs any more.
+const quitWorkDone = "The work finished; nothing is running now: q quits."
 
 // animate starts the spinner when work starts, and the header's clock
 // when there is a countdown to show; each stops itself when it has
