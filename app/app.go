@@ -745,14 +745,20 @@ func (m *Model) header() string {
 	if m.ctx.Session.Sandbox {
 		parts = append(parts, sandboxStyle.Render(" SANDBOX "))
 	}
+	token := -1
 	if m.ctx.Token != "" {
-		parts = append(parts, "token "+shortID(m.ctx.Token))
+		token = len(parts)
+		parts = append(parts, "token "+m.tokenLabel(false))
 	}
 	if w := m.walletSegment(); w != "" {
 		parts = append(parts, w)
 	}
 	if m.busy() {
 		parts = append(parts, m.spin.View()+" loading")
+	}
+	if token >= 0 && lipgloss.Width(strings.Join(parts, " │ ")) > m.width {
+		// The symbol alone leaves the countdowns room at 80 columns.
+		parts[token] = "token " + m.tokenLabel(true)
 	}
 	return fit(strings.Join(parts, " │ "), m.width, 1)
 }
@@ -780,6 +786,24 @@ func (m *Model) walletSegment() string {
 func countdown(d time.Duration) string {
 	d = max(d.Round(time.Second), 0)
 	return fmt.Sprintf("%d:%02d", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// tokenLabel names the current token: its name and symbol where the
+// embedded sandbox's fixtures give them (the interface has no call that
+// does), its id shortened otherwise. short keeps the symbol alone.
+func (m *Model) tokenLabel(short bool) string {
+	if fx := m.ctx.Session.Fixtures; fx != nil {
+		for _, t := range fx.Tokens {
+			switch {
+			case t.ID != m.ctx.Token || t.Name == "":
+			case short && t.Symbol != "":
+				return sanitize.Line(t.Symbol)
+			default:
+				return sanitize.Line(t.Name) + " (" + sanitize.Line(t.Symbol) + ")"
+			}
+		}
+	}
+	return shortID(m.ctx.Token)
 }
 
 func shortID(id string) string {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"allot/api/sandbox"
@@ -29,5 +30,17 @@ func TestQuitQuestionGoesWhenWorkEnds(t *testing.T) {
 	f.wait(quitWorkDone)
 	if v := f.quit().View(); strings.Contains(v, "Quit anyway") {
 		t.Errorf("the question stays after the work ended:\n%s", v)
+	}
+}
+
+// TestHeaderNamesTheToken: on the embedded sandbox the header names the
+// token by its name and symbol, not its id.
+func TestHeaderNamesTheToken(t *testing.T) {
+	f := newFlow(t)
+	f.wait("token Meridian (MRD)")
+	// At 80 columns, with the account's countdown, the symbol alone.
+	f.send(tea.WindowSizeMsg{Width: 80, Height: 24}).unlock().wait("token MRD │ 0x")
+	if v := f.quit().View(); strings.Contains(v, "token "+shortID(f.s.TokenIDs[0])) {
+		t.Errorf("the header still names the token by its id:\n%s", v)
 	}
 }
