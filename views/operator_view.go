@@ -135,7 +135,10 @@ func (o *operator) resultView() []string {
 	}
 	lines := []string{o.ctx.Styles.Title.Render(fmt.Sprintf("Created %d %s (%s)", n, noun, o.action))}
 	lines = append(lines, o.scroll.View()...)
-	return append(lines, "They are on the Transactions screen (4).", o.ctx.Styles.Muted.Render("esc closes this page"))
+	// The status above is the service's answer, and the last it gives.
+	return append(lines, "They are on the Transactions screen (4).",
+		"Their execution is not reported by the interface: no later state will be shown.",
+		o.ctx.Styles.Muted.Render("esc closes this page"))
 }
 
 func (o *operator) unknownView() []string {
