@@ -465,6 +465,12 @@ func TestOperatorValidationInPlace(t *testing.T) {
 		if !strings.Contains(h.view(), "! rows 1 and 2 fund the same allocation: it would be funded twice") {
 			t.Errorf("no warning of the allocation in two rows:\n%s", h.o.View())
 		}
+		// The warning takes no line from the form: the focused field
+		// stays in sight in a small space.
+		h.o.SetSize(80, 8)
+		if v := h.view(); !strings.Contains(v, "▶ Allocation 2") || !strings.Contains(v, "funded twice") {
+			t.Errorf("at 80x8 the focused row or the warning is gone:\n%s", v)
+		}
 	})
 
 	t.Run("empty allocation list", func(t *testing.T) {

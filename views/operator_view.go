@@ -72,11 +72,12 @@ func (o *operator) formView() []string {
 		// The list's own line says its keys; esc closes it, not the form.
 		return append([]string{o.ctx.Styles.Title.Render(o.heading()), ""}, o.pick.view(o.ctx.Styles, o.height-2)...)
 	}
-	lines := []string{o.ctx.Styles.Title.Render(o.heading()), status}
+	// The warning takes the blank line: the form keeps its height.
+	gap := ""
 	if w := o.duplicateRows(); w != "" {
-		lines = append(lines, "! "+w)
+		gap = "! " + w
 	}
-	return append(lines, "", o.form.View())
+	return []string{o.ctx.Styles.Title.Render(o.heading()), status, gap, o.form.View()}
 }
 
 // duplicateRows warns of an allocation in two rows of a funding: allowed,
