@@ -411,7 +411,7 @@ func checkShown(t *testing.T, screen, body string) {
 
 // TestOperatorFormInDashboard: from a contract, D opens the form; a bad
 // id is shown in place; the reviewed body is the body sent; the created
-// transaction is PENDING on the Transactions screen. Esc on a form sends
+// transaction is on the Transactions screen. Esc on a form sends
 // nothing.
 func TestOperatorFormInDashboard(t *testing.T) {
 	f := newFlow(t)
