@@ -9,7 +9,7 @@ import (
 // TestActionsInTmux acts with the real binary on the embedded sandbox, as
 // a stakeholder and an operator would: unlock a demo account, sign in,
 // claim an allocation and see it mined; create a schedule and see its key;
-// start a distribution and see its transaction PENDING.
+// start a distribution and see its transaction CREATED on the Transactions screen.
 func TestActionsInTmux(t *testing.T) {
 	tm := startTmux(t, userEnv(t), 120, 36)
 	const wait = 30 * time.Second
@@ -100,6 +100,6 @@ func TestActionsInTmux(t *testing.T) {
 	tm.send("y")
 	tm.waitFor(wait, "PENDING", "Transactions screen (4)")
 	tm.send("4")
-	screen := tm.waitFor(wait, "START_DISTRIBUTION", "PENDING")
+	screen := tm.waitFor(wait, "START_DISTRIBUTION", "CREATED")
 	t.Logf("transactions:\n%s", screen)
 }

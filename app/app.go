@@ -286,8 +286,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// the next one: keep it running whatever the screens do.
 	msg, next := views.Unwrap(msg)
 	model, cmd := m.update(msg)
+	if m.quitting && !m.busy() {
+		// The work the question waited for has finished: the question
+		// goes, and the program stays, so that its outcome (a failure, a
+		// transaction created) is seen before anyone quits.
+		m.quitting = false
+		m.status, m.statusErr = quitWorkDone, false
+	}
 	return model, tea.Batch(cmd, next, m.animate())
 }
+
+// quitWorkDone replaces the quit question once nothing runs any more.
+const quitWorkDone = "The work finished; nothing is running now: q quits."
 
 // animate starts the spinner when work starts, and the header's clock
 // when there is a countdown to show; each stops itself when it has
@@ -735,14 +745,20 @@ func (m *Model) header() string {
 	if m.ctx.Session.Sandbox {
 		parts = append(parts, sandboxStyle.Render(" SANDBOX "))
 	}
+	token := -1
 	if m.ctx.Token != "" {
-		parts = append(parts, "token "+shortID(m.ctx.Token))
+		token = len(parts)
+		parts = append(parts, "token "+m.tokenLabel(false))
 	}
 	if w := m.walletSegment(); w != "" {
 		parts = append(parts, w)
 	}
 	if m.busy() {
 		parts = append(parts, m.spin.View()+" loading")
+	}
+	if token >= 0 && lipgloss.Width(strings.Join(parts, " │ ")) > m.width {
+		// The symbol alone leaves the countdowns room at 80 columns.
+		parts[token] = "token " + m.tokenLabel(true)
 	}
 	return fit(strings.Join(parts, " │ "), m.width, 1)
 }
@@ -770,6 +786,24 @@ func (m *Model) walletSegment() string {
 func countdown(d time.Duration) string {
 	d = max(d.Round(time.Second), 0)
 	return fmt.Sprintf("%d:%02d", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// tokenLabel names the current token: its name and symbol where the
+// embedded sandbox's fixtures give them (the interface has no call that
+// does), its id shortened otherwise. short keeps the symbol alone.
+func (m *Model) tokenLabel(short bool) string {
+	if fx := m.ctx.Session.Fixtures; fx != nil {
+		for _, t := range fx.Tokens {
+			switch {
+			case t.ID != m.ctx.Token || t.Name == "":
+			case short && t.Symbol != "":
+				return sanitize.Line(t.Symbol)
+			default:
+				return sanitize.Line(t.Name) + " (" + sanitize.Line(t.Symbol) + ")"
+			}
+		}
+	}
+	return shortID(m.ctx.Token)
 }
 
 func shortID(id string) string {

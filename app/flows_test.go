@@ -411,7 +411,7 @@ func checkShown(t *testing.T, screen, body string) {
 
 // TestOperatorFormInDashboard: from a contract, D opens the form; a bad
 // id is shown in place; the reviewed body is the body sent; the created
-// transaction is PENDING on the Transactions screen. Esc on a form sends
+// transaction is on the Transactions screen. Esc on a form sends
 // nothing.
 func TestOperatorFormInDashboard(t *testing.T) {
 	f := newFlow(t)
@@ -556,7 +556,7 @@ func TestReopenUnknownOutcome(t *testing.T) {
 	f.runes("r").wait("Send again? POST transactions/create")
 	f.runes("y").wait("Created 1 transaction")
 	// Opened again, the same request now checks as applied.
-	f.key(tea.KeyEsc).wait("PENDING")
+	f.key(tea.KeyEsc).wait("CREATED")
 	f.key(tea.KeyEnd).key(tea.KeyEnter).wait("Outcome unknown: START_DISTRIBUTION")
 	f.runes("c").wait("applied: the service created it")
 	if m := f.quit(); strings.Contains(m.View(), "INITIALIZE") {

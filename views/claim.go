@@ -56,7 +56,10 @@ func (c *claim) request() (api.ClaimRequest, error) {
 	}
 	var amountErr *api.FieldError
 	if v := strings.TrimSpace(c.form.Field("amount").Value()); v != "" {
-		n, err := api.ParseAmount(v)
+		n, err := tokenAmount(v)
+		if err == nil {
+			err = c.withinUnlocked(n)
+		}
 		if err != nil {
 			amountErr = &api.FieldError{Path: "amount", Message: err.Error()}
 		} else {
@@ -71,6 +74,20 @@ func (c *claim) request() (api.ClaimRequest, error) {
 	errors.As(err, &verr)
 	verr.Fields = append(verr.Fields, *amountErr)
 	return req, verr
+}
+
+// withinUnlocked refuses an amount above what the leaf says is unlocked by
+// now: the service can never pay it, as it subtracts what was claimed
+// already from that.
+func (c *claim) withinUnlocked(n api.Number) error {
+	if c.unlocked == "" {
+		return nil
+	}
+	unlocked, err := api.ParseAmount(c.unlocked)
+	if err != nil || n.LessThanOrEqual(unlocked.Decimal) {
+		return nil
+	}
+	return fmt.Errorf("more than the %s tokens unlocked by now", unlocked.String())
 }
 
 // check validates the request as the api package does and returns the

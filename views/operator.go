@@ -504,17 +504,20 @@ func (o *operator) recheck(f *widget.FormField) {
 	}
 }
 
+// opFixMarked is the form's line while a field is marked with an error.
+const opFixMarked = "Fix the marked field first."
+
 // review checks the whole form and shows the body that would be sent.
 func (o *operator) review() tea.Cmd {
 	o.general = ""
 	if !o.form.Valid() {
-		o.general = "Fix the marked field first."
+		o.general = opFixMarked
 		return nil
 	}
 	req := o.build()
 	if err := req.Validate(); err != nil {
 		loose := o.markFields(opValidationFields(err))
-		o.general = "Fix the marked field first."
+		o.general = opFixMarked
 		if len(loose) > 0 {
 			o.general = strings.Join(loose, "; ")
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -347,7 +348,8 @@ func TestOperatorValidSubmit(t *testing.T) {
 			h.assertNothingSentSince(before)
 			h.yesWhileBusy()
 			v := ansi.Strip(h.view())
-			if h.o.state != opResult || strings.Count(v, "  PENDING") != tt.results || !strings.Contains(v, "They are on the Transactions screen (4).") {
+			if h.o.state != opResult || strings.Count(v, "  PENDING") != tt.results || !strings.Contains(v, "They are on the Transactions screen (4).") ||
+				!strings.Contains(v, "Their execution is not reported by the interface") {
 				t.Fatalf("result screen:\n%s", v)
 			}
 			for _, tx := range h.o.result.Transactions {
@@ -356,7 +358,36 @@ func TestOperatorValidSubmit(t *testing.T) {
 				}
 			}
 			h.assertSentOnceSince(before, tt.action, shown)
+			h.assertListedAsCreated(shown)
 		})
+	}
+}
+
+// assertListedAsCreated checks the Transactions rows of the result: said
+// created, never PENDING (no call reports their execution), with the
+// body that was sent in their details.
+func (h *opHarness) assertListedAsCreated(sent []byte) {
+	h.t.Helper()
+	rows, err := readTransactions(h.ctx.Journal, h.s.Deployment())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for _, tx := range h.o.result.Transactions {
+		i := slices.IndexFunc(rows, func(r txRow) bool { return r.ID == tx.TransactionID })
+		if i < 0 {
+			h.t.Fatalf("transaction %s not on the Transactions screen: %+v", tx.TransactionID, rows)
+		}
+		if rows[i].statusText() != statusCreated {
+			h.t.Errorf("transaction %s listed as %q", tx.TransactionID, rows[i].statusText())
+		}
+		var details []string
+		for _, f := range rows[i].fields(time.Now()) {
+			details = append(details, f.Label+": "+f.Value)
+		}
+		d := strings.Join(details, "\n")
+		if !strings.Contains(d, "Status: "+createdNotReported) || !strings.Contains(d, "Body sent: "+strings.Join(prettyBody(sent), "\n")) {
+			h.t.Errorf("details of %s:\n%s", tx.TransactionID, d)
+		}
 	}
 }
 
@@ -413,6 +444,33 @@ func TestOperatorValidationInPlace(t *testing.T) {
 			t.Errorf("ctrl+s with a bad contract id: state %d, focus %d\n%s", h.o.state, h.o.form.Focused(), h.o.View())
 		}
 		h.assertNothingSent()
+		// The line goes with the mark once the field is fixed.
+		h.press("ctrl+u")
+		h.typeText(fx.ContractIDs[0])
+		if strings.Contains(h.view(), "Fix the marked field first.") {
+			t.Errorf("the fixed form still says to fix a field:\n%s", h.o.View())
+		}
+	})
+
+	t.Run("same allocation in two rows", func(t *testing.T) {
+		h := opOpen(t, s, api.ActionFundDistribution)
+		h.typeText(fx.AllocationIDs[0])
+		h.press("tab")
+		h.typeText("1")
+		if strings.Contains(h.view(), "funded twice") {
+			t.Errorf("a warning with one row:\n%s", h.o.View())
+		}
+		h.press("ctrl+n")
+		h.typeText(fx.AllocationIDs[0])
+		if !strings.Contains(h.view(), "! rows 1 and 2 fund the same allocation: it would be funded twice") {
+			t.Errorf("no warning of the allocation in two rows:\n%s", h.o.View())
+		}
+		// The warning takes no line from the form: the focused field
+		// stays in sight in a small space.
+		h.o.SetSize(80, 8)
+		if v := h.view(); !strings.Contains(v, "▶ Allocation 2") || !strings.Contains(v, "funded twice") {
+			t.Errorf("at 80x8 the focused row or the warning is gone:\n%s", v)
+		}
 	})
 
 	t.Run("empty allocation list", func(t *testing.T) {
@@ -444,6 +502,7 @@ func TestOperatorValidationInPlace(t *testing.T) {
 		{"zero amount", "0", "✗ must be greater than 0"},
 		{"bad amount", "12abc", `✗ "12abc" is not a decimal amount`},
 		{"empty amount", "", "✗ empty amount"},
+		{"19 decimals", "1.1234567890123456789", "✗ at most 18 decimals"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := opOpen(t, s, api.ActionFundDistribution)

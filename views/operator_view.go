@@ -61,6 +61,8 @@ func (o *operator) heading() string {
 func (o *operator) formView() []string {
 	status := o.ctx.Styles.Muted.Render("ctrl+s review · esc cancel")
 	switch {
+	case o.general == opFixMarked && !o.form.HasError():
+		// The marked fields were fixed: the message went with their marks.
 	case o.general != "":
 		status = o.failLine("✗ " + o.general)
 	case o.hint != "":
@@ -70,7 +72,29 @@ func (o *operator) formView() []string {
 		// The list's own line says its keys; esc closes it, not the form.
 		return append([]string{o.ctx.Styles.Title.Render(o.heading()), ""}, o.pick.view(o.ctx.Styles, o.height-2)...)
 	}
-	return []string{o.ctx.Styles.Title.Render(o.heading()), status, "", o.form.View()}
+	// The warning takes the blank line: the form keeps its height.
+	gap := ""
+	if w := o.duplicateRows(); w != "" {
+		gap = "! " + w
+	}
+	return []string{o.ctx.Styles.Title.Render(o.heading()), status, gap, o.form.View()}
+}
+
+// duplicateRows warns of an allocation in two rows of a funding: allowed,
+// as the service funds each row, but far more often a slip than meant.
+func (o *operator) duplicateRows() string {
+	seen := map[string]int{}
+	for i, r := range o.rows {
+		id := strings.ToLower(strings.TrimSpace(r.id.Value()))
+		if id == "" {
+			continue
+		}
+		if j, ok := seen[id]; ok {
+			return fmt.Sprintf("rows %d and %d fund the same allocation: it would be funded twice", j+1, i+1)
+		}
+		seen[id] = i
+	}
+	return ""
 }
 
 func (o *operator) reviewView() []string {
@@ -112,7 +136,10 @@ func (o *operator) resultView() []string {
 	}
 	lines := []string{o.ctx.Styles.Title.Render(fmt.Sprintf("Created %d %s (%s)", n, noun, o.action))}
 	lines = append(lines, o.scroll.View()...)
-	return append(lines, "They are on the Transactions screen (4).", o.ctx.Styles.Muted.Render("esc closes this page"))
+	// The status above is the service's answer, and the last it gives.
+	return append(lines, "They are on the Transactions screen (4).",
+		"Their execution is not reported by the interface: no later state will be shown.",
+		o.ctx.Styles.Muted.Render("esc closes this page"))
 }
 
 func (o *operator) unknownView() []string {

@@ -43,12 +43,9 @@ func (s *stake) amount(v string) (api.Number, error) {
 	if v == "" {
 		return api.Number{}, errors.New("type the amount to stake")
 	}
-	n, err := api.ParseAmount(v)
+	n, err := tokenAmount(v)
 	if err != nil {
 		return api.Number{}, err
-	}
-	if !n.IsPositive() {
-		return api.Number{}, errors.New("must be greater than 0")
 	}
 	if min := s.pool.MinimumStakeAmount.Decimal; n.LessThan(min) {
 		return api.Number{}, fmt.Errorf("the pool's minimum stake is %s", min.String())

@@ -146,7 +146,7 @@ func (s *stakes) Update(msg tea.Msg) tea.Cmd {
 		if s.all == nil {
 			s.all, s.poolLine = s.table.Rows(), s.summaryTxt
 		}
-		s.summaryTxt = fmt.Sprintf("%s stakes of %s (asked the service) · esc: the whole pool", widget.FormatCount(len(msg.rows)), msg.wallet)
+		s.summaryTxt = fmt.Sprintf("%s of %s (asked the service) · esc: the whole pool", stakeCount(len(msg.rows)), msg.wallet)
 		return s.setRows(msg.rows)
 	case loaded[whole]:
 		if msg.seq != s.seq {
@@ -196,8 +196,8 @@ func summarize(rows []api.Stake) (string, []widget.Bucket) {
 			largest = st.Amount.Decimal
 		}
 	}
-	text := fmt.Sprintf("%s stakes · staked %s · withdrawn %s (%s) · largest %s · h: histogram",
-		widget.FormatCount(len(rows)), widget.FormatAmount(staked.String()),
+	text := fmt.Sprintf("%s · staked %s · withdrawn %s (%s) · largest %s · h: histogram",
+		stakeCount(len(rows)), widget.FormatAmount(staked.String()),
 		widget.FormatAmount(withdrawn.String()), widget.FormatCount(nWithdrawn), widget.FormatAmount(largest.String()))
 	return text, stakedBuckets(rows)
 }
@@ -265,4 +265,12 @@ func isHex(s string) bool {
 		}
 	}
 	return true
+}
+
+// stakeCount is "1 stake", "2 stakes", "1,204 stakes".
+func stakeCount(n int) string {
+	if n == 1 {
+		return "1 stake"
+	}
+	return widget.FormatCount(n) + " stakes"
 }

@@ -94,3 +94,19 @@ func count(buckets []widget.Bucket) int {
 	}
 	return n
 }
+
+func TestStakesSummarySingular(t *testing.T) {
+	var st api.Stake
+	st.ID, st.WalletAddress, st.Status = "s1", "0xaaaa000000000000000000000000000000000001", "STAKED"
+	if err := st.Amount.UnmarshalJSON([]byte("5")); err != nil {
+		t.Fatal(err)
+	}
+	if text, _ := summarize([]api.Stake{st}); !strings.HasPrefix(text, "1 stake ·") {
+		t.Errorf("summary of one stake: %q", text)
+	}
+	for n, want := range map[int]string{0: "0 stakes", 1: "1 stake", 1204: "1,204 stakes"} {
+		if got := stakeCount(n); got != want {
+			t.Errorf("stakeCount(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

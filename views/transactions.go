@@ -32,6 +32,8 @@ type txRow struct {
 	// Body is the request of an unknown outcome, as the journal holds it,
 	// when it can be checked or sent again (see canReopen); nil otherwise.
 	Body json.RawMessage
+	// Sent is the body a service transaction was created with.
+	Sent json.RawMessage
 	// op, ref and write are the journaled write of an unknown outcome.
 	op, ref, write string
 }
@@ -41,6 +43,14 @@ var keyUnknown = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "ch
 
 // statusUnknown marks a request whose answer never came.
 const statusUnknown = "UNKNOWN"
+
+// statusCreated is a service transaction's status: the interface has no
+// call that reports its execution, so the PENDING it was created with
+// would never change (issue 14).
+const (
+	statusCreated      = "CREATED"
+	createdNotReported = "created at the service; its execution is not reported by the interface"
+)
 
 // chainStatus is a final status as the journal holds it (wallet.Status's
 // JSON).
@@ -66,6 +76,35 @@ func (r txRow) statusText() string {
 	return r.Status
 }
 
+// fields are the row's details; a service transaction's say what is known
+// of it and the body it was created with.
+func (r txRow) fields(now time.Time) []widget.Field {
+	fields := []widget.Field{
+		{Label: "Transaction", Value: r.ID},
+		{Label: "Kind", Value: r.Kind},
+		{Label: "Status", Value: r.Status},
+	}
+	if r.Status == statusCreated {
+		fields[2].Value = createdNotReported
+	}
+	if r.Block > 0 {
+		fields = append(fields,
+			widget.Field{Label: "Block", Value: fmt.Sprint(r.Block)},
+			widget.Field{Label: "Confirmations", Value: fmt.Sprint(r.Confirmations)},
+			widget.Field{Label: "Gas used", Value: fmt.Sprint(r.GasUsed)})
+	}
+	if r.RevertReason != "" {
+		fields = append(fields, widget.Field{Label: "Revert reason", Value: r.RevertReason})
+	}
+	fields = append(fields,
+		widget.Field{Label: "Created", Value: widget.FormatTime(r.At, now)},
+		widget.Field{Label: "Profile", Value: r.Profile})
+	if r.Sent != nil {
+		fields = append(fields, widget.Field{Label: "Body sent", Value: strings.Join(prettyBody(r.Sent), "\n")})
+	}
+	return fields
+}
+
 // NewTransactions lists every transaction this machine created (with
 // `allot tx`) or sent to a chain, newest first, from the local journal. It
 // rereads the journal every few seconds, so what another allot process
@@ -82,25 +121,7 @@ func NewTransactions(ctx *Context) Screen {
 		ID:       func(r txRow) string { return r.Kind + r.ID },
 		CopyText: func(r txRow) string { return r.ID },
 		Empty:    "No transactions yet. Transactions you create or send with allot (operator forms on Contracts, claims, stakes, allot tx) appear here.",
-	}, func(r txRow) []widget.Field {
-		fields := []widget.Field{
-			{Label: "Transaction", Value: r.ID},
-			{Label: "Kind", Value: r.Kind},
-			{Label: "Status", Value: r.Status},
-		}
-		if r.Block > 0 {
-			fields = append(fields,
-				widget.Field{Label: "Block", Value: fmt.Sprint(r.Block)},
-				widget.Field{Label: "Confirmations", Value: fmt.Sprint(r.Confirmations)},
-				widget.Field{Label: "Gas used", Value: fmt.Sprint(r.GasUsed)})
-		}
-		if r.RevertReason != "" {
-			fields = append(fields, widget.Field{Label: "Revert reason", Value: r.RevertReason})
-		}
-		return append(fields,
-			widget.Field{Label: "Created", Value: widget.FormatTime(r.At, ctx.Now())},
-			widget.Field{Label: "Profile", Value: r.Profile})
-	})
+	}, func(r txRow) []widget.Field { return r.fields(ctx.Now()) })
 	j := ctx.Journal
 	d := ctx.Session.Deployment()
 	l.fetch = func(context.Context) ([]txRow, error) { return readTransactions(j, d) }
@@ -219,8 +240,10 @@ func readTransactions(j *journal.Journal, d journal.Deployment) ([]txRow, error)
 			if json.Unmarshal(w.Outcome.Data, &created) != nil {
 				continue
 			}
+			// The status the service answered with is left out: no call
+			// reports a change of it.
 			for _, tx := range created.Transactions {
-				rows = append(rows, txRow{ID: tx.TransactionID, Kind: e.Ref, Status: tx.Status, At: at, Profile: e.Profile})
+				rows = append(rows, txRow{ID: tx.TransactionID, Kind: e.Ref, Status: statusCreated, At: at, Profile: e.Profile, Sent: e.Data})
 			}
 		case w.Outcome != nil && (w.Outcome.Status == act.StatusApplied || w.Outcome.Status == act.StatusNotApplied):
 			// An unknown outcome a check settled: its ids were lost with

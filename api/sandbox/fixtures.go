@@ -15,8 +15,11 @@ type Fixtures struct {
 	ReadOnlyAPIKey string   `json:"readOnlyApiKey"`
 	APIKeyHeader   string   `json:"apiKeyHeader"`
 	TokenIDs       []string `json:"tokenIds"`
-	ContractIDs    []string `json:"contractIds"`
-	AdminWalletIDs []string `json:"adminWalletIds"`
+	// Tokens name the tokens of TokenIDs, in the same order: the
+	// interface has no call that does.
+	Tokens         []FixtureToken `json:"tokens"`
+	ContractIDs    []string       `json:"contractIds"`
+	AdminWalletIDs []string       `json:"adminWalletIds"`
 	// PoolIDs are every pool, token by token, in list order.
 	PoolIDs       []string        `json:"poolIds"`
 	BigPoolID     string          `json:"bigPoolId"`
@@ -25,6 +28,13 @@ type Fixtures struct {
 	ChainID       uint64          `json:"chainId"`
 	KeystoreDir   string          `json:"keystoreDir"`
 	Wallets       []FixtureWallet `json:"wallets"`
+}
+
+// FixtureToken is a seeded token's name and symbol.
+type FixtureToken struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Symbol string `json:"symbol"`
 }
 
 // FixtureWallet is a demo wallet: its address, V3 keystore file and the
@@ -54,6 +64,7 @@ func (s *Server) Fixtures() Fixtures {
 	}
 	for _, t := range w.Tokens {
 		f.TokenIDs = append(f.TokenIDs, t.ID)
+		f.Tokens = append(f.Tokens, FixtureToken{ID: t.ID, Name: t.Name, Symbol: t.Symbol})
 	}
 	for _, c := range w.Contracts {
 		f.ContractIDs = append(f.ContractIDs, c.ID)

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -43,11 +45,18 @@ func readBody(path string, v any) error {
 	if info.Size() > maxBodyFile {
 		return fmt.Errorf("--body: %s is %d bytes, more than a request body can be", path, info.Size())
 	}
-	dec := json.NewDecoder(f)
+	data, err := io.ReadAll(io.LimitReader(f, maxBodyFile+1))
+	if err != nil {
+		return fmt.Errorf("--body: %w", err)
+	}
+	if len(data) > maxBodyFile {
+		return fmt.Errorf("--body: %s is more than %d bytes, more than a request body can be", path, maxBodyFile)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("--body %s: %w", path, err)
+		return fmt.Errorf("--body %s: %w", path, describeBodyError(data, v, err))
 	}
 	return nil
 }

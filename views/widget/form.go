@@ -193,6 +193,16 @@ func (f *Form) Valid() bool {
 	return true
 }
 
+// HasError reports whether a field shows an error now.
+func (f *Form) HasError() bool {
+	for _, fld := range f.fields {
+		if fld.err != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // SetSize sets the space the form draws in.
 func (f *Form) SetSize(width, height int) {
 	f.width, f.height = max(width, 20), max(height, 1)

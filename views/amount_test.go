@@ -1,0 +1,77 @@
+package views
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/api"
+	"allot/views/widget"
+)
+
+func TestTokenAmount(t *testing.T) {
+	for _, tt := range []struct{ in, err string }{
+		{"1250.5", ""},
+		{"1.123456789012345678", ""},
+		{"1.1234567890123456780", ""}, // a trailing zero is no 19th decimal
+		{"1.1234567890123456789", "at most 18 decimals"},
+		{"0.0000000000000000001", "at most 18 decimals"},
+		{"0", "must be greater than 0"},
+		{"-1", "must be greater than 0"},
+		{"", "empty amount"},
+		{"1e3", "is not a decimal amount"},
+	} {
+		_, err := tokenAmount(tt.in)
+		if (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("tokenAmount(%q) = %v, want %q", tt.in, err, tt.err)
+		}
+	}
+}
+
+// formContext is enough of a Context for a form that sends nothing.
+func formContext() *Context {
+	return &Context{Styles: widget.DefaultStyles(), Wallet: &Wallet{}}
+}
+
+// typeInto types text into a screen's focused field and returns its view.
+func typeInto(s Screen, text string) string {
+	s.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text)})
+	return ansi.Strip(s.View())
+}
+
+func TestClaimAmountChecksAsTyped(t *testing.T) {
+	for _, tt := range []struct{ amount, want string }{
+		{"1.1234567890123456789", "✗ at most 18 decimals"},
+		{"1500.5", "✗ more than the 1500 tokens unlocked by now"},
+		{"0", "✗ must be greater than 0"},
+	} {
+		c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{})
+		c.SetSize(100, 30)
+		if v := typeInto(c, tt.amount); !strings.Contains(v, tt.want) {
+			t.Errorf("claim amount %q: want %q on screen:\n%s", tt.amount, tt.want, v)
+		}
+	}
+	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{})
+	c.SetSize(100, 30)
+	if v := typeInto(c, "1500"); strings.Contains(v, "✗") {
+		t.Errorf("all that is unlocked is refused:\n%s", v)
+	}
+}
+
+func TestStakeAmountChecksAsTyped(t *testing.T) {
+	pool := api.Pool{ID: "p", Name: "Pool"}
+	pool.MinimumStakeAmount, _ = api.ParseDecimal("10")
+	for _, tt := range []struct{ amount, want string }{
+		{"10.1234567890123456789", "✗ at most 18 decimals"},
+		{"5", "✗ the pool's minimum stake is 10"},
+	} {
+		s := NewStake(formContext(), pool)
+		s.SetSize(100, 30)
+		if v := typeInto(s, tt.amount); !strings.Contains(v, tt.want) {
+			t.Errorf("stake amount %q: want %q on screen:\n%s", tt.amount, tt.want, v)
+		}
+	}
+}
