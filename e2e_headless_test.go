@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 // fixtures is the part of `allot sandbox --fixtures` that these tests use.
@@ -39,51 +36,7 @@ type fixtures struct {
 // integrator would, and returns its fixtures.
 func startSandbox(t *testing.T, env []string, extra ...string) fixtures {
 	t.Helper()
-	dir := t.TempDir()
-	fixturesPath := filepath.Join(dir, "fixtures.json")
-	args := append([]string{"sandbox", "--addr", "127.0.0.1:0", "--fixtures", fixturesPath, "--keystore-dir", filepath.Join(dir, "keystore")}, extra...)
-	cmd := exec.Command(binary, args...)
-	cmd.Env = env
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-			t.Error("allot sandbox did not stop on SIGINT")
-		}
-	})
-	ready := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := regexp.MustCompile(`listening on (http://\S+)`).FindStringSubmatch(sc.Text()); m != nil {
-				ready <- m[1]
-			}
-		}
-	}()
-	select {
-	case <-ready:
-	case <-time.After(20 * time.Second):
-		t.Fatal("allot sandbox did not say it was listening")
-	}
-	data, err := os.ReadFile(fixturesPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fx fixtures
-	if err := json.Unmarshal(data, &fx); err != nil {
-		t.Fatalf("fixtures: %v", err)
-	}
+	fx, _ := startSandboxOn(t, env, t.TempDir(), extra...)
 	return fx
 }
 
