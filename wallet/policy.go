@@ -14,7 +14,6 @@ import (
 	"allot/wallet/merkle"
 	"allot/wallet/vesting"
 
-	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 )
 
@@ -126,18 +125,6 @@ type ClaimPolicy struct {
 	// an address before; nil knows of none.
 	Seen func(common.Address) bool
 }
-
-// withdrawnABI reads what a vester paid out of an allocation so far; a
-// vester without it cannot say, and the claim is bounded by the vested
-// amount alone.
-var withdrawnABI = func() abi.ABI {
-	parsed, err := abi.JSON(strings.NewReader(`[{"type":"function","name":"withdrawn","stateMutability":"view",
-		"inputs":[{"name":"allocationId","type":"string"}],"outputs":[{"name":"","type":"uint256"}]}]`))
-	if err != nil {
-		panic(fmt.Sprintf("wallet: withdrawn ABI: %v", err))
-	}
-	return parsed
-}()
 
 // claimFacts is what CheckClaim established from the proof and the chain.
 type claimFacts struct {
@@ -263,7 +250,7 @@ func establishClaim(ctx context.Context, node Node, p ClaimPolicy, refused *Refu
 	}
 	at := time.Unix(int64(head.Time), 0).UTC()
 	vested := args.Unlocked(at)
-	withdrawn, err := view[*big.Int](ctx, node, withdrawnABI, facts.vester, "withdrawn", p.AllocationID)
+	withdrawn, err := Withdrawn(ctx, node, facts.vester, p.AllocationID)
 	switch {
 	case err == nil:
 		facts.claimable = new(big.Int).Sub(vested, withdrawn)
