@@ -96,15 +96,7 @@ func TestMonkeyUnderFaults(t *testing.T) {
 				}
 			}
 			time.Sleep(time.Second) // the last writes answer, or fail to
-			p.Quit()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatalf("the dashboard stopped: %v", err)
-				}
-			case <-time.After(30 * time.Second):
-				t.Fatal("the dashboard did not stop")
-			}
+			stopMonkey(t, p, done)
 			y.mu.Lock()
 			defer y.mu.Unlock()
 			checkWritesConfirmed(t, s, y.yes)

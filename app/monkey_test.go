@@ -232,15 +232,7 @@ func monkey(t *testing.T, seed uint64, presses int) {
 		}
 	}
 	time.Sleep(500 * time.Millisecond)
-	p.Quit()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("the dashboard stopped: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the dashboard did not stop")
-	}
+	stopMonkey(t, p, done)
 
 	mon.mu.Lock()
 	defer mon.mu.Unlock()
@@ -335,4 +327,19 @@ func TestIdleDashboardRests(t *testing.T) {
 		windows = append(windows, drawn)
 	}
 	t.Errorf("an idle dashboard never rested: frames in each 2 s window: %v", windows)
+}
+
+// stopMonkey quits a monkey's program and fails the test when it stopped on
+// its own with an error, or does not stop.
+func stopMonkey(t *testing.T, p *tea.Program, done <-chan error) {
+	t.Helper()
+	p.Quit()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the dashboard stopped: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the dashboard did not stop")
+	}
 }
