@@ -175,6 +175,9 @@ var accountImportCommand = command{
 			if len(args) != 1 {
 				return usagef("account import takes one keystore file")
 			}
+			if err := keystore.CheckFile(args[0]); err != nil {
+				return fmt.Errorf("account import: %w", err)
+			}
 			store, err := ks.open(ctx, e)
 			if err != nil {
 				return err

@@ -67,3 +67,16 @@ func TestAccountListNeedsNoAPIKey(t *testing.T) {
 		t.Errorf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// account import says a file is no keystore before it asks for a
+// passphrase (a script with none gave "no passphrase" for notes.txt).
+func TestAccountImportChecksTheFileFirst(t *testing.T) {
+	notes := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(notes, []byte("groceries"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, sandboxSession(t), map[string]string{}, "account", "import", notes)
+	if r.code != ExitError || strings.Contains(r.stderr, "passphrase") || !strings.Contains(r.stderr, "notes.txt") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}

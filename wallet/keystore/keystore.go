@@ -368,12 +368,8 @@ func (s *Store) keep(path string, key *ecdsa.PrivateKey) {
 // decryptFile reads, pre-checks and decrypts a keystore file. Decryption is
 // given the checked parameters only, never the file's JSON.
 func decryptFile(path, passphrase string) (key *ecdsa.PrivateKey, kf keyFile, err error) {
-	data, err := readFile(path)
-	if err != nil {
-		return nil, kf, fmt.Errorf("%s: %w", filepath.Base(path), err)
-	}
-	if kf, err = precheck(data); err != nil {
-		return nil, kf, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	if kf, err = checkFile(path); err != nil {
+		return nil, kf, err
 	}
 	// The pre-check makes a panic in go-ethereum's decryption unreachable
 	// for every case we know; this is the last line of defence.
@@ -497,4 +493,24 @@ func zero(k *ecdsa.PrivateKey) {
 		b[i] = 0
 	}
 	k.D.SetInt64(0)
+}
+
+// CheckFile reports whether path is a keystore file allot would decrypt,
+// without asking for its passphrase: a file that is not one is said so
+// before anyone types a secret for it.
+func CheckFile(path string) error {
+	_, err := checkFile(path)
+	return err
+}
+
+func checkFile(path string) (keyFile, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return keyFile{}, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	kf, err := precheck(data)
+	if err != nil {
+		return kf, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return kf, nil
 }
