@@ -24,7 +24,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // Config configures a Client.

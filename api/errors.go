@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // FieldError is one invalid field of a request.

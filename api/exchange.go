@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // Exchange records one HTTP exchange for the request inspector. Secrets

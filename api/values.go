@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 
 	"github.com/shopspring/decimal"
 )

@@ -8,9 +8,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"allot/app/journal"
-	"allot/app/journal/journaltest"
-	"allot/app/session"
+	"allot/internal/journal"
+	"allot/internal/journal/journaltest"
+	"allot/internal/session"
 	"allot/views/widget"
 )
 

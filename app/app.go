@@ -20,10 +20,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/app/act"
-	"allot/app/journal"
-	"allot/app/session"
-	"allot/sanitize"
+	"allot/internal/act"
+	"allot/internal/journal"
+	"allot/internal/sanitize"
+	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
 )

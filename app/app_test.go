@@ -21,7 +21,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/app/session"
+	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
 )

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 	"allot/views"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/app/config"
+	"allot/internal/config"
 )
 
 // ErrCrashed is returned when the dashboard stopped on a panic; the error

@@ -20,9 +20,9 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/app/journal"
-	"allot/app/journal/journaltest"
-	"allot/app/session"
+	"allot/internal/journal"
+	"allot/internal/journal/journaltest"
+	"allot/internal/session"
 	"allot/views/widget"
 )
 

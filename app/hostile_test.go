@@ -13,10 +13,10 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"allot/api/sandbox/chain"
-	"allot/app/journal"
-	"allot/app/journal/journaltest"
-	"allot/app/session/sessiontest"
 	"allot/assets"
+	"allot/internal/journal"
+	"allot/internal/journal/journaltest"
+	"allot/internal/session/sessiontest"
 )
 
 var attacker = common.HexToAddress("0x00000000000000000000000000000000a77ac4e5")

@@ -15,9 +15,9 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/app/journal"
-	"allot/app/journal/journaltest"
-	"allot/app/session"
+	"allot/internal/journal"
+	"allot/internal/journal/journaltest"
+	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
 )

@@ -15,7 +15,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"allot/api/sandbox"
-	"allot/app/session"
+	"allot/internal/session"
 	"allot/views/widget"
 )
 

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"allot/api/sandbox"
-	"allot/app/session"
+	"allot/internal/session"
 	"allot/views/widget"
 )
 

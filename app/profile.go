@@ -8,8 +8,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/app/act"
-	"allot/app/session"
+	"allot/internal/act"
+	"allot/internal/session"
 	"allot/views"
 )
 

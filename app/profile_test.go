@@ -12,7 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api/sandbox"
-	"allot/app/session"
+	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"

@@ -15,8 +15,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/app/journal"
-	"allot/sanitize"
+	"allot/internal/journal"
+	"allot/internal/sanitize"
 	"allot/views/widget"
 	"allot/wallet"
 	"allot/wallet/vesting"

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 	"allot/views/widget"
 )
 

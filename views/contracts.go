@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"allot/api"
-	"allot/sanitize"
+	"allot/internal/sanitize"
 	"allot/views/widget"
 )
 

@@ -15,8 +15,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/app/act"
-	"allot/sanitize"
+	"allot/internal/act"
+	"allot/internal/sanitize"
 	"allot/views/widget"
 )
 

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // folder lists one folder for the creative's choice of a file. Each

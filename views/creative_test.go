@@ -17,8 +17,8 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/app/journal"
-	"allot/sanitize"
+	"allot/internal/journal"
+	"allot/internal/sanitize"
 )
 
 // crvPNG writes a small PNG image to dir/name and returns its bytes.

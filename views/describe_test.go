@@ -11,7 +11,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/app/session"
+	"allot/internal/session"
 	"allot/views/widget"
 )
 

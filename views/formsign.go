@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 	"allot/views/widget"
 	"allot/wallet"
 )

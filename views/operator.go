@@ -18,8 +18,8 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/app/act"
-	"allot/sanitize"
+	"allot/internal/act"
+	"allot/internal/sanitize"
 	"allot/views/widget"
 )
 

@@ -19,9 +19,9 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/app/act"
-	"allot/app/journal"
-	"allot/app/session"
+	"allot/internal/act"
+	"allot/internal/journal"
+	"allot/internal/session"
 	"allot/views/widget"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api"
-	"allot/sanitize"
+	"allot/internal/sanitize"
 	"allot/views/widget"
 )
 

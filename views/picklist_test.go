@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"allot/app/journal"
+	"allot/internal/journal"
 	"allot/views/widget"
 )
 

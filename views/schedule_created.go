@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"allot/api"
-	"allot/app/journal"
+	"allot/internal/journal"
 )
 
 // CreatedSchedule is a schedule this machine created, as its journal

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 	"allot/views/widget"
 )
 

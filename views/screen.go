@@ -12,9 +12,9 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/app/act"
-	"allot/app/journal"
-	"allot/app/session"
+	"allot/internal/act"
+	"allot/internal/journal"
+	"allot/internal/session"
 	"allot/views/widget"
 )
 

@@ -12,8 +12,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/app/act"
-	"allot/sanitize"
+	"allot/internal/act"
+	"allot/internal/sanitize"
 	"allot/views/widget"
 	"allot/wallet"
 )

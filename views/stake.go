@@ -12,7 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/sanitize"
+	"allot/internal/sanitize"
 	"allot/views/widget"
 	"allot/wallet"
 )

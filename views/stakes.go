@@ -10,7 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"allot/api"
-	"allot/sanitize"
+	"allot/internal/sanitize"
 	"allot/views/widget"
 )
 

@@ -12,8 +12,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/app/act"
-	"allot/app/journal"
+	"allot/internal/act"
+	"allot/internal/journal"
 	"allot/views/widget"
 	"allot/wallet"
 )

@@ -11,7 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 	"allot/views/widget"
 	"allot/wallet/keystore"
 )

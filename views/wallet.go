@@ -10,7 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/app/act"
+	"allot/internal/act"
 	"allot/wallet"
 	"allot/wallet/keystore"
 )

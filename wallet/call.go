@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"strings"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 	"allot/wallet/vesting"
 
 	"github.com/ethereum/go-ethereum/common"

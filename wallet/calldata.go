@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 	"allot/wallet/merkle"
 	"allot/wallet/vesting"
 

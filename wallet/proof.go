@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 	"allot/wallet/merkle"
 	"allot/wallet/vesting"
 

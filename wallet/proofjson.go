@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"time"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 	"allot/wallet/vesting"
 
 	"github.com/ethereum/go-ethereum/common"

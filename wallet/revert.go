@@ -6,7 +6,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 	"allot/wallet/revert"
 )
 

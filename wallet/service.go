@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"allot/api"
-	"allot/sanitize"
+	"allot/internal/sanitize"
 
 	"github.com/ethereum/go-ethereum/common"
 )

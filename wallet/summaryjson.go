@@ -3,7 +3,7 @@ package wallet
 import (
 	"encoding/json"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 
 	"github.com/ethereum/go-ethereum/common"
 )

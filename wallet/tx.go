@@ -7,7 +7,7 @@ import (
 	"math/big"
 	"strings"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 	"allot/wallet/revert"
 
 	"github.com/ethereum/go-ethereum"

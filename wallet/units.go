@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"strings"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 
 	"github.com/shopspring/decimal"
 )

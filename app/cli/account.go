@@ -8,8 +8,8 @@ import (
 	"os"
 	"unicode/utf8"
 
-	"allot/app/config"
-	"allot/sanitize"
+	"allot/internal/config"
+	"allot/internal/sanitize"
 	"allot/wallet/keystore"
 )
 

@@ -14,7 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/sanitize"
+	"allot/internal/sanitize"
 	"allot/wallet"
 	"allot/wallet/vesting"
 )

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"allot/api"
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // maxBodyDepth bounds how deep bodyFault follows a body: request bodies

@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"allot/api"
-	"allot/app/session"
+	"allot/internal/session"
 )
 
 // tokenFlag declares --token, defaulting to the profile's first token.

@@ -17,9 +17,9 @@ import (
 	"syscall"
 	"time"
 
-	"allot/app/act"
-	"allot/app/session"
-	"allot/sanitize"
+	"allot/internal/act"
+	"allot/internal/sanitize"
+	"allot/internal/session"
 )
 
 // Exit statuses.

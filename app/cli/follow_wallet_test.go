@@ -19,8 +19,8 @@ import (
 	"allot/api/sandbox/chain"
 	"allot/api/sandbox/chain/anviltest"
 	"allot/api/sandbox/onchain"
-	"allot/app/config"
-	"allot/app/session"
+	"allot/internal/config"
+	"allot/internal/session"
 	"allot/wallet"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"allot/api/sandbox"
-	"allot/app/session"
+	"allot/internal/session"
 )
 
 // result is what one run of the command line gave.

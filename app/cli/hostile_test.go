@@ -17,8 +17,8 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/api/sandbox/onchain"
-	"allot/app/config"
-	"allot/app/session"
+	"allot/internal/config"
+	"allot/internal/session"
 )
 
 // evilMark is appended to the strings of the service's answers and

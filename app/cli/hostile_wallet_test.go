@@ -12,10 +12,10 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox/chain"
-	"allot/app/journal"
-	"allot/app/journal/journaltest"
-	"allot/app/session/sessiontest"
 	"allot/assets"
+	"allot/internal/journal"
+	"allot/internal/journal/journaltest"
+	"allot/internal/session/sessiontest"
 	"allot/wallet"
 )
 

@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"allot/api"
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // format is the -o flag: a readable table, the operation's result as JSON,

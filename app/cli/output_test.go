@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"allot/api"
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // TestWriteJSONEscapesWhatTerminalsActOn: encoding/json writes C1

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"allot/api"
-	"allot/app/act"
+	"allot/internal/act"
 )
 
 var scheduleCreateCommand = command{

@@ -13,7 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"allot/api"
-	"allot/app/session"
+	"allot/internal/session"
 	"allot/wallet/merkle"
 	"allot/wallet/vesting"
 )

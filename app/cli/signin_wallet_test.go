@@ -10,8 +10,8 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"allot/app/journal"
-	"allot/app/journal/journaltest"
+	"allot/internal/journal"
+	"allot/internal/journal/journaltest"
 	"allot/wallet/siwe"
 )
 

@@ -9,8 +9,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/app/session"
-	"allot/sanitize"
+	"allot/internal/sanitize"
+	"allot/internal/session"
 	"allot/wallet"
 	"allot/wallet/keystore"
 )

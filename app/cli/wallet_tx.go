@@ -15,9 +15,9 @@ import (
 	"golang.org/x/term"
 
 	"allot/api"
-	"allot/app/act"
-	"allot/app/session"
-	"allot/sanitize"
+	"allot/internal/act"
+	"allot/internal/sanitize"
+	"allot/internal/session"
 	"allot/wallet"
 )
 

@@ -8,8 +8,8 @@ import (
 	"os"
 	"strings"
 
-	"allot/app/act"
-	"allot/app/journal"
+	"allot/internal/act"
+	"allot/internal/journal"
 )
 
 // listFlag is a flag that may be repeated, and whose values may also be

@@ -15,7 +15,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // maxCopyBytes bounds what goes on the clipboard: ids and addresses are

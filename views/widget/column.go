@@ -1,6 +1,6 @@
 package widget
 
-import "allot/sanitize"
+import "allot/internal/sanitize"
 
 // Align says on which side of its column a cell's text sits.
 type Align int

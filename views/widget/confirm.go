@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // ConfirmMsg is a Confirm dialog's answer. Tag is the one given to

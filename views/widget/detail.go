@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // Field is one label/value pair of a detail pane.

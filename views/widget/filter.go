@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // maxIndexedCell bounds how much of one cell the filter index keeps: enough

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // FormField is one line of a Form: a text input checked as it is typed, or

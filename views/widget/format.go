@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // maxAmountExponent bounds the exponent FormatAmount expands ("1e18"): an

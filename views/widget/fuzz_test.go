@@ -7,7 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // FuzzFormatAmount checks that formatting never changes the value of an

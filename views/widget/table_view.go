@@ -3,7 +3,7 @@ package widget
 import (
 	"strings"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // View draws the header, the visible rows and a footer (the filter input or

@@ -16,7 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"allot/assets"
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // Error is why a call reverted, decoded with the ABIs allot knows: a custom

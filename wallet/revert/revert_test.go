@@ -11,7 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"allot/assets"
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 func abiOf(t testing.TB, name string) abi.ABI {

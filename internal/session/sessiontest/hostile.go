@@ -17,8 +17,8 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/api/sandbox/onchain"
-	"allot/app/config"
-	"allot/app/session"
+	"allot/internal/config"
+	"allot/internal/session"
 )
 
 // Hostile is the sandbox behind a rewriting server.

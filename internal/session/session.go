@@ -16,8 +16,8 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/api/sandbox/onchain"
-	"allot/app/config"
-	"allot/app/journal"
+	"allot/internal/config"
+	"allot/internal/journal"
 	"allot/internal/memnet"
 	"allot/wallet"
 

@@ -6,8 +6,8 @@ import (
 	"net/url"
 	"strings"
 
-	"allot/app/config"
-	"allot/sanitize"
+	"allot/internal/config"
+	"allot/internal/sanitize"
 )
 
 // InsecureURLs returns a warning for each of the profile's URLs that is

@@ -7,10 +7,10 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/app/act"
-	"allot/app/journal"
-	"allot/app/journal/journaltest"
-	"allot/app/session"
+	"allot/internal/act"
+	"allot/internal/journal"
+	"allot/internal/journal/journaltest"
+	"allot/internal/session"
 )
 
 // TestWritesUnderFaults sends each kind of write once through its act

@@ -20,7 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"allot/api"
-	"allot/app/journal"
+	"allot/internal/journal"
 	"allot/wallet"
 )
 

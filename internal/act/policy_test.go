@@ -7,7 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/app/journal"
+	"allot/internal/journal"
 	"allot/wallet"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"allot/app/config"
+	"allot/internal/config"
 
 	"github.com/ethereum/go-ethereum/common"
 )

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"allot/api"
-	"allot/app/journal"
+	"allot/internal/journal"
 )
 
 func newRecorder(t *testing.T) (*Recorder, *journal.Journal) {

@@ -5,7 +5,7 @@ package journaltest
 import (
 	"testing"
 
-	"allot/app/journal"
+	"allot/internal/journal"
 )
 
 // Entries reads every entry of the journal in dir.

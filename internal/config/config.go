@@ -18,7 +18,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/google/uuid"
 
-	"allot/sanitize"
+	"allot/internal/sanitize"
 )
 
 // DefaultTimeout is the per-request timeout of a profile that sets none.
