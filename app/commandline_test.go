@@ -13,6 +13,8 @@ func TestComplete(t *testing.T) {
 		tokens:   []string{"db51faa7-0000-4000-8000-000000000001", "db51faa7-0000-4000-8000-000000000002"},
 		pools:    []string{"Whale pool", "Season 8 · 30-day Flex", "Season 8 · 90-day Flex"},
 	}
+	named := completions{tokens: []string{"Meridian", "MRD", "Harbor", "HBR"},
+		namedIDs: []string{"db51faa7-2858-5523-b01a-79ecc813ed11", "028de82e-10de-5e3f-80c3-39636e464a0a"}}
 	for _, tc := range []struct {
 		name, line, want, hint string
 		c                      completions
@@ -27,6 +29,9 @@ func TestComplete(t *testing.T) {
 		{"a profile", "profile st", "profile staging", "", c},
 		{"a token", "token db51faa7-0000-4000-8000-000000000002"[:8], "token db51faa7-0000-4000-8000-00000000000", "db51faa7-0000-4000-8000-000000000001 · db51faa7-0000-4000-8000-000000000002", c},
 		{"no completion after alloc", "alloc 05b5", "alloc 05b5", "", c},
+		{"named tokens: names and symbols", "token ", "token ", "HBR · Harbor · MRD · Meridian", named},
+		{"a token name, any case", "token me", "token Meridian", "", named},
+		{"a named token's id once typed", "token db", "token db51faa7-2858-5523-b01a-79ecc813ed11", "", named},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			line, hint := complete(tc.line, tc.c)

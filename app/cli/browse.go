@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"allot/api"
+	"allot/internal/sanitize"
 	"allot/internal/session"
 )
 
@@ -23,6 +24,15 @@ func resolveToken(s *session.Session, flagValue string) (string, error) {
 		return "", usagef("no token: pass --token ID or list tokens in the profile")
 	}
 	return s.TokenIDs[0], nil
+}
+
+// tokenText names token id under a table: by the name the profile (or the
+// embedded sandbox) gives it, else by its whole id, which a script may use.
+func tokenText(s *session.Session, id string) string {
+	if n, ok := s.TokenName(id); ok {
+		return n.String()
+	}
+	return "token " + sanitize.Line(id)
 }
 
 var contractsCommand = command{
@@ -65,7 +75,7 @@ var contractsCommand = command{
 			if err := t.flush(); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.Stdout, "%d of %d contracts\n", len(list.Items), list.Total)
+			fmt.Fprintf(e.Stdout, "%d of %d contracts of %s\n", len(list.Items), list.Total, tokenText(s, id))
 			return nil
 		}
 	},
@@ -117,7 +127,7 @@ var poolsCommand = command{
 			if err := t.flush(); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.Stdout, "%d of %d pools\n", len(list.Items), list.Total)
+			fmt.Fprintf(e.Stdout, "%d of %d pools of %s\n", len(list.Items), list.Total, tokenText(s, id))
 			return nil
 		}
 	},
