@@ -48,8 +48,8 @@ const statusUnknown = "UNKNOWN"
 // call that reports its execution, so the PENDING it was created with
 // would never change (issue 14).
 const (
-	statusCreated      = "CREATED"
-	createdNotReported = "created at the service; its execution is not reported by the interface"
+	statusCreated      = api.TransactionCreated
+	createdNotReported = api.TransactionCreatedNote
 )
 
 // chainStatus is a final status as the journal holds it (wallet.Status's
