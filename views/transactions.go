@@ -125,6 +125,7 @@ func NewTransactions(ctx *Context) Screen {
 	j := ctx.Journal
 	d := ctx.Session.Deployment()
 	l.fetch = func(context.Context) ([]txRow, error) { return readTransactions(j, d) }
+	l.newestFirst = true
 	l.actions = []rowAction[txRow]{{
 		key:  keyUnknown,
 		open: func(r txRow) Screen { return reopenUnknown(ctx, r.op, r.ref, r.write, r.Body, r.At) },
