@@ -388,7 +388,7 @@ func TestClaimSignWithoutSendPrintsSignedTransaction(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
 	}
-	if !hasLine(r.stderr, "ether sent:", "0.001") {
+	if !hasLine(r.stderr, "ether sent:", "0.001 = the claim fee (read from the chain)") {
 		t.Errorf("stderr does not show the claim fee as the ether sent:\n%s", r.stderr)
 	}
 	// Signed, journaled, not sent.
@@ -511,7 +511,7 @@ func TestStakeApprovesThenStakes(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
 	}
-	if !hasLine(r.stderr, "ether sent:", "0.01") {
+	if !hasLine(r.stderr, "ether sent:", "0.01 = the platform fee (read from the chain)") {
 		t.Errorf("stderr does not show the platform fee as the ether sent:\n%s", r.stderr)
 	}
 	all := journaltest.Entries(t, f.sess.StateDir)
