@@ -22,7 +22,7 @@ var commands = []struct{ name, args, help string }{
 	{"contracts", "", "the contracts of the token"},
 	{"pools", "", "the staking pools of the token"},
 	{"stakes", "POOL", "the stakes of a pool (id or name; tab completes)"},
-	{"alloc", "ID", "look up an allocation"},
+	{"alloc", "ID", "look up an allocation (tab completes recent ones)"},
 	{"transactions", "", "transactions created on this machine"},
 	{"requests", "", "the request inspector"},
 	{"token", "ID|NAME", "switch token (id, or name or symbol; tab completes)"},
@@ -55,6 +55,9 @@ type completions struct {
 	tokens, namedIDs []string
 	pools            []string // ids and names; nil until fetched
 	poolsErr         string   // why they could not be fetched
+	// allocations are the ids looked up lately (and the embedded
+	// sandbox's demo ones).
+	allocations []string
 }
 
 // complete extends the command name typed so far, or the argument of a
@@ -77,6 +80,8 @@ func complete(line string, c completions) (string, string) {
 			choices = append(slices.Clip(choices), c.namedIDs...)
 		}
 		return completeWord(arg, "token ", choices, "token")
+	case "alloc", "allocation":
+		return completeWord(arg, name+" ", c.allocations, "recent allocation")
 	case "stakes":
 		switch {
 		case c.poolsErr != "":
@@ -240,7 +245,7 @@ func (m *Model) fetchPoolNames() tea.Cmd {
 }
 
 func (m *Model) completions() completions {
-	c := completions{profiles: m.opts.Switch.Names}
+	c := completions{profiles: m.opts.Switch.Names, allocations: views.RecentAllocations(m.ctx)}
 	for _, id := range m.ctx.Session.TokenIDs {
 		n, ok := m.ctx.Session.TokenName(id)
 		switch {
