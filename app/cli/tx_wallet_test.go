@@ -557,6 +557,7 @@ func TestSigningRefusals(t *testing.T) {
 		}, args: claim, code: 1, want: "another leaf, proof or root index than the allocation's proof"},
 		{name: "wrong passphrase", environ: map[string]string{"ALLOT_PASSPHRASE": "wrong"}, args: claim, code: 1, want: "wrong passphrase"},
 		{name: "no passphrase", environ: map[string]string{}, args: claim, code: 1, want: "no passphrase"},
+		{name: "missing passphrase file", args: append(claim, "--passphrase-file", "/nonexistent/passphrase"), code: 1, want: "/nonexistent/passphrase"},
 		{name: "no rpc_url", profile: func(s *session.Session) { s.Chain = nil }, args: claim, code: 1, want: `set rpc_url in profile "test"`},
 		{name: "account not in the keystore", args: []string{"claim", testAllocation, "--sign", "--account", stranger.Hex()}, code: 1, want: "no such account"},
 		{name: "stake without rpc_url", profile: func(s *session.Session) { s.Chain = nil },
@@ -592,7 +593,10 @@ func TestSigningRefusals(t *testing.T) {
 					t.Errorf("journal: %s %s %s: nothing should have been signed", e.Kind, e.Op, e.Ref)
 				}
 			}
-			if tc.code == 2 || strings.Contains(tc.name, "rpc_url") || strings.Contains(tc.name, "keystore") {
+			// What the command line can check is checked before the claim
+			// request, which the service records as a transaction.
+			if tc.code == 2 || strings.Contains(tc.name, "rpc_url") || strings.Contains(tc.name, "keystore") ||
+				tc.name == "no passphrase" || tc.name == "missing passphrase file" {
 				if n := f.svc.claimRequests() - claimsBefore; n != 0 {
 					t.Errorf("%d claim requests sent before the refusal, want none", n)
 				}
