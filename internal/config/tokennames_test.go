@@ -70,3 +70,34 @@ func TestTokenNamesErrors(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParse: no configuration text panics the parser, and every token
+// name one yields is printable text within its bounds, as the header
+// draws it.
+func FuzzParse(f *testing.F) {
+	f.Add(namedTokens)
+	f.Add(valid)
+	f.Add("[profiles.a]\nbase_url = \"https://a\"\n[profiles.a.token_names]\n\"7c9e6679-7425-40de-944b-e07fc1f90ae7\" = { name = \"A\\u202eB\", symbol = 1 }\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		cfg, err := Parse([]byte(text))
+		if err != nil {
+			return
+		}
+		for _, p := range cfg.Profiles {
+			if len(p.TokenNames) > MaxTokenNames {
+				t.Fatalf("%d token names", len(p.TokenNames))
+			}
+			for id, n := range p.TokenNames {
+				if err := checkLabel(n.Name, MaxTokenName, true); err != nil {
+					t.Fatalf("token %q: name %q: %v", id, n.Name, err)
+				}
+				if n.Symbol != "" && checkLabel(n.Symbol, MaxTokenSymbol, false) != nil {
+					t.Fatalf("token %q: symbol %q", id, n.Symbol)
+				}
+				if n.String() != n.Name+" ("+n.Symbol+")" && n.String() != n.Name {
+					t.Fatalf("token %q shown as %q", id, n.String())
+				}
+			}
+		}
+	})
+}
