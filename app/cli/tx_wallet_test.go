@@ -563,6 +563,7 @@ func TestSigningRefusals(t *testing.T) {
 		{name: "stake without rpc_url", profile: func(s *session.Session) { s.Chain = nil },
 			args: []string{"stake", "--pool", testPoolID, "--amount", "1", "--account", f.user.Hex()}, code: 1, want: "stake needs an EVM node"},
 		{name: "send without sign", args: []string{"claim", testAllocation, "--sender", f.user.Hex(), "--send"}, code: 2, want: "--send needs --sign"},
+		{name: "passphrase file without sign", args: []string{"claim", testAllocation, "--sender", f.user.Hex(), "--passphrase-file", "pass"}, code: 2, want: "--passphrase-file needs --sign"},
 		{name: "wait without send", args: append(claim, "--wait"), code: 2, want: "--wait needs --send"},
 		{name: "sender is not the account", args: append(claim, "--sender", stranger.Hex()), code: 2, want: "is not the signing --account"},
 		{name: "stake without amount", args: []string{"stake", "--pool", testPoolID, "--account", f.user.Hex()}, code: 2, want: "--amount X is required"},
