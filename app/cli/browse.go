@@ -13,11 +13,17 @@ import (
 
 // tokenFlag declares --token, defaulting to the profile's first token.
 func tokenFlag(fs *flag.FlagSet) *string {
-	return fs.String("token", "", "token `ID` (default: the profile's first token)")
+	return fs.String("token", "", "token `ID`, or a name or symbol from the profile's token_names (default: the profile's first token)")
 }
 
 func resolveToken(s *session.Session, flagValue string) (string, error) {
+	if id, ok := s.FindToken(flagValue); ok {
+		return id, nil
+	}
 	if flagValue != "" {
+		if api.CheckUUID("token", flagValue) != nil {
+			return "", usagef("--token %q is neither a token id nor the name or symbol of one of the profile's tokens", sanitize.Truncate(flagValue, 40))
+		}
 		return flagValue, nil
 	}
 	if len(s.TokenIDs) == 0 {
@@ -37,7 +43,7 @@ func tokenText(s *session.Session, id string) string {
 
 var contractsCommand = command{
 	name:    "contracts",
-	args:    "[--token ID] [-o json|csv]",
+	args:    "[--token ID|NAME] [-o json|csv]",
 	summary: "list the distribution contracts of a token",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		token := tokenFlag(fs)
@@ -83,7 +89,7 @@ var contractsCommand = command{
 
 var poolsCommand = command{
 	name:    "pools",
-	args:    "[--token ID] [-o json|csv]",
+	args:    "[--token ID|NAME] [-o json|csv]",
 	summary: "list every staking pool of a token (all pages)",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		token := tokenFlag(fs)

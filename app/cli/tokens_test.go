@@ -34,4 +34,11 @@ func TestTablesNameTheToken(t *testing.T) {
 	if got := last("contracts", "--token", second); !strings.HasSuffix(got, " contracts of token "+second) {
 		t.Errorf("contracts of a token named nowhere end with %q", got)
 	}
+	// --token takes the name or symbol too.
+	if got := last("pools", "--token", "acme"); !strings.HasSuffix(got, " pools of Acme Token (ACME)") {
+		t.Errorf("pools --token acme end with %q", got)
+	}
+	if r := runCLI(t, s, nil, "pools", "--token", "Meridian"); r.code != 2 || !strings.Contains(r.stderr, `--token "Meridian" is neither a token id nor the name or symbol`) {
+		t.Errorf("a name the profile does not give: exit %d\n%s", r.code, r.stderr)
+	}
 }
