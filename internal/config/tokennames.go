@@ -115,8 +115,9 @@ func checkLabel(s string, max int, spaces bool) error {
 }
 
 // checkTokenNames checks what the entries' decoding could not: how many
-// there are and that each is keyed by a token id. It keys them in lower
-// case, as the service's ids are compared.
+// there are, that each is keyed by a token id, and that no name or symbol
+// stands for two tokens (:token and --token find a token by either). It
+// keys them in lower case, as the service's ids are compared.
 func (p *Profile) checkTokenNames() error {
 	if len(p.TokenNames) > MaxTokenNames {
 		return fmt.Errorf("token_names names %d tokens, more than %d", len(p.TokenNames), MaxTokenNames)
@@ -127,6 +128,7 @@ func (p *Profile) checkTokenNames() error {
 	}
 	sort.Strings(ids)
 	names := make(map[string]TokenName, len(ids))
+	owner := map[string]string{} // a name or symbol, in lower case: the token it names
 	var problems []error
 	for _, id := range ids {
 		key := strings.ToLower(id)
@@ -138,7 +140,15 @@ func (p *Profile) checkTokenNames() error {
 			problems = append(problems, fmt.Errorf("token_names: token %s is named twice", key))
 			continue
 		}
-		names[key] = p.TokenNames[id]
+		n := p.TokenNames[id]
+		names[key] = n
+		for _, label := range []string{n.Name, n.Symbol} {
+			l := strings.ToLower(label)
+			if other, taken := owner[l]; taken && other != key && label != "" {
+				problems = append(problems, fmt.Errorf("token_names: %q names both %s and %s", label, other, key))
+			}
+			owner[l] = key
+		}
 	}
 	if len(problems) > 0 {
 		return errors.Join(problems...)

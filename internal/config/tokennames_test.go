@@ -59,6 +59,8 @@ func TestTokenNamesErrors(t *testing.T) {
 		{"symbol too long", id + ` = { name = "Acme", symbol = "ACMEACMEACMEA" }`, "longer than 12 characters"},
 		{"key not an id", `"acme" = { name = "Acme" }`, `profile "a": token_names: key "acme" is not a token id (a UUID)`},
 		{"named twice", id + " = { name = \"Acme\" }\n" + strings.ToUpper(id) + ` = { name = "Other" }`, "token_names: token 7c9e6679-7425-40de-944b-e07fc1f90ae7 is named twice"},
+		{"a label for two tokens", id + " = { name = \"Acme\", symbol = \"ACME\" }\n\"8c9e6679-7425-40de-944b-e07fc1f90ae7\" = { name = \"acme\" }",
+			`token_names: "acme" names both 7c9e6679-7425-40de-944b-e07fc1f90ae7 and 8c9e6679-7425-40de-944b-e07fc1f90ae7`},
 		{"too many", many.String(), fmt.Sprintf("token_names names %d tokens, more than %d", MaxTokenNames+1, MaxTokenNames)},
 	}
 	for _, tt := range tests {
