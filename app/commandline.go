@@ -246,7 +246,7 @@ func (m *Model) fetchPoolNames() tea.Cmd {
 
 func (m *Model) completions() completions {
 	c := completions{profiles: m.opts.Switch.Names, allocations: views.RecentAllocations(m.ctx)}
-	for _, id := range m.ctx.Session.TokenIDs {
+	for _, id := range m.ctx.Session.Tokens() {
 		n, ok := m.ctx.Session.TokenName(id)
 		switch {
 		case !ok:

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"allot/internal/config"
@@ -24,10 +26,22 @@ func (s *Session) TokenName(id string) (config.TokenName, bool) {
 	return config.TokenName{}, false
 }
 
-// FindToken finds the profile's token that ref names: its id, or its
-// name or symbol as TokenName gives them, whatever the case.
+// Tokens are the tokens a user may pick by name: the profile's tokens,
+// then those only its token_names names, by id.
+func (s *Session) Tokens() []string {
+	ids := slices.Clone(s.TokenIDs)
+	for _, id := range slices.Sorted(maps.Keys(s.Profile.TokenNames)) {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// FindToken finds the token of Tokens that ref names: its id, or its name
+// or symbol as TokenName gives them, whatever the case.
 func (s *Session) FindToken(ref string) (string, bool) {
-	for _, id := range s.TokenIDs {
+	for _, id := range s.Tokens() {
 		n, named := s.TokenName(id)
 		if strings.EqualFold(id, ref) || named && (strings.EqualFold(n.Name, ref) || n.Symbol != "" && strings.EqualFold(n.Symbol, ref)) {
 			return id, true
