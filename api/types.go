@@ -117,6 +117,15 @@ type Transaction struct {
 	Status        string `json:"status"`
 }
 
+// The interface has no call that reports a service transaction's
+// execution, so the status transactions/create answers with (PENDING)
+// never changes: allot shows such a transaction as TransactionCreated,
+// with TransactionCreatedNote, rather than a state that will never move.
+const (
+	TransactionCreated     = "CREATED"
+	TransactionCreatedNote = "created at the service; its execution is not reported by the interface"
+)
+
 // TransactionsResult is the result of transaction creation (D5).
 type TransactionsResult struct {
 	Transactions []Transaction `json:"transactions"`

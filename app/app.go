@@ -789,21 +789,17 @@ func countdown(d time.Duration) string {
 }
 
 // tokenLabel names the current token: its name and symbol where the
-// embedded sandbox's fixtures give them (the interface has no call that
-// does), its id shortened otherwise. short keeps the symbol alone.
+// profile or the embedded sandbox gives them (the interface has no call
+// that does), its id shortened otherwise. short keeps the symbol alone.
 func (m *Model) tokenLabel(short bool) string {
-	if fx := m.ctx.Session.Fixtures; fx != nil {
-		for _, t := range fx.Tokens {
-			switch {
-			case t.ID != m.ctx.Token || t.Name == "":
-			case short && t.Symbol != "":
-				return sanitize.Line(t.Symbol)
-			default:
-				return sanitize.Line(t.Name) + " (" + sanitize.Line(t.Symbol) + ")"
-			}
-		}
+	n, ok := m.ctx.Session.TokenName(m.ctx.Token)
+	switch {
+	case !ok:
+		return shortID(m.ctx.Token)
+	case short:
+		return n.Short()
 	}
-	return shortID(m.ctx.Token)
+	return n.String()
 }
 
 func shortID(id string) string {

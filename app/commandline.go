@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"allot/api"
 	"allot/internal/sanitize"
 	"allot/views"
 )
@@ -20,10 +22,10 @@ var commands = []struct{ name, args, help string }{
 	{"contracts", "", "the contracts of the token"},
 	{"pools", "", "the staking pools of the token"},
 	{"stakes", "POOL", "the stakes of a pool (id or name; tab completes)"},
-	{"alloc", "ID", "look up an allocation"},
+	{"alloc", "ID", "look up an allocation (tab completes recent ones)"},
 	{"transactions", "", "transactions created on this machine"},
 	{"requests", "", "the request inspector"},
-	{"token", "ID", "switch token"},
+	{"token", "ID|NAME", "switch token (id, or name or symbol; tab completes)"},
 	{"profile", "[NAME]", "list the profiles, or switch to one"},
 	{"schedule", "", "create an unlock schedule"},
 	{"creative", "", "upload a portal creative"},
@@ -46,9 +48,16 @@ func newCommandLine() textinput.Model {
 // configuration's profiles, the profile's tokens, and the pools of the
 // token on show (fetched when the command line opens).
 type completions struct {
-	profiles, tokens []string
+	profiles []string
+	// tokens are the names and symbols of the named tokens and the ids of
+	// the others; namedIDs the ids of the named ones, offered once a
+	// first character is typed, so that the list stays short.
+	tokens, namedIDs []string
 	pools            []string // ids and names; nil until fetched
 	poolsErr         string   // why they could not be fetched
+	// allocations are the ids looked up lately (and the embedded
+	// sandbox's demo ones).
+	allocations []string
 }
 
 // complete extends the command name typed so far, or the argument of a
@@ -66,7 +75,13 @@ func complete(line string, c completions) (string, string) {
 	case "profile":
 		return completeWord(arg, "profile ", c.profiles, "profile")
 	case "token":
-		return completeWord(arg, "token ", c.tokens, "token")
+		choices := c.tokens
+		if arg != "" {
+			choices = append(slices.Clip(choices), c.namedIDs...)
+		}
+		return completeWord(arg, "token ", choices, "token")
+	case "alloc", "allocation":
+		return completeWord(arg, name+" ", c.allocations, "recent allocation")
 	case "stakes":
 		switch {
 		case c.poolsErr != "":
@@ -179,10 +194,15 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		m.ctx.Wallet.SignOut()
 		return m.inform("signed out: the portal token is forgotten")
 	case "token":
-		if err := need(1, "a token id"); err != nil {
-			return m.fail("command", err)
+		id, ok := m.ctx.Session.FindToken(rest)
+		switch {
+		case ok:
+		case api.CheckUUID("token", rest) == nil:
+			id = rest // a token the profile does not list
+		default:
+			return m.fail("command", errors.New(":token takes a token id, or the name or symbol of one of the profile's tokens (tab completes)"))
 		}
-		return m.setToken(args[0])
+		return m.setToken(id)
 	case "profile":
 		switch len(args) {
 		case 0:
@@ -225,7 +245,20 @@ func (m *Model) fetchPoolNames() tea.Cmd {
 }
 
 func (m *Model) completions() completions {
-	c := completions{profiles: m.opts.Switch.Names, tokens: m.ctx.Session.TokenIDs}
+	c := completions{profiles: m.opts.Switch.Names, allocations: views.RecentAllocations(m.ctx)}
+	for _, id := range m.ctx.Session.Tokens() {
+		n, ok := m.ctx.Session.TokenName(id)
+		switch {
+		case !ok:
+			c.tokens = append(c.tokens, id)
+		case n.Symbol != "":
+			c.tokens = append(c.tokens, sanitize.Line(n.Name), sanitize.Line(n.Symbol))
+			c.namedIDs = append(c.namedIDs, id)
+		default:
+			c.tokens = append(c.tokens, sanitize.Line(n.Name))
+			c.namedIDs = append(c.namedIDs, id)
+		}
+	}
 	if m.poolNames.token == m.ctx.Token {
 		c.pools, c.poolsErr = m.poolNames.names, m.poolNames.err
 		if c.pools == nil && c.poolsErr == "" {

@@ -303,6 +303,10 @@ func TestHumanity(t *testing.T) {
 func TestStakeFlow(t *testing.T) {
 	f := newFlow(t)
 	f.unlock()
+	// Unlocked, not signed in: the form says so when it opens. (The
+	// portal tab first: the unlock page's closing is then behind us.)
+	f.runes("6").wait("Proof of humanity")
+	f.runes("2").wait("Season").runes("S").wait("Not signed in to the portal as this account").key(tea.KeyEsc).wait("enter: stakes of the pool")
 	f.runes("6").runes("s").wait("Sign this message").runes("y").wait("Signed in as")
 	f.runes("2").wait("Season").runes("S").wait("Stake in")
 	f.typ("5").wait("the pool's minimum stake is")

@@ -68,6 +68,22 @@ func NewAllocation(ctx *Context) Screen {
 // LookupMsg asks the allocation screen to look up an id.
 type LookupMsg struct{ ID string }
 
+// RecentAllocations are the ids the command line's :alloc completes: the
+// allocations looked up lately on this deployment, newest first, then, on
+// the embedded sandbox, its demo allocations, as the Allocation screen
+// offers them.
+func RecentAllocations(ctx *Context) []string {
+	ids := recentLookups(ctx.Journal, ctx.Session.Deployment())
+	if fx := ctx.Session.Fixtures; fx != nil {
+		for _, id := range fx.AllocationIDs[:min(len(fx.AllocationIDs), maxRecent)] {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
+
 // recentLookups are the allocations looked up lately on deployment d,
 // newest first: ids of another deployment mean nothing here.
 func recentLookups(j *journal.Journal, d journal.Deployment) []string {

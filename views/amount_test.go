@@ -75,3 +75,13 @@ func TestStakeAmountChecksAsTyped(t *testing.T) {
 		}
 	}
 }
+
+// TestStakeSaysWhatItNeedsOnOpen: without an unlocked account the stake
+// form says so when it opens, as the claim form does.
+func TestStakeSaysWhatItNeedsOnOpen(t *testing.T) {
+	s := NewStake(formContext(), api.Pool{ID: "p", Name: "Pool"})
+	s.SetSize(100, 30)
+	if v := ansi.Strip(s.View()); !strings.Contains(v, "No account is unlocked: esc, then u (or :unlock)") {
+		t.Errorf("the stake form opens without saying no account is unlocked:\n%s", v)
+	}
+}

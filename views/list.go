@@ -33,6 +33,10 @@ type list[R any] struct {
 	loaded func([]R) []R
 	// actions open a screen about the focused row.
 	actions []rowAction[R]
+	// newestFirst is for a list given newest first (Requests,
+	// Transactions): while the cursor is on the first row it stays there
+	// as newer rows arrive, so that the screen opens on the newest.
+	newestFirst bool
 
 	seq        int
 	busy       bool
@@ -169,11 +173,25 @@ func (l *list[R]) setRows(rows []R) tea.Cmd {
 	if l.summary != nil {
 		l.summaryTxt = l.summary(rows)
 	}
+	follow := l.newestFirst && l.onFirstRow()
 	cmd := l.table.SetRows(rows)
+	if follow && cmd == nil && len(rows) > 0 {
+		// Shown as given (no sort or filter to wait for): the first row
+		// is the newest.
+		l.table.SelectID(l.id(rows[0]))
+	}
 	l.layout() // the rows decide how wide the table wants to be
 	l.focused = ""
 	l.syncDetail()
 	return cmd
+}
+
+// onFirstRow says the cursor is on the first of the rows as they were
+// given, or on none.
+func (l *list[R]) onFirstRow() bool {
+	row, ok := l.table.Selected()
+	rows := l.table.Rows()
+	return !ok || len(rows) > 0 && l.id(row) == l.id(rows[0])
 }
 
 // syncDetail shows the focused row in the detail pane when it changed.

@@ -46,6 +46,7 @@ func NewRequests(ctx *Context) Screen {
 		CopyText: func(i indexed) string { return i.X.Curl() },
 		Empty:    "No requests yet: every call the dashboard makes to the service appears here.",
 	}, exchangeFields)
+	r.newestFirst = true
 	return r
 }
 

@@ -156,8 +156,17 @@ func (s *stake) headLines() string {
 	b.WriteString(st.Title.Render("Stake in "+sanitize.Line(s.pool.Name)) + "\n")
 	b.WriteString(st.Muted.Render(fmt.Sprintf("minimum %s · minimum length %s · max APY %s%%",
 		widget.FormatAmount(s.pool.MinimumStakeAmount.String()), widget.FormatDuration(s.pool.MinimumStakeLength), s.pool.MaxAPY.String())) + "\n")
-	if addr, _, ok := s.ctx.Wallet.Account(); ok {
+	// What the stake needs is said on open, as the claim form does, not
+	// only once the amount is typed and sent.
+	addr, _, unlocked := s.ctx.Wallet.Account()
+	switch {
+	case !unlocked:
+		b.WriteString("No account is unlocked: esc, then u (or :unlock); the stake also needs a portal sign-in (:portal).\n")
+	default:
 		b.WriteString("Staking as " + addr.Hex() + "\n")
+		if _, sess, ok := s.ctx.Wallet.Portal(s.ctx.Now()); !ok || sess.Wallet != addr {
+			b.WriteString("Not signed in to the portal as this account, which builds the stake: esc, then :portal and s.\n")
+		}
 	}
 	b.WriteString("\n")
 	if p := s.plan; s.flow != nil && p.Approve != nil {

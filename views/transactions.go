@@ -48,8 +48,8 @@ const statusUnknown = "UNKNOWN"
 // call that reports its execution, so the PENDING it was created with
 // would never change (issue 14).
 const (
-	statusCreated      = "CREATED"
-	createdNotReported = "created at the service; its execution is not reported by the interface"
+	statusCreated      = api.TransactionCreated
+	createdNotReported = api.TransactionCreatedNote
 )
 
 // chainStatus is a final status as the journal holds it (wallet.Status's
@@ -125,6 +125,7 @@ func NewTransactions(ctx *Context) Screen {
 	j := ctx.Journal
 	d := ctx.Session.Deployment()
 	l.fetch = func(context.Context) ([]txRow, error) { return readTransactions(j, d) }
+	l.newestFirst = true
 	l.actions = []rowAction[txRow]{{
 		key:  keyUnknown,
 		open: func(r txRow) Screen { return reopenUnknown(ctx, r.op, r.ref, r.write, r.Body, r.At) },

@@ -36,6 +36,10 @@ type Summary struct {
 	Args      []Arg
 	// Withdraw details a vester withdraw; nil for other calls.
 	Withdraw *Withdrawal
+	// Pays names the fee the ether sent is ("claim fee", "platform fee")
+	// when the chain says the contract asks exactly that; empty when it
+	// was not read or differs, which a warning says.
+	Pays     string
 	Warnings []Warning
 }
 
@@ -317,7 +321,9 @@ func (s *Summary) checkFee(ctx context.Context, opts DecodeOptions, name string,
 	if fee.Cmp(s.Call.Value) != 0 {
 		s.warn(WarnFeeMismatch, "the call sends %s ether, the contract's %s is %s ether; it will refuse it",
 			s.ValueEther(), name, FormatUnits(fee))
+		return
 	}
+	s.Pays = name
 }
 
 func (s *Summary) warn(k WarningKind, format string, args ...any) {

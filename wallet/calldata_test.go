@@ -126,6 +126,16 @@ func TestDecodeWithdrawDetails(t *testing.T) {
 	if s.ValueEther() != "0.001" {
 		t.Errorf("value %s ether", s.ValueEther())
 	}
+	// The ether sent is named as the fee it pays, once the chain says so.
+	if lines := s.Lines(); lines[len(lines)-1] != (Line{"ether sent", "0.001 = the claim fee (read from the chain)"}) {
+		t.Errorf("last line %+v", lines[len(lines)-1])
+	}
+	c := f.withdrawCall(t, aliceLeaf, alice, big.NewInt(1))
+	c.Value = big.NewInt(0)
+	wrong := DecodeCall(context.Background(), c, DecodeOptions{Signer: alice, ChainID: f.chain.ChainID(), Known: f.known(), Chain: f.node})
+	if lines := wrong.Lines(); lines[len(lines)-1] != (Line{"ether sent", "0"}) || wrong.Pays != "" {
+		t.Errorf("ether that is not the fee is named %+v", lines[len(lines)-1])
+	}
 }
 
 func TestDecodeStakeApproveTransfer(t *testing.T) {

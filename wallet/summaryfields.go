@@ -8,7 +8,8 @@ type Line struct{ Label, Value string }
 // Lines describe the call the way the user must read it before it is
 // signed, in order: the target, the sender, the function and every
 // argument (amounts also in tokens), what a withdraw proves, and the ether
-// sent. The warnings are in Warnings. Values may hold what the service
+// sent, named as the fee it pays when the chain says so. The warnings are
+// in Warnings. Values may hold what the service
 // sent: sanitize them before display.
 func (s *Summary) Lines() []Line {
 	to := s.Call.To.Hex() + " (not a contract allot knows)"
@@ -38,5 +39,9 @@ func (s *Summary) Lines() []Line {
 		}
 		lines = append(lines, Line{"proof root", wd.ComputedRoot.Hex()}, Line{"vester root", fmt.Sprintf("%d: %s", wd.RootIndex, onChain)})
 	}
-	return append(lines, Line{"ether sent", s.ValueEther()})
+	sent := s.ValueEther()
+	if s.Pays != "" {
+		sent += " = the " + s.Pays + " (read from the chain)"
+	}
+	return append(lines, Line{"ether sent", sent})
 }

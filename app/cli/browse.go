@@ -7,16 +7,23 @@ import (
 	"strconv"
 
 	"allot/api"
+	"allot/internal/sanitize"
 	"allot/internal/session"
 )
 
 // tokenFlag declares --token, defaulting to the profile's first token.
 func tokenFlag(fs *flag.FlagSet) *string {
-	return fs.String("token", "", "token `ID` (default: the profile's first token)")
+	return fs.String("token", "", "token `ID`, or a name or symbol from the profile's token_names (default: the profile's first token)")
 }
 
 func resolveToken(s *session.Session, flagValue string) (string, error) {
+	if id, ok := s.FindToken(flagValue); ok {
+		return id, nil
+	}
 	if flagValue != "" {
+		if api.CheckUUID("token", flagValue) != nil {
+			return "", usagef("--token %q is neither a token id nor the name or symbol of one of the profile's tokens", sanitize.Truncate(flagValue, 40))
+		}
 		return flagValue, nil
 	}
 	if len(s.TokenIDs) == 0 {
@@ -25,9 +32,18 @@ func resolveToken(s *session.Session, flagValue string) (string, error) {
 	return s.TokenIDs[0], nil
 }
 
+// tokenText names token id under a table: by the name the profile (or the
+// embedded sandbox) gives it, else by its whole id, which a script may use.
+func tokenText(s *session.Session, id string) string {
+	if n, ok := s.TokenName(id); ok {
+		return n.String()
+	}
+	return "token " + sanitize.Line(id)
+}
+
 var contractsCommand = command{
 	name:    "contracts",
-	args:    "[--token ID] [-o json|csv]",
+	args:    "[--token ID|NAME] [-o json|csv]",
 	summary: "list the distribution contracts of a token",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		token := tokenFlag(fs)
@@ -65,7 +81,7 @@ var contractsCommand = command{
 			if err := t.flush(); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.Stdout, "%d of %d contracts\n", len(list.Items), list.Total)
+			fmt.Fprintf(e.Stdout, "%d of %d contracts of %s\n", len(list.Items), list.Total, tokenText(s, id))
 			return nil
 		}
 	},
@@ -73,7 +89,7 @@ var contractsCommand = command{
 
 var poolsCommand = command{
 	name:    "pools",
-	args:    "[--token ID] [-o json|csv]",
+	args:    "[--token ID|NAME] [-o json|csv]",
 	summary: "list every staking pool of a token (all pages)",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		token := tokenFlag(fs)
@@ -117,7 +133,7 @@ var poolsCommand = command{
 			if err := t.flush(); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.Stdout, "%d of %d pools\n", len(list.Items), list.Total)
+			fmt.Fprintf(e.Stdout, "%d of %d pools of %s\n", len(list.Items), list.Total, tokenText(s, id))
 			return nil
 		}
 	},

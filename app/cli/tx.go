@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"flag"
+	"fmt"
+	"io"
 	"strings"
 
 	"allot/api"
@@ -49,14 +51,39 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 				if *out == formatJSON {
 					return writeJSON(e.Stdout, res)
 				}
-				t := newTable(e.Stdout, "TRANSACTION", "STATUS")
-				for _, tx := range res.Transactions {
-					t.row(tx.TransactionID, tx.Status)
-				}
-				return t.flush()
+				return writeCreated(e.Stdout, res)
 			}
 		},
 	}
+}
+
+// writeCreated prints the transactions the service created as the
+// dashboard's Transactions screen shows them: CREATED for the PENDING the
+// interface never updates, and what that means. Any other status is the
+// service's own word, printed as it came.
+func writeCreated(w io.Writer, res *api.TransactionsResult) error {
+	if len(res.Transactions) == 0 {
+		_, err := fmt.Fprintln(w, "The service answered with no transactions.")
+		return err
+	}
+	t := newTable(w, "TRANSACTION", "STATUS")
+	created := false
+	for _, tx := range res.Transactions {
+		status := tx.Status
+		if status == "PENDING" {
+			status, created = api.TransactionCreated, true
+		}
+		t.row(tx.TransactionID, status)
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	if created {
+		if _, err := fmt.Fprintf(w, "%s: %s.\n", api.TransactionCreated, api.TransactionCreatedNote); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func readTransactionBody(path, action string) (api.TransactionRequest, error) {

@@ -388,7 +388,7 @@ func TestClaimSignWithoutSendPrintsSignedTransaction(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
 	}
-	if !hasLine(r.stderr, "ether sent:", "0.001") {
+	if !hasLine(r.stderr, "ether sent:", "0.001 = the claim fee (read from the chain)") {
 		t.Errorf("stderr does not show the claim fee as the ether sent:\n%s", r.stderr)
 	}
 	// Signed, journaled, not sent.
@@ -511,7 +511,7 @@ func TestStakeApprovesThenStakes(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
 	}
-	if !hasLine(r.stderr, "ether sent:", "0.01") {
+	if !hasLine(r.stderr, "ether sent:", "0.01 = the platform fee (read from the chain)") {
 		t.Errorf("stderr does not show the platform fee as the ether sent:\n%s", r.stderr)
 	}
 	all := journaltest.Entries(t, f.sess.StateDir)
@@ -557,11 +557,13 @@ func TestSigningRefusals(t *testing.T) {
 		}, args: claim, code: 1, want: "another leaf, proof or root index than the allocation's proof"},
 		{name: "wrong passphrase", environ: map[string]string{"ALLOT_PASSPHRASE": "wrong"}, args: claim, code: 1, want: "wrong passphrase"},
 		{name: "no passphrase", environ: map[string]string{}, args: claim, code: 1, want: "no passphrase"},
+		{name: "missing passphrase file", args: append(claim, "--passphrase-file", "/nonexistent/passphrase"), code: 1, want: "/nonexistent/passphrase"},
 		{name: "no rpc_url", profile: func(s *session.Session) { s.Chain = nil }, args: claim, code: 1, want: `set rpc_url in profile "test"`},
 		{name: "account not in the keystore", args: []string{"claim", testAllocation, "--sign", "--account", stranger.Hex()}, code: 1, want: "no such account"},
 		{name: "stake without rpc_url", profile: func(s *session.Session) { s.Chain = nil },
 			args: []string{"stake", "--pool", testPoolID, "--amount", "1", "--account", f.user.Hex()}, code: 1, want: "stake needs an EVM node"},
 		{name: "send without sign", args: []string{"claim", testAllocation, "--sender", f.user.Hex(), "--send"}, code: 2, want: "--send needs --sign"},
+		{name: "passphrase file without sign", args: []string{"claim", testAllocation, "--sender", f.user.Hex(), "--passphrase-file", "pass"}, code: 2, want: "--passphrase-file needs --sign"},
 		{name: "wait without send", args: append(claim, "--wait"), code: 2, want: "--wait needs --send"},
 		{name: "sender is not the account", args: append(claim, "--sender", stranger.Hex()), code: 2, want: "is not the signing --account"},
 		{name: "stake without amount", args: []string{"stake", "--pool", testPoolID, "--account", f.user.Hex()}, code: 2, want: "--amount X is required"},
@@ -592,7 +594,10 @@ func TestSigningRefusals(t *testing.T) {
 					t.Errorf("journal: %s %s %s: nothing should have been signed", e.Kind, e.Op, e.Ref)
 				}
 			}
-			if tc.code == 2 || strings.Contains(tc.name, "rpc_url") || strings.Contains(tc.name, "keystore") {
+			// What the command line can check is checked before the claim
+			// request, which the service records as a transaction.
+			if tc.code == 2 || strings.Contains(tc.name, "rpc_url") || strings.Contains(tc.name, "keystore") ||
+				tc.name == "no passphrase" || tc.name == "missing passphrase file" {
 				if n := f.svc.claimRequests() - claimsBefore; n != 0 {
 					t.Errorf("%d claim requests sent before the refusal, want none", n)
 				}

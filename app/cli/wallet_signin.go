@@ -50,6 +50,11 @@ func openAccount(ctx context.Context, e *env, ks keystoreFlags, addr common.Addr
 	if !store.MayHold(addr) {
 		return nil, fmt.Errorf("%w: %s is not in %s (see 'allot account list')", keystore.ErrNoAccount, addr.Hex(), store.Dir())
 	}
+	// The passphrase is read once the calls are checked; where it will
+	// come from is checked now, before any request is sent.
+	if err := ks.source(e).Check(); err != nil {
+		return nil, err
+	}
 	return &signingAccount{e: e, flags: ks, store: store, address: addr}, nil
 }
 

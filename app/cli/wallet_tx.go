@@ -90,7 +90,8 @@ func (c *claimSigning) resolve(e *env, sender *string) error {
 		for _, f := range []struct {
 			name string
 			set  bool
-		}{{"account", *c.account != ""}, {"send", *c.tx.send}, {"wait", *c.tx.wait}, {"yes", *c.tx.yes}} {
+		}{{"account", *c.account != ""}, {"send", *c.tx.send}, {"wait", *c.tx.wait}, {"yes", *c.tx.yes},
+			{"keystore", *c.ks.dir != ""}, {"passphrase-file", *c.ks.passphraseFile != ""}} {
 			if f.set {
 				return usagef("claim: --%s needs --sign", f.name)
 			}

@@ -57,6 +57,8 @@ type Profile struct {
 	// SigningPins).
 	Pins         Pins   `toml:"pins"`
 	MaxNativeFee string `toml:"max_native_fee"`
+	// TokenNames name the tokens for people, by token id (see TokenName).
+	TokenNames map[string]TokenName `toml:"token_names"`
 
 	// Name is the profile's key in the file.
 	Name string `toml:"-"`
@@ -224,8 +226,9 @@ func Parse(data []byte) (*Config, error) {
 				p.SigninDomain = u.Host
 			}
 		}
+		err := errors.Join(p.checkTokenNames(), p.validate())
 		cfg.Profiles[name] = p
-		if err := p.validate(); err != nil {
+		if err != nil {
 			problems = append(problems, fmt.Errorf("profile %q: %w", name, err))
 		}
 	}

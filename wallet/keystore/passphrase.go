@@ -57,6 +57,30 @@ func NewPassphrase(src PassphraseSource, prompt string) (string, error) {
 	return pass, nil
 }
 
+// Check says whether ReadPassphrase can find a passphrase, without reading
+// it: the file can be opened, the environment holds one, or there is a
+// terminal to type it on. A command checks it before it writes anything,
+// so that a missing file is not found after a request was sent.
+func (src PassphraseSource) Check() error {
+	switch {
+	case src.File != "":
+		f, err := os.Open(src.File)
+		if err != nil {
+			return fmt.Errorf("passphrase file: %w", err)
+		}
+		defer f.Close()
+		if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+			return fmt.Errorf("passphrase file: %s is not a regular file", src.File)
+		}
+		return nil
+	case src.Getenv != nil && src.Getenv(PassphraseEnv) != "", src.Terminal != nil:
+		return nil
+	case src.Stdin == nil || !term.IsTerminal(int(src.Stdin.Fd())):
+		return fmt.Errorf("no passphrase: not on a terminal; use --passphrase-file or %s", PassphraseEnv)
+	}
+	return nil
+}
+
 // readPassphrase reads as ReadPassphrase does, and says whether the
 // passphrase was typed at the terminal.
 func readPassphrase(src PassphraseSource, prompt string) (pass string, typed bool, err error) {

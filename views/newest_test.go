@@ -1,0 +1,90 @@
+package views
+
+import (
+	"context"
+	"io"
+	"testing"
+	"time"
+
+	"allot/api/sandbox"
+	"allot/internal/journal"
+	"allot/internal/session"
+	"allot/views/widget"
+)
+
+// TestRequestsOpenOnTheNewest: the inspector lists the newest request
+// first and keeps the cursor on it as newer ones arrive; once the user
+// moves to another row, the cursor stays on that one.
+func TestRequestsOpenOnTheNewest(t *testing.T) {
+	s, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	call := func() {
+		t.Helper()
+		if _, err := s.API.Contracts(context.Background(), s.TokenIDs[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := &Context{Session: s, Now: time.Now, Styles: widget.DefaultStyles(), Clipboard: widget.Clipboard{Out: io.Discard}, Token: s.TokenIDs[0]}
+	r := NewRequests(ctx).(*requests)
+	r.SetSize(120, 30)
+	selected := func() int {
+		t.Helper()
+		row, ok := r.table.Selected()
+		if !ok {
+			t.Fatalf("no request selected:\n%s", r.View())
+		}
+		return row.N
+	}
+	call()
+	settle(r, r.refresh())
+	call()
+	call()
+	settle(r, r.refresh())
+	if got := selected(); got != 2 {
+		t.Fatalf("the cursor is on request %d, want the newest, 2:\n%s", got, r.View())
+	}
+	settle(r, r.Update(keyMsg("down")))
+	call()
+	settle(r, r.refresh())
+	if got := selected(); got != 1 {
+		t.Errorf("the cursor left request 1, which the user chose, for %d", got)
+	}
+}
+
+// TestTransactionsOpenOnTheNewest: a transaction recorded while the
+// screen shows the newest one takes the cursor.
+func TestTransactionsOpenOnTheNewest(t *testing.T) {
+	s, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	j, err := journal.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := s.Deployment()
+	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	send := func(hash string) {
+		t.Helper()
+		at = at.Add(time.Minute)
+		if err := j.Append(journal.Entry{At: at, Kind: journal.KindTransaction, Profile: d.Profile, BaseURL: d.BaseURL, ChainID: d.ChainID,
+			Op: "claim", Ref: hash, Status: "pending"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := &Context{Session: s, Now: time.Now, Styles: widget.DefaultStyles(), Clipboard: widget.Clipboard{Out: io.Discard},
+		Token: s.TokenIDs[0], Journal: j}
+	tr := NewTransactions(ctx).(*transactions)
+	tr.SetSize(120, 30)
+	send("0xaaa")
+	settle(tr, tr.reload())
+	send("0xbbb")
+	settle(tr, tr.reload())
+	if row, ok := tr.table.Selected(); !ok || row.ID != "0xbbb" {
+		t.Fatalf("the cursor is on %q, want the newest, 0xbbb:\n%s", row.ID, tr.View())
+	}
+}
