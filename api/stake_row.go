@@ -481,8 +481,11 @@ func (s statuses) set(r *StakeRow, b []byte) (*stakeOdd, error) {
 	case "WITHDRAWN":
 		r.Status = StakeWithdrawn
 	default:
-		if len(b) == 0 || len(b) > maxStatusText || !utf8.Valid(b) {
-			return nil, fmt.Errorf("is not a status of at most %d characters", maxStatusText)
+		if len(b) == 0 || len(b) > maxStatusText {
+			return nil, fmt.Errorf("is not a status of at most %d bytes", maxStatusText)
+		}
+		if !utf8.Valid(b) {
+			b = validUTF8(b)
 		}
 		r.Status = StakeOther
 		if odd, ok := s[string(b)]; ok {
@@ -496,4 +499,54 @@ func (s statuses) set(r *StakeRow, b []byte) (*stakeOdd, error) {
 		return odd, nil
 	}
 	return nil, nil
+}
+
+// StakeRowOf returns st as a row, with the checks StreamStakes makes: an
+// id that is a UUID, an address, an amount of at most MaxAmountDigits
+// digits, a status of at most 64 characters. A time is kept to the
+// millisecond.
+func StakeRowOf(st Stake) (StakeRow, error) {
+	var r StakeRow
+	if err := r.setID([]byte(st.ID)); err != nil {
+		return StakeRow{}, fmt.Errorf("id %s %w", excerpt(st.ID), err)
+	}
+	if err := r.setWallet([]byte(st.WalletAddress)); err != nil {
+		return StakeRow{}, fmt.Errorf("walletAddress %s %w", excerpt(st.WalletAddress), err)
+	}
+	amount, err := r.setAmount([]byte(st.Amount.String()), false)
+	if err != nil {
+		return StakeRow{}, fmt.Errorf("amount: %w", err)
+	}
+	status, err := statuses{}.set(&r, []byte(st.Status))
+	if err != nil {
+		return StakeRow{}, fmt.Errorf("status %s %w", excerpt(st.Status), err)
+	}
+	if !st.CreatedAt.IsZero() {
+		r.CreatedAt = st.CreatedAt.UnixMilli()
+		r.flags |= rowHasTime
+	}
+	r.odd = status
+	if amount != nil {
+		r.odd = &stakeOdd{amount: amount}
+		if status != nil {
+			r.odd.status = status.status
+		}
+	}
+	return r, nil
+}
+
+// validUTF8 is b with each byte that is not UTF-8 replaced by U+FFFD, as
+// encoding/json reads a string.
+func validUTF8(b []byte) []byte {
+	out := make([]byte, 0, len(b)+8)
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return out
 }
