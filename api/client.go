@@ -44,9 +44,11 @@ type Config struct {
 // DefaultAPIKeyHeader is the header of D1.
 const DefaultAPIKeyHeader = "x-service-api-token"
 
-// MaxResponseSize bounds a response body: a pool of 100,000 stakes (D4,
-// one response) is about 20 MB, so 64 MiB leaves room for longer fields
-// while a hostile answer cannot take more memory than that.
+// MaxResponseSize bounds a response body read whole: a page of pools or
+// the contracts of a token is far below it, while a hostile answer cannot
+// take more memory than that. The stakes of a pool (D4: one response, 183
+// MB at a million stakes) are not read whole: StreamStakes decodes them as
+// they arrive, within MaxStakesBody.
 const MaxResponseSize = 64 << 20
 
 // maxTries is how often a read is tried in all.

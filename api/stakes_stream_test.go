@@ -379,3 +379,29 @@ func (c *chunked) Read(p []byte) (int, error) {
 	c.b = c.b[n:]
 	return n, nil
 }
+
+// TestStreamStakesPastListBounds: a listing longer than a list holds
+// (MaxListItems) and larger than an answer read whole (MaxResponseSize)
+// streams whole; Stakes, which holds Stake values, still says it is too
+// long.
+func TestStreamStakesPastListBounds(t *testing.T) {
+	n := MaxListItems + 10
+	var body strings.Builder
+	body.WriteString(`{"isProcessed":true,"result":{"items":[`)
+	for i := range n {
+		if i > 0 {
+			body.WriteByte(',')
+		}
+		body.WriteString(stakeJSON(i))
+	}
+	fmt.Fprintf(&body, `],"total":%d}}`, n)
+	c := newTestClient(t, reply(http.StatusOK, body.String()), nil)
+	c.maxBody = 1 << 20 // a body read whole: far below this listing
+	rows, total, _, err := collect(c)
+	if err != nil || total != n || len(rows) != n || rows[n-1].AmountString() != fmt.Sprintf("%d.5", n-1) {
+		t.Fatalf("%v: %d rows, total %d", err, len(rows), total)
+	}
+	if _, err := c.Stakes(context.Background(), StakesRequest{StakingPoolID: tokenID}); !errors.As(err, new(*LimitError)) {
+		t.Errorf("Stakes of %d stakes: %v", n, err)
+	}
+}
