@@ -151,7 +151,14 @@ func (c *Client) streamOnce(ctx context.Context, k call, payload []byte, try int
 	}
 
 	body := &streamBody{r: resp.Body, limit: c.maxStakesBody, idle: idle, timeout: c.cfg.Timeout}
-	d := newStakesDecoder(k, body, each, c.maxStakeRows, c.maxStakesBody)
+	// The service is not waited for while the caller handles a batch
+	// (a pipe to a pager may block it for minutes).
+	paused := func(batch []StakeRow) error {
+		idle.Stop()
+		defer idle.Reset(c.cfg.Timeout)
+		return each(batch)
+	}
+	d := newStakesDecoder(k, body, paused, c.maxStakeRows, c.maxStakesBody)
 	total, err = d.decode()
 	x.ResponseSize, x.ResponseBody = int(body.n), redactBody(body.head)
 	if err == nil {
@@ -172,6 +179,13 @@ func (c *Client) streamOnce(ctx context.Context, k call, payload []byte, try int
 	}
 	if d.delivered > 0 {
 		return 0, false, &PartialError{Op: k.op, Delivered: d.delivered, Err: err}
+	}
+	// A body that is no listing at all (a proxy's page) is shown by its
+	// start, as other answers are.
+	var u *UnexpectedResponseError
+	if errors.As(err, &u) && u.Excerpt == "" {
+		shown := unexpected(k.op, resp.StatusCode, resp.Header.Get("Content-Type"), "", body.head)
+		u.ContentType, u.Excerpt = shown.ContentType, shown.Excerpt
 	}
 	return 0, false, err
 }

@@ -262,6 +262,11 @@ func TestStreamStakesAnswers(t *testing.T) {
 	if !errors.Is(err, ErrNotFound) {
 		t.Errorf("404: %v", err)
 	}
+	_, _, _, err = collect(newTestClient(t, reply(http.StatusOK, "<html><body>\x1b[2JBad gateway</body></html>"), nil))
+	var u *UnexpectedResponseError
+	if !errors.As(err, &u) || u.Status != http.StatusOK || !strings.Contains(u.Excerpt, "<html><body>") || strings.ContainsRune(err.Error(), 0x1b) {
+		t.Errorf("a proxy's page: %v", err)
+	}
 	_, _, _, err = collect(newTestClient(t, reply(http.StatusOK, ``), nil))
 	if !errors.As(err, new(*UnexpectedResponseError)) || !strings.Contains(err.Error(), "an empty body") {
 		t.Errorf("empty: %v", err)
@@ -403,5 +408,24 @@ func TestStreamStakesPastListBounds(t *testing.T) {
 	}
 	if _, err := c.Stakes(context.Background(), StakesRequest{StakingPoolID: tokenID}); !errors.As(err, new(*LimitError)) {
 		t.Errorf("Stakes of %d stakes: %v", n, err)
+	}
+}
+
+// TestStreamStakesWaitsForTheCaller: the client's timeout counts the
+// service's silences, not the caller's: a batch handled slower than the
+// timeout (a pipe to a paused pager) does not end the listing.
+func TestStreamStakesWaitsForTheCaller(t *testing.T) {
+	c := newTestClient(t, reply(http.StatusOK, listing(4*StakeBatch)), nil)
+	c.cfg.Timeout = 50 * time.Millisecond
+	n := 0
+	_, err := c.StreamStakes(context.Background(), StakesRequest{StakingPoolID: tokenID}, func(batch []StakeRow) error {
+		if n == 0 {
+			time.Sleep(4 * c.cfg.Timeout)
+		}
+		n += len(batch)
+		return nil
+	})
+	if err != nil || n != 4*StakeBatch {
+		t.Errorf("%v after %d stakes", err, n)
 	}
 }
