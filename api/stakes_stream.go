@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"allot/internal/sanitize"
@@ -43,7 +44,9 @@ type PartialError struct {
 }
 
 func (e *PartialError) Error() string {
-	return fmt.Sprintf("%s: only the first %d stakes arrived: %v", e.Op, e.Delivered, e.Err)
+	// The cause names the operation too: once is enough.
+	cause := strings.TrimPrefix(e.Err.Error(), e.Op+": ")
+	return fmt.Sprintf("%s: only the first %d stakes arrived: %s", e.Op, e.Delivered, cause)
 }
 
 func (e *PartialError) Unwrap() error { return e.Err }
@@ -262,7 +265,7 @@ func (d *stakesDecoder) fail(err error) error {
 	case errors.Is(err, errStakesTooLarge):
 		return &LimitError{Op: d.k.op, Reason: fmt.Sprintf("the listing is larger than %d MiB", d.maxBody>>20)}
 	case errors.Is(err, errCut):
-		return d.malformed("the body ends before the listing does (%d bytes)", d.s.offset())
+		return d.malformed("the body ends after %d bytes, before the listing does", d.s.received())
 	}
 	var syntax *syntaxError
 	if errors.As(err, &syntax) {

@@ -140,7 +140,7 @@ func TestStreamStakesKeepsWhatArrived(t *testing.T) {
 			conn.Close()
 		}, 6000, func(err error) bool { return errors.As(err, new(*readError)) }, "unexpected EOF"},
 		{"cut, body ends", reply(http.StatusOK, whole[:cut]), 6000,
-			func(err error) bool { return errors.As(err, new(*UnexpectedResponseError)) }, "the body ends before the listing does"},
+			func(err error) bool { return errors.As(err, new(*UnexpectedResponseError)) }, fmt.Sprintf("the body ends after %d bytes, before the listing does", cut)},
 		{"malformed row", reply(http.StatusOK, badRow), 7000,
 			func(err error) bool { return errors.As(err, new(*UnexpectedResponseError)) }, `stake 7001: id "zz1a`},
 		{"not JSON mid-stream", reply(http.StatusOK, whole[:strings.Index(whole, stakeJSON(6000))]+"<html>"), 6000,
@@ -153,7 +153,8 @@ func TestStreamStakesKeepsWhatArrived(t *testing.T) {
 			if !errors.As(err, &partial) || partial.Delivered != tt.delivered || len(rows) != tt.delivered || !tt.cause(err) {
 				t.Fatalf("err %v (%T), %d rows, want %d", err, err, len(rows), tt.delivered)
 			}
-			if !strings.Contains(err.Error(), tt.text) || !strings.Contains(err.Error(), fmt.Sprintf("only the first %d stakes arrived", tt.delivered)) {
+			if !strings.Contains(err.Error(), tt.text) || !strings.HasPrefix(err.Error(), fmt.Sprintf("staking/stakes: only the first %d stakes arrived: ", tt.delivered)) ||
+				strings.Count(err.Error(), "staking/stakes") != 1 {
 				t.Errorf("error %q does not say %q", err, tt.text)
 			}
 			if rows[len(rows)-1].AmountString() != fmt.Sprintf("%d.5", len(rows)-1) {
