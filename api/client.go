@@ -252,7 +252,16 @@ func (c *Client) do(ctx context.Context, k call, out any) error {
 	if errors.As(lastErr, &transient) {
 		return lastErr
 	}
-	return fmt.Errorf("%s: %w (tried %d times)", k.op, lastErr, tries)
+	return tried(k.op, lastErr, tries)
+}
+
+// tried is the error of a read whose every try failed, lastErr the last
+// try's, which may name the operation already.
+func tried(op string, lastErr error, tries int) error {
+	if strings.HasPrefix(lastErr.Error(), op+": ") {
+		return fmt.Errorf("%w (tried %d times)", lastErr, tries)
+	}
+	return fmt.Errorf("%s: %w (tried %d times)", op, lastErr, tries)
 }
 
 // refusedResponse reports whether err is an answer allot refuses (a

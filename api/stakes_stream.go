@@ -99,7 +99,7 @@ func (c *Client) StreamStakes(ctx context.Context, req StakesRequest, each func(
 	if errors.As(lastErr, &transient) {
 		return 0, lastErr
 	}
-	return 0, fmt.Errorf("%s: %w (tried %d times)", k.op, lastErr, maxTries)
+	return 0, tried(k.op, lastErr, maxTries)
 }
 
 // streamOnce is one try of StreamStakes; retry says the failure is
