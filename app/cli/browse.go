@@ -165,11 +165,8 @@ var stakesCommand = command{
 				}
 				return cw.flush()
 			}
-			var rows []api.StakeRow
-			total, err := s.API.StreamStakes(ctx, req, func(batch []api.StakeRow) error {
-				rows = append(rows, batch...)
-				return nil
-			})
+			var rows stakeChunks
+			total, err := s.API.StreamStakes(ctx, req, rows.add)
 			var partial *api.PartialError
 			if err != nil && !errors.As(err, &partial) {
 				return err

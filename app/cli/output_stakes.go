@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -189,20 +190,51 @@ func (s *stakesCSV) flush() error {
 	return nil
 }
 
+// stakeChunks holds the rows of a listing as the batches came, each
+// copied once: a million rows are not copied again and again as one
+// slice grows.
+type stakeChunks [][]api.StakeRow
+
+// add keeps a batch; it is StreamStakes's callback.
+func (c *stakeChunks) add(batch []api.StakeRow) error {
+	*c = append(*c, slices.Clone(batch))
+	return nil
+}
+
+// each calls f with every row, in order.
+func (c stakeChunks) each(f func(r *api.StakeRow) error) error {
+	for _, chunk := range c {
+		for i := range chunk {
+			if err := f(&chunk[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (c stakeChunks) len() int {
+	n := 0
+	for _, chunk := range c {
+		n += len(chunk)
+	}
+	return n
+}
+
 // writeStakesTable writes rows as the table of the other lists (table):
 // columns two spaces apart, each as wide as its widest cell, then how
-// many of the total (-1: the listing stopped before its end). Only the amount and status columns vary in width,
-// so the rows are measured once and written without tabwriter, which
-// would hold every cell of a million stakes.
-func writeStakesTable(w io.Writer, rows []api.StakeRow, total int) error {
+// many of the total (-1: the listing stopped before its end). Only the
+// amount and status columns vary in width, so the rows are measured once
+// and written without tabwriter, which would hold every cell of a million
+// stakes.
+func writeStakesTable(w io.Writer, rows stakeChunks, total int) error {
 	headers := [...]string{"ID", "WALLET", "AMOUNT", "STATUS", "CREATED"}
 	status := func(r *api.StakeRow) string {
 		return strings.ReplaceAll(sanitize.Line(r.StatusText()), "\t", " ")
 	}
 	var scratch []byte
 	amountWidth, statusWidth := len(headers[2]), len(headers[3])
-	for i := range rows {
-		r := &rows[i]
+	rows.each(func(r *api.StakeRow) error {
 		scratch = r.AppendAmount(scratch[:0])
 		amountWidth = max(amountWidth, len(scratch))
 		if r.Status == api.StakeOther {
@@ -210,9 +242,11 @@ func writeStakesTable(w io.Writer, rows []api.StakeRow, total int) error {
 		} else {
 			statusWidth = max(statusWidth, len(r.StatusText()))
 		}
-	}
+		return nil
+	})
 	widths := [...]int{36, 42, amountWidth, statusWidth}
-	if len(rows) == 0 {
+	n := rows.len()
+	if n == 0 {
 		widths[0], widths[1] = len(headers[0]), len(headers[1])
 	}
 	buf := make([]byte, 0, flushAt+1024)
@@ -230,8 +264,7 @@ func writeStakesTable(w io.Writer, rows []api.StakeRow, total int) error {
 		buf = append(append(buf, created...), '\n')
 	}
 	line(headers[0], headers[1], headers[2], headers[3], headers[4])
-	for i := range rows {
-		r := &rows[i]
+	err := rows.each(func(r *api.StakeRow) error {
 		from := len(buf)
 		buf = pad(r.AppendID(buf), from, widths[0])
 		from = len(buf)
@@ -245,19 +278,35 @@ func writeStakesTable(w io.Writer, rows []api.StakeRow, total int) error {
 			buf = append(buf, r.StatusText()...)
 		}
 		buf = pad(buf, from, widths[3])
-		buf = append(append(buf, api.FormatTime(api.Time{Time: r.Time()})...), '\n')
+		buf = append(appendTableTime(buf, r), '\n')
 		if len(buf) >= flushAt {
 			if _, err := w.Write(buf); err != nil {
 				return err
 			}
 			buf = buf[:0]
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if total < 0 {
-		buf = fmt.Appendf(buf, "%d stakes: the listing stopped before its end\n", len(rows))
+		buf = fmt.Appendf(buf, "%d stakes: the listing stopped before its end\n", n)
 	} else {
-		buf = fmt.Appendf(buf, "%d of %d stakes\n", len(rows), total)
+		buf = fmt.Appendf(buf, "%d of %d stakes\n", n, total)
 	}
-	_, err := w.Write(buf)
+	_, err = w.Write(buf)
 	return err
+}
+
+// appendTableTime appends the creation time as api.FormatTime writes it
+// ("2006-01-02 15:04 UTC", "-" when none), cut from D15's form without
+// formatting a time.Time a row.
+func appendTableTime(buf []byte, r *api.StakeRow) []byte {
+	var d15 [32]byte
+	t := r.AppendCreatedAt(d15[:0])
+	if len(t) != len(api.TimeLayout) {
+		return append(buf, api.FormatTime(api.Time{Time: r.Time()})...)
+	}
+	return append(append(append(append(buf, t[:10]...), ' '), t[11:16]...), " UTC"...)
 }

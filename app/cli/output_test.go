@@ -183,7 +183,7 @@ func TestStakesTableAsTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&want, "%d of %d stakes\n", len(rows), 9)
-		if err := writeStakesTable(&got, rows, 9); err != nil {
+		if err := writeStakesTable(&got, stakeChunks{rows[:min(2, len(rows))], rows[min(2, len(rows)):]}, 9); err != nil {
 			t.Fatal(err)
 		}
 		if got.String() != want.String() {
