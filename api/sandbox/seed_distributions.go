@@ -271,9 +271,9 @@ func (w *World) newAllocation(d *Distribution, spec distributionSpec, round roun
 	return a
 }
 
-// encodeLeaves computes every allocation's decodableArgs and leaf. ABI
-// encoding is most of the seed's cost, so it runs on every core, and stops
-// early when ctx ends.
+// encodeLeaves computes every allocation's decodableArgs and leaf. It is
+// most of the seed's cost, so it runs on every core, and stops early when
+// ctx ends.
 func encodeLeaves(ctx context.Context, all []*Allocation) error {
 	workers := runtime.GOMAXPROCS(0)
 	chunk := (len(all) + workers - 1) / workers
@@ -287,7 +287,7 @@ func encodeLeaves(ctx context.Context, all []*Allocation) error {
 					errs[n] = context.Cause(ctx)
 					return
 				}
-				data, err := vesting.Encode(a.Args)
+				data, err := encodeArgs(a.Args)
 				if err != nil {
 					errs[n] = fmt.Errorf("allocation %s: %w", a.ID, err)
 					return
