@@ -234,7 +234,7 @@ func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 		StateDir: stateDir,
 		Now:      clockOf(opts),
 		Fixtures: &fx,
-		Chain:    sb.Chain.Client(),
+		Chain:    seededNode{sb.Chain.Client(), sb.Seeded},
 		Applied:  sb.Server.Journal,
 		Seeded:   sb.Seeded,
 	}
