@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
@@ -108,6 +109,21 @@ func (w *World) Wait(ctx context.Context) error {
 	case <-ctx.Done():
 		return fmt.Errorf("seed: %w", context.Cause(ctx))
 	}
+}
+
+// NativeFunds returns the native coin, in wei, each demo wallet is given
+// (Wallet.Native), by address: what a chain integration may fund at its
+// genesis while the world is still being seeded.
+func NativeFunds() (map[common.Address]*big.Int, error) {
+	var w World
+	if err := w.seedWallets(); err != nil {
+		return nil, fmt.Errorf("seed: %w", err)
+	}
+	funds := map[common.Address]*big.Int{}
+	for _, wallet := range w.Wallets {
+		funds[wallet.Address] = wallet.Native
+	}
+	return funds, nil
 }
 
 func (w *World) seedWallets() error {

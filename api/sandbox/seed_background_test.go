@@ -133,3 +133,21 @@ func TestSeedWaitIsBounded(t *testing.T) {
 		t.Errorf("portal after a failed deployment: %d %s", prec.Code, prec.Body)
 	}
 }
+
+// TestNativeFunds: what a chain funds before the seed is what the seed
+// gives the demo wallets.
+func TestNativeFunds(t *testing.T) {
+	funds, err := NativeFunds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wallets := sharedWorld().Wallets
+	if len(funds) != len(wallets) {
+		t.Fatalf("%d funded wallets, want %d", len(funds), len(wallets))
+	}
+	for _, w := range wallets {
+		if got := funds[w.Address]; got == nil || got.Cmp(w.Native) != 0 {
+			t.Errorf("wallet %d: funded %v, the seed gives %v", w.Index, got, w.Native)
+		}
+	}
+}

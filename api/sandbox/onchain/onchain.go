@@ -76,26 +76,28 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 	if opts.Sandbox.Clock != nil {
 		now = opts.Sandbox.Clock
 	}
+	started, err := startChain(opts.Chain)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox chain: %w", err)
+	}
 	world, err := sandbox.SeedFirst(now(), opts.Sandbox.WhaleStakes)
 	if err != nil {
+		if c, _ := started(); c != nil && opts.Chain == nil {
+			c.Close()
+		}
 		return nil, fmt.Errorf("sandbox chain: %w", err)
 	}
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Sandbox{world: world, addrs: map[string]common.Address{}, stop: stop, seeded: make(chan struct{})}
-	// The seed's rest and a new chain's start are the two largest costs
-	// of a start, and need nothing of each other: they run side by side.
+	// The seed's rest runs beside the chain's start, which began before
+	// the seed: the two largest costs of a start need nothing of each
+	// other. The deployment (finish) waits for both.
 	s.work.Go(func() { world.Finish(bg) })
-	c := opts.Chain
-	if c == nil {
-		balances := map[common.Address]*big.Int{}
-		for _, w := range world.Wallets {
-			balances[w.Address] = w.Native
-		}
-		if c, err = chain.New(chain.Options{Balances: balances}); err != nil {
-			stop()
-			s.work.Wait()
-			return nil, fmt.Errorf("sandbox chain: %w", err)
-		}
+	c, err := started()
+	if err != nil {
+		stop()
+		s.work.Wait()
+		return nil, fmt.Errorf("sandbox chain: %w", err)
 	}
 	s.Chain = c
 	so := opts.Sandbox
@@ -119,6 +121,32 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 		}
 	}
 	return s, nil
+}
+
+// startChain returns c, or starts a new in-process chain funding the demo
+// wallets in the background (its start is the largest cost of Start, and
+// needs nothing the seed makes): the function returned waits for it.
+func startChain(c *chain.Chain) (func() (*chain.Chain, error), error) {
+	if c != nil {
+		return func() (*chain.Chain, error) { return c, nil }, nil
+	}
+	funds, err := sandbox.NativeFunds()
+	if err != nil {
+		return nil, err
+	}
+	type result struct {
+		c   *chain.Chain
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		c, err := chain.New(chain.Options{Balances: funds})
+		done <- result{c, err}
+	}()
+	return func() (*chain.Chain, error) {
+		r := <-done
+		return r.c, r.err
+	}, nil
 }
 
 // finish waits for the seed's rest, deploys the world and starts mining.
