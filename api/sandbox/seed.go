@@ -53,8 +53,9 @@ func SeedSized(start time.Time, whaleStakes int) (*World, error) {
 // allocations with their amounts and schedules, the portal, and the
 // wallets. The rest, the allocations' leaves and merkle trees and the
 // stakers' addresses, is Finish's: until it has run, only the fields this
-// part seeds may be read. Both parts draw nothing at random, so seeding in
-// two steps makes the same World as SeedSized, byte for byte.
+// part seeds may be read. This part draws every random value the seed
+// uses, in the same order, and Finish draws none, so seeding in two steps
+// makes the same World as SeedSized, byte for byte.
 func SeedFirst(start time.Time, whaleStakes int) (*World, error) {
 	if whaleStakes == 0 {
 		whaleStakes = WhaleStakes
