@@ -116,6 +116,10 @@ type Model struct {
 	following map[string]bool
 	closing   sync.WaitGroup
 
+	// seeding is the embedded sandbox's session while it still seeds in
+	// the background: a screen waiting for it says so.
+	seeding *session.Session
+
 	width, height int
 }
 
@@ -204,7 +208,25 @@ func (m *Model) Init() tea.Cmd {
 	for _, stack := range m.stacks {
 		cmds = append(cmds, stack[0].Init())
 	}
-	return tea.Batch(append(cmds, m.animate())...)
+	return tea.Batch(append(cmds, m.animate(), m.waitSeeded())...)
+}
+
+// seededMsg says the embedded sandbox of session has seeded its world,
+// or why it could not.
+type seededMsg struct {
+	session *session.Session
+	err     error
+}
+
+// waitSeeded waits for the embedded sandbox's background seed; nil on a
+// real deployment. The wait ends when the session closes at the latest.
+func (m *Model) waitSeeded() tea.Cmd {
+	s := m.ctx.Session
+	if s.Seeded == nil {
+		return nil
+	}
+	m.seeding = s
+	return func() tea.Msg { return seededMsg{s, s.Seeded(context.Background())} }
 }
 
 func (m *Model) busy() bool {
@@ -329,6 +351,15 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case profileOpened:
 		return m, m.profileSwitched(msg)
+	case seededMsg:
+		if msg.session != m.seeding {
+			return m, nil
+		}
+		m.seeding = nil
+		if msg.session == m.ctx.Session && msg.err != nil && !errors.Is(msg.err, context.Canceled) {
+			return m, m.fail("the embedded sandbox could not finish seeding", msg.err)
+		}
+		return m, nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.resize()
@@ -841,6 +872,8 @@ func (m *Model) statusLine() string {
 		return fit(line, m.width, 1)
 	case m.quitting:
 		return fit(quitQuestion, m.width, 1)
+	case m.status == "" && m.seeding == m.ctx.Session && m.busy():
+		return fit(m.spin.View()+" the sandbox is still seeding…", m.width, 1)
 	case m.status == "":
 		return ""
 	case m.statusErr:

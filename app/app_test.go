@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -41,6 +42,11 @@ func newSession(t testing.TB) *session.Session {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
+	// The goldens are of screens whose other tabs have loaded: the
+	// sandbox's background seed must not be still running.
+	if err := s.Seeded(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	return s
 }
 

@@ -95,6 +95,10 @@ func (s *Server) admin(write bool, op operation) http.HandlerFunc {
 			}
 			c.body = body
 		}
+		if err := s.ready(c.ctx); err != nil {
+			writeAdminError(w, err)
+			return
+		}
 		if write && s.journalFull() {
 			writeAdminError(w, errInternal("the sandbox is full: restart it"))
 			return

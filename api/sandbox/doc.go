@@ -19,6 +19,16 @@
 // stakes (Options.WhaleStakes: up to 2,000,000); two admin wallets; a portal with submissions; four demo wallets
 // with deterministic keys whose V3 keystore files the sandbox writes.
 //
+// The seed comes in two parts, for a sandbox that must answer soon after
+// it starts: SeedFirst lays out everything a first screen lists (tokens,
+// contracts and their balances, pools and their stakes, allocations and
+// their amounts); Finish computes the rest (the allocations' leaves and
+// merkle trees, the stakers' addresses), in the background if the caller
+// likes. Both are deterministic, so the World is the same bytes whichever
+// way it was seeded; until it is finished, every operation waits for it,
+// bounded by the request's context (and for the chain's deployment,
+// Options.Ready).
+//
 // Values the spec leaves open, as the sandbox answers them:
 //   - Contract types are VESTING, AIRDROP and STAKING.
 //   - Pool statuses are ACTIVE, PAUSED and FINISHED; stake statuses STAKED,

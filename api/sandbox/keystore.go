@@ -1,15 +1,15 @@
 package sandbox
 
 import (
+	"embed"
 	"encoding/hex"
-	"errors"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
+	"strings"
 
-	"github.com/ethereum/go-ethereum/accounts/keystore"
-	"github.com/google/uuid"
+	"github.com/ethereum/go-ethereum/common"
 )
 
 // keystoreFiles are the demo wallets' V3 keystore files.
@@ -19,12 +19,34 @@ type keystoreFiles struct {
 	files []string // by wallet index
 }
 
+// demoKeystore holds the demo wallets' V3 keystore files, encrypted once
+// with their passphrases and go-ethereum's light scrypt parameters
+// (TestDemoKeystore makes them again with -update-demo-keystore). Encrypting
+// at every start cost the embedded sandbox a third of a second of scrypt;
+// the keys are public knowledge (demoKey), so a fixed salt hides nothing.
+//
+//go:embed demokeystore/*.json
+var demoKeystore embed.FS
+
+// demoKeyFile returns wallet n's keystore file, checked to be for address.
+func demoKeyFile(n int, address common.Address) ([]byte, error) {
+	data, err := demoKeystore.ReadFile(fmt.Sprintf("demokeystore/wallet-%d.json", n))
+	if err != nil {
+		return nil, fmt.Errorf("demo wallet %d: no keystore file", n)
+	}
+	var file struct {
+		Address string `json:"address"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil || !strings.EqualFold(file.Address, hex.EncodeToString(address[:])) {
+		return nil, fmt.Errorf("demo wallet %d: its keystore file is not for %s", n, address.Hex())
+	}
+	return data, nil
+}
+
 // writeKeystore writes one V3 keystore file per wallet into dir (a new
-// temporary directory when dir is empty), encrypted with its passphrase
-// and go-ethereum's light scrypt parameters: demo keys need no more, and
-// start-up stays fast. File names are fixed per wallet, so a sandbox started
-// again on the same directory overwrites its files instead of adding
-// duplicates.
+// temporary directory when dir is empty). File names are fixed per wallet,
+// so a sandbox started again on the same directory overwrites its files
+// instead of adding duplicates.
 func writeKeystore(dir string, wallets []*Wallet) (keystoreFiles, error) {
 	ks := keystoreFiles{dir: dir}
 	if dir == "" {
@@ -37,29 +59,20 @@ func writeKeystore(dir string, wallets []*Wallet) (keystoreFiles, error) {
 		return ks, fmt.Errorf("keystore: %w", err)
 	}
 	ks.files = make([]string, len(wallets))
-	errs := make([]error, len(wallets))
-	var wg sync.WaitGroup
 	for i, w := range wallets {
 		ks.files[i] = filepath.Join(ks.dir, fmt.Sprintf("sandbox-wallet-%d--%s.json", w.Index, hex.EncodeToString(w.Address[:])))
-		wg.Go(func() { errs[i] = writeKeyFile(ks.files[i], w) })
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		ks.remove()
-		return keystoreFiles{}, fmt.Errorf("keystore: %w", err)
+		if err := writeKeyFile(ks.files[i], w); err != nil {
+			ks.remove()
+			return keystoreFiles{}, fmt.Errorf("keystore: %w", err)
+		}
 	}
 	return ks, nil
 }
 
 func writeKeyFile(path string, w *Wallet) error {
-	key := &keystore.Key{
-		Id:         uuid.NewSHA1(namespace, []byte(fmt.Sprintf("keystore/%d", w.Index))),
-		Address:    w.Address,
-		PrivateKey: w.Key,
-	}
-	data, err := keystore.EncryptKey(key, w.Passphrase, keystore.LightScryptN, keystore.LightScryptP)
+	data, err := demoKeyFile(w.Index, w.Address)
 	if err != nil {
-		return fmt.Errorf("encrypt wallet %d: %w", w.Index, err)
+		return err
 	}
 	// Write aside and rename, so that a keystore reading the directory
 	// never sees half a file.

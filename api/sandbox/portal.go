@@ -48,6 +48,10 @@ func (s *Server) portal(write, needsToken bool, op operation) http.HandlerFunc {
 			}
 			c.body = body
 		}
+		if err := s.ready(c.ctx); err != nil {
+			writePortalError(w, err)
+			return
+		}
 		if write && s.journalFull() {
 			writePortalError(w, errInternal("the sandbox is full: restart it"))
 			return

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"crypto/rand"
 	"fmt"
 	"math/big"
@@ -42,8 +43,14 @@ type Options struct {
 	// sandbox seeds its own World; 0: WhaleStakes. Ignored with World.
 	WhaleStakes int
 	// World is the seed data to serve; nil: SeedSized(Clock(), WhaleStakes). A chain
-	// integration seeds first, deploys, then passes the same World.
+	// integration seeds first, deploys, then passes the same World. A
+	// World from SeedFirst may be finished while the sandbox runs: every
+	// operation waits for Finish first.
 	World *World
+	// Ready, when set, is waited for too before an operation is answered:
+	// a chain integration deploying the world in the background returns
+	// nil once it has, or why it could not. It must return when ctx ends.
+	Ready func(ctx context.Context) error
 	// APIKeyHeader names the API key header; default DefaultAPIKeyHeader.
 	APIKeyHeader string
 	// UploadStorage bounds the bytes of all uploads; default
@@ -57,6 +64,7 @@ type Options struct {
 // /_sandbox/. It is safe for concurrent use.
 type Server struct {
 	world        *World
+	readyFn      func(ctx context.Context) error
 	clock        func() time.Time
 	chain        Chain
 	publicURL    string
@@ -107,6 +115,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{
 		world:        world,
+		readyFn:      opts.Ready,
 		clock:        clock,
 		chain:        opts.Chain,
 		publicURL:    publicURL,
@@ -154,6 +163,21 @@ func randomBytes(n int) []byte {
 	return b
 }
 
+// ready waits until the world is seeded (and deployed, with Options.Ready)
+// or ctx ends: a request that arrives while the sandbox still seeds in the
+// background waits rather than be answered from half a world. The error
+// is the answer to send instead.
+func (s *Server) ready(ctx context.Context) *apiError {
+	err := s.world.Wait(ctx)
+	if err == nil && s.readyFn != nil {
+		err = s.readyFn(ctx)
+	}
+	if err != nil {
+		return errInternal("the sandbox could not finish seeding: " + err.Error())
+	}
+	return nil
+}
+
 // Close removes the keystore directory if New created it. Calling it again
 // returns the first call's result.
 func (s *Server) Close() error {
@@ -161,7 +185,9 @@ func (s *Server) Close() error {
 	return s.closeErr
 }
 
-// World returns the seed data the sandbox serves. Treat it as read-only.
+// World returns the seed data the sandbox serves. Treat it as read-only;
+// a World still seeding in the background holds its leaves, trees and
+// stakers only once its Wait returns nil.
 func (s *Server) World() *World { return s.world }
 
 const (

@@ -1,10 +1,12 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
@@ -32,10 +34,29 @@ func Seed(start time.Time) (*World, error) {
 }
 
 // SeedSized is Seed with a whale pool of whaleStakes stakes, 1 to
-// MaxWhaleStakes, or WhaleStakes when 0: the knob for trying a client against a large pool. The
-// other pools' stakes differ from Seed's when the size does (they draw
-// from the same random sequence).
+// MaxWhaleStakes, or WhaleStakes when 0: the knob for trying a client
+// against a large pool. The other pools' stakes differ from Seed's when the
+// size does (they draw from the same random sequence).
 func SeedSized(start time.Time, whaleStakes int) (*World, error) {
+	w, err := SeedFirst(start, whaleStakes)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.Finish(context.Background()); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// SeedFirst seeds what a first screen shows: the tokens, their contracts
+// with their balances, the pools with their stakes and totals, the
+// allocations with their amounts and schedules, the portal, and the
+// wallets. The rest, the allocations' leaves and merkle trees and the
+// stakers' addresses, is Finish's: until it has run, only the fields this
+// part seeds may be read. This part draws every random value the seed
+// uses, in the same order, and Finish draws none, so seeding in two steps
+// makes the same World as SeedSized, byte for byte.
+func SeedFirst(start time.Time, whaleStakes int) (*World, error) {
 	if whaleStakes == 0 {
 		whaleStakes = WhaleStakes
 	}
@@ -50,20 +71,60 @@ func SeedSized(start time.Time, whaleStakes int) (*World, error) {
 		pools:        map[string]*Pool{},
 		allocations:  map[string]*Allocation{},
 		adminWallets: map[string]*AdminWallet{},
+		finished:     make(chan struct{}),
 	}
 	if err := w.seedWallets(); err != nil {
 		return nil, fmt.Errorf("seed: %w", err)
 	}
 	w.seedAdminWallets()
 	w.seedTokens()
-	if err := w.seedDistributions(); err != nil {
-		return nil, fmt.Errorf("seed: %w", err)
-	}
-	w.seedStakers()
+	w.seedDistributions()
 	w.seedPools()
 	w.seedPortal()
 	w.index()
 	return w, nil
+}
+
+// Finish seeds what SeedFirst left: every allocation's decodableArgs and
+// leaf, the merkle trees and their roots, and the stakers' addresses. It
+// runs once; a later call waits for the first and returns its result. An
+// error, ctx's included, leaves the World unfinished for good.
+func (w *World) Finish(ctx context.Context) error {
+	w.finishOnce.Do(func() {
+		defer close(w.finished)
+		if err := w.seedLeaves(ctx); err != nil {
+			w.finishErr = fmt.Errorf("seed: %w", err)
+			return
+		}
+		w.seedStakers()
+	})
+	return w.Wait(ctx)
+}
+
+// Wait returns once Finish has run, with its error, or ctx's error if ctx
+// ends first.
+func (w *World) Wait(ctx context.Context) error {
+	select {
+	case <-w.finished:
+		return w.finishErr
+	case <-ctx.Done():
+		return fmt.Errorf("seed: %w", context.Cause(ctx))
+	}
+}
+
+// NativeFunds returns the native coin, in wei, each demo wallet is given
+// (Wallet.Native), by address: what a chain integration may fund at its
+// genesis while the world is still being seeded.
+func NativeFunds() (map[common.Address]*big.Int, error) {
+	var w World
+	if err := w.seedWallets(); err != nil {
+		return nil, fmt.Errorf("seed: %w", err)
+	}
+	funds := map[common.Address]*big.Int{}
+	for _, wallet := range w.Wallets {
+		funds[wallet.Address] = wallet.Native
+	}
+	return funds, nil
 }
 
 func (w *World) seedWallets() error {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -176,7 +177,9 @@ var distributionSpecs = []distributionSpec{
 	},
 }
 
-func (w *World) seedDistributions() error {
+// seedDistributions lays out every distribution's vester, roots and
+// allocations, amounts and schedules included; seedLeaves encodes them.
+func (w *World) seedDistributions() {
 	for n, spec := range distributionSpecs {
 		token := w.Tokens[spec.token]
 		tge := w.Start.Add(-time.Duration(spec.tge) * day)
@@ -208,7 +211,12 @@ func (w *World) seedDistributions() error {
 			}
 		}
 	}
-	if err := encodeLeaves(w.Allocations); err != nil {
+}
+
+// seedLeaves computes every allocation's decodableArgs and leaf, and every
+// root's merkle tree: most of the seed's cost, left to Finish.
+func (w *World) seedLeaves(ctx context.Context) error {
+	if err := encodeLeaves(ctx, w.Allocations); err != nil {
 		return err
 	}
 	for _, d := range w.Distributions {
@@ -263,9 +271,10 @@ func (w *World) newAllocation(d *Distribution, spec distributionSpec, round roun
 	return a
 }
 
-// encodeLeaves computes every allocation's decodableArgs and leaf. ABI
-// encoding is most of the seed's cost, so it runs on every core.
-func encodeLeaves(all []*Allocation) error {
+// encodeLeaves computes every allocation's decodableArgs and leaf. It is
+// most of the seed's cost, so it runs on every core, and stops early when
+// ctx ends.
+func encodeLeaves(ctx context.Context, all []*Allocation) error {
 	workers := runtime.GOMAXPROCS(0)
 	chunk := (len(all) + workers - 1) / workers
 	errs := make([]error, workers)
@@ -273,8 +282,12 @@ func encodeLeaves(all []*Allocation) error {
 	for n := range workers {
 		lo, hi := min(n*chunk, len(all)), min((n+1)*chunk, len(all))
 		wg.Go(func() {
-			for _, a := range all[lo:hi] {
-				data, err := vesting.Encode(a.Args)
+			for i, a := range all[lo:hi] {
+				if i%256 == 0 && ctx.Err() != nil {
+					errs[n] = context.Cause(ctx)
+					return
+				}
+				data, err := encodeArgs(a.Args)
 				if err != nil {
 					errs[n] = fmt.Errorf("allocation %s: %w", a.ID, err)
 					return

@@ -34,7 +34,9 @@ type staker struct {
 	hex     string
 }
 
-// seedStakers lists the demo wallets, then syntheticStakers other wallets.
+// seedStakers lists the demo wallets, then syntheticStakers other wallets,
+// and indexes them. A stake names its staker by index, so the pools are
+// seeded without them.
 func (w *World) seedStakers() {
 	w.stakers = make([]staker, DemoWallets+syntheticStakers)
 	for i, wallet := range w.Wallets {
@@ -52,6 +54,10 @@ func (w *World) seedStakers() {
 		})
 	}
 	wg.Wait()
+	w.stakerIndex = make(map[common.Address]uint32, len(w.stakers))
+	for i, s := range w.stakers {
+		w.stakerIndex[s.address] = uint32(i)
+	}
 }
 
 // A poolSlot is one kind of pool in a season: how long stakes lock, and

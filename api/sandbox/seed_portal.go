@@ -68,7 +68,7 @@ func (w *World) seedPortal() {
 }
 
 // index orders contracts and pools by their token's place in Tokens,
-// keeping the order within a token, and indexes them and the stakers.
+// keeping the order within a token, and indexes them.
 func (w *World) index() {
 	rank := map[string]int{}
 	for i, t := range w.Tokens {
@@ -83,9 +83,5 @@ func (w *World) index() {
 	w.poolsByToken = map[string][]*Pool{}
 	for _, p := range w.Pools {
 		w.poolsByToken[p.TokenID] = append(w.poolsByToken[p.TokenID], p)
-	}
-	w.stakerIndex = make(map[common.Address]uint32, len(w.stakers))
-	for i, s := range w.stakers {
-		w.stakerIndex[s.address] = uint32(i)
 	}
 }

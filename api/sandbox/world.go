@@ -17,7 +17,8 @@ import (
 // It is exported so that a chain integration can deploy the same world on a
 // chain (tokens, one vester per distribution with its roots and claim fee,
 // staking contracts, wallet balances) before handing it to New. A World is
-// never modified after Seed returns; treat every field as read-only.
+// never modified after Seed returns, or after Finish for one made by
+// SeedFirst; treat every field as read-only.
 //
 // Amounts are in base units (18 decimals); fees in wei. Addresses are the
 // synthetic ones a sandbox without a chain shows; Options.Chain overrides
@@ -55,6 +56,11 @@ type World struct {
 	poolsByToken     map[string][]*Pool
 	stakers          []staker // every wallet that holds a stake, demo wallets first
 	stakerIndex      map[common.Address]uint32
+
+	// finished is closed when Finish has run, with finishErr.
+	finished   chan struct{}
+	finishOnce sync.Once
+	finishErr  error
 }
 
 // Token is an ERC-20 token with 18 decimals.
@@ -108,10 +114,10 @@ type Distribution struct {
 type Root struct {
 	Index       uint32
 	TreeID      string
-	Hash        common.Hash
+	Hash        common.Hash // set by Finish
 	CreatedAt   time.Time
 	Allocations []*Allocation
-	tree        *merkle.Tree
+	tree        *merkle.Tree // set by Finish
 }
 
 // Allocation is one leaf of a distribution (D8).
@@ -120,8 +126,8 @@ type Allocation struct {
 	DistributionID string
 	RootIndex      uint32
 	Args           vesting.Args // Args.Allocation.ID == ID
-	DecodableArgs  []byte
-	Leaf           common.Hash
+	DecodableArgs  []byte       // set by Finish
+	Leaf           common.Hash  // set by Finish
 	CreatedAt      time.Time
 
 	distribution *Distribution

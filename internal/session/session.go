@@ -65,6 +65,10 @@ type Session struct {
 	// (GET /_sandbox/journal), so that a write whose answer was lost can be
 	// checked; nil on a real deployment, whose API cannot tell.
 	Applied func() []sandbox.JournalEntry
+	// Seeded waits until the embedded sandbox has seeded and deployed its
+	// world, which it does in the background after Open returns, and says
+	// why not if it could not; nil on a real deployment.
+	Seeded func(ctx context.Context) error
 
 	closers []func()
 }
@@ -191,12 +195,15 @@ func openProfile(p config.Profile, stateDir string, getenv func(string) string) 
 // Sandbox starts the embedded sandbox in process, with opts (tests pin its
 // clock), its world deployed on an in-process chain, and opens a session on
 // it. The client reaches the service over an in-memory network (real HTTP,
-// no socket) and the chain through its in-process client.
+// no socket) and the chain through its in-process client. It returns as
+// soon as the sandbox takes requests, so that the dashboard draws at once:
+// the seed's rest and the deployment go on in the background (Seeded), the
+// sandbox's answers wait for them, and Close stops them.
 func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 	if opts.PublicURL == "" {
 		opts.PublicURL = sandbox.DefaultPublicURL
 	}
-	sb, err := onchain.Start(context.Background(), onchain.Options{Sandbox: opts})
+	sb, err := onchain.Start(context.Background(), onchain.Options{Sandbox: opts, Background: true})
 	if err != nil {
 		return nil, fmt.Errorf("start the embedded sandbox: %w", err)
 	}
@@ -227,8 +234,9 @@ func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 		StateDir: stateDir,
 		Now:      clockOf(opts),
 		Fixtures: &fx,
-		Chain:    sb.Chain.Client(),
+		Chain:    seededNode{sb.Chain.Client(), sb.Seeded},
 		Applied:  sb.Server.Journal,
+		Seeded:   sb.Seeded,
 	}
 	s.closers = append(s.closers, func() { httpSrv.Close(); sb.Close() })
 	s.API, err = api.New(api.Config{

@@ -37,6 +37,14 @@ type Options struct {
 	// An external one (chain.Dial) must have a funded deployer. Close
 	// closes it.
 	Chain *chain.Chain
+	// Background makes Start return as soon as the service can take
+	// requests: the world's first part seeded (sandbox.SeedFirst) and the
+	// chain up. The rest of the seed and the world's deployment go on in
+	// the background, and the service's operations wait for them (see
+	// Seeded); Close stops them. Without it Start returns once all is
+	// done, as a sandbox that prints its deployment before it listens
+	// needs.
+	Background bool
 }
 
 // Sandbox is the sandbox service and the chain its world runs on.
@@ -45,55 +53,127 @@ type Sandbox struct {
 	Chain  *chain.Chain
 
 	world      *sandbox.World
-	addrs      map[string]common.Address // seed record id -> deployed address
+	addrs      map[string]common.Address // seed record id -> deployed address; written by deploy, read after seeded
 	firstBlock uint64                    // the head before the world was deployed
-	closeOnce  sync.Once
-	closeErr   error
+
+	// The background work: the seed's rest and the deployment. seeded is
+	// closed when it ended, with seedErr; stop cancels it.
+	work    sync.WaitGroup
+	stop    context.CancelFunc
+	seeded  chan struct{}
+	seedErr error
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Start seeds the world, deploys it on a new chain, and starts the service
-// and the mining loop.
+// and the mining loop; with Options.Background it returns before the seed
+// and the deployment are done. ctx bounds the start, not the background
+// work, which Close stops.
 func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 	now := time.Now
 	if opts.Sandbox.Clock != nil {
 		now = opts.Sandbox.Clock
 	}
-	world, err := sandbox.SeedSized(now(), opts.Sandbox.WhaleStakes)
+	started, err := startChain(opts.Chain)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox chain: %w", err)
 	}
-	c := opts.Chain
-	if c == nil {
-		balances := map[common.Address]*big.Int{}
-		for _, w := range world.Wallets {
-			balances[w.Address] = w.Native
+	world, err := sandbox.SeedFirst(now(), opts.Sandbox.WhaleStakes)
+	if err != nil {
+		if c, _ := started(); c != nil && opts.Chain == nil {
+			c.Close()
 		}
-		if c, err = chain.New(chain.Options{Balances: balances}); err != nil {
-			return nil, fmt.Errorf("sandbox chain: %w", err)
-		}
+		return nil, fmt.Errorf("sandbox chain: %w", err)
 	}
-	s := &Sandbox{Chain: c, world: world, addrs: map[string]common.Address{}}
-	if err := s.deploy(ctx); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("sandbox chain: deploy: %w", err)
+	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
+	s := &Sandbox{world: world, addrs: map[string]common.Address{}, stop: stop, seeded: make(chan struct{})}
+	// The seed's rest runs beside the chain's start, which began before
+	// the seed: the two largest costs of a start need nothing of each
+	// other. The deployment (finish) waits for both.
+	s.work.Go(func() { world.Finish(bg) })
+	c, err := started()
+	if err != nil {
+		stop()
+		s.work.Wait()
+		return nil, fmt.Errorf("sandbox chain: %w", err)
 	}
+	s.Chain = c
 	so := opts.Sandbox
-	so.Chain, so.World = chainSeam{s}, world
+	so.Chain, so.World, so.Ready = chainSeam{s}, world, s.Seeded
 	if s.Server, err = sandbox.New(so); err != nil {
-		c.Close()
+		s.Close()
 		return nil, err
 	}
 	interval := opts.MineInterval
 	if interval == 0 {
 		interval = MineInterval
 	}
-	if interval > 0 && !c.External() {
-		if err := c.StartMining(interval); err != nil {
+	s.work.Go(func() {
+		defer close(s.seeded)
+		s.seedErr = s.finish(bg, interval)
+	})
+	if !opts.Background {
+		if err := s.Seeded(ctx); err != nil {
 			s.Close()
-			return nil, fmt.Errorf("sandbox chain: %w", err)
+			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// startChain returns c, or starts a new in-process chain funding the demo
+// wallets in the background (its start is the largest cost of Start, and
+// needs nothing the seed makes): the function returned waits for it.
+func startChain(c *chain.Chain) (func() (*chain.Chain, error), error) {
+	if c != nil {
+		return func() (*chain.Chain, error) { return c, nil }, nil
+	}
+	funds, err := sandbox.NativeFunds()
+	if err != nil {
+		return nil, err
+	}
+	type result struct {
+		c   *chain.Chain
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		c, err := chain.New(chain.Options{Balances: funds})
+		done <- result{c, err}
+	}()
+	return func() (*chain.Chain, error) {
+		r := <-done
+		return r.c, r.err
+	}, nil
+}
+
+// finish waits for the seed's rest, deploys the world and starts mining.
+func (s *Sandbox) finish(ctx context.Context, interval time.Duration) error {
+	if err := s.world.Wait(ctx); err != nil {
+		return fmt.Errorf("sandbox chain: %w", err)
+	}
+	if err := s.deploy(ctx); err != nil {
+		return fmt.Errorf("sandbox chain: deploy: %w", err)
+	}
+	if interval > 0 && !s.Chain.External() {
+		if err := s.Chain.StartMining(interval); err != nil {
+			return fmt.Errorf("sandbox chain: %w", err)
+		}
+	}
+	return nil
+}
+
+// Seeded waits until the world is seeded and deployed and returns nil, or
+// why it could not be, or ctx's error if ctx ends first.
+func (s *Sandbox) Seeded(ctx context.Context) error {
+	select {
+	case <-s.seeded:
+		return s.seedErr
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
 }
 
 // deploy puts the world on the chain in one block (an external node may
@@ -180,7 +260,7 @@ type Deployed struct {
 }
 
 // Deployed lists the world's contracts on the chain: the tokens, then the
-// contracts in list order.
+// contracts in list order. Call it once Seeded has returned nil.
 func (s *Sandbox) Deployed() []Deployed {
 	var out []Deployed
 	for _, t := range s.world.Tokens {
@@ -194,10 +274,13 @@ func (s *Sandbox) Deployed() []Deployed {
 	return out
 }
 
-// Close stops the service, the mining loop and the chain. Calling it again
-// returns the first call's result.
+// Close stops the background work, the service, the mining loop and the
+// chain, and returns once they have stopped. Calling it again returns the
+// first call's result.
 func (s *Sandbox) Close() error {
 	s.closeOnce.Do(func() {
+		s.stop()
+		s.work.Wait()
 		var errs []error
 		if s.Server != nil {
 			errs = append(errs, s.Server.Close())

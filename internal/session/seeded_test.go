@@ -1,0 +1,46 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"allot/api/sandbox"
+)
+
+// TestEmbeddedSandboxChainWaitsForTheDeployment reads the embedded
+// sandbox's chain as soon as the session is open, while the world is
+// still being deployed in the background: the read waits for the
+// deployment instead of answering from an empty chain.
+func TestEmbeddedSandboxChainWaitsForTheDeployment(t *testing.T) {
+	s, err := Sandbox(sandbox.Options{KeystoreDir: t.TempDir()}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	head, err := s.Chain.BlockNumber(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if head == 0 {
+		t.Error("the chain was read before the world was deployed on it")
+	}
+	if err := s.Seeded(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSeededNodeSaysWhyNot: a sandbox that could not deploy its world
+// fails every chain call with why, and never reaches the node.
+func TestSeededNodeSaysWhyNot(t *testing.T) {
+	failed := errors.New("sandbox chain: deploy: out of gas")
+	n := seededNode{node: nil, seeded: func(context.Context) error { return failed }}
+	_, err := n.BlockNumber(context.Background())
+	if !errors.Is(err, failed) || !strings.Contains(err.Error(), "embedded sandbox") {
+		t.Errorf("BlockNumber: %v", err)
+	}
+	if err := n.SendTransaction(context.Background(), nil); !errors.Is(err, failed) {
+		t.Errorf("SendTransaction: %v", err)
+	}
+}
