@@ -16,6 +16,7 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/api/sandbox/onchain"
+	"allot/internal/act"
 	"allot/internal/config"
 	"allot/internal/journal"
 	"allot/internal/memnet"
@@ -66,6 +67,7 @@ type Session struct {
 	// checked; nil on a real deployment, whose API cannot tell.
 	Applied func() []sandbox.JournalEntry
 
+	ledger  act.Ledger // the embedded sandbox's, for Recorder; nil elsewhere
 	closers []func()
 }
 
@@ -201,7 +203,8 @@ func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 		return nil, fmt.Errorf("start the embedded sandbox: %w", err)
 	}
 	listener := memnet.Listen()
-	httpSrv := &http.Server{Handler: sb.Server, ReadHeaderTimeout: 10 * time.Second}
+	l := newLedger(sb.Server)
+	httpSrv := &http.Server{Handler: l, ReadHeaderTimeout: 10 * time.Second}
 	go httpSrv.Serve(listener)
 
 	fx := sb.Server.Fixtures()
@@ -229,6 +232,7 @@ func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 		Fixtures: &fx,
 		Chain:    sb.Chain.Client(),
 		Applied:  sb.Server.Journal,
+		ledger:   l,
 	}
 	s.closers = append(s.closers, func() { httpSrv.Close(); sb.Close() })
 	s.API, err = api.New(api.Config{
