@@ -20,7 +20,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/internal/sanitize"
 	"allot/internal/session"
@@ -145,7 +144,7 @@ func New(s *session.Session, opts Options) *Model {
 	}
 	m := &Model{
 		ctx: &views.Context{Session: s, Now: now, Styles: widget.DefaultStyles(), Clipboard: clip, Journal: j, Token: token,
-			Recorder: &act.Recorder{Journal: j, Deployment: s.Deployment()}, Wallet: &views.Wallet{}},
+			Recorder: s.Recorder(j), Wallet: &views.Wallet{}},
 		opts:    opts,
 		keys:    defaultKeys(),
 		help:    help.New(),

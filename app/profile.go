@@ -8,7 +8,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/internal/act"
 	"allot/internal/session"
 	"allot/views"
 )
@@ -69,7 +68,7 @@ func (m *Model) profileSwitched(msg profileOpened) tea.Cmd {
 	old := m.ctx.Session
 	m.ctx.Wallet.Lock()
 	m.ctx.Session = msg.s
-	m.ctx.Recorder = &act.Recorder{Journal: m.ctx.Journal, Deployment: msg.s.Deployment()}
+	m.ctx.Recorder = msg.s.Recorder(m.ctx.Journal)
 	m.ctx.Wallet = &views.Wallet{}
 	m.ctx.Token = ""
 	if len(msg.s.TokenIDs) > 0 {

@@ -159,10 +159,13 @@ func (o *operator) unknownView() []string {
 	case opNotApplied:
 		check = "not applied: safe to resend (r)."
 	case opCannotTell:
-		check = fmt.Sprintf("This service's API cannot read transactions back, so allot cannot check. "+
+		check = fmt.Sprintf("allot cannot check: %s. "+
 			"Ask the service's operators whether a transaction with action %s was created at about %s "+
 			"from a body with SHA-256 %s (the journal holds the body). Resend (r) only if they say it was not.",
-			o.action, o.sentAt.UTC().Format("15:04:05 UTC on 2 Jan 2006"), o.bodySum())
+			strings.TrimSuffix(o.cannotTell, "."), o.action, o.sentAt.UTC().Format("15:04:05 UTC on 2 Jan 2006"), o.bodySum())
+	}
+	if o.checkErr != "" {
+		check = "The check failed: " + o.checkErr + ". Press c to check again."
 	}
 	lines = append(lines, wrap(check)...)
 	if o.hint != "" {

@@ -309,7 +309,7 @@ func reopenUnknown(ctx *Context, op, ref, write string, body []byte, at time.Tim
 	case act.OpTransaction:
 		return reopenOperator(ctx, ref, write, body, at)
 	case act.OpSchedule:
-		return reopenSchedule(ctx, body, at)
+		return reopenSchedule(ctx, write, body, at)
 	}
 	return nil
 }

@@ -51,7 +51,7 @@ type Verdict struct {
 
 // Reasons a check cannot tell, as Verdict.Reason says them.
 var (
-	errNoLedger = errors.New("this service's interface cannot say whether it applied a write: ask its operators (the journal records the request)")
+	errNoLedger = errors.New("this service's interface cannot say whether it applied a write")
 	errNoMark   = errors.New("the request was sent before this run of allot, to a sandbox that is gone with its writes")
 )
 
