@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
@@ -652,3 +653,37 @@ func (c *creative) ShortHelp() []key.Binding {
 }
 
 func (c *creative) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
+
+// reopenCreative is the page of a creative's upload URL or registration
+// whose answer was lost, read back from the journal; nil when body is not
+// such a request that encodes back to the same bytes. A registration may
+// be sent again; an upload URL is not (it changes nothing by itself).
+func reopenCreative(ctx *Context, op, ref, write string, body []byte, at time.Time) Screen {
+	sent := act.Sent{Op: op, Ref: ref, Write: write, Body: body}
+	switch op {
+	case crvOpURL:
+		var req api.UploadURLRequest
+		if !sameJSON(body, &req) {
+			return nil
+		}
+		w := newLostWrite(ctx, "creative upload URL", sent, at)
+		w.noResend = "An upload URL changes nothing by itself: upload the file again with :creative."
+		return w
+	case crvOpCreate:
+		var req api.CreateCreativeRequest
+		if !sameJSON(body, &req) {
+			return nil
+		}
+		w := newLostWrite(ctx, "creative registration", sent, at)
+		client := ctx.Session.API
+		w.resend = func(c context.Context, rec *act.Recorder) ([]string, error) {
+			cr, err := rec.RegisterCreative(c, client, ref, req)
+			if err != nil {
+				return nil, err
+			}
+			return []string{"Registered " + sanitize.Line(ref) + ".", "Public URL   " + sanitize.Line(cr.PublicURL), "ID           " + sanitize.Line(cr.ID)}, nil
+		}
+		return w
+	}
+	return nil
+}
