@@ -204,7 +204,23 @@ func (c *claim) send() tea.Cmd {
 	c.working = "Sending the claim request"
 	c.seq = nextSeq()
 	return load(c.seq, func(ctx context.Context) (*api.ClaimResult, error) {
-		return rec.RequestClaim(ctx, client, id, req)
+		res, err := rec.RequestClaim(ctx, client, id, req)
+		var unknown *act.UnknownError
+		if errors.As(err, &unknown) {
+			// Checked at once, which settles it in the journal. A claim
+			// request signs nothing: asking again is safe either way.
+			v, cerr := rec.Check(ctx, unknown.Sent())
+			note := checkedNote(v, cerr)
+			switch {
+			case cerr != nil:
+			case v.Check == act.Applied:
+				note = "Checked: the service took the request; its answer was lost. Asking again is safe: a claim request signs nothing."
+			case v.Check == act.NotApplied:
+				note = "Checked: the service did not take the request. Asking again is safe: a claim request signs nothing."
+			}
+			err = fmt.Errorf("%w. %s", err, note)
+		}
+		return res, err
 	})
 }
 

@@ -87,6 +87,10 @@ type creative struct {
 	// whether the failed registration may have been applied.
 	uploaded *api.UploadURL
 	unknown  bool
+	// checked says what the check of a lost registration found; applied
+	// that it found it applied, which is then not sent again.
+	checked string
+	applied bool
 
 	width, height int
 }
@@ -142,6 +146,9 @@ type (
 		seq      int
 		creative *api.Creative
 		err      error
+		// What the check of a registration whose answer was lost found.
+		verdict  act.Verdict
+		checkErr error
 	}
 )
 
@@ -212,6 +219,10 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 		}
 		if msg.err != nil {
 			c.unknown = act.Unknown(msg.err)
+			c.checked = ""
+			if c.unknown {
+				c.checked, c.applied = checkedNote(msg.verdict, msg.checkErr), msg.checkErr == nil && msg.verdict.Check == act.Applied
+			}
 			return c.fail("register", msg.err)
 		}
 		c.state, c.result, c.uploaded = crvDone, msg.creative, nil
@@ -268,7 +279,7 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 		case key.Matches(k, crvKeyBack):
 			c.state, c.err, c.uploaded = crvDetails, "", nil
 			return c.form.Focus(c.form.Focused())
-		case key.Matches(k, crvKeyAgain) && c.uploaded != nil:
+		case key.Matches(k, crvKeyAgain) && c.uploaded != nil && !c.applied:
 			c.askRegister()
 		}
 	case crvRetry:
@@ -560,7 +571,12 @@ func (c *creative) register(up *api.UploadURL) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
 		out, err := rec.RegisterCreative(ctx, client, ref, req)
-		return crvRegistered{seq: seq, creative: out, err: err}
+		msg := crvRegistered{seq: seq, creative: out, err: err}
+		var unknown *act.UnknownError
+		if errors.As(err, &unknown) {
+			msg.verdict, msg.checkErr = rec.Check(ctx, unknown.Sent())
+		}
+		return msg
 	}
 }
 
@@ -621,11 +637,11 @@ func (c *creative) View() string {
 	case crvFailed:
 		out = []string{title, "", "✗ " + sanitize.Line(c.err), ""}
 		if c.unknown && c.uploaded != nil {
-			out = append(out, strings.Split(widget.Page("No readable answer came: the creative may or may not be registered. The journal records the attempt.", w, 0), "\n")...)
+			out = append(out, strings.Split(widget.Page("No readable answer came: the creative may or may not be registered. The journal records the attempt. "+c.checked, w, 0), "\n")...)
 			out = append(out, "")
 		}
 		keys := "esc: back to the details (review sends everything again)"
-		if c.uploaded != nil {
+		if c.uploaded != nil && !c.applied {
 			keys = "r: register the uploaded file again (asks first) · " + keys
 		}
 		out = append(out, c.ctx.Styles.Muted.Render(keys))
@@ -644,7 +660,7 @@ func (c *creative) ShortHelp() []key.Binding {
 	case crvDone:
 		return []key.Binding{crvKeyCopy, crvKeyClose}
 	case crvFailed:
-		if c.uploaded != nil {
+		if c.uploaded != nil && !c.applied {
 			return []key.Binding{crvKeyAgain, crvKeyBack}
 		}
 		return []key.Binding{crvKeyBack}

@@ -235,13 +235,8 @@ func (w *lostWrite) head() []string {
 		found = "Checking whether the service applied it…"
 	case w.checkErr != "":
 		found = "The check failed: " + w.checkErr + ". c checks again."
-	case w.verdict == nil:
-	case w.verdict.Check == act.Applied:
-		found = "Checked: the service applied it. It is not sent again."
-	case w.verdict.Check == act.NotApplied:
-		found = "Checked: the service did not apply it. Sending it again applies it once."
-	default:
-		found = "allot cannot check: " + w.verdict.Reason + ". Ask the service's operators before sending it again."
+	case w.verdict != nil:
+		found = checkedNote(*w.verdict, nil)
 	}
 	if found != "" {
 		out = append(out, page(found)...)
@@ -298,3 +293,17 @@ func (w *lostWrite) ShortHelp() []key.Binding {
 }
 
 func (w *lostWrite) FullHelp() [][]key.Binding { return [][]key.Binding{w.ShortHelp()} }
+
+// checkedNote says in a sentence what the check of a write whose answer
+// was lost found (or why it could not), for the screen that sent it.
+func checkedNote(v act.Verdict, err error) string {
+	switch {
+	case err != nil:
+		return "The check whether the service applied it failed: " + sanitize.Line(err.Error()) + "."
+	case v.Check == act.Applied:
+		return "Checked: the service applied it. It is not sent again."
+	case v.Check == act.NotApplied:
+		return "Checked: the service did not apply it. Sending it again applies it once."
+	}
+	return "allot cannot check: " + v.Reason + ". Ask the service's operators before sending it again."
+}
