@@ -115,6 +115,20 @@ func fieldError(err error, path string) error {
 
 func (c *claim) Title() string { return "Claim" }
 
+// Drafted says the form holds what the user typed, or a request under
+// review, not sent.
+func (c *claim) Drafted() bool {
+	if c.flow != nil || c.working != "" {
+		return false
+	}
+	for _, f := range c.form.Fields() {
+		if f.Value() != "" {
+			return true
+		}
+	}
+	return c.confirm != nil
+}
+
 func (c *claim) SetSize(width, height int) {
 	c.formSign.SetSize(width, height)
 	if c.confirm != nil {

@@ -111,6 +111,9 @@ func newCreative(ctx *Context, dir string) *creative {
 
 func (c *creative) Title() string { return "Upload creative" }
 
+// Drafted says a file is chosen, its details being filled in or reviewed.
+func (c *creative) Drafted() bool { return c.state == crvDetails || c.state == crvReview }
+
 func (c *creative) Init() tea.Cmd { return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick()) }
 
 func (c *creative) Capturing() bool {

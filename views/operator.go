@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -94,6 +95,8 @@ type operator struct {
 	checked    opCheck
 	// cannotTell says why the check cannot tell; checkErr why it failed.
 	cannotTell, checkErr string
+
+	initial []string // the fields' values as the form opened, for Drafted
 
 	width, height int
 }
@@ -201,7 +204,21 @@ func NewOperator(ctx *Context, c api.Contract, action string) Screen {
 		}
 	}
 	o.SetSize(o.width, o.height)
+	o.initial = o.values()
 	return o
+}
+
+func (o *operator) values() []string {
+	var v []string
+	for _, f := range o.form.Fields() {
+		v = append(v, f.Value())
+	}
+	return v
+}
+
+// Drafted says the form holds what the user typed or reviews, not sent.
+func (o *operator) Drafted() bool {
+	return (o.state == opForm || o.state == opReview) && !slices.Equal(o.values(), o.initial)
 }
 
 // newRow returns a row of fields, checked.

@@ -214,6 +214,11 @@ func (s *schedule) reset() {
 
 func (s *schedule) Title() string { return "New schedule" }
 
+// Drafted says the form holds what the user typed or reviews, not sent.
+func (s *schedule) Drafted() bool {
+	return (s.state == schForm || s.state == schReview) && len(s.touched) > 0
+}
+
 func (s *schedule) Init() tea.Cmd {
 	if s.reopened != nil {
 		return tea.Batch(s.reloadList(), s.check(*s.reopened))
