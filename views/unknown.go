@@ -188,7 +188,12 @@ func (w *lostWrite) askResend() {
 	default:
 		prompt = "Send this request again? The first may have been applied."
 	}
-	w.confirm = widget.NewConfirm("lost-resend", prompt, "POST "+w.path+" with exactly the body above")
+	// Tagged by the kind of write, as the write screens tag theirs.
+	tag := "creative-resend"
+	if w.sent.Op == act.OpClaim {
+		tag = "claim-resend"
+	}
+	w.confirm = widget.NewConfirm(tag, prompt, "POST "+w.path+" with exactly the body above")
 	w.confirm.Styles = w.ctx.Styles
 	w.confirm.SetWidth(min(w.width, 80))
 	w.fit()
