@@ -139,6 +139,7 @@ func reopenOperator(ctx *Context, action, write string, body []byte, at time.Tim
 	o.state, o.sentAt = opUnknown, at
 	o.written = act.Sent{Op: opCreate, Ref: action, Write: write, Body: body}
 	o.unknownErr = fmt.Errorf("as the journal recorded at %s", at.UTC().Format("15:04:05 MST on 2 Jan 2006"))
+	o.fitScroll()
 	return o
 }
 
@@ -298,6 +299,10 @@ func (o *operator) fitScroll() {
 	case o.state == opResult:
 		o.scroll.SetLines(o.resultLines())
 		o.scroll.SetSize(o.width, o.height-3)
+	case o.state == opUnknown:
+		// The body between what the check found and the keys.
+		o.scroll.SetLines(o.lines)
+		o.scroll.SetSize(o.width, max(o.height-len(o.unknownHead())-1-len(o.unknownTail()), 1))
 	case o.confirm != nil:
 		o.scroll.SetLines(o.lines)
 		o.scroll.SetSize(o.width, o.height-2-lipgloss.Height(o.confirm.View()))
@@ -328,6 +333,7 @@ func (o *operator) Update(msg tea.Msg) tea.Cmd {
 			default:
 				o.checked = opCannotTell
 			}
+			o.fitScroll()
 		}
 		return nil
 	case spinner.TickMsg:
@@ -357,7 +363,9 @@ func (o *operator) key(msg tea.KeyMsg) tea.Cmd {
 		o.scroll.Key(msg)
 		return nil
 	case opUnknown:
+		defer o.fitScroll() // the check and a hint change the page
 		switch {
+		case o.scroll.Key(msg):
 		case key.Matches(msg, opKeyCheck):
 			return o.check()
 		case key.Matches(msg, opKeyResend):
@@ -573,6 +581,7 @@ func (o *operator) answered(msg widget.ConfirmMsg) tea.Cmd {
 			return o.send()
 		}
 		o.state = opUnknown
+		o.fitScroll()
 	}
 	return nil
 }
@@ -617,6 +626,7 @@ func (o *operator) sent(msg opSentMsg) tea.Cmd {
 		o.scroll.Home()
 		return nil
 	case act.Unknown(msg.err):
+		defer o.fitScroll()
 		o.state, o.unknownErr = opUnknown, msg.err
 		o.written = act.Sent{Op: opCreate, Ref: o.action, Body: o.body}
 		var journaled *act.UnknownError

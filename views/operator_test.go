@@ -627,8 +627,8 @@ func TestOperatorUnknownOutcome(t *testing.T) {
 			h.press("y")
 			v := ansi.Strip(h.view())
 			if h.o.state != opUnknown || !strings.Contains(v, "Outcome unknown") || !strings.Contains(v, "may or may not have created") ||
-				!strings.Contains(v, "recorded in the local journal") {
-				t.Fatalf("unknown outcome screen:\n%s", v)
+				!strings.Contains(v, "recorded in the local journal") || !strings.Contains(v, `"adminWalletId": "`+fx.AdminWalletIDs[0]+`"`) {
+				t.Fatalf("unknown outcome screen (with the body sent):\n%s", v)
 			}
 			if reqs := h.requests(); len(reqs) != 1 || !bytes.Equal(reqs[0].Data, body) {
 				t.Fatalf("journaled %+v, want the reviewed body once", reqs)
