@@ -223,7 +223,7 @@ func (c *claim) send() tea.Cmd {
 		if errors.As(err, &unknown) {
 			// Checked at once, which settles it in the journal. A claim
 			// request signs nothing: asking again is safe either way.
-			v, cerr := rec.Check(ctx, unknown.Sent())
+			v, cerr := checkSent(rec, unknown.Sent())
 			note := checkedNote(v, cerr)
 			switch {
 			case cerr != nil:

@@ -577,7 +577,7 @@ func (c *creative) register(up *api.UploadURL) tea.Cmd {
 		msg := crvRegistered{seq: seq, creative: out, err: err}
 		var unknown *act.UnknownError
 		if errors.As(err, &unknown) {
-			msg.verdict, msg.checkErr = rec.Check(ctx, unknown.Sent())
+			msg.verdict, msg.checkErr = checkSent(rec, unknown.Sent())
 		}
 		return msg
 	}

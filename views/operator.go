@@ -657,9 +657,7 @@ func (o *operator) check() tea.Cmd {
 	o.checked = opCheckRunning
 	seq, sent, rec := o.seq, o.written, o.ctx.Recorder
 	return func() tea.Msg {
-		c, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		v, err := rec.Check(c, sent)
+		v, err := checkSent(rec, sent)
 		return opCheckedMsg{seq: seq, verdict: v, err: err}
 	}
 }

@@ -673,7 +673,7 @@ func (s *schedule) send() tea.Cmd {
 		out := schSent{seq: seq, res: res, err: err}
 		var unknown *act.UnknownError
 		if errors.As(err, &unknown) {
-			out.verdict, out.checkErr = rec.Check(c, unknown.Sent())
+			out.verdict, out.checkErr = checkSent(rec, unknown.Sent())
 		}
 		return out
 	}
@@ -684,9 +684,7 @@ func (s *schedule) send() tea.Cmd {
 func (s *schedule) check(w act.Sent) tea.Cmd {
 	seq, rec := s.seq, s.ctx.Recorder
 	return func() tea.Msg {
-		c, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		v, err := rec.Check(c, w)
+		v, err := checkSent(rec, w)
 		return schSent{seq: seq, err: errReopened, verdict: v, checkErr: err}
 	}
 }

@@ -96,9 +96,7 @@ func (w *lostWrite) check() tea.Cmd {
 	w.checking, w.checkErr = true, ""
 	seq, sent, rec := w.seq, w.sent, w.ctx.Recorder
 	return func() tea.Msg {
-		c, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		v, err := rec.Check(c, sent)
+		v, err := checkSent(rec, sent)
 		return lostChecked{seq: seq, verdict: v, err: err}
 	}
 }
@@ -311,4 +309,13 @@ func checkedNote(v act.Verdict, err error) string {
 		return "Checked: the service did not apply it. Sending it again applies it once."
 	}
 	return "allot cannot check: " + v.Reason + ". Ask the service's operators before sending it again."
+}
+
+// checkSent runs rec.Check of w with a time of its own: the write's own
+// time may be spent (its answer was lost to a timeout), and the check
+// waits for the service to finish what it still serves.
+func checkSent(rec *act.Recorder, w act.Sent) (act.Verdict, error) {
+	c, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	return rec.Check(c, w)
 }
