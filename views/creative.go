@@ -91,6 +91,7 @@ type creative struct {
 	// that it found it applied, which is then not sent again.
 	checked string
 	applied bool
+	written act.Sent // the registration whose answer was lost
 
 	width, height int
 }
@@ -177,6 +178,9 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 				c.state = crvFailed
 				return nil
 			}
+			if c.unknown {
+				c.ctx.Recorder.Resent(c.written)
+			}
 			c.seq = nextSeq()
 			c.state, c.step, c.err = crvWorking, "registering", ""
 			return c.register(c.uploaded)
@@ -223,7 +227,9 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			c.unknown = act.Unknown(msg.err)
 			c.checked = ""
-			if c.unknown {
+			var unknown *act.UnknownError
+			if errors.As(msg.err, &unknown) {
+				c.written = unknown.Sent()
 				c.checked, c.applied = checkedNote(msg.verdict, msg.checkErr), msg.checkErr == nil && msg.verdict.Check == act.Applied
 			}
 			return c.fail("register", msg.err)

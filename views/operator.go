@@ -209,6 +209,7 @@ func NewOperator(ctx *Context, c api.Contract, action string) Screen {
 	return o
 }
 
+// values are the fields' values, in order.
 func (o *operator) values() []string {
 	var v []string
 	for _, f := range o.form.Fields() {
@@ -578,6 +579,7 @@ func (o *operator) answered(msg widget.ConfirmMsg) tea.Cmd {
 	case o.state == opResend:
 		o.confirm = nil
 		if msg.Yes {
+			o.ctx.Recorder.Resent(o.written)
 			return o.send()
 		}
 		o.state = opUnknown

@@ -172,6 +172,7 @@ type schedule struct {
 	created                      *api.Schedule
 	unknownNote                  string
 	reopened                     *act.Sent // the write read back from the journal, to check when the page opens
+	written                      act.Sent  // the write whose outcome is unknown
 	list                         []CreatedSchedule
 	listErr                      error
 	listSeq                      int
@@ -652,6 +653,7 @@ func (s *schedule) confirmed(msg widget.ConfirmMsg) tea.Cmd {
 			s.state = schUnknown
 			return nil
 		}
+		s.ctx.Recorder.Resent(s.written)
 		return s.send()
 	}
 	return nil
@@ -715,6 +717,10 @@ func (s *schedule) answered(msg schSent) tea.Cmd {
 		return s.reloadList()
 	case act.Unknown(msg.err):
 		s.state = schUnknown
+		var unknown *act.UnknownError
+		if errors.As(msg.err, &unknown) && unknown != errReopened {
+			s.written = unknown.Sent()
+		}
 		s.unknownNote = s.checkNote(msg.verdict, msg.checkErr)
 		s.layout()
 		return s.reloadList()

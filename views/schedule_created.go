@@ -33,6 +33,7 @@ func reopenSchedule(ctx *Context, write string, body []byte, at time.Time) Scree
 	s.reviewed, s.body, s.pretty = req, body, prettyBody(body)
 	s.state = schUnknown
 	s.reopened = &act.Sent{Op: schOp, Ref: req.Name, Write: write, Body: body}
+	s.written = *s.reopened
 	s.unknownNote = "No answer came for this schedule (the journal, " + at.UTC().Format("15:04:05 MST on 2 Jan 2006") + "). Checking whether the service applied it…"
 	s.layout()
 	return s

@@ -245,12 +245,16 @@ func readTransactions(j *journal.Journal, d journal.Deployment) ([]txRow, error)
 			for _, tx := range created.Transactions {
 				rows = append(rows, txRow{ID: tx.TransactionID, Kind: e.Ref, Status: statusCreated, At: at, Profile: e.Profile, Sent: e.Data})
 			}
-		case w.Outcome != nil && (w.Outcome.Status == act.StatusApplied || w.Outcome.Status == act.StatusNotApplied):
-			// An unknown outcome a check settled: its ids were lost with
-			// the answer.
+		case w.Outcome != nil && (w.Outcome.Status == act.StatusApplied || w.Outcome.Status == act.StatusNotApplied || w.Outcome.Status == act.StatusResent):
+			// An unknown outcome a check settled (its ids were lost with
+			// the answer), or the user sent again: the later request is
+			// listed too.
 			id := "(created; its id was lost with the answer)"
-			if w.Outcome.Status == act.StatusNotApplied {
+			switch w.Outcome.Status {
+			case act.StatusNotApplied:
 				id = "(not created)"
+			case act.StatusResent:
+				id = "(no answer: may have been created; sent again)"
 			}
 			kind := e.Ref
 			if k, ok := writeKinds[e.Op]; ok {

@@ -198,6 +198,7 @@ func (w *lostWrite) askResend() {
 }
 
 func (w *lostWrite) send() tea.Cmd {
+	w.ctx.Recorder.Resent(w.sent)
 	w.seq = nextSeq()
 	w.sending, w.hint = true, ""
 	seq, resend, rec := w.seq, w.resend, w.ctx.Recorder

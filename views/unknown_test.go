@@ -157,6 +157,9 @@ func TestReopenEveryKind(t *testing.T) {
 				if len(writes) != 2 || !bytes.Equal(writes[1].Request.Data, writes[0].Request.Data) || !writes[1].Settled() {
 					t.Fatalf("r, y: journaled %+v, want the same body once more, answered", writes)
 				}
+				if !writes[0].Settled() {
+					t.Errorf("the first request is %q after it was sent again", writes[0].Outcome.Status)
+				}
 				if v := ansi.Strip(scr.View()); !strings.Contains(v, map[string]string{act.OpCreative: "Public URL", act.OpClaim: "Nothing was signed"}[tc.op]) {
 					t.Errorf("the answer of the resend is not shown:\n%s", v)
 				}

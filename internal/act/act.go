@@ -159,6 +159,15 @@ const (
 	StatusNotApplied = "not applied (checked)"
 )
 
+// StatusResent settles a write whose answer was lost when the user sends
+// it again: the later request is the one to follow; this one may have
+// been applied too.
+const StatusResent = "resent"
+
+// Resent records that the user sends w, whose outcome is unknown, again:
+// from then on it is settled as StatusResent, no longer unknown.
+func (r *Recorder) Resent(w Sent) { r.Settle(w.Op, w.Ref, w.Write, StatusResent) }
+
 // StatusUnknown marks an outcome that never arrived.
 const StatusUnknown = journal.StatusUnknown
 

@@ -91,3 +91,27 @@ func TestCheckSettles(t *testing.T) {
 		}
 	})
 }
+
+// TestResentSettlesUnknown: sending a write whose outcome is unknown again
+// settles the first as resent; one a check settled keeps what it found.
+func TestResentSettlesUnknown(t *testing.T) {
+	rec, j := newRecorder(t)
+	lost := &api.OutcomeUnknownError{Op: OpTransaction, Err: errors.New("connection reset")}
+	var sent []Sent
+	for range 2 {
+		err := rec.Write(OpTransaction, "INITIALIZE", map[string]string{"contractId": "c"}, func() (string, any, error) { return "", nil, lost })
+		var unknown *UnknownError
+		if !errors.As(err, &unknown) {
+			t.Fatal(err)
+		}
+		sent = append(sent, unknown.Sent())
+	}
+	rec.Settle(sent[1].Op, sent[1].Ref, sent[1].Write, StatusNotApplied)
+	rec.Resent(sent[0])
+	rec.Resent(sent[1])
+	res, _ := j.Read()
+	w := journal.Writes(res.Entries)
+	if len(w) != 2 || w[0].Outcome.Status != StatusResent || w[1].Outcome.Status != StatusNotApplied {
+		t.Fatalf("outcomes %q, %q; want %q, %q", w[0].Outcome.Status, w[1].Outcome.Status, StatusResent, StatusNotApplied)
+	}
+}
