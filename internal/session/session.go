@@ -63,8 +63,9 @@ type Session struct {
 	// deployment.
 	Fixtures *sandbox.Fixtures
 	// Applied lists the writes the embedded sandbox applied, oldest first
-	// (GET /_sandbox/journal), so that a write whose answer was lost can be
-	// checked; nil on a real deployment, whose API cannot tell.
+	// (GET /_sandbox/journal), for tests to hold allot to; nil on a real
+	// deployment. A write whose answer was lost is checked through
+	// Recorder (act.Recorder.Check), never by reading this.
 	Applied func() []sandbox.JournalEntry
 
 	ledger  act.Ledger // the embedded sandbox's, for Recorder; nil elsewhere
