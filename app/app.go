@@ -20,7 +20,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/internal/sanitize"
 	"allot/internal/session"
@@ -98,6 +97,12 @@ type Model struct {
 	// quitShown says the last frame showed the quit question: y answers
 	// only a question that was read.
 	quitShown bool
+	// switchAsk is the profile a question asks to switch to, as switching
+	// drops switchLost; switchShown says the last frame showed the
+	// question whole (see profile.go).
+	switchAsk   string
+	switchLost  []string
+	switchShown bool
 	// sight tells the screens' questions whether the frame shows them.
 	sight widget.Sight
 
@@ -149,7 +154,7 @@ func New(s *session.Session, opts Options) *Model {
 	}
 	m := &Model{
 		ctx: &views.Context{Session: s, Now: now, Styles: widget.DefaultStyles(), Clipboard: clip, Journal: j, Token: token,
-			Recorder: &act.Recorder{Journal: j, Deployment: s.Deployment()}, Wallet: &views.Wallet{}},
+			Recorder: s.Recorder(j), Wallet: &views.Wallet{}},
 		opts:    opts,
 		keys:    defaultKeys(),
 		help:    help.New(),
@@ -455,6 +460,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 	}
+	if m.switchAsk != "" {
+		return m.answerSwitch(msg)
+	}
 	if m.tooSmall() {
 		// Keys reach no hidden page: a y must not answer a question, nor a
 		// q be typed into a field, that nobody can see.
@@ -687,7 +695,7 @@ func (m *Model) View() string {
 }
 
 func (m *Model) view() string {
-	m.quitShown = false
+	m.quitShown, m.switchShown = false, false
 	if m.width == 0 {
 		return ""
 	}
@@ -697,6 +705,7 @@ func (m *Model) view() string {
 		return view
 	}
 	m.quitShown = m.quitting && !m.cmdline.Focused() // the status line asks it
+	m.switchShown = m.switchAsk != "" && !m.quitting && !m.cmdline.Focused() && lipgloss.Width(m.switchQuestion()) <= m.width
 	var body string
 	switch {
 	case m.showHelp, m.showErr:
@@ -872,6 +881,8 @@ func (m *Model) statusLine() string {
 		return fit(line, m.width, 1)
 	case m.quitting:
 		return fit(quitQuestion, m.width, 1)
+	case m.switchAsk != "":
+		return fit(m.switchQuestion(), m.width, 1)
 	case m.status == "" && m.seeding == m.ctx.Session && m.busy():
 		return fit(m.spin.View()+" the sandbox is still seeding…", m.width, 1)
 	case m.status == "":

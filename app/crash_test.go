@@ -84,3 +84,51 @@ func TestCrashOutsideTheDashboard(t *testing.T) {
 		t.Fatalf("crash files %v; said %q", files, out.String())
 	}
 }
+
+// panickyCmd answers Init with cmd, which panics on its goroutine.
+type panickyCmd struct{ cmd tea.Cmd }
+
+func (p panickyCmd) Init() tea.Cmd                       { return p.cmd }
+func (p panickyCmd) Update(tea.Msg) (tea.Model, tea.Cmd) { return p, nil }
+func (p panickyCmd) View() string                        { return "ready" }
+
+// TestCrashInCommand: a panic in a command, which Bubble Tea runs on a
+// goroutine of its own (alone, in a batch or in a sequence), ends the
+// program with the terminal restored, and is written to the same 0600
+// crash file as one in Update, which the error names; nothing is printed
+// over the screen.
+func TestCrashInCommand(t *testing.T) {
+	boom := func() tea.Msg { panic("boom in a command") }
+	for _, tt := range []struct {
+		name string
+		cmd  tea.Cmd
+	}{
+		{"alone", boom},
+		{"in a batch", tea.Batch(func() tea.Msg { return nil }, boom)},
+		{"in a sequence", tea.Sequence(func() tea.Msg { return nil }, boom)},
+		{"in a batch in a batch", tea.Batch(tea.Batch(boom, nil))},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "state")
+			var out bytes.Buffer
+			err := run(context.Background(), panickyCmd{tt.cmd}, dir, tea.WithInput(nil), tea.WithOutput(&out), tea.WithAltScreen())
+			if !errors.Is(err, ErrCrashed) {
+				t.Fatalf("err = %v, want ErrCrashed", err)
+			}
+			files, _ := filepath.Glob(filepath.Join(dir, "crash-*.txt"))
+			if len(files) != 1 || !strings.Contains(err.Error(), files[0]) {
+				t.Fatalf("crash files %v; the error says %q", files, err)
+			}
+			if info, err := os.Stat(files[0]); err != nil || info.Mode().Perm() != 0o600 {
+				t.Fatalf("crash file: %v, %v; want mode 0600", info, err)
+			}
+			if text, _ := os.ReadFile(files[0]); !strings.Contains(string(text), "boom in a command") || !strings.Contains(string(text), "goroutine") {
+				t.Errorf("the crash file lacks the panic or its stack:\n%s", text)
+			}
+			o := out.String()
+			if strings.Contains(o, "Caught goroutine panic") || strings.LastIndex(o, "\x1b[?1049l") < strings.LastIndex(o, "\x1b[?1049h") {
+				t.Errorf("printed over the screen, or the alternate screen was not left: %q", o)
+			}
+		})
+	}
+}

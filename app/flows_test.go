@@ -20,6 +20,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
+	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
 	"allot/internal/session"
@@ -533,19 +534,20 @@ func TestPagesScrollAndHoldKeys(t *testing.T) {
 
 // TestReopenUnknownOutcome: a request whose answer never came, as a
 // journal of an earlier run holds it, opens from the Transactions screen;
-// the check asks the sandbox, and the resend sends the journaled bytes
-// after a yes.
+// the check cannot tell (the sandbox that received it is gone), and the
+// resend sends the journaled bytes after a yes, which settles the first
+// request as resent: it is no longer UNKNOWN.
 func TestReopenUnknownOutcome(t *testing.T) {
 	s, j := journaled(t)
 	body, _ := json.Marshal(&api.StartDistributionRequest{ContractID: s.Fixtures.ContractIDs[0], TokenID: s.TokenIDs[0], AllocationIDs: []string{s.Fixtures.AllocationIDs[0]}})
 	for _, e := range []journal.Entry{
-		{Kind: journal.KindRequest, Profile: s.Name, Op: "transactions/create", Ref: api.ActionStartDistribution, Data: body},
-		{Kind: journal.KindOutcome, Profile: s.Name, Op: "transactions/create", Ref: api.ActionStartDistribution, Status: "unknown"},
+		{Kind: journal.KindRequest, Profile: s.Name, Op: "transactions/create", Ref: api.ActionStartDistribution, Write: "w1", Data: body},
+		{Kind: journal.KindOutcome, Profile: s.Name, Op: "transactions/create", Ref: api.ActionStartDistribution, Write: "w1", Status: "unknown"},
 		// A body that does not read back to the same bytes: not resent.
-		{Kind: journal.KindRequest, Profile: s.Name, Op: "transactions/create", Ref: api.ActionFundDistribution, Data: []byte(`{"action":"FUND_DISTRIBUTION","extra":1}`)},
-		{Kind: journal.KindOutcome, Profile: s.Name, Op: "transactions/create", Ref: api.ActionFundDistribution, Status: "unknown"},
-		{Kind: journal.KindRequest, Profile: "production", Op: "transactions/create", Ref: api.ActionInitialize, Data: []byte(`{"action":"INITIALIZE"}`)},
-		{Kind: journal.KindOutcome, Profile: "production", Op: "transactions/create", Ref: api.ActionInitialize, Status: "unknown"},
+		{Kind: journal.KindRequest, Profile: s.Name, Op: "transactions/create", Ref: api.ActionFundDistribution, Write: "w2", Data: []byte(`{"action":"FUND_DISTRIBUTION","extra":1}`)},
+		{Kind: journal.KindOutcome, Profile: s.Name, Op: "transactions/create", Ref: api.ActionFundDistribution, Write: "w2", Status: "unknown"},
+		{Kind: journal.KindRequest, Profile: "production", Op: "transactions/create", Ref: api.ActionInitialize, Write: "w3", Data: []byte(`{"action":"INITIALIZE"}`)},
+		{Kind: journal.KindOutcome, Profile: "production", Op: "transactions/create", Ref: api.ActionInitialize, Write: "w3", Status: "unknown"},
 	} {
 		if err := j.Append(e); err != nil {
 			t.Fatal(err)
@@ -556,22 +558,27 @@ func TestReopenUnknownOutcome(t *testing.T) {
 	// Newest first; the other profile's request is not listed.
 	f.key(tea.KeyEnter).wait("the journal does not hold this request's body")
 	f.key(tea.KeyDown).key(tea.KeyEnter).wait("Outcome unknown: START_DISTRIBUTION")
-	f.runes("c").wait("not applied: safe to resend (r).")
-	f.runes("r").wait("Send again? POST transactions/create")
+	f.runes("c").wait("sent before this run of allot")
+	f.runes("r").wait("Send this request again? allot cannot tell")
 	f.runes("y").wait("Created 1 transaction")
-	// Opened again, the same request now checks as applied.
 	f.key(tea.KeyEsc).wait("CREATED")
-	f.key(tea.KeyEnd).key(tea.KeyEnter).wait("Outcome unknown: START_DISTRIBUTION")
-	f.runes("c").wait("applied: the service created it")
-	if m := f.quit(); strings.Contains(m.View(), "INITIALIZE") {
+	f.waitFrom(0, "sent again")
+	m := f.quit()
+	if v := m.View(); strings.Contains(v, "INITIALIZE") {
 		t.Error("a request of another profile is listed")
 	}
 	if applied(s, "transactions/create") != 1 {
 		t.Fatalf("applied %d, want the one resend", applied(s, "transactions/create"))
 	}
-	sent := journaltest.Of(journaltest.Entries(t, s.StateDir), journal.KindRequest, "transactions/create")
+	entries := journaltest.Entries(t, s.StateDir)
+	sent := journaltest.Of(entries, journal.KindRequest, "transactions/create")
 	if len(sent) != 4 || string(sent[3].Data) != string(body) { // three journaled by hand, then the resend
 		t.Fatalf("the resend is not the journaled body: %+v", sent)
+	}
+	for _, w := range journal.Writes(entries) {
+		if w.Request.Write == "w1" && (!w.Settled() || w.Outcome.Status != act.StatusResent) {
+			t.Errorf("the first request is not settled as resent: %+v", w.Outcome)
+		}
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +17,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
+	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
 	"allot/internal/session"
@@ -60,6 +63,12 @@ func TestMonkeyUnderFaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// A picture to upload, in the folder :creative lists.
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "logo.png"), []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR monkey"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir)
 			s, err := session.Sandbox(sandbox.Options{Faults: faults, Clock: func() time.Time { return clock }}, t.TempDir())
 			if err != nil {
 				t.Fatal(err)
@@ -84,6 +93,25 @@ func TestMonkeyUnderFaults(t *testing.T) {
 				time.Sleep(500 * time.Millisecond)
 				p.Send(tea.KeyMsg{Type: tea.KeyEsc})
 			}
+			// Twice to the schedule's question and to the creative's,
+			// answered yes, then out (from an unknown outcome, esc goes
+			// to the form first).
+			lead := func(steps ...tea.Msg) {
+				for _, msg := range steps {
+					p.Send(msg)
+					time.Sleep(200 * time.Millisecond)
+				}
+				time.Sleep(time.Second)
+				p.Send(tea.KeyMsg{Type: tea.KeyEsc})
+				p.Send(tea.KeyMsg{Type: tea.KeyEsc})
+				time.Sleep(200 * time.Millisecond)
+			}
+			ctrlS := tea.KeyMsg{Type: tea.KeyCtrlS}
+			for i := range 2 {
+				lead(views.NavigateMsg{Screen: views.NewSchedule(y.inner.ctx)}, runes(fmt.Sprintf("Monkey %d", i)), tea.KeyMsg{Type: tea.KeyTab},
+					runes("d"), ctrlS, runes("p"), ctrlS, runes("y"))
+				lead(views.NavigateMsg{Screen: views.NewCreative(y.inner.ctx)}, tea.KeyMsg{Type: tea.KeyEnter}, ctrlS, runes("y"))
+			}
 			rng := rand.New(rand.NewPCG(seed, seed))
 			for i := range 600 {
 				if rng.IntN(100) < 35 {
@@ -99,8 +127,14 @@ func TestMonkeyUnderFaults(t *testing.T) {
 			stopMonkey(t, p, done)
 			y.mu.Lock()
 			defer y.mu.Unlock()
+			for _, kind := range []string{"operator", "schedule", "creative"} {
+				if y.yes[kind] == 0 {
+					t.Errorf("no %s question was answered yes: the monkey did not reach that write", kind)
+				}
+			}
 			checkWritesConfirmed(t, s, y.yes)
 			checkWritesShown(t, s)
+			checkNoneTwice(t, s)
 		})
 	}
 }
@@ -111,7 +145,7 @@ func checkWritesShown(t *testing.T, s *session.Session) {
 	t.Helper()
 	shown := map[string]bool{} // by the body's SHA-256
 	for _, w := range journal.Writes(journaltest.Entries(t, s.StateDir)) {
-		if w.Outcome == nil || w.Outcome.Status != "failed" {
+		if w.Outcome == nil || w.Outcome.Status != "failed" && w.Outcome.Status != act.StatusNotApplied {
 			sum := sha256.Sum256(w.Request.Data)
 			shown[hex.EncodeToString(sum[:])] = true
 		}
@@ -122,6 +156,27 @@ func checkWritesShown(t *testing.T, s *session.Session) {
 		}
 		if !shown[e.BodySHA256] {
 			t.Errorf("the sandbox applied %s (body %s…), which the journal shows as failed or not at all", e.Operation, e.BodySHA256[:12])
+		}
+	}
+}
+
+// checkNoneTwice fails for a write the sandbox applied more often than the
+// local journal says it was sent (its body, byte for byte): a write is
+// never sent again without the user.
+func checkNoneTwice(t *testing.T, s *session.Session) {
+	t.Helper()
+	sent := map[string]int{} // by the body's SHA-256
+	for _, w := range journal.Writes(journaltest.Entries(t, s.StateDir)) {
+		sum := sha256.Sum256(w.Request.Data)
+		sent[hex.EncodeToString(sum[:])]++
+	}
+	applied := map[string]int{}
+	for _, e := range s.Applied() {
+		if strings.Contains(e.Operation, "auth/signin") || strings.HasPrefix(e.Operation, "_sandbox/uploads") {
+			continue
+		}
+		if applied[e.BodySHA256]++; applied[e.BodySHA256] > sent[e.BodySHA256] {
+			t.Errorf("the sandbox applied %s (body %s…) %d times, sent %d times", e.Operation, e.BodySHA256[:12], applied[e.BodySHA256], sent[e.BodySHA256])
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/internal/act"
 	"allot/internal/session"
 	"allot/views"
 )
@@ -32,7 +31,9 @@ func (m *Model) listProfiles() tea.Cmd {
 }
 
 // switchProfile opens the profile name, off the UI goroutine: opening one
-// reads the configuration and may dial its node.
+// reads the configuration and may dial its node. When that drops
+// something (the unlocked key, work running, a form filled in), it asks
+// first, default No.
 func (m *Model) switchProfile(name string) tea.Cmd {
 	sw := m.opts.Switch
 	switch {
@@ -42,14 +43,69 @@ func (m *Model) switchProfile(name string) tea.Cmd {
 		return m.inform("already on profile " + name)
 	case !slices.Contains(sw.Names, name):
 		return m.fail("profile", fmt.Errorf("no profile %q (have: %s)", name, strings.Join(sw.Names, ", ")))
-	case m.busy(): // opening a profile is work too
-		return m.fail("profile", errors.New("work is running (the spinner): switch when it is done; nothing was switched"))
+	case m.switching != "":
+		return m.fail("profile", fmt.Errorf("profile %s is opening: nothing else was switched", m.switching))
 	case len(m.following) > 0:
 		return m.fail("profile", fmt.Errorf("%d transaction(s) are followed until mined (4): switch when they are final; nothing was switched", len(m.following)))
 	}
+	if lost := m.switchLosses(); len(lost) > 0 {
+		m.switchAsk, m.switchLost = name, lost
+		return nil
+	}
+	return m.openProfile(name)
+}
+
+// drafter is a page that holds what the user typed and has not sent: a
+// form filled in, a request under review.
+type drafter interface{ Drafted() bool }
+
+// switchLosses says what switching profiles would drop: the unlocked key,
+// the work running (a write in flight is journaled whatever its end), the
+// forms filled in.
+func (m *Model) switchLosses() []string {
+	var lost []string
+	if _, _, ok := m.ctx.Wallet.Account(); ok {
+		lost = append(lost, "the unlocked key")
+	}
+	if m.busy() {
+		lost = append(lost, "the work running (a write in flight is on Transactions whatever comes of it)")
+	}
+	forms := 0
+	for _, stack := range m.stacks {
+		for _, s := range stack {
+			if d, ok := s.(drafter); ok && d.Drafted() {
+				forms++
+			}
+		}
+	}
+	if forms > 0 {
+		lost = append(lost, fmt.Sprintf("%d form(s) filled in", forms))
+	}
+	return lost
+}
+
+// switchQuestion asks before a switch that drops something.
+func (m *Model) switchQuestion() string {
+	return fmt.Sprintf("Switch to profile %s? It drops %s. (y/N)", m.switchAsk, strings.Join(m.switchLost, ", "))
+}
+
+// answerSwitch takes the answer to the question: y switches only when the
+// last frame showed the question whole; any other key, or a y to a
+// question hidden or cut, is No.
+func (m *Model) answerSwitch(msg tea.KeyMsg) tea.Cmd {
+	name, shown := m.switchAsk, m.switchShown
+	m.switchAsk, m.switchLost = "", nil
+	if (msg.String() == "y" || msg.String() == "Y") && shown {
+		return m.openProfile(name)
+	}
+	return m.inform("not switched: still on profile " + m.ctx.Session.Name)
+}
+
+// openProfile opens the profile name, off the UI goroutine.
+func (m *Model) openProfile(name string) tea.Cmd {
 	m.switching = name
 	m.status, m.statusErr = "opening profile "+name+"…", false
-	open := sw.Open
+	open := m.opts.Switch.Open
 	return func() tea.Msg {
 		s, err := open(name)
 		return profileOpened{s: s, err: err}
@@ -69,7 +125,7 @@ func (m *Model) profileSwitched(msg profileOpened) tea.Cmd {
 	old := m.ctx.Session
 	m.ctx.Wallet.Lock()
 	m.ctx.Session = msg.s
-	m.ctx.Recorder = &act.Recorder{Journal: m.ctx.Journal, Deployment: msg.s.Deployment()}
+	m.ctx.Recorder = msg.s.Recorder(m.ctx.Journal)
 	m.ctx.Wallet = &views.Wallet{}
 	m.ctx.Token = ""
 	if len(msg.s.TokenIDs) > 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/ethereum/go-ethereum/common"
 
+	"allot/api"
 	"allot/api/sandbox"
 	"allot/internal/session"
 	"allot/views"
@@ -48,9 +49,10 @@ func TestSwitchProfile(t *testing.T) {
 	f.runes(":").typ("profile nope").key(tea.KeyEnter).wait(`no profile "nope" (have: sandbox, staging)`)
 	f.unlock()
 	f.runes(":").typ("profile st").key(tea.KeyTab).wait("profile staging")
+	f.key(tea.KeyEnter).wait("Switch to profile staging? It drops the unlocked key. (y/N)")
 	// The header names the profile; the screens start again (the contracts
 	// look the same: the renderer does not draw them again).
-	f.key(tea.KeyEnter).wait("allot │ profile staging")
+	f.runes("y").wait("allot │ profile staging")
 	end := f.quit()
 	t.Cleanup(func() { end.ctx.Session.Close() })
 
@@ -103,4 +105,60 @@ func TestNoSwitchWhileFollowing(t *testing.T) {
 	} else if msg := cmd(); msg.(profileOpened).err == nil || !opened {
 		t.Fatalf("opened %v: %+v", opened, msg)
 	}
+}
+
+// TestSwitchProfileAsksFirst: a switch that drops nothing happens at once;
+// one that drops something (here a request under review, then the
+// unlocked key) asks first, default No: n keeps the profile, and so does a
+// y to a question the terminal hid (it became too small); y to the
+// question in sight switches.
+func TestSwitchProfileAsksFirst(t *testing.T) {
+	first, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(first.Close)
+	var opened []*session.Session
+	sw := session.Switch{
+		Names: []string{"sandbox", "staging"},
+		Open: func(name string) (*session.Session, error) {
+			s, err := session.Sandbox(sandbox.Options{}, first.StateDir)
+			if s != nil {
+				s.Name = name
+				opened = append(opened, s)
+			}
+			return s, err
+		},
+	}
+	t.Cleanup(func() {
+		for _, s := range opened {
+			s.Close()
+		}
+	})
+	m := New(first, Options{Clipboard: widget.Clipboard{Out: io.Discard}, Switch: sw})
+	f := &flow{t: t, s: first, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f.wait("Team & Advisors Vesting")
+	f.runes(":").typ("profile staging").key(tea.KeyEnter).wait("allot │ profile staging")
+	if strings.Contains(f.seen.String(), "(y/N)") {
+		t.Fatal("a switch that drops nothing asked")
+	}
+
+	// A start-distribution request under review.
+	form := views.NewOperator(m.ctx, api.Contract{ID: first.Fixtures.ContractIDs[0]}, api.ActionStartDistribution)
+	f.send(views.NavigateMsg{Screen: form}).wait("Start distribution")
+	f.typ(first.Fixtures.AllocationIDs[1]).key(tea.KeyCtrlS).wait("Send this START_DISTRIBUTION request")
+	f.runes(":").typ("profile sandbox").key(tea.KeyEnter).wait("Switch to profile sandbox? It drops 1 form(s) filled in. (y/N)")
+	f.runes("n").wait("not switched: still on profile staging")
+
+	f.runes(":").typ("profile sandbox").key(tea.KeyEnter).wait("Switch to profile sandbox?")
+	f.send(tea.WindowSizeMsg{Width: 60, Height: 20}).wait("Terminal too small")
+	f.runes("y").send(tea.WindowSizeMsg{Width: 120, Height: 36}).wait("not switched: still on profile staging")
+
+	f.runes(":").typ("profile sandbox").key(tea.KeyEnter).wait("Switch to profile sandbox?")
+	f.runes("y").wait("allot │ profile sandbox")
+	end := f.quit()
+	if end.ctx.Session.Name != "sandbox" || end.ctx.Session == first {
+		t.Fatalf("on %q after the yes", end.ctx.Session.Name)
+	}
+	end.closing.Wait()
 }

@@ -15,6 +15,7 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 
+	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
 	"allot/internal/session"
@@ -186,8 +187,9 @@ func TestUnknownWithoutOutcome(t *testing.T) {
 	f.runes("4").wait("no outcome recorded")
 	f.waitFrom(0, "START_DISTRIBUTION")
 	f.waitFrom(0, "schedule")
-	// Newest first: the schedule.
-	f.key(tea.KeyEnter).wait("the sandbox says it did not apply it")
+	// Newest first: the schedule. It was sent before this run, to a
+	// sandbox gone with its writes: the check cannot tell.
+	f.key(tea.KeyEnter).wait("sent before this run of allot")
 	f.key(tea.KeyEsc).wait("New unlock schedule").key(tea.KeyEsc).wait("no outcome recorded") // to its form, then out
 	f.key(tea.KeyDown).key(tea.KeyEnter).wait("Outcome unknown: START_DISTRIBUTION")
 	m := f.quit()
@@ -268,16 +270,20 @@ func TestQuitWhileWriting(t *testing.T) {
 }
 
 // TestCheckSettlesUnknown: a check that finds out whether an UNKNOWN
-// request was applied records it: the next read lists the write as what
-// the check found, no longer as UNKNOWN.
+// request of this run was applied records it: the next read lists the
+// write as what the check found, no longer as UNKNOWN.
 func TestCheckSettlesUnknown(t *testing.T) {
-	s, j := journaled(t)
-	start, _ := json.Marshal(&api.StartDistributionRequest{ContractID: s.Fixtures.ContractIDs[0], TokenID: s.TokenIDs[0], AllocationIDs: []string{s.Fixtures.AllocationIDs[0]}})
-	if err := j.Append(s.Deployment().Stamp(journal.Entry{Kind: journal.KindRequest, Op: "transactions/create", Ref: api.ActionStartDistribution, Write: "w1", Data: start})); err != nil {
-		t.Fatal(err)
-	}
+	s, _ := journaled(t)
 	f := newFlowOn(t, s)
-	f.runes("4").wait("no outcome recorded")
+	start := &api.StartDistributionRequest{ContractID: s.Fixtures.ContractIDs[0], TokenID: s.TokenIDs[0], AllocationIDs: []string{s.Fixtures.AllocationIDs[0]}}
+	// Sent in this run, its answer lost before it reached the service.
+	err := f.m.ctx.Recorder.Write("transactions/create", start.Action(), start, func() (string, any, error) {
+		return "", nil, &api.OutcomeUnknownError{Op: "transactions/create", Err: io.ErrUnexpectedEOF}
+	})
+	if !act.Unknown(err) {
+		t.Fatalf("the write is not unknown: %v", err)
+	}
+	f.runes("4").wait("no answer: may have been created")
 	f.key(tea.KeyEnter).wait("Outcome unknown: START_DISTRIBUTION")
 	f.runes("c").wait("not applied: safe to resend (r).")
 	f.key(tea.KeyEsc).wait("not applied (checked)")

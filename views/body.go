@@ -30,3 +30,13 @@ func linesAt(text string, width int) int {
 	}
 	return n
 }
+
+// sameJSON decodes a journaled body into v, and says whether v encodes
+// back to exactly those bytes: only then may it be sent again.
+func sameJSON(body []byte, v any) bool {
+	if json.Unmarshal(body, v) != nil {
+		return false
+	}
+	again, err := json.Marshal(v)
+	return err == nil && bytes.Equal(again, body)
+}

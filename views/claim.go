@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
+	"allot/internal/act"
 	"allot/views/widget"
 	"allot/wallet"
 )
@@ -113,6 +115,20 @@ func fieldError(err error, path string) error {
 
 func (c *claim) Title() string { return "Claim" }
 
+// Drafted says the form holds what the user typed, or a request under
+// review, not sent.
+func (c *claim) Drafted() bool {
+	if c.flow != nil || c.working != "" {
+		return false
+	}
+	for _, f := range c.form.Fields() {
+		if f.Value() != "" {
+			return true
+		}
+	}
+	return c.confirm != nil
+}
+
 func (c *claim) SetSize(width, height int) {
 	c.formSign.SetSize(width, height)
 	if c.confirm != nil {
@@ -202,7 +218,23 @@ func (c *claim) send() tea.Cmd {
 	c.working = "Sending the claim request"
 	c.seq = nextSeq()
 	return load(c.seq, func(ctx context.Context) (*api.ClaimResult, error) {
-		return rec.RequestClaim(ctx, client, id, req)
+		res, err := rec.RequestClaim(ctx, client, id, req)
+		var unknown *act.UnknownError
+		if errors.As(err, &unknown) {
+			// Checked at once, which settles it in the journal. A claim
+			// request signs nothing: asking again is safe either way.
+			v, cerr := checkSent(rec, unknown.Sent())
+			note := checkedNote(v, cerr)
+			switch {
+			case cerr != nil:
+			case v.Check == act.Applied:
+				note = "Checked: the service took the request; its answer was lost. Asking again is safe: a claim request signs nothing."
+			case v.Check == act.NotApplied:
+				note = "Checked: the service did not take the request. Asking again is safe: a claim request signs nothing."
+			}
+			err = fmt.Errorf("%w. %s", err, note)
+		}
+		return res, err
 	})
 }
 
@@ -262,3 +294,25 @@ func (c *claim) headLines() string {
 func (c *claim) ShortHelp() []key.Binding { return c.help(c.confirm) }
 
 func (c *claim) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
+
+// reopenClaim is the page of a claim request whose answer was lost, read
+// back from the journal; nil when body is not a claim request that
+// encodes back to the same bytes. Sending it again signs nothing: the
+// transactions it answers with are signed from the allocation's claim.
+func reopenClaim(ctx *Context, allocationID, write string, body []byte, at time.Time) Screen {
+	var req api.ClaimRequest
+	if !sameJSON(body, &req) {
+		return nil
+	}
+	w := newLostWrite(ctx, "claim request", act.Sent{Op: act.OpClaim, Ref: allocationID, Write: write, Body: body}, at)
+	client := ctx.Session.API
+	w.resend = func(c context.Context, rec *act.Recorder) ([]string, error) {
+		res, err := rec.RequestClaim(c, client, allocationID, req)
+		if err != nil {
+			return nil, err
+		}
+		return []string{fmt.Sprintf("The service answered with %d transaction(s) to sign for allocation %s. Nothing was signed: "+
+			"to review and sign them, look the allocation up (3) and claim.", len(res.Parameters), allocationID)}, nil
+	}
+	return w
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
@@ -86,6 +87,11 @@ type creative struct {
 	// whether the failed registration may have been applied.
 	uploaded *api.UploadURL
 	unknown  bool
+	// checked says what the check of a lost registration found; applied
+	// that it found it applied, which is then not sent again.
+	checked string
+	applied bool
+	written act.Sent // the registration whose answer was lost
 
 	width, height int
 }
@@ -105,6 +111,9 @@ func newCreative(ctx *Context, dir string) *creative {
 }
 
 func (c *creative) Title() string { return "Upload creative" }
+
+// Drafted says a file is chosen, its details being filled in or reviewed.
+func (c *creative) Drafted() bool { return c.state == crvDetails || c.state == crvReview }
 
 func (c *creative) Init() tea.Cmd { return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick()) }
 
@@ -141,6 +150,9 @@ type (
 		seq      int
 		creative *api.Creative
 		err      error
+		// What the check of a registration whose answer was lost found.
+		verdict  act.Verdict
+		checkErr error
 	}
 )
 
@@ -165,6 +177,9 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 			if !msg.Yes {
 				c.state = crvFailed
 				return nil
+			}
+			if c.unknown {
+				c.ctx.Recorder.Resent(c.written)
 			}
 			c.seq = nextSeq()
 			c.state, c.step, c.err = crvWorking, "registering", ""
@@ -211,6 +226,12 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 		}
 		if msg.err != nil {
 			c.unknown = act.Unknown(msg.err)
+			c.checked = ""
+			var unknown *act.UnknownError
+			if errors.As(msg.err, &unknown) {
+				c.written = unknown.Sent()
+				c.checked, c.applied = checkedNote(msg.verdict, msg.checkErr), msg.checkErr == nil && msg.verdict.Check == act.Applied
+			}
 			return c.fail("register", msg.err)
 		}
 		c.state, c.result, c.uploaded = crvDone, msg.creative, nil
@@ -267,7 +288,7 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 		case key.Matches(k, crvKeyBack):
 			c.state, c.err, c.uploaded = crvDetails, "", nil
 			return c.form.Focus(c.form.Focused())
-		case key.Matches(k, crvKeyAgain) && c.uploaded != nil:
+		case key.Matches(k, crvKeyAgain) && c.uploaded != nil && !c.applied:
 			c.askRegister()
 		}
 	case crvRetry:
@@ -559,7 +580,12 @@ func (c *creative) register(up *api.UploadURL) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
 		out, err := rec.RegisterCreative(ctx, client, ref, req)
-		return crvRegistered{seq: seq, creative: out, err: err}
+		msg := crvRegistered{seq: seq, creative: out, err: err}
+		var unknown *act.UnknownError
+		if errors.As(err, &unknown) {
+			msg.verdict, msg.checkErr = checkSent(rec, unknown.Sent())
+		}
+		return msg
 	}
 }
 
@@ -620,11 +646,11 @@ func (c *creative) View() string {
 	case crvFailed:
 		out = []string{title, "", "✗ " + sanitize.Line(c.err), ""}
 		if c.unknown && c.uploaded != nil {
-			out = append(out, strings.Split(widget.Page("No readable answer came: the creative may or may not be registered. The journal records the attempt.", w, 0), "\n")...)
+			out = append(out, strings.Split(widget.Page("No readable answer came: the creative may or may not be registered. The journal records the attempt. "+c.checked, w, 0), "\n")...)
 			out = append(out, "")
 		}
 		keys := "esc: back to the details (review sends everything again)"
-		if c.uploaded != nil {
+		if c.uploaded != nil && !c.applied {
 			keys = "r: register the uploaded file again (asks first) · " + keys
 		}
 		out = append(out, c.ctx.Styles.Muted.Render(keys))
@@ -643,7 +669,7 @@ func (c *creative) ShortHelp() []key.Binding {
 	case crvDone:
 		return []key.Binding{crvKeyCopy, crvKeyClose}
 	case crvFailed:
-		if c.uploaded != nil {
+		if c.uploaded != nil && !c.applied {
 			return []key.Binding{crvKeyAgain, crvKeyBack}
 		}
 		return []key.Binding{crvKeyBack}
@@ -652,3 +678,37 @@ func (c *creative) ShortHelp() []key.Binding {
 }
 
 func (c *creative) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
+
+// reopenCreative is the page of a creative's upload URL or registration
+// whose answer was lost, read back from the journal; nil when body is not
+// such a request that encodes back to the same bytes. A registration may
+// be sent again; an upload URL is not (it changes nothing by itself).
+func reopenCreative(ctx *Context, op, ref, write string, body []byte, at time.Time) Screen {
+	sent := act.Sent{Op: op, Ref: ref, Write: write, Body: body}
+	switch op {
+	case crvOpURL:
+		var req api.UploadURLRequest
+		if !sameJSON(body, &req) {
+			return nil
+		}
+		w := newLostWrite(ctx, "creative upload URL", sent, at)
+		w.noResend = "An upload URL changes nothing by itself: upload the file again with :creative."
+		return w
+	case crvOpCreate:
+		var req api.CreateCreativeRequest
+		if !sameJSON(body, &req) {
+			return nil
+		}
+		w := newLostWrite(ctx, "creative registration", sent, at)
+		client := ctx.Session.API
+		w.resend = func(c context.Context, rec *act.Recorder) ([]string, error) {
+			cr, err := rec.RegisterCreative(c, client, ref, req)
+			if err != nil {
+				return nil, err
+			}
+			return []string{"Registered " + sanitize.Line(ref) + ".", "Public URL   " + sanitize.Line(cr.PublicURL), "ID           " + sanitize.Line(cr.ID)}, nil
+		}
+		return w
+	}
+	return nil
+}

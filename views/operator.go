@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,7 +18,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"allot/api"
-	"allot/api/sandbox"
 	"allot/internal/act"
 	"allot/internal/sanitize"
 	"allot/views/widget"
@@ -91,9 +91,12 @@ type operator struct {
 	result     *api.TransactionsResult
 	unknownErr error
 	sentAt     time.Time
-	baseline   int    // applied writes of this body before the last send; -1 unknown
-	write      string // the journal's id of the write whose outcome is unknown
+	written    act.Sent // the write whose outcome is unknown
 	checked    opCheck
+	// cannotTell says why the check cannot tell; checkErr why it failed.
+	cannotTell, checkErr string
+
+	initial []string // the fields' values as the form opened, for Drafted
 
 	width, height int
 }
@@ -133,13 +136,10 @@ func reopenOperator(ctx *Context, action, write string, body []byte, at time.Tim
 	o := NewOperator(ctx, api.Contract{ID: contract.ID}, action).(*operator)
 	o.req, o.body, o.pretty = req, body, prettyBody(body)
 	o.rewrap()
-	o.state, o.sentAt, o.write = opUnknown, at, write
+	o.state, o.sentAt = opUnknown, at
+	o.written = act.Sent{Op: opCreate, Ref: action, Write: write, Body: body}
 	o.unknownErr = fmt.Errorf("as the journal recorded at %s", at.UTC().Format("15:04:05 MST on 2 Jan 2006"))
-	if ctx.Session.Applied != nil {
-		// What was applied before the send is not known here: any applied
-		// write with exactly this body says the request took effect.
-		o.baseline = 0
-	}
+	o.fitScroll()
 	return o
 }
 
@@ -158,7 +158,7 @@ func opReadRequest(action string, body []byte) (api.TransactionRequest, bool) {
 // api.ActionInitialize, api.ActionStartDistribution or
 // api.ActionFundDistribution.
 func NewOperator(ctx *Context, c api.Contract, action string) Screen {
-	o := &operator{ctx: ctx, contract: c, action: action, baseline: -1, width: 80, height: 22}
+	o := &operator{ctx: ctx, contract: c, action: action, width: 80, height: 22}
 	o.recent = recentLookups(ctx.Journal, ctx.Session.Deployment())
 	o.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	var fields []*widget.FormField
@@ -205,7 +205,22 @@ func NewOperator(ctx *Context, c api.Contract, action string) Screen {
 		}
 	}
 	o.SetSize(o.width, o.height)
+	o.initial = o.values()
 	return o
+}
+
+// values are the fields' values, in order.
+func (o *operator) values() []string {
+	var v []string
+	for _, f := range o.form.Fields() {
+		v = append(v, f.Value())
+	}
+	return v
+}
+
+// Drafted says the form holds what the user typed or reviews, not sent.
+func (o *operator) Drafted() bool {
+	return (o.state == opForm || o.state == opReview) && !slices.Equal(o.values(), o.initial)
 }
 
 // newRow returns a row of fields, checked.
@@ -285,6 +300,10 @@ func (o *operator) fitScroll() {
 	case o.state == opResult:
 		o.scroll.SetLines(o.resultLines())
 		o.scroll.SetSize(o.width, o.height-3)
+	case o.state == opUnknown:
+		// The body between what the check found and the keys.
+		o.scroll.SetLines(o.lines)
+		o.scroll.SetSize(o.width, max(o.height-len(o.unknownHead())-1-len(o.unknownTail()), 1))
 	case o.confirm != nil:
 		o.scroll.SetLines(o.lines)
 		o.scroll.SetSize(o.width, o.height-2-lipgloss.Height(o.confirm.View()))
@@ -304,14 +323,18 @@ func (o *operator) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case opCheckedMsg:
 		if msg.seq == o.seq && o.checked == opCheckRunning {
-			status := act.StatusNotApplied
-			o.checked = opNotApplied
-			if msg.applied {
-				o.checked, status = opApplied, act.StatusApplied
+			o.checked, o.cannotTell, o.checkErr = opUnchecked, msg.verdict.Reason, ""
+			switch {
+			case msg.err != nil:
+				o.checkErr = sanitize.Line(msg.err.Error())
+			case msg.verdict.Check == act.Applied:
+				o.checked = opApplied
+			case msg.verdict.Check == act.NotApplied:
+				o.checked = opNotApplied
+			default:
+				o.checked = opCannotTell
 			}
-			// Found out: the journal lists the write so from now on.
-			o.ctx.Recorder.Settle(opCreate, o.action, o.write, status)
-			o.write = ""
+			o.fitScroll()
 		}
 		return nil
 	case spinner.TickMsg:
@@ -341,7 +364,9 @@ func (o *operator) key(msg tea.KeyMsg) tea.Cmd {
 		o.scroll.Key(msg)
 		return nil
 	case opUnknown:
+		defer o.fitScroll() // the check and a hint change the page
 		switch {
+		case o.scroll.Key(msg):
 		case key.Matches(msg, opKeyCheck):
 			return o.check()
 		case key.Matches(msg, opKeyResend):
@@ -554,36 +579,27 @@ func (o *operator) answered(msg widget.ConfirmMsg) tea.Cmd {
 	case o.state == opResend:
 		o.confirm = nil
 		if msg.Yes {
+			o.ctx.Recorder.Resent(o.written)
 			return o.send()
 		}
 		o.state = opUnknown
+		o.fitScroll()
 	}
 	return nil
 }
 
 // opSentMsg is the answer to a send.
 type opSentMsg struct {
-	seq      int // request numbers are unique across screens (nextSeq)
-	result   *api.TransactionsResult
-	err      error
-	baseline int
+	seq    int // request numbers are unique across screens (nextSeq)
+	result *api.TransactionsResult
+	err    error
 }
 
 // opCheckedMsg is what checking an unknown outcome found.
 type opCheckedMsg struct {
 	seq     int
-	applied bool
-}
-
-// appliedCount counts the applied writes of this action with this body.
-func opAppliedCount(entries []sandbox.JournalEntry, action, sum string) int {
-	n := 0
-	for _, e := range entries {
-		if e.Operation == opCreate && e.Action == action && e.BodySHA256 == sum {
-			n++
-		}
-	}
-	return n
+	verdict act.Verdict
+	err     error
 }
 
 // send sends the reviewed request once, journaled, off the UI goroutine.
@@ -592,18 +608,13 @@ func (o *operator) send() tea.Cmd {
 	o.state = opSending
 	o.general, o.hint, o.checked = "", "", opUnchecked
 	o.sentAt = o.ctx.Now()
-	seq, req, action, sum := o.seq, o.req, o.action, o.bodySum()
+	seq, req := o.seq, o.req
 	sess, rec := o.ctx.Session, o.ctx.Recorder
-	applied := sess.Applied
 	sendCmd := func() tea.Msg {
-		baseline := -1
-		if applied != nil {
-			baseline = opAppliedCount(applied(), action, sum)
-		}
 		c, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
 		res, err := rec.CreateTransaction(c, sess.API, req)
-		return opSentMsg{seq: seq, result: res, err: err, baseline: baseline}
+		return opSentMsg{seq: seq, result: res, err: err}
 	}
 	return tea.Batch(o.spin.Tick, sendCmd)
 }
@@ -617,10 +628,12 @@ func (o *operator) sent(msg opSentMsg) tea.Cmd {
 		o.scroll.Home()
 		return nil
 	case act.Unknown(msg.err):
-		o.state, o.unknownErr, o.baseline = opUnknown, msg.err, msg.baseline
+		defer o.fitScroll()
+		o.state, o.unknownErr = opUnknown, msg.err
+		o.written = act.Sent{Op: opCreate, Ref: o.action, Body: o.body}
 		var journaled *act.UnknownError
 		if errors.As(msg.err, &journaled) {
-			o.write = journaled.Write
+			o.written = journaled.Sent()
 		}
 		return nil
 	case errors.As(msg.err, &invalid):
@@ -637,20 +650,17 @@ func (o *operator) sent(msg opSentMsg) tea.Cmd {
 	return o.form.Focus(o.form.Focused())
 }
 
-// check finds out whether the write whose answer was lost was applied.
+// check finds out whether the write whose answer was lost was applied;
+// what it finds settles the write in the journal (act.Recorder.Check).
 func (o *operator) check() tea.Cmd {
-	applied := o.ctx.Session.Applied
-	if applied == nil || o.baseline < 0 {
-		o.checked = opCannotTell
-		return nil
-	}
 	if o.checked == opCheckRunning {
 		return nil
 	}
 	o.checked = opCheckRunning
-	seq, action, sum, baseline := o.seq, o.action, o.bodySum(), o.baseline
+	seq, sent, rec := o.seq, o.written, o.ctx.Recorder
 	return func() tea.Msg {
-		return opCheckedMsg{seq: seq, applied: opAppliedCount(applied(), action, sum) > baseline}
+		v, err := checkSent(rec, sent)
+		return opCheckedMsg{seq: seq, verdict: v, err: err}
 	}
 }
 

@@ -19,7 +19,6 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/internal/session"
 	"allot/views/widget"
@@ -60,7 +59,7 @@ func opOpen(t *testing.T, s *session.Session, action string, lookups ...string) 
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	ctx := &Context{Session: s, Now: func() time.Time { return now }, Styles: widget.DefaultStyles(),
 		Clipboard: widget.Clipboard{Out: io.Discard}, Token: s.TokenIDs[0], Journal: j,
-		Recorder: &act.Recorder{Journal: j, Deployment: s.Deployment()}}
+		Recorder: s.Recorder(j)}
 	c := api.Contract{ID: s.Fixtures.ContractIDs[0], Name: "Meridian vesting"}
 	h := &opHarness{t: t, s: s, ctx: ctx, o: NewOperator(ctx, c, action).(*operator)}
 	h.o.SetSize(120, 34)
@@ -618,18 +617,18 @@ func TestOperatorUnknownOutcome(t *testing.T) {
 			}
 			s := opSandbox(t, sandbox.Options{Faults: faults})
 			fx := s.Fixtures
-			if tt.noApplied {
-				s.Applied = nil
-			}
 			h := opOpen(t, s, api.ActionInitialize)
+			if tt.noApplied {
+				h.ctx.Recorder.Ledger = nil
+			}
 			h.typeText(fx.AdminWalletIDs[0])
 			h.press("ctrl+s")
 			body := h.reviewedBody()
 			h.press("y")
 			v := ansi.Strip(h.view())
 			if h.o.state != opUnknown || !strings.Contains(v, "Outcome unknown") || !strings.Contains(v, "may or may not have created") ||
-				!strings.Contains(v, "recorded in the local journal") {
-				t.Fatalf("unknown outcome screen:\n%s", v)
+				!strings.Contains(v, "recorded in the local journal") || !strings.Contains(v, `"adminWalletId": "`+fx.AdminWalletIDs[0]+`"`) {
+				t.Fatalf("unknown outcome screen (with the body sent):\n%s", v)
 			}
 			if reqs := h.requests(); len(reqs) != 1 || !bytes.Equal(reqs[0].Data, body) {
 				t.Fatalf("journaled %+v, want the reviewed body once", reqs)
@@ -638,7 +637,7 @@ func TestOperatorUnknownOutcome(t *testing.T) {
 			v = ansi.Strip(h.view())
 			switch {
 			case tt.noApplied:
-				if !strings.Contains(v, "cannot read transactions back") || !strings.Contains(v, "operators") {
+				if !strings.Contains(v, "cannot say whether it applied") || !strings.Contains(v, "operators") {
 					t.Fatalf("check without a journal:\n%s", v)
 				}
 			case tt.applied:

@@ -143,6 +143,14 @@ func (o *operator) resultView() []string {
 }
 
 func (o *operator) unknownView() []string {
+	lines := append(o.unknownHead(), o.ctx.Styles.Muted.Render("Body sent:"))
+	lines = append(lines, o.scroll.View()...)
+	return append(lines, o.unknownTail()...)
+}
+
+// unknownHead is what the page of an unknown outcome says above the body
+// sent: what happened, and what the check found.
+func (o *operator) unknownHead() []string {
 	wrap := func(s string) []string { return strings.Split(widget.Page(s, o.width, 0), "\n") }
 	lines := []string{o.failLine("Outcome unknown: " + o.action)}
 	lines = append(lines, wrap("The service may or may not have created the transaction(s): the request was sent but no readable answer came ("+
@@ -159,20 +167,28 @@ func (o *operator) unknownView() []string {
 	case opNotApplied:
 		check = "not applied: safe to resend (r)."
 	case opCannotTell:
-		check = fmt.Sprintf("This service's API cannot read transactions back, so allot cannot check. "+
+		check = fmt.Sprintf("allot cannot check: %s. "+
 			"Ask the service's operators whether a transaction with action %s was created at about %s "+
 			"from a body with SHA-256 %s (the journal holds the body). Resend (r) only if they say it was not.",
-			o.action, o.sentAt.UTC().Format("15:04:05 UTC on 2 Jan 2006"), o.bodySum())
+			strings.TrimSuffix(o.cannotTell, "."), o.action, o.sentAt.UTC().Format("15:04:05 UTC on 2 Jan 2006"), o.bodySum())
+	}
+	if o.checkErr != "" {
+		check = "The check failed: " + o.checkErr + ". Press c to check again."
 	}
 	lines = append(lines, wrap(check)...)
 	if o.hint != "" {
 		lines = append(lines, wrap(o.hint)...)
 	}
-	keys := "c check · r resend (asks first) · esc close"
+	return lines
+}
+
+// unknownTail is the keys of the page of an unknown outcome.
+func (o *operator) unknownTail() []string {
+	keys := "c check · r resend (asks first) · ↑/↓ scroll the body · esc close"
 	if o.checked == opApplied {
-		keys = "esc close"
+		keys = "↑/↓ scroll the body · esc close"
 	}
-	return append(lines, "", o.ctx.Styles.Muted.Render(keys))
+	return []string{"", o.ctx.Styles.Muted.Render(keys)}
 }
 
 // errorCause is the innermost reason of err, short.
@@ -209,9 +225,9 @@ func (o *operator) ShortHelp() []key.Binding {
 		return []key.Binding{opKeyScroll, opKeyClose}
 	case opUnknown:
 		if o.checked == opApplied {
-			return []key.Binding{opKeyClose}
+			return []key.Binding{opKeyScroll, opKeyClose}
 		}
-		return []key.Binding{opKeyCheck, opKeyResend, opKeyClose}
+		return []key.Binding{opKeyCheck, opKeyResend, opKeyScroll, opKeyClose}
 	}
 	return nil
 }

@@ -2,8 +2,6 @@ package views
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,7 +15,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"allot/api"
-	"allot/api/sandbox"
 	"allot/internal/act"
 	"allot/internal/sanitize"
 	"allot/views/widget"
@@ -174,6 +171,8 @@ type schedule struct {
 	seq                          int
 	created                      *api.Schedule
 	unknownNote                  string
+	reopened                     *act.Sent // the write read back from the journal, to check when the page opens
+	written                      act.Sent  // the write whose outcome is unknown
 	list                         []CreatedSchedule
 	listErr                      error
 	listSeq                      int
@@ -216,7 +215,17 @@ func (s *schedule) reset() {
 
 func (s *schedule) Title() string { return "New schedule" }
 
-func (s *schedule) Init() tea.Cmd { return tea.Batch(s.form.Focus(0), s.reloadList()) }
+// Drafted says the form holds what the user typed or reviews, not sent.
+func (s *schedule) Drafted() bool {
+	return (s.state == schForm || s.state == schReview) && len(s.touched) > 0
+}
+
+func (s *schedule) Init() tea.Cmd {
+	if s.reopened != nil {
+		return tea.Batch(s.reloadList(), s.check(*s.reopened))
+	}
+	return tea.Batch(s.form.Focus(0), s.reloadList())
+}
 
 func (s *schedule) Capturing() bool {
 	return s.state == schForm || s.state == schReview || s.state == schResending
@@ -232,14 +241,18 @@ func (s *schedule) reloadList() tea.Cmd {
 	return load(s.listSeq, func(context.Context) ([]CreatedSchedule, error) { return CreatedSchedules(j, d) })
 }
 
-// schSent is the answer to a create.
+// schSent is the answer to a create, and when it was lost what the check
+// of it found.
 type schSent struct {
-	seq     int
-	res     *api.Schedule
-	err     error
-	checked bool // the embedded sandbox was asked whether it applied the write
-	applied bool
+	seq      int
+	res      *api.Schedule
+	err      error
+	verdict  act.Verdict
+	checkErr error
 }
+
+// errReopened is the lost answer of a write read back from the journal.
+var errReopened = &act.UnknownError{Err: errors.New("no answer came, as the journal recorded")}
 
 func (s *schedule) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
@@ -274,6 +287,9 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 		}
 		return s.confirm.Update(k)
 	case schResending:
+		if s.scroll.Key(k) {
+			return nil
+		}
 		return s.confirm.Update(k)
 	case schCreated:
 		switch {
@@ -287,13 +303,15 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 		}
 	case schUnknown:
 		switch {
+		case s.scroll.Key(k):
+			return nil
 		case key.Matches(k, schKeyResend):
 			s.state = schResending
 			s.confirm = widget.NewConfirm("schedule-resend",
 				"Send the same schedule again?",
 				"The first request may have created it: sending again can create a second schedule.")
 			s.confirm.Styles = s.ctx.Styles
-			s.confirm.SetWidth(min(s.width, 80))
+			s.layout()
 			return nil
 		case key.Matches(k, schKeyEdit):
 			s.state = schForm
@@ -635,46 +653,58 @@ func (s *schedule) confirmed(msg widget.ConfirmMsg) tea.Cmd {
 			s.state = schUnknown
 			return nil
 		}
+		s.ctx.Recorder.Resent(s.written)
 		return s.send()
 	}
 	return nil
 }
 
 // send creates the reviewed schedule through the recorder, off the UI
-// goroutine. It is only ever called on a confirmed answer.
+// goroutine. It is only ever called on a confirmed answer. When the
+// answer is lost, it checks at once whether the service applied the
+// write, which settles it in the journal when the check can tell.
 func (s *schedule) send() tea.Cmd {
 	s.seq = nextSeq()
 	s.state = schSending
-	seq, req, body := s.seq, s.reviewed, s.body
-	rec, client, applied := s.ctx.Recorder, s.ctx.Session.API, s.ctx.Session.Applied
+	seq, req := s.seq, s.reviewed
+	rec, client := s.ctx.Recorder, s.ctx.Session.API
 	return func() tea.Msg {
-		before := 0
-		if applied != nil {
-			before = len(applied())
-		}
 		c, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
 		res, err := rec.CreateSchedule(c, client, req)
 		out := schSent{seq: seq, res: res, err: err}
-		if act.Unknown(err) && applied != nil {
-			out.checked = true
-			out.applied = schApplied(applied(), before, body)
+		var unknown *act.UnknownError
+		if errors.As(err, &unknown) {
+			out.verdict, out.checkErr = checkSent(rec, unknown.Sent())
 		}
 		return out
 	}
 }
 
-// schApplied reports whether the sandbox applied a schedules/create with
-// exactly body among the writes after the first `before`.
-func schApplied(entries []sandbox.JournalEntry, before int, body []byte) bool {
-	sum := sha256.Sum256(body)
-	want := hex.EncodeToString(sum[:])
-	for _, e := range entries[min(before, len(entries)):] {
-		if e.Operation == schOp && strings.EqualFold(e.BodySHA256, want) {
-			return true
-		}
+// check asks again whether the write was applied: the page of a write
+// read back from the journal, whose first check ran in an earlier run.
+func (s *schedule) check(w act.Sent) tea.Cmd {
+	seq, rec := s.seq, s.ctx.Recorder
+	return func() tea.Msg {
+		v, err := checkSent(rec, w)
+		return schSent{seq: seq, err: errReopened, verdict: v, checkErr: err}
 	}
-	return false
+}
+
+// checkNote says what the check of a write whose answer was lost found,
+// and what that leaves to do.
+func (s *schedule) checkNote(v act.Verdict, err error) string {
+	switch {
+	case err != nil:
+		return "The check whether the service applied it failed (" + sanitize.Line(err.Error()) +
+			"): ask the service's operators whether a schedule named " + strconv.Quote(s.reviewed.Name) + " was created before sending again."
+	case v.Check == act.Applied:
+		return "Checked: the service applied this request. The schedule exists, but its key was lost with the answer. Sending again creates a second one."
+	case v.Check == act.NotApplied:
+		return "Checked: the service did not apply this request. Sending it again creates the schedule once."
+	}
+	return "allot cannot check: " + v.Reason + ". Ask the service's operators whether a schedule named " +
+		strconv.Quote(s.reviewed.Name) + " was created (your journal records the request) before sending again."
 }
 
 func (s *schedule) answered(msg schSent) tea.Cmd {
@@ -687,15 +717,12 @@ func (s *schedule) answered(msg schSent) tea.Cmd {
 		return s.reloadList()
 	case act.Unknown(msg.err):
 		s.state = schUnknown
-		switch {
-		case msg.checked && msg.applied:
-			s.unknownNote = "The sandbox says it applied this request: the schedule exists, but its key was lost with the answer. Sending again creates a second one."
-		case msg.checked:
-			s.unknownNote = "The sandbox says it did not apply this request: sending it again creates the schedule once."
-		default:
-			s.unknownNote = "This service cannot be asked whether it applied the request: ask its operators whether a schedule named " +
-				strconv.Quote(s.reviewed.Name) + " was created (your journal records the request) before sending again."
+		var unknown *act.UnknownError
+		if errors.As(msg.err, &unknown) && unknown != errReopened {
+			s.written = unknown.Sent()
 		}
+		s.unknownNote = s.checkNote(msg.verdict, msg.checkErr)
+		s.layout()
 		return s.reloadList()
 	case errors.As(msg.err, &ve) && ve.Remote:
 		s.state = schForm
@@ -754,8 +781,19 @@ func (s *schedule) layout() {
 	s.form.SetSize(s.formWidth, s.formHeight)
 	if s.confirm != nil {
 		s.confirm.SetWidth(min(w, 80))
-		s.wrapped = widget.Hardwrap(s.wrapped, s.pretty, w)
-		s.scroll.SetLines(s.wrapped)
+	}
+	s.wrapped = widget.Hardwrap(s.wrapped, s.pretty, w)
+	s.scroll.SetLines(s.wrapped)
+	switch {
+	case s.state == schUnknown || s.state == schResending:
+		// The body sent between the note and the keys; the question,
+		// when asked, stays whole below.
+		rows := h - len(s.unknownHead(w)) - 3
+		if s.state == schResending {
+			rows -= lipgloss.Height(s.confirm.View())
+		}
+		s.scroll.SetSize(w, max(rows, 1))
+	case s.confirm != nil:
 		s.scroll.SetSize(w, h-1-lipgloss.Height(s.confirm.View()))
 	}
 }

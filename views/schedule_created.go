@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"time"
 
 	"allot/api"
+	"allot/internal/act"
 	"allot/internal/journal"
 )
 
@@ -20,10 +20,11 @@ type CreatedSchedule struct {
 }
 
 // reopenSchedule is the page of a schedule whose answer never came, read
-// back from the journal: what the sandbox says it applied, when it can
-// say, and r to send the same bytes again after a yes. nil when body is
-// not a schedule that encodes back to the same bytes.
-func reopenSchedule(ctx *Context, body []byte, at time.Time) Screen {
+// back from the journal: the body sent, what a check finds (it runs when
+// the page opens, and settles the write when it can tell), and r to send
+// the same bytes again after a yes. nil when body is not a schedule that
+// encodes back to the same bytes.
+func reopenSchedule(ctx *Context, write string, body []byte, at time.Time) Screen {
 	req, ok := schReadRequest(body)
 	if !ok {
 		return nil
@@ -31,16 +32,9 @@ func reopenSchedule(ctx *Context, body []byte, at time.Time) Screen {
 	s := NewSchedule(ctx).(*schedule)
 	s.reviewed, s.body, s.pretty = req, body, prettyBody(body)
 	s.state = schUnknown
-	when := at.UTC().Format("15:04:05 MST on 2 Jan 2006")
-	switch {
-	case ctx.Session.Applied != nil && schApplied(ctx.Session.Applied(), 0, body):
-		s.unknownNote = "No answer came for this schedule (the journal, " + when + "); the sandbox says it applied this request: the schedule exists. Sending again creates a second one."
-	case ctx.Session.Applied != nil:
-		s.unknownNote = "No answer came for this schedule (the journal, " + when + "); the sandbox says it did not apply it: sending it again creates the schedule once."
-	default:
-		s.unknownNote = "No answer came for this schedule (the journal, " + when + "): ask the service's operators whether a schedule named " +
-			strconv.Quote(req.Name) + " was created before sending again."
-	}
+	s.reopened = &act.Sent{Op: schOp, Ref: req.Name, Write: write, Body: body}
+	s.written = *s.reopened
+	s.unknownNote = "No answer came for this schedule (the journal, " + at.UTC().Format("15:04:05 MST on 2 Jan 2006") + "). Checking whether the service applied it…"
 	s.layout()
 	return s
 }

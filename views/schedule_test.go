@@ -39,7 +39,7 @@ func schContext(t *testing.T, opts sandbox.Options) *Context {
 	return &Context{
 		Session: s, Now: func() time.Time { return schNow }, Styles: widget.DefaultStyles(),
 		Clipboard: widget.Clipboard{Out: io.Discard}, Token: s.TokenIDs[0],
-		Journal: j, Recorder: &act.Recorder{Journal: j, Deployment: s.Deployment()},
+		Journal: j, Recorder: s.Recorder(j),
 	}
 }
 
@@ -552,9 +552,9 @@ func TestScheduleOutcomeUnknown(t *testing.T) {
 			seen[false] = true
 		}
 		v := strings.Join(strings.Fields(ansi.Strip(s.View())), " ")
-		want := "did not apply"
+		want := "did not apply this request"
 		if applied {
-			want = "applied this request"
+			want = "the service applied this request"
 		}
 		if !strings.Contains(v, "may or may not have been created") || !strings.Contains(v, want) {
 			t.Fatalf("round %d (applied %v): view:\n%s", round, applied, s.View())
@@ -704,12 +704,38 @@ func TestScheduleGarbledAnswerIsUnknown(t *testing.T) {
 			t.Fatalf("faults %+v: state %d, want unknown:\n%s", f, s.state, s.View())
 		}
 		v := strings.Join(strings.Fields(ansi.Strip(s.View())), " ")
-		want := "did not apply"
+		want := "did not apply this request"
 		if scAppliedSchedules(ctx) > 0 {
-			want = "applied this request"
+			want = "the service applied this request"
 		}
 		if !strings.Contains(v, want) {
 			t.Errorf("faults %+v: the view does not say %q:\n%s", f, want, v)
 		}
+	}
+}
+
+// TestScheduleCheckSettlesAcrossRestart: the automatic check of a schedule
+// whose answer came garbled records what it found, so Transactions lists
+// the write as applied, not UNKNOWN, in this run and in the next (a new
+// session on the same journal, whose sandbox could no longer tell).
+func TestScheduleCheckSettlesAcrossRestart(t *testing.T) {
+	ctx := schContext(t, sandbox.Options{Faults: sandbox.Faults{Malformed: 1, Seed: 3}})
+	d := newSCDriver(t, NewSchedule(ctx), 120, 40)
+	s := d.s.(*schedule)
+	fillValidSchedule(d)
+	d.keys("ctrl+s", "y")
+	d.until("an answer", func() bool { return s.state != schSending && s.state != schReview })
+	ctx.Session.Close()
+	later, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer later.Close()
+	rows, err := readTransactions(ctx.Journal, later.Deployment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Kind != "schedule" || rows[0].Status != act.StatusApplied {
+		t.Fatalf("Transactions after a restart: %+v, want the schedule %q", rows, act.StatusApplied)
 	}
 }

@@ -136,10 +136,17 @@ func (s *schedule) createdView(w, h int) []string {
 	return append(out, s.listLines(w, h-len(out))...)
 }
 
-func (s *schedule) unknownView(w, h int) []string {
+// unknownHead is the top of the page of a write whose answer was lost:
+// what happened and what the check found.
+func (s *schedule) unknownHead(w int) []string {
 	out := []string{s.ctx.Styles.Title.Render(sanitize.Truncate("No answer from the service: the schedule may or may not have been created.", w)), ""}
-	out = append(out, strings.Split(widget.Page(s.unknownNote, w, 4), "\n")...)
-	out = append(out, "", s.ctx.Styles.Muted.Render(sanitize.Truncate("r: send again (asks first) · esc: back to the form", w)))
+	return append(out, strings.Split(widget.Page(s.unknownNote, w, 4), "\n")...)
+}
+
+func (s *schedule) unknownView(w, h int) []string {
+	out := append(s.unknownHead(w), s.ctx.Styles.Muted.Render(sanitize.Truncate("Body sent (POST "+schOp+"):", w)))
+	out = append(out, s.scroll.View()...)
+	out = append(out, "", s.ctx.Styles.Muted.Render(sanitize.Truncate("r: send again (asks first) · ↑/↓ scroll · esc: back to the form", w)))
 	if s.state == schResending {
 		out = append(out, strings.Split(s.confirm.View(), "\n")...)
 	}

@@ -132,7 +132,7 @@ func NewTransactions(ctx *Context) Screen {
 		only: func(r txRow) bool { return r.Status == statusUnknown },
 		refuse: func(r txRow) string {
 			if r.Body == nil {
-				return cannotReopen(r.op)
+				return cannotReopen
 			}
 			return ""
 		},
@@ -246,12 +246,16 @@ func readTransactions(j *journal.Journal, d journal.Deployment) ([]txRow, error)
 			for _, tx := range created.Transactions {
 				rows = append(rows, txRow{ID: tx.TransactionID, Kind: e.Ref, Status: statusCreated, At: at, Profile: e.Profile, Sent: e.Data})
 			}
-		case w.Outcome != nil && (w.Outcome.Status == act.StatusApplied || w.Outcome.Status == act.StatusNotApplied):
-			// An unknown outcome a check settled: its ids were lost with
-			// the answer.
+		case w.Outcome != nil && (w.Outcome.Status == act.StatusApplied || w.Outcome.Status == act.StatusNotApplied || w.Outcome.Status == act.StatusResent):
+			// An unknown outcome a check settled (its ids were lost with
+			// the answer), or the user sent again: the later request is
+			// listed too.
 			id := "(created; its id was lost with the answer)"
-			if w.Outcome.Status == act.StatusNotApplied {
+			switch w.Outcome.Status {
+			case act.StatusNotApplied:
 				id = "(not created)"
+			case act.StatusResent:
+				id = "(no answer: may have been created; sent again)"
 			}
 			kind := e.Ref
 			if k, ok := writeKinds[e.Op]; ok {
@@ -303,14 +307,19 @@ func readTransactions(j *journal.Journal, d journal.Deployment) ([]txRow, error)
 }
 
 // reopenUnknown is the page of a write whose outcome is unknown, read back
-// from the journal: it checks whether the service applied it, or sends the
-// same bytes again after a yes. nil when canReopen says no.
+// from the journal: the body sent, whether the service applied it (when
+// it can be asked), and the same bytes sent again after a yes. nil when
+// canReopen says no.
 func reopenUnknown(ctx *Context, op, ref, write string, body []byte, at time.Time) Screen {
 	switch op {
 	case act.OpTransaction:
 		return reopenOperator(ctx, ref, write, body, at)
 	case act.OpSchedule:
-		return reopenSchedule(ctx, body, at)
+		return reopenSchedule(ctx, write, body, at)
+	case act.OpUploadURL, act.OpCreative:
+		return reopenCreative(ctx, op, ref, write, body, at)
+	case act.OpClaim:
+		return reopenClaim(ctx, ref, write, body, at)
 	}
 	return nil
 }
@@ -325,23 +334,18 @@ func canReopen(op, ref string, body []byte) bool {
 	case act.OpSchedule:
 		_, ok := schReadRequest(body)
 		return ok
+	case act.OpUploadURL:
+		return sameJSON(body, &api.UploadURLRequest{})
+	case act.OpCreative:
+		return sameJSON(body, &api.CreateCreativeRequest{})
+	case act.OpClaim:
+		return sameJSON(body, &api.ClaimRequest{})
 	}
 	return false
 }
 
-// cannotReopen says why an UNKNOWN write cannot be opened again, and what
-// to do instead.
-func cannotReopen(op string) string {
-	switch op {
-	case act.OpUploadURL:
-		return "an upload URL changes nothing by itself: upload the file again with :creative"
-	case act.OpCreative:
-		return "look for the creative on the portal; if it is missing, upload the file again with :creative"
-	case act.OpClaim:
-		return "a claim request signs and sends nothing: look the allocation up (3) and claim again if needed"
-	}
-	return "the journal does not hold this request's body: it cannot be checked or sent again from here"
-}
+// cannotReopen says why an UNKNOWN write cannot be opened again.
+const cannotReopen = "the journal does not hold this request's body as it was sent: it cannot be checked or sent again from here"
 
 func orDefault(s, def string) string {
 	if s == "" {

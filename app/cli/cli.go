@@ -300,7 +300,7 @@ func run(ctx context.Context, e *env, args []string) error {
 	}
 	err := e.checkGlobals()
 	if err == nil {
-		err = runFn(ctx, fs.Args())
+		err = e.checkUnknown(ctx, runFn(ctx, fs.Args()))
 	}
 	var usage usageError
 	if errors.As(err, &usage) && usage.cmd == "" {

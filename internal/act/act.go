@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -37,8 +38,12 @@ type Recorder struct {
 	// Warn hears of an outcome that could not be recorded (the act is
 	// done); nil ignores it.
 	Warn func(error)
+	// Ledger says which writes the deployment applied, for Check; nil
+	// when it cannot say (a real deployment).
+	Ledger Ledger
 
 	appended atomic.Uint64
+	marks    sync.Map // write id -> the Ledger's Mark before it was sent
 }
 
 // Appended counts the entries recorded so far, so that a reader of the
@@ -81,6 +86,7 @@ func (r *Recorder) Write(op, ref string, body any, send func() (status string, r
 	if err := r.Before(journal.Entry{Kind: journal.KindRequest, Op: op, Ref: ref, Write: id, Data: data}); err != nil {
 		return fmt.Errorf("%s: not sent: %w", op, err)
 	}
+	r.mark(id)
 	status, result, err := send()
 	outcome := journal.Entry{Kind: journal.KindOutcome, Op: op, Ref: ref, Write: id, Status: status}
 	if err == nil && result != nil {
@@ -89,7 +95,7 @@ func (r *Recorder) Write(op, ref string, body any, send func() (status string, r
 	switch {
 	case Unknown(err):
 		outcome.Status = StatusUnknown
-		err = &UnknownError{Op: op, Write: id, Err: err}
+		err = &UnknownError{Op: op, Ref: ref, Write: id, Body: data, Err: err}
 	case err != nil:
 		outcome.Status = "failed"
 	}
@@ -108,9 +114,15 @@ func writeID() string {
 // came, or came unreadable. Every screen and command tells it apart from
 // a refusal through Unknown, and never sends the write again by itself.
 type UnknownError struct {
-	Op    string
-	Write string // the journal's id of the write, for Settle
-	Err   error
+	Op, Ref string
+	Write   string // the journal's id of the write, for Check
+	Body    []byte // the bytes sent
+	Err     error
+}
+
+// Sent is the write, for Check and a resend.
+func (e *UnknownError) Sent() Sent {
+	return Sent{Op: e.Op, Ref: e.Ref, Write: e.Write, Body: e.Body}
 }
 
 func (e *UnknownError) Error() string {
@@ -146,6 +158,15 @@ const (
 	StatusApplied    = "applied (checked)"
 	StatusNotApplied = "not applied (checked)"
 )
+
+// StatusResent settles a write whose answer was lost when the user sends
+// it again: the later request is the one to follow; this one may have
+// been applied too.
+const StatusResent = "resent"
+
+// Resent records that the user sends w, whose outcome is unknown, again:
+// from then on it is settled as StatusResent, no longer unknown.
+func (r *Recorder) Resent(w Sent) { r.Settle(w.Op, w.Ref, w.Write, StatusResent) }
 
 // StatusUnknown marks an outcome that never arrived.
 const StatusUnknown = journal.StatusUnknown

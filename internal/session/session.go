@@ -16,6 +16,7 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/api/sandbox/onchain"
+	"allot/internal/act"
 	"allot/internal/config"
 	"allot/internal/journal"
 	"allot/internal/memnet"
@@ -62,14 +63,16 @@ type Session struct {
 	// deployment.
 	Fixtures *sandbox.Fixtures
 	// Applied lists the writes the embedded sandbox applied, oldest first
-	// (GET /_sandbox/journal), so that a write whose answer was lost can be
-	// checked; nil on a real deployment, whose API cannot tell.
+	// (GET /_sandbox/journal), for tests to hold allot to; nil on a real
+	// deployment. A write whose answer was lost is checked through
+	// Recorder (act.Recorder.Check), never by reading this.
 	Applied func() []sandbox.JournalEntry
 	// Seeded waits until the embedded sandbox has seeded and deployed its
 	// world, which it does in the background after Open returns, and says
 	// why not if it could not; nil on a real deployment.
 	Seeded func(ctx context.Context) error
 
+	ledger  act.Ledger // the embedded sandbox's, for Recorder; nil elsewhere
 	closers []func()
 }
 
@@ -208,7 +211,8 @@ func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 		return nil, fmt.Errorf("start the embedded sandbox: %w", err)
 	}
 	listener := memnet.Listen()
-	httpSrv := &http.Server{Handler: sb.Server, ReadHeaderTimeout: 10 * time.Second}
+	l := newLedger(sb.Server)
+	httpSrv := &http.Server{Handler: l, ReadHeaderTimeout: 10 * time.Second}
 	go httpSrv.Serve(listener)
 
 	fx := sb.Server.Fixtures()
@@ -237,6 +241,7 @@ func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 		Chain:    seededNode{sb.Chain.Client(), sb.Seeded},
 		Applied:  sb.Server.Journal,
 		Seeded:   sb.Seeded,
+		ledger:   l,
 	}
 	s.closers = append(s.closers, func() { httpSrv.Close(); sb.Close() })
 	s.API, err = api.New(api.Config{

@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"allot/api"
+	"allot/api/sandbox"
+	"allot/internal/act"
+	"allot/internal/journal"
+	"allot/internal/journal/journaltest"
+	"allot/internal/session"
+)
+
+// TestUnknownWriteChecked: a write whose answer comes garbled (the
+// sandbox applied it) is checked before the command ends, as the embedded
+// sandbox ends with it: the error says the service applied it, and the
+// journal lists the write as applied, no longer as unknown.
+func TestUnknownWriteChecked(t *testing.T) {
+	s, err := session.Sandbox(sandbox.Options{Faults: sandbox.Faults{Malformed: 1, Seed: 3}, KeystoreDir: t.TempDir()}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	n := func(v string) api.Number { d, _ := api.ParseAmount(v); return d }
+	body, _ := json.Marshal(api.ScheduleRequest{TokenID: s.TokenIDs[0], Name: "Team", Description: "4 years",
+		UnlockAtStart: n("0"), Cliff: api.CliffRequest{Value: n("0.25"), Duration: n("12")}, RoundingMode: "FLOOR",
+		Pieces: []api.SchedulePiece{{Name: "monthly", Portion: n("0.75"), StartDelay: api.ValueOf{Value: n("12")},
+			Periodic: &api.PeriodConf{Length: api.ValueOf{Value: n("36")}, Frequency: api.ValueOf{Value: n("1")}, DayOfMonth: 1}}}})
+	path := filepath.Join(t.TempDir(), "schedule.json")
+	if err := os.WriteFile(path, body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, s, nil, "schedule", "create", "--body", path)
+	if r.code == ExitOK || !strings.Contains(r.stderr, "checked: the service applied it") {
+		t.Fatalf("exit %d, stderr %q: want a failure that says the check found the schedule applied", r.code, r.stderr)
+	}
+	writes := journal.Writes(journaltest.Entries(t, s.StateDir))
+	if len(writes) != 1 || !writes[0].Settled() || writes[0].Outcome.Status != act.StatusApplied {
+		t.Errorf("journal: %+v, want the one write settled as %q", writes, act.StatusApplied)
+	}
+}
