@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestImportsPointDown holds the layout docs/architecture.md describes:
+// imports point down only, so the core the CLI and the dashboard share
+// never depends on the dashboard, screens never reach into the sandbox,
+// and the wallet and the client stay free of the terminal.
+func TestImportsPointDown(t *testing.T) {
+	pkgs := listPackages(t)
+	if len(pkgs) < 10 {
+		t.Fatalf("go list found %d packages: the test reads the wrong tree", len(pkgs))
+	}
+	under := func(path, root string) bool { return path == root || strings.HasPrefix(path, root+"/") }
+	rules := []struct {
+		why     string
+		applies func(pkg string) bool
+		refused func(imp string) bool
+	}{
+		{
+			why:     "the shared core, the screens, the client and the wallet never import the dashboard or the commands",
+			applies: func(p string) bool { return !under(p, "allot/app") && p != "allot" },
+			refused: func(imp string) bool { return under(imp, "allot/app") },
+		},
+		{
+			// internal/session opens the embedded sandbox for a session;
+			// app/cli is `allot sandbox`, the sandbox's own entry point.
+			why: "only internal/session (and `allot sandbox` in app/cli) import the sandbox",
+			applies: func(p string) bool {
+				return !under(p, "allot/api/sandbox") && !under(p, "allot/internal/session") && p != "allot/app/cli"
+			},
+			refused: func(imp string) bool { return under(imp, "allot/api/sandbox") },
+		},
+		{
+			why: "api, wallet and the shared core know nothing of screens or of Bubble Tea",
+			applies: func(p string) bool {
+				return under(p, "allot/api") || under(p, "allot/wallet") || under(p, "allot/internal")
+			},
+			refused: func(imp string) bool {
+				return under(imp, "allot/views") || under(imp, "github.com/charmbracelet/bubbletea") ||
+					under(imp, "github.com/charmbracelet/bubbles") || under(imp, "github.com/charmbracelet/lipgloss")
+			},
+		},
+	}
+	for _, p := range pkgs {
+		for _, r := range rules {
+			if !r.applies(p.ImportPath) {
+				continue
+			}
+			for _, imp := range p.Imports {
+				if r.refused(imp) {
+					t.Errorf("%s imports %s: %s", p.ImportPath, imp, r.why)
+				}
+			}
+		}
+	}
+}
+
+type goPackage struct {
+	ImportPath string
+	Imports    []string
+}
+
+// listPackages asks the go command for the module's packages and their
+// imports (tests' imports left out: a test may reach further than its
+// package).
+func listPackages(t *testing.T) []goPackage {
+	t.Helper()
+	gocmd, err := exec.LookPath("go")
+	if err != nil {
+		gocmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	out, err := exec.Command(gocmd, "list", "-json=ImportPath,Imports", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []goPackage
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p goPackage
+		if err := dec.Decode(&p); err != nil {
+			t.Fatalf("go list output: %v", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
