@@ -418,7 +418,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.switchTab(tabPools)
 		return m, func() tea.Msg { return views.NavigateMsg{Screen: views.NewStakes(m.ctx, msg.pool)} }
 	case views.BackMsg:
-		m.pop()
+		if msg.Screen != nil {
+			m.remove(msg.Screen)
+		} else {
+			m.pop()
+		}
 		return m, nil
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
@@ -579,6 +583,18 @@ func (m *Model) quit() tea.Cmd {
 }
 
 // pop closes the current tab's top page; a tab's root page stays.
+// remove closes s in whichever tab holds it; a tab's first page stays.
+func (m *Model) remove(s views.Screen) {
+	for tab, stack := range m.stacks {
+		for i := 1; i < len(stack); i++ {
+			if stack[i] == s {
+				m.stacks[tab] = append(stack[:i:i], stack[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
 func (m *Model) pop() bool {
 	stack := m.stacks[m.active]
 	if len(stack) < 2 {

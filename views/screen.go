@@ -60,11 +60,16 @@ type Screen interface {
 // NavigateMsg opens a page on top of the current one.
 type NavigateMsg struct{ Screen Screen }
 
-// BackMsg closes the page on top, as esc does; a screen that takes every
-// key (a form) sends it when the user cancels.
-type BackMsg struct{}
+// BackMsg closes a page. With no Screen it closes the page on top, as esc
+// does: a screen that takes every key (a form) sends it when the user
+// cancels, while it is on top. A page that closes itself when background
+// work ends names itself, since by then the user may have moved on.
+type BackMsg struct{ Screen Screen }
 
 func back() tea.Msg { return BackMsg{} }
+
+// closePage closes s wherever it is by the time the message arrives.
+func closePage(s Screen) tea.Cmd { return func() tea.Msg { return BackMsg{Screen: s} } }
 
 // ErrorMsg reports a failure for the status line; the dashboard keeps
 // running.

@@ -113,7 +113,7 @@ func (u *unlock) Update(msg tea.Msg) tea.Cmd {
 		}
 		u.ctx.Wallet.unlocked(msg.value)
 		text := "unlocked " + msg.value.Hex()
-		return tea.Batch(func() tea.Msg { return StatusMsg{Text: text} }, back)
+		return tea.Batch(func() tea.Msg { return StatusMsg{Text: text} }, closePage(u))
 	case tea.KeyMsg:
 		return u.key(msg)
 	}
