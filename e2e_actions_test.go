@@ -98,7 +98,7 @@ func TestActionsInTmux(t *testing.T) {
 	tm.send("C-s")
 	tm.waitFor(wait, `"action": "START_DISTRIBUTION"`, "Send this START_DISTRIBUTION request")
 	tm.send("y")
-	tm.waitFor(wait, "PENDING", "Transactions screen (4)")
+	tm.waitFor(wait, "CREATED", "Transactions screen (4)")
 	tm.send("4")
 	screen := tm.waitFor(wait, "START_DISTRIBUTION", "CREATED")
 	t.Logf("transactions:\n%s", screen)

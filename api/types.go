@@ -126,6 +126,15 @@ const (
 	TransactionCreatedNote = "created at the service; its execution is not reported by the interface"
 )
 
+// Shown is the status allot shows for t: TransactionCreated for the PENDING
+// that never changes (created is then true), else the status as sent.
+func (t Transaction) Shown() (status string, created bool) {
+	if t.Status == "PENDING" {
+		return TransactionCreated, true
+	}
+	return t.Status, false
+}
+
 // TransactionsResult is the result of transaction creation (D5).
 type TransactionsResult struct {
 	Transactions []Transaction `json:"transactions"`

@@ -425,7 +425,7 @@ func TestOperatorFormInDashboard(t *testing.T) {
 	f.typ("nope").wait(`"nope" is not a UUID`)
 	f.key(tea.KeyCtrlU).typ(f.s.Fixtures.AllocationIDs[1]).key(tea.KeyCtrlS).wait("Send this START_DISTRIBUTION request")
 	review := f.seen.String()[f.mark:]
-	f.runes("y").wait("PENDING")
+	f.runes("y").wait("CREATED")
 	f.runes("4").wait("START_DISTRIBUTION")
 	f.quit()
 	checkShown(t, review, requestBody(t, f.s, "transactions/create"))

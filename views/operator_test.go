@@ -347,12 +347,12 @@ func TestOperatorValidSubmit(t *testing.T) {
 			h.assertNothingSentSince(before)
 			h.yesWhileBusy()
 			v := ansi.Strip(h.view())
-			if h.o.state != opResult || strings.Count(v, "  PENDING") != tt.results || !strings.Contains(v, "They are on the Transactions screen (4).") ||
+			if h.o.state != opResult || strings.Count(v, "  CREATED") != tt.results || !strings.Contains(v, "They are on the Transactions screen (4).") ||
 				!strings.Contains(v, "Their execution is not reported by the interface") {
 				t.Fatalf("result screen:\n%s", v)
 			}
 			for _, tx := range h.o.result.Transactions {
-				if !strings.Contains(v, tx.TransactionID+"  PENDING") {
+				if !strings.Contains(v, tx.TransactionID+"  CREATED") {
 					t.Errorf("transaction %s not shown:\n%s", tx.TransactionID, v)
 				}
 			}

@@ -120,7 +120,8 @@ func (o *operator) resultLines() []string {
 		return []string{"The service answered with no transactions."}
 	}
 	for _, tx := range o.result.Transactions {
-		lines = append(lines, "  "+sanitize.Line(tx.TransactionID)+"  "+sanitize.Line(tx.Status))
+		status, _ := tx.Shown()
+		lines = append(lines, "  "+sanitize.Line(tx.TransactionID)+"  "+sanitize.Line(status))
 	}
 	return lines
 }

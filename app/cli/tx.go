@@ -69,10 +69,8 @@ func writeCreated(w io.Writer, res *api.TransactionsResult) error {
 	t := newTable(w, "TRANSACTION", "STATUS")
 	created := false
 	for _, tx := range res.Transactions {
-		status := tx.Status
-		if status == "PENDING" {
-			status, created = api.TransactionCreated, true
-		}
+		status, isCreated := tx.Shown()
+		created = created || isCreated
 		t.row(tx.TransactionID, status)
 	}
 	if err := t.flush(); err != nil {
