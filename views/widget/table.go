@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -195,6 +196,9 @@ func (t *Table[R]) SetSize(width, height int) {
 // the returned command and replace the old ones on screen when that is done;
 // otherwise they show at once and the command is nil.
 func (t *Table[R]) SetRows(rows []R) tea.Cmd {
+	// Clipped, so that AppendRows copies them before it appends rather
+	// than write into the caller's spare capacity.
+	rows = slices.Clip(rows)
 	t.next = rows
 	t.nextGen++
 	t.natural = naturalWidth(t.cols, rows)
@@ -219,13 +223,54 @@ func (t *Table[R]) SetRows(rows []R) tea.Cmd {
 	return nil
 }
 
+// AppendRows adds rows after the last, as a long answer arrives in
+// batches. The table copies them: the caller may reuse more. The rows on
+// screen keep their places and their cached lines. In the given order and
+// unfiltered, the new rows show at once; under a sort or a local filter, a
+// background job sorts and filters the new rows alone and merges them in,
+// and rows that arrive while it runs wait for the next job.
+func (t *Table[R]) AppendRows(more []R) tea.Cmd {
+	if len(more) == 0 {
+		return nil
+	}
+	t.next = append(t.next, more...)
+	if len(t.next)-len(more) < contentSample {
+		t.natural = naturalWidth(t.cols, t.next)
+	}
+	if t.pending != "" {
+		return nil // the job running now starts the next when it is done
+	}
+	return t.catchUp()
+}
+
+// catchUp brings the view up to the rows appended since it was computed.
+func (t *Table[R]) catchUp() tea.Cmd {
+	if t.nextGen != t.rowsGen || len(t.next) == len(t.rows) {
+		return nil
+	}
+	if t.sort.col >= 0 || t.localQuery() != "" {
+		return t.reorder(false, "updating")
+	}
+	// Nothing to sort or filter: the new rows go at the end. A job reading
+	// the old order reads no further than its length, and the unfiltered
+	// view is the order itself.
+	for i := len(t.rows); i < len(t.next); i++ {
+		t.order = append(t.order, i)
+	}
+	t.rows, t.view = t.next, t.order
+	t.index = nil // it covers the old rows only; the next filter builds it
+	t.setCursor(t.cursor)
+	return nil
+}
+
 // NaturalWidth is the width at which the first rows' cells show whole, so
 // that a screen can give the table that much before a side pane takes the
 // rest; 0 before any rows.
 func (t *Table[R]) NaturalWidth() int { return t.natural }
 
-// Rows returns the rows on screen, in the order they were given.
-func (t *Table[R]) Rows() []R { return t.rows }
+// Rows returns the rows on screen, in the order they were given. The caller
+// must not modify them.
+func (t *Table[R]) Rows() []R { return slices.Clip(t.rows) }
 
 // Len is the number of rows shown (after the filter).
 func (t *Table[R]) Len() int { return len(t.view) }

@@ -1,0 +1,186 @@
+package widget
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// shownIDs is the IDs of the rows the table shows, in order.
+func shownIDs(tb *Table[stake]) []string {
+	ids := make([]string, len(tb.view))
+	for i, r := range tb.view {
+		ids[i] = tb.rows[r].ID
+	}
+	return ids
+}
+
+// wholeTable is what a table shows of rows given at once, sorted by col
+// (desc) and filtered by query: what a table fed in batches must end with.
+func wholeTable(t *testing.T, rows []stake, col int, desc bool, query string) []string {
+	t.Helper()
+	tb := newStakeTable(rows, 120, 20, TableConfig[stake]{})
+	if col >= 0 {
+		settle(tb, tb.SortBy(col, desc))
+	}
+	if query != "" {
+		press(tb, "/")
+		press(tb, strings.Split(query, "")...)
+		press(tb, "enter")
+	}
+	return shownIDs(tb)
+}
+
+// TestTableAppendRowsShowsThemAtOnce: in the given order and unfiltered,
+// appended rows show without a job, the cursor stays on its row, and the
+// batch the caller passed may be reused.
+func TestTableAppendRowsShowsThemAtOnce(t *testing.T) {
+	rows := makeStakes(300)
+	tb := newStakeTable(nil, 120, 12, TableConfig[stake]{})
+	batch := make([]stake, 0, 100)
+	for i := 0; i < len(rows); i += 100 {
+		batch = append(batch[:0], rows[i:i+100]...)
+		if cmd := tb.AppendRows(batch); cmd != nil {
+			t.Fatalf("batch %d: AppendRows returned a command with nothing to sort or filter", i/100)
+		}
+		clear(batch) // the caller reuses its batch
+		if i == 0 {
+			press(tb, "down", "down")
+		}
+	}
+	if got, want := shownIDs(tb), idsOf(rows); !slices.Equal(got, want) {
+		t.Fatalf("the table shows %d rows, not the 300 appended in order", len(got))
+	}
+	if got := selectedID(t, tb); got != rows[2].ID {
+		t.Errorf("focused %s after the appends, want row 2 still", got)
+	}
+	if view := tb.View(); !strings.Contains(view, "3/300") {
+		t.Errorf("the footer does not count the appended rows:\n%s", view)
+	}
+}
+
+func idsOf(rows []stake) []string {
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	return ids
+}
+
+// TestTableAppendRowsUnderSortAndFilter: rows appended under a sort and a
+// filter end in the order and the subset the same rows given at once show,
+// whether each batch settles before the next arrives or batches pile up
+// while a job runs.
+func TestTableAppendRowsUnderSortAndFilter(t *testing.T) {
+	rows := makeStakes(2000)
+	cases := []struct {
+		name  string
+		col   int
+		desc  bool
+		query string
+	}{
+		{"sorted", 2, false, ""},
+		{"sorted descending", 2, true, ""},
+		{"filtered", -1, false, "0x7"},
+		{"sorted and filtered", 4, true, "withdrawn"},
+	}
+	for _, c := range cases {
+		want := wholeTable(t, rows, c.col, c.desc, c.query)
+		for _, pileUp := range []bool{false, true} {
+			tb := newStakeTable(rows[:10], 120, 20, TableConfig[stake]{})
+			if c.col >= 0 {
+				settle(tb, tb.SortBy(c.col, c.desc))
+			}
+			if c.query != "" {
+				press(tb, "/")
+				press(tb, strings.Split(c.query, "")...)
+				press(tb, "enter")
+			}
+			var held []tea.Cmd
+			for i := 10; i < len(rows); i += 333 {
+				cmd := tb.AppendRows(rows[i:min(i+333, len(rows))])
+				if pileUp {
+					held = append(held, cmd)
+				} else {
+					settle(tb, cmd)
+				}
+			}
+			for _, cmd := range held {
+				settle(tb, cmd)
+			}
+			if got := shownIDs(tb); !slices.Equal(got, want) {
+				t.Errorf("%s (batches pile up: %v): the table shows %d rows, not the %d (in the same order) of the rows given at once",
+					c.name, pileUp, len(got), len(want))
+			}
+		}
+	}
+}
+
+// TestTableAppendRowsKeepsTheFocusedRow: under a sort, rows merged in
+// above the focused row do not take the cursor away from it.
+func TestTableAppendRowsKeepsTheFocusedRow(t *testing.T) {
+	rows := makeStakes(1000)
+	tb := newStakeTable(rows[:100], 120, 12, TableConfig[stake]{})
+	settle(tb, tb.SortBy(2, true))
+	press(tb, "down", "down", "down")
+	focused := selectedID(t, tb)
+	for i := 100; i < len(rows); i += 100 {
+		settle(tb, tb.AppendRows(rows[i:i+100]))
+		if got := selectedID(t, tb); got != focused {
+			t.Fatalf("after the batch at %d the cursor is on %s, want %s", i, got, focused)
+		}
+	}
+	if line := cursorLine(t, tb.View()); !strings.Contains(line, focused[:8]) {
+		t.Errorf("the focused row is not the marked line: %q", line)
+	}
+}
+
+// TestTableAppendRowsWhileAJobRuns runs the table's jobs on other
+// goroutines while batches arrive, as the Bubble Tea runtime does: with
+// -race, it shows that a job reads nothing an append writes.
+func TestTableAppendRowsWhileAJobRuns(t *testing.T) {
+	rows := makeStakes(3000)
+	tb := newStakeTable(rows[:100], 120, 12, TableConfig[stake]{})
+	results := make(chan tea.Msg, 64)
+	run := func(cmd tea.Cmd) {
+		if cmd != nil {
+			go func() { results <- cmd() }()
+		}
+	}
+	run(tb.SortBy(2, false))
+	press(tb, "/", "0", "enter") // filters in a job of its own
+	for i := 100; i < len(rows); i += 100 {
+		run(tb.AppendRows(rows[i : i+100]))
+	}
+	for tb.pending != "" {
+		switch m := (<-results).(type) {
+		case tea.BatchMsg:
+			for _, c := range m {
+				run(c)
+			}
+		case jobDone[stake]:
+			run(tb.Update(m))
+		}
+	}
+	if got, want := shownIDs(tb), wholeTable(t, rows, 2, false, "0"); !slices.Equal(got, want) {
+		t.Errorf("the table shows %d rows, want the %d of the rows given at once", len(got), len(want))
+	}
+}
+
+// TestTableSetRowsIsNotAppendedInPlace: appending after SetRows never
+// writes into the spare capacity of the caller's slice.
+func TestTableSetRowsIsNotAppendedInPlace(t *testing.T) {
+	rows := makeStakes(20)
+	mine := make([]stake, 10, 20)
+	copy(mine, rows)
+	tb := newStakeTable(mine, 120, 12, TableConfig[stake]{})
+	tb.AppendRows(rows[10:])
+	if spare := mine[:20]; spare[10].ID != "" {
+		t.Errorf("AppendRows wrote into the slice given to SetRows: %q", spare[10].ID)
+	}
+	if tb.Len() != 20 {
+		t.Errorf("the table shows %d rows, want 20", tb.Len())
+	}
+}
