@@ -184,3 +184,28 @@ func TestTableSetRowsIsNotAppendedInPlace(t *testing.T) {
 		t.Errorf("the table shows %d rows, want 20", tb.Len())
 	}
 }
+
+// TestTableFormatsOnlyWhatIsDrawn: loading and scrolling 100,000 rows
+// formats the cells of the rows drawn (and of the few the natural width
+// samples), not of every row.
+func TestTableFormatsOnlyWhatIsDrawn(t *testing.T) {
+	rows := makeStakes(100_000)
+	calls := 0
+	cfg := TableConfig[stake]{}
+	tb := newStakeTable(nil, 120, 22, cfg)
+	for c := range tb.cols {
+		cell := tb.cols[c].Cell
+		tb.cols[c].Cell = func(s stake) string { calls++; return cell(s) }
+	}
+	for i := 0; i < len(rows); i += 4096 {
+		settle(tb, tb.AppendRows(rows[i:min(i+4096, len(rows))]))
+		tb.View()
+	}
+	press(tb, "pgdown", "pgdown", "G")
+	tb.View()
+	// 20 lines a page, 5 columns: three pages drawn, and the 200 rows
+	// the natural width measures.
+	if most := (3*20 + contentSample) * len(tb.cols); calls > most {
+		t.Errorf("%d cells formatted for 100,000 rows, want at most %d", calls, most)
+	}
+}

@@ -268,9 +268,16 @@ func (t *Table[R]) catchUp() tea.Cmd {
 // rest; 0 before any rows.
 func (t *Table[R]) NaturalWidth() int { return t.natural }
 
-// Rows returns the rows on screen, in the order they were given. The caller
-// must not modify them.
-func (t *Table[R]) Rows() []R { return slices.Clip(t.rows) }
+// Rows returns the rows given (by SetRows, then AppendRows), in that
+// order, including those a job is still sorting or filtering in. The
+// caller must not modify them.
+func (t *Table[R]) Rows() []R { return slices.Clip(t.next) }
+
+// Shown returns the rows and, as indexes into them, those shown in order
+// (sorted and filtered): for work over what the user sees, such as a
+// histogram of the filtered rows, off the UI goroutine. The table never
+// modifies either afterwards.
+func (t *Table[R]) Shown() (rows []R, shown []int) { return slices.Clip(t.rows), slices.Clip(t.view) }
 
 // Len is the number of rows shown (after the filter).
 func (t *Table[R]) Len() int { return len(t.view) }
