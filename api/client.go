@@ -60,6 +60,10 @@ type Client struct {
 	http    *http.Client
 	backoff func(try int) time.Duration
 	maxBody int64 // MaxResponseSize; tests lower it
+	// maxStakesBody and maxStakeRows bound StreamStakes: MaxStakesBody
+	// and MaxStakeRows; tests lower them.
+	maxStakesBody int64
+	maxStakeRows  int
 }
 
 // New returns a client for cfg.
@@ -96,7 +100,8 @@ func New(cfg Config) (*Client, error) {
 		hc = &own
 	}
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &Client{cfg: cfg, base: base, portal: portal, http: hc, backoff: jitteredBackoff, maxBody: MaxResponseSize}, nil
+	return &Client{cfg: cfg, base: base, portal: portal, http: hc, backoff: jitteredBackoff, maxBody: MaxResponseSize,
+		maxStakesBody: MaxStakesBody, maxStakeRows: MaxStakeRows}, nil
 }
 
 // parseBase reads a base URL. Its path is a prefix kept before the API's
@@ -287,56 +292,14 @@ func transportError(err error) error {
 func (c *Client) roundTrip(ctx context.Context, k call, payload []byte, try int) (int, []byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	var reqBody io.Reader
-	if payload != nil {
-		reqBody = bytes.NewReader(payload)
+	resp, x, err := c.send(ctx, k, payload, try)
+	if x != nil {
+		defer c.report(x)
 	}
-	// Every step before GotConn (name lookup, dial, TLS handshake) sends
-	// nothing; after it, a failure may come after the service read the
-	// request.
-	var connected atomic.Bool
-	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { connected.Store(true) }})
-	req, err := http.NewRequestWithContext(ctx, k.method, k.url, reqBody)
 	if err != nil {
-		return 0, nil, fmt.Errorf("%w: %w", ErrNotSent, transportError(err))
-	}
-	req.Header.Set("Accept", "application/json")
-	if payload != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	switch k.auth {
-	case CredentialAPIKey:
-		req.Header.Set(c.cfg.APIKeyHeader, c.cfg.APIKey)
-	case CredentialAccessToken:
-		req.Header.Set("Authorization", "Bearer "+k.token)
-	}
-
-	start := time.Now()
-	x := Exchange{Op: k.op, Method: k.method, URL: displayURL(k.url, false), At: start, Attempt: try + 1,
-		RequestHeaders: redactHeaders(req.Header, c.cfg.APIKeyHeader), RequestBody: redactBody(payload), RequestSize: len(payload), apiKeyHeader: c.cfg.APIKeyHeader}
-	defer func() {
-		if c.cfg.OnExchange != nil {
-			x.Duration = time.Since(start)
-			c.cfg.OnExchange(x)
-		}
-	}()
-
-	resp, err := c.http.Do(req)
-	if err != nil {
-		err = transportError(err)
-		if !connected.Load() && traces(c.http) {
-			err = fmt.Errorf("%w: %w", ErrNotSent, err)
-		}
-		x.Err = err.Error()
 		return 0, nil, err
 	}
 	defer resp.Body.Close()
-	x.Status = resp.StatusCode
-	x.ResponseHeaders = redactHeaders(resp.Header, "")
-	if err := redirected(k.op, resp); err != nil {
-		x.Err = err.Error()
-		return 0, nil, err
-	}
 	limit := c.bodyLimit(k)
 	body, err := readBody(resp, limit)
 	x.ResponseSize = len(body)
@@ -353,6 +316,64 @@ func (c *Client) roundTrip(ctx context.Context, k call, payload []byte, try int)
 		x.Err = http.StatusText(resp.StatusCode)
 	}
 	return resp.StatusCode, body, nil
+}
+
+// send sends k's request and returns the response with its body unread
+// (a redirect is refused and closed), and the exchange's record for the
+// request log, which the caller completes and passes to report. The
+// record is nil when the request could not be built.
+func (c *Client) send(ctx context.Context, k call, payload []byte, try int) (*http.Response, *Exchange, error) {
+	var reqBody io.Reader
+	if payload != nil {
+		reqBody = bytes.NewReader(payload)
+	}
+	// Every step before GotConn (name lookup, dial, TLS handshake) sends
+	// nothing; after it, a failure may come after the service read the
+	// request.
+	var connected atomic.Bool
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { connected.Store(true) }})
+	req, err := http.NewRequestWithContext(ctx, k.method, k.url, reqBody)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrNotSent, transportError(err))
+	}
+	req.Header.Set("Accept", "application/json")
+	if payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	switch k.auth {
+	case CredentialAPIKey:
+		req.Header.Set(c.cfg.APIKeyHeader, c.cfg.APIKey)
+	case CredentialAccessToken:
+		req.Header.Set("Authorization", "Bearer "+k.token)
+	}
+
+	x := &Exchange{Op: k.op, Method: k.method, URL: displayURL(k.url, false), At: time.Now(), Attempt: try + 1,
+		RequestHeaders: redactHeaders(req.Header, c.cfg.APIKeyHeader), RequestBody: redactBody(payload), RequestSize: len(payload), apiKeyHeader: c.cfg.APIKeyHeader}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		err = transportError(err)
+		if !connected.Load() && traces(c.http) {
+			err = fmt.Errorf("%w: %w", ErrNotSent, err)
+		}
+		x.Err = err.Error()
+		return nil, x, err
+	}
+	x.Status = resp.StatusCode
+	x.ResponseHeaders = redactHeaders(resp.Header, "")
+	if err := redirected(k.op, resp); err != nil {
+		resp.Body.Close()
+		x.Err = err.Error()
+		return nil, x, err
+	}
+	return resp, x, nil
+}
+
+// report passes a finished exchange to the request log.
+func (c *Client) report(x *Exchange) {
+	if c.cfg.OnExchange != nil {
+		x.Duration = time.Since(x.At)
+		c.cfg.OnExchange(*x)
+	}
 }
 
 var errTooLarge = errors.New("response too large")
@@ -466,6 +487,12 @@ func decodeError(k call, status int, _ string, body []byte) error {
 		details = portal.Errors
 	}
 
+	return statusError(k, status, errorType, message, details, body)
+}
+
+// statusError is the error of a refusal or failure with status, from the
+// parts of its body (D2, D10); body is for an excerpt.
+func statusError(k call, status int, errorType, message string, details []FieldError, body []byte) error {
 	se := &StatusError{Op: k.op, Status: status, Message: message, Credential: k.auth}
 	switch {
 	case status == http.StatusBadRequest || errorType == "ValidationError" || len(details) > 0:

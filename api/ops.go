@@ -96,15 +96,25 @@ func (c *Client) AllPools(ctx context.Context, tokenID string) (*List[Pool], err
 		MaxPoolPages, len(all.Items), all.Total)}
 }
 
-// Stakes lists the stakes of a pool, all in one response (operation 4).
+// Stakes lists the stakes of a pool, all in one response (operation 4),
+// as a list of at most MaxListItems stakes; StreamStakes reads a pool of
+// any size as compact rows.
 func (c *Client) Stakes(ctx context.Context, req StakesRequest) (*List[Stake], error) {
-	if err := req.Validate(); err != nil {
+	out := List[Stake]{Items: Items[Stake]{}}
+	total, err := c.StreamStakes(ctx, req, func(batch []StakeRow) error {
+		if len(out.Items)+len(batch) > MaxListItems {
+			return &LimitError{Op: opStakes, Reason: fmt.Sprintf("the pool has more than %d stakes, more than a list holds", MaxListItems)}
+		}
+		for i := range batch {
+			out.Items = append(out.Items, batch[i].Stake())
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	var out List[Stake]
-	err := c.do(ctx, call{op: "staking/stakes", method: http.MethodPost, url: c.adminURL("staking", "stakes"),
-		body: req, read: true, auth: CredentialAPIKey}, &out)
-	return &out, err
+	out.Total = total
+	return &out, nil
 }
 
 // MerkleProof returns the proof of an allocation (operation 9).
