@@ -39,7 +39,7 @@ type stakes struct {
 	// wallet is the address a server-side filter asked for ("" for none);
 	// all then keeps the pool's rows, and walletSeq numbers its request.
 	wallet    string
-	all       []api.StakeRow
+	all       widget.RowSet[api.StakeRow]
 	walletSeq int
 	walletN   int
 
@@ -117,18 +117,18 @@ func (s *stakes) reloadWhole() tea.Cmd {
 // take puts what arrived of the pool's stakes on screen.
 func (s *stakes) take(msg stakesArrived) tea.Cmd {
 	var cmds []tea.Cmd
-	if len(msg.rows) > 0 {
+	for _, rows := range msg.batches {
 		first := s.arrived == 0
-		s.arrived += len(msg.rows)
+		s.arrived += len(rows)
 		switch {
 		case s.wallet != "" && first:
-			s.all = msg.rows // a refresh's first rows replace the pool's
+			s.all = widget.RowsOf(rows) // a refresh's first rows replace the pool's
 		case s.wallet != "":
-			s.all = append(s.all, msg.rows...)
+			s.all = s.all.Append(rows)
 		case first:
-			cmds = append(cmds, s.setRows(msg.rows))
+			cmds = append(cmds, s.setRows(rows))
 		default:
-			cmds = append(cmds, s.appendRows(msg.rows))
+			cmds = append(cmds, s.appendRows(rows))
 		}
 	}
 	s.bins = msg.bins
@@ -226,9 +226,12 @@ func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
 	if s.wallet != "" {
 		// Back from a server filter: the table filters the whole pool again.
 		rows := s.all
-		s.wallet, s.all = "", nil
+		s.wallet, s.all = "", widget.RowSet[api.StakeRow]{}
 		s.refreshLine()
-		return s.setRows(rows), false
+		cmd := s.table.SetRowSet(rows)
+		s.layout()
+		s.syncDetail()
+		return cmd, false
 	}
 	return nil, false
 }
@@ -310,12 +313,12 @@ type shownBins struct {
 	bins widget.Bins
 }
 
-// shownKey names what the table shows: which list of rows, and how many of
-// it. The table makes a new list for every sort, filter and new rows,
-// but grows the last in place as rows arrive in the given order.
+// shownKey names what the table shows: which list of row indexes, and how
+// many of it. The table makes a new list for every sort, filter and new
+// rows, but grows the last in place as rows arrive in the given order.
 func (s *stakes) shownKey() string {
 	rows, shown := s.table.Shown()
-	return fmt.Sprintf("%p %d %p %d", rows, len(rows), shown, len(shown))
+	return fmt.Sprintf("%p %d of %d", shown, len(shown), rows.Len())
 }
 
 // unfiltered says the table shows every stake of the pool arrived so far:

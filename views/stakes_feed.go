@@ -3,6 +3,7 @@ package views
 import (
 	"context"
 	"math/big"
+	"slices"
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -31,19 +32,22 @@ type stakeFeed struct {
 	cancel context.CancelFunc
 	wake   chan struct{} // holds one token when something arrived
 
-	mu    sync.Mutex
-	rows  []api.StakeRow // arrived, not taken yet
-	sums  stakeSums      // of every row arrived
-	done  bool
-	total int
-	err   error
+	mu sync.Mutex
+	// batches arrived and not taken yet, each a copy of exactly one: a
+	// slice grown by append would copy every row again each time it grew
+	// while the screen lags, hundreds of megabytes for a million stakes.
+	batches [][]api.StakeRow
+	sums    stakeSums // of every row arrived
+	done    bool
+	total   int
+	err     error
 }
 
 // stakesArrived is what arrived since the screen last took from its feed.
 type stakesArrived struct {
-	seq  int
-	feed *stakeFeed
-	rows []api.StakeRow
+	seq     int
+	feed    *stakeFeed
+	batches [][]api.StakeRow
 	// bins counts the sizes of every stake arrived so far, staked ones.
 	bins widget.Bins
 	done bool
@@ -73,8 +77,9 @@ func (f *stakeFeed) read(ctx context.Context, source stakeSource, req api.Stakes
 		// Summed before the lock: the screen may be taking rows.
 		var part stakeSums
 		part.add(batch)
+		rows := slices.Clone(batch)
 		f.mu.Lock()
-		f.rows = append(f.rows, batch...)
+		f.batches = append(f.batches, rows)
 		f.sums.merge(&part)
 		f.mu.Unlock()
 		f.signal()
@@ -98,8 +103,8 @@ func (f *stakeFeed) next() tea.Msg {
 	<-f.wake
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	m := stakesArrived{seq: f.seq, feed: f, rows: f.rows, bins: f.sums.bins, done: f.done}
-	f.rows = nil
+	m := stakesArrived{seq: f.seq, feed: f, batches: f.batches, bins: f.sums.bins, done: f.done}
+	f.batches = nil
 	if f.done {
 		sums := f.sums
 		m.sums, m.total, m.err = &sums, f.total, f.err
@@ -238,11 +243,11 @@ func addBin(b *widget.Bins, r *api.StakeRow) {
 
 // binsOf counts the sizes of the staked stakes among rows[shown...], off
 // the UI goroutine.
-func binsOf(rows []api.StakeRow, shown []int) widget.Bins {
+func binsOf(rows widget.RowSet[api.StakeRow], shown []int) widget.Bins {
 	var b widget.Bins
 	for _, i := range shown {
-		if rows[i].Status != api.StakeWithdrawn {
-			addBin(&b, &rows[i])
+		if r := rows.At(i); r.Status != api.StakeWithdrawn {
+			addBin(&b, r)
 		}
 	}
 	return b

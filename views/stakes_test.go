@@ -309,7 +309,7 @@ func TestStakesFilterAndSortWhileArriving(t *testing.T) {
 		t.Fatalf("the filter keeps %d of the 3,000 stakes, want wallet B's 1,500", n)
 	}
 	all, shown := s.table.Shown()
-	if got := all[shown[0]]; got.AmountString() != "3000.000000000000000001" {
+	if got := all.At(shown[0]); got.AmountString() != "3000.000000000000000001" {
 		t.Errorf("sorted by amount, descending, the first row is %s, want the largest of wallet B", got.AmountString())
 	}
 }

@@ -12,7 +12,7 @@ import (
 func shownIDs(tb *Table[stake]) []string {
 	ids := make([]string, len(tb.view))
 	for i, r := range tb.view {
-		ids[i] = tb.rows[r].ID
+		ids[i] = tb.rows.At(r).ID
 	}
 	return ids
 }

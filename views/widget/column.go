@@ -157,15 +157,15 @@ const contentSample = 200
 // naturalWidth is the width at which every column shows the cells of the
 // first rows whole: each column between its MinWidth and its MaxWidth,
 // plus the marker and the gaps. 0 without rows.
-func naturalWidth[R any](cols []Column[R], rows []R) int {
-	if len(rows) == 0 || len(cols) == 0 {
+func naturalWidth[R any](cols []Column[R], rows RowSet[R]) int {
+	if rows.Len() == 0 || len(cols) == 0 {
 		return 0
 	}
 	total := markerWidth - len(columnGap)
 	for _, c := range cols {
 		w := c.minWidth()
-		for _, r := range rows[:min(len(rows), contentSample)] {
-			w = max(w, displayWidth(sanitize.Line(c.Cell(r))))
+		for i := range min(rows.Len(), contentSample) {
+			w = max(w, displayWidth(sanitize.Line(c.Cell(*rows.At(i)))))
 		}
 		if m := c.maxWidth(); m > 0 {
 			w = min(w, m)

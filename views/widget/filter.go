@@ -40,19 +40,19 @@ type indexSegment struct {
 // uint32 whatever the rows hold.
 const maxSegmentText = 1 << 30
 
-func buildIndex[R any](rows []R, cols []Column[R]) *filterIndex {
+func buildIndex[R any](rows RowSet[R], cols []Column[R]) *filterIndex {
 	return extendIndex(nil, rows, cols)
 }
 
 // extendIndex returns the index of rows, reusing ix (the index of a prefix
 // of them, or nil) and indexing only the rows after that prefix. ix itself
 // is not modified.
-func extendIndex[R any](ix *filterIndex, rows []R, cols []Column[R]) *filterIndex {
+func extendIndex[R any](ix *filterIndex, rows RowSet[R], cols []Column[R]) *filterIndex {
 	out := &filterIndex{}
 	if ix != nil {
 		out.segs, out.rows = slices.Clip(ix.segs), ix.rows
 	}
-	for out.rows < len(rows) {
+	for out.rows < rows.Len() {
 		seg := indexRows(rows, out.rows, cols)
 		out.segs = append(out.segs, seg)
 		out.rows += len(seg.starts) - 1
@@ -62,20 +62,21 @@ func extendIndex[R any](ix *filterIndex, rows []R, cols []Column[R]) *filterInde
 
 // indexRows indexes rows from first on, until the end or until the buffer
 // reaches maxSegmentText.
-func indexRows[R any](rows []R, first int, cols []Column[R]) *indexSegment {
-	seg := &indexSegment{first: first, starts: make([]uint32, 0, len(rows)-first+1)}
-	for i := first; i < len(rows) && len(seg.text) < maxSegmentText; i++ {
+func indexRows[R any](rows RowSet[R], first int, cols []Column[R]) *indexSegment {
+	n := rows.Len()
+	seg := &indexSegment{first: first, starts: make([]uint32, 0, n-first+1)}
+	for i := first; i < n && len(seg.text) < maxSegmentText; i++ {
 		if i == first+1 {
 			// Size the buffer from the first row instead of doubling it
 			// twenty times on the way to a hundred megabytes.
-			seg.text = slices.Grow(seg.text, len(seg.text)*(len(rows)-first)*9/8)
+			seg.text = slices.Grow(seg.text, len(seg.text)*(n-first)*9/8)
 		}
 		seg.starts = append(seg.starts, uint32(len(seg.text)))
 		for c, col := range cols {
 			if c > 0 {
 				seg.text = append(seg.text, 0)
 			}
-			seg.text = appendLower(seg.text, clip(sanitize.Line(col.Cell(rows[i])), maxIndexedCell))
+			seg.text = appendLower(seg.text, clip(sanitize.Line(col.Cell(*rows.At(i))), maxIndexedCell))
 		}
 		seg.text = append(seg.text, '\n')
 	}

@@ -20,7 +20,7 @@ import (
 // the rows again.
 type job[R any] struct {
 	tag, seq, gen int64
-	rows          []R
+	rows          RowSet[R]
 	cols          []Column[R]
 	id            func(R) string
 	sort          sortKey
@@ -38,7 +38,7 @@ type job[R any] struct {
 // jobDone is a job's result, delivered to Update.
 type jobDone[R any] struct {
 	tag, seq, gen int64
-	rows          []R
+	rows          RowSet[R]
 	sort          sortKey
 	order, view   []int
 	index         *filterIndex
@@ -55,7 +55,7 @@ func (j job[R]) run() jobDone[R] {
 		rows: j.rows, sort: j.sort, index: j.index,
 		query: j.query, focus: j.focus, focusRow: j.focusRow, focusPos: -1, top: j.top,
 	}
-	grown := j.order != nil && j.from < len(j.rows)
+	grown := j.order != nil && j.from < j.rows.Len()
 	switch {
 	case j.order == nil:
 		d.order = sortRows(j.rows, j.cols, j.sort)
@@ -66,7 +66,7 @@ func (j job[R]) run() jobDone[R] {
 	}
 	d.view = d.order
 	if j.query != "" {
-		if d.index == nil || d.index.rows < len(j.rows) {
+		if d.index == nil || d.index.rows < j.rows.Len() {
 			d.index = extendIndex(d.index, j.rows, j.cols)
 		}
 		q := lowerQuery(j.query)
@@ -78,14 +78,14 @@ func (j job[R]) run() jobDone[R] {
 		default:
 			d.view = d.index.filter(q, d.order)
 		}
-	} else if d.index != nil && d.index.rows < len(j.rows) {
+	} else if d.index != nil && d.index.rows < j.rows.Len() {
 		// Kept up to date only while a filter needs it; the next filter
 		// builds it again.
 		d.index = nil
 	}
 	if j.hasFocus && !j.top {
 		for pos, i := range d.view {
-			if j.focusRow >= 0 && i == j.focusRow || j.focusRow < 0 && j.id(j.rows[i]) == j.focus {
+			if j.focusRow >= 0 && i == j.focusRow || j.focusRow < 0 && j.id(*j.rows.At(i)) == j.focus {
 				d.focusPos = pos
 				break
 			}
@@ -96,13 +96,13 @@ func (j job[R]) run() jobDone[R] {
 
 // sortRows returns the row indexes in the order of key. The sort is stable,
 // so rows that compare equal keep the order they were given in.
-func sortRows[R any](rows []R, cols []Column[R], key sortKey) []int {
+func sortRows[R any](rows RowSet[R], cols []Column[R], key sortKey) []int {
 	return sortRange(rows, cols, key, 0)
 }
 
 // sortRange returns the indexes of rows[from:] in the order of key.
-func sortRange[R any](rows []R, cols []Column[R], key sortKey, from int) []int {
-	order := make([]int, len(rows)-from)
+func sortRange[R any](rows RowSet[R], cols []Column[R], key sortKey, from int) []int {
+	order := make([]int, rows.Len()-from)
 	for i := range order {
 		order[i] = from + i
 	}
@@ -113,18 +113,18 @@ func sortRange[R any](rows []R, cols []Column[R], key sortKey, from int) []int {
 	return order
 }
 
-func rowCompare[R any](rows []R, cols []Column[R], key sortKey) func(a, b int) int {
+func rowCompare[R any](rows RowSet[R], cols []Column[R], key sortKey) func(a, b int) int {
 	cmp := cols[key.col].Sort
 	if key.desc {
-		return func(a, b int) int { return cmp(rows[b], rows[a]) }
+		return func(a, b int) int { return cmp(*rows.At(b), *rows.At(a)) }
 	}
-	return func(a, b int) int { return cmp(rows[a], rows[b]) }
+	return func(a, b int) int { return cmp(*rows.At(a), *rows.At(b)) }
 }
 
 // mergeRows merges two lists of row indexes, each in the order of key, into
 // a new one. Every index in a is smaller than every index in b, so taking a
 // first among equals is what a stable sort of them all would give.
-func mergeRows[R any](rows []R, cols []Column[R], key sortKey, a, b []int) []int {
+func mergeRows[R any](rows RowSet[R], cols []Column[R], key sortKey, a, b []int) []int {
 	out := make([]int, 0, len(a)+len(b))
 	if key.col < 0 {
 		return append(append(out, a...), b...)
@@ -157,7 +157,7 @@ func (t *Table[R]) reorder(top bool, note string) tea.Cmd {
 	if t.nextGen == t.rowsGen {
 		// The rows on screen are a prefix of the newest: what was
 		// computed for them still holds.
-		j.from, j.index = len(t.rows), t.index
+		j.from, j.index = t.rows.Len(), t.index
 		if t.orderSort == t.sort {
 			j.order = t.order
 			if t.applied == j.query {
@@ -184,7 +184,7 @@ func (t *Table[R]) finish(d jobDone[R]) tea.Cmd {
 	if len(t.view) > 0 {
 		focusRow = t.view[t.cursor]
 		if !sameRows {
-			focus = t.id(t.rows[focusRow])
+			focus = t.id(*t.rows.At(focusRow))
 		}
 	}
 	t.pending = ""

@@ -90,7 +90,7 @@ type Table[R any] struct {
 	// rows are on screen. next is the newest slice given to SetRows; it
 	// differs from rows while a background job sorts or filters it, and the
 	// old rows stay on screen meanwhile. gens number the slices.
-	rows, next       []R
+	rows, next       RowSet[R]
 	rowsGen, nextGen int64
 	order            []int        // every row index, in sort order
 	orderSort        sortKey      // the sort order was computed for
@@ -188,17 +188,21 @@ func (t *Table[R]) SetSize(width, height int) {
 	t.setCursor(t.cursor)
 }
 
-// SetRows replaces the rows. The table keeps the slice and reads it from
-// background jobs, so the caller must not modify it afterwards. The cursor
+// SetRows replaces the rows. The table keeps the slice (it does not copy
+// it) and reads it from background jobs, so the caller must not modify it
+// afterwards. The cursor
 // stays on the row with the same ID when there is one.
 //
 // When a sort or a filter is active, the new rows are sorted and filtered in
 // the returned command and replace the old ones on screen when that is done;
 // otherwise they show at once and the command is nil.
 func (t *Table[R]) SetRows(rows []R) tea.Cmd {
-	// Clipped, so that AppendRows copies them before it appends rather
-	// than write into the caller's spare capacity.
-	rows = slices.Clip(rows)
+	return t.SetRowSet(RowsOf(rows))
+}
+
+// SetRowSet is SetRows for rows a table gave out (Rows): a screen that
+// showed other rows for a while gives its own back without copying them.
+func (t *Table[R]) SetRowSet(rows RowSet[R]) tea.Cmd {
 	t.next = rows
 	t.nextGen++
 	t.natural = naturalWidth(t.cols, rows)
@@ -209,7 +213,7 @@ func (t *Table[R]) SetRows(rows []R) tea.Cmd {
 	t.jobSeq++ // a job still running worked on older rows
 	t.pending = ""
 	t.rows, t.rowsGen = rows, t.nextGen
-	t.order = identity(len(rows))
+	t.order = identity(rows.Len())
 	t.orderSort = unsorted
 	t.view = t.order
 	t.index = nil
@@ -233,8 +237,8 @@ func (t *Table[R]) AppendRows(more []R) tea.Cmd {
 	if len(more) == 0 {
 		return nil
 	}
-	t.next = append(t.next, more...)
-	if len(t.next)-len(more) < contentSample {
+	t.next = t.next.Append(more)
+	if t.next.Len()-len(more) < contentSample {
 		t.natural = naturalWidth(t.cols, t.next)
 	}
 	if t.pending != "" {
@@ -245,7 +249,7 @@ func (t *Table[R]) AppendRows(more []R) tea.Cmd {
 
 // catchUp brings the view up to the rows appended since it was computed.
 func (t *Table[R]) catchUp() tea.Cmd {
-	if t.nextGen != t.rowsGen || len(t.next) == len(t.rows) {
+	if t.nextGen != t.rowsGen || t.next.Len() == t.rows.Len() {
 		return nil
 	}
 	if t.sort.col >= 0 || t.localQuery() != "" {
@@ -254,7 +258,7 @@ func (t *Table[R]) catchUp() tea.Cmd {
 	// Nothing to sort or filter: the new rows go at the end. A job reading
 	// the old order reads no further than its length, and the unfiltered
 	// view is the order itself.
-	for i := len(t.rows); i < len(t.next); i++ {
+	for i := t.rows.Len(); i < t.next.Len(); i++ {
 		t.order = append(t.order, i)
 	}
 	t.rows, t.view = t.next, t.order
@@ -269,15 +273,14 @@ func (t *Table[R]) catchUp() tea.Cmd {
 func (t *Table[R]) NaturalWidth() int { return t.natural }
 
 // Rows returns the rows given (by SetRows, then AppendRows), in that
-// order, including those a job is still sorting or filtering in. The
-// caller must not modify them.
-func (t *Table[R]) Rows() []R { return slices.Clip(t.next) }
+// order, including those a job is still sorting or filtering in.
+func (t *Table[R]) Rows() RowSet[R] { return t.next }
 
 // Shown returns the rows and, as indexes into them, those shown in order
 // (sorted and filtered): for work over what the user sees, such as a
 // histogram of the filtered rows, off the UI goroutine. The table never
 // modifies either afterwards.
-func (t *Table[R]) Shown() (rows []R, shown []int) { return slices.Clip(t.rows), slices.Clip(t.view) }
+func (t *Table[R]) Shown() (rows RowSet[R], shown []int) { return t.rows, slices.Clip(t.view) }
 
 // Len is the number of rows shown (after the filter).
 func (t *Table[R]) Len() int { return len(t.view) }
@@ -288,7 +291,7 @@ func (t *Table[R]) Selected() (R, bool) {
 		var zero R
 		return zero, false
 	}
-	return t.rows[t.view[t.cursor]], true
+	return *t.rows.At(t.view[t.cursor]), true
 }
 
 // SelectID moves the cursor to the row with the given ID and reports
@@ -348,7 +351,7 @@ func (t *Table[R]) focusedID() (string, bool) {
 // find returns the position of the row with the given ID in the view, or -1.
 func (t *Table[R]) find(id string) int {
 	for pos, i := range t.view {
-		if t.id(t.rows[i]) == id {
+		if t.id(*t.rows.At(i)) == id {
 			return pos
 		}
 	}
