@@ -117,18 +117,16 @@ func (s *stakes) reloadWhole() tea.Cmd {
 // take puts what arrived of the pool's stakes on screen.
 func (s *stakes) take(msg stakesArrived) tea.Cmd {
 	var cmds []tea.Cmd
-	for _, rows := range msg.batches {
+	if n := msg.rows.Len(); n > s.arrived {
 		first := s.arrived == 0
-		s.arrived += len(rows)
+		s.arrived = n
 		switch {
-		case s.wallet != "" && first:
-			s.all = widget.RowsOf(rows) // a refresh's first rows replace the pool's
 		case s.wallet != "":
-			s.all = s.all.Append(rows)
+			s.all = msg.rows
 		case first:
-			cmds = append(cmds, s.setRows(rows))
+			cmds = append(cmds, s.showRows(msg.rows))
 		default:
-			cmds = append(cmds, s.appendRows(rows))
+			cmds = append(cmds, s.extendRows(msg.rows))
 		}
 	}
 	s.bins = msg.bins
@@ -157,11 +155,20 @@ func (s *stakes) take(msg stakesArrived) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// appendRows adds rows to the table, and gives the table the width the new
-// rows ask for.
-func (s *stakes) appendRows(rows []api.StakeRow) tea.Cmd {
+// showRows puts the pool's rows in the table, replacing what it showed.
+func (s *stakes) showRows(rows widget.RowSet[api.StakeRow]) tea.Cmd {
+	cmd := s.table.SetRowSet(rows)
+	s.layout() // the rows decide how wide the table wants to be
+	s.focused = ""
+	s.syncDetail()
+	return cmd
+}
+
+// extendRows shows rows, which extend those the table holds, and gives
+// the table the width the new rows ask for.
+func (s *stakes) extendRows(rows widget.RowSet[api.StakeRow]) tea.Cmd {
 	before := s.table.NaturalWidth()
-	cmd := s.table.AppendRows(rows)
+	cmd := s.table.ExtendRows(rows)
 	if s.table.NaturalWidth() != before {
 		s.layout()
 	}
@@ -228,10 +235,7 @@ func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
 		rows := s.all
 		s.wallet, s.all = "", widget.RowSet[api.StakeRow]{}
 		s.refreshLine()
-		cmd := s.table.SetRowSet(rows)
-		s.layout()
-		s.syncDetail()
-		return cmd, false
+		return s.showRows(rows), false
 	}
 	return nil, false
 }

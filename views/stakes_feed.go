@@ -3,7 +3,6 @@ package views
 import (
 	"context"
 	"math/big"
-	"slices"
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -33,21 +32,21 @@ type stakeFeed struct {
 	wake   chan struct{} // holds one token when something arrived
 
 	mu sync.Mutex
-	// batches arrived and not taken yet, each a copy of exactly one: a
-	// slice grown by append would copy every row again each time it grew
-	// while the screen lags, hundreds of megabytes for a million stakes.
-	batches [][]api.StakeRow
-	sums    stakeSums // of every row arrived
-	done    bool
-	total   int
-	err     error
+	// rows is every row arrived. The reader appends to it (a RowSet never
+	// moves the rows it holds) and the screen shows the newest set, so a
+	// stake is copied once, from the client's batch to its place.
+	rows  widget.RowSet[api.StakeRow]
+	sums  stakeSums // of every row arrived
+	done  bool
+	total int
+	err   error
 }
 
 // stakesArrived is what arrived since the screen last took from its feed.
 type stakesArrived struct {
-	seq     int
-	feed    *stakeFeed
-	batches [][]api.StakeRow
+	seq  int
+	feed *stakeFeed
+	rows widget.RowSet[api.StakeRow] // every row arrived so far
 	// bins counts the sizes of every stake arrived so far, staked ones.
 	bins widget.Bins
 	done bool
@@ -77,9 +76,8 @@ func (f *stakeFeed) read(ctx context.Context, source stakeSource, req api.Stakes
 		// Summed before the lock: the screen may be taking rows.
 		var part stakeSums
 		part.add(batch)
-		rows := slices.Clone(batch)
 		f.mu.Lock()
-		f.batches = append(f.batches, rows)
+		f.rows = f.rows.Append(batch)
 		f.sums.merge(&part)
 		f.mu.Unlock()
 		f.signal()
@@ -103,8 +101,7 @@ func (f *stakeFeed) next() tea.Msg {
 	<-f.wake
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	m := stakesArrived{seq: f.seq, feed: f, batches: f.batches, bins: f.sums.bins, done: f.done}
-	f.batches = nil
+	m := stakesArrived{seq: f.seq, feed: f, rows: f.rows, bins: f.sums.bins, done: f.done}
 	if f.done {
 		sums := f.sums
 		m.sums, m.total, m.err = &sums, f.total, f.err

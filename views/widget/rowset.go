@@ -1,6 +1,9 @@
 package widget
 
-import "slices"
+import (
+	"slices"
+	"sync/atomic"
+)
 
 // chunkBits sets the size of a RowSet's chunks: 4,096 rows.
 const (
@@ -21,7 +24,7 @@ type RowSet[R any] struct {
 	// filled is how far anyone has filled the last chunk's array: when
 	// it is past n, another RowSet appended to the same array, and this
 	// one must copy its last chunk rather than write over those rows.
-	filled *int
+	filled *atomic.Int64
 }
 
 // RowsOf is a RowSet of rows, without copying them. The rows must not be
@@ -44,14 +47,15 @@ func (s RowSet[R]) At(i int) *R { return &s.chunks[i>>chunkBits][i&(chunkSize-1)
 // Append returns the rows of s followed by a copy of more. It writes only
 // past the rows of s, and into a new list of chunks, so that s and every
 // RowSet made before read the same rows as before, from any goroutine.
-// Append itself must be called from one goroutine at a time.
+// Sets appended from one may be appended to on different goroutines, but
+// a set must not be appended to on two goroutines at once.
 func (s RowSet[R]) Append(more []R) RowSet[R] {
 	if len(more) == 0 {
 		return s
 	}
-	own := s.filled != nil && *s.filled == s.n
+	own := s.filled != nil && s.filled.Load() == int64(s.n)
 	if !own {
-		s.filled = new(int)
+		s.filled = new(atomic.Int64)
 	}
 	chunks := slices.Clone(s.chunks)
 	for len(more) > 0 {
@@ -74,7 +78,8 @@ func (s RowSet[R]) Append(more []R) RowSet[R] {
 		s.n += k
 		own = true // the chunks written from here on are this set's
 	}
-	s.chunks, *s.filled = chunks, s.n
+	s.chunks = chunks
+	s.filled.Store(int64(s.n))
 	return s
 }
 

@@ -234,11 +234,20 @@ func (t *Table[R]) SetRowSet(rows RowSet[R]) tea.Cmd {
 // background job sorts and filters the new rows alone and merges them in,
 // and rows that arrive while it runs wait for the next job.
 func (t *Table[R]) AppendRows(more []R) tea.Cmd {
-	if len(more) == 0 {
+	return t.ExtendRows(t.next.Append(more))
+}
+
+// ExtendRows is AppendRows for a caller that appends to a RowSet of its
+// own, on another goroutine for example: rows must be the set given last
+// (SetRowSet, ExtendRows) with rows appended. The table reads the new rows
+// where they are, without copying them.
+func (t *Table[R]) ExtendRows(rows RowSet[R]) tea.Cmd {
+	before := t.next.Len()
+	if rows.Len() <= before {
 		return nil
 	}
-	t.next = t.next.Append(more)
-	if t.next.Len()-len(more) < contentSample {
+	t.next = rows
+	if before < contentSample {
 		t.natural = naturalWidth(t.cols, t.next)
 	}
 	if t.pending != "" {
@@ -258,6 +267,12 @@ func (t *Table[R]) catchUp() tea.Cmd {
 	// Nothing to sort or filter: the new rows go at the end. A job reading
 	// the old order reads no further than its length, and the unfiltered
 	// view is the order itself.
+	if n := t.next.Len(); cap(t.order) < n {
+		// Doubled, not grown by a quarter as append would: a million
+		// rows arriving in batches copy the order a few times, not
+		// dozens.
+		t.order = slices.Grow(t.order, max(n, 2*cap(t.order))-len(t.order))
+	}
 	for i := t.rows.Len(); i < t.next.Len(); i++ {
 		t.order = append(t.order, i)
 	}
