@@ -209,3 +209,20 @@ func TestTableFormatsOnlyWhatIsDrawn(t *testing.T) {
 		t.Errorf("%d cells formatted for 100,000 rows, want at most %d", calls, most)
 	}
 }
+
+// TestTableSetRowsFindsTheFocusInAJob: replacing many rows while a row is
+// focused searches them for it in a job, off the UI goroutine, and the
+// cursor lands on it.
+func TestTableSetRowsFindsTheFocusInAJob(t *testing.T) {
+	rows := makeStakes(findInFrame + 100)
+	tb := newStakeTable(rows[:50], 120, 12, TableConfig[stake]{})
+	press(tb, "down", "down")
+	cmd := tb.SetRows(rows)
+	if cmd == nil {
+		t.Fatal("SetRows searched the new rows for the focused one on the UI goroutine")
+	}
+	settle(tb, cmd)
+	if got := selectedID(t, tb); got != rows[2].ID || tb.Len() != len(rows) {
+		t.Errorf("focused %s among %d rows, want row 2 among %d", got, tb.Len(), len(rows))
+	}
+}

@@ -19,6 +19,10 @@ const defaultDebounce = 100 * time.Millisecond
 // typed, for the position ("1,234/100,000").
 const filterStatusRoom = 24
 
+// findInFrame is how many rows SetRows searches for the focused row on
+// the UI goroutine; more rows are searched in a job.
+const findInFrame = 20_000
+
 // maxQueryLen bounds the filter input.
 const maxQueryLen = 200
 
@@ -195,7 +199,8 @@ func (t *Table[R]) SetSize(width, height int) {
 //
 // When a sort or a filter is active, the new rows are sorted and filtered in
 // the returned command and replace the old ones on screen when that is done;
-// otherwise they show at once and the command is nil.
+// so are many rows when the cursor is on a row to find among them.
+// Otherwise they show at once and the command is nil.
 func (t *Table[R]) SetRows(rows []R) tea.Cmd {
 	return t.SetRowSet(RowsOf(rows))
 }
@@ -206,10 +211,12 @@ func (t *Table[R]) SetRowSet(rows RowSet[R]) tea.Cmd {
 	t.next = rows
 	t.nextGen++
 	t.natural = naturalWidth(t.cols, rows)
-	if t.sort.col >= 0 || t.localQuery() != "" {
+	focus, hasFocus := t.focusedID()
+	// Finding the focused row calls ID on every row: at a million rows
+	// that is longer than a frame, so a job does it.
+	if t.sort.col >= 0 || t.localQuery() != "" || hasFocus && rows.Len() > findInFrame {
 		return t.reorder(false, "updating")
 	}
-	focus, hasFocus := t.focusedID()
 	t.jobSeq++ // a job still running worked on older rows
 	t.pending = ""
 	t.rows, t.rowsGen = rows, t.nextGen
