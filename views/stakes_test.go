@@ -427,3 +427,20 @@ func TestStakesSummarySingular(t *testing.T) {
 		}
 	}
 }
+
+// TestStakeFilterTextIsTheCells: the filter searches what the table
+// shows, column by column.
+func TestStakeFilterTextIsTheCells(t *testing.T) {
+	rows := decodeRows(t, []string{
+		stakeItem(1, "0xAbCd000000000000000000000000000000000001", "1234567.5", "STAKED"),
+		stakeItem(2, walletB, "0.000000000000000001", "WITHDRAWN"),
+		stakeItem(3, walletA, "15000", "COOLING"),
+	})
+	for _, st := range rows {
+		want := strings.Join([]string{st.WalletString(), widget.FormatAmountMin(st.AmountString(), 2), st.StatusText(),
+			api.FormatTime(api.Time{Time: st.Time()}), st.IDString()}, "\x00")
+		if got := string(stakeFilterText(nil, st)); got != want {
+			t.Errorf("filter text %q, want the cells %q", got, want)
+		}
+	}
+}

@@ -226,3 +226,35 @@ func TestTableSetRowsFindsTheFocusInAJob(t *testing.T) {
 		t.Errorf("focused %s among %d rows, want row 2 among %d", got, tb.Len(), len(rows))
 	}
 }
+
+// TestTableFilterText: a screen's own filter text is searched instead of
+// the cells, case-insensitively, and a control byte in it is a separator,
+// not text a query can match.
+func TestTableFilterText(t *testing.T) {
+	rows := makeStakes(50)
+	rows[7].Status = "ODD\nSTATUS"
+	tb := newStakeTable(rows, 120, 12, TableConfig[stake]{FilterText: func(dst []byte, s stake) []byte {
+		dst = append(dst, s.Wallet...)
+		dst = append(dst, 0)
+		return append(dst, "TAG-"+s.Status...)
+	}})
+	filterBy := func(q string) int {
+		press(tb, "/")
+		tb.input.SetValue("")
+		press(tb, strings.Split(q, "")...)
+		press(tb, "enter")
+		return tb.Len()
+	}
+	if n := filterBy("tag-odd"); n != 1 || selectedID(t, tb) != rows[7].ID {
+		t.Errorf("%d rows match tag-odd, want row 7 alone", n)
+	}
+	if n := filterBy(strings.ToUpper(rows[3].Wallet[2:14])); n != 1 || selectedID(t, tb) != rows[3].ID {
+		t.Errorf("%d rows match row 3's wallet in capitals, want row 3 alone", n)
+	}
+	if n := filterBy("odd status"); n != 0 {
+		t.Errorf("%d rows match across the newline made a separator", n)
+	}
+	if n := filterBy(rows[5].ID[:8]); n != 0 {
+		t.Errorf("%d rows match an ID the filter text leaves out", n)
+	}
+}

@@ -40,20 +40,61 @@ type indexSegment struct {
 // uint32 whatever the rows hold.
 const maxSegmentText = 1 << 30
 
-func buildIndex[R any](rows RowSet[R], cols []Column[R]) *filterIndex {
-	return extendIndex(nil, rows, cols)
+// rowText appends the text the filter searches in a row: lowercase, cells
+// separated by NUL, without a newline.
+type rowText[R any] func(dst []byte, r *R) []byte
+
+// cellsText is every column's cell, sanitized and lowercased.
+func cellsText[R any](cols []Column[R]) rowText[R] {
+	return func(dst []byte, r *R) []byte {
+		for c, col := range cols {
+			if c > 0 {
+				dst = append(dst, 0)
+			}
+			dst = appendLower(dst, clip(sanitize.Line(col.Cell(*r)), maxIndexedCell))
+		}
+		return dst
+	}
+}
+
+// maxIndexedText bounds what TableConfig.FilterText may add for one row.
+const maxIndexedText = 4 * maxIndexedCell
+
+// customText is a screen's FilterText, made safe for the index: cut to
+// maxIndexedText, ASCII letters lowercased, and every control byte a NUL
+// (a separator no query contains), so that nothing it writes can end a
+// row or join two fields into a match.
+func customText[R any](f func(dst []byte, r R) []byte) rowText[R] {
+	return func(dst []byte, r *R) []byte {
+		start := len(dst)
+		dst = f(dst, *r)
+		dst = dst[:min(len(dst), start+maxIndexedText)]
+		for i := start; i < len(dst); i++ {
+			switch c := dst[i]; {
+			case c < 0x20 || c == 0x7f:
+				dst[i] = 0
+			case 'A' <= c && c <= 'Z':
+				dst[i] = c + 'a' - 'A'
+			}
+		}
+		return dst
+	}
+}
+
+func buildIndex[R any](rows RowSet[R], text rowText[R]) *filterIndex {
+	return extendIndex(nil, rows, text)
 }
 
 // extendIndex returns the index of rows, reusing ix (the index of a prefix
 // of them, or nil) and indexing only the rows after that prefix. ix itself
 // is not modified.
-func extendIndex[R any](ix *filterIndex, rows RowSet[R], cols []Column[R]) *filterIndex {
+func extendIndex[R any](ix *filterIndex, rows RowSet[R], text rowText[R]) *filterIndex {
 	out := &filterIndex{}
 	if ix != nil {
 		out.segs, out.rows = slices.Clip(ix.segs), ix.rows
 	}
 	for out.rows < rows.Len() {
-		seg := indexRows(rows, out.rows, cols)
+		seg := indexRows(rows, out.rows, text)
 		out.segs = append(out.segs, seg)
 		out.rows += len(seg.starts) - 1
 	}
@@ -62,7 +103,7 @@ func extendIndex[R any](ix *filterIndex, rows RowSet[R], cols []Column[R]) *filt
 
 // indexRows indexes rows from first on, until the end or until the buffer
 // reaches maxSegmentText.
-func indexRows[R any](rows RowSet[R], first int, cols []Column[R]) *indexSegment {
+func indexRows[R any](rows RowSet[R], first int, text rowText[R]) *indexSegment {
 	n := rows.Len()
 	seg := &indexSegment{first: first, starts: make([]uint32, 0, n-first+1)}
 	for i := first; i < n && len(seg.text) < maxSegmentText; i++ {
@@ -72,13 +113,7 @@ func indexRows[R any](rows RowSet[R], first int, cols []Column[R]) *indexSegment
 			seg.text = slices.Grow(seg.text, len(seg.text)*(n-first)*9/8)
 		}
 		seg.starts = append(seg.starts, uint32(len(seg.text)))
-		for c, col := range cols {
-			if c > 0 {
-				seg.text = append(seg.text, 0)
-			}
-			seg.text = appendLower(seg.text, clip(sanitize.Line(col.Cell(*rows.At(i))), maxIndexedCell))
-		}
-		seg.text = append(seg.text, '\n')
+		seg.text = append(text(seg.text, rows.At(i)), '\n')
 	}
 	seg.starts = append(seg.starts, uint32(len(seg.text)))
 	return seg
@@ -156,7 +191,7 @@ func (t *Table[R]) FilterIndices(query string) []int {
 		return slices.Clone(t.order)
 	}
 	if t.index == nil {
-		t.index = buildIndex(t.rows, t.cols)
+		t.index = buildIndex(t.rows, t.text)
 	}
 	return t.index.filter(lowerQuery(query), t.order)
 }

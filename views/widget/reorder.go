@@ -22,6 +22,7 @@ type job[R any] struct {
 	tag, seq, gen int64
 	rows          RowSet[R]
 	cols          []Column[R]
+	text          rowText[R]
 	id            func(R) string
 	sort          sortKey
 	from          int   // rows covered by order, view and index
@@ -67,7 +68,7 @@ func (j job[R]) run() jobDone[R] {
 	d.view = d.order
 	if j.query != "" {
 		if d.index == nil || d.index.rows < j.rows.Len() {
-			d.index = extendIndex(d.index, j.rows, j.cols)
+			d.index = extendIndex(d.index, j.rows, j.text)
 		}
 		q := lowerQuery(j.query)
 		switch {
@@ -150,7 +151,7 @@ func (t *Table[R]) reorder(top bool, note string) tea.Cmd {
 	t.pending = note
 	j := job[R]{
 		tag: t.tag, seq: t.jobSeq, gen: t.nextGen,
-		rows: t.next, cols: t.cols, id: t.id,
+		rows: t.next, cols: t.cols, text: t.text, id: t.id,
 		sort: t.sort, query: t.localQuery(), top: top, focusRow: -1,
 	}
 	j.focus, j.hasFocus = t.focusedID()

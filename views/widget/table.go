@@ -44,6 +44,12 @@ type TableConfig[R any] struct {
 	// rows the screen gives it with SetRows and does not filter them. Its
 	// command, if any, is run either way.
 	OnFilter func(query string) (cmd tea.Cmd, handled bool)
+	// FilterText, when set, appends the text the filter searches in a row,
+	// in place of every column's cell: a screen of a million rows writes
+	// it without a string per cell. Fields are best separated by a NUL;
+	// the table lowercases ASCII letters and turns every control byte into
+	// a separator, so it cannot break the index.
+	FilterText func(dst []byte, row R) []byte
 	// Clipboard receives copies; the zero value means TerminalClipboard.
 	Clipboard Clipboard
 	// Keys overrides DefaultTableKeyMap.
@@ -80,6 +86,7 @@ var tableTags atomic.Int64
 // to Update: the debounce ticks and background results come back that way.
 type Table[R any] struct {
 	cols      []Column[R]
+	text      rowText[R] // what the filter searches in a row
 	id        func(R) string
 	copyText  func(R) string
 	onOpen    func(R) tea.Cmd
@@ -150,6 +157,10 @@ func NewTable[R any](cfg TableConfig[R]) *Table[R] {
 	}
 	if t.copyText == nil {
 		t.copyText = cfg.ID
+	}
+	t.text = cellsText(cfg.Columns)
+	if cfg.FilterText != nil {
+		t.text = customText(cfg.FilterText)
 	}
 	if t.clipboard.Out == nil {
 		t.clipboard = TerminalClipboard()
