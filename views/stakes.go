@@ -70,8 +70,8 @@ func NewStakes(ctx *Context, pool api.Pool) Screen {
 		ID:         func(st api.StakeRow) string { return st.IDString() },
 		CopyText:   func(st api.StakeRow) string { return st.WalletString() },
 		FilterText: stakeFilterText,
-		OnFilter: s.onFilter,
-		Empty:    "This pool has no stakes.",
+		OnFilter:   s.onFilter,
+		Empty:      "This pool has no stakes.",
 	}, func(st api.StakeRow) []widget.Field {
 		return []widget.Field{
 			{Label: "Wallet", Value: st.WalletString()},
