@@ -10,8 +10,6 @@ require (
 	github.com/charmbracelet/x/ansi v0.11.6
 	github.com/charmbracelet/x/exp/teatest v0.0.0-20251215102626-e0db08df7383
 	github.com/ethereum/go-ethereum v1.17.10
-	github.com/go-json-experiment/json v1.27.2
-	github.com/goccy/go-json v0.10.4
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/google/uuid v1.6.0
 	github.com/holiman/uint256 v1.3.2

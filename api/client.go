@@ -44,9 +44,11 @@ type Config struct {
 // DefaultAPIKeyHeader is the header of D1.
 const DefaultAPIKeyHeader = "x-service-api-token"
 
-// MaxResponseSize bounds a response body: a pool of 100,000 stakes (D4,
-// one response) is about 20 MB, so 64 MiB leaves room for longer fields
-// while a hostile answer cannot take more memory than that.
+// MaxResponseSize bounds a response body read whole: a page of pools or
+// the contracts of a token is far below it, while a hostile answer cannot
+// take more memory than that. The stakes of a pool (D4: one response, 183
+// MB at a million stakes) are not read whole: StreamStakes decodes them as
+// they arrive, within MaxStakesBody.
 const MaxResponseSize = 64 << 20
 
 // maxTries is how often a read is tried in all.
@@ -250,7 +252,16 @@ func (c *Client) do(ctx context.Context, k call, out any) error {
 	if errors.As(lastErr, &transient) {
 		return lastErr
 	}
-	return fmt.Errorf("%s: %w (tried %d times)", k.op, lastErr, tries)
+	return tried(k.op, lastErr, tries)
+}
+
+// tried is the error of a read whose every try failed, lastErr the last
+// try's, which may name the operation already.
+func tried(op string, lastErr error, tries int) error {
+	if strings.HasPrefix(lastErr.Error(), op+": ") {
+		return fmt.Errorf("%w (tried %d times)", lastErr, tries)
+	}
+	return fmt.Errorf("%s: %w (tried %d times)", op, lastErr, tries)
 }
 
 // refusedResponse reports whether err is an answer allot refuses (a

@@ -159,8 +159,14 @@ func TestReadsAreRetried(t *testing.T) {
 		calls.Add(1)
 		w.WriteHeader(http.StatusBadGateway)
 	}, nil)
-	if _, err := c.Contracts(context.Background(), tokenID); !errors.As(err, new(*UnexpectedResponseError)) && !errors.Is(err, ErrServer) {
+	if _, err := c.Contracts(context.Background(), tokenID); !errors.As(err, new(*UnexpectedResponseError)) && !errors.Is(err, ErrServer) ||
+		strings.Count(err.Error(), "contracts") != 1 {
 		t.Errorf("after 3 502s: %v", err)
+	}
+	c = newTestClient(t, reply(http.StatusBadGateway, "<html>bad gateway</html>"), nil)
+	if _, err := c.StreamStakes(context.Background(), StakesRequest{StakingPoolID: tokenID}, func([]StakeRow) error { return nil }); !errors.As(err, new(*UnexpectedResponseError)) ||
+		err.Error() != "staking/stakes: unexpected response (status 502, not JSON): <html>bad gateway</html> (tried 3 times)" {
+		t.Errorf("stakes after 3 502s: %v", err)
 	}
 	if calls.Load() != maxTries {
 		t.Errorf("tried %d times, want %d", calls.Load(), maxTries)

@@ -294,16 +294,33 @@ func journalCount(t *testing.T, fx sandbox.Fixtures, op string) int {
 }
 
 // BenchmarkWhaleStakes lists the 100,000 stakes of the whale pool through
-// the client over loopback: fetch and decode.
+// the client over loopback: fetch and decode, as Stake values (Stakes)
+// and as compact rows (StreamStakes).
 func BenchmarkWhaleStakes(b *testing.B) {
 	c, fx, _ := startSandbox(b, sandbox.Options{})
 	ctx := context.Background()
-	for b.Loop() {
-		list, err := c.Stakes(ctx, api.StakesRequest{StakingPoolID: fx.BigPoolID})
-		if err != nil || len(list.Items) != 100_000 {
-			b.Fatal(err)
+	b.Run("Stakes", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			list, err := c.Stakes(ctx, api.StakesRequest{StakingPoolID: fx.BigPoolID})
+			if err != nil || len(list.Items) != 100_000 {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
+	b.Run("StreamStakes", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			n := 0
+			_, err := c.StreamStakes(ctx, api.StakesRequest{StakingPoolID: fx.BigPoolID}, func(batch []api.StakeRow) error {
+				n += len(batch)
+				return nil
+			})
+			if err != nil || n != 100_000 {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkWhaleStakesJQ is the comparison the issue asks for, in the same

@@ -47,6 +47,9 @@ func newScanner(r io.Reader) *scanner {
 	return &scanner{r: r, buf: make([]byte, 0, scanBuffer)}
 }
 
+// received is how many bytes of the body were read.
+func (s *scanner) received() int64 { return s.off + int64(len(s.buf)) }
+
 // offset is the body's offset of the next byte.
 func (s *scanner) offset() int64 { return s.off + int64(s.pos) }
 

@@ -60,9 +60,8 @@ type stakeOdd struct {
 	status string
 }
 
-const (
-	rowHasTime uint8 = 1 << iota
-)
+// rowHasTime is the flag of a row with a creation time.
+const rowHasTime uint8 = 1
 
 // IDString is the id in the canonical UUID form, lower case.
 func (r *StakeRow) IDString() string { return string(r.AppendID(make([]byte, 0, 36))) }

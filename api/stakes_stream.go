@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"allot/internal/sanitize"
@@ -43,7 +44,9 @@ type PartialError struct {
 }
 
 func (e *PartialError) Error() string {
-	return fmt.Sprintf("%s: only the first %d stakes arrived: %v", e.Op, e.Delivered, e.Err)
+	// The cause names the operation too: once is enough.
+	cause := strings.TrimPrefix(e.Err.Error(), e.Op+": ")
+	return fmt.Sprintf("%s: only the first %d stakes arrived: %s", e.Op, e.Delivered, cause)
 }
 
 func (e *PartialError) Unwrap() error { return e.Err }
@@ -96,7 +99,7 @@ func (c *Client) StreamStakes(ctx context.Context, req StakesRequest, each func(
 	if errors.As(lastErr, &transient) {
 		return 0, lastErr
 	}
-	return 0, fmt.Errorf("%s: %w (tried %d times)", k.op, lastErr, maxTries)
+	return 0, tried(k.op, lastErr, maxTries)
 }
 
 // streamOnce is one try of StreamStakes; retry says the failure is
@@ -151,7 +154,14 @@ func (c *Client) streamOnce(ctx context.Context, k call, payload []byte, try int
 	}
 
 	body := &streamBody{r: resp.Body, limit: c.maxStakesBody, idle: idle, timeout: c.cfg.Timeout}
-	d := newStakesDecoder(k, body, each, c.maxStakeRows, c.maxStakesBody)
+	// The service is not waited for while the caller handles a batch
+	// (a pipe to a pager may block it for minutes).
+	paused := func(batch []StakeRow) error {
+		idle.Stop()
+		defer idle.Reset(c.cfg.Timeout)
+		return each(batch)
+	}
+	d := newStakesDecoder(k, body, paused, c.maxStakeRows, c.maxStakesBody)
 	total, err = d.decode()
 	x.ResponseSize, x.ResponseBody = int(body.n), redactBody(body.head)
 	if err == nil {
@@ -172,6 +182,13 @@ func (c *Client) streamOnce(ctx context.Context, k call, payload []byte, try int
 	}
 	if d.delivered > 0 {
 		return 0, false, &PartialError{Op: k.op, Delivered: d.delivered, Err: err}
+	}
+	// A body that is no listing at all (a proxy's page) is shown by its
+	// start, as other answers are.
+	var u *UnexpectedResponseError
+	if errors.As(err, &u) && u.Excerpt == "" {
+		shown := unexpected(k.op, resp.StatusCode, resp.Header.Get("Content-Type"), "", body.head)
+		u.ContentType, u.Excerpt = shown.ContentType, shown.Excerpt
 	}
 	return 0, false, err
 }
@@ -248,7 +265,7 @@ func (d *stakesDecoder) fail(err error) error {
 	case errors.Is(err, errStakesTooLarge):
 		return &LimitError{Op: d.k.op, Reason: fmt.Sprintf("the listing is larger than %d MiB", d.maxBody>>20)}
 	case errors.Is(err, errCut):
-		return d.malformed("the body ends before the listing does (%d bytes)", d.s.offset())
+		return d.malformed("the body ends after %d bytes, before the listing does", d.s.received())
 	}
 	var syntax *syntaxError
 	if errors.As(err, &syntax) {

@@ -140,7 +140,7 @@ func TestStreamStakesKeepsWhatArrived(t *testing.T) {
 			conn.Close()
 		}, 6000, func(err error) bool { return errors.As(err, new(*readError)) }, "unexpected EOF"},
 		{"cut, body ends", reply(http.StatusOK, whole[:cut]), 6000,
-			func(err error) bool { return errors.As(err, new(*UnexpectedResponseError)) }, "the body ends before the listing does"},
+			func(err error) bool { return errors.As(err, new(*UnexpectedResponseError)) }, fmt.Sprintf("the body ends after %d bytes, before the listing does", cut)},
 		{"malformed row", reply(http.StatusOK, badRow), 7000,
 			func(err error) bool { return errors.As(err, new(*UnexpectedResponseError)) }, `stake 7001: id "zz1a`},
 		{"not JSON mid-stream", reply(http.StatusOK, whole[:strings.Index(whole, stakeJSON(6000))]+"<html>"), 6000,
@@ -153,7 +153,8 @@ func TestStreamStakesKeepsWhatArrived(t *testing.T) {
 			if !errors.As(err, &partial) || partial.Delivered != tt.delivered || len(rows) != tt.delivered || !tt.cause(err) {
 				t.Fatalf("err %v (%T), %d rows, want %d", err, err, len(rows), tt.delivered)
 			}
-			if !strings.Contains(err.Error(), tt.text) || !strings.Contains(err.Error(), fmt.Sprintf("only the first %d stakes arrived", tt.delivered)) {
+			if !strings.Contains(err.Error(), tt.text) || !strings.HasPrefix(err.Error(), fmt.Sprintf("staking/stakes: only the first %d stakes arrived: ", tt.delivered)) ||
+				strings.Count(err.Error(), "staking/stakes") != 1 {
 				t.Errorf("error %q does not say %q", err, tt.text)
 			}
 			if rows[len(rows)-1].AmountString() != fmt.Sprintf("%d.5", len(rows)-1) {
@@ -261,6 +262,11 @@ func TestStreamStakesAnswers(t *testing.T) {
 	_, _, _, err = collect(newTestClient(t, reply(http.StatusNotFound, `{"isProcessed":false,"error":{"type":"NotFoundError","message":"no such pool"}}`), nil))
 	if !errors.Is(err, ErrNotFound) {
 		t.Errorf("404: %v", err)
+	}
+	_, _, _, err = collect(newTestClient(t, reply(http.StatusOK, "<html><body>\x1b[2JBad gateway</body></html>"), nil))
+	var u *UnexpectedResponseError
+	if !errors.As(err, &u) || u.Status != http.StatusOK || !strings.Contains(u.Excerpt, "<html><body>") || strings.ContainsRune(err.Error(), 0x1b) {
+		t.Errorf("a proxy's page: %v", err)
 	}
 	_, _, _, err = collect(newTestClient(t, reply(http.StatusOK, ``), nil))
 	if !errors.As(err, new(*UnexpectedResponseError)) || !strings.Contains(err.Error(), "an empty body") {
@@ -378,4 +384,49 @@ func (c *chunked) Read(p []byte) (int, error) {
 	n := copy(p[:min(len(p), c.n)], c.b)
 	c.b = c.b[n:]
 	return n, nil
+}
+
+// TestStreamStakesPastListBounds: a listing longer than a list holds
+// (MaxListItems) and larger than an answer read whole (MaxResponseSize)
+// streams whole; Stakes, which holds Stake values, still says it is too
+// long.
+func TestStreamStakesPastListBounds(t *testing.T) {
+	n := MaxListItems + 10
+	var body strings.Builder
+	body.WriteString(`{"isProcessed":true,"result":{"items":[`)
+	for i := range n {
+		if i > 0 {
+			body.WriteByte(',')
+		}
+		body.WriteString(stakeJSON(i))
+	}
+	fmt.Fprintf(&body, `],"total":%d}}`, n)
+	c := newTestClient(t, reply(http.StatusOK, body.String()), nil)
+	c.maxBody = 1 << 20 // a body read whole: far below this listing
+	rows, total, _, err := collect(c)
+	if err != nil || total != n || len(rows) != n || rows[n-1].AmountString() != fmt.Sprintf("%d.5", n-1) {
+		t.Fatalf("%v: %d rows, total %d", err, len(rows), total)
+	}
+	if _, err := c.Stakes(context.Background(), StakesRequest{StakingPoolID: tokenID}); !errors.As(err, new(*LimitError)) {
+		t.Errorf("Stakes of %d stakes: %v", n, err)
+	}
+}
+
+// TestStreamStakesWaitsForTheCaller: the client's timeout counts the
+// service's silences, not the caller's: a batch handled slower than the
+// timeout (a pipe to a paused pager) does not end the listing.
+func TestStreamStakesWaitsForTheCaller(t *testing.T) {
+	c := newTestClient(t, reply(http.StatusOK, listing(4*StakeBatch)), nil)
+	c.cfg.Timeout = 50 * time.Millisecond
+	n := 0
+	_, err := c.StreamStakes(context.Background(), StakesRequest{StakingPoolID: tokenID}, func(batch []StakeRow) error {
+		if n == 0 {
+			time.Sleep(4 * c.cfg.Timeout)
+		}
+		n += len(batch)
+		return nil
+	})
+	if err != nil || n != 4*StakeBatch {
+		t.Errorf("%v after %d stakes", err, n)
+	}
 }

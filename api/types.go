@@ -14,10 +14,10 @@ type List[T any] struct {
 	Total int      `json:"total"`
 }
 
-// MaxListItems bounds the items of one list answer. D4's largest pool
-// holds 100,000 stakes in one response; two and a half times that leaves
-// room, while a 64 MiB answer of empty objects ({},{},… 20 million of
-// them) cannot become gigabytes of structs.
+// MaxListItems bounds the items of one list held as values: a 64 MiB
+// answer of empty objects ({},{},… 20 million of them) cannot become
+// gigabytes of structs, and Stakes holds at most this many Stake values
+// (StreamStakes, in compact rows, up to MaxStakeRows).
 const MaxListItems = 250_000
 
 // Items is the items of a list. It decodes them one at a time and stops

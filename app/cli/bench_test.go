@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -26,8 +27,10 @@ import (
 //
 //	go test -run '^$' -bench 'Whale(JSON|CSV)' -count 5 ./app/cli/
 //
-// ALLOT_BENCH_WHALE_STAKES sizes the whale pool (default 100,000; up to
-// sandbox.MaxWhaleStakes). The jq runs skip where jq is not installed.
+// ALLOT_BENCH_WHALE_STAKES sizes the whale pool: a comma-separated list
+// of sizes, each a sub-benchmark (default 100,000; up to
+// sandbox.MaxWhaleStakes; 100000,1000000 for both, where jq takes tens of
+// seconds a run at 1M). The jq runs skip where jq is not installed.
 
 // whaleBench is a sandbox served over loopback, a session on it, and the
 // whale pool's listing as the service sends it, in a file.
@@ -38,15 +41,33 @@ type whaleBench struct {
 	body string // path of the listing's body
 }
 
-func newWhaleBench(b *testing.B) *whaleBench {
-	b.Helper()
-	n := sandbox.WhaleStakes
-	if v := os.Getenv("ALLOT_BENCH_WHALE_STAKES"); v != "" {
-		var err error
-		if n, err = strconv.Atoi(v); err != nil {
+// whaleSizes are the pool sizes of ALLOT_BENCH_WHALE_STAKES.
+func whaleSizes(b *testing.B) []int {
+	v := os.Getenv("ALLOT_BENCH_WHALE_STAKES")
+	if v == "" {
+		return []int{sandbox.WhaleStakes}
+	}
+	var sizes []int
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
 			b.Fatalf("ALLOT_BENCH_WHALE_STAKES=%q: %v", v, err)
 		}
+		sizes = append(sizes, n)
 	}
+	return sizes
+}
+
+// eachWhale runs bench once for each pool size, as a sub-benchmark named
+// by the size.
+func eachWhale(b *testing.B, bench func(b *testing.B, w *whaleBench)) {
+	for _, n := range whaleSizes(b) {
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) { bench(b, newWhaleBench(b, n)) })
+	}
+}
+
+func newWhaleBench(b *testing.B, n int) *whaleBench {
+	b.Helper()
 	var handler http.Handler
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	b.Cleanup(srv.Close)
@@ -140,33 +161,35 @@ func (c *countWriter) Write(p []byte) (int, error) {
 
 // BenchmarkWhaleJSON: `allot stakes -o json` against `jq -c .result`.
 func BenchmarkWhaleJSON(b *testing.B) {
-	w := newWhaleBench(b)
-	b.Run("allot -o json", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			w.allot(b, "json")
-		}
-	})
-	b.Run("jq -c .result", func(b *testing.B) {
-		for b.Loop() {
-			w.jq(b, "-c", ".result")
-		}
+	eachWhale(b, func(b *testing.B, w *whaleBench) {
+		b.Run("allot -o json", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				w.allot(b, "json")
+			}
+		})
+		b.Run("jq -c .result", func(b *testing.B) {
+			for b.Loop() {
+				w.jq(b, "-c", ".result")
+			}
+		})
 	})
 }
 
 // BenchmarkWhaleCSV: `allot stakes -o csv` against jq's @csv of the same
 // columns.
 func BenchmarkWhaleCSV(b *testing.B) {
-	w := newWhaleBench(b)
-	b.Run("allot -o csv", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			w.allot(b, "csv")
-		}
-	})
-	b.Run("jq @csv", func(b *testing.B) {
-		for b.Loop() {
-			w.jq(b, "-r", `["id","amount","status","createdAt","walletAddress"], (.result.items[] | [.id, .amount, .status, .createdAt, .walletAddress]) | @csv`)
-		}
+	eachWhale(b, func(b *testing.B, w *whaleBench) {
+		b.Run("allot -o csv", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				w.allot(b, "csv")
+			}
+		})
+		b.Run("jq @csv", func(b *testing.B) {
+			for b.Loop() {
+				w.jq(b, "-r", `["id","amount","status","createdAt","walletAddress"], (.result.items[] | [.id, .amount, .status, .createdAt, .walletAddress]) | @csv`)
+			}
+		})
 	})
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"strconv"
@@ -142,29 +143,38 @@ var stakesCommand = command{
 			if err != nil {
 				return err
 			}
-			list, err := s.API.Stakes(ctx, api.StakesRequest{StakingPoolID: *pool, WalletAddress: *wallet})
-			if err != nil {
-				return err
-			}
+			req := api.StakesRequest{StakingPoolID: *pool, WalletAddress: *wallet}
+			// -o json and -o csv write the stakes as they arrive. On a
+			// failure mid-listing the ones that arrived stay written, the
+			// JSON unclosed, and the error says how many they are.
 			switch *out {
 			case formatJSON:
-				return writeStakesJSON(e.Stdout, list)
-			case formatCSV:
-				t := newCSV(e.Stdout, "id", "amount", "status", "createdAt", "walletAddress")
-				for _, st := range list.Items {
-					t.row(csvText(st.ID), st.Amount.String(), csvText(st.Status), csvTime(st.CreatedAt), csvText(st.WalletAddress))
+				jw := newStakesJSON(e.Stdout)
+				total, err := s.API.StreamStakes(ctx, req, jw.rows)
+				if err != nil {
+					return errors.Join(err, jw.flush())
 				}
-				return t.flush()
+				return jw.end(total)
+			case formatCSV:
+				cw := newStakesCSV(e.Stdout)
+				if _, err := s.API.StreamStakes(ctx, req, cw.rows); err != nil {
+					if cw.n == 0 {
+						return err
+					}
+					return errors.Join(err, cw.flush())
+				}
+				return cw.flush()
 			}
-			t := newTable(e.Stdout, "ID", "WALLET", "AMOUNT", "STATUS", "CREATED")
-			for _, st := range list.Items {
-				t.row(st.ID, st.WalletAddress, st.Amount.String(), st.Status, api.FormatTime(st.CreatedAt))
-			}
-			if err := t.flush(); err != nil {
+			var rows stakeChunks
+			total, err := s.API.StreamStakes(ctx, req, rows.add)
+			var partial *api.PartialError
+			if err != nil && !errors.As(err, &partial) {
 				return err
 			}
-			fmt.Fprintf(e.Stdout, "%d of %d stakes\n", len(list.Items), list.Total)
-			return nil
+			if partial != nil {
+				total = -1
+			}
+			return errors.Join(writeStakesTable(e.Stdout, rows, total), err)
 		}
 	},
 }

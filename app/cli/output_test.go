@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"allot/api"
 	"allot/internal/sanitize"
+	"allot/internal/session"
 )
 
 // TestWriteJSONEscapesWhatTerminalsActOn: encoding/json writes C1
@@ -84,28 +89,157 @@ func TestCSVOnlyForLists(t *testing.T) {
 	}
 }
 
-// TestStakesJSONAsWriteJSON: the stakes' hand-written JSON is writeJSON's,
-// byte for byte, hostile strings, absent times and empty lists included.
+// TestStakesJSONAsWriteJSON: the stakes' streamed JSON is writeJSON's of
+// the same list, byte for byte: hostile statuses, exact amounts, absent
+// times, mixed-case addresses and empty lists included.
 func TestStakesJSONAsWriteJSON(t *testing.T) {
-	var amount api.Decimal
-	if err := amount.UnmarshalJSON([]byte(`"-1234.500000000000000001"`)); err != nil {
-		t.Fatal(err)
-	}
-	at := api.Time{Time: time.Date(2026, 1, 2, 3, 4, 5, 6e6, time.FixedZone("x", 3600))}
-	items := api.Items[api.Stake]{
-		{ID: "a", Amount: amount, Status: "STAKED", CreatedAt: at, WalletAddress: "0xAbC"},
-		{ID: "<b>&\"\\\x01\u2028\u009b\u202e\xff é", Status: "\x1b[2J", WalletAddress: "\t"},
-	}
-	for _, list := range []api.List[api.Stake]{{Items: items, Total: 7}, {Items: api.Items[api.Stake]{}}, {}} {
+	rows := testStakeRows(t)
+	for _, rows := range [][]api.StakeRow{rows, nil} {
+		list := api.List[api.Stake]{Items: api.Items[api.Stake]{}, Total: 7}
+		for i := range rows {
+			list.Items = append(list.Items, rows[i].Stake())
+		}
 		var want, got bytes.Buffer
 		if err := writeJSON(&want, list); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeStakesJSON(&got, &list); err != nil {
+		jw := newStakesJSON(&got)
+		if err := jw.rows(rows); err != nil {
+			t.Fatal(err)
+		}
+		if err := jw.end(7); err != nil {
 			t.Fatal(err)
 		}
 		if got.String() != want.String() {
 			t.Errorf("got\n%q\nwant\n%q", got.String(), want.String())
+		}
+	}
+}
+
+// testStakeRows are stakes whose every field is out of the ordinary.
+func testStakeRows(t *testing.T) []api.StakeRow {
+	t.Helper()
+	amount := func(s string) api.Decimal {
+		d, err := api.ParseDecimal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	at := api.Time{Time: time.Date(2026, 1, 2, 3, 4, 5, 6e6, time.FixedZone("x", 3600))}
+	stakes := []api.Stake{
+		{ID: "3f1a2b4c-0000-4000-8000-000000000001", Amount: amount("-1234.500000000000000001"), Status: "STAKED", CreatedAt: at, WalletAddress: "0x52908400098527886E0F7030069857D2E4169EE7"},
+		{ID: "3F1A2B4C-0000-4000-8000-00000000000A", Amount: amount("0.000000000000000001"), Status: "<b>&\"\\\x01\u2028\u009b\u202e\xff é", WalletAddress: "0xabcdef0000000000000000000000000000000001"},
+		{ID: "3f1a2b4c-0000-4000-8000-000000000002", Amount: amount("1250"), Status: "\x1b[2J", CreatedAt: at, WalletAddress: "0xABCDEF0000000000000000000000000000000002"},
+		{ID: "3f1a2b4c-0000-4000-8000-000000000003", Amount: amount("=1+2"[1:2]), Status: "=HYPERLINK(\"x\")", CreatedAt: at, WalletAddress: "0xabcdef0000000000000000000000000000000003"},
+		{ID: "3f1a2b4c-0000-4000-8000-000000000004", Amount: amount("115792089237316195423570985008687907853269984665640564039457.584007913129639936"), Status: "UNSTAKING", CreatedAt: at, WalletAddress: "0xabcdef0000000000000000000000000000000004"},
+	}
+	rows := make([]api.StakeRow, len(stakes))
+	for i, st := range stakes {
+		var err error
+		if rows[i], err = api.StakeRowOf(st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return rows
+}
+
+// TestStakesCSVAsCSVTable: the stakes' streamed CSV is what csvTable
+// writes for the same stakes.
+func TestStakesCSVAsCSVTable(t *testing.T) {
+	rows := testStakeRows(t)
+	var want, got bytes.Buffer
+	tw := newCSV(&want, "id", "amount", "status", "createdAt", "walletAddress")
+	for i := range rows {
+		st := rows[i].Stake()
+		tw.row(csvText(st.ID), st.Amount.String(), csvText(st.Status), csvTime(st.CreatedAt), csvText(st.WalletAddress))
+	}
+	if err := tw.flush(); err != nil {
+		t.Fatal(err)
+	}
+	cw := newStakesCSV(&got)
+	if err := cw.rows(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := cw.flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want.String())
+	}
+}
+
+// TestStakesTableAsTable: the stakes' table is what table (tabwriter)
+// writes for the same stakes.
+func TestStakesTableAsTable(t *testing.T) {
+	for _, rows := range [][]api.StakeRow{testStakeRows(t), nil} {
+		var want, got bytes.Buffer
+		tw := newTable(&want, "ID", "WALLET", "AMOUNT", "STATUS", "CREATED")
+		for i := range rows {
+			st := rows[i].Stake()
+			tw.row(st.ID, st.WalletAddress, st.Amount.String(), st.Status, api.FormatTime(st.CreatedAt))
+		}
+		if err := tw.flush(); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&want, "%d of %d stakes\n", len(rows), 9)
+		if err := writeStakesTable(&got, stakeChunks{rows[:min(2, len(rows))], rows[min(2, len(rows)):]}, 9); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("got\n%s\nwant\n%s", got.String(), want.String())
+		}
+	}
+}
+
+// TestStakesCutMidStream: a listing cut after some stakes leaves them on
+// stdout (the JSON unclosed, so that no reader takes it for the whole),
+// exits 1 and says how many arrived; a refusal before any stake leaves
+// stdout empty.
+func TestStakesCutMidStream(t *testing.T) {
+	const pool = "3f1a2b4c-0000-4000-8000-000000000001"
+	var items []string
+	for i := range 10_000 {
+		items = append(items, fmt.Sprintf(`{"id":"3f1a2b4c-0000-4000-8000-%012d","amount":"%d","status":"STAKED","createdAt":"2026-01-02T03:04:05.000Z","walletAddress":"0x52908400098527886E0F7030069857D2E4169EE7"}`, i, i))
+	}
+	whole := `{"isProcessed":true,"result":{"items":[` + strings.Join(items, ",") + `],"total":10000}}`
+	cut := strings.Index(whole, items[7000]) + 50
+	body := whole[:cut]
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("x-service-api-token") != "k" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	open := func(key string) *session.Session {
+		client, err := api.New(api.Config{BaseURL: srv.URL, APIKey: key, Timeout: 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &session.Session{Name: "cut", API: client, Requests: session.NewRequestLog(), StateDir: t.TempDir(), Now: time.Now}
+	}
+	s := open("k")
+
+	r := runCLI(t, s, nil, "stakes", "--pool", pool, "-o", "json")
+	if r.code != 1 || !strings.Contains(r.stderr, "only the first 7000 stakes arrived") || strings.Count(r.stdout, `"id"`) != 7000 || json.Valid([]byte(r.stdout)) {
+		t.Errorf("json: exit %d, %d stakes on stdout, stderr %q", r.code, strings.Count(r.stdout, `"id"`), r.stderr)
+	}
+	r = runCLI(t, s, nil, "stakes", "--pool", pool, "-o", "csv")
+	rows, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
+	if r.code != 1 || !strings.Contains(r.stderr, "only the first 7000 stakes arrived") || err != nil || len(rows) != 7001 {
+		t.Errorf("csv: exit %d, %d rows (%v), stderr %q", r.code, len(rows), err, r.stderr)
+	}
+	r = runCLI(t, s, nil, "stakes", "--pool", pool)
+	if r.code != 1 || !strings.Contains(r.stdout, "7000 stakes: the listing stopped before its end") || strings.Count(r.stdout, "STAKED") != 7000 {
+		t.Errorf("table: exit %d, stdout ends %q, stderr %q", r.code, r.stdout[max(0, len(r.stdout)-80):], r.stderr)
+	}
+
+	for _, format := range []string{"json", "csv", "table"} {
+		r = runCLI(t, open("wrong"), nil, "stakes", "--pool", pool, "-o", format)
+		if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "401") {
+			t.Errorf("%s, refused: exit %d, stdout %q, stderr %q", format, r.code, r.stdout, r.stderr)
 		}
 	}
 }
