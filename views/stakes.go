@@ -38,10 +38,11 @@ type stakes struct {
 
 	// wallet is the address a server-side filter asked for ("" for none);
 	// all then keeps the pool's rows, and walletSeq numbers its request.
-	wallet    string
-	all       widget.RowSet[api.StakeRow]
-	walletSeq int
-	walletN   int
+	wallet     string
+	all        widget.RowSet[api.StakeRow]
+	walletSeq  int
+	walletN    int
+	walletBusy bool // a wallet's stakes are asked for
 
 	histogram bool
 	// shown is the histogram of the stakes the table shows, for the
@@ -126,7 +127,7 @@ func (s *stakes) reloadWhole() tea.Cmd {
 		s.feed.cancel()
 	}
 	s.seq = nextSeq()
-	s.busy, s.err, s.broke, s.sums = true, nil, nil, nil
+	s.err, s.broke, s.sums = nil, nil, nil
 	s.arrived, s.bins = 0, widget.Bins{}
 	s.table.SetLoading(func() string { return "" })
 	var cmd tea.Cmd
@@ -155,7 +156,7 @@ func (s *stakes) take(msg stakesArrived) tea.Cmd {
 		s.refreshLine()
 		return tea.Batch(append(cmds, msg.feed.nextCmd())...)
 	}
-	s.feed, s.busy = nil, false
+	s.feed = nil
 	s.table.SetLoading(nil)
 	switch {
 	case msg.err != nil && s.arrived == 0:
@@ -226,6 +227,9 @@ func (s *stakes) poolLine() string {
 	return summarize(s.sums, s.total)
 }
 
+// Busy is true while the pool's stakes arrive or a wallet's are asked for.
+func (s *stakes) Busy() bool { return s.feed != nil || s.walletBusy }
+
 // LoadErr is why the stakes could not be loaded, or why their answer broke
 // off, for the error details (E).
 func (s *stakes) LoadErr() error {
@@ -239,8 +243,10 @@ func (s *stakes) LoadErr() error {
 // table's own substring filter.
 func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
 	q := strings.TrimSpace(query)
+	// A wallet's answer still on its way is for a filter no longer asked.
+	s.walletSeq, s.walletBusy = nextSeq(), false
 	if len(q) == 42 && strings.HasPrefix(q, "0x") && isHex(q[2:]) {
-		s.walletSeq = nextSeq()
+		s.walletBusy = true
 		seq, source, poolID := s.walletSeq, s.source, s.pool.ID
 		return load(seq, func(c context.Context) (walletStakes, error) {
 			var rows []api.StakeRow
@@ -286,6 +292,7 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 		if msg.seq != s.walletSeq {
 			return nil
 		}
+		s.walletBusy = false
 		if msg.err != nil {
 			return func() tea.Msg { return ErrorMsg{Op: "stakes of " + msg.value.wallet, Err: msg.err} }
 		}

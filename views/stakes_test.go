@@ -371,6 +371,24 @@ func TestStakesServerFilter(t *testing.T) {
 	}
 }
 
+// TestStakesWalletAnswerAfterEscIsDropped: a wallet's stakes that arrive
+// after the filter was cleared do not replace the pool's.
+func TestStakesWalletAnswerAfterEscIsDropped(t *testing.T) {
+	rows := decodeRows(t, manyStakes(100))
+	mine := decodeRows(t, []string{stakeItem(9, walletA, "5", "STAKED")})
+	s, d := newStakesScreen(t, &testSource{rows: rows, batch: 100, wallets: map[string][]api.StakeRow{walletA: mine}})
+	d.run(nil, s.Init())
+	ask, handled := s.onFilter(walletA)
+	if !handled || !s.Busy() {
+		t.Fatalf("a whole address is not asked of the service (handled %v, busy %v)", handled, s.Busy())
+	}
+	s.onFilter("") // esc, before the answer
+	d.run(nil, ask)
+	if s.table.Len() != 100 || s.wallet != "" || s.Busy() {
+		t.Errorf("the late answer replaced the pool: %d rows, wallet %q, busy %v", s.table.Len(), s.wallet, s.Busy())
+	}
+}
+
 // TestStakesLargeAmountsSumExactly: sums and the largest stake stay exact
 // past 2^256 base units and for amounts finer than base units.
 func TestStakesLargeAmountsSumExactly(t *testing.T) {
