@@ -258,3 +258,33 @@ func TestTableFilterText(t *testing.T) {
 		t.Errorf("%d rows match an ID the filter text leaves out", n)
 	}
 }
+
+// TestTableRowsGivenBackKeepTheirOrder: rows given back after others were
+// shown a while (a server filter's answer) come back sorted without a sort
+// of them all, with the rows appended meanwhile merged in, and the cursor
+// where it was.
+func TestTableRowsGivenBackKeepTheirOrder(t *testing.T) {
+	rows := makeStakes(2000)
+	compares := 0
+	tb := newStakeTable(nil, 120, 12, TableConfig[stake]{})
+	sortAmount := tb.cols[2].Sort
+	tb.cols[2].Sort = func(a, b stake) int { compares++; return sortAmount(a, b) }
+	settle(tb, tb.AppendRows(rows[:1500])) // as a stream fills a table
+	settle(tb, tb.SortBy(2, true))
+	press(tb, "down", "down", "down")
+	focused := selectedID(t, tb)
+	pool := tb.Rows()
+	settle(tb, tb.SetRows(rows[1990:])) // the server's answer
+	pool = pool.Append(rows[1500:1990]) // the pool goes on arriving
+	compares = 0
+	settle(tb, tb.SetRowSet(pool))
+	if compares > 500*20 {
+		t.Errorf("%d comparisons to give back 1,500 sorted rows and merge 490, as many as sorting them all", compares)
+	}
+	if got, want := shownIDs(tb), wholeTable(t, rows[:1990], 2, true, ""); !slices.Equal(got, want) {
+		t.Errorf("the rows given back show %d rows, not the %d in order", len(got), len(want))
+	}
+	if got := selectedID(t, tb); got != focused {
+		t.Errorf("focused %s, want %s as before", got, focused)
+	}
+}

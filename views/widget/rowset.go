@@ -9,10 +9,13 @@ import (
 const (
 	chunkBits = 12
 	chunkSize = 1 << chunkBits
+	// smallChunk is the most rows a chunk holds before it takes its full
+	// size.
+	smallChunk = 256
 )
 
 // RowSet is a table's rows, held in chunks of chunkSize rows that are
-// filled in order and never moved. Appending so never copies the rows
+// filled in order and, past the first few hundred rows, never moved. Appending so never copies the rows
 // already held: a million rows arriving in batches are written once,
 // where a growing slice would copy them again at every growth and hold
 // two copies at its peak. A RowSet is a value: Append returns a new one
@@ -67,9 +70,15 @@ func (s RowSet[R]) Append(more []R) RowSet[R] {
 		c := chunks[last]
 		k := min(chunkSize-len(c), len(more))
 		if cap(c)-len(c) < k || !own && len(c) > 0 {
-			// A small table's chunk grows by doubling up to chunkSize:
-			// a few rows need no room for thousands.
-			grown := make([]R, len(c), min(chunkSize, max(2*cap(c), len(c)+k, 64)))
+			// A small table's chunk grows by doubling: a few rows need no
+			// room for thousands. Past smallChunk rows a chunk gets its
+			// full size at once, so the rows of a large set stay where
+			// they were written (extends relies on it).
+			size := chunkSize
+			if len(c)+k <= smallChunk {
+				size = max(2*cap(c), len(c)+k, 64)
+			}
+			grown := make([]R, len(c), size)
 			copy(grown, c)
 			c = grown
 		}

@@ -126,6 +126,20 @@ type Table[R any] struct {
 	cache          lineCache
 	scratch        []byte
 	spinner        func() string
+	// replaced is what the table showed before the last SetRows, kept so
+	// that a screen giving those rows back (after a server filter) finds
+	// them as they were: sorted, indexed, the cursor where it was.
+	replaced *shownState[R]
+}
+
+// shownState is the rows on screen and what was computed for them.
+type shownState[R any] struct {
+	rows           RowSet[R]
+	order, view    []int
+	orderSort      sortKey
+	applied        string
+	index          *filterIndex
+	cursor, offset int
 }
 
 // NewTable builds a table. It panics when ID or a column's Cell is missing:
@@ -218,7 +232,16 @@ func (t *Table[R]) SetRows(rows []R) tea.Cmd {
 
 // SetRowSet is SetRows for rows a table gave out (Rows): a screen that
 // showed other rows for a while gives its own back without copying them.
+// When they are the rows the table showed before the last SetRows (with
+// rows appended since, perhaps), their order, filter index and cursor come
+// back as they were, rather than sorting a million rows again.
 func (t *Table[R]) SetRowSet(rows RowSet[R]) tea.Cmd {
+	before := t.replaced
+	t.replaced = &shownState[R]{rows: t.rows, order: t.order, view: t.view, orderSort: t.orderSort,
+		applied: t.applied, index: t.index, cursor: t.cursor, offset: t.offset}
+	if before != nil && before.rows.Len() > 0 && extends(rows, before.rows) {
+		return t.restore(before, rows)
+	}
 	t.next = rows
 	t.nextGen++
 	t.natural = naturalWidth(t.cols, rows)
@@ -245,6 +268,34 @@ func (t *Table[R]) SetRowSet(rows RowSet[R]) tea.Cmd {
 	return nil
 }
 
+// extends reports whether rows are old with rows appended: the same rows
+// at the same addresses. Only the last chunk of a RowSet is ever copied,
+// so its last row tells.
+func extends[R any](rows, old RowSet[R]) bool {
+	n := old.Len()
+	return rows.Len() >= n && rows.At(0) == old.At(0) && rows.At(n-1) == old.At(n-1)
+}
+
+// restore shows the rows of st again, with rows the rows arrived since.
+func (t *Table[R]) restore(st *shownState[R], rows RowSet[R]) tea.Cmd {
+	t.next = rows
+	t.nextGen++
+	t.natural = naturalWidth(t.cols, rows)
+	t.jobSeq++ // a job still running worked on other rows
+	t.pending = ""
+	t.rows, t.rowsGen = st.rows, t.nextGen
+	t.order, t.orderSort, t.view = st.order, st.orderSort, st.view
+	t.applied, t.index = st.applied, st.index
+	t.cache.reset()
+	t.cursor, t.offset = st.cursor, st.offset
+	t.setCursor(t.cursor)
+	if t.orderSort != t.sort || t.applied != t.localQuery() || rows.Len() > st.rows.Len() {
+		// The sort or the filter changed meanwhile, or rows arrived.
+		return t.reorder(false, "updating")
+	}
+	return nil
+}
+
 // AppendRows adds rows after the last, as a long answer arrives in
 // batches. The table copies them: the caller may reuse more. The rows on
 // screen keep their places and their cached lines. In the given order and
@@ -265,6 +316,9 @@ func (t *Table[R]) ExtendRows(rows RowSet[R]) tea.Cmd {
 		return nil
 	}
 	t.next = rows
+	// Rows that grow are a stream, not a subset shown for a while: the
+	// rows it replaced are not coming back, and may be many.
+	t.replaced = nil
 	if before < contentSample {
 		t.natural = naturalWidth(t.cols, t.next)
 	}
