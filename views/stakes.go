@@ -24,15 +24,15 @@ import (
 type stakes struct {
 	*list[api.StakeRow]
 	pool   api.Pool
-	source stakeSource
+	source stakeSource // the session's client; tests give their own
 
 	feed    *stakeFeed // the pool's stakes being read; nil once read
 	arrived int        // rows of the pool arrived so far
 	// expect is how many stakes the pool had at the last complete load,
 	// to say how far a new one is; 0 when unknown.
 	expect int
-	broke  error // why the pool's answer broke off, its rows kept
-	sums   *stakeSums
+	broke  error       // why the pool's answer broke off, its rows kept
+	sums   *stakeSums  // of the whole pool, once it arrived
 	total  int         // the service's count of the pool's stakes
 	bins   widget.Bins // sizes of the pool's staked stakes arrived so far
 
@@ -60,12 +60,12 @@ func NewStakes(ctx *Context, pool api.Pool) Screen {
 	}
 	s.list = newList(ctx, pool.Name, widget.TableConfig[api.StakeRow]{
 		Columns: []widget.Column[api.StakeRow]{
-			{Title: "Wallet", Cell: func(st api.StakeRow) string { return st.WalletString() }, MinWidth: 42, MaxWidth: 42, Flex: 3, Sort: func(a, b api.StakeRow) int {
+			{Title: "Wallet", Cell: func(st api.StakeRow) string { return st.WalletString() }, MinWidth: 42, MaxWidth: 42, Flex: 3, SortRef: func(a, b *api.StakeRow) int {
 				return bytes.Compare(a.Wallet[:], b.Wallet[:])
 			}},
-			{Title: "Amount", Cell: func(st api.StakeRow) string { return widget.FormatAmountMin(st.AmountString(), 2) }, Align: widget.AlignRight, MinWidth: 16, Sort: func(a, b api.StakeRow) int { return api.CompareAmounts(&a, &b) }},
-			{Title: "Status", Cell: func(st api.StakeRow) string { return st.StatusText() }, MinWidth: 9, Priority: 2, Sort: func(a, b api.StakeRow) int { return cmpString(a.StatusText(), b.StatusText()) }},
-			{Title: "Created", Cell: func(st api.StakeRow) string { return api.FormatTime(api.Time{Time: st.Time()}) }, MinWidth: 20, Priority: 3, Sort: compareCreated},
+			{Title: "Amount", Cell: func(st api.StakeRow) string { return widget.FormatAmountMin(st.AmountString(), 2) }, Align: widget.AlignRight, MinWidth: 16, SortRef: api.CompareAmounts},
+			{Title: "Status", Cell: func(st api.StakeRow) string { return st.StatusText() }, MinWidth: 9, Priority: 2, SortRef: func(a, b *api.StakeRow) int { return cmpString(a.StatusText(), b.StatusText()) }},
+			{Title: "Created", Cell: func(st api.StakeRow) string { return api.FormatTime(api.Time{Time: st.Time()}) }, MinWidth: 20, Priority: 3, SortRef: compareCreated},
 			{Title: "ID", Cell: func(st api.StakeRow) string { return st.IDString() }, MinWidth: 10, Priority: 4},
 		},
 		ID:         func(st api.StakeRow) string { return st.IDString() },
@@ -108,7 +108,7 @@ func stakeFilterText(dst []byte, st api.StakeRow) []byte {
 const createdLayout = "2006-01-02 15:04 UTC"
 
 // compareCreated orders stakes by creation time, those without one first.
-func compareCreated(a, b api.StakeRow) int {
+func compareCreated(a, b *api.StakeRow) int {
 	if a.HasTime() != b.HasTime() {
 		if a.HasTime() {
 			return 1

@@ -288,3 +288,16 @@ func TestTableRowsGivenBackKeepTheirOrder(t *testing.T) {
 		t.Errorf("focused %s, want %s as before", got, focused)
 	}
 }
+
+// TestTableSortRef: a column that compares rows in place sorts as Sort
+// does, and takes its place in the sort cycle.
+func TestTableSortRef(t *testing.T) {
+	rows := makeStakes(1000)
+	tb := newStakeTable(rows, 120, 12, TableConfig[stake]{})
+	sortAmount := tb.cols[2].Sort
+	tb.cols[2].Sort, tb.cols[2].SortRef = nil, func(a, b *stake) int { return sortAmount(*a, *b) }
+	press(tb, "s", "s") // Amount ↑, Amount ↓
+	if got, want := shownIDs(tb), wholeTable(t, rows, 2, true, ""); !slices.Equal(got, want) || tb.sortLabel() != "sort Amount ↓" {
+		t.Errorf("sorted by %q, the rows are not those Sort puts in that order", tb.sortLabel())
+	}
+}

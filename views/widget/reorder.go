@@ -115,6 +115,12 @@ func sortRange[R any](rows RowSet[R], cols []Column[R], key sortKey, from int) [
 }
 
 func rowCompare[R any](rows RowSet[R], cols []Column[R], key sortKey) func(a, b int) int {
+	if ref := cols[key.col].SortRef; ref != nil {
+		if key.desc {
+			return func(a, b int) int { return ref(rows.At(b), rows.At(a)) }
+		}
+		return func(a, b int) int { return ref(rows.At(a), rows.At(b)) }
+	}
 	cmp := cols[key.col].Sort
 	if key.desc {
 		return func(a, b int) int { return cmp(*rows.At(b), *rows.At(a)) }
@@ -235,7 +241,7 @@ func nextSort[R any](cols []Column[R], widths []int, cur sortKey) sortKey {
 		return sortKey{col: cur.col, desc: true}
 	}
 	for c := cur.col + 1; c < len(cols); c++ {
-		if cols[c].Sort != nil && (widths == nil || widths[c] > 0) {
+		if cols[c].sortable() && (widths == nil || widths[c] > 0) {
 			return sortKey{col: c}
 		}
 	}
@@ -257,7 +263,7 @@ func (t *Table[R]) sortLabel() string {
 
 func (t *Table[R]) sortable() bool {
 	for _, c := range t.cols {
-		if c.Sort != nil {
+		if c.sortable() {
 			return true
 		}
 	}

@@ -403,7 +403,7 @@ func (t *Table[R]) SetLoading(spinner func() string) { t.spinner = spinner }
 // SortBy sorts by column col (an index into Columns) in the given direction,
 // as if the user had cycled to it. A column without Sort is ignored.
 func (t *Table[R]) SortBy(col int, desc bool) tea.Cmd {
-	if col < 0 || col >= len(t.cols) || t.cols[col].Sort == nil {
+	if col < 0 || col >= len(t.cols) || !t.cols[col].sortable() {
 		return nil
 	}
 	t.sort = sortKey{col: col, desc: desc}
