@@ -62,10 +62,11 @@ type Client struct {
 	http    *http.Client
 	backoff func(try int) time.Duration
 	maxBody int64 // MaxResponseSize; tests lower it
-	// maxStakesBody and maxStakeRows bound StreamStakes: MaxStakesBody
-	// and MaxStakeRows; tests lower them.
+	// maxStakesBody, maxStakeRows and maxStakesWait bound StreamStakes:
+	// MaxStakesBody, MaxStakeRows and MaxStakesWait; tests lower them.
 	maxStakesBody int64
 	maxStakeRows  int
+	maxStakesWait time.Duration
 }
 
 // New returns a client for cfg.
@@ -103,7 +104,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return &Client{cfg: cfg, base: base, portal: portal, http: hc, backoff: jitteredBackoff, maxBody: MaxResponseSize,
-		maxStakesBody: MaxStakesBody, maxStakeRows: MaxStakeRows}, nil
+		maxStakesBody: MaxStakesBody, maxStakeRows: MaxStakeRows, maxStakesWait: MaxStakesWait}, nil
 }
 
 // parseBase reads a base URL. Its path is a prefix kept before the API's

@@ -25,7 +25,7 @@ func BenchmarkStakesDecode(b *testing.B) {
 		decode func(io.Reader, func([]StakeRow) error) (int, error)
 	}{
 		{"scanner", func(r io.Reader, each func([]StakeRow) error) (int, error) {
-			return newStakesDecoder(call{op: opStakes}, r, each, MaxStakeRows, MaxStakesBody).decode()
+			return newStakesDecoder(call{op: opStakes}, r, each, MaxStakeRows, MaxStakesBody, MaxStakesWait).decode()
 		}},
 		{"encoding-json", decodeWithEncodingJSON},
 	}

@@ -31,6 +31,12 @@ const (
 	StakeBatch = 4096
 )
 
+// MaxStakesWait bounds the time a listing's body takes to come, the
+// caller's time with each batch not counted: a million stakes over a
+// 1 MB/s link take three minutes, while a service that sends a byte just
+// before each timeout would otherwise hold the listing for days.
+const MaxStakesWait = 10 * time.Minute
+
 const opStakes = "staking/stakes"
 
 // PartialError is a listing that stopped after some of its stakes were
@@ -68,9 +74,9 @@ var errIdle = errors.New("idle")
 // says are partial. A row the client cannot read (an id that is not a
 // UUID, an amount of more than MaxAmountDigits digits, a time that is not
 // ISO 8601) makes the body malformed: it stops there. Bounds: MaxStakeRows
-// rows and MaxStakesBody bytes (a *LimitError past them); the client's
-// timeout is the longest wait for the answer and then between two reads
-// of the body, so a slow but moving body is read to the end.
+// rows, MaxStakesBody bytes and MaxStakesWait of reading (a *LimitError
+// past them); the client's timeout is the longest wait for the answer and
+// then between two reads of the body.
 func (c *Client) StreamStakes(ctx context.Context, req StakesRequest, each func(batch []StakeRow) error) (total int, err error) {
 	if err := req.Validate(); err != nil {
 		return 0, err
@@ -153,7 +159,7 @@ func (c *Client) streamOnce(ctx context.Context, k call, payload []byte, try int
 		return 0, false, &LimitError{Op: k.op, Reason: fmt.Sprintf("the service announced a listing of %d MiB, more than %d MiB", resp.ContentLength>>20, c.maxStakesBody>>20)}
 	}
 
-	body := &streamBody{r: resp.Body, limit: c.maxStakesBody, idle: idle, timeout: c.cfg.Timeout}
+	body := &streamBody{r: resp.Body, limit: c.maxStakesBody, maxWait: c.maxStakesWait, idle: idle, timeout: c.cfg.Timeout}
 	// The service is not waited for while the caller handles a batch
 	// (a pipe to a pager may block it for minutes).
 	paused := func(batch []StakeRow) error {
@@ -161,7 +167,7 @@ func (c *Client) streamOnce(ctx context.Context, k call, payload []byte, try int
 		defer idle.Reset(c.cfg.Timeout)
 		return each(batch)
 	}
-	d := newStakesDecoder(k, body, paused, c.maxStakeRows, c.maxStakesBody)
+	d := newStakesDecoder(k, body, paused, c.maxStakeRows, c.maxStakesBody, c.maxStakesWait)
 	total, err = d.decode()
 	x.ResponseSize, x.ResponseBody = int(body.n), redactBody(body.head)
 	if err == nil {
@@ -194,24 +200,34 @@ func (c *Client) streamOnce(ctx context.Context, k call, payload []byte, try int
 }
 
 // streamBody is a response body read through: it counts the bytes, keeps
-// the first ones for the request log, refuses more than limit, and resets
-// the idle timer on every read that brings something.
+// the first ones for the request log, refuses more than limit bytes or
+// maxWait spent reading, and resets the idle timer on every read that
+// brings something.
 type streamBody struct {
 	r       io.Reader
 	n       int64
 	limit   int64
+	waited  time.Duration
+	maxWait time.Duration
 	head    []byte
 	idle    *time.Timer
 	timeout time.Duration
 }
 
-var errStakesTooLarge = errors.New("stakes body too large")
+var (
+	errStakesTooLarge = errors.New("stakes body too large")
+	errStakesTooSlow  = errors.New("stakes body too slow")
+)
 
 func (b *streamBody) Read(p []byte) (int, error) {
 	if int64(len(p)) > b.limit-b.n+1 {
 		p = p[:b.limit-b.n+1]
 	}
+	start := time.Now()
 	n, err := b.r.Read(p)
+	if b.waited += time.Since(start); b.waited > b.maxWait {
+		return n, errStakesTooSlow
+	}
 	if n > 0 {
 		b.idle.Reset(b.timeout)
 		if room := MaxExchangeBody + 1 - len(b.head); room > 0 {
@@ -246,11 +262,13 @@ type stakesDecoder struct {
 	delivered int
 	maxRows   int
 	maxBody   int64
+	maxWait   time.Duration
 	statuses  statuses
 }
 
-func newStakesDecoder(k call, r io.Reader, each func([]StakeRow) error, maxRows int, maxBody int64) *stakesDecoder {
-	return &stakesDecoder{k: k, s: newScanner(r), each: each, batch: make([]StakeRow, 0, StakeBatch), maxRows: maxRows, maxBody: maxBody, statuses: statuses{}}
+func newStakesDecoder(k call, r io.Reader, each func([]StakeRow) error, maxRows int, maxBody int64, maxWait time.Duration) *stakesDecoder {
+	return &stakesDecoder{k: k, s: newScanner(r), each: each, batch: make([]StakeRow, 0, StakeBatch),
+		maxRows: maxRows, maxBody: maxBody, maxWait: maxWait, statuses: statuses{}}
 }
 
 // malformed is the error of a body allot cannot read as a listing.
@@ -264,6 +282,8 @@ func (d *stakesDecoder) fail(err error) error {
 	switch {
 	case errors.Is(err, errStakesTooLarge):
 		return &LimitError{Op: d.k.op, Reason: fmt.Sprintf("the listing is larger than %d MiB", d.maxBody>>20)}
+	case errors.Is(err, errStakesTooSlow):
+		return &LimitError{Op: d.k.op, Reason: fmt.Sprintf("the service took more than %s to send the listing", d.maxWait)}
 	case errors.Is(err, errCut):
 		return d.malformed("the body ends after %d bytes, before the listing does", d.s.received())
 	}

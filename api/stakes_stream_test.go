@@ -164,9 +164,9 @@ func TestStreamStakesKeepsWhatArrived(t *testing.T) {
 	}
 }
 
-// TestStreamStakesBounds: past the rows' or the bytes' bound the listing
-// stops with a *LimitError after the rows within it; a length announced
-// past the bytes' bound is refused unread.
+// TestStreamStakesBounds: past the rows', the bytes' or the time's bound
+// the listing stops with a *LimitError after the rows within it; a length
+// announced past the bytes' bound is refused unread.
 func TestStreamStakesBounds(t *testing.T) {
 	body := listing(5000)
 	c := newTestClient(t, reply(http.StatusOK, body), nil)
@@ -181,6 +181,24 @@ func TestStreamStakesBounds(t *testing.T) {
 	rows, _, _, err = collect(c)
 	if !errors.As(err, new(*LimitError)) || len(rows) == 0 || len(rows) > 2600 {
 		t.Errorf("bytes bound: %v, %d rows", err, len(rows))
+	}
+
+	// A body that keeps coming, slower than the bound allows in all.
+	c = newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
+		for at := 0; at < len(body); at += len(body) / 20 {
+			w.Write([]byte(body[at:min(len(body), at+len(body)/20)]))
+			w.(http.Flusher).Flush()
+			select {
+			case <-time.After(20 * time.Millisecond):
+			case <-r.Context().Done():
+				return
+			}
+		}
+	}, nil)
+	c.maxStakesWait = 100 * time.Millisecond
+	rows, _, _, err = collect(c)
+	if !errors.As(err, new(*LimitError)) || !strings.Contains(err.Error(), "the service took more than 100ms to send the listing") || len(rows) == 5000 {
+		t.Errorf("time bound: %v, %d rows", err, len(rows))
 	}
 
 	var calls int
@@ -327,7 +345,7 @@ func FuzzStreamStakes(f *testing.F) {
 		d := newStakesDecoder(call{op: opStakes}, &chunked{b: body, n: int(chunk%64) + 1}, func(batch []StakeRow) error {
 			rows = append(rows, batch...)
 			return nil
-		}, MaxStakeRows, MaxStakesBody)
+		}, MaxStakeRows, MaxStakesBody, MaxStakesWait)
 		d.s.buf = make([]byte, 0, maxToken+fastRowBytes) // the smallest buffer that holds a token
 		_, err := d.decode()
 		if err != nil {
