@@ -191,7 +191,7 @@ func (l *list[R]) setRows(rows []R) tea.Cmd {
 func (l *list[R]) onFirstRow() bool {
 	row, ok := l.table.Selected()
 	rows := l.table.Rows()
-	return !ok || len(rows) > 0 && l.id(row) == l.id(rows[0])
+	return !ok || rows.Len() > 0 && l.id(row) == l.id(*rows.At(0))
 }
 
 // syncDetail shows the focused row in the detail pane when it changed.

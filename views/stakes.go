@@ -1,60 +1,85 @@
 package views
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/shopspring/decimal"
 
 	"allot/api"
 	"allot/internal/sanitize"
 	"allot/views/widget"
 )
 
-// stakes lists the stakes of one pool: all of them (up to hundreds of
-// thousands), a summary, and a histogram of their sizes. A full wallet
-// address typed in the filter asks the service for that wallet's stakes; a
-// partial one filters locally.
+// stakes lists the stakes of one pool: all of them (up to millions), a
+// summary, and a histogram of their sizes. Rows are compact values
+// (api.StakeRow), formatted only when they are drawn; they reach the table
+// while the answer is still arriving, and the totals settle when it ends.
+// A full wallet address typed in the filter asks the service for that
+// wallet's stakes; a partial one filters locally.
 type stakes struct {
-	*list[api.Stake]
-	pool      api.Pool
-	all       []api.Stake     // the pool's stakes, kept while a server filter shows a subset
-	poolLine  string          // the pool's summary, kept likewise
-	buckets   []widget.Bucket // of every stake loaded
+	*list[api.StakeRow]
+	pool   api.Pool
+	source stakeSource // the session's client; tests give their own
+
+	feed    *stakeFeed // the pool's stakes being read; nil once read
+	arrived int        // rows of the pool arrived so far
+	// expect is how many stakes the pool had at the last complete load,
+	// to say how far a new one is; 0 when unknown.
+	expect int
+	broke  error       // why the pool's answer broke off, its rows kept
+	sums   *stakeSums  // of the whole pool, once it arrived
+	total  int         // the service's count of the pool's stakes
+	bins   widget.Bins // sizes of the pool's staked stakes arrived so far
+
+	// wallet is the address a server-side filter asked for ("" for none);
+	// all then keeps the pool's rows, and walletSeq numbers its request.
+	wallet     string
+	all        widget.RowSet[api.StakeRow]
+	walletSeq  int
+	walletN    int
+	walletBusy bool // a wallet's stakes are asked for
+
 	histogram bool
-	// shown is the histogram of the stakes the list shows, for the rows
-	// and the filter shownFor names.
-	shown    []widget.Bucket
-	shownFor string
+	// shown is the histogram of the stakes the table shows, for the
+	// filter and rows shownFor names; shownBusy while it is computed.
+	shown     widget.Bins
+	shownFor  string
+	shownBusy bool
 }
 
 // NewStakes is the stakes of pool.
 func NewStakes(ctx *Context, pool api.Pool) Screen {
 	s := &stakes{pool: pool}
-	s.list = newList(ctx, pool.Name, widget.TableConfig[api.Stake]{
-		Columns: []widget.Column[api.Stake]{
-			{Title: "Wallet", Cell: func(st api.Stake) string { return st.WalletAddress }, MinWidth: 42, MaxWidth: 42, Flex: 3, Sort: func(a, b api.Stake) int {
-				return cmpString(strings.ToLower(a.WalletAddress), strings.ToLower(b.WalletAddress))
+	if ctx.Session != nil {
+		s.source = ctx.Session.API
+	}
+	s.list = newList(ctx, pool.Name, widget.TableConfig[api.StakeRow]{
+		Columns: []widget.Column[api.StakeRow]{
+			{Title: "Wallet", Cell: func(st api.StakeRow) string { return st.WalletString() }, MinWidth: 42, MaxWidth: 42, Flex: 3, SortRef: func(a, b *api.StakeRow) int {
+				return bytes.Compare(a.Wallet[:], b.Wallet[:])
 			}},
-			{Title: "Amount", Cell: func(st api.Stake) string { return widget.FormatAmountMin(st.Amount.String(), 2) }, Align: widget.AlignRight, MinWidth: 16, Sort: func(a, b api.Stake) int { return a.Amount.Cmp(b.Amount.Decimal) }},
-			{Title: "Status", Cell: func(st api.Stake) string { return st.Status }, MinWidth: 9, Priority: 2, Sort: func(a, b api.Stake) int { return cmpString(a.Status, b.Status) }},
-			{Title: "Created", Cell: func(st api.Stake) string { return api.FormatTime(st.CreatedAt) }, MinWidth: 20, Priority: 3, Sort: func(a, b api.Stake) int { return a.CreatedAt.Compare(b.CreatedAt.Time) }},
-			{Title: "ID", Cell: func(st api.Stake) string { return st.ID }, MinWidth: 10, Priority: 4},
+			{Title: "Amount", Cell: func(st api.StakeRow) string { return widget.FormatAmountMin(st.AmountString(), 2) }, Align: widget.AlignRight, MinWidth: 16, SortRef: api.CompareAmounts},
+			{Title: "Status", Cell: func(st api.StakeRow) string { return st.StatusText() }, MinWidth: 9, Priority: 2, SortRef: func(a, b *api.StakeRow) int { return cmpString(a.StatusText(), b.StatusText()) }},
+			{Title: "Created", Cell: func(st api.StakeRow) string { return api.FormatTime(api.Time{Time: st.Time()}) }, MinWidth: 20, Priority: 3, SortRef: compareCreated},
+			{Title: "ID", Cell: func(st api.StakeRow) string { return st.IDString() }, MinWidth: 10, Priority: 4},
 		},
-		ID:       func(st api.Stake) string { return st.ID },
-		CopyText: func(st api.Stake) string { return st.WalletAddress },
-		OnFilter: s.onFilter,
-		Empty:    "This pool has no stakes.",
-	}, func(st api.Stake) []widget.Field {
+		ID:         func(st api.StakeRow) string { return st.IDString() },
+		CopyText:   func(st api.StakeRow) string { return st.WalletString() },
+		FilterText: stakeFilterText,
+		OnFilter:   s.onFilter,
+		Empty:      "This pool has no stakes.",
+	}, func(st api.StakeRow) []widget.Field {
 		return []widget.Field{
-			{Label: "Wallet", Value: st.WalletAddress},
-			{Label: "Amount", Value: widget.FormatAmount(st.Amount.String())},
-			{Label: "Status", Value: st.Status},
-			{Label: "Created", Value: widget.FormatTime(st.CreatedAt.Time, ctx.Now())},
-			{Label: "Stake ID", Value: st.ID},
+			{Label: "Wallet", Value: st.WalletString()},
+			{Label: "Amount", Value: widget.FormatAmount(st.AmountString())},
+			{Label: "Status", Value: st.StatusText()},
+			{Label: "Created", Value: widget.FormatTime(st.Time(), ctx.Now())},
+			{Label: "Stake ID", Value: st.IDString()},
 			{Label: "Pool", Value: pool.Name + " (" + pool.ID + ")"},
 		}
 	})
@@ -62,104 +87,225 @@ func NewStakes(ctx *Context, pool api.Pool) Screen {
 	return s
 }
 
-// whole is the pool's stakes with what is computed over them, off the UI
-// goroutine: summing 100,000 amounts takes longer than a frame.
-type whole struct {
-	rows    []api.Stake
-	summary string
-	buckets []widget.Bucket
+// stakeFilterText is what the filter searches in a stake: the cells as
+// the table shows them, written without a string each, so that indexing a
+// million stakes leaves no garbage behind.
+func stakeFilterText(dst []byte, st api.StakeRow) []byte {
+	dst = append(st.AppendWallet(dst), 0)
+	var amount [96]byte
+	dst = append(widget.AppendAmountMin(dst, st.AppendAmount(amount[:0]), 2), 0)
+	dst = append(append(dst, st.StatusText()...), 0)
+	if st.HasTime() {
+		dst = st.Time().AppendFormat(dst, createdLayout)
+	} else {
+		dst = append(dst, '-')
+	}
+	return st.AppendID(append(dst, 0))
+}
+
+// createdLayout is how the Created column writes a time, as
+// api.FormatTime does.
+const createdLayout = "2006-01-02 15:04 UTC"
+
+// compareCreated orders stakes by creation time, those without one first.
+func compareCreated(a, b *api.StakeRow) int {
+	if a.HasTime() != b.HasTime() {
+		if a.HasTime() {
+			return 1
+		}
+		return -1
+	}
+	return cmp.Compare(a.CreatedAt, b.CreatedAt)
 }
 
 func (s *stakes) Init() tea.Cmd { return s.reloadWhole() }
 
+// reloadWhole reads the pool's stakes again. The rows on screen stay until
+// the first new ones arrive.
 func (s *stakes) reloadWhole() tea.Cmd {
+	if s.feed != nil {
+		s.feed.cancel()
+	}
 	s.seq = nextSeq()
-	s.busy, s.err = true, nil
-	s.all = nil
+	s.err, s.broke, s.sums = nil, nil, nil
+	s.arrived, s.bins = 0, widget.Bins{}
 	s.table.SetLoading(func() string { return "" })
-	fetch := s.fetchWallet("")
-	return load(s.seq, func(c context.Context) (whole, error) {
-		rows, err := fetch(c)
-		if err != nil {
-			return whole{}, err
-		}
-		text, buckets := summarize(rows)
-		return whole{rows: rows, summary: text, buckets: buckets}, nil
-	})
+	var cmd tea.Cmd
+	s.feed, cmd = startFeed(s.seq, s.source, api.StakesRequest{StakingPoolID: s.pool.ID})
+	s.refreshLine()
+	return cmd
 }
 
-func (s *stakes) fetchWallet(wallet string) func(context.Context) ([]api.Stake, error) {
-	client := s.ctx.Session.API
-	poolID := s.pool.ID
-	return func(c context.Context) ([]api.Stake, error) {
-		list, err := client.Stakes(c, api.StakesRequest{StakingPoolID: poolID, WalletAddress: wallet})
-		if err != nil {
-			return nil, err
+// take puts what arrived of the pool's stakes on screen.
+func (s *stakes) take(msg stakesArrived) tea.Cmd {
+	var cmds []tea.Cmd
+	if n := msg.rows.Len(); n > s.arrived {
+		first := s.arrived == 0
+		s.arrived = n
+		switch {
+		case s.wallet != "":
+			s.all = msg.rows
+		case first:
+			cmds = append(cmds, s.showRows(msg.rows))
+		default:
+			cmds = append(cmds, s.extendRows(msg.rows))
 		}
-		return list.Items, nil
+	}
+	s.bins = msg.bins
+	if !msg.done {
+		s.refreshLine()
+		return tea.Batch(append(cmds, msg.feed.nextCmd())...)
+	}
+	s.feed = nil
+	s.table.SetLoading(nil)
+	switch {
+	case msg.err != nil && s.arrived == 0:
+		s.err = msg.err // drawn where the stakes would be
+		if s.wallet == "" {
+			cmds = append(cmds, s.setRows(nil))
+		}
+	case msg.err != nil:
+		s.broke = msg.err
+	default:
+		s.sums, s.total = msg.sums, msg.total
+		s.expect = s.arrived
+		if s.arrived == 0 && s.wallet == "" {
+			cmds = append(cmds, s.setRows(nil))
+		}
+	}
+	s.refreshLine()
+	return tea.Batch(cmds...)
+}
+
+// showRows puts the pool's rows in the table, replacing what it showed.
+func (s *stakes) showRows(rows widget.RowSet[api.StakeRow]) tea.Cmd {
+	cmd := s.table.SetRowSet(rows)
+	s.layout() // the rows decide how wide the table wants to be
+	s.focused = ""
+	s.syncDetail()
+	return cmd
+}
+
+// extendRows shows rows, which extend those the table holds, and gives
+// the table the width the new rows ask for.
+func (s *stakes) extendRows(rows widget.RowSet[api.StakeRow]) tea.Cmd {
+	before := s.table.NaturalWidth()
+	cmd := s.table.ExtendRows(rows)
+	if s.table.NaturalWidth() != before {
+		s.layout()
+	}
+	s.syncDetail()
+	return cmd
+}
+
+// refreshLine writes the line above the table: the server filter's answer,
+// the load's progress, how it broke off, or the pool's totals.
+func (s *stakes) refreshLine() {
+	s.summaryTxt = s.poolLine()
+	if s.wallet != "" {
+		s.summaryTxt = fmt.Sprintf("%s of %s (asked the service) · esc: the whole pool", stakeCount(s.walletN), s.wallet)
 	}
 }
 
-// serverRows is the answer to a server-side wallet filter.
-type serverRows struct {
-	seq    int
-	wallet string
-	rows   []api.Stake
-	err    error
+func (s *stakes) poolLine() string {
+	count := stakeCount(s.arrived)
+	if s.expect > 0 {
+		count = widget.FormatCount(s.arrived) + " of " + stakeCount(s.expect)
+	}
+	switch {
+	case s.broke != nil:
+		return count + " arrived; the answer broke off: r to retry · E: why"
+	case s.feed != nil && s.arrived == 0:
+		return "" // the table says it is loading
+	case s.feed != nil && s.expect == 0:
+		return count + " so far…"
+	case s.feed != nil:
+		return count + "…"
+	case s.sums == nil:
+		return ""
+	}
+	return summarize(s.sums, s.total)
+}
+
+// Busy is true while the pool's stakes arrive or a wallet's are asked for.
+func (s *stakes) Busy() bool { return s.feed != nil || s.walletBusy }
+
+// LoadErr is why the stakes could not be loaded, or why their answer broke
+// off, for the error details (E).
+func (s *stakes) LoadErr() error {
+	if s.err != nil {
+		return s.err
+	}
+	return s.broke
 }
 
 // onFilter sends a whole address to the service; anything else is the
 // table's own substring filter.
 func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
 	q := strings.TrimSpace(query)
+	// A wallet's answer still on its way is for a filter no longer asked.
+	s.walletSeq, s.walletBusy = nextSeq(), false
 	if len(q) == 42 && strings.HasPrefix(q, "0x") && isHex(q[2:]) {
-		s.seq = nextSeq()
-		seq, fetch := s.seq, s.fetchWallet(q)
-		s.busy = true
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-			defer cancel()
-			rows, err := fetch(ctx)
-			return serverRows{seq: seq, wallet: q, rows: rows, err: err}
-		}, true
+		s.walletBusy = true
+		seq, source, poolID := s.walletSeq, s.source, s.pool.ID
+		return load(seq, func(c context.Context) (walletStakes, error) {
+			var rows []api.StakeRow
+			_, err := source.StreamStakes(c, api.StakesRequest{StakingPoolID: poolID, WalletAddress: q}, func(batch []api.StakeRow) error {
+				rows = append(rows, batch...)
+				return nil
+			})
+			return walletStakes{wallet: q, rows: rows}, err
+		}), true
 	}
-	if s.all != nil {
+	if s.wallet != "" {
 		// Back from a server filter: the table filters the whole pool again.
 		rows := s.all
-		s.all = nil
-		s.summaryTxt = s.poolLine
-		return s.setRows(rows), false
+		s.wallet, s.all = "", widget.RowSet[api.StakeRow]{}
+		s.refreshLine()
+		return s.showRows(rows), false
 	}
 	return nil, false
 }
 
+// walletStakes is the answer to a server-side wallet filter.
+type walletStakes struct {
+	wallet string
+	rows   []api.StakeRow
+}
+
 func (s *stakes) Update(msg tea.Msg) tea.Cmd {
+	cmd := s.update(msg)
+	if s.histogram {
+		return tea.Batch(cmd, s.countShown())
+	}
+	return cmd
+}
+
+func (s *stakes) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case serverRows:
+	case stakesArrived:
 		if msg.seq != s.seq {
 			return nil
 		}
-		s.busy = false
-		if msg.err != nil {
-			return func() tea.Msg { return ErrorMsg{Op: "stakes of " + msg.wallet, Err: msg.err} }
-		}
-		if s.all == nil {
-			s.all, s.poolLine = s.table.Rows(), s.summaryTxt
-		}
-		s.summaryTxt = fmt.Sprintf("%s of %s (asked the service) · esc: the whole pool", stakeCount(len(msg.rows)), msg.wallet)
-		return s.setRows(msg.rows)
-	case loaded[whole]:
-		if msg.seq != s.seq {
+		return s.take(msg)
+	case loaded[walletStakes]:
+		if msg.seq != s.walletSeq {
 			return nil
 		}
-		s.busy = false
+		s.walletBusy = false
 		if msg.err != nil {
-			s.table.SetLoading(nil)
-			s.err = msg.err // drawn where the stakes would be
-			return nil
+			return func() tea.Msg { return ErrorMsg{Op: "stakes of " + msg.value.wallet, Err: msg.err} }
 		}
-		s.summaryTxt, s.buckets = msg.value.summary, msg.value.buckets
+		if s.wallet == "" {
+			s.all = s.table.Rows()
+		}
+		s.wallet, s.walletN = msg.value.wallet, len(msg.value.rows)
+		s.refreshLine()
 		return s.setRows(msg.value.rows)
+	case shownBins:
+		s.shownBusy = false
+		s.shown, s.shownFor = msg.bins, msg.key
+		return nil
 	case tea.KeyMsg:
 		if s.table.EditingFilter() {
 			break
@@ -175,65 +321,55 @@ func (s *stakes) Update(msg tea.Msg) tea.Cmd {
 	return s.list.Update(msg)
 }
 
-// stakeWithdrawn is the status of a stake that has left its pool: it no
-// longer counts towards what the pool has staked.
-const stakeWithdrawn = "WITHDRAWN"
-
-// summarize computes the summary line and the histogram's buckets once per
-// load, rather than per frame. The totals say what they count: a pool's
-// "staked" leaves out the stakes withdrawn, as the pool's own total does.
-func summarize(rows []api.Stake) (string, []widget.Bucket) {
-	staked, withdrawn, largest := decimal.Zero, decimal.Zero, decimal.Zero
-	nWithdrawn := 0
-	for _, st := range rows {
-		if st.Status == stakeWithdrawn {
-			withdrawn = withdrawn.Add(st.Amount.Decimal)
-			nWithdrawn++
-			continue
-		}
-		staked = staked.Add(st.Amount.Decimal)
-		if st.Amount.GreaterThan(largest) {
-			largest = st.Amount.Decimal
-		}
+// summarize is the line of a pool's totals. The totals say what they
+// count: a pool's "staked" leaves out the stakes withdrawn, as the pool's
+// own total does. total is the service's count of the stakes: when it is
+// not the number that arrived, the line says so rather than pick one.
+func summarize(sums *stakeSums, total int) string {
+	largest := "0"
+	if sums.hasLargest {
+		largest = sums.largest.AmountString()
 	}
-	text := fmt.Sprintf("%s · staked %s · withdrawn %s (%s) · largest %s · h: histogram",
-		stakeCount(len(rows)), widget.FormatAmount(staked.String()),
-		widget.FormatAmount(withdrawn.String()), widget.FormatCount(nWithdrawn), widget.FormatAmount(largest.String()))
-	return text, stakedBuckets(rows)
+	count := stakeCount(sums.count)
+	if total != sums.count {
+		count += " (the service counts " + widget.FormatCount(total) + ")"
+	}
+	return fmt.Sprintf("%s · staked %s · withdrawn %s (%s) · largest %s · h: histogram",
+		count, widget.FormatAmount(sums.staked.decimal().String()),
+		widget.FormatAmount(sums.withdrawn.decimal().String()), widget.FormatCount(sums.withdrawnCount), widget.FormatAmount(largest))
 }
 
-// stakedBuckets are the histogram of the sizes of the stakes still staked.
-func stakedBuckets(rows []api.Stake) []widget.Bucket {
-	amounts := make([]decimal.Decimal, 0, len(rows))
-	for _, st := range rows {
-		if st.Status != stakeWithdrawn {
-			amounts = append(amounts, st.Amount.Decimal)
-		}
-	}
-	return widget.LogBuckets(amounts)
+// shownBins is the histogram of the rows a table showed, for key.
+type shownBins struct {
+	key  string
+	bins widget.Bins
 }
 
-// shownBuckets is the histogram of the stakes the list shows: those the
-// filter keeps. It is computed again only when the rows or the filter
-// changed since the histogram was last drawn.
-func (s *stakes) shownBuckets() []widget.Bucket {
-	q, rows := s.table.Query(), s.table.Rows()
-	if q == "" && len(s.all) == 0 {
-		return s.buckets
+// shownKey names what the table shows: which list of row indexes, and how
+// many of it. The table makes a new list for every sort, filter and new
+// rows, but grows the last in place as rows arrive in the given order.
+func (s *stakes) shownKey() string {
+	rows, shown := s.table.Shown()
+	return fmt.Sprintf("%p %d of %d", shown, len(shown), rows.Len())
+}
+
+// unfiltered says the table shows every stake of the pool arrived so far:
+// their histogram is counted as they arrive.
+func (s *stakes) unfiltered() bool { return s.table.Query() == "" && s.wallet == "" }
+
+// countShown counts the histogram of what the table shows, off the UI
+// goroutine, when that changed since it was last counted.
+func (s *stakes) countShown() tea.Cmd {
+	if s.unfiltered() || s.shownBusy {
+		return nil
 	}
-	var first *api.Stake
-	if len(rows) > 0 {
-		first = &rows[0]
+	key := s.shownKey()
+	if key == s.shownFor {
+		return nil
 	}
-	if key := fmt.Sprintf("%q %d %p", q, len(rows), first); key != s.shownFor {
-		idx := s.table.FilterIndices(q)
-		shown := make([]api.Stake, len(idx))
-		for i, j := range idx {
-			shown[i] = rows[j]
-		}
-		s.shown, s.shownFor = stakedBuckets(shown), key
-	}
-	return s.shown
+	s.shownBusy = true
+	rows, shown := s.table.Shown()
+	return func() tea.Msg { return shownBins{key: key, bins: binsOf(rows, shown)} }
 }
 
 func (s *stakes) View() string {
@@ -244,8 +380,15 @@ func (s *stakes) View() string {
 	if q := s.table.Query(); q != "" {
 		what += fmt.Sprintf(" matching %q", q)
 	}
+	bins := &s.bins
+	if !s.unfiltered() {
+		bins = &s.shown
+		if s.shownFor != s.shownKey() {
+			what += " (counting…)"
+		}
+	}
 	title := s.ctx.Styles.Title.Render(sanitize.Truncate(what+" (h: back to the list)", s.width))
-	return title + "\n" + widget.Histogram(s.shownBuckets(), s.width, max(s.height-1, 3))
+	return title + "\n" + widget.Histogram(bins.Buckets(), s.width, max(s.height-1, 3))
 }
 
 func (s *stakes) ShortHelp() []key.Binding {

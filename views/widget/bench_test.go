@@ -87,7 +87,7 @@ func BenchmarkStakesFilterIndex100k(b *testing.B) {
 	rows, cols := stakes100k(), stakeColumns()
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = buildIndex(rows, cols)
+		_ = buildIndex(RowsOf(rows), cellsText(cols))
 	}
 }
 
@@ -97,6 +97,6 @@ func BenchmarkStakesSort100k(b *testing.B) {
 	rows, cols := stakes100k(), stakeColumns()
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = sortRows(rows, cols, sortKey{col: 2})
+		_ = sortRows(RowsOf(rows), cols, sortKey{col: 2})
 	}
 }

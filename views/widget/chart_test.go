@@ -176,3 +176,39 @@ func TestStepChart(t *testing.T) {
 		t.Errorf("late now:\n%s", late)
 	}
 }
+
+// TestBinsFromMagnitudes: counting amounts by decade and leading digit
+// gives the buckets their decimals give, and merged counts add up.
+func TestBinsFromMagnitudes(t *testing.T) {
+	amounts := decimals("0.5", "3", "7", "12", "15", "18", "250", "3000", "3500", "0", "-2", "1e40", "1e-30")
+	var byDecimal, byMagnitude, half1, half2 Bins
+	for i, a := range amounts {
+		byDecimal.AddDecimal(a)
+		if !a.IsPositive() {
+			byMagnitude.AddZero()
+		} else {
+			lead := int(a.Coefficient().String()[0] - '0')
+			byMagnitude.Add(a.NumDigits()+int(a.Exponent())-1, lead)
+		}
+		if i%2 == 0 {
+			half1.AddDecimal(a)
+		} else {
+			half2.AddDecimal(a)
+		}
+	}
+	half1.Merge(&half2)
+	want := byDecimal.Buckets()
+	for name, got := range map[string][]Bucket{"by magnitude": byMagnitude.Buckets(), "merged": half1.Buckets()} {
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d buckets, want %d", name, len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("%s: bucket %d is %v, want %v", name, i, got[i], want[i])
+			}
+		}
+	}
+	if n := half1.Total(); n != len(amounts) {
+		t.Errorf("Total is %d, want %d", n, len(amounts))
+	}
+}

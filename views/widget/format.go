@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"time"
@@ -198,4 +199,46 @@ func FormatDuration(seconds int64) string {
 		}
 	}
 	return sign + strings.Join(parts, " ")
+}
+
+// AppendAmountMin appends FormatAmountMin's text of a plain decimal (an
+// optional "-", digits, an optional point and digits) without allocating,
+// for a screen that writes a million amounts. Any other text is appended
+// as it is.
+func AppendAmountMin(dst, plain []byte, decimals int) []byte {
+	s, neg := bytes.CutPrefix(plain, []byte{'-'})
+	whole, frac, _ := bytes.Cut(s, []byte{'.'})
+	if !allDigitBytes(whole) || !allDigitBytes(frac) || len(whole)+len(frac) == 0 {
+		return append(dst, plain...)
+	}
+	if neg {
+		dst = append(dst, '-')
+	}
+	whole = bytes.TrimLeft(whole, "0")
+	if len(whole) == 0 {
+		whole = []byte{'0'}
+	}
+	for i, c := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, c)
+	}
+	if len(frac) == 0 && decimals <= 0 {
+		return dst
+	}
+	dst = append(append(dst, '.'), frac...)
+	for range decimals - len(frac) {
+		dst = append(dst, '0')
+	}
+	return dst
+}
+
+func allDigitBytes(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

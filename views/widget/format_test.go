@@ -133,3 +133,19 @@ func TestFormatAmountMin(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendAmountMinIsFormatAmountMin: the allocation-free form writes
+// what FormatAmountMin writes.
+func TestAppendAmountMinIsFormatAmountMin(t *testing.T) {
+	for _, s := range []string{"0", "1", "12", "123", "1234", "1234567.5", "-1000", "0.000000000000000001", "007.10",
+		"1530.66", "15000", "123456789012345678901234567890.123", "-2.5"} {
+		if got, want := string(AppendAmountMin([]byte("x"), []byte(s), 2)), "x"+FormatAmountMin(s, 2); got != want {
+			t.Errorf("AppendAmountMin(%q) = %q, want %q", s, got, want)
+		}
+	}
+	for s, want := range map[string]string{"1234567.5": "1,234,567.50", "15000": "15,000.00", "-": "-", "abc": "abc", "": ""} {
+		if got := string(AppendAmountMin(nil, []byte(s), 2)); got != want {
+			t.Errorf("AppendAmountMin(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

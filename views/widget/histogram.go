@@ -35,45 +35,94 @@ const (
 // bins a decade show the shape of stake sizes that a decade alone hides.
 var steps = [...]int{1, 2, 5}
 
+// binCount is the number of 1-2-5 bins between the end decades.
+const binCount = (maxDecade - minDecade + 1) * len(steps)
+
 // LogBuckets sorts amounts into bins of a 1-2-5 scale (1–2, 2–5, 5–10,
 // 10–20, ..., 1k–2k, ...), the log scale on which stake sizes spread. Zero
 // and negative amounts share a bucket labelled "0". Empty bins between the
 // smallest and the largest amount are kept, so the gaps show.
 func LogBuckets(amounts []decimal.Decimal) []Bucket {
-	counts := make([]int, (maxDecade-minDecade+1)*len(steps))
-	zero := 0
-	lo, hi := len(counts), -1
+	var b Bins
 	for _, a := range amounts {
-		if !a.IsPositive() {
-			zero++
-			continue
+		b.AddDecimal(a)
+	}
+	return b.Buckets()
+}
+
+// Bins counts amounts in LogBuckets' bins one at a time, from their
+// magnitude alone: a caller holding amounts as integers counts a million
+// of them without making a decimal of each. The zero value is empty.
+type Bins struct {
+	counts [binCount]int
+	zero   int
+}
+
+// Add counts a positive amount lead.ddd × 10^decade, lead its leading
+// digit (1 to 9): 250 is Add(2, 2), 0.07 is Add(-2, 7). Decades past
+// either end count in the end bins.
+func (b *Bins) Add(decade, lead int) {
+	b.counts[bin(decade, lead)]++
+}
+
+// AddZero counts an amount of zero or less.
+func (b *Bins) AddZero() { b.zero++ }
+
+// AddDecimal counts an amount, exactly.
+func (b *Bins) AddDecimal(a decimal.Decimal) {
+	if !a.IsPositive() {
+		b.zero++
+		return
+	}
+	b.Add(a.NumDigits()+int(a.Exponent())-1, int(a.Coefficient().String()[0]-'0'))
+}
+
+// Merge adds the counts of o.
+func (b *Bins) Merge(o *Bins) {
+	for i, n := range o.counts {
+		b.counts[i] += n
+	}
+	b.zero += o.zero
+}
+
+// Total is the number of amounts counted.
+func (b *Bins) Total() int {
+	n := b.zero
+	for _, c := range b.counts {
+		n += c
+	}
+	return n
+}
+
+// Buckets are the bins from the smallest amount's to the largest's, after
+// a "0" bucket when some amount was zero or less.
+func (b *Bins) Buckets() []Bucket {
+	lo, hi := binCount, -1
+	for i, n := range b.counts {
+		if n > 0 {
+			lo, hi = min(lo, i), max(hi, i)
 		}
-		i := bin(a)
-		counts[i]++
-		lo, hi = min(lo, i), max(hi, i)
 	}
 	var out []Bucket
-	if zero > 0 {
-		out = append(out, Bucket{From: "0", To: "0", Count: zero})
+	if b.zero > 0 {
+		out = append(out, Bucket{From: "0", To: "0", Count: b.zero})
 	}
 	for i := lo; i <= hi; i++ {
-		out = append(out, Bucket{From: edgeLabel(i), To: edgeLabel(i + 1), Count: counts[i]})
+		out = append(out, Bucket{From: edgeLabel(i), To: edgeLabel(i + 1), Count: b.counts[i]})
 	}
 	return out
 }
 
-// bin is the index of a positive amount's 1-2-5 bin, exactly: its decade
-// (the position of its leading digit) and where its leading digit falls
-// among the steps. Amounts past either end land in the end bins.
-func bin(a decimal.Decimal) int {
-	k := a.NumDigits() + int(a.Exponent()) - 1
+// bin is the index of the 1-2-5 bin of lead.ddd × 10^k: its decade, and
+// where its leading digit falls among the steps. Amounts past either end
+// land in the end bins.
+func bin(k, lead int) int {
 	switch {
 	case k < minDecade:
 		return 0
 	case k > maxDecade:
-		return (maxDecade-minDecade+1)*len(steps) - 1
+		return binCount - 1
 	}
-	lead := int(a.Coefficient().String()[0] - '0')
 	j := 0
 	for j+1 < len(steps) && lead >= steps[j+1] {
 		j++

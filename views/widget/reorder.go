@@ -10,18 +10,28 @@ import (
 
 // job is the O(n) part of a change to the table's rows, sort or filter,
 // captured so that it can run in a tea.Cmd: everything it reads is either
-// immutable (row slices, orders, the index are replaced, never modified) or
-// a copy.
+// immutable (rows already given are never changed, orders, views and index
+// segments are replaced, never modified) or a copy.
+//
+// A job may start from the table's current state: order, view and index
+// then cover the first from rows, and only the rows after them are sorted,
+// filtered and merged in. That is what keeps a streamed answer cheap to
+// show: each batch costs its own size plus a merge, never a sort of all
+// the rows again.
 type job[R any] struct {
 	tag, seq, gen int64
-	rows          []R
+	rows          RowSet[R]
 	cols          []Column[R]
+	text          rowText[R]
 	id            func(R) string
 	sort          sortKey
-	order         []int // reusable order for sort, or nil
+	from          int   // rows covered by order, view and index
+	order         []int // order of rows[:from] for sort, or nil
+	view          []int // order filtered by query, or nil
 	index         *filterIndex
 	query         string
 	focus         string // ID of the focused row, to find it again
+	focusRow      int    // its index in rows when they only grew, else -1
 	hasFocus      bool
 	top           bool
 }
@@ -29,12 +39,13 @@ type job[R any] struct {
 // jobDone is a job's result, delivered to Update.
 type jobDone[R any] struct {
 	tag, seq, gen int64
-	rows          []R
+	rows          RowSet[R]
 	sort          sortKey
 	order, view   []int
 	index         *filterIndex
 	query         string
 	focus         string
+	focusRow      int
 	focusPos      int // position of the focused row in view, -1 if gone
 	top           bool
 }
@@ -42,22 +53,40 @@ type jobDone[R any] struct {
 func (j job[R]) run() jobDone[R] {
 	d := jobDone[R]{
 		tag: j.tag, seq: j.seq, gen: j.gen,
-		rows: j.rows, sort: j.sort, order: j.order, index: j.index,
-		query: j.query, focus: j.focus, focusPos: -1, top: j.top,
+		rows: j.rows, sort: j.sort, index: j.index,
+		query: j.query, focus: j.focus, focusRow: j.focusRow, focusPos: -1, top: j.top,
 	}
-	if d.order == nil {
+	grown := j.order != nil && j.from < j.rows.Len()
+	switch {
+	case j.order == nil:
 		d.order = sortRows(j.rows, j.cols, j.sort)
+	case grown:
+		d.order = mergeRows(j.rows, j.cols, j.sort, j.order, sortRange(j.rows, j.cols, j.sort, j.from))
+	default:
+		d.order = j.order
 	}
 	d.view = d.order
 	if j.query != "" {
-		if d.index == nil {
-			d.index = buildIndex(j.rows, j.cols)
+		if d.index == nil || d.index.rows < j.rows.Len() {
+			d.index = extendIndex(d.index, j.rows, j.text)
 		}
-		d.view = d.index.filter(lowerQuery(j.query), d.order)
+		q := lowerQuery(j.query)
+		switch {
+		case j.view != nil && !grown:
+			d.view = j.view
+		case j.view != nil:
+			d.view = mergeRows(j.rows, j.cols, j.sort, j.view, d.index.filterFrom(q, d.order, j.from))
+		default:
+			d.view = d.index.filter(q, d.order)
+		}
+	} else if d.index != nil && d.index.rows < j.rows.Len() {
+		// Kept up to date only while a filter needs it; the next filter
+		// builds it again.
+		d.index = nil
 	}
 	if j.hasFocus && !j.top {
 		for pos, i := range d.view {
-			if j.id(j.rows[i]) == j.focus {
+			if j.focusRow >= 0 && i == j.focusRow || j.focusRow < 0 && j.id(*j.rows.At(i)) == j.focus {
 				d.focusPos = pos
 				break
 			}
@@ -68,67 +97,127 @@ func (j job[R]) run() jobDone[R] {
 
 // sortRows returns the row indexes in the order of key. The sort is stable,
 // so rows that compare equal keep the order they were given in.
-func sortRows[R any](rows []R, cols []Column[R], key sortKey) []int {
-	order := identity(len(rows))
+func sortRows[R any](rows RowSet[R], cols []Column[R], key sortKey) []int {
+	return sortRange(rows, cols, key, 0)
+}
+
+// sortRange returns the indexes of rows[from:] in the order of key.
+func sortRange[R any](rows RowSet[R], cols []Column[R], key sortKey, from int) []int {
+	order := make([]int, rows.Len()-from)
+	for i := range order {
+		order[i] = from + i
+	}
 	if key.col < 0 {
 		return order
 	}
-	cmp := cols[key.col].Sort
-	if key.desc {
-		slices.SortStableFunc(order, func(a, b int) int { return cmp(rows[b], rows[a]) })
-	} else {
-		slices.SortStableFunc(order, func(a, b int) int { return cmp(rows[a], rows[b]) })
-	}
+	slices.SortStableFunc(order, rowCompare(rows, cols, key))
 	return order
 }
 
+func rowCompare[R any](rows RowSet[R], cols []Column[R], key sortKey) func(a, b int) int {
+	if ref := cols[key.col].SortRef; ref != nil {
+		if key.desc {
+			return func(a, b int) int { return ref(rows.At(b), rows.At(a)) }
+		}
+		return func(a, b int) int { return ref(rows.At(a), rows.At(b)) }
+	}
+	cmp := cols[key.col].Sort
+	if key.desc {
+		return func(a, b int) int { return cmp(*rows.At(b), *rows.At(a)) }
+	}
+	return func(a, b int) int { return cmp(*rows.At(a), *rows.At(b)) }
+}
+
+// mergeRows merges two lists of row indexes, each in the order of key, into
+// a new one. Every index in a is smaller than every index in b, so taking a
+// first among equals is what a stable sort of them all would give.
+func mergeRows[R any](rows RowSet[R], cols []Column[R], key sortKey, a, b []int) []int {
+	out := make([]int, 0, len(a)+len(b))
+	if key.col < 0 {
+		return append(append(out, a...), b...)
+	}
+	cmp := rowCompare(rows, cols, key)
+	for len(a) > 0 && len(b) > 0 {
+		if cmp(b[0], a[0]) < 0 {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
 // reorder starts a job that brings the view up to date with the newest
-// rows, the requested sort and the local filter, reusing the current order
-// and index when they still apply. top puts the cursor on the first row
-// when the job is done (a new filter); otherwise the focused row keeps the
-// cursor. note names the work for the footer meanwhile.
+// rows, the requested sort and the local filter, reusing the current order,
+// view and index when they still apply. top puts the cursor on the first
+// row when the job is done (a new filter); otherwise the focused row keeps
+// the cursor. note names the work for the footer meanwhile.
 func (t *Table[R]) reorder(top bool, note string) tea.Cmd {
 	t.jobSeq++
 	t.pending = note
 	j := job[R]{
 		tag: t.tag, seq: t.jobSeq, gen: t.nextGen,
-		rows: t.next, cols: t.cols, id: t.id,
-		sort: t.sort, query: t.localQuery(), top: top,
-	}
-	if t.nextGen == t.rowsGen {
-		j.index = t.index
-		if t.orderSort == t.sort {
-			j.order = t.order
-		}
+		rows: t.next, cols: t.cols, text: t.text, id: t.id,
+		sort: t.sort, query: t.localQuery(), top: top, focusRow: -1,
 	}
 	j.focus, j.hasFocus = t.focusedID()
+	if t.nextGen == t.rowsGen {
+		// The rows on screen are a prefix of the newest: what was
+		// computed for them still holds.
+		j.from, j.index = t.rows.Len(), t.index
+		if t.orderSort == t.sort {
+			j.order = t.order
+			if t.applied == j.query {
+				j.view = t.view
+			}
+		}
+		if j.hasFocus {
+			j.focusRow = t.view[t.cursor]
+		}
+	}
 	return func() tea.Msg { return j.run() }
 }
 
-// finish applies a job's result unless a newer job has started since.
-func (t *Table[R]) finish(d jobDone[R]) {
+// finish applies a job's result unless a newer job has started since, and
+// starts the next when rows arrived meanwhile.
+func (t *Table[R]) finish(d jobDone[R]) tea.Cmd {
 	if d.seq != t.jobSeq {
-		return
+		return nil
 	}
-	focus, hasFocus := t.focusedID()
+	// The focused row, by index while the rows only grew (an ID costs a
+	// Cell-like call per row to compare), else by ID.
+	focusRow, sameRows := -1, d.gen == t.rowsGen
+	var focus string
+	if len(t.view) > 0 {
+		focusRow = t.view[t.cursor]
+		if !sameRows {
+			focus = t.id(*t.rows.At(focusRow))
+		}
+	}
 	t.pending = ""
-	if d.gen != t.rowsGen {
-		t.rows, t.rowsGen = d.rows, d.gen
-		t.cache.reset()
+	if !sameRows {
+		t.cache.reset() // lines are cached by row index
 	}
+	t.rows, t.rowsGen = d.rows, d.gen
 	t.order, t.orderSort, t.view = d.order, d.sort, d.view
 	t.index, t.applied = d.index, d.query
 	pos := -1
 	switch {
 	case d.top:
 		pos = 0
-	case hasFocus && focus == d.focus:
+	case focusRow < 0:
+	case sameRows && focusRow == d.focusRow:
 		pos = d.focusPos
-	case hasFocus:
-		// The user moved while the job ran: look for the row now focused.
+	case sameRows:
+		// The user moved while the job ran.
+		pos = slices.Index(t.view, focusRow)
+	case focus == d.focus:
+		pos = d.focusPos
+	default:
 		pos = t.find(focus)
 	}
 	t.place(pos)
+	return t.catchUp()
 }
 
 // cycleSort moves to the next sort order: each sortable column ascending,
@@ -152,7 +241,7 @@ func nextSort[R any](cols []Column[R], widths []int, cur sortKey) sortKey {
 		return sortKey{col: cur.col, desc: true}
 	}
 	for c := cur.col + 1; c < len(cols); c++ {
-		if cols[c].Sort != nil && (widths == nil || widths[c] > 0) {
+		if cols[c].sortable() && (widths == nil || widths[c] > 0) {
 			return sortKey{col: c}
 		}
 	}
@@ -174,7 +263,7 @@ func (t *Table[R]) sortLabel() string {
 
 func (t *Table[R]) sortable() bool {
 	for _, c := range t.cols {
-		if c.Sort != nil {
+		if c.sortable() {
 			return true
 		}
 	}

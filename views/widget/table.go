@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -17,6 +18,10 @@ const defaultDebounce = 100 * time.Millisecond
 // filterStatusRoom is what the footer keeps right of the filter being
 // typed, for the position ("1,234/100,000").
 const filterStatusRoom = 24
+
+// findInFrame is how many rows SetRows searches for the focused row on
+// the UI goroutine; more rows are searched in a job.
+const findInFrame = 20_000
 
 // maxQueryLen bounds the filter input.
 const maxQueryLen = 200
@@ -39,6 +44,12 @@ type TableConfig[R any] struct {
 	// rows the screen gives it with SetRows and does not filter them. Its
 	// command, if any, is run either way.
 	OnFilter func(query string) (cmd tea.Cmd, handled bool)
+	// FilterText, when set, appends the text the filter searches in a row,
+	// in place of every column's cell: a screen of a million rows writes
+	// it without a string per cell. Fields are best separated by a NUL;
+	// the table lowercases ASCII letters and turns every control byte into
+	// a separator, so it cannot break the index.
+	FilterText func(dst []byte, row R) []byte
 	// Clipboard receives copies; the zero value means TerminalClipboard.
 	Clipboard Clipboard
 	// Keys overrides DefaultTableKeyMap.
@@ -75,6 +86,7 @@ var tableTags atomic.Int64
 // to Update: the debounce ticks and background results come back that way.
 type Table[R any] struct {
 	cols      []Column[R]
+	text      rowText[R] // what the filter searches in a row
 	id        func(R) string
 	copyText  func(R) string
 	onOpen    func(R) tea.Cmd
@@ -89,7 +101,7 @@ type Table[R any] struct {
 	// rows are on screen. next is the newest slice given to SetRows; it
 	// differs from rows while a background job sorts or filters it, and the
 	// old rows stay on screen meanwhile. gens number the slices.
-	rows, next       []R
+	rows, next       RowSet[R]
 	rowsGen, nextGen int64
 	order            []int        // every row index, in sort order
 	orderSort        sortKey      // the sort order was computed for
@@ -114,6 +126,20 @@ type Table[R any] struct {
 	cache          lineCache
 	scratch        []byte
 	spinner        func() string
+	// replaced is what the table showed before the last SetRows, kept so
+	// that a screen giving those rows back (after a server filter) finds
+	// them as they were: sorted, indexed, the cursor where it was.
+	replaced *shownState[R]
+}
+
+// shownState is the rows on screen and what was computed for them.
+type shownState[R any] struct {
+	rows           RowSet[R]
+	order, view    []int
+	orderSort      sortKey
+	applied        string
+	index          *filterIndex
+	cursor, offset int
 }
 
 // NewTable builds a table. It panics when ID or a column's Cell is missing:
@@ -145,6 +171,10 @@ func NewTable[R any](cfg TableConfig[R]) *Table[R] {
 	}
 	if t.copyText == nil {
 		t.copyText = cfg.ID
+	}
+	t.text = cellsText(cfg.Columns)
+	if cfg.FilterText != nil {
+		t.text = customText(cfg.FilterText)
 	}
 	if t.clipboard.Out == nil {
 		t.clipboard = TerminalClipboard()
@@ -187,25 +217,44 @@ func (t *Table[R]) SetSize(width, height int) {
 	t.setCursor(t.cursor)
 }
 
-// SetRows replaces the rows. The table keeps the slice and reads it from
-// background jobs, so the caller must not modify it afterwards. The cursor
+// SetRows replaces the rows. The table keeps the slice (it does not copy
+// it) and reads it from background jobs, so the caller must not modify it
+// afterwards. The cursor
 // stays on the row with the same ID when there is one.
 //
 // When a sort or a filter is active, the new rows are sorted and filtered in
 // the returned command and replace the old ones on screen when that is done;
-// otherwise they show at once and the command is nil.
+// so are many rows when the cursor is on a row to find among them.
+// Otherwise they show at once and the command is nil.
 func (t *Table[R]) SetRows(rows []R) tea.Cmd {
+	return t.SetRowSet(RowsOf(rows))
+}
+
+// SetRowSet is SetRows for rows a table gave out (Rows): a screen that
+// showed other rows for a while gives its own back without copying them.
+// When they are the rows the table showed before the last SetRows (with
+// rows appended since, perhaps), their order, filter index and cursor come
+// back as they were, rather than sorting a million rows again.
+func (t *Table[R]) SetRowSet(rows RowSet[R]) tea.Cmd {
+	before := t.replaced
+	t.replaced = &shownState[R]{rows: t.rows, order: t.order, view: t.view, orderSort: t.orderSort,
+		applied: t.applied, index: t.index, cursor: t.cursor, offset: t.offset}
+	if before != nil && before.rows.Len() > 0 && extends(rows, before.rows) {
+		return t.restore(before, rows)
+	}
 	t.next = rows
 	t.nextGen++
 	t.natural = naturalWidth(t.cols, rows)
-	if t.sort.col >= 0 || t.localQuery() != "" {
+	focus, hasFocus := t.focusedID()
+	// Finding the focused row calls ID on every row: at a million rows
+	// that is longer than a frame, so a job does it.
+	if t.sort.col >= 0 || t.localQuery() != "" || hasFocus && rows.Len() > findInFrame {
 		return t.reorder(false, "updating")
 	}
-	focus, hasFocus := t.focusedID()
 	t.jobSeq++ // a job still running worked on older rows
 	t.pending = ""
 	t.rows, t.rowsGen = rows, t.nextGen
-	t.order = identity(len(rows))
+	t.order = identity(rows.Len())
 	t.orderSort = unsorted
 	t.view = t.order
 	t.index = nil
@@ -219,13 +268,106 @@ func (t *Table[R]) SetRows(rows []R) tea.Cmd {
 	return nil
 }
 
+// extends reports whether rows are old with rows appended: the same rows
+// at the same addresses. Only the last chunk of a RowSet is ever copied,
+// so its last row tells.
+func extends[R any](rows, old RowSet[R]) bool {
+	n := old.Len()
+	return rows.Len() >= n && rows.At(0) == old.At(0) && rows.At(n-1) == old.At(n-1)
+}
+
+// restore shows the rows of st again, with rows the rows arrived since.
+func (t *Table[R]) restore(st *shownState[R], rows RowSet[R]) tea.Cmd {
+	t.next = rows
+	t.nextGen++
+	t.natural = naturalWidth(t.cols, rows)
+	t.jobSeq++ // a job still running worked on other rows
+	t.pending = ""
+	t.rows, t.rowsGen = st.rows, t.nextGen
+	t.order, t.orderSort, t.view = st.order, st.orderSort, st.view
+	t.applied, t.index = st.applied, st.index
+	t.cache.reset()
+	t.cursor, t.offset = st.cursor, st.offset
+	t.setCursor(t.cursor)
+	if t.orderSort != t.sort || t.applied != t.localQuery() || rows.Len() > st.rows.Len() {
+		// The sort or the filter changed meanwhile, or rows arrived.
+		return t.reorder(false, "updating")
+	}
+	return nil
+}
+
+// AppendRows adds rows after the last, as a long answer arrives in
+// batches. The table copies them: the caller may reuse more. The rows on
+// screen keep their places and their cached lines. In the given order and
+// unfiltered, the new rows show at once; under a sort or a local filter, a
+// background job sorts and filters the new rows alone and merges them in,
+// and rows that arrive while it runs wait for the next job.
+func (t *Table[R]) AppendRows(more []R) tea.Cmd {
+	return t.ExtendRows(t.next.Append(more))
+}
+
+// ExtendRows is AppendRows for a caller that appends to a RowSet of its
+// own, on another goroutine for example: rows must be the set given last
+// (SetRowSet, ExtendRows) with rows appended. The table reads the new rows
+// where they are, without copying them.
+func (t *Table[R]) ExtendRows(rows RowSet[R]) tea.Cmd {
+	before := t.next.Len()
+	if rows.Len() <= before {
+		return nil
+	}
+	t.next = rows
+	// Rows that grow are a stream, not a subset shown for a while: the
+	// rows it replaced are not coming back, and may be many.
+	t.replaced = nil
+	if before < contentSample {
+		t.natural = naturalWidth(t.cols, t.next)
+	}
+	if t.pending != "" {
+		return nil // the job running now starts the next when it is done
+	}
+	return t.catchUp()
+}
+
+// catchUp brings the view up to the rows appended since it was computed.
+func (t *Table[R]) catchUp() tea.Cmd {
+	if t.nextGen != t.rowsGen || t.next.Len() == t.rows.Len() {
+		return nil
+	}
+	if t.sort.col >= 0 || t.localQuery() != "" {
+		return t.reorder(false, "updating")
+	}
+	// Nothing to sort or filter: the new rows go at the end. A job reading
+	// the old order reads no further than its length, and the unfiltered
+	// view is the order itself.
+	if n := t.next.Len(); cap(t.order) < n {
+		// Doubled, not grown by a quarter as append would: a million
+		// rows arriving in batches copy the order a few times, not
+		// dozens.
+		t.order = slices.Grow(t.order, max(n, 2*cap(t.order))-len(t.order))
+	}
+	for i := t.rows.Len(); i < t.next.Len(); i++ {
+		t.order = append(t.order, i)
+	}
+	t.rows, t.view = t.next, t.order
+	t.index = nil // it covers the old rows only; the next filter builds it
+	t.setCursor(t.cursor)
+	return nil
+}
+
 // NaturalWidth is the width at which the first rows' cells show whole, so
 // that a screen can give the table that much before a side pane takes the
 // rest; 0 before any rows.
 func (t *Table[R]) NaturalWidth() int { return t.natural }
 
-// Rows returns the rows on screen, in the order they were given.
-func (t *Table[R]) Rows() []R { return t.rows }
+// Rows returns the rows given (by SetRows, then AppendRows), in that
+// order, including those a job is still sorting or filtering in.
+func (t *Table[R]) Rows() RowSet[R] { return t.next }
+
+// Shown returns the rows and, as indexes into them, those shown in order
+// (sorted and filtered): for work over what the user sees, such as a
+// histogram of the filtered rows, off the UI goroutine. The table never
+// modifies either afterwards.
+func (t *Table[R]) Shown() (rows RowSet[R], shown []int) { return t.rows, slices.Clip(t.view) }
 
 // Len is the number of rows shown (after the filter).
 func (t *Table[R]) Len() int { return len(t.view) }
@@ -236,7 +378,7 @@ func (t *Table[R]) Selected() (R, bool) {
 		var zero R
 		return zero, false
 	}
-	return t.rows[t.view[t.cursor]], true
+	return *t.rows.At(t.view[t.cursor]), true
 }
 
 // SelectID moves the cursor to the row with the given ID and reports
@@ -261,7 +403,7 @@ func (t *Table[R]) SetLoading(spinner func() string) { t.spinner = spinner }
 // SortBy sorts by column col (an index into Columns) in the given direction,
 // as if the user had cycled to it. A column without Sort is ignored.
 func (t *Table[R]) SortBy(col int, desc bool) tea.Cmd {
-	if col < 0 || col >= len(t.cols) || t.cols[col].Sort == nil {
+	if col < 0 || col >= len(t.cols) || !t.cols[col].sortable() {
 		return nil
 	}
 	t.sort = sortKey{col: col, desc: desc}
@@ -296,7 +438,7 @@ func (t *Table[R]) focusedID() (string, bool) {
 // find returns the position of the row with the given ID in the view, or -1.
 func (t *Table[R]) find(id string) int {
 	for pos, i := range t.view {
-		if t.id(t.rows[i]) == id {
+		if t.id(*t.rows.At(i)) == id {
 			return pos
 		}
 	}

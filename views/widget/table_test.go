@@ -221,7 +221,7 @@ func TestTableSortCycles(t *testing.T) {
 	shown := func() []stake {
 		out := make([]stake, tb.Len())
 		for pos, i := range tb.view {
-			out[pos] = tb.rows[i]
+			out[pos] = *tb.rows.At(i)
 		}
 		return out
 	}

@@ -21,7 +21,7 @@ func (t *Table[R]) Update(msg tea.Msg) tea.Cmd {
 		}
 	case jobDone[R]:
 		if msg.tag == t.tag {
-			t.finish(msg)
+			return t.finish(msg)
 		}
 	}
 	return nil

@@ -56,7 +56,7 @@ func (t *Table[R]) line(i int) string {
 	if s, ok := t.cache.get(i); ok {
 		return s
 	}
-	r := t.rows[i]
+	r := *t.rows.At(i)
 	b := t.scratch[:0]
 	first := true
 	for c, col := range t.cols {
@@ -106,7 +106,7 @@ func (t *Table[R]) renderHeader() string {
 
 func (t *Table[R]) emptyText() string {
 	switch {
-	case t.spinner != nil && len(t.rows) == 0:
+	case t.spinner != nil && t.rows.Len() == 0:
 		return strings.TrimSpace(t.spinner() + " Loading…")
 	case t.pending != "":
 		return strings.ToUpper(t.pending[:1]) + t.pending[1:] + "…"
@@ -121,7 +121,7 @@ func (t *Table[R]) emptyText() string {
 // position and any work in progress on the right.
 func (t *Table[R]) footer() string {
 	var right []string
-	if t.spinner != nil && len(t.rows) > 0 {
+	if t.spinner != nil && t.rows.Len() > 0 {
 		right = append(right, strings.TrimSpace(t.spinner()+" loading"))
 	}
 	if t.pending != "" {
@@ -135,7 +135,7 @@ func (t *Table[R]) footer() string {
 	if n := len(t.view); n > 0 {
 		pos := FormatCount(t.cursor+1) + "/" + FormatCount(n)
 		if t.applied != "" {
-			pos += " of " + FormatCount(len(t.rows))
+			pos += " of " + FormatCount(t.rows.Len())
 		}
 		right = append(right, pos)
 	}
