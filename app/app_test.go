@@ -264,7 +264,8 @@ func TestFooterKeepsKeysWhole(t *testing.T) {
 		{19, "a first …"},
 		{8, ""},
 	} {
-		got := ansi.Strip(m.wholeKeys(bindings, c.width))
+		line, _ := m.wholeKeys(bindings, c.width)
+		got := ansi.Strip(line)
 		if got != c.want || lipgloss.Width(got) > c.width {
 			t.Errorf("width %d: %q, want %q", c.width, got, c.want)
 		}

@@ -204,7 +204,11 @@ func (l *list[R]) layout() {
 	if l.hasSummary() {
 		h--
 	}
-	l.split = widget.SplitPaneFor(l.width, max(h, 1), l.table.NaturalWidth())
+	if l.ctx.Compact {
+		l.split = widget.Split{Main: widget.Size{Width: l.width, Height: max(h, 1)}}
+	} else {
+		l.split = widget.SplitPaneFor(l.width, max(h, 1), l.table.NaturalWidth())
+	}
 	l.table.SetSize(l.split.Main.Width, l.split.Main.Height)
 	l.detail.SetSize(l.split.Detail.Width, l.split.Detail.Height)
 }
@@ -264,7 +268,11 @@ func (l *list[R]) FullHelp() [][]key.Binding {
 		full = append(full, acts)
 	}
 	full = append(full, l.table.FullHelp()...)
-	full = append(full, append(l.detail.ShortHelp(), keyDetailKey))
+	if l.ctx.Compact {
+		full = append(full, []key.Binding{keyDetailKey}) // no pane to scroll
+	} else {
+		full = append(full, append(l.detail.ShortHelp(), keyDetailKey))
+	}
 	if l.fetch != nil {
 		full = append(full, []key.Binding{keyRefresh})
 	}
