@@ -150,8 +150,8 @@ func TestRequestInspector(t *testing.T) {
 }
 
 func TestTooSmall(t *testing.T) {
-	view := drive(t, newSession(t), 60, 20, step{want: "too small"})
-	if !strings.Contains(view, "too small") || !strings.Contains(view, "80x24") {
+	view := drive(t, newSession(t), MinWidth-1, MinHeight, step{want: "too small"})
+	if !strings.Contains(view, "too small") || !strings.Contains(view, "60x20") {
 		t.Errorf("view:\n%s", view)
 	}
 }

@@ -22,8 +22,8 @@ import (
 const (
 	// MinWidth and MinHeight are the smallest terminal the dashboard
 	// draws in, with the compact layout: every form and review fits there.
-	MinWidth  = 80
-	MinHeight = 24
+	MinWidth  = 60
+	MinHeight = 20
 	// FullWidth and FullHeight are the smallest terminal of the full
 	// layout.
 	FullWidth  = 80
@@ -129,28 +129,37 @@ type forms []string
 // are still too wide, the part give is cut, so that the others (the
 // countdowns) stay whole.
 func shrink(parts []forms, steps []int, give int, sep string, width int) string {
-	at := make([]int, len(parts))
-	line := func() string {
-		var out []string
-		for i, p := range parts {
-			if len(p) > 0 && p[at[i]] != "" {
-				out = append(out, p[at[i]])
-			}
-		}
-		return strings.Join(out, sep)
-	}
-	for _, s := range steps {
-		if lipgloss.Width(line()) <= width {
-			break
-		}
-		at[s] = min(at[s]+1, len(parts[s])-1)
-	}
-	if over := lipgloss.Width(line()) - width; over > 0 && give >= 0 && len(parts[give]) > 0 {
+	at := shorten(parts, steps, sep, width)
+	if over := lipgloss.Width(join(parts, at, sep)) - width; over > 0 && give >= 0 && len(parts[give]) > 0 {
 		p := parts[give][at[give]]
 		parts[give] = forms{truncateANSI(p, max(lipgloss.Width(p)-over, 1))}
 		at[give] = 0
 	}
-	return fit(line(), width, 1)
+	return fit(join(parts, at, sep), width, 1)
+}
+
+// shorten takes steps until the parts fit width, and returns the form
+// each part is at.
+func shorten(parts []forms, steps []int, sep string, width int) []int {
+	at := make([]int, len(parts))
+	for _, s := range steps {
+		if lipgloss.Width(join(parts, at, sep)) <= width {
+			break
+		}
+		at[s] = min(at[s]+1, len(parts[s])-1)
+	}
+	return at
+}
+
+// join draws each part in the form at says.
+func join(parts []forms, at []int, sep string) string {
+	var out []string
+	for i, p := range parts {
+		if len(p) > 0 && p[at[i]] != "" {
+			out = append(out, p[at[i]])
+		}
+	}
+	return strings.Join(out, sep)
 }
 
 // The parts of the header, in their order on the line.
@@ -201,16 +210,21 @@ func (m *Model) header() string {
 }
 
 // topLine is the compact layout's one line: where the user is, then the
-// header without the brand.
+// header without the brand. The header's shortest forms (the countdowns)
+// come first, then the page on show, then the header's longer forms, and
+// the pages before it last.
 func (m *Model) topLine() string {
 	const sep = " │ "
 	parts := m.headerParts()
 	parts[partBrand] = nil
 	crumbs := m.crumbs(true)
-	// The header gets the room the location's last part needs (up to a
-	// third of the line), the location what the header leaves.
-	reserve := min(lipgloss.Width(crumbs[len(crumbs)-1]), m.width/3) + lipgloss.Width(sep)
-	head := shrink(parts, headerSteps, partProfile, sep, max(m.width-reserve, 1))
+	shortest := lipgloss.Width(join(parts, shorten(parts, headerSteps, sep, -1), sep))
+	page := lipgloss.Width(trail(crumbs, 1<<20)) // the whole trail when it is one page
+	if len(crumbs) > 1 {
+		page = lipgloss.Width(crumbsCut + crumbs[len(crumbs)-1])
+	}
+	page = max(min(page, m.width-lipgloss.Width(sep)-shortest), 0)
+	head := shrink(parts, headerSteps, partProfile, sep, max(m.width-lipgloss.Width(sep)-page, 1))
 	room := m.width - lipgloss.Width(head) - lipgloss.Width(sep)
 	return fit(trail(crumbs, room)+sep+head, m.width, 1)
 }
@@ -508,5 +522,11 @@ func (m *Model) fullHelp() string {
 		names = append(names, ":"+strings.TrimSpace(c.name+" "+c.args))
 	}
 	b.WriteString(wrapWords(names, " · ", m.width))
+	b.WriteString("\n\n" + headerStyle.Render("Terminal size") + "\n")
+	b.WriteString(wrapWords(strings.Fields(layoutHelp), " ", m.width))
 	return b.String()
 }
+
+// layoutHelp tells what each terminal size gets.
+var layoutHelp = fmt.Sprintf("From %dx%d the full layout, with detail panes beside or under the tables; down to %dx%d a compact one, where d (or enter) opens a row's details; below that only a notice.",
+	FullWidth, FullHeight, MinWidth, MinHeight)

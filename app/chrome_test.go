@@ -95,3 +95,36 @@ func TestTrail(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactLayout: from 80x24 down to 60x20 the dashboard draws one top
+// line, no detail pane, and a footer that still names the screen's
+// actions and help; the countdowns stay whole in the top line.
+func TestCompactLayout(t *testing.T) {
+	f := newFlow(t)
+	f.send(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight}).wait("1 Contracts │")
+	m := f.m
+	view := lines(m)
+	if len(view) != MinHeight || !strings.HasPrefix(view[0], "1 Contracts │") || !strings.Contains(view[0], "SANDBOX") {
+		t.Fatalf("the top line is not one line with the tab and SANDBOX:\n%s", strings.Join(view, "\n"))
+	}
+	if strings.Contains(strings.Join(view, "\n"), "ID       14f74a96") {
+		t.Errorf("a detail pane is drawn in the compact layout:\n%s", strings.Join(view, "\n"))
+	}
+	footer := view[len(view)-1]
+	for _, want := range []string{"I initialize", "D start", "F fund", "? help"} {
+		if !strings.Contains(footer, want) {
+			t.Errorf("the footer lacks %q: %q", want, footer)
+		}
+	}
+	f.unlock()
+	f.runes("6").runes("s").wait("Sign this message").runes("y").wait("Signed in as")
+	f.runes("1").runes("d").wait("ID")
+	m = f.quit()
+	view = lines(m)
+	if !regexp.MustCompile(`› Details │ .*SANDBOX.*unlocked \d+:\d\d · portal \d+:\d\d$`).MatchString(view[0]) {
+		t.Errorf("the top line lacks the page, SANDBOX or a whole countdown: %q", view[0])
+	}
+	if !strings.Contains(strings.Join(view, "\n"), "14f74a96-09be-51d7-9a23-06d5c91a3733") {
+		t.Errorf("d does not open the row's details:\n%s", strings.Join(view, "\n"))
+	}
+}
