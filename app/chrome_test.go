@@ -128,3 +128,25 @@ func TestCompactLayout(t *testing.T) {
 		t.Errorf("d does not open the row's details:\n%s", strings.Join(view, "\n"))
 	}
 }
+
+// TestNamesShowWhole: names get the width their cells need before an
+// address grows: on Contracts and Pools at 80, 100, 120 and 200 columns
+// the names are whole, and from 100 columns Contracts shows Created.
+func TestNamesShowWhole(t *testing.T) {
+	for _, w := range []int{80, 100, 120, 200} {
+		contracts := drive(t, newSession(t), w, 30, step{want: "Team & Advisors Vesting"})
+		wants := []string{"Team & Advisors Vesting", "Seed & Strategic Vesting"}
+		if w >= 100 {
+			wants = append(wants, "Created")
+		}
+		for _, want := range wants {
+			if !strings.Contains(contracts, want) {
+				t.Errorf("at %d columns Contracts lacks %q:\n%s", w, want, contracts)
+			}
+		}
+		pools := drive(t, newSession(t), w, 30, step{keys: "2", want: "Whale pool"})
+		if !strings.Contains(pools, "Season 8 · 180-day Flex") {
+			t.Errorf("at %d columns Pools cuts a name:\n%s", w, pools)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -109,6 +110,7 @@ type Table[R any] struct {
 	cursor, offset int // positions in view
 	width, height  int
 	widths         []int // per column; 0 when dropped
+	content        []int // the width each column's cells need; nil before rows
 	natural        int   // NaturalWidth
 	header         string
 	cache          lineCache
@@ -176,7 +178,7 @@ func NewTable[R any](cfg TableConfig[R]) *Table[R] {
 func (t *Table[R]) SetSize(width, height int) {
 	if width != t.width {
 		t.width = width
-		t.widths = layout(t.cols, width)
+		t.widths = layout(t.cols, width, t.content)
 		t.cache.reset()
 		t.header = t.renderHeader()
 		// Room for a whole address (42) beside the position on the
@@ -197,7 +199,14 @@ func (t *Table[R]) SetSize(width, height int) {
 func (t *Table[R]) SetRows(rows []R) tea.Cmd {
 	t.next = rows
 	t.nextGen++
-	t.natural = naturalWidth(t.cols, rows)
+	t.content = contentWidths(t.cols, rows)
+	t.natural = naturalWidth(t.content)
+	if w := layout(t.cols, t.width, t.content); t.width > 0 && !slices.Equal(w, t.widths) {
+		// The new cells ask for other widths.
+		t.widths = w
+		t.cache.reset()
+		t.header = t.renderHeader()
+	}
 	if t.sort.col >= 0 || t.localQuery() != "" {
 		return t.reorder(false, "updating")
 	}
