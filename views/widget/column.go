@@ -36,13 +36,13 @@ type Column[R any] struct {
 	// MaxWidth caps how far Flex may widen the column; 0 means no cap.
 	MaxWidth int
 	// Flex is the column's share of the width left after every column got
-	// its MinWidth (and every Text column the width of its cells); 0 keeps
-	// the column at MinWidth.
+	// the width of its cells (Text columns first); 0 keeps the column at
+	// that width.
 	Flex int
-	// Text marks free text people read (a name) in a flexible column: the
-	// width left after every column's MinWidth goes first to such columns,
-	// up to the width their cells need, before long values of a fixed
-	// form (ids, addresses) grow.
+	// Text marks free text people read (a name): the width left after
+	// every column's MinWidth goes first to such columns, up to the width
+	// their cells need, before long values of a fixed form (ids,
+	// addresses) grow.
 	Text bool
 	// Priority decides which columns go when the terminal is too narrow for
 	// all of them: the column with the highest Priority is dropped first,
@@ -80,9 +80,9 @@ func (c Column[R]) maxWidth() int {
 
 // layout gives each column its width in a line of total cells, 0 for a
 // column that does not fit. Columns are dropped by Priority until the rest
-// fit at their minimum widths; the space left over goes to the flexible
-// columns up to content, the width their cells need (nil before any rows),
-// Text columns first, then to them by weight, up to their caps.
+// fit at their minimum widths; the space left over goes to the columns up
+// to content, the width their cells need (nil before any rows), Text
+// columns first, then to the flexible ones by weight, up to their caps.
 func layout[R any](cols []Column[R], total int, content []int) []int {
 	widths := make([]int, len(cols))
 	avail := total - markerWidth
@@ -138,9 +138,10 @@ func layout[R any](cols []Column[R], total int, content []int) []int {
 	return widths
 }
 
-// fill widens the kept flexible columns that are Text (or not) to the
-// width their cells need, the smallest need first so that as many as can
-// show whole, while extra lasts; it returns what is left.
+// fill widens the kept columns that are Text (or not) to the width their
+// cells need, the smallest need first so that as many as can show whole,
+// while extra lasts; it returns what is left. A column without Flex grows
+// too: a cell cut while the line has room says nothing.
 func fill[R any](cols []Column[R], widths, content []int, extra int, text bool) int {
 	if len(content) != len(cols) {
 		return extra
@@ -148,7 +149,7 @@ func fill[R any](cols []Column[R], widths, content []int, extra int, text bool) 
 	need := func(i int) int { return max(content[i]-widths[i], 0) }
 	var which []int
 	for i, c := range cols {
-		if c.Text == text && c.Flex > 0 && widths[i] > 0 {
+		if c.Text == text && widths[i] > 0 {
 			which = append(which, i)
 		}
 	}
