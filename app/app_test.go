@@ -116,7 +116,7 @@ func TestScreens(t *testing.T) {
 		{"transactions", []step{{keys: "4", want: "No transactions yet"}}},
 		{"help", []step{{keys: "?", want: "or esc to close"}}},
 	}
-	for _, size := range []struct{ w, h int }{{120, 36}, {80, 24}} {
+	for _, size := range []struct{ w, h int }{{60, 20}, {80, 24}, {120, 36}, {200, 60}} {
 		for _, sc := range screens {
 			t.Run(sc.name+"-"+itoa(size.w)+"x"+itoa(size.h), func(t *testing.T) {
 				// A session of its own, so that the request log holds this

@@ -211,16 +211,18 @@ func (m *Model) header() string {
 
 // topLine is the compact layout's one line: where the user is, then the
 // header without the brand. The header's shortest forms (the countdowns)
-// come first, then the page on show, then the header's longer forms, and
-// the pages before it last.
+// come first, then the page on show (the whole trail when short), then
+// the header's longer forms, and the pages before it last.
 func (m *Model) topLine() string {
 	const sep = " │ "
 	parts := m.headerParts()
 	parts[partBrand] = nil
 	crumbs := m.crumbs(true)
 	shortest := lipgloss.Width(join(parts, shorten(parts, headerSteps, sep, -1), sep))
-	page := lipgloss.Width(trail(crumbs, 1<<20)) // the whole trail when it is one page
-	if len(crumbs) > 1 {
+	// The page on show, or the whole trail when it takes a third of the
+	// line at most.
+	page := lipgloss.Width(strings.Join(crumbs, crumbSep))
+	if len(crumbs) > 1 && page > m.width/3 {
 		page = lipgloss.Width(crumbsCut + crumbs[len(crumbs)-1])
 	}
 	page = max(min(page, m.width-lipgloss.Width(sep)-shortest), 0)
