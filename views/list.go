@@ -204,7 +204,10 @@ func (l *list[R]) layout() {
 	if l.hasSummary() {
 		h--
 	}
-	if l.ctx.Compact {
+	if l.ctx.Compact || len(l.table.Rows()) == 0 && !l.busy {
+		// No pane: the compact layout opens a row's details as a page, and
+		// with no rows the pane would be empty while the table's message
+		// is cut.
 		l.split = widget.Split{Main: widget.Size{Width: l.width, Height: max(h, 1)}}
 	} else {
 		l.split = widget.SplitPaneFor(l.width, max(h, 1), l.table.NaturalWidth())
