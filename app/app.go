@@ -17,7 +17,6 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
 	"allot/internal/journal"
@@ -25,12 +24,6 @@ import (
 	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
-)
-
-// MinWidth and MinHeight are the smallest terminal the dashboard draws in.
-const (
-	MinWidth  = 80
-	MinHeight = 24
 )
 
 // Tabs.
@@ -248,13 +241,9 @@ func (m *Model) busy() bool {
 	return false
 }
 
-func (m *Model) bodySize() (int, int) {
-	// header, tabs, status line, help line
-	return m.width, max(m.height-4, 1)
-}
-
 func (m *Model) resize() {
 	w, h := m.bodySize()
+	m.ctx.Compact = m.compact()
 	for _, stack := range m.stacks {
 		for _, s := range stack {
 			s.SetSize(w, h)
@@ -335,11 +324,18 @@ func (m *Model) animate() tea.Cmd {
 		m.spinning = true
 		cmds = append(cmds, m.spin.Tick)
 	}
-	if !m.ticking && m.walletSegment() != "" {
+	if !m.ticking && m.counting() {
 		m.ticking = true
 		cmds = append(cmds, clockTick())
 	}
 	return tea.Batch(cmds...)
+}
+
+// counting says whether the header shows a countdown: an account is
+// unlocked, or was.
+func (m *Model) counting() bool {
+	addr, _, _ := m.walletParts()
+	return addr != ""
 }
 
 // headerTick redraws the header's countdowns, once a second.
@@ -370,7 +366,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize()
 		return m, nil
 	case headerTick:
-		if m.walletSegment() == "" {
+		if !m.counting() {
 			m.ticking = false
 			return m, nil
 		}
@@ -442,10 +438,6 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	return m, tea.Batch(cmds...)
 }
-
-// tooSmall says the terminal is smaller than the dashboard draws in: the
-// page is hidden, and nothing on it may act.
-func (m *Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeight }
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
@@ -716,7 +708,7 @@ func (m *Model) view() string {
 		return ""
 	}
 	if m.tooSmall() {
-		view, asked := tooSmall(m.width, m.height, m.quitting)
+		view, asked := tooSmallNotice(m.width, m.height, m.quitting)
 		m.quitShown = asked
 		return view
 	}
@@ -729,119 +721,7 @@ func (m *Model) view() string {
 	default:
 		body = m.top().View()
 	}
-	_, h := m.bodySize()
-	return strings.Join([]string{m.header(), m.tabs(), fit(body, m.width, h), m.statusLine(), m.footer()}, "\n")
-}
-
-// tooSmall draws the notice shown instead of the page, with the quit
-// question when it is asked; asked says whether the question fit whole.
-func tooSmall(w, h int, quitting bool) (view string, asked bool) {
-	msg := fmt.Sprintf("Terminal too small: %dx%d.\nallot needs at least %dx%d.\nEnlarge the window, or press q to quit.", w, h, MinWidth, MinHeight)
-	if quitting {
-		msg = quitQuestion + "\n" + msg
-	}
-	lines := strings.Split(msg, "\n")
-	asked = quitting && lipgloss.Width(quitQuestion) <= w && h >= 1
-	for i, l := range lines {
-		lines[i] = sanitize.Truncate(l, max(w, 1))
-	}
-	if len(lines) > h {
-		lines = lines[:max(h, 1)]
-	}
-	return strings.Join(lines, "\n"), asked
-}
-
-// quitQuestion is asked before quitting while work runs.
-const quitQuestion = "Work is still running. Quit anyway? (y/N)"
-
-// wrapWords joins words with sep into lines of at most width cells.
-func wrapWords(words []string, sep string, width int) string {
-	var lines []string
-	line := ""
-	for _, w := range words {
-		switch {
-		case line == "":
-			line = w
-		case lipgloss.Width(line+sep+w) <= width:
-			line += sep + w
-		default:
-			lines = append(lines, line)
-			line = w
-		}
-	}
-	return strings.Join(append(lines, line), "\n")
-}
-
-// fit cuts or pads s to exactly h lines of at most w cells.
-func fit(s string, w, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		if lipgloss.Width(l) > w {
-			lines[i] = truncateANSI(l, w)
-		}
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
-}
-
-var (
-	headerStyle  = lipgloss.NewStyle().Bold(true)
-	sandboxStyle = lipgloss.NewStyle().Bold(true).Reverse(true)
-	activeTab    = lipgloss.NewStyle().Bold(true).Underline(true)
-	errStyle     = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#CF222E", Dark: "#F85149"})
-)
-
-func (m *Model) header() string {
-	parts := []string{headerStyle.Render("allot"), "profile " + sanitize.Line(m.ctx.Session.Name)}
-	if m.ctx.Session.Sandbox {
-		parts = append(parts, sandboxStyle.Render(" SANDBOX "))
-	}
-	token := -1
-	if m.ctx.Token != "" {
-		token = len(parts)
-		parts = append(parts, "token "+m.tokenLabel(false))
-	}
-	if w := m.walletSegment(); w != "" {
-		parts = append(parts, w)
-	}
-	if m.busy() {
-		parts = append(parts, m.spin.View()+" loading")
-	}
-	if token >= 0 && lipgloss.Width(strings.Join(parts, " │ ")) > m.width {
-		// The symbol alone leaves the countdowns room at 80 columns.
-		parts[token] = "token " + m.tokenLabel(true)
-	}
-	return fit(strings.Join(parts, " │ "), m.width, 1)
-}
-
-// walletSegment shows the unlocked account and the portal session, each
-// with the time it has left, so that a lock or an expiry is no surprise.
-func (m *Model) walletSegment() string {
-	addr, left, ok := m.ctx.Wallet.Account()
-	if addr == (common.Address{}) {
-		return ""
-	}
-	state := "locked (u)"
-	if ok {
-		state = "unlocked " + countdown(left)
-	}
-	hex := addr.Hex()
-	seg := hex[:6] + "…" + hex[len(hex)-4:] + " " + state
-	if _, sess, ok := m.ctx.Wallet.Portal(m.ctx.Now()); ok {
-		seg += " · portal " + countdown(sess.TimeLeft(m.ctx.Now()))
-	}
-	return seg
-}
-
-// countdown writes d as m:ss.
-func countdown(d time.Duration) string {
-	d = max(d.Round(time.Second), 0)
-	return fmt.Sprintf("%d:%02d", int(d.Minutes()), int(d.Seconds())%60)
+	return m.frame(body)
 }
 
 // tokenLabel names the current token: its name and symbol where the
@@ -863,152 +743,4 @@ func shortID(id string) string {
 		return id[:8] + "…"
 	}
 	return id
-}
-
-func (m *Model) tabs() string {
-	var parts []string
-	for i, name := range tabNames {
-		label := fmt.Sprintf("%d %s", i+1, name)
-		if i == m.active {
-			label = activeTab.Render("[" + label + "]")
-		} else {
-			label = " " + label + " "
-		}
-		parts = append(parts, label)
-	}
-	line := strings.Join(parts, " ")
-	if stack := m.stacks[m.active]; len(stack) > 1 {
-		var crumbs []string
-		for _, s := range stack {
-			crumbs = append(crumbs, sanitize.Line(s.Title()))
-		}
-		line += "   " + strings.Join(crumbs, " › ")
-	}
-	return fit(line, m.width, 1)
-}
-
-func (m *Model) statusLine() string {
-	switch {
-	case m.cmdline.Focused():
-		line := m.cmdline.View()
-		if m.commandH != "" {
-			line += "  " + m.ctx.Styles.Muted.Render(m.commandH)
-		}
-		return fit(line, m.width, 1)
-	case m.quitting:
-		return fit(quitQuestion, m.width, 1)
-	case m.switchAsk != "":
-		return fit(m.switchQuestion(), m.width, 1)
-	case m.status == "" && m.seeding == m.ctx.Session && m.busy():
-		return fit(m.spin.View()+" the sandbox is still seeding…", m.width, 1)
-	case m.status == "":
-		return ""
-	case m.statusErr:
-		hint := ""
-		if m.lastErr != nil {
-			hint = "  (E: details)"
-		}
-		// A long line is cut before the hint, which stays in sight.
-		line := fit(errStyle.Render("✗ "+m.status), max(m.width-lipgloss.Width(hint), 1), 1)
-		return fit(line+hint, m.width, 1)
-	}
-	return fit(m.status, m.width, 1)
-}
-
-// pageKeys are the keys of the help and the error details.
-var pageKeys = []key.Binding{
-	key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
-	key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
-}
-
-// footer shows the screen's keys, those that fit, then the global ones,
-// which are never left out: "? help" must always be in sight.
-func (m *Model) footer() string {
-	if m.showHelp || m.showErr {
-		return fit(m.help.ShortHelpView(pageKeys), m.width, 1)
-	}
-	global := m.help.ShortHelpView(m.keys.short(m.top().Capturing()))
-	room := m.width - lipgloss.Width(global) - 3
-	local := m.wholeKeys(m.top().ShortHelp(), room)
-	if local == "" || room < 10 {
-		return fit(global, m.width, 1)
-	}
-	return fit(local+" • "+global, m.width, 1)
-}
-
-// wholeKeys shows as many of the bindings as fit in width, whole, and an
-// ellipsis when some are left out: a binding cut in the middle ("←…")
-// says nothing. (help.Model's own Width adds a binding anyway when the
-// ellipsis does not fit, so the count is ours.)
-func (m *Model) wholeKeys(bindings []key.Binding, width int) string {
-	var enabled []key.Binding
-	for _, b := range bindings {
-		if b.Enabled() {
-			enabled = append(enabled, b)
-		}
-	}
-	sep := lipgloss.Width(m.help.Styles.ShortSeparator.Render(m.help.ShortSeparator))
-	ellipsis := " " + m.help.Styles.Ellipsis.Render(m.help.Ellipsis)
-	// ends[n] is the width of the first n bindings drawn together.
-	ends := make([]int, len(enabled)+1)
-	for i, b := range enabled {
-		ends[i+1] = ends[i] + lipgloss.Width(m.help.ShortHelpView([]key.Binding{b}))
-		if i > 0 {
-			ends[i+1] += sep
-		}
-	}
-	if ends[len(enabled)] <= width {
-		return m.help.ShortHelpView(enabled)
-	}
-	for n := len(enabled) - 1; n > 0; n-- {
-		if ends[n]+lipgloss.Width(ellipsis) <= width {
-			return m.help.ShortHelpView(enabled[:n]) + ellipsis
-		}
-	}
-	return ""
-}
-
-// helpColumns lays groups of keys out side by side as far as the width
-// goes, then on further rows, so that no key is cut at 80 columns.
-func (m *Model) helpColumns(groups [][]key.Binding) string {
-	const gap = "    "
-	var rows []string
-	var row []string
-	rowWidth := 0
-	for _, g := range groups {
-		if len(g) == 0 {
-			continue
-		}
-		block := m.help.FullHelpView([][]key.Binding{g})
-		w := lipgloss.Width(block)
-		if len(row) > 0 && rowWidth+len(gap)+w > m.width {
-			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
-			row, rowWidth = nil, 0
-		}
-		if len(row) > 0 {
-			row = append(row, gap)
-			rowWidth += len(gap)
-		}
-		row = append(row, block)
-		rowWidth += w
-	}
-	if len(row) > 0 {
-		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
-	}
-	return strings.Join(rows, "\n\n")
-}
-
-func (m *Model) fullHelp() string {
-	var b strings.Builder
-	b.WriteString(headerStyle.Render("Keys") + "  (?, f1 or esc to close)\n\n")
-	b.WriteString(m.helpColumns(m.keys.full()))
-	b.WriteString("\n\n" + headerStyle.Render(sanitize.Line(m.top().Title())) + "\n")
-	b.WriteString(m.helpColumns(m.top().FullHelp()))
-	b.WriteString("\n\n" + headerStyle.Render("Commands") + " (: then tab completes)\n")
-	var names []string
-	for _, c := range commands {
-		names = append(names, ":"+strings.TrimSpace(c.name+" "+c.args))
-	}
-	b.WriteString(wrapWords(names, " · ", m.width))
-	return b.String()
 }

@@ -122,7 +122,7 @@ func TestScreens(t *testing.T) {
 		{"transactions", []step{{keys: "4", want: "No transactions yet"}}},
 		{"help", []step{{keys: "?", want: "or esc to close"}}},
 	}
-	for _, size := range []struct{ w, h int }{{120, 36}, {80, 24}} {
+	for _, size := range []struct{ w, h int }{{60, 20}, {80, 24}, {120, 36}, {200, 60}} {
 		for _, sc := range screens {
 			t.Run(sc.name+"-"+itoa(size.w)+"x"+itoa(size.h), func(t *testing.T) {
 				// A session of its own, so that the request log holds this
@@ -156,8 +156,8 @@ func TestRequestInspector(t *testing.T) {
 }
 
 func TestTooSmall(t *testing.T) {
-	view := drive(t, newSession(t), 60, 20, step{want: "too small"})
-	if !strings.Contains(view, "too small") || !strings.Contains(view, "80x24") {
+	view := drive(t, newSession(t), MinWidth-1, MinHeight, step{want: "too small"})
+	if !strings.Contains(view, "too small") || !strings.Contains(view, "60x20") {
 		t.Errorf("view:\n%s", view)
 	}
 }
@@ -270,7 +270,8 @@ func TestFooterKeepsKeysWhole(t *testing.T) {
 		{19, "a first …"},
 		{8, ""},
 	} {
-		got := ansi.Strip(m.wholeKeys(bindings, c.width))
+		line, _ := m.wholeKeys(bindings, c.width)
+		got := ansi.Strip(line)
 		if got != c.want || lipgloss.Width(got) > c.width {
 			t.Errorf("width %d: %q, want %q", c.width, got, c.want)
 		}

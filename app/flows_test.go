@@ -678,7 +678,7 @@ func TestEveryFormCancelSendsNothing(t *testing.T) {
 	}
 }
 
-// TestSigningFitsTheSmallestTerminal: at 80x24 the head of the claim and
+// TestSigningFitsTheSmallestTerminal: at 60x20 the head of the claim and
 // stake screens wraps; the review gives up lines so that the question and
 // its buttons stay whole.
 func TestSigningFitsTheSmallestTerminal(t *testing.T) {
@@ -710,7 +710,7 @@ func TestSigningFitsTheSmallestTerminal(t *testing.T) {
 	}
 }
 
-// TestSignInFitsTheSmallestTerminal: at 80x24 the sign-in message and the
+// TestSignInFitsTheSmallestTerminal: at 60x20 the sign-in message and the
 // question do not fit together: the message scrolls, the question's
 // buttons stay whole, and the end of the message can be read.
 func TestSignInFitsTheSmallestTerminal(t *testing.T) {

@@ -154,7 +154,7 @@ func TestHostileStakeRefusedInDashboard(t *testing.T) {
 	}
 }
 
-// TestRefusalFitsTheSmallestTerminal: at 80x24 a refused claim shows that
+// TestRefusalFitsTheSmallestTerminal: at 60x20 a refused claim shows that
 // it was refused, the first reason, and the line below the review.
 func TestRefusalFitsTheSmallestTerminal(t *testing.T) {
 	h := sessiontest.NewHostile(t, t.TempDir())
@@ -164,7 +164,7 @@ func TestRefusalFitsTheSmallestTerminal(t *testing.T) {
 	f.unlock()
 	f.runes("3").runes("/").typ(h.Session.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
 	f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request").runes("y")
-	f.wait("for the reasons above")
+	f.wait("✗ not signed: the signing policy refused it")
 	view := ansi.Strip(f.quit().View())
 	lines := strings.Split(view, "\n")
 	if len(lines) > MinHeight || !strings.Contains(view, "REFUSED by the signing policy") || !strings.Contains(view, "more than max_native_fee") ||

@@ -14,7 +14,7 @@ import (
 func NewContracts(ctx *Context) Screen {
 	l := newList(ctx, "Contracts", widget.TableConfig[api.Contract]{
 		Columns: []widget.Column[api.Contract]{
-			{Title: "Name", Cell: func(c api.Contract) string { return c.Name }, Flex: 1, MinWidth: 12, Sort: func(a, b api.Contract) int { return cmpString(a.Name, b.Name) }},
+			{Title: "Name", Cell: func(c api.Contract) string { return c.Name }, Text: true, Flex: 1, MinWidth: 12, Sort: func(a, b api.Contract) int { return cmpString(a.Name, b.Name) }},
 			{Title: "Type", Cell: func(c api.Contract) string { return c.Type }, MinWidth: 8, Priority: 2, Sort: func(a, b api.Contract) int { return cmpString(a.Type, b.Type) }},
 			{Title: "Address", Cell: func(c api.Contract) string { return c.Address }, MinWidth: 14, MaxWidth: 42, Flex: 3, Priority: 1},
 			{Title: "Balance", Cell: func(c api.Contract) string { return widget.FormatAmountMin(c.Balance.String(), 2) }, Align: widget.AlignRight, MinWidth: 18, Sort: func(a, b api.Contract) int { return a.Balance.Cmp(b.Balance.Decimal) }},

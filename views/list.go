@@ -222,7 +222,14 @@ func (l *list[R]) layout() {
 	if l.hasSummary() {
 		h--
 	}
-	l.split = widget.SplitPaneFor(l.width, max(h, 1), l.table.NaturalWidth())
+	if l.ctx.Compact || l.table.Rows().Len() == 0 && !l.busy {
+		// No pane: the compact layout opens a row's details as a page, and
+		// with no rows the pane would be empty while the table's message
+		// is cut.
+		l.split = widget.Split{Main: widget.Size{Width: l.width, Height: max(h, 1)}}
+	} else {
+		l.split = widget.SplitPaneFor(l.width, max(h, 1), l.table.NaturalWidth())
+	}
 	l.table.SetSize(l.split.Main.Width, l.split.Main.Height)
 	l.detail.SetSize(l.split.Detail.Width, l.split.Detail.Height)
 }
@@ -282,7 +289,11 @@ func (l *list[R]) FullHelp() [][]key.Binding {
 		full = append(full, acts)
 	}
 	full = append(full, l.table.FullHelp()...)
-	full = append(full, append(l.detail.ShortHelp(), keyDetailKey))
+	if l.ctx.Compact {
+		full = append(full, []key.Binding{keyDetailKey}) // no pane to scroll
+	} else {
+		full = append(full, append(l.detail.ShortHelp(), keyDetailKey))
+	}
 	if l.fetch != nil {
 		full = append(full, []key.Binding{keyRefresh})
 	}

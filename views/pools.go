@@ -17,7 +17,7 @@ func NewPools(ctx *Context) Screen {
 	var most decimal.Decimal // the largest total staked, for the bars
 	l := newList(ctx, "Pools", widget.TableConfig[api.Pool]{
 		Columns: []widget.Column[api.Pool]{
-			{Title: "Name", Cell: func(p api.Pool) string { return p.Name }, Flex: 2, MinWidth: 14, Sort: func(a, b api.Pool) int { return cmpString(a.Name, b.Name) }},
+			{Title: "Name", Cell: func(p api.Pool) string { return p.Name }, Text: true, Flex: 2, MinWidth: 14, Sort: func(a, b api.Pool) int { return cmpString(a.Name, b.Name) }},
 			{Title: "Status", Cell: func(p api.Pool) string { return p.Status }, MinWidth: 8, Priority: 2, Sort: func(a, b api.Pool) int { return cmpString(a.Status, b.Status) }},
 			{Title: "Total staked", Cell: func(p api.Pool) string { return widget.FormatAmountMin(p.TotalStaked.String(), 2) }, Align: widget.AlignRight, MinWidth: 18, Sort: func(a, b api.Pool) int { return a.TotalStaked.Cmp(b.TotalStaked.Decimal) }},
 			{Title: "Share", Cell: func(p api.Pool) string { return widget.Bar(p.TotalStaked.Decimal, most, 12) }, MinWidth: 12, MaxWidth: 12, Priority: 4},

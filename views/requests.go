@@ -37,7 +37,7 @@ func NewRequests(ctx *Context) Screen {
 		Columns: []widget.Column[indexed]{
 			{Title: "Time", Cell: func(i indexed) string { return i.X.At.Local().Format("15:04:05") }, MinWidth: 8},
 			{Title: "Method", Cell: func(i indexed) string { return i.X.Method }, MinWidth: 6},
-			{Title: "Operation", Cell: func(i indexed) string { return i.X.Op }, MinWidth: 14, Flex: 2},
+			{Title: "Operation", Cell: func(i indexed) string { return i.X.Op }, Text: true, MinWidth: 14, Flex: 2},
 			{Title: "Status", Cell: func(i indexed) string { return exchangeStatus(i.X) }, MinWidth: 6, Align: widget.AlignRight},
 			{Title: "Duration", Cell: func(i indexed) string { return duration(i.X.Duration) }, MinWidth: 8, Align: widget.AlignRight, Priority: 2},
 			{Title: "Size", Cell: func(i indexed) string { return byteSize(i.X.ResponseSize) }, MinWidth: 8, Align: widget.AlignRight, Priority: 3},

@@ -33,6 +33,9 @@ type Context struct {
 	Wallet *Wallet
 	// Token is the token the screens show; the header switches it.
 	Token string
+	// Compact says the terminal is below the full layout (80x24): screens
+	// leave out their detail panes, which enter opens as a page.
+	Compact bool
 }
 
 // Screen is one page of the dashboard. Update returns only a command: the

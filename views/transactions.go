@@ -114,7 +114,7 @@ func NewTransactions(ctx *Context) Screen {
 		Columns: []widget.Column[txRow]{
 			{Title: "Transaction", Cell: func(r txRow) string { return r.ID }, MinWidth: 14, Flex: 3},
 			{Title: "Kind", Cell: func(r txRow) string { return r.Kind }, MinWidth: 18, MaxWidth: 18, Sort: func(a, b txRow) int { return cmpString(a.Kind, b.Kind) }},
-			{Title: "Status", Cell: txRow.statusText, MinWidth: 16, Flex: 3, Sort: func(a, b txRow) int { return cmpString(a.Status, b.Status) }},
+			{Title: "Status", Cell: txRow.statusText, Text: true, MinWidth: 16, Flex: 3, Sort: func(a, b txRow) int { return cmpString(a.Status, b.Status) }},
 			{Title: "Created", Cell: func(r txRow) string { return r.At.UTC().Format("2006-01-02 15:04:05") }, MinWidth: 19, Priority: 2, Sort: func(a, b txRow) int { return a.At.Compare(b.At) }},
 			{Title: "Profile", Cell: func(r txRow) string { return r.Profile }, MinWidth: 8, Priority: 3},
 		},

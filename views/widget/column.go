@@ -1,6 +1,11 @@
 package widget
 
-import "allot/internal/sanitize"
+import (
+	"cmp"
+	"slices"
+
+	"allot/internal/sanitize"
+)
 
 // Align says on which side of its column a cell's text sits.
 type Align int
@@ -31,8 +36,14 @@ type Column[R any] struct {
 	// MaxWidth caps how far Flex may widen the column; 0 means no cap.
 	MaxWidth int
 	// Flex is the column's share of the width left after every column got
-	// its MinWidth; 0 keeps the column at MinWidth.
+	// the width of its cells (Text columns first); 0 keeps the column at
+	// that width.
 	Flex int
+	// Text marks free text people read (a name): the width left after
+	// every column's MinWidth goes first to such columns, up to the width
+	// their cells need, before long values of a fixed form (ids,
+	// addresses) grow.
+	Text bool
 	// Priority decides which columns go when the terminal is too narrow for
 	// all of them: the column with the highest Priority is dropped first,
 	// and among equals the rightmost.
@@ -48,6 +59,10 @@ type Column[R any] struct {
 
 // sortable says whether the column takes part in the sort cycle.
 func (c Column[R]) sortable() bool { return c.Sort != nil || c.SortRef != nil }
+
+// textWant bounds the width a Text column's cells count for when columns
+// are dropped: a long name does not push every other column out.
+const textWant = 32
 
 const (
 	// markerWidth is the room at the start of each line for the selection
@@ -72,9 +87,10 @@ func (c Column[R]) maxWidth() int {
 
 // layout gives each column its width in a line of total cells, 0 for a
 // column that does not fit. Columns are dropped by Priority until the rest
-// fit at their minimum widths; the space left over goes to flexible columns
-// by weight, up to their caps.
-func layout[R any](cols []Column[R], total int) []int {
+// fit at their minimum widths; the space left over goes to the columns up
+// to content, the width their cells need (nil before any rows), Text
+// columns first, then to the flexible ones by weight, up to their caps.
+func layout[R any](cols []Column[R], total int, content []int) []int {
 	widths := make([]int, len(cols))
 	avail := total - markerWidth
 	if avail <= 0 || len(cols) == 0 {
@@ -84,6 +100,11 @@ func layout[R any](cols []Column[R], total int) []int {
 	need := -len(columnGap)
 	for i, c := range cols {
 		widths[i] = c.minWidth()
+		if c.Text && len(content) == len(cols) {
+			// A name cut short is read wrong: it counts whole (up to
+			// textWant) when columns are dropped.
+			widths[i] = max(widths[i], min(content[i], textWant))
+		}
 		need += widths[i] + len(columnGap)
 	}
 	for need > avail && kept > 1 {
@@ -97,6 +118,19 @@ func layout[R any](cols []Column[R], total int) []int {
 		widths[drop] = 0
 		kept--
 	}
+	// A column dropped to make room for a wider one may fit in what is
+	// left: the most wanted first.
+	order := make([]int, len(cols))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cols[a].Priority, cols[b].Priority) })
+	for _, i := range order {
+		if w := cols[i].minWidth(); widths[i] == 0 && need+len(columnGap)+w <= avail {
+			widths[i] = w
+			need += len(columnGap) + w
+		}
+	}
 	if need > avail {
 		// One column left and still too wide: it gets what there is.
 		for i := range widths {
@@ -106,8 +140,33 @@ func layout[R any](cols []Column[R], total int) []int {
 		}
 		return widths
 	}
-	grow(cols, widths, avail-need)
+	extra := fill(cols, widths, content, avail-need, true)
+	grow(cols, widths, fill(cols, widths, content, extra, false))
 	return widths
+}
+
+// fill widens the kept columns that are Text (or not) to the width their
+// cells need, the smallest need first so that as many as can show whole,
+// while extra lasts; it returns what is left. A column without Flex grows
+// too: a cell cut while the line has room says nothing.
+func fill[R any](cols []Column[R], widths, content []int, extra int, text bool) int {
+	if len(content) != len(cols) {
+		return extra
+	}
+	need := func(i int) int { return max(content[i]-widths[i], 0) }
+	var which []int
+	for i, c := range cols {
+		if c.Text == text && widths[i] > 0 {
+			which = append(which, i)
+		}
+	}
+	slices.SortStableFunc(which, func(a, b int) int { return cmp.Compare(need(a), need(b)) })
+	for _, i := range which {
+		give := min(need(i), extra)
+		widths[i] += give
+		extra -= give
+	}
+	return extra
 }
 
 // grow hands out extra cells to the kept flexible columns in proportion to
@@ -161,22 +220,35 @@ func canGrow[R any](c Column[R], w int) bool {
 // goroutine whatever the number of rows.
 const contentSample = 200
 
-// naturalWidth is the width at which every column shows the cells of the
-// first rows whole: each column between its MinWidth and its MaxWidth,
-// plus the marker and the gaps. 0 without rows.
-func naturalWidth[R any](cols []Column[R], rows RowSet[R]) int {
-	if rows.Len() == 0 || len(cols) == 0 {
-		return 0
+// contentWidths is the width each column needs to show the cells of the
+// first rows whole, between its MinWidth and its MaxWidth; nil without
+// rows.
+func contentWidths[R any](cols []Column[R], rows RowSet[R]) []int {
+	if rows.Len() == 0 {
+		return nil
 	}
-	total := markerWidth - len(columnGap)
-	for _, c := range cols {
+	widths := make([]int, len(cols))
+	for i, c := range cols {
 		w := c.minWidth()
-		for i := range min(rows.Len(), contentSample) {
-			w = max(w, displayWidth(sanitize.Line(c.Cell(*rows.At(i)))))
+		for r := range min(rows.Len(), contentSample) {
+			w = max(w, displayWidth(sanitize.Line(c.Cell(*rows.At(r)))))
 		}
 		if m := c.maxWidth(); m > 0 {
 			w = min(w, m)
 		}
+		widths[i] = w
+	}
+	return widths
+}
+
+// naturalWidth is the width at which every column shows its content
+// whole, plus the marker and the gaps; 0 without content.
+func naturalWidth(content []int) int {
+	if len(content) == 0 {
+		return 0
+	}
+	total := markerWidth - len(columnGap)
+	for _, w := range content {
 		total += w + len(columnGap)
 	}
 	return total

@@ -161,6 +161,9 @@ func (c *Confirm) View() string {
 		// was, it is drawn, and starts, on No.
 		c.yes = false
 	}
+	if c.width < FramedConfirmWidth {
+		return c.viewBare()
+	}
 	inner := max(c.width-4, 12) // frame and padding take four cells
 	var lines []string
 	for _, l := range wrapText(sanitize.Block(c.prompt), inner) {
@@ -178,11 +181,43 @@ func (c *Confirm) View() string {
 		BorderForeground(c.Styles.Border.GetForeground()).
 		Padding(0, 1)
 	c.box = frame.Render(strings.Join(lines, "\n"))
+	c.drawn(s)
+	return c.box
+}
+
+// FramedConfirmWidth is the narrowest a dialog is drawn in its frame:
+// narrower, without the frame and the blank lines, it leaves the review
+// above it the lines they would take. Screens give a dialog 76 to 100
+// columns of a wide terminal; one narrower than this is in the compact
+// layout, down to 60 columns.
+const FramedConfirmWidth = 70
+
+// viewBare draws the dialog without its frame: the question, the details
+// and the buttons.
+func (c *Confirm) viewBare() string {
+	inner := max(c.width, 12)
+	var lines []string
+	for _, l := range wrapText(sanitize.Block(c.prompt), inner) {
+		lines = append(lines, c.Styles.Title.Render(l))
+	}
+	for _, d := range c.details {
+		if d != "" {
+			lines = append(lines, wrapText(sanitize.Block(d), inner)...)
+		}
+	}
+	lines = append(lines, c.button("Yes", c.yes)+"   "+c.button("No", !c.yes))
+	c.box = strings.Join(lines, "\n")
+	c.drawn(drawing.Load())
+	return c.box
+}
+
+// drawn tells the Sight of the frame being drawn, if any, that the dialog
+// is in it.
+func (c *Confirm) drawn(s *Sight) {
 	if s != nil {
 		c.sight = s
 		s.drawn = append(s.drawn, c)
 	}
-	return c.box
 }
 
 // A Sight tells dialogs whether the user can see them. The dashboard draws

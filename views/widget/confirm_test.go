@@ -130,3 +130,35 @@ func TestConfirmAnswersOnlyWhatWasSeen(t *testing.T) {
 		t.Fatal("n must answer No even while the question is hidden")
 	}
 }
+
+// TestConfirmBareWhenNarrow: narrower than FramedConfirmWidth the dialog
+// drops its frame and blank lines, so that a review at 60x20 keeps its
+// question whole; it still answers only when drawn whole.
+func TestConfirmBareWhenNarrow(t *testing.T) {
+	c := NewConfirm("send", "Send this claim request?", "POST allocations/x/claim", "", "It creates one transaction.")
+	c.SetWidth(FramedConfirmWidth)
+	framed := c.View()
+	c.SetWidth(60)
+	bare := c.View()
+	checkFits(t, bare, 60, 20)
+	if strings.Contains(bare, "╭") || strings.Count(bare, "\n") >= strings.Count(framed, "\n")-2 {
+		t.Errorf("at 60 columns the dialog keeps its frame or its blank lines:\n%s", bare)
+	}
+	for _, want := range []string{"Send this claim request?", "POST allocations/x/claim", "It creates one transaction.", "[ Yes ]", "▶ [ No ]"} {
+		if !strings.Contains(bare, want) {
+			t.Errorf("the bare dialog lacks %q:\n%s", want, bare)
+		}
+	}
+	var sight Sight
+	sight.Frame(func() string {
+		lines := strings.Split(c.View(), "\n")
+		return strings.Join(lines[:len(lines)-1], "\n") // the buttons cut
+	})
+	if cmd := c.Update(keyMsg("y")); cmd != nil {
+		t.Fatal("y answered a bare question whose buttons were cut")
+	}
+	sight.Frame(c.View)
+	if cmd := c.Update(keyMsg("y")); cmd == nil || !cmd().(ConfirmMsg).Yes {
+		t.Fatal("y did not answer a bare question drawn whole")
+	}
+}

@@ -121,6 +121,7 @@ type Table[R any] struct {
 	cursor, offset int // positions in view
 	width, height  int
 	widths         []int // per column; 0 when dropped
+	content        []int // the width each column's cells need; nil before rows
 	natural        int   // NaturalWidth
 	header         string
 	cache          lineCache
@@ -206,7 +207,7 @@ func NewTable[R any](cfg TableConfig[R]) *Table[R] {
 func (t *Table[R]) SetSize(width, height int) {
 	if width != t.width {
 		t.width = width
-		t.widths = layout(t.cols, width)
+		t.widths = layout(t.cols, width, t.content)
 		t.cache.reset()
 		t.header = t.renderHeader()
 		// Room for a whole address (42) beside the position on the
@@ -244,7 +245,7 @@ func (t *Table[R]) SetRowSet(rows RowSet[R]) tea.Cmd {
 	}
 	t.next = rows
 	t.nextGen++
-	t.natural = naturalWidth(t.cols, rows)
+	t.measure(rows)
 	focus, hasFocus := t.focusedID()
 	// Finding the focused row calls ID on every row: at a million rows
 	// that is longer than a frame, so a job does it.
@@ -276,11 +277,23 @@ func extends[R any](rows, old RowSet[R]) bool {
 	return rows.Len() >= n && rows.At(0) == old.At(0) && rows.At(n-1) == old.At(n-1)
 }
 
+// measure sizes the columns for the cells of the first rows.
+func (t *Table[R]) measure(rows RowSet[R]) {
+	t.content = contentWidths(t.cols, rows)
+	t.natural = naturalWidth(t.content)
+	if w := layout(t.cols, t.width, t.content); t.width > 0 && !slices.Equal(w, t.widths) {
+		// The new cells ask for other widths.
+		t.widths = w
+		t.cache.reset()
+		t.header = t.renderHeader()
+	}
+}
+
 // restore shows the rows of st again, with rows the rows arrived since.
 func (t *Table[R]) restore(st *shownState[R], rows RowSet[R]) tea.Cmd {
 	t.next = rows
 	t.nextGen++
-	t.natural = naturalWidth(t.cols, rows)
+	t.measure(rows)
 	t.jobSeq++ // a job still running worked on other rows
 	t.pending = ""
 	t.rows, t.rowsGen = st.rows, t.nextGen
@@ -320,7 +333,7 @@ func (t *Table[R]) ExtendRows(rows RowSet[R]) tea.Cmd {
 	// rows it replaced are not coming back, and may be many.
 	t.replaced = nil
 	if before < contentSample {
-		t.natural = naturalWidth(t.cols, t.next)
+		t.measure(t.next)
 	}
 	if t.pending != "" {
 		return nil // the job running now starts the next when it is done

@@ -518,7 +518,7 @@ func TestTableHelpFollowsState(t *testing.T) {
 		}
 		return strings.Join(s, ",")
 	}
-	if got := keysOf(); got != "up,down,filter,sort,copy" {
+	if got := keysOf(); got != "filter,sort,copy" {
 		t.Errorf("idle help: %s", got)
 	}
 	press(tb, "/")
@@ -543,5 +543,30 @@ func TestFilterFieldHoldsAnAddress(t *testing.T) {
 	lines := strings.Split(tb.View(), "\n")
 	if footer := lines[len(lines)-1]; !strings.Contains(footer, addr) {
 		t.Errorf("footer %q does not show the whole address", footer)
+	}
+}
+
+// TestTextColumnsWidenFirst: the room left after every column's minimum
+// goes to free text (a name) up to the width its cells need before an
+// address grows; at the natural width every cell shows whole.
+func TestTextColumnsWidenFirst(t *testing.T) {
+	type contract struct{ Name, Address, Created, ID string }
+	rows := []contract{{"Team & Advisors Vesting", "0xce21E3bF9417BA504Ac8eEf054cBB3B732BeAd01", "2026-05-12 00:00 UTC", "14f74a96-09be-51d7-9a23-06d5c91a3733"}}
+	cols := []Column[contract]{
+		{Title: "Name", Cell: func(c contract) string { return c.Name }, Text: true, Flex: 1, MinWidth: 12},
+		{Title: "Address", Cell: func(c contract) string { return c.Address }, MinWidth: 14, MaxWidth: 42, Flex: 3},
+		{Title: "Created", Cell: func(c contract) string { return c.Created }, MinWidth: 20, Priority: 3},
+		{Title: "ID", Cell: func(c contract) string { return c.ID }, MinWidth: 10, Priority: 4}, // no Flex
+	}
+	tb := NewTable(TableConfig[contract]{Columns: cols, ID: func(c contract) string { return c.Address }, Clipboard: Clipboard{Out: discard{}}})
+	tb.SetSize(70, 5) // room for the minimums and 16 more
+	tb.SetRows(rows)
+	view := tb.View()
+	if !strings.Contains(view, "Team & Advisors Vesting") || !strings.Contains(view, "2026-05-12 00:00 UTC") {
+		t.Errorf("at 70 columns the name or the date is cut while the address grows:\n%s", view)
+	}
+	tb.SetSize(tb.NaturalWidth(), 5)
+	if view := tb.View(); !strings.Contains(view, rows[0].Address) || !strings.Contains(view, rows[0].Name) || !strings.Contains(view, rows[0].ID) {
+		t.Errorf("at the natural width (%d) a cell is cut:\n%s", tb.NaturalWidth(), view)
 	}
 }

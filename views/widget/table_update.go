@@ -68,12 +68,14 @@ func (t *Table[R]) handleKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 // ShortHelp implements help.KeyMap with the keys that apply right now.
+// The arrows are left to the full help: every table moves with them, and
+// a footer has room for what this one does.
 func (t *Table[R]) ShortHelp() []key.Binding {
 	k := t.keys
 	if t.editing {
 		return []key.Binding{k.AcceptFilter, k.CancelFilter}
 	}
-	b := []key.Binding{k.Up, k.Down}
+	var b []key.Binding
 	if t.onOpen != nil {
 		b = append(b, k.Open)
 	}

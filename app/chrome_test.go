@@ -1,0 +1,152 @@
+package app
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"allot/views"
+)
+
+// page is a page of the dashboard with a title and nothing else, to try
+// the breadcrumb with.
+type page struct{ title string }
+
+func (p page) Title() string             { return p.title }
+func (p page) Init() tea.Cmd             { return nil }
+func (p page) Update(tea.Msg) tea.Cmd    { return nil }
+func (p page) View() string              { return p.title }
+func (p page) SetSize(int, int)          {}
+func (p page) ShortHelp() []key.Binding  { return nil }
+func (p page) FullHelp() [][]key.Binding { return nil }
+func (p page) Capturing() bool           { return false }
+func (p page) Narrowed() bool            { return false }
+func (p page) Busy() bool                { return false }
+
+// lines are the view's lines, without styles.
+func lines(m *Model) []string { return strings.Split(ansi.Strip(m.View()), "\n") }
+
+// TestHeaderCountdownsFit: at 80 columns, with an account unlocked and a
+// portal session, the header shows both countdowns whole.
+func TestHeaderCountdownsFit(t *testing.T) {
+	f := newFlow(t)
+	f.send(tea.WindowSizeMsg{Width: FullWidth, Height: FullHeight})
+	f.unlock()
+	f.runes("6").runes("s").wait("Sign this message").runes("y").wait("Signed in as")
+	m := f.quit()
+	header := lines(m)[0]
+	if !regexp.MustCompile(`SANDBOX.*unlocked \d+:\d\d · portal \d+:\d\d$`).MatchString(header) {
+		t.Errorf("the header lacks SANDBOX or a whole countdown: %q", header)
+	}
+}
+
+// TestBreadcrumbKeepsTheCurrentPage: the breadcrumb is never cut to "…"
+// while there is room for the page on show; the pages before it give way
+// from the left.
+func TestBreadcrumbKeepsTheCurrentPage(t *testing.T) {
+	m := newModel(newSession(t))
+	m.Update(tea.WindowSizeMsg{Width: FullWidth, Height: FullHeight})
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
+	for _, c := range []struct{ open, want string }{
+		{"Whale pool", "Pools › Whale pool"},
+		{"Details", "Pools › Whale pool › Details"},
+		{"Stake in Season 8 · 180-day Lock, a long title", "… › Stake in Season 8 · 180-day Lock, a long title"},
+	} {
+		m.Update(views.NavigateMsg{Screen: page{c.open}})
+		tabs := lines(m)[1]
+		if !strings.HasSuffix(tabs, c.want) || !strings.Contains(tabs, "[2 Pools]") {
+			t.Errorf("after %q, tabs %q: want the active tab and %q at the end", c.open, tabs, c.want)
+		}
+	}
+}
+
+// TestFooterKeepsTheScreensActions: on Contracts at 80 columns the footer
+// names every action of the screen (F fund among them) and the help key;
+// the global keys make room first.
+func TestFooterKeepsTheScreensActions(t *testing.T) {
+	view := drive(t, newSession(t), FullWidth, FullHeight, step{want: "Team & Advisors Vesting"})
+	lines := strings.Split(ansi.Strip(view), "\n")
+	footer := lines[len(lines)-1]
+	for _, want := range []string{"I initialize", "D start", "F fund", "? help"} {
+		if !strings.Contains(footer, want) {
+			t.Errorf("the footer lacks %q: %q", want, footer)
+		}
+	}
+}
+
+func TestTrail(t *testing.T) {
+	crumbs := []string{"Pools", "Whale pool", "Details"}
+	for _, c := range []struct {
+		width int
+		want  string
+	}{
+		{40, "Pools › Whale pool › Details"},
+		{27, "… › Whale pool › Details"},
+		{23, "… › Details"},
+		{10, "Details"},
+		{5, "Deta…"},
+	} {
+		if got := trail(crumbs, c.width); got != c.want {
+			t.Errorf("width %d: %q, want %q", c.width, got, c.want)
+		}
+	}
+}
+
+// TestCompactLayout: from 80x24 down to 60x20 the dashboard draws one top
+// line, no detail pane, and a footer that still names the screen's
+// actions and help; the countdowns stay whole in the top line.
+func TestCompactLayout(t *testing.T) {
+	f := newFlow(t)
+	f.send(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight}).wait("1 Contracts │")
+	m := f.m
+	view := lines(m)
+	if len(view) != MinHeight || !strings.HasPrefix(view[0], "1 Contracts │") || !strings.Contains(view[0], "SANDBOX") {
+		t.Fatalf("the top line is not one line with the tab and SANDBOX:\n%s", strings.Join(view, "\n"))
+	}
+	if strings.Contains(strings.Join(view, "\n"), "ID       14f74a96") {
+		t.Errorf("a detail pane is drawn in the compact layout:\n%s", strings.Join(view, "\n"))
+	}
+	footer := view[len(view)-1]
+	for _, want := range []string{"I initialize", "D start", "F fund", "? help"} {
+		if !strings.Contains(footer, want) {
+			t.Errorf("the footer lacks %q: %q", want, footer)
+		}
+	}
+	f.unlock()
+	f.runes("6").runes("s").wait("Sign this message").runes("y").wait("Signed in as")
+	f.runes("1").runes("d").wait("ID")
+	m = f.quit()
+	view = lines(m)
+	if !regexp.MustCompile(`› Details │ .*SANDBOX.*unlocked \d+:\d\d · portal \d+:\d\d$`).MatchString(view[0]) {
+		t.Errorf("the top line lacks the page, SANDBOX or a whole countdown: %q", view[0])
+	}
+	if !strings.Contains(strings.Join(view, "\n"), "14f74a96-09be-51d7-9a23-06d5c91a3733") {
+		t.Errorf("d does not open the row's details:\n%s", strings.Join(view, "\n"))
+	}
+}
+
+// TestNamesShowWhole: names get the width their cells need before an
+// address grows: on Contracts and Pools at 80, 100, 120 and 200 columns
+// the names are whole, and from 100 columns Contracts shows Created.
+func TestNamesShowWhole(t *testing.T) {
+	for _, w := range []int{80, 100, 120, 200} {
+		contracts := drive(t, newSession(t), w, 30, step{want: "Team & Advisors Vesting"})
+		wants := []string{"Team & Advisors Vesting", "Seed & Strategic Vesting"}
+		if w >= 100 {
+			wants = append(wants, "Created")
+		}
+		for _, want := range wants {
+			if !strings.Contains(contracts, want) {
+				t.Errorf("at %d columns Contracts lacks %q:\n%s", w, want, contracts)
+			}
+		}
+		pools := drive(t, newSession(t), w, 30, step{keys: "2", want: "Whale pool"})
+		if !strings.Contains(pools, "Season 8 · 180-day Flex") {
+			t.Errorf("at %d columns Pools cuts a name:\n%s", w, pools)
+		}
+	}
+}
