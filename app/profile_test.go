@@ -151,7 +151,7 @@ func TestSwitchProfileAsksFirst(t *testing.T) {
 	f.runes("n").wait("not switched: still on profile staging")
 
 	f.runes(":").typ("profile sandbox").key(tea.KeyEnter).wait("Switch to profile sandbox?")
-	f.send(tea.WindowSizeMsg{Width: 60, Height: 20}).wait("Terminal too small")
+	f.send(tea.WindowSizeMsg{Width: 50, Height: 16}).wait("Terminal too small")
 	f.runes("y").send(tea.WindowSizeMsg{Width: 120, Height: 36}).wait("not switched: still on profile staging")
 
 	f.runes(":").typ("profile sandbox").key(tea.KeyEnter).wait("Switch to profile sandbox?")
