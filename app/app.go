@@ -94,7 +94,7 @@ type Model struct {
 	// drops switchLost; switchShown says the last frame showed the
 	// question whole (see profile.go).
 	switchAsk   string
-	switchLost  []string
+	switchLost  []loss
 	switchShown bool
 	// sight tells the screens' questions whether the frame shows them.
 	sight widget.Sight

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"allot/internal/session"
 	"allot/views"
@@ -62,13 +63,15 @@ type drafter interface{ Drafted() bool }
 // switchLosses says what switching profiles would drop: the unlocked key,
 // the work running (a write in flight is journaled whatever its end), the
 // forms filled in.
-func (m *Model) switchLosses() []string {
-	var lost []string
+func (m *Model) switchLosses() []loss {
+	var lost []loss
 	if _, _, ok := m.ctx.Wallet.Account(); ok {
-		lost = append(lost, "the unlocked key")
+		lost = append(lost, loss{"the unlocked key", "key"})
 	}
 	if m.busy() {
-		lost = append(lost, "the work running (a write in flight is on Transactions whatever comes of it)")
+		// A write in flight is journaled whatever comes of it: it stays on
+		// Transactions.
+		lost = append(lost, loss{"the work running", "work"})
 	}
 	forms := 0
 	for _, stack := range m.stacks {
@@ -78,15 +81,32 @@ func (m *Model) switchLosses() []string {
 			}
 		}
 	}
-	if forms > 0 {
-		lost = append(lost, fmt.Sprintf("%d form(s) filled in", forms))
+	switch {
+	case forms == 1:
+		lost = append(lost, loss{"1 form filled in", "1 form"})
+	case forms > 1:
+		lost = append(lost, loss{fmt.Sprintf("%d forms filled in", forms), fmt.Sprintf("%d forms", forms)})
 	}
 	return lost
 }
 
-// switchQuestion asks before a switch that drops something.
+// loss is something a profile switch drops, said in full and in a word.
+type loss struct{ long, short string }
+
+// switchQuestion asks before a switch that drops something; in a narrow
+// terminal it names the losses in a word each, since a question that does
+// not fit cannot be answered yes.
 func (m *Model) switchQuestion() string {
-	return fmt.Sprintf("Switch to profile %s? It drops %s. (y/N)", m.switchAsk, strings.Join(m.switchLost, ", "))
+	long := make([]string, len(m.switchLost))
+	short := make([]string, len(m.switchLost))
+	for i, l := range m.switchLost {
+		long[i], short[i] = l.long, l.short
+	}
+	q := fmt.Sprintf("Switch to profile %s? It drops %s. (y/N)", m.switchAsk, strings.Join(long, ", "))
+	if lipgloss.Width(q) <= m.width {
+		return q
+	}
+	return fmt.Sprintf("Switch to %s, dropping %s? (y/N)", m.switchAsk, strings.Join(short, ", "))
 }
 
 // answerSwitch takes the answer to the question: y switches only when the

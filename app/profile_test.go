@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/ethereum/go-ethereum/common"
 
@@ -147,7 +148,7 @@ func TestSwitchProfileAsksFirst(t *testing.T) {
 	form := views.NewOperator(m.ctx, api.Contract{ID: first.Fixtures.ContractIDs[0]}, api.ActionStartDistribution)
 	f.send(views.NavigateMsg{Screen: form}).wait("Start distribution")
 	f.typ(first.Fixtures.AllocationIDs[1]).key(tea.KeyCtrlS).wait("Send this START_DISTRIBUTION request")
-	f.runes(":").typ("profile sandbox").key(tea.KeyEnter).wait("Switch to profile sandbox? It drops 1 form(s) filled in. (y/N)")
+	f.runes(":").typ("profile sandbox").key(tea.KeyEnter).wait("1 form filled in. (y/N)")
 	f.runes("n").wait("not switched: still on profile staging")
 
 	f.runes(":").typ("profile sandbox").key(tea.KeyEnter).wait("Switch to profile sandbox?")
@@ -161,4 +162,20 @@ func TestSwitchProfileAsksFirst(t *testing.T) {
 		t.Fatalf("on %q after the yes", end.ctx.Session.Name)
 	}
 	end.closing.Wait()
+}
+
+// TestSwitchQuestionFitsNarrowTerminals: a question that does not fit
+// cannot be answered yes, so at 60 columns the losses are named in a word
+// each.
+func TestSwitchQuestionFitsNarrowTerminals(t *testing.T) {
+	m := &Model{width: 60, switchAsk: "staging", switchLost: []loss{
+		{"the unlocked key", "key"}, {"the work running", "work"}, {"2 forms filled in", "2 forms"}}}
+	q := m.switchQuestion()
+	if w := lipgloss.Width(q); w > 60 || !strings.Contains(q, "key, work, 2 forms") || !strings.HasSuffix(q, "(y/N)") {
+		t.Errorf("at 60 columns the question is %q (%d wide)", q, lipgloss.Width(q))
+	}
+	m.width = 120
+	if q := m.switchQuestion(); !strings.Contains(q, "It drops the unlocked key, the work running, 2 forms filled in. (y/N)") {
+		t.Errorf("at 120 columns the question is %q", q)
+	}
 }
