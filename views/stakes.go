@@ -60,7 +60,7 @@ func NewStakes(ctx *Context, pool api.Pool) Screen {
 	}
 	s.list = newList(ctx, pool.Name, widget.TableConfig[api.StakeRow]{
 		Columns: []widget.Column[api.StakeRow]{
-			{Title: "Wallet", Cell: func(st api.StakeRow) string { return st.WalletString() }, MinWidth: 14, MaxWidth: 42, Flex: 3, SortRef: func(a, b *api.StakeRow) int {
+			{Title: "Wallet", Cell: func(st api.StakeRow) string { return st.WalletString() }, MinWidth: 42, MaxWidth: 42, Flex: 3, SortRef: func(a, b *api.StakeRow) int {
 				return bytes.Compare(a.Wallet[:], b.Wallet[:])
 			}},
 			{Title: "Amount", Cell: func(st api.StakeRow) string { return widget.FormatAmountMin(st.AmountString(), 2) }, Align: widget.AlignRight, MinWidth: 16, SortRef: api.CompareAmounts},
