@@ -152,6 +152,9 @@ func TestClaimFlow(t *testing.T) {
 	screen := f.seen.String()
 	f.runes("y").wait("success, mined in block")
 	screen += f.seen.String()[f.mark:]
+	// Back on the allocation, the amounts are read again once the claim is
+	// mined: what it withdrew is no longer claimable.
+	f.key(tea.KeyEsc).wait("Claimable now  0 ")
 	f.quit()
 
 	entries := journaltest.Entries(t, f.s.StateDir)

@@ -227,6 +227,13 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case LookupMsg:
 		return a.lookup(msg.ID)
+	case TxStatusMsg:
+		// A claim mined changes what was withdrawn and what is claimable:
+		// the amounts on show are read again rather than left stale.
+		if msg.Final && msg.Op == "claim" && a.result != nil && !a.busy {
+			return a.lookup(a.looking)
+		}
+		return nil
 	case loaded[*wallet.Verification]:
 		if msg.seq != a.seq {
 			return nil
