@@ -40,7 +40,7 @@ func TestAllocationGlobalKeys(t *testing.T) {
 	// Editing: the same keys are typed into the field.
 	f.runes("i").wait("esc stops editing")
 	f.runes("12").wait("Allocation: 12")
-	f.key(tea.KeyEsc).wait("/ or i types an allocation id")
+	f.key(tea.KeyEsc).wait("/ or i: type an id")
 	f.runes("1").wait("[1 Contracts]")
 	f.runes("3").wait("[3 Allocation]")
 	f.runes("/").wait("esc stops editing").key(tea.KeyCtrlU)

@@ -494,9 +494,9 @@ func (a *allocation) viewPicks(b *strings.Builder) {
 	case a.busy:
 		b.WriteString(muted.Render("Looking up and verifying…") + "\n")
 	case a.input.Focused():
-		b.WriteString(muted.Render("Type an allocation id, enter looks it up, esc stops editing; ↑/↓ picks one below.") + "\n")
+		b.WriteString(muted.Render("Type an id: enter looks it up, esc stops · ↑/↓ pick below") + "\n")
 	default:
-		b.WriteString(muted.Render("/ or i types an allocation id; ↑/↓ picks one below and enter looks it up.") + "\n")
+		b.WriteString(muted.Render("/ or i: type an id · ↑/↓ and enter: look one up below") + "\n")
 	}
 	for i, id := range a.picks() {
 		switch {

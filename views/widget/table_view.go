@@ -20,9 +20,16 @@ func (t *Table[R]) View() string {
 	body := t.bodyHeight()
 	n := len(t.view)
 	if n == 0 && body > 0 {
-		b.WriteByte('\n')
-		b.WriteString(t.styles.Muted.Render(truncate(plainMarker+t.emptyText(), t.width)))
-		body--
+		// The message wraps rather than being cut: at 60 columns it is
+		// still read whole.
+		for _, l := range wrapText(t.emptyText(), max(t.width-markerWidth, 1)) {
+			if body == 0 {
+				break
+			}
+			b.WriteByte('\n')
+			b.WriteString(t.styles.Muted.Render(truncate(plainMarker+l, t.width)))
+			body--
+		}
 	}
 	selected, plain := selectedMarker, plainMarker
 	if t.width < markerWidth {
