@@ -38,7 +38,7 @@ func TestAllocationGlobalKeys(t *testing.T) {
 	f.key(tea.KeyEsc) // nothing to close: the screen stays
 
 	// Editing: the same keys are typed into the field.
-	f.runes("i").wait("esc stops editing")
+	f.runes("i").wait("esc stops")
 	f.runes("12").wait("Allocation: 12")
 	f.key(tea.KeyEsc).wait("/ or i: type an id")
 	f.runes("1").wait("[1 Contracts]")
