@@ -43,7 +43,7 @@ func TestAllocationGlobalKeys(t *testing.T) {
 	f.key(tea.KeyEsc).wait("/ or i: type an id")
 	f.runes("1").wait("[1 Contracts]")
 	f.runes("3").wait("[3 Allocation]")
-	f.runes("/").wait("esc stops editing").key(tea.KeyCtrlU)
+	f.runes("/").wait("esc stops").key(tea.KeyCtrlU)
 	f.typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
 	f.key(tea.KeyTab).wait("[4 Transactions]")
 	f.quit()
