@@ -472,32 +472,41 @@ type statuses map[string]*stakeOdd
 // set reads a status into r; a StakeOther status's text comes back,
 // interned.
 func (s statuses) set(r *StakeRow, b []byte) (*stakeOdd, error) {
-	switch string(b) {
-	case "STAKED":
-		r.Status = StakeStaked
-	case "UNSTAKING":
-		r.Status = StakeUnstaking
-	case "WITHDRAWN":
-		r.Status = StakeWithdrawn
-	default:
-		if len(b) == 0 || len(b) > maxStatusText {
-			return nil, fmt.Errorf("is not a status of at most %d bytes", maxStatusText)
-		}
-		if !utf8.Valid(b) {
-			b = validUTF8(b)
-		}
-		r.Status = StakeOther
-		if odd, ok := s[string(b)]; ok {
-			return odd, nil
-		}
-		if len(s) == MaxStakeStatuses {
-			return nil, &LimitError{Op: "staking/stakes", Reason: fmt.Sprintf("the stakes hold more than %d different statuses", MaxStakeStatuses)}
-		}
-		odd := &stakeOdd{status: string(b)}
-		s[odd.status] = odd
+	if st, ok := knownStatus(b); ok {
+		r.Status = st
+		return nil, nil
+	}
+	if len(b) == 0 || len(b) > maxStatusText {
+		return nil, fmt.Errorf("is not a status of at most %d bytes", maxStatusText)
+	}
+	if !utf8.Valid(b) {
+		b = validUTF8(b)
+	}
+	r.Status = StakeOther
+	if odd, ok := s[string(b)]; ok {
 		return odd, nil
 	}
-	return nil, nil
+	if len(s) == MaxStakeStatuses {
+		return nil, &LimitError{Op: "staking/stakes", Reason: fmt.Sprintf("the stakes hold more than %d different statuses", MaxStakeStatuses)}
+	}
+	odd := &stakeOdd{status: string(b)}
+	s[odd.status] = odd
+	return odd, nil
+}
+
+// knownStatus is the status of the text the service sends for it, when it
+// is one of those allot knows (the interface shows STAKED; the others are
+// the sandbox's, docs/deployment.md).
+func knownStatus(b []byte) (StakeStatus, bool) {
+	switch string(b) {
+	case "STAKED":
+		return StakeStaked, true
+	case "UNSTAKING":
+		return StakeUnstaking, true
+	case "WITHDRAWN":
+		return StakeWithdrawn, true
+	}
+	return StakeOther, false
 }
 
 // StakeRowOf returns st as a row, with the checks StreamStakes makes: an

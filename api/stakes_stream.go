@@ -717,14 +717,7 @@ func (s *scanner) fastRow(r *StakeRow) bool {
 	if v, i, ok = fastString(b, i); !ok {
 		return false
 	}
-	switch string(v) {
-	case "STAKED":
-		r.Status = StakeStaked
-	case "UNSTAKING":
-		r.Status = StakeUnstaking
-	case "WITHDRAWN":
-		r.Status = StakeWithdrawn
-	default:
+	if r.Status, ok = knownStatus(v); !ok {
 		return false
 	}
 	if i, ok = fastKey(b, i, `,"createdAt":"`); !ok {
