@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -63,6 +64,9 @@ func opOpen(t *testing.T, s *session.Session, action string, lookups ...string) 
 	c := api.Contract{ID: s.Fixtures.ContractIDs[0], Name: "Meridian vesting"}
 	h := &opHarness{t: t, s: s, ctx: ctx, o: NewOperator(ctx, c, action).(*operator)}
 	h.o.SetSize(120, 34)
+	// run waits for every command a key answers: a blinking cursor would
+	// make each focus change wait 530 ms for its first blink.
+	h.o.form.SetCursorMode(cursor.CursorStatic)
 	return h
 }
 

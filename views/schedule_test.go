@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -56,6 +57,11 @@ type scDriver struct {
 
 func newSCDriver(t *testing.T, s Screen, w, h int) *scDriver {
 	d := &scDriver{t: t, s: s, async: make(chan tea.Msg, 4096)}
+	if sc, ok := s.(*schedule); ok {
+		// A blinking cursor answers each keystroke with a timer that run
+		// waits 5 ms for before leaving it behind.
+		sc.form.SetCursorMode(cursor.CursorStatic)
+	}
 	s.SetSize(w, h)
 	d.run(s.Init())
 	return d

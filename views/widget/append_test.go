@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -89,7 +90,7 @@ func TestTableAppendRowsUnderSortAndFilter(t *testing.T) {
 	for _, c := range cases {
 		want := wholeTable(t, rows, c.col, c.desc, c.query)
 		for _, pileUp := range []bool{false, true} {
-			tb := newStakeTable(rows[:10], 120, 20, TableConfig[stake]{})
+			tb := newStakeTable(rows[:10], 120, 20, TableConfig[stake]{Debounce: time.Millisecond}) // press waits out each tick
 			if c.col >= 0 {
 				settle(tb, tb.SortBy(c.col, c.desc))
 			}
@@ -233,7 +234,7 @@ func TestTableSetRowsFindsTheFocusInAJob(t *testing.T) {
 func TestTableFilterText(t *testing.T) {
 	rows := makeStakes(50)
 	rows[7].Status = "ODD\nSTATUS"
-	tb := newStakeTable(rows, 120, 12, TableConfig[stake]{FilterText: func(dst []byte, s stake) []byte {
+	tb := newStakeTable(rows, 120, 12, TableConfig[stake]{Debounce: time.Millisecond, FilterText: func(dst []byte, s stake) []byte {
 		dst = append(dst, s.Wallet...)
 		dst = append(dst, 0)
 		return append(dst, "TAG-"+s.Status...)

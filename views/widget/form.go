@@ -3,6 +3,7 @@ package widget
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -111,6 +112,7 @@ type Form struct {
 	offset        int // first line drawn when the form is taller than its space
 	width, height int
 	labelWidth    int
+	cursorMode    cursor.Mode
 }
 
 // NewForm returns a form of fields, the first focused.
@@ -139,12 +141,26 @@ func (f *Form) Focused() int { return f.focus }
 // Insert adds fields at index i; the focus stays on its field.
 func (f *Form) Insert(i int, fields ...*FormField) {
 	i = min(max(i, 0), len(f.fields))
+	for _, fld := range fields {
+		fld.input.Cursor.SetMode(f.cursorMode)
+	}
 	f.fields = append(f.fields[:i], append(fields, f.fields[i:]...)...)
 	if len(f.fields) > len(fields) && f.focus >= i {
 		f.focus += len(fields)
 	}
 	f.measure()
 	f.Focus(f.focus)
+}
+
+// SetCursorMode sets how the text fields, and those inserted later, show
+// their cursor; a form blinks it. Tests that run every command a key
+// answers to its end set it static: each focus change would otherwise wait
+// out a 530 ms blink.
+func (f *Form) SetCursorMode(m cursor.Mode) {
+	f.cursorMode = m
+	for _, fld := range f.fields {
+		fld.input.Cursor.SetMode(m)
+	}
 }
 
 // Remove deletes n fields from index i.

@@ -202,6 +202,17 @@ func NewTable[R any](cfg TableConfig[R]) *Table[R] {
 	return t
 }
 
+// SetDebounce sets how long the filter waits after the last keystroke, as
+// TableConfig.Debounce does, on a table a screen built: a test that runs
+// each keystroke's tick to its end before the next key waits it out once
+// per key.
+func (t *Table[R]) SetDebounce(d time.Duration) {
+	if d <= 0 {
+		d = defaultDebounce
+	}
+	t.debounce = d
+}
+
 // SetSize sets the table's area, header and footer lines included. Column
 // widths follow the width; rendered lines are cached per width.
 func (t *Table[R]) SetSize(width, height int) {

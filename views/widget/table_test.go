@@ -534,7 +534,7 @@ func TestTableHelpFollowsState(t *testing.T) {
 // A whole address typed into the filter stays whole at 80 columns (the
 // field was half the width, and "0x" scrolled off).
 func TestFilterFieldHoldsAnAddress(t *testing.T) {
-	tb := newStakeTable(makeStakes(20), 80, 10, TableConfig[stake]{})
+	tb := newStakeTable(makeStakes(20), 80, 10, TableConfig[stake]{Debounce: time.Millisecond})
 	addr := "0x3e3Daf419A62d6665b5B6444e071475801B87Ae2"
 	press(tb, "/")
 	for _, r := range addr {
