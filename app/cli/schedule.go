@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"context"
+	"flag"
+
+	"allot/api"
+)
+
+var scheduleCreateCommand = command{
+	name:    "schedule create",
+	args:    "--body FILE [-o json]",
+	summary: "create an unlock schedule from a JSON body (see docs/deployment.md D6)",
+	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		body := fs.String("body", "", "the request body as a JSON `FILE` (required)")
+		out := outputFlag(fs)
+		return func(ctx context.Context, args []string) error {
+			if err := noArgs("schedule create", args); err != nil {
+				return err
+			}
+			if *body == "" {
+				return usagef("schedule create: --body is required")
+			}
+			var req api.ScheduleRequest
+			if err := readBody(*body, &req); err != nil {
+				return err
+			}
+			if err := req.Validate(); err != nil {
+				return err
+			}
+			s, err := e.session(ctx)
+			if err != nil {
+				return err
+			}
+			res, err := e.recorder().CreateSchedule(ctx, s.API, req)
+			if err != nil {
+				return err
+			}
+			if *out == formatJSON {
+				return writeJSON(e.Stdout, res)
+			}
+			return fields(e.Stdout, "key", res.Key, "id", res.ID, "name", res.Name, "created", api.FormatTime(res.CreatedAt))
+		}
+	},
+}
