@@ -469,8 +469,6 @@ func (o *operator) removeRow() {
 	o.hint = fmt.Sprintf("Removed row %d.", i+1)
 }
 
-// fillRecent puts the next recently looked-up allocation id into the form:
-// appended to the list of a start, into the focused row of a funding.
 // openPick lists the recent lookups to choose from: ids for the list of a
 // start distribution, or one for the focused fund row.
 func (o *operator) openPick() {

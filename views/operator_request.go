@@ -78,7 +78,7 @@ func (o *operator) fieldOf(path string) (*widget.FormField, string) {
 	return o.form.Field(path), ""
 }
 
-// splitIndexed reads "name[i]rest".
+// opSplitIndexed reads "name[i]rest".
 func opSplitIndexed(path string) (name string, index int, rest string, ok bool) {
 	open := strings.IndexByte(path, '[')
 	end := strings.IndexByte(path, ']')

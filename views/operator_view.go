@@ -32,7 +32,7 @@ func (o *operator) View() string {
 	return opFitLines(lines, o.width, o.height)
 }
 
-// fitLines cuts every line to width cells and keeps at most height lines.
+// opFitLines cuts every line to width cells and keeps at most height lines.
 func opFitLines(lines []string, width, height int) string {
 	var out []string
 	for _, l := range lines {
@@ -192,7 +192,7 @@ func (o *operator) unknownTail() []string {
 	return []string{"", o.ctx.Styles.Muted.Render(keys)}
 }
 
-// errorCause is the innermost reason of err, short.
+// opErrorCause is the innermost reason of err, short.
 func opErrorCause(err error) string {
 	var unknown *api.OutcomeUnknownError
 	if errors.As(err, &unknown) && unknown.Err != nil {

@@ -127,7 +127,7 @@ func TestData(t *testing.T) {
 	}
 }
 
-// FuzzDecodeRevert: revert data comes from the network; decoding it must
+// FuzzDecode: revert data comes from the network; decoding it must
 // never panic, and what decodes must print as one safe line.
 func FuzzDecode(f *testing.F) {
 	f.Add(packError(f, vester(f), "AmountExceedsUnlocked", big.NewInt(5), big.NewInt(2)))
