@@ -361,7 +361,13 @@ func (p *portal) ShortHelp() []key.Binding {
 	if p.confirm != nil {
 		return p.confirm.ShortHelp()
 	}
-	return []key.Binding{p.keys.SignIn, p.keys.SignOut, p.keys.Refresh, p.keys.Humanity}
+	// Signing out and reloading the submission need a portal session: not
+	// offered without one (they would do nothing).
+	_, _, signedIn := p.ctx.Wallet.Portal(p.ctx.Now())
+	signOut, refresh := p.keys.SignOut, p.keys.Refresh
+	signOut.SetEnabled(signedIn)
+	refresh.SetEnabled(signedIn)
+	return []key.Binding{p.keys.SignIn, signOut, refresh, p.keys.Humanity}
 }
 
 func (p *portal) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }

@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestHumanityFieldRefusesBadChecksum: the wallet typed in the portal's
@@ -15,5 +16,16 @@ func TestHumanityFieldRefusesBadChecksum(t *testing.T) {
 	p.humanityIn.SetValue("0x52908400098527886E0F7030069857D2E4169Ee7")
 	if cmd := p.askHumanity(); cmd != nil || p.err == nil || !strings.Contains(p.err.Error(), good) {
 		t.Errorf("wrong checksum: cmd %v, err %v", cmd != nil, p.err)
+	}
+}
+
+// TestPortalOffersOnlyWhatCanWork: without a portal session, "sign out"
+// and "reload submission" would do nothing, so neither is offered.
+func TestPortalOffersOnlyWhatCanWork(t *testing.T) {
+	p := NewPortal(&Context{Wallet: &Wallet{}, Now: time.Now}).(*portal)
+	for _, b := range p.ShortHelp() {
+		if b.Enabled() && (b.Help().Desc == "sign out" || b.Help().Desc == "reload submission") {
+			t.Errorf("%q offered while signed out", b.Help().Desc)
+		}
 	}
 }
