@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/internal/act"
@@ -266,7 +267,7 @@ func (s *signing) fill() {
 		b.WriteString("\n")
 	} else if len(s.facts) > 0 {
 		b.WriteString("Checked by the signing policy:\n")
-		writeLines(&b, s.facts)
+		writeLines(&b, s.facts, s.width)
 		b.WriteString("\n")
 	}
 	for i, sum := range s.summaries {
@@ -284,7 +285,7 @@ func (s *signing) fill() {
 				wallet.Line{Label: "gas limit", Value: gas},
 				wallet.Line{Label: "max fee", Value: d.Tx.GasFeeCap().String() + " wei per gas"})
 		}
-		writeLines(&b, lines)
+		writeLines(&b, lines, s.width)
 		for _, w := range sum.Warnings {
 			b.WriteString("  WARNING: " + sanitize.Line(w.Message) + "\n")
 		}
@@ -308,13 +309,19 @@ func (s *signing) refusalLine() string {
 }
 
 // writeLines writes labelled lines, indented, their values aligned.
-func writeLines(b *strings.Builder, lines []wallet.Line) {
+func writeLines(b *strings.Builder, lines []wallet.Line, total int) {
 	width := 0
 	for _, l := range lines {
 		width = max(width, len(l.Label))
 	}
+	indent := strings.Repeat(" ", width+4)
 	for _, l := range lines {
-		fmt.Fprintf(b, "  %-*s  %s\n", width, l.Label, sanitize.Line(l.Value))
+		value := sanitize.Line(l.Value)
+		if room := total - len(indent); room >= 20 {
+			// A long value wraps under itself, not under the labels.
+			value = strings.ReplaceAll(ansi.Wrap(value, room, ""), "\n", "\n"+indent)
+		}
+		fmt.Fprintf(b, "  %-*s  %s\n", width, l.Label, value)
 	}
 }
 
