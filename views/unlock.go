@@ -215,7 +215,7 @@ func (u *unlock) View() string {
 			line = "▶ " + sanitize.Line(a.Label())
 		}
 		if !a.Verified && !a.Unnamed {
-			line += st.Muted.Render("  (address as the file names it, proved on unlock)")
+			line += st.Muted.Render("  (per its file; proved on unlock)")
 		}
 		if i == u.cursor {
 			line = st.Selected.Render(line)
