@@ -4,6 +4,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/views"
@@ -36,5 +37,23 @@ func TestPageClosingItselfLeavesOthers(t *testing.T) {
 		if p == unlock {
 			t.Errorf("the Unlock page is still open in its tab")
 		}
+	}
+}
+
+// TestFooterNamesEachKeyOnce: where the screen binds esc itself (a
+// review's "n/esc no"), the footer does not also offer the global "esc
+// back"; help stays first.
+func TestFooterNamesEachKeyOnce(t *testing.T) {
+	help := key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help"))
+	back := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))
+	quit := key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit"))
+	no := key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "no"))
+	got := withoutKeysOf([]key.Binding{help, back, quit}, []key.Binding{no})
+	if len(got) != 2 || got[0].Help().Key != "?" || got[1].Help().Key != "q" {
+		var keys []string
+		for _, b := range got {
+			keys = append(keys, b.Help().Key)
+		}
+		t.Errorf("global keys left: %v, want [? q]", keys)
 	}
 }

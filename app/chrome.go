@@ -9,6 +9,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -394,13 +395,13 @@ func (m *Model) footer() string {
 	if m.showHelp || m.showErr {
 		return fit(m.help.ShortHelpView(pageKeys), m.width, 1)
 	}
-	global := m.keys.short(m.top().Capturing())
 	var local []key.Binding
 	for _, b := range m.top().ShortHelp() {
 		if b.Enabled() {
 			local = append(local, b)
 		}
 	}
+	global := withoutKeysOf(m.keys.short(m.top().Capturing()), local)
 	line, n := m.keyLine(local, global)
 	if n < len(local) {
 		if short, k := m.keyLine(firstWords(local), global); k > n {
@@ -408,6 +409,25 @@ func (m *Model) footer() string {
 		}
 	}
 	return fit(line, m.width, 1)
+}
+
+// withoutKeysOf leaves out of global the bindings whose keys a screen's
+// own bindings take (a review's "n/esc no" is what esc does there, not
+// "esc back"); the first, help, always stays.
+func withoutKeysOf(global, local []key.Binding) []key.Binding {
+	taken := map[string]bool{}
+	for _, b := range local {
+		for _, k := range b.Keys() {
+			taken[k] = true
+		}
+	}
+	out := global[:1:1]
+	for _, b := range global[1:] {
+		if !slices.ContainsFunc(b.Keys(), func(k string) bool { return taken[k] }) {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // keyLine draws local's keys, as many as fit whole, then global's: its
