@@ -20,12 +20,18 @@ import (
 	"allot/api/sandbox/onchain"
 )
 
-// nextPort is the address after addr's port: where the chain's RPC goes by
-// default, so that one --addr sets both.
-func nextPort(addr net.Addr) string {
+// nextPort is the address after the port of addr, which was asked for as
+// asked: where the chain's RPC goes by default, so that one --addr sets
+// both. Asked for any free port (":0"), the RPC takes any free port too:
+// the port after a random one may be another program's.
+func nextPort(asked string, addr net.Addr) string {
 	tcp, ok := addr.(*net.TCPAddr)
-	if !ok || tcp.Port == 0 {
-		return "127.0.0.1:0"
+	if _, port, err := net.SplitHostPort(asked); !ok || tcp.Port == 0 || err != nil || port == "0" || port == "" {
+		host := "127.0.0.1"
+		if ok {
+			host = tcp.IP.String()
+		}
+		return net.JoinHostPort(host, "0")
 	}
 	return net.JoinHostPort(tcp.IP.String(), strconv.Itoa(tcp.Port+1))
 }
@@ -38,7 +44,7 @@ var sandboxCommand = command{
 	standalone: true,
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		addr := fs.String("addr", "127.0.0.1:8787", "listen on `HOST:PORT`")
-		rpcAddr := fs.String("rpc-addr", "", "serve the chain's JSON-RPC on `HOST:PORT` (default: the next port after --addr)")
+		rpcAddr := fs.String("rpc-addr", "", "serve the chain's JSON-RPC on `HOST:PORT` (default: the port after --addr's, or any free port when that is 0)")
 		fixtures := fs.String("fixtures", "", "write the seed data's ids, keys and wallets to `FILE` as JSON")
 		faults := fs.String("faults", "", "inject faults as in `SPEC` = latency=50ms,error=0.2,malformed=0.1,reset=0.05,html=0.05")
 		keystoreDir := fs.String("keystore-dir", "", "write the demo wallets' keystore files to `DIR` (default: a new temporary directory)")
@@ -149,7 +155,7 @@ func serveSandbox(ctx context.Context, e *env, addr, rpcAddr, fixturesPath strin
 		printDeployed(e.Stderr, sb)
 	} else {
 		if rpcAddr == "" {
-			rpcAddr = nextPort(listener.Addr())
+			rpcAddr = nextPort(addr, listener.Addr())
 		}
 		if rpcURL, err = sb.Chain.ServeRPC(rpcAddr); err != nil {
 			listener.Close()
