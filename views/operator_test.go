@@ -380,7 +380,7 @@ func (h *opHarness) assertListedAsCreated(sent []byte) {
 		if i < 0 {
 			h.t.Fatalf("transaction %s not on the Transactions screen: %+v", tx.TransactionID, rows)
 		}
-		if rows[i].statusText() != statusCreated {
+		if rows[i].statusText() != api.TransactionCreated {
 			h.t.Errorf("transaction %s listed as %q", tx.TransactionID, rows[i].statusText())
 		}
 		var details []string
@@ -388,7 +388,7 @@ func (h *opHarness) assertListedAsCreated(sent []byte) {
 			details = append(details, f.Label+": "+f.Value)
 		}
 		d := strings.Join(details, "\n")
-		if !strings.Contains(d, "Status: "+createdNotReported) || !strings.Contains(d, "Body sent: "+strings.Join(prettyBody(sent), "\n")) {
+		if !strings.Contains(d, "Status: "+api.TransactionCreatedNote) || !strings.Contains(d, "Body sent: "+strings.Join(prettyBody(sent), "\n")) {
 			h.t.Errorf("details of %s:\n%s", tx.TransactionID, d)
 		}
 	}

@@ -44,14 +44,6 @@ var keyUnknown = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "ch
 // statusUnknown marks a request whose answer never came.
 const statusUnknown = "UNKNOWN"
 
-// statusCreated is a service transaction's status: the interface has no
-// call that reports its execution, so the PENDING it was created with
-// would never change (issue 14).
-const (
-	statusCreated      = api.TransactionCreated
-	createdNotReported = api.TransactionCreatedNote
-)
-
 // chainStatus is a final status as the journal holds it (wallet.Status's
 // JSON).
 type chainStatus struct {
@@ -84,8 +76,8 @@ func (r txRow) fields(now time.Time) []widget.Field {
 		{Label: "Kind", Value: r.Kind},
 		{Label: "Status", Value: r.Status},
 	}
-	if r.Status == statusCreated {
-		fields[2].Value = createdNotReported
+	if r.Status == api.TransactionCreated {
+		fields[2].Value = api.TransactionCreatedNote
 	}
 	if r.Block > 0 {
 		fields = append(fields,
@@ -241,10 +233,11 @@ func readTransactions(j *journal.Journal, d journal.Deployment) ([]txRow, error)
 			if json.Unmarshal(w.Outcome.Data, &created) != nil {
 				continue
 			}
-			// The status the service answered with is left out: no call
-			// reports a change of it.
+			// Shown as the operator's result page and `allot tx` show
+			// it: no call reports a change of the PENDING it answers.
 			for _, tx := range created.Transactions {
-				rows = append(rows, txRow{ID: tx.TransactionID, Kind: e.Ref, Status: statusCreated, At: at, Profile: e.Profile, Sent: e.Data})
+				status, _ := tx.Shown()
+				rows = append(rows, txRow{ID: tx.TransactionID, Kind: e.Ref, Status: status, At: at, Profile: e.Profile, Sent: e.Data})
 			}
 		case w.Outcome != nil && (w.Outcome.Status == act.StatusApplied || w.Outcome.Status == act.StatusNotApplied || w.Outcome.Status == act.StatusResent):
 			// An unknown outcome a check settled (its ids were lost with
