@@ -132,8 +132,8 @@ func appendFitted(b []byte, s string, w int, align Align) []byte {
 	return appendSpaces(b, pad)
 }
 
-// fit returns s in exactly w cells (see appendFitted).
-func fit(s string, w int, align Align) string {
+// fitCell returns s in exactly w cells (see appendFitted).
+func fitCell(s string, w int, align Align) string {
 	return string(appendFitted(make([]byte, 0, w+len(s)), s, w, align))
 }
 
