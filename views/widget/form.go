@@ -163,10 +163,13 @@ func (f *Form) Field(k string) *FormField {
 // Focused is the index of the focused field.
 func (f *Form) Focused() int { return f.focus }
 
-// ShortHelp implements help.KeyMap with the keys the form handles: enter
-// too when it submits.
+// ShortHelp implements help.KeyMap with the keys the form handles now:
+// the arrows that change a choice on a choice, enter when it submits.
 func (f *Form) ShortHelp() []key.Binding {
-	keys := f.Keys.ShortHelp()
+	keys := []key.Binding{f.Keys.Next, f.Keys.Prev}
+	if f.focus < len(f.fields) && f.fields[f.focus].Options != nil {
+		keys = append(keys, f.Keys.Change)
+	}
 	if f.Submit != nil {
 		keys = append(keys, f.Keys.Submit)
 	}
