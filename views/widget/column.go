@@ -85,62 +85,125 @@ func (c Column[R]) maxWidth() int {
 	return 0
 }
 
+// shortID is the width an identifier column shortens to before a column
+// is dropped: `0x3e3D…6EC9`, as wallets and explorers write an address,
+// still tells one row from another.
+const shortID = 11
+
+// wholeIDsFirst is the Priority from which a column shows only when the
+// identifiers before it are whole again: a time or a second id is not
+// worth cutting the wallet a row is about.
+const wholeIDsFirst = 3
+
 // layout gives each column its width in a line of total cells, 0 for a
-// column that does not fit. Columns are dropped by Priority until the rest
-// fit at their minimum widths; the space left over goes to the columns up
-// to content, the width their cells need (nil before any rows), Text
-// columns first, then to the flexible ones by weight, up to their caps.
-func layout[R any](cols []Column[R], total int, content []int) []int {
+// column that does not fit. content is the width each column's cells need
+// and ids marks the columns whose cells are identifiers (isID); both are
+// nil before any rows.
+//
+// Columns are taken in the order the screen wants them (Priority, then
+// left to right), each at its MinWidth, at its content for a number (a
+// number cut short is wrong, not short) and for Text up to textWant. An
+// identifier column gives way first: when the next column does not fit,
+// the identifiers taken shorten towards shortID, cut in the middle, and
+// get their cells back before the first column of Priority wholeIDsFirst
+// or more. A column that does not fit even so is dropped; a later,
+// narrower one may still fit. The room left goes to the columns up to
+// their content, Text columns first, then to the flexible ones by weight,
+// up to their caps. Without rows there is no content to grow to, and the
+// columns stay packed at the left rather than spread under an empty table.
+func layout[R any](cols []Column[R], total int, content []int, ids []bool) []int {
 	widths := make([]int, len(cols))
 	avail := total - markerWidth
 	if avail <= 0 || len(cols) == 0 {
 		return widths
 	}
-	kept := len(cols)
-	need := -len(columnGap)
+	measured := len(content) == len(cols) && len(ids) == len(cols)
+	// want is the width a column asks for; enter the narrowest it takes
+	// to come in at all; floor the narrowest it shortens to for others.
+	want, enter, floor := make([]int, len(cols)), make([]int, len(cols)), make([]int, len(cols))
 	for i, c := range cols {
-		widths[i] = c.minWidth()
-		if c.Text && len(content) == len(cols) {
-			// A name cut short is read wrong: it counts whole (up to
-			// textWant) when columns are dropped.
-			widths[i] = max(widths[i], min(content[i], textWant))
+		want[i] = c.minWidth()
+		enter[i] = want[i]
+		if measured && c.Text {
+			want[i] = max(want[i], min(content[i], textWant))
 		}
-		need += widths[i] + len(columnGap)
-	}
-	for need > avail && kept > 1 {
-		drop := -1
-		for i := len(cols) - 1; i >= 0; i-- {
-			if widths[i] > 0 && (drop < 0 || cols[i].Priority > cols[drop].Priority) {
-				drop = i
-			}
+		if measured && c.Align == AlignRight {
+			want[i] = max(want[i], content[i])
+			enter[i] = want[i]
 		}
-		need -= widths[drop] + len(columnGap)
-		widths[drop] = 0
-		kept--
+		floor[i] = want[i]
+		if measured && ids[i] {
+			floor[i] = min(want[i], max(shortID, displayWidth(c.Title)))
+			enter[i] = floor[i]
+		}
 	}
-	// A column dropped to make room for a wider one may fit in what is
-	// left: the most wanted first.
 	order := make([]int, len(cols))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cols[a].Priority, cols[b].Priority) })
-	for _, i := range order {
-		if w := cols[i].minWidth(); widths[i] == 0 && need+len(columnGap)+w <= avail {
-			widths[i] = w
-			need += len(columnGap) + w
-		}
-	}
-	if need > avail {
-		// One column left and still too wide: it gets what there is.
-		for i := range widths {
-			if widths[i] > 0 {
-				widths[i] = avail
+
+	used := -len(columnGap) // the cells taken, gaps included
+	slack := func() int {   // what the identifiers taken can give
+		n := 0
+		for j := range cols {
+			if widths[j] > 0 {
+				n += widths[j] - floor[j]
 			}
 		}
+		return n
+	}
+	shorten := func(n int) { // the least wanted identifier first
+		for k := len(order) - 1; k >= 0 && n > 0; k-- {
+			if j := order[k]; widths[j] > floor[j] {
+				d := min(widths[j]-floor[j], n)
+				widths[j] -= d
+				n -= d
+			}
+		}
+	}
+	restored := false
+	restore := func() { // the most wanted identifier first
+		for _, j := range order {
+			if widths[j] > 0 && widths[j] < want[j] && used < avail {
+				d := min(want[j]-widths[j], avail-used)
+				widths[j] += d
+				used += d
+			}
+		}
+		restored = true
+	}
+	for _, i := range order {
+		if !restored && cols[i].Priority >= wholeIDsFirst {
+			restore()
+		}
+		room := avail - used - len(columnGap)
+		if !restored {
+			room += slack()
+		}
+		w := min(want[i], room)
+		if w < enter[i] {
+			continue
+		}
+		if short := w - (avail - used - len(columnGap)); short > 0 {
+			shorten(short)
+			used -= short
+		}
+		widths[i] = w
+		used += len(columnGap) + w
+	}
+	if used < 0 {
+		// Not even the most wanted column fits: it gets what there is.
+		widths[order[0]] = avail
 		return widths
 	}
-	extra := fill(cols, widths, content, avail-need, true)
+	if !restored {
+		restore()
+	}
+	if !measured {
+		return widths
+	}
+	extra := fill(cols, widths, content, avail-used, true)
 	grow(cols, widths, fill(cols, widths, content, extra, false))
 	return widths
 }
@@ -221,24 +284,29 @@ func canGrow[R any](c Column[R], w int) bool {
 const contentSample = 200
 
 // contentWidths is the width each column needs to show the cells of the
-// first rows whole, between its MinWidth and its MaxWidth; nil without
-// rows.
-func contentWidths[R any](cols []Column[R], rows RowSet[R]) []int {
+// first rows whole, between its MinWidth and its MaxWidth, and whether
+// those cells are all identifiers (isID); nil without rows.
+func contentWidths[R any](cols []Column[R], rows RowSet[R]) (widths []int, ids []bool) {
 	if rows.Len() == 0 {
-		return nil
+		return nil, nil
 	}
-	widths := make([]int, len(cols))
+	widths, ids = make([]int, len(cols)), make([]bool, len(cols))
 	for i, c := range cols {
 		w := c.minWidth()
+		id, seen := c.Align == AlignLeft, false
 		for r := range min(rows.Len(), contentSample) {
-			w = max(w, displayWidth(sanitize.Line(c.Cell(*rows.At(r)))))
+			cell := sanitize.Line(c.Cell(*rows.At(r)))
+			w = max(w, displayWidth(cell))
+			if id && cell != "" {
+				id, seen = isID(cell), true
+			}
 		}
 		if m := c.maxWidth(); m > 0 {
 			w = min(w, m)
 		}
-		widths[i] = w
+		widths[i], ids[i] = w, id && seen
 	}
-	return widths
+	return widths, ids
 }
 
 // naturalWidth is the width at which every column shows its content

@@ -165,7 +165,7 @@ func (d *Detail) wrap() {
 		valueW = max(d.width-gap, 1)
 	}
 	for _, f := range d.fields {
-		label := d.Styles.Muted.Render(fit(sanitize.Line(f.Label), labelW, AlignLeft))
+		label := d.Styles.Muted.Render(fitCell(sanitize.Line(f.Label), labelW, AlignLeft))
 		values := wrapText(sanitize.Block(f.Value), valueW)
 		if stacked {
 			d.lines = append(d.lines, label)

@@ -1,7 +1,8 @@
 // Package widget holds the reusable pieces of the dashboard's screens: a
 // table that stays fluid at a million rows, a detail pane, charts (bars, a
-// histogram, an unlock step chart), a confirm dialog, and the formatting
-// helpers they share (amounts, times, durations).
+// histogram, an unlock step chart), a form, a confirm dialog, and the
+// helpers they share: formatting (amounts, times, durations) and Fit, which
+// cuts or pads any view to the box it is drawn in.
 //
 // Every widget is a pointer model in the style of the rest of the dashboard:
 // Update(msg) returns only a tea.Cmd, View renders, SetSize tells it its

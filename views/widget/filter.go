@@ -223,10 +223,10 @@ func (t *Table[R]) updateInput(msg tea.KeyMsg) tea.Cmd {
 		return t.applyQuery(t.input.Value())
 	case key.Matches(msg, t.keys.CancelFilter):
 		return t.clearFilter()
-	case msg.Type == tea.KeyDown:
+	case key.Matches(msg, t.keys.FilterDown):
 		t.move(1)
 		return nil
-	case msg.Type == tea.KeyUp:
+	case key.Matches(msg, t.keys.FilterUp):
 		t.move(-1)
 		return nil
 	}

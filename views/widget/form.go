@@ -25,6 +25,9 @@ type FormField struct {
 	input  textinput.Model
 	choice int
 	err    error
+	// touched: the user has left the field. set: err came from elsewhere
+	// (SetErr, Form.SetErrors) and shows at once.
+	touched, set bool
 }
 
 // TextField is a text input; check runs on every change.
@@ -70,19 +73,25 @@ func (f *FormField) SetCharLimit(n int) { f.input.CharLimit = n }
 func (f *FormField) Err() error { return f.err }
 
 // SetErr shows err under the field, for an error found elsewhere (the
-// server naming this field's path).
-func (f *FormField) SetErr(err error) { f.err = err }
+// server naming this field's path). It stays until the field changes or
+// is checked again (Form.Valid).
+func (f *FormField) SetErr(err error) { f.err, f.set = err, err != nil }
 
 func (f *FormField) check() {
-	f.err = nil
+	f.err, f.set = nil, false
 	if f.Check != nil && f.Options == nil {
 		f.err = f.Check(f.input.Value())
 	}
 }
 
-// FormKeyMap holds a form's keys. It implements help.KeyMap.
+// FormKeyMap holds a form's keys. It implements help.KeyMap with the keys
+// every form handles; a Form's own ShortHelp and FullHelp add Submit when
+// the form has a Submit.
 type FormKeyMap struct {
 	Next, Prev, Change key.Binding
+	// Submit, on the last field, calls Form.Submit; on another it moves
+	// to the next field. Without Form.Submit it is typed into the field.
+	Submit key.Binding
 }
 
 // DefaultFormKeyMap returns the form's keys.
@@ -91,6 +100,7 @@ func DefaultFormKeyMap() FormKeyMap {
 		Next:   key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field")),
 		Prev:   key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field")),
 		Change: key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "change choice")),
+		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next field, submit on the last")),
 	}
 }
 
@@ -101,11 +111,24 @@ func (k FormKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Next, k.P
 func (k FormKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // Form is a column of fields, one focused, each checked as it is typed and
-// its error shown in place, under it. Submitting and cancelling are the
-// owning screen's keys: a form only edits.
+// its error shown in place, under it. Cancelling is the owning screen's
+// key; submitting is too, unless the screen sets Submit.
+//
+// A field's Key names it for the screen; it may be the path the service
+// uses for the value ("name", "data[2].amount"), and then SetErrors puts
+// the service's errors under the fields they are about.
 type Form struct {
 	Keys   FormKeyMap
 	Styles Styles
+	// Submit, when set, is what enter on the last field does (the screen's
+	// review or send); enter on another field moves to the next. The form
+	// counts it as a try: every field's error shows from then on.
+	Submit func() tea.Cmd
+	// ErrorsOnLeave holds a field's own error (its Check) back until the
+	// user has left the field or tried to submit: "not a number" does not
+	// greet the first character typed. Errors set by the screen or the
+	// service show at once. Off, errors show as they are typed.
+	ErrorsOnLeave bool
 
 	fields        []*FormField
 	focus         int
@@ -113,6 +136,8 @@ type Form struct {
 	width, height int
 	labelWidth    int
 	cursorMode    cursor.Mode
+	current       *FormField // the focused field, to mark it touched when left
+	tried         bool       // a submit was tried: every error shows
 }
 
 // NewForm returns a form of fields, the first focused.
@@ -137,6 +162,22 @@ func (f *Form) Field(k string) *FormField {
 
 // Focused is the index of the focused field.
 func (f *Form) Focused() int { return f.focus }
+
+// ShortHelp implements help.KeyMap with the keys the form handles now:
+// the arrows that change a choice on a choice, enter when it submits.
+func (f *Form) ShortHelp() []key.Binding {
+	keys := []key.Binding{f.Keys.Next, f.Keys.Prev}
+	if f.focus < len(f.fields) && f.fields[f.focus].Options != nil {
+		keys = append(keys, f.Keys.Change)
+	}
+	if f.Submit != nil {
+		keys = append(keys, f.Keys.Submit)
+	}
+	return keys
+}
+
+// FullHelp implements help.KeyMap.
+func (f *Form) FullHelp() [][]key.Binding { return [][]key.Binding{f.ShortHelp()} }
 
 // Insert adds fields at index i; the focus stays on its field.
 func (f *Form) Insert(i int, fields ...*FormField) {
@@ -186,6 +227,12 @@ func (f *Form) Focus(i int) tea.Cmd {
 		return nil
 	}
 	f.focus = min(max(i, 0), len(f.fields)-1)
+	if now := f.fields[f.focus]; f.current != now {
+		if f.current != nil {
+			f.current.touched = true
+		}
+		f.current = now
+	}
 	var cmd tea.Cmd
 	for j, fld := range f.fields {
 		if j == f.focus && fld.Options == nil {
@@ -197,8 +244,10 @@ func (f *Form) Focus(i int) tea.Cmd {
 	return cmd
 }
 
-// Valid checks every field and focuses the first that fails.
+// Valid checks every field and focuses the first that fails. It counts as
+// a try to submit: every field's error shows from then on.
 func (f *Form) Valid() bool {
+	f.tried = true
 	for i, fld := range f.fields {
 		fld.check()
 		if fld.err != nil {
@@ -212,11 +261,19 @@ func (f *Form) Valid() bool {
 // HasError reports whether a field shows an error now.
 func (f *Form) HasError() bool {
 	for _, fld := range f.fields {
-		if fld.err != nil {
+		if f.shown(fld) != nil {
 			return true
 		}
 	}
 	return false
+}
+
+// shown is the error fld shows now, nil while ErrorsOnLeave holds it back.
+func (f *Form) shown(fld *FormField) error {
+	if fld.err == nil || f.ErrorsOnLeave && !fld.touched && !fld.set && !f.tried {
+		return nil
+	}
+	return fld.err
 }
 
 // SetSize sets the space the form draws in.
@@ -249,6 +306,12 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 			return f.Focus((f.focus + 1) % len(f.fields))
 		case key.Matches(k, f.Keys.Prev):
 			return f.Focus((f.focus + len(f.fields) - 1) % len(f.fields))
+		case f.Submit != nil && key.Matches(k, f.Keys.Submit):
+			if f.focus < len(f.fields)-1 {
+				return f.Focus(f.focus + 1)
+			}
+			f.tried = true
+			return f.Submit()
 		case fld.Options != nil && key.Matches(k, f.Keys.Change):
 			step := 1
 			if k.String() == "left" {
@@ -302,8 +365,8 @@ func (f *Form) View() string {
 			line = f.Styles.Title.Render(marker+label) + " " + value
 		}
 		lines = append(lines, line)
-		if fld.err != nil {
-			msg := "✗ " + sanitize.Line(fld.err.Error())
+		if err := f.shown(fld); err != nil {
+			msg := "✗ " + sanitize.Line(err.Error())
 			lines = append(lines, strings.Repeat(" ", f.labelWidth+3)+truncate(msg, max(f.width-f.labelWidth-3, 4)))
 		}
 	}

@@ -111,10 +111,10 @@ func TestTruncateByDisplayWidth(t *testing.T) {
 			t.Errorf("truncate(%q, %d) = %q", tt.in, tt.w, got)
 		}
 	}
-	if got := fit("日本語", 7, AlignRight); got != " 日本語" {
+	if got := fitCell("日本語", 7, AlignRight); got != " 日本語" {
 		t.Errorf("fit pads by display width: %q", got)
 	}
-	if got := fit("x", 3, AlignLeft); got != "x  " || strings.Count(got, " ") != 2 {
+	if got := fitCell("x", 3, AlignLeft); got != "x  " || strings.Count(got, " ") != 2 {
 		t.Errorf("fit left: %q", got)
 	}
 }

@@ -182,9 +182,9 @@ func Histogram(buckets []Bucket, width, height int) string {
 				units = max(units, 1)
 			}
 		}
-		line := fit(b.label(), labelW, AlignRight) + " │" + hbar(units, barW)
+		line := fitCell(b.label(), labelW, AlignRight) + " │" + hbar(units, barW)
 		if countW > 0 {
-			line += " " + fit(FormatCount(b.Count), countW, AlignRight)
+			line += " " + fitCell(FormatCount(b.Count), countW, AlignRight)
 		}
 		lines = append(lines, truncate(line, width))
 	}

@@ -19,9 +19,13 @@ type TableKeyMap struct {
 	Filter       key.Binding
 	ClearFilter  key.Binding
 	Copy         key.Binding
-	// AcceptFilter and CancelFilter apply while the filter is edited.
+	// AcceptFilter, CancelFilter, FilterUp and FilterDown apply while the
+	// filter is edited; FilterUp and FilterDown move through the matches
+	// with the arrows alone, as k and j are typed into the filter.
 	AcceptFilter key.Binding
 	CancelFilter key.Binding
+	FilterUp     key.Binding
+	FilterDown   key.Binding
 }
 
 // DefaultTableKeyMap returns the dashboard's table keys.
@@ -42,6 +46,8 @@ func DefaultTableKeyMap() TableKeyMap {
 		Copy:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 		AcceptFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply filter")),
 		CancelFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel filter")),
+		FilterUp:     key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous match")),
+		FilterDown:   key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next match")),
 	}
 }
 
@@ -56,6 +62,6 @@ func (k TableKeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.Top, k.Bottom},
 		{k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown},
 		{k.Open, k.Copy, k.Sort},
-		{k.Filter, k.ClearFilter, k.AcceptFilter, k.CancelFilter},
+		{k.Filter, k.ClearFilter, k.AcceptFilter, k.CancelFilter, k.FilterUp, k.FilterDown},
 	}
 }

@@ -76,9 +76,9 @@ func SplitPaneFor(width, height, tableWidth int) Split {
 // them. Each view is cut or padded to its size.
 func (s Split) Join(main, detail string) string {
 	if s.Detail.Width == 0 || s.Detail.Height == 0 {
-		return strings.Join(block(main, s.Main), "\n")
+		return Fit(main, s.Main.Width, s.Main.Height)
 	}
-	mainLines, detailLines := block(main, s.Main), block(detail, s.Detail)
+	mainLines, detailLines := fitLines(main, s.Main.Width, s.Main.Height), fitLines(detail, s.Detail.Width, s.Detail.Height)
 	if s.Placement == PlaceBottom {
 		rule := s.Border.Render(strings.Repeat("─", s.Main.Width))
 		return strings.Join(mainLines, "\n") + "\n" + rule + "\n" + strings.Join(detailLines, "\n")
@@ -97,20 +97,30 @@ func (s Split) Join(main, detail string) string {
 	return b.String()
 }
 
-// block cuts or pads a view to exactly size.Height lines of at most
-// size.Width cells.
-func block(view string, size Size) []string {
-	lines := strings.Split(view, "\n")
-	if len(lines) > size.Height {
-		lines = lines[:size.Height]
+// Fit cuts or pads a view to a box of width x height: exactly height lines
+// (cut at the bottom, or padded with empty ones), each of at most width
+// cells (cut with an ellipsis). It measures styled text without its
+// escapes and keeps them, and never splits a wide rune: a line cut before
+// one is a cell short. Lines are not padded with spaces to the width; a
+// view that something is drawn beside pads its own (Split.Join).
+func Fit(view string, width, height int) string {
+	return strings.Join(fitLines(view, width, height), "\n")
+}
+
+// fitLines is Fit as lines.
+func fitLines(view string, width, height int) []string {
+	if height <= 0 {
+		return nil
 	}
-	for len(lines) < size.Height {
+	lines := strings.SplitN(view, "\n", height+1)
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	for len(lines) < height {
 		lines = append(lines, "")
 	}
 	for i, l := range lines {
-		if displayWidth(l) > size.Width {
-			lines[i] = truncate(l, size.Width)
-		}
+		lines[i] = truncate(l, width)
 	}
 	return lines
 }

@@ -58,3 +58,33 @@ func TestSplitPaneForGivesTheTableItsWidth(t *testing.T) {
 		t.Errorf("no natural width: %+v, want SplitPane's %+v", a, b)
 	}
 }
+
+// TestFit: a view comes out exactly height lines of at most width cells,
+// styled text measured without its escapes, a wide rune never split.
+func TestFit(t *testing.T) {
+	styled := "\x1b[1mbold words here\x1b[0m"
+	tests := []struct {
+		name, in      string
+		width, height int
+		want          string
+	}{
+		{"cut and padded", "a long first line\nb\nc\nd", 6, 3, "a lon…\nb\nc"},
+		{"padded with lines", "a", 4, 3, "a\n\n"},
+		{"fits as it is", "abcd\nef", 4, 2, "abcd\nef"},
+		{"no room", "a\nb", 4, 0, ""},
+		{"wide runes", "日本語の文", 6, 1, "日本…"},
+		{"wide rune at the cut", "日本語の文", 5, 1, "日本…"},
+	}
+	for _, tt := range tests {
+		if got := Fit(tt.in, tt.width, tt.height); got != tt.want {
+			t.Errorf("%s: Fit(%q, %d, %d) = %q, want %q", tt.name, tt.in, tt.width, tt.height, got, tt.want)
+		}
+	}
+	got := Fit(styled, 10, 1)
+	if displayWidth(got) > 10 || !strings.HasPrefix(got, "\x1b[1mbold") || !strings.Contains(got, "…") {
+		t.Errorf("styled line cut to 10 cells: %q (width %d)", got, displayWidth(got))
+	}
+	if got := Fit(styled, 40, 1); got != styled {
+		t.Errorf("a styled line that fits changed: %q", got)
+	}
+}

@@ -71,7 +71,7 @@ func StepChart(points []Point, now time.Time, width, height int) string {
 		if r == 0 || (plotH >= 4 && plotH%2 == 0 && r == plotH/2) {
 			label, tick = fmt.Sprintf("%d%%", (plotH-r)*100/plotH), "┤"
 		}
-		b.WriteString(fit(label, yLabelWidth, AlignRight))
+		b.WriteString(fitCell(label, yLabelWidth, AlignRight))
 		b.WriteString(tick)
 		floor := (plotH - 1 - r) * 8
 		for x, level := range levels {
@@ -90,7 +90,7 @@ func StepChart(points []Point, now time.Time, width, height int) string {
 	}
 
 	b.Reset()
-	b.WriteString(fit("0%", yLabelWidth, AlignRight))
+	b.WriteString(fitCell("0%", yLabelWidth, AlignRight))
 	b.WriteString("└")
 	for x := range plotW {
 		if x == nowX {

@@ -120,9 +120,10 @@ type Table[R any] struct {
 
 	cursor, offset int // positions in view
 	width, height  int
-	widths         []int // per column; 0 when dropped
-	content        []int // the width each column's cells need; nil before rows
-	natural        int   // NaturalWidth
+	widths         []int  // per column; 0 when dropped
+	content        []int  // the width each column's cells need; nil before rows
+	ids            []bool // the columns whose cells are identifiers; nil before rows
+	natural        int    // NaturalWidth
 	header         string
 	cache          lineCache
 	scratch        []byte
@@ -218,7 +219,7 @@ func (t *Table[R]) SetDebounce(d time.Duration) {
 func (t *Table[R]) SetSize(width, height int) {
 	if width != t.width {
 		t.width = width
-		t.widths = layout(t.cols, width, t.content)
+		t.widths = layout(t.cols, width, t.content, t.ids)
 		t.cache.reset()
 		t.header = t.renderHeader()
 		// Room for a whole address (42) beside the position on the
@@ -290,9 +291,9 @@ func extends[R any](rows, old RowSet[R]) bool {
 
 // measure sizes the columns for the cells of the first rows.
 func (t *Table[R]) measure(rows RowSet[R]) {
-	t.content = contentWidths(t.cols, rows)
+	t.content, t.ids = contentWidths(t.cols, rows)
 	t.natural = naturalWidth(t.content)
-	if w := layout(t.cols, t.width, t.content); t.width > 0 && !slices.Equal(w, t.widths) {
+	if w := layout(t.cols, t.width, t.content, t.ids); t.width > 0 && !slices.Equal(w, t.widths) {
 		// The new cells ask for other widths.
 		t.widths = w
 		t.cache.reset()

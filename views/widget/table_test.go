@@ -485,7 +485,8 @@ func TestTableWidthsAdapt(t *testing.T) {
 			{80, "ID Wallet Amount Status Created"},
 			{60, "ID Wallet Amount Status"}, // Created has the highest priority number
 			{50, "Wallet Amount Status"},
-			{40, "Wallet Amount"},
+			{40, "Wallet Amount Status"}, // the wallet shortened in the middle
+			{30, "Wallet Amount"},
 			{10, "Wallet"},
 		}
 		for _, tt := range tests {

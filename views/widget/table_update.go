@@ -93,7 +93,7 @@ func (t *Table[R]) ShortHelp() []key.Binding {
 func (t *Table[R]) FullHelp() [][]key.Binding {
 	k := t.keys
 	if t.editing {
-		return [][]key.Binding{{k.AcceptFilter, k.CancelFilter}}
+		return [][]key.Binding{{k.AcceptFilter, k.CancelFilter}, {k.FilterUp, k.FilterDown}}
 	}
 	actions := []key.Binding{k.Copy}
 	if t.onOpen != nil {

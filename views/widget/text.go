@@ -58,6 +58,54 @@ func truncate(s string, w int) string {
 	return ansi.Truncate(s, w, ellipsis)
 }
 
+// isID reports whether s is an identifier people tell apart by both ends:
+// a 0x-prefixed hex string (an address, a hash) of at least eight digits
+// or a UUID. Amounts, names and statuses are not.
+func isID(s string) bool {
+	if len(s) >= 10 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		return allHex(s[2:], false)
+	}
+	if len(s) != 36 {
+		return false
+	}
+	for _, i := range [...]int{8, 13, 18, 23} {
+		if s[i] != '-' {
+			return false
+		}
+	}
+	return allHex(s, true)
+}
+
+// allHex reports whether s is hex digits only (and dashes, when allowed).
+func allHex(s string, dashes bool) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' || dashes && c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// shortenMiddle cuts an identifier (ASCII, see isID) to w cells by
+// replacing its middle with an ellipsis, as wallets and explorers write
+// addresses: 0x3e3D…6EC9 keeps the "0x" and as many digits on each side.
+func shortenMiddle(s string, w int) string {
+	if len(s) <= w {
+		return s
+	}
+	if w < 3 {
+		return truncate(s, w)
+	}
+	prefix := ""
+	if w >= 5 && (strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X")) {
+		prefix, s, w = s[:2], s[2:], w-2
+	}
+	tail := (w - 1) / 2
+	head := w - 1 - tail
+	return prefix + s[:head] + ellipsis + s[len(s)-tail:]
+}
+
 // appendSpaces appends n spaces to b (none when n <= 0).
 func appendSpaces(b []byte, n int) []byte {
 	for ; n > 0; n-- {
@@ -67,9 +115,14 @@ func appendSpaces(b []byte, n int) []byte {
 }
 
 // appendFitted appends s to b in exactly w cells: cut with an ellipsis when
-// too wide, padded with spaces on the side that align leaves free.
+// too wide (in the middle for an identifier), padded with spaces on the
+// side that align leaves free.
 func appendFitted(b []byte, s string, w int, align Align) []byte {
-	s = truncate(s, w)
+	if len(s) > w && isID(s) {
+		s = shortenMiddle(s, w)
+	} else {
+		s = truncate(s, w)
+	}
 	pad := w - displayWidth(s)
 	if align == AlignRight {
 		b = appendSpaces(b, pad)
@@ -79,8 +132,8 @@ func appendFitted(b []byte, s string, w int, align Align) []byte {
 	return appendSpaces(b, pad)
 }
 
-// fit returns s in exactly w cells (see appendFitted).
-func fit(s string, w int, align Align) string {
+// fitCell returns s in exactly w cells (see appendFitted).
+func fitCell(s string, w int, align Align) string {
 	return string(appendFitted(make([]byte, 0, w+len(s)), s, w, align))
 }
 
