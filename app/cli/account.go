@@ -57,7 +57,7 @@ func (e *env) keystoreDir(ctx context.Context) (string, error) {
 			return "", err
 		}
 	}
-	s, err := e.session(ctx)
+	s, err := e.open(ctx, opening{})
 	if err != nil {
 		return "", err
 	}

@@ -42,7 +42,7 @@ var proofCommand = command{
 				if err := api.CheckUUID("allocation id", args[0]); err != nil {
 					return err
 				}
-				s, err := e.session(ctx)
+				s, err := e.open(ctx, opening{})
 				if err != nil {
 					return err
 				}
@@ -143,7 +143,7 @@ func proofOptions(ctx context.Context, e *env, vester string) (wallet.VerifyOpti
 			return wallet.VerifyOptions{}, usageError{msg: err.Error()}
 		}
 	}
-	s, err := e.session(ctx)
+	s, err := e.open(ctx, opening{})
 	if err != nil {
 		return wallet.VerifyOptions{}, err
 	}
@@ -240,18 +240,18 @@ var claimCommand = command{
 			if err := req.Validate(args[0]); err != nil {
 				return err
 			}
-			s, err := e.session(ctx)
+			s, err := e.open(ctx, opening{write: true, chain: signing.chain()})
 			if err != nil {
 				return err
 			}
-			acct, err := signing.open(ctx, e, s)
+			acct, err := signing.open(ctx, e)
 			if err != nil {
 				return err
 			}
 			if acct != nil {
 				defer acct.lock()
 			}
-			res, err := e.recorder().RequestClaim(ctx, s.API, args[0], req)
+			res, err := s.rec.RequestClaim(ctx, s.API, args[0], req)
 			if err != nil {
 				return err
 			}

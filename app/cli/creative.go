@@ -75,11 +75,11 @@ var creativeUploadCommand = command{
 			if err := api.CheckCreativeSize(info.Size()); err != nil {
 				return err
 			}
-			s, err := e.session(ctx)
+			s, err := e.open(ctx, opening{write: true})
 			if err != nil {
 				return err
 			}
-			upload, err := e.recorder().CreativeUploadURL(ctx, s.API, stored, req)
+			upload, err := s.rec.CreativeUploadURL(ctx, s.API, stored, req)
 			if err != nil {
 				return err
 			}
@@ -87,7 +87,7 @@ var creativeUploadCommand = command{
 				return err
 			}
 			create := api.CreateCreativeRequest{StorageKey: upload.StorageKey, Name: *name}
-			creative, err := e.recorder().RegisterCreative(ctx, s.API, stored, create)
+			creative, err := s.rec.RegisterCreative(ctx, s.API, stored, create)
 			if err != nil {
 				return err
 			}

@@ -40,11 +40,11 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 				if err := req.Validate(); err != nil {
 					return err
 				}
-				s, err := e.session(ctx)
+				s, err := e.open(ctx, opening{write: true})
 				if err != nil {
 					return err
 				}
-				res, err := e.recorder().CreateTransaction(ctx, s.API, req)
+				res, err := s.rec.CreateTransaction(ctx, s.API, req)
 				if err != nil {
 					return err
 				}

@@ -10,7 +10,6 @@ import (
 
 	"allot/api"
 	"allot/internal/sanitize"
-	"allot/internal/session"
 	"allot/wallet"
 	"allot/wallet/keystore"
 )
@@ -80,7 +79,7 @@ func (a *signingAccount) lock() { a.store.Lock(a.address) }
 // signIn signs in to the portal as acct: it shows the exact sign-in message
 // on stderr, unlocks the account, records the message in the journal and
 // only then signs and sends it.
-func (e *env) signIn(ctx context.Context, s *session.Session, acct *signingAccount) (*wallet.Portal, wallet.Session, error) {
+func (e *env) signIn(ctx context.Context, s *opened, acct *signingAccount) (*wallet.Portal, wallet.Session, error) {
 	portal, err := s.Portal()
 	if err != nil {
 		return nil, wallet.Session{}, err
@@ -96,7 +95,7 @@ func (e *env) signIn(ctx context.Context, s *session.Session, acct *signingAccou
 	if err != nil {
 		return nil, wallet.Session{}, err
 	}
-	sess, err := e.recorder().SignIn(ctx, portal, text, signer)
+	sess, err := s.rec.SignIn(ctx, portal, text, signer)
 	if err != nil {
 		return nil, wallet.Session{}, err
 	}
@@ -120,7 +119,7 @@ var signinCommand = command{
 			if err != nil {
 				return err
 			}
-			s, err := e.session(ctx)
+			s, err := e.open(ctx, opening{write: true})
 			if err != nil {
 				return err
 			}
@@ -172,7 +171,7 @@ var submissionCommand = command{
 			if err != nil {
 				return err
 			}
-			s, err := e.session(ctx)
+			s, err := e.open(ctx, opening{write: true})
 			if err != nil {
 				return err
 			}

@@ -17,7 +17,6 @@ import (
 	"allot/api"
 	"allot/internal/act"
 	"allot/internal/sanitize"
-	"allot/internal/session"
 	"allot/wallet"
 )
 
@@ -110,14 +109,19 @@ func (c *claimSigning) resolve(e *env, sender *string) error {
 	return c.tx.check(e, "claim")
 }
 
-// open finds what signing needs before the claim is asked for: a chain
-// and the account in the keystore. nil when --sign is not set.
-func (c *claimSigning) open(ctx context.Context, e *env, s *session.Session) (*signingAccount, error) {
+// chain names what needs the profile's chain: signing, when --sign is set.
+func (c *claimSigning) chain() string {
+	if *c.sign {
+		return "claim --sign"
+	}
+	return ""
+}
+
+// open finds the account in the keystore before the claim is asked for.
+// nil when --sign is not set.
+func (c *claimSigning) open(ctx context.Context, e *env) (*signingAccount, error) {
 	if !*c.sign {
 		return nil, nil
-	}
-	if err := s.NeedChain("claim --sign"); err != nil {
-		return nil, err
 	}
 	addr, err := parseAddress("account", *c.account)
 	if err != nil {
@@ -130,7 +134,7 @@ func (c *claimSigning) open(ctx context.Context, e *env, s *session.Session) (*s
 // the flags ask, sends and follows them. A claim with an instruction that
 // is not an EVM call is refused whole. amount is what the user asked for
 // (nil: all that is claimable).
-func (c *claimSigning) run(ctx context.Context, e *env, s *session.Session, acct *signingAccount, allocationID string, amount *big.Int, res *api.ClaimResult, out format) error {
+func (c *claimSigning) run(ctx context.Context, e *env, s *opened, acct *signingAccount, allocationID string, amount *big.Int, res *api.ClaimResult, out format) error {
 	calls, err := wallet.ClaimCalls(res)
 	if err != nil {
 		return err
@@ -148,7 +152,7 @@ func (c *claimSigning) run(ctx context.Context, e *env, s *session.Session, acct
 		if err != nil {
 			return nil, err
 		}
-		p.Seen = e.recorder().Seen()
+		p.Seen = s.rec.Seen()
 		return wallet.CheckClaim(ctx, s.Chain, p, calls)
 	}
 	return e.transact(ctx, s, acct, txBatch{subject: allocationID, op: "claim", ops: ops, calls: calls, known: known, check: check}, c.tx, out)
@@ -189,11 +193,8 @@ var stakeCommand = command{
 			if err != nil {
 				return err
 			}
-			s, err := e.session(ctx)
+			s, err := e.open(ctx, opening{write: true, chain: "stake"})
 			if err != nil {
-				return err
-			}
-			if err := s.NeedChain("stake"); err != nil {
 				return err
 			}
 			poolInfo, err := s.Pool(ctx, *pool)
@@ -237,7 +238,7 @@ var stakeCommand = command{
 				if err != nil {
 					return nil, err
 				}
-				p.Seen = e.recorder().Seen()
+				p.Seen = s.rec.Seen()
 				return wallet.CheckStake(ctx, s.Chain, p, calls)
 			}
 			batch := txBatch{subject: *pool, op: "stake", ops: []string{"stake"}, calls: plan.Calls(), known: known, check: check}
@@ -270,17 +271,14 @@ type txBatch struct {
 // --send, ask before sending unless --yes; unlock and sign; then print
 // them unsent, or send them, journaling each hash, and with --wait follow
 // them to one confirmation. A transaction that reverted or was dropped is
-// exit status 1, after the output.
-func (e *env) transact(ctx context.Context, s *session.Session, acct *signingAccount, b txBatch, f txFlags, out format) error {
-	if err := s.NeedChain(b.ops[0]); err != nil {
-		return err
-	}
+// exit status 1, after the output. s was opened for a write on a chain.
+func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b txBatch, f txFlags, out format) error {
 	chainID := s.Profile.ChainID
 	for i, c := range b.calls {
 		summary := wallet.DecodeCall(ctx, c, wallet.DecodeOptions{Signer: acct.address, ChainID: chainID, Known: b.known, Chain: s.Chain})
 		printSummary(e.Stderr, i, len(b.calls), b.ops[i], summary)
 	}
-	rec := e.recorder()
+	rec := s.rec
 	approval, err := b.check(ctx, b.calls)
 	if err != nil {
 		var refused *wallet.RefusedError
@@ -335,7 +333,7 @@ func (e *env) transact(ctx context.Context, s *session.Session, acct *signingAcc
 	}
 	var waitErr error
 	if *f.wait {
-		statuses, waitErr = e.follow(ctx, s, rec, signed, statuses)
+		statuses, waitErr = e.follow(ctx, s, signed, statuses)
 	}
 	if err := printStatuses(e.Stdout, b.ops, statuses, out); err != nil {
 		return err
@@ -348,7 +346,7 @@ func (e *env) transact(ctx context.Context, s *session.Session, acct *signingAcc
 
 // follow tracks every sent transaction at once until each is final, and
 // journals each final status.
-func (e *env) follow(ctx context.Context, s *session.Session, rec *act.Recorder, signed []act.Signed, statuses []wallet.Status) ([]wallet.Status, error) {
+func (e *env) follow(ctx context.Context, s *opened, signed []act.Signed, statuses []wallet.Status) ([]wallet.Status, error) {
 	trackers := make([]*wallet.Tracker, len(signed))
 	for i, st := range signed {
 		fmt.Fprintf(e.Stderr, "Waiting for %s transaction %s to be mined...\n", st.Op, st.Hash.Hex())
@@ -364,7 +362,7 @@ func (e *env) follow(ctx context.Context, s *session.Session, rec *act.Recorder,
 			}
 			continue
 		}
-		rec.Final(signed[i].Op, st)
+		s.rec.Final(signed[i].Op, st)
 	}
 	if firstErr != nil {
 		return statuses, fmt.Errorf("%w; the transactions may still be mined", firstErr)

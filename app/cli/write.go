@@ -2,17 +2,11 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"time"
-
-	"allot/internal/act"
-	"allot/internal/journal"
 )
 
 // listFlag is a flag that may be repeated, and whose values may also be
@@ -62,55 +56,4 @@ func readBody(path string, v any) error {
 		return fmt.Errorf("--body %s: %w", path, describeBodyError(data, v, err))
 	}
 	return nil
-}
-
-// recorder journals this command's acts in the session's state directory,
-// opened once. A journal that cannot be opened is a warning: the command
-// goes on.
-func (e *env) recorder() *act.Recorder {
-	if e.rec != nil {
-		return e.rec
-	}
-	r := &act.Recorder{Warn: func(err error) { fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err) }}
-	if e.sess == nil {
-		return r // no session yet: nothing to record, and nothing kept
-	}
-	e.rec = r
-	r.Deployment, r.Ledger = e.sess.Deployment(), e.sess.Ledger()
-	j, err := journal.Open(e.sess.StateDir)
-	if err != nil {
-		r.Warn(err)
-		return r
-	}
-	for _, w := range j.Warnings() {
-		fmt.Fprintf(e.Stderr, "allot: warning: %s\n", w)
-	}
-	r.Journal = j
-	return r
-}
-
-// checkTimeout bounds the check of a write whose answer was lost.
-const checkTimeout = 30 * time.Second
-
-// checkUnknown asks, when the deployment can say (the embedded sandbox),
-// whether a write whose answer was lost was applied, settles it in the
-// journal and says what it found after err. The embedded sandbox ends with
-// the command: this is the only time it can be asked.
-func (e *env) checkUnknown(ctx context.Context, err error) error {
-	var unknown *act.UnknownError
-	if e.rec == nil || e.rec.Ledger == nil || !errors.As(err, &unknown) {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
-	defer cancel()
-	v, cerr := e.rec.Check(ctx, unknown.Sent())
-	switch {
-	case cerr != nil:
-		return fmt.Errorf("%w (%v)", err, cerr)
-	case v.Check == act.Applied:
-		return fmt.Errorf("%w; checked: the service applied it, so do not send it again", err)
-	case v.Check == act.NotApplied:
-		return fmt.Errorf("%w; checked: the service did not apply it, so sending it again applies it once", err)
-	}
-	return err
 }
