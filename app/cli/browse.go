@@ -183,10 +183,3 @@ var humanityCommand = command{
 		}
 	},
 }
-
-func noArgs(name string, args []string) error {
-	if len(args) > 0 {
-		return usagef("%s takes no arguments, got %q", name, args[0])
-	}
-	return nil
-}

@@ -154,3 +154,18 @@ var txFundCommand = txCommand(api.ActionFundDistribution, "fund",
 			return req, nil
 		}
 	})
+
+// listFlag is a flag that may be repeated, and whose values may also be
+// comma-separated: --allocation A --allocation B, or --allocation A,B.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	for _, part := range strings.Split(v, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			*l = append(*l, part)
+		}
+	}
+	return nil
+}

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/big"
 	"os"
 	"strings"
 	"time"
@@ -207,80 +206,4 @@ func printVerification(e *env, v *wallet.Verification) error {
 	}
 	pairs = append(pairs, "result", v.Outcome().String())
 	return fields(e.Stdout, pairs...)
-}
-
-var claimCommand = command{
-	name:    "claim",
-	args:    "ALLOCATION_ID --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--send [--wait] [--yes]]] [-o json]",
-	summary: "build the claim transaction(s) of an allocation; with --sign, check, sign and send them",
-	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		sender := fs.String("sender", "", "wallet `ADDR` that claims (required; with --sign, default: --account)")
-		amount := fs.String("amount", "", "amount `X` to claim in tokens (default: all that is claimable now)")
-		country := fs.String("country", "", "the claimer's ISO 3166-1 alpha-2 country `CC`")
-		signing := declareClaimSigning(fs)
-		out := outputFlag(fs)
-		return func(ctx context.Context, args []string) error {
-			if len(args) != 1 {
-				return usagef("claim takes one allocation id")
-			}
-			if err := signing.resolve(e, sender); err != nil {
-				return err
-			}
-			req := api.ClaimRequest{Sender: *sender}
-			if *country != "" {
-				req.UserCountryCode = strings.ToUpper(*country)
-			}
-			if *amount != "" {
-				a, err := api.ParseAmount(*amount)
-				if err != nil {
-					return usagef("--amount: %v", err)
-				}
-				req.Amount = &a
-			}
-			if err := req.Validate(args[0]); err != nil {
-				return err
-			}
-			s, err := e.open(ctx, opening{write: true, chain: signing.chain()})
-			if err != nil {
-				return err
-			}
-			acct, err := signing.open(ctx, e)
-			if err != nil {
-				return err
-			}
-			if acct != nil {
-				defer acct.lock()
-			}
-			res, err := s.rec.RequestClaim(ctx, s.API, args[0], req)
-			if err != nil {
-				return err
-			}
-			if acct != nil {
-				var asked *big.Int
-				if req.Amount != nil {
-					if asked, err = wallet.ParseUnits(req.Amount.String()); err != nil {
-						return usagef("--amount: %v", err)
-					}
-				}
-				return signing.run(ctx, e, s, acct, args[0], asked, res, *out)
-			}
-			if *out == formatJSON {
-				return writeJSON(e.Stdout, res)
-			}
-			fmt.Fprintf(e.Stdout, "%s, %d transaction group(s)\n", res.Type, len(res.Parameters))
-			for _, group := range res.Parameters {
-				fmt.Fprintf(e.Stdout, "transaction %s\n", group.TransactionID)
-				for i, ins := range group.Instructions {
-					evm, ok := ins.EVM()
-					if !ok {
-						fmt.Fprintf(e.Stdout, "  %d: not an EVM call; shown raw: %s\n", i, string(ins.Raw))
-						continue
-					}
-					fields(e.Stdout, "  chain", fmt.Sprint(evm.ChainID), "  from", evm.From, "  to", evm.To,
-						"  value (wei)", evm.Value, "  data", fmt.Sprintf("%d bytes", (len(evm.Data)-2)/2))
-				}
-			}
-			return nil
-		}
-	},
 }
