@@ -10,7 +10,7 @@ import (
 	"allot/wallet"
 )
 
-// isoMillis is how times are written in JSON output (D15).
+// isoMillis is how times are written in JSON output (docs/deployment.md D15).
 const isoMillis = "2006-01-02T15:04:05.000Z"
 
 // signIn signs in to the portal as acct: it shows the exact sign-in message
