@@ -252,16 +252,7 @@ func run(ctx context.Context, e *env, args []string) error {
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" {
-		if len(rest) > 0 {
-			if cmd, ok := lookup(rest[0], rest[1:]); ok {
-				fs := newFlagSet(cmd, e)
-				cmd.flags(fs, e)
-				printCommandUsage(e.Stdout, cmd, fs)
-				return nil
-			}
-		}
-		printUsage(e.Stdout)
-		return nil
+		return e.help(rest)
 	}
 	cmd, ok := lookup(name, rest)
 	if !ok {
@@ -297,23 +288,33 @@ func run(ctx context.Context, e *env, args []string) error {
 	return err
 }
 
-// flagError words a flag package error with two dashes, as the help and
-// the README write flags ("flag provided but not defined: -nope" would send
-// a reader looking for a one-dash flag).
+// flagError words a flag package error as the help and the README write
+// flags: two dashes, or one for a one-letter flag such as -o ("flag
+// provided but not defined: -nope" would send a reader looking for a
+// one-dash flag).
 func flagError(err error) string {
 	msg := err.Error()
 	for _, r := range []struct{ from, to string }{
-		{"flag provided but not defined: -", "unknown flag --"},
-		{"flag needs an argument: -", "a value is missing after --"},
-		{" for flag -", " for flag --"},
+		{"flag provided but not defined: -", "unknown flag "},
+		{"flag needs an argument: -", "a value is missing after "},
+		{" for flag -", " for "},
 	} {
-		if i := strings.Index(msg, r.from); i >= 0 {
-			name := msg[i+len(r.from):]
-			if len(name) == 1 || strings.HasPrefix(name, "o:") {
-				return msg // -o is written with one dash
-			}
-			return msg[:i] + r.to + name
+		i := strings.Index(msg, r.from)
+		if i < 0 {
+			continue
 		}
+		// The name ends the message, or a colon after it does (invalid
+		// value "x" for flag -o: why).
+		name, why, hasWhy := strings.Cut(msg[i+len(r.from):], ":")
+		dashes := "--"
+		if len(name) == 1 {
+			dashes = "-"
+		}
+		out := msg[:i] + r.to + dashes + name
+		if hasWhy {
+			out += ":" + why
+		}
+		return out
 	}
 	return msg
 }

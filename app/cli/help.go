@@ -5,7 +5,35 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 )
+
+// help is `allot help [COMMAND]`: a command's flags, the commands of a
+// group (allot help tx), or, without a name, every command.
+func (e *env) help(args []string) error {
+	if len(args) == 0 || args[0] == "help" {
+		printUsage(e.Stdout)
+		return nil
+	}
+	if cmd, ok := lookup(args[0], args[1:]); ok {
+		fs := newFlagSet(cmd, e)
+		cmd.flags(fs, e)
+		printCommandUsage(e.Stdout, cmd, fs)
+		return nil
+	}
+	group := args[0]
+	subs := subcommands(group)
+	switch {
+	case len(subs) == 0:
+		return usagef("help: unknown command %q", group)
+	case len(args) > 1:
+		return usagef("help: %s has no command %q: it has %s", group, args[1], strings.Join(subs, ", "))
+	}
+	fmt.Fprintf(e.Stdout, "Usage: allot %s COMMAND [flags] [arguments]\n\nCommands:\n", group)
+	printCommands(e.Stdout, group+" ")
+	fmt.Fprintf(e.Stdout, "\nRun 'allot help %s COMMAND' for a command's flags.\n", group)
+	return nil
+}
 
 // printUsage is `allot help`: every command and the global flags.
 func printUsage(w io.Writer) {
@@ -19,16 +47,7 @@ With no configuration file, allot runs on its embedded sandbox.
 
 Commands:
 `)
-	names := make([]string, 0, len(commands))
-	for _, c := range commands {
-		names = append(names, c.name)
-	}
-	sort.Strings(names)
-	byName := commandsByName()
-	for _, n := range names {
-		c := byName[n]
-		fmt.Fprintf(w, "  %-18s %s\n", c.name, c.summary)
-	}
+	printCommands(w, "")
 	fmt.Fprint(w, `
 Global flags (before or after the command):
   --config PATH    configuration file (default $XDG_CONFIG_HOME/allot/config.toml)
@@ -37,6 +56,22 @@ Global flags (before or after the command):
 
 Run 'allot help COMMAND' for a command's flags.
 `)
+}
+
+// printCommands lists the commands whose names start with prefix, sorted,
+// each with its summary.
+func printCommands(w io.Writer, prefix string) {
+	var names []string
+	for _, c := range commands {
+		if strings.HasPrefix(c.name, prefix) {
+			names = append(names, c.name)
+		}
+	}
+	sort.Strings(names)
+	byName := commandsByName()
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-18s %s\n", n, byName[n].summary)
+	}
 }
 
 // printCommandUsage lists cmd's flags, which must be declared on fs: its
