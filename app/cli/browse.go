@@ -115,11 +115,14 @@ var stakesCommand = command{
 			if *pool == "" {
 				return usagef("stakes: --pool is required")
 			}
+			req := api.StakesRequest{StakingPoolID: *pool, WalletAddress: *wallet}
+			if err := req.Validate(); err != nil {
+				return typed(err, map[string]string{"stakingPoolId": "--pool", "walletAddress": "--wallet"})
+			}
 			s, err := e.open(ctx, opening{})
 			if err != nil {
 				return err
 			}
-			req := api.StakesRequest{StakingPoolID: *pool, WalletAddress: *wallet}
 			// -o json and -o csv write the stakes as they arrive. On a
 			// failure mid-listing the ones that arrived stay written, the
 			// JSON unclosed, and the error says how many they are.

@@ -42,7 +42,7 @@ var claimCommand = command{
 				req.Amount = &a
 			}
 			if err := req.Validate(args[0]); err != nil {
-				return err
+				return typed(err, map[string]string{"id": "allocation id", "sender": "--sender", "userCountryCode": "--country", "amount": "--amount"})
 			}
 			s, err := e.open(ctx, opening{write: true, chain: signing.chain()})
 			if err != nil {

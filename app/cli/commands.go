@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"allot/api"
 	"context"
+	"errors"
 	"flag"
+	"fmt"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -60,6 +65,45 @@ func noArgs(name string, args []string) error {
 	}
 	return nil
 }
+
+// typed makes allot's own check of values the user typed (an
+// *api.ValidationError found before anything was sent) a usage error that
+// names each as it was typed: names maps a request's field path to its flag
+// or argument, with [] for an index and %d for its place among the flag's
+// values ("data[].amount": "--item %d's amount"). An error about a field
+// not in names is returned as it is: that value came from elsewhere.
+func typed(err error, names map[string]string) error {
+	var v *api.ValidationError
+	if !errors.As(err, &v) || v.Remote {
+		return err
+	}
+	parts := make([]string, len(v.Fields))
+	for i, f := range v.Fields {
+		path, place := f.Path, 0
+		if m := indexPattern.FindStringSubmatch(path); m != nil {
+			place, _ = strconv.Atoi(m[1])
+			path = indexPattern.ReplaceAllString(path, "[]")
+		}
+		name, ok := names[path]
+		if !ok {
+			return err
+		}
+		if strings.Contains(name, "%d") {
+			name = fmt.Sprintf(name, place+1)
+		}
+		switch msg := f.Message; {
+		case msg == "must hold at least 1 item":
+			parts[i] = name + " is required"
+		case strings.HasPrefix(msg, "is "), strings.HasPrefix(msg, "must "):
+			parts[i] = name + " " + msg
+		default:
+			parts[i] = name + ": " + msg
+		}
+	}
+	return usageError{msg: strings.Join(parts, "; ")}
+}
+
+var indexPattern = regexp.MustCompile(`\[(\d+)\]`)
 
 // lookup finds a command by name, or by name and sub-command ("tx start").
 func lookup(name string, rest []string) (command, bool) {

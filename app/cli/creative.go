@@ -65,7 +65,7 @@ var creativeUploadCommand = command{
 			}
 			req := api.UploadURLRequest{FileName: stored, ContentType: contentType, PortalSlug: *portal}
 			if err := req.Validate(); err != nil {
-				return err
+				return typed(err, map[string]string{"portalSlug": "--portal", "contentType": path, "fileName": "the file's name"})
 			}
 			if *replace && !*yes {
 				if err := askReplace(e, stored, *portal); err != nil {

@@ -39,7 +39,7 @@ var proofCommand = command{
 				raw = data
 			case *file == "" && len(args) == 1:
 				if err := api.CheckUUID("allocation id", args[0]); err != nil {
-					return err
+					return usageError{msg: err.Error()}
 				}
 				s, err := e.open(ctx, opening{})
 				if err != nil {

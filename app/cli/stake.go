@@ -31,7 +31,7 @@ var stakeCommand = command{
 				return usagef("stake: --pool ID is required")
 			}
 			if err := api.CheckUUID("--pool", *pool); err != nil {
-				return err
+				return usageError{msg: err.Error()}
 			}
 			if *amount == "" {
 				return usagef("stake: --amount X is required")

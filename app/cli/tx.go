@@ -18,6 +18,8 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 		args:    args + " [--body FILE] [-o json]",
 		summary: summary,
 		flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+			global := map[string]bool{}
+			fs.VisitAll(func(f *flag.Flag) { global[f.Name] = true })
 			build := declare(fs)
 			body := fs.String("body", "", "read the request body from the JSON `FILE` instead of flags")
 			out := outputFlag(fs)
@@ -27,8 +29,22 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 				}
 				var req api.TransactionRequest
 				if *body != "" {
+					// A field's flag beside --body would be dropped
+					// without a word: refuse it.
+					var both []string
+					fs.Visit(func(f *flag.Flag) {
+						if !global[f.Name] && f.Name != "body" && f.Name != "o" {
+							both = append(both, "--"+f.Name)
+						}
+					})
+					if len(both) > 0 {
+						return usagef("tx %s: --body is the whole request: drop %s, or write it in the file", sub, strings.Join(both, " "))
+					}
 					var err error
 					if req, err = readTransactionBody(*body, action); err != nil {
+						return err
+					}
+					if err := req.Validate(); err != nil {
 						return err
 					}
 				} else {
@@ -36,9 +52,9 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 					if req, err = build(); err != nil {
 						return err
 					}
-				}
-				if err := req.Validate(); err != nil {
-					return err
+					if err := req.Validate(); err != nil {
+						return typed(err, txFlagNames)
+					}
 				}
 				s, err := e.open(ctx, opening{write: true})
 				if err != nil {
@@ -55,6 +71,20 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 			}
 		},
 	}
+}
+
+// txFlagNames names the fields of a transaction request as the tx
+// commands' flags set them.
+var txFlagNames = map[string]string{
+	"contractId":          "--contract",
+	"adminWalletId":       "--admin-wallet",
+	"tokenId":             "--token",
+	"allocationIds":       "--allocation",
+	"allocationIds[]":     "--allocation %d",
+	"memo":                "--memo",
+	"data":                "--item",
+	"data[].allocationId": "--item %d's allocation",
+	"data[].amount":       "--item %d's amount",
 }
 
 // writeCreated prints the transactions the service created as the

@@ -93,3 +93,43 @@ func TestAccountImportChecksTheFileFirst(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestTypedValuesAreUsageErrors: a value the user typed that allot's own
+// checks refuse is a usage error (exit 2) naming the flag or argument as
+// typed, not the service's field, and nothing is sent.
+func TestTypedValuesAreUsageErrors(t *testing.T) {
+	s := sandboxSession(t)
+	id := s.TokenIDs[0] // any well-formed UUID
+	text := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(text, []byte("groceries"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	body := filepath.Join(t.TempDir(), "init.json")
+	if err := os.WriteFile(body, []byte(`{"action":"initialize","contractId":"`+id+`","adminWalletId":"`+id+`"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := len(s.Requests.All())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tx", "initialize"}, "allot: --contract is required; --admin-wallet is required\n"},
+		{[]string{"tx", "start", "--contract", id, "--token", id, "--allocation", id + ",a"}, `--allocation 2: "a" is not a UUID`},
+		{[]string{"tx", "fund", "--token", id, "--item", id + "=0"}, "--item 1's amount must be greater than 0"},
+		{[]string{"tx", "initialize", "--body", body, "--contract", id}, "--body is the whole request: drop --contract"},
+		{[]string{"stakes", "--pool", "nope"}, `--pool: "nope" is not a UUID`},
+		{[]string{"stakes", "--pool", id, "--wallet", "0x1"}, `--wallet: "0x1" is not an address`},
+		{[]string{"proof", "nope"}, `allocation id: "nope" is not a UUID`},
+		{[]string{"claim", "nope", "--sender", "0x1"}, `allocation id: "nope" is not a UUID; --sender: "0x1" is not an address`},
+		{[]string{"stake", "--pool", "nope", "--amount", "1", "--account", "0x0000000000000000000000000000000000000001"}, `--pool: "nope" is not a UUID`},
+		{[]string{"creative", "upload", text, "--portal", "BAD"}, text + `: "text/plain" is not allowed`},
+	} {
+		r := runCLI(t, s, nil, tc.args...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, tc.want) || !strings.Contains(r.stderr, "Run 'allot help ") {
+			t.Errorf("%v: exit %d, want %d and %q:\n%s", tc.args, r.code, ExitUsage, tc.want, r.stderr)
+		}
+	}
+	if n := len(s.Requests.All()) - before; n != 0 {
+		t.Errorf("%d requests were sent for values allot refuses itself", n)
+	}
+}
