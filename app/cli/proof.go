@@ -28,9 +28,14 @@ var proofCommand = command{
 		vester := fs.String("vester", "", "ask only the vester contract `ADDR` for the root (default: the token's contracts; needs rpc_url)")
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
+			if *vester != "" && !*verify {
+				return usagef("proof: --vester needs --verify")
+			}
 			var raw []byte
 			var fromService *api.MerkleProof
 			switch {
+			case *file != "" && len(args) == 0 && !*verify:
+				return usagef("proof --file needs --verify")
 			case *file != "" && len(args) == 0:
 				data, err := readProofFile(*file)
 				if err != nil {
@@ -55,9 +60,6 @@ var proofCommand = command{
 				return usagef("proof takes one allocation id, or --file")
 			}
 			if !*verify {
-				if fromService == nil {
-					return usagef("proof --file needs --verify")
-				}
 				return printProof(e, fromService, *out)
 			}
 			return verifyProof(ctx, e, raw, *vester, *out)

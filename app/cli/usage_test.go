@@ -39,6 +39,10 @@ func TestUsage(t *testing.T) {
 			[]string{`proof: invalid value "csv" for -o: want table or json` + "\n"}, []string{"for flag"}},
 		{"a value of the wrong kind", []string{"sandbox", "--whale-stakes", "x"}, ExitUsage,
 			[]string{`sandbox: invalid value "x" for --whale-stakes: `}, nil},
+		{"proof --file without --verify, before the file is read", []string{"proof", "--file", "/nonexistent/proof.json"}, ExitUsage,
+			[]string{"proof --file needs --verify"}, []string{"no such file"}},
+		{"proof --vester without --verify", []string{"proof", "3f1a2b4c-0000-4000-8000-000000000004", "--vester", "0x0000000000000000000000000000000000000001"}, ExitUsage,
+			[]string{"proof: --vester needs --verify"}, nil},
 		{"the sandbox refuses a profile given before it", []string{"--profile", "x", "sandbox"}, ExitUsage,
 			[]string{"sandbox uses no profile"}, nil},
 	} {
