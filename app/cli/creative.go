@@ -34,6 +34,9 @@ var creativeUploadCommand = command{
 			if *portal == "" {
 				return usagef("creative upload: --portal is required")
 			}
+			if *yes && !*replace {
+				return usagef("creative upload: --yes needs --replace (without it nothing is replaced, so nothing is asked)")
+			}
 			path := args[0]
 			fileName := filepath.Base(path)
 			if *name == "" {

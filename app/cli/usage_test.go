@@ -43,6 +43,8 @@ func TestUsage(t *testing.T) {
 			[]string{"proof --file needs --verify"}, []string{"no such file"}},
 		{"proof --vester without --verify", []string{"proof", "3f1a2b4c-0000-4000-8000-000000000004", "--vester", "0x0000000000000000000000000000000000000001"}, ExitUsage,
 			[]string{"proof: --vester needs --verify"}, nil},
+		{"creative upload --yes without --replace", []string{"creative", "upload", "banner.png", "--portal", "demo", "--yes"}, ExitUsage,
+			[]string{"creative upload: --yes needs --replace"}, nil},
 		{"the sandbox refuses a profile given before it", []string{"--profile", "x", "sandbox"}, ExitUsage,
 			[]string{"sandbox uses no profile"}, nil},
 	} {
