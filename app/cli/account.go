@@ -20,7 +20,7 @@ var accountListCommand = command{
 	args:    "[--keystore DIR] [-o json]",
 	summary: "list the accounts of the keystore",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		ks := declareKeystore(fs)
+		ks := declareKeystoreDir(fs)
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			if err := noArgs("account list", args); err != nil {

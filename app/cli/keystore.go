@@ -21,9 +21,17 @@ type keystoreFlags struct {
 }
 
 func declareKeystore(fs *flag.FlagSet) keystoreFlags {
+	k := declareKeystoreDir(fs)
+	k.passphraseFile = fs.String("passphrase-file", "", "read the passphrase from the first line of `FILE` (else $ALLOT_PASSPHRASE, else a prompt)")
+	return k
+}
+
+// declareKeystoreDir is declareKeystore for a command that reads no
+// passphrase: --passphrase-file would be taken and do nothing.
+func declareKeystoreDir(fs *flag.FlagSet) keystoreFlags {
 	return keystoreFlags{
 		dir:            fs.String("keystore", "", "keystore `DIR` (default: the profile's keystore, else ~/.ethereum/keystore)"),
-		passphraseFile: fs.String("passphrase-file", "", "read the passphrase from the first line of `FILE` (else $ALLOT_PASSPHRASE, else a prompt)"),
+		passphraseFile: new(string),
 	}
 }
 

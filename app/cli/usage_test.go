@@ -45,6 +45,8 @@ func TestUsage(t *testing.T) {
 			[]string{"proof: --vester needs --verify"}, nil},
 		{"creative upload --yes without --replace", []string{"creative", "upload", "banner.png", "--portal", "demo", "--yes"}, ExitUsage,
 			[]string{"creative upload: --yes needs --replace"}, nil},
+		{"account list reads no passphrase", []string{"account", "list", "--passphrase-file", "pass.txt"}, ExitUsage,
+			[]string{"account list: unknown flag --passphrase-file"}, nil},
 		{"the sandbox refuses a profile given before it", []string{"--profile", "x", "sandbox"}, ExitUsage,
 			[]string{"sandbox uses no profile"}, nil},
 	} {
