@@ -176,9 +176,9 @@ func TestHeadlessErrors(t *testing.T) {
 	}{
 		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{"tx without action", []string{"tx"}, 2, "tx needs one of: fund, initialize, start"},
-		{"malformed allocation id", []string{"proof", "not-a-uuid"}, 1, "not a UUID"},
+		{"malformed allocation id", []string{"proof", "not-a-uuid"}, 2, `allocation id: "not-a-uuid" is not a UUID`},
 		{"missing pool", []string{"stakes"}, 2, "--pool is required"},
-		{"zero amount", []string{"tx", "fund", "--token", "7c9e6679-7425-40de-944b-e07fc1f90ae7", "--item", "7c9e6679-7425-40de-944b-e07fc1f90ae7=0"}, 1, "data[0].amount: must be greater than 0"},
+		{"zero amount", []string{"tx", "fund", "--token", "7c9e6679-7425-40de-944b-e07fc1f90ae7", "--item", "7c9e6679-7425-40de-944b-e07fc1f90ae7=0"}, 2, "--item 1's amount must be greater than 0"},
 		{"missing config", []string{"--config", "/nonexistent/allot.toml", "contracts"}, 1, "read config"},
 	}
 	for _, tt := range tests {

@@ -5,7 +5,8 @@
 // /api/{portalId}/parameters/stake, on seeded, deterministic data. The
 // client, the dashboard, integrators and tests run against it. It shares no
 // code with the client (allot/api): it is a second reading of the same
-// decisions, so that a bug in one does not hide in the other.
+// decisions, so that a bug in one does not hide in the other. A comment's
+// D1 to D17 is an entry of docs/deployment.md.
 //
 // # Data
 //
@@ -29,7 +30,7 @@
 // bounded by the request's context (and for the chain's deployment,
 // Options.Ready).
 //
-// Values the spec leaves open, as the sandbox answers them:
+// Values the service's interface leaves open, as the sandbox answers them:
 //   - Contract types are VESTING, AIRDROP and STAKING.
 //   - Pool statuses are ACTIVE, PAUSED and FINISHED; stake statuses STAKED,
 //     UNSTAKING and WITHDRAWN. totalStaked counts STAKED and UNSTAKING.

@@ -10,7 +10,7 @@ import (
 const (
 	portalSlug = "meridian-community"
 	portalName = "Meridian Community Claim"
-	// accountWallet is the only submission account type the spec shows.
+	// accountWallet is the only submission account type the interface shows.
 	accountWallet = "WALLET"
 	// portalAirdropSubmissions is how many airdrop beneficiaries besides the
 	// demo wallets submitted to the portal and passed proof of humanity.

@@ -165,8 +165,8 @@ const (
 	StakeWithdrawn = "WITHDRAWN"
 )
 
-// Pool is a staking pool. Durations are in seconds: the spec leaves their
-// unit open, and seconds are what staking contracts count in.
+// Pool is a staking pool. Durations are in seconds: the service's interface
+// leaves their unit open, and seconds are what staking contracts count in.
 type Pool struct {
 	ID                    string
 	TokenID               string

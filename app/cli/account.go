@@ -5,73 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"unicode/utf8"
 
-	"allot/internal/config"
 	"allot/internal/sanitize"
 	"allot/wallet/keystore"
 )
-
-// keystoreFlags declares how a command finds the keystore and a passphrase.
-type keystoreFlags struct {
-	dir            *string
-	passphraseFile *string
-}
-
-func declareKeystore(fs *flag.FlagSet) keystoreFlags {
-	return keystoreFlags{
-		dir:            fs.String("keystore", "", "keystore `DIR` (default: the profile's keystore, else ~/.ethereum/keystore)"),
-		passphraseFile: fs.String("passphrase-file", "", "read the passphrase from the first line of `FILE` (else $ALLOT_PASSPHRASE, else a prompt)"),
-	}
-}
-
-// open opens the keystore: the flag, the profile's (which is the embedded
-// sandbox's demo keystore), or go-ethereum's default.
-func (k keystoreFlags) open(ctx context.Context, e *env) (*keystore.Store, error) {
-	dir := *k.dir
-	if dir == "" {
-		var err error
-		if dir, err = e.keystoreDir(ctx); err != nil {
-			return nil, err
-		}
-	}
-	return keystore.Open(dir)
-}
-
-// keystoreDir is the profile's keystore, read from the configuration alone:
-// a keystore needs no API key, so a profile whose key is not in the
-// environment still lists its accounts. Without a configuration (or with
-// --sandbox) it is the embedded sandbox's demo keystore.
-func (e *env) keystoreDir(ctx context.Context) (string, error) {
-	if !e.sandbox {
-		cfg, err := config.Load(e.configPath)
-		switch {
-		case err == nil:
-			p, err := cfg.Profile(e.profile)
-			if err != nil {
-				return "", err
-			}
-			return p.KeystoreDir()
-		case !errors.Is(err, config.ErrNotFound):
-			return "", err
-		}
-	}
-	s, err := e.session(ctx)
-	if err != nil {
-		return "", err
-	}
-	return s.Profile.KeystoreDir()
-}
-
-func (k keystoreFlags) source(e *env) keystore.PassphraseSource {
-	stdin, _ := e.Stdin.(*os.File)
-	return keystore.PassphraseSource{File: *k.passphraseFile, Getenv: e.Getenv, Stdin: stdin, Prompt: e.Stderr, Terminal: e.readSecret}
-}
-
-func (k keystoreFlags) passphrase(e *env, prompt string) (string, error) {
-	return keystore.ReadPassphrase(k.source(e), prompt)
-}
 
 // minPassphrase is the length below which account new warns: a short
 // passphrase falls to a guessing attack on a stolen file.
@@ -82,7 +20,7 @@ var accountListCommand = command{
 	args:    "[--keystore DIR] [-o json]",
 	summary: "list the accounts of the keystore",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		ks := declareKeystore(fs)
+		ks := declareKeystoreDir(fs)
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			if err := noArgs("account list", args); err != nil {

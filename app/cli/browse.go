@@ -8,39 +8,7 @@ import (
 	"strconv"
 
 	"allot/api"
-	"allot/internal/sanitize"
-	"allot/internal/session"
 )
-
-// tokenFlag declares --token, defaulting to the profile's first token.
-func tokenFlag(fs *flag.FlagSet) *string {
-	return fs.String("token", "", "token `ID`, or a name or symbol from the profile's token_names (default: the profile's first token)")
-}
-
-func resolveToken(s *session.Session, flagValue string) (string, error) {
-	if id, ok := s.FindToken(flagValue); ok {
-		return id, nil
-	}
-	if flagValue != "" {
-		if api.CheckUUID("token", flagValue) != nil {
-			return "", usagef("--token %q is neither a token id nor the name or symbol of one of the profile's tokens", sanitize.Truncate(flagValue, 40))
-		}
-		return flagValue, nil
-	}
-	if len(s.TokenIDs) == 0 {
-		return "", usagef("no token: pass --token ID or list tokens in the profile")
-	}
-	return s.TokenIDs[0], nil
-}
-
-// tokenText names token id under a table: by the name the profile (or the
-// embedded sandbox) gives it, else by its whole id, which a script may use.
-func tokenText(s *session.Session, id string) string {
-	if n, ok := s.TokenName(id); ok {
-		return n.String()
-	}
-	return "token " + sanitize.Line(id)
-}
 
 var contractsCommand = command{
 	name:    "contracts",
@@ -53,15 +21,11 @@ var contractsCommand = command{
 			if err := noArgs("contracts", args); err != nil {
 				return err
 			}
-			s, err := e.session(ctx)
+			s, err := e.open(ctx, opening{token: token})
 			if err != nil {
 				return err
 			}
-			id, err := resolveToken(s, *token)
-			if err != nil {
-				return err
-			}
-			list, err := s.API.Contracts(ctx, id)
+			list, err := s.API.Contracts(ctx, s.token)
 			if err != nil {
 				return err
 			}
@@ -82,7 +46,7 @@ var contractsCommand = command{
 			if err := t.flush(); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.Stdout, "%d of %d contracts of %s\n", len(list.Items), list.Total, tokenText(s, id))
+			fmt.Fprintf(e.Stdout, "%d of %d contracts of %s\n", len(list.Items), list.Total, s.tokenText())
 			return nil
 		}
 	},
@@ -99,15 +63,11 @@ var poolsCommand = command{
 			if err := noArgs("pools", args); err != nil {
 				return err
 			}
-			s, err := e.session(ctx)
+			s, err := e.open(ctx, opening{token: token})
 			if err != nil {
 				return err
 			}
-			id, err := resolveToken(s, *token)
-			if err != nil {
-				return err
-			}
-			list, err := s.API.AllPools(ctx, id)
+			list, err := s.API.AllPools(ctx, s.token)
 			if err != nil {
 				return err
 			}
@@ -134,7 +94,7 @@ var poolsCommand = command{
 			if err := t.flush(); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.Stdout, "%d of %d pools of %s\n", len(list.Items), list.Total, tokenText(s, id))
+			fmt.Fprintf(e.Stdout, "%d of %d pools of %s\n", len(list.Items), list.Total, s.tokenText())
 			return nil
 		}
 	},
@@ -155,11 +115,14 @@ var stakesCommand = command{
 			if *pool == "" {
 				return usagef("stakes: --pool is required")
 			}
-			s, err := e.session(ctx)
+			req := api.StakesRequest{StakingPoolID: *pool, WalletAddress: *wallet}
+			if err := req.Validate(); err != nil {
+				return typed(err, map[string]string{"stakingPoolId": "--pool", "walletAddress": "--wallet"})
+			}
+			s, err := e.open(ctx, opening{})
 			if err != nil {
 				return err
 			}
-			req := api.StakesRequest{StakingPoolID: *pool, WalletAddress: *wallet}
 			// -o json and -o csv write the stakes as they arrive. On a
 			// failure mid-listing the ones that arrived stay written, the
 			// JSON unclosed, and the error says how many they are.
@@ -208,7 +171,7 @@ var humanityCommand = command{
 			if err := api.CheckAddress("wallet", args[0]); err != nil {
 				return usageError{msg: err.Error()}
 			}
-			s, err := e.session(ctx)
+			s, err := e.open(ctx, opening{})
 			if err != nil {
 				return err
 			}
@@ -222,11 +185,4 @@ var humanityCommand = command{
 			return fields(e.Stdout, "wallet", args[0], "verified", strconv.FormatBool(res.Verified))
 		}
 	},
-}
-
-func noArgs(name string, args []string) error {
-	if len(args) > 0 {
-		return usagef("%s takes no arguments, got %q", name, args[0])
-	}
-	return nil
 }

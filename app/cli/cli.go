@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -76,18 +75,6 @@ func (e *env) session(ctx context.Context) (*session.Session, error) {
 	}
 	e.sess = s
 	return s, nil
-}
-
-// command is one headless command.
-type command struct {
-	name    string
-	args    string // the synopsis after the name
-	summary string
-	// flags declares the command's own flags on fs and returns its run
-	// function, which receives the positional arguments.
-	flags func(fs *flag.FlagSet, e *env) func(ctx context.Context, args []string) error
-	// standalone commands use no profile: they take no global flags.
-	standalone bool
 }
 
 // usageError is a mistake in how a command was called: exit status 2.
@@ -265,16 +252,7 @@ func run(ctx context.Context, e *env, args []string) error {
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" {
-		if len(rest) > 0 {
-			if cmd, ok := lookup(rest[0], rest[1:]); ok {
-				fs := newFlagSet(cmd, e)
-				cmd.flags(fs, e)
-				printCommandUsage(e.Stdout, cmd, fs)
-				return nil
-			}
-		}
-		printUsage(e.Stdout)
-		return nil
+		return e.help(rest)
 	}
 	cmd, ok := lookup(name, rest)
 	if !ok {
@@ -310,23 +288,33 @@ func run(ctx context.Context, e *env, args []string) error {
 	return err
 }
 
-// flagError words a flag package error with two dashes, as the help and
-// the README write flags ("flag provided but not defined: -nope" would send
-// a reader looking for a one-dash flag).
+// flagError words a flag package error as the help and the README write
+// flags: two dashes, or one for a one-letter flag such as -o ("flag
+// provided but not defined: -nope" would send a reader looking for a
+// one-dash flag).
 func flagError(err error) string {
 	msg := err.Error()
 	for _, r := range []struct{ from, to string }{
-		{"flag provided but not defined: -", "unknown flag --"},
-		{"flag needs an argument: -", "a value is missing after --"},
-		{" for flag -", " for flag --"},
+		{"flag provided but not defined: -", "unknown flag "},
+		{"flag needs an argument: -", "a value is missing after "},
+		{" for flag -", " for "},
 	} {
-		if i := strings.Index(msg, r.from); i >= 0 {
-			name := msg[i+len(r.from):]
-			if len(name) == 1 || strings.HasPrefix(name, "o:") {
-				return msg // -o is written with one dash
-			}
-			return msg[:i] + r.to + name
+		i := strings.Index(msg, r.from)
+		if i < 0 {
+			continue
 		}
+		// The name ends the message, or a colon after it does (invalid
+		// value "x" for flag -o: why).
+		name, why, hasWhy := strings.Cut(msg[i+len(r.from):], ":")
+		dashes := "--"
+		if len(name) == 1 {
+			dashes = "-"
+		}
+		out := msg[:i] + r.to + dashes + name
+		if hasWhy {
+			out += ":" + why
+		}
+		return out
 	}
 	return msg
 }
@@ -369,104 +357,4 @@ func parseInterspersed(fs *flag.FlagSet, args []string) error {
 		args = args[1:]
 	}
 	return fs.Parse(append([]string{"--"}, positional...))
-}
-
-// lookup finds a command by name, or by name and sub-command ("tx start").
-func lookup(name string, rest []string) (command, bool) {
-	if len(rest) > 0 {
-		if cmd, ok := commandsByName()[name+" "+rest[0]]; ok {
-			return cmd, true
-		}
-	}
-	cmd, ok := commandsByName()[name]
-	return cmd, ok
-}
-
-// subcommands lists the sub-commands of a command group such as "tx".
-func subcommands(group string) []string {
-	var subs []string
-	for _, c := range commands {
-		if sub, ok := strings.CutPrefix(c.name, group+" "); ok {
-			subs = append(subs, sub)
-		}
-	}
-	sort.Strings(subs)
-	return subs
-}
-
-func commandsByName() map[string]command {
-	m := make(map[string]command, len(commands))
-	for _, c := range commands {
-		m[c.name] = c
-	}
-	return m
-}
-
-func printUsage(w io.Writer) {
-	fmt.Fprint(w, `allot: a terminal dashboard and command line for a token distribution service.
-
-Usage:
-  allot [--config PATH] [--profile NAME] [--sandbox]   open the dashboard
-  allot COMMAND [flags] [arguments]                     run one command
-
-With no configuration file, allot runs on its embedded sandbox.
-
-Commands:
-`)
-	names := make([]string, 0, len(commands))
-	for _, c := range commands {
-		names = append(names, c.name)
-	}
-	sort.Strings(names)
-	byName := commandsByName()
-	for _, n := range names {
-		c := byName[n]
-		fmt.Fprintf(w, "  %-18s %s\n", c.name, c.summary)
-	}
-	fmt.Fprint(w, `
-Global flags (before or after the command):
-  --config PATH    configuration file (default $XDG_CONFIG_HOME/allot/config.toml)
-  --profile NAME   profile of the configuration
-  --sandbox        use the embedded sandbox
-
-Run 'allot help COMMAND' for a command's flags.
-`)
-}
-
-// printCommandUsage lists cmd's flags, which must be declared on fs: its
-// own, then the global ones it takes. Flags are written with two dashes,
-// as the README and the synopses write them (the flag package prints one).
-func printCommandUsage(w io.Writer, cmd command, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "Usage: allot %s %s\n\n%s\n\nFlags:\n", cmd.name, cmd.args, cmd.summary)
-	global := map[string]bool{"config": true, "profile": true, "sandbox": true}
-	fs.VisitAll(func(f *flag.Flag) {
-		if !global[f.Name] || cmd.standalone {
-			printFlag(w, f)
-		}
-	})
-	if !cmd.standalone {
-		fmt.Fprintln(w, "\nGlobal flags:")
-		fs.VisitAll(func(f *flag.Flag) {
-			if global[f.Name] {
-				printFlag(w, f)
-			}
-		})
-	}
-}
-
-func printFlag(w io.Writer, f *flag.Flag) {
-	dashes := "--"
-	if len(f.Name) == 1 {
-		dashes = "-" // -o, as people type it
-	}
-	arg, usage := flag.UnquoteUsage(f)
-	head := "  " + dashes + f.Name
-	if arg != "" {
-		head += " " + arg
-	}
-	fmt.Fprintf(w, "%s\n      %s", head, usage)
-	if f.DefValue != "" && f.DefValue != "false" {
-		fmt.Fprintf(w, " (default %q)", f.DefValue)
-	}
-	fmt.Fprintln(w)
 }

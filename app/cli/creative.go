@@ -34,6 +34,9 @@ var creativeUploadCommand = command{
 			if *portal == "" {
 				return usagef("creative upload: --portal is required")
 			}
+			if *yes && !*replace {
+				return usagef("creative upload: --yes needs --replace (without it nothing is replaced, so nothing is asked)")
+			}
 			path := args[0]
 			fileName := filepath.Base(path)
 			if *name == "" {
@@ -65,7 +68,7 @@ var creativeUploadCommand = command{
 			}
 			req := api.UploadURLRequest{FileName: stored, ContentType: contentType, PortalSlug: *portal}
 			if err := req.Validate(); err != nil {
-				return err
+				return typed(err, map[string]string{"portalSlug": "--portal", "contentType": path, "fileName": "the file's name"})
 			}
 			if *replace && !*yes {
 				if err := askReplace(e, stored, *portal); err != nil {
@@ -75,11 +78,11 @@ var creativeUploadCommand = command{
 			if err := api.CheckCreativeSize(info.Size()); err != nil {
 				return err
 			}
-			s, err := e.session(ctx)
+			s, err := e.open(ctx, opening{write: true})
 			if err != nil {
 				return err
 			}
-			upload, err := e.recorder().CreativeUploadURL(ctx, s.API, stored, req)
+			upload, err := s.rec.CreativeUploadURL(ctx, s.API, stored, req)
 			if err != nil {
 				return err
 			}
@@ -87,7 +90,7 @@ var creativeUploadCommand = command{
 				return err
 			}
 			create := api.CreateCreativeRequest{StorageKey: upload.StorageKey, Name: *name}
-			creative, err := e.recorder().RegisterCreative(ctx, s.API, stored, create)
+			creative, err := s.rec.RegisterCreative(ctx, s.API, stored, create)
 			if err != nil {
 				return err
 			}

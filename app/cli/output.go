@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -46,9 +47,9 @@ func (v formatFlag) Set(s string) error {
 		*v.f = f
 		return nil
 	case v.withCSV:
-		return fmt.Errorf("-o %q: want table, json or csv", s)
+		return errors.New("want table, json or csv")
 	}
-	return fmt.Errorf("-o %q: want table or json", s)
+	return errors.New("want table or json")
 }
 
 func outputFlag(fs *flag.FlagSet) *format {

@@ -77,14 +77,14 @@ func TestCSVCells(t *testing.T) {
 }
 
 func TestCSVOnlyForLists(t *testing.T) {
-	if err := (formatFlag{f: new(format)}).Set("csv"); err == nil || err.Error() != `-o "csv": want table or json` {
+	if err := (formatFlag{f: new(format)}).Set("csv"); err == nil || err.Error() != "want table or json" {
 		t.Errorf("-o csv where no csv is written: %v", err)
 	}
 	f := new(format)
 	if err := (formatFlag{f: f, withCSV: true}).Set("csv"); err != nil || *f != formatCSV {
 		t.Errorf("-o csv for a list: %v, %q", err, *f)
 	}
-	if err := (formatFlag{f: f, withCSV: true}).Set("xml"); err == nil || err.Error() != `-o "xml": want table, json or csv` {
+	if err := (formatFlag{f: f, withCSV: true}).Set("xml"); err == nil || err.Error() != "want table, json or csv" {
 		t.Errorf("-o xml: %v", err)
 	}
 }

@@ -17,7 +17,7 @@ import (
 // TestProofVerifyUnclaimable: `allot proof --verify` of a leaf the
 // production vester divides by zero on (a piece of period length 0) shows
 // no unlocked amount but says, in plain words, until when it cannot be
-// claimed (D16); the proof's own checks still pass.
+// claimed (docs/deployment.md D16); the proof's own checks still pass.
 func TestProofVerifyUnclaimable(t *testing.T) {
 	const start = 1_600_000_000
 	args := vesting.Args{

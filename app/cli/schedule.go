@@ -28,11 +28,11 @@ var scheduleCreateCommand = command{
 			if err := req.Validate(); err != nil {
 				return err
 			}
-			s, err := e.session(ctx)
+			s, err := e.open(ctx, opening{write: true})
 			if err != nil {
 				return err
 			}
-			res, err := e.recorder().CreateSchedule(ctx, s.API, req)
+			res, err := s.rec.CreateSchedule(ctx, s.API, req)
 			if err != nil {
 				return err
 			}

@@ -18,6 +18,8 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 		args:    args + " [--body FILE] [-o json]",
 		summary: summary,
 		flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+			global := map[string]bool{}
+			fs.VisitAll(func(f *flag.Flag) { global[f.Name] = true })
 			build := declare(fs)
 			body := fs.String("body", "", "read the request body from the JSON `FILE` instead of flags")
 			out := outputFlag(fs)
@@ -27,8 +29,22 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 				}
 				var req api.TransactionRequest
 				if *body != "" {
+					// A field's flag beside --body would be dropped
+					// without a word: refuse it.
+					var both []string
+					fs.Visit(func(f *flag.Flag) {
+						if !global[f.Name] && f.Name != "body" && f.Name != "o" {
+							both = append(both, "--"+f.Name)
+						}
+					})
+					if len(both) > 0 {
+						return usagef("tx %s: --body is the whole request: drop %s, or write it in the file", sub, strings.Join(both, " "))
+					}
 					var err error
 					if req, err = readTransactionBody(*body, action); err != nil {
+						return err
+					}
+					if err := req.Validate(); err != nil {
 						return err
 					}
 				} else {
@@ -36,15 +52,15 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 					if req, err = build(); err != nil {
 						return err
 					}
+					if err := req.Validate(); err != nil {
+						return typed(err, txFlagNames)
+					}
 				}
-				if err := req.Validate(); err != nil {
-					return err
-				}
-				s, err := e.session(ctx)
+				s, err := e.open(ctx, opening{write: true})
 				if err != nil {
 					return err
 				}
-				res, err := e.recorder().CreateTransaction(ctx, s.API, req)
+				res, err := s.rec.CreateTransaction(ctx, s.API, req)
 				if err != nil {
 					return err
 				}
@@ -55,6 +71,20 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 			}
 		},
 	}
+}
+
+// txFlagNames names the fields of a transaction request as the tx
+// commands' flags set them.
+var txFlagNames = map[string]string{
+	"contractId":          "--contract",
+	"adminWalletId":       "--admin-wallet",
+	"tokenId":             "--token",
+	"allocationIds":       "--allocation",
+	"allocationIds[]":     "--allocation %d",
+	"memo":                "--memo",
+	"data":                "--item",
+	"data[].allocationId": "--item %d's allocation",
+	"data[].amount":       "--item %d's amount",
 }
 
 // writeCreated prints the transactions the service created as the
@@ -154,3 +184,18 @@ var txFundCommand = txCommand(api.ActionFundDistribution, "fund",
 			return req, nil
 		}
 	})
+
+// listFlag is a flag that may be repeated, and whose values may also be
+// comma-separated: --allocation A --allocation B, or --allocation A,B.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	for _, part := range strings.Split(v, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			*l = append(*l, part)
+		}
+	}
+	return nil
+}

@@ -270,7 +270,7 @@ func (r *Recorder) SignIn(ctx context.Context, portal *wallet.Portal, text strin
 	return sess, err
 }
 
-// isoMillis is how times are written in journal data (D15).
+// isoMillis is how times are written in the journal (docs/deployment.md D15).
 const isoMillis = "2006-01-02T15:04:05.000Z"
 
 // Signed is a signed transaction as shown before it is sent and as

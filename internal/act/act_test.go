@@ -102,7 +102,7 @@ func TestZeroRecorder(t *testing.T) {
 
 // TestStoredName: the content's hash goes before the extension, so that
 // two files of one name are stored apart and never replace each other;
-// the name stays within D12's 128 characters.
+// the name stays within the 128 characters of docs/deployment.md D12.
 func TestStoredName(t *testing.T) {
 	a, _ := StoredName("logo.png", strings.NewReader("one"))
 	b, _ := StoredName("logo.png", strings.NewReader("two"))
@@ -115,6 +115,6 @@ func TestStoredName(t *testing.T) {
 		t.Errorf("long name %q (%d)", long, len(long))
 	}
 	if err := (api.UploadURLRequest{FileName: long, ContentType: "video/webm", PortalSlug: "p"}).Validate(); err != nil {
-		t.Errorf("the stored name breaks D12: %v", err)
+		t.Errorf("the stored name breaks the rules of docs/deployment.md D12: %v", err)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// maxFileName is the longest fileName the service takes (D12).
+// maxFileName is the longest fileName the service takes (docs/deployment.md D12).
 const maxFileName = 128
 
 // StoredName is the name a creative is stored under unless the user asks
@@ -17,8 +17,9 @@ const maxFileName = 128
 // the extension (logo.png: logo-1a2b3c4d.png). Uploading under a name used
 // before replaces that asset's bytes, and every public URL of the name
 // then serves the new file; a content hash keeps two different files
-// apart, and the same file under the same name. The result keeps D12's
-// rules (1..128 of [A-Za-z0-9._-], no leading dot) when name does.
+// apart, and the same file under the same name. The result keeps the rules
+// of docs/deployment.md D12 (1..128 of [A-Za-z0-9._-], no leading dot)
+// when name does.
 func StoredName(name string, content io.Reader) (string, error) {
 	h := sha256.New()
 	if _, err := io.Copy(h, content); err != nil {

@@ -24,7 +24,7 @@ import (
 // DefaultTimeout is the per-request timeout of a profile that sets none.
 const DefaultTimeout = 15 * time.Second
 
-// DefaultAPIKeyHeader is the header of D1.
+// DefaultAPIKeyHeader is the header of docs/deployment.md D1.
 const DefaultAPIKeyHeader = "x-service-api-token"
 
 // Config is a whole configuration file.

@@ -11,7 +11,7 @@ import (
 )
 
 // Pins are the contracts a profile trusts as the targets of what it signs
-// (D17): [profiles.NAME.pins] vesters, staking and tokens, lists of
+// (docs/deployment.md D17): [profiles.NAME.pins] vesters, staking and tokens, lists of
 // addresses. A list that is set is the only one allowed; an empty one lets
 // the chain's checks alone decide, and the review says so.
 type Pins struct {

@@ -391,7 +391,7 @@ func (s *Session) VerifyOptions(ctx context.Context) wallet.VerifyOptions {
 
 // vesterCandidates are the contracts that may hold a proof's root, for a
 // claim and a verification alike: the profile's pinned vesters when it pins
-// them (D17), else the contracts of the profile's tokens, at most
+// them (docs/deployment.md D17), else the contracts of the profile's tokens, at most
 // maxVesterCandidates of them.
 func (s *Session) vesterCandidates(ctx context.Context) ([]common.Address, error) {
 	pins, err := s.Profile.SigningPins()
@@ -412,7 +412,7 @@ func (s *Session) vesterCandidates(ctx context.Context) ([]common.Address, error
 	return candidates, nil
 }
 
-// Portal is the profile's claim portal (D9): its sign-in messages name the
+// Portal is the profile's claim portal (docs/deployment.md D9): its sign-in messages name the
 // profile's signin_domain, portal_url and chain_id.
 func (s *Session) Portal() (*wallet.Portal, error) {
 	p := s.Profile

@@ -1,4 +1,5 @@
-// Package merkle builds and checks the merkle trees of D8 distributions:
+// Package merkle builds and checks the merkle trees of distributions
+// (docs/deployment.md D8):
 // leaves are keccak256(decodableArgs) hashed once, and a node is the keccak256
 // of its two children in ascending byte order ("sorted pairs"), so a proof is
 // a plain list of siblings with no left/right flags.

@@ -56,7 +56,7 @@ func (c *Contract) deployData(args ...any) ([]byte, error) {
 
 var errNilAmount = errors.New("amount is nil")
 
-// PackWithdraw returns the calldata of the vester's claim call (D7, D8):
+// PackWithdraw returns the calldata of the vester's claim call (docs/deployment.md D7, D8):
 // withdraw(uint256 withdrawalAmount, uint32 rootIndex, bytes decodableArgs, bytes32[] proof).
 func PackWithdraw(amount *big.Int, rootIndex uint32, decodableArgs []byte, proof []common.Hash) ([]byte, error) {
 	if amount == nil {
@@ -73,7 +73,8 @@ func PackWithdraw(amount *big.Int, rootIndex uint32, decodableArgs []byte, proof
 	return data, nil
 }
 
-// PackStake returns the calldata of a staking pool's stake(uint256 amount) (D11).
+// PackStake returns the calldata of a staking pool's stake(uint256 amount)
+// (docs/deployment.md D11).
 func PackStake(amount *big.Int) ([]byte, error) {
 	if amount == nil {
 		return nil, fmt.Errorf("pack stake: %w", errNilAmount)

@@ -81,7 +81,8 @@ func (c *Chain) Withdrawn(ctx context.Context, vester common.Address, allocation
 }
 
 // Unlocked returns what the vester computes an allocation's schedule has
-// unlocked at t, from the leaf's decodableArgs (D8), before withdrawals.
+// unlocked at t, from the leaf's decodableArgs (docs/deployment.md D8), before
+// withdrawals.
 func (c *Chain) Unlocked(ctx context.Context, vester common.Address, decodableArgs []byte, t time.Time) (*big.Int, error) {
 	if t.Unix() < 0 {
 		return nil, fmt.Errorf("unlocked at %s: before 1970", t)

@@ -6,81 +6,17 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/ethereum/go-ethereum/common"
-
-	"allot/api"
 	"allot/internal/sanitize"
-	"allot/internal/session"
 	"allot/wallet"
-	"allot/wallet/keystore"
 )
 
-// isoMillis is how times are written in JSON output (D15).
+// isoMillis is how times are written in JSON output (docs/deployment.md D15).
 const isoMillis = "2006-01-02T15:04:05.000Z"
-
-// signingAccount is the keystore account a command signs with. It is
-// unlocked on first use, with a passphrase from the usual sources (never a
-// flag's value), and locked again, its key zeroed, when the command ends.
-type signingAccount struct {
-	e       *env
-	flags   keystoreFlags
-	store   *keystore.Store
-	address common.Address
-	signer  *keystore.Signer // nil until unlocked
-}
-
-// parseAddress reads the address of flag --name, which is required.
-func parseAddress(name, v string) (common.Address, error) {
-	if v == "" {
-		return common.Address{}, usagef("--%s ADDR is required", name)
-	}
-	if err := api.CheckAddress("--"+name, v); err != nil {
-		return common.Address{}, usageError{msg: err.Error()}
-	}
-	return common.HexToAddress(v), nil
-}
-
-// openAccount opens the keystore and finds addr in it, so that a missing
-// account is reported before anything is asked of the service.
-func openAccount(ctx context.Context, e *env, ks keystoreFlags, addr common.Address) (*signingAccount, error) {
-	store, err := ks.open(ctx, e)
-	if err != nil {
-		return nil, err
-	}
-	if !store.MayHold(addr) {
-		return nil, fmt.Errorf("%w: %s is not in %s (see 'allot account list')", keystore.ErrNoAccount, addr.Hex(), store.Dir())
-	}
-	// The passphrase is read once the calls are checked; where it will
-	// come from is checked now, before any request is sent.
-	if err := ks.source(e).Check(); err != nil {
-		return nil, err
-	}
-	return &signingAccount{e: e, flags: ks, store: store, address: addr}, nil
-}
-
-// unlock asks for the passphrase and unlocks the account, once.
-func (a *signingAccount) unlock() (*keystore.Signer, error) {
-	if a.signer != nil {
-		return a.signer, nil
-	}
-	pass, err := a.flags.passphrase(a.e, "Passphrase of "+a.address.Hex()+": ")
-	if err != nil {
-		return nil, err
-	}
-	if err := a.store.Unlock(a.address, pass); err != nil {
-		return nil, fmt.Errorf("unlock %s: %w", a.address.Hex(), err)
-	}
-	a.signer = a.store.Signer(a.address)
-	return a.signer, nil
-}
-
-// lock forgets the key.
-func (a *signingAccount) lock() { a.store.Lock(a.address) }
 
 // signIn signs in to the portal as acct: it shows the exact sign-in message
 // on stderr, unlocks the account, records the message in the journal and
 // only then signs and sends it.
-func (e *env) signIn(ctx context.Context, s *session.Session, acct *signingAccount) (*wallet.Portal, wallet.Session, error) {
+func (e *env) signIn(ctx context.Context, s *opened, acct *signingAccount) (*wallet.Portal, wallet.Session, error) {
 	portal, err := s.Portal()
 	if err != nil {
 		return nil, wallet.Session{}, err
@@ -96,7 +32,7 @@ func (e *env) signIn(ctx context.Context, s *session.Session, acct *signingAccou
 	if err != nil {
 		return nil, wallet.Session{}, err
 	}
-	sess, err := e.recorder().SignIn(ctx, portal, text, signer)
+	sess, err := s.rec.SignIn(ctx, portal, text, signer)
 	if err != nil {
 		return nil, wallet.Session{}, err
 	}
@@ -120,7 +56,7 @@ var signinCommand = command{
 			if err != nil {
 				return err
 			}
-			s, err := e.session(ctx)
+			s, err := e.open(ctx, opening{write: true})
 			if err != nil {
 				return err
 			}
@@ -172,7 +108,7 @@ var submissionCommand = command{
 			if err != nil {
 				return err
 			}
-			s, err := e.session(ctx)
+			s, err := e.open(ctx, opening{write: true})
 			if err != nil {
 				return err
 			}

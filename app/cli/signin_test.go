@@ -34,7 +34,7 @@ func TestSigninPrintsExpirationNotToken(t *testing.T) {
 	}
 	expires, err := time.Parse(isoMillis, out.Expiration)
 	if err != nil || !expires.After(time.Now()) {
-		t.Errorf("expiration %q: want a future time in D15 format (%v)", out.Expiration, err)
+		t.Errorf("expiration %q: want a future time in the format of docs/deployment.md D15 (%v)", out.Expiration, err)
 	}
 
 	// The exact message was shown before it was signed, and journaled.

@@ -14,10 +14,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"golang.org/x/term"
 
-	"allot/api"
 	"allot/internal/act"
 	"allot/internal/sanitize"
-	"allot/internal/session"
 	"allot/wallet"
 )
 
@@ -65,192 +63,6 @@ func (e *env) confirm(question string) bool {
 	return answer == "y" || answer == "yes"
 }
 
-// claimSigning is what `allot claim` takes to sign the claim it builds.
-type claimSigning struct {
-	sign    *bool
-	account *string
-	ks      keystoreFlags
-	tx      txFlags
-}
-
-func declareClaimSigning(fs *flag.FlagSet) *claimSigning {
-	return &claimSigning{
-		sign:    fs.Bool("sign", false, "decode, check and sign the claim's transaction(s) with a keystore account; what the signing policy refuses is never signed, and no flag overrides it"),
-		account: fs.String("account", "", "with --sign: keystore account `ADDR` that signs (default: --sender)"),
-		ks:      declareKeystore(fs),
-		tx:      declareTx(fs),
-	}
-}
-
-// resolve checks the signing flags before anything is sent, and makes
-// --sender and --account name the same account when one of them is left
-// out: the claim is built for the account that signs it.
-func (c *claimSigning) resolve(e *env, sender *string) error {
-	if !*c.sign {
-		for _, f := range []struct {
-			name string
-			set  bool
-		}{{"account", *c.account != ""}, {"send", *c.tx.send}, {"wait", *c.tx.wait}, {"yes", *c.tx.yes},
-			{"keystore", *c.ks.dir != ""}, {"passphrase-file", *c.ks.passphraseFile != ""}} {
-			if f.set {
-				return usagef("claim: --%s needs --sign", f.name)
-			}
-		}
-		return nil
-	}
-	switch {
-	case *c.account == "":
-		*c.account = *sender
-	case *sender == "":
-		*sender = *c.account
-	case common.IsHexAddress(*sender) && common.IsHexAddress(*c.account) &&
-		common.HexToAddress(*sender) != common.HexToAddress(*c.account):
-		return usagef("claim: --sender %s is not the signing --account %s", *sender, *c.account)
-	}
-	return c.tx.check(e, "claim")
-}
-
-// open finds what signing needs before the claim is asked for: a chain
-// and the account in the keystore. nil when --sign is not set.
-func (c *claimSigning) open(ctx context.Context, e *env, s *session.Session) (*signingAccount, error) {
-	if !*c.sign {
-		return nil, nil
-	}
-	if err := s.NeedChain("claim --sign"); err != nil {
-		return nil, err
-	}
-	addr, err := parseAddress("account", *c.account)
-	if err != nil {
-		return nil, err
-	}
-	return openAccount(ctx, e, c.ks, addr)
-}
-
-// run signs the claim's calls, if the signing policy allows them, and as
-// the flags ask, sends and follows them. A claim with an instruction that
-// is not an EVM call is refused whole. amount is what the user asked for
-// (nil: all that is claimable).
-func (c *claimSigning) run(ctx context.Context, e *env, s *session.Session, acct *signingAccount, allocationID string, amount *big.Int, res *api.ClaimResult, out format) error {
-	calls, err := wallet.ClaimCalls(res)
-	if err != nil {
-		return err
-	}
-	known, err := s.KnownContracts(ctx)
-	if err != nil {
-		return err
-	}
-	ops := make([]string, len(calls))
-	for i := range ops {
-		ops[i] = "claim"
-	}
-	check := func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
-		p, err := s.ClaimPolicy(ctx, allocationID, acct.address, amount)
-		if err != nil {
-			return nil, err
-		}
-		p.Seen = e.recorder().Seen()
-		return wallet.CheckClaim(ctx, s.Chain, p, calls)
-	}
-	return e.transact(ctx, s, acct, txBatch{subject: allocationID, op: "claim", ops: ops, calls: calls, known: known, check: check}, c.tx, out)
-}
-
-var stakeCommand = command{
-	name:    "stake",
-	args:    "--pool ID --amount X --account ADDR [--send [--wait] [--yes]] [--keystore DIR] [--passphrase-file FILE] [-o json]",
-	summary: "stake tokens in a pool: sign in, approve exactly the stake when the allowance is short, sign, send; the signing policy refuses anything else",
-	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		pool := fs.String("pool", "", "staking pool `ID` (required)")
-		amount := fs.String("amount", "", "amount `X` to stake, in tokens (required)")
-		account := fs.String("account", "", "keystore account `ADDR` that signs in and stakes (required)")
-		ks := declareKeystore(fs)
-		tx := declareTx(fs)
-		out := outputFlag(fs)
-		return func(ctx context.Context, args []string) error {
-			if err := noArgs("stake", args); err != nil {
-				return err
-			}
-			if err := tx.check(e, "stake"); err != nil {
-				return err
-			}
-			if *pool == "" {
-				return usagef("stake: --pool ID is required")
-			}
-			if err := api.CheckUUID("--pool", *pool); err != nil {
-				return err
-			}
-			if *amount == "" {
-				return usagef("stake: --amount X is required")
-			}
-			amt, err := api.ParseAmount(*amount)
-			if err != nil {
-				return usagef("--amount: %v", err)
-			}
-			addr, err := parseAddress("account", *account)
-			if err != nil {
-				return err
-			}
-			s, err := e.session(ctx)
-			if err != nil {
-				return err
-			}
-			if err := s.NeedChain("stake"); err != nil {
-				return err
-			}
-			poolInfo, err := s.Pool(ctx, *pool)
-			if err != nil {
-				return err
-			}
-			acct, err := openAccount(ctx, e, ks, addr)
-			if err != nil {
-				return err
-			}
-			defer acct.lock()
-			portal, _, err := e.signIn(ctx, s, acct)
-			if err != nil {
-				return err
-			}
-			params, err := portal.StakeParameters(ctx, *pool, amt)
-			if err != nil {
-				return err
-			}
-			call, err := wallet.StakeCall(params)
-			if err != nil {
-				return fmt.Errorf("stake parameters: %w", err)
-			}
-			plan, err := wallet.PlanStake(ctx, s.Chain, call)
-			if err != nil {
-				return err
-			}
-			known, err := s.KnownContracts(ctx)
-			if err != nil {
-				return err
-			}
-			if _, ok := known[plan.Token]; !ok {
-				known[plan.Token] = "the token the pool stakes"
-			}
-			asked, err := wallet.ParseUnits(amt.String())
-			if err != nil {
-				return usagef("--amount: %v", err)
-			}
-			check := func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
-				p, err := s.StakePolicy(ctx, poolInfo, acct.address, asked)
-				if err != nil {
-					return nil, err
-				}
-				p.Seen = e.recorder().Seen()
-				return wallet.CheckStake(ctx, s.Chain, p, calls)
-			}
-			batch := txBatch{subject: *pool, op: "stake", ops: []string{"stake"}, calls: plan.Calls(), known: known, check: check}
-			if plan.Approve != nil {
-				batch.ops = []string{"approve", "stake"}
-				fmt.Fprintf(e.Stderr, "The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",
-					wallet.FormatUnits(plan.Allowance), wallet.FormatUnits(plan.Amount), wallet.FormatUnits(plan.Amount))
-			}
-			return e.transact(ctx, s, acct, batch, tx, *out)
-		}
-	},
-}
-
 // txBatch is calls to sign in order, taking consecutive nonces.
 type txBatch struct {
 	subject string   // what the batch is about: an allocation id, a pool id
@@ -270,17 +82,14 @@ type txBatch struct {
 // --send, ask before sending unless --yes; unlock and sign; then print
 // them unsent, or send them, journaling each hash, and with --wait follow
 // them to one confirmation. A transaction that reverted or was dropped is
-// exit status 1, after the output.
-func (e *env) transact(ctx context.Context, s *session.Session, acct *signingAccount, b txBatch, f txFlags, out format) error {
-	if err := s.NeedChain(b.ops[0]); err != nil {
-		return err
-	}
+// exit status 1, after the output. s was opened for a write on a chain.
+func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b txBatch, f txFlags, out format) error {
 	chainID := s.Profile.ChainID
 	for i, c := range b.calls {
 		summary := wallet.DecodeCall(ctx, c, wallet.DecodeOptions{Signer: acct.address, ChainID: chainID, Known: b.known, Chain: s.Chain})
 		printSummary(e.Stderr, i, len(b.calls), b.ops[i], summary)
 	}
-	rec := e.recorder()
+	rec := s.rec
 	approval, err := b.check(ctx, b.calls)
 	if err != nil {
 		var refused *wallet.RefusedError
@@ -335,7 +144,7 @@ func (e *env) transact(ctx context.Context, s *session.Session, acct *signingAcc
 	}
 	var waitErr error
 	if *f.wait {
-		statuses, waitErr = e.follow(ctx, s, rec, signed, statuses)
+		statuses, waitErr = e.follow(ctx, s, signed, statuses)
 	}
 	if err := printStatuses(e.Stdout, b.ops, statuses, out); err != nil {
 		return err
@@ -348,7 +157,7 @@ func (e *env) transact(ctx context.Context, s *session.Session, acct *signingAcc
 
 // follow tracks every sent transaction at once until each is final, and
 // journals each final status.
-func (e *env) follow(ctx context.Context, s *session.Session, rec *act.Recorder, signed []act.Signed, statuses []wallet.Status) ([]wallet.Status, error) {
+func (e *env) follow(ctx context.Context, s *opened, signed []act.Signed, statuses []wallet.Status) ([]wallet.Status, error) {
 	trackers := make([]*wallet.Tracker, len(signed))
 	for i, st := range signed {
 		fmt.Fprintf(e.Stderr, "Waiting for %s transaction %s to be mined...\n", st.Op, st.Hash.Hex())
@@ -364,7 +173,7 @@ func (e *env) follow(ctx context.Context, s *session.Session, rec *act.Recorder,
 			}
 			continue
 		}
-		rec.Final(signed[i].Op, st)
+		s.rec.Final(signed[i].Op, st)
 	}
 	if firstErr != nil {
 		return statuses, fmt.Errorf("%w; the transactions may still be mined", firstErr)

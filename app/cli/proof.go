@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/big"
 	"os"
 	"strings"
 	"time"
@@ -29,9 +28,14 @@ var proofCommand = command{
 		vester := fs.String("vester", "", "ask only the vester contract `ADDR` for the root (default: the token's contracts; needs rpc_url)")
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
+			if *vester != "" && !*verify {
+				return usagef("proof: --vester needs --verify")
+			}
 			var raw []byte
 			var fromService *api.MerkleProof
 			switch {
+			case *file != "" && len(args) == 0 && !*verify:
+				return usagef("proof --file needs --verify")
 			case *file != "" && len(args) == 0:
 				data, err := readProofFile(*file)
 				if err != nil {
@@ -40,9 +44,9 @@ var proofCommand = command{
 				raw = data
 			case *file == "" && len(args) == 1:
 				if err := api.CheckUUID("allocation id", args[0]); err != nil {
-					return err
+					return usageError{msg: err.Error()}
 				}
-				s, err := e.session(ctx)
+				s, err := e.open(ctx, opening{})
 				if err != nil {
 					return err
 				}
@@ -56,9 +60,6 @@ var proofCommand = command{
 				return usagef("proof takes one allocation id, or --file")
 			}
 			if !*verify {
-				if fromService == nil {
-					return usagef("proof --file needs --verify")
-				}
 				return printProof(e, fromService, *out)
 			}
 			return verifyProof(ctx, e, raw, *vester, *out)
@@ -143,7 +144,7 @@ func proofOptions(ctx context.Context, e *env, vester string) (wallet.VerifyOpti
 			return wallet.VerifyOptions{}, usageError{msg: err.Error()}
 		}
 	}
-	s, err := e.session(ctx)
+	s, err := e.open(ctx, opening{})
 	if err != nil {
 		return wallet.VerifyOptions{}, err
 	}
@@ -207,80 +208,4 @@ func printVerification(e *env, v *wallet.Verification) error {
 	}
 	pairs = append(pairs, "result", v.Outcome().String())
 	return fields(e.Stdout, pairs...)
-}
-
-var claimCommand = command{
-	name:    "claim",
-	args:    "ALLOCATION_ID --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--send [--wait] [--yes]]] [-o json]",
-	summary: "build the claim transaction(s) of an allocation; with --sign, check, sign and send them",
-	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		sender := fs.String("sender", "", "wallet `ADDR` that claims (required; with --sign, default: --account)")
-		amount := fs.String("amount", "", "amount `X` to claim in tokens (default: all that is claimable now)")
-		country := fs.String("country", "", "the claimer's ISO 3166-1 alpha-2 country `CC`")
-		signing := declareClaimSigning(fs)
-		out := outputFlag(fs)
-		return func(ctx context.Context, args []string) error {
-			if len(args) != 1 {
-				return usagef("claim takes one allocation id")
-			}
-			if err := signing.resolve(e, sender); err != nil {
-				return err
-			}
-			req := api.ClaimRequest{Sender: *sender}
-			if *country != "" {
-				req.UserCountryCode = strings.ToUpper(*country)
-			}
-			if *amount != "" {
-				a, err := api.ParseAmount(*amount)
-				if err != nil {
-					return usagef("--amount: %v", err)
-				}
-				req.Amount = &a
-			}
-			if err := req.Validate(args[0]); err != nil {
-				return err
-			}
-			s, err := e.session(ctx)
-			if err != nil {
-				return err
-			}
-			acct, err := signing.open(ctx, e, s)
-			if err != nil {
-				return err
-			}
-			if acct != nil {
-				defer acct.lock()
-			}
-			res, err := e.recorder().RequestClaim(ctx, s.API, args[0], req)
-			if err != nil {
-				return err
-			}
-			if acct != nil {
-				var asked *big.Int
-				if req.Amount != nil {
-					if asked, err = wallet.ParseUnits(req.Amount.String()); err != nil {
-						return usagef("--amount: %v", err)
-					}
-				}
-				return signing.run(ctx, e, s, acct, args[0], asked, res, *out)
-			}
-			if *out == formatJSON {
-				return writeJSON(e.Stdout, res)
-			}
-			fmt.Fprintf(e.Stdout, "%s, %d transaction group(s)\n", res.Type, len(res.Parameters))
-			for _, group := range res.Parameters {
-				fmt.Fprintf(e.Stdout, "transaction %s\n", group.TransactionID)
-				for i, ins := range group.Instructions {
-					evm, ok := ins.EVM()
-					if !ok {
-						fmt.Fprintf(e.Stdout, "  %d: not an EVM call; shown raw: %s\n", i, string(ins.Raw))
-						continue
-					}
-					fields(e.Stdout, "  chain", fmt.Sprint(evm.ChainID), "  from", evm.From, "  to", evm.To,
-						"  value (wei)", evm.Value, "  data", fmt.Sprintf("%d bytes", (len(evm.Data)-2)/2))
-				}
-			}
-			return nil
-		}
-	},
 }

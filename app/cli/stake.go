@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"allot/api"
+	"allot/wallet"
+)
+
+var stakeCommand = command{
+	name:    "stake",
+	args:    "--pool ID --amount X --account ADDR [--send [--wait] [--yes]] [--keystore DIR] [--passphrase-file FILE] [-o json]",
+	summary: "stake tokens in a pool: sign in, approve exactly the stake when the allowance is short, sign, send; the signing policy refuses anything else",
+	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		pool := fs.String("pool", "", "staking pool `ID` (required)")
+		amount := fs.String("amount", "", "amount `X` to stake, in tokens (required)")
+		account := fs.String("account", "", "keystore account `ADDR` that signs in and stakes (required)")
+		ks := declareKeystore(fs)
+		tx := declareTx(fs)
+		out := outputFlag(fs)
+		return func(ctx context.Context, args []string) error {
+			if err := noArgs("stake", args); err != nil {
+				return err
+			}
+			if err := tx.check(e, "stake"); err != nil {
+				return err
+			}
+			if *pool == "" {
+				return usagef("stake: --pool ID is required")
+			}
+			if err := api.CheckUUID("--pool", *pool); err != nil {
+				return usageError{msg: err.Error()}
+			}
+			if *amount == "" {
+				return usagef("stake: --amount X is required")
+			}
+			amt, err := api.ParseAmount(*amount)
+			if err != nil {
+				return usagef("--amount: %v", err)
+			}
+			addr, err := parseAddress("account", *account)
+			if err != nil {
+				return err
+			}
+			s, err := e.open(ctx, opening{write: true, chain: "stake"})
+			if err != nil {
+				return err
+			}
+			poolInfo, err := s.Pool(ctx, *pool)
+			if err != nil {
+				return err
+			}
+			acct, err := openAccount(ctx, e, ks, addr)
+			if err != nil {
+				return err
+			}
+			defer acct.lock()
+			portal, _, err := e.signIn(ctx, s, acct)
+			if err != nil {
+				return err
+			}
+			params, err := portal.StakeParameters(ctx, *pool, amt)
+			if err != nil {
+				return err
+			}
+			call, err := wallet.StakeCall(params)
+			if err != nil {
+				return fmt.Errorf("stake parameters: %w", err)
+			}
+			plan, err := wallet.PlanStake(ctx, s.Chain, call)
+			if err != nil {
+				return err
+			}
+			known, err := s.KnownContracts(ctx)
+			if err != nil {
+				return err
+			}
+			if _, ok := known[plan.Token]; !ok {
+				known[plan.Token] = "the token the pool stakes"
+			}
+			asked, err := wallet.ParseUnits(amt.String())
+			if err != nil {
+				return usagef("--amount: %v", err)
+			}
+			check := func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
+				p, err := s.StakePolicy(ctx, poolInfo, acct.address, asked)
+				if err != nil {
+					return nil, err
+				}
+				p.Seen = s.rec.Seen()
+				return wallet.CheckStake(ctx, s.Chain, p, calls)
+			}
+			batch := txBatch{subject: *pool, op: "stake", ops: []string{"stake"}, calls: plan.Calls(), known: known, check: check}
+			if plan.Approve != nil {
+				batch.ops = []string{"approve", "stake"}
+				fmt.Fprintf(e.Stderr, "The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",
+					wallet.FormatUnits(plan.Allowance), wallet.FormatUnits(plan.Amount), wallet.FormatUnits(plan.Amount))
+			}
+			return e.transact(ctx, s, acct, batch, tx, *out)
+		}
+	},
+}
