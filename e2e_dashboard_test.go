@@ -21,14 +21,14 @@ func TestDashboardInTmux(t *testing.T) {
 	tm.waitFor(wait, "Whale pool")
 	tm.send("Enter") // leave the filter input
 	tm.send("Enter") // open the pool
-	tm.waitFor(wait, "100,000 stakes", "Pools › Whale pool")
+	tm.waitFor(wait, "100,000 stakes ·", "Pools › Whale pool")
 
 	tm.send("/")
 	tm.typeText("0x28FF05d46d6E233b0B570A2b3557957C69cB30BE")
 	tm.waitFor(wait, "asked the service", "4,200")
 	tm.send("Enter")
 	tm.send("Escape") // clears the filter, keeps the page
-	tm.waitFor(wait, "100,000 stakes", "Pools › Whale pool")
+	tm.waitFor(wait, "100,000 stakes ·", "Pools › Whale pool")
 
 	tm.send("?")
 	tm.waitFor(wait, "Keys", "Commands")

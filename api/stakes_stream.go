@@ -61,11 +61,32 @@ func (e *PartialError) Unwrap() error { return e.Err }
 // nothing for the client's timeout.
 var errIdle = errors.New("idle")
 
+// StakesSink receives a listing as StreamStakesTo decodes it.
+type StakesSink struct {
+	// Total, when set, is called with the total the listing announces as
+	// soon as the body holds it: before the first row when the service
+	// writes it first, after the last row when it writes it last. It is
+	// a whole number from 0 to the bound on rows, and it is the service's
+	// word only: the rows may turn out fewer (then the listing ends in a
+	// *PartialError) or more (a total below the rows is returned as it
+	// is, for the caller to show both).
+	Total func(total int)
+	// Rows is called with the rows decoded so far, a batch of at most
+	// StakeBatch, in the order of the body. The batch's backing array is
+	// reused for the next one: Rows copies what it keeps. An error from
+	// Rows stops the listing and is returned as it is.
+	Rows func(batch []StakeRow) error
+}
+
 // StreamStakes lists the stakes of a pool (operation 4), decoding the
-// response as it arrives: each is called with the rows decoded so far, a
-// batch of at most StakeBatch, in the order of the body. The batch's
-// backing array is reused for the next one: each copies what it keeps.
-// An error from each stops the listing and is returned as it is.
+// response as it arrives: each is called with the rows as StakesSink.Rows
+// is. It is StreamStakesTo without the total's early word.
+func (c *Client) StreamStakes(ctx context.Context, req StakesRequest, each func(batch []StakeRow) error) (total int, err error) {
+	return c.StreamStakesTo(ctx, req, StakesSink{Rows: each})
+}
+
+// StreamStakesTo lists the stakes of a pool (operation 4), decoding the
+// response as it arrives into sink.
 //
 // It returns the total the service announced (the rows delivered when it
 // announced none). A failure before any row is delivered is an error as
@@ -73,11 +94,13 @@ var errIdle = errors.New("idle")
 // failure after some is a *PartialError, whose rows the caller keeps and
 // says are partial. A row the client cannot read (an id that is not a
 // UUID, an amount of more than MaxAmountDigits digits, a time that is not
-// ISO 8601) makes the body malformed: it stops there. Bounds: MaxStakeRows
-// rows, MaxStakesBody bytes and MaxStakesWait of reading (a *LimitError
-// past them); the client's timeout is the longest wait for the answer and
-// then between two reads of the body.
-func (c *Client) StreamStakes(ctx context.Context, req StakesRequest, each func(batch []StakeRow) error) (total int, err error) {
+// ISO 8601) makes the body malformed: it stops there. A total that is no
+// whole number, or more than the rows the listing holds, makes it
+// malformed at its end. Bounds: MaxStakeRows rows, MaxStakesBody bytes
+// and MaxStakesWait of reading (a *LimitError past them); the client's
+// timeout is the longest wait for the answer and then between two reads
+// of the body.
+func (c *Client) StreamStakesTo(ctx context.Context, req StakesRequest, sink StakesSink) (total int, err error) {
 	if err := req.Validate(); err != nil {
 		return 0, err
 	}
@@ -95,7 +118,7 @@ func (c *Client) StreamStakes(ctx context.Context, req StakesRequest, each func(
 				return 0, fmt.Errorf("%s: %w", k.op, ctx.Err())
 			}
 		}
-		total, retry, err := c.streamOnce(ctx, k, payload, try, each)
+		total, retry, err := c.streamOnce(ctx, k, payload, try, sink)
 		if !retry {
 			return total, err
 		}
@@ -108,9 +131,9 @@ func (c *Client) StreamStakes(ctx context.Context, req StakesRequest, each func(
 	return 0, tried(k.op, lastErr, maxTries)
 }
 
-// streamOnce is one try of StreamStakes; retry says the failure is
+// streamOnce is one try of StreamStakesTo; retry says the failure is
 // transient and nothing was delivered.
-func (c *Client) streamOnce(ctx context.Context, k call, payload []byte, try int, each func([]StakeRow) error) (total int, retry bool, err error) {
+func (c *Client) streamOnce(ctx context.Context, k call, payload []byte, try int, sink StakesSink) (total int, retry bool, err error) {
 	parent := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -165,9 +188,16 @@ func (c *Client) streamOnce(ctx context.Context, k call, payload []byte, try int
 	paused := func(batch []StakeRow) error {
 		idle.Stop()
 		defer idle.Reset(c.cfg.Timeout)
-		return each(batch)
+		return sink.Rows(batch)
 	}
 	d := newStakesDecoder(k, body, paused, c.maxStakeRows, c.maxStakesBody, c.maxStakesWait)
+	if sink.Total != nil {
+		d.announce = func(total int) {
+			idle.Stop()
+			defer idle.Reset(c.cfg.Timeout)
+			sink.Total(total)
+		}
+	}
 	total, err = d.decode()
 	x.ResponseSize, x.ResponseBody = int(body.n), redactBody(body.head)
 	if err == nil {
@@ -264,6 +294,14 @@ type stakesDecoder struct {
 	maxBody   int64
 	maxWait   time.Duration
 	statuses  statuses
+
+	// total is the last total the listing announced, when haveTotal;
+	// badTotal is set when one was no whole number (the rows are read
+	// all the same, and the listing fails at its end).
+	total     int
+	haveTotal bool
+	badTotal  bool
+	announce  func(total int) // StakesSink.Total, or nil
 }
 
 func newStakesDecoder(k call, r io.Reader, each func([]StakeRow) error, maxRows int, maxBody int64, maxWait time.Duration) *stakesDecoder {
@@ -319,7 +357,7 @@ func (d *stakesDecoder) envelope() (int, error) {
 		details       []FieldError
 		sawResultList bool
 	}
-	total, haveTotal, haveItems := 0, false, false
+	haveItems := false
 	err := s.object(func(key []byte) error {
 		switch string(key) {
 		case "isProcessed":
@@ -335,11 +373,11 @@ func (d *stakesDecoder) envelope() (int, error) {
 			failure.typ, failure.message, failure.details, err = d.errorObject()
 			return err
 		case "result":
-			return d.result(&processed, &total, &haveTotal, &haveItems)
+			return d.result(&processed, &haveItems)
 		case "items":
 			return d.itemsOnce(&processed, &haveItems)
 		case "total":
-			return d.total(&total, &haveTotal)
+			return d.readTotal()
 		}
 		return s.skip()
 	})
@@ -352,13 +390,18 @@ func (d *stakesDecoder) envelope() (int, error) {
 	if !processed {
 		return 0, statusError(d.k, http.StatusOK, failure.typ, failure.message, failure.details, nil)
 	}
-	if !haveTotal {
-		total = d.delivered
+	switch {
+	case d.badTotal:
+		return 0, d.malformed("total is not a whole number")
+	case !d.haveTotal:
+		return d.delivered, nil
+	case d.total > d.delivered:
+		return 0, d.malformed("the listing counts %d stakes but holds %d", d.total, d.delivered)
 	}
-	return total, nil
+	return d.total, nil
 }
 
-func (d *stakesDecoder) result(processed *bool, total *int, haveTotal, haveItems *bool) error {
+func (d *stakesDecoder) result(processed *bool, haveItems *bool) error {
 	s := d.s
 	c, err := s.peek()
 	if err != nil {
@@ -376,22 +419,46 @@ func (d *stakesDecoder) result(processed *bool, total *int, haveTotal, haveItems
 		case "items":
 			return d.itemsOnce(processed, haveItems)
 		case "total":
-			return d.total(total, haveTotal)
+			return d.readTotal()
 		}
 		return s.skip()
 	})
 }
 
-func (d *stakesDecoder) total(total *int, have *bool) error {
+// readTotal reads a total and announces it. A total that is no whole
+// number does not stop the rows, which are worth
+// more than the count: it fails the listing at its end. A null total is
+// none.
+func (d *stakesDecoder) readTotal() error {
+	c, err := d.s.peek()
+	if err != nil {
+		return err
+	}
+	switch {
+	case c == 'n':
+		return d.s.null()
+	case c != '-' && (c < '0' || c > '9'):
+		d.badTotal = true
+		return d.s.skip() // a string, an object: read past it as a value
+	}
 	b, err := d.s.number()
-	if err != nil || len(b) > 15 || !allDigits(string(b)) {
-		return d.malformed("total is not a whole number")
+	if err != nil {
+		return err
+	}
+	if len(b) > 15 || !allDigits(string(b)) {
+		d.badTotal = true
+		return nil
 	}
 	n := 0
 	for _, c := range b {
 		n = n*10 + int(c-'0')
 	}
-	*total, *have = n, true
+	d.total, d.haveTotal = n, true
+	// A total past the bound on rows is no progress to show: the listing
+	// cannot hold it, and ends short of it.
+	if d.announce != nil && n <= d.maxRows {
+		d.announce(n)
+	}
 	return nil
 }
 

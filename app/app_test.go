@@ -115,8 +115,8 @@ func TestScreens(t *testing.T) {
 	}{
 		{"contracts", []step{{want: "Team & Advisors Vesting"}}},
 		{"pools", []step{{keys: "2", want: "Whale pool"}}},
-		{"stakes", []step{{keys: ":stakes " + fx.BigPoolID}, {key: tea.KeyEnter, want: "100,000 stakes"}}},
-		{"stakes-histogram", []step{{keys: ":stakes " + fx.BigPoolID}, {key: tea.KeyEnter, want: "100,000 stakes"}, {keys: "h", want: "Stake sizes"}}},
+		{"stakes", []step{{keys: ":stakes " + fx.BigPoolID}, {key: tea.KeyEnter, want: "100,000 stakes ·"}}},
+		{"stakes-histogram", []step{{keys: ":stakes " + fx.BigPoolID}, {key: tea.KeyEnter, want: "100,000 stakes ·"}, {keys: "h", want: "Stake sizes"}}},
 		{"allocation-start", []step{{keys: "3", want: "Demo allocations of the embedded sandbox"}}},
 		{"allocation", []step{{keys: "3", want: "Allocation:"}, {keys: "/"}, {keys: fx.AllocationIDs[0]}, {key: tea.KeyEnter, want: "Unlock schedule"}}},
 		{"transactions", []step{{keys: "4", want: "No transactions yet"}}},
@@ -165,9 +165,9 @@ func TestTooSmall(t *testing.T) {
 func TestEscapeClearsFilterBeforeClosingPage(t *testing.T) {
 	s := newSession(t)
 	view := drive(t, s, 120, 36,
-		step{keys: ":stakes " + s.Fixtures.BigPoolID}, step{key: tea.KeyEnter, want: "100,000 stakes"},
+		step{keys: ":stakes " + s.Fixtures.BigPoolID}, step{key: tea.KeyEnter, want: "100,000 stakes ·"},
 		step{keys: "/" + s.Fixtures.Wallets[1].Address, want: "asked the service"},
-		step{key: tea.KeyEnter}, step{key: tea.KeyEsc, want: "100,000 stakes"})
+		step{key: tea.KeyEnter}, step{key: tea.KeyEsc, want: "100,000 stakes ·"})
 	if !strings.Contains(view, "Pools › Whale pool") {
 		t.Errorf("esc closed the page instead of clearing the filter:\n%s", view)
 	}

@@ -28,8 +28,9 @@ type stakes struct {
 
 	feed    *stakeFeed // the pool's stakes being read; nil once read
 	arrived int        // rows of the pool arrived so far
-	// expect is how many stakes the pool had at the last complete load,
-	// to say how far a new one is; 0 when unknown.
+	// expect is how many stakes the answer announced, else how many the
+	// pool had at the last complete load, to say how far a load is; 0
+	// when unknown.
 	expect int
 	broke  error       // why the pool's answer broke off, its rows kept
 	sums   *stakeSums  // of the whole pool, once it arrived
@@ -152,6 +153,9 @@ func (s *stakes) take(msg stakesArrived) tea.Cmd {
 		}
 	}
 	s.bins = msg.bins
+	if msg.announced > 0 {
+		s.expect = msg.announced // the service's word for this answer
+	}
 	if !msg.done {
 		s.refreshLine()
 		return tea.Batch(append(cmds, msg.feed.nextCmd())...)
@@ -209,7 +213,10 @@ func (s *stakes) refreshLine() {
 
 func (s *stakes) poolLine() string {
 	count := stakeCount(s.arrived)
-	if s.expect > 0 {
+	// More rows than expected (a pool that grew, a service's total that
+	// is wrong) are counted without the expectation they passed.
+	known := s.expect > 0 && s.arrived <= s.expect
+	if known {
 		count = widget.FormatCount(s.arrived) + " of " + stakeCount(s.expect)
 	}
 	switch {
@@ -217,7 +224,7 @@ func (s *stakes) poolLine() string {
 		return count + " arrived; the answer broke off: r to retry · E: why"
 	case s.feed != nil && s.arrived == 0:
 		return "" // the table says it is loading
-	case s.feed != nil && s.expect == 0:
+	case s.feed != nil && !known:
 		return count + " so far…"
 	case s.feed != nil:
 		return count + "…"
@@ -250,10 +257,10 @@ func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
 		seq, source, poolID := s.walletSeq, s.source, s.pool.ID
 		return load(seq, func(c context.Context) (walletStakes, error) {
 			var rows []api.StakeRow
-			_, err := source.StreamStakes(c, api.StakesRequest{StakingPoolID: poolID, WalletAddress: q}, func(batch []api.StakeRow) error {
+			_, err := source.StreamStakesTo(c, api.StakesRequest{StakingPoolID: poolID, WalletAddress: q}, api.StakesSink{Rows: func(batch []api.StakeRow) error {
 				rows = append(rows, batch...)
 				return nil
-			})
+			}})
 			return walletStakes{wallet: q, rows: rows}, err
 		}), true
 	}

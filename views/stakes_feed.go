@@ -13,12 +13,13 @@ import (
 	"allot/views/widget"
 )
 
-// stakeSource streams a pool's stakes, as api.Client.StreamStakes does:
-// each gets the rows in batches as the answer arrives (the batch may be
-// reused once each returns), and the service's total comes back at the end.
-// An error after some batches means the answer broke off after them.
+// stakeSource streams a pool's stakes, as api.Client.StreamStakesTo does:
+// the sink gets the service's total as soon as the answer holds it, and
+// the rows in batches as they arrive (the batch may be reused once Rows
+// returns); the total comes back at the end too. An error after some
+// batches means the answer broke off after them.
 type stakeSource interface {
-	StreamStakes(ctx context.Context, req api.StakesRequest, each func(batch []api.StakeRow) error) (total int, err error)
+	StreamStakesTo(ctx context.Context, req api.StakesRequest, sink api.StakesSink) (total int, err error)
 }
 
 // stakeFeed carries a pool's stakes from the goroutine reading the answer
@@ -40,6 +41,8 @@ type stakeFeed struct {
 	done  bool
 	total int
 	err   error
+	// announced is the total the answer announced so far, 0 for none.
+	announced int
 }
 
 // stakesArrived is what arrived since the screen last took from its feed.
@@ -49,7 +52,10 @@ type stakesArrived struct {
 	rows widget.RowSet[api.StakeRow] // every row arrived so far
 	// bins counts the sizes of every stake arrived so far, staked ones.
 	bins widget.Bins
-	done bool
+	// announced is the service's count of the pool's stakes, as the
+	// answer announced it before its end; 0 for none.
+	announced int
+	done      bool
 	// Once done: the totals of every row, the service's count, and why
 	// the answer broke off (nil when it did not).
 	sums  *stakeSums
@@ -72,16 +78,24 @@ func startFeed(seq int, source stakeSource, req api.StakesRequest) (*stakeFeed, 
 
 func (f *stakeFeed) read(ctx context.Context, source stakeSource, req api.StakesRequest) {
 	defer f.cancel()
-	total, err := source.StreamStakes(ctx, req, func(batch []api.StakeRow) error {
-		// Summed before the lock: the screen may be taking rows.
-		var part stakeSums
-		part.add(batch)
-		f.mu.Lock()
-		f.rows = f.rows.Append(batch)
-		f.sums.merge(&part)
-		f.mu.Unlock()
-		f.signal()
-		return nil
+	total, err := source.StreamStakesTo(ctx, req, api.StakesSink{
+		Total: func(total int) {
+			f.mu.Lock()
+			f.announced = total
+			f.mu.Unlock()
+			f.signal()
+		},
+		Rows: func(batch []api.StakeRow) error {
+			// Summed before the lock: the screen may be taking rows.
+			var part stakeSums
+			part.add(batch)
+			f.mu.Lock()
+			f.rows = f.rows.Append(batch)
+			f.sums.merge(&part)
+			f.mu.Unlock()
+			f.signal()
+			return nil
+		},
 	})
 	f.mu.Lock()
 	f.done, f.total, f.err = true, total, err
@@ -101,7 +115,7 @@ func (f *stakeFeed) next() tea.Msg {
 	<-f.wake
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	m := stakesArrived{seq: f.seq, feed: f, rows: f.rows, bins: f.sums.bins, done: f.done}
+	m := stakesArrived{seq: f.seq, feed: f, rows: f.rows, bins: f.sums.bins, announced: f.announced, done: f.done}
 	if f.done {
 		sums := f.sums
 		m.sums, m.total, m.err = &sums, f.total, f.err

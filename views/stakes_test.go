@@ -64,11 +64,12 @@ func decodeRows(t *testing.T, items []string) []api.StakeRow {
 var testPool = api.Pool{ID: "6a0f3b1e-0000-4000-8000-000000000001", Name: "Pool"}
 
 // testSource streams rows in batches of batch rows, as the client does,
-// reusing its batch slice. It waits on hold before the batch at holdAt,
-// and after failAt rows it stops with err. wallets answers a
-// server-side wallet filter.
+// reusing its batch slice. It announces total first when it is not 0,
+// waits on hold before the batch at holdAt, and after failAt rows it
+// stops with err. wallets answers a server-side wallet filter.
 type testSource struct {
 	rows    []api.StakeRow
+	total   int
 	batch   int
 	holdAt  int
 	hold    chan struct{}
@@ -80,13 +81,15 @@ type testSource struct {
 	requests []api.StakesRequest
 }
 
-func (s *testSource) StreamStakes(ctx context.Context, req api.StakesRequest, each func([]api.StakeRow) error) (int, error) {
+func (s *testSource) StreamStakesTo(ctx context.Context, req api.StakesRequest, sink api.StakesSink) (int, error) {
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
 	s.mu.Unlock()
 	rows := s.rows
 	if req.WalletAddress != "" {
 		rows = s.wallets[req.WalletAddress]
+	} else if s.total != 0 && sink.Total != nil {
+		sink.Total(s.total)
 	}
 	buf := make([]api.StakeRow, 0, s.batch)
 	for i := 0; i < len(rows); i += s.batch {
@@ -97,7 +100,7 @@ func (s *testSource) StreamStakes(ctx context.Context, req api.StakesRequest, ea
 			return 0, s.err
 		}
 		buf = append(buf[:0], rows[i:min(i+s.batch, len(rows))]...)
-		if err := each(buf); err != nil {
+		if err := sink.Rows(buf); err != nil {
 			return 0, err
 		}
 		clear(buf) // the client reuses its batch
@@ -240,6 +243,27 @@ func TestStakesShowWhileTheAnswerArrives(t *testing.T) {
 	}
 	close(src.hold)
 	d.run(nil)
+}
+
+// TestStakesCountAgainstTheAnnouncedTotal: a total the answer announces
+// before its rows counts the first load's progress ("N of M stakes…");
+// rows past a total that was wrong are counted without it, never "N of
+// fewer".
+func TestStakesCountAgainstTheAnnouncedTotal(t *testing.T) {
+	rows := decodeRows(t, manyStakes(3000))
+	for _, tt := range []struct {
+		total int
+		want  string
+	}{{3000, "2,000 of 3,000 stakes…"}, {1500, "2,000 stakes so far…"}} {
+		src := &testSource{rows: rows, total: tt.total, batch: 1000, holdAt: 2000, hold: make(chan struct{})}
+		s, d := newStakesScreen(t, src)
+		d.run(func() bool { return s.arrived == 2000 }, s.Init())
+		if view := s.View(); !strings.Contains(view, tt.want) {
+			t.Errorf("total %d announced, 2,000 arrived: the summary does not say %q:\n%s", tt.total, tt.want, view)
+		}
+		close(src.hold)
+		d.run(nil)
+	}
 }
 
 // TestStakesAnswerBrokeOff: an answer that breaks off keeps the rows that

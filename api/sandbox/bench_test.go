@@ -23,7 +23,7 @@ func BenchmarkRenderWhaleStakes(b *testing.B) {
 	w := sharedWorld()
 	var n int
 	for b.Loop() {
-		n = len(w.renderStakes(w.BigPool, -1))
+		n = len(w.renderStakes(w.BigPool, -1).json)
 	}
 	b.SetBytes(int64(n))
 }
@@ -51,7 +51,7 @@ func BenchmarkServeWhaleStakes(b *testing.B) {
 		srv.ServeHTTP(discard{http.Header{}}, req)
 	}
 	serve()
-	b.SetBytes(int64(len(srv.world.BigPool.listing.body)))
+	b.SetBytes(int64(len(srv.world.BigPool.listing.items.json)))
 	for b.Loop() {
 		serve()
 	}

@@ -1,13 +1,11 @@
 package sandbox
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math/big"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -318,42 +316,4 @@ func (s *Server) totalStaked(p *Pool) *big.Int {
 		total.Add(total, st.amount)
 	}
 	return total
-}
-
-// spliceStakes adds stakes to a listing renderStakes wrote: after its
-// items, with the total counting them. It returns the parts of the new
-// body: the listing's items as they are, not copied, then the rest.
-func spliceStakes(body []byte, extra []chainStake) rawResult {
-	const sep, end = `],"total":`, "}}"
-	if len(extra) == 0 {
-		return rawResult{body}
-	}
-	i := bytes.LastIndex(body, []byte(sep))
-	if i < 0 {
-		// renderStakes wrote it: this is a bug, not a condition.
-		panic("sandbox: a stake listing without its total")
-	}
-	n, err := strconv.Atoi(string(body[i+len(sep) : len(body)-len(end)]))
-	if err != nil {
-		panic("sandbox: a stake listing without its total")
-	}
-	out := make([]byte, 0, len(extra)*200+32)
-	for _, st := range extra {
-		if n > 0 {
-			out = append(out, ',')
-		}
-		n++
-		out = append(out, `{"id":"`...)
-		out = append(out, st.id...)
-		out = append(out, `","amount":"`...)
-		out = append(out, formatUnits(st.amount)...)
-		out = append(out, `","status":"`+StakeStaked+`","createdAt":"`...)
-		out = st.at.AppendFormat(out, timeLayout)
-		out = append(out, `","walletAddress":"`...)
-		out = append(out, st.staker.Hex()...)
-		out = append(out, `"}`...)
-	}
-	out = append(out, sep...)
-	out = strconv.AppendInt(out, int64(n), 10)
-	return rawResult{body[:i:i], append(out, end...)}
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"math/big"
 	"net/http"
 	"strings"
@@ -41,7 +42,12 @@ func (e *env) stakes(poolID string, wallet ...string) stakeList {
 		body["walletAddress"] = wallet[0]
 	}
 	var l stakeList
-	e.admin("POST", "staking/stakes", body).result(e.t, &l)
+	r := e.admin("POST", "staking/stakes", body)
+	r.result(e.t, &l)
+	// The total comes first, and counts the items (the chain's too).
+	if head := fmt.Sprintf(`{"isProcessed":true,"result":{"total":%d,"items":[`, len(l.Items)); !strings.HasPrefix(string(r.body), head) {
+		e.t.Errorf("a listing of %d stakes begins %.80q, want %q", len(l.Items), r.body, head)
+	}
 	return l
 }
 

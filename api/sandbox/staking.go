@@ -116,32 +116,61 @@ func (s *Server) listStakes(c *call) (any, error) {
 	}
 	onChain := s.chainStakes(pool.ID)
 	if !filtered {
-		pool.listing.once.Do(func() { pool.listing.body = s.world.renderStakes(pool, -1) })
-		return spliceStakes(pool.listing.body, onChain), nil
+		pool.listing.once.Do(func() { pool.listing.items = s.world.renderStakes(pool, -1) })
+		return stakesBody(pool.listing.items, onChain), nil
 	}
 	onChain = slices.DeleteFunc(onChain, func(st chainStake) bool { return st.staker != wallet })
 	staker, ok := s.world.stakerIndex[wallet]
 	if !ok {
 		// A wallet that holds no seeded stake: only the chain's, if any.
-		return spliceStakes(noStakes, onChain), nil
+		return stakesBody(stakeItems{}, onChain), nil
 	}
-	return spliceStakes(s.world.renderStakes(pool, int(staker)), onChain), nil
+	return stakesBody(s.world.renderStakes(pool, int(staker)), onChain), nil
 }
 
-// noStakes is the listing of no stakes.
-var noStakes = []byte(`{"isProcessed":true,"result":{"items":[],"total":0}}`)
+// stakeItems are the items of a listing, rendered: the stakes' JSON
+// objects, comma-separated, and how many they are.
+type stakeItems struct {
+	json []byte
+	n    int
+}
 
-// renderStakes writes the response listing the pool's stakes, or only those
+// stakesBody is the response listing items and then extra. The total
+// comes before the items (a JSON object's keys have no order), so that a
+// client that streams the body can say "N of M" from the first rows. It
+// returns the body's parts: the items as they are, not copied, between a
+// head and a tail made for this response.
+func stakesBody(items stakeItems, extra []chainStake) rawResult {
+	head := []byte(`{"isProcessed":true,"result":{"total":`)
+	head = strconv.AppendInt(head, int64(items.n+len(extra)), 10)
+	head = append(head, `,"items":[`...)
+	tail := make([]byte, 0, len(extra)*200+3)
+	for i, st := range extra {
+		if items.n > 0 || i > 0 {
+			tail = append(tail, ',')
+		}
+		tail = append(tail, `{"id":"`...)
+		tail = append(tail, st.id...)
+		tail = append(tail, `","amount":"`...)
+		tail = append(tail, formatUnits(st.amount)...)
+		tail = append(tail, `","status":"`+StakeStaked+`","createdAt":"`...)
+		tail = st.at.AppendFormat(tail, timeLayout)
+		tail = append(tail, `","walletAddress":"`...)
+		tail = append(tail, st.staker.Hex()...)
+		tail = append(tail, `"}`...)
+	}
+	return rawResult{head, items.json, append(tail, "]}}"...)}
+}
+
+// renderStakes writes the items listing the pool's stakes, or only those
 // of stakers[staker] when staker >= 0. It writes JSON by hand: encoding/json
 // would take several times longer over 100,000 stakes.
-func (w *World) renderStakes(p *Pool, staker int) []byte {
-	const head, tail = `{"isProcessed":true,"result":{"items":[`, `],"total":`
-	size := len(head) + len(tail) + 32
+func (w *World) renderStakes(p *Pool, staker int) stakeItems {
+	size := 0
 	if staker < 0 {
-		size += len(p.stakes) * 200
+		size = len(p.stakes) * 200
 	}
 	buf := make([]byte, 0, size)
-	buf = append(buf, head...)
 	ids := newStakeIDs(p)
 	n := 0
 	for i, st := range p.stakes {
@@ -164,9 +193,7 @@ func (w *World) renderStakes(p *Pool, staker int) []byte {
 		buf = append(buf, w.stakers[st.staker].hex...)
 		buf = append(buf, `"}`...)
 	}
-	buf = append(buf, tail...)
-	buf = strconv.AppendInt(buf, int64(n), 10)
-	return append(buf, "}}"...)
+	return stakeItems{json: buf, n: n}
 }
 
 // stakeIDs derives the ids of a pool's stakes: the version 5 UUID of

@@ -304,3 +304,19 @@ func TestOptionsWhaleStakes(t *testing.T) {
 		t.Errorf("Options{WhaleStakes: 7}: the whale pool holds %d stakes", got)
 	}
 }
+
+// TestStakesListingTotalFirst: every listing of stakes writes its total
+// before its items (e.stakes checks the head): the whole pool, a wallet's
+// stakes, a wallet with none.
+func TestStakesListingTotalFirst(t *testing.T) {
+	e := newEnv(t, Options{})
+	if l := e.stakes(e.fx.PoolIDs[0]); l.Total == 0 || l.Total != len(l.Items) {
+		t.Errorf("pool: total %d, %d items", l.Total, len(l.Items))
+	}
+	if l := e.stakes(e.fx.BigPoolID, e.fx.Wallets[1].Address); l.Total != 1 {
+		t.Errorf("wallet 1 in the whale pool: total %d", l.Total)
+	}
+	if l := e.stakes(e.fx.BigPoolID, "0x000000000000000000000000000000000000dEaD"); l.Total != 0 || l.Items == nil {
+		t.Errorf("a wallet with no stake: %+v", l)
+	}
+}

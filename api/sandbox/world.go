@@ -186,11 +186,11 @@ type Pool struct {
 	CreatedAt             time.Time
 
 	stakes []stake
-	// listing is the response listing every stake, rendered once on first
-	// request: the whale pool's is about 20 MB.
+	// listing is the items of the response listing every stake, rendered
+	// once on first request: the whale pool's are about 20 MB.
 	listing struct {
-		once sync.Once
-		body []byte
+		once  sync.Once
+		items stakeItems
 	}
 }
 

@@ -223,7 +223,7 @@ func (c stakeChunks) len() int {
 
 // writeStakesTable writes rows as the table of the other lists (table):
 // columns two spaces apart, each as wide as its widest cell, then how
-// many of the total (-1: the listing stopped before its end). Only the
+// many of the service's total (-1: the listing stopped before its end). Only the
 // amount and status columns vary in width, so the rows are measured once
 // and written without tabwriter, which would hold every cell of a million
 // stakes.
@@ -290,9 +290,13 @@ func writeStakesTable(w io.Writer, rows stakeChunks, total int) error {
 	if err != nil {
 		return err
 	}
-	if total < 0 {
+	switch {
+	case total < 0:
 		buf = fmt.Appendf(buf, "%d stakes: the listing stopped before its end\n", n)
-	} else {
+	case total < n:
+		// A service whose total is below its rows: both, never "3 of 2".
+		buf = fmt.Appendf(buf, "%d stakes (the service counts %d)\n", n, total)
+	default:
 		buf = fmt.Appendf(buf, "%d of %d stakes\n", n, total)
 	}
 	_, err = w.Write(buf)

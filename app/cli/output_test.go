@@ -192,6 +192,19 @@ func TestStakesTableAsTable(t *testing.T) {
 	}
 }
 
+// TestStakesTableCountBelowRows: a total below the stakes listed is
+// said beside their count, never as "3 of 2 stakes".
+func TestStakesTableCountBelowRows(t *testing.T) {
+	rows := testStakeRows(t)
+	var got bytes.Buffer
+	if err := writeStakesTable(&got, stakeChunks{rows}, 2); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("\n%d stakes (the service counts 2)\n", len(rows)); len(rows) <= 2 || !strings.HasSuffix(got.String(), want) {
+		t.Errorf("%d stakes the service counts as 2 end %q, want %q", len(rows), got.String()[max(0, got.Len()-60):], want)
+	}
+}
+
 // TestStakesCutMidStream: a listing cut after some stakes leaves them on
 // stdout (the JSON unclosed, so that no reader takes it for the whole),
 // exits 1 and says how many arrived; a refusal before any stake leaves
