@@ -1,6 +1,8 @@
 package widget
 
 import (
+	"cmp"
+	"math"
 	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -110,7 +112,55 @@ func sortRange[R any](rows RowSet[R], cols []Column[R], key sortKey, from int) [
 	if key.col < 0 {
 		return order
 	}
+	// A row index must fit the 32 bits a keyed entry holds.
+	if cols[key.col].SortKey != nil && uint64(rows.Len()) <= math.MaxUint32 {
+		return sortByKeys(rows, cols, key, order)
+	}
 	slices.SortStableFunc(order, rowCompare(rows, cols, key))
+	return order
+}
+
+// keyed is a row's sort key, held with its index: 32 bytes, so that a
+// sort moves little.
+type keyed struct {
+	key   [3]uint64
+	row   uint32
+	exact bool
+}
+
+// sortByKeys sorts order, the indexes of rows, by the column's SortKey:
+// the keys first, side by side, then the rows whose keys tie and are not
+// exact, then the row index among equals: order comes ascending, so this
+// is the stable sort's result.
+func sortByKeys[R any](rows RowSet[R], cols []Column[R], key sortKey, order []int) []int {
+	keyOf, rowCmp := cols[key.col].SortKey, rowCompare(rows, cols, sortKey{col: key.col})
+	ks := make([]keyed, len(order))
+	for n, i := range order {
+		k, exact := keyOf(rows.At(i))
+		ks[n] = keyed{key: k, row: uint32(i), exact: exact}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		c := cmp.Compare(a.key[0], b.key[0])
+		if c == 0 {
+			c = cmp.Compare(a.key[1], b.key[1])
+		}
+		if c == 0 {
+			c = cmp.Compare(a.key[2], b.key[2])
+		}
+		if c == 0 && !(a.exact && b.exact) {
+			c = rowCmp(int(a.row), int(b.row))
+		}
+		if key.desc {
+			c = -c
+		}
+		if c == 0 {
+			c = cmp.Compare(a.row, b.row)
+		}
+		return c
+	})
+	for n := range ks {
+		order[n] = int(ks[n].row)
+	}
 	return order
 }
 
