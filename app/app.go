@@ -44,20 +44,6 @@ const statusLife = 6 * time.Second
 // clearStatus fades the informational status line numbered seq.
 type clearStatus struct{ seq int }
 
-// Run shows the dashboard on the terminal until the user quits; sw opens
-// the configuration's other profiles (:profile).
-func Run(ctx context.Context, s *session.Session, sw session.Switch) error {
-	m := New(s, Options{Switch: sw})
-	err := run(ctx, m, s.StateDir, tea.WithAltScreen())
-	// The sessions switched away from are closing; the caller closes s,
-	// the dashboard the one it switched to.
-	m.closing.Wait()
-	if m.ctx.Session != s {
-		m.ctx.Session.Close()
-	}
-	return err
-}
-
 // Options adjust the dashboard, for tests.
 type Options struct {
 	Now       func() time.Time
@@ -372,6 +358,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, clockTick()
 	case spinner.TickMsg:
+		if msg.ID != m.spin.ID() {
+			return m, nil // the start's, which the dashboard took over from
+		}
 		if !m.busy() {
 			m.spinning = false
 			return m, nil

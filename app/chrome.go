@@ -177,15 +177,7 @@ const (
 func (m *Model) headerParts() []forms {
 	parts := make([]forms, partBusy+1)
 	parts[partBrand] = forms{headerStyle.Render("allot"), ""}
-	name := sanitize.Line(m.ctx.Session.Name)
-	parts[partProfile] = forms{"profile " + name, name}
-	if m.ctx.Session.Sandbox {
-		parts[partBadge] = forms{sandboxStyle.Render(" SANDBOX "), sandboxStyle.Render("SANDBOX")}
-		if strings.EqualFold(name, "sandbox") {
-			// The badge says it already.
-			parts[partProfile] = append(parts[partProfile], "")
-		}
-	}
+	parts[partProfile], parts[partBadge] = profileParts(m.ctx.Session.Name, m.ctx.Session.Sandbox)
 	if m.ctx.Token != "" {
 		parts[partToken] = forms{"token " + m.tokenLabel(false), "token " + m.tokenLabel(true), m.tokenLabel(true)}
 	}
@@ -200,6 +192,21 @@ func (m *Model) headerParts() []forms {
 		parts[partBusy] = forms{m.spin.View() + " loading", m.spin.View()}
 	}
 	return parts
+}
+
+// profileParts are the header's profile name and SANDBOX badge, in their
+// forms.
+func profileParts(name string, sandbox bool) (profile, badge forms) {
+	name = sanitize.Line(name)
+	profile = forms{"profile " + name, name}
+	if sandbox {
+		badge = forms{sandboxStyle.Render(" SANDBOX "), sandboxStyle.Render("SANDBOX")}
+		if strings.EqualFold(name, "sandbox") {
+			// The badge says it already.
+			profile = append(profile, "")
+		}
+	}
+	return profile, badge
 }
 
 // headerSteps is the order in which the header's parts give up room: what
@@ -311,12 +318,15 @@ const (
 	tabsNumbers        // "1 [2 Pools] 3"
 )
 
-func (m *Model) tabLabels(style int) string {
+func (m *Model) tabLabels(style int) string { return tabLabels(m.active, style) }
+
+// tabLabels draws the tabs in style, active the current one.
+func tabLabels(active, style int) string {
 	var parts []string
 	for i, name := range tabNames {
 		label := fmt.Sprintf("%d %s", i+1, name)
 		switch {
-		case i == m.active:
+		case i == active:
 			label = activeTab.Render("[" + label + "]")
 		case style == tabsSpaced:
 			label = " " + label + " "
