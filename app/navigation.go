@@ -1,0 +1,131 @@
+package app
+
+// Navigation: a page stack per tab, and the token the tabs show.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/api"
+	"allot/views"
+)
+
+// buildTabs makes the root screen of every tab for the current token.
+func (m *Model) buildTabs() {
+	m.stacks[tabContracts] = []views.Screen{views.NewContracts(m.ctx)}
+	m.stacks[tabPools] = []views.Screen{views.NewPools(m.ctx)}
+	if m.stacks[tabAllocation] == nil {
+		m.stacks[tabAllocation] = []views.Screen{views.NewAllocation(m.ctx)}
+		m.stacks[tabTransactions] = []views.Screen{views.NewTransactions(m.ctx)}
+		m.stacks[tabRequests] = []views.Screen{views.NewRequests(m.ctx)}
+		m.stacks[tabPortal] = []views.Screen{views.NewPortal(m.ctx)}
+	}
+}
+
+// top is the page on show.
+func (m *Model) top() views.Screen {
+	stack := m.stacks[m.active]
+	return stack[len(stack)-1]
+}
+
+// back closes the top page; on a tab's root page it lets the screen use
+// esc (to clear a filter), then clears the status line.
+func (m *Model) back(msg tea.KeyMsg) tea.Cmd {
+	if m.top().Narrowed() {
+		return m.top().Update(msg)
+	}
+	if m.pop() {
+		return nil
+	}
+	m.status = ""
+	m.setErr(nil)
+	return m.top().Update(msg)
+}
+
+// remove closes s in whichever tab holds it; a tab's first page stays.
+func (m *Model) remove(s views.Screen) {
+	for tab, stack := range m.stacks {
+		for i := 1; i < len(stack); i++ {
+			if stack[i] == s {
+				m.stacks[tab] = append(stack[:i:i], stack[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+// pop closes the current tab's top page; a tab's root page stays.
+func (m *Model) pop() bool {
+	stack := m.stacks[m.active]
+	if len(stack) < 2 {
+		return false
+	}
+	m.stacks[m.active] = stack[:len(stack)-1]
+	return true
+}
+
+// open shows s on top of the current tab.
+func (m *Model) open(s views.Screen) tea.Cmd {
+	return func() tea.Msg { return views.NavigateMsg{Screen: s} }
+}
+
+// switchTab shows tab i, with the page it was left on.
+func (m *Model) switchTab(i int) tea.Cmd {
+	m.active = i
+	m.showHelp = false
+	return nil
+}
+
+// setToken switches every token-bound screen to id.
+func (m *Model) setToken(id string) tea.Cmd {
+	if err := api.CheckUUID("token", id); err != nil {
+		return m.fail("token", err)
+	}
+	m.ctx.Token = id
+	m.buildTabs()
+	m.resize()
+	m.status, m.statusErr = "token "+id, false
+	return tea.Batch(m.stacks[tabContracts][0].Init(), m.stacks[tabPools][0].Init())
+}
+
+func (m *Model) nextToken() tea.Cmd {
+	ids := m.ctx.Session.TokenIDs
+	if len(ids) < 2 {
+		return m.fail("token", errors.New("the profile lists one token; use :token ID for another"))
+	}
+	for i, id := range ids {
+		if id == m.ctx.Token {
+			return m.setToken(ids[(i+1)%len(ids)])
+		}
+	}
+	return m.setToken(ids[0])
+}
+
+type openStakesMsg struct {
+	pool api.Pool
+	err  error
+}
+
+// openStakes finds a pool of the token by id or name and opens its stakes.
+func (m *Model) openStakes(ref string) tea.Cmd {
+	client, token := m.ctx.Session.API, m.ctx.Token
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		pools, err := client.AllPools(ctx, token)
+		if err != nil {
+			return openStakesMsg{err: err}
+		}
+		for _, p := range pools.Items {
+			if p.ID == ref || strings.EqualFold(p.Name, ref) {
+				return openStakesMsg{pool: p}
+			}
+		}
+		return openStakesMsg{err: fmt.Errorf("no pool %q in this token", ref)}
+	}
+}
