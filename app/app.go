@@ -77,11 +77,16 @@ type Model struct {
 
 	status    string
 	statusErr bool
-	statusSeq int // numbers informational lines, which fade after statusLife
-	lastErr   error
-	warnings  warnings      // the session's, kept under E
-	showErr   bool          // the details of lastErr cover the screen; never without one (setErr)
-	page      widget.Scroll // the help or the error details, when shown
+	// statusPage is the page an error on the status line is about: it is
+	// shown only while that page is, and stays under E. nil: an error
+	// about the dashboard (a warning, a profile without tokens), shown on
+	// every page.
+	statusPage views.Screen
+	statusSeq  int // numbers informational lines, which fade after statusLife
+	lastErr    error
+	warnings   warnings      // the session's, kept under E
+	showErr    bool          // the details of lastErr cover the screen; never without one (setErr)
+	page       widget.Scroll // the help or the error details, when shown
 
 	// switching is the profile being opened; following the transactions
 	// followed until final (by hash), which keep the session in use;
@@ -145,7 +150,7 @@ func New(s *session.Session, opts Options) *Model {
 func (m *Model) Init() tea.Cmd {
 	var cmds []tea.Cmd
 	for _, stack := range m.stacks {
-		cmds = append(cmds, stack[0].Init())
+		cmds = append(cmds, tag(stack[0], stack[0].Init()))
 	}
 	return tea.Batch(append(cmds, m.animate(), m.waitSeeded())...)
 }

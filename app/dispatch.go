@@ -61,7 +61,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.seeding = nil
 		if msg.session == m.ctx.Session && msg.err != nil && !errors.Is(msg.err, context.Canceled) {
-			return m, m.fail("the embedded sandbox could not finish seeding", msg.err)
+			m.failOn(nil, "the embedded sandbox could not finish seeding", msg.err)
+			return m, nil
 		}
 		return m, nil
 	case tea.WindowSizeMsg:
@@ -89,16 +90,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		w, h := m.bodySize()
 		msg.Screen.SetSize(w, h)
 		m.stacks[m.active] = append(m.stacks[m.active], msg.Screen)
-		return m, msg.Screen.Init()
-	case views.ErrorMsg:
-		return m, m.fail(msg.Op, msg.Err)
-	case widget.StatusMsg:
-		if msg.Error {
-			m.status, m.statusErr = msg.Text, true // it stays until the next action
-			m.setErr(nil)
-			return m, nil
-		}
-		return m, m.inform(msg.Text)
+		return m, tag(msg.Screen, msg.Screen.Init())
+	case fromPage:
+		return m, m.said(msg.page, msg.msg)
+	case views.ErrorMsg, widget.StatusMsg:
+		return m, m.said(m.top(), msg)
 	case clearStatus:
 		if msg.seq == m.statusSeq && !m.statusErr {
 			m.status = ""
@@ -134,7 +130,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	for _, stack := range m.stacks {
 		for _, s := range stack {
-			cmds = append(cmds, s.Update(msg))
+			cmds = append(cmds, tag(s, s.Update(msg)))
 		}
 	}
 	if m.cmdline.Focused() {
@@ -196,7 +192,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	top := m.top()
 	if top.Capturing() {
-		return top.Update(msg)
+		return tag(top, top.Update(msg))
 	}
 	switch {
 	case key.Matches(msg, m.keys.Quit):
@@ -237,7 +233,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 			return m.switchTab(i)
 		}
 	}
-	return top.Update(msg)
+	return tag(top, top.Update(msg))
 }
 
 func (m *Model) commandKey(msg tea.KeyMsg) tea.Cmd {

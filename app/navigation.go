@@ -37,14 +37,14 @@ func (m *Model) top() views.Screen {
 // esc (to clear a filter), then clears the status line.
 func (m *Model) back(msg tea.KeyMsg) tea.Cmd {
 	if m.top().Narrowed() {
-		return m.top().Update(msg)
+		return tag(m.top(), m.top().Update(msg))
 	}
 	if m.pop() {
 		return nil
 	}
 	m.status = ""
 	m.setErr(nil)
-	return m.top().Update(msg)
+	return tag(m.top(), m.top().Update(msg))
 }
 
 // remove closes s in whichever tab holds it; a tab's first page stays.
@@ -90,7 +90,8 @@ func (m *Model) setToken(id string) tea.Cmd {
 	m.buildTabs()
 	m.resize()
 	m.status, m.statusErr = "token "+id, false
-	return tea.Batch(m.stacks[tabContracts][0].Init(), m.stacks[tabPools][0].Init())
+	contracts, pools := m.stacks[tabContracts][0], m.stacks[tabPools][0]
+	return tea.Batch(tag(contracts, contracts.Init()), tag(pools, pools.Init()))
 }
 
 func (m *Model) nextToken() tea.Cmd {
