@@ -60,7 +60,8 @@ type Model struct {
 	spinning, ticking bool
 	cmdline           textinput.Model
 	commandH          string       // completion hint
-	poolNames         poolNamesMsg // the token's pools, for completion
+	poolNames         poolNamesMsg     // the token's pools, for completion
+	contractNames     contractNamesMsg // the token's contracts, for completion
 	showHelp          bool
 	quitting          bool // asking whether to quit with work running
 	// quitShown says the last frame showed the quit question: y answers

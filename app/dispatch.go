@@ -100,6 +100,19 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status = ""
 		}
 		return m, nil
+	case contractNamesMsg:
+		if msg.token == m.ctx.Token {
+			m.contractNames = msg
+			if m.cmdline.Focused() && m.commandH == loadingContracts {
+				m.completeCommand()
+			}
+		}
+		return m, nil
+	case contractFoundMsg:
+		if msg.err != nil {
+			return m, m.fail("contract", msg.err)
+		}
+		return m, m.showContract(msg.contract)
 	case poolNamesMsg:
 		if msg.token == m.ctx.Token {
 			m.poolNames = msg
@@ -204,7 +217,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.cmdline.SetValue("")
 		m.commandH = ""
 		m.cmdline.Focus()
-		return tea.Batch(textinput.Blink, m.fetchPoolNames())
+		return tea.Batch(textinput.Blink, m.fetchPoolNames(), m.fetchContractNames())
 	case key.Matches(msg, m.keys.Back):
 		return m.back(msg)
 	case key.Matches(msg, m.keys.NextTab):

@@ -10,8 +10,10 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
+	"allot/internal/sanitize"
 	"allot/views"
 )
 
@@ -129,4 +131,57 @@ func (m *Model) openStakes(ref string) tea.Cmd {
 		}
 		return openStakesMsg{err: fmt.Errorf("no pool %q in this token", ref)}
 	}
+}
+
+type contractFoundMsg struct {
+	contract api.Contract
+	err      error
+}
+
+// findContract finds a contract of the token by name (any case) or id,
+// for :contract.
+func (m *Model) findContract(ref string) tea.Cmd {
+	client, token := m.ctx.Session.API, m.ctx.Token
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		list, err := client.Contracts(ctx, token)
+		if err != nil {
+			return contractFoundMsg{err: err}
+		}
+		for _, c := range list.Items {
+			if c.ID == ref || strings.EqualFold(sanitize.Line(c.Name), ref) {
+				return contractFoundMsg{contract: c}
+			}
+		}
+		return contractFoundMsg{err: fmt.Errorf("no contract %q in this token (tab completes the names)", sanitize.Line(ref))}
+	}
+}
+
+// showContract puts the Contracts tab on c: its list filtered to c's
+// address (no other contract's cells hold it), so the cursor is on c and
+// the details show it; esc shows them all again, the cursor staying on c.
+// The screen kit has no message that moves a list's cursor, so the list
+// is given the keys its help names: / to filter, the address, enter.
+func (m *Model) showContract(c api.Contract) tea.Cmd {
+	m.stacks[tabContracts] = m.stacks[tabContracts][:1]
+	m.switchTab(tabContracts)
+	list := m.top()
+	query := c.Address
+	if !common.IsHexAddress(query) {
+		query = c.Name
+	}
+	var cmds []tea.Cmd
+	if list.Narrowed() {
+		cmds = append(cmds, list.Update(tea.KeyMsg{Type: tea.KeyEsc}))
+	}
+	cmds = append(cmds,
+		list.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/")}),
+		list.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(sanitize.Line(query)), Paste: true}),
+		list.Update(tea.KeyMsg{Type: tea.KeyEnter}),
+		m.inform("contract "+sanitize.Line(c.Name)+": esc shows every contract"))
+	for i, cmd := range cmds[:len(cmds)-1] {
+		cmds[i] = tag(list, cmd)
+	}
+	return tea.Batch(cmds...)
 }
