@@ -59,7 +59,7 @@ type Model struct {
 	// to animate, so an idle dashboard draws nothing.
 	spinning, ticking bool
 	cmdline           textinput.Model
-	commandH          string       // completion hint
+	commandH          string           // completion hint
 	poolNames         poolNamesMsg     // the token's pools, for completion
 	contractNames     contractNamesMsg // the token's contracts, for completion
 	showHelp          bool
