@@ -163,7 +163,13 @@ func (m *Model) findContract(ref string) tea.Cmd {
 // the details show it; esc shows them all again, the cursor staying on c.
 // The screen kit has no message that moves a list's cursor, so the list
 // is given the keys its help names: / to filter, the address, enter.
+// Pages open on the tab close, unless one has work under way.
 func (m *Model) showContract(c api.Contract) tea.Cmd {
+	for _, p := range m.stacks[tabContracts][1:] {
+		if p.Busy() {
+			return m.fail("contract", fmt.Errorf("%s on the Contracts tab has work under way: :contract again once it is done", sanitize.Line(p.Title())))
+		}
+	}
 	m.stacks[tabContracts] = m.stacks[tabContracts][:1]
 	m.switchTab(tabContracts)
 	list := m.top()
