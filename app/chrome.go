@@ -177,15 +177,7 @@ const (
 func (m *Model) headerParts() []forms {
 	parts := make([]forms, partBusy+1)
 	parts[partBrand] = forms{headerStyle.Render("allot"), ""}
-	name := sanitize.Line(m.ctx.Session.Name)
-	parts[partProfile] = forms{"profile " + name, name}
-	if m.ctx.Session.Sandbox {
-		parts[partBadge] = forms{sandboxStyle.Render(" SANDBOX "), sandboxStyle.Render("SANDBOX")}
-		if strings.EqualFold(name, "sandbox") {
-			// The badge says it already.
-			parts[partProfile] = append(parts[partProfile], "")
-		}
-	}
+	parts[partProfile], parts[partBadge] = profileParts(m.ctx.Session.Name, m.ctx.Session.Sandbox)
 	if m.ctx.Token != "" {
 		parts[partToken] = forms{"token " + m.tokenLabel(false), "token " + m.tokenLabel(true), m.tokenLabel(true)}
 	}
@@ -202,9 +194,29 @@ func (m *Model) headerParts() []forms {
 	return parts
 }
 
+// profileParts are the header's profile name and SANDBOX badge, in their
+// forms.
+func profileParts(name string, sandbox bool) (profile, badge forms) {
+	name = sanitize.Line(name)
+	profile = forms{"profile " + name, name}
+	if sandbox {
+		badge = forms{sandboxStyle.Render(" SANDBOX "), sandboxStyle.Render("SANDBOX")}
+		if strings.EqualFold(name, "sandbox") {
+			// The badge says it already.
+			profile = append(profile, "")
+		}
+	}
+	return profile, badge
+}
+
 // headerSteps is the order in which the header's parts give up room: what
 // the user must always see (the profile, SANDBOX, the countdowns) last.
 var headerSteps = []int{partToken, partBusy, partBrand, partProfile, partBadge, partToken, partProfile, partWallet}
+
+// compactSteps is headerSteps for the compact top line, which has the
+// page's name to fit beside: the token's name gives way after the
+// profile's ("sandbox" beside the SANDBOX badge says nothing more).
+var compactSteps = []int{partBusy, partProfile, partProfile, partToken, partBadge, partToken, partWallet}
 
 func (m *Model) header() string {
 	return shrink(m.headerParts(), headerSteps, partProfile, " │ ", m.width)
@@ -219,7 +231,7 @@ func (m *Model) topLine() string {
 	parts := m.headerParts()
 	parts[partBrand] = nil
 	crumbs := m.crumbs(true)
-	shortest := lipgloss.Width(join(parts, shorten(parts, headerSteps, sep, -1), sep))
+	shortest := lipgloss.Width(join(parts, shorten(parts, compactSteps, sep, -1), sep))
 	// The page on show, or the whole trail when it takes a third of the
 	// line at most.
 	page := lipgloss.Width(strings.Join(crumbs, crumbSep))
@@ -227,7 +239,7 @@ func (m *Model) topLine() string {
 		page = lipgloss.Width(crumbsCut + crumbs[len(crumbs)-1])
 	}
 	page = max(min(page, m.width-lipgloss.Width(sep)-shortest), 0)
-	head := shrink(parts, headerSteps, partProfile, sep, max(m.width-lipgloss.Width(sep)-page, 1))
+	head := shrink(parts, compactSteps, partProfile, sep, max(m.width-lipgloss.Width(sep)-page, 1))
 	room := m.width - lipgloss.Width(head) - lipgloss.Width(sep)
 	return fit(trail(crumbs, room)+sep+head, m.width, 1)
 }
@@ -311,12 +323,15 @@ const (
 	tabsNumbers        // "1 [2 Pools] 3"
 )
 
-func (m *Model) tabLabels(style int) string {
+func (m *Model) tabLabels(style int) string { return tabLabels(m.active, style) }
+
+// tabLabels draws the tabs in style, active the current one.
+func tabLabels(active, style int) string {
 	var parts []string
 	for i, name := range tabNames {
 		label := fmt.Sprintf("%d %s", i+1, name)
 		switch {
-		case i == m.active:
+		case i == active:
 			label = activeTab.Render("[" + label + "]")
 		case style == tabsSpaced:
 			label = " " + label + " "
@@ -354,6 +369,7 @@ func countdown(d time.Duration) string {
 }
 
 func (m *Model) statusLine() string {
+	status, isErr := m.shownStatus()
 	switch {
 	case m.cmdline.Focused():
 		line := m.cmdline.View()
@@ -365,20 +381,20 @@ func (m *Model) statusLine() string {
 		return fit(quitQuestion, m.width, 1)
 	case m.switchAsk != "":
 		return fit(m.switchQuestion(), m.width, 1)
-	case m.status == "" && m.seeding == m.ctx.Session && m.busy():
+	case status == "" && m.seeding == m.ctx.Session && m.busy():
 		return fit(m.spin.View()+" the sandbox is still seeding…", m.width, 1)
-	case m.status == "":
+	case status == "":
 		return ""
-	case m.statusErr:
+	case isErr:
 		hint := ""
 		if m.lastErr != nil {
 			hint = "  (E: details)"
 		}
 		// A long line is cut before the hint, which stays in sight.
-		line := fit(errStyle.Render("✗ "+m.status), max(m.width-lipgloss.Width(hint), 1), 1)
+		line := fit(errStyle.Render("✗ "+status), max(m.width-lipgloss.Width(hint), 1), 1)
 		return fit(line+hint, m.width, 1)
 	}
-	return fit(m.status, m.width, 1)
+	return fit(status, m.width, 1)
 }
 
 // pageKeys are the keys of the help and the error details.
@@ -389,8 +405,10 @@ var pageKeys = []key.Binding{
 
 // footer shows the screen's keys, then the global ones. The help key is
 // always there; the other global keys go before any of the screen's own,
-// and when the screen's do not fit, they are named by their first word
-// ("D start" for "D start distribution"): the help lists them all.
+// and when the screen's do not fit, their descriptions lose their small
+// words ("/ i type id"), then their long tails ("D start" for "D start
+// distribution"); those still left out are marked "…": the help lists
+// them all.
 func (m *Model) footer() string {
 	if m.showHelp || m.showErr {
 		return fit(m.help.ShortHelpView(pageKeys), m.width, 1)
@@ -403,9 +421,12 @@ func (m *Model) footer() string {
 	}
 	global := withoutKeysOf(m.keys.short(m.top().Capturing()), local)
 	line, n := m.keyLine(local, global)
-	if n < len(local) {
-		if short, k := m.keyLine(firstWords(local), global); k > n {
-			line = short
+	for _, shorter := range [][]key.Binding{terse(local), headWords(terse(local))} {
+		if n == len(local) {
+			break
+		}
+		if short, k := m.keyLine(shorter, global); k > n {
+			line, n = short, k
 		}
 	}
 	return fit(line, m.width, 1)
@@ -456,19 +477,51 @@ func (m *Model) keyLine(local, global []key.Binding) (line string, n int) {
 	return shown + sep + m.help.ShortHelpView(keys), n
 }
 
-// firstWords is bindings with each description cut to its first word,
-// but where two would then read the same ("sign in", "sign out").
-func firstWords(bindings []key.Binding) []key.Binding {
+// terse is bindings with the small words (a, an, the, one) left out of
+// their descriptions: "type id" for "type an id", "look up" for "look one
+// up". Cut to its first word, a description read oddly ("/ i type",
+// "enter look", "n new"); without its small words it still says what the
+// key does.
+func terse(bindings []key.Binding) []key.Binding {
+	out := make([]key.Binding, len(bindings))
+	for i, b := range bindings {
+		out[i] = b
+		words := strings.Fields(b.Help().Desc)
+		kept := slices.DeleteFunc(slices.Clone(words), func(w string) bool {
+			switch w {
+			case "a", "an", "the", "one":
+				return true
+			}
+			return false
+		})
+		if len(kept) > 0 && len(kept) < len(words) {
+			out[i] = withHelp(b, strings.Join(kept, " "))
+		}
+	}
+	return out
+}
+
+// longTail is how long, in letters, what follows a description's first
+// word must be for headWords to drop it.
+const longTail = 7
+
+// headWords is bindings with each description cut to its first word where
+// what is cut is long, the thing the screen is about ("start distribution"
+// on the contracts), but not a short word the verb needs to be read ("type
+// id", "look up", "new lookup"), nor where two would then read the same
+// ("detail up", "detail down").
+func headWords(bindings []key.Binding) []key.Binding {
 	out := make([]key.Binding, len(bindings))
 	seen := map[string]int{}
 	for _, b := range bindings {
-		desc, _, _ := strings.Cut(b.Help().Desc, " ")
-		seen[desc]++
+		head, _, _ := strings.Cut(b.Help().Desc, " ")
+		seen[head]++
 	}
 	for i, b := range bindings {
 		out[i] = b
-		if desc, _, _ := strings.Cut(b.Help().Desc, " "); seen[desc] == 1 {
-			out[i] = withHelp(b, desc)
+		head, tail, _ := strings.Cut(b.Help().Desc, " ")
+		if seen[head] == 1 && len([]rune(strings.ReplaceAll(tail, " ", ""))) >= longTail {
+			out[i] = withHelp(b, head)
 		}
 	}
 	return out

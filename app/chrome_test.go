@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/views"
+	"allot/views/widget"
 )
 
 // page is a page of the dashboard with a title and nothing else, to try
@@ -148,5 +150,86 @@ func TestNamesShowWhole(t *testing.T) {
 		if !strings.Contains(pools, "Season 8 · 180-day Flex") {
 			t.Errorf("at %d columns Pools cuts a name:\n%s", w, pools)
 		}
+	}
+}
+
+// TestErrorStaysWithItsPage: an error on the status line is about the page
+// it came on: another tab or a page opened on top does not show it as its
+// own, E still details it, and the page it came on shows it again.
+func TestErrorStaysWithItsPage(t *testing.T) {
+	m := newModel(newSession(t))
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.Update(views.ErrorMsg{Op: "load contracts", Err: errors.New("boom")})
+	shows := func() bool { return strings.Contains(ansi.Strip(m.View()), "✗ load contracts: boom") }
+	if !shows() {
+		t.Fatalf("the error is not on its page:\n%s", m.View())
+	}
+	m.Update(runes("2"))
+	if shows() {
+		t.Fatalf("the Contracts tab's error shows on the Pools tab:\n%s", m.View())
+	}
+	m.Update(runes("E"))
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "Error details") || !strings.Contains(v, "boom") {
+		t.Fatalf("E does not detail the error on another tab:\n%s", v)
+	}
+	m.Update(runes("E"))
+	m.Update(runes("1"))
+	if !shows() {
+		t.Fatalf("back on its page, the error is gone:\n%s", m.View())
+	}
+	m.Update(views.NavigateMsg{Screen: page{"Detail"}})
+	if shows() {
+		t.Fatalf("the error shows on a page opened on top:\n%s", m.View())
+	}
+
+	// A warning a background tab's load sent is that tab's.
+	pools := m.stacks[tabPools][0]
+	m.Update(tag(pools, func() tea.Msg { return widget.StatusMsg{Text: "Pools: half read", Error: true} })())
+	if v := ansi.Strip(m.View()); strings.Contains(v, "half read") {
+		t.Fatalf("the Pools tab's warning shows on Contracts:\n%s", v)
+	}
+	m.Update(runes("2"))
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "✗ Pools: half read") {
+		t.Fatalf("the Pools tab does not show its warning:\n%s", v)
+	}
+}
+
+// keyed is a page with keys of its own.
+type keyed struct {
+	page
+	keys []key.Binding
+}
+
+func (k keyed) ShortHelp() []key.Binding { return k.keys }
+
+// TestCompactFooterReadsWell: where the screen's keys do not fit, their
+// descriptions lose their small words, not all but the first: "/ i type id",
+// never "/ i type" or "enter look".
+func TestCompactFooterReadsWell(t *testing.T) {
+	m := newModel(newSession(t))
+	m.Update(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
+	m.Update(views.NavigateMsg{Screen: keyed{page{"Lookup"}, []key.Binding{
+		key.NewBinding(key.WithKeys("/"), key.WithHelp("/ i", "type an id")),
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("↑/↓ enter", "look one up")),
+		key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new lookup")),
+	}}})
+	v := lines(m)
+	footer := v[len(v)-1]
+	if !strings.HasPrefix(footer, "/ i type id • ↑/↓ enter look up • n new lookup • ? help") {
+		t.Errorf("footer at %dx%d: %q", MinWidth, MinHeight, footer)
+	}
+}
+
+// TestCompactTopLineNamesTheToken: below 80x24 the top line names the
+// token as the full header does where it fits, its symbol where not.
+func TestCompactTopLineNamesTheToken(t *testing.T) {
+	m := newModel(newSession(t))
+	m.Update(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
+	if top := lines(m)[0]; !strings.Contains(top, "token Meridian (MRD)") || !strings.Contains(top, "SANDBOX") {
+		t.Errorf("top line at %dx%d: %q", MinWidth, MinHeight, top)
+	}
+	m.Update(views.NavigateMsg{Screen: page{"Stakes of the Whale pool, newest first"}})
+	if top := lines(m)[0]; !strings.Contains(top, "MRD") || strings.Contains(top, "Meridian") || !strings.Contains(top, "SANDBOX") {
+		t.Errorf("top line with a long page at %dx%d: %q", MinWidth, MinHeight, top)
 	}
 }

@@ -20,6 +20,7 @@ import (
 // commands are what the : line takes; tab completes their names.
 var commands = []struct{ name, args, help string }{
 	{"contracts", "", "the contracts of the token"},
+	{"contract", "NAME", "a contract of the token, its details shown (tab completes)"},
 	{"pools", "", "the staking pools of the token"},
 	{"stakes", "POOL", "the stakes of a pool (id or name; tab completes)"},
 	{"alloc", "ID", "look up an allocation (tab completes recent ones)"},
@@ -55,6 +56,8 @@ type completions struct {
 	tokens, namedIDs []string
 	pools            []string // ids and names; nil until fetched
 	poolsErr         string   // why they could not be fetched
+	contracts        []string // names; nil until fetched
+	contractsErr     string   // why they could not be fetched
 	// allocations are the ids looked up lately (and the embedded
 	// sandbox's demo ones).
 	allocations []string
@@ -90,6 +93,14 @@ func complete(line string, c completions) (string, string) {
 			return line, loadingPools
 		}
 		return completeWord(arg, "stakes ", c.pools, "pool")
+	case "contract":
+		switch {
+		case c.contractsErr != "":
+			return line, "contract names: " + c.contractsErr
+		case c.contracts == nil:
+			return line, loadingContracts
+		}
+		return completeWord(arg, "contract ", c.contracts, "contract")
 	}
 	return line, ""
 }
@@ -97,6 +108,9 @@ func complete(line string, c completions) (string, string) {
 // loadingPools is the hint while the pool names are on their way; their
 // arrival completes the line.
 const loadingPools = "loading the pool names…"
+
+// loadingContracts is loadingPools for the contract names.
+const loadingContracts = "loading the contract names…"
 
 // completeWord completes typed among choices (case-insensitively, as pool
 // names are matched): the one choice, or their longest common beginning
@@ -163,6 +177,11 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		return m.quit()
 	case "contracts":
 		return m.switchTab(tabContracts)
+	case "contract":
+		if rest == "" {
+			return m.fail("command", errors.New(":contract takes a contract name (tab completes)"))
+		}
+		return m.findContract(rest)
 	case "pools":
 		return m.switchTab(tabPools)
 	case "transactions", "tx":
@@ -244,6 +263,35 @@ func (m *Model) fetchPoolNames() tea.Cmd {
 	}
 }
 
+// contractNamesMsg carries the names of a token's contracts, for tab.
+type contractNamesMsg struct {
+	token string
+	names []string
+	err   string
+}
+
+// fetchContractNames is fetchPoolNames for the contracts: :contract
+// completes their names.
+func (m *Model) fetchContractNames() tea.Cmd {
+	if m.contractNames.token == m.ctx.Token && m.contractNames.err == "" {
+		return nil
+	}
+	client, token := m.ctx.Session.API, m.ctx.Token
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		list, err := client.Contracts(ctx, token)
+		if err != nil {
+			return contractNamesMsg{token: token, err: sanitize.Truncate(err.Error(), 80)}
+		}
+		msg := contractNamesMsg{token: token, names: []string{}}
+		for _, c := range list.Items {
+			msg.names = append(msg.names, sanitize.Line(c.Name))
+		}
+		return msg
+	}
+}
+
 func (m *Model) completions() completions {
 	c := completions{profiles: m.opts.Switch.Names, allocations: views.RecentAllocations(m.ctx)}
 	for _, id := range m.ctx.Session.Tokens() {
@@ -264,6 +312,9 @@ func (m *Model) completions() completions {
 		if c.pools == nil && c.poolsErr == "" {
 			c.pools = []string{} // fetched: the token has no pools
 		}
+	}
+	if m.contractNames.token == m.ctx.Token {
+		c.contracts, c.contractsErr = m.contractNames.names, m.contractNames.err
 	}
 	return c
 }

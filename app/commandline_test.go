@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/api"
+	"allot/views"
 )
 
 func TestComplete(t *testing.T) {
@@ -67,5 +70,64 @@ func TestAllocByTab(t *testing.T) {
 		step{key: tea.KeyEnter, want: "Unlock schedule"})
 	if !strings.Contains(view, id) {
 		t.Errorf("the demo allocation is not on show:\n%s", view)
+	}
+}
+
+// :contract NAME opens that contract on the Contracts tab, from any tab:
+// the cursor on it and its details shown; tab completes the name; an
+// unknown name says so.
+func TestContractCommand(t *testing.T) {
+	s := newSession(t)
+	view := drive(t, s, 120, 36,
+		step{want: "Team & Advisors Vesting"}, step{keys: "2", want: "Whale pool"},
+		step{keys: ":contract seed"}, step{key: tea.KeyTab, want: "contract Seed & Strategic Vesting"},
+		step{key: tea.KeyEnter, want: "esc shows every contract"})
+	if !strings.Contains(view, "[1 Contracts]") || !strings.Contains(view, "▶ Seed & Strategic Vesting") ||
+		!strings.Contains(view, "Name     Seed & Strategic Vesting") || strings.Contains(view, "Team & Advisors") {
+		t.Errorf("the contract is not on show, with its details:\n%s", view)
+	}
+	view = drive(t, s, 120, 36, step{want: "Team & Advisors Vesting"},
+		step{keys: ":contract Nope"}, step{key: tea.KeyEnter, want: "no contract"})
+	if !strings.Contains(view, `✗ contract: no contract "Nope" in this token`) {
+		t.Errorf("an unknown contract is not said:\n%s", view)
+	}
+}
+
+func TestCompleteContract(t *testing.T) {
+	c := completions{contracts: []string{"Meridian Staking", "Meridian Staking v2", "Seed & Strategic Vesting"}}
+	for _, tc := range []struct{ line, want, hint string }{
+		{"contract se", "contract Seed & Strategic Vesting", ""},
+		{"contract meridian", "contract Meridian Staking", "Meridian Staking · Meridian Staking v2"},
+		{"contract x", "contract x", "no contract starts with x"},
+	} {
+		if line, hint := complete(tc.line, c); line != tc.want || hint != tc.hint {
+			t.Errorf("complete(%q) = %q, %q; want %q, %q", tc.line, line, hint, tc.want, tc.hint)
+		}
+	}
+	if _, hint := complete("contract M", completions{}); hint != loadingContracts {
+		t.Errorf("before the names arrive: %q", hint)
+	}
+}
+
+// busy is a page with work under way.
+type busy struct{ page }
+
+func (busy) Busy() bool { return true }
+
+// :contract closes the pages open on the Contracts tab to show the list,
+// but not one with work under way: it says so and leaves them.
+func TestContractCommandKeepsBusyPages(t *testing.T) {
+	m := newModel(newSession(t))
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	c := api.Contract{ID: "c1", Name: "Seed & Strategic Vesting", Address: "0x989dD4C9D2D2761ab6c1d1Fe5e23209BDB13e0a1"}
+	m.Update(views.NavigateMsg{Screen: busy{page{"Sending"}}})
+	m.Update(contractFoundMsg{contract: c})
+	if len(m.stacks[tabContracts]) != 2 || !strings.Contains(m.status, "Sending on the Contracts tab has work under way") {
+		t.Fatalf("a busy page was closed, or not said: %d pages, status %q", len(m.stacks[tabContracts]), m.status)
+	}
+	m.stacks[tabContracts][1] = page{"Details"}
+	m.Update(contractFoundMsg{contract: c})
+	if len(m.stacks[tabContracts]) != 1 || m.active != tabContracts {
+		t.Fatalf("the details page stays over the list: %d pages", len(m.stacks[tabContracts]))
 	}
 }

@@ -163,10 +163,10 @@ func (m *Model) profileSwitched(msg profileOpened) tea.Cmd {
 	}()
 	cmds := []tea.Cmd{m.inform("profile " + msg.s.Name)}
 	if m.ctx.Token == "" {
-		m.status, m.statusErr = "the profile lists no tokens: add tokens = [\"ID\"] to it, or use :token ID", true
+		m.status, m.statusErr, m.statusPage = "the profile lists no tokens: add tokens = [\"ID\"] to it, or use :token ID", true, nil
 	}
 	for _, stack := range m.stacks {
-		cmds = append(cmds, stack[0].Init())
+		cmds = append(cmds, tag(stack[0], stack[0].Init()))
 	}
 	return tea.Batch(cmds...)
 }

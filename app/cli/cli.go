@@ -63,18 +63,24 @@ func (e *env) session(ctx context.Context) (*session.Session, error) {
 	if e.sess != nil {
 		return e.sess, nil
 	}
-	s, err := session.Open(ctx, session.Options{
-		ConfigPath:   e.configPath,
-		Profile:      e.profile,
-		ForceSandbox: e.sandbox,
-		Getenv:       e.Getenv,
-		Notice:       func(msg string) { fmt.Fprintln(e.Stderr, "allot: "+msg) },
-	})
+	s, err := session.Open(ctx, e.sessionOptions())
 	if err != nil {
 		return nil, err
 	}
 	e.sess = s
 	return s, nil
+}
+
+// sessionOptions are the global flags' choice of profile; notices go to
+// stderr.
+func (e *env) sessionOptions() session.Options {
+	return session.Options{
+		ConfigPath:   e.configPath,
+		Profile:      e.profile,
+		ForceSandbox: e.sandbox,
+		Getenv:       e.Getenv,
+		Notice:       func(msg string) { fmt.Fprintln(e.Stderr, "allot: "+msg) },
+	}
 }
 
 // usageError is a mistake in how a command was called: exit status 2.
@@ -96,9 +102,9 @@ type checkNotRun struct{ msg string }
 
 func (c checkNotRun) Error() string { return c.msg }
 
-// Dashboard runs the interactive program on s; sw opens the configuration's
-// other profiles.
-type Dashboard func(ctx context.Context, s *session.Session, sw session.Switch) error
+// Dashboard runs the interactive program on the session open opens, and
+// closes it; sw opens the configuration's other profiles.
+type Dashboard func(ctx context.Context, open session.Opener, sw session.Switch) error
 
 // Main runs allot with args (without the program name) and returns the exit
 // status. dashboard runs the interactive program; it is passed in so that
@@ -243,12 +249,15 @@ func run(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if len(args) == 0 {
-		s, err := e.session(ctx)
+		// What is wrong with the configuration or the profile is said here,
+		// before the dashboard takes the terminal; the dashboard starts the
+		// embedded sandbox behind its first frame.
+		open, err := session.Prepare(e.sessionOptions())
 		if err != nil {
 			return err
 		}
 		e.interactive.Store(true)
-		return e.dashboard(ctx, s, session.NewSwitch(session.Options{ConfigPath: e.configPath, Getenv: e.Getenv}))
+		return e.dashboard(ctx, open, session.NewSwitch(session.Options{ConfigPath: e.configPath, Getenv: e.Getenv}))
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" {

@@ -105,10 +105,36 @@ func NewSwitch(opts Options) Switch {
 	}
 }
 
+// Opener is a session ready to open: the configuration read and the
+// profile resolved, so that what can be wrong with them is told before
+// anything takes the terminal. Only the embedded sandbox is left to start,
+// the one slow part of opening, so that a dashboard can draw first and
+// open behind its first frame.
+type Opener struct {
+	Name     string // the profile's name
+	Sandbox  bool   // Open starts the embedded sandbox
+	StateDir string
+	// Open returns the session. Call it once: the caller closes what it
+	// returns.
+	Open func() (*Session, error)
+}
+
 // Open opens the session that opts describe.
 func Open(ctx context.Context, opts Options) (*Session, error) {
+	o, err := Prepare(opts)
+	if err != nil {
+		return nil, err
+	}
+	return o.Open()
+}
+
+// Prepare reads the configuration and resolves the profile opts name (its
+// API key, its clients), telling opts.Notice what the user should know,
+// and returns what opens it. A profile's session is built here, which
+// costs no network; the embedded sandbox starts in Opener.Open.
+func Prepare(opts Options) (Opener, error) {
 	if opts.Getenv == nil {
-		return nil, errors.New("open session: no environment")
+		return Opener{}, errors.New("open session: no environment")
 	}
 	// Warnings are kept too: the dashboard shows them once it has taken
 	// the screen, where stderr is no longer seen.
@@ -123,38 +149,41 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	}
 	stateDir, err := config.StateDir()
 	if err != nil {
-		return nil, err
+		return Opener{}, err
 	}
-	if opts.ForceSandbox {
+	sandboxOpener := Opener{Name: SandboxProfile, Sandbox: true, StateDir: stateDir, Open: func() (*Session, error) {
 		return Sandbox(sandbox.Options{}, stateDir)
+	}}
+	if opts.ForceSandbox {
+		return sandboxOpener, nil
 	}
 	cfg, err := config.Load(opts.ConfigPath)
 	if errors.Is(err, config.ErrNotFound) {
 		if opts.Profile != "" && opts.Profile != SandboxProfile {
-			return nil, fmt.Errorf("no configuration file, so no profile %q: see config.example.toml", opts.Profile)
+			return Opener{}, fmt.Errorf("no configuration file, so no profile %q: see config.example.toml", opts.Profile)
 		}
 		notice("no configuration file; using the embedded sandbox")
-		return Sandbox(sandbox.Options{}, stateDir)
+		return sandboxOpener, nil
 	}
 	if err != nil {
-		return nil, err
+		return Opener{}, err
 	}
 	for _, w := range cfg.Warnings {
 		notice("warning: " + w)
 	}
 	profile, err := cfg.Profile(opts.Profile)
 	if err != nil {
-		return nil, err
+		return Opener{}, err
 	}
 	for _, w := range InsecureURLs(profile) {
 		notice("warning: " + w)
 	}
 	s, err := openProfile(profile, stateDir, opts.Getenv)
 	if err != nil {
-		return nil, err
+		return Opener{}, err
 	}
 	s.Warnings = warnings
-	return s, nil
+	return Opener{Name: s.Name, StateDir: stateDir, Open: func() (*Session, error) { return s, nil }}, nil
 }
 
 func openProfile(p config.Profile, stateDir string, getenv func(string) string) (*Session, error) {

@@ -1,0 +1,276 @@
+package app
+
+// Dispatch: every message reaches the root here, and goes on to the
+// screens, the command line, or the root's own keys.
+
+import (
+	"context"
+	"errors"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/views"
+	"allot/views/widget"
+)
+
+// Update handles a message: the root's own (sizes, ticks, navigation,
+// status), keys, and everything else passed to every screen.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	// Keys read together arrive as one message (keys pressed faster than
+	// the program reads, or sent by a script: ":tx" then enter): each is
+	// handled as if pressed alone, so that none is lost to a binding that
+	// matches one key. A paste stays whole.
+	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyRunes && !k.Paste && len(k.Runes) > 1 {
+		cmds := make([]tea.Cmd, 0, len(k.Runes))
+		for _, r := range k.Runes {
+			_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
+	}
+	// A followed transaction's update carries the command that waits for
+	// the next one: keep it running whatever the screens do.
+	msg, next := views.Unwrap(msg)
+	model, cmd := m.update(msg)
+	if m.quitting && !m.busy() {
+		// The work the question waited for has finished: the question
+		// goes, and the program stays, so that its outcome (a failure, a
+		// transaction created) is seen before anyone quits.
+		m.quitting = false
+		m.status, m.statusErr = quitWorkDone, false
+	}
+	return model, tea.Batch(cmd, next, m.animate())
+}
+
+// quitWorkDone replaces the quit question once nothing runs any more.
+const quitWorkDone = "The work finished; nothing is running now: q quits."
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if st, ok := msg.(views.TxStatusMsg); ok {
+		m.track(st) // and every screen sees it, below
+	}
+	switch msg := msg.(type) {
+	case profileOpened:
+		return m, m.profileSwitched(msg)
+	case seededMsg:
+		if msg.session != m.seeding {
+			return m, nil
+		}
+		m.seeding = nil
+		if msg.session == m.ctx.Session && msg.err != nil && !errors.Is(msg.err, context.Canceled) {
+			m.failOn(nil, "the embedded sandbox could not finish seeding", msg.err)
+			return m, nil
+		}
+		return m, nil
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.resize()
+		return m, nil
+	case headerTick:
+		if !m.counting() {
+			m.ticking = false
+			return m, nil
+		}
+		return m, clockTick()
+	case spinner.TickMsg:
+		if msg.ID != m.spin.ID() {
+			return m, nil // the start's, which the dashboard took over from
+		}
+		if !m.busy() {
+			m.spinning = false
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		return m, cmd
+	case views.NavigateMsg:
+		w, h := m.bodySize()
+		msg.Screen.SetSize(w, h)
+		m.stacks[m.active] = append(m.stacks[m.active], msg.Screen)
+		return m, tag(msg.Screen, msg.Screen.Init())
+	case fromPage:
+		return m, m.said(msg.page, msg.msg)
+	case views.ErrorMsg, widget.StatusMsg:
+		return m, m.said(m.top(), msg)
+	case clearStatus:
+		if msg.seq == m.statusSeq && !m.statusErr {
+			m.status = ""
+		}
+		return m, nil
+	case contractNamesMsg:
+		if msg.token == m.ctx.Token {
+			m.contractNames = msg
+			if m.cmdline.Focused() && m.commandH == loadingContracts {
+				m.completeCommand()
+			}
+		}
+		return m, nil
+	case contractFoundMsg:
+		if msg.err != nil {
+			return m, m.fail("contract", msg.err)
+		}
+		return m, m.showContract(msg.contract)
+	case poolNamesMsg:
+		if msg.token == m.ctx.Token {
+			m.poolNames = msg
+			if m.cmdline.Focused() && m.commandH == loadingPools {
+				// tab was pressed while they loaded: complete now.
+				m.completeCommand()
+			}
+		}
+		return m, nil
+	case openStakesMsg:
+		if msg.err != nil {
+			return m, m.fail("stakes", msg.err)
+		}
+		m.switchTab(tabPools)
+		return m, func() tea.Msg { return views.NavigateMsg{Screen: views.NewStakes(m.ctx, msg.pool)} }
+	case views.BackMsg:
+		if msg.Screen != nil {
+			m.remove(msg.Screen)
+		} else {
+			m.pop()
+		}
+		return m, nil
+	case tea.KeyMsg:
+		return m, m.handleKey(msg)
+	}
+	// Everything else (answers, ticks) goes to every screen: each drops
+	// what is not its own.
+	var cmds []tea.Cmd
+	for _, stack := range m.stacks {
+		for _, s := range stack {
+			cmds = append(cmds, tag(s, s.Update(msg)))
+		}
+	}
+	if m.cmdline.Focused() {
+		var cmd tea.Cmd
+		m.cmdline, cmd = m.cmdline.Update(msg)
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
+}
+
+func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	if msg.String() == "ctrl+c" {
+		return tea.Quit
+	}
+	if m.quitting {
+		switch msg.String() {
+		case "y", "Y":
+			if m.quitShown {
+				return tea.Quit
+			}
+			return nil
+		default:
+			m.quitting = false
+			m.status = ""
+			return nil
+		}
+	}
+	if m.switchAsk != "" {
+		return m.answerSwitch(msg)
+	}
+	if m.tooSmall() {
+		// Keys reach no hidden page: a y must not answer a question, nor a
+		// q be typed into a field, that nobody can see.
+		if key.Matches(msg, m.keys.Quit) {
+			return m.quit()
+		}
+		return nil
+	}
+	if m.cmdline.Focused() {
+		return m.commandKey(msg)
+	}
+	// The help and the error details cover the screen: they take every
+	// key, scroll, and close.
+	if m.showHelp {
+		if !m.page.Key(msg) && key.Matches(msg, m.keys.Help, m.keys.AnyHelp, m.keys.Back, m.keys.Quit) {
+			m.showHelp = false
+		}
+		return nil
+	}
+	if m.showErr {
+		if !m.page.Key(msg) && key.Matches(msg, m.keys.Details, m.keys.Back, m.keys.Quit) {
+			m.showErr = false
+		}
+		return nil
+	}
+	if key.Matches(msg, m.keys.AnyHelp) {
+		m.openPage(&m.showHelp)
+		return nil
+	}
+	top := m.top()
+	if top.Capturing() {
+		return tag(top, top.Update(msg))
+	}
+	switch {
+	case key.Matches(msg, m.keys.Quit):
+		return m.quit()
+	case key.Matches(msg, m.keys.Help):
+		m.openPage(&m.showHelp)
+		return nil
+	case key.Matches(msg, m.keys.Command):
+		m.cmdline.SetValue("")
+		m.commandH = ""
+		m.cmdline.Focus()
+		return tea.Batch(textinput.Blink, m.fetchPoolNames(), m.fetchContractNames())
+	case key.Matches(msg, m.keys.Back):
+		return m.back(msg)
+	case key.Matches(msg, m.keys.NextTab):
+		return m.switchTab((m.active + 1) % len(tabNames))
+	case key.Matches(msg, m.keys.PrevTab):
+		return m.switchTab((m.active + len(tabNames) - 1) % len(tabNames))
+	case key.Matches(msg, m.keys.Token):
+		return m.nextToken()
+	case key.Matches(msg, m.keys.Details):
+		// A screen that failed to load shows that failure where its rows
+		// would be: E details it, before the status line's last error.
+		if f, ok := top.(interface{ LoadErr() error }); ok && f.LoadErr() != nil {
+			m.lastErr = f.LoadErr()
+		}
+		if m.lastErr != nil {
+			m.openPage(&m.showErr)
+		}
+		return nil
+	case key.Matches(msg, m.keys.Unlock):
+		return m.open(views.NewUnlock(m.ctx))
+	case key.Matches(msg, m.keys.Lock):
+		return m.lock()
+	}
+	for i, k := range m.keys.Tabs {
+		if key.Matches(msg, k) {
+			return m.switchTab(i)
+		}
+	}
+	return tag(top, top.Update(msg))
+}
+
+func (m *Model) commandKey(msg tea.KeyMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc":
+		m.cmdline.Blur()
+		return nil
+	case "enter":
+		line := m.cmdline.Value()
+		m.cmdline.Blur()
+		return m.runCommand(line)
+	case "tab":
+		m.completeCommand()
+		return nil
+	}
+	var cmd tea.Cmd
+	m.cmdline, cmd = m.cmdline.Update(msg)
+	return cmd
+}
+
+func (m *Model) quit() tea.Cmd {
+	if m.busy() {
+		m.quitting = true
+		return nil
+	}
+	return tea.Quit
+}

@@ -1,0 +1,193 @@
+package app
+
+// Navigation: a page stack per tab, and the token the tabs show.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/api"
+	"allot/internal/sanitize"
+	"allot/views"
+)
+
+// buildTabs makes the root screen of every tab for the current token.
+func (m *Model) buildTabs() {
+	m.stacks[tabContracts] = []views.Screen{views.NewContracts(m.ctx)}
+	m.stacks[tabPools] = []views.Screen{views.NewPools(m.ctx)}
+	if m.stacks[tabAllocation] == nil {
+		m.stacks[tabAllocation] = []views.Screen{views.NewAllocation(m.ctx)}
+		m.stacks[tabTransactions] = []views.Screen{views.NewTransactions(m.ctx)}
+		m.stacks[tabRequests] = []views.Screen{views.NewRequests(m.ctx)}
+		m.stacks[tabPortal] = []views.Screen{views.NewPortal(m.ctx)}
+	}
+}
+
+// top is the page on show.
+func (m *Model) top() views.Screen {
+	stack := m.stacks[m.active]
+	return stack[len(stack)-1]
+}
+
+// back closes the top page; on a tab's root page it lets the screen use
+// esc (to clear a filter), then clears the status line.
+func (m *Model) back(msg tea.KeyMsg) tea.Cmd {
+	if m.top().Narrowed() {
+		return tag(m.top(), m.top().Update(msg))
+	}
+	if m.pop() {
+		return nil
+	}
+	m.status = ""
+	m.setErr(nil)
+	return tag(m.top(), m.top().Update(msg))
+}
+
+// remove closes s in whichever tab holds it; a tab's first page stays.
+func (m *Model) remove(s views.Screen) {
+	for tab, stack := range m.stacks {
+		for i := 1; i < len(stack); i++ {
+			if stack[i] == s {
+				m.stacks[tab] = append(stack[:i:i], stack[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+// pop closes the current tab's top page; a tab's root page stays.
+func (m *Model) pop() bool {
+	stack := m.stacks[m.active]
+	if len(stack) < 2 {
+		return false
+	}
+	m.stacks[m.active] = stack[:len(stack)-1]
+	return true
+}
+
+// open shows s on top of the current tab.
+func (m *Model) open(s views.Screen) tea.Cmd {
+	return func() tea.Msg { return views.NavigateMsg{Screen: s} }
+}
+
+// switchTab shows tab i, with the page it was left on.
+func (m *Model) switchTab(i int) tea.Cmd {
+	m.active = i
+	m.showHelp = false
+	return nil
+}
+
+// setToken switches every token-bound screen to id.
+func (m *Model) setToken(id string) tea.Cmd {
+	if err := api.CheckUUID("token", id); err != nil {
+		return m.fail("token", err)
+	}
+	m.ctx.Token = id
+	m.buildTabs()
+	m.resize()
+	m.status, m.statusErr = "token "+id, false
+	contracts, pools := m.stacks[tabContracts][0], m.stacks[tabPools][0]
+	return tea.Batch(tag(contracts, contracts.Init()), tag(pools, pools.Init()))
+}
+
+func (m *Model) nextToken() tea.Cmd {
+	ids := m.ctx.Session.TokenIDs
+	if len(ids) < 2 {
+		return m.fail("token", errors.New("the profile lists one token; use :token ID for another"))
+	}
+	for i, id := range ids {
+		if id == m.ctx.Token {
+			return m.setToken(ids[(i+1)%len(ids)])
+		}
+	}
+	return m.setToken(ids[0])
+}
+
+type openStakesMsg struct {
+	pool api.Pool
+	err  error
+}
+
+// openStakes finds a pool of the token by id or name and opens its stakes.
+func (m *Model) openStakes(ref string) tea.Cmd {
+	client, token := m.ctx.Session.API, m.ctx.Token
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		pools, err := client.AllPools(ctx, token)
+		if err != nil {
+			return openStakesMsg{err: err}
+		}
+		for _, p := range pools.Items {
+			if p.ID == ref || strings.EqualFold(p.Name, ref) {
+				return openStakesMsg{pool: p}
+			}
+		}
+		return openStakesMsg{err: fmt.Errorf("no pool %q in this token", ref)}
+	}
+}
+
+type contractFoundMsg struct {
+	contract api.Contract
+	err      error
+}
+
+// findContract finds a contract of the token by name (any case) or id,
+// for :contract.
+func (m *Model) findContract(ref string) tea.Cmd {
+	client, token := m.ctx.Session.API, m.ctx.Token
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		list, err := client.Contracts(ctx, token)
+		if err != nil {
+			return contractFoundMsg{err: err}
+		}
+		for _, c := range list.Items {
+			if c.ID == ref || strings.EqualFold(sanitize.Line(c.Name), ref) {
+				return contractFoundMsg{contract: c}
+			}
+		}
+		return contractFoundMsg{err: fmt.Errorf("no contract %q in this token (tab completes the names)", sanitize.Line(ref))}
+	}
+}
+
+// showContract puts the Contracts tab on c: its list filtered to c's
+// address (no other contract's cells hold it), so the cursor is on c and
+// the details show it; esc shows them all again, the cursor staying on c.
+// The screen kit has no message that moves a list's cursor, so the list
+// is given the keys its help names: / to filter, the address, enter.
+// Pages open on the tab close, unless one has work under way.
+func (m *Model) showContract(c api.Contract) tea.Cmd {
+	for _, p := range m.stacks[tabContracts][1:] {
+		if p.Busy() {
+			return m.fail("contract", fmt.Errorf("%s on the Contracts tab has work under way: :contract again once it is done", sanitize.Line(p.Title())))
+		}
+	}
+	m.stacks[tabContracts] = m.stacks[tabContracts][:1]
+	m.switchTab(tabContracts)
+	list := m.top()
+	query := c.Address
+	if !common.IsHexAddress(query) {
+		query = c.Name
+	}
+	var cmds []tea.Cmd
+	if list.Narrowed() {
+		cmds = append(cmds, list.Update(tea.KeyMsg{Type: tea.KeyEsc}))
+	}
+	cmds = append(cmds,
+		list.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/")}),
+		list.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(sanitize.Line(query)), Paste: true}),
+		list.Update(tea.KeyMsg{Type: tea.KeyEnter}),
+		m.inform("contract "+sanitize.Line(c.Name)+": esc shows every contract"))
+	for i, cmd := range cmds[:len(cmds)-1] {
+		cmds[i] = tag(list, cmd)
+	}
+	return tea.Batch(cmds...)
+}
