@@ -58,7 +58,7 @@ func NewAllocation(ctx *Context) Screen {
 	in.CharLimit = 36
 	in.Prompt = "Allocation: "
 	a := &allocation{ctx: ctx, input: in, pick: -1, detail: widget.NewDetail()}
-	a.recent = recentLookups(ctx.Journal, ctx.Session.Deployment())
+	a.recent = RecentLookups(ctx.Journal, ctx.Session.Deployment())
 	if fx := ctx.Session.Fixtures; fx != nil {
 		a.demo = fx.AllocationIDs[:min(len(fx.AllocationIDs), maxRecent)]
 	}
@@ -73,7 +73,7 @@ type LookupMsg struct{ ID string }
 // the embedded sandbox, its demo allocations, as the Allocation screen
 // offers them.
 func RecentAllocations(ctx *Context) []string {
-	ids := recentLookups(ctx.Journal, ctx.Session.Deployment())
+	ids := RecentLookups(ctx.Journal, ctx.Session.Deployment())
 	if fx := ctx.Session.Fixtures; fx != nil {
 		for _, id := range fx.AllocationIDs[:min(len(fx.AllocationIDs), maxRecent)] {
 			if !slices.Contains(ids, id) {
@@ -84,9 +84,9 @@ func RecentAllocations(ctx *Context) []string {
 	return ids
 }
 
-// recentLookups are the allocations looked up lately on deployment d,
+// RecentLookups are the allocations looked up lately on deployment d,
 // newest first: ids of another deployment mean nothing here.
-func recentLookups(j *journal.Journal, d journal.Deployment) []string {
+func RecentLookups(j *journal.Journal, d journal.Deployment) []string {
 	if j == nil {
 		return nil
 	}
@@ -148,11 +148,11 @@ func (a *allocation) lookup(id string) tea.Cmd {
 		a.result = nil
 		return func() tea.Msg { return ErrorMsg{Op: "allocation", Err: err} }
 	}
-	a.seq = nextSeq()
+	a.seq = NextSeq()
 	a.busy, a.looking = true, id
 	s, j := a.ctx.Session, a.ctx.Journal
 	now := a.ctx.Now()
-	return load(a.seq, func(c context.Context) (*wallet.Verification, error) {
+	return Load(a.seq, func(c context.Context) (*wallet.Verification, error) {
 		p, err := s.API.MerkleProof(c, id)
 		if err != nil {
 			return nil, err
@@ -234,24 +234,24 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 			return a.lookup(a.looking)
 		}
 		return nil
-	case loaded[*wallet.Verification]:
-		if msg.seq != a.seq {
+	case Loaded[*wallet.Verification]:
+		if msg.Seq != a.seq {
 			return nil
 		}
 		a.busy = false
-		if msg.err != nil {
+		if msg.Err != nil {
 			a.result = nil
-			return func() tea.Msg { return ErrorMsg{Op: "allocation", Err: msg.err} }
+			return func() tea.Msg { return ErrorMsg{Op: "allocation", Err: msg.Err} }
 		}
-		a.result = msg.value
+		a.result = msg.Value
 		// The id remembered is the one asked for: the service's answer
 		// could name any other.
 		a.remember(a.looking)
-		a.detail.SetFields(verificationFields(msg.value, a.ctx.Now()))
+		a.detail.SetFields(verificationFields(msg.Value, a.ctx.Now()))
 		// The verdict replaces whatever an earlier lookup left in the
 		// status line.
-		text := "allocation " + a.looking + ": " + msg.value.Outcome().String()
-		return func() tea.Msg { return StatusMsg{Text: text, Error: msg.value.Outcome() == wallet.Fail} }
+		text := "allocation " + a.looking + ": " + msg.Value.Outcome().String()
+		return func() tea.Msg { return StatusMsg{Text: text, Error: msg.Value.Outcome() == wallet.Fail} }
 	case tea.KeyMsg:
 		if a.input.Focused() {
 			return a.updateInput(msg)
@@ -282,7 +282,7 @@ func (a *allocation) updateKey(msg tea.KeyMsg) tea.Cmd {
 		if a.result.Args != nil {
 			beneficiary = a.result.Args.Allocation.OriginalBeneficiary
 		}
-		return navigate(NewClaim(a.ctx, a.result.Proof.ID, unlocked, beneficiary))
+		return Navigate(NewClaim(a.ctx, a.result.Proof.ID, unlocked, beneficiary))
 	}
 	if a.result != nil {
 		return a.detail.Update(msg)
@@ -339,7 +339,7 @@ func checkMark(c wallet.Check) string {
 
 var (
 	passStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#1A7F37", Dark: "#3FB950"}).Bold(true)
-	failStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#CF222E", Dark: "#F85149"}).Bold(true)
+	FailStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#CF222E", Dark: "#F85149"}).Bold(true)
 	// uncheckedStyle: neither green nor red, and never mistaken for a pass.
 	uncheckedStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#9A6700", Dark: "#D29922"}).Bold(true)
 )
@@ -352,7 +352,7 @@ func checkField(label string, c wallet.Check, detail string) widget.Field {
 	case wallet.Pass:
 		style = passStyle
 	case wallet.Fail:
-		style = failStyle
+		style = FailStyle
 	}
 	if c.State != wallet.Pass {
 		detail = c.Reason
@@ -430,7 +430,7 @@ func hashFields(v *wallet.Verification) []widget.Field {
 // it cannot (D16), says so instead of any amount.
 func unlockedField(v *wallet.Verification) widget.Field {
 	if v.Unclaimable != nil {
-		return widget.Field{Label: "Unlocked now", Value: "warning: " + v.Unclaimable.Error(), Style: failStyle}
+		return widget.Field{Label: "Unlocked now", Value: "warning: " + v.Unclaimable.Error(), Style: FailStyle}
 	}
 	return widget.Field{Label: "Unlocked now", Value: fmt.Sprintf("%s%%  %s", vesting.FormatPPM(v.UnlockedPPM), widget.FormatAmount(wallet.FormatUnits(v.Unlocked)))}
 }

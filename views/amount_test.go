@@ -24,9 +24,9 @@ func TestTokenAmount(t *testing.T) {
 		{"", "empty amount"},
 		{"1e3", "is not a decimal amount"},
 	} {
-		_, err := tokenAmount(tt.in)
+		_, err := TokenAmount(tt.in)
 		if (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
-			t.Errorf("tokenAmount(%q) = %v, want %q", tt.in, err, tt.err)
+			t.Errorf("TokenAmount(%q) = %v, want %q", tt.in, err, tt.err)
 		}
 	}
 }

@@ -23,7 +23,7 @@ import (
 // that is claimable by default), the claim request shown and sent on a yes,
 // then the clear-signing flow of the transactions the service returns.
 type claim struct {
-	formSign
+	FormSign
 	id       string
 	unlocked string // what the leaf says is unlocked by now, in tokens; a hint
 	// beneficiary is the leaf's; zero when it did not decode.
@@ -39,26 +39,26 @@ type claim struct {
 // unlocked, before the service refuses the claim.
 func NewClaim(ctx *Context, id, unlocked string, beneficiary common.Address) Screen {
 	c := &claim{id: id, unlocked: unlocked, beneficiary: beneficiary}
-	c.formSign = newFormSign(ctx, c.headLines, "review the claim request",
+	c.FormSign = NewFormSign(ctx, c.headLines, "review the claim request",
 		widget.TextField("amount", "Amount (tokens)", "empty: all that is claimable now", nil),
 		widget.TextField("userCountryCode", "Country (optional)", "ISO 3166-1 alpha-2, e.g. DE", nil),
 	)
-	c.form.Field("amount").Check = func(string) error { return c.check("amount") }
-	c.form.Field("userCountryCode").Check = func(string) error { return c.check("userCountryCode") }
-	c.form.Field("userCountryCode").SetCharLimit(2)
+	c.Form.Field("amount").Check = func(string) error { return c.check("amount") }
+	c.Form.Field("userCountryCode").Check = func(string) error { return c.check("userCountryCode") }
+	c.Form.Field("userCountryCode").SetCharLimit(2)
 	return c
 }
 
 // request builds the claim request from the form and validates it as the
 // api package does; an amount that is not a number is one more field error.
 func (c *claim) request() (api.ClaimRequest, error) {
-	req := api.ClaimRequest{UserCountryCode: strings.ToUpper(strings.TrimSpace(c.form.Field("userCountryCode").Value()))}
-	if addr, _, ok := c.ctx.Wallet.Account(); ok {
+	req := api.ClaimRequest{UserCountryCode: strings.ToUpper(strings.TrimSpace(c.Form.Field("userCountryCode").Value()))}
+	if addr, _, ok := c.Ctx.Wallet.Account(); ok {
 		req.Sender = addr.Hex()
 	}
 	var amountErr *api.FieldError
-	if v := strings.TrimSpace(c.form.Field("amount").Value()); v != "" {
-		n, err := tokenAmount(v)
+	if v := strings.TrimSpace(c.Form.Field("amount").Value()); v != "" {
+		n, err := TokenAmount(v)
 		if err == nil {
 			err = c.withinUnlocked(n)
 		}
@@ -118,10 +118,10 @@ func (c *claim) Title() string { return "Claim" }
 // Drafted says the form holds what the user typed, or a request under
 // review, not sent.
 func (c *claim) Drafted() bool {
-	if c.flow != nil || c.working != "" {
+	if c.Flow != nil || c.Working != "" {
 		return false
 	}
-	for _, f := range c.form.Fields() {
+	for _, f := range c.Form.Fields() {
 		if f.Value() != "" {
 			return true
 		}
@@ -130,22 +130,22 @@ func (c *claim) Drafted() bool {
 }
 
 func (c *claim) SetSize(width, height int) {
-	c.formSign.SetSize(width, height)
+	c.FormSign.SetSize(width, height)
 	if c.confirm != nil {
 		c.confirm.SetWidth(min(width, 80))
 	}
 }
 
 func (c *claim) Update(msg tea.Msg) tea.Cmd {
-	if c.flow != nil {
-		return c.updateFlow(msg)
+	if c.Flow != nil {
+		return c.UpdateFlow(msg)
 	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		if c.confirm != nil {
 			return c.confirm.Update(msg)
 		}
-		return c.formKey(msg, c.review)
+		return c.FormKey(msg, c.review)
 	case widget.ConfirmMsg:
 		if !c.confirm.Answers(msg) {
 			return nil
@@ -153,36 +153,36 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 		c.confirm = nil
 		if !msg.Yes {
 			c.req = nil
-			return c.form.Focus(c.form.Focused())
+			return c.Form.Focus(c.Form.Focused())
 		}
 		return c.send()
-	case loaded[*api.ClaimResult]:
-		if msg.seq != c.seq {
+	case Loaded[*api.ClaimResult]:
+		if msg.Seq != c.Seq {
 			return nil
 		}
-		c.working = ""
-		if msg.err != nil {
-			c.err = msg.err
-			c.showRemote(msg.err)
+		c.Working = ""
+		if msg.Err != nil {
+			c.Err = msg.Err
+			c.showRemote(msg.Err)
 			return nil
 		}
-		calls, err := wallet.ClaimCalls(msg.value)
+		calls, err := wallet.ClaimCalls(msg.Value)
 		if err != nil {
-			c.err = fmt.Errorf("the claim cannot be signed here: %w", err)
+			c.Err = fmt.Errorf("the claim cannot be signed here: %w", err)
 			return nil
 		}
 		ops := make([]string, len(calls))
 		for i := range ops {
 			ops[i] = "claim"
 		}
-		return c.sign(c.id, ops, calls, nil, c.policy())
+		return c.Sign(c.id, ops, calls, nil, c.policy())
 	}
-	return c.form.Update(msg)
+	return c.Form.Update(msg)
 }
 
 // showRemote puts the service's field errors under the fields they name.
 func (c *claim) showRemote(err error) {
-	for _, f := range c.form.Fields() {
+	for _, f := range c.Form.Fields() {
 		if ferr := fieldError(err, f.Key); ferr != nil {
 			f.SetErr(ferr)
 		}
@@ -190,16 +190,16 @@ func (c *claim) showRemote(err error) {
 }
 
 func (c *claim) review() tea.Cmd {
-	if _, _, ok := c.ctx.Wallet.Account(); !ok {
-		c.err = errors.New("no account is unlocked: press esc, then u (or :unlock), and claim again")
+	if _, _, ok := c.Ctx.Wallet.Account(); !ok {
+		c.Err = errors.New("no account is unlocked: press esc, then u (or :unlock), and claim again")
 		return nil
 	}
-	if !c.form.Valid() {
+	if !c.Form.Valid() {
 		return nil
 	}
 	req, err := c.request()
 	if err != nil {
-		c.err = err
+		c.Err = err
 		return nil
 	}
 	c.req = &req
@@ -207,24 +207,24 @@ func (c *claim) review() tea.Cmd {
 	c.confirm = widget.NewConfirm("claim", "Send this claim request for allocation "+c.id+"?",
 		"POST allocations/"+c.id+"/claim", string(body),
 		"The service answers with the transaction(s) to sign, which you review next. Nothing is signed yet.")
-	c.confirm.Styles = c.ctx.Styles
-	c.confirm.SetWidth(min(c.width, 80))
+	c.confirm.Styles = c.Ctx.Styles
+	c.confirm.SetWidth(min(c.Width, 80))
 	return nil
 }
 
 func (c *claim) send() tea.Cmd {
 	req, id := *c.req, c.id
-	rec, client := c.ctx.Recorder, c.ctx.Session.API
-	c.working = "Sending the claim request"
-	c.seq = nextSeq()
-	return load(c.seq, func(ctx context.Context) (*api.ClaimResult, error) {
+	rec, client := c.Ctx.Recorder, c.Ctx.Session.API
+	c.Working = "Sending the claim request"
+	c.Seq = NextSeq()
+	return Load(c.Seq, func(ctx context.Context) (*api.ClaimResult, error) {
 		res, err := rec.RequestClaim(ctx, client, id, req)
 		var unknown *act.UnknownError
 		if errors.As(err, &unknown) {
 			// Checked at once, which settles it in the journal. A claim
 			// request signs nothing: asking again is safe either way.
-			v, cerr := checkSent(rec, unknown.Sent())
-			note := checkedNote(v, cerr)
+			v, cerr := CheckSent(rec, unknown.Sent())
+			note := CheckedNote(v, cerr)
 			switch {
 			case cerr != nil:
 			case v.Check == act.Applied:
@@ -240,9 +240,9 @@ func (c *claim) send() tea.Cmd {
 
 // policy holds the claim's calls to the allocation asked for and the
 // amount asked (all that is claimable when none was).
-func (c *claim) policy() policyCheck {
-	session, id, rec := c.ctx.Session, c.id, c.ctx.Recorder
-	signer, _, _ := c.ctx.Wallet.Account()
+func (c *claim) policy() PolicyCheck {
+	session, id, rec := c.Ctx.Session, c.id, c.Ctx.Recorder
+	signer, _, _ := c.Ctx.Wallet.Account()
 	// The amount in the request the user confirmed; nil asked for all.
 	var asked *big.Int
 	var askedErr error
@@ -263,16 +263,16 @@ func (c *claim) policy() policyCheck {
 }
 
 func (c *claim) View() string {
-	return c.view("enter reviews the claim request · esc cancels: nothing is sent", c.confirm)
+	return c.Draw("enter reviews the claim request · esc cancels: nothing is sent", c.confirm)
 }
 
 // headLines are the lines above the form or the flow: which allocation,
 // as whom, and how much is unlocked.
 func (c *claim) headLines() string {
-	st := c.ctx.Styles
+	st := c.Ctx.Styles
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Claim allocation "+c.id) + "\n")
-	addr, _, ok := c.ctx.Wallet.Account()
+	addr, _, ok := c.Ctx.Wallet.Account()
 	switch {
 	case ok && c.beneficiary != (common.Address{}) && addr != c.beneficiary:
 		b.WriteString("Claiming as " + addr.Hex() + "\n")
@@ -291,7 +291,7 @@ func (c *claim) headLines() string {
 	return b.String()
 }
 
-func (c *claim) ShortHelp() []key.Binding { return c.help(c.confirm) }
+func (c *claim) ShortHelp() []key.Binding { return c.Help(c.confirm) }
 
 func (c *claim) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
 
@@ -301,12 +301,12 @@ func (c *claim) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp(
 // transactions it answers with are signed from the allocation's claim.
 func reopenClaim(ctx *Context, allocationID, write string, body []byte, at time.Time) Screen {
 	var req api.ClaimRequest
-	if !sameJSON(body, &req) {
+	if !SameJSON(body, &req) {
 		return nil
 	}
-	w := newLostWrite(ctx, "claim request", act.Sent{Op: act.OpClaim, Ref: allocationID, Write: write, Body: body}, at)
+	w := NewLostWrite(ctx, "claim request", act.Sent{Op: act.OpClaim, Ref: allocationID, Write: write, Body: body}, at)
 	client := ctx.Session.API
-	w.resend = func(c context.Context, rec *act.Recorder) ([]string, error) {
+	w.Resend = func(c context.Context, rec *act.Recorder) ([]string, error) {
 		res, err := rec.RequestClaim(c, client, allocationID, req)
 		if err != nil {
 			return nil, err

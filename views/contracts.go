@@ -12,7 +12,7 @@ import (
 
 // NewContracts is the contracts of the current token.
 func NewContracts(ctx *Context) Screen {
-	l := newList(ctx, "Contracts", widget.TableConfig[api.Contract]{
+	l := NewList(ctx, "Contracts", widget.TableConfig[api.Contract]{
 		Columns: []widget.Column[api.Contract]{
 			{Title: "Name", Cell: func(c api.Contract) string { return c.Name }, Text: true, Flex: 1, MinWidth: 12, Sort: func(a, b api.Contract) int { return cmpString(a.Name, b.Name) }},
 			{Title: "Type", Cell: func(c api.Contract) string { return c.Type }, MinWidth: 8, Priority: 2, Sort: func(a, b api.Contract) int { return cmpString(a.Type, b.Type) }},
@@ -33,13 +33,13 @@ func NewContracts(ctx *Context) Screen {
 			{Label: "Created", Value: widget.FormatTime(c.CreatedAt.Time, ctx.Now())},
 		}
 	})
-	l.actions = []rowAction[api.Contract]{
-		{key: keyInit, open: func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionInitialize) }},
-		{key: keyStart, open: func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionStartDistribution) }, refuse: distributionRefusal},
-		{key: keyFund, open: func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionFundDistribution) }, refuse: distributionRefusal},
+	l.Actions = []RowAction[api.Contract]{
+		{Key: keyInit, Open: func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionInitialize) }},
+		{Key: keyStart, Open: func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionStartDistribution) }, Refuse: distributionRefusal},
+		{Key: keyFund, Open: func(c api.Contract) Screen { return NewOperator(ctx, c, api.ActionFundDistribution) }, Refuse: distributionRefusal},
 	}
 	token := ctx.Token
-	l.fetch = func(c context.Context) ([]api.Contract, error) {
+	l.Fetch = func(c context.Context) ([]api.Contract, error) {
 		list, err := ctx.Session.API.Contracts(c, token)
 		if err != nil {
 			return nil, err

@@ -181,7 +181,7 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 			if c.unknown {
 				c.ctx.Recorder.Resent(c.written)
 			}
-			c.seq = nextSeq()
+			c.seq = NextSeq()
 			c.state, c.step, c.err = crvWorking, "registering", ""
 			return c.register(c.uploaded)
 		}
@@ -230,7 +230,7 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 			var unknown *act.UnknownError
 			if errors.As(msg.err, &unknown) {
 				c.written = unknown.Sent()
-				c.checked, c.applied = checkedNote(msg.verdict, msg.checkErr), msg.checkErr == nil && msg.verdict.Check == act.Applied
+				c.checked, c.applied = CheckedNote(msg.verdict, msg.checkErr), msg.checkErr == nil && msg.verdict.Check == act.Applied
 			}
 			return c.fail("register", msg.err)
 		}
@@ -254,7 +254,7 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 	switch c.state {
 	case crvPick:
 		if k.String() == "esc" {
-			return back
+			return Back
 		}
 		cmd, path := c.picker.key(k)
 		if path != "" {
@@ -298,7 +298,7 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 		case key.Matches(k, crvKeyCopy):
 			return c.ctx.Clipboard.Copy(c.result.PublicURL)
 		case k.String() == "esc":
-			return back
+			return Back
 		}
 	}
 	return nil
@@ -448,7 +448,7 @@ func (c *creative) review() tea.Cmd {
 	}
 	c.confirm = widget.NewConfirm("creative", question,
 		"File: "+c.file.Path,
-		fmt.Sprintf("Type: %s (from the %s) · Size: %s", c.file.Type, c.file.TypeFrom, byteSize(c.file.Size)),
+		fmt.Sprintf("Type: %s (from the %s) · Size: %s", c.file.Type, c.file.TypeFrom, ByteSize(c.file.Size)),
 		"Name: "+c.nameF.Value()+" · Portal: "+c.portalF.Value(),
 		"",
 		"1. POST "+crvOpURL+" "+string(body),
@@ -486,12 +486,12 @@ func (c *creative) fail(step string, err error) tea.Cmd {
 // requestURL asks for the upload URL through the recorder. The answer is
 // not journaled: an upload URL is a capability.
 func (c *creative) requestURL() tea.Cmd {
-	c.seq = nextSeq()
+	c.seq = NextSeq()
 	c.state, c.step, c.sent, c.err, c.uploaded = crvWorking, "asking for an upload URL", 0, "", nil
 	seq, req, ref := c.seq, c.urlRequest(), c.file.Name
 	rec, client := c.ctx.Recorder, c.ctx.Session.API
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), RequestTimeout)
 		defer cancel()
 		up, err := rec.CreativeUploadURL(ctx, client, ref, req)
 		return crvGotURL{seq: seq, url: up, err: err}
@@ -539,7 +539,7 @@ func crvPut(client *api.Client, uploadURL string, file crvFile, progress chan in
 	if info.Size() != file.Size {
 		return fmt.Errorf("%s changed since it was chosen (%d bytes, now %d): choose it again", sanitize.Line(file.Name), file.Size, info.Size())
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), RequestTimeout)
 	defer cancel()
 	return client.Upload(ctx, uploadURL, file.Type, &crvCounter{r: f, ch: progress}, file.Size)
 }
@@ -577,13 +577,13 @@ func (c *creative) register(up *api.UploadURL) tea.Cmd {
 	req := api.CreateCreativeRequest{StorageKey: up.StorageKey, Name: c.nameF.Value()}
 	rec, client := c.ctx.Recorder, c.ctx.Session.API
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), RequestTimeout)
 		defer cancel()
 		out, err := rec.RegisterCreative(ctx, client, ref, req)
 		msg := crvRegistered{seq: seq, creative: out, err: err}
 		var unknown *act.UnknownError
 		if errors.As(err, &unknown) {
-			msg.verdict, msg.checkErr = checkSent(rec, unknown.Sent())
+			msg.verdict, msg.checkErr = CheckSent(rec, unknown.Sent())
 		}
 		return msg
 	}
@@ -617,10 +617,10 @@ func (c *creative) View() string {
 		if c.pickErr != "" {
 			refusal = strings.Split(widget.Page("✗ "+sanitize.Line(c.pickErr), w, 3), "\n")
 		}
-		out = append(schFit(out, w, h-max(len(refusal), 2)), refusal...)
+		out = append(FitLines(out, w, h-max(len(refusal), 2)), refusal...)
 	case crvDetails:
 		out = []string{title + c.ctx.Styles.Muted.Render(" · ctrl+s: review · esc: choose another file"), "",
-			sanitize.Truncate(fmt.Sprintf("File: %s · %s · %s", c.file.Name, c.file.Type, byteSize(c.file.Size)), w), ""}
+			sanitize.Truncate(fmt.Sprintf("File: %s · %s · %s", c.file.Name, c.file.Type, ByteSize(c.file.Size)), w), ""}
 		out = append(out, strings.Split(c.form.View(), "\n")...)
 		if c.message != "" {
 			out = append(out, "", sanitize.Truncate(c.message, w))
@@ -633,7 +633,7 @@ func (c *creative) View() string {
 		if c.file.Size > 0 {
 			frac = float64(c.sent) / float64(c.file.Size)
 		}
-		out = append(out, c.bar.ViewAs(frac), fmt.Sprintf("%d%% · %s of %s", int(frac*100), byteSize(c.sent), byteSize(c.file.Size)))
+		out = append(out, c.bar.ViewAs(frac), fmt.Sprintf("%d%% · %s of %s", int(frac*100), ByteSize(c.sent), ByteSize(c.file.Size)))
 	case crvDone:
 		r := c.result
 		// Wrapped, not cut: a URL cut short cannot be read off the screen.
@@ -655,7 +655,7 @@ func (c *creative) View() string {
 		}
 		out = append(out, c.ctx.Styles.Muted.Render(keys))
 	}
-	return strings.Join(schFit(out, w, h), "\n")
+	return strings.Join(FitLines(out, w, h), "\n")
 }
 
 func (c *creative) ShortHelp() []key.Binding {
@@ -688,20 +688,20 @@ func reopenCreative(ctx *Context, op, ref, write string, body []byte, at time.Ti
 	switch op {
 	case crvOpURL:
 		var req api.UploadURLRequest
-		if !sameJSON(body, &req) {
+		if !SameJSON(body, &req) {
 			return nil
 		}
-		w := newLostWrite(ctx, "creative upload URL", sent, at)
-		w.noResend = "An upload URL changes nothing by itself: upload the file again with :creative."
+		w := NewLostWrite(ctx, "creative upload URL", sent, at)
+		w.NoResend = "An upload URL changes nothing by itself: upload the file again with :creative."
 		return w
 	case crvOpCreate:
 		var req api.CreateCreativeRequest
-		if !sameJSON(body, &req) {
+		if !SameJSON(body, &req) {
 			return nil
 		}
-		w := newLostWrite(ctx, "creative registration", sent, at)
+		w := NewLostWrite(ctx, "creative registration", sent, at)
 		client := ctx.Session.API
-		w.resend = func(c context.Context, rec *act.Recorder) ([]string, error) {
+		w.Resend = func(c context.Context, rec *act.Recorder) ([]string, error) {
 			cr, err := rec.RegisterCreative(c, client, ref, req)
 			if err != nil {
 				return nil, err

@@ -25,7 +25,7 @@ type folder struct {
 	cursor  int
 	top     int
 	height  int
-	id      int // the reads of this folder's screen, from nextSeq
+	id      int // the reads of this folder's screen, from NextSeq
 	// ticking is the tick awaited; an older one (a chain of ticks stopped
 	// and started again) is dropped.
 	ticking folderTick
@@ -59,7 +59,7 @@ var (
 	folderKeyPgUp = key.NewBinding(key.WithKeys("pgup"))
 )
 
-func newFolder(dir string) *folder { return &folder{dir: dir, height: 10, id: nextSeq()} }
+func newFolder(dir string) *folder { return &folder{dir: dir, height: 10, id: NextSeq()} }
 
 // read lists dir off the UI goroutine.
 func (f *folder) read(dir string) tea.Cmd {
@@ -173,7 +173,7 @@ func (f *folder) lines() []string {
 	var out []string
 	for i := f.top; i < len(f.entries) && i < f.top+f.height; i++ {
 		e := f.entries[i]
-		size, name := byteSize(e.size), sanitize.Line(e.name)
+		size, name := ByteSize(e.size), sanitize.Line(e.name)
 		if e.dir {
 			size, name = "", name+"/"
 		}

@@ -100,7 +100,7 @@ func TestCreativeUploadEndToEnd(t *testing.T) {
 	}
 	// Compared without white space: a long line wraps where it may.
 	review := strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(c.View()), "│", "")), "")
-	for _, want := range []string{"logo.png", "image/png (from the content)", "Portal: meridian-community", "Name: Brand logo", byteSize(int64(len(data))),
+	for _, want := range []string{"logo.png", "image/png (from the content)", "Portal: meridian-community", "Name: Brand logo", ByteSize(int64(len(data))),
 		`POST portals/creatives/create {"storageKey":"(from the upload URL answer)","name":"Brand logo"}`,
 		`POST portals/creatives/upload-url {"fileName":"` + c.file.Unique + `","contentType":"image/png","portalSlug":"meridian-community"}`} {
 		if !strings.Contains(review, strings.Join(strings.Fields(want), "")) {

@@ -48,13 +48,13 @@ func TestDetailsScrollAndOpen(t *testing.T) {
 	if !strings.Contains(view, "J scroll") {
 		t.Fatalf("the detail pane should not fit at 80x14:\n%s", view)
 	}
-	c.Update(keyMsg("J"))
-	c.Update(keyMsg("J"))
+	c.Update(KeyMsg("J"))
+	c.Update(KeyMsg("J"))
 	if after := ansi.Strip(c.View()); after == view || !strings.Contains(after, "3–") {
 		t.Errorf("J did not scroll the detail pane:\n%s", after)
 	}
 
-	page := opened(c.Update(keyMsg("enter")))
+	page := opened(c.Update(KeyMsg("enter")))
 	if page == nil {
 		t.Fatal("enter on a contract opened nothing")
 	}
@@ -63,7 +63,7 @@ func TestDetailsScrollAndOpen(t *testing.T) {
 	if !strings.Contains(first, "Name") || !strings.Contains(first, "of") {
 		t.Fatalf("details page:\n%s", first)
 	}
-	page.Update(keyMsg("G"))
+	page.Update(KeyMsg("G"))
 	if last := ansi.Strip(page.View()); last == first || !strings.Contains(last, "Created") {
 		t.Errorf("G did not reach the last field:\n%s", last)
 	}
@@ -71,7 +71,7 @@ func TestDetailsScrollAndOpen(t *testing.T) {
 	p := NewPools(ctx)
 	p.SetSize(120, 30)
 	settle(p, p.Init())
-	if page := opened(p.Update(keyMsg("d"))); page == nil || page.Title() != "Details" {
+	if page := opened(p.Update(KeyMsg("d"))); page == nil || page.Title() != "Details" {
 		t.Errorf("d on a pool (whose enter opens its stakes) opened %v", page)
 	}
 }
@@ -87,21 +87,21 @@ func TestActionsOnlyWhereTheyCanWork(t *testing.T) {
 		t.Errorf("stake on an ACTIVE pool refused: %q", why)
 	}
 	ctx := sandboxContext(t)
-	c := NewContracts(ctx).(*list[api.Contract])
+	c := NewContracts(ctx).(*List[api.Contract])
 	c.SetSize(120, 30)
 	settle(c, c.Init())
-	for c.table.Len() > 0 {
-		row, _ := c.table.Selected()
+	for c.Table.Len() > 0 {
+		row, _ := c.Table.Selected()
 		if row.Type == "STAKING" {
 			break
 		}
-		c.Update(keyMsg("j"))
-		if next, _ := c.table.Selected(); next.ID == row.ID {
+		c.Update(KeyMsg("j"))
+		if next, _ := c.Table.Selected(); next.ID == row.ID {
 			t.Fatal("no STAKING contract in the sandbox")
 		}
 	}
 	for _, k := range []string{"D", "F"} {
-		msg := c.Update(keyMsg(k))()
+		msg := c.Update(KeyMsg(k))()
 		if st, ok := msg.(widget.StatusMsg); !ok || !st.Error || !strings.Contains(st.Text, "STAKING") {
 			t.Errorf("%s on a STAKING contract: %#v", k, msg)
 		}

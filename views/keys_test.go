@@ -11,8 +11,8 @@ var namedKeys = map[string]tea.KeyType{
 	"ctrl+u": tea.KeyCtrlU, "ctrl+e": tea.KeyCtrlE,
 }
 
-// keyMsg is the key called name ("enter", "ctrl+s"), or name typed.
-func keyMsg(name string) tea.KeyMsg {
+// KeyMsg is the key called name ("enter", "ctrl+s"), or name typed.
+func KeyMsg(name string) tea.KeyMsg {
 	if t, ok := namedKeys[name]; ok {
 		return tea.KeyMsg{Type: t}
 	}

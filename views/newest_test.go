@@ -34,7 +34,7 @@ func TestRequestsOpenOnTheNewest(t *testing.T) {
 	r.SetSize(120, 30)
 	selected := func() int {
 		t.Helper()
-		row, ok := r.table.Selected()
+		row, ok := r.Table.Selected()
 		if !ok {
 			t.Fatalf("no request selected:\n%s", r.View())
 		}
@@ -48,7 +48,7 @@ func TestRequestsOpenOnTheNewest(t *testing.T) {
 	if got := selected(); got != 2 {
 		t.Fatalf("the cursor is on request %d, want the newest, 2:\n%s", got, r.View())
 	}
-	settle(r, r.Update(keyMsg("down")))
+	settle(r, r.Update(KeyMsg("down")))
 	call()
 	settle(r, r.refresh())
 	if got := selected(); got != 1 {
@@ -83,10 +83,10 @@ func TestTransactionsOpenOnTheNewest(t *testing.T) {
 	tr := NewTransactions(ctx).(*transactions)
 	tr.SetSize(120, 30)
 	send("0xaaa")
-	settle(tr, tr.reload())
+	settle(tr, tr.Reload())
 	send("0xbbb")
-	settle(tr, tr.reload())
-	if row, ok := tr.table.Selected(); !ok || row.ID != "0xbbb" {
+	settle(tr, tr.Reload())
+	if row, ok := tr.Table.Selected(); !ok || row.ID != "0xbbb" {
 		t.Fatalf("the cursor is on %q, want the newest, 0xbbb:\n%s", row.ID, tr.View())
 	}
 }

@@ -125,7 +125,7 @@ var (
 // closed): check whether the service applied it, or send the same bytes
 // again after a yes. It is nil when body is not a request of action.
 func reopenOperator(ctx *Context, action, write string, body []byte, at time.Time) Screen {
-	req, ok := opReadRequest(action, body)
+	req, ok := ReadTransactionRequest(action, body)
 	if !ok {
 		return nil
 	}
@@ -134,7 +134,7 @@ func reopenOperator(ctx *Context, action, write string, body []byte, at time.Tim
 	}
 	json.Unmarshal(body, &contract) // absent from a fund request: no name either way
 	o := NewOperator(ctx, api.Contract{ID: contract.ID}, action).(*operator)
-	o.req, o.body, o.pretty = req, body, prettyBody(body)
+	o.req, o.body, o.pretty = req, body, PrettyBody(body)
 	o.rewrap()
 	o.state, o.sentAt = opUnknown, at
 	o.written = act.Sent{Op: opCreate, Ref: action, Write: write, Body: body}
@@ -143,9 +143,9 @@ func reopenOperator(ctx *Context, action, write string, body []byte, at time.Tim
 	return o
 }
 
-// opReadRequest reads a journaled request of action; only one that
+// ReadTransactionRequest reads a journaled request of action; only one that
 // encodes back to the same bytes may be sent again.
-func opReadRequest(action string, body []byte) (api.TransactionRequest, bool) {
+func ReadTransactionRequest(action string, body []byte) (api.TransactionRequest, bool) {
 	req := api.NewTransactionRequest(action)
 	if req == nil || json.Unmarshal(body, req) != nil {
 		return nil, false
@@ -159,7 +159,7 @@ func opReadRequest(action string, body []byte) (api.TransactionRequest, bool) {
 // api.ActionFundDistribution.
 func NewOperator(ctx *Context, c api.Contract, action string) Screen {
 	o := &operator{ctx: ctx, contract: c, action: action, width: 80, height: 22}
-	o.recent = recentLookups(ctx.Journal, ctx.Session.Deployment())
+	o.recent = RecentLookups(ctx.Journal, ctx.Session.Deployment())
 	o.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	var fields []*widget.FormField
 	switch action {
@@ -275,7 +275,7 @@ func (o *operator) lastField() bool   { return o.form.Focused() == len(o.form.Fi
 // come first.
 func (o *operator) fundRowStart() int { return 2 }
 
-func (o *operator) failLine(s string) string { return failStyle.Render(s) }
+func (o *operator) failLine(s string) string { return FailStyle.Render(s) }
 
 func opSHA256(b []byte) string {
 	sum := sha256.Sum256(b)
@@ -384,7 +384,7 @@ func (o *operator) formKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, opKeyCancel):
-		return back
+		return Back
 	case key.Matches(msg, opKeyReview):
 		return o.review()
 	case msg.String() == "enter":
@@ -552,7 +552,7 @@ func (o *operator) review() tea.Cmd {
 		return nil
 	}
 	o.req, o.body = req, body
-	o.pretty = prettyBody(body)
+	o.pretty = PrettyBody(body)
 	o.rewrap()
 	o.confirm = widget.NewConfirm("operator-send", "Send this "+o.action+" request to the service?")
 	o.confirm.Styles = o.ctx.Styles
@@ -588,7 +588,7 @@ func (o *operator) answered(msg widget.ConfirmMsg) tea.Cmd {
 
 // opSentMsg is the answer to a send.
 type opSentMsg struct {
-	seq    int // request numbers are unique across screens (nextSeq)
+	seq    int // request numbers are unique across screens (NextSeq)
 	result *api.TransactionsResult
 	err    error
 }
@@ -602,14 +602,14 @@ type opCheckedMsg struct {
 
 // send sends the reviewed request once, journaled, off the UI goroutine.
 func (o *operator) send() tea.Cmd {
-	o.seq = nextSeq()
+	o.seq = NextSeq()
 	o.state = opSending
 	o.general, o.hint, o.checked = "", "", opUnchecked
 	o.sentAt = o.ctx.Now()
 	seq, req := o.seq, o.req
 	sess, rec := o.ctx.Session, o.ctx.Recorder
 	sendCmd := func() tea.Msg {
-		c, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		c, cancel := context.WithTimeout(context.Background(), RequestTimeout)
 		defer cancel()
 		res, err := rec.CreateTransaction(c, sess.API, req)
 		return opSentMsg{seq: seq, result: res, err: err}
@@ -657,7 +657,7 @@ func (o *operator) check() tea.Cmd {
 	o.checked = opCheckRunning
 	seq, sent, rec := o.seq, o.written, o.ctx.Recorder
 	return func() tea.Msg {
-		v, err := checkSent(rec, sent)
+		v, err := CheckSent(rec, sent)
 		return opCheckedMsg{seq: seq, verdict: v, err: err}
 	}
 }

@@ -96,7 +96,7 @@ func opSplitIndexed(path string) (name string, index int, rest string, ok bool) 
 func (o *operator) fieldErr(f *widget.FormField) error {
 	for _, r := range o.rows {
 		if r.amount == f {
-			if _, err := tokenAmount(f.Value()); err != nil {
+			if _, err := TokenAmount(f.Value()); err != nil {
 				return err
 			}
 		}

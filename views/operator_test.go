@@ -80,7 +80,7 @@ func (h *opHarness) typeText(text string) {
 func (h *opHarness) press(keys ...string) {
 	h.t.Helper()
 	for _, k := range keys {
-		h.run(h.o.Update(keyMsg(k)))
+		h.run(h.o.Update(KeyMsg(k)))
 	}
 }
 
@@ -388,7 +388,7 @@ func (h *opHarness) assertListedAsCreated(sent []byte) {
 			details = append(details, f.Label+": "+f.Value)
 		}
 		d := strings.Join(details, "\n")
-		if !strings.Contains(d, "Status: "+api.TransactionCreatedNote) || !strings.Contains(d, "Body sent: "+strings.Join(prettyBody(sent), "\n")) {
+		if !strings.Contains(d, "Status: "+api.TransactionCreatedNote) || !strings.Contains(d, "Body sent: "+strings.Join(PrettyBody(sent), "\n")) {
 			h.t.Errorf("details of %s:\n%s", tx.TransactionID, d)
 		}
 	}
@@ -398,7 +398,7 @@ func (h *opHarness) assertListedAsCreated(sent []byte) {
 // saying it sends, until the answer arrives.
 func (h *opHarness) yesWhileBusy() {
 	h.t.Helper()
-	answer := h.o.Update(keyMsg("y"))()
+	answer := h.o.Update(KeyMsg("y"))()
 	send := h.o.Update(answer)
 	if !h.o.Busy() || !h.o.Narrowed() || !strings.Contains(h.view(), "sending "+h.o.action) {
 		h.t.Errorf("while sending: busy %t narrowed %t\n%s", h.o.Busy(), h.o.Narrowed(), h.o.View())

@@ -14,7 +14,7 @@ import (
 func TestPickListMarksInListOrder(t *testing.T) {
 	p := newPickList([]string{"a", "b", "c", "d"}, map[string]string{"b": "in the list"}, true)
 	for _, k := range []string{"down", "down", " ", "up", "up", " ", "enter"} {
-		chosen, done := p.key(keyMsg(k))
+		chosen, done := p.key(KeyMsg(k))
 		if done != (k == "enter") {
 			t.Fatalf("%q: done %v", k, done)
 		}
@@ -28,16 +28,16 @@ func TestPickListSingle(t *testing.T) {
 	// The cursor starts on the first item not taken; space marks nothing
 	// where one id is wanted; a taken id cannot be chosen.
 	p := newPickList([]string{"a", "b"}, map[string]string{"a": "row 1"}, false)
-	p.key(keyMsg(" "))
-	if chosen, _ := p.key(keyMsg("enter")); !slices.Equal(chosen, []string{"b"}) {
+	p.key(KeyMsg(" "))
+	if chosen, _ := p.key(KeyMsg("enter")); !slices.Equal(chosen, []string{"b"}) {
 		t.Fatalf("chosen %v", chosen)
 	}
 	p = newPickList([]string{"a", "b"}, map[string]string{"a": "row 1"}, false)
-	p.key(keyMsg("up"))
-	if chosen, done := p.key(keyMsg("enter")); len(chosen) != 0 || !done {
+	p.key(KeyMsg("up"))
+	if chosen, done := p.key(KeyMsg("enter")); len(chosen) != 0 || !done {
 		t.Fatalf("a taken id was chosen: %v", chosen)
 	}
-	if chosen, done := newPickList([]string{"a"}, nil, false).key(keyMsg("esc")); len(chosen) != 0 || !done {
+	if chosen, done := newPickList([]string{"a"}, nil, false).key(KeyMsg("esc")); len(chosen) != 0 || !done {
 		t.Fatalf("esc chose %v", chosen)
 	}
 }
@@ -49,7 +49,7 @@ func TestPickListViewKeepsCursorInSight(t *testing.T) {
 	}
 	p := newPickList(items, nil, true)
 	for range 25 {
-		p.key(keyMsg("down"))
+		p.key(KeyMsg("down"))
 	}
 	lines := p.view(widget.DefaultStyles(), 6)
 	if len(lines) != 6 || !strings.HasPrefix(ansi.Strip(lines[5]), "▶ [ ] "+items[25]) {
@@ -74,10 +74,10 @@ func TestRecentLookupsOfTheProfileOnly(t *testing.T) {
 			t.Fatal(i, err)
 		}
 	}
-	if got := recentLookups(j, journal.Deployment{Profile: "sandbox"}); !slices.Equal(got, []string{ids[0], ids[2]}) {
+	if got := RecentLookups(j, journal.Deployment{Profile: "sandbox"}); !slices.Equal(got, []string{ids[0], ids[2]}) {
 		t.Fatalf("recent on sandbox %v, want its ids newest first, once each", got)
 	}
-	if got := recentLookups(j, journal.Deployment{Profile: "production"}); !slices.Equal(got, []string{ids[1]}) {
+	if got := RecentLookups(j, journal.Deployment{Profile: "production"}); !slices.Equal(got, []string{ids[1]}) {
 		t.Fatalf("recent on production %v", got)
 	}
 }

@@ -15,7 +15,7 @@ import (
 // NewPools is every staking pool of the current token, all pages.
 func NewPools(ctx *Context) Screen {
 	var most decimal.Decimal // the largest total staked, for the bars
-	l := newList(ctx, "Pools", widget.TableConfig[api.Pool]{
+	l := NewList(ctx, "Pools", widget.TableConfig[api.Pool]{
 		Columns: []widget.Column[api.Pool]{
 			{Title: "Name", Cell: func(p api.Pool) string { return p.Name }, Text: true, Flex: 2, MinWidth: 14, Sort: func(a, b api.Pool) int { return cmpString(a.Name, b.Name) }},
 			{Title: "Status", Cell: func(p api.Pool) string { return p.Status }, MinWidth: 8, Priority: 2, Sort: func(a, b api.Pool) int { return cmpString(a.Status, b.Status) }},
@@ -26,7 +26,7 @@ func NewPools(ctx *Context) Screen {
 		},
 		ID:       func(p api.Pool) string { return p.ID },
 		CopyText: func(p api.Pool) string { return p.ID },
-		OnOpen:   func(p api.Pool) tea.Cmd { return navigate(NewStakes(ctx, p)) },
+		OnOpen:   func(p api.Pool) tea.Cmd { return Navigate(NewStakes(ctx, p)) },
 		Empty:    "This token has no staking pools.",
 	}, func(p api.Pool) []widget.Field {
 		return []widget.Field{
@@ -47,9 +47,9 @@ func NewPools(ctx *Context) Screen {
 			{Label: "Contract", Value: p.ContractID},
 		}
 	})
-	l.actions = []rowAction[api.Pool]{{key: keyStake, open: func(p api.Pool) Screen { return NewStake(ctx, p) }, refuse: stakeRefusal}}
+	l.Actions = []RowAction[api.Pool]{{Key: keyStake, Open: func(p api.Pool) Screen { return NewStake(ctx, p) }, Refuse: stakeRefusal}}
 	token := ctx.Token
-	l.fetch = func(c context.Context) ([]api.Pool, error) {
+	l.Fetch = func(c context.Context) ([]api.Pool, error) {
 		all, err := ctx.Session.API.AllPools(c, token)
 		if err != nil {
 			return nil, err
@@ -58,7 +58,7 @@ func NewPools(ctx *Context) Screen {
 	}
 	// summary runs on the UI goroutine before the rows are drawn, so the
 	// bars' scale is set there.
-	l.summary = func(pools []api.Pool) string {
+	l.Summary = func(pools []api.Pool) string {
 		active := 0
 		most = decimal.Zero
 		for _, p := range pools {

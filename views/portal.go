@@ -87,7 +87,7 @@ func (p *portal) fitMessage() {
 	if p.confirm == nil {
 		return
 	}
-	around := linesAt(p.head(), p.width) + 4 + lipgloss.Height(p.confirm.View())
+	around := LinesAt(p.head(), p.width) + 4 + lipgloss.Height(p.confirm.View())
 	p.shown.Styles = p.ctx.Styles
 	p.shown.SetLines(strings.Split(widget.Page(sanitize.Block(p.message), p.width, 0), "\n"))
 	p.shown.SetSize(p.width, p.height-around)
@@ -100,9 +100,9 @@ func (p *portal) loadSubmission() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	p.seq = nextSeq()
+	p.seq = NextSeq()
 	p.busy = "reading the submission"
-	return load(p.seq, func(ctx context.Context) (*api.SubmissionAccounts, error) {
+	return Load(p.seq, func(ctx context.Context) (*api.SubmissionAccounts, error) {
 		return pt.SubmissionAccounts(ctx)
 	})
 }
@@ -121,40 +121,40 @@ func (p *portal) Update(msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { return StatusMsg{Text: "sign-in cancelled: nothing was signed"} }
 		}
 		return p.signIn()
-	case loaded[wallet.Session]:
-		if msg.seq != p.seq {
+	case Loaded[wallet.Session]:
+		if msg.Seq != p.seq {
 			return nil
 		}
 		pt := p.pending
 		p.busy, p.pending, p.message = "", nil, ""
-		if msg.err != nil {
-			p.err = msg.err
+		if msg.Err != nil {
+			p.err = msg.Err
 			return nil
 		}
 		p.submission = nil
-		p.ctx.Wallet.signedIn(pt, msg.value)
+		p.ctx.Wallet.SignedIn(pt, msg.Value)
 		return tea.Batch(p.loadSubmission(),
 			func() tea.Msg { return StatusMsg{Text: "signed in to the portal"} })
-	case loaded[*api.SubmissionAccounts]:
-		if msg.seq != p.seq {
+	case Loaded[*api.SubmissionAccounts]:
+		if msg.Seq != p.seq {
 			return nil
 		}
 		p.busy = ""
-		p.submission, p.err = msg.value, msg.err
-	case loaded[humanityAnswer]:
-		if msg.seq != p.seq {
+		p.submission, p.err = msg.Value, msg.Err
+	case Loaded[humanityAnswer]:
+		if msg.Seq != p.seq {
 			return nil
 		}
 		p.busy = ""
-		if msg.err != nil {
-			p.err = msg.err
+		if msg.Err != nil {
+			p.err = msg.Err
 			return nil
 		}
 		verdict := "has NOT passed proof of humanity"
-		if msg.value.res.Verified {
+		if msg.Value.res.Verified {
 			verdict = "passed proof of humanity"
 		}
-		p.humanity = msg.value.wallet + " " + verdict
+		p.humanity = msg.Value.wallet + " " + verdict
 	}
 	if p.humanityIn.Focused() {
 		var cmd tea.Cmd
@@ -243,9 +243,9 @@ func (p *portal) signIn() tea.Cmd {
 		return nil
 	}
 	pt, text, rec := p.pending, p.message, p.ctx.Recorder
-	p.seq = nextSeq()
+	p.seq = NextSeq()
 	p.busy = "signing in"
-	return load(p.seq, func(ctx context.Context) (wallet.Session, error) {
+	return Load(p.seq, func(ctx context.Context) (wallet.Session, error) {
 		return rec.SignIn(ctx, pt, text, signer)
 	})
 }
@@ -259,10 +259,10 @@ func (p *portal) askHumanity() tea.Cmd {
 	}
 	p.humanityIn.Blur()
 	addr := common.HexToAddress(v).Hex()
-	p.seq = nextSeq()
+	p.seq = NextSeq()
 	p.busy = "asking about humanity"
 	client := p.ctx.Session.API
-	return load(p.seq, func(ctx context.Context) (humanityAnswer, error) {
+	return Load(p.seq, func(ctx context.Context) (humanityAnswer, error) {
 		res, err := client.Humanity(ctx, addr)
 		return humanityAnswer{wallet: addr, res: res}, err
 	})

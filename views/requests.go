@@ -20,7 +20,7 @@ import (
 // newest first, with redacted headers and bodies, and a way to replay one
 // with curl.
 type requests struct {
-	*list[indexed]
+	*List[indexed]
 	seen uint64
 }
 
@@ -33,20 +33,20 @@ type indexed struct {
 // NewRequests is the request inspector.
 func NewRequests(ctx *Context) Screen {
 	r := &requests{}
-	r.list = newList(ctx, "Requests", widget.TableConfig[indexed]{
+	r.List = NewList(ctx, "Requests", widget.TableConfig[indexed]{
 		Columns: []widget.Column[indexed]{
 			{Title: "Time", Cell: func(i indexed) string { return i.X.At.Local().Format("15:04:05") }, MinWidth: 8},
 			{Title: "Method", Cell: func(i indexed) string { return i.X.Method }, MinWidth: 6},
 			{Title: "Operation", Cell: func(i indexed) string { return i.X.Op }, Text: true, MinWidth: 14, Flex: 2},
 			{Title: "Status", Cell: func(i indexed) string { return exchangeStatus(i.X) }, MinWidth: 6, Align: widget.AlignRight},
 			{Title: "Duration", Cell: func(i indexed) string { return duration(i.X.Duration) }, MinWidth: 8, Align: widget.AlignRight, Priority: 2},
-			{Title: "Size", Cell: func(i indexed) string { return byteSize(i.X.ResponseSize) }, MinWidth: 8, Align: widget.AlignRight, Priority: 3},
+			{Title: "Size", Cell: func(i indexed) string { return ByteSize(i.X.ResponseSize) }, MinWidth: 8, Align: widget.AlignRight, Priority: 3},
 		},
 		ID:       func(i indexed) string { return fmt.Sprint(i.N) },
 		CopyText: func(i indexed) string { return i.X.Curl() },
 		Empty:    "No requests yet: every call the dashboard makes to the service appears here.",
 	}, exchangeFields)
-	r.newestFirst = true
+	r.NewestFirst = true
 	return r
 }
 
@@ -57,8 +57,8 @@ func exchangeStatus(x api.Exchange) string {
 	return fmt.Sprint(x.Status)
 }
 
-// byteSize writes a byte count for people.
-func byteSize[N int | int64](n N) string {
+// ByteSize writes a byte count for people.
+func ByteSize[N int | int64](n N) string {
 	switch {
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
@@ -75,7 +75,7 @@ func exchangeFields(i indexed) []widget.Field {
 		{Label: "Status", Value: exchangeStatus(x) + " " + http.StatusText(x.Status)},
 		{Label: "Attempt", Value: fmt.Sprint(x.Attempt)},
 		{Label: "Duration", Value: duration(x.Duration)},
-		{Label: "Sizes", Value: fmt.Sprintf("sent %s, received %s", byteSize(x.RequestSize), byteSize(x.ResponseSize))},
+		{Label: "Sizes", Value: fmt.Sprintf("sent %s, received %s", ByteSize(x.RequestSize), ByteSize(x.ResponseSize))},
 	}
 	if x.Err != "" {
 		fields = append(fields, widget.Field{Label: "Error", Value: x.Err})
@@ -109,7 +109,7 @@ func clip(b []byte) string {
 		}
 	}
 	if len(b) > maxShownBody {
-		return string(b[:maxShownBody]) + fmt.Sprintf("… (%s more)", byteSize(len(b)-maxShownBody))
+		return string(b[:maxShownBody]) + fmt.Sprintf("… (%s more)", ByteSize(len(b)-maxShownBody))
 	}
 	return string(b)
 }
@@ -148,7 +148,7 @@ func (r *requests) Init() tea.Cmd {
 
 // wait blocks, off the UI goroutine, until the log changes.
 func (r *requests) wait() tea.Cmd {
-	log := r.ctx.Session.Requests
+	log := r.Ctx.Session.Requests
 	return func() tea.Msg {
 		<-log.Changed()
 		return exchangesChanged{}
@@ -156,7 +156,7 @@ func (r *requests) wait() tea.Cmd {
 }
 
 func (r *requests) refresh() tea.Cmd {
-	log := r.ctx.Session.Requests
+	log := r.Ctx.Session.Requests
 	if v := log.Version(); v == r.seen && r.seen != 0 {
 		return nil
 	}
@@ -167,7 +167,7 @@ func (r *requests) refresh() tea.Cmd {
 	for i, x := range all {
 		rows[len(all)-1-i] = indexed{N: base + i, X: x}
 	}
-	return r.setRows(rows)
+	return r.SetRows(rows)
 }
 
 func (r *requests) Update(msg tea.Msg) tea.Cmd {
@@ -175,28 +175,28 @@ func (r *requests) Update(msg tea.Msg) tea.Cmd {
 	case exchangesChanged:
 		return tea.Batch(r.refresh(), r.wait())
 	case tea.KeyMsg:
-		if !r.table.EditingFilter() && key.Matches(msg, keyCurl) {
-			row, ok := r.table.Selected()
+		if !r.Table.EditingFilter() && key.Matches(msg, keyCurl) {
+			row, ok := r.Table.Selected()
 			switch {
 			case !ok:
 				return nil
-			case r.ctx.Session.Sandbox:
+			case r.Ctx.Session.Sandbox:
 				// Its requests go over an in-memory network: a curl of them
 				// would reach nothing.
 				return func() tea.Msg {
 					return widget.StatusMsg{Text: "the embedded sandbox is not reachable from outside allot: run `allot sandbox` and a profile for it to replay requests with curl", Error: true}
 				}
 			}
-			return r.ctx.Clipboard.Copy(row.X.Curl())
+			return r.Ctx.Clipboard.Copy(row.X.Curl())
 		}
 	}
-	return r.list.Update(msg)
+	return r.List.Update(msg)
 }
 
 func (r *requests) ShortHelp() []key.Binding {
-	return append([]key.Binding{keyCurl}, r.list.ShortHelp()...)
+	return append([]key.Binding{keyCurl}, r.List.ShortHelp()...)
 }
 
 func (r *requests) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{{keyCurl}}, r.list.FullHelp()...)
+	return append([][]key.Binding{{keyCurl}}, r.List.FullHelp()...)
 }

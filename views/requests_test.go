@@ -53,10 +53,10 @@ func TestRequestsCurlOnTheEmbeddedSandbox(t *testing.T) {
 	r := NewRequests(ctx).(*requests)
 	r.SetSize(120, 30)
 	settle(r, r.refresh())
-	if _, ok := r.table.Selected(); !ok {
+	if _, ok := r.Table.Selected(); !ok {
 		t.Fatalf("no request listed:\n%s", r.View())
 	}
-	msg := r.Update(keyMsg("c"))()
+	msg := r.Update(KeyMsg("c"))()
 	status, ok := msg.(widget.StatusMsg)
 	if !ok || !status.Error || !strings.Contains(status.Text, "allot sandbox") {
 		t.Errorf("copy as curl on the embedded sandbox: %#v", msg)

@@ -236,9 +236,9 @@ func (s *schedule) Narrowed() bool { return s.state != schForm }
 func (s *schedule) Busy() bool { return s.state == schSending }
 
 func (s *schedule) reloadList() tea.Cmd {
-	s.listSeq = nextSeq()
+	s.listSeq = NextSeq()
 	j, d := s.ctx.Journal, s.ctx.Session.Deployment()
-	return load(s.listSeq, func(context.Context) ([]CreatedSchedule, error) { return CreatedSchedules(j, d) })
+	return Load(s.listSeq, func(context.Context) ([]CreatedSchedule, error) { return CreatedSchedules(j, d) })
 }
 
 // schSent is the answer to a create, and when it was lost what the check
@@ -256,9 +256,9 @@ var errReopened = &act.UnknownError{Err: errors.New("no answer came, as the jour
 
 func (s *schedule) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case loaded[[]CreatedSchedule]:
-		if msg.seq == s.listSeq {
-			s.list, s.listErr = msg.value, msg.err
+	case Loaded[[]CreatedSchedule]:
+		if msg.Seq == s.listSeq {
+			s.list, s.listErr = msg.Value, msg.Err
 		}
 		return nil
 	case schSent:
@@ -299,7 +299,7 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 			s.reset()
 			return s.form.Focus(0)
 		case key.Matches(k, schKeyClose):
-			return back
+			return Back
 		}
 	case schUnknown:
 		switch {
@@ -324,7 +324,7 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 func (s *schedule) formKey(k tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, schKeyCancel):
-		return back
+		return Back
 	case key.Matches(k, schKeyReview):
 		return s.review()
 	case key.Matches(k, schKeyAdd):
@@ -626,7 +626,7 @@ func (s *schedule) review() tea.Cmd {
 		return nil
 	}
 	s.reviewed, s.body = s.req, body
-	s.pretty = prettyBody(body)
+	s.pretty = PrettyBody(body)
 	s.state = schReview
 	s.confirm = widget.NewConfirm("schedule-create",
 		fmt.Sprintf("Create schedule %q? y sends the body above to %s.", s.req.Name, schOp))
@@ -664,18 +664,18 @@ func (s *schedule) confirmed(msg widget.ConfirmMsg) tea.Cmd {
 // answer is lost, it checks at once whether the service applied the
 // write, which settles it in the journal when the check can tell.
 func (s *schedule) send() tea.Cmd {
-	s.seq = nextSeq()
+	s.seq = NextSeq()
 	s.state = schSending
 	seq, req := s.seq, s.reviewed
 	rec, client := s.ctx.Recorder, s.ctx.Session.API
 	return func() tea.Msg {
-		c, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		c, cancel := context.WithTimeout(context.Background(), RequestTimeout)
 		defer cancel()
 		res, err := rec.CreateSchedule(c, client, req)
 		out := schSent{seq: seq, res: res, err: err}
 		var unknown *act.UnknownError
 		if errors.As(err, &unknown) {
-			out.verdict, out.checkErr = checkSent(rec, unknown.Sent())
+			out.verdict, out.checkErr = CheckSent(rec, unknown.Sent())
 		}
 		return out
 	}
@@ -686,7 +686,7 @@ func (s *schedule) send() tea.Cmd {
 func (s *schedule) check(w act.Sent) tea.Cmd {
 	seq, rec := s.seq, s.ctx.Recorder
 	return func() tea.Msg {
-		v, err := checkSent(rec, w)
+		v, err := CheckSent(rec, w)
 		return schSent{seq: seq, err: errReopened, verdict: v, checkErr: err}
 	}
 }

@@ -25,12 +25,12 @@ type CreatedSchedule struct {
 // the same bytes again after a yes. nil when body is not a schedule that
 // encodes back to the same bytes.
 func reopenSchedule(ctx *Context, write string, body []byte, at time.Time) Screen {
-	req, ok := schReadRequest(body)
+	req, ok := ReadScheduleRequest(body)
 	if !ok {
 		return nil
 	}
 	s := NewSchedule(ctx).(*schedule)
-	s.reviewed, s.body, s.pretty = req, body, prettyBody(body)
+	s.reviewed, s.body, s.pretty = req, body, PrettyBody(body)
 	s.state = schUnknown
 	s.reopened = &act.Sent{Op: schOp, Ref: req.Name, Write: write, Body: body}
 	s.written = *s.reopened
@@ -39,9 +39,9 @@ func reopenSchedule(ctx *Context, write string, body []byte, at time.Time) Scree
 	return s
 }
 
-// schReadRequest reads a journaled schedule; only one that encodes back
+// ReadScheduleRequest reads a journaled schedule; only one that encodes back
 // to the same bytes may be sent again.
-func schReadRequest(body []byte) (api.ScheduleRequest, bool) {
+func ReadScheduleRequest(body []byte) (api.ScheduleRequest, bool) {
 	var req api.ScheduleRequest
 	if json.Unmarshal(body, &req) != nil {
 		return req, false

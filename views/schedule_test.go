@@ -117,7 +117,7 @@ func (d *scDriver) key(k tea.KeyMsg) { d.run(d.s.Update(k)) }
 
 func (d *scDriver) keys(names ...string) {
 	for _, n := range names {
-		d.key(keyMsg(n))
+		d.key(KeyMsg(n))
 	}
 }
 

@@ -29,7 +29,7 @@ func (s *schedule) View() string {
 	case schUnknown, schResending:
 		out = s.unknownView(w, h)
 	}
-	return strings.Join(schFit(out, w, h), "\n")
+	return strings.Join(FitLines(out, w, h), "\n")
 }
 
 func (s *schedule) title(w int) string {
@@ -39,7 +39,7 @@ func (s *schedule) title(w int) string {
 
 func (s *schedule) formView(w, h int) []string {
 	left := []string{s.title(s.formWidth)}
-	left = append(left, schFit(strings.Split(s.form.View(), "\n"), s.formWidth, s.formHeight)...)
+	left = append(left, FitLines(strings.Split(s.form.View(), "\n"), s.formWidth, s.formHeight)...)
 	// Cut, then style: a style's codes cut or sanitized as text would be
 	// drawn as "^[[1m".
 	sum := sanitize.Truncate(s.sumLine(), s.formWidth)
@@ -184,11 +184,11 @@ func schBlock(view string, w, height int) []string {
 	for len(lines) < height {
 		lines = append(lines, "")
 	}
-	return schFit(lines, w, height)
+	return FitLines(lines, w, height)
 }
 
-// schFit cuts lines to at most w cells and height lines.
-func schFit(lines []string, w, height int) []string {
+// FitLines cuts lines to at most w cells and height lines.
+func FitLines(lines []string, w, height int) []string {
 	if len(lines) > height {
 		lines = lines[:height]
 	}

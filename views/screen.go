@@ -69,10 +69,11 @@ type NavigateMsg struct{ Screen Screen }
 // work ends names itself, since by then the user may have moved on.
 type BackMsg struct{ Screen Screen }
 
-func back() tea.Msg { return BackMsg{} }
+// Back closes the page on top, as esc does.
+func Back() tea.Msg { return BackMsg{} }
 
-// closePage closes s wherever it is by the time the message arrives.
-func closePage(s Screen) tea.Cmd { return func() tea.Msg { return BackMsg{Screen: s} } }
+// ClosePage closes s wherever it is by the time the message arrives.
+func ClosePage(s Screen) tea.Cmd { return func() tea.Msg { return BackMsg{Screen: s} } }
 
 // ErrorMsg reports a failure for the status line; the dashboard keeps
 // running.
@@ -84,35 +85,36 @@ type ErrorMsg struct {
 // StatusMsg is an informational line for the status line.
 type StatusMsg = widget.StatusMsg
 
-func navigate(s Screen) tea.Cmd {
+// Navigate opens s on top of the current page.
+func Navigate(s Screen) tea.Cmd {
 	return func() tea.Msg { return NavigateMsg{Screen: s} }
 }
 
-// requestTimeout bounds a screen's call; the client has its own per-request
+// RequestTimeout bounds a screen's call; the client has its own per-request
 // timeout, this one covers retries and pagination.
-const requestTimeout = 2 * time.Minute
+const RequestTimeout = 2 * time.Minute
 
 // seqs numbers requests across every screen: answers are delivered to all
 // screens, so a number must never be shared by two screens' requests.
 var seqs atomic.Int64
 
-// nextSeq is a request number no other request has.
-func nextSeq() int { return int(seqs.Add(1)) }
+// NextSeq is a request number no other request has.
+func NextSeq() int { return int(seqs.Add(1)) }
 
-// load runs fn off the UI goroutine and wraps its answer as a message.
-func load[T any](seq int, fn func(context.Context) (T, error)) tea.Cmd {
+// Load runs fn off the UI goroutine and wraps its answer as a message.
+func Load[T any](seq int, fn func(context.Context) (T, error)) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), RequestTimeout)
 		defer cancel()
 		v, err := fn(ctx)
-		return loaded[T]{seq: seq, value: v, err: err}
+		return Loaded[T]{Seq: seq, Value: v, Err: err}
 	}
 }
 
-// loaded is the answer to a load; a screen accepts it only when seq is its
+// Loaded is the answer to a load; a screen accepts it only when seq is its
 // latest request.
-type loaded[T any] struct {
-	seq   int
-	value T
-	err   error
+type Loaded[T any] struct {
+	Seq   int
+	Value T
+	Err   error
 }

@@ -21,7 +21,7 @@ import (
 // parameters from the portal, the allowance read on chain (an approve of
 // exactly the amount first when it is short), then the clear-signing flow.
 type stake struct {
-	formSign
+	FormSign
 	pool api.Pool
 	plan *wallet.StakePlan
 }
@@ -29,9 +29,9 @@ type stake struct {
 // NewStake is the stake screen of pool.
 func NewStake(ctx *Context, pool api.Pool) Screen {
 	s := &stake{pool: pool}
-	s.formSign = newFormSign(ctx, s.headLines, "prepare the stake",
+	s.FormSign = NewFormSign(ctx, s.headLines, "prepare the stake",
 		widget.TextField("amount", "Amount (tokens)", "e.g. 100", nil))
-	s.form.Field("amount").Check = func(v string) error {
+	s.Form.Field("amount").Check = func(v string) error {
 		_, err := s.amount(v)
 		return err
 	}
@@ -43,7 +43,7 @@ func (s *stake) amount(v string) (api.Number, error) {
 	if v == "" {
 		return api.Number{}, errors.New("type the amount to stake")
 	}
-	n, err := tokenAmount(v)
+	n, err := TokenAmount(v)
 	if err != nil {
 		return api.Number{}, err
 	}
@@ -56,59 +56,59 @@ func (s *stake) amount(v string) (api.Number, error) {
 func (s *stake) Title() string { return "Stake" }
 
 func (s *stake) Update(msg tea.Msg) tea.Cmd {
-	if s.flow != nil {
-		return s.updateFlow(msg)
+	if s.Flow != nil {
+		return s.UpdateFlow(msg)
 	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		return s.formKey(msg, s.prepare)
-	case loaded[*wallet.StakePlan]:
-		if msg.seq != s.seq {
+		return s.FormKey(msg, s.prepare)
+	case Loaded[*wallet.StakePlan]:
+		if msg.Seq != s.Seq {
 			return nil
 		}
-		s.working = ""
-		if msg.err != nil {
-			s.err = msg.err
+		s.Working = ""
+		if msg.Err != nil {
+			s.Err = msg.Err
 			return nil
 		}
-		s.plan = msg.value
+		s.plan = msg.Value
 		ops := []string{"stake"}
 		if s.plan.Approve != nil {
 			ops = []string{"approve", "stake"}
 		}
-		return s.sign(s.pool.ID, ops, s.plan.Calls(), map[common.Address]string{s.plan.Token: "the token the pool stakes"}, s.policy())
+		return s.Sign(s.pool.ID, ops, s.plan.Calls(), map[common.Address]string{s.plan.Token: "the token the pool stakes"}, s.policy())
 	}
-	return s.form.Update(msg)
+	return s.Form.Update(msg)
 }
 
 // prepare asks the portal for the stake call and reads the allowance; it
 // sends nothing that changes anything.
 func (s *stake) prepare() tea.Cmd {
-	if !s.form.Valid() {
+	if !s.Form.Valid() {
 		return nil
 	}
-	amount, _ := s.amount(s.form.Field("amount").Value())
-	acct, _, unlocked := s.ctx.Wallet.Account()
-	portal, sess, signed := s.ctx.Wallet.Portal(s.ctx.Now())
+	amount, _ := s.amount(s.Form.Field("amount").Value())
+	acct, _, unlocked := s.Ctx.Wallet.Account()
+	portal, sess, signed := s.Ctx.Wallet.Portal(s.Ctx.Now())
 	switch {
 	case !unlocked:
-		s.err = errors.New("no account is unlocked: esc, then u (or :unlock)")
+		s.Err = errors.New("no account is unlocked: esc, then u (or :unlock)")
 		return nil
 	case !signed:
-		s.err = errors.New("not signed in to the portal, which builds the stake: esc, then :portal and s")
+		s.Err = errors.New("not signed in to the portal, which builds the stake: esc, then :portal and s")
 		return nil
 	case sess.Wallet != acct:
-		s.err = fmt.Errorf("the portal session is %s's, not the unlocked %s's: sign in again", sess.Wallet.Hex(), acct.Hex())
+		s.Err = fmt.Errorf("the portal session is %s's, not the unlocked %s's: sign in again", sess.Wallet.Hex(), acct.Hex())
 		return nil
 	}
-	if err := s.ctx.Session.NeedChain("staking"); err != nil {
-		s.err = err
+	if err := s.Ctx.Session.NeedChain("staking"); err != nil {
+		s.Err = err
 		return nil
 	}
-	s.working = "Asking the portal and reading the allowance"
-	s.seq = nextSeq()
-	poolID, chain := s.pool.ID, s.ctx.Session.Chain
-	return load(s.seq, func(ctx context.Context) (*wallet.StakePlan, error) {
+	s.Working = "Asking the portal and reading the allowance"
+	s.Seq = NextSeq()
+	poolID, chain := s.pool.ID, s.Ctx.Session.Chain
+	return Load(s.Seq, func(ctx context.Context) (*wallet.StakePlan, error) {
 		params, err := portal.StakeParameters(ctx, poolID, amount)
 		if err != nil {
 			return nil, err
@@ -123,12 +123,12 @@ func (s *stake) prepare() tea.Cmd {
 
 // policy holds the stake's calls to the pool's contract and the amount
 // asked.
-func (s *stake) policy() policyCheck {
-	session, pool, rec := s.ctx.Session, s.pool, s.ctx.Recorder
-	signer, _, _ := s.ctx.Wallet.Account()
+func (s *stake) policy() PolicyCheck {
+	session, pool, rec := s.Ctx.Session, s.pool, s.Ctx.Recorder
+	signer, _, _ := s.Ctx.Wallet.Account()
 	// The amount typed, never the one in the portal's calldata.
 	var amount *big.Int
-	if n, err := s.amount(s.form.Field("amount").Value()); err == nil {
+	if n, err := s.amount(s.Form.Field("amount").Value()); err == nil {
 		amount, _ = wallet.ParseUnits(n.String())
 	}
 	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
@@ -145,37 +145,37 @@ func (s *stake) policy() policyCheck {
 }
 
 func (s *stake) View() string {
-	return s.view("enter asks the portal for the stake call and shows it before anything is signed · esc cancels", nil)
+	return s.Draw("enter asks the portal for the stake call and shows it before anything is signed · esc cancels", nil)
 }
 
 // headLines are the lines above the form or the flow: the pool, as whom,
 // and the approve that comes first when one does.
 func (s *stake) headLines() string {
-	st := s.ctx.Styles
+	st := s.Ctx.Styles
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Stake in "+sanitize.Line(s.pool.Name)) + "\n")
 	b.WriteString(st.Muted.Render(fmt.Sprintf("minimum %s · minimum length %s · max APY %s%%",
 		widget.FormatAmount(s.pool.MinimumStakeAmount.String()), widget.FormatDuration(s.pool.MinimumStakeLength), s.pool.MaxAPY.String())) + "\n")
 	// What the stake needs is said on open, as the claim form does, not
 	// only once the amount is typed and sent.
-	addr, _, unlocked := s.ctx.Wallet.Account()
+	addr, _, unlocked := s.Ctx.Wallet.Account()
 	switch {
 	case !unlocked:
 		b.WriteString("No account is unlocked: esc, then u (or :unlock); the stake also needs a portal sign-in (:portal).\n")
 	default:
 		b.WriteString("Staking as " + addr.Hex() + "\n")
-		if _, sess, ok := s.ctx.Wallet.Portal(s.ctx.Now()); !ok || sess.Wallet != addr {
+		if _, sess, ok := s.Ctx.Wallet.Portal(s.Ctx.Now()); !ok || sess.Wallet != addr {
 			b.WriteString("Not signed in to the portal as this account, which builds the stake: esc, then :portal and s.\n")
 		}
 	}
 	b.WriteString("\n")
-	if p := s.plan; s.flow != nil && p.Approve != nil {
+	if p := s.plan; s.Flow != nil && p.Approve != nil {
 		b.WriteString(fmt.Sprintf("The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",
 			wallet.FormatUnits(p.Allowance), wallet.FormatUnits(p.Amount), wallet.FormatUnits(p.Amount)))
 	}
 	return b.String()
 }
 
-func (s *stake) ShortHelp() []key.Binding { return s.help(nil) }
+func (s *stake) ShortHelp() []key.Binding { return s.Help(nil) }
 
 func (s *stake) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }

@@ -22,7 +22,7 @@ import (
 // A full wallet address typed in the filter asks the service for that
 // wallet's stakes; a partial one filters locally.
 type stakes struct {
-	*list[api.StakeRow]
+	*List[api.StakeRow]
 	pool   api.Pool
 	source stakeSource // the session's client; tests give their own
 
@@ -58,7 +58,7 @@ func NewStakes(ctx *Context, pool api.Pool) Screen {
 	if ctx.Session != nil {
 		s.source = ctx.Session.API
 	}
-	s.list = newList(ctx, pool.Name, widget.TableConfig[api.StakeRow]{
+	s.List = NewList(ctx, pool.Name, widget.TableConfig[api.StakeRow]{
 		Columns: []widget.Column[api.StakeRow]{
 			{Title: "Wallet", Cell: func(st api.StakeRow) string { return st.WalletString() }, MinWidth: 42, MaxWidth: 42, Flex: 3, SortRef: func(a, b *api.StakeRow) int {
 				return bytes.Compare(a.Wallet[:], b.Wallet[:])
@@ -83,7 +83,7 @@ func NewStakes(ctx *Context, pool api.Pool) Screen {
 			{Label: "Pool", Value: pool.Name + " (" + pool.ID + ")"},
 		}
 	})
-	s.summaryLine = true
+	s.SummaryLine = true
 	return s
 }
 
@@ -126,12 +126,12 @@ func (s *stakes) reloadWhole() tea.Cmd {
 	if s.feed != nil {
 		s.feed.cancel()
 	}
-	s.seq = nextSeq()
-	s.err, s.broke, s.sums = nil, nil, nil
+	s.Seq = NextSeq()
+	s.Err, s.broke, s.sums = nil, nil, nil
 	s.arrived, s.bins = 0, widget.Bins{}
-	s.table.SetLoading(func() string { return "" })
+	s.Table.SetLoading(func() string { return "" })
 	var cmd tea.Cmd
-	s.feed, cmd = startFeed(s.seq, s.source, api.StakesRequest{StakingPoolID: s.pool.ID})
+	s.feed, cmd = startFeed(s.Seq, s.source, api.StakesRequest{StakingPoolID: s.pool.ID})
 	s.refreshLine()
 	return cmd
 }
@@ -157,12 +157,12 @@ func (s *stakes) take(msg stakesArrived) tea.Cmd {
 		return tea.Batch(append(cmds, msg.feed.nextCmd())...)
 	}
 	s.feed = nil
-	s.table.SetLoading(nil)
+	s.Table.SetLoading(nil)
 	switch {
 	case msg.err != nil && s.arrived == 0:
-		s.err = msg.err // drawn where the stakes would be
+		s.Err = msg.err // drawn where the stakes would be
 		if s.wallet == "" {
-			cmds = append(cmds, s.setRows(nil))
+			cmds = append(cmds, s.SetRows(nil))
 		}
 	case msg.err != nil:
 		s.broke = msg.err
@@ -170,7 +170,7 @@ func (s *stakes) take(msg stakesArrived) tea.Cmd {
 		s.sums, s.total = msg.sums, msg.total
 		s.expect = s.arrived
 		if s.arrived == 0 && s.wallet == "" {
-			cmds = append(cmds, s.setRows(nil))
+			cmds = append(cmds, s.SetRows(nil))
 		}
 	}
 	s.refreshLine()
@@ -179,31 +179,31 @@ func (s *stakes) take(msg stakesArrived) tea.Cmd {
 
 // showRows puts the pool's rows in the table, replacing what it showed.
 func (s *stakes) showRows(rows widget.RowSet[api.StakeRow]) tea.Cmd {
-	cmd := s.table.SetRowSet(rows)
-	s.layout() // the rows decide how wide the table wants to be
-	s.focused = ""
-	s.syncDetail()
+	cmd := s.Table.SetRowSet(rows)
+	s.Layout() // the rows decide how wide the table wants to be
+	s.Focused = ""
+	s.SyncDetail()
 	return cmd
 }
 
 // extendRows shows rows, which extend those the table holds, and gives
 // the table the width the new rows ask for.
 func (s *stakes) extendRows(rows widget.RowSet[api.StakeRow]) tea.Cmd {
-	before := s.table.NaturalWidth()
-	cmd := s.table.ExtendRows(rows)
-	if s.table.NaturalWidth() != before {
-		s.layout()
+	before := s.Table.NaturalWidth()
+	cmd := s.Table.ExtendRows(rows)
+	if s.Table.NaturalWidth() != before {
+		s.Layout()
 	}
-	s.syncDetail()
+	s.SyncDetail()
 	return cmd
 }
 
 // refreshLine writes the line above the table: the server filter's answer,
 // the load's progress, how it broke off, or the pool's totals.
 func (s *stakes) refreshLine() {
-	s.summaryTxt = s.poolLine()
+	s.SummaryText = s.poolLine()
 	if s.wallet != "" {
-		s.summaryTxt = fmt.Sprintf("%s of %s (asked the service) · esc: the whole pool", stakeCount(s.walletN), s.wallet)
+		s.SummaryText = fmt.Sprintf("%s of %s (asked the service) · esc: the whole pool", stakeCount(s.walletN), s.wallet)
 	}
 }
 
@@ -233,8 +233,8 @@ func (s *stakes) Busy() bool { return s.feed != nil || s.walletBusy }
 // LoadErr is why the stakes could not be loaded, or why their answer broke
 // off, for the error details (E).
 func (s *stakes) LoadErr() error {
-	if s.err != nil {
-		return s.err
+	if s.Err != nil {
+		return s.Err
 	}
 	return s.broke
 }
@@ -244,11 +244,11 @@ func (s *stakes) LoadErr() error {
 func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
 	q := strings.TrimSpace(query)
 	// A wallet's answer still on its way is for a filter no longer asked.
-	s.walletSeq, s.walletBusy = nextSeq(), false
+	s.walletSeq, s.walletBusy = NextSeq(), false
 	if len(q) == 42 && strings.HasPrefix(q, "0x") && isHex(q[2:]) {
 		s.walletBusy = true
 		seq, source, poolID := s.walletSeq, s.source, s.pool.ID
-		return load(seq, func(c context.Context) (walletStakes, error) {
+		return Load(seq, func(c context.Context) (walletStakes, error) {
 			var rows []api.StakeRow
 			_, err := source.StreamStakes(c, api.StakesRequest{StakingPoolID: poolID, WalletAddress: q}, func(batch []api.StakeRow) error {
 				rows = append(rows, batch...)
@@ -284,30 +284,30 @@ func (s *stakes) Update(msg tea.Msg) tea.Cmd {
 func (s *stakes) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case stakesArrived:
-		if msg.seq != s.seq {
+		if msg.seq != s.Seq {
 			return nil
 		}
 		return s.take(msg)
-	case loaded[walletStakes]:
-		if msg.seq != s.walletSeq {
+	case Loaded[walletStakes]:
+		if msg.Seq != s.walletSeq {
 			return nil
 		}
 		s.walletBusy = false
-		if msg.err != nil {
-			return func() tea.Msg { return ErrorMsg{Op: "stakes of " + msg.value.wallet, Err: msg.err} }
+		if msg.Err != nil {
+			return func() tea.Msg { return ErrorMsg{Op: "stakes of " + msg.Value.wallet, Err: msg.Err} }
 		}
 		if s.wallet == "" {
-			s.all = s.table.Rows()
+			s.all = s.Table.Rows()
 		}
-		s.wallet, s.walletN = msg.value.wallet, len(msg.value.rows)
+		s.wallet, s.walletN = msg.Value.wallet, len(msg.Value.rows)
 		s.refreshLine()
-		return s.setRows(msg.value.rows)
+		return s.SetRows(msg.Value.rows)
 	case shownBins:
 		s.shownBusy = false
 		s.shown, s.shownFor = msg.bins, msg.key
 		return nil
 	case tea.KeyMsg:
-		if s.table.EditingFilter() {
+		if s.Table.EditingFilter() {
 			break
 		}
 		switch {
@@ -318,7 +318,7 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 			return s.reloadWhole()
 		}
 	}
-	return s.list.Update(msg)
+	return s.List.Update(msg)
 }
 
 // summarize is the line of a pool's totals. The totals say what they
@@ -349,13 +349,13 @@ type shownBins struct {
 // many of it. The table makes a new list for every sort, filter and new
 // rows, but grows the last in place as rows arrive in the given order.
 func (s *stakes) shownKey() string {
-	rows, shown := s.table.Shown()
+	rows, shown := s.Table.Shown()
 	return fmt.Sprintf("%p %d of %d", shown, len(shown), rows.Len())
 }
 
 // unfiltered says the table shows every stake of the pool arrived so far:
 // their histogram is counted as they arrive.
-func (s *stakes) unfiltered() bool { return s.table.Query() == "" && s.wallet == "" }
+func (s *stakes) unfiltered() bool { return s.Table.Query() == "" && s.wallet == "" }
 
 // countShown counts the histogram of what the table shows, off the UI
 // goroutine, when that changed since it was last counted.
@@ -368,16 +368,16 @@ func (s *stakes) countShown() tea.Cmd {
 		return nil
 	}
 	s.shownBusy = true
-	rows, shown := s.table.Shown()
+	rows, shown := s.Table.Shown()
 	return func() tea.Msg { return shownBins{key: key, bins: binsOf(rows, shown)} }
 }
 
 func (s *stakes) View() string {
 	if !s.histogram {
-		return s.list.View()
+		return s.List.View()
 	}
 	what := "Stake sizes in " + s.pool.Name + ", staked (not withdrawn)"
-	if q := s.table.Query(); q != "" {
+	if q := s.Table.Query(); q != "" {
 		what += fmt.Sprintf(" matching %q", q)
 	}
 	bins := &s.bins
@@ -387,17 +387,17 @@ func (s *stakes) View() string {
 			what += " (counting…)"
 		}
 	}
-	title := s.ctx.Styles.Title.Render(sanitize.Truncate(what+" (h: back to the list)", s.width))
-	return title + "\n" + widget.Histogram(bins.Buckets(), s.width, max(s.height-1, 3))
+	title := s.Ctx.Styles.Title.Render(sanitize.Truncate(what+" (h: back to the list)", s.Width))
+	return title + "\n" + widget.Histogram(bins.Buckets(), s.Width, max(s.Height-1, 3))
 }
 
 func (s *stakes) ShortHelp() []key.Binding {
-	return append([]key.Binding{keyHistogram, keyRefresh}, s.list.ShortHelp()...)
+	return append([]key.Binding{keyHistogram, keyRefresh}, s.List.ShortHelp()...)
 }
 
 // FullHelp lists h and r too: the list's own help does not know them.
 func (s *stakes) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{{keyHistogram, keyRefresh}}, s.list.FullHelp()...)
+	return append([][]key.Binding{{keyHistogram, keyRefresh}}, s.List.FullHelp()...)
 }
 
 func isHex(s string) bool {

@@ -76,8 +76,8 @@ func benchLoad(b *testing.B, n int) {
 		d.run(nil)
 		s.View()
 		all += time.Since(start)
-		if s.table.Len() != n || s.sums == nil {
-			b.Fatalf("%d rows on screen, want %d", s.table.Len(), n)
+		if s.Table.Len() != n || s.sums == nil {
+			b.Fatalf("%d rows on screen, want %d", s.Table.Len(), n)
 		}
 	}
 	b.ReportMetric(float64(first.Milliseconds())/float64(b.N), "ms-first-rows")

@@ -165,7 +165,7 @@ func newStakesScreen(t *testing.T, src stakeSource) (*stakes, *driver) {
 	// driver runs each keystroke's debounce tick before the next key, so
 	// every prefix of a typed query is applied, whatever the debounce; at
 	// the default 100 ms a 42-character address took 4 s.
-	s.table.SetDebounce(time.Millisecond)
+	s.Table.SetDebounce(time.Millisecond)
 	s.SetSize(120, 30)
 	return s, &driver{s: s}
 }
@@ -224,12 +224,12 @@ func TestStakesShowWhileTheAnswerArrives(t *testing.T) {
 		"withdrawn " + widget.FormatAmount(withdrawn.String()) + " (" + widget.FormatCount(nWithdrawn) + ")",
 		"largest 3,000.000000000000000001",
 	} {
-		if !strings.Contains(s.summaryTxt, want) {
-			t.Errorf("once all arrived, the summary does not say %q: %s", want, s.summaryTxt)
+		if !strings.Contains(s.SummaryText, want) {
+			t.Errorf("once all arrived, the summary does not say %q: %s", want, s.SummaryText)
 		}
 	}
-	if s.Busy() || s.table.Len() != 3000 {
-		t.Errorf("busy %v with %d rows, want done with 3,000", s.Busy(), s.table.Len())
+	if s.Busy() || s.Table.Len() != 3000 {
+		t.Errorf("busy %v with %d rows, want done with 3,000", s.Busy(), s.Table.Len())
 	}
 
 	// A refresh knows how many to expect.
@@ -250,16 +250,16 @@ func TestStakesAnswerBrokeOff(t *testing.T) {
 	s, d := newStakesScreen(t, src)
 	d.run(nil, s.Init())
 	view := s.View()
-	if !strings.Contains(view, "2,000 stakes arrived; the answer broke off: r to retry") || s.table.Len() != 2000 {
-		t.Fatalf("the screen does not keep the 2,000 stakes that arrived and say the answer broke off (%d rows):\n%s", s.table.Len(), view)
+	if !strings.Contains(view, "2,000 stakes arrived; the answer broke off: r to retry") || s.Table.Len() != 2000 {
+		t.Fatalf("the screen does not keep the 2,000 stakes that arrived and say the answer broke off (%d rows):\n%s", s.Table.Len(), view)
 	}
 	if !errors.Is(s.LoadErr(), src.err) {
 		t.Errorf("E does not detail why: %v", s.LoadErr())
 	}
 	src.err = nil
 	d.keys("r")
-	if view := s.View(); s.table.Len() != 3000 || !strings.Contains(view, "3,000 stakes · staked") || s.LoadErr() != nil {
-		t.Errorf("r did not load the whole pool (%d rows):\n%s", s.table.Len(), view)
+	if view := s.View(); s.Table.Len() != 3000 || !strings.Contains(view, "3,000 stakes · staked") || s.LoadErr() != nil {
+		t.Errorf("r did not load the whole pool (%d rows):\n%s", s.Table.Len(), view)
 	}
 
 	// Nothing arrived: the load failed, drawn where the rows would be.
@@ -289,11 +289,11 @@ func TestStakesCutBodyKeepsTheRowsRead(t *testing.T) {
 	s, d := newStakesScreen(t, c)
 	d.run(nil, s.Init())
 	var partial *api.PartialError
-	if n := s.table.Len(); n < api.StakeBatch || n > 9000 || !errors.As(s.LoadErr(), &partial) {
+	if n := s.Table.Len(); n < api.StakeBatch || n > 9000 || !errors.As(s.LoadErr(), &partial) {
 		t.Fatalf("%d rows kept, error %v; want the batches before stake 9,000 and the partial answer", n, s.LoadErr())
 	}
-	if want := widget.FormatCount(s.table.Len()) + " stakes arrived; the answer broke off: r to retry"; !strings.Contains(s.summaryTxt, want) {
-		t.Errorf("summary %q does not say %q", s.summaryTxt, want)
+	if want := widget.FormatCount(s.Table.Len()) + " stakes arrived; the answer broke off: r to retry"; !strings.Contains(s.SummaryText, want) {
+		t.Errorf("summary %q does not say %q", s.SummaryText, want)
 	}
 }
 
@@ -309,10 +309,10 @@ func TestStakesFilterAndSortWhileArriving(t *testing.T) {
 	d.keys("s")           // Amount ↓
 	close(src.hold)
 	d.run(nil)
-	if n := s.table.Len(); n != 1500 {
+	if n := s.Table.Len(); n != 1500 {
 		t.Fatalf("the filter keeps %d of the 3,000 stakes, want wallet B's 1,500", n)
 	}
-	all, shown := s.table.Shown()
+	all, shown := s.Table.Shown()
 	if got := all.At(shown[0]); got.AmountString() != "3000.000000000000000001" {
 		t.Errorf("sorted by amount, descending, the first row is %s, want the largest of wallet B", got.AmountString())
 	}
@@ -330,8 +330,8 @@ func TestStakesHistogramFollowsTheFilter(t *testing.T) {
 	s, d := newStakesScreen(t, &testSource{rows: rows, batch: 4})
 	d.run(nil, s.Init())
 	for _, want := range []string{"4 stakes", "staked 157 ·", "withdrawn 1,000 (1)", "largest 100"} {
-		if !strings.Contains(s.summaryTxt, want) {
-			t.Errorf("summary %q does not say %q", s.summaryTxt, want)
+		if !strings.Contains(s.SummaryText, want) {
+			t.Errorf("summary %q does not say %q", s.SummaryText, want)
 		}
 	}
 	d.keys("h")
@@ -358,20 +358,20 @@ func TestStakesServerFilter(t *testing.T) {
 	s, d := newStakesScreen(t, src)
 	d.run(func() bool { return s.arrived == 1000 }, s.Init())
 	d.typeFilter(wallet)
-	if view := s.View(); s.table.Len() != 1 || !strings.Contains(view, "1 stake of "+wallet+" (asked the service)") {
-		t.Fatalf("the wallet's stakes are not shown (%d rows):\n%s", s.table.Len(), view)
+	if view := s.View(); s.Table.Len() != 1 || !strings.Contains(view, "1 stake of "+wallet+" (asked the service)") {
+		t.Fatalf("the wallet's stakes are not shown (%d rows):\n%s", s.Table.Len(), view)
 	}
 	if last := src.requests[len(src.requests)-1]; last.WalletAddress != wallet || last.StakingPoolID != testPool.ID {
 		t.Errorf("the service was asked %+v", last)
 	}
 	close(src.hold)
 	d.run(nil)
-	if s.table.Len() != 1 {
-		t.Errorf("the pool's stakes arriving replaced the wallet's: %d rows", s.table.Len())
+	if s.Table.Len() != 1 {
+		t.Errorf("the pool's stakes arriving replaced the wallet's: %d rows", s.Table.Len())
 	}
 	d.keys("esc")
-	if view := s.View(); s.table.Len() != 3000 || !strings.Contains(view, "3,000 stakes · staked") {
-		t.Errorf("esc did not bring back the whole pool (%d rows):\n%s", s.table.Len(), view)
+	if view := s.View(); s.Table.Len() != 3000 || !strings.Contains(view, "3,000 stakes · staked") {
+		t.Errorf("esc did not bring back the whole pool (%d rows):\n%s", s.Table.Len(), view)
 	}
 }
 
@@ -388,8 +388,8 @@ func TestStakesWalletAnswerAfterEscIsDropped(t *testing.T) {
 	}
 	s.onFilter("") // esc, before the answer
 	d.run(nil, ask)
-	if s.table.Len() != 100 || s.wallet != "" || s.Busy() {
-		t.Errorf("the late answer replaced the pool: %d rows, wallet %q, busy %v", s.table.Len(), s.wallet, s.Busy())
+	if s.Table.Len() != 100 || s.wallet != "" || s.Busy() {
+		t.Errorf("the late answer replaced the pool: %d rows, wallet %q, busy %v", s.Table.Len(), s.wallet, s.Busy())
 	}
 }
 

@@ -92,7 +92,7 @@ func (r txRow) fields(now time.Time) []widget.Field {
 		widget.Field{Label: "Created", Value: widget.FormatTime(r.At, now)},
 		widget.Field{Label: "Profile", Value: r.Profile})
 	if r.Sent != nil {
-		fields = append(fields, widget.Field{Label: "Body sent", Value: strings.Join(prettyBody(r.Sent), "\n")})
+		fields = append(fields, widget.Field{Label: "Body sent", Value: strings.Join(PrettyBody(r.Sent), "\n")})
 	}
 	return fields
 }
@@ -102,7 +102,7 @@ func (r txRow) fields(now time.Time) []widget.Field {
 // rereads the journal every few seconds, so what another allot process
 // creates appears here.
 func NewTransactions(ctx *Context) Screen {
-	l := newList(ctx, "Transactions", widget.TableConfig[txRow]{
+	l := NewList(ctx, "Transactions", widget.TableConfig[txRow]{
 		Columns: []widget.Column[txRow]{
 			{Title: "Transaction", Cell: func(r txRow) string { return r.ID }, MinWidth: 14, Flex: 3},
 			{Title: "Kind", Cell: func(r txRow) string { return r.Kind }, MinWidth: 18, MaxWidth: 18, Sort: func(a, b txRow) int { return cmpString(a.Kind, b.Kind) }},
@@ -116,21 +116,21 @@ func NewTransactions(ctx *Context) Screen {
 	}, func(r txRow) []widget.Field { return r.fields(ctx.Now()) })
 	j := ctx.Journal
 	d := ctx.Session.Deployment()
-	l.fetch = func(context.Context) ([]txRow, error) { return readTransactions(j, d) }
-	l.newestFirst = true
-	l.actions = []rowAction[txRow]{{
-		key:  keyUnknown,
-		open: func(r txRow) Screen { return reopenUnknown(ctx, r.op, r.ref, r.write, r.Body, r.At) },
-		only: func(r txRow) bool { return r.Status == statusUnknown },
-		refuse: func(r txRow) string {
+	l.Fetch = func(context.Context) ([]txRow, error) { return readTransactions(j, d) }
+	l.NewestFirst = true
+	l.Actions = []RowAction[txRow]{{
+		Key:  keyUnknown,
+		Open: func(r txRow) Screen { return reopenUnknown(ctx, r.op, r.ref, r.write, r.Body, r.At) },
+		Only: func(r txRow) bool { return r.Status == statusUnknown },
+		Refuse: func(r txRow) string {
 			if r.Body == nil {
 				return cannotReopen
 			}
 			return ""
 		},
 	}}
-	t := &transactions{list: l, live: map[string]wallet.Status{}}
-	l.loaded = func(rows []txRow) []txRow {
+	t := &transactions{List: l, live: map[string]wallet.Status{}}
+	l.Loaded = func(rows []txRow) []txRow {
 		t.rows = rows
 		return t.merge()
 	}
@@ -140,7 +140,7 @@ func NewTransactions(ctx *Context) Screen {
 // transactions keeps the statuses of the transactions followed in this
 // run, newer than what the journal says until they are final.
 type transactions struct {
-	*list[txRow]
+	*List[txRow]
 	live map[string]wallet.Status
 	rows []txRow
 	// seen is the recorder's count at the last read; polls counts looks.
@@ -163,24 +163,24 @@ func pollLater() tea.Cmd {
 }
 
 func (t *transactions) Init() tea.Cmd {
-	t.seen = t.ctx.Recorder.Appended()
-	return tea.Batch(t.list.Init(), pollLater())
+	t.seen = t.Ctx.Recorder.Appended()
+	return tea.Batch(t.List.Init(), pollLater())
 }
 
 func (t *transactions) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case pollJournal:
 		t.polls++
-		if n := t.ctx.Recorder.Appended(); n != t.seen || t.polls%pollsPerRead == 0 {
+		if n := t.Ctx.Recorder.Appended(); n != t.seen || t.polls%pollsPerRead == 0 {
 			t.seen = n
-			return tea.Batch(t.reload(), pollLater())
+			return tea.Batch(t.Reload(), pollLater())
 		}
 		return pollLater()
 	case TxStatusMsg:
 		t.live[msg.Status.Hash.Hex()] = msg.Status
-		return t.setRows(t.merge())
+		return t.SetRows(t.merge())
 	}
-	return t.list.Update(msg)
+	return t.List.Update(msg)
 }
 
 // merge lays the live statuses over the journal's rows.
@@ -294,7 +294,7 @@ func readTransactions(j *journal.Journal, d journal.Deployment) ([]txRow, error)
 	slices.SortStableFunc(rows, func(a, b txRow) int { return b.At.Compare(a.At) })
 	if len(res.Warnings) > 0 {
 		// A torn last line after a crash: what was read is listed.
-		return rows, rowsWarning(strings.Join(res.Warnings, "; "))
+		return rows, RowsWarning(strings.Join(res.Warnings, "; "))
 	}
 	return rows, nil
 }
@@ -322,17 +322,17 @@ func reopenUnknown(ctx *Context, op, ref, write string, body []byte, at time.Tim
 func canReopen(op, ref string, body []byte) bool {
 	switch op {
 	case act.OpTransaction:
-		_, ok := opReadRequest(ref, body)
+		_, ok := ReadTransactionRequest(ref, body)
 		return ok
 	case act.OpSchedule:
-		_, ok := schReadRequest(body)
+		_, ok := ReadScheduleRequest(body)
 		return ok
 	case act.OpUploadURL:
-		return sameJSON(body, &api.UploadURLRequest{})
+		return SameJSON(body, &api.UploadURLRequest{})
 	case act.OpCreative:
-		return sameJSON(body, &api.CreateCreativeRequest{})
+		return SameJSON(body, &api.CreateCreativeRequest{})
 	case act.OpClaim:
-		return sameJSON(body, &api.ClaimRequest{})
+		return SameJSON(body, &api.ClaimRequest{})
 	}
 	return false
 }

@@ -135,7 +135,7 @@ func TestReopenEveryKind(t *testing.T) {
 					res, _ := j.Read()
 					return len(journal.Writes(res.Entries))
 				}
-				lostDrive(scr, scr.Update(keyMsg("r")))
+				lostDrive(scr, scr.Update(KeyMsg("r")))
 				asked := strings.Contains(scr.View(), "Send this request again?")
 				if want := tc.resend && !apply; asked != want {
 					t.Fatalf("r asks to send again: %v, want %v:\n%s", asked, want, scr.View())
@@ -146,12 +146,12 @@ func TestReopenEveryKind(t *testing.T) {
 					}
 					return
 				}
-				lostDrive(scr, scr.Update(keyMsg("n")))
+				lostDrive(scr, scr.Update(KeyMsg("n")))
 				if requests() != 1 || strings.Contains(scr.View(), "Send this request again?") {
 					t.Fatalf("n: %d writes journaled, view:\n%s", requests(), scr.View())
 				}
-				lostDrive(scr, scr.Update(keyMsg("r")))
-				lostDrive(scr, scr.Update(keyMsg("y")))
+				lostDrive(scr, scr.Update(KeyMsg("r")))
+				lostDrive(scr, scr.Update(KeyMsg("y")))
 				res, _ := j.Read()
 				writes := journal.Writes(res.Entries)
 				if len(writes) != 2 || !bytes.Equal(writes[1].Request.Data, writes[0].Request.Data) || !writes[1].Settled() {

@@ -71,10 +71,10 @@ func (u *unlock) SetSize(width, height int) {
 }
 
 func (u *unlock) Init() tea.Cmd {
-	u.seq = nextSeq()
+	u.seq = NextSeq()
 	u.busy = true
 	ctx := u.ctx
-	return load(u.seq, func(context.Context) (keystoreListing, error) {
+	return Load(u.seq, func(context.Context) (keystoreListing, error) {
 		store, err := ctx.Wallet.Store(ctx)
 		if err != nil {
 			return keystoreListing{}, err
@@ -88,32 +88,32 @@ func (u *unlock) Init() tea.Cmd {
 
 func (u *unlock) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case loaded[keystoreListing]:
-		if msg.seq != u.seq {
+	case Loaded[keystoreListing]:
+		if msg.Seq != u.seq {
 			return nil
 		}
 		u.busy, u.loaded = false, true
-		if msg.err != nil {
-			u.err = msg.err
+		if msg.Err != nil {
+			u.err = msg.Err
 			return nil
 		}
-		u.dir, u.accounts, u.problems = msg.value.dir, msg.value.accounts, msg.value.problems
+		u.dir, u.accounts, u.problems = msg.Value.dir, msg.Value.accounts, msg.Value.problems
 		u.cursor = min(u.cursor, max(len(u.accounts)-1, 0))
-	case loaded[common.Address]:
-		if msg.seq != u.seq {
+	case Loaded[common.Address]:
+		if msg.Seq != u.seq {
 			return nil
 		}
 		u.busy = false
-		if msg.err != nil {
-			u.err = msg.err
-			if errors.Is(msg.err, keystore.ErrWrongPassphrase) {
+		if msg.Err != nil {
+			u.err = msg.Err
+			if errors.Is(msg.Err, keystore.ErrWrongPassphrase) {
 				return u.pass.Focus()
 			}
 			return nil
 		}
-		u.ctx.Wallet.unlocked(msg.value)
-		text := "unlocked " + msg.value.Hex()
-		return tea.Batch(func() tea.Msg { return StatusMsg{Text: text} }, closePage(u))
+		u.ctx.Wallet.Unlocked(msg.Value)
+		text := "unlocked " + msg.Value.Hex()
+		return tea.Batch(func() tea.Msg { return StatusMsg{Text: text} }, ClosePage(u))
 	case tea.KeyMsg:
 		return u.key(msg)
 	}
@@ -175,11 +175,11 @@ func (u *unlock) start() tea.Cmd {
 	// By file: a file made by foundry names no address, and the
 	// decryption proves which one it holds.
 	account := u.accounts[u.cursor]
-	u.seq = nextSeq()
+	u.seq = NextSeq()
 	u.busy = true
 	u.err = nil
 	ctx := u.ctx
-	return load(u.seq, func(context.Context) (common.Address, error) {
+	return Load(u.seq, func(context.Context) (common.Address, error) {
 		store, err := ctx.Wallet.Store(ctx)
 		if err != nil {
 			return common.Address{}, err

@@ -106,7 +106,7 @@ func (w *Wallet) SignOut() {
 
 // unlocked makes account the unlocked one; a portal session of another
 // account ends.
-func (w *Wallet) unlocked(account common.Address) {
+func (w *Wallet) Unlocked(account common.Address) {
 	if account != w.account {
 		w.SignOut()
 	}
@@ -114,7 +114,7 @@ func (w *Wallet) unlocked(account common.Address) {
 }
 
 // signedIn keeps the portal session.
-func (w *Wallet) signedIn(p *wallet.Portal, s wallet.Session) { w.portal, w.session = p, &s }
+func (w *Wallet) SignedIn(p *wallet.Portal, s wallet.Session) { w.portal, w.session = p, &s }
 
 // TxStatusMsg is a followed transaction's status as it changes: every
 // screen may show it; the Transactions screen does.
