@@ -189,7 +189,7 @@ func (m *Model) buildTabs() {
 	m.stacks[tabPools] = []views.Screen{views.NewPools(m.ctx)}
 	if m.stacks[tabAllocation] == nil {
 		m.stacks[tabAllocation] = []views.Screen{views.NewAllocation(m.ctx)}
-		m.stacks[tabTransactions] = []views.Screen{views.NewTransactions(m.ctx)}
+		m.stacks[tabTransactions] = []views.Screen{views.NewTransactions(m.ctx, views.ReopenUnknown)}
 		m.stacks[tabRequests] = []views.Screen{views.NewRequests(m.ctx)}
 		m.stacks[tabPortal] = []views.Screen{views.NewPortal(m.ctx)}
 	}

@@ -176,7 +176,7 @@ func TestQuestionUnderAPageSaysNo(t *testing.T) {
 	f.typ("nope").wait(`"nope" is not a UUID`)
 	f.key(tea.KeyCtrlU).typ(f.s.Fixtures.AllocationIDs[1]).key(tea.KeyCtrlS).wait("Send this START_DISTRIBUTION request")
 	f.key(tea.KeyRight).wait("▶ [ Yes ]")
-	f.send(views.NavigateMsg{Screen: views.NewTransactions(f.m.ctx)}).wait("No transactions yet")
+	f.send(views.NavigateMsg{Screen: views.NewTransactions(f.m.ctx, views.ReopenUnknown)}).wait("No transactions yet")
 	f.key(tea.KeyEsc).wait("Send this START_DISTRIBUTION request")
 	f.waitFrom(f.mark, "▶ [ No ]")
 	f.key(tea.KeyEnter).wait("recent lookups")

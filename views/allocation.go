@@ -22,13 +22,6 @@ import (
 	"allot/wallet/vesting"
 )
 
-// maxRecent is how many recent lookups the allocation screen offers;
-// recentTail is how much of the journal's end is read to find them.
-const (
-	maxRecent  = 8
-	recentTail = 256 << 10
-)
-
 // allocation looks up an allocation: its merkle proof, verified here, the
 // allocation and schedule decoded from the leaf, and an unlock chart. The
 // id field takes keys only while it is edited (/, i or enter; esc leaves
@@ -60,7 +53,7 @@ func NewAllocation(ctx *Context) Screen {
 	a := &allocation{ctx: ctx, input: in, pick: -1, detail: widget.NewDetail()}
 	a.recent = RecentLookups(ctx.Journal, ctx.Session.Deployment())
 	if fx := ctx.Session.Fixtures; fx != nil {
-		a.demo = fx.AllocationIDs[:min(len(fx.AllocationIDs), maxRecent)]
+		a.demo = fx.AllocationIDs[:min(len(fx.AllocationIDs), MaxRecent)]
 	}
 	return a
 }
@@ -75,37 +68,13 @@ type LookupMsg struct{ ID string }
 func RecentAllocations(ctx *Context) []string {
 	ids := RecentLookups(ctx.Journal, ctx.Session.Deployment())
 	if fx := ctx.Session.Fixtures; fx != nil {
-		for _, id := range fx.AllocationIDs[:min(len(fx.AllocationIDs), maxRecent)] {
+		for _, id := range fx.AllocationIDs[:min(len(fx.AllocationIDs), MaxRecent)] {
 			if !slices.Contains(ids, id) {
 				ids = append(ids, id)
 			}
 		}
 	}
 	return ids
-}
-
-// RecentLookups are the allocations looked up lately on deployment d,
-// newest first: ids of another deployment mean nothing here.
-func RecentLookups(j *journal.Journal, d journal.Deployment) []string {
-	if j == nil {
-		return nil
-	}
-	// The newest lookups are at the end: a bounded tail keeps opening a
-	// screen cheap however long the journal grows.
-	res, err := j.ReadTail(recentTail)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	seen := map[string]bool{}
-	for i := len(res.Entries) - 1; i >= 0 && len(out) < maxRecent; i-- {
-		e := res.Entries[i]
-		if e.Kind == journal.KindLookup && d.Owns(e) && !seen[e.Ref] && api.CheckUUID("id", e.Ref) == nil {
-			seen[e.Ref] = true
-			out = append(out, e.Ref)
-		}
-	}
-	return out
 }
 
 func (a *allocation) Title() string   { return "Allocation" }
@@ -182,7 +151,7 @@ func (a *allocation) lookup(id string) tea.Cmd {
 func (a *allocation) remember(id string) {
 	out := []string{id}
 	for _, r := range a.recent {
-		if r != id && len(out) < maxRecent {
+		if r != id && len(out) < MaxRecent {
 			out = append(out, r)
 		}
 	}
@@ -339,7 +308,6 @@ func checkMark(c wallet.Check) string {
 
 var (
 	passStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#1A7F37", Dark: "#3FB950"}).Bold(true)
-	FailStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#CF222E", Dark: "#F85149"}).Bold(true)
 	// uncheckedStyle: neither green nor red, and never mistaken for a pass.
 	uncheckedStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#9A6700", Dark: "#D29922"}).Bold(true)
 )

@@ -295,11 +295,11 @@ func (c *claim) ShortHelp() []key.Binding { return c.Help(c.confirm) }
 
 func (c *claim) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
 
-// reopenClaim is the page of a claim request whose answer was lost, read
+// ReopenClaim is the page of a claim request whose answer was lost, read
 // back from the journal; nil when body is not a claim request that
 // encodes back to the same bytes. Sending it again signs nothing: the
 // transactions it answers with are signed from the allocation's claim.
-func reopenClaim(ctx *Context, allocationID, write string, body []byte, at time.Time) Screen {
+func ReopenClaim(ctx *Context, allocationID, write string, body []byte, at time.Time) Screen {
 	var req api.ClaimRequest
 	if !SameJSON(body, &req) {
 		return nil

@@ -679,11 +679,11 @@ func (c *creative) ShortHelp() []key.Binding {
 
 func (c *creative) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
 
-// reopenCreative is the page of a creative's upload URL or registration
+// ReopenCreative is the page of a creative's upload URL or registration
 // whose answer was lost, read back from the journal; nil when body is not
 // such a request that encodes back to the same bytes. A registration may
 // be sent again; an upload URL is not (it changes nothing by itself).
-func reopenCreative(ctx *Context, op, ref, write string, body []byte, at time.Time) Screen {
+func ReopenCreative(ctx *Context, op, ref, write string, body []byte, at time.Time) Screen {
 	sent := act.Sent{Op: op, Ref: ref, Write: write, Body: body}
 	switch op {
 	case crvOpURL:

@@ -41,31 +41,31 @@ func crvPNG(t *testing.T, dir, name string) []byte {
 
 // crvOnLogo opens the upload screen at w x h on a folder holding
 // logo.png, a small PNG, and chooses it.
-func crvOnLogo(t *testing.T, opts sandbox.Options, w, h int) (*Context, *scDriver, *creative) {
+func crvOnLogo(t *testing.T, opts sandbox.Options, w, h int) (*Context, *Driver, *creative) {
 	t.Helper()
-	ctx := schContext(t, opts)
+	ctx := Journaled(t, opts)
 	dir := t.TempDir()
 	crvPNG(t, dir, "logo.png")
-	d := newSCDriver(t, newCreative(ctx, dir), w, h)
-	c := d.s.(*creative)
+	d := NewDriver(t, newCreative(ctx, dir), w, h)
+	c := d.S.(*creative)
 	d.crvChoose("logo.png")
-	d.until("the details", func() bool { return c.state == crvDetails })
+	d.Until("the details", func() bool { return c.state == crvDetails })
 	return ctx, d, c
 }
 
 // crvChoose moves the picker to the file called name and chooses it.
-func (d *scDriver) crvChoose(name string) {
-	d.t.Helper()
-	c := d.s.(*creative)
-	d.until("the directory listing", func() bool { return strings.Contains(c.View(), name) })
+func (d *Driver) crvChoose(name string) {
+	d.T.Helper()
+	c := d.S.(*creative)
+	d.Until("the directory listing", func() bool { return strings.Contains(c.View(), name) })
 	for range 20 {
 		if strings.Contains(ansi.Strip(c.View()), "▶") && crvSelectedLine(c.View(), name) {
-			d.keys("enter")
+			d.Keys("enter")
 			return
 		}
-		d.keys("down")
+		d.Keys("down")
 	}
-	d.t.Fatalf("cannot select %s:\n%s", name, c.View())
+	d.T.Fatalf("cannot select %s:\n%s", name, c.View())
 }
 
 func crvSelectedLine(view, name string) bool {
@@ -78,23 +78,23 @@ func crvSelectedLine(view, name string) bool {
 }
 
 func TestCreativeUploadEndToEnd(t *testing.T) {
-	ctx := schContext(t, sandbox.Options{})
+	ctx := Journaled(t, sandbox.Options{})
 	dir := t.TempDir()
 	data := crvPNG(t, dir, "logo.png")
 	os.WriteFile(filepath.Join(dir, "a-notes.txt"), []byte("hello"), 0o600)
-	d := newSCDriver(t, newCreative(ctx, dir), 100, 30)
-	c := d.s.(*creative)
+	d := NewDriver(t, newCreative(ctx, dir), 100, 30)
+	c := d.S.(*creative)
 	d.crvChoose("logo.png")
-	d.until("the details", func() bool { return c.state == crvDetails })
+	d.Until("the details", func() bool { return c.state == crvDetails })
 	if c.file.Type != "image/png" || c.file.Size != int64(len(data)) || c.portalF.Value() != ctx.Session.Fixtures.PortalSlug || c.nameF.Value() != "logo.png" {
 		t.Fatalf("file %+v, portal %q, name %q", c.file, c.portalF.Value(), c.nameF.Value())
 	}
 	if !c.Capturing() {
 		t.Fatal("the details form must take every key")
 	}
-	d.keys("ctrl+e", "ctrl+u")
-	d.typeText("Brand logo")
-	d.keys("ctrl+s")
+	d.Keys("ctrl+e", "ctrl+u")
+	d.Type("Brand logo")
+	d.Keys("ctrl+s")
 	if c.state != crvReview {
 		t.Fatalf("not reviewing: %q\n%s", c.message, c.View())
 	}
@@ -107,18 +107,18 @@ func TestCreativeUploadEndToEnd(t *testing.T) {
 			t.Errorf("review lacks %q:\n%s", want, c.View())
 		}
 	}
-	if w := scWrites(t, ctx.Journal); len(w) != 0 {
+	if w := Writes(t, ctx.Journal); len(w) != 0 {
 		t.Fatalf("sent before the confirmation: %v", w)
 	}
-	d.keys("y")
-	d.until("the public URL", func() bool { return c.state == crvDone || c.state == crvFailed })
+	d.Keys("y")
+	d.Until("the public URL", func() bool { return c.state == crvDone || c.state == crvFailed })
 	if c.state != crvDone {
 		t.Fatalf("failed: %s", c.err)
 	}
 	if !strings.Contains(strings.Join(strings.Fields(c.View()), ""), c.result.PublicURL) || c.result.PublicURL == "" {
 		t.Fatalf("view:\n%s", c.View())
 	}
-	writes := scWrites(t, ctx.Journal)
+	writes := Writes(t, ctx.Journal)
 	if len(writes) != 2 || writes[0].Op != "portals/creatives/upload-url" || writes[1].Op != "portals/creatives/create" || writes[0].Ref != "logo.png" {
 		t.Fatalf("journal %+v", writes)
 	}
@@ -151,16 +151,16 @@ func TestCreativeUploadEndToEnd(t *testing.T) {
 	if c.sent != int64(len(data)) || !strings.Contains(ansi.Strip(c.View()), "Public URL") {
 		t.Fatalf("sent %d", c.sent)
 	}
-	d.keys("c")
+	d.Keys("c")
 	want := StatusMsg{Text: "copied " + sanitize.Truncate(c.result.PublicURL, 48) + " (OSC 52)"}
-	d.until("the copy", func() bool { return len(d.got) > 0 && d.got[len(d.got)-1] == want })
-	d.keys("esc")
-	d.until("the page closing", func() bool { return d.got[len(d.got)-1] == (BackMsg{}) })
+	d.Until("the copy", func() bool { return len(d.Got) > 0 && d.Got[len(d.Got)-1] == want })
+	d.Keys("esc")
+	d.Until("the page closing", func() bool { return d.Got[len(d.Got)-1] == (BackMsg{}) })
 }
 
 // A file the portal would refuse is refused before any request.
 func TestCreativeRefusedBeforeAnyRequest(t *testing.T) {
-	ctx := schContext(t, sandbox.Options{})
+	ctx := Journaled(t, sandbox.Options{})
 	dir := t.TempDir()
 	big, err := os.Create(filepath.Join(dir, "big.png"))
 	if err != nil {
@@ -180,10 +180,10 @@ func TestCreativeRefusedBeforeAnyRequest(t *testing.T) {
 		{"empty.png", "is empty"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			d := newSCDriver(t, newCreative(ctx, dir), 80, 24)
-			c := d.s.(*creative)
+			d := NewDriver(t, newCreative(ctx, dir), 80, 24)
+			c := d.S.(*creative)
 			d.crvChoose(tc.file)
-			d.until("the refusal", func() bool { return c.pickErr != "" || c.state != crvPick })
+			d.Until("the refusal", func() bool { return c.pickErr != "" || c.state != crvPick })
 			view := strings.ReplaceAll(c.View(), "\n", " ")
 			if c.state != crvPick || !strings.Contains(view, tc.want) || !strings.Contains(view, tc.file) {
 				t.Fatalf("state %d, view:\n%s", c.state, c.View())
@@ -197,14 +197,14 @@ func TestCreativeRefusedBeforeAnyRequest(t *testing.T) {
 			}
 		})
 	}
-	if w := scWrites(t, ctx.Journal); len(w) != 0 {
+	if w := Writes(t, ctx.Journal); len(w) != 0 {
 		t.Fatalf("journal %v", w)
 	}
 }
 
 func TestCreativeCancelSendsNothing(t *testing.T) {
 	ctx, d, c := crvOnLogo(t, sandbox.Options{}, 80, 22)
-	d.keys("ctrl+s")
+	d.Keys("ctrl+s")
 	lines := strings.Split(c.View(), "\n")
 	if c.state != crvReview || len(lines) > 22 || !strings.Contains(c.View(), "[ Yes ]") {
 		t.Fatalf("review at 80x22 (%d lines):\n%s", len(lines), c.View())
@@ -214,17 +214,17 @@ func TestCreativeCancelSendsNothing(t *testing.T) {
 			t.Fatalf("line %d is %d wide", i, ansi.StringWidth(l))
 		}
 	}
-	d.keys("n") // no: back to the details
-	d.until("the details again", func() bool { return c.state == crvDetails })
-	d.keys("ctrl+s", "esc")
-	d.until("the details after esc", func() bool { return c.state == crvDetails })
-	d.keys("esc") // back to the picker
+	d.Keys("n") // no: back to the details
+	d.Until("the details again", func() bool { return c.state == crvDetails })
+	d.Keys("ctrl+s", "esc")
+	d.Until("the details after esc", func() bool { return c.state == crvDetails })
+	d.Keys("esc") // back to the picker
 	if c.state != crvPick || c.Narrowed() {
 		t.Fatalf("state %d", c.state)
 	}
-	d.keys("esc") // close
-	d.until("the page closing", func() bool { return len(d.got) > 0 && d.got[len(d.got)-1] == (BackMsg{}) })
-	if w := scWrites(t, ctx.Journal); len(w) != 0 {
+	d.Keys("esc") // close
+	d.Until("the page closing", func() bool { return len(d.Got) > 0 && d.Got[len(d.Got)-1] == (BackMsg{}) })
+	if w := Writes(t, ctx.Journal); len(w) != 0 {
 		t.Fatalf("journal %v", w)
 	}
 	var res journal.ReadResult
@@ -236,17 +236,17 @@ func TestCreativeCancelSendsNothing(t *testing.T) {
 
 func TestCreativePortalCheckedInPlace(t *testing.T) {
 	ctx, d, c := crvOnLogo(t, sandbox.Options{}, 100, 30)
-	d.keys("tab", "ctrl+e", "ctrl+u")
-	d.typeText("Bad Slug")
-	if got := scErrUnder(c.View(), "Portal"); !strings.Contains(got, "lowercase letters, digits or '-'") {
+	d.Keys("tab", "ctrl+e", "ctrl+u")
+	d.Type("Bad Slug")
+	if got := ErrUnder(c.View(), "Portal"); !strings.Contains(got, "lowercase letters, digits or '-'") {
 		t.Fatalf("under the portal: %q\n%s", got, c.View())
 	}
-	d.keys("shift+tab", "ctrl+e", "ctrl+u")
-	d.keys("ctrl+s")
-	if c.state != crvDetails || scErrUnder(c.View(), "Name") == "" {
+	d.Keys("shift+tab", "ctrl+e", "ctrl+u")
+	d.Keys("ctrl+s")
+	if c.state != crvDetails || ErrUnder(c.View(), "Name") == "" {
 		t.Fatalf("reviewed with errors:\n%s", c.View())
 	}
-	if w := scWrites(t, ctx.Journal); len(w) != 0 {
+	if w := Writes(t, ctx.Journal); len(w) != 0 {
 		t.Fatalf("journal %v", w)
 	}
 }
@@ -309,8 +309,8 @@ func TestCreativeRegisterAgain(t *testing.T) {
 	// Seed 47 draws: no fault, no fault, a malformed answer; the requests
 	// are the upload URL, the upload and the registration.
 	ctx, d, c := crvOnLogo(t, sandbox.Options{Faults: sandbox.Faults{Malformed: 0.5, Seed: 47}}, 100, 30)
-	d.keys("ctrl+s", "y")
-	d.until("the failure", func() bool { return c.state == crvFailed || c.state == crvDone })
+	d.Keys("ctrl+s", "y")
+	d.Until("the failure", func() bool { return c.state == crvFailed || c.state == crvDone })
 	view := strings.Join(strings.Fields(ansi.Strip(c.View())), " ")
 	if c.state != crvFailed || !strings.Contains(c.err, "register") || !strings.Contains(view, "may or may not be registered") ||
 		!strings.Contains(view, "Checked: the service applied it") || strings.Contains(view, "r: register") {
@@ -319,11 +319,11 @@ func TestCreativeRegisterAgain(t *testing.T) {
 	if n := crvApplied(ctx, "portals/creatives/create"); n != 1 {
 		t.Fatalf("the sandbox applied %d registrations, want the one whose answer was cut", n)
 	}
-	d.keys("r")
-	if c.state != crvFailed || len(scWrites(t, ctx.Journal)) != 2 {
-		t.Fatalf("r after the check found it applied: state %d, writes %v", c.state, scWrites(t, ctx.Journal))
+	d.Keys("r")
+	if c.state != crvFailed || len(Writes(t, ctx.Journal)) != 2 {
+		t.Fatalf("r after the check found it applied: state %d, writes %v", c.state, Writes(t, ctx.Journal))
 	}
-	rows, err := readTransactions(ctx.Journal, ctx.Session.Deployment())
+	rows, err := ReadTransactions(ctx.Journal, ctx.Session.Deployment())
 	if err != nil || len(rows) != 1 || rows[0].Kind != "creative" || rows[0].Status != act.StatusApplied {
 		t.Fatalf("Transactions: %+v, %v; want the registration %q", rows, err, act.StatusApplied)
 	}
@@ -336,15 +336,15 @@ func TestCreativeRegisterAgain(t *testing.T) {
 // it is listed neither crash the drawing nor can be chosen; the folder is
 // read again, and what is left can be chosen.
 func TestCreativeFolderChangesUnderneath(t *testing.T) {
-	ctx := schContext(t, sandbox.Options{})
+	ctx := Journaled(t, sandbox.Options{})
 	dir := t.TempDir()
 	for _, name := range []string{"a.png", "b.png", "c.png"} {
 		crvPNG(t, dir, name)
 	}
-	d := newSCDriver(t, newCreative(ctx, dir), 100, 30)
-	c := d.s.(*creative)
-	d.until("the listing", func() bool { return strings.Contains(c.View(), "c.png") })
-	d.keys("down", "down") // on c.png
+	d := NewDriver(t, newCreative(ctx, dir), 100, 30)
+	c := d.S.(*creative)
+	d.Until("the listing", func() bool { return strings.Contains(c.View(), "c.png") })
+	d.Keys("down", "down") // on c.png
 	for _, name := range []string{"b.png", "c.png"} {
 		if err := os.Remove(filepath.Join(dir, name)); err != nil {
 			t.Fatal(err)
@@ -353,8 +353,8 @@ func TestCreativeFolderChangesUnderneath(t *testing.T) {
 	if v := c.View(); !strings.Contains(v, "c.png") {
 		t.Fatalf("the listing read before the deletion is not drawn:\n%s", v)
 	}
-	d.keys("enter")
-	d.until("the deleted file refused", func() bool { return c.pickErr != "" })
+	d.Keys("enter")
+	d.Until("the deleted file refused", func() bool { return c.pickErr != "" })
 	names := func() []string {
 		var out []string
 		for _, e := range c.picker.entries {
@@ -362,12 +362,12 @@ func TestCreativeFolderChangesUnderneath(t *testing.T) {
 		}
 		return out
 	}
-	d.until("the folder read again", func() bool { return len(names()) == 1 })
+	d.Until("the folder read again", func() bool { return len(names()) == 1 })
 	if got := names(); got[0] != "a.png" || c.state != crvPick {
 		t.Fatalf("listed %v in state %d", got, c.state)
 	}
-	d.keys("enter")
-	d.until("the details of a.png", func() bool { return c.state == crvDetails && c.file.Name == "a.png" })
+	d.Keys("enter")
+	d.Until("the details of a.png", func() bool { return c.state == crvDetails && c.file.Name == "a.png" })
 }
 
 // TestCreativeReplaceAsks: the stored name is unique unless "replace" is
@@ -378,13 +378,13 @@ func TestCreativeReplaceAsks(t *testing.T) {
 	if c.urlRequest().FileName != c.file.Unique || c.file.Unique == "logo.png" {
 		t.Fatalf("stored as %q by default", c.urlRequest().FileName)
 	}
-	d.keys("tab", "tab", "right", "ctrl+s")
+	d.Keys("tab", "tab", "right", "ctrl+s")
 	review := strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(c.View()), "│", "")), " ")
 	if c.state != crvReview || !strings.Contains(review, "REPLACING the bytes of any earlier upload named logo.png") {
 		t.Fatalf("the review does not say it replaces:\n%s", c.View())
 	}
-	d.keys("y")
-	d.until("the upload", func() bool { return c.state == crvDone || c.state == crvFailed })
+	d.Keys("y")
+	d.Until("the upload", func() bool { return c.state == crvDone || c.state == crvFailed })
 	var stored []string
 	for _, e := range ctx.Session.Applied() {
 		if strings.HasPrefix(e.Operation, "_sandbox/uploads/") {

@@ -1,29 +1,15 @@
 package views
 
 import (
-	"io"
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api"
-	"allot/api/sandbox"
-	"allot/internal/session"
 	"allot/views/widget"
 )
-
-func sandboxContext(t *testing.T) *Context {
-	t.Helper()
-	s, err := session.Sandbox(sandbox.Options{}, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return &Context{Session: s, Now: time.Now, Styles: widget.DefaultStyles(), Clipboard: widget.Clipboard{Out: io.Discard}, Token: s.TokenIDs[0]}
-}
 
 // opened runs cmd and returns the screen it navigates to, if any.
 func opened(cmd tea.Cmd) Screen {
@@ -40,7 +26,7 @@ func opened(cmd tea.Cmd) Screen {
 // scroll it, and enter on a row that opens nothing else opens every field
 // on a page of its own, where ↓ and pgdn reach the end.
 func TestDetailsScrollAndOpen(t *testing.T) {
-	ctx := sandboxContext(t)
+	ctx := Sandbox(t)
 	c := NewContracts(ctx)
 	c.SetSize(80, 14)
 	settle(c, c.Init())
@@ -48,13 +34,13 @@ func TestDetailsScrollAndOpen(t *testing.T) {
 	if !strings.Contains(view, "J scroll") {
 		t.Fatalf("the detail pane should not fit at 80x14:\n%s", view)
 	}
-	c.Update(KeyMsg("J"))
-	c.Update(KeyMsg("J"))
+	c.Update(Key("J"))
+	c.Update(Key("J"))
 	if after := ansi.Strip(c.View()); after == view || !strings.Contains(after, "3–") {
 		t.Errorf("J did not scroll the detail pane:\n%s", after)
 	}
 
-	page := opened(c.Update(KeyMsg("enter")))
+	page := opened(c.Update(Key("enter")))
 	if page == nil {
 		t.Fatal("enter on a contract opened nothing")
 	}
@@ -63,7 +49,7 @@ func TestDetailsScrollAndOpen(t *testing.T) {
 	if !strings.Contains(first, "Name") || !strings.Contains(first, "of") {
 		t.Fatalf("details page:\n%s", first)
 	}
-	page.Update(KeyMsg("G"))
+	page.Update(Key("G"))
 	if last := ansi.Strip(page.View()); last == first || !strings.Contains(last, "Created") {
 		t.Errorf("G did not reach the last field:\n%s", last)
 	}
@@ -71,7 +57,7 @@ func TestDetailsScrollAndOpen(t *testing.T) {
 	p := NewPools(ctx)
 	p.SetSize(120, 30)
 	settle(p, p.Init())
-	if page := opened(p.Update(KeyMsg("d"))); page == nil || page.Title() != "Details" {
+	if page := opened(p.Update(Key("d"))); page == nil || page.Title() != "Details" {
 		t.Errorf("d on a pool (whose enter opens its stakes) opened %v", page)
 	}
 }
@@ -86,7 +72,7 @@ func TestActionsOnlyWhereTheyCanWork(t *testing.T) {
 	if why := stakeRefusal(api.Pool{Status: "ACTIVE"}); why != "" {
 		t.Errorf("stake on an ACTIVE pool refused: %q", why)
 	}
-	ctx := sandboxContext(t)
+	ctx := Sandbox(t)
 	c := NewContracts(ctx).(*List[api.Contract])
 	c.SetSize(120, 30)
 	settle(c, c.Init())
@@ -95,13 +81,13 @@ func TestActionsOnlyWhereTheyCanWork(t *testing.T) {
 		if row.Type == "STAKING" {
 			break
 		}
-		c.Update(KeyMsg("j"))
+		c.Update(Key("j"))
 		if next, _ := c.Table.Selected(); next.ID == row.ID {
 			t.Fatal("no STAKING contract in the sandbox")
 		}
 	}
 	for _, k := range []string{"D", "F"} {
-		msg := c.Update(KeyMsg(k))()
+		msg := c.Update(Key(k))()
 		if st, ok := msg.(widget.StatusMsg); !ok || !st.Error || !strings.Contains(st.Text, "STAKING") {
 			t.Errorf("%s on a STAKING contract: %#v", k, msg)
 		}
@@ -110,7 +96,7 @@ func TestActionsOnlyWhereTheyCanWork(t *testing.T) {
 
 // Help lists every key a screen handles: the stakes screen's h and r.
 func TestStakesHelpNamesItsKeys(t *testing.T) {
-	ctx := sandboxContext(t)
+	ctx := Sandbox(t)
 	s := NewStakes(ctx, api.Pool{ID: ctx.Session.Fixtures.BigPoolID, Name: "Whale pool"})
 	want := map[string]bool{"h": false, "r": false}
 	for _, group := range s.FullHelp() {

@@ -143,7 +143,7 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 		if l.Table.EditingFilter() {
 			break
 		}
-		if key.Matches(msg, keyRefresh) && l.Fetch != nil {
+		if key.Matches(msg, KeyRefresh) && l.Fetch != nil {
 			return l.Reload()
 		}
 		row, ok := l.Table.Selected()
@@ -275,7 +275,7 @@ func (l *List[R]) ShortHelp() []key.Binding {
 	}
 	keys = append(keys, l.Table.ShortHelp()...)
 	if l.Fetch != nil {
-		keys = append(keys, keyRefresh)
+		keys = append(keys, KeyRefresh)
 	}
 	return keys
 }
@@ -297,7 +297,7 @@ func (l *List[R]) FullHelp() [][]key.Binding {
 		full = append(full, append(l.detail.ShortHelp(), keyDetailKey))
 	}
 	if l.Fetch != nil {
-		full = append(full, []key.Binding{keyRefresh})
+		full = append(full, []key.Binding{KeyRefresh})
 	}
 	return full
 }

@@ -48,7 +48,7 @@ func TestRequestsOpenOnTheNewest(t *testing.T) {
 	if got := selected(); got != 2 {
 		t.Fatalf("the cursor is on request %d, want the newest, 2:\n%s", got, r.View())
 	}
-	settle(r, r.Update(KeyMsg("down")))
+	settle(r, r.Update(Key("down")))
 	call()
 	settle(r, r.refresh())
 	if got := selected(); got != 1 {
@@ -80,7 +80,7 @@ func TestTransactionsOpenOnTheNewest(t *testing.T) {
 	}
 	ctx := &Context{Session: s, Now: time.Now, Styles: widget.DefaultStyles(), Clipboard: widget.Clipboard{Out: io.Discard},
 		Token: s.TokenIDs[0], Journal: j}
-	tr := NewTransactions(ctx).(*transactions)
+	tr := NewTransactions(ctx, ReopenUnknown).(*transactions)
 	tr.SetSize(120, 30)
 	send("0xaaa")
 	settle(tr, tr.Reload())
@@ -114,7 +114,7 @@ func TestTransactionsShowServiceStatusesAsSent(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := readTransactions(j, s.Deployment())
+	rows, err := ReadTransactions(j, s.Deployment())
 	if err != nil {
 		t.Fatal(err)
 	}

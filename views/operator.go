@@ -1,7 +1,6 @@
 package views
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -120,11 +119,11 @@ var (
 	opKeyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
 )
 
-// reopenOperator is the page of a transaction request whose answer never
+// ReopenOperator is the page of a transaction request whose answer never
 // came, read back from the journal (by a later run, or after its page was
 // closed): check whether the service applied it, or send the same bytes
 // again after a yes. It is nil when body is not a request of action.
-func reopenOperator(ctx *Context, action, write string, body []byte, at time.Time) Screen {
+func ReopenOperator(ctx *Context, action, write string, body []byte, at time.Time) Screen {
 	req, ok := ReadTransactionRequest(action, body)
 	if !ok {
 		return nil
@@ -141,17 +140,6 @@ func reopenOperator(ctx *Context, action, write string, body []byte, at time.Tim
 	o.unknownErr = fmt.Errorf("as the journal recorded at %s", at.UTC().Format("15:04:05 MST on 2 Jan 2006"))
 	o.fitScroll()
 	return o
-}
-
-// ReadTransactionRequest reads a journaled request of action; only one that
-// encodes back to the same bytes may be sent again.
-func ReadTransactionRequest(action string, body []byte) (api.TransactionRequest, bool) {
-	req := api.NewTransactionRequest(action)
-	if req == nil || json.Unmarshal(body, req) != nil {
-		return nil, false
-	}
-	again, err := json.Marshal(req)
-	return req, err == nil && bytes.Equal(again, body)
 }
 
 // NewOperator is the form of one transaction action for contract c:

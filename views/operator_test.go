@@ -80,7 +80,7 @@ func (h *opHarness) typeText(text string) {
 func (h *opHarness) press(keys ...string) {
 	h.t.Helper()
 	for _, k := range keys {
-		h.run(h.o.Update(KeyMsg(k)))
+		h.run(h.o.Update(Key(k)))
 	}
 }
 
@@ -371,20 +371,20 @@ func TestOperatorValidSubmit(t *testing.T) {
 // body that was sent in their details.
 func (h *opHarness) assertListedAsCreated(sent []byte) {
 	h.t.Helper()
-	rows, err := readTransactions(h.ctx.Journal, h.s.Deployment())
+	rows, err := ReadTransactions(h.ctx.Journal, h.s.Deployment())
 	if err != nil {
 		h.t.Fatal(err)
 	}
 	for _, tx := range h.o.result.Transactions {
-		i := slices.IndexFunc(rows, func(r txRow) bool { return r.ID == tx.TransactionID })
+		i := slices.IndexFunc(rows, func(r TxRow) bool { return r.ID == tx.TransactionID })
 		if i < 0 {
 			h.t.Fatalf("transaction %s not on the Transactions screen: %+v", tx.TransactionID, rows)
 		}
-		if rows[i].statusText() != api.TransactionCreated {
-			h.t.Errorf("transaction %s listed as %q", tx.TransactionID, rows[i].statusText())
+		if rows[i].StatusText() != api.TransactionCreated {
+			h.t.Errorf("transaction %s listed as %q", tx.TransactionID, rows[i].StatusText())
 		}
 		var details []string
-		for _, f := range rows[i].fields(time.Now()) {
+		for _, f := range rows[i].Fields(time.Now()) {
 			details = append(details, f.Label+": "+f.Value)
 		}
 		d := strings.Join(details, "\n")
@@ -398,7 +398,7 @@ func (h *opHarness) assertListedAsCreated(sent []byte) {
 // saying it sends, until the answer arrives.
 func (h *opHarness) yesWhileBusy() {
 	h.t.Helper()
-	answer := h.o.Update(KeyMsg("y"))()
+	answer := h.o.Update(Key("y"))()
 	send := h.o.Update(answer)
 	if !h.o.Busy() || !h.o.Narrowed() || !strings.Contains(h.view(), "sending "+h.o.action) {
 		h.t.Errorf("while sending: busy %t narrowed %t\n%s", h.o.Busy(), h.o.Narrowed(), h.o.View())

@@ -11,7 +11,7 @@ import (
 // up on this deployment, newest first, then the embedded sandbox's demo
 // ones, each once.
 func TestRecentAllocations(t *testing.T) {
-	ctx := sandboxContext(t)
+	ctx := Sandbox(t)
 	j, err := journal.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +27,7 @@ func TestRecentAllocations(t *testing.T) {
 	}
 	got := RecentAllocations(ctx)
 	want := []string{mine, fx.AllocationIDs[1], fx.AllocationIDs[0]}
-	for _, id := range fx.AllocationIDs[2:min(len(fx.AllocationIDs), maxRecent)] {
+	for _, id := range fx.AllocationIDs[2:min(len(fx.AllocationIDs), MaxRecent)] {
 		want = append(want, id)
 	}
 	if !slices.Equal(got, want) {

@@ -57,17 +57,6 @@ func exchangeStatus(x api.Exchange) string {
 	return fmt.Sprint(x.Status)
 }
 
-// ByteSize writes a byte count for people.
-func ByteSize[N int | int64](n N) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
 func exchangeFields(i indexed) []widget.Field {
 	x := i.X
 	fields := []widget.Field{

@@ -56,7 +56,7 @@ func TestRequestsCurlOnTheEmbeddedSandbox(t *testing.T) {
 	if _, ok := r.Table.Selected(); !ok {
 		t.Fatalf("no request listed:\n%s", r.View())
 	}
-	msg := r.Update(KeyMsg("c"))()
+	msg := r.Update(Key("c"))()
 	status, ok := msg.(widget.StatusMsg)
 	if !ok || !status.Error || !strings.Contains(status.Text, "allot sandbox") {
 		t.Errorf("copy as curl on the embedded sandbox: %#v", msg)
@@ -84,7 +84,7 @@ func TestRequestBodiesAndDurationsForPeople(t *testing.T) {
 
 // Help lists every key the screen handles: c copies a request as curl.
 func TestRequestsHelpNamesCurl(t *testing.T) {
-	r := NewRequests(sandboxContext(t))
+	r := NewRequests(Sandbox(t))
 	for _, group := range r.FullHelp() {
 		for _, b := range group {
 			if b.Help().Key == "c" {

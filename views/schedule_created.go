@@ -1,7 +1,6 @@
 package views
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"time"
@@ -19,12 +18,12 @@ type CreatedSchedule struct {
 	Profile       string
 }
 
-// reopenSchedule is the page of a schedule whose answer never came, read
+// ReopenSchedule is the page of a schedule whose answer never came, read
 // back from the journal: the body sent, what a check finds (it runs when
 // the page opens, and settles the write when it can tell), and r to send
 // the same bytes again after a yes. nil when body is not a schedule that
 // encodes back to the same bytes.
-func reopenSchedule(ctx *Context, write string, body []byte, at time.Time) Screen {
+func ReopenSchedule(ctx *Context, write string, body []byte, at time.Time) Screen {
 	req, ok := ReadScheduleRequest(body)
 	if !ok {
 		return nil
@@ -37,17 +36,6 @@ func reopenSchedule(ctx *Context, write string, body []byte, at time.Time) Scree
 	s.unknownNote = "No answer came for this schedule (the journal, " + at.UTC().Format("15:04:05 MST on 2 Jan 2006") + "). Checking whether the service applied it…"
 	s.layout()
 	return s
-}
-
-// ReadScheduleRequest reads a journaled schedule; only one that encodes back
-// to the same bytes may be sent again.
-func ReadScheduleRequest(body []byte) (api.ScheduleRequest, bool) {
-	var req api.ScheduleRequest
-	if json.Unmarshal(body, &req) != nil {
-		return req, false
-	}
-	again, err := json.Marshal(req)
-	return req, err == nil && bytes.Equal(again, body)
 }
 
 // CreatedSchedules lists the schedules created from this machine on

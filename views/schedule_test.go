@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api"
@@ -19,180 +17,57 @@ import (
 	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/internal/session"
-	"allot/views/widget"
 )
 
-// schNow is the pinned clock of the screen tests.
-var schNow = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-
-// schContext opens the embedded sandbox and a journal for a screen test.
-func schContext(t *testing.T, opts sandbox.Options) *Context {
-	t.Helper()
-	s, err := session.Sandbox(opts, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	j, err := journal.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &Context{
-		Session: s, Now: func() time.Time { return schNow }, Styles: widget.DefaultStyles(),
-		Clipboard: widget.Clipboard{Out: io.Discard}, Token: s.TokenIDs[0],
-		Journal: j, Recorder: s.Recorder(j),
-	}
-}
-
-// scDriver feeds a screen keys and runs the commands it returns: an answer
-// that comes at once is fed back at once; a slow one (a request, a cursor
-// blink) is fed back when until waits for it. Cursor blinks are dropped;
-// what the app would handle (back, status, errors) is kept in got.
-type scDriver struct {
-	t     *testing.T
-	s     Screen
-	async chan tea.Msg
-	got   []tea.Msg
-}
-
-func newSCDriver(t *testing.T, s Screen, w, h int) *scDriver {
-	d := &scDriver{t: t, s: s, async: make(chan tea.Msg, 4096)}
+// newSCDriver drives the schedule form s.
+func newSCDriver(t *testing.T, s Screen, w, h int) *Driver {
 	if sc, ok := s.(*schedule); ok {
-		// A blinking cursor answers each keystroke with a timer that run
+		// A blinking cursor answers each keystroke with a timer that Run
 		// waits 5 ms for before leaving it behind.
 		sc.form.SetCursorMode(cursor.CursorStatic)
 	}
-	s.SetSize(w, h)
-	d.run(s.Init())
-	return d
-}
-
-func (d *scDriver) run(cmd tea.Cmd) {
-	if cmd == nil {
-		return
-	}
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- cmd() }()
-	select {
-	case msg := <-ch:
-		d.handle(msg)
-	case <-time.After(5 * time.Millisecond):
-		go func() { d.async <- <-ch }()
-	}
-}
-
-func (d *scDriver) handle(msg tea.Msg) {
-	switch m := msg.(type) {
-	case nil:
-	case tea.BatchMsg:
-		for _, c := range m {
-			d.run(c)
-		}
-	case BackMsg, StatusMsg, ErrorMsg, NavigateMsg:
-		d.got = append(d.got, msg)
-	default:
-		if strings.HasPrefix(fmt.Sprintf("%T", msg), "cursor.") {
-			return
-		}
-		d.run(d.s.Update(msg))
-	}
-}
-
-// until feeds slow answers back until cond holds.
-func (d *scDriver) until(what string, cond func() bool) {
-	d.t.Helper()
-	deadline := time.After(20 * time.Second)
-	for !cond() {
-		select {
-		case msg := <-d.async:
-			d.handle(msg)
-		case <-time.After(5 * time.Millisecond):
-		case <-deadline:
-			d.t.Fatalf("timed out waiting for %s; view:\n%s", what, d.s.View())
-		}
-	}
-}
-
-func (d *scDriver) key(k tea.KeyMsg) { d.run(d.s.Update(k)) }
-
-func (d *scDriver) keys(names ...string) {
-	for _, n := range names {
-		d.key(KeyMsg(n))
-	}
-}
-
-func (d *scDriver) typeText(s string) {
-	for _, r := range s {
-		d.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
-	}
+	return NewDriver(t, s, w, h)
 }
 
 // set focuses the schedule field labelled label and types value over it.
-func (d *scDriver) set(label, value string) {
-	d.t.Helper()
-	s := d.s.(*schedule)
+func setField(d *Driver, label, value string) {
+	d.T.Helper()
+	s := d.S.(*schedule)
 	for range len(s.form.Fields()) + 1 {
 		if s.form.Fields()[s.form.Focused()].Label == label {
-			d.keys("ctrl+e", "ctrl+u")
-			d.typeText(value)
+			d.Keys("ctrl+e", "ctrl+u")
+			d.Type(value)
 			return
 		}
-		d.keys("tab")
+		d.Keys("tab")
 	}
-	d.t.Fatalf("no field %q", label)
-}
-
-// scErrUnder is the error line drawn under the field labelled label, or "".
-func scErrUnder(view, label string) string {
-	lines := strings.Split(ansi.Strip(view), "\n")
-	for i, l := range lines {
-		if strings.Contains(l, label) && i+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+1]), "✗") {
-			return strings.TrimSpace(lines[i+1])
-		}
-	}
-	return ""
-}
-
-// scWrites are the journal's request entries.
-func scWrites(t *testing.T, j *journal.Journal) []journal.Entry {
-	t.Helper()
-	res, err := j.Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []journal.Entry
-	for _, e := range res.Entries {
-		if e.Kind == journal.KindRequest {
-			out = append(out, e)
-		}
-	}
-	return out
+	d.T.Fatalf("no field %q", label)
 }
 
 // fillValidSchedule writes a schedule whose parts add up to 1.
-func fillValidSchedule(d *scDriver) {
-	d.set("Name", "Team 4y")
-	d.set("Description", "core team")
-	d.set("Unlock at start", "0.25")
-	d.set("Piece 1 name", "Quarterly")
-	d.set("Piece 1 portion", "0.75")
-	d.set("Piece 1 kind", "")
-	d.keys("right") // periodic
-	d.set("Piece 1 length (months)", "12")
-	d.set("Piece 1 every (months)", "3")
+func fillValidSchedule(d *Driver) {
+	setField(d, "Name", "Team 4y")
+	setField(d, "Description", "core team")
+	setField(d, "Unlock at start", "0.25")
+	setField(d, "Piece 1 name", "Quarterly")
+	setField(d, "Piece 1 portion", "0.75")
+	setField(d, "Piece 1 kind", "")
+	d.Keys("right") // periodic
+	setField(d, "Piece 1 length (months)", "12")
+	setField(d, "Piece 1 every (months)", "3")
 }
 
 var scKeyPattern = regexp.MustCompile(`S-[A-Z0-9]{8}`)
 
 func TestScheduleValidSubmit(t *testing.T) {
-	ctx := schContext(t, sandbox.Options{})
+	ctx := Journaled(t, sandbox.Options{})
 	d := newSCDriver(t, NewSchedule(ctx), 120, 60)
-	s := d.s.(*schedule)
+	s := d.S.(*schedule)
 	fillValidSchedule(d)
 	if v := ansi.Strip(s.View()); !strings.Contains(v, "✓ sum of portions 1 of 1") || !strings.Contains(v, "Unlocked: 100% by month 12 (2027-11-22)") {
 		t.Fatalf("form view:\n%s", v)
 	}
-	d.keys("ctrl+s")
+	d.Keys("ctrl+s")
 	if s.state != schReview {
 		t.Fatalf("not reviewing: %q\n%s", s.message, s.View())
 	}
@@ -214,13 +89,13 @@ func TestScheduleValidSubmit(t *testing.T) {
 	if !strings.Contains(string(s.body), `"periodicPieceConfiguration":{"length":{"value":12},"frequency":{"value":3},"dayOfMonth":1}`) {
 		t.Fatalf("body %s", s.body)
 	}
-	if writes := scWrites(t, ctx.Journal); len(writes) != 0 {
+	if writes := Writes(t, ctx.Journal); len(writes) != 0 {
 		t.Fatalf("sent before the confirmation: %v", writes)
 	}
 
-	d.keys("y")
-	d.until("the created schedule", func() bool { return s.state == schCreated })
-	writes := scWrites(t, ctx.Journal)
+	d.Keys("y")
+	d.Until("the created schedule", func() bool { return s.state == schCreated })
+	writes := Writes(t, ctx.Journal)
 	if len(writes) != 1 || writes[0].Op != "schedules/create" || string(writes[0].Data) != string(s.body) || writes[0].Ref != "Team 4y" {
 		t.Fatalf("journal requests %+v, want one with %s", writes, s.body)
 	}
@@ -229,23 +104,23 @@ func TestScheduleValidSubmit(t *testing.T) {
 	if !scKeyPattern.MatchString(key) || !strings.Contains(view, "Key      "+key) || !strings.Contains(view, s.created.ID) {
 		t.Fatalf("created view:\n%s", view)
 	}
-	d.until("the created list", func() bool { return len(s.list) == 1 })
+	d.Until("the created list", func() bool { return len(s.list) == 1 })
 	if s.list[0].Key != key || s.list[0].Name != "Team 4y" || !strings.Contains(s.View(), key+"  Team 4y") {
 		t.Fatalf("created list %+v\n%s", s.list, s.View())
 	}
-	d.keys("c")
-	d.until("the copy", func() bool {
-		return len(d.got) > 0 && d.got[len(d.got)-1] == (StatusMsg{Text: "copied " + key + " (OSC 52)"})
+	d.Keys("c")
+	d.Until("the copy", func() bool {
+		return len(d.Got) > 0 && d.Got[len(d.Got)-1] == (StatusMsg{Text: "copied " + key + " (OSC 52)"})
 	})
 	if s.Capturing() || !s.Narrowed() {
 		t.Fatal("the result page must leave global keys alone and take esc")
 	}
-	d.keys("esc")
-	d.until("the page closing", func() bool { return d.got[len(d.got)-1] == (BackMsg{}) })
+	d.Keys("esc")
+	d.Until("the page closing", func() bool { return d.Got[len(d.Got)-1] == (BackMsg{}) })
 }
 
 func TestScheduleErrorsInPlace(t *testing.T) {
-	ctx := schContext(t, sandbox.Options{})
+	ctx := Journaled(t, sandbox.Options{})
 	for _, tc := range []struct {
 		name, label, value, want string
 	}{
@@ -262,14 +137,14 @@ func TestScheduleErrorsInPlace(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := newSCDriver(t, NewSchedule(ctx), 120, 60)
-			s := d.s.(*schedule)
+			s := d.S.(*schedule)
 			fillValidSchedule(d)
-			d.set(tc.label, "x")
-			d.set(tc.label, tc.value)
-			if got := scErrUnder(s.View(), tc.label); !strings.Contains(got, tc.want) {
+			setField(d, tc.label, "x")
+			setField(d, tc.label, tc.value)
+			if got := ErrUnder(s.View(), tc.label); !strings.Contains(got, tc.want) {
 				t.Fatalf("under %q: %q, want %q\n%s", tc.label, got, tc.want, s.View())
 			}
-			d.keys("ctrl+s")
+			d.Keys("ctrl+s")
 			if s.state != schForm || !strings.Contains(s.message, "to fix before review") {
 				t.Fatalf("review with an error: state %d, %q", s.state, s.message)
 			}
@@ -280,23 +155,23 @@ func TestScheduleErrorsInPlace(t *testing.T) {
 	}
 	t.Run("sum not 1", func(t *testing.T) {
 		d := newSCDriver(t, NewSchedule(ctx), 120, 60)
-		s := d.s.(*schedule)
+		s := d.S.(*schedule)
 		fillValidSchedule(d)
-		d.set("Piece 1 portion", "0.5")
+		setField(d, "Piece 1 portion", "0.5")
 		if v := ansi.Strip(s.View()); !strings.Contains(v, "✗ sum of portions 0.75 of 1 (0.25 missing)") {
 			t.Fatalf("view:\n%s", v)
 		}
-		d.set("Piece 1 portion", "0.95")
+		setField(d, "Piece 1 portion", "0.95")
 		if v := ansi.Strip(s.View()); !strings.Contains(v, "✗ sum of portions 1.2 of 1 (0.2 too much)") {
 			t.Fatalf("view:\n%s", v)
 		}
-		d.keys("ctrl+s")
+		d.Keys("ctrl+s")
 		if s.state != schForm || s.sumErr == "" {
 			t.Fatalf("reviewed a schedule that does not add up: %q", s.sumErr)
 		}
 	})
 	t.Run("nothing sent", func(t *testing.T) {
-		if w := scWrites(t, ctx.Journal); len(w) != 0 {
+		if w := Writes(t, ctx.Journal); len(w) != 0 {
 			t.Fatalf("invalid forms sent %v", w)
 		}
 	})
@@ -305,34 +180,34 @@ func TestScheduleErrorsInPlace(t *testing.T) {
 // A rule only the service knows (months up to 1200) comes back as a 400:
 // the form shows it under the field its path names.
 func TestScheduleRemoteErrorInPlace(t *testing.T) {
-	ctx := schContext(t, sandbox.Options{})
+	ctx := Journaled(t, sandbox.Options{})
 	d := newSCDriver(t, NewSchedule(ctx), 120, 60)
-	s := d.s.(*schedule)
+	s := d.S.(*schedule)
 	fillValidSchedule(d)
-	d.set("Cliff (months)", "5000")
-	d.keys("ctrl+s", "y")
-	d.until("the refusal", func() bool { return s.state == schForm && s.message != "" })
-	if got := scErrUnder(s.View(), "Cliff (months)"); !strings.Contains(got, "1200") {
+	setField(d, "Cliff (months)", "5000")
+	d.Keys("ctrl+s", "y")
+	d.Until("the refusal", func() bool { return s.state == schForm && s.message != "" })
+	if got := ErrUnder(s.View(), "Cliff (months)"); !strings.Contains(got, "1200") {
 		t.Fatalf("under the cliff: %q\n%s", got, s.View())
 	}
-	d.set("Cliff (months)", "6")
-	if got := scErrUnder(s.View(), "Cliff (months)"); got != "" {
+	setField(d, "Cliff (months)", "6")
+	if got := ErrUnder(s.View(), "Cliff (months)"); got != "" {
 		t.Fatalf("the service's error stays after an edit: %q", got)
 	}
 }
 
 func TestScheduleCancelSendsNothing(t *testing.T) {
-	ctx := schContext(t, sandbox.Options{})
+	ctx := Journaled(t, sandbox.Options{})
 	d := newSCDriver(t, NewSchedule(ctx), 80, 22)
-	s := d.s.(*schedule)
+	s := d.S.(*schedule)
 	fillValidSchedule(d)
-	d.keys("ctrl+s", "n")
-	d.until("n back to the form", func() bool { return s.state == schForm })
-	d.keys("ctrl+s", "esc")
-	d.until("esc back to the form", func() bool { return s.state == schForm })
-	d.keys("esc")
-	d.until("the page closing", func() bool { return len(d.got) > 0 && d.got[len(d.got)-1] == (BackMsg{}) })
-	if w := scWrites(t, ctx.Journal); len(w) != 0 {
+	d.Keys("ctrl+s", "n")
+	d.Until("n back to the form", func() bool { return s.state == schForm })
+	d.Keys("ctrl+s", "esc")
+	d.Until("esc back to the form", func() bool { return s.state == schForm })
+	d.Keys("esc")
+	d.Until("the page closing", func() bool { return len(d.Got) > 0 && d.Got[len(d.Got)-1] == (BackMsg{}) })
+	if w := Writes(t, ctx.Journal); len(w) != 0 {
 		t.Fatalf("journal %v", w)
 	}
 	for _, e := range ctx.Session.Applied() {
@@ -343,11 +218,11 @@ func TestScheduleCancelSendsNothing(t *testing.T) {
 }
 
 func TestSchedulePiecesAddRemoveAndKind(t *testing.T) {
-	ctx := schContext(t, sandbox.Options{})
+	ctx := Journaled(t, sandbox.Options{})
 	d := newSCDriver(t, NewSchedule(ctx), 120, 60)
-	s := d.s.(*schedule)
-	d.set("Piece 1 portion", "0.6")
-	d.keys("ctrl+n")
+	s := d.S.(*schedule)
+	setField(d, "Piece 1 portion", "0.6")
+	d.Keys("ctrl+n")
 	if len(s.pieces) != 2 || s.form.Fields()[s.form.Focused()].Label != "Piece 2 name" {
 		t.Fatalf("pieces %d, focus %q", len(s.pieces), s.form.Fields()[s.form.Focused()].Label)
 	}
@@ -355,47 +230,47 @@ func TestSchedulePiecesAddRemoveAndKind(t *testing.T) {
 		t.Errorf("new piece portion %q, want what is missing (0.4)", got)
 	}
 	// The new piece's errors map to its own fields.
-	d.set("Piece 2 portion", "3")
-	if got := scErrUnder(s.View(), "Piece 2 portion"); !strings.Contains(got, "between 0 and 1") {
+	setField(d, "Piece 2 portion", "3")
+	if got := ErrUnder(s.View(), "Piece 2 portion"); !strings.Contains(got, "between 0 and 1") {
 		t.Fatalf("under piece 2: %q\n%s", got, s.View())
 	}
-	if got := scErrUnder(s.View(), "Piece 1 portion"); got != "" {
+	if got := ErrUnder(s.View(), "Piece 1 portion"); got != "" {
 		t.Fatalf("piece 1 shows %q", got)
 	}
 	// A piece added after piece 1 goes between 1 and 2.
-	d.set("Piece 1 name", "first")
-	d.keys("ctrl+n")
+	setField(d, "Piece 1 name", "first")
+	d.Keys("ctrl+n")
 	if len(s.pieces) != 3 || s.pieces[0].name.Value() != "first" || s.pieces[2].portion.Value() != "3" {
 		t.Fatalf("insert in the middle: %d pieces", len(s.pieces))
 	}
 	if len(s.req.Pieces) != 3 {
 		t.Fatalf("request has %d pieces", len(s.req.Pieces))
 	}
-	d.keys("ctrl+d")
+	d.Keys("ctrl+d")
 	if len(s.pieces) != 2 || s.pieces[1].portion.Value() != "3" {
 		t.Fatalf("remove: %d pieces", len(s.pieces))
 	}
 	if !strings.Contains(s.View(), "Piece 2 portion") || strings.Contains(s.View(), "Piece 3") {
 		t.Fatalf("labels not renumbered:\n%s", s.View())
 	}
-	d.set("Piece 2 name", "second")
-	d.keys("ctrl+d", "ctrl+d")
+	setField(d, "Piece 2 name", "second")
+	d.Keys("ctrl+d", "ctrl+d")
 	if len(s.pieces) != 1 || !strings.Contains(s.message, "at least one piece") {
 		t.Fatalf("removed the last piece: %d, %q", len(s.pieces), s.message)
 	}
 	// ctrl+d above the pieces removes nothing.
-	d.set("Name", "n")
-	d.keys("ctrl+d")
+	setField(d, "Name", "n")
+	d.Keys("ctrl+d")
 	if len(s.pieces) != 1 || !strings.Contains(s.message, "move to a piece") {
 		t.Fatalf("%d pieces, %q", len(s.pieces), s.message)
 	}
 
 	// The kind swaps the piece's fields.
-	d.set("Piece 1 kind", "")
+	setField(d, "Piece 1 kind", "")
 	if !strings.Contains(s.View(), "Piece 1 offset (months)") || strings.Contains(s.View(), "Piece 1 length") {
 		t.Fatalf("one-off fields:\n%s", s.View())
 	}
-	d.keys("right")
+	d.Keys("right")
 	v := s.View()
 	if strings.Contains(v, "Piece 1 offset") || !strings.Contains(v, "Piece 1 length (months)") || !strings.Contains(v, "Piece 1 every (months)") {
 		t.Fatalf("periodic fields:\n%s", v)
@@ -406,7 +281,7 @@ func TestSchedulePiecesAddRemoveAndKind(t *testing.T) {
 	if s.form.Fields()[s.form.Focused()].Label != "Piece 1 kind" {
 		t.Fatalf("focus moved to %q", s.form.Fields()[s.form.Focused()].Label)
 	}
-	d.keys("left")
+	d.Keys("left")
 	if p := s.req.Pieces[0]; p.OneOff == nil || p.Periodic != nil {
 		t.Fatalf("request piece %+v", p)
 	}
@@ -477,12 +352,12 @@ func TestScheduleAddMonths(t *testing.T) {
 }
 
 func TestScheduleViewFits(t *testing.T) {
-	ctx := schContext(t, sandbox.Options{})
+	ctx := Journaled(t, sandbox.Options{})
 	for _, size := range [][2]int{{80, 22}, {120, 34}} {
 		w, h := size[0], size[1]
 		t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
 			d := newSCDriver(t, NewSchedule(ctx), w, h)
-			s := d.s.(*schedule)
+			s := d.S.(*schedule)
 			check := func(state string) {
 				t.Helper()
 				lines := strings.Split(s.View(), "\n")
@@ -497,26 +372,26 @@ func TestScheduleViewFits(t *testing.T) {
 			}
 			check("empty form")
 			fillValidSchedule(d)
-			d.keys("ctrl+n", "ctrl+n")
-			d.set("Name", "")
+			d.Keys("ctrl+n", "ctrl+n")
+			setField(d, "Name", "")
 			check("form with errors")
 			if v := ansi.Strip(s.View()); !strings.Contains(v, "Unlocked:") || !strings.Contains(v, "sum of portions") {
 				t.Errorf("chart or sum missing:\n%s", v)
 			}
-			d.set("Piece 2 name", "")
-			d.keys("ctrl+d")
-			d.set("Piece 2 name", "")
-			d.keys("ctrl+d")
-			d.set("Name", "Fits")
-			d.keys("ctrl+s")
+			setField(d, "Piece 2 name", "")
+			d.Keys("ctrl+d")
+			setField(d, "Piece 2 name", "")
+			d.Keys("ctrl+d")
+			setField(d, "Name", "Fits")
+			d.Keys("ctrl+s")
 			if s.state != schReview {
 				t.Fatalf("not reviewing: %s", s.message)
 			}
 			check("review")
-			d.keys("down", "down", "down")
+			d.Keys("down", "down", "down")
 			check("review scrolled")
-			d.keys("y")
-			d.until("created", func() bool { return s.state == schCreated })
+			d.Keys("y")
+			d.Until("created", func() bool { return s.state == schCreated })
 			check("created")
 		})
 	}
@@ -540,15 +415,15 @@ func scAppliedSchedules(ctx *Context) int {
 // outcome is unknown, what the sandbox says it applied, and sends again
 // only after r and a second yes.
 func TestScheduleOutcomeUnknown(t *testing.T) {
-	ctx := schContext(t, sandbox.Options{Faults: sandbox.Faults{Reset: 1, Seed: scFaultSeed}})
+	ctx := Journaled(t, sandbox.Options{Faults: sandbox.Faults{Reset: 1, Seed: scFaultSeed}})
 	d := newSCDriver(t, NewSchedule(ctx), 120, 40)
-	s := d.s.(*schedule)
+	s := d.S.(*schedule)
 	fillValidSchedule(d)
-	d.keys("ctrl+s", "y")
+	d.Keys("ctrl+s", "y")
 	seen := map[bool]bool{}
 	before := 0
 	for round := 1; round <= 2; round++ {
-		d.until("no answer", func() bool { return s.state == schUnknown })
+		d.Until("no answer", func() bool { return s.state == schUnknown })
 		now := scAppliedSchedules(ctx)
 		applied := now > before
 		before = now
@@ -565,29 +440,29 @@ func TestScheduleOutcomeUnknown(t *testing.T) {
 		if !strings.Contains(v, "may or may not have been created") || !strings.Contains(v, want) {
 			t.Fatalf("round %d (applied %v): view:\n%s", round, applied, s.View())
 		}
-		if w := scWrites(t, ctx.Journal); len(w) != round {
+		if w := Writes(t, ctx.Journal); len(w) != round {
 			t.Fatalf("sent %d times in round %d", len(w), round)
 		}
 		// Sending again takes r and a yes; n keeps it unsent.
-		d.keys("r")
-		d.until("the second confirmation", func() bool { return s.state == schResending })
-		d.keys("n")
-		d.until("no", func() bool { return s.state == schUnknown })
-		if len(scWrites(t, ctx.Journal)) != round {
+		d.Keys("r")
+		d.Until("the second confirmation", func() bool { return s.state == schResending })
+		d.Keys("n")
+		d.Until("no", func() bool { return s.state == schUnknown })
+		if len(Writes(t, ctx.Journal)) != round {
 			t.Fatalf("sent after no")
 		}
 		if round == 1 {
-			d.keys("r", "y")
+			d.Keys("r", "y")
 		}
 	}
 	if len(seen) != 2 {
 		t.Fatalf("seed %d drew only applied=%v; pick a seed that draws both", scFaultSeed, seen)
 	}
-	w := scWrites(t, ctx.Journal)
+	w := Writes(t, ctx.Journal)
 	if string(w[1].Data) != string(w[0].Data) {
 		t.Fatalf("the resend differs: %s", w[1].Data)
 	}
-	d.keys("esc")
+	d.Keys("esc")
 	if s.state != schForm {
 		t.Fatalf("esc from the unknown page: state %d", s.state)
 	}
@@ -624,7 +499,7 @@ func TestCreatedSchedulesReadsJournal(t *testing.T) {
 }
 
 func TestScheduleSumLine(t *testing.T) {
-	ctx := schContext(t, sandbox.Options{})
+	ctx := Journaled(t, sandbox.Options{})
 	s := NewSchedule(ctx).(*schedule)
 	for _, tc := range []struct{ atStart, portion, want string }{
 		{"0", "1", "✓ sum of portions 1 of 1"},
@@ -644,12 +519,12 @@ func TestScheduleSumLine(t *testing.T) {
 // terminal is wrapped, not cut, and scrolling through the review shows
 // every byte that will be sent.
 func TestScheduleLongReviewShowsEveryByte(t *testing.T) {
-	ctx := schContext(t, sandbox.Options{})
+	ctx := Journaled(t, sandbox.Options{})
 	d := newSCDriver(t, NewSchedule(ctx), 80, 24)
-	s := d.s.(*schedule)
+	s := d.S.(*schedule)
 	fillValidSchedule(d)
-	d.set("Description", strings.Repeat("vesting-for-the-core-team;", 12))
-	d.keys("ctrl+s")
+	setField(d, "Description", strings.Repeat("vesting-for-the-core-team;", 12))
+	d.Keys("ctrl+s")
 	if s.state != schReview {
 		t.Fatalf("not reviewing: %q\n%s", s.message, s.View())
 	}
@@ -672,7 +547,7 @@ func TestScheduleLongReviewShowsEveryByte(t *testing.T) {
 		if s.scroll.Below() == 0 {
 			break
 		}
-		d.keys("down")
+		d.Keys("down")
 	}
 	var joined strings.Builder
 	for i := range len(shown) {
@@ -689,7 +564,7 @@ func TestScheduleLongReviewShowsEveryByte(t *testing.T) {
 	if compact.String() != string(s.body) {
 		t.Fatalf("on screen %s\nsent      %s", compact.String(), s.body)
 	}
-	if writes := scWrites(t, ctx.Journal); len(writes) != 0 {
+	if writes := Writes(t, ctx.Journal); len(writes) != 0 {
 		t.Fatalf("scrolling sent something: %v", writes)
 	}
 }
@@ -700,12 +575,12 @@ func TestScheduleLongReviewShowsEveryByte(t *testing.T) {
 // created" back on the form, where ctrl+s and y would create it twice.
 func TestScheduleGarbledAnswerIsUnknown(t *testing.T) {
 	for _, f := range []sandbox.Faults{{Malformed: 1, Seed: 3}, {HTML: 1, Seed: 3}} {
-		ctx := schContext(t, sandbox.Options{Faults: f})
+		ctx := Journaled(t, sandbox.Options{Faults: f})
 		d := newSCDriver(t, NewSchedule(ctx), 120, 40)
-		s := d.s.(*schedule)
+		s := d.S.(*schedule)
 		fillValidSchedule(d)
-		d.keys("ctrl+s", "y")
-		d.until("an answer", func() bool { return s.state != schSending && s.state != schReview })
+		d.Keys("ctrl+s", "y")
+		d.Until("an answer", func() bool { return s.state != schSending && s.state != schReview })
 		if s.state != schUnknown {
 			t.Fatalf("faults %+v: state %d, want unknown:\n%s", f, s.state, s.View())
 		}
@@ -725,19 +600,19 @@ func TestScheduleGarbledAnswerIsUnknown(t *testing.T) {
 // the write as applied, not UNKNOWN, in this run and in the next (a new
 // session on the same journal, whose sandbox could no longer tell).
 func TestScheduleCheckSettlesAcrossRestart(t *testing.T) {
-	ctx := schContext(t, sandbox.Options{Faults: sandbox.Faults{Malformed: 1, Seed: 3}})
+	ctx := Journaled(t, sandbox.Options{Faults: sandbox.Faults{Malformed: 1, Seed: 3}})
 	d := newSCDriver(t, NewSchedule(ctx), 120, 40)
-	s := d.s.(*schedule)
+	s := d.S.(*schedule)
 	fillValidSchedule(d)
-	d.keys("ctrl+s", "y")
-	d.until("an answer", func() bool { return s.state != schSending && s.state != schReview })
+	d.Keys("ctrl+s", "y")
+	d.Until("an answer", func() bool { return s.state != schSending && s.state != schReview })
 	ctx.Session.Close()
 	later, err := session.Sandbox(sandbox.Options{}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer later.Close()
-	rows, err := readTransactions(ctx.Journal, later.Deployment())
+	rows, err := ReadTransactions(ctx.Journal, later.Deployment())
 	if err != nil {
 		t.Fatal(err)
 	}

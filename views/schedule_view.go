@@ -187,19 +187,6 @@ func schBlock(view string, w, height int) []string {
 	return FitLines(lines, w, height)
 }
 
-// FitLines cuts lines to at most w cells and height lines.
-func FitLines(lines []string, w, height int) []string {
-	if len(lines) > height {
-		lines = lines[:height]
-	}
-	for i, l := range lines {
-		if ansi.StringWidth(l) > w {
-			lines[i] = ansi.Truncate(l, w, "…")
-		}
-	}
-	return lines
-}
-
 // schSide draws left and right columns with a bar between them.
 func schSide(left, right []string, leftW, height int, st widget.Styles) []string {
 	out := make([]string, height)

@@ -314,7 +314,7 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, keyHistogram):
 			s.histogram = !s.histogram
 			return nil
-		case key.Matches(msg, keyRefresh):
+		case key.Matches(msg, KeyRefresh):
 			return s.reloadWhole()
 		}
 	}
@@ -392,12 +392,12 @@ func (s *stakes) View() string {
 }
 
 func (s *stakes) ShortHelp() []key.Binding {
-	return append([]key.Binding{keyHistogram, keyRefresh}, s.List.ShortHelp()...)
+	return append([]key.Binding{keyHistogram, KeyRefresh}, s.List.ShortHelp()...)
 }
 
 // FullHelp lists h and r too: the list's own help does not know them.
 func (s *stakes) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{{keyHistogram, keyRefresh}}, s.List.FullHelp()...)
+	return append([][]key.Binding{{keyHistogram, KeyRefresh}}, s.List.FullHelp()...)
 }
 
 func isHex(s string) bool {

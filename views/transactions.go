@@ -18,9 +18,9 @@ import (
 	"allot/wallet"
 )
 
-// txRow is a transaction this machine created or sent, read back from the
+// TxRow is a transaction this machine created or sent, read back from the
 // local journal.
-type txRow struct {
+type TxRow struct {
 	ID      string // the service's transaction id, or a chain hash
 	Kind    string // the action, or "chain"
 	Status  string
@@ -53,12 +53,12 @@ type chainStatus struct {
 	RevertReason  string `json:"revertReason"`
 }
 
-func (r *txRow) apply(st chainStatus) {
+func (r *TxRow) apply(st chainStatus) {
 	r.Block, r.Confirmations, r.GasUsed, r.RevertReason = st.Block, st.Confirmations, st.GasUsed, st.RevertReason
 }
 
 // statusText is the status with where the transaction was mined.
-func (r txRow) statusText() string {
+func (r TxRow) StatusText() string {
 	switch {
 	case r.RevertReason != "":
 		return fmt.Sprintf("%s in block %d: %s", r.Status, r.Block, r.RevertReason)
@@ -70,7 +70,7 @@ func (r txRow) statusText() string {
 
 // fields are the row's details; a service transaction's say what is known
 // of it and the body it was created with.
-func (r txRow) fields(now time.Time) []widget.Field {
+func (r TxRow) Fields(now time.Time) []widget.Field {
 	fields := []widget.Field{
 		{Label: "Transaction", Value: r.ID},
 		{Label: "Kind", Value: r.Kind},
@@ -100,29 +100,30 @@ func (r txRow) fields(now time.Time) []widget.Field {
 // NewTransactions lists every transaction this machine created (with
 // `allot tx`) or sent to a chain, newest first, from the local journal. It
 // rereads the journal every few seconds, so what another allot process
-// creates appears here.
-func NewTransactions(ctx *Context) Screen {
-	l := NewList(ctx, "Transactions", widget.TableConfig[txRow]{
-		Columns: []widget.Column[txRow]{
-			{Title: "Transaction", Cell: func(r txRow) string { return r.ID }, MinWidth: 14, Flex: 3},
-			{Title: "Kind", Cell: func(r txRow) string { return r.Kind }, MinWidth: 18, MaxWidth: 18, Sort: func(a, b txRow) int { return cmpString(a.Kind, b.Kind) }},
-			{Title: "Status", Cell: txRow.statusText, Text: true, MinWidth: 16, Flex: 3, Sort: func(a, b txRow) int { return cmpString(a.Status, b.Status) }},
-			{Title: "Created", Cell: func(r txRow) string { return r.At.UTC().Format("2006-01-02 15:04:05") }, MinWidth: 19, Priority: 2, Sort: func(a, b txRow) int { return a.At.Compare(b.At) }},
-			{Title: "Profile", Cell: func(r txRow) string { return r.Profile }, MinWidth: 8, Priority: 3},
+// creates appears here. reopen opens an UNKNOWN write on enter: it is
+// given, since each write is reopened by the family of screens that sends it.
+func NewTransactions(ctx *Context, reopen Reopener) Screen {
+	l := NewList(ctx, "Transactions", widget.TableConfig[TxRow]{
+		Columns: []widget.Column[TxRow]{
+			{Title: "Transaction", Cell: func(r TxRow) string { return r.ID }, MinWidth: 14, Flex: 3},
+			{Title: "Kind", Cell: func(r TxRow) string { return r.Kind }, MinWidth: 18, MaxWidth: 18, Sort: func(a, b TxRow) int { return cmpString(a.Kind, b.Kind) }},
+			{Title: "Status", Cell: TxRow.StatusText, Text: true, MinWidth: 16, Flex: 3, Sort: func(a, b TxRow) int { return cmpString(a.Status, b.Status) }},
+			{Title: "Created", Cell: func(r TxRow) string { return r.At.UTC().Format("2006-01-02 15:04:05") }, MinWidth: 19, Priority: 2, Sort: func(a, b TxRow) int { return a.At.Compare(b.At) }},
+			{Title: "Profile", Cell: func(r TxRow) string { return r.Profile }, MinWidth: 8, Priority: 3},
 		},
-		ID:       func(r txRow) string { return r.Kind + r.ID },
-		CopyText: func(r txRow) string { return r.ID },
+		ID:       func(r TxRow) string { return r.Kind + r.ID },
+		CopyText: func(r TxRow) string { return r.ID },
 		Empty:    "No transactions yet. Transactions you create or send with allot (operator forms on Contracts, claims, stakes, allot tx) appear here.",
-	}, func(r txRow) []widget.Field { return r.fields(ctx.Now()) })
+	}, func(r TxRow) []widget.Field { return r.Fields(ctx.Now()) })
 	j := ctx.Journal
 	d := ctx.Session.Deployment()
-	l.Fetch = func(context.Context) ([]txRow, error) { return readTransactions(j, d) }
+	l.Fetch = func(context.Context) ([]TxRow, error) { return ReadTransactions(j, d) }
 	l.NewestFirst = true
-	l.Actions = []RowAction[txRow]{{
+	l.Actions = []RowAction[TxRow]{{
 		Key:  keyUnknown,
-		Open: func(r txRow) Screen { return reopenUnknown(ctx, r.op, r.ref, r.write, r.Body, r.At) },
-		Only: func(r txRow) bool { return r.Status == statusUnknown },
-		Refuse: func(r txRow) string {
+		Open: func(r TxRow) Screen { return reopen(ctx, r.op, r.ref, r.write, r.Body, r.At) },
+		Only: func(r TxRow) bool { return r.Status == statusUnknown },
+		Refuse: func(r TxRow) string {
 			if r.Body == nil {
 				return cannotReopen
 			}
@@ -130,7 +131,7 @@ func NewTransactions(ctx *Context) Screen {
 		},
 	}}
 	t := &transactions{List: l, live: map[string]wallet.Status{}}
-	l.Loaded = func(rows []txRow) []txRow {
+	l.Loaded = func(rows []TxRow) []TxRow {
 		t.rows = rows
 		return t.merge()
 	}
@@ -140,9 +141,9 @@ func NewTransactions(ctx *Context) Screen {
 // transactions keeps the statuses of the transactions followed in this
 // run, newer than what the journal says until they are final.
 type transactions struct {
-	*List[txRow]
+	*List[TxRow]
 	live map[string]wallet.Status
-	rows []txRow
+	rows []TxRow
 	// seen is the recorder's count at the last read; polls counts looks.
 	seen  uint64
 	polls int
@@ -184,7 +185,7 @@ func (t *transactions) Update(msg tea.Msg) tea.Cmd {
 }
 
 // merge lays the live statuses over the journal's rows.
-func (t *transactions) merge() []txRow {
+func (t *transactions) merge() []TxRow {
 	rows := slices.Clone(t.rows)
 	for i := range rows {
 		if st, ok := t.live[rows[i].ID]; ok && rows[i].Block == 0 {
@@ -204,12 +205,12 @@ var writeKinds = map[string]string{
 	act.OpClaim:     "claim request",
 }
 
-// readTransactions lists what the journal says was created on deployment
+// ReadTransactions lists what the journal says was created on deployment
 // d: the transactions created, the chain transactions sent, and every
 // write whose outcome is unknown, of any kind. A write whose outcome was
 // never recorded (the program ended while it was in flight) is unknown
 // too, in every run after, until a later outcome settles it.
-func readTransactions(j *journal.Journal, d journal.Deployment) ([]txRow, error) {
+func ReadTransactions(j *journal.Journal, d journal.Deployment) ([]TxRow, error) {
 	if j == nil {
 		return nil, fmt.Errorf("the local journal is not available")
 	}
@@ -217,7 +218,7 @@ func readTransactions(j *journal.Journal, d journal.Deployment) ([]txRow, error)
 	if err != nil {
 		return nil, err
 	}
-	var rows []txRow
+	var rows []TxRow
 	for _, w := range journal.Writes(res.Entries) {
 		e := w.Request
 		if !d.Owns(e) {
@@ -237,7 +238,7 @@ func readTransactions(j *journal.Journal, d journal.Deployment) ([]txRow, error)
 			// it: no call reports a change of the PENDING it answers.
 			for _, tx := range created.Transactions {
 				status, _ := tx.Shown()
-				rows = append(rows, txRow{ID: tx.TransactionID, Kind: e.Ref, Status: status, At: at, Profile: e.Profile, Sent: e.Data})
+				rows = append(rows, TxRow{ID: tx.TransactionID, Kind: e.Ref, Status: status, At: at, Profile: e.Profile, Sent: e.Data})
 			}
 		case w.Outcome != nil && (w.Outcome.Status == act.StatusApplied || w.Outcome.Status == act.StatusNotApplied || w.Outcome.Status == act.StatusResent):
 			// An unknown outcome a check settled (its ids were lost with
@@ -254,13 +255,13 @@ func readTransactions(j *journal.Journal, d journal.Deployment) ([]txRow, error)
 			if k, ok := writeKinds[e.Op]; ok {
 				kind = k
 			}
-			rows = append(rows, txRow{ID: id, Kind: kind, Status: w.Outcome.Status, At: at, Profile: e.Profile})
+			rows = append(rows, TxRow{ID: id, Kind: kind, Status: w.Outcome.Status, At: at, Profile: e.Profile})
 		case !w.Settled():
 			kind := e.Ref // the action of a transaction
 			if k, ok := writeKinds[e.Op]; ok {
 				kind = k
 			}
-			row := txRow{ID: "(no answer: may have been created)", Kind: kind, Status: statusUnknown, At: at, Profile: e.Profile, op: e.Op, ref: e.Ref, write: e.Write}
+			row := TxRow{ID: "(no answer: may have been created)", Kind: kind, Status: statusUnknown, At: at, Profile: e.Profile, op: e.Op, ref: e.Ref, write: e.Write}
 			if w.Outcome == nil {
 				row.ID = "(no outcome recorded: may have been created)"
 			}
@@ -285,13 +286,13 @@ func readTransactions(j *journal.Journal, d journal.Deployment) ([]txRow, error)
 			continue
 		}
 		index[e.Ref] = len(rows)
-		row := txRow{ID: e.Ref, Kind: orDefault(e.Op, "chain"), Status: e.Status, At: e.At, Profile: e.Profile}
+		row := TxRow{ID: e.Ref, Kind: orDefault(e.Op, "chain"), Status: e.Status, At: e.At, Profile: e.Profile}
 		row.apply(st)
 		rows = append(rows, row)
 	}
 	// Newest first; the journal's order breaks ties.
 	slices.Reverse(rows)
-	slices.SortStableFunc(rows, func(a, b txRow) int { return b.At.Compare(a.At) })
+	slices.SortStableFunc(rows, func(a, b TxRow) int { return b.At.Compare(a.At) })
 	if len(res.Warnings) > 0 {
 		// A torn last line after a crash: what was read is listed.
 		return rows, RowsWarning(strings.Join(res.Warnings, "; "))
@@ -299,25 +300,12 @@ func readTransactions(j *journal.Journal, d journal.Deployment) ([]txRow, error)
 	return rows, nil
 }
 
-// reopenUnknown is the page of a write whose outcome is unknown, read back
-// from the journal: the body sent, whether the service applied it (when
-// it can be asked), and the same bytes sent again after a yes. nil when
-// canReopen says no.
-func reopenUnknown(ctx *Context, op, ref, write string, body []byte, at time.Time) Screen {
-	switch op {
-	case act.OpTransaction:
-		return reopenOperator(ctx, ref, write, body, at)
-	case act.OpSchedule:
-		return reopenSchedule(ctx, write, body, at)
-	case act.OpUploadURL, act.OpCreative:
-		return reopenCreative(ctx, op, ref, write, body, at)
-	case act.OpClaim:
-		return reopenClaim(ctx, ref, write, body, at)
-	}
-	return nil
-}
+// Reopener opens a write whose outcome is unknown, read back from the
+// journal, in a page that checks it and can send the same bytes again; nil
+// when canReopen says no.
+type Reopener func(ctx *Context, op, ref, write string, body []byte, at time.Time) Screen
 
-// canReopen says whether reopenUnknown can take the journaled write: only
+// canReopen says whether a Reopener can take the journaled write: only
 // a body that encodes back to the same bytes may be sent again.
 func canReopen(op, ref string, body []byte) bool {
 	switch op {

@@ -110,12 +110,12 @@ func TestReopenEveryKind(t *testing.T) {
 				ctx := &Context{Session: s, Now: time.Now, Styles: widget.DefaultStyles(), Clipboard: widget.Clipboard{Out: io.Discard},
 					Token: s.TokenIDs[0], Journal: j, Recorder: s.Recorder(j)}
 				inBody := tc.write(ctx.Recorder, apply)
-				rows, err := readTransactions(j, s.Deployment())
+				rows, err := ReadTransactions(j, s.Deployment())
 				if err != nil || len(rows) != 1 || rows[0].Status != statusUnknown || rows[0].Body == nil {
 					t.Fatalf("Transactions: %+v, %v; want one UNKNOWN row that reopens", rows, err)
 				}
 				r := rows[0]
-				scr := reopenUnknown(ctx, r.op, r.ref, r.write, r.Body, r.At)
+				scr := ReopenUnknown(ctx, r.op, r.ref, r.write, r.Body, r.At)
 				if scr == nil {
 					t.Fatal("the row does not reopen")
 				}
@@ -128,14 +128,14 @@ func TestReopenEveryKind(t *testing.T) {
 					t.Fatalf("the reopened page does not show the body and %q:\n%s", found, scr.View())
 				}
 				settled := map[bool]string{true: act.StatusApplied, false: act.StatusNotApplied}[apply]
-				if rows, _ := readTransactions(j, s.Deployment()); len(rows) != 1 || rows[0].Status != settled {
+				if rows, _ := ReadTransactions(j, s.Deployment()); len(rows) != 1 || rows[0].Status != settled {
 					t.Errorf("after the check, Transactions lists %+v, want %q", rows, settled)
 				}
 				requests := func() int {
 					res, _ := j.Read()
 					return len(journal.Writes(res.Entries))
 				}
-				lostDrive(scr, scr.Update(KeyMsg("r")))
+				lostDrive(scr, scr.Update(Key("r")))
 				asked := strings.Contains(scr.View(), "Send this request again?")
 				if want := tc.resend && !apply; asked != want {
 					t.Fatalf("r asks to send again: %v, want %v:\n%s", asked, want, scr.View())
@@ -146,12 +146,12 @@ func TestReopenEveryKind(t *testing.T) {
 					}
 					return
 				}
-				lostDrive(scr, scr.Update(KeyMsg("n")))
+				lostDrive(scr, scr.Update(Key("n")))
 				if requests() != 1 || strings.Contains(scr.View(), "Send this request again?") {
 					t.Fatalf("n: %d writes journaled, view:\n%s", requests(), scr.View())
 				}
-				lostDrive(scr, scr.Update(KeyMsg("r")))
-				lostDrive(scr, scr.Update(KeyMsg("y")))
+				lostDrive(scr, scr.Update(Key("r")))
+				lostDrive(scr, scr.Update(Key("y")))
 				res, _ := j.Read()
 				writes := journal.Writes(res.Entries)
 				if len(writes) != 2 || !bytes.Equal(writes[1].Request.Data, writes[0].Request.Data) || !writes[1].Settled() {
