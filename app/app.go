@@ -23,6 +23,10 @@ import (
 	"allot/internal/sanitize"
 	"allot/internal/session"
 	"allot/views"
+	"allot/views/browse"
+	"allot/views/holder"
+	"allot/views/reopen"
+	"allot/views/transactions"
 	"allot/views/widget"
 )
 
@@ -185,13 +189,13 @@ func (m *Model) warn(w warnings) {
 
 // buildTabs makes the root screen of every tab for the current token.
 func (m *Model) buildTabs() {
-	m.stacks[tabContracts] = []views.Screen{views.NewContracts(m.ctx)}
-	m.stacks[tabPools] = []views.Screen{views.NewPools(m.ctx)}
+	m.stacks[tabContracts] = []views.Screen{browse.NewContracts(m.ctx)}
+	m.stacks[tabPools] = []views.Screen{browse.NewPools(m.ctx)}
 	if m.stacks[tabAllocation] == nil {
-		m.stacks[tabAllocation] = []views.Screen{views.NewAllocation(m.ctx)}
-		m.stacks[tabTransactions] = []views.Screen{views.NewTransactions(m.ctx, views.ReopenUnknown)}
-		m.stacks[tabRequests] = []views.Screen{views.NewRequests(m.ctx)}
-		m.stacks[tabPortal] = []views.Screen{views.NewPortal(m.ctx)}
+		m.stacks[tabAllocation] = []views.Screen{holder.NewAllocation(m.ctx)}
+		m.stacks[tabTransactions] = []views.Screen{transactions.New(m.ctx, reopen.Unknown)}
+		m.stacks[tabRequests] = []views.Screen{browse.NewRequests(m.ctx)}
+		m.stacks[tabPortal] = []views.Screen{holder.NewPortal(m.ctx)}
 	}
 }
 
@@ -412,7 +416,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.fail("stakes", msg.err)
 		}
 		m.switchTab(tabPools)
-		return m, func() tea.Msg { return views.NavigateMsg{Screen: views.NewStakes(m.ctx, msg.pool)} }
+		return m, func() tea.Msg { return views.NavigateMsg{Screen: browse.NewStakes(m.ctx, msg.pool)} }
 	case views.BackMsg:
 		if msg.Screen != nil {
 			m.remove(msg.Screen)
@@ -522,7 +526,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(msg, m.keys.Unlock):
-		return m.open(views.NewUnlock(m.ctx))
+		return m.open(holder.NewUnlock(m.ctx))
 	case key.Matches(msg, m.keys.Lock):
 		return m.lock()
 	}

@@ -1,0 +1,625 @@
+package schedule
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/x/ansi"
+
+	"allot/api"
+	"allot/api/sandbox"
+	"allot/internal/act"
+	"allot/internal/journal"
+	"allot/internal/session"
+	"allot/views"
+	"allot/views/transactions"
+	"allot/views/viewstest"
+)
+
+// newSCDriver drives the schedule form s.
+func newSCDriver(t *testing.T, s views.Screen, w, h int) *viewstest.Driver {
+	if sc, ok := s.(*schedule); ok {
+		// A blinking cursor answers each keystroke with a timer that Run
+		// waits 5 ms for before leaving it behind.
+		sc.form.SetCursorMode(cursor.CursorStatic)
+	}
+	return viewstest.NewDriver(t, s, w, h)
+}
+
+// set focuses the schedule field labelled label and types value over it.
+func setField(d *viewstest.Driver, label, value string) {
+	d.T.Helper()
+	s := d.S.(*schedule)
+	for range len(s.form.Fields()) + 1 {
+		if s.form.Fields()[s.form.Focused()].Label == label {
+			d.Keys("ctrl+e", "ctrl+u")
+			d.Type(value)
+			return
+		}
+		d.Keys("tab")
+	}
+	d.T.Fatalf("no field %q", label)
+}
+
+// fillValidSchedule writes a schedule whose parts add up to 1.
+func fillValidSchedule(d *viewstest.Driver) {
+	setField(d, "Name", "Team 4y")
+	setField(d, "Description", "core team")
+	setField(d, "Unlock at start", "0.25")
+	setField(d, "Piece 1 name", "Quarterly")
+	setField(d, "Piece 1 portion", "0.75")
+	setField(d, "Piece 1 kind", "")
+	d.Keys("right") // periodic
+	setField(d, "Piece 1 length (months)", "12")
+	setField(d, "Piece 1 every (months)", "3")
+}
+
+var scKeyPattern = regexp.MustCompile(`S-[A-Z0-9]{8}`)
+
+func TestScheduleValidSubmit(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	d := newSCDriver(t, New(ctx), 120, 60)
+	s := d.S.(*schedule)
+	fillValidSchedule(d)
+	if v := ansi.Strip(s.View()); !strings.Contains(v, "✓ sum of portions 1 of 1") || !strings.Contains(v, "Unlocked: 100% by month 12 (2027-11-22)") {
+		t.Fatalf("form view:\n%s", v)
+	}
+	d.Keys("ctrl+s")
+	if s.state != schReview {
+		t.Fatalf("not reviewing: %q\n%s", s.message, s.View())
+	}
+	// The body on screen is the body that will be sent.
+	view := ansi.Strip(s.View())
+	start, end := strings.Index(view, "{"), strings.LastIndex(view, "}")
+	var shown bytes.Buffer
+	if err := json.Compact(&shown, []byte(view[start:end+1])); err != nil {
+		t.Fatalf("review shows no JSON body: %v\n%s", err, view)
+	}
+	if shown.String() != string(s.body) {
+		t.Fatalf("shown %s\nbody  %s", shown.String(), s.body)
+	}
+	var body map[string]any
+	json.Unmarshal(s.body, &body)
+	if body["tokenId"] != ctx.Token || body["roundingMode"] != "FLOOR" || body["name"] != "Team 4y" {
+		t.Fatalf("body %s", s.body)
+	}
+	if !strings.Contains(string(s.body), `"periodicPieceConfiguration":{"length":{"value":12},"frequency":{"value":3},"dayOfMonth":1}`) {
+		t.Fatalf("body %s", s.body)
+	}
+	if writes := viewstest.Writes(t, ctx.Journal); len(writes) != 0 {
+		t.Fatalf("sent before the confirmation: %v", writes)
+	}
+
+	d.Keys("y")
+	d.Until("the created schedule", func() bool { return s.state == schCreated })
+	writes := viewstest.Writes(t, ctx.Journal)
+	if len(writes) != 1 || writes[0].Op != "schedules/create" || string(writes[0].Data) != string(s.body) || writes[0].Ref != "Team 4y" {
+		t.Fatalf("journal requests %+v, want one with %s", writes, s.body)
+	}
+	key := s.created.Key
+	view = s.View()
+	if !scKeyPattern.MatchString(key) || !strings.Contains(view, "Key      "+key) || !strings.Contains(view, s.created.ID) {
+		t.Fatalf("created view:\n%s", view)
+	}
+	d.Until("the created list", func() bool { return len(s.list) == 1 })
+	if s.list[0].Key != key || s.list[0].Name != "Team 4y" || !strings.Contains(s.View(), key+"  Team 4y") {
+		t.Fatalf("created list %+v\n%s", s.list, s.View())
+	}
+	d.Keys("c")
+	d.Until("the copy", func() bool {
+		return len(d.Got) > 0 && d.Got[len(d.Got)-1] == (views.StatusMsg{Text: "copied " + key + " (OSC 52)"})
+	})
+	if s.Capturing() || !s.Narrowed() {
+		t.Fatal("the result page must leave global keys alone and take esc")
+	}
+	d.Keys("esc")
+	d.Until("the page closing", func() bool { return d.Got[len(d.Got)-1] == (views.BackMsg{}) })
+}
+
+func TestScheduleErrorsInPlace(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	for _, tc := range []struct {
+		name, label, value, want string
+	}{
+		{"empty name", "Name", "", "must not be empty"},
+		{"empty description", "Description", "", "must not be empty"},
+		{"portion above 1", "Piece 1 portion", "1.5", "must be a fraction between 0 and 1"},
+		{"portion below 0", "Piece 1 portion", "-0.5", "must be a fraction between 0 and 1"},
+		{"cliff value above 1", "Cliff value", "2", "must be a fraction between 0 and 1"},
+		{"day of month 29", "Piece 1 day of month", "29", "must be a day from 1 to 28"},
+		{"bad number", "Unlock at start", "abc", `"abc" is not a number`},
+		{"bad day", "Piece 1 day of month", "x", `"x" is not a whole number`},
+		{"fractional months", "Cliff (months)", "1.5", `"1.5" is not a whole number of months`},
+		{"negative cliff", "Cliff (months)", "-1", "must not be negative"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newSCDriver(t, New(ctx), 120, 60)
+			s := d.S.(*schedule)
+			fillValidSchedule(d)
+			setField(d, tc.label, "x")
+			setField(d, tc.label, tc.value)
+			if got := viewstest.ErrUnder(s.View(), tc.label); !strings.Contains(got, tc.want) {
+				t.Fatalf("under %q: %q, want %q\n%s", tc.label, got, tc.want, s.View())
+			}
+			d.Keys("ctrl+s")
+			if s.state != schForm || !strings.Contains(s.message, "to fix before review") {
+				t.Fatalf("review with an error: state %d, %q", s.state, s.message)
+			}
+			if got := s.form.Fields()[s.form.Focused()].Label; got != tc.label {
+				t.Errorf("focus on %q, want the field in error %q", got, tc.label)
+			}
+		})
+	}
+	t.Run("sum not 1", func(t *testing.T) {
+		d := newSCDriver(t, New(ctx), 120, 60)
+		s := d.S.(*schedule)
+		fillValidSchedule(d)
+		setField(d, "Piece 1 portion", "0.5")
+		if v := ansi.Strip(s.View()); !strings.Contains(v, "✗ sum of portions 0.75 of 1 (0.25 missing)") {
+			t.Fatalf("view:\n%s", v)
+		}
+		setField(d, "Piece 1 portion", "0.95")
+		if v := ansi.Strip(s.View()); !strings.Contains(v, "✗ sum of portions 1.2 of 1 (0.2 too much)") {
+			t.Fatalf("view:\n%s", v)
+		}
+		d.Keys("ctrl+s")
+		if s.state != schForm || s.sumErr == "" {
+			t.Fatalf("reviewed a schedule that does not add up: %q", s.sumErr)
+		}
+	})
+	t.Run("nothing sent", func(t *testing.T) {
+		if w := viewstest.Writes(t, ctx.Journal); len(w) != 0 {
+			t.Fatalf("invalid forms sent %v", w)
+		}
+	})
+}
+
+// A rule only the service knows (months up to 1200) comes back as a 400:
+// the form shows it under the field its path names.
+func TestScheduleRemoteErrorInPlace(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	d := newSCDriver(t, New(ctx), 120, 60)
+	s := d.S.(*schedule)
+	fillValidSchedule(d)
+	setField(d, "Cliff (months)", "5000")
+	d.Keys("ctrl+s", "y")
+	d.Until("the refusal", func() bool { return s.state == schForm && s.message != "" })
+	if got := viewstest.ErrUnder(s.View(), "Cliff (months)"); !strings.Contains(got, "1200") {
+		t.Fatalf("under the cliff: %q\n%s", got, s.View())
+	}
+	setField(d, "Cliff (months)", "6")
+	if got := viewstest.ErrUnder(s.View(), "Cliff (months)"); got != "" {
+		t.Fatalf("the service's error stays after an edit: %q", got)
+	}
+}
+
+func TestScheduleCancelSendsNothing(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	d := newSCDriver(t, New(ctx), 80, 22)
+	s := d.S.(*schedule)
+	fillValidSchedule(d)
+	d.Keys("ctrl+s", "n")
+	d.Until("n back to the form", func() bool { return s.state == schForm })
+	d.Keys("ctrl+s", "esc")
+	d.Until("esc back to the form", func() bool { return s.state == schForm })
+	d.Keys("esc")
+	d.Until("the page closing", func() bool { return len(d.Got) > 0 && d.Got[len(d.Got)-1] == (views.BackMsg{}) })
+	if w := viewstest.Writes(t, ctx.Journal); len(w) != 0 {
+		t.Fatalf("journal %v", w)
+	}
+	for _, e := range ctx.Session.Applied() {
+		if e.Operation == "schedules/create" {
+			t.Fatalf("the sandbox created a schedule: %+v", e)
+		}
+	}
+}
+
+func TestSchedulePiecesAddRemoveAndKind(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	d := newSCDriver(t, New(ctx), 120, 60)
+	s := d.S.(*schedule)
+	setField(d, "Piece 1 portion", "0.6")
+	d.Keys("ctrl+n")
+	if len(s.pieces) != 2 || s.form.Fields()[s.form.Focused()].Label != "Piece 2 name" {
+		t.Fatalf("pieces %d, focus %q", len(s.pieces), s.form.Fields()[s.form.Focused()].Label)
+	}
+	if got := s.pieces[1].portion.Value(); got != "0.4" {
+		t.Errorf("new piece portion %q, want what is missing (0.4)", got)
+	}
+	// The new piece's errors map to its own fields.
+	setField(d, "Piece 2 portion", "3")
+	if got := viewstest.ErrUnder(s.View(), "Piece 2 portion"); !strings.Contains(got, "between 0 and 1") {
+		t.Fatalf("under piece 2: %q\n%s", got, s.View())
+	}
+	if got := viewstest.ErrUnder(s.View(), "Piece 1 portion"); got != "" {
+		t.Fatalf("piece 1 shows %q", got)
+	}
+	// A piece added after piece 1 goes between 1 and 2.
+	setField(d, "Piece 1 name", "first")
+	d.Keys("ctrl+n")
+	if len(s.pieces) != 3 || s.pieces[0].name.Value() != "first" || s.pieces[2].portion.Value() != "3" {
+		t.Fatalf("insert in the middle: %d pieces", len(s.pieces))
+	}
+	if len(s.req.Pieces) != 3 {
+		t.Fatalf("request has %d pieces", len(s.req.Pieces))
+	}
+	d.Keys("ctrl+d")
+	if len(s.pieces) != 2 || s.pieces[1].portion.Value() != "3" {
+		t.Fatalf("remove: %d pieces", len(s.pieces))
+	}
+	if !strings.Contains(s.View(), "Piece 2 portion") || strings.Contains(s.View(), "Piece 3") {
+		t.Fatalf("labels not renumbered:\n%s", s.View())
+	}
+	setField(d, "Piece 2 name", "second")
+	d.Keys("ctrl+d", "ctrl+d")
+	if len(s.pieces) != 1 || !strings.Contains(s.message, "at least one piece") {
+		t.Fatalf("removed the last piece: %d, %q", len(s.pieces), s.message)
+	}
+	// ctrl+d above the pieces removes nothing.
+	setField(d, "Name", "n")
+	d.Keys("ctrl+d")
+	if len(s.pieces) != 1 || !strings.Contains(s.message, "move to a piece") {
+		t.Fatalf("%d pieces, %q", len(s.pieces), s.message)
+	}
+
+	// The kind swaps the piece's fields.
+	setField(d, "Piece 1 kind", "")
+	if !strings.Contains(s.View(), "Piece 1 offset (months)") || strings.Contains(s.View(), "Piece 1 length") {
+		t.Fatalf("one-off fields:\n%s", s.View())
+	}
+	d.Keys("right")
+	v := s.View()
+	if strings.Contains(v, "Piece 1 offset") || !strings.Contains(v, "Piece 1 length (months)") || !strings.Contains(v, "Piece 1 every (months)") {
+		t.Fatalf("periodic fields:\n%s", v)
+	}
+	if p := s.req.Pieces[0]; p.Periodic == nil || p.OneOff != nil {
+		t.Fatalf("request piece %+v", p)
+	}
+	if s.form.Fields()[s.form.Focused()].Label != "Piece 1 kind" {
+		t.Fatalf("focus moved to %q", s.form.Fields()[s.form.Focused()].Label)
+	}
+	d.Keys("left")
+	if p := s.req.Pieces[0]; p.OneOff == nil || p.Periodic != nil {
+		t.Fatalf("request piece %+v", p)
+	}
+}
+
+func TestScheduleSteps(t *testing.T) {
+	n := func(s string) api.Number { v, _ := api.ParseAmount(s); return v }
+	oneOff := func(portion string, delay, offset int) api.SchedulePiece {
+		return api.SchedulePiece{Portion: n(portion), StartDelay: api.ValueOf{Value: n(fmt.Sprint(delay))},
+			OneOff: &api.OneOffConf{Offset: api.ValueOf{Value: n(fmt.Sprint(offset))}, DayOfMonth: 1}}
+	}
+	periodic := func(portion string, delay, length, freq int) api.SchedulePiece {
+		return api.SchedulePiece{Portion: n(portion), StartDelay: api.ValueOf{Value: n(fmt.Sprint(delay))},
+			Periodic: &api.PeriodConf{Length: api.ValueOf{Value: n(fmt.Sprint(length))}, Frequency: api.ValueOf{Value: n(fmt.Sprint(freq))}, DayOfMonth: 1}}
+	}
+	for _, tc := range []struct {
+		name        string
+		atStart     string
+		cliff       string
+		cliffMonths int
+		pieces      []api.SchedulePiece
+		want        string
+	}{
+		{"all at start", "1", "0", 0, nil, "0:1"},
+		{"nothing", "0", "0", 0, nil, "0:0"},
+		{"cliff then one-off", "0.1", "0.2", 6, []api.SchedulePiece{oneOff("0.7", 12, 0)}, "0:0.1 6:0.3 12:1"},
+		{"one-off offset after delay", "0", "0", 0, []api.SchedulePiece{oneOff("1", 3, 4)}, "0:0 7:1"},
+		{"quarterly over a year", "0", "0", 0, []api.SchedulePiece{periodic("1", 0, 12, 3)}, "0:0 3:0.25 6:0.5 9:0.75 12:1"},
+		{"periodic after a delay", "0.5", "0", 0, []api.SchedulePiece{periodic("0.5", 12, 24, 12)}, "0:0.5 24:0.75 36:1"},
+		{"length not a multiple of the frequency", "0", "0", 0, []api.SchedulePiece{periodic("0.9", 0, 10, 4)}, "0:0 4:0.3 8:0.6 10:0.9"},
+		{"same month adds up", "0", "0.5", 6, []api.SchedulePiece{oneOff("0.5", 6, 0)}, "0:0 6:1"},
+		{"cliff of 0 months is at the start", "0.2", "0.3", 0, []api.SchedulePiece{oneOff("0.5", 1, 0)}, "0:0.5 1:1"},
+		{"months clamp to 1200", "0", "0", 0, []api.SchedulePiece{oneOff("1", 99999, 5)}, "0:0 1200:1"},
+		{"negative months clamp to 0", "0", "0", 0, []api.SchedulePiece{oneOff("1", -5, 0)}, "0:1"},
+		{"zero frequency: all at the end", "0", "0", 0, []api.SchedulePiece{periodic("1", 2, 6, 0)}, "0:0 8:1"},
+		{"thirds stay exact at the end", "0", "0", 0, []api.SchedulePiece{periodic("1", 0, 3, 1)}, "0:0 1:0.3333333333333333 2:0.6666666666666666 3:1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := api.ScheduleRequest{UnlockAtStart: n(tc.atStart),
+				Cliff: api.CliffRequest{Value: n(tc.cliff), Duration: n(fmt.Sprint(tc.cliffMonths))}, Pieces: tc.pieces}
+			var parts []string
+			for _, st := range schSteps(req) {
+				parts = append(parts, fmt.Sprintf("%d:%s", st.Month, st.Unlocked.String()))
+			}
+			if got := strings.Join(parts, " "); got != tc.want {
+				t.Fatalf("steps %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestScheduleAddMonths(t *testing.T) {
+	for _, tc := range []struct {
+		from string
+		n    int
+		want string
+	}{
+		{"2026-01-31", 1, "2026-02-28"},
+		{"2026-11-22", 12, "2027-11-22"},
+		{"2024-01-31", 1, "2024-02-29"},
+		{"2026-05-15", 0, "2026-05-15"},
+	} {
+		from, _ := time.Parse("2006-01-02", tc.from)
+		if got := schAddMonths(from, tc.n).Format("2006-01-02"); got != tc.want {
+			t.Errorf("%s + %d months = %s, want %s", tc.from, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestScheduleViewFits(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	for _, size := range [][2]int{{80, 22}, {120, 34}} {
+		w, h := size[0], size[1]
+		t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
+			d := newSCDriver(t, New(ctx), w, h)
+			s := d.S.(*schedule)
+			check := func(state string) {
+				t.Helper()
+				lines := strings.Split(s.View(), "\n")
+				if len(lines) > h {
+					t.Errorf("%s: %d lines, more than %d", state, len(lines), h)
+				}
+				for i, l := range lines {
+					if ansi.StringWidth(l) > w {
+						t.Errorf("%s: line %d is %d cells wide: %q", state, i, ansi.StringWidth(l), ansi.Strip(l))
+					}
+				}
+			}
+			check("empty form")
+			fillValidSchedule(d)
+			d.Keys("ctrl+n", "ctrl+n")
+			setField(d, "Name", "")
+			check("form with errors")
+			if v := ansi.Strip(s.View()); !strings.Contains(v, "Unlocked:") || !strings.Contains(v, "sum of portions") {
+				t.Errorf("chart or sum missing:\n%s", v)
+			}
+			setField(d, "Piece 2 name", "")
+			d.Keys("ctrl+d")
+			setField(d, "Piece 2 name", "")
+			d.Keys("ctrl+d")
+			setField(d, "Name", "Fits")
+			d.Keys("ctrl+s")
+			if s.state != schReview {
+				t.Fatalf("not reviewing: %s", s.message)
+			}
+			check("review")
+			d.Keys("down", "down", "down")
+			check("review scrolled")
+			d.Keys("y")
+			d.Until("created", func() bool { return s.state == schCreated })
+			check("created")
+		})
+	}
+}
+
+// scFaultSeed makes the sandbox's first reset come after it applied the
+// request and the second before: each draw is half and half.
+const scFaultSeed = 1
+
+func scAppliedSchedules(ctx *views.Context) int {
+	n := 0
+	for _, e := range ctx.Session.Applied() {
+		if e.Operation == "schedules/create" {
+			n++
+		}
+	}
+	return n
+}
+
+// With every connection reset, the answer never comes: the screen says the
+// outcome is unknown, what the sandbox says it applied, and sends again
+// only after r and a second yes.
+func TestScheduleOutcomeUnknown(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{Faults: sandbox.Faults{Reset: 1, Seed: scFaultSeed}})
+	d := newSCDriver(t, New(ctx), 120, 40)
+	s := d.S.(*schedule)
+	fillValidSchedule(d)
+	d.Keys("ctrl+s", "y")
+	seen := map[bool]bool{}
+	before := 0
+	for round := 1; round <= 2; round++ {
+		d.Until("no answer", func() bool { return s.state == schUnknown })
+		now := scAppliedSchedules(ctx)
+		applied := now > before
+		before = now
+		if applied {
+			seen[true] = true
+		} else {
+			seen[false] = true
+		}
+		v := strings.Join(strings.Fields(ansi.Strip(s.View())), " ")
+		want := "did not apply this request"
+		if applied {
+			want = "the service applied this request"
+		}
+		if !strings.Contains(v, "may or may not have been created") || !strings.Contains(v, want) {
+			t.Fatalf("round %d (applied %v): view:\n%s", round, applied, s.View())
+		}
+		if w := viewstest.Writes(t, ctx.Journal); len(w) != round {
+			t.Fatalf("sent %d times in round %d", len(w), round)
+		}
+		// Sending again takes r and a yes; n keeps it unsent.
+		d.Keys("r")
+		d.Until("the second confirmation", func() bool { return s.state == schResending })
+		d.Keys("n")
+		d.Until("no", func() bool { return s.state == schUnknown })
+		if len(viewstest.Writes(t, ctx.Journal)) != round {
+			t.Fatalf("sent after no")
+		}
+		if round == 1 {
+			d.Keys("r", "y")
+		}
+	}
+	if len(seen) != 2 {
+		t.Fatalf("seed %d drew only applied=%v; pick a seed that draws both", scFaultSeed, seen)
+	}
+	w := viewstest.Writes(t, ctx.Journal)
+	if string(w[1].Data) != string(w[0].Data) {
+		t.Fatalf("the resend differs: %s", w[1].Data)
+	}
+	d.Keys("esc")
+	if s.state != schForm {
+		t.Fatalf("esc from the unknown page: state %d", s.state)
+	}
+}
+
+func TestCreatedSchedulesReadsJournal(t *testing.T) {
+	j, _ := journal.Open(t.TempDir())
+	at := time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)
+	for i, e := range []journal.Entry{
+		{Kind: journal.KindRequest, Op: "schedules/create", Ref: "a", Data: json.RawMessage(`{"name":"a"}`)},
+		{Kind: journal.KindOutcome, Op: "schedules/create", Ref: "a", Status: "S-AAAAAAAA", Data: json.RawMessage(`{"id":"1","key":"S-AAAAAAAA","name":"a"}`)},
+		{Kind: journal.KindOutcome, Op: "schedules/create", Ref: "b", Status: "failed"},
+		{Kind: journal.KindOutcome, Op: "schedules/create", Ref: "c", Status: "unknown"},
+		{Kind: journal.KindOutcome, Op: "transactions/create", Data: json.RawMessage(`{"key":"S-NOTASCHE"}`)},
+		{Kind: journal.KindOutcome, Op: "schedules/create", Ref: "d", Data: json.RawMessage(`{"id":"2","key":"S-DDDDDDDD","name":"d"}`)},
+	} {
+		e.At = at.Add(time.Duration(i) * time.Hour)
+		e.Profile = "p"
+		if err := j.Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := CreatedSchedules(j, journal.Deployment{Profile: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Key != "S-DDDDDDDD" || got[1].Key != "S-AAAAAAAA" || got[1].ID != "1" || got[1].Name != "a" ||
+		!got[1].At.Equal(at.Add(time.Hour)) || got[0].Profile != "p" {
+		t.Fatalf("created %+v", got)
+	}
+	if _, err := CreatedSchedules(nil, journal.Deployment{}); err == nil {
+		t.Fatal("no error without a journal")
+	}
+}
+
+func TestScheduleSumLine(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	s := New(ctx).(*schedule)
+	for _, tc := range []struct{ atStart, portion, want string }{
+		{"0", "1", "✓ sum of portions 1 of 1"},
+		{"0.25", "0.5", "✗ sum of portions 0.75 of 1 (0.25 missing)"},
+		{"0.5", "0.75", "✗ sum of portions 1.25 of 1 (0.25 too much)"},
+	} {
+		s.atStart.SetValue(tc.atStart)
+		s.pieces[0].portion.SetValue(tc.portion)
+		s.revalidate()
+		if got := s.sumLine(); got != tc.want {
+			t.Errorf("%s + %s: %q, want %q", tc.atStart, tc.portion, got, tc.want)
+		}
+	}
+}
+
+// TestScheduleLongReviewShowsEveryByte: a body taller and wider than the
+// terminal is wrapped, not cut, and scrolling through the review shows
+// every byte that will be sent.
+func TestScheduleLongReviewShowsEveryByte(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	d := newSCDriver(t, New(ctx), 80, 24)
+	s := d.S.(*schedule)
+	fillValidSchedule(d)
+	setField(d, "Description", strings.Repeat("vesting-for-the-core-team;", 12))
+	d.Keys("ctrl+s")
+	if s.state != schReview {
+		t.Fatalf("not reviewing: %q\n%s", s.message, s.View())
+	}
+	first := ansi.Strip(s.View())
+	if !strings.Contains(first, "more: ↓/pgdn scrolls") {
+		t.Fatalf("a long review does not say there is more:\n%s", first)
+	}
+	// Read the screen from top to bottom, a line at a time, keeping each
+	// body line once by its index.
+	shown := map[int]string{}
+	for range 200 {
+		rows := strings.Split(ansi.Strip(s.View()), "\n")
+		window := s.scroll.View()
+		for i := range len(window) {
+			if i == len(window)-1 && len(window) < len(s.wrapped) {
+				break // the status row
+			}
+			shown[s.scroll.Top()+i] = strings.TrimRight(rows[1+i], " ")
+		}
+		if s.scroll.Below() == 0 {
+			break
+		}
+		d.Keys("down")
+	}
+	var joined strings.Builder
+	for i := range len(shown) {
+		line, ok := shown[i]
+		if !ok {
+			t.Fatalf("line %d of the body was never on screen", i)
+		}
+		joined.WriteString(line)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, []byte(joined.String())); err != nil {
+		t.Fatalf("what was on screen is not the JSON body: %v\n%s", err, joined.String())
+	}
+	if compact.String() != string(s.body) {
+		t.Fatalf("on screen %s\nsent      %s", compact.String(), s.body)
+	}
+	if writes := viewstest.Writes(t, ctx.Journal); len(writes) != 0 {
+		t.Fatalf("scrolling sent something: %v", writes)
+	}
+}
+
+// TestScheduleGarbledAnswerIsUnknown: the service applied the schedule
+// but its answer came cut short (or as a gateway's page): the screen says
+// it may have been created and what the sandbox applied, never "not
+// created" back on the form, where ctrl+s and y would create it twice.
+func TestScheduleGarbledAnswerIsUnknown(t *testing.T) {
+	for _, f := range []sandbox.Faults{{Malformed: 1, Seed: 3}, {HTML: 1, Seed: 3}} {
+		ctx := viewstest.Journaled(t, sandbox.Options{Faults: f})
+		d := newSCDriver(t, New(ctx), 120, 40)
+		s := d.S.(*schedule)
+		fillValidSchedule(d)
+		d.Keys("ctrl+s", "y")
+		d.Until("an answer", func() bool { return s.state != schSending && s.state != schReview })
+		if s.state != schUnknown {
+			t.Fatalf("faults %+v: state %d, want unknown:\n%s", f, s.state, s.View())
+		}
+		v := strings.Join(strings.Fields(ansi.Strip(s.View())), " ")
+		want := "did not apply this request"
+		if scAppliedSchedules(ctx) > 0 {
+			want = "the service applied this request"
+		}
+		if !strings.Contains(v, want) {
+			t.Errorf("faults %+v: the view does not say %q:\n%s", f, want, v)
+		}
+	}
+}
+
+// TestScheduleCheckSettlesAcrossRestart: the automatic check of a schedule
+// whose answer came garbled records what it found, so Transactions lists
+// the write as applied, not UNKNOWN, in this run and in the next (a new
+// session on the same journal, whose sandbox could no longer tell).
+func TestScheduleCheckSettlesAcrossRestart(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{Faults: sandbox.Faults{Malformed: 1, Seed: 3}})
+	d := newSCDriver(t, New(ctx), 120, 40)
+	s := d.S.(*schedule)
+	fillValidSchedule(d)
+	d.Keys("ctrl+s", "y")
+	d.Until("an answer", func() bool { return s.state != schSending && s.state != schReview })
+	ctx.Session.Close()
+	later, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer later.Close()
+	rows, err := transactions.Read(ctx.Journal, later.Deployment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Kind != "schedule" || rows[0].Status != act.StatusApplied {
+		t.Fatalf("Transactions after a restart: %+v, want the schedule %q", rows, act.StatusApplied)
+	}
+}
