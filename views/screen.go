@@ -3,9 +3,10 @@
 // signing review (FormSign), the page of a write whose answer was lost
 // (LostWrite), and helpers for bodies, amounts and recent lookups. The
 // screens live in packages by family beside it (browse, holder, operator,
-// schedule, creative, transactions), built on the widgets of views/widget. A screen asks for data with a tea.Cmd that calls
-// the api or wallet packages; the answer comes back as a message carrying
-// the request's sequence number, and a stale answer is dropped.
+// schedule, creative, transactions), built on the widgets of views/widget.
+// A screen asks for data with a tea.Cmd that calls the api or wallet
+// packages; the answer comes back as a message carrying the request's
+// sequence number, and a stale answer is dropped.
 package views
 
 import (
