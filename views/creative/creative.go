@@ -27,34 +27,34 @@ import (
 
 // The writes of an upload, named as the CLI names them.
 const (
-	crvOpURL    = "portals/creatives/upload-url"
-	crvOpCreate = "portals/creatives/create"
+	opURL    = "portals/creatives/upload-url"
+	opCreate = "portals/creatives/create"
 )
 
-type crvState int
+type stage int
 
 const (
-	crvPick    crvState = iota // choosing a file
-	crvDetails                 // name and portal
-	crvReview                  // what will be sent, and a confirm dialog
-	crvWorking                 // upload URL, upload, register
-	crvDone                    // the public URL
-	crvFailed                  // a step failed
-	crvRetry                   // registering the uploaded file again: a confirm dialog
+	stagePick    stage = iota // choosing a file
+	stageDetails              // name and portal
+	stageReview               // what will be sent, and a confirm dialog
+	stageWorking              // upload URL, upload, register
+	stageDone                 // the public URL
+	stageFailed               // a step failed
+	stageRetry                // registering the uploaded file again: a confirm dialog
 )
 
 var (
-	crvKeyChoose = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose file"))
-	crvKeyUp     = key.NewBinding(key.WithKeys("h", "backspace", "left"), key.WithHelp("h", "parent folder"))
-	crvKeyReview = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s/enter", "review"))
-	crvKeyBack   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))
-	crvKeyCopy   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy public URL"))
-	crvKeyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
-	crvKeyAgain  = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "register again"))
+	keyChoose = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose file"))
+	keyUp     = key.NewBinding(key.WithKeys("h", "backspace", "left"), key.WithHelp("h", "parent folder"))
+	keyReview = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s/enter", "review"))
+	keyBack   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))
+	keyCopy   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy public URL"))
+	keyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
+	keyAgain  = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "register again"))
 )
 
-// crvFile is the chosen file as inspected before anything is sent.
-type crvFile struct {
+// inspectedFile is the chosen file as inspected before anything is sent.
+type inspectedFile struct {
 	Path, Name string
 	// Unique is the name it is stored under unless it replaces an upload
 	// of its own name (act.StoredName).
@@ -69,9 +69,9 @@ type crvFile struct {
 type creative struct {
 	ctx     *views.Context
 	picker  *folder
-	state   crvState
+	state   stage
 	pickErr string
-	file    crvFile
+	file    inspectedFile
 	form    *widget.Form
 	nameF   *widget.FormField
 	portalF *widget.FormField
@@ -117,40 +117,40 @@ func newCreative(ctx *views.Context, dir string) *creative {
 func (c *creative) Title() string { return "Upload creative" }
 
 // Drafted says a file is chosen, its details being filled in or reviewed.
-func (c *creative) Drafted() bool { return c.state == crvDetails || c.state == crvReview }
+func (c *creative) Drafted() bool { return c.state == stageDetails || c.state == stageReview }
 
 func (c *creative) Init() tea.Cmd { return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick()) }
 
 func (c *creative) Capturing() bool {
-	return c.state == crvDetails || c.state == crvReview || c.state == crvRetry
+	return c.state == stageDetails || c.state == stageReview || c.state == stageRetry
 }
 
-func (c *creative) Narrowed() bool { return c.state != crvPick }
+func (c *creative) Narrowed() bool { return c.state != stagePick }
 
-func (c *creative) Busy() bool { return c.state == crvWorking }
+func (c *creative) Busy() bool { return c.state == stageWorking }
 
 // Messages of the upload.
 type (
-	crvInspected struct {
-		file crvFile
+	inspectedMsg struct {
+		file inspectedFile
 		err  error
 	}
-	crvGotURL struct {
+	gotURLMsg struct {
 		seq int
 		url *api.UploadURL
 		err error
 	}
-	crvProgress struct {
+	progressMsg struct {
 		seq  int
 		sent int64
-		up   *crvUpload
+		up   *upload
 	}
-	crvUploaded struct {
+	uploadedMsg struct {
 		seq int
 		err error
 		url *api.UploadURL
 	}
-	crvRegistered struct {
+	registeredMsg struct {
 		seq      int
 		creative *api.Creative
 		err      error
@@ -162,8 +162,8 @@ type (
 
 func (c *creative) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case crvInspected:
-		if c.state != crvPick {
+	case inspectedMsg:
+		if c.state != stagePick {
 			return nil
 		}
 		if msg.err != nil {
@@ -177,28 +177,28 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 		if !c.confirm.Answers(msg) {
 			return nil
 		}
-		if c.state == crvRetry {
+		if c.state == stageRetry {
 			if !msg.Yes {
-				c.state = crvFailed
+				c.state = stageFailed
 				return nil
 			}
 			if c.unknown {
 				c.ctx.Recorder.Resent(c.written)
 			}
 			c.seq = views.NextSeq()
-			c.state, c.step, c.err = crvWorking, "registering", ""
+			c.state, c.step, c.err = stageWorking, "registering", ""
 			return c.register(c.uploaded)
 		}
-		if c.state != crvReview {
+		if c.state != stageReview {
 			return nil
 		}
 		if !msg.Yes {
-			c.state = crvDetails
+			c.state = stageDetails
 			c.message = "not sent"
 			return c.form.Focus(c.form.Focused())
 		}
 		return c.requestURL()
-	case crvGotURL:
+	case gotURLMsg:
 		if msg.seq != c.seq {
 			return nil
 		}
@@ -207,13 +207,13 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 		}
 		c.step = "uploading"
 		return c.startUpload(msg.url)
-	case crvProgress:
+	case progressMsg:
 		if msg.seq != c.seq {
 			return nil
 		}
 		c.sent = msg.sent
 		return msg.up.wait(msg.seq)
-	case crvUploaded:
+	case uploadedMsg:
 		if msg.seq != c.seq {
 			return nil
 		}
@@ -224,7 +224,7 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 		c.step = "registering"
 		c.uploaded = msg.url
 		return c.register(msg.url)
-	case crvRegistered:
+	case registeredMsg:
 		if msg.seq != c.seq {
 			return nil
 		}
@@ -238,7 +238,7 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 			}
 			return c.fail("register", msg.err)
 		}
-		c.state, c.result, c.uploaded = crvDone, msg.creative, nil
+		c.state, c.result, c.uploaded = stageDone, msg.creative, nil
 		return nil
 	case tea.KeyMsg:
 		return c.key(msg)
@@ -247,7 +247,7 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 	case folderTick:
 		// The folder is read again while it is shown: a file deleted
 		// there leaves the list.
-		if msg == c.picker.ticking && c.state == crvPick {
+		if msg == c.picker.ticking && c.state == stagePick {
 			return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick())
 		}
 	}
@@ -256,23 +256,23 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 
 func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 	switch c.state {
-	case crvPick:
+	case stagePick:
 		if k.String() == "esc" {
 			return views.Back
 		}
 		cmd, path := c.picker.key(k)
 		if path != "" {
 			c.pickErr = ""
-			return func() tea.Msg { return crvInspect(path) }
+			return func() tea.Msg { return inspect(path) }
 		}
 		return cmd
-	case crvDetails:
+	case stageDetails:
 		switch {
 		case k.String() == "esc":
-			c.state = crvPick
+			c.state = stagePick
 			c.message = ""
 			return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick())
-		case key.Matches(k, crvKeyReview) || (k.String() == "enter" && c.form.Focused() == len(c.form.Fields())-1):
+		case key.Matches(k, keyReview) || (k.String() == "enter" && c.form.Focused() == len(c.form.Fields())-1):
 			return c.review()
 		case k.String() == "enter":
 			return c.form.Focus(c.form.Focused() + 1)
@@ -285,21 +285,21 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 		}
 		c.revalidate(false)
 		return cmd
-	case crvReview:
+	case stageReview:
 		return c.confirm.Update(k)
-	case crvFailed:
+	case stageFailed:
 		switch {
-		case key.Matches(k, crvKeyBack):
-			c.state, c.err, c.uploaded = crvDetails, "", nil
+		case key.Matches(k, keyBack):
+			c.state, c.err, c.uploaded = stageDetails, "", nil
 			return c.form.Focus(c.form.Focused())
-		case key.Matches(k, crvKeyAgain) && c.uploaded != nil && !c.applied:
+		case key.Matches(k, keyAgain) && c.uploaded != nil && !c.applied:
 			c.askRegister()
 		}
-	case crvRetry:
+	case stageRetry:
 		return c.confirm.Update(k)
-	case crvDone:
+	case stageDone:
 		switch {
-		case key.Matches(k, crvKeyCopy):
+		case key.Matches(k, keyCopy):
 			return c.ctx.Clipboard.Copy(c.result.PublicURL)
 		case k.String() == "esc":
 			return views.Back
@@ -308,12 +308,12 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// crvInspect reads what the file is before anything is asked of the
+// inspect reads what the file is before anything is asked of the
 // service: its size, then its type from its first bytes.
-func crvInspect(path string) crvInspected {
+func inspect(path string) inspectedMsg {
 	name := filepath.Base(path)
-	fail := func(err error) crvInspected {
-		return crvInspected{err: fmt.Errorf("%s: %w", sanitize.Line(name), err)}
+	fail := func(err error) inspectedMsg {
+		return inspectedMsg{err: fmt.Errorf("%s: %w", sanitize.Line(name), err)}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -335,7 +335,7 @@ func crvInspect(path string) crvInspected {
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return fail(err)
 	}
-	ct, from := crvSniff(head[:n], name)
+	ct, from := sniff(head[:n], name)
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return fail(err)
 	}
@@ -347,12 +347,12 @@ func crvInspect(path string) crvInspected {
 	if err := (api.UploadURLRequest{FileName: name, ContentType: ct, PortalSlug: "portal"}).Validate(); err != nil {
 		return fail(err)
 	}
-	return crvInspected{file: crvFile{Path: path, Name: name, Unique: unique, Type: ct, TypeFrom: from, Size: info.Size()}}
+	return inspectedMsg{file: inspectedFile{Path: path, Name: name, Unique: unique, Type: ct, TypeFrom: from, Size: info.Size()}}
 }
 
-// crvSniff decides a file's media type (see api.CreativeType) and says
+// sniff decides a file's media type (see api.CreativeType) and says
 // from what: "content" or "extension".
-func crvSniff(head []byte, name string) (contentType, from string) {
+func sniff(head []byte, name string) (contentType, from string) {
 	ct, fromContent := api.CreativeType(head, name)
 	if fromContent {
 		return ct, "content"
@@ -360,28 +360,28 @@ func crvSniff(head []byte, name string) (contentType, from string) {
 	return ct, "extension"
 }
 
-// crvDefaultSlug is the portal the upload goes to unless changed: the
+// defaultSlug is the portal the upload goes to unless changed: the
 // sandbox's portal, or the profile's portal id.
-func crvDefaultSlug(ctx *views.Context) string {
+func defaultSlug(ctx *views.Context) string {
 	if fx := ctx.Session.Fixtures; fx != nil && fx.PortalSlug != "" {
 		return fx.PortalSlug
 	}
 	return ctx.Session.Profile.PortalID
 }
 
-func (c *creative) details(f crvFile) {
+func (c *creative) details(f inspectedFile) {
 	c.file = f
 	c.nameF = widget.TextField("name", "Name", "what the portal calls it", nil)
 	c.nameF.SetValue(f.Name)
 	c.portalF = widget.TextField("portalSlug", "Portal", "portal slug", nil)
-	c.portalF.SetValue(crvDefaultSlug(c.ctx))
+	c.portalF.SetValue(defaultSlug(c.ctx))
 	c.storeF = widget.ChoiceField("store", "Stored as", f.Unique, f.Name+" (replace)")
 	c.form = widget.NewForm(c.nameF, c.portalF, c.storeF)
 	c.form.Styles = c.ctx.Styles
 	c.form.SetSize(max(c.width, 20), 6)
 	c.touched = map[*widget.FormField]bool{}
 	c.message = ""
-	c.state = crvDetails
+	c.state = stageDetails
 	c.revalidate(false)
 }
 
@@ -455,14 +455,14 @@ func (c *creative) review() tea.Cmd {
 		fmt.Sprintf("Type: %s (from the %s) · Size: %s", c.file.Type, c.file.TypeFrom, views.ByteSize(c.file.Size)),
 		"Name: "+c.nameF.Value()+" · Portal: "+c.portalF.Value(),
 		"",
-		"1. POST "+crvOpURL+" "+string(body),
+		"1. POST "+opURL+" "+string(body),
 		"2. PUT the file's bytes to the upload URL it returns (Content-Type: "+c.file.Type+")",
-		"3. POST "+crvOpCreate+" "+string(create),
+		"3. POST "+opCreate+" "+string(create),
 	)
 	c.confirm.Styles = c.ctx.Styles
 	c.confirm.SetWidth(max(min(c.width, 100), 20))
 	c.message = ""
-	c.state = crvReview
+	c.state = stageReview
 	return nil
 }
 
@@ -475,14 +475,14 @@ func (c *creative) askRegister() {
 	if c.unknown {
 		question = fmt.Sprintf("Register %s again? The first registration may have been applied: a second may record the file twice.", c.file.Name)
 	}
-	c.confirm = widget.NewConfirm("creative-register", question, "POST "+crvOpCreate+" "+string(body))
+	c.confirm = widget.NewConfirm("creative-register", question, "POST "+opCreate+" "+string(body))
 	c.confirm.Styles = c.ctx.Styles
 	c.confirm.SetWidth(max(min(c.width, 100), 20))
-	c.state = crvRetry
+	c.state = stageRetry
 }
 
 func (c *creative) fail(step string, err error) tea.Cmd {
-	c.state = crvFailed
+	c.state = stageFailed
 	c.err = step + ": " + err.Error()
 	return nil
 }
@@ -491,46 +491,46 @@ func (c *creative) fail(step string, err error) tea.Cmd {
 // not journaled: an upload URL is a capability.
 func (c *creative) requestURL() tea.Cmd {
 	c.seq = views.NextSeq()
-	c.state, c.step, c.sent, c.err, c.uploaded = crvWorking, "asking for an upload URL", 0, "", nil
+	c.state, c.step, c.sent, c.err, c.uploaded = stageWorking, "asking for an upload URL", 0, "", nil
 	seq, req, ref := c.seq, c.urlRequest(), c.file.Name
 	rec, client := c.ctx.Recorder, c.ctx.Session.API
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
 		defer cancel()
 		up, err := rec.CreativeUploadURL(ctx, client, ref, req)
-		return crvGotURL{seq: seq, url: up, err: err}
+		return gotURLMsg{seq: seq, url: up, err: err}
 	}
 }
 
-// crvUpload carries an upload's progress and end from the goroutine that
+// upload carries an upload's progress and end from the goroutine that
 // sends the file to the Cmd loop that reports them.
-type crvUpload struct {
+type upload struct {
 	progress chan int64 // the latest count; older ones are dropped
 	done     chan error
 	url      *api.UploadURL
 }
 
 // wait reports the next progress, or the end of the upload.
-func (u *crvUpload) wait(seq int) tea.Cmd {
+func (u *upload) wait(seq int) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case n := <-u.progress:
-			return crvProgress{seq: seq, sent: n, up: u}
+			return progressMsg{seq: seq, sent: n, up: u}
 		case err := <-u.done:
-			return crvUploaded{seq: seq, err: err, url: u.url}
+			return uploadedMsg{seq: seq, err: err, url: u.url}
 		}
 	}
 }
 
 func (c *creative) startUpload(up *api.UploadURL) tea.Cmd {
-	u := &crvUpload{progress: make(chan int64, 1), done: make(chan error, 1), url: up}
+	u := &upload{progress: make(chan int64, 1), done: make(chan error, 1), url: up}
 	client, file := c.ctx.Session.API, c.file
-	go func() { u.done <- crvPut(client, up.UploadURL, file, u.progress) }()
+	go func() { u.done <- put(client, up.UploadURL, file, u.progress) }()
 	return u.wait(c.seq)
 }
 
-// crvPut sends the file, counting bytes into progress.
-func crvPut(client *api.Client, uploadURL string, file crvFile, progress chan int64) error {
+// put sends the file, counting bytes into progress.
+func put(client *api.Client, uploadURL string, file inspectedFile, progress chan int64) error {
 	f, err := os.Open(file.Path)
 	if err != nil {
 		return err
@@ -545,18 +545,18 @@ func crvPut(client *api.Client, uploadURL string, file crvFile, progress chan in
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
 	defer cancel()
-	return client.Upload(ctx, uploadURL, file.Type, &crvCounter{r: f, ch: progress}, file.Size)
+	return client.Upload(ctx, uploadURL, file.Type, &countingReader{r: f, ch: progress}, file.Size)
 }
 
-// crvCounter counts what is read through it and offers the count on ch
+// countingReader counts what is read through it and offers the count on ch
 // without ever blocking: a full channel has its stale count replaced.
-type crvCounter struct {
+type countingReader struct {
 	r  io.Reader
 	n  int64
 	ch chan int64
 }
 
-func (r *crvCounter) Read(p []byte) (int, error) {
+func (r *countingReader) Read(p []byte) (int, error) {
 	n, err := r.r.Read(p)
 	if n > 0 {
 		r.n += int64(n)
@@ -584,7 +584,7 @@ func (c *creative) register(up *api.UploadURL) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
 		defer cancel()
 		out, err := rec.RegisterCreative(ctx, client, ref, req)
-		msg := crvRegistered{seq: seq, creative: out, err: err}
+		msg := registeredMsg{seq: seq, creative: out, err: err}
 		var unknown *act.UnknownError
 		if errors.As(err, &unknown) {
 			msg.verdict, msg.checkErr = views.CheckSent(rec, unknown.Sent())
@@ -611,7 +611,7 @@ func (c *creative) View() string {
 	title := c.ctx.Styles.Title.Render("Upload a creative")
 	var out []string
 	switch c.state {
-	case crvPick:
+	case stagePick:
 		out = []string{title + c.ctx.Styles.Muted.Render(" · choose a file (enter) · esc: cancel"),
 			c.ctx.Styles.Muted.Render(sanitize.Truncate(c.picker.dir, w))}
 		out = append(out, c.picker.lines()...)
@@ -622,23 +622,23 @@ func (c *creative) View() string {
 			refusal = strings.Split(widget.Page("✗ "+sanitize.Line(c.pickErr), w, 3), "\n")
 		}
 		out = append(views.FitLines(out, w, h-max(len(refusal), 2)), refusal...)
-	case crvDetails:
+	case stageDetails:
 		out = []string{title + c.ctx.Styles.Muted.Render(" · ctrl+s: review · esc: choose another file"), "",
 			sanitize.Truncate(fmt.Sprintf("File: %s · %s · %s", c.file.Name, c.file.Type, views.ByteSize(c.file.Size)), w), ""}
 		out = append(out, strings.Split(c.form.View(), "\n")...)
 		if c.message != "" {
 			out = append(out, "", sanitize.Truncate(c.message, w))
 		}
-	case crvReview, crvRetry:
+	case stageReview, stageRetry:
 		out = append([]string{title}, strings.Split(c.confirm.View(), "\n")...)
-	case crvWorking:
+	case stageWorking:
 		out = []string{title, "", sanitize.Truncate(fmt.Sprintf("%s: %s…", c.file.Name, c.step), w), ""}
 		frac := 0.0
 		if c.file.Size > 0 {
 			frac = float64(c.sent) / float64(c.file.Size)
 		}
 		out = append(out, c.bar.ViewAs(frac), fmt.Sprintf("%d%% · %s of %s", int(frac*100), views.ByteSize(c.sent), views.ByteSize(c.file.Size)))
-	case crvDone:
+	case stageDone:
 		r := c.result
 		// Wrapped, not cut: a URL cut short cannot be read off the screen.
 		done := widget.Page("Uploaded and registered "+sanitize.Line(c.file.Name)+"\n\n"+
@@ -647,7 +647,7 @@ func (c *creative) View() string {
 			"Storage key  "+sanitize.Line(r.StorageKey), w, 0)
 		out = append([]string{title, ""}, strings.Split(done, "\n")...)
 		out = append(out, "", c.ctx.Styles.Muted.Render("c: copy the public URL · esc: close"))
-	case crvFailed:
+	case stageFailed:
 		out = []string{title, "", "✗ " + sanitize.Line(c.err), ""}
 		if c.unknown && c.uploaded != nil {
 			out = append(out, strings.Split(widget.Page("No readable answer came: the creative may or may not be registered. The journal records the attempt. "+c.checked, w, 0), "\n")...)
@@ -664,19 +664,19 @@ func (c *creative) View() string {
 
 func (c *creative) ShortHelp() []key.Binding {
 	switch c.state {
-	case crvPick:
-		return []key.Binding{crvKeyChoose, crvKeyUp, crvKeyClose}
-	case crvDetails:
-		return append([]key.Binding{crvKeyReview, crvKeyBack}, c.form.Keys.ShortHelp()...)
-	case crvReview, crvRetry:
+	case stagePick:
+		return []key.Binding{keyChoose, keyUp, keyClose}
+	case stageDetails:
+		return append([]key.Binding{keyReview, keyBack}, c.form.Keys.ShortHelp()...)
+	case stageReview, stageRetry:
 		return c.confirm.ShortHelp()
-	case crvDone:
-		return []key.Binding{crvKeyCopy, crvKeyClose}
-	case crvFailed:
+	case stageDone:
+		return []key.Binding{keyCopy, keyClose}
+	case stageFailed:
 		if c.uploaded != nil && !c.applied {
-			return []key.Binding{crvKeyAgain, crvKeyBack}
+			return []key.Binding{keyAgain, keyBack}
 		}
-		return []key.Binding{crvKeyBack}
+		return []key.Binding{keyBack}
 	}
 	return nil
 }
@@ -690,7 +690,7 @@ func (c *creative) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHe
 func Reopen(ctx *views.Context, op, ref, write string, body []byte, at time.Time) views.Screen {
 	sent := act.Sent{Op: op, Ref: ref, Write: write, Body: body}
 	switch op {
-	case crvOpURL:
+	case opURL:
 		var req api.UploadURLRequest
 		if !views.SameJSON(body, &req) {
 			return nil
@@ -698,7 +698,7 @@ func Reopen(ctx *views.Context, op, ref, write string, body []byte, at time.Time
 		w := views.NewLostWrite(ctx, "creative upload URL", sent, at)
 		w.NoResend = "An upload URL changes nothing by itself: upload the file again with :creative."
 		return w
-	case crvOpCreate:
+	case opCreate:
 		var req api.CreateCreativeRequest
 		if !views.SameJSON(body, &req) {
 			return nil

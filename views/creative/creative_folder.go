@@ -150,9 +150,9 @@ func (f *folder) key(k tea.KeyMsg) (cmd tea.Cmd, path string) {
 		f.cursor += f.height
 	case key.Matches(k, folderKeyPgUp):
 		f.cursor -= f.height
-	case key.Matches(k, crvKeyUp):
+	case key.Matches(k, keyUp):
 		return f.read(filepath.Dir(f.dir)), ""
-	case key.Matches(k, crvKeyChoose) && f.cursor < len(f.entries):
+	case key.Matches(k, keyChoose) && f.cursor < len(f.entries):
 		e := f.entries[f.cursor]
 		if e.dir {
 			return f.read(filepath.Join(f.dir, e.name)), ""

@@ -25,8 +25,8 @@ import (
 	"allot/views/viewstest"
 )
 
-// crvPNG writes a small PNG image to dir/name and returns its bytes.
-func crvPNG(t *testing.T, dir, name string) []byte {
+// writePNG writes a small PNG image to dir/name and returns its bytes.
+func writePNG(t *testing.T, dir, name string) []byte {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
 	for i := range 4 {
@@ -42,27 +42,27 @@ func crvPNG(t *testing.T, dir, name string) []byte {
 	return b.Bytes()
 }
 
-// crvOnLogo opens the upload screen at w x h on a folder holding
+// onLogo opens the upload screen at w x h on a folder holding
 // logo.png, a small PNG, and chooses it.
-func crvOnLogo(t *testing.T, opts sandbox.Options, w, h int) (*views.Context, *viewstest.Driver, *creative) {
+func onLogo(t *testing.T, opts sandbox.Options, w, h int) (*views.Context, *viewstest.Driver, *creative) {
 	t.Helper()
 	ctx := viewstest.Journaled(t, opts)
 	dir := t.TempDir()
-	crvPNG(t, dir, "logo.png")
+	writePNG(t, dir, "logo.png")
 	d := viewstest.NewDriver(t, newCreative(ctx, dir), w, h)
 	c := d.S.(*creative)
-	crvChoose(d, "logo.png")
-	d.Until("the details", func() bool { return c.state == crvDetails })
+	choose(d, "logo.png")
+	d.Until("the details", func() bool { return c.state == stageDetails })
 	return ctx, d, c
 }
 
-// crvChoose moves the picker to the file called name and chooses it.
-func crvChoose(d *viewstest.Driver, name string) {
+// choose moves the picker to the file called name and chooses it.
+func choose(d *viewstest.Driver, name string) {
 	d.T.Helper()
 	c := d.S.(*creative)
 	d.Until("the directory listing", func() bool { return strings.Contains(c.View(), name) })
 	for range 20 {
-		if strings.Contains(ansi.Strip(c.View()), "▶") && crvSelectedLine(c.View(), name) {
+		if strings.Contains(ansi.Strip(c.View()), "▶") && selectedLine(c.View(), name) {
 			d.Keys("enter")
 			return
 		}
@@ -71,7 +71,7 @@ func crvChoose(d *viewstest.Driver, name string) {
 	d.T.Fatalf("cannot select %s:\n%s", name, c.View())
 }
 
-func crvSelectedLine(view, name string) bool {
+func selectedLine(view, name string) bool {
 	for _, l := range strings.Split(ansi.Strip(view), "\n") {
 		if strings.HasPrefix(l, "▶") && strings.HasSuffix(strings.TrimSpace(l), name) {
 			return true
@@ -83,12 +83,12 @@ func crvSelectedLine(view, name string) bool {
 func TestCreativeUploadEndToEnd(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{})
 	dir := t.TempDir()
-	data := crvPNG(t, dir, "logo.png")
+	data := writePNG(t, dir, "logo.png")
 	os.WriteFile(filepath.Join(dir, "a-notes.txt"), []byte("hello"), 0o600)
 	d := viewstest.NewDriver(t, newCreative(ctx, dir), 100, 30)
 	c := d.S.(*creative)
-	crvChoose(d, "logo.png")
-	d.Until("the details", func() bool { return c.state == crvDetails })
+	choose(d, "logo.png")
+	d.Until("the details", func() bool { return c.state == stageDetails })
 	if c.file.Type != "image/png" || c.file.Size != int64(len(data)) || c.portalF.Value() != ctx.Session.Fixtures.PortalSlug || c.nameF.Value() != "logo.png" {
 		t.Fatalf("file %+v, portal %q, name %q", c.file, c.portalF.Value(), c.nameF.Value())
 	}
@@ -98,7 +98,7 @@ func TestCreativeUploadEndToEnd(t *testing.T) {
 	d.Keys("ctrl+e", "ctrl+u")
 	d.Type("Brand logo")
 	d.Keys("ctrl+s")
-	if c.state != crvReview {
+	if c.state != stageReview {
 		t.Fatalf("not reviewing: %q\n%s", c.message, c.View())
 	}
 	// Compared without white space: a long line wraps where it may.
@@ -114,8 +114,8 @@ func TestCreativeUploadEndToEnd(t *testing.T) {
 		t.Fatalf("sent before the confirmation: %v", w)
 	}
 	d.Keys("y")
-	d.Until("the public URL", func() bool { return c.state == crvDone || c.state == crvFailed })
-	if c.state != crvDone {
+	d.Until("the public URL", func() bool { return c.state == stageDone || c.state == stageFailed })
+	if c.state != stageDone {
 		t.Fatalf("failed: %s", c.err)
 	}
 	if !strings.Contains(strings.Join(strings.Fields(c.View()), ""), c.result.PublicURL) || c.result.PublicURL == "" {
@@ -185,10 +185,10 @@ func TestCreativeRefusedBeforeAnyRequest(t *testing.T) {
 		t.Run(tc.file, func(t *testing.T) {
 			d := viewstest.NewDriver(t, newCreative(ctx, dir), 80, 24)
 			c := d.S.(*creative)
-			crvChoose(d, tc.file)
-			d.Until("the refusal", func() bool { return c.pickErr != "" || c.state != crvPick })
+			choose(d, tc.file)
+			d.Until("the refusal", func() bool { return c.pickErr != "" || c.state != stagePick })
 			view := strings.ReplaceAll(c.View(), "\n", " ")
-			if c.state != crvPick || !strings.Contains(view, tc.want) || !strings.Contains(view, tc.file) {
+			if c.state != stagePick || !strings.Contains(view, tc.want) || !strings.Contains(view, tc.file) {
 				t.Fatalf("state %d, view:\n%s", c.state, c.View())
 			}
 			// A type refusal names every allowed type, wrapped at 80.
@@ -206,10 +206,10 @@ func TestCreativeRefusedBeforeAnyRequest(t *testing.T) {
 }
 
 func TestCreativeCancelSendsNothing(t *testing.T) {
-	ctx, d, c := crvOnLogo(t, sandbox.Options{}, 80, 22)
+	ctx, d, c := onLogo(t, sandbox.Options{}, 80, 22)
 	d.Keys("ctrl+s")
 	lines := strings.Split(c.View(), "\n")
-	if c.state != crvReview || len(lines) > 22 || !strings.Contains(c.View(), "[ Yes ]") {
+	if c.state != stageReview || len(lines) > 22 || !strings.Contains(c.View(), "[ Yes ]") {
 		t.Fatalf("review at 80x22 (%d lines):\n%s", len(lines), c.View())
 	}
 	for i, l := range lines {
@@ -218,11 +218,11 @@ func TestCreativeCancelSendsNothing(t *testing.T) {
 		}
 	}
 	d.Keys("n") // no: back to the details
-	d.Until("the details again", func() bool { return c.state == crvDetails })
+	d.Until("the details again", func() bool { return c.state == stageDetails })
 	d.Keys("ctrl+s", "esc")
-	d.Until("the details after esc", func() bool { return c.state == crvDetails })
+	d.Until("the details after esc", func() bool { return c.state == stageDetails })
 	d.Keys("esc") // back to the picker
-	if c.state != crvPick || c.Narrowed() {
+	if c.state != stagePick || c.Narrowed() {
 		t.Fatalf("state %d", c.state)
 	}
 	d.Keys("esc") // close
@@ -238,7 +238,7 @@ func TestCreativeCancelSendsNothing(t *testing.T) {
 }
 
 func TestCreativePortalCheckedInPlace(t *testing.T) {
-	ctx, d, c := crvOnLogo(t, sandbox.Options{}, 100, 30)
+	ctx, d, c := onLogo(t, sandbox.Options{}, 100, 30)
 	d.Keys("tab", "ctrl+e", "ctrl+u")
 	d.Type("Bad Slug")
 	if got := viewstest.ErrUnder(c.View(), "Portal"); !strings.Contains(got, "lowercase letters, digits or '-'") {
@@ -246,7 +246,7 @@ func TestCreativePortalCheckedInPlace(t *testing.T) {
 	}
 	d.Keys("shift+tab", "ctrl+e", "ctrl+u")
 	d.Keys("ctrl+s")
-	if c.state != crvDetails || viewstest.ErrUnder(c.View(), "Name") == "" {
+	if c.state != stageDetails || viewstest.ErrUnder(c.View(), "Name") == "" {
 		t.Fatalf("reviewed with errors:\n%s", c.View())
 	}
 	if w := viewstest.Writes(t, ctx.Journal); len(w) != 0 {
@@ -270,7 +270,7 @@ func TestCreativeSniff(t *testing.T) {
 		{"a.png", []byte("plain text"), "text/plain", "content"},
 		{"a.bin", []byte{0x00, 0x01, 0x02, 0xff}, "application/octet-stream", "content"},
 	} {
-		ct, from := crvSniff(tc.head, tc.name)
+		ct, from := sniff(tc.head, tc.name)
 		if ct != tc.want || from != tc.from {
 			t.Errorf("%s: %s from %s, want %s from %s", tc.name, ct, from, tc.want, tc.from)
 		}
@@ -279,7 +279,7 @@ func TestCreativeSniff(t *testing.T) {
 
 func TestCreativeCounterNeverBlocks(t *testing.T) {
 	ch := make(chan int64, 1)
-	r := &crvCounter{r: strings.NewReader(strings.Repeat("x", 10000)), ch: ch}
+	r := &countingReader{r: strings.NewReader(strings.Repeat("x", 10000)), ch: ch}
 	buf := make([]byte, 100)
 	for {
 		if _, err := r.Read(buf); err != nil {
@@ -291,9 +291,9 @@ func TestCreativeCounterNeverBlocks(t *testing.T) {
 	}
 }
 
-// crvApplied counts the writes the sandbox applied whose operation starts
+// appliedCount counts the writes the sandbox applied whose operation starts
 // with prefix.
-func crvApplied(ctx *views.Context, prefix string) int {
+func appliedCount(ctx *views.Context, prefix string) int {
 	n := 0
 	for _, e := range ctx.Session.Applied() {
 		if strings.HasPrefix(e.Operation, prefix) {
@@ -311,26 +311,26 @@ func crvApplied(ctx *views.Context, prefix string) int {
 func TestCreativeRegisterAgain(t *testing.T) {
 	// Seed 47 draws: no fault, no fault, a malformed answer; the requests
 	// are the upload URL, the upload and the registration.
-	ctx, d, c := crvOnLogo(t, sandbox.Options{Faults: sandbox.Faults{Malformed: 0.5, Seed: 47}}, 100, 30)
+	ctx, d, c := onLogo(t, sandbox.Options{Faults: sandbox.Faults{Malformed: 0.5, Seed: 47}}, 100, 30)
 	d.Keys("ctrl+s", "y")
-	d.Until("the failure", func() bool { return c.state == crvFailed || c.state == crvDone })
+	d.Until("the failure", func() bool { return c.state == stageFailed || c.state == stageDone })
 	view := strings.Join(strings.Fields(ansi.Strip(c.View())), " ")
-	if c.state != crvFailed || !strings.Contains(c.err, "register") || !strings.Contains(view, "may or may not be registered") ||
+	if c.state != stageFailed || !strings.Contains(c.err, "register") || !strings.Contains(view, "may or may not be registered") ||
 		!strings.Contains(view, "Checked: the service applied it") || strings.Contains(view, "r: register") {
 		t.Fatalf("state %d, err %q, view:\n%s", c.state, c.err, c.View())
 	}
-	if n := crvApplied(ctx, "portals/creatives/create"); n != 1 {
+	if n := appliedCount(ctx, "portals/creatives/create"); n != 1 {
 		t.Fatalf("the sandbox applied %d registrations, want the one whose answer was cut", n)
 	}
 	d.Keys("r")
-	if c.state != crvFailed || len(viewstest.Writes(t, ctx.Journal)) != 2 {
+	if c.state != stageFailed || len(viewstest.Writes(t, ctx.Journal)) != 2 {
 		t.Fatalf("r after the check found it applied: state %d, writes %v", c.state, viewstest.Writes(t, ctx.Journal))
 	}
 	rows, err := transactions.Read(ctx.Journal, ctx.Session.Deployment())
 	if err != nil || len(rows) != 1 || rows[0].Kind != "creative" || rows[0].Status != act.StatusApplied {
 		t.Fatalf("Transactions: %+v, %v; want the registration %q", rows, err, act.StatusApplied)
 	}
-	if n := crvApplied(ctx, "_sandbox/uploads/"); n != 1 {
+	if n := appliedCount(ctx, "_sandbox/uploads/"); n != 1 {
 		t.Fatalf("the file was uploaded %d times", n)
 	}
 }
@@ -342,7 +342,7 @@ func TestCreativeFolderChangesUnderneath(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{})
 	dir := t.TempDir()
 	for _, name := range []string{"a.png", "b.png", "c.png"} {
-		crvPNG(t, dir, name)
+		writePNG(t, dir, name)
 	}
 	d := viewstest.NewDriver(t, newCreative(ctx, dir), 100, 30)
 	c := d.S.(*creative)
@@ -366,35 +366,35 @@ func TestCreativeFolderChangesUnderneath(t *testing.T) {
 		return out
 	}
 	d.Until("the folder read again", func() bool { return len(names()) == 1 })
-	if got := names(); got[0] != "a.png" || c.state != crvPick {
+	if got := names(); got[0] != "a.png" || c.state != stagePick {
 		t.Fatalf("listed %v in state %d", got, c.state)
 	}
 	d.Keys("enter")
-	d.Until("the details of a.png", func() bool { return c.state == crvDetails && c.file.Name == "a.png" })
+	d.Until("the details of a.png", func() bool { return c.state == stageDetails && c.file.Name == "a.png" })
 }
 
 // TestCreativeReplaceAsks: the stored name is unique unless "replace" is
 // chosen; then the question says that earlier uploads of the name are
 // replaced, and the file is stored under its own name after the yes.
 func TestCreativeReplaceAsks(t *testing.T) {
-	ctx, d, c := crvOnLogo(t, sandbox.Options{}, 100, 30)
+	ctx, d, c := onLogo(t, sandbox.Options{}, 100, 30)
 	if c.urlRequest().FileName != c.file.Unique || c.file.Unique == "logo.png" {
 		t.Fatalf("stored as %q by default", c.urlRequest().FileName)
 	}
 	d.Keys("tab", "tab", "right", "ctrl+s")
 	review := strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(c.View()), "│", "")), " ")
-	if c.state != crvReview || !strings.Contains(review, "REPLACING the bytes of any earlier upload named logo.png") {
+	if c.state != stageReview || !strings.Contains(review, "REPLACING the bytes of any earlier upload named logo.png") {
 		t.Fatalf("the review does not say it replaces:\n%s", c.View())
 	}
 	d.Keys("y")
-	d.Until("the upload", func() bool { return c.state == crvDone || c.state == crvFailed })
+	d.Until("the upload", func() bool { return c.state == stageDone || c.state == stageFailed })
 	var stored []string
 	for _, e := range ctx.Session.Applied() {
 		if strings.HasPrefix(e.Operation, "_sandbox/uploads/") {
 			stored = append(stored, filepath.Base(e.Operation))
 		}
 	}
-	if c.state != crvDone || len(stored) != 1 || stored[0] != "logo.png" {
+	if c.state != stageDone || len(stored) != 1 || stored[0] != "logo.png" {
 		t.Fatalf("state %d, stored %v", c.state, stored)
 	}
 }

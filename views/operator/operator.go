@@ -26,36 +26,36 @@ import (
 	"allot/views/widget"
 )
 
-// opCreate is the operation the operator's transactions are journaled
+// createOp is the operation the operator's transactions are journaled
 // under, as the command line names it.
-const opCreate = "transactions/create"
+const createOp = "transactions/create"
 
-// opState is where the operator screen is: editing, reviewing the body,
+// stage is where the operator screen is: editing, reviewing the body,
 // waiting for the service, or showing what came of it.
-type opState int
+type stage int
 
 const (
-	opForm    opState = iota // editing the form
-	opReview                 // the exact body and a yes/no question
-	opSending                // waiting for the service
-	opResult                 // the created transactions
-	opUnknown                // sent, but no answer came
-	opResend                 // the body again, and the question whether to resend
+	stageForm    stage = iota // editing the form
+	stageReview               // the exact body and a yes/no question
+	stageSending              // waiting for the service
+	stageResult               // the created transactions
+	stageUnknown              // sent, but no answer came
+	stageResend               // the body again, and the question whether to resend
 )
 
-// opCheck is what checking an unknown outcome found.
-type opCheck int
+// checkState is what checking an unknown outcome found.
+type checkState int
 
 const (
-	opUnchecked    opCheck = iota
-	opApplied              // the service created it
-	opNotApplied           // safe to resend
-	opCannotTell           // the API cannot read transactions back
-	opCheckRunning         // the check runs
+	checkNone       checkState = iota
+	checkApplied               // the service created it
+	checkNotApplied            // safe to resend
+	checkCannotTell            // the API cannot read transactions back
+	checkRunning               // the check runs
 )
 
-// opRow is one (allocation id, amount) row of a FUND_DISTRIBUTION form.
-type opRow struct{ id, amount *widget.FormField }
+// fundRow is one (allocation id, amount) row of a FUND_DISTRIBUTION form.
+type fundRow struct{ id, amount *widget.FormField }
 
 // operator builds one transaction request (INITIALIZE, START_DISTRIBUTION
 // or FUND_DISTRIBUTION) in a form checked as it is typed by the api
@@ -72,9 +72,9 @@ type operator struct {
 
 	// The fields; nil when the action has none of that name.
 	contractID, tokenID, allocationIDs, adminWallet, memo, isTest *widget.FormField
-	rows                                                          []opRow
+	rows                                                          []fundRow
 
-	state opState
+	state stage
 	// general is a one-line failure not tied to a field; hint is a
 	// one-line note (what ctrl+r did).
 	general, hint string
@@ -95,7 +95,7 @@ type operator struct {
 	unknownErr error
 	sentAt     time.Time
 	written    act.Sent // the write whose outcome is unknown
-	checked    opCheck
+	checked    checkState
 	// cannotTell says why the check cannot tell; checkErr why it failed.
 	cannotTell, checkErr string
 
@@ -106,21 +106,21 @@ type operator struct {
 
 // Operator keys.
 var (
-	opKeyReview = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review"))
-	opKeyNext   = key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field"))
-	opKeyPrev   = key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field"))
-	opKeyChoice = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "change choice"))
-	opKeyAddRow = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add row"))
-	opKeyDelRow = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove row"))
-	opKeyRecent = key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "recent lookups"))
-	opKeyCancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
-	opKeyYes    = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "send"))
-	opKeyNo     = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "back to the form"))
-	opKeyNoAgn  = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "do not send"))
-	opKeyScroll = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgup/pgdn", "scroll"))
-	opKeyCheck  = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check if applied"))
-	opKeyResend = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resend (asks first)"))
-	opKeyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
+	keyReview  = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review"))
+	keyNext    = key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field"))
+	keyPrev    = key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field"))
+	keyChoice  = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "change choice"))
+	keyAddRow  = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add row"))
+	keyDelRow  = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove row"))
+	keyRecent  = key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "recent lookups"))
+	keyCancel  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
+	keyYes     = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "send"))
+	keyNo      = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "back to the form"))
+	keyNoAgain = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "do not send"))
+	keyScroll  = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgup/pgdn", "scroll"))
+	keyCheck   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check if applied"))
+	keyResend  = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resend (asks first)"))
+	keyClose   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
 )
 
 // Reopen is the page of a transaction request whose answer never
@@ -139,8 +139,8 @@ func Reopen(ctx *views.Context, action, write string, body []byte, at time.Time)
 	o := New(ctx, api.Contract{ID: contract.ID}, action).(*operator)
 	o.req, o.body, o.pretty = req, body, views.PrettyBody(body)
 	o.rewrap()
-	o.state, o.sentAt = opUnknown, at
-	o.written = act.Sent{Op: opCreate, Ref: action, Write: write, Body: body}
+	o.state, o.sentAt = stageUnknown, at
+	o.written = act.Sent{Op: createOp, Ref: action, Write: write, Body: body}
 	o.unknownErr = fmt.Errorf("as the journal recorded at %s", at.UTC().Format("15:04:05 MST on 2 Jan 2006"))
 	o.fitScroll()
 	return o
@@ -172,7 +172,7 @@ func New(ctx *views.Context, c api.Contract, action string) views.Screen {
 		o.action = api.ActionFundDistribution
 		o.tokenID = widget.TextField("tokenId", "Token id", "UUID", nil)
 		o.isTest = widget.ChoiceField("isTest", "Test funding", "no", "yes")
-		o.rows = []opRow{o.newRow()}
+		o.rows = []fundRow{o.newRow()}
 		fields = []*widget.FormField{o.tokenID, o.isTest, o.rows[0].id, o.rows[0].amount}
 	}
 	if o.contractID != nil {
@@ -212,12 +212,12 @@ func (o *operator) values() []string {
 
 // Drafted says the form holds what the user typed or reviews, not sent.
 func (o *operator) Drafted() bool {
-	return (o.state == opForm || o.state == opReview) && !slices.Equal(o.values(), o.initial)
+	return (o.state == stageForm || o.state == stageReview) && !slices.Equal(o.values(), o.initial)
 }
 
 // newRow returns a row of fields, checked.
-func (o *operator) newRow() opRow {
-	r := opRow{
+func (o *operator) newRow() fundRow {
+	r := fundRow{
 		id:     widget.TextField("allocationId", "Allocation", "UUID (ctrl+r: recent)", nil),
 		amount: widget.TextField("amount", "Amount", "tokens, e.g. 1250.5", nil),
 	}
@@ -253,13 +253,13 @@ func (o *operator) Title() string {
 }
 
 func (o *operator) Init() tea.Cmd   { return o.form.Focus(o.form.Focused()) }
-func (o *operator) Busy() bool      { return o.state == opSending || o.checked == opCheckRunning }
-func (o *operator) Capturing() bool { return o.state == opForm }
+func (o *operator) Busy() bool      { return o.state == stageSending || o.checked == checkRunning }
+func (o *operator) Capturing() bool { return o.state == stageForm }
 func (o *operator) Narrowed() bool {
-	return o.state == opReview || o.state == opSending || o.state == opResend
+	return o.state == stageReview || o.state == stageSending || o.state == stageResend
 }
 func (o *operator) formHeight() int   { return max(o.height-3, 1) }
-func (o *operator) bodySum() string   { return opSHA256(o.body) }
+func (o *operator) bodySum() string   { return sha256Hex(o.body) }
 func (o *operator) confirmWidth() int { return min(o.width, 76) }
 func (o *operator) lastField() bool   { return o.form.Focused() == len(o.form.Fields())-1 }
 
@@ -269,7 +269,7 @@ func (o *operator) fundRowStart() int { return 2 }
 
 func (o *operator) failLine(s string) string { return views.FailStyle.Render(s) }
 
-func opSHA256(b []byte) string {
+func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
@@ -289,10 +289,10 @@ func (o *operator) SetSize(width, height int) {
 // created transactions below a title and above two lines.
 func (o *operator) fitScroll() {
 	switch {
-	case o.state == opResult:
+	case o.state == stageResult:
 		o.scroll.SetLines(o.resultLines())
 		o.scroll.SetSize(o.width, o.height-3)
-	case o.state == opUnknown:
+	case o.state == stageUnknown:
 		// The body between what the check found and the keys.
 		o.scroll.SetLines(o.lines)
 		o.scroll.SetSize(o.width, max(o.height-len(o.unknownHead())-1-len(o.unknownTail()), 1))
@@ -308,36 +308,36 @@ func (o *operator) Update(msg tea.Msg) tea.Cmd {
 		return o.key(msg)
 	case widget.ConfirmMsg:
 		return o.answered(msg)
-	case opSentMsg:
-		if msg.seq == o.seq && o.state == opSending {
+	case sentMsg:
+		if msg.seq == o.seq && o.state == stageSending {
 			return o.sent(msg)
 		}
 		return nil
-	case opCheckedMsg:
-		if msg.seq == o.seq && o.checked == opCheckRunning {
-			o.checked, o.cannotTell, o.checkErr = opUnchecked, msg.verdict.Reason, ""
+	case checkedMsg:
+		if msg.seq == o.seq && o.checked == checkRunning {
+			o.checked, o.cannotTell, o.checkErr = checkNone, msg.verdict.Reason, ""
 			switch {
 			case msg.err != nil:
 				o.checkErr = sanitize.Line(msg.err.Error())
 			case msg.verdict.Check == act.Applied:
-				o.checked = opApplied
+				o.checked = checkApplied
 			case msg.verdict.Check == act.NotApplied:
-				o.checked = opNotApplied
+				o.checked = checkNotApplied
 			default:
-				o.checked = opCannotTell
+				o.checked = checkCannotTell
 			}
 			o.fitScroll()
 		}
 		return nil
 	case spinner.TickMsg:
-		if o.state == opSending {
+		if o.state == stageSending {
 			var cmd tea.Cmd
 			o.spin, cmd = o.spin.Update(msg)
 			return cmd
 		}
 		return nil
 	}
-	if o.state == opForm {
+	if o.state == stageForm {
 		return o.form.Update(msg)
 	}
 	return nil
@@ -345,23 +345,23 @@ func (o *operator) Update(msg tea.Msg) tea.Cmd {
 
 func (o *operator) key(msg tea.KeyMsg) tea.Cmd {
 	switch o.state {
-	case opForm:
+	case stageForm:
 		return o.formKey(msg)
-	case opReview, opResend:
+	case stageReview, stageResend:
 		if o.scroll.Key(msg) {
 			return nil
 		}
 		return o.confirm.Update(msg)
-	case opResult:
+	case stageResult:
 		o.scroll.Key(msg)
 		return nil
-	case opUnknown:
+	case stageUnknown:
 		defer o.fitScroll() // the check and a hint change the page
 		switch {
 		case o.scroll.Key(msg):
-		case key.Matches(msg, opKeyCheck):
+		case key.Matches(msg, keyCheck):
 			return o.check()
-		case key.Matches(msg, opKeyResend):
+		case key.Matches(msg, keyResend):
 			return o.askResend()
 		}
 	}
@@ -375,21 +375,21 @@ func (o *operator) formKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, opKeyCancel):
+	case key.Matches(msg, keyCancel):
 		return views.Back
-	case key.Matches(msg, opKeyReview):
+	case key.Matches(msg, keyReview):
 		return o.review()
 	case msg.String() == "enter":
 		if o.lastField() {
 			return o.review()
 		}
 		return o.move(o.form.Focused() + 1)
-	case o.action != api.ActionInitialize && key.Matches(msg, opKeyRecent):
+	case o.action != api.ActionInitialize && key.Matches(msg, keyRecent):
 		o.openPick()
 		return nil
-	case o.action == api.ActionFundDistribution && key.Matches(msg, opKeyAddRow):
+	case o.action == api.ActionFundDistribution && key.Matches(msg, keyAddRow):
 		return o.addRow()
-	case o.action == api.ActionFundDistribution && key.Matches(msg, opKeyDelRow):
+	case o.action == api.ActionFundDistribution && key.Matches(msg, keyDelRow):
 		o.removeRow()
 		return nil
 	}
@@ -437,7 +437,7 @@ func (o *operator) addRow() tea.Cmd {
 		at = len(o.rows)
 	}
 	r := o.newRow()
-	o.rows = append(o.rows[:at], append([]opRow{r}, o.rows[at:]...)...)
+	o.rows = append(o.rows[:at], append([]fundRow{r}, o.rows[at:]...)...)
 	o.form.Insert(o.fundRowStart()+2*at, r.id, r.amount)
 	o.renumber()
 	o.hint = fmt.Sprintf("Added row %d.", at+1)
@@ -470,7 +470,7 @@ func (o *operator) openPick() {
 	}
 	taken := map[string]string{}
 	if o.allocationIDs != nil {
-		for _, id := range opSplitIDs(o.allocationIDs.Value()) {
+		for _, id := range splitIDs(o.allocationIDs.Value()) {
 			taken[strings.ToLower(id)] = "in the list"
 		}
 		o.pick = newPickList(o.recent, taken, true)
@@ -500,7 +500,7 @@ func (o *operator) pickKey(k tea.KeyMsg) {
 		return
 	}
 	if o.allocationIDs != nil {
-		o.allocationIDs.SetValue(strings.Join(append(opSplitIDs(o.allocationIDs.Value()), chosen...), ", "))
+		o.allocationIDs.SetValue(strings.Join(append(splitIDs(o.allocationIDs.Value()), chosen...), ", "))
 		o.recheck(o.allocationIDs)
 		o.hint = fmt.Sprintf("Added %d from the recent lookups.", len(chosen))
 		return
@@ -519,20 +519,20 @@ func (o *operator) recheck(f *widget.FormField) {
 	}
 }
 
-// opFixMarked is the form's line while a field is marked with an error.
-const opFixMarked = "Fix the marked field first."
+// fixMarked is the form's line while a field is marked with an error.
+const fixMarked = "Fix the marked field first."
 
 // review checks the whole form and shows the body that would be sent.
 func (o *operator) review() tea.Cmd {
 	o.general = ""
 	if !o.form.Valid() {
-		o.general = opFixMarked
+		o.general = fixMarked
 		return nil
 	}
 	req := o.build()
 	if err := req.Validate(); err != nil {
-		loose := o.markFields(opValidationFields(err))
-		o.general = opFixMarked
+		loose := o.markFields(validationFields(err))
+		o.general = fixMarked
 		if len(loose) > 0 {
 			o.general = strings.Join(loose, "; ")
 		}
@@ -549,7 +549,7 @@ func (o *operator) review() tea.Cmd {
 	o.confirm = widget.NewConfirm("operator-send", "Send this "+o.action+" request to the service?")
 	o.confirm.Styles = o.ctx.Styles
 	o.confirm.SetWidth(o.confirmWidth())
-	o.state = opReview
+	o.state = stageReview
 	o.fitScroll()
 	o.scroll.Home()
 	return nil
@@ -559,34 +559,34 @@ func (o *operator) answered(msg widget.ConfirmMsg) tea.Cmd {
 	switch {
 	case !o.confirm.Answers(msg):
 		return nil
-	case o.state == opReview:
+	case o.state == stageReview:
 		o.confirm = nil
 		if msg.Yes {
 			return o.send()
 		}
-		o.state = opForm
+		o.state = stageForm
 		return o.form.Focus(o.form.Focused())
-	case o.state == opResend:
+	case o.state == stageResend:
 		o.confirm = nil
 		if msg.Yes {
 			o.ctx.Recorder.Resent(o.written)
 			return o.send()
 		}
-		o.state = opUnknown
+		o.state = stageUnknown
 		o.fitScroll()
 	}
 	return nil
 }
 
-// opSentMsg is the answer to a send.
-type opSentMsg struct {
+// sentMsg is the answer to a send.
+type sentMsg struct {
 	seq    int // request numbers are unique across screens (NextSeq)
 	result *api.TransactionsResult
 	err    error
 }
 
-// opCheckedMsg is what checking an unknown outcome found.
-type opCheckedMsg struct {
+// checkedMsg is what checking an unknown outcome found.
+type checkedMsg struct {
 	seq     int
 	verdict act.Verdict
 	err     error
@@ -595,8 +595,8 @@ type opCheckedMsg struct {
 // send sends the reviewed request once, journaled, off the UI goroutine.
 func (o *operator) send() tea.Cmd {
 	o.seq = views.NextSeq()
-	o.state = opSending
-	o.general, o.hint, o.checked = "", "", opUnchecked
+	o.state = stageSending
+	o.general, o.hint, o.checked = "", "", checkNone
 	o.sentAt = o.ctx.Now()
 	seq, req := o.seq, o.req
 	sess, rec := o.ctx.Session, o.ctx.Recorder
@@ -604,30 +604,30 @@ func (o *operator) send() tea.Cmd {
 		c, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
 		defer cancel()
 		res, err := rec.CreateTransaction(c, sess.API, req)
-		return opSentMsg{seq: seq, result: res, err: err}
+		return sentMsg{seq: seq, result: res, err: err}
 	}
 	return tea.Batch(o.spin.Tick, sendCmd)
 }
 
-func (o *operator) sent(msg opSentMsg) tea.Cmd {
+func (o *operator) sent(msg sentMsg) tea.Cmd {
 	var invalid *api.ValidationError
 	switch {
 	case msg.err == nil:
-		o.state, o.result = opResult, msg.result
+		o.state, o.result = stageResult, msg.result
 		o.fitScroll()
 		o.scroll.Home()
 		return nil
 	case act.Unknown(msg.err):
 		defer o.fitScroll()
-		o.state, o.unknownErr = opUnknown, msg.err
-		o.written = act.Sent{Op: opCreate, Ref: o.action, Body: o.body}
+		o.state, o.unknownErr = stageUnknown, msg.err
+		o.written = act.Sent{Op: createOp, Ref: o.action, Body: o.body}
 		var journaled *act.UnknownError
 		if errors.As(msg.err, &journaled) {
 			o.written = journaled.Sent()
 		}
 		return nil
 	case errors.As(msg.err, &invalid):
-		o.state = opForm
+		o.state = stageForm
 		loose := o.markFields(invalid.Fields)
 		o.general = "The service refused the request: fix the marked fields."
 		if len(loose) > 0 {
@@ -635,7 +635,7 @@ func (o *operator) sent(msg opSentMsg) tea.Cmd {
 		}
 		return o.form.Focus(o.form.Focused())
 	}
-	o.state = opForm
+	o.state = stageForm
 	o.general = "Not created: " + sanitize.Line(msg.err.Error())
 	return o.form.Focus(o.form.Focused())
 }
@@ -643,14 +643,14 @@ func (o *operator) sent(msg opSentMsg) tea.Cmd {
 // check finds out whether the write whose answer was lost was applied;
 // what it finds settles the write in the journal (act.Recorder.Check).
 func (o *operator) check() tea.Cmd {
-	if o.checked == opCheckRunning {
+	if o.checked == checkRunning {
 		return nil
 	}
-	o.checked = opCheckRunning
+	o.checked = checkRunning
 	seq, sent, rec := o.seq, o.written, o.ctx.Recorder
 	return func() tea.Msg {
 		v, err := views.CheckSent(rec, sent)
-		return opCheckedMsg{seq: seq, verdict: v, err: err}
+		return checkedMsg{seq: seq, verdict: v, err: err}
 	}
 }
 
@@ -658,14 +658,14 @@ func (o *operator) check() tea.Cmd {
 func (o *operator) askResend() tea.Cmd {
 	var prompt string
 	switch o.checked {
-	case opApplied:
+	case checkApplied:
 		o.hint = "The service created it: it is not sent again."
 		return nil
-	case opCheckRunning:
+	case checkRunning:
 		return nil
-	case opNotApplied:
+	case checkNotApplied:
 		prompt = "Send this request again? The check found the first was not applied."
-	case opCannotTell:
+	case checkCannotTell:
 		prompt = "Send this request again? allot cannot tell whether the first was applied: do so only if the service's operators say it was not."
 	default:
 		prompt = "Send this request again? The first may have been applied: answer n and press c to check first."
@@ -674,7 +674,7 @@ func (o *operator) askResend() tea.Cmd {
 	o.confirm = widget.NewConfirm("operator-resend", prompt)
 	o.confirm.Styles = o.ctx.Styles
 	o.confirm.SetWidth(o.confirmWidth())
-	o.state = opResend
+	o.state = stageResend
 	o.fitScroll()
 	o.scroll.Home()
 	return nil

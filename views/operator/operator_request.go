@@ -12,12 +12,12 @@ import (
 	"allot/views/widget"
 )
 
-// opSplitIDs reads a list of ids separated by commas or white space.
-func opSplitIDs(s string) []string {
+// splitIDs reads a list of ids separated by commas or white space.
+func splitIDs(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' })
 }
 
-func opOptional(f *widget.FormField) *string {
+func optional(f *widget.FormField) *string {
 	v := strings.TrimSpace(f.Value())
 	if v == "" {
 		return nil
@@ -38,9 +38,9 @@ func (o *operator) build() api.TransactionRequest {
 		return &api.StartDistributionRequest{
 			ContractID:    strings.TrimSpace(o.contractID.Value()),
 			TokenID:       strings.TrimSpace(o.tokenID.Value()),
-			AllocationIDs: opSplitIDs(o.allocationIDs.Value()),
-			AdminWalletID: opOptional(o.adminWallet),
-			Memo:          opOptional(o.memo),
+			AllocationIDs: splitIDs(o.allocationIDs.Value()),
+			AdminWalletID: optional(o.adminWallet),
+			Memo:          optional(o.memo),
 		}
 	}
 	req := &api.FundDistributionRequest{TokenID: strings.TrimSpace(o.tokenID.Value())}
@@ -59,7 +59,7 @@ func (o *operator) build() api.TransactionRequest {
 // prefix that says which item of a list it is about; nil for a path that
 // names no field.
 func (o *operator) fieldOf(path string) (*widget.FormField, string) {
-	if name, index, rest, ok := opSplitIndexed(path); ok {
+	if name, index, rest, ok := splitIndexed(path); ok {
 		switch {
 		case name == "allocationIds" && o.allocationIDs != nil && rest == "":
 			return o.allocationIDs, fmt.Sprintf("id %d: ", index+1)
@@ -79,8 +79,8 @@ func (o *operator) fieldOf(path string) (*widget.FormField, string) {
 	return o.form.Field(path), ""
 }
 
-// opSplitIndexed reads "name[i]rest".
-func opSplitIndexed(path string) (name string, index int, rest string, ok bool) {
+// splitIndexed reads "name[i]rest".
+func splitIndexed(path string) (name string, index int, rest string, ok bool) {
 	open := strings.IndexByte(path, '[')
 	end := strings.IndexByte(path, ']')
 	if open <= 0 || end < open {
@@ -103,7 +103,7 @@ func (o *operator) fieldErr(f *widget.FormField) error {
 		}
 	}
 	var msgs []string
-	for _, fe := range opValidationFields(o.build().Validate()) {
+	for _, fe := range validationFields(o.build().Validate()) {
 		if g, prefix := o.fieldOf(fe.Path); g == f {
 			msgs = append(msgs, prefix+fe.Message)
 		}
@@ -114,7 +114,7 @@ func (o *operator) fieldErr(f *widget.FormField) error {
 	return errors.New(strings.Join(msgs, "; "))
 }
 
-func opValidationFields(err error) []api.FieldError {
+func validationFields(err error) []api.FieldError {
 	var v *api.ValidationError
 	if errors.As(err, &v) {
 		return v.Fields

@@ -28,8 +28,8 @@ import (
 	"allot/views/widget"
 )
 
-// opHarness drives an operator screen over the embedded sandbox.
-type opHarness struct {
+// harness drives an operator screen over the embedded sandbox.
+type harness struct {
 	t    *testing.T
 	s    *session.Session
 	ctx  *views.Context
@@ -37,7 +37,7 @@ type opHarness struct {
 	msgs []tea.Msg // what the screen sent the app (BackMsg, ...)
 }
 
-func opSandbox(t *testing.T, opts sandbox.Options) *session.Session {
+func newSandbox(t *testing.T, opts sandbox.Options) *session.Session {
 	t.Helper()
 	s, err := session.Sandbox(opts, t.TempDir())
 	if err != nil {
@@ -47,9 +47,9 @@ func opSandbox(t *testing.T, opts sandbox.Options) *session.Session {
 	return s
 }
 
-// opOpen opens the screen of action on contract with a journal of its own;
+// openForm opens the screen of action on contract with a journal of its own;
 // lookups are written to the journal first, oldest first.
-func opOpen(t *testing.T, s *session.Session, action string, lookups ...string) *opHarness {
+func openForm(t *testing.T, s *session.Session, action string, lookups ...string) *harness {
 	t.Helper()
 	j, err := journal.Open(t.TempDir())
 	if err != nil {
@@ -65,7 +65,7 @@ func opOpen(t *testing.T, s *session.Session, action string, lookups ...string) 
 		Clipboard: widget.Clipboard{Out: io.Discard}, Token: s.TokenIDs[0], Journal: j,
 		Recorder: s.Recorder(j)}
 	c := api.Contract{ID: s.Fixtures.ContractIDs[0], Name: "Meridian vesting"}
-	h := &opHarness{t: t, s: s, ctx: ctx, o: New(ctx, c, action).(*operator)}
+	h := &harness{t: t, s: s, ctx: ctx, o: New(ctx, c, action).(*operator)}
 	h.o.SetSize(120, 34)
 	// run waits for every command a key answers: a blinking cursor would
 	// make each focus change wait 530 ms for its first blink.
@@ -75,12 +75,12 @@ func opOpen(t *testing.T, s *session.Session, action string, lookups ...string) 
 
 // typeText types text into the focused field. Typing only ever answers
 // with a cursor blink, which is not waited for.
-func (h *opHarness) typeText(text string) {
+func (h *harness) typeText(text string) {
 	h.o.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text)})
 }
 
 // press sends keys one by one and runs what each answers to completion.
-func (h *opHarness) press(keys ...string) {
+func (h *harness) press(keys ...string) {
 	h.t.Helper()
 	for _, k := range keys {
 		h.run(h.o.Update(viewstest.Key(k)))
@@ -92,7 +92,7 @@ var cmdType = reflect.TypeOf(tea.Cmd(nil))
 // run executes cmd and feeds its messages back to the screen, running
 // batches in parallel; cursor blinks and spinner ticks are dropped (they
 // would tick forever), messages for the app are kept in h.msgs.
-func (h *opHarness) run(cmd tea.Cmd) {
+func (h *harness) run(cmd tea.Cmd) {
 	h.t.Helper()
 	if cmd == nil {
 		return
@@ -131,7 +131,7 @@ func (h *opHarness) run(cmd tea.Cmd) {
 	h.run(h.o.Update(msg))
 }
 
-func (h *opHarness) runAll(cmds []tea.Cmd) {
+func (h *harness) runAll(cmds []tea.Cmd) {
 	h.t.Helper()
 	msgs := make([]chan tea.Msg, len(cmds))
 	for i, c := range cmds {
@@ -151,7 +151,7 @@ func (h *opHarness) runAll(cmds []tea.Cmd) {
 }
 
 // requests are the write requests in the local journal.
-func (h *opHarness) requests() []journal.Entry {
+func (h *harness) requests() []journal.Entry {
 	h.t.Helper()
 	res, err := h.ctx.Journal.Read()
 	if err != nil {
@@ -167,7 +167,7 @@ func (h *opHarness) requests() []journal.Entry {
 }
 
 // assertNothingSent checks that no request was journaled or applied.
-func (h *opHarness) assertNothingSent() {
+func (h *harness) assertNothingSent() {
 	h.t.Helper()
 	if reqs := h.requests(); len(reqs) != 0 {
 		h.t.Fatalf("journaled %d requests, want none: %+v", len(reqs), reqs)
@@ -177,14 +177,14 @@ func (h *opHarness) assertNothingSent() {
 	}
 }
 
-func (h *opHarness) view() string {
+func (h *harness) view() string {
 	h.t.Helper()
 	v := h.o.View()
 	h.assertFits(v, h.o.width, h.o.height)
 	return v
 }
 
-func (h *opHarness) assertFits(v string, width, height int) {
+func (h *harness) assertFits(v string, width, height int) {
 	h.t.Helper()
 	lines := strings.Split(v, "\n")
 	if len(lines) > height {
@@ -199,9 +199,9 @@ func (h *opHarness) assertFits(v string, width, height int) {
 
 // reviewedBody is the JSON body the review screen shows, read back from
 // the screen and compacted.
-func (h *opHarness) reviewedBody() []byte {
+func (h *harness) reviewedBody() []byte {
 	h.t.Helper()
-	if h.o.state != opReview {
+	if h.o.state != stageReview {
 		h.t.Fatalf("not on the review screen:\n%s", h.o.View())
 	}
 	lines := strings.Split(ansi.Strip(h.view()), "\n")
@@ -221,7 +221,7 @@ func (h *opHarness) reviewedBody() []byte {
 
 // assertSentOnce checks that exactly body was journaled, once, as the
 // action's transactions/create request, and that the sandbox applied it.
-func (h *opHarness) assertSentOnce(action string, body []byte) {
+func (h *harness) assertSentOnce(action string, body []byte) {
 	h.t.Helper()
 	reqs := h.requests()
 	if len(reqs) != 1 {
@@ -242,7 +242,7 @@ func (h *opHarness) assertSentOnce(action string, body []byte) {
 
 // errorUnder returns the line under the field labelled label, which holds
 // its error when it has one.
-func (h *opHarness) errorUnder(label string) string {
+func (h *harness) errorUnder(label string) string {
 	h.t.Helper()
 	lines := strings.Split(ansi.Strip(h.view()), "\n")
 	for i, l := range lines {
@@ -255,17 +255,17 @@ func (h *opHarness) errorUnder(label string) string {
 }
 
 func TestOperatorValidSubmit(t *testing.T) {
-	s := opSandbox(t, sandbox.Options{})
+	s := newSandbox(t, sandbox.Options{})
 	fx := s.Fixtures
 	tests := []struct {
 		action  string
 		lookups []string
-		fill    func(h *opHarness)
+		fill    func(h *harness)
 		body    func() string
 		results int
 	}{{
 		action: api.ActionInitialize,
-		fill: func(h *opHarness) {
+		fill: func(h *harness) {
 			// The contract is filled in: the admin wallet has the focus.
 			h.typeText(fx.AdminWalletIDs[0])
 			h.press("enter")
@@ -277,7 +277,7 @@ func TestOperatorValidSubmit(t *testing.T) {
 	}, {
 		action:  api.ActionStartDistribution,
 		lookups: []string{fx.AllocationIDs[1], fx.AllocationIDs[0]},
-		fill: func(h *opHarness) {
+		fill: func(h *harness) {
 			// The allocation ids have the focus; ctrl+r lists the recent
 			// lookups, newest first: enter adds the one under the cursor;
 			// then the other is marked with space and added.
@@ -315,7 +315,7 @@ func TestOperatorValidSubmit(t *testing.T) {
 	}, {
 		action:  api.ActionFundDistribution,
 		lookups: []string{fx.AllocationIDs[1], fx.AllocationIDs[0]},
-		fill: func(h *opHarness) {
+		fill: func(h *harness) {
 			// Row 1's allocation has the focus; isTest is above it.
 			h.press("shift+tab", "right", "tab")
 			h.typeText(fx.AllocationIDs[0])
@@ -342,7 +342,7 @@ func TestOperatorValidSubmit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.action, func(t *testing.T) {
 			before := len(s.Applied())
-			h := opOpen(t, s, tt.action, tt.lookups...)
+			h := openForm(t, s, tt.action, tt.lookups...)
 			tt.fill(h)
 			shown := h.reviewedBody()
 			if string(shown) != tt.body() {
@@ -354,7 +354,7 @@ func TestOperatorValidSubmit(t *testing.T) {
 			h.assertNothingSentSince(before)
 			h.yesWhileBusy()
 			v := ansi.Strip(h.view())
-			if h.o.state != opResult || strings.Count(v, "  CREATED") != tt.results || !strings.Contains(v, "They are on the Transactions screen (4).") ||
+			if h.o.state != stageResult || strings.Count(v, "  CREATED") != tt.results || !strings.Contains(v, "They are on the Transactions screen (4).") ||
 				!strings.Contains(v, "Their execution is not reported by the interface") {
 				t.Fatalf("result screen:\n%s", v)
 			}
@@ -372,7 +372,7 @@ func TestOperatorValidSubmit(t *testing.T) {
 // assertListedAsCreated checks the Transactions rows of the result: said
 // created, never PENDING (no call reports their execution), with the
 // body that was sent in their details.
-func (h *opHarness) assertListedAsCreated(sent []byte) {
+func (h *harness) assertListedAsCreated(sent []byte) {
 	h.t.Helper()
 	rows, err := transactions.Read(h.ctx.Journal, h.s.Deployment())
 	if err != nil {
@@ -399,7 +399,7 @@ func (h *opHarness) assertListedAsCreated(sent []byte) {
 
 // yesWhileBusy answers y in review and checks that the screen is busy,
 // saying it sends, until the answer arrives.
-func (h *opHarness) yesWhileBusy() {
+func (h *harness) yesWhileBusy() {
 	h.t.Helper()
 	answer := h.o.Update(viewstest.Key("y"))()
 	send := h.o.Update(answer)
@@ -414,7 +414,7 @@ func (h *opHarness) yesWhileBusy() {
 
 // assertNothingSentSince is assertNothingSent on a sandbox shared by
 // subtests, where earlier subtests applied writes.
-func (h *opHarness) assertNothingSentSince(applied int) {
+func (h *harness) assertNothingSentSince(applied int) {
 	h.t.Helper()
 	if reqs := h.requests(); len(reqs) != 0 {
 		h.t.Fatalf("journaled %d requests before the yes", len(reqs))
@@ -425,7 +425,7 @@ func (h *opHarness) assertNothingSentSince(applied int) {
 }
 
 // assertSentOnceSince is assertSentOnce on a shared sandbox.
-func (h *opHarness) assertSentOnceSince(applied int, action string, body []byte) {
+func (h *harness) assertSentOnceSince(applied int, action string, body []byte) {
 	h.t.Helper()
 	all := h.s.Applied
 	h.s.Applied = func() []sandbox.JournalEntry { return all()[applied:] }
@@ -434,11 +434,11 @@ func (h *opHarness) assertSentOnceSince(applied int, action string, body []byte)
 }
 
 func TestOperatorValidationInPlace(t *testing.T) {
-	s := opSandbox(t, sandbox.Options{})
+	s := newSandbox(t, sandbox.Options{})
 	fx := s.Fixtures
 
 	t.Run("bad contract id", func(t *testing.T) {
-		h := opOpen(t, s, api.ActionInitialize)
+		h := openForm(t, s, api.ActionInitialize)
 		h.typeText(fx.AdminWalletIDs[0])
 		h.press("shift+tab", "ctrl+u")
 		h.typeText("not-a-uuid")
@@ -446,7 +446,7 @@ func TestOperatorValidationInPlace(t *testing.T) {
 			t.Errorf("under the contract id: %q\n%s", got, h.o.View())
 		}
 		h.press("tab", "ctrl+s")
-		if h.o.state != opForm || h.o.form.Focused() != 0 || !strings.Contains(h.view(), "Fix the marked field first.") {
+		if h.o.state != stageForm || h.o.form.Focused() != 0 || !strings.Contains(h.view(), "Fix the marked field first.") {
 			t.Errorf("ctrl+s with a bad contract id: state %d, focus %d\n%s", h.o.state, h.o.form.Focused(), h.o.View())
 		}
 		h.assertNothingSent()
@@ -459,7 +459,7 @@ func TestOperatorValidationInPlace(t *testing.T) {
 	})
 
 	t.Run("same allocation in two rows", func(t *testing.T) {
-		h := opOpen(t, s, api.ActionFundDistribution)
+		h := openForm(t, s, api.ActionFundDistribution)
 		h.typeText(fx.AllocationIDs[0])
 		h.press("tab")
 		h.typeText("1")
@@ -480,7 +480,7 @@ func TestOperatorValidationInPlace(t *testing.T) {
 	})
 
 	t.Run("empty allocation list", func(t *testing.T) {
-		h := opOpen(t, s, api.ActionStartDistribution)
+		h := openForm(t, s, api.ActionStartDistribution)
 		if strings.Contains(h.view(), "✗") {
 			t.Errorf("errors before anything was typed:\n%s", h.o.View())
 		}
@@ -490,7 +490,7 @@ func TestOperatorValidationInPlace(t *testing.T) {
 			t.Errorf("under the allocation ids after leaving them: %q", got)
 		}
 		h.press("ctrl+s")
-		if h.o.state != opForm || h.o.form.Focused() != 2 {
+		if h.o.state != stageForm || h.o.form.Focused() != 2 {
 			t.Errorf("ctrl+s with no allocations: state %d, focus %d", h.o.state, h.o.form.Focused())
 		}
 		h.typeText(fx.AllocationIDs[0] + ", abc")
@@ -498,7 +498,7 @@ func TestOperatorValidationInPlace(t *testing.T) {
 			t.Errorf("under the allocation ids: %q", got)
 		}
 		h.press("enter", "enter", "enter")
-		if h.o.state != opForm || h.o.form.Focused() != 2 {
+		if h.o.state != stageForm || h.o.form.Focused() != 2 {
 			t.Errorf("enter on the last field with a bad id: state %d, focus %d", h.o.state, h.o.form.Focused())
 		}
 		h.assertNothingSent()
@@ -511,7 +511,7 @@ func TestOperatorValidationInPlace(t *testing.T) {
 		{"19 decimals", "1.1234567890123456789", "✗ at most 18 decimals"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			h := opOpen(t, s, api.ActionFundDistribution)
+			h := openForm(t, s, api.ActionFundDistribution)
 			h.typeText(fx.AllocationIDs[0])
 			h.press("tab")
 			h.typeText(tt.amount)
@@ -522,7 +522,7 @@ func TestOperatorValidationInPlace(t *testing.T) {
 			if got := h.errorUnder("Allocation 1"); strings.Contains(got, "✗") {
 				t.Errorf("the valid allocation id shows an error: %q", got)
 			}
-			if h.o.state != opForm || h.o.form.Focused() != 3 {
+			if h.o.state != stageForm || h.o.form.Focused() != 3 {
 				t.Errorf("ctrl+s: state %d, focus %d", h.o.state, h.o.form.Focused())
 			}
 			h.assertNothingSent()
@@ -532,10 +532,10 @@ func TestOperatorValidationInPlace(t *testing.T) {
 	t.Run("refused by the service", func(t *testing.T) {
 		// The last fixture allocation is in another distribution than the
 		// first contract's: the service names allocationIds[1].
-		h := opOpen(t, s, api.ActionStartDistribution)
+		h := openForm(t, s, api.ActionStartDistribution)
 		h.typeText(fx.AllocationIDs[0] + " " + fx.AllocationIDs[len(fx.AllocationIDs)-1])
 		h.press("ctrl+s", "y")
-		if h.o.state != opForm {
+		if h.o.state != stageForm {
 			t.Fatalf("state %d after a refusal:\n%s", h.o.state, h.o.View())
 		}
 		if got := h.errorUnder("Allocation ids"); !strings.Contains(got, "✗ id 2: belongs to the distribution of another contract") {
@@ -550,22 +550,22 @@ func TestOperatorValidationInPlace(t *testing.T) {
 	})
 
 	t.Run("other failure", func(t *testing.T) {
-		h := opOpen(t, s, api.ActionInitialize)
+		h := openForm(t, s, api.ActionInitialize)
 		h.typeText("00000000-0000-4000-8000-000000000000")
 		h.press("ctrl+s", "y")
 		v := ansi.Strip(h.view())
-		if h.o.state != opForm || !strings.Contains(v, "✗ Not created: transactions/create: no admin wallet 00000000-0000-4000-8000-000000000000 (404)") {
+		if h.o.state != stageForm || !strings.Contains(v, "✗ Not created: transactions/create: no admin wallet 00000000-0000-4000-8000-000000000000 (404)") {
 			t.Errorf("a 404 is not one clear line on the form:\n%s", v)
 		}
 	})
 }
 
 func TestOperatorCancelSendsNothing(t *testing.T) {
-	s := opSandbox(t, sandbox.Options{})
+	s := newSandbox(t, sandbox.Options{})
 	fx := s.Fixtures
 
 	t.Run("esc in the form", func(t *testing.T) {
-		h := opOpen(t, s, api.ActionInitialize)
+		h := openForm(t, s, api.ActionInitialize)
 		h.typeText(fx.AdminWalletIDs[0])
 		if !h.o.Capturing() {
 			t.Error("the form does not capture keys")
@@ -578,19 +578,19 @@ func TestOperatorCancelSendsNothing(t *testing.T) {
 	})
 
 	t.Run("n in review then esc", func(t *testing.T) {
-		h := opOpen(t, s, api.ActionInitialize)
+		h := openForm(t, s, api.ActionInitialize)
 		h.typeText(fx.AdminWalletIDs[0])
 		h.press("ctrl+s")
-		if h.o.state != opReview || h.o.Capturing() || !h.o.Narrowed() {
+		if h.o.state != stageReview || h.o.Capturing() || !h.o.Narrowed() {
 			t.Fatalf("review: state %d capturing %t narrowed %t", h.o.state, h.o.Capturing(), h.o.Narrowed())
 		}
 		h.press("n")
-		if h.o.state != opForm || h.o.adminWallet.Value() != fx.AdminWalletIDs[0] {
+		if h.o.state != stageForm || h.o.adminWallet.Value() != fx.AdminWalletIDs[0] {
 			t.Fatalf("n did not go back to the form with its values: state %d, admin wallet %q", h.o.state, h.o.adminWallet.Value())
 		}
 		// esc in review also goes back to the form.
 		h.press("ctrl+s", "esc")
-		if h.o.state != opForm || len(h.msgs) != 0 {
+		if h.o.state != stageForm || len(h.msgs) != 0 {
 			t.Fatalf("esc in review: state %d, messages %v", h.o.state, h.msgs)
 		}
 		h.press("esc")
@@ -622,9 +622,9 @@ func TestOperatorUnknownOutcome(t *testing.T) {
 				// A 200 whose body is cut short: applied, answer unreadable.
 				faults = sandbox.Faults{Malformed: 1, Seed: 1}
 			}
-			s := opSandbox(t, sandbox.Options{Faults: faults})
+			s := newSandbox(t, sandbox.Options{Faults: faults})
 			fx := s.Fixtures
-			h := opOpen(t, s, api.ActionInitialize)
+			h := openForm(t, s, api.ActionInitialize)
 			if tt.noApplied {
 				h.ctx.Recorder.Ledger = nil
 			}
@@ -633,7 +633,7 @@ func TestOperatorUnknownOutcome(t *testing.T) {
 			body := h.reviewedBody()
 			h.press("y")
 			v := ansi.Strip(h.view())
-			if h.o.state != opUnknown || !strings.Contains(v, "Outcome unknown") || !strings.Contains(v, "may or may not have created") ||
+			if h.o.state != stageUnknown || !strings.Contains(v, "Outcome unknown") || !strings.Contains(v, "may or may not have created") ||
 				!strings.Contains(v, "recorded in the local journal") || !strings.Contains(v, `"adminWalletId": "`+fx.AdminWalletIDs[0]+`"`) {
 				t.Fatalf("unknown outcome screen (with the body sent):\n%s", v)
 			}
@@ -653,7 +653,7 @@ func TestOperatorUnknownOutcome(t *testing.T) {
 				}
 				// Resend is not offered, and r sends nothing.
 				h.press("r")
-				if h.o.state != opUnknown || len(h.requests()) != 1 {
+				if h.o.state != stageUnknown || len(h.requests()) != 1 {
 					t.Fatalf("r after applied: state %d, %d requests", h.o.state, len(h.requests()))
 				}
 				return
@@ -663,11 +663,11 @@ func TestOperatorUnknownOutcome(t *testing.T) {
 				}
 			}
 			h.press("r")
-			if h.o.state != opResend || !strings.Contains(h.view(), `"adminWalletId": "`+fx.AdminWalletIDs[0]+`"`) {
+			if h.o.state != stageResend || !strings.Contains(h.view(), `"adminWalletId": "`+fx.AdminWalletIDs[0]+`"`) {
 				t.Fatalf("r does not ask with the body:\n%s", h.o.View())
 			}
 			h.press("n")
-			if h.o.state != opUnknown || len(h.requests()) != 1 {
+			if h.o.state != stageUnknown || len(h.requests()) != 1 {
 				t.Fatalf("r then n: state %d, %d requests", h.o.state, len(h.requests()))
 			}
 			h.press("r", "y")
@@ -677,7 +677,7 @@ func TestOperatorUnknownOutcome(t *testing.T) {
 			}
 			// Every request of this sandbox is reset: unknown again, and a
 			// fresh check.
-			if h.o.state != opUnknown || h.o.checked != opUnchecked {
+			if h.o.state != stageUnknown || h.o.checked != checkNone {
 				t.Fatalf("after the resend: state %d, checked %d", h.o.state, h.o.checked)
 			}
 		})
@@ -685,8 +685,8 @@ func TestOperatorUnknownOutcome(t *testing.T) {
 }
 
 func TestOperatorFundRows(t *testing.T) {
-	s := opSandbox(t, sandbox.Options{})
-	h := opOpen(t, s, api.ActionFundDistribution)
+	s := newSandbox(t, sandbox.Options{})
+	h := openForm(t, s, api.ActionFundDistribution)
 	h.typeText("one")
 	h.press("ctrl+n")
 	h.typeText("two")
@@ -727,10 +727,10 @@ func TestOperatorFundRows(t *testing.T) {
 }
 
 func TestOperatorViewFits(t *testing.T) {
-	s := opSandbox(t, sandbox.Options{})
+	s := newSandbox(t, sandbox.Options{})
 	fx := s.Fixtures
 	sizes := [][2]int{{80, 22}, {120, 34}}
-	check := func(h *opHarness, what string) {
+	check := func(h *harness, what string) {
 		t.Helper()
 		for _, size := range sizes {
 			h.o.SetSize(size[0], size[1])
@@ -741,7 +741,7 @@ func TestOperatorViewFits(t *testing.T) {
 		}
 	}
 	for _, action := range []string{api.ActionInitialize, api.ActionStartDistribution, api.ActionFundDistribution} {
-		h := opOpen(t, s, action)
+		h := openForm(t, s, action)
 		check(h, action+" form")
 		h.press("ctrl+s")
 		check(h, action+" form with errors")
@@ -751,7 +751,7 @@ func TestOperatorViewFits(t *testing.T) {
 	}
 
 	// A long body scrolls in review; so do many results.
-	h := opOpen(t, s, api.ActionStartDistribution)
+	h := openForm(t, s, api.ActionStartDistribution)
 	var ids []string
 	for i := range 40 {
 		ids = append(ids, fmt.Sprintf("%08x-0000-4000-8000-%012x", i+1, i+1))
@@ -760,7 +760,7 @@ func TestOperatorViewFits(t *testing.T) {
 	h.press("tab", "tab")
 	h.typeText(strings.Repeat("memo ", 30))
 	h.press("ctrl+s")
-	if h.o.state != opReview {
+	if h.o.state != stageReview {
 		t.Fatalf("no review:\n%s", h.o.View())
 	}
 	check(h, "long review")
@@ -778,7 +778,7 @@ func TestOperatorViewFits(t *testing.T) {
 		t.Errorf("pgup did not scroll back: %d", h.o.scroll.Top())
 	}
 	h.o.confirm = nil
-	h.o.state = opResult
+	h.o.state = stageResult
 	h.o.result = &api.TransactionsResult{}
 	for range 40 {
 		h.o.result.Transactions = append(h.o.result.Transactions, api.Transaction{TransactionID: "\x1b]52;c;aGk=\x07" + fx.AllocationIDs[0], Status: "PENDING"})
@@ -787,13 +787,13 @@ func TestOperatorViewFits(t *testing.T) {
 	if strings.Contains(h.o.View(), "\x1b]52") {
 		t.Error("a transaction id from the network reached the screen unsanitized")
 	}
-	h.o.state, h.o.unknownErr, h.o.checked = opUnknown, &api.OutcomeUnknownError{Op: "transactions/create", Err: io.ErrUnexpectedEOF}, opCannotTell
+	h.o.state, h.o.unknownErr, h.o.checked = stageUnknown, &api.OutcomeUnknownError{Op: "transactions/create", Err: io.ErrUnexpectedEOF}, checkCannotTell
 	check(h, "unknown outcome")
 }
 
 func TestOperatorHelp(t *testing.T) {
-	s := opSandbox(t, sandbox.Options{})
-	keys := func(h *opHarness) string {
+	s := newSandbox(t, sandbox.Options{})
+	keys := func(h *harness) string {
 		var out []string
 		for _, b := range h.o.ShortHelp() {
 			out = append(out, b.Help().Key)
@@ -805,7 +805,7 @@ func TestOperatorHelp(t *testing.T) {
 		{api.ActionStartDistribution, "ctrl+s ctrl+r esc"},
 		{api.ActionFundDistribution, "ctrl+s ctrl+n ctrl+d ctrl+r esc"},
 	} {
-		h := opOpen(t, s, tt.action)
+		h := openForm(t, s, tt.action)
 		if got := keys(h); got != tt.want {
 			t.Errorf("%s form help %q, want %q", tt.action, got, tt.want)
 		}
@@ -813,7 +813,7 @@ func TestOperatorHelp(t *testing.T) {
 			t.Errorf("%s full help lacks the form's keys: %v", tt.action, full)
 		}
 	}
-	h := opOpen(t, s, api.ActionInitialize)
+	h := openForm(t, s, api.ActionInitialize)
 	h.typeText(s.Fixtures.AdminWalletIDs[0])
 	h.press("ctrl+s")
 	if got := keys(h); got != "y n/esc ↑/↓/pgup/pgdn" {

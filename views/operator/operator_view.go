@@ -18,22 +18,22 @@ import (
 func (o *operator) View() string {
 	var lines []string
 	switch o.state {
-	case opForm:
+	case stageForm:
 		lines = o.formView()
-	case opReview, opResend:
+	case stageReview, stageResend:
 		lines = o.reviewView()
-	case opSending:
+	case stageSending:
 		lines = []string{o.ctx.Styles.Title.Render(o.heading()), "", o.spin.View() + " sending " + o.action + " to the service…"}
-	case opResult:
+	case stageResult:
 		lines = o.resultView()
-	case opUnknown:
+	case stageUnknown:
 		lines = o.unknownView()
 	}
-	return opFitLines(lines, o.width, o.height)
+	return fitLines(lines, o.width, o.height)
 }
 
-// opFitLines cuts every line to width cells and keeps at most height lines.
-func opFitLines(lines []string, width, height int) string {
+// fitLines cuts every line to width cells and keeps at most height lines.
+func fitLines(lines []string, width, height int) string {
 	var out []string
 	for _, l := range lines {
 		out = append(out, strings.Split(l, "\n")...)
@@ -61,7 +61,7 @@ func (o *operator) heading() string {
 func (o *operator) formView() []string {
 	status := o.ctx.Styles.Muted.Render("ctrl+s review · esc cancel")
 	switch {
-	case o.general == opFixMarked && !o.form.HasError():
+	case o.general == fixMarked && !o.form.HasError():
 		// The marked fields were fixed: the message went with their marks.
 	case o.general != "":
 		status = o.failLine("✗ " + o.general)
@@ -98,9 +98,9 @@ func (o *operator) duplicateRows() string {
 }
 
 func (o *operator) reviewView() []string {
-	title := "Review: POST " + opCreate
-	if o.state == opResend {
-		title = "Send again? POST " + opCreate
+	title := "Review: POST " + createOp
+	if o.state == stageResend {
+		title = "Send again? POST " + createOp
 	}
 	lines := []string{o.ctx.Styles.Title.Render(title), o.ctx.Styles.Muted.Render("The body, exactly as it will be sent:")}
 	lines = append(lines, o.scroll.View()...)
@@ -155,19 +155,19 @@ func (o *operator) unknownHead() []string {
 	wrap := func(s string) []string { return strings.Split(widget.Page(s, o.width, 0), "\n") }
 	lines := []string{o.failLine("Outcome unknown: " + o.action)}
 	lines = append(lines, wrap("The service may or may not have created the transaction(s): the request was sent but no readable answer came ("+
-		sanitize.Line(opErrorCause(o.unknownErr))+"). It is recorded in the local journal.")...)
+		sanitize.Line(errorCause(o.unknownErr))+"). It is recorded in the local journal.")...)
 	lines = append(lines, "Body SHA-256 "+o.bodySum(), "")
 	var check string
 	switch o.checked {
-	case opUnchecked:
+	case checkNone:
 		check = "Press c to check whether the service applied it, before anything is sent again."
-	case opCheckRunning:
+	case checkRunning:
 		check = "Checking…"
-	case opApplied:
+	case checkApplied:
 		check = "applied: the service created it. It is not sent again."
-	case opNotApplied:
+	case checkNotApplied:
 		check = "not applied: safe to resend (r)."
-	case opCannotTell:
+	case checkCannotTell:
 		check = fmt.Sprintf("allot cannot check: %s. "+
 			"Ask the service's operators whether a transaction with action %s was created at about %s "+
 			"from a body with SHA-256 %s (the journal holds the body). Resend (r) only if they say it was not.",
@@ -186,14 +186,14 @@ func (o *operator) unknownHead() []string {
 // unknownTail is the keys of the page of an unknown outcome.
 func (o *operator) unknownTail() []string {
 	keys := "c check · r resend (asks first) · ↑/↓ scroll the body · esc close"
-	if o.checked == opApplied {
+	if o.checked == checkApplied {
 		keys = "↑/↓ scroll the body · esc close"
 	}
 	return []string{"", o.ctx.Styles.Muted.Render(keys)}
 }
 
-// opErrorCause is the innermost reason of err, short.
-func opErrorCause(err error) string {
+// errorCause is the innermost reason of err, short.
+func errorCause(err error) string {
 	var unknown *api.OutcomeUnknownError
 	if errors.As(err, &unknown) && unknown.Err != nil {
 		return sanitize.Truncate(unknown.Err.Error(), 120)
@@ -206,36 +206,36 @@ func opErrorCause(err error) string {
 
 func (o *operator) ShortHelp() []key.Binding {
 	switch o.state {
-	case opForm:
+	case stageForm:
 		if o.pick != nil {
 			return o.pick.help()
 		}
-		keys := []key.Binding{opKeyReview}
+		keys := []key.Binding{keyReview}
 		if o.action == api.ActionFundDistribution {
-			keys = append(keys, opKeyAddRow, opKeyDelRow)
+			keys = append(keys, keyAddRow, keyDelRow)
 		}
 		if o.action != api.ActionInitialize {
-			keys = append(keys, opKeyRecent)
+			keys = append(keys, keyRecent)
 		}
-		return append(keys, opKeyCancel)
-	case opReview:
-		return []key.Binding{opKeyYes, opKeyNo, opKeyScroll}
-	case opResend:
-		return []key.Binding{opKeyYes, opKeyNoAgn, opKeyScroll}
-	case opResult:
-		return []key.Binding{opKeyScroll, opKeyClose}
-	case opUnknown:
-		if o.checked == opApplied {
-			return []key.Binding{opKeyScroll, opKeyClose}
+		return append(keys, keyCancel)
+	case stageReview:
+		return []key.Binding{keyYes, keyNo, keyScroll}
+	case stageResend:
+		return []key.Binding{keyYes, keyNoAgain, keyScroll}
+	case stageResult:
+		return []key.Binding{keyScroll, keyClose}
+	case stageUnknown:
+		if o.checked == checkApplied {
+			return []key.Binding{keyScroll, keyClose}
 		}
-		return []key.Binding{opKeyCheck, opKeyResend, opKeyScroll, opKeyClose}
+		return []key.Binding{keyCheck, keyResend, keyScroll, keyClose}
 	}
 	return nil
 }
 
 func (o *operator) FullHelp() [][]key.Binding {
-	if o.state == opForm {
-		return [][]key.Binding{o.ShortHelp(), {opKeyNext, opKeyPrev, opKeyChoice}}
+	if o.state == stageForm {
+		return [][]key.Binding{o.ShortHelp(), {keyNext, keyPrev, keyChoice}}
 	}
 	return [][]key.Binding{o.ShortHelp()}
 }

@@ -24,73 +24,73 @@ import (
 	"allot/views/widget"
 )
 
-// schOp is the write the schedule screen makes, named as the CLI names it.
-const schOp = "schedules/create"
+// createOp is the write the schedule screen makes, named as the CLI names it.
+const createOp = "schedules/create"
 
 // Piece kinds, as the form offers them.
 const (
-	schOneOff   = "one-off"
-	schPeriodic = "periodic"
+	kindOneOff   = "one-off"
+	kindPeriodic = "periodic"
 )
 
-// schTop is how many fields come before the pieces.
-const schTop = 5
+// topFields is how many fields come before the pieces.
+const topFields = 5
 
-type schState int
+type stage int
 
 const (
-	schForm      schState = iota
-	schReview             // the body and a confirm dialog
-	schSending            // waiting for the service
-	schCreated            // the schedule's key
-	schUnknown            // no answer: maybe created
-	schResending          // the second confirmation before sending again
+	stageForm      stage = iota
+	stageReview          // the body and a confirm dialog
+	stageSending         // waiting for the service
+	stageCreated         // the schedule's key
+	stageUnknown         // no answer: maybe created
+	stageResending       // the second confirmation before sending again
 )
 
 var (
-	schKeyReview = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review"))
-	schKeyAdd    = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add piece"))
-	schKeyRemove = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove piece"))
-	schKeyCancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
-	schKeyScroll = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll body"))
-	schKeyCopy   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy key"))
-	schKeyNew    = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new schedule"))
-	schKeyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
-	schKeyResend = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "send again…"))
-	schKeyEdit   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the form"))
+	keyReview = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review"))
+	keyAdd    = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add piece"))
+	keyRemove = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove piece"))
+	keyCancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
+	keyScroll = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll body"))
+	keyCopy   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy key"))
+	keyNew    = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new schedule"))
+	keyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
+	keyResend = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "send again…"))
+	keyEdit   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the form"))
 )
 
-// schPiece is one piece of the schedule being written: its fields, of
+// piece is one piece of the schedule being written: its fields, of
 // which the form shows those of its kind.
-type schPiece struct {
+type piece struct {
 	name, portion, delay, kind *widget.FormField
 	offset, oneOffDay          *widget.FormField
 	length, frequency, perDay  *widget.FormField
 	periodic                   bool // the kind the form shows
 }
 
-func newSchPiece() *schPiece {
-	return &schPiece{
+func newPiece() *piece {
+	return &piece{
 		name:      widget.TextField("name", "", "e.g. Monthly", nil),
-		portion:   schField("portion", "0.5", schCheckFraction),
-		delay:     schField("startDelay", "0", schCheckMonths),
-		kind:      widget.ChoiceField("kind", "", schOneOff, schPeriodic),
-		offset:    schField("offset", "0", schCheckMonths),
-		oneOffDay: schField("dayOfMonth", "1", schCheckDay),
-		length:    schField("length", "12", schCheckMonths),
-		frequency: schField("frequency", "1", schCheckMonths),
-		perDay:    schField("dayOfMonth", "1", schCheckDay),
+		portion:   newField("portion", "0.5", checkFraction),
+		delay:     newField("startDelay", "0", checkMonths),
+		kind:      widget.ChoiceField("kind", "", kindOneOff, kindPeriodic),
+		offset:    newField("offset", "0", checkMonths),
+		oneOffDay: newField("dayOfMonth", "1", checkDay),
+		length:    newField("length", "12", checkMonths),
+		frequency: newField("frequency", "1", checkMonths),
+		perDay:    newField("dayOfMonth", "1", checkDay),
 	}
 }
 
-func schField(key, value string, check func(string) error) *widget.FormField {
+func newField(key, value string, check func(string) error) *widget.FormField {
 	f := widget.TextField(key, "", "", check)
 	f.SetValue(value)
 	return f
 }
 
 // fields are the piece's fields the form shows, in order.
-func (p *schPiece) fields() []*widget.FormField {
+func (p *piece) fields() []*widget.FormField {
 	fs := []*widget.FormField{p.name, p.portion, p.delay, p.kind}
 	if p.periodic {
 		return append(fs, p.length, p.frequency, p.perDay)
@@ -99,12 +99,12 @@ func (p *schPiece) fields() []*widget.FormField {
 }
 
 // all is every field of the piece, shown or not.
-func (p *schPiece) all() []*widget.FormField {
+func (p *piece) all() []*widget.FormField {
 	return []*widget.FormField{p.name, p.portion, p.delay, p.kind, p.offset, p.oneOffDay, p.length, p.frequency, p.perDay}
 }
 
 // label names the fields after the piece's place, counted from 1.
-func (p *schPiece) label(n int) {
+func (p *piece) label(n int) {
 	pre := fmt.Sprintf("Piece %d ", n)
 	p.name.Label = pre + "name"
 	p.portion.Label = pre + "portion"
@@ -119,7 +119,7 @@ func (p *schPiece) label(n int) {
 
 // The checks only read what was typed; the rules are the api package's
 // (ScheduleRequest.Validate), applied to the request built from the form.
-func schCheckFraction(v string) error {
+func checkFraction(v string) error {
 	if strings.TrimSpace(v) == "" {
 		return errors.New("is required (a fraction such as 0.25)")
 	}
@@ -129,7 +129,7 @@ func schCheckFraction(v string) error {
 	return nil
 }
 
-func schCheckMonths(v string) error {
+func checkMonths(v string) error {
 	if strings.TrimSpace(v) == "" {
 		return errors.New("is required (a whole number of months)")
 	}
@@ -140,7 +140,7 @@ func schCheckMonths(v string) error {
 	return nil
 }
 
-func schCheckDay(v string) error {
+func checkDay(v string) error {
 	if _, err := strconv.Atoi(strings.TrimSpace(v)); err != nil {
 		return fmt.Errorf("%q is not a whole number (a day from 1 to 28)", sanitize.Truncate(v, 20))
 	}
@@ -155,7 +155,7 @@ type schedule struct {
 	form                         *widget.Form
 	name, description, atStart   *widget.FormField
 	cliffValue, cliffMonths      *widget.FormField
-	pieces                       []*schPiece
+	pieces                       []*piece
 	touched                      map[*widget.FormField]bool
 	remote                       map[*widget.FormField]error // the service's 400, until edited
 	submitted                    bool
@@ -165,7 +165,7 @@ type schedule struct {
 	general                      []string // errors no field shows
 	message                      string   // one line: what just happened
 	messageErr                   bool
-	state                        schState
+	state                        stage
 	confirm                      *widget.Confirm
 	body                         []byte   // the reviewed body, exactly as sent
 	pretty                       []string // body indented for the review, sanitized
@@ -195,15 +195,15 @@ func New(ctx *views.Context) views.Screen {
 func (s *schedule) reset() {
 	s.name = widget.TextField("name", "Name", "e.g. Team 4y", nil)
 	s.description = widget.TextField("description", "Description", "what the schedule is for", nil)
-	s.atStart = schField("unlockAtStart", "0", schCheckFraction)
+	s.atStart = newField("unlockAtStart", "0", checkFraction)
 	s.atStart.Label = "Unlock at start"
-	s.cliffValue = schField("cliff.value", "0", schCheckFraction)
+	s.cliffValue = newField("cliff.value", "0", checkFraction)
 	s.cliffValue.Label = "Cliff value"
-	s.cliffMonths = schField("cliff.duration", "0", schCheckMonths)
+	s.cliffMonths = newField("cliff.duration", "0", checkMonths)
 	s.cliffMonths.Label = "Cliff (months)"
-	p := newSchPiece()
+	p := newPiece()
 	p.portion.SetValue("1")
-	s.pieces = []*schPiece{p}
+	s.pieces = []*piece{p}
 	p.label(1)
 	s.form = widget.NewForm(append([]*widget.FormField{s.name, s.description, s.atStart, s.cliffValue, s.cliffMonths}, p.fields()...)...)
 	s.form.Styles = s.ctx.Styles
@@ -211,7 +211,7 @@ func (s *schedule) reset() {
 	s.remote = map[*widget.FormField]error{}
 	s.submitted = false
 	s.message, s.messageErr = "", false
-	s.state = schForm
+	s.state = stageForm
 	s.created = nil
 	s.layout()
 	s.revalidate()
@@ -221,7 +221,7 @@ func (s *schedule) Title() string { return "New schedule" }
 
 // Drafted says the form holds what the user typed or reviews, not sent.
 func (s *schedule) Drafted() bool {
-	return (s.state == schForm || s.state == schReview) && len(s.touched) > 0
+	return (s.state == stageForm || s.state == stageReview) && len(s.touched) > 0
 }
 
 func (s *schedule) Init() tea.Cmd {
@@ -232,12 +232,12 @@ func (s *schedule) Init() tea.Cmd {
 }
 
 func (s *schedule) Capturing() bool {
-	return s.state == schForm || s.state == schReview || s.state == schResending
+	return s.state == stageForm || s.state == stageReview || s.state == stageResending
 }
 
-func (s *schedule) Narrowed() bool { return s.state != schForm }
+func (s *schedule) Narrowed() bool { return s.state != stageForm }
 
-func (s *schedule) Busy() bool { return s.state == schSending }
+func (s *schedule) Busy() bool { return s.state == stageSending }
 
 func (s *schedule) reloadList() tea.Cmd {
 	s.listSeq = views.NextSeq()
@@ -245,9 +245,9 @@ func (s *schedule) reloadList() tea.Cmd {
 	return views.Load(s.listSeq, func(context.Context) ([]CreatedSchedule, error) { return CreatedSchedules(j, d) })
 }
 
-// schSent is the answer to a create, and when it was lost what the check
+// sentMsg is the answer to a create, and when it was lost what the check
 // of it found.
-type schSent struct {
+type sentMsg struct {
 	seq      int
 	res      *api.Schedule
 	err      error
@@ -265,7 +265,7 @@ func (s *schedule) Update(msg tea.Msg) tea.Cmd {
 			s.list, s.listErr = msg.Value, msg.Err
 		}
 		return nil
-	case schSent:
+	case sentMsg:
 		if msg.seq != s.seq {
 			return nil
 		}
@@ -275,7 +275,7 @@ func (s *schedule) Update(msg tea.Msg) tea.Cmd {
 	case tea.KeyMsg:
 		return s.key(msg)
 	}
-	if s.state == schForm {
+	if s.state == stageForm {
 		return s.form.Update(msg)
 	}
 	return nil
@@ -283,42 +283,42 @@ func (s *schedule) Update(msg tea.Msg) tea.Cmd {
 
 func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 	switch s.state {
-	case schForm:
+	case stageForm:
 		return s.formKey(k)
-	case schReview:
+	case stageReview:
 		if s.scroll.Key(k) {
 			return nil
 		}
 		return s.confirm.Update(k)
-	case schResending:
+	case stageResending:
 		if s.scroll.Key(k) {
 			return nil
 		}
 		return s.confirm.Update(k)
-	case schCreated:
+	case stageCreated:
 		switch {
-		case key.Matches(k, schKeyCopy):
+		case key.Matches(k, keyCopy):
 			return s.ctx.Clipboard.Copy(s.created.Key)
-		case key.Matches(k, schKeyNew):
+		case key.Matches(k, keyNew):
 			s.reset()
 			return s.form.Focus(0)
-		case key.Matches(k, schKeyClose):
+		case key.Matches(k, keyClose):
 			return views.Back
 		}
-	case schUnknown:
+	case stageUnknown:
 		switch {
 		case s.scroll.Key(k):
 			return nil
-		case key.Matches(k, schKeyResend):
-			s.state = schResending
+		case key.Matches(k, keyResend):
+			s.state = stageResending
 			s.confirm = widget.NewConfirm("schedule-resend",
 				"Send the same schedule again?",
 				"The first request may have created it: sending again can create a second schedule.")
 			s.confirm.Styles = s.ctx.Styles
 			s.layout()
 			return nil
-		case key.Matches(k, schKeyEdit):
-			s.state = schForm
+		case key.Matches(k, keyEdit):
+			s.state = stageForm
 			return s.form.Focus(s.form.Focused())
 		}
 	}
@@ -327,13 +327,13 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 
 func (s *schedule) formKey(k tea.KeyMsg) tea.Cmd {
 	switch {
-	case key.Matches(k, schKeyCancel):
+	case key.Matches(k, keyCancel):
 		return views.Back
-	case key.Matches(k, schKeyReview):
+	case key.Matches(k, keyReview):
 		return s.review()
-	case key.Matches(k, schKeyAdd):
+	case key.Matches(k, keyAdd):
 		return s.addPiece()
-	case key.Matches(k, schKeyRemove):
+	case key.Matches(k, keyRemove):
 		s.removePiece()
 		return nil
 	case k.String() == "enter":
@@ -357,7 +357,7 @@ func (s *schedule) formKey(k tea.KeyMsg) tea.Cmd {
 // pieceAt is the piece whose field is at form index i, and where the
 // piece starts; -1 for the fields above the pieces.
 func (s *schedule) pieceAt(i int) (int, int) {
-	start := schTop
+	start := topFields
 	for n, p := range s.pieces {
 		end := start + len(p.fields())
 		if i >= start && i < end {
@@ -369,7 +369,7 @@ func (s *schedule) pieceAt(i int) (int, int) {
 }
 
 func (s *schedule) pieceStart(n int) int {
-	start := schTop
+	start := topFields
 	for _, p := range s.pieces[:n] {
 		start += len(p.fields())
 	}
@@ -379,7 +379,7 @@ func (s *schedule) pieceStart(n int) int {
 // syncKinds shows the fields of the kind each piece's choice names.
 func (s *schedule) syncKinds() {
 	for n, p := range s.pieces {
-		periodic := p.kind.Value() == schPeriodic
+		periodic := p.kind.Value() == kindPeriodic
 		if periodic == p.periodic {
 			continue
 		}
@@ -395,13 +395,13 @@ func (s *schedule) addPiece() tea.Cmd {
 	if n < 0 {
 		n = len(s.pieces) - 1
 	}
-	p := newSchPiece()
+	p := newPiece()
 	// A new piece takes what is missing, when something is.
 	if missing := decimal.NewFromInt(1).Sub(s.sum()); missing.IsPositive() && missing.LessThanOrEqual(decimal.NewFromInt(1)) {
 		p.portion.SetValue(missing.String())
 	}
 	at := s.pieceStart(n + 1)
-	s.pieces = append(s.pieces[:n+1], append([]*schPiece{p}, s.pieces[n+1:]...)...)
+	s.pieces = append(s.pieces[:n+1], append([]*piece{p}, s.pieces[n+1:]...)...)
 	s.form.Insert(at, p.fields()...)
 	s.relabel()
 	s.layout()
@@ -485,7 +485,7 @@ func (s *schedule) request() (api.ScheduleRequest, map[*widget.FormField]error) 
 	return req, errs
 }
 
-var schPiecePath = regexp.MustCompile(`^pieces\[(\d+)\](?:\.(.*))?$`)
+var piecePath = regexp.MustCompile(`^pieces\[(\d+)\](?:\.(.*))?$`)
 
 // fieldFor is the field a validation path names, or nil for a path no
 // field shows (the sum of the portions, the token).
@@ -502,7 +502,7 @@ func (s *schedule) fieldFor(path string) *widget.FormField {
 	case "cliff.duration":
 		return s.cliffMonths
 	}
-	m := schPiecePath.FindStringSubmatch(path)
+	m := piecePath.FindStringSubmatch(path)
 	if m == nil {
 		return nil
 	}
@@ -631,9 +631,9 @@ func (s *schedule) review() tea.Cmd {
 	}
 	s.reviewed, s.body = s.req, body
 	s.pretty = views.PrettyBody(body)
-	s.state = schReview
+	s.state = stageReview
 	s.confirm = widget.NewConfirm("schedule-create",
-		fmt.Sprintf("Create schedule %q? y sends the body above to %s.", s.req.Name, schOp))
+		fmt.Sprintf("Create schedule %q? y sends the body above to %s.", s.req.Name, createOp))
 	s.confirm.Styles = s.ctx.Styles
 	s.layout()
 	s.scroll.Home()
@@ -645,16 +645,16 @@ func (s *schedule) confirmed(msg widget.ConfirmMsg) tea.Cmd {
 	switch {
 	case !s.confirm.Answers(msg):
 		return nil
-	case s.state == schReview:
+	case s.state == stageReview:
 		if !msg.Yes {
-			s.state = schForm
+			s.state = stageForm
 			s.setMessage("not sent", false)
 			return s.form.Focus(s.form.Focused())
 		}
 		return s.send()
-	case s.state == schResending:
+	case s.state == stageResending:
 		if !msg.Yes {
-			s.state = schUnknown
+			s.state = stageUnknown
 			return nil
 		}
 		s.ctx.Recorder.Resent(s.written)
@@ -669,14 +669,14 @@ func (s *schedule) confirmed(msg widget.ConfirmMsg) tea.Cmd {
 // write, which settles it in the journal when the check can tell.
 func (s *schedule) send() tea.Cmd {
 	s.seq = views.NextSeq()
-	s.state = schSending
+	s.state = stageSending
 	seq, req := s.seq, s.reviewed
 	rec, client := s.ctx.Recorder, s.ctx.Session.API
 	return func() tea.Msg {
 		c, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
 		defer cancel()
 		res, err := rec.CreateSchedule(c, client, req)
-		out := schSent{seq: seq, res: res, err: err}
+		out := sentMsg{seq: seq, res: res, err: err}
 		var unknown *act.UnknownError
 		if errors.As(err, &unknown) {
 			out.verdict, out.checkErr = views.CheckSent(rec, unknown.Sent())
@@ -691,7 +691,7 @@ func (s *schedule) check(w act.Sent) tea.Cmd {
 	seq, rec := s.seq, s.ctx.Recorder
 	return func() tea.Msg {
 		v, err := views.CheckSent(rec, w)
-		return schSent{seq: seq, err: errReopened, verdict: v, checkErr: err}
+		return sentMsg{seq: seq, err: errReopened, verdict: v, checkErr: err}
 	}
 }
 
@@ -711,16 +711,16 @@ func (s *schedule) checkNote(v act.Verdict, err error) string {
 		strconv.Quote(s.reviewed.Name) + " was created (your journal records the request) before sending again."
 }
 
-func (s *schedule) answered(msg schSent) tea.Cmd {
+func (s *schedule) answered(msg sentMsg) tea.Cmd {
 	var ve *api.ValidationError
 	switch {
 	case msg.err == nil:
-		s.state = schCreated
+		s.state = stageCreated
 		s.created = msg.res
 		s.setMessage("", false)
 		return s.reloadList()
 	case act.Unknown(msg.err):
-		s.state = schUnknown
+		s.state = stageUnknown
 		var unknown *act.UnknownError
 		if errors.As(msg.err, &unknown) && unknown != errReopened {
 			s.written = unknown.Sent()
@@ -729,7 +729,7 @@ func (s *schedule) answered(msg schSent) tea.Cmd {
 		s.layout()
 		return s.reloadList()
 	case errors.As(msg.err, &ve) && ve.Remote:
-		s.state = schForm
+		s.state = stageForm
 		s.remote = map[*widget.FormField]error{}
 		var rest []string
 		for _, f := range ve.Fields {
@@ -749,7 +749,7 @@ func (s *schedule) answered(msg schSent) tea.Cmd {
 		s.setMessage(text, true)
 		return s.form.Focus(s.form.Focused())
 	default:
-		s.state = schForm
+		s.state = stageForm
 		s.setMessage("not created: "+msg.err.Error(), true)
 		return s.form.Focus(s.form.Focused())
 	}
@@ -761,11 +761,11 @@ func (s *schedule) SetSize(width, height int) {
 }
 
 // wide is the width from which the chart goes beside the form.
-const schWide = 100
+const wideWidth = 100
 
 func (s *schedule) layout() {
 	w, h := max(s.width, 20), max(s.height, 6)
-	if w >= schWide {
+	if w >= wideWidth {
 		right := min(max(w*2/5, 36), 60)
 		s.formWidth = w - right - 1
 		s.formHeight = max(h-3, 1)
@@ -789,11 +789,11 @@ func (s *schedule) layout() {
 	s.wrapped = widget.Hardwrap(s.wrapped, s.pretty, w)
 	s.scroll.SetLines(s.wrapped)
 	switch {
-	case s.state == schUnknown || s.state == schResending:
+	case s.state == stageUnknown || s.state == stageResending:
 		// The body sent between the note and the keys; the question,
 		// when asked, stays whole below.
 		rows := h - len(s.unknownHead(w)) - 3
-		if s.state == schResending {
+		if s.state == stageResending {
 			rows -= lipgloss.Height(s.confirm.View())
 		}
 		s.scroll.SetSize(w, max(rows, 1))

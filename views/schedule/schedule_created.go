@@ -31,8 +31,8 @@ func Reopen(ctx *views.Context, write string, body []byte, at time.Time) views.S
 	}
 	s := New(ctx).(*schedule)
 	s.reviewed, s.body, s.pretty = req, body, views.PrettyBody(body)
-	s.state = schUnknown
-	s.reopened = &act.Sent{Op: schOp, Ref: req.Name, Write: write, Body: body}
+	s.state = stageUnknown
+	s.reopened = &act.Sent{Op: createOp, Ref: req.Name, Write: write, Body: body}
 	s.written = *s.reopened
 	s.unknownNote = "No answer came for this schedule (the journal, " + at.UTC().Format("15:04:05 MST on 2 Jan 2006") + "). Checking whether the service applied it…"
 	s.layout()
@@ -53,7 +53,7 @@ func CreatedSchedules(j *journal.Journal, d journal.Deployment) ([]CreatedSchedu
 	var out []CreatedSchedule
 	for i := len(res.Entries) - 1; i >= 0; i-- {
 		e := res.Entries[i]
-		if e.Kind != journal.KindOutcome || e.Op != schOp || len(e.Data) == 0 || !d.Owns(e) {
+		if e.Kind != journal.KindOutcome || e.Op != createOp || len(e.Data) == 0 || !d.Owns(e) {
 			continue
 		}
 		var sch api.Schedule

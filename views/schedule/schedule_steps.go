@@ -9,17 +9,17 @@ import (
 	"allot/api"
 )
 
-// schStep is a month of a schedule from which Unlocked (a fraction of the
+// step is a month of a schedule from which Unlocked (a fraction of the
 // total) is unlocked.
-type schStep struct {
+type step struct {
 	Month    int
 	Unlocked decimal.Decimal
 }
 
-// schMaxMonths bounds month values as the service does (a hundred years).
-const schMaxMonths = 1200
+// maxMonths bounds month values as the service does (a hundred years).
+const maxMonths = 1200
 
-// schSteps is what req unlocks month by month from its start: the
+// unlockSteps is what req unlocks month by month from its start: the
 // cumulative fraction at month 0 and at every month where it changes.
 // unlockAtStart unlocks at month 0, the cliff's value at its duration, a
 // one-off piece its portion at startDelay+offset, and a periodic piece its
@@ -27,11 +27,11 @@ const schMaxMonths = 1200
 // after startDelay, the last at startDelay+length (as the vester counts an
 // interval piece: nothing until a whole period has passed). Month values
 // are whole, clamped to 0..1200.
-func schSteps(req api.ScheduleRequest) []schStep {
+func unlockSteps(req api.ScheduleRequest) []step {
 	at := map[int]decimal.Decimal{}
-	add := func(m int, d decimal.Decimal) { m = min(m, schMaxMonths); at[m] = at[m].Add(d) }
+	add := func(m int, d decimal.Decimal) { m = min(m, maxMonths); at[m] = at[m].Add(d) }
 	months := func(n api.Number) int {
-		return int(min(max(n.IntPart(), 0), schMaxMonths))
+		return int(min(max(n.IntPart(), 0), maxMonths))
 	}
 	add(0, req.UnlockAtStart.Decimal)
 	add(months(req.Cliff.Duration), req.Cliff.Value.Decimal)
@@ -59,7 +59,7 @@ func schSteps(req api.ScheduleRequest) []schStep {
 		monthsSet = append(monthsSet, m)
 	}
 	sort.Ints(monthsSet)
-	steps := []schStep{{Month: 0}}
+	steps := []step{{Month: 0}}
 	total := decimal.Zero
 	for _, m := range monthsSet {
 		total = total.Add(at[m])
@@ -70,14 +70,14 @@ func schSteps(req api.ScheduleRequest) []schStep {
 		if total.Equal(steps[len(steps)-1].Unlocked) {
 			continue
 		}
-		steps = append(steps, schStep{Month: m, Unlocked: total})
+		steps = append(steps, step{Month: m, Unlocked: total})
 	}
 	return steps
 }
 
-// schAddMonths is t plus n calendar months, the day kept where the month
+// addMonths is t plus n calendar months, the day kept where the month
 // has it and else the month's last day.
-func schAddMonths(t time.Time, n int) time.Time {
+func addMonths(t time.Time, n int) time.Time {
 	y, m, d := t.Date()
 	first := time.Date(y, m+time.Month(n), 1, t.Hour(), t.Minute(), t.Second(), 0, t.Location())
 	last := first.AddDate(0, 1, -1).Day()

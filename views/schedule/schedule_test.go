@@ -22,8 +22,8 @@ import (
 	"allot/views/viewstest"
 )
 
-// newSCDriver drives the schedule form s.
-func newSCDriver(t *testing.T, s views.Screen, w, h int) *viewstest.Driver {
+// newDriver drives the schedule form s.
+func newDriver(t *testing.T, s views.Screen, w, h int) *viewstest.Driver {
 	if sc, ok := s.(*schedule); ok {
 		// A blinking cursor answers each keystroke with a timer that Run
 		// waits 5 ms for before leaving it behind.
@@ -60,18 +60,18 @@ func fillValidSchedule(d *viewstest.Driver) {
 	setField(d, "Piece 1 every (months)", "3")
 }
 
-var scKeyPattern = regexp.MustCompile(`S-[A-Z0-9]{8}`)
+var keyPattern = regexp.MustCompile(`S-[A-Z0-9]{8}`)
 
 func TestScheduleValidSubmit(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{})
-	d := newSCDriver(t, New(ctx), 120, 60)
+	d := newDriver(t, New(ctx), 120, 60)
 	s := d.S.(*schedule)
 	fillValidSchedule(d)
 	if v := ansi.Strip(s.View()); !strings.Contains(v, "✓ sum of portions 1 of 1") || !strings.Contains(v, "Unlocked: 100% by month 12 (2027-11-22)") {
 		t.Fatalf("form view:\n%s", v)
 	}
 	d.Keys("ctrl+s")
-	if s.state != schReview {
+	if s.state != stageReview {
 		t.Fatalf("not reviewing: %q\n%s", s.message, s.View())
 	}
 	// The body on screen is the body that will be sent.
@@ -97,14 +97,14 @@ func TestScheduleValidSubmit(t *testing.T) {
 	}
 
 	d.Keys("y")
-	d.Until("the created schedule", func() bool { return s.state == schCreated })
+	d.Until("the created schedule", func() bool { return s.state == stageCreated })
 	writes := viewstest.Writes(t, ctx.Journal)
 	if len(writes) != 1 || writes[0].Op != "schedules/create" || string(writes[0].Data) != string(s.body) || writes[0].Ref != "Team 4y" {
 		t.Fatalf("journal requests %+v, want one with %s", writes, s.body)
 	}
 	key := s.created.Key
 	view = s.View()
-	if !scKeyPattern.MatchString(key) || !strings.Contains(view, "Key      "+key) || !strings.Contains(view, s.created.ID) {
+	if !keyPattern.MatchString(key) || !strings.Contains(view, "Key      "+key) || !strings.Contains(view, s.created.ID) {
 		t.Fatalf("created view:\n%s", view)
 	}
 	d.Until("the created list", func() bool { return len(s.list) == 1 })
@@ -139,7 +139,7 @@ func TestScheduleErrorsInPlace(t *testing.T) {
 		{"negative cliff", "Cliff (months)", "-1", "must not be negative"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := newSCDriver(t, New(ctx), 120, 60)
+			d := newDriver(t, New(ctx), 120, 60)
 			s := d.S.(*schedule)
 			fillValidSchedule(d)
 			setField(d, tc.label, "x")
@@ -148,7 +148,7 @@ func TestScheduleErrorsInPlace(t *testing.T) {
 				t.Fatalf("under %q: %q, want %q\n%s", tc.label, got, tc.want, s.View())
 			}
 			d.Keys("ctrl+s")
-			if s.state != schForm || !strings.Contains(s.message, "to fix before review") {
+			if s.state != stageForm || !strings.Contains(s.message, "to fix before review") {
 				t.Fatalf("review with an error: state %d, %q", s.state, s.message)
 			}
 			if got := s.form.Fields()[s.form.Focused()].Label; got != tc.label {
@@ -157,7 +157,7 @@ func TestScheduleErrorsInPlace(t *testing.T) {
 		})
 	}
 	t.Run("sum not 1", func(t *testing.T) {
-		d := newSCDriver(t, New(ctx), 120, 60)
+		d := newDriver(t, New(ctx), 120, 60)
 		s := d.S.(*schedule)
 		fillValidSchedule(d)
 		setField(d, "Piece 1 portion", "0.5")
@@ -169,7 +169,7 @@ func TestScheduleErrorsInPlace(t *testing.T) {
 			t.Fatalf("view:\n%s", v)
 		}
 		d.Keys("ctrl+s")
-		if s.state != schForm || s.sumErr == "" {
+		if s.state != stageForm || s.sumErr == "" {
 			t.Fatalf("reviewed a schedule that does not add up: %q", s.sumErr)
 		}
 	})
@@ -184,12 +184,12 @@ func TestScheduleErrorsInPlace(t *testing.T) {
 // the form shows it under the field its path names.
 func TestScheduleRemoteErrorInPlace(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{})
-	d := newSCDriver(t, New(ctx), 120, 60)
+	d := newDriver(t, New(ctx), 120, 60)
 	s := d.S.(*schedule)
 	fillValidSchedule(d)
 	setField(d, "Cliff (months)", "5000")
 	d.Keys("ctrl+s", "y")
-	d.Until("the refusal", func() bool { return s.state == schForm && s.message != "" })
+	d.Until("the refusal", func() bool { return s.state == stageForm && s.message != "" })
 	if got := viewstest.ErrUnder(s.View(), "Cliff (months)"); !strings.Contains(got, "1200") {
 		t.Fatalf("under the cliff: %q\n%s", got, s.View())
 	}
@@ -201,13 +201,13 @@ func TestScheduleRemoteErrorInPlace(t *testing.T) {
 
 func TestScheduleCancelSendsNothing(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{})
-	d := newSCDriver(t, New(ctx), 80, 22)
+	d := newDriver(t, New(ctx), 80, 22)
 	s := d.S.(*schedule)
 	fillValidSchedule(d)
 	d.Keys("ctrl+s", "n")
-	d.Until("n back to the form", func() bool { return s.state == schForm })
+	d.Until("n back to the form", func() bool { return s.state == stageForm })
 	d.Keys("ctrl+s", "esc")
-	d.Until("esc back to the form", func() bool { return s.state == schForm })
+	d.Until("esc back to the form", func() bool { return s.state == stageForm })
 	d.Keys("esc")
 	d.Until("the page closing", func() bool { return len(d.Got) > 0 && d.Got[len(d.Got)-1] == (views.BackMsg{}) })
 	if w := viewstest.Writes(t, ctx.Journal); len(w) != 0 {
@@ -222,7 +222,7 @@ func TestScheduleCancelSendsNothing(t *testing.T) {
 
 func TestSchedulePiecesAddRemoveAndKind(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{})
-	d := newSCDriver(t, New(ctx), 120, 60)
+	d := newDriver(t, New(ctx), 120, 60)
 	s := d.S.(*schedule)
 	setField(d, "Piece 1 portion", "0.6")
 	d.Keys("ctrl+n")
@@ -326,7 +326,7 @@ func TestScheduleSteps(t *testing.T) {
 			req := api.ScheduleRequest{UnlockAtStart: n(tc.atStart),
 				Cliff: api.CliffRequest{Value: n(tc.cliff), Duration: n(fmt.Sprint(tc.cliffMonths))}, Pieces: tc.pieces}
 			var parts []string
-			for _, st := range schSteps(req) {
+			for _, st := range unlockSteps(req) {
 				parts = append(parts, fmt.Sprintf("%d:%s", st.Month, st.Unlocked.String()))
 			}
 			if got := strings.Join(parts, " "); got != tc.want {
@@ -348,7 +348,7 @@ func TestScheduleAddMonths(t *testing.T) {
 		{"2026-05-15", 0, "2026-05-15"},
 	} {
 		from, _ := time.Parse("2006-01-02", tc.from)
-		if got := schAddMonths(from, tc.n).Format("2006-01-02"); got != tc.want {
+		if got := addMonths(from, tc.n).Format("2006-01-02"); got != tc.want {
 			t.Errorf("%s + %d months = %s, want %s", tc.from, tc.n, got, tc.want)
 		}
 	}
@@ -359,7 +359,7 @@ func TestScheduleViewFits(t *testing.T) {
 	for _, size := range [][2]int{{80, 22}, {120, 34}} {
 		w, h := size[0], size[1]
 		t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
-			d := newSCDriver(t, New(ctx), w, h)
+			d := newDriver(t, New(ctx), w, h)
 			s := d.S.(*schedule)
 			check := func(state string) {
 				t.Helper()
@@ -387,24 +387,24 @@ func TestScheduleViewFits(t *testing.T) {
 			d.Keys("ctrl+d")
 			setField(d, "Name", "Fits")
 			d.Keys("ctrl+s")
-			if s.state != schReview {
+			if s.state != stageReview {
 				t.Fatalf("not reviewing: %s", s.message)
 			}
 			check("review")
 			d.Keys("down", "down", "down")
 			check("review scrolled")
 			d.Keys("y")
-			d.Until("created", func() bool { return s.state == schCreated })
+			d.Until("created", func() bool { return s.state == stageCreated })
 			check("created")
 		})
 	}
 }
 
-// scFaultSeed makes the sandbox's first reset come after it applied the
+// faultSeed makes the sandbox's first reset come after it applied the
 // request and the second before: each draw is half and half.
-const scFaultSeed = 1
+const faultSeed = 1
 
-func scAppliedSchedules(ctx *views.Context) int {
+func appliedSchedules(ctx *views.Context) int {
 	n := 0
 	for _, e := range ctx.Session.Applied() {
 		if e.Operation == "schedules/create" {
@@ -418,16 +418,16 @@ func scAppliedSchedules(ctx *views.Context) int {
 // outcome is unknown, what the sandbox says it applied, and sends again
 // only after r and a second yes.
 func TestScheduleOutcomeUnknown(t *testing.T) {
-	ctx := viewstest.Journaled(t, sandbox.Options{Faults: sandbox.Faults{Reset: 1, Seed: scFaultSeed}})
-	d := newSCDriver(t, New(ctx), 120, 40)
+	ctx := viewstest.Journaled(t, sandbox.Options{Faults: sandbox.Faults{Reset: 1, Seed: faultSeed}})
+	d := newDriver(t, New(ctx), 120, 40)
 	s := d.S.(*schedule)
 	fillValidSchedule(d)
 	d.Keys("ctrl+s", "y")
 	seen := map[bool]bool{}
 	before := 0
 	for round := 1; round <= 2; round++ {
-		d.Until("no answer", func() bool { return s.state == schUnknown })
-		now := scAppliedSchedules(ctx)
+		d.Until("no answer", func() bool { return s.state == stageUnknown })
+		now := appliedSchedules(ctx)
 		applied := now > before
 		before = now
 		if applied {
@@ -448,9 +448,9 @@ func TestScheduleOutcomeUnknown(t *testing.T) {
 		}
 		// Sending again takes r and a yes; n keeps it unsent.
 		d.Keys("r")
-		d.Until("the second confirmation", func() bool { return s.state == schResending })
+		d.Until("the second confirmation", func() bool { return s.state == stageResending })
 		d.Keys("n")
-		d.Until("no", func() bool { return s.state == schUnknown })
+		d.Until("no", func() bool { return s.state == stageUnknown })
 		if len(viewstest.Writes(t, ctx.Journal)) != round {
 			t.Fatalf("sent after no")
 		}
@@ -459,14 +459,14 @@ func TestScheduleOutcomeUnknown(t *testing.T) {
 		}
 	}
 	if len(seen) != 2 {
-		t.Fatalf("seed %d drew only applied=%v; pick a seed that draws both", scFaultSeed, seen)
+		t.Fatalf("seed %d drew only applied=%v; pick a seed that draws both", faultSeed, seen)
 	}
 	w := viewstest.Writes(t, ctx.Journal)
 	if string(w[1].Data) != string(w[0].Data) {
 		t.Fatalf("the resend differs: %s", w[1].Data)
 	}
 	d.Keys("esc")
-	if s.state != schForm {
+	if s.state != stageForm {
 		t.Fatalf("esc from the unknown page: state %d", s.state)
 	}
 }
@@ -523,12 +523,12 @@ func TestScheduleSumLine(t *testing.T) {
 // every byte that will be sent.
 func TestScheduleLongReviewShowsEveryByte(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{})
-	d := newSCDriver(t, New(ctx), 80, 24)
+	d := newDriver(t, New(ctx), 80, 24)
 	s := d.S.(*schedule)
 	fillValidSchedule(d)
 	setField(d, "Description", strings.Repeat("vesting-for-the-core-team;", 12))
 	d.Keys("ctrl+s")
-	if s.state != schReview {
+	if s.state != stageReview {
 		t.Fatalf("not reviewing: %q\n%s", s.message, s.View())
 	}
 	first := ansi.Strip(s.View())
@@ -579,17 +579,17 @@ func TestScheduleLongReviewShowsEveryByte(t *testing.T) {
 func TestScheduleGarbledAnswerIsUnknown(t *testing.T) {
 	for _, f := range []sandbox.Faults{{Malformed: 1, Seed: 3}, {HTML: 1, Seed: 3}} {
 		ctx := viewstest.Journaled(t, sandbox.Options{Faults: f})
-		d := newSCDriver(t, New(ctx), 120, 40)
+		d := newDriver(t, New(ctx), 120, 40)
 		s := d.S.(*schedule)
 		fillValidSchedule(d)
 		d.Keys("ctrl+s", "y")
-		d.Until("an answer", func() bool { return s.state != schSending && s.state != schReview })
-		if s.state != schUnknown {
+		d.Until("an answer", func() bool { return s.state != stageSending && s.state != stageReview })
+		if s.state != stageUnknown {
 			t.Fatalf("faults %+v: state %d, want unknown:\n%s", f, s.state, s.View())
 		}
 		v := strings.Join(strings.Fields(ansi.Strip(s.View())), " ")
 		want := "did not apply this request"
-		if scAppliedSchedules(ctx) > 0 {
+		if appliedSchedules(ctx) > 0 {
 			want = "the service applied this request"
 		}
 		if !strings.Contains(v, want) {
@@ -604,11 +604,11 @@ func TestScheduleGarbledAnswerIsUnknown(t *testing.T) {
 // session on the same journal, whose sandbox could no longer tell).
 func TestScheduleCheckSettlesAcrossRestart(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{Faults: sandbox.Faults{Malformed: 1, Seed: 3}})
-	d := newSCDriver(t, New(ctx), 120, 40)
+	d := newDriver(t, New(ctx), 120, 40)
 	s := d.S.(*schedule)
 	fillValidSchedule(d)
 	d.Keys("ctrl+s", "y")
-	d.Until("an answer", func() bool { return s.state != schSending && s.state != schReview })
+	d.Until("an answer", func() bool { return s.state != stageSending && s.state != stageReview })
 	ctx.Session.Close()
 	later, err := session.Sandbox(sandbox.Options{}, t.TempDir())
 	if err != nil {

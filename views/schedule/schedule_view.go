@@ -18,16 +18,16 @@ func (s *schedule) View() string {
 	w, h := max(s.width, 20), max(s.height, 6)
 	var out []string
 	switch s.state {
-	case schForm:
+	case stageForm:
 		out = s.formView(w, h)
-	case schReview:
+	case stageReview:
 		out = s.reviewView(w, h)
-	case schSending:
+	case stageSending:
 		out = []string{s.ctx.Styles.Title.Render("Creating schedule " + strconv.Quote(s.reviewed.Name) + "…")}
 		out = append(out, s.listLines(w, h-2)...)
-	case schCreated:
+	case stageCreated:
 		out = s.createdView(w, h)
-	case schUnknown, schResending:
+	case stageUnknown, stageResending:
 		out = s.unknownView(w, h)
 	}
 	return strings.Join(views.FitLines(out, w, h), "\n")
@@ -57,10 +57,10 @@ func (s *schedule) formView(w, h int) []string {
 	}
 	left = append(left, sanitize.Truncate(msg, s.formWidth))
 	chart := s.chartLines(s.chartWidth(w), s.chart)
-	if w >= schWide {
+	if w >= wideWidth {
 		right := append(chart, "")
 		right = append(right, s.listLines(w-s.formWidth-1, h-len(chart)-1)...)
-		return schSide(left, right, s.formWidth, h, s.ctx.Styles)
+		return side(left, right, s.formWidth, h, s.ctx.Styles)
 	}
 	out := append(left, chart...)
 	if h >= 18 {
@@ -70,7 +70,7 @@ func (s *schedule) formView(w, h int) []string {
 }
 
 func (s *schedule) chartWidth(w int) int {
-	if w >= schWide {
+	if w >= wideWidth {
 		return w - s.formWidth - 1
 	}
 	return w
@@ -82,16 +82,16 @@ func (s *schedule) chartLines(w, height int) []string {
 		return nil
 	}
 	start := s.ctx.Now()
-	steps := schSteps(s.req)
+	steps := unlockSteps(s.req)
 	points := make([]widget.Point, len(steps))
 	for i, st := range steps {
-		points[i] = widget.Point{At: schAddMonths(start, st.Month), Fraction: st.Unlocked.InexactFloat64()}
+		points[i] = widget.Point{At: addMonths(start, st.Month), Fraction: st.Unlocked.InexactFloat64()}
 	}
 	last := steps[len(steps)-1]
 	caption := fmt.Sprintf("Unlocked: %s%% by month %d (%s)", last.Unlocked.Mul(decimal.NewFromInt(100)).Round(2).String(),
-		last.Month, schAddMonths(start, last.Month).Format("2006-01-02"))
+		last.Month, addMonths(start, last.Month).Format("2006-01-02"))
 	lines := []string{s.ctx.Styles.Muted.Render(sanitize.Truncate(caption, w))}
-	return append(lines, schBlock(widget.StepChart(points, start, w, height-1), w, height-1)...)
+	return append(lines, block(widget.StepChart(points, start, w, height-1), w, height-1)...)
 }
 
 // listLines is the "Created here" pane in at most height lines.
@@ -116,7 +116,7 @@ func (s *schedule) listLines(w, height int) []string {
 }
 
 func (s *schedule) reviewView(w, h int) []string {
-	head := s.ctx.Styles.Title.Render(sanitize.Truncate("Review: POST "+schOp+" with exactly this body", w))
+	head := s.ctx.Styles.Title.Render(sanitize.Truncate("Review: POST "+createOp+" with exactly this body", w))
 	out := append([]string{head}, s.scroll.View()...)
 	return append(out, strings.Split(s.confirm.View(), "\n")...)
 }
@@ -145,10 +145,10 @@ func (s *schedule) unknownHead(w int) []string {
 }
 
 func (s *schedule) unknownView(w, h int) []string {
-	out := append(s.unknownHead(w), s.ctx.Styles.Muted.Render(sanitize.Truncate("Body sent (POST "+schOp+"):", w)))
+	out := append(s.unknownHead(w), s.ctx.Styles.Muted.Render(sanitize.Truncate("Body sent (POST "+createOp+"):", w)))
 	out = append(out, s.scroll.View()...)
 	out = append(out, "", s.ctx.Styles.Muted.Render(sanitize.Truncate("r: send again (asks first) · ↑/↓ scroll · esc: back to the form", w)))
-	if s.state == schResending {
+	if s.state == stageResending {
 		out = append(out, strings.Split(s.confirm.View(), "\n")...)
 	}
 	return out
@@ -156,28 +156,28 @@ func (s *schedule) unknownView(w, h int) []string {
 
 func (s *schedule) ShortHelp() []key.Binding {
 	switch s.state {
-	case schForm:
-		return []key.Binding{schKeyReview, schKeyAdd, schKeyRemove, schKeyCancel}
-	case schReview, schResending:
-		return append([]key.Binding{schKeyScroll}, s.confirm.ShortHelp()...)
-	case schCreated:
-		return []key.Binding{schKeyCopy, schKeyNew, schKeyClose}
-	case schUnknown:
-		return []key.Binding{schKeyResend, schKeyEdit}
+	case stageForm:
+		return []key.Binding{keyReview, keyAdd, keyRemove, keyCancel}
+	case stageReview, stageResending:
+		return append([]key.Binding{keyScroll}, s.confirm.ShortHelp()...)
+	case stageCreated:
+		return []key.Binding{keyCopy, keyNew, keyClose}
+	case stageUnknown:
+		return []key.Binding{keyResend, keyEdit}
 	}
 	return nil
 }
 
 func (s *schedule) FullHelp() [][]key.Binding {
 	groups := [][]key.Binding{s.ShortHelp()}
-	if s.state == schForm {
+	if s.state == stageForm {
 		groups = append(groups, s.form.Keys.ShortHelp())
 	}
 	return groups
 }
 
-// schBlock cuts or pads view to exactly height lines of at most w cells.
-func schBlock(view string, w, height int) []string {
+// block cuts or pads view to exactly height lines of at most w cells.
+func block(view string, w, height int) []string {
 	lines := strings.Split(view, "\n")
 	if len(lines) > height {
 		lines = lines[:height]
@@ -188,8 +188,8 @@ func schBlock(view string, w, height int) []string {
 	return views.FitLines(lines, w, height)
 }
 
-// schSide draws left and right columns with a bar between them.
-func schSide(left, right []string, leftW, height int, st widget.Styles) []string {
+// side draws left and right columns with a bar between them.
+func side(left, right []string, leftW, height int, st widget.Styles) []string {
 	out := make([]string, height)
 	bar := st.Border.Render("│")
 	for i := range out {
