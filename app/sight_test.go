@@ -14,7 +14,6 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-
 	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"

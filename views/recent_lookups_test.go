@@ -1,9 +1,10 @@
 package views
 
 import (
-	"allot/internal/journal"
 	"slices"
 	"testing"
+
+	"allot/internal/journal"
 )
 
 func TestRecentLookupsOfTheProfileOnly(t *testing.T) {

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"allot/wallet"
 	"allot/wallet/merkle"
 	"allot/wallet/vesting"
-
-	"github.com/ethereum/go-ethereum/common"
 )
 
 // TestUnlockedFieldUnclaimable: for a leaf the production vester cannot

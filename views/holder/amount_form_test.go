@@ -1,15 +1,16 @@
 package holder
 
 import (
-	"allot/api"
-	"allot/views"
-	"allot/views/widget"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/ethereum/go-ethereum/common"
+
+	"allot/api"
+	"allot/views"
+	"allot/views/widget"
 )
 
 // formContext is enough of a Context for a form that sends nothing.

@@ -1,10 +1,11 @@
 package holder
 
 import (
-	"allot/views"
 	"strings"
 	"testing"
 	"time"
+
+	"allot/views"
 )
 
 // TestHumanityFieldRefusesBadChecksum: the wallet typed in the portal's

@@ -1,6 +1,10 @@
 package transactions
 
 import (
+	"io"
+	"testing"
+	"time"
+
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/internal/act"
@@ -10,9 +14,6 @@ import (
 	"allot/views/reopen"
 	"allot/views/viewstest"
 	"allot/views/widget"
-	"io"
-	"testing"
-	"time"
 )
 
 // TestTransactionsOpenOnTheNewest: a transaction recorded while the

@@ -3,11 +3,6 @@
 package viewstest
 
 import (
-	"allot/api/sandbox"
-	"allot/internal/journal"
-	"allot/internal/session"
-	"allot/views"
-	"allot/views/widget"
 	"fmt"
 	"io"
 	"strings"
@@ -15,8 +10,13 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/charmbracelet/x/ansi"
+
+	"allot/api/sandbox"
+	"allot/internal/journal"
+	"allot/internal/session"
+	"allot/views"
+	"allot/views/widget"
 )
 
 // namedKeys are the keys tests press by name; any other name is typed.
