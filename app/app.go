@@ -151,7 +151,7 @@ func New(s *session.Session, opts Options) *Model {
 	}
 	m := &Model{
 		ctx: &views.Context{Session: s, Now: now, Styles: widget.DefaultStyles(), Clipboard: clip, Journal: j, Token: token,
-			Recorder: s.Recorder(j), Wallet: &views.Wallet{}},
+			Recorder: s.Recorder(j), Wallet: &session.Wallet{}},
 		opts:    opts,
 		keys:    defaultKeys(),
 		help:    help.New(),

@@ -35,7 +35,7 @@ type Context struct {
 	// is made: screens act through it, never through the api directly.
 	Recorder *act.Recorder
 	// Wallet is the stakeholder's keystore account and portal session.
-	Wallet *Wallet
+	Wallet *session.Wallet
 	// Token is the token the screens show; the header switches it.
 	Token string
 	// Compact says the terminal is below the full layout (80x24): screens

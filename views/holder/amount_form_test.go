@@ -9,13 +9,14 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
+	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
 )
 
 // formContext is enough of a Context for a form that sends nothing.
 func formContext() *views.Context {
-	return &views.Context{Styles: widget.DefaultStyles(), Wallet: &views.Wallet{}}
+	return &views.Context{Styles: widget.DefaultStyles(), Wallet: &session.Wallet{}}
 }
 
 // typeInto types text into a screen's focused field and returns its view.

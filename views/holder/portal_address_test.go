@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"allot/internal/session"
 	"allot/views"
 )
 
@@ -24,7 +25,7 @@ func TestHumanityFieldRefusesBadChecksum(t *testing.T) {
 // TestPortalOffersOnlyWhatCanWork: without a portal session, "sign out"
 // and "reload submission" would do nothing, so neither is offered.
 func TestPortalOffersOnlyWhatCanWork(t *testing.T) {
-	p := NewPortal(&views.Context{Wallet: &views.Wallet{}, Now: time.Now}).(*portal)
+	p := NewPortal(&views.Context{Wallet: &session.Wallet{}, Now: time.Now}).(*portal)
 	for _, b := range p.ShortHelp() {
 		if b.Enabled() && (b.Help().Desc == "sign out" || b.Help().Desc == "reload submission") {
 			t.Errorf("%q offered while signed out", b.Help().Desc)

@@ -76,7 +76,7 @@ func (u *unlock) Init() tea.Cmd {
 	u.busy = true
 	ctx := u.ctx
 	return views.Load(u.seq, func(context.Context) (keystoreListing, error) {
-		store, err := ctx.Wallet.Store(ctx)
+		store, err := ctx.Wallet.Store(ctx.Session)
 		if err != nil {
 			return keystoreListing{}, err
 		}
@@ -183,7 +183,7 @@ func (u *unlock) start() tea.Cmd {
 	u.err = nil
 	ctx := u.ctx
 	return views.Load(u.seq, func(context.Context) (common.Address, error) {
-		store, err := ctx.Wallet.Store(ctx)
+		store, err := ctx.Wallet.Store(ctx.Session)
 		if err != nil {
 			return common.Address{}, err
 		}

@@ -1,24 +1,20 @@
-package views
+package session
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/internal/act"
 	"allot/wallet"
 	"allot/wallet/keystore"
 )
 
-// Wallet is the stakeholder's state the screens share: the keystore, the
-// account unlocked in it, and the portal session. Screens change it only
-// from Update, on the UI goroutine; the keystore and the portal are safe to
-// use from commands.
+// Wallet is the stakeholder's state in a dashboard session: the keystore,
+// the account unlocked in it, and the portal session. The dashboard's
+// screens change it only from their Update, on the UI goroutine; the
+// keystore and the portal are safe to use from their commands.
 type Wallet struct {
 	store   *keystore.Store
 	account common.Address // zero when no account is unlocked
@@ -27,14 +23,14 @@ type Wallet struct {
 	mu      sync.Mutex // guards store, which a command opens
 }
 
-// Store opens the profile's keystore on first use. The folder is read
+// Store opens the keystore of s's profile on first use. The folder is read
 // without holding w.mu, which the header takes every frame: a slow or
 // hostile folder must not freeze the screen.
-func (w *Wallet) Store(ctx *Context) (*keystore.Store, error) {
+func (w *Wallet) Store(s *Session) (*keystore.Store, error) {
 	if store := w.opened(); store != nil {
 		return store, nil
 	}
-	dir, err := ctx.Session.Profile.KeystoreDir()
+	dir, err := s.Profile.KeystoreDir()
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +100,7 @@ func (w *Wallet) SignOut() {
 	w.portal, w.session = nil, nil
 }
 
-// unlocked makes account the unlocked one; a portal session of another
+// Unlocked makes account the unlocked one; a portal session of another
 // account ends.
 func (w *Wallet) Unlocked(account common.Address) {
 	if account != w.account {
@@ -113,64 +109,5 @@ func (w *Wallet) Unlocked(account common.Address) {
 	w.account = account
 }
 
-// signedIn keeps the portal session.
+// SignedIn keeps the portal session.
 func (w *Wallet) SignedIn(p *wallet.Portal, s wallet.Session) { w.portal, w.session = p, &s }
-
-// TxStatusMsg is a followed transaction's status as it changes: every
-// screen may show it; the Transactions screen does.
-type TxStatusMsg struct {
-	Op     string
-	Status wallet.Status
-	// Final is true for the last status of the transaction (mined with
-	// its confirmations, reverted, dropped) or when following stopped.
-	Final bool
-	Err   error // why following stopped before the transaction was final
-}
-
-// follow tracks sent transactions until each is final, reporting every
-// change as a TxStatusMsg and journaling each final status.
-func follow(ctx *Context, signed []act.Signed) tea.Cmd {
-	cmds := make([]tea.Cmd, len(signed))
-	for i, st := range signed {
-		t := wallet.Track(context.Background(), ctx.Session.Chain, st.Tx, wallet.TrackOptions{Confirmations: 1})
-		cmds[i] = watch(ctx.Recorder, st.Op, t)
-	}
-	return tea.Batch(cmds...)
-}
-
-// watch waits for the tracker's next update; each message carries the
-// command that waits for the one after, until the transaction is final.
-func watch(rec *act.Recorder, op string, t *wallet.Tracker) tea.Cmd {
-	return func() tea.Msg {
-		select {
-		case st, ok := <-t.Updates():
-			if ok {
-				return txUpdate{TxStatusMsg{Op: op, Status: st}, watch(rec, op, t)}
-			}
-		case <-t.Done():
-		}
-		st, err := t.Wait(context.Background())
-		if err == nil {
-			rec.Final(op, st)
-		} else if errors.Is(err, wallet.ErrStoppedWatching) {
-			err = fmt.Errorf("stopped following %s: it may still be mined", st.Hash.Hex())
-		}
-		return TxStatusMsg{Op: op, Status: st, Final: true, Err: err}
-	}
-}
-
-// txUpdate carries a status and the command that keeps watching; the
-// dashboard unwraps it (see Unwrap).
-type txUpdate struct {
-	TxStatusMsg
-	next tea.Cmd
-}
-
-// Unwrap splits a tracker update into the status every screen sees and
-// the command that waits for the next one; other messages pass unchanged.
-func Unwrap(msg tea.Msg) (tea.Msg, tea.Cmd) {
-	if u, ok := msg.(txUpdate); ok {
-		return u.TxStatusMsg, u.next
-	}
-	return msg, nil
-}
