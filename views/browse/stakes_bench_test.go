@@ -20,7 +20,7 @@ import (
 // HTTP (the sandbox shares the benchmark's heap, so allocations include
 // its serving of the body, which it renders once before the timer):
 //
-//	go test -run '^$' -bench 'Stakes(Load|ScreenKeyDown)|BubblesTableStakeRows' -benchmem ./views/
+//	go test -run '^$' -bench 'Stakes(Load|ScreenKeyDown)|BubblesTableStakeRows' -benchmem ./views/browse/
 //
 // StakesLoad reports, beside time, allocations and bytes per load,
 // ms-first-rows (from the request to the first rows in the table) and
