@@ -237,7 +237,7 @@ func (m *Model) busy() bool {
 	}
 	for _, stack := range m.stacks {
 		for _, s := range stack {
-			if s.Busy() {
+			if s.Mode().Busy {
 				return true
 			}
 		}
@@ -493,7 +493,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	top := m.top()
-	if top.Capturing() {
+	if top.Mode().TakesKeys {
 		return top.Update(msg)
 	}
 	switch {
@@ -541,7 +541,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 // back closes the top page; on a tab's root page it lets the screen use
 // esc (to clear a filter), then clears the status line.
 func (m *Model) back(msg tea.KeyMsg) tea.Cmd {
-	if m.top().Narrowed() {
+	if m.top().Mode().OwnsEsc {
 		return m.top().Update(msg)
 	}
 	if m.pop() {

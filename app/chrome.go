@@ -401,7 +401,7 @@ func (m *Model) footer() string {
 			local = append(local, b)
 		}
 	}
-	global := withoutKeysOf(m.keys.short(m.top().Capturing()), local)
+	global := withoutKeysOf(m.keys.short(m.top().Mode().TakesKeys), local)
 	line, n := m.keyLine(local, global)
 	if n < len(local) {
 		if short, k := m.keyLine(firstWords(local), global); k > n {

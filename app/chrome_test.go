@@ -14,18 +14,17 @@ import (
 
 // page is a page of the dashboard with a title and nothing else, to try
 // the breadcrumb with.
-type page struct{ title string }
+type page struct {
+	views.Base
+	title string
+}
 
 func (p page) Title() string             { return p.title }
-func (p page) Init() tea.Cmd             { return nil }
 func (p page) Update(tea.Msg) tea.Cmd    { return nil }
 func (p page) View() string              { return p.title }
 func (p page) SetSize(int, int)          {}
 func (p page) ShortHelp() []key.Binding  { return nil }
 func (p page) FullHelp() [][]key.Binding { return nil }
-func (p page) Capturing() bool           { return false }
-func (p page) Narrowed() bool            { return false }
-func (p page) Busy() bool                { return false }
 
 // lines are the view's lines, without styles.
 func lines(m *Model) []string { return strings.Split(ansi.Strip(m.View()), "\n") }
@@ -56,7 +55,7 @@ func TestBreadcrumbKeepsTheCurrentPage(t *testing.T) {
 		{"Details", "Pools › Whale pool › Details"},
 		{"Stake in Season 8 · 180-day Lock, a long title", "… › Stake in Season 8 · 180-day Lock, a long title"},
 	} {
-		m.Update(views.NavigateMsg{Screen: page{c.open}})
+		m.Update(views.NavigateMsg{Screen: page{title: c.open}})
 		tabs := lines(m)[1]
 		if !strings.HasSuffix(tabs, c.want) || !strings.Contains(tabs, "[2 Pools]") {
 			t.Errorf("after %q, tabs %q: want the active tab and %q at the end", c.open, tabs, c.want)

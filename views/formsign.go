@@ -49,10 +49,10 @@ func NewFormSign(ctx *Context, head func() string, submit string, fields ...*wid
 	return f
 }
 
-func (f *FormSign) Busy() bool      { return f.Working != "" || f.Flow != nil && f.Flow.busy() }
-func (f *FormSign) Capturing() bool { return f.Flow == nil || f.Flow.capturing() }
-func (f *FormSign) Narrowed() bool  { return false }
-func (f *FormSign) Init() tea.Cmd   { return f.Form.Focus(0) }
+func (f *FormSign) Mode() Mode {
+	return Mode{Busy: f.Working != "" || f.Flow != nil && f.Flow.busy(), TakesKeys: f.Flow == nil || f.Flow.capturing()}
+}
+func (f *FormSign) Init() tea.Cmd { return f.Form.Focus(0) }
 
 func (f *FormSign) SetSize(width, height int) {
 	f.Width, f.height = width, height

@@ -95,11 +95,12 @@ func (l *List[R]) describe(row R) tea.Cmd {
 }
 
 func (l *List[R]) Title() string { return l.title }
-func (l *List[R]) Busy() bool    { return l.busy }
 
-func (l *List[R]) Capturing() bool { return l.Table.EditingFilter() }
-
-func (l *List[R]) Narrowed() bool { return l.Table.Query() != "" }
+// Mode: busy while a fetch runs; the table takes keys while its filter is
+// typed, and esc clears a filter before it closes the page.
+func (l *List[R]) Mode() Mode {
+	return Mode{Busy: l.busy, TakesKeys: l.Table.EditingFilter(), OwnsEsc: l.Table.Query() != ""}
+}
 
 func (l *List[R]) Init() tea.Cmd { return l.Reload() }
 

@@ -43,6 +43,15 @@ type Context struct {
 	Compact bool
 }
 
+// Confirm is a yes/no question in the screens' looks: prompt, and details
+// that say what exactly will happen (amounts, addresses, the request). The
+// screen sets its width as it lays out.
+func (c *Context) Confirm(tag, prompt string, details ...string) *widget.Confirm {
+	q := widget.NewConfirm(tag, prompt, details...)
+	q.Styles = c.Styles
+	return q
+}
+
 // Screen is one page of the dashboard. Update returns only a command: the
 // screen is a pointer and changes itself.
 type Screen interface {
@@ -55,15 +64,34 @@ type Screen interface {
 	SetSize(width, height int)
 	ShortHelp() []key.Binding
 	FullHelp() [][]key.Binding
-	// Capturing is true while the screen takes text (a filter, an id), so
-	// that keys such as q and 1 are typed, not obeyed.
-	Capturing() bool
-	// Narrowed is true while a filter narrows what the screen shows: esc
-	// then clears the filter before it closes the page.
-	Narrowed() bool
-	// Busy is true while the screen waits for the network.
-	Busy() bool
+	// Mode is what the dashboard needs to know of the screen on top.
+	Mode() Mode
 }
+
+// Mode is what the dashboard needs to know of a screen to route a key and
+// draw the header; the zero Mode is an idle screen that obeys every key.
+type Mode struct {
+	// Busy is true while the screen waits for the network: the header
+	// spins, and quitting asks first.
+	Busy bool
+	// TakesKeys is true while the screen takes text (a filter, an id, a
+	// form, a question), so that keys such as q and 1 are typed, not
+	// obeyed.
+	TakesKeys bool
+	// OwnsEsc is true while esc is the screen's own (a filter to clear, a
+	// question to leave) before it closes the page.
+	OwnsEsc bool
+}
+
+// Base gives a screen the defaults of what a Screen must have: nothing to
+// start, and the zero Mode. A screen embeds it and writes the rest.
+type Base struct{}
+
+// Init starts nothing.
+func (Base) Init() tea.Cmd { return nil }
+
+// Mode is the zero Mode: idle, every key obeyed.
+func (Base) Mode() Mode { return Mode{} }
 
 // NavigateMsg opens a page on top of the current one.
 type NavigateMsg struct{ Screen Screen }

@@ -158,8 +158,7 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 		v := msg.Value
 		s.summaries, s.drafts, s.facts, s.refusal, s.stage = v.summaries, v.drafts, v.facts, v.refusal, signReview
 		if s.refusal == nil {
-			s.confirm = widget.NewConfirm("sign", s.question(), s.cost())
-			s.confirm.Styles = s.ctx.Styles
+			s.confirm = s.ctx.Confirm("sign", s.question(), s.cost())
 		}
 		s.setSize(s.width, s.height) // the question's height is known now
 		return nil, true

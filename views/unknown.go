@@ -72,9 +72,9 @@ func (w *LostWrite) Title() string { return "Unknown " + w.kind }
 
 func (w *LostWrite) Init() tea.Cmd { return w.check() }
 
-func (w *LostWrite) Capturing() bool { return w.confirm != nil }
-func (w *LostWrite) Narrowed() bool  { return w.confirm != nil || w.sending }
-func (w *LostWrite) Busy() bool      { return w.checking || w.sending }
+func (w *LostWrite) Mode() Mode {
+	return Mode{Busy: w.checking || w.sending, TakesKeys: w.confirm != nil, OwnsEsc: w.confirm != nil || w.sending}
+}
 
 // lostChecked is what the check of the write found.
 type lostChecked struct {
@@ -193,8 +193,7 @@ func (w *LostWrite) askResend() {
 	if w.sent.Op == act.OpClaim {
 		tag = "claim-resend"
 	}
-	w.confirm = widget.NewConfirm(tag, prompt, "POST "+w.path+" with exactly the body above")
-	w.confirm.Styles = w.ctx.Styles
+	w.confirm = w.ctx.Confirm(tag, prompt, "POST "+w.path+" with exactly the body above")
 	w.confirm.SetWidth(min(w.width, 80))
 	w.fit()
 }

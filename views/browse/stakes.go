@@ -229,7 +229,11 @@ func (s *stakes) poolLine() string {
 }
 
 // Busy is true while the pool's stakes arrive or a wallet's are asked for.
-func (s *stakes) Busy() bool { return s.feed != nil || s.walletBusy }
+func (s *stakes) Mode() views.Mode {
+	m := s.List.Mode()
+	m.Busy = s.feed != nil || s.walletBusy
+	return m
+}
 
 // LoadErr is why the stakes could not be loaded, or why their answer broke
 // off, for the error details (E).

@@ -29,7 +29,7 @@ func TestStakesShowWhileTheAnswerArrives(t *testing.T) {
 	if !strings.Contains(view, "2,000 stakes so far…") || !strings.Contains(view, walletA) {
 		t.Fatalf("with 2,000 of the stakes arrived, the screen does not show them and say so:\n%s", view)
 	}
-	if !s.Busy() {
+	if !s.Mode().Busy {
 		t.Error("the screen is not busy while the answer arrives")
 	}
 	close(src.hold)
@@ -53,8 +53,8 @@ func TestStakesShowWhileTheAnswerArrives(t *testing.T) {
 			t.Errorf("once all arrived, the summary does not say %q: %s", want, s.SummaryText)
 		}
 	}
-	if s.Busy() || s.Table.Len() != 3000 {
-		t.Errorf("busy %v with %d rows, want done with 3,000", s.Busy(), s.Table.Len())
+	if s.Mode().Busy || s.Table.Len() != 3000 {
+		t.Errorf("busy %v with %d rows, want done with 3,000", s.Mode().Busy, s.Table.Len())
 	}
 
 	// A refresh knows how many to expect.
@@ -208,13 +208,13 @@ func TestStakesWalletAnswerAfterEscIsDropped(t *testing.T) {
 	s, d := newStakesScreen(t, &testSource{rows: rows, batch: 100, wallets: map[string][]api.StakeRow{walletA: mine}})
 	d.run(nil, s.Init())
 	ask, handled := s.onFilter(walletA)
-	if !handled || !s.Busy() {
-		t.Fatalf("a whole address is not asked of the service (handled %v, busy %v)", handled, s.Busy())
+	if !handled || !s.Mode().Busy {
+		t.Fatalf("a whole address is not asked of the service (handled %v, busy %v)", handled, s.Mode().Busy)
 	}
 	s.onFilter("") // esc, before the answer
 	d.run(nil, ask)
-	if s.Table.Len() != 100 || s.wallet != "" || s.Busy() {
-		t.Errorf("the late answer replaced the pool: %d rows, wallet %q, busy %v", s.Table.Len(), s.wallet, s.Busy())
+	if s.Table.Len() != 100 || s.wallet != "" || s.Mode().Busy {
+		t.Errorf("the late answer replaced the pool: %d rows, wallet %q, busy %v", s.Table.Len(), s.wallet, s.Mode().Busy)
 	}
 }
 

@@ -116,13 +116,13 @@ func (c *creative) Drafted() bool { return c.state == stageDetails || c.state ==
 
 func (c *creative) Init() tea.Cmd { return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick()) }
 
-func (c *creative) Capturing() bool {
-	return c.state == stageDetails || c.state == stageReview || c.state == stageRetry
+func (c *creative) Mode() views.Mode {
+	return views.Mode{
+		Busy:      c.state == stageWorking,
+		TakesKeys: c.state == stageDetails || c.state == stageReview || c.state == stageRetry,
+		OwnsEsc:   c.state != stagePick,
+	}
 }
-
-func (c *creative) Narrowed() bool { return c.state != stagePick }
-
-func (c *creative) Busy() bool { return c.state == stageWorking }
 
 // Messages of the upload.
 type (

@@ -92,7 +92,7 @@ func TestCreativeUploadEndToEnd(t *testing.T) {
 	if c.file.Type != "image/png" || c.file.Size != int64(len(data)) || c.portalF.Value() != ctx.Session.Fixtures.PortalSlug || c.nameF.Value() != "logo.png" {
 		t.Fatalf("file %+v, portal %q, name %q", c.file, c.portalF.Value(), c.nameF.Value())
 	}
-	if !c.Capturing() {
+	if !c.Mode().TakesKeys {
 		t.Fatal("the details form must take every key")
 	}
 	d.Keys("ctrl+e", "ctrl+u")
@@ -222,7 +222,7 @@ func TestCreativeCancelSendsNothing(t *testing.T) {
 	d.Keys("ctrl+s", "esc")
 	d.Until("the details after esc", func() bool { return c.state == stageDetails })
 	d.Keys("esc") // back to the picker
-	if c.state != stagePick || c.Narrowed() {
+	if c.state != stagePick || c.Mode().OwnsEsc {
 		t.Fatalf("state %d", c.state)
 	}
 	d.Keys("esc") // close

@@ -14,7 +14,6 @@ import (
 	"allot/internal/act"
 	"allot/internal/sanitize"
 	"allot/views"
-	"allot/views/widget"
 )
 
 func (c *creative) review() tea.Cmd {
@@ -29,7 +28,7 @@ func (c *creative) review() tea.Cmd {
 		question = fmt.Sprintf("Upload %s to portal %s, REPLACING the bytes of any earlier upload named %s? Every public URL of that name will serve this file.",
 			c.file.Name, c.portalF.Value(), c.stored())
 	}
-	c.confirm = widget.NewConfirm("creative", question,
+	c.confirm = c.ctx.Confirm("creative", question,
 		"File: "+c.file.Path,
 		fmt.Sprintf("Type: %s (from the %s) · Size: %s", c.file.Type, c.file.TypeFrom, views.ByteSize(c.file.Size)),
 		"Name: "+c.nameF.Value()+" · Portal: "+c.portalF.Value(),
@@ -38,7 +37,6 @@ func (c *creative) review() tea.Cmd {
 		"2. PUT the file's bytes to the upload URL it returns (Content-Type: "+c.file.Type+")",
 		"3. POST "+opCreate+" "+string(create),
 	)
-	c.confirm.Styles = c.ctx.Styles
 	c.confirm.SetWidth(max(min(c.width, 100), 20))
 	c.message = ""
 	c.state = stageReview
@@ -54,8 +52,7 @@ func (c *creative) askRegister() {
 	if c.unknown {
 		question = fmt.Sprintf("Register %s again? The first registration may have been applied: a second may record the file twice.", c.file.Name)
 	}
-	c.confirm = widget.NewConfirm("creative-register", question, "POST "+opCreate+" "+string(body))
-	c.confirm.Styles = c.ctx.Styles
+	c.confirm = c.ctx.Confirm("creative-register", question, "POST "+opCreate+" "+string(body))
 	c.confirm.SetWidth(max(min(c.width, 100), 20))
 	c.state = stageRetry
 }

@@ -29,6 +29,7 @@ import (
 // id field takes keys only while it is edited (/, i or enter; esc leaves
 // it), so the dashboard's keys work on this screen as on any other.
 type allocation struct {
+	views.Base
 	ctx    *views.Context
 	input  textinput.Model
 	recent []string
@@ -79,11 +80,10 @@ func RecentAllocations(ctx *views.Context) []string {
 	return ids
 }
 
-func (a *allocation) Title() string   { return "Allocation" }
-func (a *allocation) Busy() bool      { return a.busy }
-func (a *allocation) Capturing() bool { return a.input.Focused() }
-func (a *allocation) Narrowed() bool  { return false }
-func (a *allocation) Init() tea.Cmd   { return nil }
+func (a *allocation) Title() string { return "Allocation" }
+func (a *allocation) Mode() views.Mode {
+	return views.Mode{Busy: a.busy, TakesKeys: a.input.Focused()}
+}
 
 func (a *allocation) SetSize(width, height int) {
 	a.width, a.height = width, height

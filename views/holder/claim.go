@@ -205,10 +205,9 @@ func (c *claim) review() tea.Cmd {
 	}
 	c.req = &req
 	body, _ := json.MarshalIndent(req, "", "  ")
-	c.confirm = widget.NewConfirm("claim", "Send this claim request for allocation "+c.id+"?",
+	c.confirm = c.Ctx.Confirm("claim", "Send this claim request for allocation "+c.id+"?",
 		"POST allocations/"+c.id+"/claim", string(body),
 		"The service answers with the transaction(s) to sign, which you review next. Nothing is signed yet.")
-	c.confirm.Styles = c.Ctx.Styles
 	c.confirm.SetWidth(min(c.Width, 80))
 	return nil
 }

@@ -67,10 +67,10 @@ type humanityAnswer struct {
 	res    *api.HumanityResult
 }
 
-func (p *portal) Title() string   { return "Portal" }
-func (p *portal) Busy() bool      { return p.busy != "" }
-func (p *portal) Capturing() bool { return p.humanityIn.Focused() || p.confirm != nil }
-func (p *portal) Narrowed() bool  { return false }
+func (p *portal) Title() string { return "Portal" }
+func (p *portal) Mode() views.Mode {
+	return views.Mode{Busy: p.busy != "", TakesKeys: p.humanityIn.Focused() || p.confirm != nil}
+}
 
 func (p *portal) SetSize(width, height int) {
 	p.width, p.height = width, height
@@ -228,9 +228,8 @@ func (p *portal) prepare() tea.Cmd {
 		return nil
 	}
 	p.pending, p.message = pt, msg.String()
-	p.confirm = widget.NewConfirm("signin", "Sign this message with "+addr.Hex()+"?",
+	p.confirm = p.ctx.Confirm("signin", "Sign this message with "+addr.Hex()+"?",
 		"The signature proves to the portal that you hold this wallet; the portal answers with a session token, kept in memory only. It moves no funds.")
-	p.confirm.Styles = p.ctx.Styles
 	p.confirm.SetWidth(min(p.width, 90))
 	p.fitMessage()
 	p.shown.Home()

@@ -61,10 +61,10 @@ type keystoreListing struct {
 	problems []keystore.FileError
 }
 
-func (u *unlock) Title() string   { return "Unlock" }
-func (u *unlock) Busy() bool      { return u.busy }
-func (u *unlock) Capturing() bool { return u.pass.Focused() }
-func (u *unlock) Narrowed() bool  { return false }
+func (u *unlock) Title() string { return "Unlock" }
+func (u *unlock) Mode() views.Mode {
+	return views.Mode{Busy: u.busy, TakesKeys: u.pass.Focused()}
+}
 
 func (u *unlock) SetSize(width, height int) {
 	u.width, u.height = width, height

@@ -287,11 +287,11 @@ func (h *harness) yesWhileBusy() {
 	h.t.Helper()
 	answer := h.o.Update(viewstest.Key("y"))()
 	send := h.o.Update(answer)
-	if !h.o.Busy() || !h.o.Narrowed() || !strings.Contains(h.view(), "sending "+h.o.action) {
-		h.t.Errorf("while sending: busy %t narrowed %t\n%s", h.o.Busy(), h.o.Narrowed(), h.o.View())
+	if !h.o.Mode().Busy || !h.o.Mode().OwnsEsc || !strings.Contains(h.view(), "sending "+h.o.action) {
+		h.t.Errorf("while sending: busy %t narrowed %t\n%s", h.o.Mode().Busy, h.o.Mode().OwnsEsc, h.o.View())
 	}
 	h.run(send)
-	if h.o.Busy() {
+	if h.o.Mode().Busy {
 		h.t.Error("still busy after the answer")
 	}
 }

@@ -211,11 +211,13 @@ func (o *operator) Title() string {
 	return "Fund distribution"
 }
 
-func (o *operator) Init() tea.Cmd   { return o.form.Focus(o.form.Focused()) }
-func (o *operator) Busy() bool      { return o.state == stageSending || o.checked == checkRunning }
-func (o *operator) Capturing() bool { return o.state == stageForm }
-func (o *operator) Narrowed() bool {
-	return o.state == stageReview || o.state == stageSending || o.state == stageResend
+func (o *operator) Init() tea.Cmd { return o.form.Focus(o.form.Focused()) }
+func (o *operator) Mode() views.Mode {
+	return views.Mode{
+		Busy:      o.state == stageSending || o.checked == checkRunning,
+		TakesKeys: o.state == stageForm,
+		OwnsEsc:   o.state == stageReview || o.state == stageSending || o.state == stageResend,
+	}
 }
 func (o *operator) formHeight() int          { return max(o.height-3, 1) }
 func (o *operator) confirmWidth() int        { return min(o.width, 76) }

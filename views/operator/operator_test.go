@@ -134,7 +134,7 @@ func TestOperatorCancelSendsNothing(t *testing.T) {
 	t.Run("esc in the form", func(t *testing.T) {
 		h := openForm(t, s, api.ActionInitialize)
 		h.typeText(fx.AdminWalletIDs[0])
-		if !h.o.Capturing() {
+		if !h.o.Mode().TakesKeys {
 			t.Error("the form does not capture keys")
 		}
 		h.press("esc")
@@ -148,8 +148,8 @@ func TestOperatorCancelSendsNothing(t *testing.T) {
 		h := openForm(t, s, api.ActionInitialize)
 		h.typeText(fx.AdminWalletIDs[0])
 		h.press("ctrl+s")
-		if h.o.state != stageReview || h.o.Capturing() || !h.o.Narrowed() {
-			t.Fatalf("review: state %d capturing %t narrowed %t", h.o.state, h.o.Capturing(), h.o.Narrowed())
+		if h.o.state != stageReview || h.o.Mode().TakesKeys || !h.o.Mode().OwnsEsc {
+			t.Fatalf("review: state %d capturing %t narrowed %t", h.o.state, h.o.Mode().TakesKeys, h.o.Mode().OwnsEsc)
 		}
 		h.press("n")
 		if h.o.state != stageForm || h.o.adminWallet.Value() != fx.AdminWalletIDs[0] {

@@ -48,8 +48,7 @@ func (o *operator) review() tea.Cmd {
 	o.req, o.body = req, body
 	o.pretty = views.PrettyBody(body)
 	o.rewrap()
-	o.confirm = widget.NewConfirm("operator-send", "Send this "+o.action+" request to the service?")
-	o.confirm.Styles = o.ctx.Styles
+	o.confirm = o.ctx.Confirm("operator-send", "Send this "+o.action+" request to the service?")
 	o.confirm.SetWidth(o.confirmWidth())
 	o.state = stageReview
 	o.fitScroll()
@@ -173,8 +172,7 @@ func (o *operator) askResend() tea.Cmd {
 		prompt = "Send this request again? The first may have been applied: answer n and press c to check first."
 	}
 	o.hint = ""
-	o.confirm = widget.NewConfirm("operator-resend", prompt)
-	o.confirm.Styles = o.ctx.Styles
+	o.confirm = o.ctx.Confirm("operator-resend", prompt)
 	o.confirm.SetWidth(o.confirmWidth())
 	o.state = stageResend
 	o.fitScroll()

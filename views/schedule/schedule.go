@@ -136,13 +136,13 @@ func (s *schedule) Init() tea.Cmd {
 	return tea.Batch(s.form.Focus(0), s.reloadList())
 }
 
-func (s *schedule) Capturing() bool {
-	return s.state == stageForm || s.state == stageReview || s.state == stageResending
+func (s *schedule) Mode() views.Mode {
+	return views.Mode{
+		Busy:      s.state == stageSending,
+		TakesKeys: s.state == stageForm || s.state == stageReview || s.state == stageResending,
+		OwnsEsc:   s.state != stageForm,
+	}
 }
-
-func (s *schedule) Narrowed() bool { return s.state != stageForm }
-
-func (s *schedule) Busy() bool { return s.state == stageSending }
 
 func (s *schedule) reloadList() tea.Cmd {
 	s.listSeq = views.NextSeq()
@@ -203,10 +203,9 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 			return nil
 		case key.Matches(k, keyResend):
 			s.state = stageResending
-			s.confirm = widget.NewConfirm("schedule-resend",
+			s.confirm = s.ctx.Confirm("schedule-resend",
 				"Send the same schedule again?",
 				"The first request may have created it: sending again can create a second schedule.")
-			s.confirm.Styles = s.ctx.Styles
 			s.layout()
 			return nil
 		case key.Matches(k, keyEdit):

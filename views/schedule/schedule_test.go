@@ -113,7 +113,7 @@ func TestScheduleValidSubmit(t *testing.T) {
 	d.Until("the copy", func() bool {
 		return len(d.Got) > 0 && d.Got[len(d.Got)-1] == (views.StatusMsg{Text: "copied " + key + " (OSC 52)"})
 	})
-	if s.Capturing() || !s.Narrowed() {
+	if s.Mode().TakesKeys || !s.Mode().OwnsEsc {
 		t.Fatal("the result page must leave global keys alone and take esc")
 	}
 	d.Keys("esc")

@@ -61,9 +61,8 @@ func (s *schedule) review() tea.Cmd {
 	s.reviewed, s.body = s.req, body
 	s.pretty = views.PrettyBody(body)
 	s.state = stageReview
-	s.confirm = widget.NewConfirm("schedule-create",
+	s.confirm = s.ctx.Confirm("schedule-create",
 		fmt.Sprintf("Create schedule %q? y sends the body above to %s.", s.req.Name, createOp))
-	s.confirm.Styles = s.ctx.Styles
 	s.layout()
 	s.scroll.Home()
 	s.setMessage("", false)
