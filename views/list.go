@@ -53,6 +53,7 @@ type List[R any] struct {
 // status line says what is missing.
 type RowsWarning string
 
+// Error is the warning's text.
 func (w RowsWarning) Error() string { return string(w) }
 
 // RowAction is a key that opens a screen about the focused row: a form
@@ -104,6 +105,8 @@ func (l *List[R]) Mode() Mode {
 
 func (l *List[R]) Init() tea.Cmd { return l.Reload() }
 
+// Reload fetches the rows again; a screen whose rows are pushed (no
+// Fetch) has nothing to reload.
 func (l *List[R]) Reload() tea.Cmd {
 	if l.Fetch == nil {
 		return nil
@@ -171,6 +174,8 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
+// SetRows shows rows, with their summary; a list given newest first keeps
+// the cursor on the newest.
 func (l *List[R]) SetRows(rows []R) tea.Cmd {
 	l.Table.SetLoading(nil)
 	if l.Summary != nil {
@@ -197,7 +202,7 @@ func (l *List[R]) onFirstRow() bool {
 	return !ok || rows.Len() > 0 && l.id(row) == l.id(*rows.At(0))
 }
 
-// syncDetail shows the focused row in the detail pane when it changed.
+// SyncDetail shows the focused row in the detail pane when it changed.
 func (l *List[R]) SyncDetail() {
 	row, ok := l.Table.Selected()
 	if !ok {
@@ -220,6 +225,7 @@ func (l *List[R]) SetSize(width, height int) {
 	l.Layout()
 }
 
+// Layout places the table and the detail pane in the list's size.
 func (l *List[R]) Layout() {
 	h := l.Height
 	if l.hasSummary() {

@@ -88,6 +88,8 @@ func NewDriver(t *testing.T, s views.Screen, w, h int) *Driver {
 	return d
 }
 
+// Run runs cmd and feeds its answer back if it comes at once; a slow one
+// is fed back by Until.
 func (d *Driver) Run(cmd tea.Cmd) {
 	if cmd == nil {
 		return
@@ -134,14 +136,17 @@ func (d *Driver) Until(what string, cond func() bool) {
 	}
 }
 
+// Key sends the screen k and runs what it returns.
 func (d *Driver) Key(k tea.KeyMsg) { d.Run(d.S.Update(k)) }
 
+// Keys sends the keys called names, one by one.
 func (d *Driver) Keys(names ...string) {
 	for _, n := range names {
 		d.Key(Key(n))
 	}
 }
 
+// Type types s, a key a rune.
 func (d *Driver) Type(s string) {
 	for _, r := range s {
 		d.Key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
