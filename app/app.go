@@ -129,7 +129,7 @@ func New(s *session.Session, opts Options) *Model {
 	}
 	m := &Model{
 		ctx: &views.Context{Session: s, Now: now, Styles: widget.DefaultStyles(), Clipboard: clip, Journal: j, Token: token,
-			Recorder: s.Recorder(j), Wallet: &views.Wallet{}},
+			Recorder: s.Recorder(j), Wallet: &session.Wallet{}},
 		opts:    opts,
 		keys:    defaultKeys(),
 		help:    help.New(),
@@ -180,7 +180,7 @@ func (m *Model) busy() bool {
 	}
 	for _, stack := range m.stacks {
 		for _, s := range stack {
-			if s.Busy() {
+			if s.Mode().Busy {
 				return true
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/views"
+	"allot/views/holder"
 	"allot/views/widget"
 )
 
@@ -18,14 +19,14 @@ func TestPageClosingItselfLeavesOthers(t *testing.T) {
 	s, _ := journaled(t)
 	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
-	unlock := views.NewUnlock(m.ctx)
+	unlock := holder.NewUnlock(m.ctx)
 	m.Update(views.NavigateMsg{Screen: unlock})
 	first := m.active
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
 	if m.active == first {
 		t.Fatal("2 did not switch tabs")
 	}
-	other := views.NewUnlock(m.ctx)
+	other := holder.NewUnlock(m.ctx)
 	m.Update(views.NavigateMsg{Screen: other})
 
 	m.Update(views.BackMsg{Screen: unlock})

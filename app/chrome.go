@@ -419,7 +419,7 @@ func (m *Model) footer() string {
 			local = append(local, b)
 		}
 	}
-	global := withoutKeysOf(m.keys.short(m.top().Capturing()), local)
+	global := withoutKeysOf(m.keys.short(m.top().Mode().TakesKeys), local)
 	line, n := m.keyLine(local, global)
 	for _, shorter := range [][]key.Binding{terse(local), headWords(terse(local))} {
 		if n == len(local) {

@@ -16,18 +16,17 @@ import (
 
 // page is a page of the dashboard with a title and nothing else, to try
 // the breadcrumb with.
-type page struct{ title string }
+type page struct {
+	views.Base
+	title string
+}
 
 func (p page) Title() string             { return p.title }
-func (p page) Init() tea.Cmd             { return nil }
 func (p page) Update(tea.Msg) tea.Cmd    { return nil }
 func (p page) View() string              { return p.title }
 func (p page) SetSize(int, int)          {}
 func (p page) ShortHelp() []key.Binding  { return nil }
 func (p page) FullHelp() [][]key.Binding { return nil }
-func (p page) Capturing() bool           { return false }
-func (p page) Narrowed() bool            { return false }
-func (p page) Busy() bool                { return false }
 
 // lines are the view's lines, without styles.
 func lines(m *Model) []string { return strings.Split(ansi.Strip(m.View()), "\n") }
@@ -58,7 +57,7 @@ func TestBreadcrumbKeepsTheCurrentPage(t *testing.T) {
 		{"Details", "Pools › Whale pool › Details"},
 		{"Stake in Season 8 · 180-day Lock, a long title", "… › Stake in Season 8 · 180-day Lock, a long title"},
 	} {
-		m.Update(views.NavigateMsg{Screen: page{c.open}})
+		m.Update(views.NavigateMsg{Screen: page{title: c.open}})
 		tabs := lines(m)[1]
 		if !strings.HasSuffix(tabs, c.want) || !strings.Contains(tabs, "[2 Pools]") {
 			t.Errorf("after %q, tabs %q: want the active tab and %q at the end", c.open, tabs, c.want)
@@ -177,7 +176,7 @@ func TestErrorStaysWithItsPage(t *testing.T) {
 	if !shows() {
 		t.Fatalf("back on its page, the error is gone:\n%s", m.View())
 	}
-	m.Update(views.NavigateMsg{Screen: page{"Detail"}})
+	m.Update(views.NavigateMsg{Screen: page{title: "Detail"}})
 	if shows() {
 		t.Fatalf("the error shows on a page opened on top:\n%s", m.View())
 	}
@@ -208,7 +207,7 @@ func (k keyed) ShortHelp() []key.Binding { return k.keys }
 func TestCompactFooterReadsWell(t *testing.T) {
 	m := newModel(newSession(t))
 	m.Update(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
-	m.Update(views.NavigateMsg{Screen: keyed{page{"Lookup"}, []key.Binding{
+	m.Update(views.NavigateMsg{Screen: keyed{page{title: "Lookup"}, []key.Binding{
 		key.NewBinding(key.WithKeys("/"), key.WithHelp("/ i", "type an id")),
 		key.NewBinding(key.WithKeys("enter"), key.WithHelp("↑/↓ enter", "look one up")),
 		key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new lookup")),
@@ -228,7 +227,7 @@ func TestCompactTopLineNamesTheToken(t *testing.T) {
 	if top := lines(m)[0]; !strings.Contains(top, "token Meridian (MRD)") || !strings.Contains(top, "SANDBOX") {
 		t.Errorf("top line at %dx%d: %q", MinWidth, MinHeight, top)
 	}
-	m.Update(views.NavigateMsg{Screen: page{"Stakes of the Whale pool, newest first"}})
+	m.Update(views.NavigateMsg{Screen: page{title: "Stakes of the Whale pool, newest first"}})
 	if top := lines(m)[0]; !strings.Contains(top, "MRD") || strings.Contains(top, "Meridian") || !strings.Contains(top, "SANDBOX") {
 		t.Errorf("top line with a long page at %dx%d: %q", MinWidth, MinHeight, top)
 	}

@@ -14,7 +14,9 @@ import (
 
 	"allot/api"
 	"allot/internal/sanitize"
-	"allot/views"
+	"allot/views/creative"
+	"allot/views/holder"
+	"allot/views/schedule"
 )
 
 // commands are what the : line takes; tab completes their names.
@@ -193,18 +195,18 @@ func (m *Model) runCommand(line string) tea.Cmd {
 			return m.fail("command", err)
 		}
 		cmd := m.switchTab(tabAllocation)
-		return tea.Batch(cmd, m.top().Update(views.LookupMsg{ID: args[0]}))
+		return tea.Batch(cmd, m.top().Update(holder.LookupMsg{ID: args[0]}))
 	case "stakes":
 		if rest == "" {
 			return m.fail("command", errors.New(":stakes takes a pool id or name (tab completes)"))
 		}
 		return m.openStakes(rest)
 	case "schedule", "schedules":
-		return m.open(views.NewSchedule(m.ctx))
+		return m.open(schedule.New(m.ctx))
 	case "creative", "creatives":
-		return m.open(views.NewCreative(m.ctx))
+		return m.open(creative.New(m.ctx))
 	case "unlock":
-		return m.open(views.NewUnlock(m.ctx))
+		return m.open(holder.NewUnlock(m.ctx))
 	case "lock":
 		return m.lock()
 	case "portal":
@@ -293,7 +295,7 @@ func (m *Model) fetchContractNames() tea.Cmd {
 }
 
 func (m *Model) completions() completions {
-	c := completions{profiles: m.opts.Switch.Names, allocations: views.RecentAllocations(m.ctx)}
+	c := completions{profiles: m.opts.Switch.Names, allocations: holder.RecentAllocations(m.ctx)}
 	for _, id := range m.ctx.Session.Tokens() {
 		n, ok := m.ctx.Session.TokenName(id)
 		switch {

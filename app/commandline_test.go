@@ -112,7 +112,7 @@ func TestCompleteContract(t *testing.T) {
 // busy is a page with work under way.
 type busy struct{ page }
 
-func (busy) Busy() bool { return true }
+func (busy) Mode() views.Mode { return views.Mode{Busy: true} }
 
 // :contract closes the pages open on the Contracts tab to show the list,
 // but not one with work under way: it says so and leaves them.
@@ -120,12 +120,12 @@ func TestContractCommandKeepsBusyPages(t *testing.T) {
 	m := newModel(newSession(t))
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	c := api.Contract{ID: "c1", Name: "Seed & Strategic Vesting", Address: "0x989dD4C9D2D2761ab6c1d1Fe5e23209BDB13e0a1"}
-	m.Update(views.NavigateMsg{Screen: busy{page{"Sending"}}})
+	m.Update(views.NavigateMsg{Screen: busy{page{title: "Sending"}}})
 	m.Update(contractFoundMsg{contract: c})
 	if len(m.stacks[tabContracts]) != 2 || !strings.Contains(m.status, "Sending on the Contracts tab has work under way") {
 		t.Fatalf("a busy page was closed, or not said: %d pages, status %q", len(m.stacks[tabContracts]), m.status)
 	}
-	m.stacks[tabContracts][1] = page{"Details"}
+	m.stacks[tabContracts][1] = page{title: "Details"}
 	m.Update(contractFoundMsg{contract: c})
 	if len(m.stacks[tabContracts]) != 1 || m.active != tabContracts {
 		t.Fatalf("the details page stays over the list: %d pages", len(m.stacks[tabContracts]))

@@ -13,6 +13,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/views"
+	"allot/views/browse"
+	"allot/views/holder"
 	"allot/views/widget"
 )
 
@@ -127,7 +129,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.fail("stakes", msg.err)
 		}
 		m.switchTab(tabPools)
-		return m, func() tea.Msg { return views.NavigateMsg{Screen: views.NewStakes(m.ctx, msg.pool)} }
+		return m, func() tea.Msg { return views.NavigateMsg{Screen: browse.NewStakes(m.ctx, msg.pool)} }
 	case views.BackMsg:
 		if msg.Screen != nil {
 			m.remove(msg.Screen)
@@ -204,7 +206,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	top := m.top()
-	if top.Capturing() {
+	if top.Mode().TakesKeys {
 		return tag(top, top.Update(msg))
 	}
 	switch {
@@ -237,7 +239,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(msg, m.keys.Unlock):
-		return m.open(views.NewUnlock(m.ctx))
+		return m.open(holder.NewUnlock(m.ctx))
 	case key.Matches(msg, m.keys.Lock):
 		return m.lock()
 	}

@@ -22,6 +22,9 @@ import (
 	"allot/internal/journal/journaltest"
 	"allot/internal/session"
 	"allot/views"
+	"allot/views/creative"
+	"allot/views/operator"
+	"allot/views/schedule"
 	"allot/views/widget"
 )
 
@@ -85,7 +88,7 @@ func TestMonkeyUnderFaults(t *testing.T) {
 			// keys include y, c (check) and r (resend) on whatever page
 			// that leaves.
 			for range 3 {
-				form := views.NewOperator(y.inner.ctx, api.Contract{ID: s.Fixtures.ContractIDs[0]}, api.ActionStartDistribution)
+				form := operator.New(y.inner.ctx, api.Contract{ID: s.Fixtures.ContractIDs[0]}, api.ActionStartDistribution)
 				for _, msg := range []tea.Msg{views.NavigateMsg{Screen: form}, runes(s.Fixtures.AllocationIDs[1]), tea.KeyMsg{Type: tea.KeyCtrlS}, runes("y")} {
 					p.Send(msg)
 					time.Sleep(200 * time.Millisecond)
@@ -108,9 +111,9 @@ func TestMonkeyUnderFaults(t *testing.T) {
 			}
 			ctrlS := tea.KeyMsg{Type: tea.KeyCtrlS}
 			for i := range 2 {
-				lead(views.NavigateMsg{Screen: views.NewSchedule(y.inner.ctx)}, runes(fmt.Sprintf("Monkey %d", i)), tea.KeyMsg{Type: tea.KeyTab},
+				lead(views.NavigateMsg{Screen: schedule.New(y.inner.ctx)}, runes(fmt.Sprintf("Monkey %d", i)), tea.KeyMsg{Type: tea.KeyTab},
 					runes("d"), ctrlS, runes("p"), ctrlS, runes("y"))
-				lead(views.NavigateMsg{Screen: views.NewCreative(y.inner.ctx)}, tea.KeyMsg{Type: tea.KeyEnter}, ctrlS, runes("y"))
+				lead(views.NavigateMsg{Screen: creative.New(y.inner.ctx)}, tea.KeyMsg{Type: tea.KeyEnter}, ctrlS, runes("y"))
 			}
 			rng := rand.New(rand.NewPCG(seed, seed))
 			for i := range 600 {

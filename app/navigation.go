@@ -15,17 +15,21 @@ import (
 	"allot/api"
 	"allot/internal/sanitize"
 	"allot/views"
+	"allot/views/browse"
+	"allot/views/holder"
+	"allot/views/reopen"
+	"allot/views/transactions"
 )
 
 // buildTabs makes the root screen of every tab for the current token.
 func (m *Model) buildTabs() {
-	m.stacks[tabContracts] = []views.Screen{views.NewContracts(m.ctx)}
-	m.stacks[tabPools] = []views.Screen{views.NewPools(m.ctx)}
+	m.stacks[tabContracts] = []views.Screen{browse.NewContracts(m.ctx)}
+	m.stacks[tabPools] = []views.Screen{browse.NewPools(m.ctx)}
 	if m.stacks[tabAllocation] == nil {
-		m.stacks[tabAllocation] = []views.Screen{views.NewAllocation(m.ctx)}
-		m.stacks[tabTransactions] = []views.Screen{views.NewTransactions(m.ctx)}
-		m.stacks[tabRequests] = []views.Screen{views.NewRequests(m.ctx)}
-		m.stacks[tabPortal] = []views.Screen{views.NewPortal(m.ctx)}
+		m.stacks[tabAllocation] = []views.Screen{holder.NewAllocation(m.ctx)}
+		m.stacks[tabTransactions] = []views.Screen{transactions.New(m.ctx, reopen.Unknown)}
+		m.stacks[tabRequests] = []views.Screen{browse.NewRequests(m.ctx)}
+		m.stacks[tabPortal] = []views.Screen{holder.NewPortal(m.ctx)}
 	}
 }
 
@@ -38,7 +42,7 @@ func (m *Model) top() views.Screen {
 // back closes the top page; on a tab's root page it lets the screen use
 // esc (to clear a filter), then clears the status line.
 func (m *Model) back(msg tea.KeyMsg) tea.Cmd {
-	if m.top().Narrowed() {
+	if m.top().Mode().OwnsEsc {
 		return tag(m.top(), m.top().Update(msg))
 	}
 	if m.pop() {
@@ -166,7 +170,7 @@ func (m *Model) findContract(ref string) tea.Cmd {
 // Pages open on the tab close, unless one has work under way.
 func (m *Model) showContract(c api.Contract) tea.Cmd {
 	for _, p := range m.stacks[tabContracts][1:] {
-		if p.Busy() {
+		if p.Mode().Busy {
 			return m.fail("contract", fmt.Errorf("%s on the Contracts tab has work under way: :contract again once it is done", sanitize.Line(p.Title())))
 		}
 	}
@@ -178,7 +182,7 @@ func (m *Model) showContract(c api.Contract) tea.Cmd {
 		query = c.Name
 	}
 	var cmds []tea.Cmd
-	if list.Narrowed() {
+	if list.Mode().OwnsEsc {
 		cmds = append(cmds, list.Update(tea.KeyMsg{Type: tea.KeyEsc}))
 	}
 	cmds = append(cmds,

@@ -146,7 +146,7 @@ func (m *Model) profileSwitched(msg profileOpened) tea.Cmd {
 	m.ctx.Wallet.Lock()
 	m.ctx.Session = msg.s
 	m.ctx.Recorder = msg.s.Recorder(m.ctx.Journal)
-	m.ctx.Wallet = &views.Wallet{}
+	m.ctx.Wallet = &session.Wallet{}
 	m.ctx.Token = ""
 	if len(msg.s.TokenIDs) > 0 {
 		m.ctx.Token = msg.s.TokenIDs[0]

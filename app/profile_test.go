@@ -16,6 +16,7 @@ import (
 	"allot/api/sandbox"
 	"allot/internal/session"
 	"allot/views"
+	"allot/views/operator"
 	"allot/views/widget"
 	"allot/wallet"
 )
@@ -145,7 +146,7 @@ func TestSwitchProfileAsksFirst(t *testing.T) {
 	}
 
 	// A start-distribution request under review.
-	form := views.NewOperator(m.ctx, api.Contract{ID: first.Fixtures.ContractIDs[0]}, api.ActionStartDistribution)
+	form := operator.New(m.ctx, api.Contract{ID: first.Fixtures.ContractIDs[0]}, api.ActionStartDistribution)
 	f.send(views.NavigateMsg{Screen: form}).wait("Start distribution")
 	f.typ(first.Fixtures.AllocationIDs[1]).key(tea.KeyCtrlS).wait("Send this START_DISTRIBUTION request")
 	f.runes(":").typ("profile sandbox").key(tea.KeyEnter).wait("1 form filled in. (y/N)")

@@ -14,12 +14,14 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-
 	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
 	"allot/internal/session"
 	"allot/views"
+	"allot/views/operator"
+	"allot/views/reopen"
+	"allot/views/transactions"
 	"allot/views/widget"
 )
 
@@ -176,7 +178,7 @@ func TestQuestionUnderAPageSaysNo(t *testing.T) {
 	f.typ("nope").wait(`"nope" is not a UUID`)
 	f.key(tea.KeyCtrlU).typ(f.s.Fixtures.AllocationIDs[1]).key(tea.KeyCtrlS).wait("Send this START_DISTRIBUTION request")
 	f.key(tea.KeyRight).wait("▶ [ Yes ]")
-	f.send(views.NavigateMsg{Screen: views.NewTransactions(f.m.ctx)}).wait("No transactions yet")
+	f.send(views.NavigateMsg{Screen: transactions.New(f.m.ctx, reopen.Unknown)}).wait("No transactions yet")
 	f.key(tea.KeyEsc).wait("Send this START_DISTRIBUTION request")
 	f.waitFrom(f.mark, "▶ [ No ]")
 	f.key(tea.KeyEnter).wait("recent lookups")
@@ -274,7 +276,7 @@ func TestQuitWhileWriting(t *testing.T) {
 	t.Cleanup(slow.Close)
 	m := New(slow, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
 	f := &flow{t: t, s: slow, m: m, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
-	form := views.NewOperator(m.ctx, api.Contract{ID: slow.Fixtures.ContractIDs[0]}, api.ActionStartDistribution)
+	form := operator.New(m.ctx, api.Contract{ID: slow.Fixtures.ContractIDs[0]}, api.ActionStartDistribution)
 	f.send(views.NavigateMsg{Screen: form}).wait("Start distribution")
 	f.typ(slow.Fixtures.AllocationIDs[1]).key(tea.KeyCtrlS).wait("Send this START_DISTRIBUTION request")
 	f.runes("y").wait("loading")

@@ -9,11 +9,11 @@ import (
 	"allot/wallet"
 )
 
-// tokenAmount reads an amount typed into a form with the rules the service
+// TokenAmount reads an amount typed into a form with the rules the service
 // applies to every amount it takes: a decimal greater than 0 with at most
 // 18 decimals (D13), so that what passes here is never refused for its form
 // after the confirm.
-func tokenAmount(v string) (api.Number, error) {
+func TokenAmount(v string) (api.Number, error) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return api.Number{}, errors.New("empty amount")

@@ -3,16 +3,18 @@ package views
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 
+	"allot/api"
 	"allot/internal/sanitize"
 	"allot/views/widget"
 )
 
-// prettyBody indents a request body for its review: the same tokens, byte
+// PrettyBody indents a request body for its review: the same tokens, byte
 // for byte, on lines, sanitized for the terminal (a body carries what was
 // typed or pasted). A body that is not JSON is shown as it is.
-func prettyBody(body []byte) []string {
+func PrettyBody(body []byte) []string {
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, body, "", "  "); err != nil {
 		buf.Reset()
@@ -21,9 +23,9 @@ func prettyBody(body []byte) []string {
 	return strings.Split(sanitize.Block(buf.String()), "\n")
 }
 
-// linesAt counts the lines text takes when drawn at width: a line wider
+// LinesAt counts the lines text takes when drawn at width: a line wider
 // than the screen wraps onto more. A final newline ends the last line.
-func linesAt(text string, width int) int {
+func LinesAt(text string, width int) int {
 	n := 0
 	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
 		n += strings.Count(widget.Page(l, max(width, 1), 0), "\n") + 1
@@ -31,12 +33,45 @@ func linesAt(text string, width int) int {
 	return n
 }
 
-// sameJSON decodes a journaled body into v, and says whether v encodes
+// SameJSON decodes a journaled body into v, and says whether v encodes
 // back to exactly those bytes: only then may it be sent again.
-func sameJSON(body []byte, v any) bool {
+func SameJSON(body []byte, v any) bool {
 	if json.Unmarshal(body, v) != nil {
 		return false
 	}
 	again, err := json.Marshal(v)
 	return err == nil && bytes.Equal(again, body)
+}
+
+// ByteSize writes a byte count for people.
+func ByteSize[N int | int64](n N) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// ReadTransactionRequest reads a journaled request of action; only one that
+// encodes back to the same bytes may be sent again.
+func ReadTransactionRequest(action string, body []byte) (api.TransactionRequest, bool) {
+	req := api.NewTransactionRequest(action)
+	if req == nil || json.Unmarshal(body, req) != nil {
+		return nil, false
+	}
+	again, err := json.Marshal(req)
+	return req, err == nil && bytes.Equal(again, body)
+}
+
+// ReadScheduleRequest reads a journaled schedule; only one that encodes back
+// to the same bytes may be sent again.
+func ReadScheduleRequest(body []byte) (api.ScheduleRequest, bool) {
+	var req api.ScheduleRequest
+	if json.Unmarshal(body, &req) != nil {
+		return req, false
+	}
+	again, err := json.Marshal(req)
+	return req, err == nil && bytes.Equal(again, body)
 }

@@ -11,6 +11,7 @@ import (
 // the detail pane beside or under a table is too small at 80x24 for a
 // request's headers and bodies.
 type describe struct {
+	Base
 	title  string
 	detail *widget.Detail
 	keys   describeKeys
@@ -36,7 +37,6 @@ func newDescribe(ctx *Context, title string, fields []widget.Field) Screen {
 }
 
 func (d *describe) Title() string { return d.title }
-func (d *describe) Init() tea.Cmd { return nil }
 
 func (d *describe) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyMsg)
@@ -70,6 +70,3 @@ func (d *describe) FullHelp() [][]key.Binding {
 	k := d.keys
 	return [][]key.Binding{{k.up, k.down, k.pageUp, k.pageDown, k.top, k.bottom}}
 }
-func (d *describe) Capturing() bool { return false }
-func (d *describe) Narrowed() bool  { return false }
-func (d *describe) Busy() bool      { return false }

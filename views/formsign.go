@@ -13,24 +13,24 @@ import (
 	"allot/wallet"
 )
 
-// formSign is the shape of the screens that end in signing, the claim and
+// FormSign is the shape of the screens that end in signing, the claim and
 // the stake: a form, the work that prepares the calls, then the
 // clear-signing flow. The screens embed it and add their own fields and
 // steps.
-type formSign struct {
-	ctx  *Context
-	form *widget.Form
+type FormSign struct {
+	Ctx  *Context
+	Form *widget.Form
 	keys formKeys
-	// working says what is being prepared while it runs; empty when idle.
-	working string
-	flow    *signing
-	err     error
-	seq     int
+	// Working says what is being prepared while it runs; empty when idle.
+	Working string
+	Flow    *signing
+	Err     error
+	Seq     int
 	// head is what the screen draws above the form or the flow, line by
 	// line; the flow has the height it leaves, once wrapped.
 	head func() string
 
-	width, height int
+	Width, height int
 }
 
 // formKeys are the keys of a screen whose form submits.
@@ -38,106 +38,108 @@ type formKeys struct {
 	Submit, Cancel key.Binding
 }
 
-func newFormSign(ctx *Context, head func() string, submit string, fields ...*widget.FormField) formSign {
-	f := formSign{ctx: ctx, head: head, form: widget.NewForm(fields...), keys: formKeys{
+// NewFormSign is a form of fields under head, submitted with the key named
+// submit, ready to sign what the screen builds from it.
+func NewFormSign(ctx *Context, head func() string, submit string, fields ...*widget.FormField) FormSign {
+	f := FormSign{Ctx: ctx, head: head, Form: widget.NewForm(fields...), keys: formKeys{
 		Submit: key.NewBinding(key.WithKeys("enter", "ctrl+s"), key.WithHelp("enter", submit)),
 		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}}
-	f.form.Styles = ctx.Styles
+	f.Form.Styles = ctx.Styles
 	return f
 }
 
-func (f *formSign) Busy() bool      { return f.working != "" || f.flow != nil && f.flow.busy() }
-func (f *formSign) Capturing() bool { return f.flow == nil || f.flow.capturing() }
-func (f *formSign) Narrowed() bool  { return false }
-func (f *formSign) Init() tea.Cmd   { return f.form.Focus(0) }
+func (f *FormSign) Mode() Mode {
+	return Mode{Busy: f.Working != "" || f.Flow != nil && f.Flow.busy(), TakesKeys: f.Flow == nil || f.Flow.capturing()}
+}
+func (f *FormSign) Init() tea.Cmd { return f.Form.Focus(0) }
 
-func (f *formSign) SetSize(width, height int) {
-	f.width, f.height = width, height
-	f.form.SetSize(width, len(f.form.Fields())+2)
-	if f.flow != nil {
-		f.flow.setSize(width, height-f.chrome())
+func (f *FormSign) SetSize(width, height int) {
+	f.Width, f.height = width, height
+	f.Form.SetSize(width, len(f.Form.Fields())+2)
+	if f.Flow != nil {
+		f.Flow.setSize(width, height-f.chrome())
 	}
 }
 
 // chrome counts the lines of the head as drawn at the width: a line wider
 // than the screen takes more than one.
-func (f *formSign) chrome() int { return linesAt(f.head(), f.width) }
+func (f *FormSign) chrome() int { return LinesAt(f.head(), f.Width) }
 
 // formKey handles a key while the form is shown: esc leaves, sending
 // nothing; the submit key runs submit; other keys edit the form.
-func (f *formSign) formKey(msg tea.KeyMsg, submit func() tea.Cmd) tea.Cmd {
-	if f.working != "" {
+func (f *FormSign) FormKey(msg tea.KeyMsg, submit func() tea.Cmd) tea.Cmd {
+	if f.Working != "" {
 		return nil
 	}
 	switch {
 	case key.Matches(msg, f.keys.Cancel):
-		return back
+		return Back
 	case key.Matches(msg, f.keys.Submit):
-		f.err = nil
+		f.Err = nil
 		return submit()
 	}
-	return f.form.Update(msg)
+	return f.Form.Update(msg)
 }
 
 // sign starts the clear-signing flow of calls for the unlocked account,
 // under the signing policy that check applies.
-func (f *formSign) sign(subject string, ops []string, calls []wallet.Call, labels map[common.Address]string, check policyCheck) tea.Cmd {
-	addr, _, ok := f.ctx.Wallet.Account()
+func (f *FormSign) Sign(subject string, ops []string, calls []wallet.Call, labels map[common.Address]string, check PolicyCheck) tea.Cmd {
+	addr, _, ok := f.Ctx.Wallet.Account()
 	if !ok {
-		f.err = errors.New("the account locked itself: unlock it again (u); nothing was signed")
+		f.Err = errors.New("the account locked itself: unlock it again (u); nothing was signed")
 		return nil
 	}
-	f.seq = nextSeq()
+	f.Seq = NextSeq()
 	var cmd tea.Cmd
-	f.flow, cmd = newSigning(f.ctx, f.seq, subject, ops, calls, addr, labels, check)
-	f.flow.setSize(f.width, f.height-f.chrome())
+	f.Flow, cmd = newSigning(f.Ctx, f.Seq, subject, ops, calls, addr, labels, check)
+	f.Flow.setSize(f.Width, f.height-f.chrome())
 	return cmd
 }
 
 // updateFlow passes msg to the signing flow. When the flow ends with
 // nothing sent (declined, or failed before the first transaction left),
 // the form comes back with the reason, to change and try again.
-func (f *formSign) updateFlow(msg tea.Msg) tea.Cmd {
-	cmd, _ := f.flow.update(msg)
-	if f.flow.stage != signDone || len(f.flow.statuses) > 0 {
+func (f *FormSign) UpdateFlow(msg tea.Msg) tea.Cmd {
+	cmd, _ := f.Flow.update(msg)
+	if f.Flow.stage != signDone || len(f.Flow.statuses) > 0 {
 		return cmd
 	}
-	f.err, f.flow = f.flow.err, nil
-	return tea.Batch(cmd, f.form.Focus(f.form.Focused()))
+	f.Err, f.Flow = f.Flow.err, nil
+	return tea.Batch(cmd, f.Form.Focus(f.Form.Focused()))
 }
 
 // view draws the head, then the flow, or else question, or else the form
 // with its hint and what is being prepared; then the error.
-func (f *formSign) view(hint string, question *widget.Confirm) string {
-	st := f.ctx.Styles
+func (f *FormSign) Draw(hint string, question *widget.Confirm) string {
+	st := f.Ctx.Styles
 	var b strings.Builder
 	b.WriteString(f.head())
 	switch {
-	case f.flow != nil:
-		b.WriteString(f.flow.viewOf(st))
+	case f.Flow != nil:
+		b.WriteString(f.Flow.viewOf(st))
 	case question != nil:
 		b.WriteString(question.View() + "\n")
 	default:
-		b.WriteString(f.form.View() + "\n\n" + st.Muted.Render(hint) + "\n")
-		if f.working != "" {
-			b.WriteString(f.working + "…\n")
+		b.WriteString(f.Form.View() + "\n\n" + st.Muted.Render(hint) + "\n")
+		if f.Working != "" {
+			b.WriteString(f.Working + "…\n")
 		}
 	}
-	if f.err != nil {
-		b.WriteString("\n✗ " + sanitize.Line(f.err.Error()) + "\n")
+	if f.Err != nil {
+		b.WriteString("\n✗ " + sanitize.Line(f.Err.Error()) + "\n")
 	}
-	return widget.Page(b.String(), f.width, f.height)
+	return widget.Page(b.String(), f.Width, f.height)
 }
 
 // help is the keys of the step shown: the flow's, question's, or the
 // form's.
-func (f *formSign) help(question *widget.Confirm) []key.Binding {
+func (f *FormSign) Help(question *widget.Confirm) []key.Binding {
 	switch {
-	case f.flow != nil:
-		return f.flow.help()
+	case f.Flow != nil:
+		return f.Flow.help()
 	case question != nil:
 		return question.ShortHelp()
 	}
-	return append([]key.Binding{f.keys.Submit, f.keys.Cancel}, f.form.Keys.ShortHelp()...)
+	return append([]key.Binding{f.keys.Submit, f.keys.Cancel}, f.Form.Keys.ShortHelp()...)
 }

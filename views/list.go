@@ -12,67 +12,70 @@ import (
 	"allot/views/widget"
 )
 
-// list is a screen made of a table, a detail pane for the focused row, and
+// List is a screen made of a table, a detail pane for the focused row, and
 // an optional summary line; most screens are one.
-type list[R any] struct {
-	ctx    *Context
+type List[R any] struct {
+	Ctx    *Context
 	title  string
-	table  *widget.Table[R]
+	Table  *widget.Table[R]
 	id     func(R) string
 	detail *widget.Detail
 	// fields lists the focused row in the detail pane.
 	fields func(R) []widget.Field
-	// fetch loads the rows; nil for a screen whose rows are pushed.
-	fetch func(context.Context) ([]R, error)
-	// summary is a line above the table, computed when rows arrive.
-	summary func([]R) string
+	// Fetch loads the rows; nil for a screen whose rows are pushed.
+	Fetch func(context.Context) ([]R, error)
+	// Summary is a line above the table, computed when rows arrive.
+	Summary func([]R) string
 
-	// summaryLine keeps the line for a screen that sets summaryTxt itself.
-	summaryLine bool
-	// loaded, when set, reworks rows as they arrive.
-	loaded func([]R) []R
-	// actions open a screen about the focused row.
-	actions []rowAction[R]
-	// newestFirst is for a list given newest first (Requests,
+	// SummaryLine keeps the line for a screen that sets SummaryText itself.
+	SummaryLine bool
+	// Loaded, when set, reworks rows as they arrive.
+	Loaded func([]R) []R
+	// Actions open a screen about the focused row.
+	Actions []RowAction[R]
+	// NewestFirst is for a list given newest first (Requests,
 	// Transactions): while the cursor is on the first row it stays there
 	// as newer rows arrive, so that the screen opens on the newest.
-	newestFirst bool
+	NewestFirst bool
 
-	seq        int
-	busy       bool
-	err        error
-	summaryTxt string
-	focused    string
-	width      int
-	height     int
-	split      widget.Split // the table's and the pane's places, set by layout
+	Seq         int
+	busy        bool
+	Err         error
+	SummaryText string
+	Focused     string
+	Width       int
+	Height      int
+	split       widget.Split // the table's and the pane's places, set by layout
 }
 
-// rowsWarning is what a fetch returns with rows that are shown, but not
+// RowsWarning is what a fetch returns with rows that are shown, but not
 // all there was to read (a damaged journal line): the rows load, and the
 // status line says what is missing.
-type rowsWarning string
+type RowsWarning string
 
-func (w rowsWarning) Error() string { return string(w) }
+// Error is the warning's text.
+func (w RowsWarning) Error() string { return string(w) }
 
-// rowAction is a key that opens a screen about the focused row: a form
+// RowAction is a key that opens a screen about the focused row: a form
 // that acts on it.
-type rowAction[R any] struct {
-	key  key.Binding
-	open func(R) Screen
+type RowAction[R any] struct {
+	Key  key.Binding
+	Open func(R) Screen
 	// only, when set, says which rows the action is for: on any other row
 	// its key goes on to the table (enter then opens the row's details).
-	only func(R) bool
+	Only func(R) bool
 	// refuse, when set, says why the action cannot be taken on a row it
 	// is for ("" when it can): the status line tells, and nothing opens.
-	refuse func(R) string
+	Refuse func(R) string
 }
 
-func newList[R any](ctx *Context, title string, cfg widget.TableConfig[R], fields func(R) []widget.Field) *list[R] {
+// NewList is a list titled title: the table cfg, fields for the detail
+// pane of a row; the screen sets Fetch, and actions if it has any.
+func NewList[R any](ctx *Context, title string, cfg widget.TableConfig[R], fields func(R) []widget.Field) *List[R] {
 	if cfg.Clipboard.Out == nil {
 		cfg.Clipboard = ctx.Clipboard
 	}
-	l := &list[R]{ctx: ctx, title: title, id: cfg.ID, detail: widget.NewDetail(), fields: fields}
+	l := &List[R]{Ctx: ctx, title: title, id: cfg.ID, detail: widget.NewDetail(), fields: fields}
 	if cfg.OnOpen == nil {
 		// A row that opens nothing else opens its details.
 		cfg.OnOpen = l.describe
@@ -83,219 +86,225 @@ func newList[R any](ctx *Context, title string, cfg widget.TableConfig[R], field
 		keys.Open.SetHelp("enter", "details")
 		cfg.Keys = &keys
 	}
-	l.table = widget.NewTable(cfg)
+	l.Table = widget.NewTable(cfg)
 	return l
 }
 
 // describe opens every field of row on a page of its own.
-func (l *list[R]) describe(row R) tea.Cmd {
-	return navigate(newDescribe(l.ctx, "Details", l.fields(row)))
+func (l *List[R]) describe(row R) tea.Cmd {
+	return Navigate(newDescribe(l.Ctx, "Details", l.fields(row)))
 }
 
-func (l *list[R]) Title() string { return l.title }
-func (l *list[R]) Busy() bool    { return l.busy }
+func (l *List[R]) Title() string { return l.title }
 
-func (l *list[R]) Capturing() bool { return l.table.EditingFilter() }
+// Mode: busy while a fetch runs; the table takes keys while its filter is
+// typed, and esc clears a filter before it closes the page.
+func (l *List[R]) Mode() Mode {
+	return Mode{Busy: l.busy, TakesKeys: l.Table.EditingFilter(), OwnsEsc: l.Table.Query() != ""}
+}
 
-func (l *list[R]) Narrowed() bool { return l.table.Query() != "" }
+func (l *List[R]) Init() tea.Cmd { return l.Reload() }
 
-func (l *list[R]) Init() tea.Cmd { return l.reload() }
-
-func (l *list[R]) reload() tea.Cmd {
-	if l.fetch == nil {
+// Reload fetches the rows again; a screen whose rows are pushed (no
+// Fetch) has nothing to reload.
+func (l *List[R]) Reload() tea.Cmd {
+	if l.Fetch == nil {
 		return nil
 	}
-	l.seq = nextSeq()
+	l.Seq = NextSeq()
 	l.busy = true
-	l.err = nil
-	l.table.SetLoading(func() string { return "" })
-	return load(l.seq, l.fetch)
+	l.Err = nil
+	l.Table.SetLoading(func() string { return "" })
+	return Load(l.Seq, l.Fetch)
 }
 
-func (l *list[R]) Update(msg tea.Msg) tea.Cmd {
+func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case loaded[[]R]:
-		if msg.seq != l.seq {
+	case Loaded[[]R]:
+		if msg.Seq != l.Seq {
 			return nil // an answer to an older request
 		}
 		l.busy = false
-		var warn rowsWarning
-		if msg.err != nil && !errors.As(msg.err, &warn) {
+		var warn RowsWarning
+		if msg.Err != nil && !errors.As(msg.Err, &warn) {
 			// Not an empty list: the table's place says what failed (the
 			// status line belongs to the screen on show, which may be
 			// another tab's).
-			l.err = msg.err
-			l.table.SetLoading(nil)
+			l.Err = msg.Err
+			l.Table.SetLoading(nil)
 			return nil
 		}
-		rows := msg.value
-		if l.loaded != nil {
-			rows = l.loaded(rows)
+		rows := msg.Value
+		if l.Loaded != nil {
+			rows = l.Loaded(rows)
 		}
-		cmd := l.setRows(rows)
+		cmd := l.SetRows(rows)
 		if warn != "" {
 			return tea.Batch(cmd, func() tea.Msg { return widget.StatusMsg{Text: l.title + ": " + string(warn), Error: true} })
 		}
 		return cmd
 	case tea.KeyMsg:
-		if l.table.EditingFilter() {
+		if l.Table.EditingFilter() {
 			break
 		}
-		if key.Matches(msg, keyRefresh) && l.fetch != nil {
-			return l.reload()
+		if key.Matches(msg, KeyRefresh) && l.Fetch != nil {
+			return l.Reload()
 		}
-		row, ok := l.table.Selected()
+		row, ok := l.Table.Selected()
 		switch {
 		case key.Matches(msg, l.detail.Keys.Up, l.detail.Keys.Down):
 			return l.detail.Update(msg)
 		case ok && key.Matches(msg, keyDetailKey):
 			return l.describe(row)
 		}
-		for _, a := range l.actions {
-			if !ok || !key.Matches(msg, a.key) || a.only != nil && !a.only(row) {
+		for _, a := range l.Actions {
+			if !ok || !key.Matches(msg, a.Key) || a.Only != nil && !a.Only(row) {
 				continue
 			}
-			if a.refuse != nil {
-				if why := a.refuse(row); why != "" {
+			if a.Refuse != nil {
+				if why := a.Refuse(row); why != "" {
 					return func() tea.Msg { return widget.StatusMsg{Text: why, Error: true} }
 				}
 			}
-			return navigate(a.open(row))
+			return Navigate(a.Open(row))
 		}
 	}
-	cmd := l.table.Update(msg)
-	l.syncDetail()
+	cmd := l.Table.Update(msg)
+	l.SyncDetail()
 	return cmd
 }
 
-func (l *list[R]) setRows(rows []R) tea.Cmd {
-	l.table.SetLoading(nil)
-	if l.summary != nil {
-		l.summaryTxt = l.summary(rows)
+// SetRows shows rows, with their summary; a list given newest first keeps
+// the cursor on the newest.
+func (l *List[R]) SetRows(rows []R) tea.Cmd {
+	l.Table.SetLoading(nil)
+	if l.Summary != nil {
+		l.SummaryText = l.Summary(rows)
 	}
-	follow := l.newestFirst && l.onFirstRow()
-	cmd := l.table.SetRows(rows)
+	follow := l.NewestFirst && l.onFirstRow()
+	cmd := l.Table.SetRows(rows)
 	if follow && cmd == nil && len(rows) > 0 {
 		// Shown as given (no sort or filter to wait for): the first row
 		// is the newest.
-		l.table.SelectID(l.id(rows[0]))
+		l.Table.SelectID(l.id(rows[0]))
 	}
-	l.layout() // the rows decide how wide the table wants to be
-	l.focused = ""
-	l.syncDetail()
+	l.Layout() // the rows decide how wide the table wants to be
+	l.Focused = ""
+	l.SyncDetail()
 	return cmd
 }
 
 // onFirstRow says the cursor is on the first of the rows as they were
 // given, or on none.
-func (l *list[R]) onFirstRow() bool {
-	row, ok := l.table.Selected()
-	rows := l.table.Rows()
+func (l *List[R]) onFirstRow() bool {
+	row, ok := l.Table.Selected()
+	rows := l.Table.Rows()
 	return !ok || rows.Len() > 0 && l.id(row) == l.id(*rows.At(0))
 }
 
-// syncDetail shows the focused row in the detail pane when it changed.
-func (l *list[R]) syncDetail() {
-	row, ok := l.table.Selected()
+// SyncDetail shows the focused row in the detail pane when it changed.
+func (l *List[R]) SyncDetail() {
+	row, ok := l.Table.Selected()
 	if !ok {
-		if l.focused != "" {
+		if l.Focused != "" {
 			l.detail.SetFields(nil)
-			l.focused = ""
+			l.Focused = ""
 		}
 		return
 	}
 	id := l.id(row)
-	if id == l.focused {
+	if id == l.Focused {
 		return
 	}
-	l.focused = id
+	l.Focused = id
 	l.detail.SetFields(l.fields(row))
 }
 
-func (l *list[R]) SetSize(width, height int) {
-	l.width, l.height = width, height
-	l.layout()
+func (l *List[R]) SetSize(width, height int) {
+	l.Width, l.Height = width, height
+	l.Layout()
 }
 
-func (l *list[R]) layout() {
-	h := l.height
+// Layout places the table and the detail pane in the list's size.
+func (l *List[R]) Layout() {
+	h := l.Height
 	if l.hasSummary() {
 		h--
 	}
-	if l.ctx.Compact || l.table.Rows().Len() == 0 && !l.busy {
+	if l.Ctx.Compact || l.Table.Rows().Len() == 0 && !l.busy {
 		// No pane: the compact layout opens a row's details as a page, and
 		// with no rows the pane would be empty while the table's message
 		// is cut.
-		l.split = widget.Split{Main: widget.Size{Width: l.width, Height: max(h, 1)}}
+		l.split = widget.Split{Main: widget.Size{Width: l.Width, Height: max(h, 1)}}
 	} else {
-		l.split = widget.SplitPaneFor(l.width, max(h, 1), l.table.NaturalWidth())
+		l.split = widget.SplitPaneFor(l.Width, max(h, 1), l.Table.NaturalWidth())
 	}
-	l.table.SetSize(l.split.Main.Width, l.split.Main.Height)
+	l.Table.SetSize(l.split.Main.Width, l.split.Main.Height)
 	l.detail.SetSize(l.split.Detail.Width, l.split.Detail.Height)
 }
 
 // LoadErr is why the rows could not be loaded, for the error details (E);
 // nil once they are.
-func (l *list[R]) LoadErr() error { return l.err }
+func (l *List[R]) LoadErr() error { return l.Err }
 
 // failed draws a failed load where the rows would be: what failed, and
 // the keys that help.
-func (l *list[R]) failed() string {
-	first, _, _ := strings.Cut(l.err.Error(), "\n")
+func (l *List[R]) failed() string {
+	first, _, _ := strings.Cut(l.Err.Error(), "\n")
 	text := "✗ Could not load " + l.title + ": " + sanitize.Line(first) + "\n\nE: error details · r: retry"
-	return strings.Join(schFit(strings.Split(widget.Page(text, max(l.width, 20), 0), "\n"), max(l.width, 20), max(l.height, 1)), "\n")
+	return strings.Join(FitLines(strings.Split(widget.Page(text, max(l.Width, 20), 0), "\n"), max(l.Width, 20), max(l.Height, 1)), "\n")
 }
 
-func (l *list[R]) View() string {
-	if l.err != nil {
+func (l *List[R]) View() string {
+	if l.Err != nil {
 		return l.failed()
 	}
 	var top string
 	if l.hasSummary() {
-		top = l.ctx.Styles.Muted.Render(sanitize.Truncate(l.summaryTxt, l.width)) + "\n"
+		top = l.Ctx.Styles.Muted.Render(sanitize.Truncate(l.SummaryText, l.Width)) + "\n"
 	}
-	return top + l.split.Join(l.table.View(), l.detail.View())
+	return top + l.split.Join(l.Table.View(), l.detail.View())
 }
 
 // hasSummary says whether the screen keeps a line above its table.
-func (l *list[R]) hasSummary() bool { return l.summary != nil || l.summaryLine }
+func (l *List[R]) hasSummary() bool { return l.Summary != nil || l.SummaryLine }
 
-func (l *list[R]) ShortHelp() []key.Binding {
+func (l *List[R]) ShortHelp() []key.Binding {
 	// The screen's own actions first: the footer cuts from the right. One
 	// that is not for the focused row is left out (the full help lists it).
 	var keys []key.Binding
-	row, selected := l.table.Selected()
-	for _, a := range l.actions {
-		if !selected || a.only != nil && !a.only(row) || a.refuse != nil && a.refuse(row) != "" {
+	row, selected := l.Table.Selected()
+	for _, a := range l.Actions {
+		if !selected || a.Only != nil && !a.Only(row) || a.Refuse != nil && a.Refuse(row) != "" {
 			continue
 		}
-		keys = append(keys, a.key)
+		keys = append(keys, a.Key)
 	}
-	keys = append(keys, l.table.ShortHelp()...)
-	if l.fetch != nil {
-		keys = append(keys, keyRefresh)
+	keys = append(keys, l.Table.ShortHelp()...)
+	if l.Fetch != nil {
+		keys = append(keys, KeyRefresh)
 	}
 	return keys
 }
 
-func (l *list[R]) FullHelp() [][]key.Binding {
+func (l *List[R]) FullHelp() [][]key.Binding {
 	var full [][]key.Binding
 	var acts []key.Binding
-	for _, a := range l.actions {
-		acts = append(acts, a.key)
+	for _, a := range l.Actions {
+		acts = append(acts, a.Key)
 	}
 	if acts != nil {
 		// First, so that a narrow terminal does not cut them off.
 		full = append(full, acts)
 	}
-	full = append(full, l.table.FullHelp()...)
-	if l.ctx.Compact {
+	full = append(full, l.Table.FullHelp()...)
+	if l.Ctx.Compact {
 		full = append(full, []key.Binding{keyDetailKey}) // no pane to scroll
 	} else {
 		full = append(full, append(l.detail.ShortHelp(), keyDetailKey))
 	}
-	if l.fetch != nil {
-		full = append(full, []key.Binding{keyRefresh})
+	if l.Fetch != nil {
+		full = append(full, []key.Binding{KeyRefresh})
 	}
 	return full
 }

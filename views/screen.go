@@ -1,7 +1,12 @@
-// Package views holds the dashboard's screens, one file each, built on the
-// widgets of views/widget. A screen asks for data with a tea.Cmd that calls
-// the api or wallet packages; the answer comes back as a message carrying
-// the request's sequence number, and a stale answer is dropped.
+// Package views is the kit the dashboard's screens share: Screen and
+// Context, the declarative List, Load and its sequence numbers, the
+// signing review (FormSign), the page of a write whose answer was lost
+// (LostWrite), and helpers for bodies, amounts and recent lookups. The
+// screens live in packages by family beside it (browse, holder, operator,
+// schedule, creative, transactions), built on the widgets of views/widget.
+// A screen asks for data with a tea.Cmd that calls the api or wallet
+// packages; the answer comes back as a message carrying the request's
+// sequence number, and a stale answer is dropped.
 package views
 
 import (
@@ -30,12 +35,21 @@ type Context struct {
 	// is made: screens act through it, never through the api directly.
 	Recorder *act.Recorder
 	// Wallet is the stakeholder's keystore account and portal session.
-	Wallet *Wallet
+	Wallet *session.Wallet
 	// Token is the token the screens show; the header switches it.
 	Token string
 	// Compact says the terminal is below the full layout (80x24): screens
 	// leave out their detail panes, which enter opens as a page.
 	Compact bool
+}
+
+// Confirm is a yes/no question in the screens' looks: prompt, and details
+// that say what exactly will happen (amounts, addresses, the request). The
+// screen sets its width as it lays out.
+func (c *Context) Confirm(tag, prompt string, details ...string) *widget.Confirm {
+	q := widget.NewConfirm(tag, prompt, details...)
+	q.Styles = c.Styles
+	return q
 }
 
 // Screen is one page of the dashboard. Update returns only a command: the
@@ -50,15 +64,34 @@ type Screen interface {
 	SetSize(width, height int)
 	ShortHelp() []key.Binding
 	FullHelp() [][]key.Binding
-	// Capturing is true while the screen takes text (a filter, an id), so
-	// that keys such as q and 1 are typed, not obeyed.
-	Capturing() bool
-	// Narrowed is true while a filter narrows what the screen shows: esc
-	// then clears the filter before it closes the page.
-	Narrowed() bool
-	// Busy is true while the screen waits for the network.
-	Busy() bool
+	// Mode is what the dashboard needs to know of the screen on top.
+	Mode() Mode
 }
+
+// Mode is what the dashboard needs to know of a screen to route a key and
+// draw the header; the zero Mode is an idle screen that obeys every key.
+type Mode struct {
+	// Busy is true while the screen waits for the network: the header
+	// spins, and quitting asks first.
+	Busy bool
+	// TakesKeys is true while the screen takes text (a filter, an id, a
+	// form, a question), so that keys such as q and 1 are typed, not
+	// obeyed.
+	TakesKeys bool
+	// OwnsEsc is true while esc is the screen's own (a filter to clear, a
+	// question to leave) before it closes the page.
+	OwnsEsc bool
+}
+
+// Base gives a screen the defaults of what a Screen must have: nothing to
+// start, and the zero Mode. A screen embeds it and writes the rest.
+type Base struct{}
+
+// Init starts nothing.
+func (Base) Init() tea.Cmd { return nil }
+
+// Mode is the zero Mode: idle, every key obeyed.
+func (Base) Mode() Mode { return Mode{} }
 
 // NavigateMsg opens a page on top of the current one.
 type NavigateMsg struct{ Screen Screen }
@@ -69,10 +102,11 @@ type NavigateMsg struct{ Screen Screen }
 // work ends names itself, since by then the user may have moved on.
 type BackMsg struct{ Screen Screen }
 
-func back() tea.Msg { return BackMsg{} }
+// Back closes the page on top, as esc does.
+func Back() tea.Msg { return BackMsg{} }
 
-// closePage closes s wherever it is by the time the message arrives.
-func closePage(s Screen) tea.Cmd { return func() tea.Msg { return BackMsg{Screen: s} } }
+// ClosePage closes s wherever it is by the time the message arrives.
+func ClosePage(s Screen) tea.Cmd { return func() tea.Msg { return BackMsg{Screen: s} } }
 
 // ErrorMsg reports a failure for the status line; the dashboard keeps
 // running.
@@ -84,35 +118,36 @@ type ErrorMsg struct {
 // StatusMsg is an informational line for the status line.
 type StatusMsg = widget.StatusMsg
 
-func navigate(s Screen) tea.Cmd {
+// Navigate opens s on top of the current page.
+func Navigate(s Screen) tea.Cmd {
 	return func() tea.Msg { return NavigateMsg{Screen: s} }
 }
 
-// requestTimeout bounds a screen's call; the client has its own per-request
+// RequestTimeout bounds a screen's call; the client has its own per-request
 // timeout, this one covers retries and pagination.
-const requestTimeout = 2 * time.Minute
+const RequestTimeout = 2 * time.Minute
 
 // seqs numbers requests across every screen: answers are delivered to all
 // screens, so a number must never be shared by two screens' requests.
 var seqs atomic.Int64
 
-// nextSeq is a request number no other request has.
-func nextSeq() int { return int(seqs.Add(1)) }
+// NextSeq is a request number no other request has.
+func NextSeq() int { return int(seqs.Add(1)) }
 
-// load runs fn off the UI goroutine and wraps its answer as a message.
-func load[T any](seq int, fn func(context.Context) (T, error)) tea.Cmd {
+// Load runs fn off the UI goroutine and wraps its answer as a message.
+func Load[T any](seq int, fn func(context.Context) (T, error)) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), RequestTimeout)
 		defer cancel()
 		v, err := fn(ctx)
-		return loaded[T]{seq: seq, value: v, err: err}
+		return Loaded[T]{Seq: seq, Value: v, Err: err}
 	}
 }
 
-// loaded is the answer to a load; a screen accepts it only when seq is its
+// Loaded is the answer to a load; a screen accepts it only when seq is its
 // latest request.
-type loaded[T any] struct {
-	seq   int
-	value T
-	err   error
+type Loaded[T any] struct {
+	Seq   int
+	Value T
+	Err   error
 }

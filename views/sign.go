@@ -57,21 +57,21 @@ const (
 	signDone
 )
 
-// policyCheck applies the signing policy to a claim's or a stake's calls
+// PolicyCheck applies the signing policy to a claim's or a stake's calls
 // (wallet.CheckClaim, wallet.CheckStake).
-type policyCheck func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error)
+type PolicyCheck func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error)
 
 // newSigning decodes calls, which the signer from is to sign, applies the
 // signing policy to them, and builds the transactions of those it
 // approves; a refusal is journaled and shown with the calls, and nothing
 // can be signed. labels name contracts the profile's tokens do not list
 // (the token a pool stakes), so that calling them is no surprise.
-func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wallet.Call, from common.Address, labels map[common.Address]string, check policyCheck) (*signing, tea.Cmd) {
+func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wallet.Call, from common.Address, labels map[common.Address]string, check PolicyCheck) (*signing, tea.Cmd) {
 	s := &signing{ctx: ctx, subject: subject, ops: ops, seq: seq, width: 80}
 	s.review.Styles = ctx.Styles
 	session, rec := ctx.Session, ctx.Recorder
 	op := ops[len(ops)-1] // claim, stake
-	return s, load(seq, func(c context.Context) (built, error) {
+	return s, Load(seq, func(c context.Context) (built, error) {
 		if err := session.NeedChain("signing"); err != nil {
 			return built{}, err
 		}
@@ -147,19 +147,18 @@ func (s *signing) setSize(width, height int) {
 // update handles the flow's messages; it reports whether msg was its own.
 func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case loaded[built]:
-		if msg.seq != s.seq {
+	case Loaded[built]:
+		if msg.Seq != s.seq {
 			return nil, false
 		}
-		if msg.err != nil {
-			s.err, s.stage = msg.err, signDone
+		if msg.Err != nil {
+			s.err, s.stage = msg.Err, signDone
 			return nil, true
 		}
-		v := msg.value
+		v := msg.Value
 		s.summaries, s.drafts, s.facts, s.refusal, s.stage = v.summaries, v.drafts, v.facts, v.refusal, signReview
 		if s.refusal == nil {
-			s.confirm = widget.NewConfirm("sign", s.question(), s.cost())
-			s.confirm.Styles = s.ctx.Styles
+			s.confirm = s.ctx.Confirm("sign", s.question(), s.cost())
 		}
 		s.setSize(s.width, s.height) // the question's height is known now
 		return nil, true
@@ -173,11 +172,11 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		return s.send(), true
-	case loaded[sent]:
-		if msg.seq != s.seq {
+	case Loaded[sent]:
+		if msg.Seq != s.seq {
 			return nil, false
 		}
-		s.signed, s.statuses, s.err = msg.value.signed, msg.value.statuses, msg.err
+		s.signed, s.statuses, s.err = msg.Value.signed, msg.Value.statuses, msg.Err
 		if len(s.statuses) == 0 {
 			s.stage = signDone
 			return nil, true
@@ -223,7 +222,7 @@ func (s *signing) send() tea.Cmd {
 	s.stage = signSending
 	rec, chain := s.ctx.Recorder, s.ctx.Session.Chain
 	b := act.Batch{Subject: s.subject, Ops: s.ops, Drafts: s.drafts}
-	return load(s.seq, func(ctx context.Context) (sent, error) {
+	return Load(s.seq, func(ctx context.Context) (sent, error) {
 		signed, err := rec.Sign(b, signer)
 		if err != nil {
 			return sent{}, err

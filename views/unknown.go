@@ -15,24 +15,24 @@ import (
 	"allot/views/widget"
 )
 
-// lostWrite is the page of a write whose answer was lost, read back from
+// LostWrite is the page of a write whose answer was lost, read back from
 // the journal, for the writes without a form of their own to return to
 // (a creative's registration or upload URL, a claim request): the exact
 // body sent, what the check found (it runs when the page opens, and
 // settles the write when it can tell), and, for a write that may be sent
 // again, r to send the same bytes after a yes.
-type lostWrite struct {
+type LostWrite struct {
 	ctx  *Context
 	kind string // what the write is, e.g. "creative registration"
 	path string // where it was sent, as the service names it
 	at   time.Time
 	sent act.Sent
 
-	// resend sends the same body again through the recorder and says what
+	// Resend sends the same body again through the recorder and says what
 	// came of it in lines; nil when the write is not sent again from here,
-	// and why in noResend.
-	resend   func(context.Context, *act.Recorder) ([]string, error)
-	noResend string
+	// and why in NoResend.
+	Resend   func(context.Context, *act.Recorder) ([]string, error)
+	NoResend string
 
 	pretty []string
 	lines  []string // pretty, wrapped
@@ -57,8 +57,10 @@ var (
 	lostKeyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
 )
 
-func newLostWrite(ctx *Context, kind string, sent act.Sent, at time.Time) *lostWrite {
-	w := &lostWrite{ctx: ctx, kind: kind, path: sent.Op, sent: sent, at: at, pretty: prettyBody(sent.Body), width: 80, height: 20}
+// NewLostWrite is the page of sent, a write of kind whose answer was lost
+// at at; it checks the write as it opens.
+func NewLostWrite(ctx *Context, kind string, sent act.Sent, at time.Time) *LostWrite {
+	w := &LostWrite{ctx: ctx, kind: kind, path: sent.Op, sent: sent, at: at, pretty: PrettyBody(sent.Body), width: 80, height: 20}
 	if sent.Op == act.OpClaim {
 		w.path = "allocations/" + sent.Ref + "/claim"
 	}
@@ -66,13 +68,13 @@ func newLostWrite(ctx *Context, kind string, sent act.Sent, at time.Time) *lostW
 	return w
 }
 
-func (w *lostWrite) Title() string { return "Unknown " + w.kind }
+func (w *LostWrite) Title() string { return "Unknown " + w.kind }
 
-func (w *lostWrite) Init() tea.Cmd { return w.check() }
+func (w *LostWrite) Init() tea.Cmd { return w.check() }
 
-func (w *lostWrite) Capturing() bool { return w.confirm != nil }
-func (w *lostWrite) Narrowed() bool  { return w.confirm != nil || w.sending }
-func (w *lostWrite) Busy() bool      { return w.checking || w.sending }
+func (w *LostWrite) Mode() Mode {
+	return Mode{Busy: w.checking || w.sending, TakesKeys: w.confirm != nil, OwnsEsc: w.confirm != nil || w.sending}
+}
 
 // lostChecked is what the check of the write found.
 type lostChecked struct {
@@ -88,20 +90,20 @@ type lostResent struct {
 	err   error
 }
 
-func (w *lostWrite) check() tea.Cmd {
+func (w *LostWrite) check() tea.Cmd {
 	if w.checking || w.sending {
 		return nil
 	}
-	w.seq = nextSeq()
+	w.seq = NextSeq()
 	w.checking, w.checkErr = true, ""
 	seq, sent, rec := w.seq, w.sent, w.ctx.Recorder
 	return func() tea.Msg {
-		v, err := checkSent(rec, sent)
+		v, err := CheckSent(rec, sent)
 		return lostChecked{seq: seq, verdict: v, err: err}
 	}
 }
 
-func (w *lostWrite) Update(msg tea.Msg) tea.Cmd {
+func (w *LostWrite) Update(msg tea.Msg) tea.Cmd {
 	defer w.fit() // what is above and below the body changes with msg
 	switch msg := msg.(type) {
 	case lostChecked:
@@ -146,7 +148,7 @@ func (w *lostWrite) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (w *lostWrite) key(k tea.KeyMsg) tea.Cmd {
+func (w *LostWrite) key(k tea.KeyMsg) tea.Cmd {
 	if w.scroll.Key(k) {
 		return nil
 	}
@@ -167,12 +169,12 @@ func (w *lostWrite) key(k tea.KeyMsg) tea.Cmd {
 
 // askResend asks, default No, before the same body is sent again; a write
 // the check found applied is not sent again.
-func (w *lostWrite) askResend() {
+func (w *LostWrite) askResend() {
 	w.hint = ""
 	var prompt string
 	switch {
-	case w.resend == nil:
-		w.hint = w.noResend
+	case w.Resend == nil:
+		w.hint = w.NoResend
 		return
 	case w.checking:
 		return
@@ -191,26 +193,25 @@ func (w *lostWrite) askResend() {
 	if w.sent.Op == act.OpClaim {
 		tag = "claim-resend"
 	}
-	w.confirm = widget.NewConfirm(tag, prompt, "POST "+w.path+" with exactly the body above")
-	w.confirm.Styles = w.ctx.Styles
+	w.confirm = w.ctx.Confirm(tag, prompt, "POST "+w.path+" with exactly the body above")
 	w.confirm.SetWidth(min(w.width, 80))
 	w.fit()
 }
 
-func (w *lostWrite) send() tea.Cmd {
+func (w *LostWrite) send() tea.Cmd {
 	w.ctx.Recorder.Resent(w.sent)
-	w.seq = nextSeq()
+	w.seq = NextSeq()
 	w.sending, w.hint = true, ""
-	seq, resend, rec := w.seq, w.resend, w.ctx.Recorder
+	seq, resend, rec := w.seq, w.Resend, w.ctx.Recorder
 	return func() tea.Msg {
-		c, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		c, cancel := context.WithTimeout(context.Background(), RequestTimeout)
 		defer cancel()
 		lines, err := resend(c, rec)
 		return lostResent{seq: seq, lines: lines, err: err}
 	}
 }
 
-func (w *lostWrite) SetSize(width, height int) {
+func (w *LostWrite) SetSize(width, height int) {
 	w.width, w.height = max(width, 20), max(height, 6)
 	w.lines = widget.Hardwrap(w.lines, w.pretty, w.width)
 	w.scroll.SetLines(w.lines)
@@ -222,13 +223,13 @@ func (w *lostWrite) SetSize(width, height int) {
 
 // fit gives the body the rows the rest of the page leaves, so that the
 // question, when asked, is drawn whole below it.
-func (w *lostWrite) fit() {
+func (w *LostWrite) fit() {
 	rows := w.height - len(w.head()) - len(w.foot())
 	w.scroll.SetSize(w.width, max(rows, 1))
 }
 
 // head is what is above the body: what happened, and what the check found.
-func (w *lostWrite) head() []string {
+func (w *LostWrite) head() []string {
 	page := func(s string) []string { return strings.Split(widget.Page(s, w.width, 4), "\n") }
 	out := []string{w.ctx.Styles.Title.Render(sanitize.Truncate("Outcome unknown: "+w.kind, w.width))}
 	out = append(out, page(fmt.Sprintf("The request was sent at %s and no readable answer came: the service may or may not have applied it.",
@@ -240,7 +241,7 @@ func (w *lostWrite) head() []string {
 	case w.checkErr != "":
 		found = "The check failed: " + w.checkErr + ". c checks again."
 	case w.verdict != nil:
-		found = checkedNote(*w.verdict, nil)
+		found = CheckedNote(*w.verdict, nil)
 	}
 	if found != "" {
 		out = append(out, page(found)...)
@@ -250,7 +251,7 @@ func (w *lostWrite) head() []string {
 
 // foot is what is below the body: the resend's answer, a hint, the keys or
 // the question.
-func (w *lostWrite) foot() []string {
+func (w *LostWrite) foot() []string {
 	page := func(s string) []string { return strings.Split(widget.Page(s, w.width, 0), "\n") }
 	var out []string
 	switch {
@@ -275,7 +276,7 @@ func (w *lostWrite) foot() []string {
 	return append(out, "", w.ctx.Styles.Muted.Render(sanitize.Truncate(keys, w.width)))
 }
 
-func (w *lostWrite) View() string {
+func (w *LostWrite) View() string {
 	out := append(w.head(), w.scroll.View()...)
 	out = append(out, w.foot()...)
 	if len(out) > w.height {
@@ -286,7 +287,7 @@ func (w *lostWrite) View() string {
 	return strings.Join(out, "\n")
 }
 
-func (w *lostWrite) ShortHelp() []key.Binding {
+func (w *LostWrite) ShortHelp() []key.Binding {
 	switch {
 	case w.confirm != nil:
 		return w.confirm.ShortHelp()
@@ -296,11 +297,11 @@ func (w *lostWrite) ShortHelp() []key.Binding {
 	return []key.Binding{lostKeyCheck, lostKeyResend, lostKeyScroll, lostKeyClose}
 }
 
-func (w *lostWrite) FullHelp() [][]key.Binding { return [][]key.Binding{w.ShortHelp()} }
+func (w *LostWrite) FullHelp() [][]key.Binding { return [][]key.Binding{w.ShortHelp()} }
 
-// checkedNote says in a sentence what the check of a write whose answer
+// CheckedNote says in a sentence what the check of a write whose answer
 // was lost found (or why it could not), for the screen that sent it.
-func checkedNote(v act.Verdict, err error) string {
+func CheckedNote(v act.Verdict, err error) string {
 	switch {
 	case err != nil:
 		return "The check whether the service applied it failed: " + sanitize.Line(err.Error()) + "."
@@ -312,11 +313,11 @@ func checkedNote(v act.Verdict, err error) string {
 	return "allot cannot check: " + v.Reason + ". Ask the service's operators before sending it again."
 }
 
-// checkSent runs rec.Check of w with a time of its own: the write's own
+// CheckSent runs rec.Check of w with a time of its own: the write's own
 // time may be spent (its answer was lost to a timeout), and the check
 // waits for the service to finish what it still serves.
-func checkSent(rec *act.Recorder, w act.Sent) (act.Verdict, error) {
-	c, cancel := context.WithTimeout(context.Background(), requestTimeout)
+func CheckSent(rec *act.Recorder, w act.Sent) (act.Verdict, error) {
+	c, cancel := context.WithTimeout(context.Background(), RequestTimeout)
 	defer cancel()
 	return rec.Check(c, w)
 }

@@ -1,0 +1,65 @@
+// Package browse holds the screens that list what the service holds:
+// contracts, pools, a pool's stakes (streamed), and the request log. Each
+// is a views.List or built on its table; enter opens the detail, and a
+// row's action opens the operator or stake form.
+package browse
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"allot/api"
+	"allot/internal/sanitize"
+	"allot/views"
+	"allot/views/operator"
+	"allot/views/widget"
+)
+
+// NewContracts is the contracts of the current token.
+func NewContracts(ctx *views.Context) views.Screen {
+	l := views.NewList(ctx, "Contracts", widget.TableConfig[api.Contract]{
+		Columns: []widget.Column[api.Contract]{
+			{Title: "Name", Cell: func(c api.Contract) string { return c.Name }, Text: true, Flex: 1, MinWidth: 12, Sort: func(a, b api.Contract) int { return strings.Compare(a.Name, b.Name) }},
+			{Title: "Type", Cell: func(c api.Contract) string { return c.Type }, MinWidth: 8, Priority: 2, Sort: func(a, b api.Contract) int { return strings.Compare(a.Type, b.Type) }},
+			{Title: "Address", Cell: func(c api.Contract) string { return c.Address }, MinWidth: 14, MaxWidth: 42, Flex: 3, Priority: 1},
+			{Title: "Balance", Cell: func(c api.Contract) string { return widget.FormatAmountMin(c.Balance.String(), 2) }, Align: widget.AlignRight, MinWidth: 18, Sort: func(a, b api.Contract) int { return a.Balance.Cmp(b.Balance.Decimal) }},
+			{Title: "Created", Cell: func(c api.Contract) string { return api.FormatTime(c.CreatedAt) }, MinWidth: 20, Priority: 3},
+		},
+		ID:       func(c api.Contract) string { return c.ID },
+		CopyText: func(c api.Contract) string { return c.Address },
+		Empty:    "This token has no contracts.",
+	}, func(c api.Contract) []widget.Field {
+		return []widget.Field{
+			{Label: "Name", Value: c.Name},
+			{Label: "ID", Value: c.ID},
+			{Label: "Type", Value: c.Type},
+			{Label: "Address", Value: c.Address},
+			{Label: "Balance", Value: widget.FormatAmount(c.Balance.String())},
+			{Label: "Created", Value: widget.FormatTime(c.CreatedAt.Time, ctx.Now())},
+		}
+	})
+	l.Actions = []views.RowAction[api.Contract]{
+		{Key: keyInit, Open: func(c api.Contract) views.Screen { return operator.New(ctx, c, api.ActionInitialize) }},
+		{Key: keyStart, Open: func(c api.Contract) views.Screen { return operator.New(ctx, c, api.ActionStartDistribution) }, Refuse: distributionRefusal},
+		{Key: keyFund, Open: func(c api.Contract) views.Screen { return operator.New(ctx, c, api.ActionFundDistribution) }, Refuse: distributionRefusal},
+	}
+	token := ctx.Token
+	l.Fetch = func(c context.Context) ([]api.Contract, error) {
+		list, err := ctx.Session.API.Contracts(c, token)
+		if err != nil {
+			return nil, err
+		}
+		return list.Items, nil
+	}
+	return l
+}
+
+// distributionRefusal says why a contract takes no distribution: a staking
+// pool's contract holds stakes, not allocations.
+func distributionRefusal(c api.Contract) string {
+	if !strings.EqualFold(c.Type, "STAKING") {
+		return ""
+	}
+	return fmt.Sprintf("%s is a STAKING contract: distributions start and are funded on a vesting or airdrop contract", sanitize.Truncate(c.Name, 40))
+}

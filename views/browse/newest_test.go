@@ -1,0 +1,56 @@
+package browse
+
+import (
+	"context"
+	"io"
+	"testing"
+	"time"
+
+	"allot/api/sandbox"
+	"allot/internal/session"
+	"allot/views"
+	"allot/views/viewstest"
+	"allot/views/widget"
+)
+
+// TestRequestsOpenOnTheNewest: the inspector lists the newest request
+// first and keeps the cursor on it as newer ones arrive; once the user
+// moves to another row, the cursor stays on that one.
+func TestRequestsOpenOnTheNewest(t *testing.T) {
+	s, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	call := func() {
+		t.Helper()
+		if _, err := s.API.Contracts(context.Background(), s.TokenIDs[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := &views.Context{Session: s, Now: time.Now, Styles: widget.DefaultStyles(), Clipboard: widget.Clipboard{Out: io.Discard}, Token: s.TokenIDs[0]}
+	r := NewRequests(ctx).(*requests)
+	r.SetSize(120, 30)
+	selected := func() int {
+		t.Helper()
+		row, ok := r.Table.Selected()
+		if !ok {
+			t.Fatalf("no request selected:\n%s", r.View())
+		}
+		return row.N
+	}
+	call()
+	viewstest.Settle(r, r.refresh())
+	call()
+	call()
+	viewstest.Settle(r, r.refresh())
+	if got := selected(); got != 2 {
+		t.Fatalf("the cursor is on request %d, want the newest, 2:\n%s", got, r.View())
+	}
+	viewstest.Settle(r, r.Update(viewstest.Key("down")))
+	call()
+	viewstest.Settle(r, r.refresh())
+	if got := selected(); got != 1 {
+		t.Errorf("the cursor left request 1, which the user chose, for %d", got)
+	}
+}

@@ -1,0 +1,372 @@
+package browse
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/api"
+	"allot/internal/sanitize"
+	"allot/views"
+	"allot/views/widget"
+)
+
+// stakes lists the stakes of one pool: all of them (up to millions), a
+// summary, and a histogram of their sizes. Rows are compact values
+// (api.StakeRow), formatted only when they are drawn; they reach the table
+// while the answer is still arriving, and the totals settle when it ends.
+// A full wallet address typed in the filter asks the service for that
+// wallet's stakes; a partial one filters locally.
+type stakes struct {
+	*views.List[api.StakeRow]
+	pool   api.Pool
+	source stakeSource // the session's client; tests give their own
+
+	feed    *stakeFeed // the pool's stakes being read; nil once read
+	arrived int        // rows of the pool arrived so far
+	// expect is how many stakes the answer announced, else how many the
+	// pool had at the last complete load, to say how far a load is; 0
+	// when unknown.
+	expect int
+	broke  error       // why the pool's answer broke off, its rows kept
+	sums   *stakeSums  // of the whole pool, once it arrived
+	total  int         // the service's count of the pool's stakes
+	bins   widget.Bins // sizes of the pool's staked stakes arrived so far
+
+	// wallet is the address a server-side filter asked for ("" for none);
+	// all then keeps the pool's rows, and walletSeq numbers its request.
+	wallet     string
+	all        widget.RowSet[api.StakeRow]
+	walletSeq  int
+	walletN    int
+	walletBusy bool // a wallet's stakes are asked for
+
+	histogram bool
+	// shown is the histogram of the stakes the table shows, for the
+	// filter and rows shownFor names; shownBusy while it is computed.
+	shown     widget.Bins
+	shownFor  string
+	shownBusy bool
+}
+
+// NewStakes is the stakes of pool.
+func NewStakes(ctx *views.Context, pool api.Pool) views.Screen {
+	s := &stakes{pool: pool}
+	if ctx.Session != nil {
+		s.source = ctx.Session.API
+	}
+	s.List = views.NewList(ctx, pool.Name, widget.TableConfig[api.StakeRow]{
+		Columns: []widget.Column[api.StakeRow]{
+			{Title: "Wallet", Cell: func(st api.StakeRow) string { return st.WalletString() }, MinWidth: 42, MaxWidth: 42, Flex: 3, SortRef: func(a, b *api.StakeRow) int {
+				return bytes.Compare(a.Wallet[:], b.Wallet[:])
+			}},
+			{Title: "Amount", Cell: func(st api.StakeRow) string { return widget.FormatAmountMin(st.AmountString(), 2) }, Align: widget.AlignRight, MinWidth: 16, SortRef: api.CompareAmounts},
+			{Title: "Status", Cell: func(st api.StakeRow) string { return st.StatusText() }, MinWidth: 9, Priority: 2, SortRef: func(a, b *api.StakeRow) int { return strings.Compare(a.StatusText(), b.StatusText()) }},
+			{Title: "Created", Cell: func(st api.StakeRow) string { return api.FormatTime(api.Time{Time: st.Time()}) }, MinWidth: 20, Priority: 3, SortRef: compareCreated},
+			{Title: "ID", Cell: func(st api.StakeRow) string { return st.IDString() }, MinWidth: 10, Priority: 4},
+		},
+		ID:         func(st api.StakeRow) string { return st.IDString() },
+		CopyText:   func(st api.StakeRow) string { return st.WalletString() },
+		FilterText: stakeFilterText,
+		OnFilter:   s.onFilter,
+		Empty:      "This pool has no stakes.",
+	}, func(st api.StakeRow) []widget.Field {
+		return []widget.Field{
+			{Label: "Wallet", Value: st.WalletString()},
+			{Label: "Amount", Value: widget.FormatAmount(st.AmountString())},
+			{Label: "Status", Value: st.StatusText()},
+			{Label: "Created", Value: widget.FormatTime(st.Time(), ctx.Now())},
+			{Label: "Stake ID", Value: st.IDString()},
+			{Label: "Pool", Value: pool.Name + " (" + pool.ID + ")"},
+		}
+	})
+	s.SummaryLine = true
+	return s
+}
+
+// stakeFilterText is what the filter searches in a stake: the cells as
+// the table shows them, written without a string each, so that indexing a
+// million stakes leaves no garbage behind.
+func stakeFilterText(dst []byte, st api.StakeRow) []byte {
+	dst = append(st.AppendWallet(dst), 0)
+	var amount [96]byte
+	dst = append(widget.AppendAmountMin(dst, st.AppendAmount(amount[:0]), 2), 0)
+	dst = append(append(dst, st.StatusText()...), 0)
+	if st.HasTime() {
+		dst = st.Time().AppendFormat(dst, createdLayout)
+	} else {
+		dst = append(dst, '-')
+	}
+	return st.AppendID(append(dst, 0))
+}
+
+// createdLayout is how the Created column writes a time, as
+// api.FormatTime does.
+const createdLayout = "2006-01-02 15:04 UTC"
+
+// compareCreated orders stakes by creation time, those without one first.
+func compareCreated(a, b *api.StakeRow) int {
+	if a.HasTime() != b.HasTime() {
+		if a.HasTime() {
+			return 1
+		}
+		return -1
+	}
+	return cmp.Compare(a.CreatedAt, b.CreatedAt)
+}
+
+func (s *stakes) Init() tea.Cmd { return s.reloadWhole() }
+
+// reloadWhole reads the pool's stakes again. The rows on screen stay until
+// the first new ones arrive.
+func (s *stakes) reloadWhole() tea.Cmd {
+	if s.feed != nil {
+		s.feed.cancel()
+	}
+	s.Seq = views.NextSeq()
+	s.Err, s.broke, s.sums = nil, nil, nil
+	s.arrived, s.bins = 0, widget.Bins{}
+	s.Table.SetLoading(func() string { return "" })
+	var cmd tea.Cmd
+	s.feed, cmd = startFeed(s.Seq, s.source, api.StakesRequest{StakingPoolID: s.pool.ID})
+	s.refreshLine()
+	return cmd
+}
+
+// take puts what arrived of the pool's stakes on screen.
+func (s *stakes) take(msg stakesArrived) tea.Cmd {
+	var cmds []tea.Cmd
+	if n := msg.rows.Len(); n > s.arrived {
+		first := s.arrived == 0
+		s.arrived = n
+		switch {
+		case s.wallet != "":
+			s.all = msg.rows
+		case first:
+			cmds = append(cmds, s.showRows(msg.rows))
+		default:
+			cmds = append(cmds, s.extendRows(msg.rows))
+		}
+	}
+	s.bins = msg.bins
+	if msg.announced > 0 {
+		s.expect = msg.announced // the service's word for this answer
+	}
+	if !msg.done {
+		s.refreshLine()
+		return tea.Batch(append(cmds, msg.feed.nextCmd())...)
+	}
+	s.feed = nil
+	s.Table.SetLoading(nil)
+	switch {
+	case msg.err != nil && s.arrived == 0:
+		s.Err = msg.err // drawn where the stakes would be
+		if s.wallet == "" {
+			cmds = append(cmds, s.SetRows(nil))
+		}
+	case msg.err != nil:
+		s.broke = msg.err
+	default:
+		s.sums, s.total = msg.sums, msg.total
+		s.expect = s.arrived
+		if s.arrived == 0 && s.wallet == "" {
+			cmds = append(cmds, s.SetRows(nil))
+		}
+	}
+	s.refreshLine()
+	return tea.Batch(cmds...)
+}
+
+// showRows puts the pool's rows in the table, replacing what it showed.
+func (s *stakes) showRows(rows widget.RowSet[api.StakeRow]) tea.Cmd {
+	cmd := s.Table.SetRowSet(rows)
+	s.Layout() // the rows decide how wide the table wants to be
+	s.Focused = ""
+	s.SyncDetail()
+	return cmd
+}
+
+// extendRows shows rows, which extend those the table holds, and gives
+// the table the width the new rows ask for.
+func (s *stakes) extendRows(rows widget.RowSet[api.StakeRow]) tea.Cmd {
+	before := s.Table.NaturalWidth()
+	cmd := s.Table.ExtendRows(rows)
+	if s.Table.NaturalWidth() != before {
+		s.Layout()
+	}
+	s.SyncDetail()
+	return cmd
+}
+
+// refreshLine writes the line above the table: the server filter's answer,
+// the load's progress, how it broke off, or the pool's totals.
+func (s *stakes) refreshLine() {
+	s.SummaryText = s.poolLine()
+	if s.wallet != "" {
+		s.SummaryText = fmt.Sprintf("%s of %s (asked the service) · esc: the whole pool", stakeCount(s.walletN), s.wallet)
+	}
+}
+
+func (s *stakes) poolLine() string {
+	count := stakeCount(s.arrived)
+	// More rows than expected (a pool that grew, a service's total that
+	// is wrong) are counted without the expectation they passed.
+	known := s.expect > 0 && s.arrived <= s.expect
+	if known {
+		count = widget.FormatCount(s.arrived) + " of " + stakeCount(s.expect)
+	}
+	switch {
+	case s.broke != nil:
+		return count + " arrived; the answer broke off: r to retry · E: why"
+	case s.feed != nil && s.arrived == 0:
+		return "" // the table says it is loading
+	case s.feed != nil && !known:
+		return count + " so far…"
+	case s.feed != nil:
+		return count + "…"
+	case s.sums == nil:
+		return ""
+	}
+	return summarize(s.sums, s.total)
+}
+
+// Busy is true while the pool's stakes arrive or a wallet's are asked for.
+func (s *stakes) Mode() views.Mode {
+	m := s.List.Mode()
+	m.Busy = s.feed != nil || s.walletBusy
+	return m
+}
+
+// LoadErr is why the stakes could not be loaded, or why their answer broke
+// off, for the error details (E).
+func (s *stakes) LoadErr() error {
+	if s.Err != nil {
+		return s.Err
+	}
+	return s.broke
+}
+
+// onFilter sends a whole address to the service; anything else is the
+// table's own substring filter.
+func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
+	q := strings.TrimSpace(query)
+	// A wallet's answer still on its way is for a filter no longer asked.
+	s.walletSeq, s.walletBusy = views.NextSeq(), false
+	if len(q) == 42 && strings.HasPrefix(q, "0x") && isHex(q[2:]) {
+		s.walletBusy = true
+		seq, source, poolID := s.walletSeq, s.source, s.pool.ID
+		return views.Load(seq, func(c context.Context) (walletStakes, error) {
+			var rows []api.StakeRow
+			_, err := source.StreamStakesTo(c, api.StakesRequest{StakingPoolID: poolID, WalletAddress: q}, api.StakesSink{Rows: func(batch []api.StakeRow) error {
+				rows = append(rows, batch...)
+				return nil
+			}})
+			return walletStakes{wallet: q, rows: rows}, err
+		}), true
+	}
+	if s.wallet != "" {
+		// Back from a server filter: the table filters the whole pool again.
+		rows := s.all
+		s.wallet, s.all = "", widget.RowSet[api.StakeRow]{}
+		s.refreshLine()
+		return s.showRows(rows), false
+	}
+	return nil, false
+}
+
+// walletStakes is the answer to a server-side wallet filter.
+type walletStakes struct {
+	wallet string
+	rows   []api.StakeRow
+}
+
+func (s *stakes) Update(msg tea.Msg) tea.Cmd {
+	cmd := s.update(msg)
+	if s.histogram {
+		return tea.Batch(cmd, s.countShown())
+	}
+	return cmd
+}
+
+func (s *stakes) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case stakesArrived:
+		if msg.seq != s.Seq {
+			return nil
+		}
+		return s.take(msg)
+	case views.Loaded[walletStakes]:
+		if msg.Seq != s.walletSeq {
+			return nil
+		}
+		s.walletBusy = false
+		if msg.Err != nil {
+			return func() tea.Msg { return views.ErrorMsg{Op: "stakes of " + msg.Value.wallet, Err: msg.Err} }
+		}
+		if s.wallet == "" {
+			s.all = s.Table.Rows()
+		}
+		s.wallet, s.walletN = msg.Value.wallet, len(msg.Value.rows)
+		s.refreshLine()
+		return s.SetRows(msg.Value.rows)
+	case shownBins:
+		s.shownBusy = false
+		s.shown, s.shownFor = msg.bins, msg.key
+		return nil
+	case tea.KeyMsg:
+		if s.Table.EditingFilter() {
+			break
+		}
+		switch {
+		case key.Matches(msg, keyHistogram):
+			s.histogram = !s.histogram
+			return nil
+		case key.Matches(msg, views.KeyRefresh):
+			return s.reloadWhole()
+		}
+	}
+	return s.List.Update(msg)
+}
+
+func (s *stakes) View() string {
+	if !s.histogram {
+		return s.List.View()
+	}
+	what := "Stake sizes in " + s.pool.Name + ", staked (not withdrawn)"
+	if q := s.Table.Query(); q != "" {
+		what += fmt.Sprintf(" matching %q", q)
+	}
+	bins := &s.bins
+	if !s.unfiltered() {
+		bins = &s.shown
+		if s.shownFor != s.shownKey() {
+			what += " (counting…)"
+		}
+	}
+	title := s.Ctx.Styles.Title.Render(sanitize.Truncate(what+" (h: back to the list)", s.Width))
+	return title + "\n" + widget.Histogram(bins.Buckets(), s.Width, max(s.Height-1, 3))
+}
+
+func (s *stakes) ShortHelp() []key.Binding {
+	return append([]key.Binding{keyHistogram, views.KeyRefresh}, s.List.ShortHelp()...)
+}
+
+// FullHelp lists h and r too: the list's own help does not know them.
+func (s *stakes) FullHelp() [][]key.Binding {
+	return append([][]key.Binding{{keyHistogram, views.KeyRefresh}}, s.List.FullHelp()...)
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,338 @@
+// Package creative holds the upload of a creative to the portal: the
+// folder picker, the details, the review, the upload through a pre-signed
+// URL and the registration.
+package creative
+
+import (
+	"context"
+	"errors"
+	"os"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/progress"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/api"
+	"allot/internal/act"
+	"allot/internal/sanitize"
+	"allot/views"
+	"allot/views/widget"
+)
+
+// The writes of an upload, named as the CLI names them.
+const (
+	opURL    = "portals/creatives/upload-url"
+	opCreate = "portals/creatives/create"
+)
+
+type stage int
+
+const (
+	stagePick    stage = iota // choosing a file
+	stageDetails              // name and portal
+	stageReview               // what will be sent, and a confirm dialog
+	stageWorking              // upload URL, upload, register
+	stageDone                 // the public URL
+	stageFailed               // a step failed
+	stageRetry                // registering the uploaded file again: a confirm dialog
+)
+
+var (
+	keyChoose = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose file"))
+	keyUp     = key.NewBinding(key.WithKeys("h", "backspace", "left"), key.WithHelp("h", "parent folder"))
+	keyReview = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s/enter", "review"))
+	keyBack   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))
+	keyCopy   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy public URL"))
+	keyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
+	keyAgain  = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "register again"))
+)
+
+// inspectedFile is the chosen file as inspected before anything is sent.
+type inspectedFile struct {
+	Path, Name string
+	// Unique is the name it is stored under unless it replaces an upload
+	// of its own name (act.StoredName).
+	Unique   string
+	Type     string
+	TypeFrom string // "content" or "extension"
+	Size     int64
+}
+
+// creative uploads a file to a portal and registers it (D12): pick a file,
+// name it, review, then upload URL, upload with progress, register.
+type creative struct {
+	ctx     *views.Context
+	picker  *folder
+	state   stage
+	pickErr string
+	file    inspectedFile
+	form    *widget.Form
+	nameF   *widget.FormField
+	portalF *widget.FormField
+	storeF  *widget.FormField // the stored name: unique, or replacing
+	confirm *widget.Confirm
+	touched map[*widget.FormField]bool
+	message string
+
+	seq    int
+	step   string
+	sent   int64
+	bar    progress.Model
+	result *api.Creative
+	err    string
+	// uploaded is the upload whose registration failed: it can be
+	// registered again without sending the file again. unknown says
+	// whether the failed registration may have been applied.
+	uploaded *api.UploadURL
+	unknown  bool
+	// checked says what the check of a lost registration found; applied
+	// that it found it applied, which is then not sent again.
+	checked string
+	applied bool
+	written act.Sent // the registration whose answer was lost
+
+	width, height int
+}
+
+// New is the creative upload, choosing from the current directory.
+func New(ctx *views.Context) views.Screen {
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = "."
+	}
+	return newCreative(ctx, dir)
+}
+
+func newCreative(ctx *views.Context, dir string) *creative {
+	return &creative{ctx: ctx, picker: newFolder(dir), touched: map[*widget.FormField]bool{},
+		bar: progress.New(progress.WithDefaultGradient(), progress.WithoutPercentage())}
+}
+
+func (c *creative) Title() string { return "Upload creative" }
+
+// Drafted says a file is chosen, its details being filled in or reviewed.
+func (c *creative) Drafted() bool { return c.state == stageDetails || c.state == stageReview }
+
+func (c *creative) Init() tea.Cmd { return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick()) }
+
+func (c *creative) Mode() views.Mode {
+	return views.Mode{
+		Busy:      c.state == stageWorking,
+		TakesKeys: c.state == stageDetails || c.state == stageReview || c.state == stageRetry,
+		OwnsEsc:   c.state != stagePick,
+	}
+}
+
+// Messages of the upload.
+type (
+	inspectedMsg struct {
+		file inspectedFile
+		err  error
+	}
+	gotURLMsg struct {
+		seq int
+		url *api.UploadURL
+		err error
+	}
+	progressMsg struct {
+		seq  int
+		sent int64
+		up   *upload
+	}
+	uploadedMsg struct {
+		seq int
+		err error
+		url *api.UploadURL
+	}
+	registeredMsg struct {
+		seq      int
+		creative *api.Creative
+		err      error
+		// What the check of a registration whose answer was lost found.
+		verdict  act.Verdict
+		checkErr error
+	}
+)
+
+func (c *creative) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case inspectedMsg:
+		if c.state != stagePick {
+			return nil
+		}
+		if msg.err != nil {
+			c.pickErr = msg.err.Error()
+			return nil
+		}
+		c.pickErr = ""
+		c.details(msg.file)
+		return c.form.Focus(0)
+	case widget.ConfirmMsg:
+		if !c.confirm.Answers(msg) {
+			return nil
+		}
+		if c.state == stageRetry {
+			if !msg.Yes {
+				c.state = stageFailed
+				return nil
+			}
+			if c.unknown {
+				c.ctx.Recorder.Resent(c.written)
+			}
+			c.seq = views.NextSeq()
+			c.state, c.step, c.err = stageWorking, "registering", ""
+			return c.register(c.uploaded)
+		}
+		if c.state != stageReview {
+			return nil
+		}
+		if !msg.Yes {
+			c.state = stageDetails
+			c.message = "not sent"
+			return c.form.Focus(c.form.Focused())
+		}
+		return c.requestURL()
+	case gotURLMsg:
+		if msg.seq != c.seq {
+			return nil
+		}
+		if msg.err != nil {
+			return c.fail("upload URL", msg.err)
+		}
+		c.step = "uploading"
+		return c.startUpload(msg.url)
+	case progressMsg:
+		if msg.seq != c.seq {
+			return nil
+		}
+		c.sent = msg.sent
+		return msg.up.wait(msg.seq)
+	case uploadedMsg:
+		if msg.seq != c.seq {
+			return nil
+		}
+		if msg.err != nil {
+			return c.fail("upload", msg.err)
+		}
+		c.sent = c.file.Size
+		c.step = "registering"
+		c.uploaded = msg.url
+		return c.register(msg.url)
+	case registeredMsg:
+		if msg.seq != c.seq {
+			return nil
+		}
+		if msg.err != nil {
+			c.unknown = act.Unknown(msg.err)
+			c.checked = ""
+			var unknown *act.UnknownError
+			if errors.As(msg.err, &unknown) {
+				c.written = unknown.Sent()
+				c.checked, c.applied = views.CheckedNote(msg.verdict, msg.checkErr), msg.checkErr == nil && msg.verdict.Check == act.Applied
+			}
+			return c.fail("register", msg.err)
+		}
+		c.state, c.result, c.uploaded = stageDone, msg.creative, nil
+		return nil
+	case tea.KeyMsg:
+		return c.key(msg)
+	case folderRead:
+		c.picker.loaded(msg)
+	case folderTick:
+		// The folder is read again while it is shown: a file deleted
+		// there leaves the list.
+		if msg == c.picker.ticking && c.state == stagePick {
+			return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick())
+		}
+	}
+	return nil
+}
+
+func (c *creative) key(k tea.KeyMsg) tea.Cmd {
+	switch c.state {
+	case stagePick:
+		if k.String() == "esc" {
+			return views.Back
+		}
+		cmd, path := c.picker.key(k)
+		if path != "" {
+			c.pickErr = ""
+			return func() tea.Msg { return inspect(path) }
+		}
+		return cmd
+	case stageDetails:
+		switch {
+		case k.String() == "esc":
+			c.state = stagePick
+			c.message = ""
+			return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick())
+		case key.Matches(k, keyReview) || (k.String() == "enter" && c.form.Focused() == len(c.form.Fields())-1):
+			return c.review()
+		case k.String() == "enter":
+			return c.form.Focus(c.form.Focused() + 1)
+		}
+		fld := c.form.Fields()[c.form.Focused()]
+		before := fld.Value()
+		cmd := c.form.Update(k)
+		if fld.Value() != before {
+			c.touched[fld] = true
+		}
+		c.revalidate(false)
+		return cmd
+	case stageReview:
+		return c.confirm.Update(k)
+	case stageFailed:
+		switch {
+		case key.Matches(k, keyBack):
+			c.state, c.err, c.uploaded = stageDetails, "", nil
+			return c.form.Focus(c.form.Focused())
+		case key.Matches(k, keyAgain) && c.uploaded != nil && !c.applied:
+			c.askRegister()
+		}
+	case stageRetry:
+		return c.confirm.Update(k)
+	case stageDone:
+		switch {
+		case key.Matches(k, keyCopy):
+			return c.ctx.Clipboard.Copy(c.result.PublicURL)
+		case k.String() == "esc":
+			return views.Back
+		}
+	}
+	return nil
+}
+
+// Reopen is the page of a creative's upload URL or registration
+// whose answer was lost, read back from the journal; nil when body is not
+// such a request that encodes back to the same bytes. A registration may
+// be sent again; an upload URL is not (it changes nothing by itself).
+func Reopen(ctx *views.Context, op, ref, write string, body []byte, at time.Time) views.Screen {
+	sent := act.Sent{Op: op, Ref: ref, Write: write, Body: body}
+	switch op {
+	case opURL:
+		var req api.UploadURLRequest
+		if !views.SameJSON(body, &req) {
+			return nil
+		}
+		w := views.NewLostWrite(ctx, "creative upload URL", sent, at)
+		w.NoResend = "An upload URL changes nothing by itself: upload the file again with :creative."
+		return w
+	case opCreate:
+		var req api.CreateCreativeRequest
+		if !views.SameJSON(body, &req) {
+			return nil
+		}
+		w := views.NewLostWrite(ctx, "creative registration", sent, at)
+		client := ctx.Session.API
+		w.Resend = func(c context.Context, rec *act.Recorder) ([]string, error) {
+			cr, err := rec.RegisterCreative(c, client, ref, req)
+			if err != nil {
+				return nil, err
+			}
+			return []string{"Registered " + sanitize.Line(ref) + ".", "Public URL   " + sanitize.Line(cr.PublicURL), "ID           " + sanitize.Line(cr.ID)}, nil
+		}
+		return w
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+package creative
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/api"
+	"allot/internal/act"
+	"allot/internal/sanitize"
+	"allot/views"
+)
+
+func (c *creative) review() tea.Cmd {
+	if !c.revalidate(true) {
+		c.message = "fix the fields marked ✗ before review"
+		return nil
+	}
+	body, _ := json.Marshal(c.urlRequest())
+	create, _ := json.Marshal(api.CreateCreativeRequest{StorageKey: "(from the upload URL answer)", Name: c.nameF.Value()})
+	question := fmt.Sprintf("Upload %s to portal %s, stored as %s?", c.file.Name, c.portalF.Value(), c.stored())
+	if c.replacing() {
+		question = fmt.Sprintf("Upload %s to portal %s, REPLACING the bytes of any earlier upload named %s? Every public URL of that name will serve this file.",
+			c.file.Name, c.portalF.Value(), c.stored())
+	}
+	c.confirm = c.ctx.Confirm("creative", question,
+		"File: "+c.file.Path,
+		fmt.Sprintf("Type: %s (from the %s) · Size: %s", c.file.Type, c.file.TypeFrom, views.ByteSize(c.file.Size)),
+		"Name: "+c.nameF.Value()+" · Portal: "+c.portalF.Value(),
+		"",
+		"1. POST "+opURL+" "+string(body),
+		"2. PUT the file's bytes to the upload URL it returns (Content-Type: "+c.file.Type+")",
+		"3. POST "+opCreate+" "+string(create),
+	)
+	c.confirm.SetWidth(max(min(c.width, 100), 20))
+	c.message = ""
+	c.state = stageReview
+	return nil
+}
+
+// askRegister asks before registering the uploaded file again: when the
+// first registration may have been applied, a second may record the file
+// twice, and the question says so.
+func (c *creative) askRegister() {
+	body, _ := json.Marshal(api.CreateCreativeRequest{StorageKey: c.uploaded.StorageKey, Name: c.nameF.Value()})
+	question := fmt.Sprintf("Register %s again? The file is uploaded; it is not sent again.", c.file.Name)
+	if c.unknown {
+		question = fmt.Sprintf("Register %s again? The first registration may have been applied: a second may record the file twice.", c.file.Name)
+	}
+	c.confirm = c.ctx.Confirm("creative-register", question, "POST "+opCreate+" "+string(body))
+	c.confirm.SetWidth(max(min(c.width, 100), 20))
+	c.state = stageRetry
+}
+
+func (c *creative) fail(step string, err error) tea.Cmd {
+	c.state = stageFailed
+	c.err = step + ": " + err.Error()
+	return nil
+}
+
+// requestURL asks for the upload URL through the recorder. The answer is
+// not journaled: an upload URL is a capability.
+func (c *creative) requestURL() tea.Cmd {
+	c.seq = views.NextSeq()
+	c.state, c.step, c.sent, c.err, c.uploaded = stageWorking, "asking for an upload URL", 0, "", nil
+	seq, req, ref := c.seq, c.urlRequest(), c.file.Name
+	rec, client := c.ctx.Recorder, c.ctx.Session.API
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
+		defer cancel()
+		up, err := rec.CreativeUploadURL(ctx, client, ref, req)
+		return gotURLMsg{seq: seq, url: up, err: err}
+	}
+}
+
+// upload carries an upload's progress and end from the goroutine that
+// sends the file to the Cmd loop that reports them.
+type upload struct {
+	progress chan int64 // the latest count; older ones are dropped
+	done     chan error
+	url      *api.UploadURL
+}
+
+// wait reports the next progress, or the end of the upload.
+func (u *upload) wait(seq int) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case n := <-u.progress:
+			return progressMsg{seq: seq, sent: n, up: u}
+		case err := <-u.done:
+			return uploadedMsg{seq: seq, err: err, url: u.url}
+		}
+	}
+}
+
+func (c *creative) startUpload(up *api.UploadURL) tea.Cmd {
+	u := &upload{progress: make(chan int64, 1), done: make(chan error, 1), url: up}
+	client, file := c.ctx.Session.API, c.file
+	go func() { u.done <- put(client, up.UploadURL, file, u.progress) }()
+	return u.wait(c.seq)
+}
+
+// put sends the file, counting bytes into progress.
+func put(client *api.Client, uploadURL string, file inspectedFile, progress chan int64) error {
+	f, err := os.Open(file.Path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if info.Size() != file.Size {
+		return fmt.Errorf("%s changed since it was chosen (%d bytes, now %d): choose it again", sanitize.Line(file.Name), file.Size, info.Size())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
+	defer cancel()
+	return client.Upload(ctx, uploadURL, file.Type, &countingReader{r: f, ch: progress}, file.Size)
+}
+
+// countingReader counts what is read through it and offers the count on ch
+// without ever blocking: a full channel has its stale count replaced.
+type countingReader struct {
+	r  io.Reader
+	n  int64
+	ch chan int64
+}
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if n > 0 {
+		r.n += int64(n)
+		select {
+		case r.ch <- r.n:
+		default:
+			select {
+			case <-r.ch:
+			default:
+			}
+			select {
+			case r.ch <- r.n:
+			default:
+			}
+		}
+	}
+	return n, err
+}
+
+func (c *creative) register(up *api.UploadURL) tea.Cmd {
+	seq, ref := c.seq, c.file.Name
+	req := api.CreateCreativeRequest{StorageKey: up.StorageKey, Name: c.nameF.Value()}
+	rec, client := c.ctx.Recorder, c.ctx.Session.API
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
+		defer cancel()
+		out, err := rec.RegisterCreative(ctx, client, ref, req)
+		msg := registeredMsg{seq: seq, creative: out, err: err}
+		var unknown *act.UnknownError
+		if errors.As(err, &unknown) {
+			msg.verdict, msg.checkErr = views.CheckSent(rec, unknown.Sent())
+		}
+		return msg
+	}
+}

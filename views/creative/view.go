@@ -1,0 +1,102 @@
+package creative
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+
+	"allot/internal/sanitize"
+	"allot/views"
+	"allot/views/widget"
+)
+
+func (c *creative) SetSize(width, height int) {
+	c.width, c.height = width, height
+	c.picker.height = max(height-5, 1)
+	c.picker.clamp()
+	if c.form != nil {
+		c.form.SetSize(max(width, 20), 6)
+	}
+	if c.confirm != nil {
+		c.confirm.SetWidth(max(min(width, 100), 20))
+	}
+	c.bar.Width = max(min(width-4, 60), 10)
+}
+
+func (c *creative) View() string {
+	w, h := max(c.width, 20), max(c.height, 6)
+	title := c.ctx.Styles.Title.Render("Upload a creative")
+	var out []string
+	switch c.state {
+	case stagePick:
+		out = []string{title + c.ctx.Styles.Muted.Render(" · choose a file (enter) · esc: cancel"),
+			c.ctx.Styles.Muted.Render(sanitize.Truncate(c.picker.dir, w))}
+		out = append(out, c.picker.lines()...)
+		// The refusal wraps (it names the allowed types) in at most three
+		// lines; the picker gives up what it takes.
+		var refusal []string
+		if c.pickErr != "" {
+			refusal = strings.Split(widget.Page("✗ "+sanitize.Line(c.pickErr), w, 3), "\n")
+		}
+		out = append(views.FitLines(out, w, h-max(len(refusal), 2)), refusal...)
+	case stageDetails:
+		out = []string{title + c.ctx.Styles.Muted.Render(" · ctrl+s: review · esc: choose another file"), "",
+			sanitize.Truncate(fmt.Sprintf("File: %s · %s · %s", c.file.Name, c.file.Type, views.ByteSize(c.file.Size)), w), ""}
+		out = append(out, strings.Split(c.form.View(), "\n")...)
+		if c.message != "" {
+			out = append(out, "", sanitize.Truncate(c.message, w))
+		}
+	case stageReview, stageRetry:
+		out = append([]string{title}, strings.Split(c.confirm.View(), "\n")...)
+	case stageWorking:
+		out = []string{title, "", sanitize.Truncate(fmt.Sprintf("%s: %s…", c.file.Name, c.step), w), ""}
+		frac := 0.0
+		if c.file.Size > 0 {
+			frac = float64(c.sent) / float64(c.file.Size)
+		}
+		out = append(out, c.bar.ViewAs(frac), fmt.Sprintf("%d%% · %s of %s", int(frac*100), views.ByteSize(c.sent), views.ByteSize(c.file.Size)))
+	case stageDone:
+		r := c.result
+		// Wrapped, not cut: a URL cut short cannot be read off the screen.
+		done := widget.Page("Uploaded and registered "+sanitize.Line(c.file.Name)+"\n\n"+
+			"Public URL   "+sanitize.Line(r.PublicURL)+"\n"+
+			"ID           "+sanitize.Line(r.ID)+"\n"+
+			"Storage key  "+sanitize.Line(r.StorageKey), w, 0)
+		out = append([]string{title, ""}, strings.Split(done, "\n")...)
+		out = append(out, "", c.ctx.Styles.Muted.Render("c: copy the public URL · esc: close"))
+	case stageFailed:
+		out = []string{title, "", "✗ " + sanitize.Line(c.err), ""}
+		if c.unknown && c.uploaded != nil {
+			out = append(out, strings.Split(widget.Page("No readable answer came: the creative may or may not be registered. The journal records the attempt. "+c.checked, w, 0), "\n")...)
+			out = append(out, "")
+		}
+		keys := "esc: back to the details (review sends everything again)"
+		if c.uploaded != nil && !c.applied {
+			keys = "r: register the uploaded file again (asks first) · " + keys
+		}
+		out = append(out, c.ctx.Styles.Muted.Render(keys))
+	}
+	return strings.Join(views.FitLines(out, w, h), "\n")
+}
+
+func (c *creative) ShortHelp() []key.Binding {
+	switch c.state {
+	case stagePick:
+		return []key.Binding{keyChoose, keyUp, keyClose}
+	case stageDetails:
+		return append([]key.Binding{keyReview, keyBack}, c.form.Keys.ShortHelp()...)
+	case stageReview, stageRetry:
+		return c.confirm.ShortHelp()
+	case stageDone:
+		return []key.Binding{keyCopy, keyClose}
+	case stageFailed:
+		if c.uploaded != nil && !c.applied {
+			return []key.Binding{keyAgain, keyBack}
+		}
+		return []key.Binding{keyBack}
+	}
+	return nil
+}
+
+func (c *creative) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }

@@ -1,0 +1,369 @@
+// Package holder holds the stakeholder's screens: the allocation lookup
+// and its proof check, the claim and stake forms that end in signing, the
+// keystore unlock and the portal.
+package holder
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/api"
+	"allot/internal/journal"
+	"allot/internal/sanitize"
+	"allot/views"
+	"allot/views/widget"
+	"allot/wallet"
+	"allot/wallet/vesting"
+)
+
+// allocation looks up an allocation: its merkle proof, verified here, the
+// allocation and schedule decoded from the leaf, and an unlock chart. The
+// id field takes keys only while it is edited (/, i or enter; esc leaves
+// it), so the dashboard's keys work on this screen as on any other.
+type allocation struct {
+	views.Base
+	ctx    *views.Context
+	input  textinput.Model
+	recent []string
+	// demo are the embedded sandbox's demo allocations, for a newcomer to
+	// start from; none on a real deployment.
+	demo []string
+	pick int // index in picks() while choosing with up/down; -1 none
+
+	seq     int
+	busy    bool
+	looking string // the id of the lookup in flight, as the user gave it
+	result  *wallet.Verification
+	detail  *widget.Detail
+
+	width, height int
+}
+
+// NewAllocation is the allocation lookup screen.
+func NewAllocation(ctx *views.Context) views.Screen {
+	in := textinput.New()
+	in.Placeholder = "allocation id (UUID)"
+	in.CharLimit = 36
+	in.Prompt = "Allocation: "
+	a := &allocation{ctx: ctx, input: in, pick: -1, detail: widget.NewDetail()}
+	a.recent = views.RecentLookups(ctx.Journal, ctx.Session.Deployment())
+	if fx := ctx.Session.Fixtures; fx != nil {
+		a.demo = fx.AllocationIDs[:min(len(fx.AllocationIDs), views.MaxRecent)]
+	}
+	return a
+}
+
+// LookupMsg asks the allocation screen to look up an id.
+type LookupMsg struct{ ID string }
+
+// RecentAllocations are the ids the command line's :alloc completes: the
+// allocations looked up lately on this deployment, newest first, then, on
+// the embedded sandbox, its demo allocations, as the Allocation screen
+// offers them.
+func RecentAllocations(ctx *views.Context) []string {
+	ids := views.RecentLookups(ctx.Journal, ctx.Session.Deployment())
+	if fx := ctx.Session.Fixtures; fx != nil {
+		for _, id := range fx.AllocationIDs[:min(len(fx.AllocationIDs), views.MaxRecent)] {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
+
+func (a *allocation) Title() string { return "Allocation" }
+func (a *allocation) Mode() views.Mode {
+	return views.Mode{Busy: a.busy, TakesKeys: a.input.Focused()}
+}
+
+func (a *allocation) SetSize(width, height int) {
+	a.width, a.height = width, height
+	a.input.Width = min(40, max(width-14, 10))
+	a.layout()
+}
+
+// layout sizes the fields pane: beside the chart on wide screens, above it
+// otherwise; the line of the input stays on top.
+func (a *allocation) layout() {
+	rest := max(a.height-1, 3)
+	if a.wide() {
+		a.detail.SetSize(a.width/2, rest)
+		return
+	}
+	a.detail.SetSize(a.width, rest-a.chartHeight()-1)
+}
+
+func (a *allocation) wide() bool { return a.width >= 120 }
+
+func (a *allocation) chartHeight() int {
+	if a.wide() {
+		return min(a.height-2, 16)
+	}
+	return min(10, max(a.height-1, 3)/2)
+}
+
+func (a *allocation) lookup(id string) tea.Cmd {
+	id = strings.TrimSpace(id)
+	a.input.Blur()
+	a.input.SetValue(id)
+	if err := api.CheckUUID("allocation id", id); err != nil {
+		a.result = nil
+		return func() tea.Msg { return views.ErrorMsg{Op: "allocation", Err: err} }
+	}
+	a.seq = views.NextSeq()
+	a.busy, a.looking = true, id
+	s, j := a.ctx.Session, a.ctx.Journal
+	now := a.ctx.Now()
+	return views.Load(a.seq, func(c context.Context) (*wallet.Verification, error) {
+		p, err := s.API.MerkleProof(c, id)
+		if err != nil {
+			return nil, err
+		}
+		raw, err := json.Marshal(p)
+		if err != nil {
+			return nil, err
+		}
+		proof, err := wallet.DecodeProof(raw)
+		if err != nil {
+			return nil, err
+		}
+		if j != nil {
+			// Only an id the service knows is worth offering again. A
+			// failed write only costs the recent list.
+			_ = j.Append(s.Deployment().Stamp(journal.Entry{Kind: journal.KindLookup, Ref: id}))
+		}
+		opts := s.VerifyOptions(c)
+		opts.Now = now
+		return wallet.VerifyProof(c, proof, opts), nil
+	})
+}
+
+// remember puts id first in the recent lookups; the journal keeps it for
+// the next run (written by the lookup's command: an fsync has no place on
+// the UI goroutine).
+func (a *allocation) remember(id string) {
+	out := []string{id}
+	for _, r := range a.recent {
+		if r != id && len(out) < views.MaxRecent {
+			out = append(out, r)
+		}
+	}
+	a.recent = out
+	a.pick = -1
+}
+
+// picks are the ids offered to look up: the recent ones, then the demo
+// allocations not among them.
+func (a *allocation) picks() []string {
+	out := slices.Clone(a.recent)
+	for _, id := range a.demo {
+		if !slices.Contains(a.recent, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// edit starts editing the id field.
+func (a *allocation) edit() tea.Cmd {
+	a.input.Focus()
+	a.input.CursorEnd()
+	return textinput.Blink
+}
+
+// move moves the pick by delta within the offered ids.
+func (a *allocation) move(delta int) bool {
+	picks := a.picks()
+	if len(picks) == 0 {
+		return false
+	}
+	if a.pick < 0 && delta < 0 {
+		a.pick = 0
+	} else {
+		a.pick = max(0, min(a.pick+delta, len(picks)-1))
+	}
+	return true
+}
+
+func (a *allocation) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case LookupMsg:
+		return a.lookup(msg.ID)
+	case views.TxStatusMsg:
+		// A claim mined changes what was withdrawn and what is claimable:
+		// the amounts on show are read again rather than left stale.
+		if msg.Final && msg.Op == "claim" && a.result != nil && !a.busy {
+			return a.lookup(a.looking)
+		}
+		return nil
+	case views.Loaded[*wallet.Verification]:
+		if msg.Seq != a.seq {
+			return nil
+		}
+		a.busy = false
+		if msg.Err != nil {
+			a.result = nil
+			return func() tea.Msg { return views.ErrorMsg{Op: "allocation", Err: msg.Err} }
+		}
+		a.result = msg.Value
+		// The id remembered is the one asked for: the service's answer
+		// could name any other.
+		a.remember(a.looking)
+		a.detail.SetFields(verificationFields(msg.Value, a.ctx.Now()))
+		// The verdict replaces whatever an earlier lookup left in the
+		// status line.
+		text := "allocation " + a.looking + ": " + msg.Value.Outcome().String()
+		return func() tea.Msg { return views.StatusMsg{Text: text, Error: msg.Value.Outcome() == wallet.Fail} }
+	case tea.KeyMsg:
+		if a.input.Focused() {
+			return a.updateInput(msg)
+		}
+		return a.updateKey(msg)
+	}
+	if a.input.Focused() {
+		var cmd tea.Cmd
+		a.input, cmd = a.input.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+// updateKey handles a key while the id field is not edited.
+func (a *allocation) updateKey(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, keyEditID):
+		return a.edit()
+	case key.Matches(msg, keyNewLookup):
+		a.input.SetValue("")
+		return a.edit()
+	case key.Matches(msg, keyClaim) && a.result != nil && !a.busy:
+		unlocked, beneficiary := "", common.Address{}
+		if a.result.Unlocked != nil {
+			unlocked = wallet.FormatUnits(a.result.Unlocked)
+		}
+		if a.result.Args != nil {
+			beneficiary = a.result.Args.Allocation.OriginalBeneficiary
+		}
+		return views.Navigate(NewClaim(a.ctx, a.result.Proof.ID, unlocked, beneficiary))
+	}
+	if a.result != nil {
+		return a.detail.Update(msg)
+	}
+	// No result: the offered ids are a list to pick from.
+	switch msg.String() {
+	case "up", "k":
+		a.move(-1)
+	case "down", "j":
+		a.move(1)
+	case "enter":
+		if picks := a.picks(); a.pick >= 0 && a.pick < len(picks) {
+			return a.lookup(picks[a.pick])
+		}
+		return a.edit()
+	}
+	return nil
+}
+
+// updateInput handles a key while the id field is edited.
+func (a *allocation) updateInput(msg tea.KeyMsg) tea.Cmd {
+	switch msg.String() {
+	case "enter":
+		return a.lookup(a.input.Value())
+	case "esc":
+		a.input.Blur()
+		return nil
+	case "up", "down":
+		delta := 1
+		if msg.String() == "up" {
+			delta = -1
+		}
+		if a.move(delta) {
+			a.input.SetValue(a.picks()[a.pick])
+			a.input.CursorEnd()
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	a.input, cmd = a.input.Update(msg)
+	return cmd
+}
+
+func (a *allocation) View() string {
+	var b strings.Builder
+	b.WriteString(a.input.View() + "\n")
+	if a.input.Focused() || a.result == nil {
+		a.viewPicks(&b)
+		return b.String()
+	}
+	v := a.result
+	chartPoints := make([]widget.Point, 0, 1+len(v.Timeline))
+	for _, p := range v.Timeline {
+		chartPoints = append(chartPoints, widget.Point{At: p.At, Fraction: float64(p.PPM) / vesting.PercentScale})
+	}
+	now := a.ctx.Now()
+	heading := "Unlock schedule · unlocked now " + vesting.FormatPPM(v.UnlockedPPM) + "%"
+	if v.Unclaimable != nil {
+		heading = "Unlock schedule · cannot be claimed now"
+	}
+	title := a.ctx.Styles.Title.Render(sanitize.Truncate(heading, a.width))
+	if a.wide() {
+		chart := title + "\n" + widget.StepChart(chartPoints, now, a.width-a.width/2-2, a.chartHeight())
+		b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, a.detail.View(), "  ", chart))
+		return b.String()
+	}
+	b.WriteString(a.detail.View() + "\n" + title + "\n" + widget.StepChart(chartPoints, now, a.width, a.chartHeight()-1))
+	return b.String()
+}
+
+// viewPicks lists the ids to pick from, and how.
+func (a *allocation) viewPicks(b *strings.Builder) {
+	muted := a.ctx.Styles.Muted
+	switch {
+	case a.busy:
+		b.WriteString(muted.Render("Looking up and verifying…") + "\n")
+	case a.input.Focused():
+		b.WriteString(muted.Render("Type an id: enter looks it up, esc stops · ↑/↓ pick below") + "\n")
+	default:
+		b.WriteString(muted.Render("/ or i: type an id · ↑/↓ and enter: look one up below") + "\n")
+	}
+	for i, id := range a.picks() {
+		switch {
+		case i == 0 && len(a.recent) > 0:
+			b.WriteString("\n" + muted.Render("Recent lookups:") + "\n")
+		case i == len(a.recent):
+			b.WriteString("\n" + muted.Render("Demo allocations of the embedded sandbox:") + "\n")
+		}
+		marker := "  "
+		if i == a.pick {
+			marker = "▶ "
+		}
+		b.WriteString(marker + sanitize.Line(id) + "\n")
+	}
+}
+
+func (a *allocation) ShortHelp() []key.Binding {
+	if a.input.Focused() {
+		return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "look up")),
+			key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "pick")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop editing"))}
+	}
+	if a.result != nil {
+		return append([]key.Binding{keyClaim, keyEditID, keyNewLookup}, a.detail.ShortHelp()...)
+	}
+	keys := []key.Binding{keyEditID}
+	if len(a.picks()) > 0 {
+		keys = append(keys, key.NewBinding(key.WithKeys("up", "down", "enter"), key.WithHelp("↑/↓ enter", "look one up")))
+	}
+	return append(keys, keyNewLookup)
+}
+
+func (a *allocation) FullHelp() [][]key.Binding { return [][]key.Binding{a.ShortHelp()} }

@@ -1,0 +1,146 @@
+package holder
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"allot/views"
+	"allot/views/widget"
+	"allot/wallet"
+	"allot/wallet/vesting"
+)
+
+var (
+	passStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#1A7F37", Dark: "#3FB950"}).Bold(true)
+	// uncheckedStyle: neither green nor red, and never mistaken for a pass.
+	uncheckedStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#9A6700", Dark: "#D29922"}).Bold(true)
+)
+
+// checkMark is a check's state as the screen shows it.
+func checkMark(c wallet.Check) string {
+	switch c.State {
+	case wallet.Pass:
+		return "✓ PASS"
+	case wallet.Fail:
+		return "✗ FAIL"
+	}
+	return "? NOT CHECKED"
+}
+
+// checkField shows one check: its state, then what passed (detail) or
+// why it failed or could not run.
+func checkField(label string, c wallet.Check, detail string) widget.Field {
+	style := uncheckedStyle
+	switch c.State {
+	case wallet.Pass:
+		style = passStyle
+	case wallet.Fail:
+		style = views.FailStyle
+	}
+	if c.State != wallet.Pass {
+		detail = c.Reason
+	}
+	return widget.Field{Label: label, Value: checkMark(c) + "  " + detail, Style: style}
+}
+
+// verificationFields are the three checks first, what the leaf says next,
+// and the hashes they rest on last.
+func verificationFields(v *wallet.Verification, now time.Time) []widget.Field {
+	leaf := "the service stated no hash; the root vouches for it"
+	if v.Proof.Hash != nil {
+		leaf = "keccak256(decodableArgs) = the stated hash"
+	}
+	root := ""
+	if v.RootCheck.State == wallet.Pass {
+		root = "held by vester " + v.Vester.Hex()
+	}
+	schedule := ""
+	if v.Args != nil {
+		schedule = v.Args.Schedule.Kind + " " + v.Args.Schedule.UnlockScheduleID
+	}
+	fields := []widget.Field{
+		{Label: "Allocation", Value: v.Proof.ID},
+		checkField("Leaf", v.LeafCheck, leaf),
+		checkField("On-chain root", v.RootCheck, root),
+		checkField("Schedule", v.ScheduleCheck, schedule),
+	}
+	if v.Args == nil {
+		return append(fields, hashFields(v)...)
+	}
+	al, sc := v.Args.Allocation, v.Args.Schedule
+	fields = append(fields,
+		widget.Field{Label: "Total", Value: widget.FormatAmount(wallet.FormatUnits(al.TotalAllocation))},
+		unlockedField(v),
+	)
+	fields = append(fields, withdrawnFields(v)...)
+	fields = append(fields,
+		widget.Field{Label: "Beneficiary", Value: al.OriginalBeneficiary.Hex()},
+		widget.Field{Label: "Flags", Value: fmt.Sprintf("cancelable %t · revokable %t · transferable by admin %t · by beneficiary %t",
+			al.Cancelable, al.Revokable, al.TransferableByAdmin, al.TransferableByBeneficiary)},
+	)
+	switch sc.Kind {
+	case vesting.Calendar:
+		for i, ts := range sc.UnlockTimestamps {
+			pct := "?"
+			if i < len(sc.UnlockPercents) && sc.UnlockPercents[i].IsUint64() {
+				pct = vesting.FormatPPM(sc.UnlockPercents[i].Uint64())
+			}
+			fields = append(fields, widget.Field{Label: fmt.Sprintf("  unlock %d", i+1), Value: fmt.Sprintf("%s%% at %s", pct, widget.FormatTime(time.Unix(int64(ts), 0), now))})
+		}
+	case vesting.Interval:
+		for i, p := range sc.Pieces {
+			fields = append(fields, widget.Field{Label: fmt.Sprintf("  piece %d", i+1), Value: fmt.Sprintf("%s%% in %d steps of %s from %s",
+				vesting.FormatPPM(uint64(p.Percent)), p.NumberOfPeriods, widget.FormatDuration(int64(p.PeriodLength)), widget.FormatTime(time.Unix(int64(p.StartDate), 0), now))})
+		}
+	}
+	return append(fields, hashFields(v)...)
+}
+
+// hashFields are the leaf, the root it leads to and the proof's nodes.
+func hashFields(v *wallet.Verification) []widget.Field {
+	fields := []widget.Field{
+		{Label: "Leaf hash", Value: v.Leaf.Hex()},
+		{Label: "Computed root", Value: v.ComputedRoot.Hex()},
+		{Label: "Root index", Value: fmt.Sprint(v.Proof.RootIndex)},
+	}
+	for i, sib := range v.Proof.Siblings {
+		fields = append(fields, widget.Field{Label: fmt.Sprintf("  proof %d", i), Value: sib.Hex()})
+	}
+	return fields
+}
+
+// unlockedField shows what the production vester pays out now, or, when
+// it cannot (D16), says so instead of any amount.
+func unlockedField(v *wallet.Verification) widget.Field {
+	if v.Unclaimable != nil {
+		return widget.Field{Label: "Unlocked now", Value: "warning: " + v.Unclaimable.Error(), Style: views.FailStyle}
+	}
+	return widget.Field{Label: "Unlocked now", Value: fmt.Sprintf("%s%%  %s", vesting.FormatPPM(v.UnlockedPPM), widget.FormatAmount(wallet.FormatUnits(v.Unlocked)))}
+}
+
+// claimableField is what a claim could take now: nothing to show for a
+// schedule the vester cannot pay out yet.
+func claimableField(v *wallet.Verification) widget.Field {
+	c := v.Claimable()
+	if c == nil {
+		return widget.Field{Label: "Claimable now", Value: "none until the schedule can be paid out (see above)"}
+	}
+	return widget.Field{Label: "Claimable now", Value: widget.FormatAmount(wallet.FormatUnits(c))}
+}
+
+// withdrawnFields say what the vester paid out already and what a claim
+// could take now; only the vester knows, so without it they say why not.
+func withdrawnFields(v *wallet.Verification) []widget.Field {
+	switch {
+	case v.Withdrawn != nil:
+		return []widget.Field{
+			{Label: "Withdrawn", Value: widget.FormatAmount(wallet.FormatUnits(v.Withdrawn))},
+			claimableField(v),
+		}
+	case v.WithdrawnErr != nil:
+		return []widget.Field{{Label: "Withdrawn", Value: "unknown: " + v.WithdrawnErr.Error()}}
+	}
+	return []widget.Field{{Label: "Withdrawn", Value: "unknown: no vester holding the root was found"}}
+}

@@ -1,0 +1,318 @@
+package holder
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/api"
+	"allot/internal/act"
+	"allot/views"
+	"allot/views/widget"
+	"allot/wallet"
+)
+
+// claim claims an allocation for the unlocked account: the amount (all
+// that is claimable by default), the claim request shown and sent on a yes,
+// then the clear-signing flow of the transactions the service returns.
+type claim struct {
+	views.FormSign
+	id       string
+	unlocked string // what the leaf says is unlocked by now, in tokens; a hint
+	// beneficiary is the leaf's; zero when it did not decode.
+	beneficiary common.Address
+
+	req     *api.ClaimRequest // the request under review
+	confirm *widget.Confirm
+}
+
+// NewClaim is the claim screen of allocation id. unlocked, when known, is
+// the amount the allocation has unlocked by now, and beneficiary the
+// wallet its leaf names: the screen says so when another account is
+// unlocked, before the service refuses the claim.
+func NewClaim(ctx *views.Context, id, unlocked string, beneficiary common.Address) views.Screen {
+	c := &claim{id: id, unlocked: unlocked, beneficiary: beneficiary}
+	c.FormSign = views.NewFormSign(ctx, c.headLines, "review the claim request",
+		widget.TextField("amount", "Amount (tokens)", "empty: all that is claimable now", nil),
+		widget.TextField("userCountryCode", "Country (optional)", "ISO 3166-1 alpha-2, e.g. DE", nil),
+	)
+	c.Form.Field("amount").Check = func(string) error { return c.check("amount") }
+	c.Form.Field("userCountryCode").Check = func(string) error { return c.check("userCountryCode") }
+	c.Form.Field("userCountryCode").SetCharLimit(2)
+	return c
+}
+
+// request builds the claim request from the form and validates it as the
+// api package does; an amount that is not a number is one more field error.
+func (c *claim) request() (api.ClaimRequest, error) {
+	req := api.ClaimRequest{UserCountryCode: strings.ToUpper(strings.TrimSpace(c.Form.Field("userCountryCode").Value()))}
+	if addr, _, ok := c.Ctx.Wallet.Account(); ok {
+		req.Sender = addr.Hex()
+	}
+	var amountErr *api.FieldError
+	if v := strings.TrimSpace(c.Form.Field("amount").Value()); v != "" {
+		n, err := views.TokenAmount(v)
+		if err == nil {
+			err = c.withinUnlocked(n)
+		}
+		if err != nil {
+			amountErr = &api.FieldError{Path: "amount", Message: err.Error()}
+		} else {
+			req.Amount = &n
+		}
+	}
+	err := req.Validate(c.id)
+	if amountErr == nil {
+		return req, err
+	}
+	verr := &api.ValidationError{Op: "claim"}
+	errors.As(err, &verr)
+	verr.Fields = append(verr.Fields, *amountErr)
+	return req, verr
+}
+
+// withinUnlocked refuses an amount above what the leaf says is unlocked by
+// now: the service can never pay it, as it subtracts what was claimed
+// already from that.
+func (c *claim) withinUnlocked(n api.Number) error {
+	if c.unlocked == "" {
+		return nil
+	}
+	unlocked, err := api.ParseAmount(c.unlocked)
+	if err != nil || n.LessThanOrEqual(unlocked.Decimal) {
+		return nil
+	}
+	return fmt.Errorf("more than the %s tokens unlocked by now", unlocked.String())
+}
+
+// check validates the request as the api package does and returns the
+// error of field path, if any.
+func (c *claim) check(path string) error {
+	_, err := c.request()
+	return fieldError(err, path)
+}
+
+// fieldError is the message of path in a validation error, or nil.
+func fieldError(err error, path string) error {
+	var verr *api.ValidationError
+	if !errors.As(err, &verr) {
+		return nil
+	}
+	for _, f := range verr.Fields {
+		if f.Path == path {
+			return errors.New(f.Message)
+		}
+	}
+	return nil
+}
+
+func (c *claim) Title() string { return "Claim" }
+
+// Drafted says the form holds what the user typed, or a request under
+// review, not sent.
+func (c *claim) Drafted() bool {
+	if c.Flow != nil || c.Working != "" {
+		return false
+	}
+	for _, f := range c.Form.Fields() {
+		if f.Value() != "" {
+			return true
+		}
+	}
+	return c.confirm != nil
+}
+
+func (c *claim) SetSize(width, height int) {
+	c.FormSign.SetSize(width, height)
+	if c.confirm != nil {
+		c.confirm.SetWidth(min(width, 80))
+	}
+}
+
+func (c *claim) Update(msg tea.Msg) tea.Cmd {
+	if c.Flow != nil {
+		return c.UpdateFlow(msg)
+	}
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		if c.confirm != nil {
+			return c.confirm.Update(msg)
+		}
+		return c.FormKey(msg, c.review)
+	case widget.ConfirmMsg:
+		if !c.confirm.Answers(msg) {
+			return nil
+		}
+		c.confirm = nil
+		if !msg.Yes {
+			c.req = nil
+			return c.Form.Focus(c.Form.Focused())
+		}
+		return c.send()
+	case views.Loaded[*api.ClaimResult]:
+		if msg.Seq != c.Seq {
+			return nil
+		}
+		c.Working = ""
+		if msg.Err != nil {
+			c.Err = msg.Err
+			c.showRemote(msg.Err)
+			return nil
+		}
+		calls, err := wallet.ClaimCalls(msg.Value)
+		if err != nil {
+			c.Err = fmt.Errorf("the claim cannot be signed here: %w", err)
+			return nil
+		}
+		ops := make([]string, len(calls))
+		for i := range ops {
+			ops[i] = "claim"
+		}
+		return c.Sign(c.id, ops, calls, nil, c.policy())
+	}
+	return c.Form.Update(msg)
+}
+
+// showRemote puts the service's field errors under the fields they name.
+func (c *claim) showRemote(err error) {
+	for _, f := range c.Form.Fields() {
+		if ferr := fieldError(err, f.Key); ferr != nil {
+			f.SetErr(ferr)
+		}
+	}
+}
+
+func (c *claim) review() tea.Cmd {
+	if _, _, ok := c.Ctx.Wallet.Account(); !ok {
+		c.Err = errors.New("no account is unlocked: press esc, then u (or :unlock), and claim again")
+		return nil
+	}
+	if !c.Form.Valid() {
+		return nil
+	}
+	req, err := c.request()
+	if err != nil {
+		c.Err = err
+		return nil
+	}
+	c.req = &req
+	body, _ := json.MarshalIndent(req, "", "  ")
+	c.confirm = c.Ctx.Confirm("claim", "Send this claim request for allocation "+c.id+"?",
+		"POST allocations/"+c.id+"/claim", string(body),
+		"The service answers with the transaction(s) to sign, which you review next. Nothing is signed yet.")
+	c.confirm.SetWidth(min(c.Width, 80))
+	return nil
+}
+
+func (c *claim) send() tea.Cmd {
+	req, id := *c.req, c.id
+	rec, client := c.Ctx.Recorder, c.Ctx.Session.API
+	c.Working = "Sending the claim request"
+	c.Seq = views.NextSeq()
+	return views.Load(c.Seq, func(ctx context.Context) (*api.ClaimResult, error) {
+		res, err := rec.RequestClaim(ctx, client, id, req)
+		var unknown *act.UnknownError
+		if errors.As(err, &unknown) {
+			// Checked at once, which settles it in the journal. A claim
+			// request signs nothing: asking again is safe either way.
+			v, cerr := views.CheckSent(rec, unknown.Sent())
+			note := views.CheckedNote(v, cerr)
+			switch {
+			case cerr != nil:
+			case v.Check == act.Applied:
+				note = "Checked: the service took the request; its answer was lost. Asking again is safe: a claim request signs nothing."
+			case v.Check == act.NotApplied:
+				note = "Checked: the service did not take the request. Asking again is safe: a claim request signs nothing."
+			}
+			err = fmt.Errorf("%w. %s", err, note)
+		}
+		return res, err
+	})
+}
+
+// policy holds the claim's calls to the allocation asked for and the
+// amount asked (all that is claimable when none was).
+func (c *claim) policy() views.PolicyCheck {
+	session, id, rec := c.Ctx.Session, c.id, c.Ctx.Recorder
+	signer, _, _ := c.Ctx.Wallet.Account()
+	// The amount in the request the user confirmed; nil asked for all.
+	var asked *big.Int
+	var askedErr error
+	if c.req != nil && c.req.Amount != nil {
+		asked, askedErr = wallet.ParseUnits(c.req.Amount.String())
+	}
+	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
+		if askedErr != nil {
+			return nil, fmt.Errorf("the amount asked: %w", askedErr)
+		}
+		p, err := session.ClaimPolicy(ctx, id, signer, asked)
+		if err != nil {
+			return nil, err
+		}
+		p.Seen = rec.Seen()
+		return wallet.CheckClaim(ctx, session.Chain, p, calls)
+	}
+}
+
+func (c *claim) View() string {
+	return c.Draw("enter reviews the claim request · esc cancels: nothing is sent", c.confirm)
+}
+
+// headLines are the lines above the form or the flow: which allocation,
+// as whom, and how much is unlocked.
+func (c *claim) headLines() string {
+	st := c.Ctx.Styles
+	var b strings.Builder
+	b.WriteString(st.Title.Render("Claim allocation "+c.id) + "\n")
+	addr, _, ok := c.Ctx.Wallet.Account()
+	switch {
+	case ok && c.beneficiary != (common.Address{}) && addr != c.beneficiary:
+		b.WriteString("Claiming as " + addr.Hex() + "\n")
+		// Anyone may send a withdraw (D16): it is not refused, but the
+		// signer pays the fee and the tokens are not theirs.
+		b.WriteString("! the tokens go to the beneficiary " + c.beneficiary.Hex() + ", not to the signer\n")
+	case ok:
+		b.WriteString("Claiming as " + addr.Hex() + "\n")
+	default:
+		b.WriteString("No account is unlocked: esc, then u (or :unlock) to unlock the beneficiary's account.\n")
+	}
+	if c.unlocked != "" {
+		b.WriteString(st.Muted.Render("Unlocked by now: "+c.unlocked+" tokens; the service subtracts what was claimed already.") + "\n")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func (c *claim) ShortHelp() []key.Binding { return c.Help(c.confirm) }
+
+func (c *claim) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
+
+// ReopenClaim is the page of a claim request whose answer was lost, read
+// back from the journal; nil when body is not a claim request that
+// encodes back to the same bytes. Sending it again signs nothing: the
+// transactions it answers with are signed from the allocation's claim.
+func ReopenClaim(ctx *views.Context, allocationID, write string, body []byte, at time.Time) views.Screen {
+	var req api.ClaimRequest
+	if !views.SameJSON(body, &req) {
+		return nil
+	}
+	w := views.NewLostWrite(ctx, "claim request", act.Sent{Op: act.OpClaim, Ref: allocationID, Write: write, Body: body}, at)
+	client := ctx.Session.API
+	w.Resend = func(c context.Context, rec *act.Recorder) ([]string, error) {
+		res, err := rec.RequestClaim(c, client, allocationID, req)
+		if err != nil {
+			return nil, err
+		}
+		return []string{fmt.Sprintf("The service answered with %d transaction(s) to sign for allocation %s. Nothing was signed: "+
+			"to review and sign them, look the allocation up (3) and claim.", len(res.Parameters), allocationID)}, nil
+	}
+	return w
+}

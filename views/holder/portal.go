@@ -1,0 +1,373 @@
+package holder
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/api"
+	"allot/internal/sanitize"
+	"allot/views"
+	"allot/views/widget"
+	"allot/wallet"
+)
+
+// portal signs the unlocked account in to the claim portal (the message
+// shown in full before it is signed), shows the submission of the signed-in
+// wallet, and the humanity status of any wallet.
+type portal struct {
+	ctx  *views.Context
+	keys portalKeys
+
+	// Sign-in: the message waiting for a yes, and the confirm asking it.
+	pending *wallet.Portal
+	message string
+	confirm *widget.Confirm
+	// shown is the message, scrolled when the terminal is too short for
+	// it and the question together.
+	shown widget.Scroll
+
+	submission *api.SubmissionAccounts
+	humanityIn textinput.Model
+	humanity   string // the last answer, as a line
+
+	seq  int
+	busy string // what runs, for the screen; empty when idle
+	err  error
+
+	width, height int
+}
+
+type portalKeys struct {
+	SignIn, SignOut, Refresh, Humanity key.Binding
+}
+
+// NewPortal is the portal screen.
+func NewPortal(ctx *views.Context) views.Screen {
+	in := textinput.New()
+	in.Prompt = "Wallet: "
+	in.Placeholder = "0x… address"
+	in.CharLimit = 42
+	return &portal{ctx: ctx, humanityIn: in, keys: portalKeys{
+		SignIn:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sign in")),
+		SignOut:  key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "sign out")),
+		Refresh:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload submission")),
+		Humanity: key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "humanity of a wallet")),
+	}}
+}
+
+type humanityAnswer struct {
+	wallet string
+	res    *api.HumanityResult
+}
+
+func (p *portal) Title() string { return "Portal" }
+func (p *portal) Mode() views.Mode {
+	return views.Mode{Busy: p.busy != "", TakesKeys: p.humanityIn.Focused() || p.confirm != nil}
+}
+
+func (p *portal) SetSize(width, height int) {
+	p.width, p.height = width, height
+	p.humanityIn.Width = 44
+	if p.confirm != nil {
+		p.confirm.SetWidth(min(width, 90))
+	}
+	p.fitMessage()
+}
+
+// fitMessage wraps the sign-in message to the width and gives it the
+// height the lines around it leave: the head, the caption and the rules,
+// and the question whole.
+func (p *portal) fitMessage() {
+	if p.confirm == nil {
+		return
+	}
+	around := views.LinesAt(p.head(), p.width) + 4 + lipgloss.Height(p.confirm.View())
+	p.shown.Styles = p.ctx.Styles
+	p.shown.SetLines(strings.Split(widget.Page(sanitize.Block(p.message), p.width, 0), "\n"))
+	p.shown.SetSize(p.width, p.height-around)
+}
+
+func (p *portal) Init() tea.Cmd { return p.loadSubmission() }
+
+func (p *portal) loadSubmission() tea.Cmd {
+	pt, _, ok := p.ctx.Wallet.Portal(p.ctx.Now())
+	if !ok {
+		return nil
+	}
+	p.seq = views.NextSeq()
+	p.busy = "reading the submission"
+	return views.Load(p.seq, func(ctx context.Context) (*api.SubmissionAccounts, error) {
+		return pt.SubmissionAccounts(ctx)
+	})
+}
+
+func (p *portal) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return p.key(msg)
+	case widget.ConfirmMsg:
+		if !p.confirm.Answers(msg) {
+			return nil
+		}
+		p.confirm = nil
+		if !msg.Yes {
+			p.pending, p.message = nil, ""
+			return func() tea.Msg { return views.StatusMsg{Text: "sign-in cancelled: nothing was signed"} }
+		}
+		return p.signIn()
+	case views.Loaded[wallet.Session]:
+		if msg.Seq != p.seq {
+			return nil
+		}
+		pt := p.pending
+		p.busy, p.pending, p.message = "", nil, ""
+		if msg.Err != nil {
+			p.err = msg.Err
+			return nil
+		}
+		p.submission = nil
+		p.ctx.Wallet.SignedIn(pt, msg.Value)
+		return tea.Batch(p.loadSubmission(),
+			func() tea.Msg { return views.StatusMsg{Text: "signed in to the portal"} })
+	case views.Loaded[*api.SubmissionAccounts]:
+		if msg.Seq != p.seq {
+			return nil
+		}
+		p.busy = ""
+		p.submission, p.err = msg.Value, msg.Err
+	case views.Loaded[humanityAnswer]:
+		if msg.Seq != p.seq {
+			return nil
+		}
+		p.busy = ""
+		if msg.Err != nil {
+			p.err = msg.Err
+			return nil
+		}
+		verdict := "has NOT passed proof of humanity"
+		if msg.Value.res.Verified {
+			verdict = "passed proof of humanity"
+		}
+		p.humanity = msg.Value.wallet + " " + verdict
+	}
+	if p.humanityIn.Focused() {
+		var cmd tea.Cmd
+		p.humanityIn, cmd = p.humanityIn.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+func (p *portal) key(msg tea.KeyMsg) tea.Cmd {
+	if p.confirm != nil {
+		if p.shown.Key(msg) {
+			return nil
+		}
+		return p.confirm.Update(msg)
+	}
+	if p.humanityIn.Focused() {
+		switch msg.String() {
+		case "esc":
+			p.humanityIn.Blur()
+			return nil
+		case "enter":
+			return p.askHumanity()
+		}
+		var cmd tea.Cmd
+		p.humanityIn, cmd = p.humanityIn.Update(msg)
+		return cmd
+	}
+	if p.busy != "" {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, p.keys.SignIn):
+		return p.prepare()
+	case key.Matches(msg, p.keys.SignOut):
+		if _, _, ok := p.ctx.Wallet.Portal(p.ctx.Now()); ok {
+			p.ctx.Wallet.SignOut()
+			p.submission = nil
+			return func() tea.Msg { return views.StatusMsg{Text: "signed out: the portal token is forgotten"} }
+		}
+	case key.Matches(msg, p.keys.Refresh):
+		return p.loadSubmission()
+	case key.Matches(msg, p.keys.Humanity):
+		p.err = nil
+		if addr, _, ok := p.ctx.Wallet.Account(); ok && p.humanityIn.Value() == "" {
+			p.humanityIn.SetValue(addr.Hex())
+		}
+		return p.humanityIn.Focus()
+	}
+	return nil
+}
+
+// prepare builds the sign-in message and shows it whole with a question;
+// nothing is signed until the user says yes.
+func (p *portal) prepare() tea.Cmd {
+	p.err = nil
+	addr, _, ok := p.ctx.Wallet.Account()
+	if !ok {
+		p.err = fmt.Errorf("no account is unlocked: press u (or :unlock) to unlock one, then sign in")
+		return nil
+	}
+	pt, err := p.ctx.Session.Portal()
+	if err != nil {
+		p.err = err
+		return nil
+	}
+	msg, err := pt.Prepare(addr)
+	if err != nil {
+		p.err = fmt.Errorf("sign in: %w", err)
+		return nil
+	}
+	p.pending, p.message = pt, msg.String()
+	p.confirm = p.ctx.Confirm("signin", "Sign this message with "+addr.Hex()+"?",
+		"The signature proves to the portal that you hold this wallet; the portal answers with a session token, kept in memory only. It moves no funds.")
+	p.confirm.SetWidth(min(p.width, 90))
+	p.fitMessage()
+	p.shown.Home()
+	return nil
+}
+
+func (p *portal) signIn() tea.Cmd {
+	signer := p.ctx.Wallet.Signer()
+	if signer == nil {
+		p.err = fmt.Errorf("the account locked itself before signing: unlock it again (u)")
+		return nil
+	}
+	pt, text, rec := p.pending, p.message, p.ctx.Recorder
+	p.seq = views.NextSeq()
+	p.busy = "signing in"
+	return views.Load(p.seq, func(ctx context.Context) (wallet.Session, error) {
+		return rec.SignIn(ctx, pt, text, signer)
+	})
+}
+
+func (p *portal) askHumanity() tea.Cmd {
+	p.err = nil
+	v := strings.TrimSpace(p.humanityIn.Value())
+	if err := api.CheckAddress("wallet", v); err != nil {
+		p.err = err
+		return nil
+	}
+	p.humanityIn.Blur()
+	addr := common.HexToAddress(v).Hex()
+	p.seq = views.NextSeq()
+	p.busy = "asking about humanity"
+	client := p.ctx.Session.API
+	return views.Load(p.seq, func(ctx context.Context) (humanityAnswer, error) {
+		res, err := client.Humanity(ctx, addr)
+		return humanityAnswer{wallet: addr, res: res}, err
+	})
+}
+
+func (p *portal) View() string {
+	st := p.ctx.Styles
+	var b strings.Builder
+	line := func(s string) { b.WriteString(s + "\n") }
+	b.WriteString(p.head())
+	_, _, signed := p.ctx.Wallet.Portal(p.ctx.Now())
+	if p.confirm != nil {
+		line("")
+		line("Sign-in message (EIP-4361), exactly as it will be signed:")
+		line(st.Border.Render(strings.Repeat("─", min(p.width, 60))))
+		line(strings.Join(p.shown.View(), "\n"))
+		line(st.Border.Render(strings.Repeat("─", min(p.width, 60))))
+		line(p.confirm.View())
+		return widget.Page(b.String(), p.width, p.height)
+	}
+	line("")
+	line(st.Title.Render("Submission"))
+	switch {
+	case p.submission != nil:
+		s := p.submission
+		claim := "(not named)"
+		if s.ClaimWallet != nil {
+			claim = sanitize.Line(*s.ClaimWallet)
+		}
+		line(fmt.Sprintf("submitted %s · humanity passed %s · claim wallet %s", yesNo(s.Submitted), yesNo(s.PohPassed), claim))
+		if len(s.Accounts) == 0 {
+			line(st.Muted.Render("no submission accounts"))
+		}
+		for _, a := range s.Accounts {
+			desc := ""
+			if a.Description != nil {
+				desc = " · " + sanitize.Line(*a.Description)
+			}
+			line(fmt.Sprintf("  %s  %s  eligible %s%s", sanitize.Line(a.Value), sanitize.Line(a.Type), yesNo(a.IsEligible), desc))
+		}
+	case signed:
+		line(st.Muted.Render("r reads the submission accounts of the signed-in wallet"))
+	default:
+		line(st.Muted.Render("Sign in to see the submission accounts of your wallet."))
+	}
+	line("")
+	line(st.Title.Render("Proof of humanity"))
+	if p.humanityIn.Focused() {
+		line(p.humanityIn.View())
+		line(st.Muted.Render("enter asks · esc cancels"))
+	} else {
+		line(st.Muted.Render("h asks whether any wallet passed proof of humanity"))
+	}
+	if p.humanity != "" {
+		line(p.humanity)
+	}
+	if p.busy != "" {
+		line("")
+		line(p.busy + "…")
+	}
+	if p.err != nil {
+		line("")
+		line("✗ " + sanitize.Line(p.err.Error()))
+	}
+	return widget.Page(b.String(), p.width, p.height)
+}
+
+// head is the title and where the wallet stands: unlocked, signed in.
+func (p *portal) head() string {
+	st := p.ctx.Styles
+	var b strings.Builder
+	line := func(s string) { b.WriteString(s + "\n") }
+	line(st.Title.Render("Claim portal"))
+	now := p.ctx.Now()
+	addr, _, unlocked := p.ctx.Wallet.Account()
+	_, sess, signed := p.ctx.Wallet.Portal(now)
+	switch {
+	case signed:
+		line(fmt.Sprintf("Signed in as %s; the session expires in %s (o signs out).", sess.Wallet.Hex(), sess.TimeLeft(now).Round(1e9)))
+	case unlocked:
+		line(fmt.Sprintf("Not signed in. s signs in as %s (the message is shown before anything is signed).", addr.Hex()))
+	default:
+		line("Not signed in, and no account is unlocked: press u (or :unlock) first.")
+	}
+	return b.String()
+}
+
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
+}
+
+func (p *portal) ShortHelp() []key.Binding {
+	if p.confirm != nil {
+		return p.confirm.ShortHelp()
+	}
+	// Signing out and reloading the submission need a portal session: not
+	// offered without one (they would do nothing).
+	_, _, signedIn := p.ctx.Wallet.Portal(p.ctx.Now())
+	signOut, refresh := p.keys.SignOut, p.keys.Refresh
+	signOut.SetEnabled(signedIn)
+	refresh.SetEnabled(signedIn)
+	return []key.Binding{p.keys.SignIn, signOut, refresh, p.keys.Humanity}
+}
+
+func (p *portal) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }

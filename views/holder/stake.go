@@ -1,0 +1,182 @@
+package holder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/api"
+	"allot/internal/sanitize"
+	"allot/views"
+	"allot/views/widget"
+	"allot/wallet"
+)
+
+// stake stakes in a pool for the signed-in wallet: the amount, the stake
+// parameters from the portal, the allowance read on chain (an approve of
+// exactly the amount first when it is short), then the clear-signing flow.
+type stake struct {
+	views.FormSign
+	pool api.Pool
+	plan *wallet.StakePlan
+}
+
+// NewStake is the stake screen of pool.
+func NewStake(ctx *views.Context, pool api.Pool) views.Screen {
+	s := &stake{pool: pool}
+	s.FormSign = views.NewFormSign(ctx, s.headLines, "prepare the stake",
+		widget.TextField("amount", "Amount (tokens)", "e.g. 100", nil))
+	s.Form.Field("amount").Check = func(v string) error {
+		_, err := s.amount(v)
+		return err
+	}
+	return s
+}
+
+func (s *stake) amount(v string) (api.Number, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return api.Number{}, errors.New("type the amount to stake")
+	}
+	n, err := views.TokenAmount(v)
+	if err != nil {
+		return api.Number{}, err
+	}
+	if min := s.pool.MinimumStakeAmount.Decimal; n.LessThan(min) {
+		return api.Number{}, fmt.Errorf("the pool's minimum stake is %s", min.String())
+	}
+	return n, nil
+}
+
+func (s *stake) Title() string { return "Stake" }
+
+func (s *stake) Update(msg tea.Msg) tea.Cmd {
+	if s.Flow != nil {
+		return s.UpdateFlow(msg)
+	}
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return s.FormKey(msg, s.prepare)
+	case views.Loaded[*wallet.StakePlan]:
+		if msg.Seq != s.Seq {
+			return nil
+		}
+		s.Working = ""
+		if msg.Err != nil {
+			s.Err = msg.Err
+			return nil
+		}
+		s.plan = msg.Value
+		ops := []string{"stake"}
+		if s.plan.Approve != nil {
+			ops = []string{"approve", "stake"}
+		}
+		return s.Sign(s.pool.ID, ops, s.plan.Calls(), map[common.Address]string{s.plan.Token: "the token the pool stakes"}, s.policy())
+	}
+	return s.Form.Update(msg)
+}
+
+// prepare asks the portal for the stake call and reads the allowance; it
+// sends nothing that changes anything.
+func (s *stake) prepare() tea.Cmd {
+	if !s.Form.Valid() {
+		return nil
+	}
+	amount, _ := s.amount(s.Form.Field("amount").Value())
+	acct, _, unlocked := s.Ctx.Wallet.Account()
+	portal, sess, signed := s.Ctx.Wallet.Portal(s.Ctx.Now())
+	switch {
+	case !unlocked:
+		s.Err = errors.New("no account is unlocked: esc, then u (or :unlock)")
+		return nil
+	case !signed:
+		s.Err = errors.New("not signed in to the portal, which builds the stake: esc, then :portal and s")
+		return nil
+	case sess.Wallet != acct:
+		s.Err = fmt.Errorf("the portal session is %s's, not the unlocked %s's: sign in again", sess.Wallet.Hex(), acct.Hex())
+		return nil
+	}
+	if err := s.Ctx.Session.NeedChain("staking"); err != nil {
+		s.Err = err
+		return nil
+	}
+	s.Working = "Asking the portal and reading the allowance"
+	s.Seq = views.NextSeq()
+	poolID, chain := s.pool.ID, s.Ctx.Session.Chain
+	return views.Load(s.Seq, func(ctx context.Context) (*wallet.StakePlan, error) {
+		params, err := portal.StakeParameters(ctx, poolID, amount)
+		if err != nil {
+			return nil, err
+		}
+		call, err := wallet.StakeCall(params)
+		if err != nil {
+			return nil, fmt.Errorf("stake parameters: %w", err)
+		}
+		return wallet.PlanStake(ctx, chain, call)
+	})
+}
+
+// policy holds the stake's calls to the pool's contract and the amount
+// asked.
+func (s *stake) policy() views.PolicyCheck {
+	session, pool, rec := s.Ctx.Session, s.pool, s.Ctx.Recorder
+	signer, _, _ := s.Ctx.Wallet.Account()
+	// The amount typed, never the one in the portal's calldata.
+	var amount *big.Int
+	if n, err := s.amount(s.Form.Field("amount").Value()); err == nil {
+		amount, _ = wallet.ParseUnits(n.String())
+	}
+	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
+		if amount == nil {
+			return nil, errors.New("the amount typed is not an amount of tokens")
+		}
+		p, err := session.StakePolicy(ctx, pool, signer, amount)
+		if err != nil {
+			return nil, err
+		}
+		p.Seen = rec.Seen()
+		return wallet.CheckStake(ctx, session.Chain, p, calls)
+	}
+}
+
+func (s *stake) View() string {
+	return s.Draw("enter asks the portal for the stake call and shows it before anything is signed · esc cancels", nil)
+}
+
+// headLines are the lines above the form or the flow: the pool, as whom,
+// and the approve that comes first when one does.
+func (s *stake) headLines() string {
+	st := s.Ctx.Styles
+	var b strings.Builder
+	b.WriteString(st.Title.Render("Stake in "+sanitize.Line(s.pool.Name)) + "\n")
+	b.WriteString(st.Muted.Render(fmt.Sprintf("minimum %s · minimum length %s · max APY %s%%",
+		widget.FormatAmount(s.pool.MinimumStakeAmount.String()), widget.FormatDuration(s.pool.MinimumStakeLength), s.pool.MaxAPY.String())) + "\n")
+	// What the stake needs is said on open, as the claim form does, not
+	// only once the amount is typed and sent.
+	addr, _, unlocked := s.Ctx.Wallet.Account()
+	switch {
+	case !unlocked:
+		b.WriteString("No account is unlocked: esc, then u (or :unlock); the stake also needs a portal sign-in (:portal).\n")
+	default:
+		b.WriteString("Staking as " + addr.Hex() + "\n")
+		if _, sess, ok := s.Ctx.Wallet.Portal(s.Ctx.Now()); !ok || sess.Wallet != addr {
+			b.WriteString("Not signed in to the portal as this account, which builds the stake: esc, then :portal and s.\n")
+		}
+	}
+	b.WriteString("\n")
+	if p := s.plan; s.Flow != nil && p.Approve != nil {
+		b.WriteString(fmt.Sprintf("The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",
+			wallet.FormatUnits(p.Allowance), wallet.FormatUnits(p.Amount), wallet.FormatUnits(p.Amount)))
+	}
+	return b.String()
+}
+
+func (s *stake) ShortHelp() []key.Binding { return s.Help(nil) }
+
+func (s *stake) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }

@@ -1,0 +1,254 @@
+package holder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/internal/sanitize"
+	"allot/views"
+	"allot/views/widget"
+	"allot/wallet/keystore"
+)
+
+// unlock chooses an account of the keystore and unlocks it with its
+// passphrase, typed masked; the decryption (scrypt) runs off the UI
+// goroutine.
+type unlock struct {
+	ctx      *views.Context
+	accounts []keystore.Account
+	problems []keystore.FileError
+	dir      string
+	cursor   int
+	pass     textinput.Model
+	seq      int
+	busy     bool
+	loaded   bool
+	err      error
+	keys     unlockKeys
+
+	width, height int
+}
+
+type unlockKeys struct {
+	Up, Down, Choose, Lock key.Binding
+}
+
+// NewUnlock is the screen that unlocks a keystore account.
+func NewUnlock(ctx *views.Context) views.Screen {
+	in := textinput.New()
+	in.Prompt = "Passphrase: "
+	in.EchoMode = textinput.EchoPassword
+	in.EchoCharacter = '•'
+	in.CharLimit = 1024
+	return &unlock{ctx: ctx, pass: in, keys: unlockKeys{
+		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "unlock")),
+		Lock:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "lock the unlocked account")),
+	}}
+}
+
+type keystoreListing struct {
+	dir      string
+	accounts []keystore.Account
+	problems []keystore.FileError
+}
+
+func (u *unlock) Title() string { return "Unlock" }
+func (u *unlock) Mode() views.Mode {
+	return views.Mode{Busy: u.busy, TakesKeys: u.pass.Focused()}
+}
+
+func (u *unlock) SetSize(width, height int) {
+	u.width, u.height = width, height
+	u.pass.Width = max(min(width-16, 60), 8)
+}
+
+func (u *unlock) Init() tea.Cmd {
+	u.seq = views.NextSeq()
+	u.busy = true
+	ctx := u.ctx
+	return views.Load(u.seq, func(context.Context) (keystoreListing, error) {
+		store, err := ctx.Wallet.Store(ctx.Session)
+		if err != nil {
+			return keystoreListing{}, err
+		}
+		if err := store.Refresh(); err != nil {
+			return keystoreListing{}, fmt.Errorf("read the keystore: %w", err)
+		}
+		return keystoreListing{dir: store.Dir(), accounts: store.Accounts(), problems: store.Problems()}, nil
+	})
+}
+
+func (u *unlock) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case views.Loaded[keystoreListing]:
+		if msg.Seq != u.seq {
+			return nil
+		}
+		u.busy, u.loaded = false, true
+		if msg.Err != nil {
+			u.err = msg.Err
+			return nil
+		}
+		u.dir, u.accounts, u.problems = msg.Value.dir, msg.Value.accounts, msg.Value.problems
+		u.cursor = min(u.cursor, max(len(u.accounts)-1, 0))
+	case views.Loaded[common.Address]:
+		if msg.Seq != u.seq {
+			return nil
+		}
+		u.busy = false
+		if msg.Err != nil {
+			u.err = msg.Err
+			if errors.Is(msg.Err, keystore.ErrWrongPassphrase) {
+				return u.pass.Focus()
+			}
+			return nil
+		}
+		u.ctx.Wallet.Unlocked(msg.Value)
+		text := "unlocked " + msg.Value.Hex()
+		return tea.Batch(func() tea.Msg { return views.StatusMsg{Text: text} }, views.ClosePage(u))
+	case tea.KeyMsg:
+		return u.key(msg)
+	}
+	if u.pass.Focused() {
+		var cmd tea.Cmd
+		u.pass, cmd = u.pass.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+func (u *unlock) key(msg tea.KeyMsg) tea.Cmd {
+	if u.pass.Focused() {
+		switch msg.String() {
+		case "esc":
+			u.pass.Reset()
+			u.pass.Blur()
+			return nil
+		case "enter":
+			return u.start()
+		}
+		var cmd tea.Cmd
+		u.pass, cmd = u.pass.Update(msg)
+		return cmd
+	}
+	if u.busy {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, u.keys.Up):
+		u.cursor = max(u.cursor-1, 0)
+	case key.Matches(msg, u.keys.Down):
+		u.cursor = min(u.cursor+1, max(len(u.accounts)-1, 0))
+	case key.Matches(msg, u.keys.Choose):
+		if len(u.accounts) > 0 {
+			u.err = nil
+			return u.pass.Focus()
+		}
+	case key.Matches(msg, u.keys.Lock):
+		if _, _, ok := u.ctx.Wallet.Account(); ok {
+			u.ctx.Wallet.Lock()
+			return func() tea.Msg {
+				return views.StatusMsg{Text: "locked: the key is forgotten and the portal session closed"}
+			}
+		}
+	}
+	return nil
+}
+
+// start decrypts the chosen account's key in the background. The
+// passphrase leaves the input at once: the input is emptied, so it is not
+// drawn or kept.
+func (u *unlock) start() tea.Cmd {
+	pass := u.pass.Value()
+	u.pass.Reset()
+	u.pass.Blur()
+	if pass == "" {
+		u.err = errors.New("type the account's passphrase")
+		return u.pass.Focus()
+	}
+	// By file: a file made by foundry names no address, and the
+	// decryption proves which one it holds.
+	account := u.accounts[u.cursor]
+	u.seq = views.NextSeq()
+	u.busy = true
+	u.err = nil
+	ctx := u.ctx
+	return views.Load(u.seq, func(context.Context) (common.Address, error) {
+		store, err := ctx.Wallet.Store(ctx.Session)
+		if err != nil {
+			return common.Address{}, err
+		}
+		addr, err := store.UnlockFile(account.Path, pass)
+		if err != nil {
+			return addr, fmt.Errorf("unlock %s: %w", account.Label(), err)
+		}
+		return addr, nil
+	})
+}
+
+func (u *unlock) View() string {
+	st := u.ctx.Styles
+	var b strings.Builder
+	b.WriteString(st.Title.Render("Unlock an account of the keystore") + "\n")
+	if u.dir != "" {
+		b.WriteString(st.Muted.Render(widget.Truncate("Keystore: "+sanitize.Line(u.dir), u.width)) + "\n")
+	}
+	if addr, left, ok := u.ctx.Wallet.Account(); ok {
+		b.WriteString(fmt.Sprintf("Unlocked now: %s (locks again in %s; L locks it now)\n", addr.Hex(), left.Round(1e9)))
+	}
+	b.WriteString("\n")
+	switch {
+	case !u.loaded:
+		b.WriteString("Reading the keystore…\n")
+	case len(u.accounts) == 0 && u.err == nil:
+		b.WriteString("The keystore has no accounts. Create one with `allot account new`, or import a key with `allot account import FILE`.\n")
+	}
+	for i, a := range u.accounts {
+		line := "  " + sanitize.Line(a.Label())
+		if i == u.cursor {
+			line = "▶ " + sanitize.Line(a.Label())
+		}
+		if !a.Verified && !a.Unnamed {
+			line += st.Muted.Render("  (per its file; proved on unlock)")
+		}
+		if i == u.cursor {
+			line = st.Selected.Render(line)
+		}
+		b.WriteString(widget.Truncate(line, u.width) + "\n")
+	}
+	for _, p := range u.problems {
+		b.WriteString(widget.Truncate("  ✗ "+sanitize.Line(p.Error()), u.width) + "\n")
+	}
+	b.WriteString("\n")
+	switch {
+	case u.busy && u.loaded:
+		b.WriteString("Decrypting the key (scrypt takes a moment)…\n")
+	case u.pass.Focused():
+		b.WriteString(u.pass.View() + "\n")
+		b.WriteString(st.Muted.Render("enter unlocks · esc cancels · the passphrase is never shown or kept") + "\n")
+	case len(u.accounts) > 0:
+		b.WriteString(st.Muted.Render("enter: type the passphrase of the selected account") + "\n")
+	}
+	if u.ctx.Session.Sandbox {
+		b.WriteString(st.Muted.Render("Sandbox demo accounts: the passphrase of account N is allot-demo-N (0 is the first).") + "\n")
+	}
+	if u.err != nil {
+		b.WriteString("\n✗ " + sanitize.Line(u.err.Error()) + "\n")
+	}
+	return widget.Page(b.String(), u.width, u.height)
+}
+
+func (u *unlock) ShortHelp() []key.Binding {
+	return []key.Binding{u.keys.Up, u.keys.Down, u.keys.Choose, u.keys.Lock}
+}
+
+func (u *unlock) FullHelp() [][]key.Binding { return [][]key.Binding{u.ShortHelp()} }

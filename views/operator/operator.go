@@ -1,0 +1,318 @@
+// Package operator holds the treasury operator's transaction forms
+// (initialize, start and fund a distribution): the form, the exact body
+// under a question, the result, and an outcome that stayed unknown.
+package operator
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"allot/api"
+	"allot/internal/act"
+	"allot/internal/sanitize"
+	"allot/views"
+	"allot/views/widget"
+)
+
+// createOp is the operation the operator's transactions are journaled
+// under, as the command line names it.
+const createOp = "transactions/create"
+
+// stage is where the operator screen is: editing, reviewing the body,
+// waiting for the service, or showing what came of it.
+type stage int
+
+const (
+	stageForm    stage = iota // editing the form
+	stageReview               // the exact body and a yes/no question
+	stageSending              // waiting for the service
+	stageResult               // the created transactions
+	stageUnknown              // sent, but no answer came
+	stageResend               // the body again, and the question whether to resend
+)
+
+// checkState is what checking an unknown outcome found.
+type checkState int
+
+const (
+	checkNone       checkState = iota
+	checkApplied               // the service created it
+	checkNotApplied            // safe to resend
+	checkCannotTell            // the API cannot read transactions back
+	checkRunning               // the check runs
+)
+
+// fundRow is one (allocation id, amount) row of a FUND_DISTRIBUTION form.
+type fundRow struct{ id, amount *widget.FormField }
+
+// operator builds one transaction request (INITIALIZE, START_DISTRIBUTION
+// or FUND_DISTRIBUTION) in a form checked as it is typed by the api
+// package's own Validate, shows the exact body for review, sends it once
+// through the journal, and, when the answer is lost, helps to find out
+// whether it was applied before anything is sent again.
+type operator struct {
+	ctx      *views.Context
+	contract api.Contract
+	action   string
+	form     *widget.Form
+	recent   []string
+	pick     *pickList // the recent lookups to choose from, while open
+
+	// The fields; nil when the action has none of that name.
+	contractID, tokenID, allocationIDs, adminWallet, memo, isTest *widget.FormField
+	rows                                                          []fundRow
+
+	state stage
+	// general is a one-line failure not tied to a field; hint is a
+	// one-line note (what ctrl+r did).
+	general, hint string
+
+	req    api.TransactionRequest
+	body   []byte // json.Marshal(req): the bytes the client sends
+	pretty []string
+	lines  []string // pretty, wrapped to the width
+	// scroll shows what may be taller than the screen: the body under
+	// review, or the transactions created.
+	scroll widget.Scroll
+
+	confirm *widget.Confirm
+	spin    spinner.Model
+	seq     int
+
+	result     *api.TransactionsResult
+	unknownErr error
+	sentAt     time.Time
+	written    act.Sent // the write whose outcome is unknown
+	checked    checkState
+	// cannotTell says why the check cannot tell; checkErr why it failed.
+	cannotTell, checkErr string
+
+	initial []string // the fields' values as the form opened, for Drafted
+
+	width, height int
+}
+
+// Operator keys.
+var (
+	keyReview  = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review"))
+	keyNext    = key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field"))
+	keyPrev    = key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field"))
+	keyChoice  = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "change choice"))
+	keyAddRow  = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add row"))
+	keyDelRow  = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove row"))
+	keyRecent  = key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "recent lookups"))
+	keyCancel  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
+	keyYes     = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "send"))
+	keyNo      = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "back to the form"))
+	keyNoAgain = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "do not send"))
+	keyScroll  = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgup/pgdn", "scroll"))
+	keyCheck   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check if applied"))
+	keyResend  = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resend (asks first)"))
+	keyClose   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
+)
+
+// Reopen is the page of a transaction request whose answer never
+// came, read back from the journal (by a later run, or after its page was
+// closed): check whether the service applied it, or send the same bytes
+// again after a yes. It is nil when body is not a request of action.
+func Reopen(ctx *views.Context, action, write string, body []byte, at time.Time) views.Screen {
+	req, ok := views.ReadTransactionRequest(action, body)
+	if !ok {
+		return nil
+	}
+	var contract struct {
+		ID string `json:"contractId"`
+	}
+	json.Unmarshal(body, &contract) // absent from a fund request: no name either way
+	o := New(ctx, api.Contract{ID: contract.ID}, action).(*operator)
+	o.req, o.body, o.pretty = req, body, views.PrettyBody(body)
+	o.rewrap()
+	o.state, o.sentAt = stageUnknown, at
+	o.written = act.Sent{Op: createOp, Ref: action, Write: write, Body: body}
+	o.unknownErr = fmt.Errorf("as the journal recorded at %s", at.UTC().Format("15:04:05 MST on 2 Jan 2006"))
+	o.fitScroll()
+	return o
+}
+
+// New is the form of one transaction action for contract c:
+// api.ActionInitialize, api.ActionStartDistribution or
+// api.ActionFundDistribution.
+func New(ctx *views.Context, c api.Contract, action string) views.Screen {
+	o := &operator{ctx: ctx, contract: c, action: action, width: 80, height: 22}
+	o.recent = views.RecentLookups(ctx.Journal, ctx.Session.Deployment())
+	o.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
+	var fields []*widget.FormField
+	switch action {
+	case api.ActionInitialize:
+		o.contractID = widget.TextField("contractId", "Contract id", "UUID", nil)
+		o.adminWallet = widget.TextField("adminWalletId", "Admin wallet id", "UUID", nil)
+		fields = []*widget.FormField{o.contractID, o.adminWallet}
+	case api.ActionStartDistribution:
+		o.contractID = widget.TextField("contractId", "Contract id", "UUID", nil)
+		o.tokenID = widget.TextField("tokenId", "Token id", "UUID", nil)
+		o.allocationIDs = widget.TextField("allocationIds", "Allocation ids", "UUIDs, separated by commas or spaces (ctrl+r: recent)", nil)
+		// A distribution may start with many allocations at once.
+		o.allocationIDs.SetCharLimit(40 * 1000)
+		o.adminWallet = widget.TextField("adminWalletId", "Admin wallet id", "optional UUID", nil)
+		o.memo = widget.TextField("memo", "Memo", "optional", nil)
+		fields = []*widget.FormField{o.contractID, o.tokenID, o.allocationIDs, o.adminWallet, o.memo}
+	default:
+		o.action = api.ActionFundDistribution
+		o.tokenID = widget.TextField("tokenId", "Token id", "UUID", nil)
+		o.isTest = widget.ChoiceField("isTest", "Test funding", "no", "yes")
+		o.rows = []fundRow{o.newRow()}
+		fields = []*widget.FormField{o.tokenID, o.isTest, o.rows[0].id, o.rows[0].amount}
+	}
+	if o.contractID != nil {
+		o.contractID.SetValue(c.ID)
+	}
+	if o.tokenID != nil {
+		o.tokenID.SetValue(ctx.Token)
+	}
+	for _, f := range fields {
+		if f.Options == nil {
+			o.attachCheck(f)
+		}
+	}
+	o.form = widget.NewForm(fields...)
+	o.form.Styles = ctx.Styles
+	o.renumber()
+	// Start on the first field still to fill.
+	for i, f := range fields {
+		if f.Options == nil && f.Value() == "" {
+			o.form.Focus(i)
+			break
+		}
+	}
+	o.SetSize(o.width, o.height)
+	o.initial = o.values()
+	return o
+}
+
+// Drafted says the form holds what the user typed or reviews, not sent.
+func (o *operator) Drafted() bool {
+	return (o.state == stageForm || o.state == stageReview) && !slices.Equal(o.values(), o.initial)
+}
+
+func (o *operator) Title() string {
+	switch o.action {
+	case api.ActionInitialize:
+		return "Initialize"
+	case api.ActionStartDistribution:
+		return "Start distribution"
+	}
+	return "Fund distribution"
+}
+
+func (o *operator) Init() tea.Cmd { return o.form.Focus(o.form.Focused()) }
+func (o *operator) Mode() views.Mode {
+	return views.Mode{
+		Busy:      o.state == stageSending || o.checked == checkRunning,
+		TakesKeys: o.state == stageForm,
+		OwnsEsc:   o.state == stageReview || o.state == stageSending || o.state == stageResend,
+	}
+}
+func (o *operator) formHeight() int          { return max(o.height-3, 1) }
+func (o *operator) confirmWidth() int        { return min(o.width, 76) }
+func (o *operator) failLine(s string) string { return views.FailStyle.Render(s) }
+
+func (o *operator) SetSize(width, height int) {
+	o.width, o.height = max(width, 20), max(height, 3)
+	o.form.SetSize(o.width, o.formHeight())
+	if o.confirm != nil {
+		o.confirm.SetWidth(o.confirmWidth())
+	}
+	o.rewrap()
+	o.fitScroll()
+}
+
+// fitScroll gives the scrolling part its lines and the room the state
+// leaves: the body below a title and a line and above the question, or the
+// created transactions below a title and above two lines.
+func (o *operator) fitScroll() {
+	switch {
+	case o.state == stageResult:
+		o.scroll.SetLines(o.resultLines())
+		o.scroll.SetSize(o.width, o.height-3)
+	case o.state == stageUnknown:
+		// The body between what the check found and the keys.
+		o.scroll.SetLines(o.lines)
+		o.scroll.SetSize(o.width, max(o.height-len(o.unknownHead())-1-len(o.unknownTail()), 1))
+	case o.confirm != nil:
+		o.scroll.SetLines(o.lines)
+		o.scroll.SetSize(o.width, o.height-2-lipgloss.Height(o.confirm.View()))
+	}
+}
+
+func (o *operator) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return o.key(msg)
+	case widget.ConfirmMsg:
+		return o.answered(msg)
+	case sentMsg:
+		if msg.seq == o.seq && o.state == stageSending {
+			return o.sent(msg)
+		}
+		return nil
+	case checkedMsg:
+		if msg.seq == o.seq && o.checked == checkRunning {
+			o.checked, o.cannotTell, o.checkErr = checkNone, msg.verdict.Reason, ""
+			switch {
+			case msg.err != nil:
+				o.checkErr = sanitize.Line(msg.err.Error())
+			case msg.verdict.Check == act.Applied:
+				o.checked = checkApplied
+			case msg.verdict.Check == act.NotApplied:
+				o.checked = checkNotApplied
+			default:
+				o.checked = checkCannotTell
+			}
+			o.fitScroll()
+		}
+		return nil
+	case spinner.TickMsg:
+		if o.state == stageSending {
+			var cmd tea.Cmd
+			o.spin, cmd = o.spin.Update(msg)
+			return cmd
+		}
+		return nil
+	}
+	if o.state == stageForm {
+		return o.form.Update(msg)
+	}
+	return nil
+}
+
+func (o *operator) key(msg tea.KeyMsg) tea.Cmd {
+	switch o.state {
+	case stageForm:
+		return o.formKey(msg)
+	case stageReview, stageResend:
+		if o.scroll.Key(msg) {
+			return nil
+		}
+		return o.confirm.Update(msg)
+	case stageResult:
+		o.scroll.Key(msg)
+		return nil
+	case stageUnknown:
+		defer o.fitScroll() // the check and a hint change the page
+		switch {
+		case o.scroll.Key(msg):
+		case key.Matches(msg, keyCheck):
+			return o.check()
+		case key.Matches(msg, keyResend):
+			return o.askResend()
+		}
+	}
+	return nil
+}

@@ -1,0 +1,181 @@
+package operator
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/api"
+	"allot/internal/act"
+	"allot/internal/sanitize"
+	"allot/views"
+	"allot/views/widget"
+)
+
+func (o *operator) bodySum() string { return sha256Hex(o.body) }
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// review checks the whole form and shows the body that would be sent.
+func (o *operator) review() tea.Cmd {
+	o.general = ""
+	if !o.form.Valid() {
+		o.general = fixMarked
+		return nil
+	}
+	req := o.build()
+	if err := req.Validate(); err != nil {
+		loose := o.markFields(validationFields(err))
+		o.general = fixMarked
+		if len(loose) > 0 {
+			o.general = strings.Join(loose, "; ")
+		}
+		return nil
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		o.general = "cannot encode the request: " + err.Error()
+		return nil
+	}
+	o.req, o.body = req, body
+	o.pretty = views.PrettyBody(body)
+	o.rewrap()
+	o.confirm = o.ctx.Confirm("operator-send", "Send this "+o.action+" request to the service?")
+	o.confirm.SetWidth(o.confirmWidth())
+	o.state = stageReview
+	o.fitScroll()
+	o.scroll.Home()
+	return nil
+}
+
+func (o *operator) answered(msg widget.ConfirmMsg) tea.Cmd {
+	switch {
+	case !o.confirm.Answers(msg):
+		return nil
+	case o.state == stageReview:
+		o.confirm = nil
+		if msg.Yes {
+			return o.send()
+		}
+		o.state = stageForm
+		return o.form.Focus(o.form.Focused())
+	case o.state == stageResend:
+		o.confirm = nil
+		if msg.Yes {
+			o.ctx.Recorder.Resent(o.written)
+			return o.send()
+		}
+		o.state = stageUnknown
+		o.fitScroll()
+	}
+	return nil
+}
+
+// sentMsg is the answer to a send.
+type sentMsg struct {
+	seq    int // request numbers are unique across screens (NextSeq)
+	result *api.TransactionsResult
+	err    error
+}
+
+// checkedMsg is what checking an unknown outcome found.
+type checkedMsg struct {
+	seq     int
+	verdict act.Verdict
+	err     error
+}
+
+// send sends the reviewed request once, journaled, off the UI goroutine.
+func (o *operator) send() tea.Cmd {
+	o.seq = views.NextSeq()
+	o.state = stageSending
+	o.general, o.hint, o.checked = "", "", checkNone
+	o.sentAt = o.ctx.Now()
+	seq, req := o.seq, o.req
+	sess, rec := o.ctx.Session, o.ctx.Recorder
+	sendCmd := func() tea.Msg {
+		c, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
+		defer cancel()
+		res, err := rec.CreateTransaction(c, sess.API, req)
+		return sentMsg{seq: seq, result: res, err: err}
+	}
+	return tea.Batch(o.spin.Tick, sendCmd)
+}
+
+func (o *operator) sent(msg sentMsg) tea.Cmd {
+	var invalid *api.ValidationError
+	switch {
+	case msg.err == nil:
+		o.state, o.result = stageResult, msg.result
+		o.fitScroll()
+		o.scroll.Home()
+		return nil
+	case act.Unknown(msg.err):
+		defer o.fitScroll()
+		o.state, o.unknownErr = stageUnknown, msg.err
+		o.written = act.Sent{Op: createOp, Ref: o.action, Body: o.body}
+		var journaled *act.UnknownError
+		if errors.As(msg.err, &journaled) {
+			o.written = journaled.Sent()
+		}
+		return nil
+	case errors.As(msg.err, &invalid):
+		o.state = stageForm
+		loose := o.markFields(invalid.Fields)
+		o.general = "The service refused the request: fix the marked fields."
+		if len(loose) > 0 {
+			o.general = "The service refused the request: " + strings.Join(loose, "; ")
+		}
+		return o.form.Focus(o.form.Focused())
+	}
+	o.state = stageForm
+	o.general = "Not created: " + sanitize.Line(msg.err.Error())
+	return o.form.Focus(o.form.Focused())
+}
+
+// check finds out whether the write whose answer was lost was applied;
+// what it finds settles the write in the journal (act.Recorder.Check).
+func (o *operator) check() tea.Cmd {
+	if o.checked == checkRunning {
+		return nil
+	}
+	o.checked = checkRunning
+	seq, sent, rec := o.seq, o.written, o.ctx.Recorder
+	return func() tea.Msg {
+		v, err := views.CheckSent(rec, sent)
+		return checkedMsg{seq: seq, verdict: v, err: err}
+	}
+}
+
+// askResend shows the body again and asks before sending it a second time.
+func (o *operator) askResend() tea.Cmd {
+	var prompt string
+	switch o.checked {
+	case checkApplied:
+		o.hint = "The service created it: it is not sent again."
+		return nil
+	case checkRunning:
+		return nil
+	case checkNotApplied:
+		prompt = "Send this request again? The check found the first was not applied."
+	case checkCannotTell:
+		prompt = "Send this request again? allot cannot tell whether the first was applied: do so only if the service's operators say it was not."
+	default:
+		prompt = "Send this request again? The first may have been applied: answer n and press c to check first."
+	}
+	o.hint = ""
+	o.confirm = o.ctx.Confirm("operator-resend", prompt)
+	o.confirm.SetWidth(o.confirmWidth())
+	o.state = stageResend
+	o.fitScroll()
+	o.scroll.Home()
+	return nil
+}

@@ -1,0 +1,241 @@
+package operator
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"allot/api"
+	"allot/internal/sanitize"
+	"allot/views/widget"
+)
+
+// View draws the current state in the size given, every line cut to the
+// width.
+func (o *operator) View() string {
+	var lines []string
+	switch o.state {
+	case stageForm:
+		lines = o.formView()
+	case stageReview, stageResend:
+		lines = o.reviewView()
+	case stageSending:
+		lines = []string{o.ctx.Styles.Title.Render(o.heading()), "", o.spin.View() + " sending " + o.action + " to the service…"}
+	case stageResult:
+		lines = o.resultView()
+	case stageUnknown:
+		lines = o.unknownView()
+	}
+	return fitLines(lines, o.width, o.height)
+}
+
+// fitLines cuts every line to width cells and keeps at most height lines.
+func fitLines(lines []string, width, height int) string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, strings.Split(l, "\n")...)
+	}
+	if len(out) > height {
+		out = out[:height]
+	}
+	for i, l := range out {
+		if ansi.StringWidth(l) > width {
+			out[i] = ansi.Truncate(l, width, "…")
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// heading names the action and the contract.
+func (o *operator) heading() string {
+	h := o.Title()
+	if o.contract.Name != "" && o.action != api.ActionFundDistribution {
+		h += " · " + sanitize.Line(o.contract.Name)
+	}
+	return h
+}
+
+func (o *operator) formView() []string {
+	status := o.ctx.Styles.Muted.Render("ctrl+s review · esc cancel")
+	switch {
+	case o.general == fixMarked && !o.form.HasError():
+		// The marked fields were fixed: the message went with their marks.
+	case o.general != "":
+		status = o.failLine("✗ " + o.general)
+	case o.hint != "":
+		status = o.hint
+	}
+	if o.pick != nil {
+		// The list's own line says its keys; esc closes it, not the form.
+		return append([]string{o.ctx.Styles.Title.Render(o.heading()), ""}, o.pick.view(o.ctx.Styles, o.height-2)...)
+	}
+	// The warning takes the blank line: the form keeps its height.
+	gap := ""
+	if w := o.duplicateRows(); w != "" {
+		gap = "! " + w
+	}
+	return []string{o.ctx.Styles.Title.Render(o.heading()), status, gap, o.form.View()}
+}
+
+// duplicateRows warns of an allocation in two rows of a funding: allowed,
+// as the service funds each row, but far more often a slip than meant.
+func (o *operator) duplicateRows() string {
+	seen := map[string]int{}
+	for i, r := range o.rows {
+		id := strings.ToLower(strings.TrimSpace(r.id.Value()))
+		if id == "" {
+			continue
+		}
+		if j, ok := seen[id]; ok {
+			return fmt.Sprintf("rows %d and %d fund the same allocation: it would be funded twice", j+1, i+1)
+		}
+		seen[id] = i
+	}
+	return ""
+}
+
+func (o *operator) reviewView() []string {
+	title := "Review: POST " + createOp
+	if o.state == stageResend {
+		title = "Send again? POST " + createOp
+	}
+	lines := []string{o.ctx.Styles.Title.Render(title), o.ctx.Styles.Muted.Render("The body, exactly as it will be sent:")}
+	lines = append(lines, o.scroll.View()...)
+	return append(lines, o.confirm.View())
+}
+
+// rewrap lays the pretty body out for the width (never cut: every byte
+// of the body is shown), when the body or the width changes, not on
+// every frame.
+func (o *operator) rewrap() {
+	o.lines = widget.Hardwrap(o.lines, o.pretty, o.width)
+}
+
+func (o *operator) resultLines() []string {
+	var lines []string
+	if o.result == nil || len(o.result.Transactions) == 0 {
+		return []string{"The service answered with no transactions."}
+	}
+	for _, tx := range o.result.Transactions {
+		status, _ := tx.Shown()
+		lines = append(lines, "  "+sanitize.Line(tx.TransactionID)+"  "+sanitize.Line(status))
+	}
+	return lines
+}
+
+func (o *operator) resultView() []string {
+	n := 0
+	if o.result != nil {
+		n = len(o.result.Transactions)
+	}
+	noun := "transactions"
+	if n == 1 {
+		noun = "transaction"
+	}
+	lines := []string{o.ctx.Styles.Title.Render(fmt.Sprintf("Created %d %s (%s)", n, noun, o.action))}
+	lines = append(lines, o.scroll.View()...)
+	// The status above is the service's answer, and the last it gives.
+	return append(lines, "They are on the Transactions screen (4).",
+		"Their execution is not reported by the interface: no later state will be shown.",
+		o.ctx.Styles.Muted.Render("esc closes this page"))
+}
+
+func (o *operator) unknownView() []string {
+	lines := append(o.unknownHead(), o.ctx.Styles.Muted.Render("Body sent:"))
+	lines = append(lines, o.scroll.View()...)
+	return append(lines, o.unknownTail()...)
+}
+
+// unknownHead is what the page of an unknown outcome says above the body
+// sent: what happened, and what the check found.
+func (o *operator) unknownHead() []string {
+	wrap := func(s string) []string { return strings.Split(widget.Page(s, o.width, 0), "\n") }
+	lines := []string{o.failLine("Outcome unknown: " + o.action)}
+	lines = append(lines, wrap("The service may or may not have created the transaction(s): the request was sent but no readable answer came ("+
+		sanitize.Line(errorCause(o.unknownErr))+"). It is recorded in the local journal.")...)
+	lines = append(lines, "Body SHA-256 "+o.bodySum(), "")
+	var check string
+	switch o.checked {
+	case checkNone:
+		check = "Press c to check whether the service applied it, before anything is sent again."
+	case checkRunning:
+		check = "Checking…"
+	case checkApplied:
+		check = "applied: the service created it. It is not sent again."
+	case checkNotApplied:
+		check = "not applied: safe to resend (r)."
+	case checkCannotTell:
+		check = fmt.Sprintf("allot cannot check: %s. "+
+			"Ask the service's operators whether a transaction with action %s was created at about %s "+
+			"from a body with SHA-256 %s (the journal holds the body). Resend (r) only if they say it was not.",
+			strings.TrimSuffix(o.cannotTell, "."), o.action, o.sentAt.UTC().Format("15:04:05 UTC on 2 Jan 2006"), o.bodySum())
+	}
+	if o.checkErr != "" {
+		check = "The check failed: " + o.checkErr + ". Press c to check again."
+	}
+	lines = append(lines, wrap(check)...)
+	if o.hint != "" {
+		lines = append(lines, wrap(o.hint)...)
+	}
+	return lines
+}
+
+// unknownTail is the keys of the page of an unknown outcome.
+func (o *operator) unknownTail() []string {
+	keys := "c check · r resend (asks first) · ↑/↓ scroll the body · esc close"
+	if o.checked == checkApplied {
+		keys = "↑/↓ scroll the body · esc close"
+	}
+	return []string{"", o.ctx.Styles.Muted.Render(keys)}
+}
+
+// errorCause is the innermost reason of err, short.
+func errorCause(err error) string {
+	var unknown *api.OutcomeUnknownError
+	if errors.As(err, &unknown) && unknown.Err != nil {
+		return sanitize.Truncate(unknown.Err.Error(), 120)
+	}
+	if err == nil {
+		return "no answer"
+	}
+	return sanitize.Truncate(err.Error(), 120)
+}
+
+func (o *operator) ShortHelp() []key.Binding {
+	switch o.state {
+	case stageForm:
+		if o.pick != nil {
+			return o.pick.help()
+		}
+		keys := []key.Binding{keyReview}
+		if o.action == api.ActionFundDistribution {
+			keys = append(keys, keyAddRow, keyDelRow)
+		}
+		if o.action != api.ActionInitialize {
+			keys = append(keys, keyRecent)
+		}
+		return append(keys, keyCancel)
+	case stageReview:
+		return []key.Binding{keyYes, keyNo, keyScroll}
+	case stageResend:
+		return []key.Binding{keyYes, keyNoAgain, keyScroll}
+	case stageResult:
+		return []key.Binding{keyScroll, keyClose}
+	case stageUnknown:
+		if o.checked == checkApplied {
+			return []key.Binding{keyScroll, keyClose}
+		}
+		return []key.Binding{keyCheck, keyResend, keyScroll, keyClose}
+	}
+	return nil
+}
+
+func (o *operator) FullHelp() [][]key.Binding {
+	if o.state == stageForm {
+		return [][]key.Binding{o.ShortHelp(), {keyNext, keyPrev, keyChoice}}
+	}
+	return [][]key.Binding{o.ShortHelp()}
+}

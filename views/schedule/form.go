@@ -1,0 +1,379 @@
+package schedule
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+
+	"allot/api"
+	"allot/internal/sanitize"
+	"allot/views"
+	"allot/views/widget"
+)
+
+// piece is one piece of the schedule being written: its fields, of
+// which the form shows those of its kind.
+type piece struct {
+	name, portion, delay, kind *widget.FormField
+	offset, oneOffDay          *widget.FormField
+	length, frequency, perDay  *widget.FormField
+	periodic                   bool // the kind the form shows
+}
+
+func newPiece() *piece {
+	return &piece{
+		name:      widget.TextField("name", "", "e.g. Monthly", nil),
+		portion:   newField("portion", "0.5", checkFraction),
+		delay:     newField("startDelay", "0", checkMonths),
+		kind:      widget.ChoiceField("kind", "", kindOneOff, kindPeriodic),
+		offset:    newField("offset", "0", checkMonths),
+		oneOffDay: newField("dayOfMonth", "1", checkDay),
+		length:    newField("length", "12", checkMonths),
+		frequency: newField("frequency", "1", checkMonths),
+		perDay:    newField("dayOfMonth", "1", checkDay),
+	}
+}
+
+func newField(key, value string, check func(string) error) *widget.FormField {
+	f := widget.TextField(key, "", "", check)
+	f.SetValue(value)
+	return f
+}
+
+// fields are the piece's fields the form shows, in order.
+func (p *piece) fields() []*widget.FormField {
+	fs := []*widget.FormField{p.name, p.portion, p.delay, p.kind}
+	if p.periodic {
+		return append(fs, p.length, p.frequency, p.perDay)
+	}
+	return append(fs, p.offset, p.oneOffDay)
+}
+
+// all is every field of the piece, shown or not.
+func (p *piece) all() []*widget.FormField {
+	return []*widget.FormField{p.name, p.portion, p.delay, p.kind, p.offset, p.oneOffDay, p.length, p.frequency, p.perDay}
+}
+
+// label names the fields after the piece's place, counted from 1.
+func (p *piece) label(n int) {
+	pre := fmt.Sprintf("Piece %d ", n)
+	p.name.Label = pre + "name"
+	p.portion.Label = pre + "portion"
+	p.delay.Label = pre + "delay (months)"
+	p.kind.Label = pre + "kind"
+	p.offset.Label = pre + "offset (months)"
+	p.oneOffDay.Label = pre + "day of month"
+	p.length.Label = pre + "length (months)"
+	p.frequency.Label = pre + "every (months)"
+	p.perDay.Label = pre + "day of month"
+}
+
+// The checks only read what was typed; the rules are the api package's
+// (ScheduleRequest.Validate), applied to the request built from the form.
+func checkFraction(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return errors.New("is required (a fraction such as 0.25)")
+	}
+	if _, err := api.ParseAmount(v); err != nil {
+		return fmt.Errorf("%q is not a number (write a fraction such as 0.25)", sanitize.Truncate(v, 20))
+	}
+	return nil
+}
+
+func checkMonths(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return errors.New("is required (a whole number of months)")
+	}
+	n, err := api.ParseAmount(v)
+	if err != nil || !n.IsInteger() {
+		return fmt.Errorf("%q is not a whole number of months", sanitize.Truncate(v, 20))
+	}
+	return nil
+}
+
+func checkDay(v string) error {
+	if _, err := strconv.Atoi(strings.TrimSpace(v)); err != nil {
+		return fmt.Errorf("%q is not a whole number (a day from 1 to 28)", sanitize.Truncate(v, 20))
+	}
+	return nil
+}
+
+func (s *schedule) formKey(k tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, keyCancel):
+		return views.Back
+	case key.Matches(k, keyReview):
+		return s.review()
+	case key.Matches(k, keyAdd):
+		return s.addPiece()
+	case key.Matches(k, keyRemove):
+		s.removePiece()
+		return nil
+	case k.String() == "enter":
+		if s.form.Focused() == len(s.form.Fields())-1 {
+			return s.review()
+		}
+		return s.form.Focus(s.form.Focused() + 1)
+	}
+	fld := s.form.Fields()[s.form.Focused()]
+	before := fld.Value()
+	cmd := s.form.Update(k)
+	if fld.Value() != before {
+		s.touched[fld] = true
+		delete(s.remote, fld)
+	}
+	s.syncKinds()
+	s.revalidate()
+	return cmd
+}
+
+// pieceAt is the piece whose field is at form index i, and where the
+// piece starts; -1 for the fields above the pieces.
+func (s *schedule) pieceAt(i int) (int, int) {
+	start := topFields
+	for n, p := range s.pieces {
+		end := start + len(p.fields())
+		if i >= start && i < end {
+			return n, start
+		}
+		start = end
+	}
+	return -1, start
+}
+
+func (s *schedule) pieceStart(n int) int {
+	start := topFields
+	for _, p := range s.pieces[:n] {
+		start += len(p.fields())
+	}
+	return start
+}
+
+// syncKinds shows the fields of the kind each piece's choice names.
+func (s *schedule) syncKinds() {
+	for n, p := range s.pieces {
+		periodic := p.kind.Value() == kindPeriodic
+		if periodic == p.periodic {
+			continue
+		}
+		at := s.pieceStart(n) + 4
+		s.form.Remove(at, len(p.fields())-4)
+		p.periodic = periodic
+		s.form.Insert(at, p.fields()[4:]...)
+	}
+}
+
+func (s *schedule) addPiece() tea.Cmd {
+	n, _ := s.pieceAt(s.form.Focused())
+	if n < 0 {
+		n = len(s.pieces) - 1
+	}
+	p := newPiece()
+	// A new piece takes what is missing, when something is.
+	if missing := decimal.NewFromInt(1).Sub(s.sum()); missing.IsPositive() && missing.LessThanOrEqual(decimal.NewFromInt(1)) {
+		p.portion.SetValue(missing.String())
+	}
+	at := s.pieceStart(n + 1)
+	s.pieces = append(s.pieces[:n+1], append([]*piece{p}, s.pieces[n+1:]...)...)
+	s.form.Insert(at, p.fields()...)
+	s.relabel()
+	s.layout()
+	s.revalidate()
+	s.setMessage(fmt.Sprintf("added piece %d", n+2), false)
+	return s.form.Focus(at)
+}
+
+func (s *schedule) removePiece() {
+	n, start := s.pieceAt(s.form.Focused())
+	switch {
+	case n < 0:
+		s.setMessage("move to a piece to remove it", true)
+		return
+	case len(s.pieces) == 1:
+		s.setMessage("a schedule needs at least one piece", true)
+		return
+	}
+	p := s.pieces[n]
+	s.form.Remove(start, len(p.fields()))
+	for _, f := range p.all() {
+		delete(s.touched, f)
+		delete(s.remote, f)
+	}
+	s.pieces = append(s.pieces[:n], s.pieces[n+1:]...)
+	s.relabel()
+	s.layout()
+	s.revalidate()
+	s.form.Focus(s.pieceStart(min(n, len(s.pieces)-1)))
+	s.setMessage(fmt.Sprintf("removed piece %d", n+1), false)
+}
+
+func (s *schedule) relabel() {
+	for i, p := range s.pieces {
+		p.label(i + 1)
+	}
+}
+
+// request builds the body from the form; a field that does not parse
+// leaves its zero value and is reported in errs.
+func (s *schedule) request() (api.ScheduleRequest, map[*widget.FormField]error) {
+	errs := map[*widget.FormField]error{}
+	num := func(f *widget.FormField) api.Number {
+		if f.Check != nil {
+			if err := f.Check(f.Value()); err != nil {
+				errs[f] = err
+				return api.Number{}
+			}
+		}
+		n, _ := api.ParseAmount(f.Value())
+		return n
+	}
+	day := func(f *widget.FormField) int {
+		if err := f.Check(f.Value()); err != nil {
+			errs[f] = err
+			return 0
+		}
+		d, _ := strconv.Atoi(strings.TrimSpace(f.Value()))
+		return d
+	}
+	req := api.ScheduleRequest{
+		TokenID:       s.ctx.Token,
+		Name:          s.name.Value(),
+		Description:   s.description.Value(),
+		UnlockAtStart: num(s.atStart),
+		Cliff:         api.CliffRequest{Value: num(s.cliffValue), Duration: num(s.cliffMonths)},
+		RoundingMode:  "FLOOR",
+		Pieces:        []api.SchedulePiece{},
+	}
+	for _, p := range s.pieces {
+		piece := api.SchedulePiece{Name: p.name.Value(), Portion: num(p.portion), StartDelay: api.ValueOf{Value: num(p.delay)}}
+		if p.periodic {
+			piece.Periodic = &api.PeriodConf{Length: api.ValueOf{Value: num(p.length)}, Frequency: api.ValueOf{Value: num(p.frequency)}, DayOfMonth: day(p.perDay)}
+		} else {
+			piece.OneOff = &api.OneOffConf{Offset: api.ValueOf{Value: num(p.offset)}, DayOfMonth: day(p.oneOffDay)}
+		}
+		req.Pieces = append(req.Pieces, piece)
+	}
+	return req, errs
+}
+
+var piecePath = regexp.MustCompile(`^pieces\[(\d+)\](?:\.(.*))?$`)
+
+// fieldFor is the field a validation path names, or nil for a path no
+// field shows (the sum of the portions, the token).
+func (s *schedule) fieldFor(path string) *widget.FormField {
+	switch path {
+	case "name":
+		return s.name
+	case "description":
+		return s.description
+	case "unlockAtStart":
+		return s.atStart
+	case "cliff.value", "cliff":
+		return s.cliffValue
+	case "cliff.duration":
+		return s.cliffMonths
+	}
+	m := piecePath.FindStringSubmatch(path)
+	if m == nil {
+		return nil
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n >= len(s.pieces) {
+		return nil
+	}
+	p := s.pieces[n]
+	rest := strings.TrimSuffix(m[2], ".value")
+	switch rest {
+	case "name":
+		return p.name
+	case "portion":
+		return p.portion
+	case "startDelay":
+		return p.delay
+	case "oneOffPieceConfiguration.offset":
+		return p.offset
+	case "oneOffPieceConfiguration.dayOfMonth":
+		return p.oneOffDay
+	case "periodicPieceConfiguration.length":
+		return p.length
+	case "periodicPieceConfiguration.frequency":
+		return p.frequency
+	case "periodicPieceConfiguration.dayOfMonth":
+		return p.perDay
+	}
+	return p.kind // the piece as a whole: its kind
+}
+
+// revalidate builds the request and shows each error of its Validate under
+// the field its path names: at once for a field that was edited, for every
+// field after a review was asked for.
+func (s *schedule) revalidate() {
+	req, parseErrs := s.request()
+	s.req = req
+	local := map[*widget.FormField]error{}
+	s.sumErr, s.general = "", nil
+	verr := req.Validate()
+	var ve *api.ValidationError
+	if errors.As(verr, &ve) {
+		for _, f := range ve.Fields {
+			switch fld := s.fieldFor(f.Path); {
+			case fld != nil:
+				if local[fld] == nil {
+					local[fld] = errors.New(f.Message)
+				}
+			case f.Path == "pieces":
+				s.sumErr = f.Message
+			default:
+				s.general = append(s.general, f.String())
+			}
+		}
+	}
+	s.valid = verr == nil && len(parseErrs) == 0
+	for _, fld := range s.form.Fields() {
+		err := parseErrs[fld]
+		if err == nil {
+			err = local[fld]
+		}
+		if r := s.remote[fld]; r != nil {
+			fld.SetErr(r)
+			continue
+		}
+		if err != nil && (s.submitted || s.touched[fld]) {
+			fld.SetErr(err)
+		} else {
+			fld.SetErr(nil)
+		}
+	}
+}
+
+// sum is unlockAtStart + cliff.value + the portions, of what parses.
+func (s *schedule) sum() decimal.Decimal {
+	total := s.req.UnlockAtStart.Decimal.Add(s.req.Cliff.Value.Decimal)
+	for _, p := range s.req.Pieces {
+		total = total.Add(p.Portion.Decimal)
+	}
+	return total
+}
+
+// sumLine is the running sum, e.g. "sum of portions 0.75 of 1 (0.25
+// missing)".
+func (s *schedule) sumLine() string {
+	total := s.sum()
+	one := decimal.NewFromInt(1)
+	line := "sum of portions " + total.String() + " of 1"
+	switch diff := one.Sub(total); {
+	case diff.IsPositive():
+		line += " (" + diff.String() + " missing)"
+	case diff.IsNegative():
+		line += " (" + diff.Neg().String() + " too much)"
+	default:
+		return "✓ " + line
+	}
+	return "✗ " + line
+}

@@ -1,0 +1,266 @@
+// Package schedule holds the form that creates an unlock schedule: its
+// pieces, the chart of what unlocks when, the review of the exact body,
+// and the schedules created from this machine.
+package schedule
+
+import (
+	"context"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"allot/api"
+	"allot/internal/act"
+	"allot/views"
+	"allot/views/widget"
+)
+
+// createOp is the write the schedule screen makes, named as the CLI names it.
+const createOp = "schedules/create"
+
+// Piece kinds, as the form offers them.
+const (
+	kindOneOff   = "one-off"
+	kindPeriodic = "periodic"
+)
+
+// topFields is how many fields come before the pieces.
+const topFields = 5
+
+type stage int
+
+const (
+	stageForm      stage = iota
+	stageReview          // the body and a confirm dialog
+	stageSending         // waiting for the service
+	stageCreated         // the schedule's key
+	stageUnknown         // no answer: maybe created
+	stageResending       // the second confirmation before sending again
+)
+
+var (
+	keyReview = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review"))
+	keyAdd    = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add piece"))
+	keyRemove = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove piece"))
+	keyCancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
+	keyScroll = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll body"))
+	keyCopy   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy key"))
+	keyNew    = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new schedule"))
+	keyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
+	keyResend = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "send again…"))
+	keyEdit   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the form"))
+)
+
+// schedule is the form that creates an unlock schedule (D6): the fields,
+// a running sum, a chart of what the schedule unlocks, and the schedules
+// this machine created.
+type schedule struct {
+	ctx                          *views.Context
+	form                         *widget.Form
+	name, description, atStart   *widget.FormField
+	cliffValue, cliffMonths      *widget.FormField
+	pieces                       []*piece
+	touched                      map[*widget.FormField]bool
+	remote                       map[*widget.FormField]error // the service's 400, until edited
+	submitted                    bool
+	req                          api.ScheduleRequest
+	valid                        bool
+	sumErr                       string   // Validate's "pieces" error
+	general                      []string // errors no field shows
+	message                      string   // one line: what just happened
+	messageErr                   bool
+	state                        stage
+	confirm                      *widget.Confirm
+	body                         []byte   // the reviewed body, exactly as sent
+	pretty                       []string // body indented for the review, sanitized
+	wrapped                      []string // pretty, wrapped to the width
+	scroll                       widget.Scroll
+	reviewed                     api.ScheduleRequest
+	seq                          int
+	created                      *api.Schedule
+	unknownNote                  string
+	reopened                     *act.Sent // the write read back from the journal, to check when the page opens
+	written                      act.Sent  // the write whose outcome is unknown
+	list                         []CreatedSchedule
+	listErr                      error
+	listSeq                      int
+	width, height                int
+	formWidth, formHeight, chart int
+}
+
+// New is the form that creates an unlock schedule of the current
+// token.
+func New(ctx *views.Context) views.Screen {
+	s := &schedule{ctx: ctx, touched: map[*widget.FormField]bool{}, remote: map[*widget.FormField]error{}}
+	s.reset()
+	return s
+}
+
+func (s *schedule) reset() {
+	s.name = widget.TextField("name", "Name", "e.g. Team 4y", nil)
+	s.description = widget.TextField("description", "Description", "what the schedule is for", nil)
+	s.atStart = newField("unlockAtStart", "0", checkFraction)
+	s.atStart.Label = "Unlock at start"
+	s.cliffValue = newField("cliff.value", "0", checkFraction)
+	s.cliffValue.Label = "Cliff value"
+	s.cliffMonths = newField("cliff.duration", "0", checkMonths)
+	s.cliffMonths.Label = "Cliff (months)"
+	p := newPiece()
+	p.portion.SetValue("1")
+	s.pieces = []*piece{p}
+	p.label(1)
+	s.form = widget.NewForm(append([]*widget.FormField{s.name, s.description, s.atStart, s.cliffValue, s.cliffMonths}, p.fields()...)...)
+	s.form.Styles = s.ctx.Styles
+	s.touched = map[*widget.FormField]bool{}
+	s.remote = map[*widget.FormField]error{}
+	s.submitted = false
+	s.message, s.messageErr = "", false
+	s.state = stageForm
+	s.created = nil
+	s.layout()
+	s.revalidate()
+}
+
+func (s *schedule) Title() string { return "New schedule" }
+
+// Drafted says the form holds what the user typed or reviews, not sent.
+func (s *schedule) Drafted() bool {
+	return (s.state == stageForm || s.state == stageReview) && len(s.touched) > 0
+}
+
+func (s *schedule) Init() tea.Cmd {
+	if s.reopened != nil {
+		return tea.Batch(s.reloadList(), s.check(*s.reopened))
+	}
+	return tea.Batch(s.form.Focus(0), s.reloadList())
+}
+
+func (s *schedule) Mode() views.Mode {
+	return views.Mode{
+		Busy:      s.state == stageSending,
+		TakesKeys: s.state == stageForm || s.state == stageReview || s.state == stageResending,
+		OwnsEsc:   s.state != stageForm,
+	}
+}
+
+func (s *schedule) reloadList() tea.Cmd {
+	s.listSeq = views.NextSeq()
+	j, d := s.ctx.Journal, s.ctx.Session.Deployment()
+	return views.Load(s.listSeq, func(context.Context) ([]CreatedSchedule, error) { return CreatedSchedules(j, d) })
+}
+
+func (s *schedule) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case views.Loaded[[]CreatedSchedule]:
+		if msg.Seq == s.listSeq {
+			s.list, s.listErr = msg.Value, msg.Err
+		}
+		return nil
+	case sentMsg:
+		if msg.seq != s.seq {
+			return nil
+		}
+		return s.answered(msg)
+	case widget.ConfirmMsg:
+		return s.confirmed(msg)
+	case tea.KeyMsg:
+		return s.key(msg)
+	}
+	if s.state == stageForm {
+		return s.form.Update(msg)
+	}
+	return nil
+}
+
+func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
+	switch s.state {
+	case stageForm:
+		return s.formKey(k)
+	case stageReview:
+		if s.scroll.Key(k) {
+			return nil
+		}
+		return s.confirm.Update(k)
+	case stageResending:
+		if s.scroll.Key(k) {
+			return nil
+		}
+		return s.confirm.Update(k)
+	case stageCreated:
+		switch {
+		case key.Matches(k, keyCopy):
+			return s.ctx.Clipboard.Copy(s.created.Key)
+		case key.Matches(k, keyNew):
+			s.reset()
+			return s.form.Focus(0)
+		case key.Matches(k, keyClose):
+			return views.Back
+		}
+	case stageUnknown:
+		switch {
+		case s.scroll.Key(k):
+			return nil
+		case key.Matches(k, keyResend):
+			s.state = stageResending
+			s.confirm = s.ctx.Confirm("schedule-resend",
+				"Send the same schedule again?",
+				"The first request may have created it: sending again can create a second schedule.")
+			s.layout()
+			return nil
+		case key.Matches(k, keyEdit):
+			s.state = stageForm
+			return s.form.Focus(s.form.Focused())
+		}
+	}
+	return nil
+}
+
+func (s *schedule) setMessage(text string, isErr bool) { s.message, s.messageErr = text, isErr }
+
+func (s *schedule) SetSize(width, height int) {
+	s.width, s.height = width, height
+	s.layout()
+}
+
+// wide is the width from which the chart goes beside the form.
+const wideWidth = 100
+
+func (s *schedule) layout() {
+	w, h := max(s.width, 20), max(s.height, 6)
+	if w >= wideWidth {
+		right := min(max(w*2/5, 36), 60)
+		s.formWidth = w - right - 1
+		s.formHeight = max(h-3, 1)
+		s.chart = min(max(h/2, 5), 14)
+	} else {
+		s.formWidth = w
+		s.chart = 0
+		if h >= 14 {
+			s.chart = min(max(h/3, 4), 8)
+		}
+		listH := 0
+		if h >= 18 {
+			listH = 3
+		}
+		s.formHeight = max(h-3-s.chart-listH, 1)
+	}
+	s.form.SetSize(s.formWidth, s.formHeight)
+	if s.confirm != nil {
+		s.confirm.SetWidth(min(w, 80))
+	}
+	s.wrapped = widget.Hardwrap(s.wrapped, s.pretty, w)
+	s.scroll.SetLines(s.wrapped)
+	switch {
+	case s.state == stageUnknown || s.state == stageResending:
+		// The body sent between the note and the keys; the question,
+		// when asked, stays whole below.
+		rows := h - len(s.unknownHead(w)) - 3
+		if s.state == stageResending {
+			rows -= lipgloss.Height(s.confirm.View())
+		}
+		s.scroll.SetSize(w, max(rows, 1))
+	case s.confirm != nil:
+		s.scroll.SetSize(w, h-1-lipgloss.Height(s.confirm.View()))
+	}
+}

@@ -1,0 +1,206 @@
+package schedule
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/shopspring/decimal"
+
+	"allot/internal/sanitize"
+	"allot/views"
+	"allot/views/widget"
+)
+
+func (s *schedule) View() string {
+	w, h := max(s.width, 20), max(s.height, 6)
+	var out []string
+	switch s.state {
+	case stageForm:
+		out = s.formView(w, h)
+	case stageReview:
+		out = s.reviewView(w, h)
+	case stageSending:
+		out = []string{s.ctx.Styles.Title.Render("Creating schedule " + strconv.Quote(s.reviewed.Name) + "…")}
+		out = append(out, s.listLines(w, h-2)...)
+	case stageCreated:
+		out = s.createdView(w, h)
+	case stageUnknown, stageResending:
+		out = s.unknownView(w, h)
+	}
+	return strings.Join(views.FitLines(out, w, h), "\n")
+}
+
+func (s *schedule) title(w int) string {
+	return s.ctx.Styles.Title.Render("New unlock schedule") + s.ctx.Styles.Muted.Render(
+		sanitize.Truncate(" · ctrl+s review · ctrl+n add piece · ctrl+d remove piece · esc cancel", max(w-19, 0)))
+}
+
+func (s *schedule) formView(w, h int) []string {
+	left := []string{s.title(s.formWidth)}
+	left = append(left, views.FitLines(strings.Split(s.form.View(), "\n"), s.formWidth, s.formHeight)...)
+	// Cut, then style: a style's codes cut or sanitized as text would be
+	// drawn as "^[[1m".
+	sum := sanitize.Truncate(s.sumLine(), s.formWidth)
+	if s.sumErr != "" && (s.submitted || len(s.touched) > 0) {
+		sum = s.ctx.Styles.Title.Render(sum)
+	}
+	left = append(left, sum)
+	msg, isErr := s.message, s.messageErr
+	if msg == "" && len(s.general) > 0 && s.submitted {
+		msg, isErr = strings.Join(s.general, "; "), true
+	}
+	if isErr && msg != "" {
+		msg = "✗ " + msg
+	}
+	left = append(left, sanitize.Truncate(msg, s.formWidth))
+	chart := s.chartLines(s.chartWidth(w), s.chart)
+	if w >= wideWidth {
+		right := append(chart, "")
+		right = append(right, s.listLines(w-s.formWidth-1, h-len(chart)-1)...)
+		return side(left, right, s.formWidth, h, s.ctx.Styles)
+	}
+	out := append(left, chart...)
+	if h >= 18 {
+		out = append(out, s.listLines(w, 3)...)
+	}
+	return out
+}
+
+func (s *schedule) chartWidth(w int) int {
+	if w >= wideWidth {
+		return w - s.formWidth - 1
+	}
+	return w
+}
+
+// chartLines is a caption and the unlock chart, height lines in all.
+func (s *schedule) chartLines(w, height int) []string {
+	if height < 4 {
+		return nil
+	}
+	start := s.ctx.Now()
+	steps := unlockSteps(s.req)
+	points := make([]widget.Point, len(steps))
+	for i, st := range steps {
+		points[i] = widget.Point{At: addMonths(start, st.Month), Fraction: st.Unlocked.InexactFloat64()}
+	}
+	last := steps[len(steps)-1]
+	caption := fmt.Sprintf("Unlocked: %s%% by month %d (%s)", last.Unlocked.Mul(decimal.NewFromInt(100)).Round(2).String(),
+		last.Month, addMonths(start, last.Month).Format("2006-01-02"))
+	lines := []string{s.ctx.Styles.Muted.Render(sanitize.Truncate(caption, w))}
+	return append(lines, block(widget.StepChart(points, start, w, height-1), w, height-1)...)
+}
+
+// listLines is the "Created here" pane in at most height lines.
+func (s *schedule) listLines(w, height int) []string {
+	if height < 1 {
+		return nil
+	}
+	lines := []string{s.ctx.Styles.Muted.Render("Created here:")}
+	switch {
+	case s.listErr != nil:
+		lines = append(lines, "  "+sanitize.Truncate(s.listErr.Error(), w-2))
+	case len(s.list) == 0:
+		lines = append(lines, s.ctx.Styles.Muted.Render("  none yet"))
+	}
+	for _, c := range s.list {
+		lines = append(lines, "  "+sanitize.Truncate(c.Key+"  "+c.Name+"  "+c.At.UTC().Format("2006-01-02 15:04"), w-2))
+	}
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	return lines
+}
+
+func (s *schedule) reviewView(w, h int) []string {
+	head := s.ctx.Styles.Title.Render(sanitize.Truncate("Review: POST "+createOp+" with exactly this body", w))
+	out := append([]string{head}, s.scroll.View()...)
+	return append(out, strings.Split(s.confirm.View(), "\n")...)
+}
+
+func (s *schedule) createdView(w, h int) []string {
+	c := s.created
+	out := []string{
+		s.ctx.Styles.Title.Render("Schedule created"),
+		"",
+		"  Key      " + sanitize.Line(c.Key),
+		"  ID       " + sanitize.Line(c.ID),
+		"  Name     " + sanitize.Line(c.Name),
+		"  Created  " + widget.FormatTime(c.CreatedAt.Time, s.ctx.Now()),
+		"",
+		s.ctx.Styles.Muted.Render(sanitize.Truncate("c: copy the key · n: new schedule · esc: close", w)),
+		"",
+	}
+	return append(out, s.listLines(w, h-len(out))...)
+}
+
+// unknownHead is the top of the page of a write whose answer was lost:
+// what happened and what the check found.
+func (s *schedule) unknownHead(w int) []string {
+	out := []string{s.ctx.Styles.Title.Render(sanitize.Truncate("No answer from the service: the schedule may or may not have been created.", w)), ""}
+	return append(out, strings.Split(widget.Page(s.unknownNote, w, 4), "\n")...)
+}
+
+func (s *schedule) unknownView(w, h int) []string {
+	out := append(s.unknownHead(w), s.ctx.Styles.Muted.Render(sanitize.Truncate("Body sent (POST "+createOp+"):", w)))
+	out = append(out, s.scroll.View()...)
+	out = append(out, "", s.ctx.Styles.Muted.Render(sanitize.Truncate("r: send again (asks first) · ↑/↓ scroll · esc: back to the form", w)))
+	if s.state == stageResending {
+		out = append(out, strings.Split(s.confirm.View(), "\n")...)
+	}
+	return out
+}
+
+func (s *schedule) ShortHelp() []key.Binding {
+	switch s.state {
+	case stageForm:
+		return []key.Binding{keyReview, keyAdd, keyRemove, keyCancel}
+	case stageReview, stageResending:
+		return append([]key.Binding{keyScroll}, s.confirm.ShortHelp()...)
+	case stageCreated:
+		return []key.Binding{keyCopy, keyNew, keyClose}
+	case stageUnknown:
+		return []key.Binding{keyResend, keyEdit}
+	}
+	return nil
+}
+
+func (s *schedule) FullHelp() [][]key.Binding {
+	groups := [][]key.Binding{s.ShortHelp()}
+	if s.state == stageForm {
+		groups = append(groups, s.form.Keys.ShortHelp())
+	}
+	return groups
+}
+
+// block cuts or pads view to exactly height lines of at most w cells.
+func block(view string, w, height int) []string {
+	lines := strings.Split(view, "\n")
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	for len(lines) < height {
+		lines = append(lines, "")
+	}
+	return views.FitLines(lines, w, height)
+}
+
+// side draws left and right columns with a bar between them.
+func side(left, right []string, leftW, height int, st widget.Styles) []string {
+	out := make([]string, height)
+	bar := st.Border.Render("│")
+	for i := range out {
+		var l, r string
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		out[i] = l + strings.Repeat(" ", max(leftW-ansi.StringWidth(l), 0)) + bar + r
+	}
+	return out
+}

@@ -1,0 +1,88 @@
+package transactions
+
+import (
+	"io"
+	"testing"
+	"time"
+
+	"allot/api"
+	"allot/api/sandbox"
+	"allot/internal/act"
+	"allot/internal/journal"
+	"allot/internal/session"
+	"allot/views"
+	"allot/views/reopen"
+	"allot/views/viewstest"
+	"allot/views/widget"
+)
+
+// TestTransactionsOpenOnTheNewest: a transaction recorded while the
+// screen shows the newest one takes the cursor.
+func TestTransactionsOpenOnTheNewest(t *testing.T) {
+	s, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	j, err := journal.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := s.Deployment()
+	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	send := func(hash string) {
+		t.Helper()
+		at = at.Add(time.Minute)
+		if err := j.Append(journal.Entry{At: at, Kind: journal.KindTransaction, Profile: d.Profile, BaseURL: d.BaseURL, ChainID: d.ChainID,
+			Op: "claim", Ref: hash, Status: "pending"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := &views.Context{Session: s, Now: time.Now, Styles: widget.DefaultStyles(), Clipboard: widget.Clipboard{Out: io.Discard},
+		Token: s.TokenIDs[0], Journal: j}
+	tr := New(ctx, reopen.Unknown).(*transactions)
+	tr.SetSize(120, 30)
+	send("0xaaa")
+	viewstest.Settle(tr, tr.Reload())
+	send("0xbbb")
+	viewstest.Settle(tr, tr.Reload())
+	if row, ok := tr.Table.Selected(); !ok || row.ID != "0xbbb" {
+		t.Fatalf("the cursor is on %q, want the newest, 0xbbb:\n%s", row.ID, tr.View())
+	}
+}
+
+// TestTransactionsShowServiceStatusesAsSent: the service's PENDING, which
+// nothing ever updates, is shown CREATED; any other status it answers
+// with is shown as sent, as the operator's result page and `allot tx` do.
+func TestTransactionsShowServiceStatusesAsSent(t *testing.T) {
+	s, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	j, err := journal.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &act.Recorder{Journal: j, Deployment: s.Deployment()}
+	answer := &api.TransactionsResult{Transactions: []api.Transaction{
+		{TransactionID: "5f0c3d0e-8a51-4c1e-9d7a-2b6c4f1e0a11", Status: "PENDING"},
+		{TransactionID: "6f0c3d0e-8a51-4c1e-9d7a-2b6c4f1e0a11", Status: "FAILED"},
+	}}
+	if err := rec.Write(act.OpTransaction, api.ActionInitialize, map[string]string{"action": api.ActionInitialize}, func() (string, any, error) {
+		return "ok", answer, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := Read(j, s.Deployment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range rows {
+		got[r.ID] = r.Status
+	}
+	if got["5f0c3d0e-8a51-4c1e-9d7a-2b6c4f1e0a11"] != api.TransactionCreated || got["6f0c3d0e-8a51-4c1e-9d7a-2b6c4f1e0a11"] != "FAILED" {
+		t.Errorf("statuses shown: %v", got)
+	}
+}

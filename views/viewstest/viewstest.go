@@ -1,0 +1,204 @@
+// Package viewstest drives the screens in tests: contexts on the embedded
+// sandbox, keys by name, and a driver that runs what a screen returns.
+package viewstest
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"allot/api/sandbox"
+	"allot/internal/journal"
+	"allot/internal/session"
+	"allot/views"
+	"allot/views/widget"
+)
+
+// namedKeys are the keys tests press by name; any other name is typed.
+var namedKeys = map[string]tea.KeyType{
+	"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
+	"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
+	"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "backspace": tea.KeyBackspace,
+	"ctrl+s": tea.KeyCtrlS, "ctrl+n": tea.KeyCtrlN, "ctrl+d": tea.KeyCtrlD, "ctrl+r": tea.KeyCtrlR,
+	"ctrl+u": tea.KeyCtrlU, "ctrl+e": tea.KeyCtrlE,
+}
+
+// Key is the key called name ("enter", "ctrl+s"), or name typed.
+func Key(name string) tea.KeyMsg {
+	if t, ok := namedKeys[name]; ok {
+		return tea.KeyMsg{Type: t}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
+}
+
+// Sandbox is a context on the embedded sandbox, without a journal.
+func Sandbox(t *testing.T) *views.Context {
+	t.Helper()
+	s, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return &views.Context{Session: s, Now: time.Now, Styles: widget.DefaultStyles(), Clipboard: widget.Clipboard{Out: io.Discard}, Token: s.TokenIDs[0]}
+}
+
+// Now is the pinned clock of the screen tests.
+var Now = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+// Journaled opens the embedded sandbox and a journal for a screen test.
+func Journaled(t *testing.T, opts sandbox.Options) *views.Context {
+	t.Helper()
+	s, err := session.Sandbox(opts, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	j, err := journal.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &views.Context{
+		Session: s, Now: func() time.Time { return Now }, Styles: widget.DefaultStyles(),
+		Clipboard: widget.Clipboard{Out: io.Discard}, Token: s.TokenIDs[0],
+		Journal: j, Recorder: s.Recorder(j),
+	}
+}
+
+// Driver feeds a screen keys and runs the commands it returns: an answer
+// that comes at once is fed back at once; a slow one (a request, a cursor
+// blink) is fed back when Until waits for it. Cursor blinks are dropped;
+// what the app would handle (back, status, errors) is kept in Got.
+type Driver struct {
+	T     *testing.T
+	S     views.Screen
+	async chan tea.Msg
+	Got   []tea.Msg
+}
+
+// NewDriver sizes s to w x h and runs its Init.
+func NewDriver(t *testing.T, s views.Screen, w, h int) *Driver {
+	d := &Driver{T: t, S: s, async: make(chan tea.Msg, 4096)}
+	s.SetSize(w, h)
+	d.Run(s.Init())
+	return d
+}
+
+// Run runs cmd and feeds its answer back if it comes at once; a slow one
+// is fed back by Until.
+func (d *Driver) Run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	select {
+	case msg := <-ch:
+		d.handle(msg)
+	case <-time.After(5 * time.Millisecond):
+		go func() { d.async <- <-ch }()
+	}
+}
+
+func (d *Driver) handle(msg tea.Msg) {
+	switch m := msg.(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range m {
+			d.Run(c)
+		}
+	case views.BackMsg, views.StatusMsg, views.ErrorMsg, views.NavigateMsg:
+		d.Got = append(d.Got, msg)
+	default:
+		if strings.HasPrefix(fmt.Sprintf("%T", msg), "cursor.") {
+			return
+		}
+		d.Run(d.S.Update(msg))
+	}
+}
+
+// Until feeds slow answers back until cond holds.
+func (d *Driver) Until(what string, cond func() bool) {
+	d.T.Helper()
+	deadline := time.After(20 * time.Second)
+	for !cond() {
+		select {
+		case msg := <-d.async:
+			d.handle(msg)
+		case <-time.After(5 * time.Millisecond):
+		case <-deadline:
+			d.T.Fatalf("timed out waiting for %s; view:\n%s", what, d.S.View())
+		}
+	}
+}
+
+// Key sends the screen k and runs what it returns.
+func (d *Driver) Key(k tea.KeyMsg) { d.Run(d.S.Update(k)) }
+
+// Keys sends the keys called names, one by one.
+func (d *Driver) Keys(names ...string) {
+	for _, n := range names {
+		d.Key(Key(n))
+	}
+}
+
+// Type types s, a key a rune.
+func (d *Driver) Type(s string) {
+	for _, r := range s {
+		d.Key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+}
+
+// ErrUnder is the error line drawn under the field labelled label, or "".
+func ErrUnder(view, label string) string {
+	lines := strings.Split(ansi.Strip(view), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, label) && i+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+1]), "✗") {
+			return strings.TrimSpace(lines[i+1])
+		}
+	}
+	return ""
+}
+
+// Writes are the journal's request entries.
+func Writes(t *testing.T, j *journal.Journal) []journal.Entry {
+	t.Helper()
+	res, err := j.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []journal.Entry
+	for _, e := range res.Entries {
+		if e.Kind == journal.KindRequest {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Settle feeds cmd's messages back to s until none is left; a command that
+// waits for more than a moment (the request log's change feed) is dropped.
+func Settle(s views.Screen, cmd tea.Cmd) {
+	for queue := []tea.Cmd{cmd}; len(queue) > 0; queue = queue[1:] {
+		if queue[0] == nil {
+			continue
+		}
+		got := make(chan tea.Msg, 1)
+		go func(c tea.Cmd) { got <- c() }(queue[0])
+		select {
+		case msg := <-got:
+			if batch, ok := msg.(tea.BatchMsg); ok {
+				queue = append(queue, batch...)
+				continue
+			}
+			if msg != nil {
+				queue = append(queue, s.Update(msg))
+			}
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
