@@ -206,13 +206,13 @@ func (s *stakes) extendRows(rows widget.RowSet[api.StakeRow]) tea.Cmd {
 // refreshLine writes the line above the table: the server filter's answer,
 // the load's progress, how it broke off, or the pool's totals.
 func (s *stakes) refreshLine() {
-	s.SummaryText = s.poolLine()
+	s.SummaryParts = s.poolLine()
 	if s.wallet != "" {
-		s.SummaryText = fmt.Sprintf("%s of %s (asked the service) · esc: the whole pool", stakeCount(s.walletN), s.wallet)
+		s.SummaryParts = []string{fmt.Sprintf("%s of %s (asked the service)", stakeCount(s.walletN), s.wallet), "esc: the whole pool"}
 	}
 }
 
-func (s *stakes) poolLine() string {
+func (s *stakes) poolLine() []string {
 	count := stakeCount(s.arrived)
 	// More rows than expected (a pool that grew, a service's total that
 	// is wrong) are counted without the expectation they passed.
@@ -222,15 +222,15 @@ func (s *stakes) poolLine() string {
 	}
 	switch {
 	case s.broke != nil:
-		return count + " arrived; the answer broke off: r to retry · E: why"
+		return []string{count + " arrived; the answer broke off: r to retry", "E: why"}
 	case s.feed != nil && s.arrived == 0:
-		return "" // the table says it is loading
+		return nil // the table says it is loading
 	case s.feed != nil && !known:
-		return count + " so far…"
+		return []string{count + " so far…"}
 	case s.feed != nil:
-		return count + "…"
+		return []string{count + "…"}
 	case s.sums == nil:
-		return ""
+		return nil
 	}
 	return summarize(s.sums, s.total)
 }
@@ -348,7 +348,8 @@ func (s *stakes) View() string {
 			what += " (counting…)"
 		}
 	}
-	title := s.Ctx.Styles.Title.Render(sanitize.Truncate(what+" (h: back to the list)", s.Width))
+	// The hint goes before the title is cut.
+	title := s.Ctx.Styles.Title.Render(widget.JoinParts(s.Width, " ", sanitize.Line(what), "(h: back to the list)"))
 	return title + "\n" + widget.Histogram(bins.Buckets(), s.Width, max(s.Height-1, 3))
 }
 
