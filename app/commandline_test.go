@@ -60,6 +60,24 @@ func TestStakesByNameWithTab(t *testing.T) {
 	}
 }
 
+// :stakes with a name no pool has opens the stakes screen on the Pools
+// tab, which says so itself; esc leads back to every pool.
+func TestStakesUnknownPoolName(t *testing.T) {
+	s := newSession(t)
+	view := drive(t, s, 120, 36, step{want: "Team & Advisors Vesting"},
+		step{keys: ":stakes Whale poo"}, step{key: tea.KeyEnter, want: "no pool"})
+	if !strings.Contains(view, `✗ stakes: no pool "Whale poo" in this token`) || !strings.Contains(view, "[2 Pools]") ||
+		!strings.Contains(view, "Pools › Whale poo") {
+		t.Errorf("an unknown pool is not said on the Pools tab:\n%s", view)
+	}
+	view = drive(t, s, 120, 36, step{want: "Team & Advisors Vesting"},
+		step{keys: ":stakes Whale poo"}, step{key: tea.KeyEnter, want: "no pool"},
+		step{key: tea.KeyEsc, want: "64 pools"})
+	if strings.Contains(view, "no pool") {
+		t.Errorf("esc did not lead back to the pools:\n%s", view)
+	}
+}
+
 // :alloc completes the allocations looked up lately, and on the embedded
 // sandbox its demo ones, so a newcomer has an id to start from.
 func TestAllocByTab(t *testing.T) {

@@ -113,30 +113,6 @@ func (m *Model) nextToken() tea.Cmd {
 	return m.setToken(ids[0])
 }
 
-type openStakesMsg struct {
-	pool api.Pool
-	err  error
-}
-
-// openStakes finds a pool of the token by id or name and opens its stakes.
-func (m *Model) openStakes(ref string) tea.Cmd {
-	client, token := m.ctx.Session.API, m.ctx.Token
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		pools, err := client.AllPools(ctx, token)
-		if err != nil {
-			return openStakesMsg{err: err}
-		}
-		for _, p := range pools.Items {
-			if p.ID == ref || strings.EqualFold(p.Name, ref) {
-				return openStakesMsg{pool: p}
-			}
-		}
-		return openStakesMsg{err: fmt.Errorf("no pool %q in this token", ref)}
-	}
-}
-
 type contractFoundMsg struct {
 	contract api.Contract
 	err      error

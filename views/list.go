@@ -101,6 +101,10 @@ func (l *List[R]) describe(row R) tea.Cmd {
 
 func (l *List[R]) Title() string { return l.title }
 
+// SetTitle names the list anew, for a screen that learns what it shows
+// only once it has looked it up.
+func (l *List[R]) SetTitle(title string) { l.title = title }
+
 // Mode: busy while a fetch runs; the table takes keys while its filter is
 // typed, and esc clears a filter before it closes the page.
 func (l *List[R]) Mode() Mode {
