@@ -92,17 +92,22 @@ func TestAllocByTab(t *testing.T) {
 }
 
 // :contract NAME opens that contract on the Contracts tab, from any tab:
-// the cursor on it and its details shown; tab completes the name; an
-// unknown name says so.
+// the cursor on it and its details shown, every contract listed (no filter
+// left behind, even one typed before); tab completes the name; an unknown
+// name says so.
 func TestContractCommand(t *testing.T) {
 	s := newSession(t)
 	view := drive(t, s, 120, 36,
-		step{want: "Team & Advisors Vesting"}, step{keys: "2", want: "Whale pool"},
+		step{want: "Team & Advisors Vesting"}, step{keys: "/Meridian"}, step{key: tea.KeyEnter, want: "filter: Meridian"},
+		step{keys: "2", want: "Whale pool"},
 		step{keys: ":contract seed"}, step{key: tea.KeyTab, want: "contract Seed & Strategic Vesting"},
-		step{key: tea.KeyEnter, want: "esc shows every contract"})
+		step{key: tea.KeyEnter, want: "▶ Seed & Strategic Vesting"})
 	if !strings.Contains(view, "[1 Contracts]") || !strings.Contains(view, "▶ Seed & Strategic Vesting") ||
-		!strings.Contains(view, "Name     Seed & Strategic Vesting") || strings.Contains(view, "Team & Advisors") {
+		!strings.Contains(view, "Name     Seed & Strategic Vesting") {
 		t.Errorf("the contract is not on show, with its details:\n%s", view)
+	}
+	if strings.Contains(view, "filter:") || !strings.Contains(view, "Team & Advisors Vesting") || !strings.Contains(view, "2/5") {
+		t.Errorf("a filter is left on the contracts:\n%s", view)
 	}
 	view = drive(t, s, 120, 36, step{want: "Team & Advisors Vesting"},
 		step{keys: ":contract Nope"}, step{key: tea.KeyEnter, want: "no contract"})

@@ -9,12 +9,48 @@ import (
 	"fmt"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"allot/api"
 	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/operator"
 	"allot/views/widget"
 )
+
+// contracts is the token's contracts; it takes ShowContract.
+type contracts struct {
+	*views.List[api.Contract]
+	// show is the contract ShowContract asked for, until the cursor is
+	// on it: the rows may still be arriving, or the filter ending.
+	show string
+}
+
+// ShowContract puts the Contracts list's cursor on the contract with ID,
+// every contract shown: a filter in force ends, and rows still on their
+// way are waited for.
+type ShowContract struct{ ID string }
+
+func (c *contracts) Update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case ShowContract:
+		c.show = msg.ID
+		if c.Table.Query() != "" || c.Table.EditingFilter() {
+			cmd = c.Table.ClearFilter()
+		}
+	case tea.KeyMsg:
+		c.show = "" // the user moves on their own now
+		return c.List.Update(msg)
+	default:
+		cmd = c.List.Update(msg)
+	}
+	if c.show != "" && c.Table.SelectID(c.show) {
+		c.show = ""
+		c.SyncDetail()
+	}
+	return cmd
+}
 
 // NewContracts is the contracts of the current token.
 func NewContracts(ctx *views.Context) views.Screen {
@@ -52,7 +88,7 @@ func NewContracts(ctx *views.Context) views.Screen {
 		}
 		return list.Items, nil
 	}
-	return l
+	return &contracts{List: l}
 }
 
 // distributionRefusal says why a contract takes no distribution: a staking

@@ -1,0 +1,46 @@
+package browse
+
+import (
+	"testing"
+
+	"allot/views/viewstest"
+)
+
+// TestShowContract: ShowContract puts the cursor on the contract and its
+// details in the pane, with every contract shown: a filter in force ends
+// (even one that hides the contract), and a list still loading is waited
+// for.
+func TestShowContract(t *testing.T) {
+	ctx := viewstest.Sandbox(t)
+	c := NewContracts(ctx).(*contracts)
+	// Asked before the rows arrive.
+	c.SetSize(120, 30)
+	init := c.Init()
+	want := ctx.Session.Fixtures.ContractIDs[1]
+	viewstest.Settle(c, c.Update(ShowContract{ID: want}))
+	viewstest.Settle(c, init)
+	if row, _ := c.Table.Selected(); row.ID != want || c.Focused != want {
+		t.Fatalf("cursor on %q, details of %q; want %q", row.ID, c.Focused, want)
+	}
+
+	// A filter that hides the contract ends; the cursor goes to it.
+	all := c.Table.Len()
+	first := ctx.Session.Fixtures.ContractIDs[0]
+	c.Update(viewstest.Key("/"))
+	for _, r := range "Team" {
+		viewstest.Settle(c, c.Update(viewstest.Key(string(r))))
+	}
+	viewstest.Settle(c, c.Update(viewstest.Key("enter")))
+	if c.Table.Query() == "" || c.Table.Len() == all {
+		t.Fatalf("the filter is not in force: %q, %d rows", c.Table.Query(), c.Table.Len())
+	}
+	for _, id := range []string{want, first} {
+		viewstest.Settle(c, c.Update(ShowContract{ID: id}))
+		if row, _ := c.Table.Selected(); row.ID != id || c.Focused != id {
+			t.Errorf("cursor on %q, details of %q; want %q", row.ID, c.Focused, id)
+		}
+		if c.Table.Query() != "" || c.Table.EditingFilter() || c.Table.Len() != all {
+			t.Errorf("a filter is left: %q, editing %v, %d of %d rows", c.Table.Query(), c.Table.EditingFilter(), c.Table.Len(), all)
+		}
+	}
+}
