@@ -52,13 +52,15 @@ func (c *contracts) Update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// NewContracts is the contracts of the current token.
+// NewContracts is the contracts of the current token. When the width is
+// short, Type (vesting, staking, airdrop: what an operator can do with the
+// contract) stays before Address, which is whole in the details (d).
 func NewContracts(ctx *views.Context) views.Screen {
 	l := views.NewList(ctx, "Contracts", widget.TableConfig[api.Contract]{
 		Columns: []widget.Column[api.Contract]{
 			{Title: "Name", Cell: func(c api.Contract) string { return c.Name }, Text: true, Flex: 1, MinWidth: 12, Sort: func(a, b api.Contract) int { return strings.Compare(a.Name, b.Name) }},
-			{Title: "Type", Cell: func(c api.Contract) string { return c.Type }, MinWidth: 8, Priority: 2, Sort: func(a, b api.Contract) int { return strings.Compare(a.Type, b.Type) }},
-			{Title: "Address", Cell: func(c api.Contract) string { return c.Address }, MinWidth: 14, MaxWidth: 42, Flex: 3, Priority: 1},
+			{Title: "Type", Cell: func(c api.Contract) string { return c.Type }, MinWidth: 8, Priority: 1, Sort: func(a, b api.Contract) int { return strings.Compare(a.Type, b.Type) }},
+			{Title: "Address", Cell: func(c api.Contract) string { return c.Address }, MinWidth: 14, MaxWidth: 42, Flex: 3, Priority: 2},
 			{Title: "Balance", Cell: func(c api.Contract) string { return widget.FormatAmountMin(c.Balance.String(), 2) }, Align: widget.AlignRight, MinWidth: 18, Sort: func(a, b api.Contract) int { return a.Balance.Cmp(b.Balance.Decimal) }},
 			{Title: "Created", Cell: func(c api.Contract) string { return api.FormatTime(c.CreatedAt) }, MinWidth: 20, Priority: 3},
 		},

@@ -1,7 +1,10 @@
 package browse
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"allot/views/viewstest"
 )
@@ -41,6 +44,29 @@ func TestShowContract(t *testing.T) {
 		}
 		if c.Table.Query() != "" || c.Table.EditingFilter() || c.Table.Len() != all {
 			t.Errorf("a filter is left: %q, editing %v, %d of %d rows", c.Table.Query(), c.Table.EditingFilter(), c.Table.Len(), all)
+		}
+	}
+}
+
+// TestContractsNarrowKeepType: at 60 columns the Contracts list shows
+// Name, Type and Balance whole; the address, whole in the details, is
+// what gives way.
+func TestContractsNarrowKeepType(t *testing.T) {
+	ctx := viewstest.Sandbox(t)
+	ctx.Compact = true // below 80x24: no side pane, as the dashboard lays it out
+	c := NewContracts(ctx).(*contracts)
+	c.SetSize(60, 18)
+	viewstest.Settle(c, c.Init())
+	view := ansi.Strip(c.View())
+	header, _, _ := strings.Cut(view, "\n")
+	for _, want := range []string{"Name", "Type", "Balance"} {
+		if !strings.Contains(header, want) {
+			t.Errorf("no %s column at 60 columns:\n%s", want, view)
+		}
+	}
+	for _, want := range []string{"Team & Advisors Vesting", "VESTING", "STAKING", "AIRDROP", "91,978,016.67"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("%q is not whole at 60 columns:\n%s", want, view)
 		}
 	}
 }
