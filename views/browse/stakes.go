@@ -400,6 +400,13 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 		s.shown, s.shownFor = msg.bins, msg.key
 		return nil
 	case tea.KeyMsg:
+		if s.pool.ID == "" {
+			// No pool yet: nothing to filter, sort or chart; r looks again.
+			if key.Matches(msg, views.KeyRefresh) {
+				return s.reload()
+			}
+			return nil
+		}
 		if s.Table.EditingFilter() {
 			break
 		}
@@ -440,11 +447,17 @@ func (s *stakes) View() string {
 }
 
 func (s *stakes) ShortHelp() []key.Binding {
+	if s.pool.ID == "" {
+		return []key.Binding{views.KeyRefresh}
+	}
 	return append([]key.Binding{keyHistogram, views.KeyRefresh}, s.List.ShortHelp()...)
 }
 
 // FullHelp lists h and r too: the list's own help does not know them.
 func (s *stakes) FullHelp() [][]key.Binding {
+	if s.pool.ID == "" {
+		return [][]key.Binding{{views.KeyRefresh}}
+	}
 	return append([][]key.Binding{{keyHistogram, views.KeyRefresh}}, s.List.FullHelp()...)
 }
 

@@ -70,6 +70,14 @@ func TestStakesByRefUnknownPool(t *testing.T) {
 	if s.Mode().Busy {
 		t.Error("still busy after the lookup failed")
 	}
+	// With no pool, the list's keys do nothing and help offers r alone.
+	d.keys("h", "/")
+	if s.histogram || s.Table.EditingFilter() {
+		t.Errorf("a key for the stakes acted with no pool: histogram %v, filter %v", s.histogram, s.Table.EditingFilter())
+	}
+	if help := s.ShortHelp(); len(help) != 1 || help[0].Help().Key != "r" {
+		t.Errorf("help with no pool: %v", help)
+	}
 
 	// r looks again: the pool may have been made since.
 	s.pools = poolList(api.Pool{ID: testPool.ID, Name: "Whale pol"})
