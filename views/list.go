@@ -281,10 +281,6 @@ func (l *List[R]) View() string {
 // summarySep joins the parts of the line above a table.
 const summarySep = " · "
 
-// SummaryText is the line above the table, whole, as it reads when the
-// width takes every part.
-func (l *List[R]) SummaryText() string { return strings.Join(l.SummaryParts, summarySep) }
-
 // hasSummary says whether the screen keeps a line above its table.
 func (l *List[R]) hasSummary() bool { return l.Summary != nil || l.SummaryLine }
 

@@ -39,8 +39,8 @@ func TestStakesByRefFindsThePool(t *testing.T) {
 		if s.pool.ID != testPool.ID || s.Title() != testPool.Name {
 			t.Errorf("%q: pool %+v, title %q", ref, s.pool, s.Title())
 		}
-		if s.Table.Len() != 10 || !strings.HasPrefix(s.SummaryText(), "10 stakes") {
-			t.Errorf("%q: %d rows, summary %q", ref, s.Table.Len(), s.SummaryText())
+		if s.Table.Len() != 10 || !strings.HasPrefix(summaryOf(s), "10 stakes") {
+			t.Errorf("%q: %d rows, summary %q", ref, s.Table.Len(), summaryOf(s))
 		}
 	}
 }

@@ -50,8 +50,8 @@ func TestStakesShowWhileTheAnswerArrives(t *testing.T) {
 		"withdrawn " + widget.FormatAmount(withdrawn.String()) + " (" + widget.FormatCount(nWithdrawn) + ")",
 		"largest 3,000.000000000000000001",
 	} {
-		if !strings.Contains(s.SummaryText(), want) {
-			t.Errorf("once all arrived, the summary does not say %q: %s", want, s.SummaryText())
+		if !strings.Contains(summaryOf(s), want) {
+			t.Errorf("once all arrived, the summary does not say %q: %s", want, summaryOf(s))
 		}
 	}
 	if s.Mode().Busy || s.Table.Len() != 3000 {
@@ -139,8 +139,8 @@ func TestStakesCutBodyKeepsTheRowsRead(t *testing.T) {
 	if n := s.Table.Len(); n < api.StakeBatch || n > 9000 || !errors.As(s.LoadErr(), &partial) {
 		t.Fatalf("%d rows kept, error %v; want the batches before stake 9,000 and the partial answer", n, s.LoadErr())
 	}
-	if want := widget.FormatCount(s.Table.Len()) + " stakes arrived; the answer broke off: r to retry"; !strings.Contains(s.SummaryText(), want) {
-		t.Errorf("summary %q does not say %q", s.SummaryText(), want)
+	if want := widget.FormatCount(s.Table.Len()) + " stakes arrived; the answer broke off: r to retry"; !strings.Contains(summaryOf(s), want) {
+		t.Errorf("summary %q does not say %q", summaryOf(s), want)
 	}
 }
 
@@ -177,8 +177,8 @@ func TestStakesHistogramFollowsTheFilter(t *testing.T) {
 	s, d := newStakesScreen(t, &testSource{rows: rows, batch: 4})
 	d.run(nil, s.Init())
 	for _, want := range []string{"4 stakes", "staked 157 ·", "withdrawn 1,000 (1)", "largest 100"} {
-		if !strings.Contains(s.SummaryText(), want) {
-			t.Errorf("summary %q does not say %q", s.SummaryText(), want)
+		if !strings.Contains(summaryOf(s), want) {
+			t.Errorf("summary %q does not say %q", summaryOf(s), want)
 		}
 	}
 	d.keys("h")
