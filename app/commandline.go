@@ -14,6 +14,7 @@ import (
 
 	"allot/api"
 	"allot/internal/sanitize"
+	"allot/views/browse"
 	"allot/views/creative"
 	"allot/views/holder"
 	"allot/views/schedule"
@@ -200,7 +201,10 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		if rest == "" {
 			return m.fail("command", errors.New(":stakes takes a pool id or name (tab completes)"))
 		}
-		return m.openStakes(rest)
+		// The screen looks its pool up, on the Pools tab where esc
+		// leads back to every pool.
+		m.switchTab(tabPools)
+		return m.open(browse.NewStakesByRef(m.ctx, rest))
 	case "schedule", "schedules":
 		return m.open(schedule.New(m.ctx))
 	case "creative", "creatives":

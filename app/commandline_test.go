@@ -60,6 +60,24 @@ func TestStakesByNameWithTab(t *testing.T) {
 	}
 }
 
+// :stakes with a name no pool has opens the stakes screen on the Pools
+// tab, which says so itself; esc leads back to every pool.
+func TestStakesUnknownPoolName(t *testing.T) {
+	s := newSession(t)
+	view := drive(t, s, 120, 36, step{want: "Team & Advisors Vesting"},
+		step{keys: ":stakes Whale poo"}, step{key: tea.KeyEnter, want: "no pool"})
+	if !strings.Contains(view, `✗ stakes: no pool "Whale poo" in this token`) || !strings.Contains(view, "[2 Pools]") ||
+		!strings.Contains(view, "Pools › Whale poo") {
+		t.Errorf("an unknown pool is not said on the Pools tab:\n%s", view)
+	}
+	view = drive(t, s, 120, 36, step{want: "Team & Advisors Vesting"},
+		step{keys: ":stakes Whale poo"}, step{key: tea.KeyEnter, want: "no pool"},
+		step{key: tea.KeyEsc, want: "64 pools"})
+	if strings.Contains(view, "no pool") {
+		t.Errorf("esc did not lead back to the pools:\n%s", view)
+	}
+}
+
 // :alloc completes the allocations looked up lately, and on the embedded
 // sandbox its demo ones, so a newcomer has an id to start from.
 func TestAllocByTab(t *testing.T) {
@@ -74,17 +92,22 @@ func TestAllocByTab(t *testing.T) {
 }
 
 // :contract NAME opens that contract on the Contracts tab, from any tab:
-// the cursor on it and its details shown; tab completes the name; an
-// unknown name says so.
+// the cursor on it and its details shown, every contract listed (no filter
+// left behind, even one typed before); tab completes the name; an unknown
+// name says so.
 func TestContractCommand(t *testing.T) {
 	s := newSession(t)
 	view := drive(t, s, 120, 36,
-		step{want: "Team & Advisors Vesting"}, step{keys: "2", want: "Whale pool"},
+		step{want: "Team & Advisors Vesting"}, step{keys: "/Meridian"}, step{key: tea.KeyEnter, want: "filter: Meridian"},
+		step{keys: "2", want: "Whale pool"},
 		step{keys: ":contract seed"}, step{key: tea.KeyTab, want: "contract Seed & Strategic Vesting"},
-		step{key: tea.KeyEnter, want: "esc shows every contract"})
+		step{key: tea.KeyEnter, want: "▶ Seed & Strategic Vesting"})
 	if !strings.Contains(view, "[1 Contracts]") || !strings.Contains(view, "▶ Seed & Strategic Vesting") ||
-		!strings.Contains(view, "Name     Seed & Strategic Vesting") || strings.Contains(view, "Team & Advisors") {
+		!strings.Contains(view, "Name     Seed & Strategic Vesting") {
 		t.Errorf("the contract is not on show, with its details:\n%s", view)
+	}
+	if strings.Contains(view, "filter:") || !strings.Contains(view, "Team & Advisors Vesting") || !strings.Contains(view, "2/5") {
+		t.Errorf("a filter is left on the contracts:\n%s", view)
 	}
 	view = drive(t, s, 120, 36, step{want: "Team & Advisors Vesting"},
 		step{keys: ":contract Nope"}, step{key: tea.KeyEnter, want: "no contract"})

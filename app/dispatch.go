@@ -13,7 +13,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/views"
-	"allot/views/browse"
 	"allot/views/holder"
 	"allot/views/widget"
 )
@@ -124,12 +123,6 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return m, nil
-	case openStakesMsg:
-		if msg.err != nil {
-			return m, m.fail("stakes", msg.err)
-		}
-		m.switchTab(tabPools)
-		return m, func() tea.Msg { return views.NavigateMsg{Screen: browse.NewStakes(m.ctx, msg.pool)} }
 	case views.BackMsg:
 		if msg.Screen != nil {
 			m.remove(msg.Screen)

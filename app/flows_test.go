@@ -527,10 +527,10 @@ func TestPagesScrollAndHoldKeys(t *testing.T) {
 	f.key(tea.KeyEsc)
 	f.runes(":").typ("stakes no-such-pool").key(tea.KeyEnter).wait("stakes: ")
 	f.runes("E").wait("Error details (E to close)")
-	f.runes("2") // the Pools tab, were the details not holding the keys
+	f.runes("1") // the Contracts tab, were the details not holding the keys
 	f.runes("E")
 	m := f.quit()
-	if m.active != tabContracts || m.showErr {
+	if m.active != tabPools || m.showErr {
 		t.Fatalf("tab %d, details shown %v: a key went past the error details", m.active, m.showErr)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
 	"allot/internal/sanitize"
@@ -113,30 +112,6 @@ func (m *Model) nextToken() tea.Cmd {
 	return m.setToken(ids[0])
 }
 
-type openStakesMsg struct {
-	pool api.Pool
-	err  error
-}
-
-// openStakes finds a pool of the token by id or name and opens its stakes.
-func (m *Model) openStakes(ref string) tea.Cmd {
-	client, token := m.ctx.Session.API, m.ctx.Token
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		pools, err := client.AllPools(ctx, token)
-		if err != nil {
-			return openStakesMsg{err: err}
-		}
-		for _, p := range pools.Items {
-			if p.ID == ref || strings.EqualFold(p.Name, ref) {
-				return openStakesMsg{pool: p}
-			}
-		}
-		return openStakesMsg{err: fmt.Errorf("no pool %q in this token", ref)}
-	}
-}
-
 type contractFoundMsg struct {
 	contract api.Contract
 	err      error
@@ -162,12 +137,9 @@ func (m *Model) findContract(ref string) tea.Cmd {
 	}
 }
 
-// showContract puts the Contracts tab on c: its list filtered to c's
-// address (no other contract's cells hold it), so the cursor is on c and
-// the details show it; esc shows them all again, the cursor staying on c.
-// The screen kit has no message that moves a list's cursor, so the list
-// is given the keys its help names: / to filter, the address, enter.
-// Pages open on the tab close, unless one has work under way.
+// showContract puts the Contracts tab on c: the cursor on it and its
+// details shown, every contract listed (a filter in force ends). Pages
+// open on the tab close, unless one has work under way.
 func (m *Model) showContract(c api.Contract) tea.Cmd {
 	for _, p := range m.stacks[tabContracts][1:] {
 		if p.Mode().Busy {
@@ -177,21 +149,5 @@ func (m *Model) showContract(c api.Contract) tea.Cmd {
 	m.stacks[tabContracts] = m.stacks[tabContracts][:1]
 	m.switchTab(tabContracts)
 	list := m.top()
-	query := c.Address
-	if !common.IsHexAddress(query) {
-		query = c.Name
-	}
-	var cmds []tea.Cmd
-	if list.Mode().OwnsEsc {
-		cmds = append(cmds, list.Update(tea.KeyMsg{Type: tea.KeyEsc}))
-	}
-	cmds = append(cmds,
-		list.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/")}),
-		list.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(sanitize.Line(query)), Paste: true}),
-		list.Update(tea.KeyMsg{Type: tea.KeyEnter}),
-		m.inform("contract "+sanitize.Line(c.Name)+": esc shows every contract"))
-	for i, cmd := range cmds[:len(cmds)-1] {
-		cmds[i] = tag(list, cmd)
-	}
-	return tea.Batch(cmds...)
+	return tea.Batch(tag(list, list.Update(browse.ShowContract{ID: c.ID})), m.inform("contract "+sanitize.Line(c.Name)))
 }

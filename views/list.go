@@ -24,10 +24,11 @@ type List[R any] struct {
 	fields func(R) []widget.Field
 	// Fetch loads the rows; nil for a screen whose rows are pushed.
 	Fetch func(context.Context) ([]R, error)
-	// Summary is a line above the table, computed when rows arrive.
-	Summary func([]R) string
+	// Summary is the line above the table, computed when rows arrive: its
+	// parts, most important first (see SummaryParts).
+	Summary func([]R) []string
 
-	// SummaryLine keeps the line for a screen that sets SummaryText itself.
+	// SummaryLine keeps the line for a screen that sets SummaryParts itself.
 	SummaryLine bool
 	// Loaded, when set, reworks rows as they arrive.
 	Loaded func([]R) []R
@@ -38,14 +39,17 @@ type List[R any] struct {
 	// as newer rows arrive, so that the screen opens on the newest.
 	NewestFirst bool
 
-	Seq         int
-	busy        bool
-	Err         error
-	SummaryText string
-	Focused     string
-	Width       int
-	Height      int
-	split       widget.Split // the table's and the pane's places, set by layout
+	Seq  int
+	busy bool
+	Err  error
+	// SummaryParts is the line above the table, most important first,
+	// joined by " · ": a part that does not fit the width is dropped
+	// whole, with those after it, rather than cut mid-number.
+	SummaryParts []string
+	Focused      string
+	Width        int
+	Height       int
+	split        widget.Split // the table's and the pane's places, set by layout
 }
 
 // RowsWarning is what a fetch returns with rows that are shown, but not
@@ -96,6 +100,10 @@ func (l *List[R]) describe(row R) tea.Cmd {
 }
 
 func (l *List[R]) Title() string { return l.title }
+
+// SetTitle names the list anew, for a screen that learns what it shows
+// only once it has looked it up.
+func (l *List[R]) SetTitle(title string) { l.title = title }
 
 // Mode: busy while a fetch runs; the table takes keys while its filter is
 // typed, and esc clears a filter before it closes the page.
@@ -179,7 +187,7 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 func (l *List[R]) SetRows(rows []R) tea.Cmd {
 	l.Table.SetLoading(nil)
 	if l.Summary != nil {
-		l.SummaryText = l.Summary(rows)
+		l.SummaryParts = l.Summary(rows)
 	}
 	follow := l.NewestFirst && l.onFirstRow()
 	cmd := l.Table.SetRows(rows)
@@ -261,10 +269,17 @@ func (l *List[R]) View() string {
 	}
 	var top string
 	if l.hasSummary() {
-		top = l.Ctx.Styles.Muted.Render(sanitize.Truncate(l.SummaryText, l.Width)) + "\n"
+		parts := make([]string, len(l.SummaryParts))
+		for i, p := range l.SummaryParts {
+			parts[i] = sanitize.Line(p)
+		}
+		top = l.Ctx.Styles.Muted.Render(widget.JoinParts(l.Width, summarySep, parts...)) + "\n"
 	}
 	return top + l.split.Join(l.Table.View(), l.detail.View())
 }
+
+// summarySep joins the parts of the line above a table.
+const summarySep = " · "
 
 // hasSummary says whether the screen keeps a line above its table.
 func (l *List[R]) hasSummary() bool { return l.Summary != nil || l.SummaryLine }

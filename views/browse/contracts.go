@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"allot/api"
 	"allot/internal/sanitize"
 	"allot/views"
@@ -16,13 +18,49 @@ import (
 	"allot/views/widget"
 )
 
-// NewContracts is the contracts of the current token.
+// contracts is the token's contracts; it takes ShowContract.
+type contracts struct {
+	*views.List[api.Contract]
+	// show is the contract ShowContract asked for, until the cursor is
+	// on it: the rows may still be arriving, or the filter ending.
+	show string
+}
+
+// ShowContract puts the Contracts list's cursor on the contract with ID,
+// every contract shown: a filter in force ends, and rows still on their
+// way are waited for.
+type ShowContract struct{ ID string }
+
+func (c *contracts) Update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case ShowContract:
+		c.show = msg.ID
+		if c.Table.Query() != "" || c.Table.EditingFilter() {
+			cmd = c.Table.ClearFilter()
+		}
+	case tea.KeyMsg:
+		c.show = "" // the user moves on their own now
+		return c.List.Update(msg)
+	default:
+		cmd = c.List.Update(msg)
+	}
+	if c.show != "" && c.Table.SelectID(c.show) {
+		c.show = ""
+		c.SyncDetail()
+	}
+	return cmd
+}
+
+// NewContracts is the contracts of the current token. When the width is
+// short, Type (vesting, staking, airdrop: what an operator can do with the
+// contract) stays before Address, which is whole in the details (d).
 func NewContracts(ctx *views.Context) views.Screen {
 	l := views.NewList(ctx, "Contracts", widget.TableConfig[api.Contract]{
 		Columns: []widget.Column[api.Contract]{
 			{Title: "Name", Cell: func(c api.Contract) string { return c.Name }, Text: true, Flex: 1, MinWidth: 12, Sort: func(a, b api.Contract) int { return strings.Compare(a.Name, b.Name) }},
-			{Title: "Type", Cell: func(c api.Contract) string { return c.Type }, MinWidth: 8, Priority: 2, Sort: func(a, b api.Contract) int { return strings.Compare(a.Type, b.Type) }},
-			{Title: "Address", Cell: func(c api.Contract) string { return c.Address }, MinWidth: 14, MaxWidth: 42, Flex: 3, Priority: 1},
+			{Title: "Type", Cell: func(c api.Contract) string { return c.Type }, MinWidth: 8, Priority: 1, Sort: func(a, b api.Contract) int { return strings.Compare(a.Type, b.Type) }},
+			{Title: "Address", Cell: func(c api.Contract) string { return c.Address }, MinWidth: 14, MaxWidth: 42, Flex: 3, Priority: 2},
 			{Title: "Balance", Cell: func(c api.Contract) string { return widget.FormatAmountMin(c.Balance.String(), 2) }, Align: widget.AlignRight, MinWidth: 18, Sort: func(a, b api.Contract) int { return a.Balance.Cmp(b.Balance.Decimal) }},
 			{Title: "Created", Cell: func(c api.Contract) string { return api.FormatTime(c.CreatedAt) }, MinWidth: 20, Priority: 3},
 		},
@@ -52,7 +90,7 @@ func NewContracts(ctx *views.Context) views.Screen {
 		}
 		return list.Items, nil
 	}
-	return l
+	return &contracts{List: l}
 }
 
 // distributionRefusal says why a contract takes no distribution: a staking

@@ -75,7 +75,7 @@ func TestActionsOnlyWhereTheyCanWork(t *testing.T) {
 		t.Errorf("stake on an ACTIVE pool refused: %q", why)
 	}
 	ctx := viewstest.Sandbox(t)
-	c := NewContracts(ctx).(*views.List[api.Contract])
+	c := NewContracts(ctx).(*contracts)
 	c.SetSize(120, 30)
 	viewstest.Settle(c, c.Init())
 	for c.Table.Len() > 0 {

@@ -61,7 +61,7 @@ func NewPools(ctx *views.Context) views.Screen {
 	}
 	// summary runs on the UI goroutine before the rows are drawn, so the
 	// bars' scale is set there.
-	l.Summary = func(pools []api.Pool) string {
+	l.Summary = func(pools []api.Pool) []string {
 		active := 0
 		most = decimal.Zero
 		for _, p := range pools {
@@ -72,7 +72,7 @@ func NewPools(ctx *views.Context) views.Screen {
 				active++
 			}
 		}
-		return fmt.Sprintf("%s pools, %s active · enter: stakes of the pool", widget.FormatCount(len(pools)), widget.FormatCount(active))
+		return []string{fmt.Sprintf("%s pools, %s active", widget.FormatCount(len(pools)), widget.FormatCount(active)), "enter: stakes of the pool"}
 	}
 	return l
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -26,6 +27,13 @@ type stakes struct {
 	*views.List[api.StakeRow]
 	pool   api.Pool
 	source stakeSource // the session's client; tests give their own
+
+	// ref is the pool's id or name as the user gave it, for a screen that
+	// looks its pool up itself (NewStakesByRef); pools lists the token's
+	// pools for that, and finding is true while it runs.
+	ref     string
+	pools   func(context.Context) ([]api.Pool, error)
+	finding bool
 
 	feed    *stakeFeed // the pool's stakes being read; nil once read
 	arrived int        // rows of the pool arrived so far
@@ -55,7 +63,30 @@ type stakes struct {
 }
 
 // NewStakes is the stakes of pool.
-func NewStakes(ctx *views.Context, pool api.Pool) views.Screen {
+func NewStakes(ctx *views.Context, pool api.Pool) views.Screen { return newStakes(ctx, pool) }
+
+// NewStakesByRef is the stakes of the token's pool whose id or name (in
+// any case) is ref: the screen looks the pool up itself, then reads its
+// stakes. A ref that names no pool is the screen's own error state.
+func NewStakesByRef(ctx *views.Context, ref string) views.Screen {
+	s := newStakes(ctx, api.Pool{Name: ref})
+	s.ref = ref
+	if ctx.Session != nil {
+		client, token := ctx.Session.API, ctx.Token
+		s.pools = func(c context.Context) ([]api.Pool, error) {
+			all, err := client.AllPools(c, token)
+			return all.Items, err
+		}
+	}
+	return s
+}
+
+// NoPoolError is a pool id or name that names no pool of the token.
+type NoPoolError struct{ Ref string }
+
+func (e *NoPoolError) Error() string { return fmt.Sprintf("no pool %q in this token", e.Ref) }
+
+func newStakes(ctx *views.Context, pool api.Pool) *stakes {
 	s := &stakes{pool: pool}
 	if ctx.Session != nil {
 		s.source = ctx.Session.API
@@ -82,7 +113,7 @@ func NewStakes(ctx *views.Context, pool api.Pool) views.Screen {
 			{Label: "Status", Value: st.StatusText()},
 			{Label: "Created", Value: widget.FormatTime(st.Time(), ctx.Now())},
 			{Label: "Stake ID", Value: st.IDString()},
-			{Label: "Pool", Value: pool.Name + " (" + pool.ID + ")"},
+			{Label: "Pool", Value: s.pool.Name + " (" + s.pool.ID + ")"},
 		}
 	})
 	s.SummaryLine = true
@@ -120,7 +151,49 @@ func compareCreated(a, b *api.StakeRow) int {
 	return cmp.Compare(a.CreatedAt, b.CreatedAt)
 }
 
-func (s *stakes) Init() tea.Cmd { return s.reloadWhole() }
+func (s *stakes) Init() tea.Cmd { return s.reload() }
+
+// reload looks the pool up while it is not known, else reads its stakes
+// again.
+func (s *stakes) reload() tea.Cmd {
+	if s.pool.ID == "" && s.ref != "" {
+		return s.findPool()
+	}
+	return s.reloadWhole()
+}
+
+// findPool looks up the pool that ref names among the token's pools.
+func (s *stakes) findPool() tea.Cmd {
+	s.Seq = views.NextSeq()
+	s.Err, s.finding = nil, true
+	s.Table.SetLoading(func() string { return "" })
+	ref, pools := s.ref, s.pools
+	return views.Load(s.Seq, func(c context.Context) (api.Pool, error) {
+		all, err := pools(c)
+		if err != nil {
+			return api.Pool{}, fmt.Errorf("list the pools: %w", err)
+		}
+		for _, p := range all {
+			if p.ID == ref || strings.EqualFold(p.Name, ref) {
+				return p, nil
+			}
+		}
+		return api.Pool{}, &NoPoolError{Ref: ref}
+	})
+}
+
+// found takes the pool that ref names and reads its stakes.
+func (s *stakes) found(msg views.Loaded[api.Pool]) tea.Cmd {
+	s.finding = false
+	if msg.Err != nil {
+		s.Err = msg.Err // drawn where the stakes would be
+		s.Table.SetLoading(nil)
+		return nil
+	}
+	s.pool = msg.Value
+	s.SetTitle(s.pool.Name)
+	return s.reloadWhole()
+}
 
 // reloadWhole reads the pool's stakes again. The rows on screen stay until
 // the first new ones arrive.
@@ -206,13 +279,13 @@ func (s *stakes) extendRows(rows widget.RowSet[api.StakeRow]) tea.Cmd {
 // refreshLine writes the line above the table: the server filter's answer,
 // the load's progress, how it broke off, or the pool's totals.
 func (s *stakes) refreshLine() {
-	s.SummaryText = s.poolLine()
+	s.SummaryParts = s.poolLine()
 	if s.wallet != "" {
-		s.SummaryText = fmt.Sprintf("%s of %s (asked the service) · esc: the whole pool", stakeCount(s.walletN), s.wallet)
+		s.SummaryParts = []string{fmt.Sprintf("%s of %s (asked the service)", stakeCount(s.walletN), s.wallet), "esc: the whole pool"}
 	}
 }
 
-func (s *stakes) poolLine() string {
+func (s *stakes) poolLine() []string {
 	count := stakeCount(s.arrived)
 	// More rows than expected (a pool that grew, a service's total that
 	// is wrong) are counted without the expectation they passed.
@@ -222,15 +295,15 @@ func (s *stakes) poolLine() string {
 	}
 	switch {
 	case s.broke != nil:
-		return count + " arrived; the answer broke off: r to retry · E: why"
+		return []string{count + " arrived; the answer broke off: r to retry", "E: why"}
 	case s.feed != nil && s.arrived == 0:
-		return "" // the table says it is loading
+		return nil // the table says it is loading
 	case s.feed != nil && !known:
-		return count + " so far…"
+		return []string{count + " so far…"}
 	case s.feed != nil:
-		return count + "…"
+		return []string{count + "…"}
 	case s.sums == nil:
-		return ""
+		return nil
 	}
 	return summarize(s.sums, s.total)
 }
@@ -238,7 +311,7 @@ func (s *stakes) poolLine() string {
 // Busy is true while the pool's stakes arrive or a wallet's are asked for.
 func (s *stakes) Mode() views.Mode {
 	m := s.List.Mode()
-	m.Busy = s.feed != nil || s.walletBusy
+	m.Busy = s.finding || s.feed != nil || s.walletBusy
 	return m
 }
 
@@ -255,6 +328,9 @@ func (s *stakes) LoadErr() error {
 // table's own substring filter.
 func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
 	q := strings.TrimSpace(query)
+	if s.pool.ID == "" {
+		return nil, false // no pool yet to ask about
+	}
 	// A wallet's answer still on its way is for a filter no longer asked.
 	s.walletSeq, s.walletBusy = views.NextSeq(), false
 	if len(q) == 42 && strings.HasPrefix(q, "0x") && isHex(q[2:]) {
@@ -295,6 +371,11 @@ func (s *stakes) Update(msg tea.Msg) tea.Cmd {
 
 func (s *stakes) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case views.Loaded[api.Pool]:
+		if msg.Seq != s.Seq {
+			return nil
+		}
+		return s.found(msg)
 	case stakesArrived:
 		if msg.seq != s.Seq {
 			return nil
@@ -319,6 +400,13 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 		s.shown, s.shownFor = msg.bins, msg.key
 		return nil
 	case tea.KeyMsg:
+		if s.pool.ID == "" {
+			// No pool yet: nothing to filter, sort or chart; r looks again.
+			if key.Matches(msg, views.KeyRefresh) {
+				return s.reload()
+			}
+			return nil
+		}
 		if s.Table.EditingFilter() {
 			break
 		}
@@ -327,13 +415,18 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 			s.histogram = !s.histogram
 			return nil
 		case key.Matches(msg, views.KeyRefresh):
-			return s.reloadWhole()
+			return s.reload()
 		}
 	}
 	return s.List.Update(msg)
 }
 
 func (s *stakes) View() string {
+	var none *NoPoolError
+	if errors.As(s.Err, &none) {
+		text := "✗ stakes: " + sanitize.Line(none.Error()) + "\n\nesc: back · r: look again"
+		return widget.Page(text, s.Width, max(s.Height, 1))
+	}
 	if !s.histogram {
 		return s.List.View()
 	}
@@ -348,16 +441,23 @@ func (s *stakes) View() string {
 			what += " (counting…)"
 		}
 	}
-	title := s.Ctx.Styles.Title.Render(sanitize.Truncate(what+" (h: back to the list)", s.Width))
+	// The hint goes before the title is cut.
+	title := s.Ctx.Styles.Title.Render(widget.JoinParts(s.Width, " ", sanitize.Line(what), "(h: back to the list)"))
 	return title + "\n" + widget.Histogram(bins.Buckets(), s.Width, max(s.Height-1, 3))
 }
 
 func (s *stakes) ShortHelp() []key.Binding {
+	if s.pool.ID == "" {
+		return []key.Binding{views.KeyRefresh}
+	}
 	return append([]key.Binding{keyHistogram, views.KeyRefresh}, s.List.ShortHelp()...)
 }
 
 // FullHelp lists h and r too: the list's own help does not know them.
 func (s *stakes) FullHelp() [][]key.Binding {
+	if s.pool.ID == "" {
+		return [][]key.Binding{{views.KeyRefresh}}
+	}
 	return append([][]key.Binding{{keyHistogram, views.KeyRefresh}}, s.List.FullHelp()...)
 }
 

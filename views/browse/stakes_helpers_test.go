@@ -171,6 +171,10 @@ func newStakesScreen(t *testing.T, src stakeSource) (*stakes, *driver) {
 	return s, &driver{s: s}
 }
 
+// summaryOf is the stakes' line above the table, whole, as it reads when
+// the width takes every part.
+func summaryOf(s *stakes) string { return strings.Join(s.SummaryParts, " · ") }
+
 // manyStakes is n stakes of two wallets, amounts from 1 to n tokens plus a
 // base unit, every seventh withdrawn.
 func manyStakes(n int) []string {

@@ -8,11 +8,13 @@ import (
 	"allot/views/widget"
 )
 
-// summarize is the line of a pool's totals. The totals say what they
-// count: a pool's "staked" leaves out the stakes withdrawn, as the pool's
-// own total does. total is the service's count of the stakes: when it is
-// not the number that arrived, the line says so rather than pick one.
-func summarize(sums *stakeSums, total int) string {
+// summarize is the line of a pool's totals, in parts, most important
+// first: the line drops them whole from the end when it is narrow. The
+// totals say what they count: a pool's "staked" leaves out the stakes
+// withdrawn, as the pool's own total does. total is the service's count of
+// the stakes: when it is not the number that arrived, the line says so
+// rather than pick one.
+func summarize(sums *stakeSums, total int) []string {
 	largest := "0"
 	if sums.hasLargest {
 		largest = sums.largest.AmountString()
@@ -21,9 +23,13 @@ func summarize(sums *stakeSums, total int) string {
 	if total != sums.count {
 		count += " (the service counts " + widget.FormatCount(total) + ")"
 	}
-	return fmt.Sprintf("%s · staked %s · withdrawn %s (%s) · largest %s · h: histogram",
-		count, widget.FormatAmount(sums.staked.decimal().String()),
-		widget.FormatAmount(sums.withdrawn.decimal().String()), widget.FormatCount(sums.withdrawnCount), widget.FormatAmount(largest))
+	return []string{
+		count,
+		"staked " + widget.FormatAmount(sums.staked.decimal().String()),
+		fmt.Sprintf("withdrawn %s (%s)", widget.FormatAmount(sums.withdrawn.decimal().String()), widget.FormatCount(sums.withdrawnCount)),
+		"largest " + widget.FormatAmount(largest),
+		"h: histogram",
+	}
 }
 
 // shownBins is the histogram of the rows a table showed, for key.

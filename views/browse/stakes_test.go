@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
 	"allot/api"
@@ -49,8 +50,8 @@ func TestStakesShowWhileTheAnswerArrives(t *testing.T) {
 		"withdrawn " + widget.FormatAmount(withdrawn.String()) + " (" + widget.FormatCount(nWithdrawn) + ")",
 		"largest 3,000.000000000000000001",
 	} {
-		if !strings.Contains(s.SummaryText, want) {
-			t.Errorf("once all arrived, the summary does not say %q: %s", want, s.SummaryText)
+		if !strings.Contains(summaryOf(s), want) {
+			t.Errorf("once all arrived, the summary does not say %q: %s", want, summaryOf(s))
 		}
 	}
 	if s.Mode().Busy || s.Table.Len() != 3000 {
@@ -138,8 +139,8 @@ func TestStakesCutBodyKeepsTheRowsRead(t *testing.T) {
 	if n := s.Table.Len(); n < api.StakeBatch || n > 9000 || !errors.As(s.LoadErr(), &partial) {
 		t.Fatalf("%d rows kept, error %v; want the batches before stake 9,000 and the partial answer", n, s.LoadErr())
 	}
-	if want := widget.FormatCount(s.Table.Len()) + " stakes arrived; the answer broke off: r to retry"; !strings.Contains(s.SummaryText, want) {
-		t.Errorf("summary %q does not say %q", s.SummaryText, want)
+	if want := widget.FormatCount(s.Table.Len()) + " stakes arrived; the answer broke off: r to retry"; !strings.Contains(summaryOf(s), want) {
+		t.Errorf("summary %q does not say %q", summaryOf(s), want)
 	}
 }
 
@@ -176,8 +177,8 @@ func TestStakesHistogramFollowsTheFilter(t *testing.T) {
 	s, d := newStakesScreen(t, &testSource{rows: rows, batch: 4})
 	d.run(nil, s.Init())
 	for _, want := range []string{"4 stakes", "staked 157 ·", "withdrawn 1,000 (1)", "largest 100"} {
-		if !strings.Contains(s.SummaryText, want) {
-			t.Errorf("summary %q does not say %q", s.SummaryText, want)
+		if !strings.Contains(summaryOf(s), want) {
+			t.Errorf("summary %q does not say %q", summaryOf(s), want)
 		}
 	}
 	d.keys("h")
@@ -283,10 +284,10 @@ func TestAddBinAgreesWithDecimals(t *testing.T) {
 func TestStakesSummarySingular(t *testing.T) {
 	var sums stakeSums
 	sums.add(decodeRows(t, []string{stakeItem(1, walletA, "5", "STAKED")}))
-	if text := summarize(&sums, 1); !strings.HasPrefix(text, "1 stake ·") {
+	if text := summarize(&sums, 1); text[0] != "1 stake" {
 		t.Errorf("summary of one stake: %q", text)
 	}
-	if text := summarize(&sums, 2); !strings.HasPrefix(text, "1 stake (the service counts 2) ·") {
+	if text := summarize(&sums, 2); text[0] != "1 stake (the service counts 2)" {
 		t.Errorf("summary of one stake the service counts as two: %q", text)
 	}
 	for n, want := range map[int]string{0: "0 stakes", 1: "1 stake", 1204: "1,204 stakes"} {
@@ -309,6 +310,39 @@ func TestStakeFilterTextIsTheCells(t *testing.T) {
 			api.FormatTime(api.Time{Time: st.Time()}), st.IDString()}, "\x00")
 		if got := string(stakeFilterText(nil, st)); got != want {
 			t.Errorf("filter text %q, want the cells %q", got, want)
+		}
+	}
+}
+
+// TestStakesLinesNeverCutANumber: at any width the totals line above the
+// stakes and the histogram's title show whole parts, dropped from the end
+// when narrow, never a number cut in the middle ("withdrawn 6,434,57…").
+func TestStakesLinesNeverCutANumber(t *testing.T) {
+	s, d := newStakesScreen(t, &testSource{rows: decodeRows(t, manyStakes(3000)), batch: 1000})
+	d.run(nil, s.Init())
+	parts := s.SummaryParts
+	if len(parts) < 4 {
+		t.Fatalf("summary parts %q", parts)
+	}
+	prefixes := func(parts []string, sep string) []string {
+		var out []string
+		for k := 1; k <= len(parts); k++ {
+			out = append(out, strings.Join(parts[:k], sep))
+		}
+		return out
+	}
+	for width := 45; width <= 130; width++ { // from where the title without its hint fits
+		s.SetSize(width, 20)
+		s.histogram = false
+		line, _, _ := strings.Cut(ansi.Strip(s.View()), "\n")
+		if !slices.Contains(prefixes(parts, " · "), line) {
+			t.Errorf("width %d: summary %q is not whole parts of %q", width, line, parts)
+		}
+		s.histogram = true
+		title, _, _ := strings.Cut(ansi.Strip(s.View()), "\n")
+		what := "Stake sizes in " + testPool.Name + ", staked (not withdrawn)"
+		if !slices.Contains(prefixes([]string{what, "(h: back to the list)"}, " "), title) {
+			t.Errorf("width %d: histogram title %q is cut", width, title)
 		}
 	}
 }

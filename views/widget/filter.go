@@ -243,6 +243,10 @@ func (t *Table[R]) updateInput(msg tea.KeyMsg) tea.Cmd {
 	}))
 }
 
+// ClearFilter ends the filter, as esc does: every row is shown again,
+// the focused row staying focused.
+func (t *Table[R]) ClearFilter() tea.Cmd { return t.clearFilter() }
+
 func (t *Table[R]) clearFilter() tea.Cmd {
 	t.stopEditing()
 	t.input.SetValue("")
