@@ -18,7 +18,7 @@ var contractsCommand = command{
 		token := tokenFlag(fs)
 		out := listOutputFlag(fs)
 		return func(ctx context.Context, args []string) error {
-			if err := noArgs("contracts", args); err != nil {
+			if err := noArgs(args); err != nil {
 				return err
 			}
 			s, err := e.open(ctx, opening{token: token})
@@ -60,7 +60,7 @@ var poolsCommand = command{
 		token := tokenFlag(fs)
 		out := listOutputFlag(fs)
 		return func(ctx context.Context, args []string) error {
-			if err := noArgs("pools", args); err != nil {
+			if err := noArgs(args); err != nil {
 				return err
 			}
 			s, err := e.open(ctx, opening{token: token})
@@ -109,7 +109,7 @@ var stakesCommand = command{
 		wallet := fs.String("wallet", "", "only the stakes of wallet `ADDR`")
 		out := listOutputFlag(fs)
 		return func(ctx context.Context, args []string) error {
-			if err := noArgs("stakes", args); err != nil {
+			if err := noArgs(args); err != nil {
 				return err
 			}
 			if *pool == "" {
@@ -166,7 +166,7 @@ var humanityCommand = command{
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
-				return usagef("humanity takes one wallet address")
+				return usagef("takes one wallet address")
 			}
 			if err := api.CheckAddress("wallet", args[0]); err != nil {
 				return usageError{msg: err.Error()}

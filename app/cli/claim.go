@@ -25,7 +25,7 @@ var claimCommand = command{
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
-				return usagef("claim takes one allocation id")
+				return usagef("takes one allocation id")
 			}
 			if err := signing.resolve(e, sender); err != nil {
 				return err

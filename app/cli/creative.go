@@ -29,7 +29,7 @@ var creativeUploadCommand = command{
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
-				return usagef("creative upload takes one file")
+				return usagef("takes one file")
 			}
 			if *portal == "" {
 				return usagef("creative upload: --portal is required")
@@ -108,7 +108,7 @@ var creativeUploadCommand = command{
 func askReplace(e *env, name, portal string) error {
 	in, ok := e.Stdin.(*os.File)
 	if !ok || !term.IsTerminal(int(in.Fd())) {
-		return usagef("creative upload --replace: no terminal to ask on; add --yes to replace %s on portal %s", name, portal)
+		return usagef("--replace: no terminal to ask on; add --yes to replace %s on portal %s", name, portal)
 	}
 	fmt.Fprintf(e.Stderr, "Store as %s on portal %s, replacing the bytes of any earlier upload of that name (every public URL of it serves the new file)? [y/N] ", name, portal)
 	line, _ := bufio.NewReader(io.LimitReader(in, 64)).ReadString('\n')

@@ -35,7 +35,7 @@ var proofCommand = command{
 			var fromService *api.MerkleProof
 			switch {
 			case *file != "" && len(args) == 0 && !*verify:
-				return usagef("proof --file needs --verify")
+				return usagef("--file needs --verify")
 			case *file != "" && len(args) == 0:
 				data, err := readProofFile(*file)
 				if err != nil {
@@ -57,7 +57,7 @@ var proofCommand = command{
 					return err
 				}
 			default:
-				return usagef("proof takes one allocation id, or --file")
+				return usagef("takes one allocation id, or --file")
 			}
 			if !*verify {
 				return printProof(e, fromService, *out)
@@ -128,9 +128,9 @@ func verifyProof(ctx context.Context, e *env, raw []byte, vester string, out for
 	}
 	switch v.Outcome() {
 	case wallet.Fail:
-		return checkFailed{"proof check failed: " + strings.Join(v.Failures(), "; ")}
+		return checkFailed{"check failed: " + strings.Join(v.Failures(), "; ")}
 	case wallet.NotChecked:
-		return checkNotRun{"proof not verified: " + strings.Join(v.Unchecked(), "; ")}
+		return checkNotRun{"not verified: " + strings.Join(v.Unchecked(), "; ")}
 	}
 	return nil
 }

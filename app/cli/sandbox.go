@@ -52,8 +52,8 @@ var sandboxCommand = command{
 		keyFile := fs.String("deployer-key-file", "", "with --chain-rpc: `FILE` holding the hex private key of the node's account that deploys and pays (mode 600)")
 		whale := fs.Int("whale-stakes", sandbox.WhaleStakes, fmt.Sprintf("seed the \"Whale pool\" with `N` stakes, 1 to %d, all listed in one response", sandbox.MaxWhaleStakes))
 		return func(ctx context.Context, args []string) error {
-			if len(args) > 0 {
-				return usagef("sandbox takes no arguments, got %q", args[0])
+			if err := noArgs(args); err != nil {
+				return err
 			}
 			if *whale < 1 || *whale > sandbox.MaxWhaleStakes {
 				return usagef("sandbox: --whale-stakes %d: want 1 to %d", *whale, sandbox.MaxWhaleStakes)

@@ -21,7 +21,7 @@ var stakeCommand = command{
 		tx := declareTx(fs)
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
-			if err := noArgs("stake", args); err != nil {
+			if err := noArgs(args); err != nil {
 				return err
 			}
 			if err := tx.check(e, "stake"); err != nil {

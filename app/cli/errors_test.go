@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestGroupPointsToItsHelp: a group named without one of its commands
+// (allot tx) is a usage error that points to the group's help, which lists
+// its commands, not to the whole usage.
+func TestGroupPointsToItsHelp(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tx"}, "allot: tx needs one of: fund, initialize, start\nRun 'allot help tx' for its commands.\n"},
+		{[]string{"account"}, "allot: account needs one of: import, list, new\nRun 'allot help account' for its commands.\n"},
+		{[]string{"creative", "--sandbox"}, "allot: creative needs one of: upload\nRun 'allot help creative' for its commands.\n"},
+		{[]string{"schedule"}, "allot: schedule needs one of: create\nRun 'allot help schedule' for its commands.\n"},
+		{[]string{"tx", "nope"}, "allot: tx has no command \"nope\": it has fund, initialize, start\nRun 'allot help tx' for its commands.\n"},
+		{[]string{"help", "tx", "nope"}, "allot: help: tx has no command \"nope\": it has fund, initialize, start\nRun 'allot help tx' for its commands.\n"},
+		{[]string{"nope"}, "allot: unknown command \"nope\"\nRun 'allot help' for usage.\n"},
+	} {
+		r := runCLI(t, nil, nil, tc.args...)
+		if r.code != ExitUsage || r.stderr != tc.want {
+			t.Errorf("%v: exit %d, stderr\n%s\nwant exit %d, stderr\n%s", tc.args, r.code, r.stderr, ExitUsage, tc.want)
+		}
+	}
+}
+
+// TestErrorsNameTheirCommand: every command's own errors start with its
+// name, as its flag errors do ("signin: --account ADDR is required" read
+// "--account ADDR is required"), once. Each command has a case here.
+func TestErrorsNameTheirCommand(t *testing.T) {
+	cases := map[string]struct {
+		args []string
+		want string
+		code int
+	}{
+		"contracts":       {[]string{"contracts", "x"}, `takes no arguments, got "x"`, ExitUsage},
+		"pools":           {[]string{"pools", "x"}, `takes no arguments, got "x"`, ExitUsage},
+		"stakes":          {[]string{"stakes"}, "--pool is required", ExitUsage},
+		"humanity":        {[]string{"humanity"}, "takes one wallet address", ExitUsage},
+		"proof":           {[]string{"proof"}, "takes one allocation id, or --file", ExitUsage},
+		"claim":           {[]string{"claim"}, "takes one allocation id", ExitUsage},
+		"signin":          {[]string{"signin"}, "--account ADDR is required", ExitUsage},
+		"submission":      {[]string{"submission", "x"}, `takes no arguments, got "x"`, ExitUsage},
+		"stake":           {[]string{"stake"}, "--pool ID is required", ExitUsage},
+		"tx initialize":   {[]string{"tx", "initialize", "x"}, `takes no arguments, got "x"`, ExitUsage},
+		"tx start":        {[]string{"tx", "start", "x"}, `takes no arguments, got "x"`, ExitUsage},
+		"tx fund":         {[]string{"tx", "fund", "x"}, `takes no arguments, got "x"`, ExitUsage},
+		"schedule create": {[]string{"schedule", "create"}, "--body is required", ExitUsage},
+		"creative upload": {[]string{"creative", "upload"}, "takes one file", ExitUsage},
+		"account list":    {[]string{"account", "list", "x"}, `takes no arguments, got "x"`, ExitUsage},
+		"account new":     {[]string{"account", "new", "x"}, `takes no arguments, got "x"`, ExitUsage},
+		"account import":  {[]string{"account", "import"}, "takes one keystore file", ExitUsage},
+		"sandbox":         {[]string{"sandbox", "x"}, `takes no arguments, got "x"`, ExitUsage},
+	}
+	for _, c := range commands {
+		tc, ok := cases[c.name]
+		if !ok {
+			t.Errorf("no case for %q", c.name)
+			continue
+		}
+		r := runCLI(t, nil, nil, tc.args...)
+		want := "allot: " + c.name + ": " + tc.want + "\n"
+		if r.code != tc.code || !strings.HasPrefix(r.stderr, want) {
+			t.Errorf("%v: exit %d, stderr\n%s\nwant exit %d, stderr starting\n%s", tc.args, r.code, r.stderr, tc.code, want)
+		}
+	}
+}
+
+// TestRuntimeErrorsNameTheirCommand: an error that is no usage error, from
+// a layer below the command, starts with the command's name too, and once.
+func TestRuntimeErrorsNameTheirCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--config", "/nonexistent/config.toml", "contracts"}, "allot: contracts: "},
+		{[]string{"proof", "--verify", "--file", "/nonexistent/proof.json"}, "allot: proof: proof file: "},
+	} {
+		r := runCLI(t, nil, nil, tc.args...)
+		if r.code != ExitError || !strings.HasPrefix(r.stderr, tc.want) || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q, want exit %d and one line starting %q", tc.args, r.code, r.stderr, ExitError, tc.want)
+		}
+	}
+}
