@@ -15,7 +15,7 @@ import (
 
 var claimCommand = command{
 	name:    "claim",
-	args:    "ALLOCATION_ID --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--send [--wait] [--yes]]] [-o json]",
+	args:    "ALLOCATION_ID --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--keystore DIR] [--passphrase-file FILE] [--send [--wait] [--yes]]] [-o json]",
 	summary: "build the claim transaction(s) of an allocation; with --sign, check, sign and send them",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		sender := fs.String("sender", "", "wallet `ADDR` that claims (required; with --sign, default: --account)")

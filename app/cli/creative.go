@@ -23,7 +23,7 @@ var creativeUploadCommand = command{
 	summary: "upload an image, animation or audio file to a portal and register it",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		portal := fs.String("portal", "", "portal `SLUG` (required)")
-		name := fs.String("name", "", "name of the creative (default: the file name)")
+		name := fs.String("name", "", "store the creative as `NAME` (default: the file name)")
 		replace := fs.Bool("replace", false, "store the file under its own name, replacing the bytes of any earlier upload of that name (asks first)")
 		yes := fs.Bool("yes", false, "with --replace: replace without asking")
 		out := outputFlag(fs)

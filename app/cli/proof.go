@@ -24,7 +24,7 @@ var proofCommand = command{
 	summary: "show, and with --verify check, the merkle proof of an allocation",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		verify := fs.Bool("verify", false, "check the leaf, the on-chain root and the schedule; exit 3 when one fails, 4 when one could not run")
-		file := fs.String("file", "", "read the proof from `FILE` (the output of 'allot proof ID -o json', or a pasted response)")
+		file := fs.String("file", "", "read the proof from `PROOF.json` (the output of 'allot proof ID -o json', or a pasted response)")
 		vester := fs.String("vester", "", "ask only the vester contract `ADDR` for the root (default: the token's contracts; needs rpc_url)")
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
