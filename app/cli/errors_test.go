@@ -86,3 +86,12 @@ func TestRuntimeErrorsNameTheirCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestAccountImportMissingFile: one line naming the file once (it read
+// "nonexistent: stat /nonexistent: no such file or directory").
+func TestAccountImportMissingFile(t *testing.T) {
+	r := runCLI(t, nil, nil, "account", "import", "/nonexistent")
+	if want := "allot: account import: nonexistent: no such file or directory\n"; r.code != ExitError || r.stderr != want {
+		t.Errorf("exit %d, stderr %q; want exit %d, stderr %q", r.code, r.stderr, ExitError, want)
+	}
+}
