@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -93,5 +96,29 @@ func TestAccountImportMissingFile(t *testing.T) {
 	r := runCLI(t, nil, nil, "account", "import", "/nonexistent")
 	if want := "allot: account import: nonexistent: no such file or directory\n"; r.code != ExitError || r.stderr != want {
 		t.Errorf("exit %d, stderr %q; want exit %d, stderr %q", r.code, r.stderr, ExitError, want)
+	}
+}
+
+// TestDecisionsCiteTheirDoc: a comment citing a decision names the document
+// that holds it, "docs/deployment.md" and the decision's number: a reader of
+// the code has no other list of them (output_stakes.go cited a bare one).
+func TestDecisionsCiteTheirDoc(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := regexp.MustCompile(`(\S+ )?\bD\d+\b`)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, m := range bare.FindAllStringSubmatch(line, -1) {
+				if m[1] != "docs/deployment.md " && m[1] != "(docs/deployment.md " {
+					t.Errorf("%s:%d cites %q without docs/deployment.md", f, i+1, strings.TrimSpace(m[0]))
+				}
+			}
+		}
 	}
 }

@@ -304,7 +304,8 @@ func writeStakesTable(w io.Writer, rows stakeChunks, total int) error {
 }
 
 // appendTableTime appends the creation time as api.FormatTime writes it
-// ("2006-01-02 15:04 UTC", "-" when none), cut from D15's form without
+// ("2006-01-02 15:04 UTC", "-" when none), cut from the form of
+// docs/deployment.md D15 without
 // formatting a time.Time a row.
 func appendTableTime(buf []byte, r *api.StakeRow) []byte {
 	var d15 [32]byte
