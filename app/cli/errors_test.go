@@ -122,3 +122,26 @@ func TestDecisionsCiteTheirDoc(t *testing.T) {
 		}
 	}
 }
+
+// TestStakesByPoolName: --pool takes a pool's name as `allot pools` lists
+// it, spaces and all, or equal but for case, as the dashboard's :stakes
+// does ("Whale pool" was refused as not a UUID); an unknown name is a
+// usage error that says where the names are.
+func TestStakesByPoolName(t *testing.T) {
+	s := sandboxSession(t)
+	byID := runCLI(t, s, nil, "stakes", "--pool", "2f167346-c4a2-5875-b293-b28c60e376e5", "-o", "csv")
+	if byID.code != ExitOK || strings.Count(byID.stdout, "\n") < 2 {
+		t.Fatalf("by id: exit %d\n%s%s", byID.code, byID.stdout, byID.stderr)
+	}
+	for _, name := range []string{"Season 8 · 30-day Flex", "season 8 · 30-DAY flex"} {
+		r := runCLI(t, s, nil, "stakes", "--pool", name, "-o", "csv")
+		if r.code != ExitOK || r.stdout != byID.stdout {
+			t.Errorf("--pool %q: exit %d, stderr %q; stdout differs from the id's: %v", name, r.code, r.stderr, r.stdout != byID.stdout)
+		}
+	}
+	r := runCLI(t, s, nil, "stakes", "--pool", "No such pool")
+	want := `allot: stakes: --pool "No such pool" is neither a pool id nor the name of a pool of Meridian (MRD) (see 'allot pools')` + "\n"
+	if r.code != ExitUsage || !strings.HasPrefix(r.stderr, want) || r.stdout != "" {
+		t.Errorf("unknown name: exit %d, stderr %q, want exit %d and %q", r.code, r.stderr, ExitUsage, want)
+	}
+}

@@ -125,7 +125,7 @@ func TestTypedValuesAreUsageErrors(t *testing.T) {
 		{[]string{"tx", "start", "--contract", id, "--token", id, "--allocation", id + ",a"}, `--allocation 2: "a" is not a UUID`},
 		{[]string{"tx", "fund", "--token", id, "--item", id + "=0"}, "--item 1's amount must be greater than 0"},
 		{[]string{"tx", "initialize", "--body", body, "--contract", id}, "--body is the whole request: drop --contract"},
-		{[]string{"stakes", "--pool", "nope"}, `--pool: "nope" is not a UUID`},
+		{[]string{"stakes", "--pool", "nope", "--wallet", "0x1"}, `--wallet: "0x1" is not an address`},
 		{[]string{"stakes", "--pool", id, "--wallet", "0x1"}, `--wallet: "0x1" is not an address`},
 		{[]string{"proof", "nope"}, `allocation id: "nope" is not a UUID`},
 		{[]string{"claim", "nope", "--sender", "0x1"}, `allocation id: "nope" is not a UUID; --sender: "0x1" is not an address`},
