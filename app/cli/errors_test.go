@@ -145,3 +145,12 @@ func TestStakesByPoolName(t *testing.T) {
 		t.Errorf("unknown name: exit %d, stderr %q, want exit %d and %q", r.code, r.stderr, ExitUsage, want)
 	}
 }
+
+// TestJSONKeepsAmpersands: -o json writes "Team & Advisors Vesting" as it
+// reads, not with & escaped for HTML as "\u0026".
+func TestJSONKeepsAmpersands(t *testing.T) {
+	r := runCLI(t, sandboxSession(t), nil, "contracts", "-o", "json")
+	if r.code != ExitOK || !strings.Contains(r.stdout, `"name": "Team & Advisors Vesting"`) || strings.Contains(r.stdout, `\u0026`) {
+		t.Errorf("exit %d, stderr %q\n%s", r.code, r.stderr, r.stdout)
+	}
+}

@@ -69,9 +69,13 @@ func listOutputFlag(fs *flag.FlagSet) *format {
 // but writes C1 controls (U+0080 to U+009F), bidirectional overrides and
 // other unprintable characters as they are; those are escaped here too, so
 // that the value is exact and the text holds nothing a terminal acts on.
+// & < > stay as they are ("Team & Advisors Vesting", not "Team \u0026
+// Advisors Vesting"): the text goes to a terminal or a program, never
+// into HTML.
 func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("write json: %w", err)

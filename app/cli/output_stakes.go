@@ -103,15 +103,18 @@ func appendStatusJSON(buf []byte, r *api.StakeRow) []byte {
 	return append(buf, escapeUnprintable(appendJSONString(nil, r.StatusText()))...)
 }
 
-// appendJSONString appends s quoted as encoding/json writes it: printable
-// ASCII other than " \ < > & as it is, anything else through json.Marshal
-// (HTML characters, controls, U+2028 and invalid UTF-8 escaped or
-// replaced as it does).
+// appendJSONString appends s quoted as writeJSON's encoder writes it:
+// printable ASCII other than " and \ as it is, anything else through
+// encoding/json without HTML escaping (controls, U+2028 and invalid UTF-8
+// escaped or replaced as it does).
 func appendJSONString(buf []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			quoted, _ := json.Marshal(s) // a string always marshals
-			return append(buf, quoted...)
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			var quoted bytes.Buffer
+			enc := json.NewEncoder(&quoted)
+			enc.SetEscapeHTML(false)
+			_ = enc.Encode(s) // a string always encodes
+			return append(buf, bytes.TrimSuffix(quoted.Bytes(), []byte("\n"))...)
 		}
 	}
 	buf = append(buf, '"')
