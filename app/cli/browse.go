@@ -42,6 +42,7 @@ var contractsCommand = command{
 				return t.flush()
 			}
 			t := newTable(e.Stdout, "ID", "NAME", "TYPE", "ADDRESS", "BALANCE", "CREATED")
+			t.alignDecimals(4)
 			for _, c := range list.Items {
 				t.row(c.ID, c.Name, c.Type, c.Address, c.Balance.String(), api.FormatTime(c.CreatedAt))
 			}
@@ -90,6 +91,7 @@ var poolsCommand = command{
 				return t.flush()
 			}
 			t := newTable(e.Stdout, "ID", "NAME", "STATUS", "TOTAL STAKED", "MAX APY", "MIN STAKE", "PERIOD FINISH")
+			t.alignDecimals(3, 4, 5)
 			for _, p := range list.Items {
 				t.row(p.ID, p.Name, p.Status, p.TotalStaked.String(), p.MaxAPY.String(), p.MinimumStakeAmount.String(), api.FormatTime(p.PeriodFinish))
 			}

@@ -236,10 +236,11 @@ func writeStakesTable(w io.Writer, rows stakeChunks, total int) error {
 		return strings.ReplaceAll(sanitize.Line(r.StatusText()), "\t", " ")
 	}
 	var scratch []byte
-	amountWidth, statusWidth := len(headers[2]), len(headers[3])
+	var amounts decimalWidths // the amounts' points lined up, as table's
+	statusWidth := len(headers[3])
 	rows.each(func(r *api.StakeRow) error {
 		scratch = r.AppendAmount(scratch[:0])
-		amountWidth = max(amountWidth, len(scratch))
+		amounts.add(scratch)
 		if r.Status == api.StakeOther {
 			statusWidth = max(statusWidth, utf8.RuneCountInString(status(r)))
 		} else {
@@ -247,7 +248,8 @@ func writeStakesTable(w io.Writer, rows stakeChunks, total int) error {
 		}
 		return nil
 	})
-	widths := [...]int{36, 42, amountWidth, statusWidth}
+	amountHeader := amounts.header(headers[2])
+	widths := [...]int{36, 42, amounts.width(), statusWidth}
 	n := rows.len()
 	if n == 0 {
 		widths[0], widths[1] = len(headers[0]), len(headers[1])
@@ -266,14 +268,15 @@ func writeStakesTable(w io.Writer, rows stakeChunks, total int) error {
 		}
 		buf = append(append(buf, created...), '\n')
 	}
-	line(headers[0], headers[1], headers[2], headers[3], headers[4])
+	line(headers[0], headers[1], amountHeader, headers[3], headers[4])
 	err := rows.each(func(r *api.StakeRow) error {
 		from := len(buf)
 		buf = pad(r.AppendID(buf), from, widths[0])
 		from = len(buf)
 		buf = pad(r.AppendWallet(buf), from, widths[1])
 		from = len(buf)
-		buf = pad(r.AppendAmount(buf), from, widths[2])
+		scratch = r.AppendAmount(scratch[:0])
+		buf = pad(amounts.appendCell(buf, scratch), from, widths[2])
 		from = len(buf)
 		if r.Status == api.StakeOther {
 			buf = append(buf, status(r)...)
