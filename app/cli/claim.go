@@ -57,7 +57,7 @@ var claimCommand = command{
 			}
 			res, err := s.rec.RequestClaim(ctx, s.API, args[0], req)
 			if err != nil {
-				return err
+				return withDemoAllocations(s, err)
 			}
 			if acct != nil {
 				var asked *big.Int

@@ -154,3 +154,25 @@ func TestJSONKeepsAmpersands(t *testing.T) {
 		t.Errorf("exit %d, stderr %q\n%s", r.code, r.stderr, r.stdout)
 	}
 }
+
+// TestUnknownAllocationNamesDemoOnes: on the embedded sandbox, proof and
+// claim of an allocation the service does not have name demo allocations
+// a newcomer can look up instead, as the dashboard's Allocation screen
+// does; one of them then works.
+func TestUnknownAllocationNamesDemoOnes(t *testing.T) {
+	s := sandboxSession(t)
+	demo := s.Fixtures.AllocationIDs[0]
+	unknown := "3f1a2b4c-0000-4000-8000-000000000004"
+	for _, args := range [][]string{
+		{"proof", unknown},
+		{"claim", unknown, "--sender", "0x3e3Daf419A62d6665b5B6444e071475801B87Ae2"},
+	} {
+		r := runCLI(t, s, nil, args...)
+		if r.code != ExitError || !strings.Contains(r.stderr, "; the embedded sandbox's demo allocations include "+demo) || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+	if r := runCLI(t, s, nil, "proof", demo); r.code != ExitOK {
+		t.Errorf("proof %s: exit %d, stderr %q", demo, r.code, r.stderr)
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -51,7 +52,7 @@ var proofCommand = command{
 					return err
 				}
 				if fromService, err = s.API.MerkleProof(ctx, args[0]); err != nil {
-					return err
+					return withDemoAllocations(s, err)
 				}
 				if raw, err = json.Marshal(fromService); err != nil {
 					return err
@@ -65,6 +66,17 @@ var proofCommand = command{
 			return verifyProof(ctx, e, raw, *vester, *out)
 		}
 	},
+}
+
+// withDemoAllocations names, on the embedded sandbox, allocations a
+// newcomer can look up instead of one the service does not have, as the
+// dashboard's Allocation screen lists them.
+func withDemoAllocations(s *opened, err error) error {
+	if s.Fixtures == nil || len(s.Fixtures.AllocationIDs) == 0 || !errors.Is(err, api.ErrNotFound) {
+		return err
+	}
+	ids := s.Fixtures.AllocationIDs[:min(3, len(s.Fixtures.AllocationIDs))]
+	return fmt.Errorf("%w; the embedded sandbox's demo allocations include %s", err, strings.Join(ids, ", "))
 }
 
 func readProofFile(path string) ([]byte, error) {
