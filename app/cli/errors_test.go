@@ -176,3 +176,19 @@ func TestUnknownAllocationNamesDemoOnes(t *testing.T) {
 		t.Errorf("proof %s: exit %d, stderr %q", demo, r.code, r.stderr)
 	}
 }
+
+// TestStakeByPoolName: stake takes a pool's name as stakes does; the name
+// is resolved before the account is unlocked, so that an unknown one is a
+// usage error and a known one goes on to the passphrase.
+func TestStakeByPoolName(t *testing.T) {
+	s := sandboxSession(t)
+	account := "0x3e3Daf419A62d6665b5B6444e071475801B87Ae2"
+	r := runCLI(t, s, map[string]string{}, "stake", "--pool", "No such pool", "--amount", "1", "--account", account)
+	if r.code != ExitUsage || !strings.HasPrefix(r.stderr, `allot: stake: --pool "No such pool" is neither a pool id nor the name of a pool of Meridian (MRD)`) {
+		t.Errorf("unknown name: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = runCLI(t, s, map[string]string{}, "stake", "--pool", "Whale pool", "--amount", "1", "--account", account)
+	if r.code != ExitError || !strings.HasPrefix(r.stderr, "allot: stake: no passphrase") {
+		t.Errorf("Whale pool: exit %d, stderr %q, want the name resolved and the passphrase asked for", r.code, r.stderr)
+	}
+}

@@ -129,7 +129,7 @@ func TestTypedValuesAreUsageErrors(t *testing.T) {
 		{[]string{"stakes", "--pool", id, "--wallet", "0x1"}, `--wallet: "0x1" is not an address`},
 		{[]string{"proof", "nope"}, `allocation id: "nope" is not a UUID`},
 		{[]string{"claim", "nope", "--sender", "0x1"}, `allocation id: "nope" is not a UUID; --sender: "0x1" is not an address`},
-		{[]string{"stake", "--pool", "nope", "--amount", "1", "--account", "0x0000000000000000000000000000000000000001"}, `--pool: "nope" is not a UUID`},
+		{[]string{"stake", "--pool", "nope", "--amount", "1", "--account", "0x1"}, `--account: "0x1" is not an address`},
 		{[]string{"creative", "upload", text, "--portal", "BAD"}, text + `: "text/plain" is not allowed`},
 	} {
 		r := runCLI(t, s, nil, tc.args...)
