@@ -23,7 +23,7 @@ var accountListCommand = command{
 		ks := declareKeystoreDir(fs)
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
-			if err := noArgs("account list", args); err != nil {
+			if err := noArgs(args); err != nil {
 				return err
 			}
 			store, err := ks.open(ctx, e)
@@ -74,7 +74,7 @@ var accountNewCommand = command{
 		ks := declareKeystore(fs)
 		light := fs.Bool("light", false, "use light scrypt: fast and weak, for tests and demos only")
 		return func(ctx context.Context, args []string) error {
-			if err := noArgs("account new", args); err != nil {
+			if err := noArgs(args); err != nil {
 				return err
 			}
 			store, err := ks.open(ctx, e)
@@ -111,7 +111,7 @@ var accountImportCommand = command{
 		ks := declareKeystore(fs)
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
-				return usagef("account import takes one keystore file")
+				return usagef("takes one keystore file")
 			}
 			if err := keystore.CheckFile(args[0]); err != nil {
 				return fmt.Errorf("account import: %w", err)

@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"allot/api"
+	"allot/internal/sanitize"
 )
 
 var contractsCommand = command{
@@ -18,7 +20,7 @@ var contractsCommand = command{
 		token := tokenFlag(fs)
 		out := listOutputFlag(fs)
 		return func(ctx context.Context, args []string) error {
-			if err := noArgs("contracts", args); err != nil {
+			if err := noArgs(args); err != nil {
 				return err
 			}
 			s, err := e.open(ctx, opening{token: token})
@@ -40,6 +42,7 @@ var contractsCommand = command{
 				return t.flush()
 			}
 			t := newTable(e.Stdout, "ID", "NAME", "TYPE", "ADDRESS", "BALANCE", "CREATED")
+			t.alignDecimals(4)
 			for _, c := range list.Items {
 				t.row(c.ID, c.Name, c.Type, c.Address, c.Balance.String(), api.FormatTime(c.CreatedAt))
 			}
@@ -60,7 +63,7 @@ var poolsCommand = command{
 		token := tokenFlag(fs)
 		out := listOutputFlag(fs)
 		return func(ctx context.Context, args []string) error {
-			if err := noArgs("pools", args); err != nil {
+			if err := noArgs(args); err != nil {
 				return err
 			}
 			s, err := e.open(ctx, opening{token: token})
@@ -88,6 +91,7 @@ var poolsCommand = command{
 				return t.flush()
 			}
 			t := newTable(e.Stdout, "ID", "NAME", "STATUS", "TOTAL STAKED", "MAX APY", "MIN STAKE", "PERIOD FINISH")
+			t.alignDecimals(3, 4, 5)
 			for _, p := range list.Items {
 				t.row(p.ID, p.Name, p.Status, p.TotalStaked.String(), p.MaxAPY.String(), p.MinimumStakeAmount.String(), api.FormatTime(p.PeriodFinish))
 			}
@@ -100,28 +104,84 @@ var poolsCommand = command{
 	},
 }
 
+// poolNamed is the id of the token's pool named name, as `allot pools`
+// lists them (the dashboard's :stakes takes names too): the exact name, else
+// the one name equal but for case. None, or more than one, is a usage
+// error that says where the ids are.
+func poolNamed(ctx context.Context, s *opened, name string) (string, error) {
+	list, err := s.API.AllPools(ctx, s.token)
+	if err != nil {
+		return "", fmt.Errorf("--pool %q: list the pools to find it: %w", sanitize.Truncate(name, 60), err)
+	}
+	var exact, folded []string
+	for _, p := range list.Items {
+		switch {
+		case p.Name == name:
+			exact = append(exact, p.ID)
+		case strings.EqualFold(p.Name, name):
+			folded = append(folded, p.ID)
+		}
+	}
+	ids := exact
+	if len(ids) == 0 {
+		ids = folded
+	}
+	switch {
+	case len(ids) == 1:
+		return ids[0], nil
+	case len(ids) == 0:
+		return "", usagef("--pool %q is neither a pool id nor the name of a pool of %s (see 'allot pools')", sanitize.Truncate(name, 60), s.tokenText())
+	case len(ids) > maxNamedPools:
+		ids = append(ids[:maxNamedPools], "...")
+	}
+	return "", usagef("--pool %q names more than one pool of %s: pass one's id: %s", sanitize.Truncate(name, 60), s.tokenText(), strings.Join(ids, ", "))
+}
+
+// maxNamedPools bounds the ids an ambiguous --pool lists.
+const maxNamedPools = 5
+
 var stakesCommand = command{
 	name:    "stakes",
-	args:    "--pool ID [--wallet ADDR] [-o json|csv]",
+	args:    "--pool ID|NAME [--token ID|NAME] [--wallet ADDR] [-o json|csv]",
 	summary: "list the stakes of a staking pool",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		pool := fs.String("pool", "", "staking pool `ID` (required)")
+		pool := fs.String("pool", "", "staking pool `ID`, or the name of one of the token's pools (required)")
+		token := tokenFlag(fs)
 		wallet := fs.String("wallet", "", "only the stakes of wallet `ADDR`")
 		out := listOutputFlag(fs)
 		return func(ctx context.Context, args []string) error {
-			if err := noArgs("stakes", args); err != nil {
+			if err := noArgs(args); err != nil {
 				return err
 			}
 			if *pool == "" {
 				return usagef("stakes: --pool is required")
 			}
+			// Not an id, --pool is a name, looked up once --wallet is
+			// found well formed.
+			byName := api.CheckUUID("pool", *pool) != nil
 			req := api.StakesRequest{StakingPoolID: *pool, WalletAddress: *wallet}
-			if err := req.Validate(); err != nil {
+			var err error
+			switch {
+			case !byName:
+				err = req.Validate()
+			case *wallet != "":
+				err = api.CheckAddress("walletAddress", *wallet)
+			}
+			if err != nil {
 				return typed(err, map[string]string{"stakingPoolId": "--pool", "walletAddress": "--wallet"})
 			}
-			s, err := e.open(ctx, opening{})
+			o := opening{}
+			if byName {
+				o.token = token
+			}
+			s, err := e.open(ctx, o)
 			if err != nil {
 				return err
+			}
+			if byName {
+				if req.StakingPoolID, err = poolNamed(ctx, s, *pool); err != nil {
+					return err
+				}
 			}
 			// -o json and -o csv write the stakes as they arrive. On a
 			// failure mid-listing the ones that arrived stay written, the
@@ -166,7 +226,7 @@ var humanityCommand = command{
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
-				return usagef("humanity takes one wallet address")
+				return usagef("takes one wallet address")
 			}
 			if err := api.CheckAddress("wallet", args[0]); err != nil {
 				return usageError{msg: err.Error()}

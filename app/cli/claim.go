@@ -15,7 +15,7 @@ import (
 
 var claimCommand = command{
 	name:    "claim",
-	args:    "ALLOCATION_ID --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--send [--wait] [--yes]]] [-o json]",
+	args:    "ALLOCATION_ID --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--keystore DIR] [--passphrase-file FILE] [--send [--wait] [--yes]]] [-o json]",
 	summary: "build the claim transaction(s) of an allocation; with --sign, check, sign and send them",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		sender := fs.String("sender", "", "wallet `ADDR` that claims (required; with --sign, default: --account)")
@@ -25,7 +25,7 @@ var claimCommand = command{
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
-				return usagef("claim takes one allocation id")
+				return usagef("takes one allocation id")
 			}
 			if err := signing.resolve(e, sender); err != nil {
 				return err
@@ -57,7 +57,7 @@ var claimCommand = command{
 			}
 			res, err := s.rec.RequestClaim(ctx, s.API, args[0], req)
 			if err != nil {
-				return err
+				return withDemoAllocations(s, err)
 			}
 			if acct != nil {
 				var asked *big.Int

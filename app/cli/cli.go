@@ -84,8 +84,12 @@ func (e *env) sessionOptions() session.Options {
 }
 
 // usageError is a mistake in how a command was called: exit status 2.
-// cmd names the command, whose help then says how to call it.
-type usageError struct{ msg, cmd string }
+// cmd names the command, or the group of commands (tx), whose help then
+// says how to call it.
+type usageError struct {
+	msg, cmd string
+	group    bool // cmd is a group: its help lists its commands
+}
 
 func (u usageError) Error() string { return u.msg }
 
@@ -198,9 +202,12 @@ func report(stderr io.Writer, err error) int {
 		return ExitOK
 	case errors.As(err, &usage):
 		fmt.Fprintln(stderr, "allot: "+sanitize.Line(usage.msg))
-		if usage.cmd != "" {
+		switch {
+		case usage.group:
+			fmt.Fprintf(stderr, "Run 'allot help %s' for its commands.\n", usage.cmd)
+		case usage.cmd != "":
 			fmt.Fprintf(stderr, "Run 'allot help %s' for its flags.\n", usage.cmd)
-		} else {
+		default:
 			fmt.Fprintln(stderr, "Run 'allot help' for usage.")
 		}
 		return ExitUsage
@@ -265,10 +272,7 @@ func run(ctx context.Context, e *env, args []string) error {
 	}
 	cmd, ok := lookup(name, rest)
 	if !ok {
-		if subs := subcommands(name); len(subs) > 0 {
-			return usagef("%s needs one of: %s", name, strings.Join(subs, ", "))
-		}
-		return usagef("unknown command %q", name)
+		return groupError(name, rest)
 	}
 	if strings.Contains(cmd.name, " ") {
 		rest = rest[1:]
@@ -289,12 +293,57 @@ func run(ctx context.Context, e *env, args []string) error {
 	if err == nil {
 		err = e.checkUnknown(ctx, runFn(ctx, fs.Args()))
 	}
-	var usage usageError
-	if errors.As(err, &usage) && usage.cmd == "" {
-		usage.cmd = cmd.name
-		return usage
+	return commandError(cmd.name, err)
+}
+
+// groupError is the usage error for a name that is no command: a group
+// such as tx without one of its commands, or a name allot does not know.
+func groupError(name string, rest []string) error {
+	subs := subcommands(name)
+	switch {
+	case len(subs) == 0:
+		return usagef("unknown command %q", name)
+	case len(rest) == 0 || strings.HasPrefix(rest[0], "-"):
+		return usageError{msg: fmt.Sprintf("%s needs one of: %s", name, strings.Join(subs, ", ")), cmd: name, group: true}
 	}
-	return err
+	return usageError{msg: fmt.Sprintf("%s has no command %q: it has %s", name, rest[0], strings.Join(subs, ", ")), cmd: name, group: true}
+}
+
+// commandError starts every error of a command with its name, as in
+// "allot: claim: --sender ADDR is required", whichever layer worded it,
+// keeping its kind (and so its exit status). A usage error gets the
+// command's help named after it.
+func commandError(name string, err error) error {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	prefix := name + ": "
+	named := func(msg string) string {
+		if strings.HasPrefix(msg, prefix) {
+			return msg
+		}
+		return prefix + msg
+	}
+	var usage usageError
+	var check checkFailed
+	var notRun checkNotRun
+	switch {
+	case errors.As(err, &usage):
+		usage.msg = named(usage.msg)
+		if usage.cmd == "" {
+			usage.cmd = name
+		}
+		return usage
+	case errors.As(err, &check):
+		check.msg = named(check.msg)
+		return check
+	case errors.As(err, &notRun):
+		notRun.msg = named(notRun.msg)
+		return notRun
+	case strings.HasPrefix(err.Error(), prefix):
+		return err
+	}
+	return fmt.Errorf("%s%w", prefix, err)
 }
 
 // flagError words a flag package error as the help and the README write

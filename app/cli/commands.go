@@ -59,9 +59,9 @@ type command struct {
 }
 
 // noArgs refuses positional arguments to a command that takes none.
-func noArgs(name string, args []string) error {
+func noArgs(args []string) error {
 	if len(args) > 0 {
-		return usagef("%s takes no arguments, got %q", name, args[0])
+		return usagef("takes no arguments, got %q", args[0])
 	}
 	return nil
 }

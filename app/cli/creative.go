@@ -23,13 +23,13 @@ var creativeUploadCommand = command{
 	summary: "upload an image, animation or audio file to a portal and register it",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		portal := fs.String("portal", "", "portal `SLUG` (required)")
-		name := fs.String("name", "", "name of the creative (default: the file name)")
+		name := fs.String("name", "", "store the creative as `NAME` (default: the file name)")
 		replace := fs.Bool("replace", false, "store the file under its own name, replacing the bytes of any earlier upload of that name (asks first)")
 		yes := fs.Bool("yes", false, "with --replace: replace without asking")
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
-				return usagef("creative upload takes one file")
+				return usagef("takes one file")
 			}
 			if *portal == "" {
 				return usagef("creative upload: --portal is required")
@@ -108,7 +108,7 @@ var creativeUploadCommand = command{
 func askReplace(e *env, name, portal string) error {
 	in, ok := e.Stdin.(*os.File)
 	if !ok || !term.IsTerminal(int(in.Fd())) {
-		return usagef("creative upload --replace: no terminal to ask on; add --yes to replace %s on portal %s", name, portal)
+		return usagef("--replace: no terminal to ask on; add --yes to replace %s on portal %s", name, portal)
 	}
 	fmt.Fprintf(e.Stderr, "Store as %s on portal %s, replacing the bytes of any earlier upload of that name (every public URL of it serves the new file)? [y/N] ", name, portal)
 	line, _ := bufio.NewReader(io.LimitReader(in, 64)).ReadString('\n')

@@ -27,7 +27,7 @@ func (e *env) help(args []string) error {
 	case len(subs) == 0:
 		return usagef("help: unknown command %q", group)
 	case len(args) > 1:
-		return usagef("help: %s has no command %q: it has %s", group, args[1], strings.Join(subs, ", "))
+		return usageError{msg: fmt.Sprintf("help: %s has no command %q: it has %s", group, args[1], strings.Join(subs, ", ")), cmd: group, group: true}
 	}
 	fmt.Fprintf(e.Stdout, "Usage: allot %s COMMAND [flags] [arguments]\n\nCommands:\n", group)
 	printCommands(e.Stdout, group+" ")

@@ -69,9 +69,13 @@ func listOutputFlag(fs *flag.FlagSet) *format {
 // but writes C1 controls (U+0080 to U+009F), bidirectional overrides and
 // other unprintable characters as they are; those are escaped here too, so
 // that the value is exact and the text holds nothing a terminal acts on.
+// & < > stay as they are ("Team & Advisors Vesting", not "Team \u0026
+// Advisors Vesting"): the text goes to a terminal or a program, never
+// into HTML.
 func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("write json: %w", err)
@@ -122,10 +126,12 @@ func escapeUnprintable(data []byte) []byte {
 	return out
 }
 
-// table prints aligned columns. Every cell is sanitized: most come from the
-// network.
+// table prints aligned columns, those of numbers with their decimal
+// points lined up. Every cell is sanitized: most come from the network.
 type table struct {
-	tw *tabwriter.Writer
+	tw       *tabwriter.Writer
+	rows     [][]string // the header, then the rows, until flush
+	decimals []int      // the columns of numbers
 }
 
 func newTable(w io.Writer, headers ...string) *table {
@@ -134,14 +140,84 @@ func newTable(w io.Writer, headers ...string) *table {
 	return t
 }
 
+// alignDecimals lines up the numbers of the columns cols (0 is the first)
+// at their decimal points, flush right under their headers.
+func (t *table) alignDecimals(cols ...int) { t.decimals = cols }
+
 func (t *table) row(cells ...string) {
 	for i, c := range cells {
 		cells[i] = strings.ReplaceAll(sanitize.Line(c), "\t", " ")
 	}
-	fmt.Fprintln(t.tw, strings.Join(cells, "\t"))
+	t.rows = append(t.rows, cells)
 }
 
-func (t *table) flush() error { return t.tw.Flush() }
+func (t *table) flush() error {
+	for _, col := range t.decimals {
+		var dw decimalWidths
+		for _, r := range t.rows[1:] {
+			if col < len(r) {
+				dw.add([]byte(r[col]))
+			}
+		}
+		if col < len(t.rows[0]) {
+			t.rows[0][col] = dw.header(t.rows[0][col])
+		}
+		for _, r := range t.rows[1:] {
+			if col < len(r) {
+				r[col] = string(dw.appendCell(nil, []byte(r[col])))
+			}
+		}
+	}
+	for _, r := range t.rows {
+		fmt.Fprintln(t.tw, strings.Join(r, "\t"))
+	}
+	t.rows = nil
+	return t.tw.Flush()
+}
+
+// decimalWidths lays out a column of numbers: the widest part before the
+// point (sign and digits), the widest from the point on, and so where
+// every point goes. A cell that is no number ("-") ends where the points
+// are.
+type decimalWidths struct{ whole, frac, head int }
+
+func splitDecimal(s []byte) (whole, frac []byte) {
+	if i := bytes.IndexByte(s, '.'); i >= 0 {
+		return s[:i], s[i:]
+	}
+	return s, nil
+}
+
+func (d *decimalWidths) add(cell []byte) {
+	whole, frac := splitDecimal(cell)
+	d.whole = max(d.whole, utf8.RuneCount(whole))
+	d.frac = max(d.frac, utf8.RuneCount(frac))
+}
+
+// header is the column's header flush right over the numbers, whose
+// width it then fixes.
+func (d *decimalWidths) header(h string) string {
+	d.head = utf8.RuneCountInString(h)
+	return strings.Repeat(" ", d.width()-d.head) + h
+}
+
+// width is the column's: the numbers' or, when wider, the header's.
+func (d *decimalWidths) width() int { return max(d.whole+d.frac, d.head) }
+
+// appendCell appends cell padded to the column's width, its point where
+// every point is.
+func (d *decimalWidths) appendCell(buf, cell []byte) []byte {
+	whole, frac := splitDecimal(cell)
+	n := utf8.RuneCount(frac)
+	for range d.width() - d.frac - utf8.RuneCount(whole) {
+		buf = append(buf, ' ')
+	}
+	buf = append(append(buf, whole...), frac...)
+	for range d.frac - n {
+		buf = append(buf, ' ')
+	}
+	return buf
+}
 
 // csvTable writes RFC 4180 CSV for spreadsheets: a header row, then rows
 // of cells. Text cells come from the network: they are sanitized, and one

@@ -103,15 +103,18 @@ func appendStatusJSON(buf []byte, r *api.StakeRow) []byte {
 	return append(buf, escapeUnprintable(appendJSONString(nil, r.StatusText()))...)
 }
 
-// appendJSONString appends s quoted as encoding/json writes it: printable
-// ASCII other than " \ < > & as it is, anything else through json.Marshal
-// (HTML characters, controls, U+2028 and invalid UTF-8 escaped or
-// replaced as it does).
+// appendJSONString appends s quoted as writeJSON's encoder writes it:
+// printable ASCII other than " and \ as it is, anything else through
+// encoding/json without HTML escaping (controls, U+2028 and invalid UTF-8
+// escaped or replaced as it does).
 func appendJSONString(buf []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			quoted, _ := json.Marshal(s) // a string always marshals
-			return append(buf, quoted...)
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			var quoted bytes.Buffer
+			enc := json.NewEncoder(&quoted)
+			enc.SetEscapeHTML(false)
+			_ = enc.Encode(s) // a string always encodes
+			return append(buf, bytes.TrimSuffix(quoted.Bytes(), []byte("\n"))...)
 		}
 	}
 	buf = append(buf, '"')
@@ -233,10 +236,11 @@ func writeStakesTable(w io.Writer, rows stakeChunks, total int) error {
 		return strings.ReplaceAll(sanitize.Line(r.StatusText()), "\t", " ")
 	}
 	var scratch []byte
-	amountWidth, statusWidth := len(headers[2]), len(headers[3])
+	var amounts decimalWidths // the amounts' points lined up, as table's
+	statusWidth := len(headers[3])
 	rows.each(func(r *api.StakeRow) error {
 		scratch = r.AppendAmount(scratch[:0])
-		amountWidth = max(amountWidth, len(scratch))
+		amounts.add(scratch)
 		if r.Status == api.StakeOther {
 			statusWidth = max(statusWidth, utf8.RuneCountInString(status(r)))
 		} else {
@@ -244,7 +248,8 @@ func writeStakesTable(w io.Writer, rows stakeChunks, total int) error {
 		}
 		return nil
 	})
-	widths := [...]int{36, 42, amountWidth, statusWidth}
+	amountHeader := amounts.header(headers[2])
+	widths := [...]int{36, 42, amounts.width(), statusWidth}
 	n := rows.len()
 	if n == 0 {
 		widths[0], widths[1] = len(headers[0]), len(headers[1])
@@ -263,14 +268,15 @@ func writeStakesTable(w io.Writer, rows stakeChunks, total int) error {
 		}
 		buf = append(append(buf, created...), '\n')
 	}
-	line(headers[0], headers[1], headers[2], headers[3], headers[4])
+	line(headers[0], headers[1], amountHeader, headers[3], headers[4])
 	err := rows.each(func(r *api.StakeRow) error {
 		from := len(buf)
 		buf = pad(r.AppendID(buf), from, widths[0])
 		from = len(buf)
 		buf = pad(r.AppendWallet(buf), from, widths[1])
 		from = len(buf)
-		buf = pad(r.AppendAmount(buf), from, widths[2])
+		scratch = r.AppendAmount(scratch[:0])
+		buf = pad(amounts.appendCell(buf, scratch), from, widths[2])
 		from = len(buf)
 		if r.Status == api.StakeOther {
 			buf = append(buf, status(r)...)
@@ -304,7 +310,8 @@ func writeStakesTable(w io.Writer, rows stakeChunks, total int) error {
 }
 
 // appendTableTime appends the creation time as api.FormatTime writes it
-// ("2006-01-02 15:04 UTC", "-" when none), cut from D15's form without
+// ("2006-01-02 15:04 UTC", "-" when none), cut from the form of
+// docs/deployment.md D15 without
 // formatting a time.Time a row.
 func appendTableTime(buf []byte, r *api.StakeRow) []byte {
 	var d15 [32]byte

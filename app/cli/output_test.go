@@ -175,6 +175,7 @@ func TestStakesTableAsTable(t *testing.T) {
 	for _, rows := range [][]api.StakeRow{testStakeRows(t), nil} {
 		var want, got bytes.Buffer
 		tw := newTable(&want, "ID", "WALLET", "AMOUNT", "STATUS", "CREATED")
+		tw.alignDecimals(2)
 		for i := range rows {
 			st := rows[i].Stake()
 			tw.row(st.ID, st.WalletAddress, st.Amount.String(), st.Status, api.FormatTime(st.CreatedAt))
@@ -254,5 +255,29 @@ func TestStakesCutMidStream(t *testing.T) {
 		if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "401") {
 			t.Errorf("%s, refused: exit %d, stdout %q, stderr %q", format, r.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// TestTableAlignsDecimals: a column of numbers has its decimal points
+// lined up, flush right under its header, so that magnitudes compare at a
+// glance (pools' TOTAL STAKED read 127721.3 over 3042191.07, both flush
+// left); a cell that is no number ends where the points are.
+func TestTableAlignsDecimals(t *testing.T) {
+	var got bytes.Buffer
+	tw := newTable(&got, "NAME", "TOTAL STAKED", "APY", "BLOCK")
+	tw.alignDecimals(1, 2, 3)
+	tw.row("Flex", "127721.3", "6.5", "-")
+	tw.row("Lock", "3042191.07", "16.875", "1234")
+	tw.row("Whale", "153145859", "20", "7")
+	if err := tw.flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := "" +
+		"NAME   TOTAL STAKED     APY  BLOCK\n" +
+		"Flex      127721.3    6.5        -\n" +
+		"Lock     3042191.07  16.875   1234\n" +
+		"Whale  153145859     20          7\n"
+	if got.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want)
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -24,7 +25,7 @@ var proofCommand = command{
 	summary: "show, and with --verify check, the merkle proof of an allocation",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		verify := fs.Bool("verify", false, "check the leaf, the on-chain root and the schedule; exit 3 when one fails, 4 when one could not run")
-		file := fs.String("file", "", "read the proof from `FILE` (the output of 'allot proof ID -o json', or a pasted response)")
+		file := fs.String("file", "", "read the proof from `PROOF.json` (the output of 'allot proof ID -o json', or a pasted response)")
 		vester := fs.String("vester", "", "ask only the vester contract `ADDR` for the root (default: the token's contracts; needs rpc_url)")
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
@@ -35,7 +36,7 @@ var proofCommand = command{
 			var fromService *api.MerkleProof
 			switch {
 			case *file != "" && len(args) == 0 && !*verify:
-				return usagef("proof --file needs --verify")
+				return usagef("--file needs --verify")
 			case *file != "" && len(args) == 0:
 				data, err := readProofFile(*file)
 				if err != nil {
@@ -51,13 +52,13 @@ var proofCommand = command{
 					return err
 				}
 				if fromService, err = s.API.MerkleProof(ctx, args[0]); err != nil {
-					return err
+					return withDemoAllocations(s, err)
 				}
 				if raw, err = json.Marshal(fromService); err != nil {
 					return err
 				}
 			default:
-				return usagef("proof takes one allocation id, or --file")
+				return usagef("takes one allocation id, or --file")
 			}
 			if !*verify {
 				return printProof(e, fromService, *out)
@@ -65,6 +66,17 @@ var proofCommand = command{
 			return verifyProof(ctx, e, raw, *vester, *out)
 		}
 	},
+}
+
+// withDemoAllocations names, on the embedded sandbox, allocations a
+// newcomer can look up instead of one the service does not have, as the
+// dashboard's Allocation screen lists them.
+func withDemoAllocations(s *opened, err error) error {
+	if s.Fixtures == nil || len(s.Fixtures.AllocationIDs) == 0 || !errors.Is(err, api.ErrNotFound) {
+		return err
+	}
+	ids := s.Fixtures.AllocationIDs[:min(3, len(s.Fixtures.AllocationIDs))]
+	return fmt.Errorf("%w; the embedded sandbox's demo allocations include %s", err, strings.Join(ids, ", "))
 }
 
 func readProofFile(path string) ([]byte, error) {
@@ -128,9 +140,9 @@ func verifyProof(ctx context.Context, e *env, raw []byte, vester string, out for
 	}
 	switch v.Outcome() {
 	case wallet.Fail:
-		return checkFailed{"proof check failed: " + strings.Join(v.Failures(), "; ")}
+		return checkFailed{"check failed: " + strings.Join(v.Failures(), "; ")}
 	case wallet.NotChecked:
-		return checkNotRun{"proof not verified: " + strings.Join(v.Unchecked(), "; ")}
+		return checkNotRun{"not verified: " + strings.Join(v.Unchecked(), "; ")}
 	}
 	return nil
 }

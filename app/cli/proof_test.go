@@ -122,15 +122,15 @@ func TestProofVerifyExitStatus(t *testing.T) {
 	}{
 		{"the sound proof from a file", s, []string{"--file", proofFile(t, s, nil)}, ExitOK, []string{"result:         PASS"}, ""},
 		{"forged leaf and hash", s, []string{"--file", forged}, ExitCheckFail,
-			[]string{"leaf:           PASS", "on-chain root:  FAIL: no vester of this token holds this root", "result:         FAIL"}, "proof check failed: on-chain root"},
+			[]string{"leaf:           PASS", "on-chain root:  FAIL: no vester of this token holds this root", "result:         FAIL"}, "allot: proof: check failed: on-chain root"},
 		{"schedule over 100%", s, []string{"--file", overfull}, ExitCheckFail,
 			[]string{"schedule:       FAIL: percents add up to 100.0001%"}, "schedule: percents add up to 100.0001%"},
 		{"no chain", noChain, []string{id}, ExitUnchecked,
-			[]string{"on-chain root:  NOT CHECKED: profile \"sandbox\" has no rpc_url", "result:         NOT CHECKED"}, "proof not verified: on-chain root"},
+			[]string{"on-chain root:  NOT CHECKED: profile \"sandbox\" has no rpc_url", "result:         NOT CHECKED"}, "allot: proof: not verified: on-chain root"},
 		{"no service for the contract list", noService, []string{"--file", proofFile(t, s, nil)}, ExitUnchecked,
-			[]string{"on-chain root:  NOT CHECKED: list the contracts of token"}, "proof not verified: on-chain root: list the contracts"},
+			[]string{"on-chain root:  NOT CHECKED: list the contracts of token"}, "allot: proof: not verified: on-chain root: list the contracts"},
 		{"wrong --vester", s, []string{id, "--vester", other}, ExitCheckFail,
-			[]string{"on-chain root:  FAIL: "}, "proof check failed: on-chain root"},
+			[]string{"on-chain root:  FAIL: "}, "allot: proof: check failed: on-chain root"},
 		{"the right --vester", s, []string{id, "--vester", vester.Hex()}, ExitOK, []string{"in vester " + vester.Hex()}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

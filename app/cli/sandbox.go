@@ -10,7 +10,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
+	"regexp"
 	"runtime"
 	"strconv"
 	"time"
@@ -36,6 +38,38 @@ func nextPort(asked string, addr net.Addr) string {
 	return net.JoinHostPort(tcp.IP.String(), strconv.Itoa(tcp.Port+1))
 }
 
+// checkListenAddr refuses an address to listen on that is not HOST:PORT
+// before anything starts: a usage error (exit 2), unlike a well-formed one
+// that cannot be listened on (taken, not this machine's), which only
+// listening finds (exit 1).
+func checkListenAddr(flagName, addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usagef("--%s %q is not HOST:PORT, such as 127.0.0.1:8787", flagName, addr)
+	}
+	if n, err := strconv.ParseUint(port, 10, 16); err != nil || strconv.FormatUint(n, 10) != port {
+		return usagef("--%s %q: the port must be a number from 0 to 65535", flagName, addr)
+	}
+	if _, err := netip.ParseAddr(host); host != "" && err != nil && !hostName.MatchString(host) {
+		return usagef("--%s %q: %q is neither an IP address nor a host name", flagName, addr, host)
+	}
+	return nil
+}
+
+// hostName is a DNS name: dot-separated labels of letters, digits and
+// inner hyphens.
+var hostName = regexp.MustCompile(`^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.?$`)
+
+// listenCause is why listening failed, without the address the message
+// names already ("bind: address already in use").
+func listenCause(err error) error {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		return op.Err
+	}
+	return err
+}
+
 var sandboxCommand = command{
 	name:    "sandbox",
 	args:    "[--addr HOST:PORT] [--rpc-addr HOST:PORT | --chain-rpc URL --deployer-key-file FILE] [--fixtures FILE] [--faults SPEC] [--keystore-dir DIR] [--whale-stakes N]",
@@ -52,8 +86,16 @@ var sandboxCommand = command{
 		keyFile := fs.String("deployer-key-file", "", "with --chain-rpc: `FILE` holding the hex private key of the node's account that deploys and pays (mode 600)")
 		whale := fs.Int("whale-stakes", sandbox.WhaleStakes, fmt.Sprintf("seed the \"Whale pool\" with `N` stakes, 1 to %d, all listed in one response", sandbox.MaxWhaleStakes))
 		return func(ctx context.Context, args []string) error {
-			if len(args) > 0 {
-				return usagef("sandbox takes no arguments, got %q", args[0])
+			if err := noArgs(args); err != nil {
+				return err
+			}
+			if err := checkListenAddr("addr", *addr); err != nil {
+				return err
+			}
+			if *rpcAddr != "" {
+				if err := checkListenAddr("rpc-addr", *rpcAddr); err != nil {
+					return err
+				}
 			}
 			if *whale < 1 || *whale > sandbox.MaxWhaleStakes {
 				return usagef("sandbox: --whale-stakes %d: want 1 to %d", *whale, sandbox.MaxWhaleStakes)
@@ -140,7 +182,7 @@ func serveSandbox(ctx context.Context, e *env, addr, rpcAddr, fixturesPath strin
 		if node != nil {
 			node.Close()
 		}
-		return fmt.Errorf("sandbox: %w", err)
+		return fmt.Errorf("sandbox: --addr %s is well formed but cannot be listened on: %w", addr, listenCause(err))
 	}
 	url := "http://" + listener.Addr().String()
 	opts.PublicURL = url
@@ -154,12 +196,16 @@ func serveSandbox(ctx context.Context, e *env, addr, rpcAddr, fixturesPath strin
 	if node != nil {
 		printDeployed(e.Stderr, sb)
 	} else {
+		asked := rpcAddr
 		if rpcAddr == "" {
 			rpcAddr = nextPort(addr, listener.Addr())
 		}
 		if rpcURL, err = sb.Chain.ServeRPC(rpcAddr); err != nil {
 			listener.Close()
-			return fmt.Errorf("sandbox: chain RPC: %w", err)
+			if asked == "" {
+				return fmt.Errorf("sandbox: the chain's JSON-RPC cannot be listened on at %s, the port after --addr's (choose one with --rpc-addr): %w", rpcAddr, listenCause(err))
+			}
+			return fmt.Errorf("sandbox: --rpc-addr %s is well formed but cannot be listened on: %w", rpcAddr, listenCause(err))
 		}
 	}
 

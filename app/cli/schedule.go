@@ -15,7 +15,7 @@ var scheduleCreateCommand = command{
 		body := fs.String("body", "", "the request body as a JSON `FILE` (required)")
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
-			if err := noArgs("schedule create", args); err != nil {
+			if err := noArgs(args); err != nil {
 				return err
 			}
 			if *body == "" {

@@ -262,6 +262,7 @@ func printStatuses(w io.Writer, ops []string, statuses []wallet.Status, out form
 		return writeJSON(w, map[string][]wallet.Status{"transactions": statuses})
 	}
 	t := newTable(w, "OP", "HASH", "STATUS", "BLOCK", "GAS USED", "CONFIRMATIONS", "REVERT REASON")
+	t.alignDecimals(3, 4, 5)
 	for i, st := range statuses {
 		block, gas, confs := "-", "-", "-"
 		if st.Mined() {

@@ -49,7 +49,7 @@ var signinCommand = command{
 		ks := declareKeystore(fs)
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
-			if err := noArgs("signin", args); err != nil {
+			if err := noArgs(args); err != nil {
 				return err
 			}
 			addr, err := parseAddress("account", *account)
@@ -101,7 +101,7 @@ var submissionCommand = command{
 		ks := declareKeystore(fs)
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
-			if err := noArgs("submission", args); err != nil {
+			if err := noArgs(args); err != nil {
 				return err
 			}
 			addr, err := parseAddress("account", *account)

@@ -11,17 +11,18 @@ import (
 
 var stakeCommand = command{
 	name:    "stake",
-	args:    "--pool ID --amount X --account ADDR [--send [--wait] [--yes]] [--keystore DIR] [--passphrase-file FILE] [-o json]",
+	args:    "--pool ID|NAME [--token ID|NAME] --amount X --account ADDR [--send [--wait] [--yes]] [--keystore DIR] [--passphrase-file FILE] [-o json]",
 	summary: "stake tokens in a pool: sign in, approve exactly the stake when the allowance is short, sign, send; the signing policy refuses anything else",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		pool := fs.String("pool", "", "staking pool `ID` (required)")
+		pool := fs.String("pool", "", "staking pool `ID`, or the name of one of the token's pools (required)")
+		token := tokenFlag(fs)
 		amount := fs.String("amount", "", "amount `X` to stake, in tokens (required)")
 		account := fs.String("account", "", "keystore account `ADDR` that signs in and stakes (required)")
 		ks := declareKeystore(fs)
 		tx := declareTx(fs)
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
-			if err := noArgs("stake", args); err != nil {
+			if err := noArgs(args); err != nil {
 				return err
 			}
 			if err := tx.check(e, "stake"); err != nil {
@@ -30,9 +31,9 @@ var stakeCommand = command{
 			if *pool == "" {
 				return usagef("stake: --pool ID is required")
 			}
-			if err := api.CheckUUID("--pool", *pool); err != nil {
-				return usageError{msg: err.Error()}
-			}
+			// Not an id, --pool is a name, looked up once the session is
+			// open, as stakes does.
+			byName := api.CheckUUID("--pool", *pool) != nil
 			if *amount == "" {
 				return usagef("stake: --amount X is required")
 			}
@@ -44,11 +45,21 @@ var stakeCommand = command{
 			if err != nil {
 				return err
 			}
-			s, err := e.open(ctx, opening{write: true, chain: "stake"})
+			o := opening{write: true, chain: "stake"}
+			if byName {
+				o.token = token
+			}
+			s, err := e.open(ctx, o)
 			if err != nil {
 				return err
 			}
-			poolInfo, err := s.Pool(ctx, *pool)
+			poolID := *pool
+			if byName {
+				if poolID, err = poolNamed(ctx, s, *pool); err != nil {
+					return err
+				}
+			}
+			poolInfo, err := s.Pool(ctx, poolID)
 			if err != nil {
 				return err
 			}
@@ -61,7 +72,7 @@ var stakeCommand = command{
 			if err != nil {
 				return err
 			}
-			params, err := portal.StakeParameters(ctx, *pool, amt)
+			params, err := portal.StakeParameters(ctx, poolID, amt)
 			if err != nil {
 				return err
 			}
@@ -92,7 +103,7 @@ var stakeCommand = command{
 				p.Seen = s.rec.Seen()
 				return wallet.CheckStake(ctx, s.Chain, p, calls)
 			}
-			batch := txBatch{subject: *pool, op: "stake", ops: []string{"stake"}, calls: plan.Calls(), known: known, check: check}
+			batch := txBatch{subject: poolID, op: "stake", ops: []string{"stake"}, calls: plan.Calls(), known: known, check: check}
 			if plan.Approve != nil {
 				batch.ops = []string{"approve", "stake"}
 				fmt.Fprintf(e.Stderr, "The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",

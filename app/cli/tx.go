@@ -24,7 +24,7 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 			body := fs.String("body", "", "read the request body from the JSON `FILE` instead of flags")
 			out := outputFlag(fs)
 			return func(ctx context.Context, rest []string) error {
-				if err := noArgs("tx "+sub, rest); err != nil {
+				if err := noArgs(rest); err != nil {
 					return err
 				}
 				var req api.TransactionRequest

@@ -40,7 +40,7 @@ func TestUsage(t *testing.T) {
 		{"a value of the wrong kind", []string{"sandbox", "--whale-stakes", "x"}, ExitUsage,
 			[]string{`sandbox: invalid value "x" for --whale-stakes: `}, nil},
 		{"proof --file without --verify, before the file is read", []string{"proof", "--file", "/nonexistent/proof.json"}, ExitUsage,
-			[]string{"proof --file needs --verify"}, []string{"no such file"}},
+			[]string{"allot: proof: --file needs --verify\n"}, []string{"no such file"}},
 		{"proof --vester without --verify", []string{"proof", "3f1a2b4c-0000-4000-8000-000000000004", "--vester", "0x0000000000000000000000000000000000000001"}, ExitUsage,
 			[]string{"proof: --vester needs --verify"}, nil},
 		{"creative upload --yes without --replace", []string{"creative", "upload", "banner.png", "--portal", "demo", "--yes"}, ExitUsage,
@@ -121,15 +121,15 @@ func TestTypedValuesAreUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"tx", "initialize"}, "allot: --contract is required; --admin-wallet is required\n"},
+		{[]string{"tx", "initialize"}, "allot: tx initialize: --contract is required; --admin-wallet is required\n"},
 		{[]string{"tx", "start", "--contract", id, "--token", id, "--allocation", id + ",a"}, `--allocation 2: "a" is not a UUID`},
 		{[]string{"tx", "fund", "--token", id, "--item", id + "=0"}, "--item 1's amount must be greater than 0"},
 		{[]string{"tx", "initialize", "--body", body, "--contract", id}, "--body is the whole request: drop --contract"},
-		{[]string{"stakes", "--pool", "nope"}, `--pool: "nope" is not a UUID`},
+		{[]string{"stakes", "--pool", "nope", "--wallet", "0x1"}, `--wallet: "0x1" is not an address`},
 		{[]string{"stakes", "--pool", id, "--wallet", "0x1"}, `--wallet: "0x1" is not an address`},
 		{[]string{"proof", "nope"}, `allocation id: "nope" is not a UUID`},
 		{[]string{"claim", "nope", "--sender", "0x1"}, `allocation id: "nope" is not a UUID; --sender: "0x1" is not an address`},
-		{[]string{"stake", "--pool", "nope", "--amount", "1", "--account", "0x0000000000000000000000000000000000000001"}, `--pool: "nope" is not a UUID`},
+		{[]string{"stake", "--pool", "nope", "--amount", "1", "--account", "0x1"}, `--account: "0x1" is not an address`},
 		{[]string{"creative", "upload", text, "--portal", "BAD"}, text + `: "text/plain" is not allowed`},
 	} {
 		r := runCLI(t, s, nil, tc.args...)

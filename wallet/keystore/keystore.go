@@ -506,6 +506,12 @@ func CheckFile(path string) error {
 func checkFile(path string) (keyFile, error) {
 	data, err := readFile(path)
 	if err != nil {
+		// The file is named once: "key.json: no such file or directory",
+		// not again by the os package's "stat /path/to/key.json: ...".
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
 		return keyFile{}, fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
 	kf, err := precheck(data)

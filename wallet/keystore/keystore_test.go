@@ -3,6 +3,7 @@ package keystore
 import (
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -439,5 +440,18 @@ func TestNewPassphraseAsksTwice(t *testing.T) {
 	env := func(string) string { return "from env" }
 	if p, err := NewPassphrase(PassphraseSource{Getenv: env, Terminal: typed()}, ""); err != nil || p != "from env" {
 		t.Errorf("env: %q %v", p, err)
+	}
+}
+
+// TestCheckFileNamesTheFileOnce: a file that cannot be read is named once,
+// by its base name, not again inside the os package's "stat /path: ...".
+func TestCheckFileNamesTheFileOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing.json")
+	err := CheckFile(path)
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("CheckFile(%s) = %v, want fs.ErrNotExist", path, err)
+	}
+	if got, want := err.Error(), "missing.json: no such file or directory"; got != want {
+		t.Errorf("CheckFile(%s) = %q, want %q", path, got, want)
 	}
 }
