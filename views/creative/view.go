@@ -39,7 +39,8 @@ func (c *creative) View() string {
 		if c.pickErr != "" {
 			refusal = strings.Split(widget.Page("✗ "+sanitize.Line(c.pickErr), w, 3), "\n")
 		}
-		out = append(views.FitLines(out, w, h-max(len(refusal), 2)), refusal...)
+		// Cut, not padded: the refusal is drawn under the list.
+		out = append(strings.Split(widget.Fit(strings.Join(out, "\n"), w, min(len(out), h-max(len(refusal), 2))), "\n"), refusal...)
 	case stageDetails:
 		out = []string{title + c.ctx.Styles.Muted.Render(" · ctrl+s: review · esc: choose another file"), "",
 			sanitize.Truncate(fmt.Sprintf("File: %s · %s · %s", c.file.Name, c.file.Type, views.ByteSize(c.file.Size)), w), ""}
@@ -77,7 +78,7 @@ func (c *creative) View() string {
 		}
 		out = append(out, c.ctx.Styles.Muted.Render(keys))
 	}
-	return strings.Join(views.FitLines(out, w, h), "\n")
+	return widget.Fit(strings.Join(out, "\n"), w, h)
 }
 
 func (c *creative) ShortHelp() []key.Binding {

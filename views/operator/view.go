@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/x/ansi"
 
 	"allot/api"
 	"allot/internal/sanitize"
@@ -29,24 +28,7 @@ func (o *operator) View() string {
 	case stageUnknown:
 		lines = o.unknownView()
 	}
-	return fitLines(lines, o.width, o.height)
-}
-
-// fitLines cuts every line to width cells and keeps at most height lines.
-func fitLines(lines []string, width, height int) string {
-	var out []string
-	for _, l := range lines {
-		out = append(out, strings.Split(l, "\n")...)
-	}
-	if len(out) > height {
-		out = out[:height]
-	}
-	for i, l := range out {
-		if ansi.StringWidth(l) > width {
-			out[i] = ansi.Truncate(l, width, "…")
-		}
-	}
-	return strings.Join(out, "\n")
+	return widget.Fit(strings.Join(lines, "\n"), o.width, o.height)
 }
 
 // heading names the action and the contract.

@@ -10,7 +10,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"allot/internal/sanitize"
-	"allot/views"
 	"allot/views/widget"
 )
 
@@ -30,7 +29,7 @@ func (s *schedule) View() string {
 	case stageUnknown, stageResending:
 		out = s.unknownView(w, h)
 	}
-	return strings.Join(views.FitLines(out, w, h), "\n")
+	return widget.Fit(strings.Join(out, "\n"), w, h)
 }
 
 func (s *schedule) title(w int) string {
@@ -40,7 +39,8 @@ func (s *schedule) title(w int) string {
 
 func (s *schedule) formView(w, h int) []string {
 	left := []string{s.title(s.formWidth)}
-	left = append(left, views.FitLines(strings.Split(s.form.View(), "\n"), s.formWidth, s.formHeight)...)
+	// The form draws in its own size (layout), each line cut to it.
+	left = append(left, strings.Split(s.form.View(), "\n")...)
 	// Cut, then style: a style's codes cut or sanitized as text would be
 	// drawn as "^[[1m".
 	sum := sanitize.Truncate(s.sumLine(), s.formWidth)
@@ -91,7 +91,7 @@ func (s *schedule) chartLines(w, height int) []string {
 	caption := fmt.Sprintf("Unlocked: %s%% by month %d (%s)", last.Unlocked.Mul(decimal.NewFromInt(100)).Round(2).String(),
 		last.Month, addMonths(start, last.Month).Format("2006-01-02"))
 	lines := []string{s.ctx.Styles.Muted.Render(sanitize.Truncate(caption, w))}
-	return append(lines, block(widget.StepChart(points, start, w, height-1), w, height-1)...)
+	return append(lines, strings.Split(widget.Fit(widget.StepChart(points, start, w, height-1), w, height-1), "\n")...)
 }
 
 // listLines is the "Created here" pane in at most height lines.
@@ -174,18 +174,6 @@ func (s *schedule) FullHelp() [][]key.Binding {
 		groups = append(groups, s.form.Keys.ShortHelp())
 	}
 	return groups
-}
-
-// block cuts or pads view to exactly height lines of at most w cells.
-func block(view string, w, height int) []string {
-	lines := strings.Split(view, "\n")
-	if len(lines) > height {
-		lines = lines[:height]
-	}
-	for len(lines) < height {
-		lines = append(lines, "")
-	}
-	return views.FitLines(lines, w, height)
 }
 
 // side draws left and right columns with a bar between them.
