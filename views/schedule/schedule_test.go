@@ -347,3 +347,20 @@ func TestScheduleCheckSettlesAcrossRestart(t *testing.T) {
 		t.Fatalf("Transactions after a restart: %+v, want the schedule %q", rows, act.StatusApplied)
 	}
 }
+
+// The form's title is a title: its keys are the footer's, not repeated
+// in the page (at 120x36 they were said twice).
+func TestFormTitleSaysNoKeys(t *testing.T) {
+	for _, size := range [][2]int{{120, 36}, {60, 20}} {
+		d := newDriver(t, New(viewstest.Sandbox(t)), size[0], size[1])
+		title, _, _ := strings.Cut(ansi.Strip(d.S.View()), "\n")
+		if strings.TrimSpace(title) != "New unlock schedule" && !strings.HasPrefix(title, "New unlock schedule ") {
+			t.Errorf("%dx%d: title line %q", size[0], size[1], title)
+		}
+		for _, k := range []string{"ctrl+s", "ctrl+n", "ctrl+d", "esc"} {
+			if strings.Contains(title, k) {
+				t.Errorf("%dx%d: title line names %s: %q", size[0], size[1], k, title)
+			}
+		}
+	}
+}

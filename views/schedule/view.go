@@ -32,13 +32,9 @@ func (s *schedule) View() string {
 	return widget.Fit(strings.Join(out, "\n"), w, h)
 }
 
-func (s *schedule) title(w int) string {
-	return s.ctx.Styles.Title.Render("New unlock schedule") + s.ctx.Styles.Muted.Render(
-		sanitize.Truncate(" · ctrl+s review · ctrl+n add piece · ctrl+d remove piece · esc cancel", max(w-19, 0)))
-}
-
 func (s *schedule) formView(w, h int) []string {
-	left := []string{s.title(s.formWidth)}
+	// A title only: the keys are the footer's (ShortHelp), said once.
+	left := []string{s.ctx.Styles.Title.Render("New unlock schedule")}
 	// The form draws in its own size (layout), each line cut to it.
 	left = append(left, strings.Split(s.form.View(), "\n")...)
 	// Cut, then style: a style's codes cut or sanitized as text would be
