@@ -225,14 +225,14 @@ func TestOperatorViewFits(t *testing.T) {
 		t.Errorf("a long body does not say it scrolls:\n%s", first)
 	}
 	h.press("pgdown", "down")
-	if h.o.scroll.Top() == 0 || h.o.View() == first {
+	if h.o.asking.Scroll().Top() == 0 || h.o.View() == first {
 		t.Errorf("pgdown did not scroll")
 	}
 	h.press("pgup", "pgup")
-	if h.o.scroll.Top() != 0 {
-		t.Errorf("pgup did not scroll back: %d", h.o.scroll.Top())
+	if h.o.asking.Scroll().Top() != 0 {
+		t.Errorf("pgup did not scroll back: %d", h.o.asking.Scroll().Top())
 	}
-	h.o.confirm = nil
+	h.o.asking = nil
 	h.o.state = stageResult
 	h.o.result = &api.TransactionsResult{}
 	for range 40 {

@@ -48,27 +48,24 @@ func (o *operator) review() tea.Cmd {
 	o.req, o.body = req, body
 	o.pretty = views.PrettyBody(body)
 	o.rewrap()
-	o.confirm = o.ctx.Confirm("operator-send", "Send this "+o.action+" request to the service?")
-	o.confirm.SetWidth(o.confirmWidth())
+	o.ask("Review: POST "+createOp, o.ctx.Confirm("operator-send", "Send this "+o.action+" request to the service?"))
 	o.state = stageReview
-	o.fitScroll()
-	o.scroll.Home()
 	return nil
 }
 
 func (o *operator) answered(msg widget.ConfirmMsg) tea.Cmd {
 	switch {
-	case !o.confirm.Answers(msg):
+	case o.asking == nil || !o.asking.Confirm.Answers(msg):
 		return nil
 	case o.state == stageReview:
-		o.confirm = nil
+		o.asking = nil
 		if msg.Yes {
 			return o.send()
 		}
 		o.state = stageForm
 		return o.form.Focus(o.form.Focused())
 	case o.state == stageResend:
-		o.confirm = nil
+		o.asking = nil
 		if msg.Yes {
 			o.ctx.Recorder.Resent(o.written)
 			return o.send()
@@ -172,10 +169,13 @@ func (o *operator) askResend() tea.Cmd {
 		prompt = "Send this request again? The first may have been applied: answer n and press c to check first."
 	}
 	o.hint = ""
-	o.confirm = o.ctx.Confirm("operator-resend", prompt)
-	o.confirm.SetWidth(o.confirmWidth())
+	o.ask("Send again? POST "+createOp, o.ctx.Confirm("operator-resend", prompt))
 	o.state = stageResend
-	o.fitScroll()
-	o.scroll.Home()
 	return nil
+}
+
+// ask shows the body to send under title, and q under it.
+func (o *operator) ask(title string, q *widget.Confirm) {
+	o.asking = views.NewWriteReview(o.ctx, title, "The body, exactly as it will be sent:", o.pretty, q)
+	o.asking.SetSize(o.width, o.height)
 }

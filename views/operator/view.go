@@ -20,7 +20,7 @@ func (o *operator) View() string {
 	case stageForm:
 		lines = o.formView()
 	case stageReview, stageResend:
-		lines = o.reviewView()
+		lines = []string{o.asking.View()}
 	case stageSending:
 		lines = []string{o.ctx.Styles.Title.Render(o.heading()), "", o.spin.View() + " sending " + o.action + " to the service…"}
 	case stageResult:
@@ -77,16 +77,6 @@ func (o *operator) duplicateRows() string {
 		seen[id] = i
 	}
 	return ""
-}
-
-func (o *operator) reviewView() []string {
-	title := "Review: POST " + createOp
-	if o.state == stageResend {
-		title = "Send again? POST " + createOp
-	}
-	lines := []string{o.ctx.Styles.Title.Render(title), o.ctx.Styles.Muted.Render("The body, exactly as it will be sent:")}
-	lines = append(lines, o.scroll.View()...)
-	return append(lines, o.confirm.View())
 }
 
 // rewrap lays the pretty body out for the width (never cut: every byte
@@ -200,10 +190,8 @@ func (o *operator) ShortHelp() []key.Binding {
 			keys = append(keys, keyRecent)
 		}
 		return append(keys, keyCancel)
-	case stageReview:
-		return []key.Binding{keyYes, keyNo, keyScroll}
-	case stageResend:
-		return []key.Binding{keyYes, keyNoAgain, keyScroll}
+	case stageReview, stageResend:
+		return o.asking.ShortHelp()
 	case stageResult:
 		return []key.Binding{keyScroll, keyClose}
 	case stageUnknown:

@@ -71,10 +71,11 @@ type schedule struct {
 	message                      string   // one line: what just happened
 	messageErr                   bool
 	state                        stage
-	confirm                      *widget.Confirm
-	body                         []byte   // the reviewed body, exactly as sent
-	pretty                       []string // body indented for the review, sanitized
-	wrapped                      []string // pretty, wrapped to the width
+	asking                       *views.WriteReview // the body and the question before it is sent
+	confirm                      *widget.Confirm    // the question before it is sent again
+	body                         []byte             // the reviewed body, exactly as sent
+	pretty                       []string           // body indented for the review, sanitized
+	wrapped                      []string           // pretty, wrapped to the width
 	scroll                       widget.Scroll
 	reviewed                     api.ScheduleRequest
 	seq                          int
@@ -178,10 +179,7 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 	case stageForm:
 		return s.formKey(k)
 	case stageReview:
-		if s.scroll.Key(k) {
-			return nil
-		}
-		return s.confirm.Update(k)
+		return s.asking.Update(k)
 	case stageResending:
 		if s.scroll.Key(k) {
 			return nil
@@ -249,10 +247,12 @@ func (s *schedule) layout() {
 	if s.confirm != nil {
 		s.confirm.SetWidth(min(w, 80))
 	}
+	if s.asking != nil {
+		s.asking.SetSize(w, h)
+	}
 	s.wrapped = widget.Hardwrap(s.wrapped, s.pretty, w)
 	s.scroll.SetLines(s.wrapped)
-	switch {
-	case s.state == stageUnknown || s.state == stageResending:
+	if s.state == stageUnknown || s.state == stageResending {
 		// The body sent between the note and the keys; the question,
 		// when asked, stays whole below.
 		rows := h - len(s.unknownHead(w)) - 3
@@ -260,7 +260,5 @@ func (s *schedule) layout() {
 			rows -= lipgloss.Height(s.confirm.View())
 		}
 		s.scroll.SetSize(w, max(rows, 1))
-	case s.confirm != nil:
-		s.scroll.SetSize(w, h-1-lipgloss.Height(s.confirm.View()))
 	}
 }

@@ -264,14 +264,14 @@ func TestScheduleLongReviewShowsEveryByte(t *testing.T) {
 	shown := map[int]string{}
 	for range 200 {
 		rows := strings.Split(ansi.Strip(s.View()), "\n")
-		window := s.scroll.View()
+		window := s.asking.Scroll().View()
 		for i := range len(window) {
-			if i == len(window)-1 && len(window) < len(s.wrapped) {
+			if i == len(window)-1 && len(window) < len(s.asking.Lines()) {
 				break // the status row
 			}
-			shown[s.scroll.Top()+i] = strings.TrimRight(rows[1+i], " ")
+			shown[s.asking.Scroll().Top()+i] = strings.TrimRight(rows[1+i], " ")
 		}
-		if s.scroll.Below() == 0 {
+		if s.asking.Scroll().Below() == 0 {
 			break
 		}
 		d.Keys("down")

@@ -61,26 +61,24 @@ func (s *schedule) review() tea.Cmd {
 	s.reviewed, s.body = s.req, body
 	s.pretty = views.PrettyBody(body)
 	s.state = stageReview
-	s.confirm = s.ctx.Confirm("schedule-create",
-		fmt.Sprintf("Create schedule %q? y sends the body above to %s.", s.req.Name, createOp))
+	s.asking = views.NewWriteReview(s.ctx, "Review: POST "+createOp+" with exactly this body", "", s.pretty,
+		s.ctx.Confirm("schedule-create", fmt.Sprintf("Create schedule %q? y sends the body above to %s.", s.req.Name, createOp)))
 	s.layout()
-	s.scroll.Home()
 	s.setMessage("", false)
 	return nil
 }
 
 func (s *schedule) confirmed(msg widget.ConfirmMsg) tea.Cmd {
 	switch {
-	case !s.confirm.Answers(msg):
-		return nil
-	case s.state == stageReview:
+	case s.state == stageReview && s.asking.Confirm.Answers(msg):
+		s.asking = nil
 		if !msg.Yes {
 			s.state = stageForm
 			s.setMessage("not sent", false)
 			return s.form.Focus(s.form.Focused())
 		}
 		return s.send()
-	case s.state == stageResending:
+	case s.state == stageResending && s.confirm.Answers(msg):
 		if !msg.Yes {
 			s.state = stageUnknown
 			return nil

@@ -20,7 +20,7 @@ func (s *schedule) View() string {
 	case stageForm:
 		out = s.formView(w, h)
 	case stageReview:
-		out = s.reviewView(w, h)
+		out = []string{s.asking.View()}
 	case stageSending:
 		out = []string{s.ctx.Styles.Title.Render("Creating schedule " + strconv.Quote(s.reviewed.Name) + "…")}
 		out = append(out, s.listLines(w, h-2)...)
@@ -111,12 +111,6 @@ func (s *schedule) listLines(w, height int) []string {
 	return lines
 }
 
-func (s *schedule) reviewView(w, h int) []string {
-	head := s.ctx.Styles.Title.Render(sanitize.Truncate("Review: POST "+createOp+" with exactly this body", w))
-	out := append([]string{head}, s.scroll.View()...)
-	return append(out, strings.Split(s.confirm.View(), "\n")...)
-}
-
 func (s *schedule) createdView(w, h int) []string {
 	c := s.created
 	out := []string{
@@ -154,7 +148,9 @@ func (s *schedule) ShortHelp() []key.Binding {
 	switch s.state {
 	case stageForm:
 		return []key.Binding{keyReview, keyAdd, keyRemove, keyCancel}
-	case stageReview, stageResending:
+	case stageReview:
+		return s.asking.ShortHelp()
+	case stageResending:
 		return append([]key.Binding{keyScroll}, s.confirm.ShortHelp()...)
 	case stageCreated:
 		return []key.Binding{keyCopy, keyNew, keyClose}
