@@ -70,8 +70,8 @@ type creative struct {
 	form    *widget.Form
 	nameF   *widget.FormField
 	portalF *widget.FormField
-	storeF  *widget.FormField // the stored name: unique, or replacing
-	confirm *widget.Confirm
+	storeF  *widget.FormField  // the stored name: unique, or replacing
+	asking  *views.WriteReview // what will be sent, and the question
 	touched map[*widget.FormField]bool
 	message string
 
@@ -169,9 +169,10 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 		c.details(msg.file)
 		return c.form.Focus(0)
 	case widget.ConfirmMsg:
-		if !c.confirm.Answers(msg) {
+		if c.asking == nil || !c.asking.Confirm.Answers(msg) {
 			return nil
 		}
+		c.asking = nil
 		if c.state == stageRetry {
 			if !msg.Yes {
 				c.state = stageFailed
@@ -281,7 +282,7 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 		c.revalidate(false)
 		return cmd
 	case stageReview:
-		return c.confirm.Update(k)
+		return c.asking.Update(k)
 	case stageFailed:
 		switch {
 		case key.Matches(k, keyBack):
@@ -291,7 +292,7 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 			c.askRegister()
 		}
 	case stageRetry:
-		return c.confirm.Update(k)
+		return c.asking.Update(k)
 	case stageDone:
 		switch {
 		case key.Matches(k, keyCopy):
