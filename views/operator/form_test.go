@@ -275,3 +275,33 @@ func TestOperatorHelp(t *testing.T) {
 		t.Errorf("review help %q", got)
 	}
 }
+
+// TestServiceErrorsMarkTheirField: the service's 400 names a repeated
+// row's field by its path (data[2].amount, the third row, after a row was
+// added in the middle); that field is marked, no other, and an error of a
+// path no field shows is said in the status line.
+func TestServiceErrorsMarkTheirField(t *testing.T) {
+	s := newSandbox(t, sandbox.Options{})
+	h := openForm(t, s, api.ActionFundDistribution)
+	h.press("ctrl+n", "ctrl+n", "shift+tab", "shift+tab", "shift+tab", "shift+tab", "ctrl+n")
+	if len(h.o.rows) != 4 {
+		t.Fatalf("%d rows", len(h.o.rows))
+	}
+	h.o.state, h.o.seq = stageSending, 1<<30
+	h.run(h.o.Update(sentMsg{seq: h.o.seq, err: &api.ValidationError{Remote: true, Fields: []api.FieldError{
+		{Path: "data[2].amount", Message: "exceeds what the allocation may receive"},
+		{Path: "fundingWindow", Message: "closed since noon"},
+	}}}))
+	view := ansi.Strip(h.o.View())
+	if h.o.state != stageForm || !strings.Contains(h.errorUnder("Amount 3"), "exceeds what the allocation may receive") {
+		t.Fatalf("row 3's amount is not marked:\n%s", view)
+	}
+	for _, label := range []string{"Amount 1", "Amount 2", "Amount 4", "Allocation 3"} {
+		if got := h.errorUnder(label); strings.Contains(got, "exceeds") {
+			t.Errorf("%s marked: %q", label, got)
+		}
+	}
+	if status := strings.Split(view, "\n")[1]; !strings.Contains(status, "fundingWindow: closed since noon") {
+		t.Errorf("status line %q", status)
+	}
+}

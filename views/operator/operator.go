@@ -156,6 +156,7 @@ func New(ctx *views.Context, c api.Contract, action string) views.Screen {
 		o.allocationIDs = widget.TextField("allocationIds", "Allocation ids", "UUIDs, separated by commas or spaces (ctrl+r: recent)", nil)
 		// A distribution may start with many allocations at once.
 		o.allocationIDs.SetCharLimit(40 * 1000)
+		o.allocationIDs.Item = "id"
 		o.adminWallet = widget.TextField("adminWalletId", "Admin wallet id", "optional UUID", nil)
 		o.memo = widget.TextField("memo", "Memo", "optional", nil)
 		fields = []*widget.FormField{o.contractID, o.tokenID, o.allocationIDs, o.adminWallet, o.memo}

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -33,10 +32,9 @@ func (o *operator) review() tea.Cmd {
 	}
 	req := o.build()
 	if err := req.Validate(); err != nil {
-		loose := o.markFields(validationFields(err))
 		o.general = fixMarked
-		if len(loose) > 0 {
-			o.general = strings.Join(loose, "; ")
+		if loose := o.form.SetErrors(views.PathErrors(err)); len(loose) > 0 {
+			o.general = views.Unmatched(loose)
 		}
 		return nil
 	}
@@ -126,10 +124,9 @@ func (o *operator) sent(msg sentMsg) tea.Cmd {
 		return nil
 	case errors.As(msg.err, &invalid):
 		o.state = stageForm
-		loose := o.markFields(invalid.Fields)
 		o.general = "The service refused the request: fix the marked fields."
-		if len(loose) > 0 {
-			o.general = "The service refused the request: " + strings.Join(loose, "; ")
+		if loose := o.form.SetErrors(views.PathErrors(invalid)); len(loose) > 0 {
+			o.general = "The service refused the request: " + views.Unmatched(loose)
 		}
 		return o.form.Focus(o.form.Focused())
 	}
