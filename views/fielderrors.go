@@ -36,3 +36,24 @@ func Unmatched(errs []widget.PathError) string {
 	}
 	return sanitize.Line(strings.Join(parts, "; "))
 }
+
+// ErrorOf is what err (see PathErrors) says of field f of form, placed as
+// form.SetErrors places the service's errors, joined in one error; nil
+// when it says nothing of f. It is the Check of a field validated with
+// its whole request as it is typed, so that the request's own errors and
+// the service's land under the same fields.
+func ErrorOf(form *widget.Form, f *widget.FormField, err error) error {
+	if form == nil || err == nil {
+		return nil
+	}
+	var msgs []string
+	for _, e := range PathErrors(err) {
+		if g, item := form.FieldOf(e.Path); g == f {
+			msgs = append(msgs, item+e.Message)
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(msgs, "; "))
+}

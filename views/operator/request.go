@@ -1,7 +1,6 @@
 package operator
 
 import (
-	"errors"
 	"strings"
 
 	"allot/api"
@@ -61,17 +60,5 @@ func (o *operator) fieldErr(f *widget.FormField) error {
 			}
 		}
 	}
-	if o.form == nil {
-		return nil // the form is being built
-	}
-	var msgs []string
-	for _, e := range views.PathErrors(o.build().Validate()) {
-		if g, item := o.form.FieldOf(e.Path); g == f {
-			msgs = append(msgs, item+e.Message)
-		}
-	}
-	if len(msgs) == 0 {
-		return nil
-	}
-	return errors.New(strings.Join(msgs, "; "))
+	return views.ErrorOf(o.form, f, o.build().Validate())
 }
