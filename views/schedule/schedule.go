@@ -113,6 +113,7 @@ func (s *schedule) reset() {
 	p.label(1)
 	s.form = widget.NewForm(append([]*widget.FormField{s.name, s.description, s.atStart, s.cliffValue, s.cliffMonths}, p.fields()...)...)
 	s.form.Styles = s.ctx.Styles
+	s.form.Submit = s.review // enter on the last field
 	s.touched = map[*widget.FormField]bool{}
 	s.remote = map[*widget.FormField]error{}
 	s.submitted = false

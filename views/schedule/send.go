@@ -159,9 +159,11 @@ func (s *schedule) answered(msg sentMsg) tea.Cmd {
 		s.remote = map[*widget.FormField]error{}
 		var rest []string
 		for _, f := range ve.Fields {
-			if fld := s.fieldFor(f.Path); fld != nil {
+			// Placed as the form places them (Form.FieldOf); the sum of
+			// the portions has no field of its own.
+			if fld, item := s.form.FieldOf(f.Path); fld != nil && f.Path != "pieces" {
 				if s.remote[fld] == nil {
-					s.remote[fld] = errors.New(f.Message)
+					s.remote[fld] = errors.New(item + f.Message)
 				}
 			} else {
 				rest = append(rest, f.String())
