@@ -72,7 +72,6 @@ type creative struct {
 	portalF *widget.FormField
 	storeF  *widget.FormField  // the stored name: unique, or replacing
 	asking  *views.WriteReview // what will be sent, and the question
-	touched map[*widget.FormField]bool
 	message string
 
 	seq    int
@@ -105,7 +104,7 @@ func New(ctx *views.Context) views.Screen {
 }
 
 func newCreative(ctx *views.Context, dir string) *creative {
-	return &creative{ctx: ctx, picker: newFolder(dir), touched: map[*widget.FormField]bool{},
+	return &creative{ctx: ctx, picker: newFolder(dir),
 		bar: progress.New(progress.WithDefaultGradient(), progress.WithoutPercentage())}
 }
 
@@ -268,18 +267,16 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 			c.state = stagePick
 			c.message = ""
 			return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick())
-		case key.Matches(k, keyReview) || (k.String() == "enter" && c.form.Focused() == len(c.form.Fields())-1):
+		case key.Matches(k, keyReview):
 			return c.review()
-		case k.String() == "enter":
-			return c.form.Focus(c.form.Focused() + 1)
 		}
-		fld := c.form.Fields()[c.form.Focused()]
-		before := fld.Value()
+		// The form checks what changed; enter on the last field reviews.
 		cmd := c.form.Update(k)
-		if fld.Value() != before {
-			c.touched[fld] = true
+		if c.state == stageDetails {
+			if loose := c.unmatched(); loose != "" {
+				c.message = loose
+			}
 		}
-		c.revalidate(false)
 		return cmd
 	case stageReview:
 		return c.asking.Update(k)

@@ -18,8 +18,11 @@ import (
 )
 
 func (c *creative) review() tea.Cmd {
-	if !c.revalidate(true) {
+	if err := c.problems(); err != nil {
 		c.message = "fix the fields marked ✗ before review"
+		if loose := c.form.SetErrors(views.PathErrors(err)); len(loose) > 0 {
+			c.message = views.Unmatched(loose)
+		}
 		return nil
 	}
 	body, _ := json.Marshal(c.urlRequest())
