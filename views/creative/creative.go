@@ -197,6 +197,17 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 		if msg.seq != c.seq {
 			return nil
 		}
+		var invalid *api.ValidationError
+		if errors.As(msg.err, &invalid) && invalid.Remote {
+			// Refused before anything was uploaded: back to the details,
+			// the service's errors under the fields they name.
+			c.state = stageDetails
+			c.message = "The service refused the upload: fix the marked fields."
+			if loose := c.form.SetErrors(views.PathErrors(invalid)); len(loose) > 0 {
+				c.message = "The service refused the upload: " + views.Unmatched(loose)
+			}
+			return c.form.Focus(c.form.Focused())
+		}
 		if msg.err != nil {
 			return c.fail("upload URL", msg.err)
 		}

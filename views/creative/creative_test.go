@@ -440,3 +440,26 @@ func TestReviewKeepsQuestionInSight(t *testing.T) {
 		t.Fatalf("failed: %s", c.err)
 	}
 }
+
+// TestServiceErrorsMarkTheirField: the service's 400 on the upload URL
+// takes the user back to the details with its error under the field its
+// path names; what no field shows is said in the message line.
+func TestServiceErrorsMarkTheirField(t *testing.T) {
+	_, d, c := onLogo(t, sandbox.Options{}, 100, 30)
+	d.Keys("ctrl+s")
+	if c.state != stageReview {
+		t.Fatalf("not reviewing:\n%s", c.View())
+	}
+	c.state, c.seq = stageWorking, 1<<30
+	d.Run(c.Update(gotURLMsg{seq: c.seq, err: &api.ValidationError{Remote: true, Fields: []api.FieldError{
+		{Path: "portalSlug", Message: "no such portal"},
+		{Path: "contentType", Message: "image/png is not accepted here"},
+	}}}))
+	view := ansi.Strip(c.View())
+	if c.state != stageDetails || !strings.Contains(viewstest.ErrUnder(view, "Portal"), "no such portal") {
+		t.Fatalf("the portal is not marked:\n%s", view)
+	}
+	if viewstest.ErrUnder(view, "Name") != "" || !strings.Contains(view, "contentType: image/png is not accepted here") {
+		t.Errorf("the name is marked, or the unmatched error is not on screen:\n%s", view)
+	}
+}
