@@ -151,21 +151,21 @@ func (o *operator) check() tea.Cmd {
 
 // askResend shows the body again and asks before sending it a second time.
 func (o *operator) askResend() tea.Cmd {
-	var prompt string
+	var found *act.Verdict
 	switch o.checked {
-	case checkApplied:
-		o.hint = "The service created it: it is not sent again."
-		return nil
 	case checkRunning:
 		return nil
+	case checkApplied:
+		found = &act.Verdict{Check: act.Applied}
 	case checkNotApplied:
-		prompt = "Send this request again? The check found the first was not applied."
+		found = &act.Verdict{Check: act.NotApplied}
 	case checkCannotTell:
-		prompt = "Send this request again? allot cannot tell whether the first was applied: do so only if the service's operators say it was not."
-	default:
-		prompt = "Send this request again? The first may have been applied: answer n and press c to check first."
+		found = &act.Verdict{Check: act.CannotTell}
 	}
-	o.hint = ""
+	prompt, refused := views.ResendQuestion(found)
+	if o.hint = refused; refused != "" {
+		return nil
+	}
 	o.ask("Send again? POST "+createOp, o.ctx.Confirm("operator-resend", prompt))
 	o.state = stageResend
 	return nil
