@@ -78,9 +78,11 @@ func (s *schedule) confirmed(msg widget.ConfirmMsg) tea.Cmd {
 			return s.form.Focus(s.form.Focused())
 		}
 		return s.send()
-	case s.state == stageResending && s.confirm.Answers(msg):
+	case s.state == stageResending && s.asking.Confirm.Answers(msg):
+		s.asking = nil
 		if !msg.Yes {
 			s.state = stageUnknown
+			s.layout()
 			return nil
 		}
 		s.ctx.Recorder.Resent(s.written)

@@ -26,7 +26,9 @@ func (s *schedule) View() string {
 		out = append(out, s.listLines(w, h-2)...)
 	case stageCreated:
 		out = s.createdView(w, h)
-	case stageUnknown, stageResending:
+	case stageResending:
+		out = []string{s.asking.View()}
+	case stageUnknown:
 		out = s.unknownView(w, h)
 	}
 	return widget.Fit(strings.Join(out, "\n"), w, h)
@@ -138,9 +140,6 @@ func (s *schedule) unknownView(w, h int) []string {
 	out := append(s.unknownHead(w), s.ctx.Styles.Muted.Render(sanitize.Truncate("Body sent (POST "+createOp+"):", w)))
 	out = append(out, s.scroll.View()...)
 	out = append(out, "", s.ctx.Styles.Muted.Render(sanitize.Truncate("r: send again (asks first) · ↑/↓ scroll · esc: back to the form", w)))
-	if s.state == stageResending {
-		out = append(out, strings.Split(s.confirm.View(), "\n")...)
-	}
 	return out
 }
 
@@ -148,14 +147,12 @@ func (s *schedule) ShortHelp() []key.Binding {
 	switch s.state {
 	case stageForm:
 		return []key.Binding{keyReview, keyAdd, keyRemove, keyCancel}
-	case stageReview:
+	case stageReview, stageResending:
 		return s.asking.ShortHelp()
-	case stageResending:
-		return append([]key.Binding{keyScroll}, s.confirm.ShortHelp()...)
 	case stageCreated:
 		return []key.Binding{keyCopy, keyNew, keyClose}
 	case stageUnknown:
-		return []key.Binding{keyResend, keyEdit}
+		return []key.Binding{keyResend, keyScroll, keyEdit}
 	}
 	return nil
 }
