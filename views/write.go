@@ -37,6 +37,9 @@ var keyReviewScroll = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"
 // asking q. Lines are wrapped where they must, never cut: every byte of a
 // body is shown.
 func NewWriteReview(ctx *Context, title, caption string, body []string, q *widget.Confirm) *WriteReview {
+	// Yes sends the write, whatever the question's words: the help says so.
+	q.Keys.Yes.SetHelp("y", "send")
+	q.Keys.No.SetHelp("n/esc", "do not send")
 	r := &WriteReview{Confirm: q, styles: ctx.Styles, title: title, caption: caption, body: body, width: 80, height: 20}
 	r.SetSize(r.width, r.height)
 	return r
