@@ -260,7 +260,7 @@ func (l *List[R]) LoadErr() error { return l.Err }
 func (l *List[R]) failed() string {
 	first, _, _ := strings.Cut(l.Err.Error(), "\n")
 	text := "✗ Could not load " + l.title + ": " + sanitize.Line(first) + "\n\nE: error details · r: retry"
-	return strings.Join(FitLines(strings.Split(widget.Page(text, max(l.Width, 20), 0), "\n"), max(l.Width, 20), max(l.Height, 1)), "\n")
+	return widget.Fit(widget.Page(text, max(l.Width, 20), 0), max(l.Width, 20), max(l.Height, 1))
 }
 
 func (l *List[R]) View() string {

@@ -171,22 +171,17 @@ func (w *LostWrite) key(k tea.KeyMsg) tea.Cmd {
 // the check found applied is not sent again.
 func (w *LostWrite) askResend() {
 	w.hint = ""
-	var prompt string
 	switch {
 	case w.Resend == nil:
 		w.hint = w.NoResend
 		return
 	case w.checking:
 		return
-	case w.verdict != nil && w.verdict.Check == act.Applied:
-		w.hint = "The service applied it: it is not sent again."
+	}
+	prompt, refused := ResendQuestion(w.verdict)
+	if refused != "" {
+		w.hint = refused
 		return
-	case w.verdict != nil && w.verdict.Check == act.NotApplied:
-		prompt = "Send this request again? The check found the first was not applied."
-	case w.verdict != nil:
-		prompt = "Send this request again? allot cannot tell whether the first was applied: do so only if the service's operators say it was not."
-	default:
-		prompt = "Send this request again? The first may have been applied."
 	}
 	// Tagged by the kind of write, as the write screens tag theirs.
 	tag := "creative-resend"
@@ -298,6 +293,22 @@ func (w *LostWrite) ShortHelp() []key.Binding {
 }
 
 func (w *LostWrite) FullHelp() [][]key.Binding { return [][]key.Binding{w.ShortHelp()} }
+
+// ResendQuestion is the question asked before a write whose answer was
+// lost is sent again, by what its check found (nil: no check has told
+// yet); for a write the check found applied, no question but why it is not
+// sent again.
+func ResendQuestion(v *act.Verdict) (prompt, refused string) {
+	switch {
+	case v != nil && v.Check == act.Applied:
+		return "", "The service applied it: it is not sent again."
+	case v != nil && v.Check == act.NotApplied:
+		return "Send this request again? The check found the first was not applied.", ""
+	case v != nil:
+		return "Send this request again? allot cannot tell whether the first was applied: do so only if the service's operators say it was not.", ""
+	}
+	return "Send this request again? The first may have been applied: answer n and press c to check first.", ""
+}
 
 // CheckedNote says in a sentence what the check of a write whose answer
 // was lost found (or why it could not), for the screen that sent it.

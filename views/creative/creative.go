@@ -70,9 +70,8 @@ type creative struct {
 	form    *widget.Form
 	nameF   *widget.FormField
 	portalF *widget.FormField
-	storeF  *widget.FormField // the stored name: unique, or replacing
-	confirm *widget.Confirm
-	touched map[*widget.FormField]bool
+	storeF  *widget.FormField  // the stored name: unique, or replacing
+	asking  *views.WriteReview // what will be sent, and the question
 	message string
 
 	seq    int
@@ -105,7 +104,7 @@ func New(ctx *views.Context) views.Screen {
 }
 
 func newCreative(ctx *views.Context, dir string) *creative {
-	return &creative{ctx: ctx, picker: newFolder(dir), touched: map[*widget.FormField]bool{},
+	return &creative{ctx: ctx, picker: newFolder(dir),
 		bar: progress.New(progress.WithDefaultGradient(), progress.WithoutPercentage())}
 }
 
@@ -169,9 +168,10 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 		c.details(msg.file)
 		return c.form.Focus(0)
 	case widget.ConfirmMsg:
-		if !c.confirm.Answers(msg) {
+		if c.asking == nil || !c.asking.Confirm.Answers(msg) {
 			return nil
 		}
+		c.asking = nil
 		if c.state == stageRetry {
 			if !msg.Yes {
 				c.state = stageFailed
@@ -196,6 +196,17 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 	case gotURLMsg:
 		if msg.seq != c.seq {
 			return nil
+		}
+		var invalid *api.ValidationError
+		if errors.As(msg.err, &invalid) && invalid.Remote {
+			// Refused before anything was uploaded: back to the details,
+			// the service's errors under the fields they name.
+			c.state = stageDetails
+			c.message = "The service refused the upload: fix the marked fields."
+			if loose := c.form.SetErrors(views.PathErrors(invalid)); len(loose) > 0 {
+				c.message = "The service refused the upload: " + views.Unmatched(loose)
+			}
+			return c.form.Focus(c.form.Focused())
 		}
 		if msg.err != nil {
 			return c.fail("upload URL", msg.err)
@@ -267,21 +278,19 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 			c.state = stagePick
 			c.message = ""
 			return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick())
-		case key.Matches(k, keyReview) || (k.String() == "enter" && c.form.Focused() == len(c.form.Fields())-1):
+		case key.Matches(k, keyReview):
 			return c.review()
-		case k.String() == "enter":
-			return c.form.Focus(c.form.Focused() + 1)
 		}
-		fld := c.form.Fields()[c.form.Focused()]
-		before := fld.Value()
+		// The form checks what changed; enter on the last field reviews.
 		cmd := c.form.Update(k)
-		if fld.Value() != before {
-			c.touched[fld] = true
+		if c.state == stageDetails {
+			if loose := c.unmatched(); loose != "" {
+				c.message = loose
+			}
 		}
-		c.revalidate(false)
 		return cmd
 	case stageReview:
-		return c.confirm.Update(k)
+		return c.asking.Update(k)
 	case stageFailed:
 		switch {
 		case key.Matches(k, keyBack):
@@ -291,7 +300,7 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 			c.askRegister()
 		}
 	case stageRetry:
-		return c.confirm.Update(k)
+		return c.asking.Update(k)
 	case stageDone:
 		switch {
 		case key.Matches(k, keyCopy):

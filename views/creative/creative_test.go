@@ -398,3 +398,68 @@ func TestCreativeReplaceAsks(t *testing.T) {
 		t.Fatalf("state %d, stored %v", c.state, stored)
 	}
 }
+
+// TestReviewKeepsQuestionInSight: at 60x20, a file deep in folders makes
+// the review taller than the page; the requests scroll above the question,
+// which stays whole at the bottom, and y answers it.
+func TestReviewKeepsQuestionInSight(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	dir := t.TempDir()
+	for range 30 {
+		dir = filepath.Join(dir, "a-rather-long-folder-name")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writePNG(t, dir, "logo.png")
+	d := viewstest.NewDriver(t, newCreative(ctx, dir), 60, 20)
+	c := d.S.(*creative)
+	choose(d, "logo.png")
+	d.Until("the details", func() bool { return c.state == stageDetails })
+	d.Keys("ctrl+s")
+	view := ansi.Strip(c.View())
+	lines := strings.Split(view, "\n")
+	if c.state != stageReview || len(lines) > 20 {
+		t.Fatalf("review at 60x20 (%d lines):\n%s", len(lines), view)
+	}
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(view, "│", "")), " ")
+	if !strings.Contains(flat, "Upload logo.png to portal") || !strings.Contains(lines[len(lines)-1], "[ Yes ]") {
+		t.Fatalf("the question is not drawn whole at the bottom:\n%s", view)
+	}
+	// The last request is below: scrolling reaches it, the question stays.
+	for range 40 {
+		d.Keys("pgdown")
+	}
+	view = ansi.Strip(c.View())
+	if flat := strings.Join(strings.Fields(view), ""); !strings.Contains(flat, "3.POSTportals/creatives/create") || !strings.Contains(view, "[ Yes ]") {
+		t.Fatalf("scrolled to the end:\n%s", view)
+	}
+	d.Keys("y")
+	d.Until("the upload", func() bool { return c.state == stageDone || c.state == stageFailed })
+	if c.state != stageDone {
+		t.Fatalf("failed: %s", c.err)
+	}
+}
+
+// TestServiceErrorsMarkTheirField: the service's 400 on the upload URL
+// takes the user back to the details with its error under the field its
+// path names; what no field shows is said in the message line.
+func TestServiceErrorsMarkTheirField(t *testing.T) {
+	_, d, c := onLogo(t, sandbox.Options{}, 100, 30)
+	d.Keys("ctrl+s")
+	if c.state != stageReview {
+		t.Fatalf("not reviewing:\n%s", c.View())
+	}
+	c.state, c.seq = stageWorking, 1<<30
+	d.Run(c.Update(gotURLMsg{seq: c.seq, err: &api.ValidationError{Remote: true, Fields: []api.FieldError{
+		{Path: "portalSlug", Message: "no such portal"},
+		{Path: "contentType", Message: "image/png is not accepted here"},
+	}}}))
+	view := ansi.Strip(c.View())
+	if c.state != stageDetails || !strings.Contains(viewstest.ErrUnder(view, "Portal"), "no such portal") {
+		t.Fatalf("the portal is not marked:\n%s", view)
+	}
+	if viewstest.ErrUnder(view, "Name") != "" || !strings.Contains(view, "contentType: image/png is not accepted here") {
+		t.Errorf("the name is marked, or the unmatched error is not on screen:\n%s", view)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"allot/api"
 	"allot/internal/act"
@@ -78,18 +77,24 @@ func defaultSlug(ctx *views.Context) string {
 
 func (c *creative) details(f inspectedFile) {
 	c.file = f
+	// Keyed by the requests' paths: their errors, ours or the service's,
+	// land under them (views.ErrorOf, Form.SetErrors).
 	c.nameF = widget.TextField("name", "Name", "what the portal calls it", nil)
-	c.nameF.SetValue(f.Name)
 	c.portalF = widget.TextField("portalSlug", "Portal", "portal slug", nil)
-	c.portalF.SetValue(defaultSlug(c.ctx))
 	c.storeF = widget.ChoiceField("store", "Stored as", f.Unique, f.Name+" (replace)")
 	c.form = widget.NewForm(c.nameF, c.portalF, c.storeF)
 	c.form.Styles = c.ctx.Styles
 	c.form.SetSize(max(c.width, 20), 6)
-	c.touched = map[*widget.FormField]bool{}
-	c.message = ""
+	c.form.Submit = c.review // enter on the last field
+	for _, fld := range []*widget.FormField{c.nameF, c.portalF} {
+		fld.Check = func(string) error { return views.ErrorOf(c.form, fld, c.problems()) }
+	}
+	// Set once checked: a value given that is wrong shows its error at
+	// once; an empty field's only once it is edited, or on review.
+	c.nameF.SetValue(f.Name)
+	c.portalF.SetValue(defaultSlug(c.ctx))
+	c.message = c.unmatched()
 	c.state = stageDetails
-	c.revalidate(false)
 }
 
 // replacing says the user chose to store the file under its own name,
@@ -107,40 +112,31 @@ func (c *creative) urlRequest() api.UploadURLRequest {
 	return api.UploadURLRequest{FileName: c.stored(), ContentType: c.file.Type, PortalSlug: c.portalF.Value()}
 }
 
-// revalidate shows the api package's errors under the name and portal;
-// all reports them even for fields not edited yet. It says whether the
-// form is valid.
-func (c *creative) revalidate(all bool) bool {
-	errs := map[*widget.FormField]error{}
-	var other []string
-	collect := func(err error) {
-		var ve *api.ValidationError
-		if !errors.As(err, &ve) {
-			return
-		}
-		for _, f := range ve.Fields {
-			switch f.Path {
-			case "portalSlug":
-				errs[c.portalF] = errors.New(f.Message)
-			case "name":
-				errs[c.nameF] = errors.New(f.Message)
-			default:
-				other = append(other, f.String())
-			}
+// problems is what the api package says of the upload's two requests as
+// the form stands; the storage key comes with the upload URL, so only the
+// registration's name is checked.
+func (c *creative) problems() error {
+	all := &api.ValidationError{Op: "creative"}
+	for _, err := range []error{c.urlRequest().Validate(), api.CreateCreativeRequest{StorageKey: "pending", Name: c.nameF.Value()}.Validate()} {
+		var v *api.ValidationError
+		if errors.As(err, &v) {
+			all.Fields = append(all.Fields, v.Fields...)
 		}
 	}
-	collect(c.urlRequest().Validate())
-	// The storage key comes with the upload URL: only the name is checked.
-	collect(api.CreateCreativeRequest{StorageKey: "pending", Name: c.nameF.Value()}.Validate())
-	for _, f := range c.form.Fields() {
-		if err := errs[f]; err != nil && (all || c.touched[f] || f.Value() != "") {
-			f.SetErr(err)
-		} else {
-			f.SetErr(nil)
+	if len(all.Fields) == 0 {
+		return nil
+	}
+	return all
+}
+
+// unmatched are the problems no field shows (the stored file name, its
+// type), for the message line.
+func (c *creative) unmatched() string {
+	var out []widget.PathError
+	for _, e := range views.PathErrors(c.problems()) {
+		if f, _ := c.form.FieldOf(e.Path); f == nil {
+			out = append(out, e)
 		}
 	}
-	if len(other) > 0 {
-		c.message = strings.Join(other, "; ")
-	}
-	return len(errs) == 0 && len(other) == 0
+	return views.Unmatched(out)
 }

@@ -14,11 +14,15 @@ import (
 	"allot/internal/act"
 	"allot/internal/sanitize"
 	"allot/views"
+	"allot/views/widget"
 )
 
 func (c *creative) review() tea.Cmd {
-	if !c.revalidate(true) {
+	if err := c.problems(); err != nil {
 		c.message = "fix the fields marked ✗ before review"
+		if loose := c.form.SetErrors(views.PathErrors(err)); len(loose) > 0 {
+			c.message = views.Unmatched(loose)
+		}
 		return nil
 	}
 	body, _ := json.Marshal(c.urlRequest())
@@ -28,16 +32,21 @@ func (c *creative) review() tea.Cmd {
 		question = fmt.Sprintf("Upload %s to portal %s, REPLACING the bytes of any earlier upload named %s? Every public URL of that name will serve this file.",
 			c.file.Name, c.portalF.Value(), c.stored())
 	}
-	c.confirm = c.ctx.Confirm("creative", question,
-		"File: "+c.file.Path,
+	lines := []string{
+		"File: " + c.file.Path,
 		fmt.Sprintf("Type: %s (from the %s) · Size: %s", c.file.Type, c.file.TypeFrom, views.ByteSize(c.file.Size)),
-		"Name: "+c.nameF.Value()+" · Portal: "+c.portalF.Value(),
+		"Name: " + c.nameF.Value() + " · Portal: " + c.portalF.Value(),
 		"",
-		"1. POST "+opURL+" "+string(body),
-		"2. PUT the file's bytes to the upload URL it returns (Content-Type: "+c.file.Type+")",
-		"3. POST "+opCreate+" "+string(create),
-	)
-	c.confirm.SetWidth(max(min(c.width, 100), 20))
+		"1. POST " + opURL + " " + string(body),
+		"2. PUT the file's bytes to the upload URL it returns (Content-Type: " + c.file.Type + ")",
+		"3. POST " + opCreate + " " + string(create),
+	}
+	for i, l := range lines {
+		lines[i] = sanitize.Line(l) // a path and a name are what the disk and the user gave
+	}
+	// The question under the file and the requests, in sight however long
+	// the path: they scroll above it.
+	c.ask("Upload a creative", "The file, and the three requests that send it:", lines, c.ctx.Confirm("creative", question))
 	c.message = ""
 	c.state = stageReview
 	return nil
@@ -52,9 +61,14 @@ func (c *creative) askRegister() {
 	if c.unknown {
 		question = fmt.Sprintf("Register %s again? The first registration may have been applied: a second may record the file twice.", c.file.Name)
 	}
-	c.confirm = c.ctx.Confirm("creative-register", question, "POST "+opCreate+" "+string(body))
-	c.confirm.SetWidth(max(min(c.width, 100), 20))
+	c.ask("Register again: POST "+opCreate, "The body, exactly as it will be sent:", views.PrettyBody(body), c.ctx.Confirm("creative-register", question))
 	c.state = stageRetry
+}
+
+// ask shows lines under title and caption, and q under them.
+func (c *creative) ask(title, caption string, lines []string, q *widget.Confirm) {
+	c.asking = views.NewWriteReview(c.ctx, title, caption, lines, q)
+	c.asking.SetSize(max(c.width, 20), max(c.height, 6))
 }
 
 func (c *creative) fail(step string, err error) tea.Cmd {

@@ -18,8 +18,8 @@ func (c *creative) SetSize(width, height int) {
 	if c.form != nil {
 		c.form.SetSize(max(width, 20), 6)
 	}
-	if c.confirm != nil {
-		c.confirm.SetWidth(max(min(width, 100), 20))
+	if c.asking != nil {
+		c.asking.SetSize(max(width, 20), max(height, 6))
 	}
 	c.bar.Width = max(min(width-4, 60), 10)
 }
@@ -39,7 +39,8 @@ func (c *creative) View() string {
 		if c.pickErr != "" {
 			refusal = strings.Split(widget.Page("✗ "+sanitize.Line(c.pickErr), w, 3), "\n")
 		}
-		out = append(views.FitLines(out, w, h-max(len(refusal), 2)), refusal...)
+		// Cut, not padded: the refusal is drawn under the list.
+		out = append(strings.Split(widget.Fit(strings.Join(out, "\n"), w, min(len(out), h-max(len(refusal), 2))), "\n"), refusal...)
 	case stageDetails:
 		out = []string{title + c.ctx.Styles.Muted.Render(" · ctrl+s: review · esc: choose another file"), "",
 			sanitize.Truncate(fmt.Sprintf("File: %s · %s · %s", c.file.Name, c.file.Type, views.ByteSize(c.file.Size)), w), ""}
@@ -48,7 +49,7 @@ func (c *creative) View() string {
 			out = append(out, "", sanitize.Truncate(c.message, w))
 		}
 	case stageReview, stageRetry:
-		out = append([]string{title}, strings.Split(c.confirm.View(), "\n")...)
+		out = []string{c.asking.View()}
 	case stageWorking:
 		out = []string{title, "", sanitize.Truncate(fmt.Sprintf("%s: %s…", c.file.Name, c.step), w), ""}
 		frac := 0.0
@@ -77,7 +78,7 @@ func (c *creative) View() string {
 		}
 		out = append(out, c.ctx.Styles.Muted.Render(keys))
 	}
-	return strings.Join(views.FitLines(out, w, h), "\n")
+	return widget.Fit(strings.Join(out, "\n"), w, h)
 }
 
 func (c *creative) ShortHelp() []key.Binding {
@@ -87,7 +88,7 @@ func (c *creative) ShortHelp() []key.Binding {
 	case stageDetails:
 		return append([]key.Binding{keyReview, keyBack}, c.form.Keys.ShortHelp()...)
 	case stageReview, stageRetry:
-		return c.confirm.ShortHelp()
+		return c.asking.ShortHelp()
 	case stageDone:
 		return []key.Binding{keyCopy, keyClose}
 	case stageFailed:

@@ -44,8 +44,9 @@ func NewClaim(ctx *views.Context, id, unlocked string, beneficiary common.Addres
 		widget.TextField("amount", "Amount (tokens)", "empty: all that is claimable now", nil),
 		widget.TextField("userCountryCode", "Country (optional)", "ISO 3166-1 alpha-2, e.g. DE", nil),
 	)
-	c.Form.Field("amount").Check = func(string) error { return c.check("amount") }
-	c.Form.Field("userCountryCode").Check = func(string) error { return c.check("userCountryCode") }
+	for _, f := range c.Form.Fields() {
+		f.Check = func(string) error { return c.check(f) }
+	}
 	c.Form.Field("userCountryCode").SetCharLimit(2)
 	return c
 }
@@ -93,25 +94,11 @@ func (c *claim) withinUnlocked(n api.Number) error {
 	return fmt.Errorf("more than the %s tokens unlocked by now", unlocked.String())
 }
 
-// check validates the request as the api package does and returns the
-// error of field path, if any.
-func (c *claim) check(path string) error {
+// check validates the request as the api package does and returns what
+// it says of f, placed as the service's errors are (views.ErrorOf).
+func (c *claim) check(f *widget.FormField) error {
 	_, err := c.request()
-	return fieldError(err, path)
-}
-
-// fieldError is the message of path in a validation error, or nil.
-func fieldError(err error, path string) error {
-	var verr *api.ValidationError
-	if !errors.As(err, &verr) {
-		return nil
-	}
-	for _, f := range verr.Fields {
-		if f.Path == path {
-			return errors.New(f.Message)
-		}
-	}
-	return nil
+	return views.ErrorOf(c.Form, f, err)
 }
 
 func (c *claim) Title() string { return "Claim" }
@@ -163,8 +150,10 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 		}
 		c.Working = ""
 		if msg.Err != nil {
+			// The whole refusal in the status line; under its field what
+			// the service said of each (SetErrors places them by path).
 			c.Err = msg.Err
-			c.showRemote(msg.Err)
+			c.Form.SetErrors(views.PathErrors(msg.Err))
 			return nil
 		}
 		calls, err := wallet.ClaimCalls(msg.Value)
@@ -179,15 +168,6 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 		return c.Sign(c.id, ops, calls, nil, c.policy())
 	}
 	return c.Form.Update(msg)
-}
-
-// showRemote puts the service's field errors under the fields they name.
-func (c *claim) showRemote(err error) {
-	for _, f := range c.Form.Fields() {
-		if ferr := fieldError(err, f.Key); ferr != nil {
-			f.SetErr(ferr)
-		}
-	}
 }
 
 func (c *claim) review() tea.Cmd {

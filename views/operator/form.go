@@ -37,11 +37,14 @@ func (o *operator) attachCheck(f *widget.FormField) {
 	f.Check = func(string) error { return o.fieldErr(f) }
 }
 
-// renumber labels the rows 1, 2, ... and measures the labels again.
+// renumber labels the rows 1, 2, ..., keys their fields by the paths the
+// service names them with (data[0].amount), and measures the labels again.
 func (o *operator) renumber() {
 	for i, r := range o.rows {
 		r.id.Label = fmt.Sprintf("Allocation %d", i+1)
 		r.amount.Label = fmt.Sprintf("Amount %d", i+1)
+		r.id.Key = fmt.Sprintf("data[%d].allocationId", i)
+		r.amount.Key = fmt.Sprintf("data[%d].amount", i)
 	}
 	if o.form != nil {
 		o.form.SetSize(o.width, o.formHeight())

@@ -225,14 +225,14 @@ func TestOperatorViewFits(t *testing.T) {
 		t.Errorf("a long body does not say it scrolls:\n%s", first)
 	}
 	h.press("pgdown", "down")
-	if h.o.scroll.Top() == 0 || h.o.View() == first {
+	if h.o.asking.Scroll().Top() == 0 || h.o.View() == first {
 		t.Errorf("pgdown did not scroll")
 	}
 	h.press("pgup", "pgup")
-	if h.o.scroll.Top() != 0 {
-		t.Errorf("pgup did not scroll back: %d", h.o.scroll.Top())
+	if h.o.asking.Scroll().Top() != 0 {
+		t.Errorf("pgup did not scroll back: %d", h.o.asking.Scroll().Top())
 	}
-	h.o.confirm = nil
+	h.o.asking = nil
 	h.o.state = stageResult
 	h.o.result = &api.TransactionsResult{}
 	for range 40 {
@@ -273,5 +273,35 @@ func TestOperatorHelp(t *testing.T) {
 	h.press("ctrl+s")
 	if got := keys(h); got != "y n/esc ↑/↓/pgup/pgdn" {
 		t.Errorf("review help %q", got)
+	}
+}
+
+// TestServiceErrorsMarkTheirField: the service's 400 names a repeated
+// row's field by its path (data[2].amount, the third row, after a row was
+// added in the middle); that field is marked, no other, and an error of a
+// path no field shows is said in the status line.
+func TestServiceErrorsMarkTheirField(t *testing.T) {
+	s := newSandbox(t, sandbox.Options{})
+	h := openForm(t, s, api.ActionFundDistribution)
+	h.press("ctrl+n", "ctrl+n", "shift+tab", "shift+tab", "shift+tab", "shift+tab", "ctrl+n")
+	if len(h.o.rows) != 4 {
+		t.Fatalf("%d rows", len(h.o.rows))
+	}
+	h.o.state, h.o.seq = stageSending, 1<<30
+	h.run(h.o.Update(sentMsg{seq: h.o.seq, err: &api.ValidationError{Remote: true, Fields: []api.FieldError{
+		{Path: "data[2].amount", Message: "exceeds what the allocation may receive"},
+		{Path: "fundingWindow", Message: "closed since noon"},
+	}}}))
+	view := ansi.Strip(h.o.View())
+	if h.o.state != stageForm || !strings.Contains(h.errorUnder("Amount 3"), "exceeds what the allocation may receive") {
+		t.Fatalf("row 3's amount is not marked:\n%s", view)
+	}
+	for _, label := range []string{"Amount 1", "Amount 2", "Amount 4", "Allocation 3"} {
+		if got := h.errorUnder(label); strings.Contains(got, "exceeds") {
+			t.Errorf("%s marked: %q", label, got)
+		}
+	}
+	if status := strings.Split(view, "\n")[1]; !strings.Contains(status, "fundingWindow: closed since noon") {
+		t.Errorf("status line %q", status)
 	}
 }

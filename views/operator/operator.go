@@ -12,7 +12,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"allot/api"
 	"allot/internal/act"
@@ -78,13 +77,13 @@ type operator struct {
 	body   []byte // json.Marshal(req): the bytes the client sends
 	pretty []string
 	lines  []string // pretty, wrapped to the width
-	// scroll shows what may be taller than the screen: the body under
-	// review, or the transactions created.
+	// scroll shows what may be taller than the screen: the body sent whose
+	// outcome is unknown, or the transactions created.
 	scroll widget.Scroll
 
-	confirm *widget.Confirm
-	spin    spinner.Model
-	seq     int
+	asking *views.WriteReview // the body and the question, to send or resend
+	spin   spinner.Model
+	seq    int
 
 	result     *api.TransactionsResult
 	unknownErr error
@@ -101,21 +100,18 @@ type operator struct {
 
 // Operator keys.
 var (
-	keyReview  = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review"))
-	keyNext    = key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field"))
-	keyPrev    = key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field"))
-	keyChoice  = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "change choice"))
-	keyAddRow  = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add row"))
-	keyDelRow  = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove row"))
-	keyRecent  = key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "recent lookups"))
-	keyCancel  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
-	keyYes     = key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "send"))
-	keyNo      = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "back to the form"))
-	keyNoAgain = key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "do not send"))
-	keyScroll  = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgup/pgdn", "scroll"))
-	keyCheck   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check if applied"))
-	keyResend  = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resend (asks first)"))
-	keyClose   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
+	keyReview = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review"))
+	keyNext   = key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field"))
+	keyPrev   = key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field"))
+	keyChoice = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "change choice"))
+	keyAddRow = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add row"))
+	keyDelRow = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove row"))
+	keyRecent = key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "recent lookups"))
+	keyCancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
+	keyScroll = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgup/pgdn", "scroll"))
+	keyCheck  = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check if applied"))
+	keyResend = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resend (asks first)"))
+	keyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
 )
 
 // Reopen is the page of a transaction request whose answer never
@@ -160,6 +156,7 @@ func New(ctx *views.Context, c api.Contract, action string) views.Screen {
 		o.allocationIDs = widget.TextField("allocationIds", "Allocation ids", "UUIDs, separated by commas or spaces (ctrl+r: recent)", nil)
 		// A distribution may start with many allocations at once.
 		o.allocationIDs.SetCharLimit(40 * 1000)
+		o.allocationIDs.Item = "id"
 		o.adminWallet = widget.TextField("adminWalletId", "Admin wallet id", "optional UUID", nil)
 		o.memo = widget.TextField("memo", "Memo", "optional", nil)
 		fields = []*widget.FormField{o.contractID, o.tokenID, o.allocationIDs, o.adminWallet, o.memo}
@@ -220,21 +217,20 @@ func (o *operator) Mode() views.Mode {
 	}
 }
 func (o *operator) formHeight() int          { return max(o.height-3, 1) }
-func (o *operator) confirmWidth() int        { return min(o.width, 76) }
 func (o *operator) failLine(s string) string { return views.FailStyle.Render(s) }
 
 func (o *operator) SetSize(width, height int) {
 	o.width, o.height = max(width, 20), max(height, 3)
 	o.form.SetSize(o.width, o.formHeight())
-	if o.confirm != nil {
-		o.confirm.SetWidth(o.confirmWidth())
+	if o.asking != nil {
+		o.asking.SetSize(o.width, o.height)
 	}
 	o.rewrap()
 	o.fitScroll()
 }
 
 // fitScroll gives the scrolling part its lines and the room the state
-// leaves: the body below a title and a line and above the question, or the
+// leaves: the body sent between what the check found and the keys, or the
 // created transactions below a title and above two lines.
 func (o *operator) fitScroll() {
 	switch {
@@ -245,9 +241,6 @@ func (o *operator) fitScroll() {
 		// The body between what the check found and the keys.
 		o.scroll.SetLines(o.lines)
 		o.scroll.SetSize(o.width, max(o.height-len(o.unknownHead())-1-len(o.unknownTail()), 1))
-	case o.confirm != nil:
-		o.scroll.SetLines(o.lines)
-		o.scroll.SetSize(o.width, o.height-2-lipgloss.Height(o.confirm.View()))
 	}
 }
 
@@ -297,10 +290,7 @@ func (o *operator) key(msg tea.KeyMsg) tea.Cmd {
 	case stageForm:
 		return o.formKey(msg)
 	case stageReview, stageResend:
-		if o.scroll.Key(msg) {
-			return nil
-		}
-		return o.confirm.Update(msg)
+		return o.asking.Update(msg)
 	case stageResult:
 		o.scroll.Key(msg)
 		return nil

@@ -1,13 +1,9 @@
 package operator
 
 import (
-	"errors"
-	"fmt"
-	"strconv"
 	"strings"
 
 	"allot/api"
-	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/widget"
 )
@@ -55,44 +51,6 @@ func (o *operator) build() api.TransactionRequest {
 	return req
 }
 
-// fieldOf maps a field error's path to the form field it names, and a
-// prefix that says which item of a list it is about; nil for a path that
-// names no field.
-func (o *operator) fieldOf(path string) (*widget.FormField, string) {
-	if name, index, rest, ok := splitIndexed(path); ok {
-		switch {
-		case name == "allocationIds" && o.allocationIDs != nil && rest == "":
-			return o.allocationIDs, fmt.Sprintf("id %d: ", index+1)
-		case name == "data" && index < len(o.rows) && rest == ".amount":
-			return o.rows[index].amount, ""
-		case name == "data" && index < len(o.rows):
-			return o.rows[index].id, ""
-		}
-		return nil, ""
-	}
-	if path == "data" && len(o.rows) > 0 {
-		return o.rows[0].id, ""
-	}
-	if path == "" {
-		return nil, ""
-	}
-	return o.form.Field(path), ""
-}
-
-// splitIndexed reads "name[i]rest".
-func splitIndexed(path string) (name string, index int, rest string, ok bool) {
-	open := strings.IndexByte(path, '[')
-	end := strings.IndexByte(path, ']')
-	if open <= 0 || end < open {
-		return "", 0, "", false
-	}
-	i, err := strconv.Atoi(path[open+1 : end])
-	if err != nil || i < 0 {
-		return "", 0, "", false
-	}
-	return path[:open], i, path[end+1:], true
-}
-
 // fieldErr is f's error as the api package sees the request now.
 func (o *operator) fieldErr(f *widget.FormField) error {
 	for _, r := range o.rows {
@@ -102,53 +60,5 @@ func (o *operator) fieldErr(f *widget.FormField) error {
 			}
 		}
 	}
-	var msgs []string
-	for _, fe := range validationFields(o.build().Validate()) {
-		if g, prefix := o.fieldOf(fe.Path); g == f {
-			msgs = append(msgs, prefix+fe.Message)
-		}
-	}
-	if len(msgs) == 0 {
-		return nil
-	}
-	return errors.New(strings.Join(msgs, "; "))
-}
-
-func validationFields(err error) []api.FieldError {
-	var v *api.ValidationError
-	if errors.As(err, &v) {
-		return v.Fields
-	}
-	if err != nil {
-		return []api.FieldError{{Message: err.Error()}}
-	}
-	return nil
-}
-
-// markFields shows each field error under its field, focuses the first
-// marked field and returns the messages that name no field.
-func (o *operator) markFields(fields []api.FieldError) []string {
-	var loose []string
-	msgs := map[*widget.FormField][]string{}
-	for _, fe := range fields {
-		f, prefix := o.fieldOf(fe.Path)
-		if f == nil {
-			loose = append(loose, sanitize.Line(fe.String()))
-			continue
-		}
-		msgs[f] = append(msgs[f], prefix+fe.Message)
-	}
-	first := -1
-	for i, f := range o.form.Fields() {
-		if m, ok := msgs[f]; ok {
-			f.SetErr(errors.New(strings.Join(m, "; ")))
-			if first < 0 {
-				first = i
-			}
-		}
-	}
-	if first >= 0 {
-		o.form.Focus(first)
-	}
-	return loose
+	return views.ErrorOf(o.form, f, o.build().Validate())
 }

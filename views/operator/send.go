@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -33,10 +32,9 @@ func (o *operator) review() tea.Cmd {
 	}
 	req := o.build()
 	if err := req.Validate(); err != nil {
-		loose := o.markFields(validationFields(err))
 		o.general = fixMarked
-		if len(loose) > 0 {
-			o.general = strings.Join(loose, "; ")
+		if loose := o.form.SetErrors(views.PathErrors(err)); len(loose) > 0 {
+			o.general = views.Unmatched(loose)
 		}
 		return nil
 	}
@@ -48,27 +46,24 @@ func (o *operator) review() tea.Cmd {
 	o.req, o.body = req, body
 	o.pretty = views.PrettyBody(body)
 	o.rewrap()
-	o.confirm = o.ctx.Confirm("operator-send", "Send this "+o.action+" request to the service?")
-	o.confirm.SetWidth(o.confirmWidth())
+	o.ask("Review: POST "+createOp, o.ctx.Confirm("operator-send", "Send this "+o.action+" request to the service?"))
 	o.state = stageReview
-	o.fitScroll()
-	o.scroll.Home()
 	return nil
 }
 
 func (o *operator) answered(msg widget.ConfirmMsg) tea.Cmd {
 	switch {
-	case !o.confirm.Answers(msg):
+	case o.asking == nil || !o.asking.Confirm.Answers(msg):
 		return nil
 	case o.state == stageReview:
-		o.confirm = nil
+		o.asking = nil
 		if msg.Yes {
 			return o.send()
 		}
 		o.state = stageForm
 		return o.form.Focus(o.form.Focused())
 	case o.state == stageResend:
-		o.confirm = nil
+		o.asking = nil
 		if msg.Yes {
 			o.ctx.Recorder.Resent(o.written)
 			return o.send()
@@ -129,10 +124,9 @@ func (o *operator) sent(msg sentMsg) tea.Cmd {
 		return nil
 	case errors.As(msg.err, &invalid):
 		o.state = stageForm
-		loose := o.markFields(invalid.Fields)
 		o.general = "The service refused the request: fix the marked fields."
-		if len(loose) > 0 {
-			o.general = "The service refused the request: " + strings.Join(loose, "; ")
+		if loose := o.form.SetErrors(views.PathErrors(invalid)); len(loose) > 0 {
+			o.general = "The service refused the request: " + views.Unmatched(loose)
 		}
 		return o.form.Focus(o.form.Focused())
 	}
@@ -157,25 +151,28 @@ func (o *operator) check() tea.Cmd {
 
 // askResend shows the body again and asks before sending it a second time.
 func (o *operator) askResend() tea.Cmd {
-	var prompt string
+	var found *act.Verdict
 	switch o.checked {
-	case checkApplied:
-		o.hint = "The service created it: it is not sent again."
-		return nil
 	case checkRunning:
 		return nil
+	case checkApplied:
+		found = &act.Verdict{Check: act.Applied}
 	case checkNotApplied:
-		prompt = "Send this request again? The check found the first was not applied."
+		found = &act.Verdict{Check: act.NotApplied}
 	case checkCannotTell:
-		prompt = "Send this request again? allot cannot tell whether the first was applied: do so only if the service's operators say it was not."
-	default:
-		prompt = "Send this request again? The first may have been applied: answer n and press c to check first."
+		found = &act.Verdict{Check: act.CannotTell}
 	}
-	o.hint = ""
-	o.confirm = o.ctx.Confirm("operator-resend", prompt)
-	o.confirm.SetWidth(o.confirmWidth())
+	prompt, refused := views.ResendQuestion(found)
+	if o.hint = refused; refused != "" {
+		return nil
+	}
+	o.ask("Send again? POST "+createOp, o.ctx.Confirm("operator-resend", prompt))
 	o.state = stageResend
-	o.fitScroll()
-	o.scroll.Home()
 	return nil
+}
+
+// ask shows the body to send under title, and q under it.
+func (o *operator) ask(title string, q *widget.Confirm) {
+	o.asking = views.NewWriteReview(o.ctx, title, "The body, exactly as it will be sent:", o.pretty, q)
+	o.asking.SetSize(o.width, o.height)
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/x/ansi"
 
 	"allot/api"
 	"allot/internal/sanitize"
@@ -21,7 +20,7 @@ func (o *operator) View() string {
 	case stageForm:
 		lines = o.formView()
 	case stageReview, stageResend:
-		lines = o.reviewView()
+		lines = []string{o.asking.View()}
 	case stageSending:
 		lines = []string{o.ctx.Styles.Title.Render(o.heading()), "", o.spin.View() + " sending " + o.action + " to the service…"}
 	case stageResult:
@@ -29,24 +28,7 @@ func (o *operator) View() string {
 	case stageUnknown:
 		lines = o.unknownView()
 	}
-	return fitLines(lines, o.width, o.height)
-}
-
-// fitLines cuts every line to width cells and keeps at most height lines.
-func fitLines(lines []string, width, height int) string {
-	var out []string
-	for _, l := range lines {
-		out = append(out, strings.Split(l, "\n")...)
-	}
-	if len(out) > height {
-		out = out[:height]
-	}
-	for i, l := range out {
-		if ansi.StringWidth(l) > width {
-			out[i] = ansi.Truncate(l, width, "…")
-		}
-	}
-	return strings.Join(out, "\n")
+	return widget.Fit(strings.Join(lines, "\n"), o.width, o.height)
 }
 
 // heading names the action and the contract.
@@ -95,16 +77,6 @@ func (o *operator) duplicateRows() string {
 		seen[id] = i
 	}
 	return ""
-}
-
-func (o *operator) reviewView() []string {
-	title := "Review: POST " + createOp
-	if o.state == stageResend {
-		title = "Send again? POST " + createOp
-	}
-	lines := []string{o.ctx.Styles.Title.Render(title), o.ctx.Styles.Muted.Render("The body, exactly as it will be sent:")}
-	lines = append(lines, o.scroll.View()...)
-	return append(lines, o.confirm.View())
 }
 
 // rewrap lays the pretty body out for the width (never cut: every byte
@@ -218,10 +190,8 @@ func (o *operator) ShortHelp() []key.Binding {
 			keys = append(keys, keyRecent)
 		}
 		return append(keys, keyCancel)
-	case stageReview:
-		return []key.Binding{keyYes, keyNo, keyScroll}
-	case stageResend:
-		return []key.Binding{keyYes, keyNoAgain, keyScroll}
+	case stageReview, stageResend:
+		return o.asking.ShortHelp()
 	case stageResult:
 		return []key.Binding{keyScroll, keyClose}
 	case stageUnknown:

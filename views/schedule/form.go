@@ -3,7 +3,6 @@ package schedule
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -60,8 +59,23 @@ func (p *piece) all() []*widget.FormField {
 	return []*widget.FormField{p.name, p.portion, p.delay, p.kind, p.offset, p.oneOffDay, p.length, p.frequency, p.perDay}
 }
 
-// label names the fields after the piece's place, counted from 1.
+// label names the fields after the piece's place, counted from 1, and
+// keys them by the paths the service names them with (pieces[0].portion;
+// the kind is the piece as a whole, pieces[0]).
 func (p *piece) label(n int) {
+	at := fmt.Sprintf("pieces[%d]", n-1)
+	p.kind.Key = at
+	for _, f := range []struct {
+		fld  *widget.FormField
+		path string
+	}{
+		{p.name, ".name"}, {p.portion, ".portion"}, {p.delay, ".startDelay"},
+		{p.offset, ".oneOffPieceConfiguration.offset"}, {p.oneOffDay, ".oneOffPieceConfiguration.dayOfMonth"},
+		{p.length, ".periodicPieceConfiguration.length"}, {p.frequency, ".periodicPieceConfiguration.frequency"},
+		{p.perDay, ".periodicPieceConfiguration.dayOfMonth"},
+	} {
+		f.fld.Key = at + f.path
+	}
 	pre := fmt.Sprintf("Piece %d ", n)
 	p.name.Label = pre + "name"
 	p.portion.Label = pre + "portion"
@@ -115,11 +129,6 @@ func (s *schedule) formKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keyRemove):
 		s.removePiece()
 		return nil
-	case k.String() == "enter":
-		if s.form.Focused() == len(s.form.Fields())-1 {
-			return s.review()
-		}
-		return s.form.Focus(s.form.Focused() + 1)
 	}
 	fld := s.form.Fields()[s.form.Focused()]
 	before := fld.Value()
@@ -262,54 +271,6 @@ func (s *schedule) request() (api.ScheduleRequest, map[*widget.FormField]error) 
 	return req, errs
 }
 
-var piecePath = regexp.MustCompile(`^pieces\[(\d+)\](?:\.(.*))?$`)
-
-// fieldFor is the field a validation path names, or nil for a path no
-// field shows (the sum of the portions, the token).
-func (s *schedule) fieldFor(path string) *widget.FormField {
-	switch path {
-	case "name":
-		return s.name
-	case "description":
-		return s.description
-	case "unlockAtStart":
-		return s.atStart
-	case "cliff.value", "cliff":
-		return s.cliffValue
-	case "cliff.duration":
-		return s.cliffMonths
-	}
-	m := piecePath.FindStringSubmatch(path)
-	if m == nil {
-		return nil
-	}
-	n, err := strconv.Atoi(m[1])
-	if err != nil || n >= len(s.pieces) {
-		return nil
-	}
-	p := s.pieces[n]
-	rest := strings.TrimSuffix(m[2], ".value")
-	switch rest {
-	case "name":
-		return p.name
-	case "portion":
-		return p.portion
-	case "startDelay":
-		return p.delay
-	case "oneOffPieceConfiguration.offset":
-		return p.offset
-	case "oneOffPieceConfiguration.dayOfMonth":
-		return p.oneOffDay
-	case "periodicPieceConfiguration.length":
-		return p.length
-	case "periodicPieceConfiguration.frequency":
-		return p.frequency
-	case "periodicPieceConfiguration.dayOfMonth":
-		return p.perDay
-	}
-	return p.kind // the piece as a whole: its kind
-}
-
 // revalidate builds the request and shows each error of its Validate under
 // the field its path names: at once for a field that was edited, for every
 // field after a review was asked for.
@@ -322,13 +283,13 @@ func (s *schedule) revalidate() {
 	var ve *api.ValidationError
 	if errors.As(verr, &ve) {
 		for _, f := range ve.Fields {
-			switch fld := s.fieldFor(f.Path); {
+			switch fld, item := s.form.FieldOf(f.Path); {
+			case f.Path == "pieces":
+				s.sumErr = f.Message // the sum line says it
 			case fld != nil:
 				if local[fld] == nil {
-					local[fld] = errors.New(f.Message)
+					local[fld] = errors.New(item + f.Message)
 				}
-			case f.Path == "pieces":
-				s.sumErr = f.Message
 			default:
 				s.general = append(s.general, f.String())
 			}

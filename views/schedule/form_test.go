@@ -286,3 +286,34 @@ func TestScheduleSumLine(t *testing.T) {
 		}
 	}
 }
+
+// TestServiceErrorsMarkTheirField: the service's 400 names a repeated
+// piece's field by its path (pieces[2].portion, the third piece); that
+// field is marked, not the same field of another piece, and an error of a
+// path no field shows is said in the message line.
+func TestServiceErrorsMarkTheirField(t *testing.T) {
+	d := newDriver(t, New(viewstest.Journaled(t, sandbox.Options{})), 120, 60)
+	s := d.S.(*schedule)
+	fillValidSchedule(d)
+	d.Keys("ctrl+n", "ctrl+n")
+	if len(s.pieces) != 3 {
+		t.Fatalf("%d pieces", len(s.pieces))
+	}
+	s.state, s.seq = stageSending, 1<<30
+	d.Run(s.Update(sentMsg{seq: s.seq, err: &api.ValidationError{Remote: true, Fields: []api.FieldError{
+		{Path: "pieces[2].portion", Message: "too small a step for this token"},
+		{Path: "roundingMode", Message: "FLOOR is not offered"},
+	}}}))
+	view := s.View()
+	if s.state != stageForm || !strings.Contains(viewstest.ErrUnder(view, "Piece 3 portion"), "too small a step") {
+		t.Fatalf("piece 3's portion is not marked:\n%s", ansi.Strip(view))
+	}
+	for _, label := range []string{"Piece 1 portion", "Piece 2 portion", "Piece 3 name"} {
+		if got := viewstest.ErrUnder(view, label); strings.Contains(got, "too small") {
+			t.Errorf("%s marked: %q", label, got)
+		}
+	}
+	if !strings.Contains(ansi.Strip(view), "roundingMode: FLOOR is not offered") {
+		t.Errorf("the unmatched error is not on screen:\n%s", ansi.Strip(view))
+	}
+}

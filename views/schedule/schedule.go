@@ -8,7 +8,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"allot/api"
 	"allot/internal/act"
@@ -71,10 +70,10 @@ type schedule struct {
 	message                      string   // one line: what just happened
 	messageErr                   bool
 	state                        stage
-	confirm                      *widget.Confirm
-	body                         []byte   // the reviewed body, exactly as sent
-	pretty                       []string // body indented for the review, sanitized
-	wrapped                      []string // pretty, wrapped to the width
+	asking                       *views.WriteReview // the body and the question before it is sent, or sent again
+	body                         []byte             // the reviewed body, exactly as sent
+	pretty                       []string           // body indented for the review, sanitized
+	wrapped                      []string           // pretty, wrapped to the width
 	scroll                       widget.Scroll
 	reviewed                     api.ScheduleRequest
 	seq                          int
@@ -112,6 +111,7 @@ func (s *schedule) reset() {
 	p.label(1)
 	s.form = widget.NewForm(append([]*widget.FormField{s.name, s.description, s.atStart, s.cliffValue, s.cliffMonths}, p.fields()...)...)
 	s.form.Styles = s.ctx.Styles
+	s.form.Submit = s.review // enter on the last field
 	s.touched = map[*widget.FormField]bool{}
 	s.remote = map[*widget.FormField]error{}
 	s.submitted = false
@@ -177,16 +177,8 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 	switch s.state {
 	case stageForm:
 		return s.formKey(k)
-	case stageReview:
-		if s.scroll.Key(k) {
-			return nil
-		}
-		return s.confirm.Update(k)
-	case stageResending:
-		if s.scroll.Key(k) {
-			return nil
-		}
-		return s.confirm.Update(k)
+	case stageReview, stageResending:
+		return s.asking.Update(k)
 	case stageCreated:
 		switch {
 		case key.Matches(k, keyCopy):
@@ -202,10 +194,12 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 		case s.scroll.Key(k):
 			return nil
 		case key.Matches(k, keyResend):
+			// The body again, under the question; what the check found
+			// is said with it.
 			s.state = stageResending
-			s.confirm = s.ctx.Confirm("schedule-resend",
-				"Send the same schedule again?",
-				"The first request may have created it: sending again can create a second schedule.")
+			s.asking = views.NewWriteReview(s.ctx, "Send again? POST "+createOp, "The body, exactly as it will be sent:", s.pretty,
+				s.ctx.Confirm("schedule-resend", "Send the same schedule again?", s.unknownNote,
+					"The first request may have created it: sending again can create a second schedule."))
 			s.layout()
 			return nil
 		case key.Matches(k, keyEdit):
@@ -246,21 +240,13 @@ func (s *schedule) layout() {
 		s.formHeight = max(h-3-s.chart-listH, 1)
 	}
 	s.form.SetSize(s.formWidth, s.formHeight)
-	if s.confirm != nil {
-		s.confirm.SetWidth(min(w, 80))
+	if s.asking != nil {
+		s.asking.SetSize(w, h)
 	}
 	s.wrapped = widget.Hardwrap(s.wrapped, s.pretty, w)
 	s.scroll.SetLines(s.wrapped)
-	switch {
-	case s.state == stageUnknown || s.state == stageResending:
-		// The body sent between the note and the keys; the question,
-		// when asked, stays whole below.
-		rows := h - len(s.unknownHead(w)) - 3
-		if s.state == stageResending {
-			rows -= lipgloss.Height(s.confirm.View())
-		}
-		s.scroll.SetSize(w, max(rows, 1))
-	case s.confirm != nil:
-		s.scroll.SetSize(w, h-1-lipgloss.Height(s.confirm.View()))
+	if s.state == stageUnknown {
+		// The body sent between the note and the keys.
+		s.scroll.SetSize(w, max(h-len(s.unknownHead(w))-3, 1))
 	}
 }

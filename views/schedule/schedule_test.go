@@ -264,14 +264,14 @@ func TestScheduleLongReviewShowsEveryByte(t *testing.T) {
 	shown := map[int]string{}
 	for range 200 {
 		rows := strings.Split(ansi.Strip(s.View()), "\n")
-		window := s.scroll.View()
+		window := s.asking.Scroll().View()
 		for i := range len(window) {
-			if i == len(window)-1 && len(window) < len(s.wrapped) {
+			if i == len(window)-1 && len(window) < len(s.asking.Lines()) {
 				break // the status row
 			}
-			shown[s.scroll.Top()+i] = strings.TrimRight(rows[1+i], " ")
+			shown[s.asking.Scroll().Top()+i] = strings.TrimRight(rows[1+i], " ")
 		}
-		if s.scroll.Below() == 0 {
+		if s.asking.Scroll().Below() == 0 {
 			break
 		}
 		d.Keys("down")
@@ -345,5 +345,22 @@ func TestScheduleCheckSettlesAcrossRestart(t *testing.T) {
 	}
 	if len(rows) != 1 || rows[0].Kind != "schedule" || rows[0].Status != act.StatusApplied {
 		t.Fatalf("Transactions after a restart: %+v, want the schedule %q", rows, act.StatusApplied)
+	}
+}
+
+// The form's title is a title: its keys are the footer's, not repeated
+// in the page (at 120x36 they were said twice).
+func TestFormTitleSaysNoKeys(t *testing.T) {
+	for _, size := range [][2]int{{120, 36}, {60, 20}} {
+		d := newDriver(t, New(viewstest.Sandbox(t)), size[0], size[1])
+		title, _, _ := strings.Cut(ansi.Strip(d.S.View()), "\n")
+		if strings.TrimSpace(title) != "New unlock schedule" && !strings.HasPrefix(title, "New unlock schedule ") {
+			t.Errorf("%dx%d: title line %q", size[0], size[1], title)
+		}
+		for _, k := range []string{"ctrl+s", "ctrl+n", "ctrl+d", "esc"} {
+			if strings.Contains(title, k) {
+				t.Errorf("%dx%d: title line names %s: %q", size[0], size[1], k, title)
+			}
+		}
 	}
 }

@@ -61,28 +61,28 @@ func (s *schedule) review() tea.Cmd {
 	s.reviewed, s.body = s.req, body
 	s.pretty = views.PrettyBody(body)
 	s.state = stageReview
-	s.confirm = s.ctx.Confirm("schedule-create",
-		fmt.Sprintf("Create schedule %q? y sends the body above to %s.", s.req.Name, createOp))
+	s.asking = views.NewWriteReview(s.ctx, "Review: POST "+createOp+" with exactly this body", "", s.pretty,
+		s.ctx.Confirm("schedule-create", fmt.Sprintf("Create schedule %q? y sends the body above to %s.", s.req.Name, createOp)))
 	s.layout()
-	s.scroll.Home()
 	s.setMessage("", false)
 	return nil
 }
 
 func (s *schedule) confirmed(msg widget.ConfirmMsg) tea.Cmd {
 	switch {
-	case !s.confirm.Answers(msg):
-		return nil
-	case s.state == stageReview:
+	case s.state == stageReview && s.asking.Confirm.Answers(msg):
+		s.asking = nil
 		if !msg.Yes {
 			s.state = stageForm
 			s.setMessage("not sent", false)
 			return s.form.Focus(s.form.Focused())
 		}
 		return s.send()
-	case s.state == stageResending:
+	case s.state == stageResending && s.asking.Confirm.Answers(msg):
+		s.asking = nil
 		if !msg.Yes {
 			s.state = stageUnknown
+			s.layout()
 			return nil
 		}
 		s.ctx.Recorder.Resent(s.written)
@@ -161,9 +161,11 @@ func (s *schedule) answered(msg sentMsg) tea.Cmd {
 		s.remote = map[*widget.FormField]error{}
 		var rest []string
 		for _, f := range ve.Fields {
-			if fld := s.fieldFor(f.Path); fld != nil {
+			// Placed as the form places them (Form.FieldOf); the sum of
+			// the portions has no field of its own.
+			if fld, item := s.form.FieldOf(f.Path); fld != nil && f.Path != "pieces" {
 				if s.remote[fld] == nil {
-					s.remote[fld] = errors.New(f.Message)
+					s.remote[fld] = errors.New(item + f.Message)
 				}
 			} else {
 				rest = append(rest, f.String())

@@ -10,7 +10,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"allot/internal/sanitize"
-	"allot/views"
 	"allot/views/widget"
 )
 
@@ -21,26 +20,25 @@ func (s *schedule) View() string {
 	case stageForm:
 		out = s.formView(w, h)
 	case stageReview:
-		out = s.reviewView(w, h)
+		out = []string{s.asking.View()}
 	case stageSending:
 		out = []string{s.ctx.Styles.Title.Render("Creating schedule " + strconv.Quote(s.reviewed.Name) + "…")}
 		out = append(out, s.listLines(w, h-2)...)
 	case stageCreated:
 		out = s.createdView(w, h)
-	case stageUnknown, stageResending:
+	case stageResending:
+		out = []string{s.asking.View()}
+	case stageUnknown:
 		out = s.unknownView(w, h)
 	}
-	return strings.Join(views.FitLines(out, w, h), "\n")
-}
-
-func (s *schedule) title(w int) string {
-	return s.ctx.Styles.Title.Render("New unlock schedule") + s.ctx.Styles.Muted.Render(
-		sanitize.Truncate(" · ctrl+s review · ctrl+n add piece · ctrl+d remove piece · esc cancel", max(w-19, 0)))
+	return widget.Fit(strings.Join(out, "\n"), w, h)
 }
 
 func (s *schedule) formView(w, h int) []string {
-	left := []string{s.title(s.formWidth)}
-	left = append(left, views.FitLines(strings.Split(s.form.View(), "\n"), s.formWidth, s.formHeight)...)
+	// A title only: the keys are the footer's (ShortHelp), said once.
+	left := []string{s.ctx.Styles.Title.Render("New unlock schedule")}
+	// The form draws in its own size (layout), each line cut to it.
+	left = append(left, strings.Split(s.form.View(), "\n")...)
 	// Cut, then style: a style's codes cut or sanitized as text would be
 	// drawn as "^[[1m".
 	sum := sanitize.Truncate(s.sumLine(), s.formWidth)
@@ -91,7 +89,7 @@ func (s *schedule) chartLines(w, height int) []string {
 	caption := fmt.Sprintf("Unlocked: %s%% by month %d (%s)", last.Unlocked.Mul(decimal.NewFromInt(100)).Round(2).String(),
 		last.Month, addMonths(start, last.Month).Format("2006-01-02"))
 	lines := []string{s.ctx.Styles.Muted.Render(sanitize.Truncate(caption, w))}
-	return append(lines, block(widget.StepChart(points, start, w, height-1), w, height-1)...)
+	return append(lines, strings.Split(widget.Fit(widget.StepChart(points, start, w, height-1), w, height-1), "\n")...)
 }
 
 // listLines is the "Created here" pane in at most height lines.
@@ -113,12 +111,6 @@ func (s *schedule) listLines(w, height int) []string {
 		lines = lines[:height]
 	}
 	return lines
-}
-
-func (s *schedule) reviewView(w, h int) []string {
-	head := s.ctx.Styles.Title.Render(sanitize.Truncate("Review: POST "+createOp+" with exactly this body", w))
-	out := append([]string{head}, s.scroll.View()...)
-	return append(out, strings.Split(s.confirm.View(), "\n")...)
 }
 
 func (s *schedule) createdView(w, h int) []string {
@@ -148,9 +140,6 @@ func (s *schedule) unknownView(w, h int) []string {
 	out := append(s.unknownHead(w), s.ctx.Styles.Muted.Render(sanitize.Truncate("Body sent (POST "+createOp+"):", w)))
 	out = append(out, s.scroll.View()...)
 	out = append(out, "", s.ctx.Styles.Muted.Render(sanitize.Truncate("r: send again (asks first) · ↑/↓ scroll · esc: back to the form", w)))
-	if s.state == stageResending {
-		out = append(out, strings.Split(s.confirm.View(), "\n")...)
-	}
 	return out
 }
 
@@ -159,11 +148,11 @@ func (s *schedule) ShortHelp() []key.Binding {
 	case stageForm:
 		return []key.Binding{keyReview, keyAdd, keyRemove, keyCancel}
 	case stageReview, stageResending:
-		return append([]key.Binding{keyScroll}, s.confirm.ShortHelp()...)
+		return s.asking.ShortHelp()
 	case stageCreated:
 		return []key.Binding{keyCopy, keyNew, keyClose}
 	case stageUnknown:
-		return []key.Binding{keyResend, keyEdit}
+		return []key.Binding{keyResend, keyScroll, keyEdit}
 	}
 	return nil
 }
@@ -174,18 +163,6 @@ func (s *schedule) FullHelp() [][]key.Binding {
 		groups = append(groups, s.form.Keys.ShortHelp())
 	}
 	return groups
-}
-
-// block cuts or pads view to exactly height lines of at most w cells.
-func block(view string, w, height int) []string {
-	lines := strings.Split(view, "\n")
-	if len(lines) > height {
-		lines = lines[:height]
-	}
-	for len(lines) < height {
-		lines = append(lines, "")
-	}
-	return views.FitLines(lines, w, height)
 }
 
 // side draws left and right columns with a bar between them.

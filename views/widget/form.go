@@ -21,6 +21,9 @@ type FormField struct {
 	Check func(string) error
 	// Options makes the field a choice, cycled with left and right.
 	Options []string
+	// Item is what one element of a list typed in the field is called
+	// when an error names it by its index ("id 2: ..."); "item" if empty.
+	Item string
 
 	input  textinput.Model
 	choice int

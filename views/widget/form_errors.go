@@ -79,6 +79,12 @@ func (f *Form) SetErrors(errs []PathError) (unmatched []PathError) {
 	return unmatched
 }
 
+// FieldOf is the field an error at path is about, as SetErrors places
+// it, and for a path into the field's value the item it names ("item 4:
+// "); nil when no field is. A form that checks as it is typed places its
+// own validation's errors with it, so they land where the service's do.
+func (f *Form) FieldOf(path string) (*FormField, string) { return f.owner(path) }
+
 // owner is the field path is about (see SetErrors), and for a path that
 // indexes into the field's value, the item it names, as "item 4: ".
 func (f *Form) owner(path string) (*FormField, string) {
@@ -95,7 +101,7 @@ func (f *Form) owner(path string) (*FormField, string) {
 		}
 	}
 	if best != nil {
-		return best, item(path[len(best.Key):])
+		return best, item(path[len(best.Key):], best.Item)
 	}
 	for _, fld := range f.fields {
 		if continues(fld.Key, path) {
@@ -113,8 +119,8 @@ func continues(path, key string) bool {
 }
 
 // item names the element a rest of a path starts with ("[3]..." is
-// "item 4: "); "" when it names none.
-func item(rest string) string {
+// "item 4: ", or with noun "id", "id 4: "); "" when it names none.
+func item(rest, noun string) string {
 	end := strings.IndexByte(rest, ']')
 	if !strings.HasPrefix(rest, "[") || end < 2 || end > 7 {
 		return ""
@@ -123,5 +129,8 @@ func item(rest string) string {
 	if err != nil || n < 0 {
 		return ""
 	}
-	return fmt.Sprintf("item %d: ", n+1)
+	if noun == "" {
+		noun = "item"
+	}
+	return fmt.Sprintf("%s %d: ", noun, n+1)
 }
