@@ -228,9 +228,12 @@ func openProfile(p config.Profile, stateDir string, getenv func(string) string) 
 // clock), its world deployed on an in-process chain, and opens a session on
 // it. The client reaches the service over an in-memory network (real HTTP,
 // no socket) and the chain through its in-process client. It returns as
-// soon as the sandbox takes requests, so that the dashboard draws at once:
-// the seed's rest and the deployment go on in the background (Seeded), the
-// sandbox's answers wait for them, and Close stops them.
+// soon as the sandbox takes requests, before its chain has started, so
+// that the first screen's data comes at once: the chain's start, the
+// seed's rest and the deployment go on in the background (Seeded). The
+// contracts and pools are listed from the seed meanwhile, as the chain
+// will hold them; every other answer and every chain call waits, and
+// Close stops the background work.
 func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 	if opts.PublicURL == "" {
 		opts.PublicURL = sandbox.DefaultPublicURL
@@ -267,7 +270,7 @@ func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 		StateDir: stateDir,
 		Now:      clockOf(opts),
 		Fixtures: &fx,
-		Chain:    seededNode{sb.Chain.Client(), sb.Seeded},
+		Chain:    seededNode{sb.Seeded, func() wallet.Node { return sb.Chain.Client() }},
 		Applied:  sb.Server.Journal,
 		Seeded:   sb.Seeded,
 		ledger:   l,
