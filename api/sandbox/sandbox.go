@@ -176,11 +176,15 @@ func randomBytes(n int) []byte {
 // ready waits until the world is seeded (and deployed, with Options.Ready)
 // or ctx ends: a request that arrives while the sandbox still seeds in the
 // background waits rather than be answered from half a world. The error
-// is the answer to send instead.
+// is the answer to send instead. Ready goes first: the chain integration
+// may hold the seed's rest back until an operation needs it.
 func (s *Server) ready(ctx context.Context) *apiError {
-	err := s.world.Wait(ctx)
-	if err == nil && s.readyFn != nil {
+	var err error
+	if s.readyFn != nil {
 		err = s.readyFn(ctx)
+	}
+	if err == nil {
+		err = s.world.Wait(ctx)
 	}
 	if err != nil {
 		return errInternal("the sandbox could not finish seeding: " + err.Error())

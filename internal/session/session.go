@@ -69,7 +69,9 @@ type Session struct {
 	Applied func() []sandbox.JournalEntry
 	// Seeded waits until the embedded sandbox has seeded and deployed its
 	// world, which it does in the background after Open returns, and says
-	// why not if it could not; nil on a real deployment.
+	// why not if it could not; nil on a real deployment. It does not hurry
+	// the sandbox's hold (sandboxHold), as a request that needs the world
+	// does.
 	Seeded func(ctx context.Context) error
 
 	ledger  act.Ledger // the embedded sandbox's, for Recorder; nil elsewhere
@@ -238,7 +240,7 @@ func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 	if opts.PublicURL == "" {
 		opts.PublicURL = sandbox.DefaultPublicURL
 	}
-	sb, err := onchain.Start(context.Background(), onchain.Options{Sandbox: opts, Background: true})
+	sb, err := onchain.Start(context.Background(), onchain.Options{Sandbox: opts, Background: true, Hold: sandboxHold})
 	if err != nil {
 		return nil, fmt.Errorf("start the embedded sandbox: %w", err)
 	}
@@ -270,10 +272,13 @@ func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 		StateDir: stateDir,
 		Now:      clockOf(opts),
 		Fixtures: &fx,
-		Chain:    seededNode{sb.Seeded, func() wallet.Node { return sb.Chain.Client() }},
-		Applied:  sb.Server.Journal,
-		Seeded:   sb.Seeded,
-		ledger:   l,
+		Chain: seededNode{func(ctx context.Context) error {
+			sb.Begin()
+			return sb.Seeded(ctx)
+		}, func() wallet.Node { return sb.Chain.Client() }},
+		Applied: sb.Server.Journal,
+		Seeded:  sb.Seeded,
+		ledger:  l,
 	}
 	s.closers = append(s.closers, func() { httpSrv.Close(); sb.Close() })
 	s.API, err = api.New(api.Config{
@@ -292,6 +297,12 @@ func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 	}
 	return s, nil
 }
+
+// sandboxHold is how long the embedded sandbox holds back its chain's
+// start and its seed's rest, unless a request needs them sooner: the
+// first screen's contracts and pools need neither, and come sooner with
+// the cores to themselves (on a two-core machine, about twice as soon).
+const sandboxHold = 200 * time.Millisecond
 
 func clockOf(opts sandbox.Options) func() time.Time {
 	if opts.Clock != nil {

@@ -54,6 +54,57 @@ func TestBackgroundStart(t *testing.T) {
 	}
 }
 
+// TestHoldYieldsToWhatNeedsTheChain holds the chain's start and the seed's
+// rest for longer than any test runs: the listings are answered all the
+// same, an operation that needs the world on the chain begins the work at
+// once and is answered, and a sandbox closed while held closes at once.
+func TestHoldYieldsToWhatNeedsTheChain(t *testing.T) {
+	start := time.Date(2026, 3, 14, 9, 30, 0, 0, time.UTC)
+	opts := Options{
+		Sandbox:      sandbox.Options{Clock: func() time.Time { return start }, KeystoreDir: t.TempDir()},
+		MineInterval: -1,
+		Background:   true,
+		Hold:         time.Hour,
+	}
+	sb, err := Start(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	if got := contractsDigest(t, sb); got != deployedDigest {
+		t.Errorf("the contracts while held hash to %s, want %s", got, deployedDigest)
+	}
+	if sb.seededNow() {
+		t.Fatal("seeded while held")
+	}
+	fx := sb.Server.Fixtures()
+	req := httptest.NewRequest("GET", "/api/external/v1/allocations/"+fx.AllocationIDs[0]+"/merkle-proof", nil)
+	req.Header.Set(sandbox.DefaultAPIKeyHeader, fx.ReadOnlyAPIKey)
+	rec := httptest.NewRecorder()
+	sb.Server.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("a proof while held: %d %s", rec.Code, rec.Body)
+	}
+	if err := sb.Seeded(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+
+	opts.Sandbox.KeystoreDir = t.TempDir()
+	held, err := Start(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := held.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if held.Chain != nil {
+		t.Error("a sandbox closed while held started its chain")
+	}
+	if err := held.Seeded(context.Background()); !errors.Is(err, context.Canceled) {
+		t.Errorf("Seeded after a Close while held: %v", err)
+	}
+}
+
 // poolListings returns every page of every token's pools as the sandbox
 // answers them.
 func poolListings(t *testing.T, sb *Sandbox) string {

@@ -45,6 +45,13 @@ type Options struct {
 	// done, as a sandbox that prints its deployment before it listens
 	// needs.
 	Background bool
+	// Hold, with Background, is how long the new chain's start and the
+	// seed's rest wait before they begin, unless something needs them
+	// sooner (an operation that waits for them, Begin): the first answers,
+	// the contracts and pools listings, need neither, and on a small
+	// machine they and their drawing are quicker with the cores to
+	// themselves. Zero: they begin at once.
+	Hold time.Duration
 
 	// holdDeploy, when set, holds the deployment until it is closed: tests
 	// see the sandbox as it answers before the deployment.
@@ -70,10 +77,12 @@ type Sandbox struct {
 	// The background work: the chain's start, the seed's rest and the
 	// deployment. seeded is closed when it ended, with seedErr; stop
 	// cancels it.
-	work    sync.WaitGroup
-	stop    context.CancelFunc
-	seeded  chan struct{}
-	seedErr error
+	work      sync.WaitGroup
+	stop      context.CancelFunc
+	seeded    chan struct{}
+	seedErr   error
+	begin     chan struct{} // closed by Begin
+	beginOnce sync.Once
 
 	closeOnce sync.Once
 	closeErr  error
@@ -88,13 +97,18 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 	if opts.Sandbox.Clock != nil {
 		now = opts.Sandbox.Clock
 	}
-	started, err := startChain(opts.Chain)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox chain: %w", err)
-	}
-	s := &Sandbox{addrs: map[string]common.Address{}, seeded: make(chan struct{})}
+	s := &Sandbox{addrs: map[string]common.Address{}, seeded: make(chan struct{}), begin: make(chan struct{})}
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s.stop = stop
+	hold := func() error { return s.hold(bg, opts.Hold) }
+	if !opts.Background {
+		s.Begin()
+	}
+	started, err := startChain(opts.Chain, hold)
+	if err != nil {
+		stop()
+		return nil, fmt.Errorf("sandbox chain: %w", err)
+	}
 	// fail stops what began, the new chain's start included.
 	fail := func(err error) (*Sandbox, error) {
 		stop()
@@ -108,7 +122,7 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 		return fail(fmt.Errorf("sandbox chain: %w", err))
 	}
 	so := opts.Sandbox
-	so.Chain, so.World, so.Ready = chainSeam{s}, s.world, s.Seeded
+	so.Chain, so.World, so.Ready = chainSeam{s}, s.world, s.need
 	if opts.Chain == nil {
 		// A new chain deploys at addresses known before it starts, and
 		// holds nothing of the world but what the seed says until the
@@ -124,10 +138,14 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 	} else {
 		s.Chain, s.chainID = opts.Chain, opts.Chain.ChainID()
 	}
-	// The seed's rest runs beside the chain's start, which began before
-	// the seed: the two largest costs of a start need nothing of each
-	// other. The deployment (finish) waits for both.
-	s.work.Go(func() { s.world.Finish(bg) })
+	// The seed's rest runs beside the chain's start: the two largest
+	// costs of a start need nothing of each other. The deployment
+	// (finish) waits for both. A Finish stopped in its hold still runs,
+	// to fail at once and say so to what waits for the world.
+	s.work.Go(func() {
+		hold()
+		s.world.Finish(bg)
+	})
 	if s.Server, err = sandbox.New(so); err != nil {
 		return fail(err)
 	}
@@ -149,9 +167,10 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 }
 
 // startChain returns c, or starts a new in-process chain funding the demo
-// wallets in the background (its start is the largest cost of Start, and
-// needs nothing the seed makes): the function returned waits for it.
-func startChain(c *chain.Chain) (func() (*chain.Chain, error), error) {
+// wallets in the background, once hold has returned (its start is the
+// largest cost of Start, and needs nothing the seed makes): the function
+// returned waits for it.
+func startChain(c *chain.Chain, hold func() error) (func() (*chain.Chain, error), error) {
 	if c != nil {
 		return func() (*chain.Chain, error) { return c, nil }, nil
 	}
@@ -165,6 +184,10 @@ func startChain(c *chain.Chain) (func() (*chain.Chain, error), error) {
 	}
 	done := make(chan result, 1)
 	go func() {
+		if err := hold(); err != nil {
+			done <- result{nil, err}
+			return
+		}
 		c, err := chain.New(chain.Options{Balances: funds})
 		done <- result{c, err}
 	}()
@@ -205,6 +228,32 @@ func (s *Sandbox) finish(ctx context.Context, started func() (*chain.Chain, erro
 	return nil
 }
 
+// Begin starts the chain's start and the seed's rest now if Options.Hold
+// holds them still; calling it again does nothing.
+func (s *Sandbox) Begin() { s.beginOnce.Do(func() { close(s.begin) }) }
+
+// hold returns after d, or when Begin is called, or with ctx's error when
+// ctx ends, whichever comes first.
+func (s *Sandbox) hold(ctx context.Context, d time.Duration) error {
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-s.begin:
+		case <-ctx.Done():
+		}
+	}
+	return context.Cause(ctx)
+}
+
+// need is Seeded for what cannot be answered without the world on the
+// chain: it begins the background work at once.
+func (s *Sandbox) need(ctx context.Context) error {
+	s.Begin()
+	return s.Seeded(ctx)
+}
+
 // seededNow tells, without waiting, whether Seeded would return at once.
 func (s *Sandbox) seededNow() bool {
 	select {
@@ -216,7 +265,8 @@ func (s *Sandbox) seededNow() bool {
 }
 
 // Seeded waits until the world is seeded and deployed and returns nil, or
-// why it could not be, or ctx's error if ctx ends first.
+// why it could not be, or ctx's error if ctx ends first. It does not
+// hurry a Hold: call Begin first for that.
 func (s *Sandbox) Seeded(ctx context.Context) error {
 	select {
 	case <-s.seeded:
