@@ -154,7 +154,7 @@ func Prepare(opts Options) (Opener, error) {
 		return Opener{}, err
 	}
 	sandboxOpener := Opener{Name: SandboxProfile, Sandbox: true, StateDir: stateDir, Open: func() (*Session, error) {
-		return Sandbox(sandbox.Options{}, stateDir)
+		return openSandbox(sandbox.Options{}, stateDir, sandboxHold)
 	}}
 	if opts.ForceSandbox {
 		return sandboxOpener, nil
@@ -235,12 +235,19 @@ func openProfile(p config.Profile, stateDir string, getenv func(string) string) 
 // seed's rest and the deployment go on in the background (Seeded). The
 // contracts and pools are listed from the seed meanwhile, as the chain
 // will hold them; every other answer and every chain call waits, and
-// Close stops the background work.
+// Close stops the background work. The background work begins at once:
+// allot's own start (Prepare) holds it back for the first screen.
 func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
+	return openSandbox(opts, stateDir, 0)
+}
+
+// openSandbox is Sandbox holding the chain's start and the seed's rest
+// back for up to hold, until a request or a chain call needs them.
+func openSandbox(opts sandbox.Options, stateDir string, hold time.Duration) (*Session, error) {
 	if opts.PublicURL == "" {
 		opts.PublicURL = sandbox.DefaultPublicURL
 	}
-	sb, err := onchain.Start(context.Background(), onchain.Options{Sandbox: opts, Background: true, Hold: sandboxHold})
+	sb, err := onchain.Start(context.Background(), onchain.Options{Sandbox: opts, Background: true, Hold: hold})
 	if err != nil {
 		return nil, fmt.Errorf("start the embedded sandbox: %w", err)
 	}
