@@ -18,7 +18,10 @@ func TestDashboardInTmux(t *testing.T) {
 
 	tm.send("/")
 	tm.typeText("Whale")
-	tm.waitFor(wait, "Whale pool")
+	// The filtered list, its cursor on the pool: "Whale pool" alone is on
+	// screen before the filter has applied, when the cursor is on the first
+	// row, which enter would open.
+	tm.waitFor(wait, "▶ Whale pool")
 	tm.send("Enter") // leave the filter input
 	tm.send("Enter") // open the pool
 	tm.waitFor(wait, "100,000 stakes ·", "Pools › Whale pool")

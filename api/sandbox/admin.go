@@ -65,6 +65,9 @@ type call struct {
 	action string
 	// wallet is the signed-in wallet, for portal operations that need it.
 	wallet common.Address
+	// early is set for a listing answered from the seed before the world
+	// is finished and deployed (Server.early): it must read nothing else.
+	early bool
 }
 
 // rawResult is a complete response body an operation has rendered itself,
@@ -77,6 +80,18 @@ type operation func(c *call) (any, error)
 // admin wraps an administration operation: API key and scope (D1, D3), body
 // bound, the D2 envelope, and the journal for writes.
 func (s *Server) admin(write bool, op operation) http.HandlerFunc {
+	return s.adminOp(write, false, op)
+}
+
+// listing wraps a read-only administration operation that needs only the
+// seed's first part: it is answered early (call.early) while the world's
+// rest and its deployment are under way, so that a first screen does not
+// wait for them.
+func (s *Server) listing(op operation) http.HandlerFunc {
+	return s.adminOp(false, true, op)
+}
+
+func (s *Server) adminOp(write, early bool, op operation) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		switch scope := s.keys.scope(r.Header.Get(s.apiKeyHeader)); {
 		case scope == "":
@@ -95,9 +110,12 @@ func (s *Server) admin(write bool, op operation) http.HandlerFunc {
 			}
 			c.body = body
 		}
-		if err := s.ready(c.ctx); err != nil {
-			writeAdminError(w, err)
-			return
+		c.early = early && s.early()
+		if !c.early {
+			if err := s.ready(c.ctx); err != nil {
+				writeAdminError(w, err)
+				return
+			}
 		}
 		if write && s.journalFull() {
 			writeAdminError(w, errInternal("the sandbox is full: restart it"))

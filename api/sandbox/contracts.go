@@ -26,9 +26,14 @@ func (s *Server) listContracts(c *call) (any, error) {
 	contracts := s.world.TokenContracts(tokenID)
 	result := listResult[contractJSON]{Items: make([]contractJSON, len(contracts)), Total: len(contracts)}
 	for i, contract := range contracts {
-		balance, err := s.balance(c.ctx, contract)
-		if err != nil {
-			return nil, err
+		// Before the deployment the seed's balance is the one the chain
+		// will hold.
+		balance := contract.Balance
+		if !c.early {
+			var err error
+			if balance, err = s.balance(c.ctx, contract); err != nil {
+				return nil, err
+			}
 		}
 		result.Items[i] = contractJSON{
 			ID:        contract.ID,

@@ -26,9 +26,11 @@
 // their amounts); Finish computes the rest (the allocations' leaves and
 // merkle trees, the stakers' addresses), in the background if the caller
 // likes. Both are deterministic, so the World is the same bytes whichever
-// way it was seeded; until it is finished, every operation waits for it,
-// bounded by the request's context (and for the chain's deployment,
-// Options.Ready).
+// way it was seeded. The contracts and pools listings need only the first
+// part and are answered at once; until the World is finished every other
+// operation waits for it, bounded by the request's context (and for the
+// chain's deployment, Options.Ready, which the listings wait for too
+// unless Options.ReadyNow says they need not).
 //
 // Values the service's interface leaves open, as the sandbox answers them:
 //   - Contract types are VESTING, AIRDROP and STAKING.

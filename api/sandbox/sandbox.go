@@ -51,6 +51,14 @@ type Options struct {
 	// a chain integration deploying the world in the background returns
 	// nil once it has, or why it could not. It must return when ctx ends.
 	Ready func(ctx context.Context) error
+	// ReadyNow, with Ready, tells without waiting whether Ready would
+	// return at once. A chain integration sets it when it deploys the
+	// World as seeded at the addresses its Chain answers from the start,
+	// and nothing moves on the chain before Ready returns: until then the
+	// contracts and pools listings are answered at once from the seed,
+	// the answer the chain gives just after the deployment. nil: they
+	// wait for Ready like every other operation.
+	ReadyNow func() bool
 	// APIKeyHeader names the API key header; default DefaultAPIKeyHeader.
 	APIKeyHeader string
 	// UploadStorage bounds the bytes of all uploads; default
@@ -65,6 +73,7 @@ type Options struct {
 type Server struct {
 	world        *World
 	readyFn      func(ctx context.Context) error
+	readyNow     func() bool
 	clock        func() time.Time
 	chain        Chain
 	publicURL    string
@@ -116,6 +125,7 @@ func New(opts Options) (*Server, error) {
 	s := &Server{
 		world:        world,
 		readyFn:      opts.Ready,
+		readyNow:     opts.ReadyNow,
 		clock:        clock,
 		chain:        opts.Chain,
 		publicURL:    publicURL,
@@ -166,16 +176,35 @@ func randomBytes(n int) []byte {
 // ready waits until the world is seeded (and deployed, with Options.Ready)
 // or ctx ends: a request that arrives while the sandbox still seeds in the
 // background waits rather than be answered from half a world. The error
-// is the answer to send instead.
+// is the answer to send instead. Ready goes first: the chain integration
+// may hold the seed's rest back until an operation needs it.
 func (s *Server) ready(ctx context.Context) *apiError {
-	err := s.world.Wait(ctx)
-	if err == nil && s.readyFn != nil {
+	var err error
+	if s.readyFn != nil {
 		err = s.readyFn(ctx)
+	}
+	if err == nil {
+		err = s.world.Wait(ctx)
 	}
 	if err != nil {
 		return errInternal("the sandbox could not finish seeding: " + err.Error())
 	}
 	return nil
+}
+
+// early tells whether a listing of the world's first part (contracts,
+// pools) is to be answered from the seed now rather than wait for ready:
+// while the world's rest or its deployment is under way, when neither can
+// change the answer. A seed that failed is ready's to report.
+func (s *Server) early() bool {
+	if s.readyFn != nil && s.readyNow == nil {
+		return false
+	}
+	finished, err := s.world.finishedNow()
+	if err != nil {
+		return false
+	}
+	return !finished || (s.readyFn != nil && !s.readyNow())
 }
 
 // Close removes the keystore directory if New created it. Calling it again
@@ -203,12 +232,12 @@ func (s *Server) routes() {
 	m := http.NewServeMux()
 	m.HandleFunc("POST "+adminPrefix+"transactions/create", s.admin(true, s.createTransactions))
 	m.HandleFunc("POST "+adminPrefix+"schedules/create", s.admin(true, s.createSchedule))
-	m.HandleFunc("POST "+adminPrefix+"staking/pools", s.admin(false, s.listPools))
+	m.HandleFunc("POST "+adminPrefix+"staking/pools", s.listing(s.listPools))
 	m.HandleFunc("POST "+adminPrefix+"staking/stakes", s.admin(false, s.listStakes))
 	m.HandleFunc("POST "+adminPrefix+"portals/creatives/upload-url", s.admin(true, s.uploadURL))
 	m.HandleFunc("POST "+adminPrefix+"portals/creatives/create", s.admin(true, s.createCreative))
 	m.HandleFunc("POST "+adminPrefix+"allocations/{id}/claim", s.admin(true, s.claim))
-	m.HandleFunc("POST "+adminPrefix+"contracts", s.admin(false, s.listContracts))
+	m.HandleFunc("POST "+adminPrefix+"contracts", s.listing(s.listContracts))
 	m.HandleFunc("GET "+adminPrefix+"allocations/{id}/merkle-proof", s.admin(false, s.merkleProof))
 	m.HandleFunc(adminPrefix, func(w http.ResponseWriter, r *http.Request) {
 		writeAdminError(w, errNotFound("no operation %s %s", r.Method, r.URL.Path))

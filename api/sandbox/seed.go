@@ -112,6 +112,17 @@ func (w *World) Wait(ctx context.Context) error {
 	}
 }
 
+// finishedNow tells, without waiting, whether Finish has run, and its
+// error.
+func (w *World) finishedNow() (bool, error) {
+	select {
+	case <-w.finished:
+		return true, w.finishErr
+	default:
+		return false, nil
+	}
+}
+
 // NativeFunds returns the native coin, in wei, each demo wallet is given
 // (Wallet.Native), by address: what a chain integration may fund at its
 // genesis while the world is still being seeded.

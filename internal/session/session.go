@@ -69,7 +69,9 @@ type Session struct {
 	Applied func() []sandbox.JournalEntry
 	// Seeded waits until the embedded sandbox has seeded and deployed its
 	// world, which it does in the background after Open returns, and says
-	// why not if it could not; nil on a real deployment.
+	// why not if it could not; nil on a real deployment. It does not hurry
+	// the sandbox's hold (sandboxHold), as a request that needs the world
+	// does.
 	Seeded func(ctx context.Context) error
 
 	ledger  act.Ledger // the embedded sandbox's, for Recorder; nil elsewhere
@@ -152,7 +154,7 @@ func Prepare(opts Options) (Opener, error) {
 		return Opener{}, err
 	}
 	sandboxOpener := Opener{Name: SandboxProfile, Sandbox: true, StateDir: stateDir, Open: func() (*Session, error) {
-		return Sandbox(sandbox.Options{}, stateDir)
+		return openSandbox(sandbox.Options{}, stateDir, sandboxHold)
 	}}
 	if opts.ForceSandbox {
 		return sandboxOpener, nil
@@ -228,14 +230,24 @@ func openProfile(p config.Profile, stateDir string, getenv func(string) string) 
 // clock), its world deployed on an in-process chain, and opens a session on
 // it. The client reaches the service over an in-memory network (real HTTP,
 // no socket) and the chain through its in-process client. It returns as
-// soon as the sandbox takes requests, so that the dashboard draws at once:
-// the seed's rest and the deployment go on in the background (Seeded), the
-// sandbox's answers wait for them, and Close stops them.
+// soon as the sandbox takes requests, before its chain has started, so
+// that the first screen's data comes at once: the chain's start, the
+// seed's rest and the deployment go on in the background (Seeded). The
+// contracts and pools are listed from the seed meanwhile, as the chain
+// will hold them; every other answer and every chain call waits, and
+// Close stops the background work. The background work begins at once:
+// allot's own start (Prepare) holds it back for the first screen.
 func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
+	return openSandbox(opts, stateDir, 0)
+}
+
+// openSandbox is Sandbox holding the chain's start and the seed's rest
+// back for up to hold, until a request or a chain call needs them.
+func openSandbox(opts sandbox.Options, stateDir string, hold time.Duration) (*Session, error) {
 	if opts.PublicURL == "" {
 		opts.PublicURL = sandbox.DefaultPublicURL
 	}
-	sb, err := onchain.Start(context.Background(), onchain.Options{Sandbox: opts, Background: true})
+	sb, err := onchain.Start(context.Background(), onchain.Options{Sandbox: opts, Background: true, Hold: hold})
 	if err != nil {
 		return nil, fmt.Errorf("start the embedded sandbox: %w", err)
 	}
@@ -267,10 +279,13 @@ func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 		StateDir: stateDir,
 		Now:      clockOf(opts),
 		Fixtures: &fx,
-		Chain:    seededNode{sb.Chain.Client(), sb.Seeded},
-		Applied:  sb.Server.Journal,
-		Seeded:   sb.Seeded,
-		ledger:   l,
+		Chain: seededNode{func(ctx context.Context) error {
+			sb.Begin()
+			return sb.Seeded(ctx)
+		}, func() wallet.Node { return sb.Chain.Client() }},
+		Applied: sb.Server.Journal,
+		Seeded:  sb.Seeded,
+		ledger:  l,
 	}
 	s.closers = append(s.closers, func() { httpSrv.Close(); sb.Close() })
 	s.API, err = api.New(api.Config{
@@ -289,6 +304,12 @@ func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
 	}
 	return s, nil
 }
+
+// sandboxHold is how long the embedded sandbox holds back its chain's
+// start and its seed's rest, unless a request needs them sooner: the
+// first screen's contracts and pools need neither, and come sooner with
+// the cores to themselves (on a two-core machine, about twice as soon).
+const sandboxHold = 200 * time.Millisecond
 
 func clockOf(opts sandbox.Options) func() time.Time {
 	if opts.Clock != nil {

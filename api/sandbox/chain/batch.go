@@ -33,12 +33,13 @@ const maxBatchBlocks = 16
 // return the new contract's address at once (it follows from the deployer's
 // nonce), so later steps of the same batch can use it.
 type Batch struct {
-	ctx    context.Context // Transact's, for the reads that queueing needs
-	chain  *Chain
-	nonce  uint64
-	steps  []step
-	tokens map[common.Address]common.Address // vester -> token, for vesters of this batch
-	err    error
+	ctx      context.Context // Transact's, for the reads that queueing needs
+	chain    *Chain          // nil in Plan's batch, which reads nothing
+	deployer common.Address
+	nonce    uint64
+	steps    []step
+	tokens   map[common.Address]common.Address // vester -> token, for vesters of this batch
+	err      error
 }
 
 type step struct {
@@ -62,13 +63,32 @@ func (c *Chain) Transact(ctx context.Context, fn func(b *Batch)) error {
 	if err != nil {
 		return fmt.Errorf("deployer nonce: %w", err)
 	}
-	b := &Batch{ctx: ctx, chain: c, nonce: nonce, tokens: map[common.Address]common.Address{}}
+	b := &Batch{ctx: ctx, chain: c, deployer: c.Deployer(), nonce: nonce, tokens: map[common.Address]common.Address{}}
 	fn(b)
 	if b.err != nil {
 		return b.err
 	}
 	return b.run(ctx)
 }
+
+// Plan runs fn on a batch that sends nothing, as the first Transact on a
+// chain from New would run it: the addresses its deploy methods return
+// are the ones that Transact's will be, since the deployer and its nonce
+// are the same on every new chain. So a world's addresses are known
+// before its chain has started. A Fund of a vester not deployed in the
+// same batch fails: Plan reads no chain.
+func Plan(fn func(b *Batch)) error {
+	key, err := deployerKey()
+	if err != nil {
+		return fmt.Errorf("plan: deployer key: %w", err)
+	}
+	b := &Batch{ctx: context.Background(), deployer: crypto.PubkeyToAddress(key.PublicKey), tokens: map[common.Address]common.Address{}}
+	fn(b)
+	return b.err
+}
+
+// Deployer is the account the batch's transactions are sent from.
+func (b *Batch) Deployer() common.Address { return b.deployer }
 
 // DeployToken deploys a Token (ERC-20, 18 decimals) minted by the deployer.
 func (b *Batch) DeployToken(name, symbol string) common.Address {
@@ -132,6 +152,10 @@ func (b *Batch) AddRoot(vester common.Address, root common.Hash) {
 // must hold the tokens (Mint them to Deployer first).
 func (b *Batch) Fund(vester common.Address, amount *big.Int) {
 	token, ok := b.tokens[vester]
+	if !ok && b.chain == nil {
+		b.fail(fmt.Errorf("fund %s: not a vester of this batch, and a plan reads no chain", vester.Hex()))
+		return
+	}
 	if !ok {
 		var err error
 		if token, err = b.chain.vesterToken(b.ctx, vester); err != nil {
@@ -149,7 +173,7 @@ func (b *Batch) deploy(contract *Contract, args ...any) common.Address {
 		b.fail(err)
 		return common.Address{}
 	}
-	addr := crypto.CreateAddress(b.chain.Deployer(), b.nonce+uint64(len(b.steps)))
+	addr := crypto.CreateAddress(b.deployer, b.nonce+uint64(len(b.steps)))
 	b.steps = append(b.steps, step{what: "deploy " + contract.Name, data: data, gas: deployGas})
 	return addr
 }

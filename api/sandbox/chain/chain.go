@@ -56,6 +56,10 @@ const DefaultChainID = 31337
 // the same on every start too. It must never hold anything of value.
 const deployerSeed = "allot sandbox deployer"
 
+func deployerKey() (*ecdsa.PrivateKey, error) {
+	return crypto.ToECDSA(crypto.Keccak256([]byte(deployerSeed)))
+}
+
 // deployerBalance is the native coin the deployer starts with, in wei:
 // enough gas money for any number of deployments.
 var deployerBalance = new(big.Int).Mul(big.NewInt(1_000_000), big.NewInt(params.Ether))
@@ -113,7 +117,7 @@ func New(opts Options) (*Chain, error) {
 	if start.Unix() < 0 {
 		return nil, fmt.Errorf("new chain: start %s is before 1970", start)
 	}
-	deployer, err := crypto.ToECDSA(crypto.Keccak256([]byte(deployerSeed)))
+	deployer, err := deployerKey()
 	if err != nil {
 		return nil, fmt.Errorf("new chain: deployer key: %w", err)
 	}

@@ -65,6 +65,35 @@ func TestDeterministicAddresses(t *testing.T) {
 	}
 }
 
+// TestPlanAddresses: Plan names the addresses the first Transact on a new
+// chain deploys at, mints and funds between deploys included, and refuses
+// to fund a vester it cannot know the token of.
+func TestPlanAddresses(t *testing.T) {
+	batch := func(out *[3]common.Address) func(b *Batch) {
+		return func(b *Batch) {
+			out[0] = b.DeployToken("Allot Test", "AT")
+			out[1] = b.DeployVester(out[0], claimFee)
+			b.Mint(out[0], b.deployer, ether(5))
+			b.Fund(out[1], ether(5))
+			out[2] = b.DeployStaking(out[0], platformFee)
+		}
+	}
+	var planned, deployed [3]common.Address
+	if err := Plan(batch(&planned)); err != nil {
+		t.Fatal(err)
+	}
+	if err := newTestChain(t).Transact(context.Background(), batch(&deployed)); err != nil {
+		t.Fatal(err)
+	}
+	if planned != deployed {
+		t.Errorf("planned %v, deployed at %v", planned, deployed)
+	}
+	err := Plan(func(b *Batch) { b.Fund(common.HexToAddress("0x1234"), ether(1)) })
+	if err == nil || !strings.Contains(err.Error(), "not a vester of this batch") {
+		t.Errorf("Plan funding an unknown vester: %v", err)
+	}
+}
+
 func TestTransactErrors(t *testing.T) {
 	c := newTestChain(t)
 	ctx := context.Background()

@@ -45,66 +45,109 @@ type Options struct {
 	// done, as a sandbox that prints its deployment before it listens
 	// needs.
 	Background bool
+	// Hold, with Background, is how long the new chain's start and the
+	// seed's rest wait before they begin, unless something needs them
+	// sooner (an operation that waits for them, Begin): the first answers,
+	// the contracts and pools listings, need neither, and on a small
+	// machine they and their drawing are quicker with the cores to
+	// themselves. Zero: they begin at once.
+	Hold time.Duration
+
+	// holdDeploy, when set, holds the deployment until it is closed: tests
+	// see the sandbox as it answers before the deployment.
+	holdDeploy <-chan struct{}
 }
 
 // Sandbox is the sandbox service and the chain its world runs on.
 type Sandbox struct {
 	Server *sandbox.Server
-	Chain  *chain.Chain
+	// Chain is the chain the world runs on. A new one (Options.Chain nil)
+	// started with Options.Background is set once Seeded has returned nil.
+	Chain *chain.Chain
 
-	world      *sandbox.World
-	addrs      map[string]common.Address // seed record id -> deployed address; written by deploy, read after seeded
-	firstBlock uint64                    // the head before the world was deployed
+	world   *sandbox.World
+	chainID uint64
+	// addrs maps seed record ids to deployed addresses. On a new chain
+	// they are planned before it starts (chain.Plan) and only read after;
+	// on an external one deploy writes them, read once seeded.
+	addrs      map[string]common.Address
+	planned    bool
+	firstBlock uint64 // the head before the world was deployed
 
-	// The background work: the seed's rest and the deployment. seeded is
-	// closed when it ended, with seedErr; stop cancels it.
-	work    sync.WaitGroup
-	stop    context.CancelFunc
-	seeded  chan struct{}
-	seedErr error
+	// The background work: the chain's start, the seed's rest and the
+	// deployment. seeded is closed when it ended, with seedErr; stop
+	// cancels it.
+	work      sync.WaitGroup
+	stop      context.CancelFunc
+	seeded    chan struct{}
+	seedErr   error
+	begin     chan struct{} // closed by Begin
+	beginOnce sync.Once
 
 	closeOnce sync.Once
 	closeErr  error
 }
 
 // Start seeds the world, deploys it on a new chain, and starts the service
-// and the mining loop; with Options.Background it returns before the seed
-// and the deployment are done. ctx bounds the start, not the background
-// work, which Close stops.
+// and the mining loop; with Options.Background it returns before the chain,
+// the seed and the deployment are done. ctx bounds the start, not the
+// background work, which Close stops.
 func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 	now := time.Now
 	if opts.Sandbox.Clock != nil {
 		now = opts.Sandbox.Clock
 	}
-	started, err := startChain(opts.Chain)
+	s := &Sandbox{addrs: map[string]common.Address{}, seeded: make(chan struct{}), begin: make(chan struct{})}
+	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
+	s.stop = stop
+	hold := func() error { return s.hold(bg, opts.Hold) }
+	if !opts.Background {
+		s.Begin()
+	}
+	started, err := startChain(opts.Chain, hold)
 	if err != nil {
+		stop()
 		return nil, fmt.Errorf("sandbox chain: %w", err)
 	}
-	world, err := sandbox.SeedFirst(now(), opts.Sandbox.WhaleStakes)
-	if err != nil {
+	// fail stops what began, the new chain's start included.
+	fail := func(err error) (*Sandbox, error) {
+		stop()
+		s.work.Wait()
 		if c, _ := started(); c != nil && opts.Chain == nil {
 			c.Close()
 		}
-		return nil, fmt.Errorf("sandbox chain: %w", err)
-	}
-	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
-	s := &Sandbox{world: world, addrs: map[string]common.Address{}, stop: stop, seeded: make(chan struct{})}
-	// The seed's rest runs beside the chain's start, which began before
-	// the seed: the two largest costs of a start need nothing of each
-	// other. The deployment (finish) waits for both.
-	s.work.Go(func() { world.Finish(bg) })
-	c, err := started()
-	if err != nil {
-		stop()
-		s.work.Wait()
-		return nil, fmt.Errorf("sandbox chain: %w", err)
-	}
-	s.Chain = c
-	so := opts.Sandbox
-	so.Chain, so.World, so.Ready = chainSeam{s}, world, s.Seeded
-	if s.Server, err = sandbox.New(so); err != nil {
-		s.Close()
 		return nil, err
+	}
+	if s.world, err = sandbox.SeedFirst(now(), opts.Sandbox.WhaleStakes); err != nil {
+		return fail(fmt.Errorf("sandbox chain: %w", err))
+	}
+	so := opts.Sandbox
+	so.Chain, so.World, so.Ready = chainSeam{s}, s.world, s.need
+	if opts.Chain == nil {
+		// A new chain deploys at addresses known before it starts, and
+		// holds nothing of the world but what the seed says until the
+		// deployment is done: the service may list the contracts and
+		// pools at once, from the seed, as the chain will hold them. The
+		// plan reads the roots' hashes, which Finish writes: it goes
+		// first.
+		if err := chain.Plan(func(b *chain.Batch) { s.queue(b, s.addrs, nil) }); err != nil {
+			return fail(fmt.Errorf("sandbox chain: plan the deployment: %w", err))
+		}
+		s.planned, s.chainID = true, chain.DefaultChainID
+		so.ReadyNow = s.seededNow
+	} else {
+		s.Chain, s.chainID = opts.Chain, opts.Chain.ChainID()
+	}
+	// The seed's rest runs beside the chain's start: the two largest
+	// costs of a start need nothing of each other. The deployment
+	// (finish) waits for both. A Finish stopped in its hold still runs,
+	// to fail at once and say so to what waits for the world.
+	s.work.Go(func() {
+		hold()
+		s.world.Finish(bg)
+	})
+	if s.Server, err = sandbox.New(so); err != nil {
+		return fail(err)
 	}
 	interval := opts.MineInterval
 	if interval == 0 {
@@ -112,7 +155,7 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 	}
 	s.work.Go(func() {
 		defer close(s.seeded)
-		s.seedErr = s.finish(bg, interval)
+		s.seedErr = s.finish(bg, started, interval, opts.holdDeploy)
 	})
 	if !opts.Background {
 		if err := s.Seeded(ctx); err != nil {
@@ -124,9 +167,10 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 }
 
 // startChain returns c, or starts a new in-process chain funding the demo
-// wallets in the background (its start is the largest cost of Start, and
-// needs nothing the seed makes): the function returned waits for it.
-func startChain(c *chain.Chain) (func() (*chain.Chain, error), error) {
+// wallets in the background, once hold has returned (its start is the
+// largest cost of Start, and needs nothing the seed makes): the function
+// returned waits for it.
+func startChain(c *chain.Chain, hold func() error) (func() (*chain.Chain, error), error) {
 	if c != nil {
 		return func() (*chain.Chain, error) { return c, nil }, nil
 	}
@@ -140,6 +184,10 @@ func startChain(c *chain.Chain) (func() (*chain.Chain, error), error) {
 	}
 	done := make(chan result, 1)
 	go func() {
+		if err := hold(); err != nil {
+			done <- result{nil, err}
+			return
+		}
 		c, err := chain.New(chain.Options{Balances: funds})
 		done <- result{c, err}
 	}()
@@ -149,10 +197,25 @@ func startChain(c *chain.Chain) (func() (*chain.Chain, error), error) {
 	}, nil
 }
 
-// finish waits for the seed's rest, deploys the world and starts mining.
-func (s *Sandbox) finish(ctx context.Context, interval time.Duration) error {
+// finish waits for the chain and the seed's rest, deploys the world and
+// starts mining.
+func (s *Sandbox) finish(ctx context.Context, started func() (*chain.Chain, error), interval time.Duration, hold <-chan struct{}) error {
+	c, err := started()
+	if err != nil {
+		return fmt.Errorf("sandbox chain: %w", err)
+	}
+	if s.planned {
+		s.Chain = c
+	}
 	if err := s.world.Wait(ctx); err != nil {
 		return fmt.Errorf("sandbox chain: %w", err)
+	}
+	if hold != nil {
+		select {
+		case <-hold:
+		case <-ctx.Done():
+			return fmt.Errorf("sandbox chain: %w", context.Cause(ctx))
+		}
 	}
 	if err := s.deploy(ctx); err != nil {
 		return fmt.Errorf("sandbox chain: deploy: %w", err)
@@ -165,8 +228,45 @@ func (s *Sandbox) finish(ctx context.Context, interval time.Duration) error {
 	return nil
 }
 
+// Begin starts the chain's start and the seed's rest now if Options.Hold
+// holds them still; calling it again does nothing.
+func (s *Sandbox) Begin() { s.beginOnce.Do(func() { close(s.begin) }) }
+
+// hold returns after d, or when Begin is called, or with ctx's error when
+// ctx ends, whichever comes first.
+func (s *Sandbox) hold(ctx context.Context, d time.Duration) error {
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-s.begin:
+		case <-ctx.Done():
+		}
+	}
+	return context.Cause(ctx)
+}
+
+// need is Seeded for what cannot be answered without the world on the
+// chain: it begins the background work at once.
+func (s *Sandbox) need(ctx context.Context) error {
+	s.Begin()
+	return s.Seeded(ctx)
+}
+
+// seededNow tells, without waiting, whether Seeded would return at once.
+func (s *Sandbox) seededNow() bool {
+	select {
+	case <-s.seeded:
+		return true
+	default:
+		return false
+	}
+}
+
 // Seeded waits until the world is seeded and deployed and returns nil, or
-// why it could not be, or ctx's error if ctx ends first.
+// why it could not be, or ctx's error if ctx ends first. It does not
+// hurry a Hold: call Begin first for that.
 func (s *Sandbox) Seeded(ctx context.Context) error {
 	select {
 	case <-s.seeded:
@@ -207,49 +307,67 @@ func (s *Sandbox) deploy(ctx context.Context) error {
 			topUps[wallet.Address] = new(big.Int).Sub(wallet.Native, have)
 		}
 	}
-	return s.Chain.Transact(ctx, func(b *chain.Batch) {
-		deployer := s.Chain.Deployer()
-		for _, t := range w.Tokens {
-			s.addrs[t.ID] = b.DeployToken(t.Name, t.Symbol)
+	addrs := s.addrs
+	if s.planned {
+		addrs = map[string]common.Address{} // s.addrs is being read
+	}
+	err = s.Chain.Transact(ctx, func(b *chain.Batch) { s.queue(b, addrs, topUps) })
+	if err != nil || !s.planned {
+		return err
+	}
+	for id, addr := range addrs {
+		if planned, ok := s.addrs[id]; !ok || planned != addr {
+			return fmt.Errorf("%s deployed at %s, planned at %s", id, addr.Hex(), planned.Hex())
 		}
-		for _, c := range w.Contracts {
-			token := s.addrs[c.TokenID]
-			switch {
-			case c.Distribution != nil:
-				vester := b.DeployVester(token, c.Distribution.ClaimFee)
-				s.addrs[c.ID] = vester
-				owed := new(big.Int)
-				for _, root := range c.Distribution.Roots {
-					b.AddRoot(vester, root.Hash)
-					for _, a := range root.Allocations {
-						owed.Add(owed, a.Args.Allocation.TotalAllocation)
-					}
-				}
-				if owed.Sign() > 0 {
-					b.Mint(token, deployer, owed)
-					b.Fund(vester, owed)
-				}
-			case c.Type == sandbox.ContractStaking:
-				staking := b.DeployStaking(token, c.PlatformFee)
-				s.addrs[c.ID] = staking
-				// The seeded stakes are records of the past: the contract
-				// holds their tokens, so the chain agrees with the pools.
-				if c.Balance != nil && c.Balance.Sign() > 0 {
-					b.Mint(token, staking, c.Balance)
+	}
+	return nil
+}
+
+// queue queues the world's deployment on b, noting where each seed record
+// is deployed in addrs, and sends the demo wallets the native coin in
+// topUps.
+func (s *Sandbox) queue(b *chain.Batch, addrs map[string]common.Address, topUps map[common.Address]*big.Int) {
+	w := s.world
+	for _, t := range w.Tokens {
+		addrs[t.ID] = b.DeployToken(t.Name, t.Symbol)
+	}
+	for _, c := range w.Contracts {
+		token := addrs[c.TokenID]
+		switch {
+		case c.Distribution != nil:
+			vester := b.DeployVester(token, c.Distribution.ClaimFee)
+			addrs[c.ID] = vester
+			owed := new(big.Int)
+			for _, root := range c.Distribution.Roots {
+				b.AddRoot(vester, root.Hash)
+				for _, a := range root.Allocations {
+					owed.Add(owed, a.Args.Allocation.TotalAllocation)
 				}
 			}
-		}
-		for _, wallet := range w.Wallets {
-			for tokenID, amount := range wallet.Holdings {
-				if amount.Sign() > 0 {
-					b.Mint(s.addrs[tokenID], wallet.Address, amount)
-				}
+			if owed.Sign() > 0 {
+				b.Mint(token, b.Deployer(), owed)
+				b.Fund(vester, owed)
 			}
-			if amount := topUps[wallet.Address]; amount != nil {
-				b.SendNative(wallet.Address, amount)
+		case c.Type == sandbox.ContractStaking:
+			staking := b.DeployStaking(token, c.PlatformFee)
+			addrs[c.ID] = staking
+			// The seeded stakes are records of the past: the contract
+			// holds their tokens, so the chain agrees with the pools.
+			if c.Balance != nil && c.Balance.Sign() > 0 {
+				b.Mint(token, staking, c.Balance)
 			}
 		}
-	})
+	}
+	for _, wallet := range w.Wallets {
+		for tokenID, amount := range wallet.Holdings {
+			if amount.Sign() > 0 {
+				b.Mint(addrs[tokenID], wallet.Address, amount)
+			}
+		}
+		if amount := topUps[wallet.Address]; amount != nil {
+			b.SendNative(wallet.Address, amount)
+		}
+	}
 }
 
 // Deployed is one contract of the world on the chain.
@@ -285,7 +403,10 @@ func (s *Sandbox) Close() error {
 		if s.Server != nil {
 			errs = append(errs, s.Server.Close())
 		}
-		s.closeErr = errors.Join(append(errs, s.Chain.Close())...)
+		if s.Chain != nil {
+			errs = append(errs, s.Chain.Close())
+		}
+		s.closeErr = errors.Join(errs...)
 	})
 	return s.closeErr
 }
@@ -293,7 +414,7 @@ func (s *Sandbox) Close() error {
 // chainSeam is the sandbox.Chain the service reads the chain through.
 type chainSeam struct{ s *Sandbox }
 
-func (c chainSeam) ChainID() uint64 { return c.s.Chain.ChainID() }
+func (c chainSeam) ChainID() uint64 { return c.s.chainID }
 
 func (c chainSeam) Address(id string) (common.Address, bool) {
 	addr, ok := c.s.addrs[id]
