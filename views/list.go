@@ -41,6 +41,11 @@ type List[R any] struct {
 
 	Seq  int
 	busy bool
+	// held are keys pressed while a new filter was being applied: they
+	// act on the rows it shows, once it has, so that enter right after
+	// the filter's enter opens the first match, not the row the cursor
+	// was on before.
+	held []tea.KeyMsg
 	Err  error
 	// SummaryParts is the line above the table, most important first,
 	// joined by " · ": a part that does not fit the width is dropped
@@ -155,6 +160,12 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 		if l.Table.EditingFilter() {
 			break
 		}
+		if l.Table.Filtering() {
+			if len(l.held) < maxHeld {
+				l.held = append(l.held, msg)
+			}
+			return nil
+		}
 		if key.Matches(msg, KeyRefresh) && l.Fetch != nil {
 			return l.Reload()
 		}
@@ -179,8 +190,21 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 	}
 	cmd := l.Table.Update(msg)
 	l.SyncDetail()
+	if len(l.held) > 0 && !l.Table.Filtering() {
+		held := l.held
+		l.held = nil
+		cmds := []tea.Cmd{cmd}
+		for _, k := range held {
+			cmds = append(cmds, l.Update(k))
+		}
+		cmd = tea.Batch(cmds...)
+	}
 	return cmd
 }
+
+// maxHeld bounds the keys held while a filter lands: a burst beyond it
+// is a key held down, not keys the user means one by one.
+const maxHeld = 16
 
 // SetRows shows rows, with their summary; a list given newest first keeps
 // the cursor on the newest.

@@ -445,6 +445,10 @@ func (t *Table[R]) Query() string { return t.query }
 // part of the query, not quit).
 func (t *Table[R]) EditingFilter() bool { return t.editing }
 
+// Filtering says a new filter is being applied in the background: until
+// it lands, the focused row is not yet the one the filter will focus.
+func (t *Table[R]) Filtering() bool { return t.pending == "filtering" }
+
 func (t *Table[R]) localQuery() string {
 	if t.remote {
 		return ""
