@@ -96,7 +96,7 @@ func newStakes(ctx *views.Context, pool api.Pool) *stakes {
 			{Title: "Wallet", Cell: func(st api.StakeRow) string { return st.WalletString() }, MinWidth: 42, MaxWidth: 42, Flex: 3, SortRef: func(a, b *api.StakeRow) int {
 				return bytes.Compare(a.Wallet[:], b.Wallet[:])
 			}, SortKey: (*api.StakeRow).WalletKey},
-			{Title: "Amount", Cell: func(st api.StakeRow) string { return widget.FormatAmountMin(st.AmountString(), 2) }, Align: widget.AlignRight, MinWidth: 16, SortRef: api.CompareAmounts, SortKey: (*api.StakeRow).AmountKey},
+			{Title: "Amount", Cell: func(st api.StakeRow) string { return widget.FormatAmountMin(st.AmountString(), 2) }, Align: widget.AlignRight, Decimal: true, MinWidth: 16, SortRef: api.CompareAmounts, SortKey: (*api.StakeRow).AmountKey},
 			{Title: "Status", Cell: func(st api.StakeRow) string { return st.StatusText() }, MinWidth: 9, Priority: 2, SortRef: func(a, b *api.StakeRow) int { return strings.Compare(a.StatusText(), b.StatusText()) }},
 			{Title: "Created", Cell: func(st api.StakeRow) string { return api.FormatTime(api.Time{Time: st.Time()}) }, MinWidth: 20, Priority: 3, SortRef: compareCreated, SortKey: (*api.StakeRow).CreatedKey},
 			{Title: "ID", Cell: func(st api.StakeRow) string { return st.IDString() }, MinWidth: 10, Priority: 4},

@@ -3,6 +3,9 @@ package widget
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // stakesScreenColumns are the Stakes screen's columns: a whole address
@@ -90,6 +93,56 @@ func TestShortenMiddle(t *testing.T) {
 	for _, s := range []string{"153,145,859.01", "1234567890123456789", "STAKED", "Team & Advisors Vesting", "0x12"} {
 		if isID(s) {
 			t.Errorf("isID(%q): a number, a name or a status is not an identifier", s)
+		}
+	}
+}
+
+// TestDecimalColumnsLineUp: a Decimal column shows its numbers with as
+// many fraction digits as the most among its rows, so that the points
+// line up under right alignment; a unit after the number stays after it.
+func TestDecimalColumnsLineUp(t *testing.T) {
+	type pool struct{ Name, APY, Staked string }
+	cols := []Column[pool]{
+		{Title: "Name", Cell: func(p pool) string { return p.Name }},
+		{Title: "Max APY", Cell: func(p pool) string { return p.APY + "%" }, Align: AlignRight, Decimal: true},
+		{Title: "Staked", Cell: func(p pool) string { return p.Staked }, Align: AlignRight, Decimal: true},
+	}
+	tb := NewTable(TableConfig[pool]{Columns: cols, ID: func(p pool) string { return p.Name }, Clipboard: Clipboard{Out: discard{}}})
+	tb.SetSize(60, 8)
+	tb.SetRows([]pool{{"Flex", "6.50", "127,721.3"}, {"Lock", "16.875", "3,042,191.07"}, {"Whale", "20", "15"}})
+	view := ansi.Strip(tb.View())
+	for _, want := range []string{"6.500%", "16.875%", "20.000%", "127,721.30", "3,042,191.07", "15.00"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("no %q in:\n%s", want, view)
+		}
+	}
+	// The points line up: every row's point in the Staked column at the
+	// same place.
+	var points []int
+	for _, l := range strings.Split(view, "\n")[1:4] {
+		points = append(points, utf8.RuneCountInString(l[:strings.LastIndex(l, ".")]))
+	}
+	if points[0] != points[1] || points[1] != points[2] {
+		t.Errorf("points at %v, not lined up:\n%s", points, view)
+	}
+}
+
+func TestPadFraction(t *testing.T) {
+	for _, c := range []struct {
+		cell   string
+		digits int
+		want   string
+	}{
+		{"6.5%", 3, "6.500%"},
+		{"20", 2, "20.00"},
+		{"1,000", 2, "1,000.00"},
+		{"0.123456789", 2, "0.123456789"}, // more digits stay as they are
+		{"-1.5", 2, "-1.50"},
+		{"n/a", 2, "n/a"},
+		{"12.5", 0, "12.5"},
+	} {
+		if got := padFraction(c.cell, c.digits); got != c.want {
+			t.Errorf("padFraction(%q, %d) = %q, want %q", c.cell, c.digits, got, c.want)
 		}
 	}
 }

@@ -123,6 +123,7 @@ type Table[R any] struct {
 	widths         []int  // per column; 0 when dropped
 	content        []int  // the width each column's cells need; nil before rows
 	ids            []bool // the columns whose cells are identifiers; nil before rows
+	fracs          []int  // the fraction digits of each Decimal column; nil before rows
 	natural        int    // NaturalWidth
 	header         string
 	cache          lineCache
@@ -291,7 +292,7 @@ func extends[R any](rows, old RowSet[R]) bool {
 
 // measure sizes the columns for the cells of the first rows.
 func (t *Table[R]) measure(rows RowSet[R]) {
-	t.content, t.ids = contentWidths(t.cols, rows)
+	t.content, t.ids, t.fracs = contentWidths(t.cols, rows)
 	t.natural = naturalWidth(t.content)
 	if w := layout(t.cols, t.width, t.content, t.ids); t.width > 0 && !slices.Equal(w, t.widths) {
 		// The new cells ask for other widths.

@@ -75,7 +75,11 @@ func (t *Table[R]) line(i int) string {
 			b = append(b, columnGap...)
 		}
 		first = false
-		b = appendFitted(b, sanitize.Line(col.Cell(r)), w, col.Align)
+		cell := sanitize.Line(col.Cell(r))
+		if col.Decimal && c < len(t.fracs) {
+			cell = padFraction(cell, t.fracs[c])
+		}
+		b = appendFitted(b, cell, w, col.Align)
 	}
 	t.scratch = b
 	s := string(b)
