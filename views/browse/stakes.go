@@ -65,27 +65,6 @@ type stakes struct {
 // NewStakes is the stakes of pool.
 func NewStakes(ctx *views.Context, pool api.Pool) views.Screen { return newStakes(ctx, pool) }
 
-// NewStakesByRef is the stakes of the token's pool whose id or name (in
-// any case) is ref: the screen looks the pool up itself, then reads its
-// stakes. A ref that names no pool is the screen's own error state.
-func NewStakesByRef(ctx *views.Context, ref string) views.Screen {
-	s := newStakes(ctx, api.Pool{Name: ref})
-	s.ref = ref
-	if ctx.Session != nil {
-		client, token := ctx.Session.API, ctx.Token
-		s.pools = func(c context.Context) ([]api.Pool, error) {
-			all, err := client.AllPools(c, token)
-			return all.Items, err
-		}
-	}
-	return s
-}
-
-// NoPoolError is a pool id or name that names no pool of the token.
-type NoPoolError struct{ Ref string }
-
-func (e *NoPoolError) Error() string { return fmt.Sprintf("no pool %q in this token", e.Ref) }
-
 func newStakes(ctx *views.Context, pool api.Pool) *stakes {
 	s := &stakes{pool: pool}
 	if ctx.Session != nil {
@@ -159,39 +138,6 @@ func (s *stakes) reload() tea.Cmd {
 	if s.pool.ID == "" && s.ref != "" {
 		return s.findPool()
 	}
-	return s.reloadWhole()
-}
-
-// findPool looks up the pool that ref names among the token's pools.
-func (s *stakes) findPool() tea.Cmd {
-	s.Seq = views.NextSeq()
-	s.Err, s.finding = nil, true
-	s.Table.SetLoading(func() string { return "" })
-	ref, pools := s.ref, s.pools
-	return views.Load(s.Seq, func(c context.Context) (api.Pool, error) {
-		all, err := pools(c)
-		if err != nil {
-			return api.Pool{}, fmt.Errorf("list the pools: %w", err)
-		}
-		for _, p := range all {
-			if p.ID == ref || strings.EqualFold(p.Name, ref) {
-				return p, nil
-			}
-		}
-		return api.Pool{}, &NoPoolError{Ref: ref}
-	})
-}
-
-// found takes the pool that ref names and reads its stakes.
-func (s *stakes) found(msg views.Loaded[api.Pool]) tea.Cmd {
-	s.finding = false
-	if msg.Err != nil {
-		s.Err = msg.Err // drawn where the stakes would be
-		s.Table.SetLoading(nil)
-		return nil
-	}
-	s.pool = msg.Value
-	s.SetTitle(s.pool.Name)
 	return s.reloadWhole()
 }
 
@@ -324,43 +270,6 @@ func (s *stakes) LoadErr() error {
 	return s.broke
 }
 
-// onFilter sends a whole address to the service; anything else is the
-// table's own substring filter.
-func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
-	q := strings.TrimSpace(query)
-	if s.pool.ID == "" {
-		return nil, false // no pool yet to ask about
-	}
-	// A wallet's answer still on its way is for a filter no longer asked.
-	s.walletSeq, s.walletBusy = views.NextSeq(), false
-	if len(q) == 42 && strings.HasPrefix(q, "0x") && isHex(q[2:]) {
-		s.walletBusy = true
-		seq, source, poolID := s.walletSeq, s.source, s.pool.ID
-		return views.Load(seq, func(c context.Context) (walletStakes, error) {
-			var rows []api.StakeRow
-			_, err := source.StreamStakesTo(c, api.StakesRequest{StakingPoolID: poolID, WalletAddress: q}, api.StakesSink{Rows: func(batch []api.StakeRow) error {
-				rows = append(rows, batch...)
-				return nil
-			}})
-			return walletStakes{wallet: q, rows: rows}, err
-		}), true
-	}
-	if s.wallet != "" {
-		// Back from a server filter: the table filters the whole pool again.
-		rows := s.all
-		s.wallet, s.all = "", widget.RowSet[api.StakeRow]{}
-		s.refreshLine()
-		return s.showRows(rows), false
-	}
-	return nil, false
-}
-
-// walletStakes is the answer to a server-side wallet filter.
-type walletStakes struct {
-	wallet string
-	rows   []api.StakeRow
-}
-
 func (s *stakes) Update(msg tea.Msg) tea.Cmd {
 	cmd := s.update(msg)
 	if s.histogram {
@@ -459,14 +368,4 @@ func (s *stakes) FullHelp() [][]key.Binding {
 		return [][]key.Binding{{views.KeyRefresh}}
 	}
 	return append([][]key.Binding{{keyHistogram, views.KeyRefresh}}, s.List.FullHelp()...)
-}
-
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }

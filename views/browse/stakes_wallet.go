@@ -1,0 +1,59 @@
+package browse
+
+import (
+	"context"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/api"
+	"allot/views"
+	"allot/views/widget"
+)
+
+// onFilter sends a whole address to the service; anything else is the
+// table's own substring filter.
+func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
+	q := strings.TrimSpace(query)
+	if s.pool.ID == "" {
+		return nil, false // no pool yet to ask about
+	}
+	// A wallet's answer still on its way is for a filter no longer asked.
+	s.walletSeq, s.walletBusy = views.NextSeq(), false
+	if len(q) == 42 && strings.HasPrefix(q, "0x") && isHex(q[2:]) {
+		s.walletBusy = true
+		seq, source, poolID := s.walletSeq, s.source, s.pool.ID
+		return views.Load(seq, func(c context.Context) (walletStakes, error) {
+			var rows []api.StakeRow
+			_, err := source.StreamStakesTo(c, api.StakesRequest{StakingPoolID: poolID, WalletAddress: q}, api.StakesSink{Rows: func(batch []api.StakeRow) error {
+				rows = append(rows, batch...)
+				return nil
+			}})
+			return walletStakes{wallet: q, rows: rows}, err
+		}), true
+	}
+	if s.wallet != "" {
+		// Back from a server filter: the table filters the whole pool again.
+		rows := s.all
+		s.wallet, s.all = "", widget.RowSet[api.StakeRow]{}
+		s.refreshLine()
+		return s.showRows(rows), false
+	}
+	return nil, false
+}
+
+// walletStakes is the answer to a server-side wallet filter.
+type walletStakes struct {
+	wallet string
+	rows   []api.StakeRow
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
