@@ -9,15 +9,14 @@ package app
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/internal/sanitize"
+	"allot/views/widget"
 )
 
 const (
@@ -55,7 +54,7 @@ func (m *Model) frame(body string) string {
 	if m.compact() {
 		top = []string{m.topLine()}
 	}
-	return strings.Join(append(top, fit(body, m.width, h), m.statusLine(), m.footer()), "\n")
+	return strings.Join(append(top, widget.Fit(body, m.width, h), m.statusLine(), m.footer()), "\n")
 }
 
 // tooSmallNotice draws the notice shown instead of the page, with the quit
@@ -97,23 +96,6 @@ func wrapWords(words []string, sep string, width int) string {
 	return strings.Join(append(lines, line), "\n")
 }
 
-// fit cuts or pads s to exactly h lines of at most w cells.
-func fit(s string, w, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		if lipgloss.Width(l) > w {
-			lines[i] = truncateANSI(l, w)
-		}
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
-}
-
 var (
 	headerStyle  = lipgloss.NewStyle().Bold(true)
 	sandboxStyle = lipgloss.NewStyle().Bold(true).Reverse(true)
@@ -136,7 +118,7 @@ func shrink(parts []forms, steps []int, give int, sep string, width int) string 
 		parts[give] = forms{truncateANSI(p, max(lipgloss.Width(p)-over, 1))}
 		at[give] = 0
 	}
-	return fit(join(parts, at, sep), width, 1)
+	return widget.Fit(join(parts, at, sep), width, 1)
 }
 
 // shorten takes steps until the parts fit width, and returns the form
@@ -241,7 +223,7 @@ func (m *Model) topLine() string {
 	page = max(min(page, m.width-lipgloss.Width(sep)-shortest), 0)
 	head := shrink(parts, compactSteps, partProfile, sep, max(m.width-lipgloss.Width(sep)-page, 1))
 	room := m.width - lipgloss.Width(head) - lipgloss.Width(sep)
-	return fit(trail(crumbs, room)+sep+head, m.width, 1)
+	return widget.Fit(trail(crumbs, room)+sep+head, m.width, 1)
 }
 
 // crumbs are the titles of the current tab's pages; inTab puts the tab's
@@ -313,7 +295,7 @@ func (m *Model) tabs() string {
 	if len(m.stacks[m.active]) > 1 {
 		line += gap + trail(m.crumbs(false), m.width-lipgloss.Width(line)-len(gap))
 	}
-	return fit(line, m.width, 1)
+	return widget.Fit(line, m.width, 1)
 }
 
 // Ways to draw the tabs, from the widest.
@@ -376,13 +358,13 @@ func (m *Model) statusLine() string {
 		if m.commandH != "" {
 			line += "  " + m.ctx.Styles.Muted.Render(m.commandH)
 		}
-		return fit(line, m.width, 1)
+		return widget.Fit(line, m.width, 1)
 	case m.quitting:
-		return fit(quitQuestion, m.width, 1)
+		return widget.Fit(quitQuestion, m.width, 1)
 	case m.switchAsk != "":
-		return fit(m.switchQuestion(), m.width, 1)
+		return widget.Fit(m.switchQuestion(), m.width, 1)
 	case status == "" && m.seeding == m.ctx.Session && m.busy():
-		return fit(m.spin.View()+" the sandbox is still seeding…", m.width, 1)
+		return widget.Fit(m.spin.View()+" the sandbox is still seeding…", m.width, 1)
 	case status == "":
 		return ""
 	case isErr:
@@ -391,221 +373,8 @@ func (m *Model) statusLine() string {
 			hint = "  (E: details)"
 		}
 		// A long line is cut before the hint, which stays in sight.
-		line := fit(errStyle.Render("✗ "+status), max(m.width-lipgloss.Width(hint), 1), 1)
-		return fit(line+hint, m.width, 1)
+		line := widget.Fit(errStyle.Render("✗ "+status), max(m.width-lipgloss.Width(hint), 1), 1)
+		return widget.Fit(line+hint, m.width, 1)
 	}
-	return fit(status, m.width, 1)
+	return widget.Fit(status, m.width, 1)
 }
-
-// pageKeys are the keys of the help and the error details.
-var pageKeys = []key.Binding{
-	key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
-	key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
-}
-
-// footer shows the screen's keys, then the global ones. The help key is
-// always there; the other global keys go before any of the screen's own,
-// and when the screen's do not fit, their descriptions lose their small
-// words ("/ i type id"), then their long tails ("D start" for "D start
-// distribution"); those still left out are marked "…": the help lists
-// them all.
-func (m *Model) footer() string {
-	if m.showHelp || m.showErr {
-		return fit(m.help.ShortHelpView(pageKeys), m.width, 1)
-	}
-	var local []key.Binding
-	for _, b := range m.top().ShortHelp() {
-		if b.Enabled() {
-			local = append(local, b)
-		}
-	}
-	global := withoutKeysOf(m.keys.short(m.top().Mode().TakesKeys), local)
-	line, n := m.keyLine(local, global)
-	for _, shorter := range [][]key.Binding{terse(local), headWords(terse(local))} {
-		if n == len(local) {
-			break
-		}
-		if short, k := m.keyLine(shorter, global); k > n {
-			line, n = short, k
-		}
-	}
-	return fit(line, m.width, 1)
-}
-
-// withoutKeysOf leaves out of global the bindings whose keys a screen's
-// own bindings take (a review's "n/esc no" is what esc does there, not
-// "esc back"); the first, help, always stays.
-func withoutKeysOf(global, local []key.Binding) []key.Binding {
-	taken := map[string]bool{}
-	for _, b := range local {
-		for _, k := range b.Keys() {
-			taken[k] = true
-		}
-	}
-	out := global[:1:1]
-	for _, b := range global[1:] {
-		if !slices.ContainsFunc(b.Keys(), func(k string) bool { return taken[k] }) {
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
-// keyLine draws local's keys, as many as fit whole, then global's: its
-// first (help) always, the others only after every key of local. n is
-// the number of local's keys drawn.
-func (m *Model) keyLine(local, global []key.Binding) (line string, n int) {
-	sep := m.help.Styles.ShortSeparator.Render(m.help.ShortSeparator)
-	room := m.width - lipgloss.Width(m.help.ShortHelpView(global[:1]))
-	if len(local) > 0 {
-		room -= lipgloss.Width(sep)
-	}
-	shown, n := m.wholeKeys(local, room)
-	keys := global[:1]
-	if n == len(local) {
-		// The other global keys, as many as the line leaves room for.
-		for n := len(global); n > 1; n-- {
-			if lipgloss.Width(shown)+lipgloss.Width(sep)+lipgloss.Width(m.help.ShortHelpView(global[:n])) <= m.width {
-				keys = global[:n]
-				break
-			}
-		}
-	}
-	if shown == "" {
-		return m.help.ShortHelpView(keys), 0
-	}
-	return shown + sep + m.help.ShortHelpView(keys), n
-}
-
-// terse is bindings with the small words (a, an, the, one) left out of
-// their descriptions: "type id" for "type an id", "look up" for "look one
-// up". Cut to its first word, a description read oddly ("/ i type",
-// "enter look", "n new"); without its small words it still says what the
-// key does.
-func terse(bindings []key.Binding) []key.Binding {
-	out := make([]key.Binding, len(bindings))
-	for i, b := range bindings {
-		out[i] = b
-		words := strings.Fields(b.Help().Desc)
-		kept := slices.DeleteFunc(slices.Clone(words), func(w string) bool {
-			switch w {
-			case "a", "an", "the", "one":
-				return true
-			}
-			return false
-		})
-		if len(kept) > 0 && len(kept) < len(words) {
-			out[i] = withHelp(b, strings.Join(kept, " "))
-		}
-	}
-	return out
-}
-
-// longTail is how long, in letters, what follows a description's first
-// word must be for headWords to drop it.
-const longTail = 7
-
-// headWords is bindings with each description cut to its first word where
-// what is cut is long, the thing the screen is about ("start distribution"
-// on the contracts), but not a short word the verb needs to be read ("type
-// id", "look up", "new lookup"), nor where two would then read the same
-// ("detail up", "detail down").
-func headWords(bindings []key.Binding) []key.Binding {
-	out := make([]key.Binding, len(bindings))
-	seen := map[string]int{}
-	for _, b := range bindings {
-		head, _, _ := strings.Cut(b.Help().Desc, " ")
-		seen[head]++
-	}
-	for i, b := range bindings {
-		out[i] = b
-		head, tail, _ := strings.Cut(b.Help().Desc, " ")
-		if seen[head] == 1 && len([]rune(strings.ReplaceAll(tail, " ", ""))) >= longTail {
-			out[i] = withHelp(b, head)
-		}
-	}
-	return out
-}
-
-// wholeKeys shows as many of the bindings as fit in width, whole, and an
-// ellipsis when some are left out: a binding cut in the middle ("←…")
-// says nothing. n is how many it shows. (help.Model's own Width adds a
-// binding anyway when the ellipsis does not fit, so the count is ours.)
-func (m *Model) wholeKeys(bindings []key.Binding, width int) (line string, n int) {
-	var enabled []key.Binding
-	for _, b := range bindings {
-		if b.Enabled() {
-			enabled = append(enabled, b)
-		}
-	}
-	sep := lipgloss.Width(m.help.Styles.ShortSeparator.Render(m.help.ShortSeparator))
-	ellipsis := " " + m.help.Styles.Ellipsis.Render(m.help.Ellipsis)
-	// ends[n] is the width of the first n bindings drawn together.
-	ends := make([]int, len(enabled)+1)
-	for i, b := range enabled {
-		ends[i+1] = ends[i] + lipgloss.Width(m.help.ShortHelpView([]key.Binding{b}))
-		if i > 0 {
-			ends[i+1] += sep
-		}
-	}
-	if ends[len(enabled)] <= width {
-		return m.help.ShortHelpView(enabled), len(enabled)
-	}
-	for n := len(enabled) - 1; n > 0; n-- {
-		if ends[n]+lipgloss.Width(ellipsis) <= width {
-			return m.help.ShortHelpView(enabled[:n]) + ellipsis, n
-		}
-	}
-	return "", 0
-}
-
-// helpColumns lays groups of keys out side by side as far as the width
-// goes, then on further rows, so that no key is cut at 80 columns.
-func (m *Model) helpColumns(groups [][]key.Binding) string {
-	const gap = "    "
-	var rows []string
-	var row []string
-	rowWidth := 0
-	for _, g := range groups {
-		if len(g) == 0 {
-			continue
-		}
-		block := m.help.FullHelpView([][]key.Binding{g})
-		w := lipgloss.Width(block)
-		if len(row) > 0 && rowWidth+len(gap)+w > m.width {
-			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
-			row, rowWidth = nil, 0
-		}
-		if len(row) > 0 {
-			row = append(row, gap)
-			rowWidth += len(gap)
-		}
-		row = append(row, block)
-		rowWidth += w
-	}
-	if len(row) > 0 {
-		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
-	}
-	return strings.Join(rows, "\n\n")
-}
-
-func (m *Model) fullHelp() string {
-	var b strings.Builder
-	b.WriteString(headerStyle.Render("Keys") + "  (?, f1 or esc to close)\n\n")
-	b.WriteString(m.helpColumns(m.keys.full()))
-	b.WriteString("\n\n" + headerStyle.Render(sanitize.Line(m.top().Title())) + "\n")
-	b.WriteString(m.helpColumns(m.top().FullHelp()))
-	b.WriteString("\n\n" + headerStyle.Render("Commands") + " (: then tab completes)\n")
-	var names []string
-	for _, c := range commands {
-		names = append(names, ":"+strings.TrimSpace(c.name+" "+c.args))
-	}
-	b.WriteString(wrapWords(names, " · ", m.width))
-	b.WriteString("\n\n" + headerStyle.Render("Terminal size") + "\n")
-	b.WriteString(wrapWords(strings.Fields(layoutHelp), " ", m.width))
-	return b.String()
-}
-
-// layoutHelp tells what each terminal size gets.
-var layoutHelp = fmt.Sprintf("From %dx%d the full layout, with detail panes beside or under the tables; down to %dx%d a compact one, where d (or enter) opens a row's details; below that only a notice.",
-	FullWidth, FullHeight, MinWidth, MinHeight)

@@ -156,11 +156,11 @@ func (st *start) View() string {
 	parts := make([]forms, partBusy+1)
 	parts[partBrand] = forms{headerStyle.Render("allot"), ""}
 	parts[partProfile], parts[partBadge] = profileParts(st.open.Name, st.open.Sandbox)
-	top := []string{shrink(parts, headerSteps, partProfile, " │ ", st.width), fit(tabLabels(tabContracts, tabsSpaced), st.width, 1)}
+	top := []string{shrink(parts, headerSteps, partProfile, " │ ", st.width), widget.Fit(tabLabels(tabContracts, tabsSpaced), st.width, 1)}
 	if st.width < FullWidth || st.height < FullHeight {
 		parts[partBrand] = nil
 		top = []string{shrink(parts, headerSteps, partProfile, " │ ", st.width)}
 	}
 	h := st.height - len(top) - 2
-	return strings.Join(append(top, fit(body, st.width, h), "", fit(st.help.ShortHelpView([]key.Binding{st.keys.Quit}), st.width, 1)), "\n")
+	return strings.Join(append(top, widget.Fit(body, st.width, h), "", widget.Fit(st.help.ShortHelpView([]key.Binding{st.keys.Quit}), st.width, 1)), "\n")
 }
