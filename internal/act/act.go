@@ -243,11 +243,11 @@ func (r *Recorder) RequestClaim(ctx context.Context, client *api.Client, allocat
 // The operations writes are journaled under, as the command line names
 // them.
 const (
-	OpTransaction = "transactions/create"
-	OpSchedule    = "schedules/create"
-	OpUploadURL   = "portals/creatives/upload-url"
-	OpCreative    = "portals/creatives/create"
-	OpClaim       = "allocations/claim"
+	OpTransaction = journal.OpTransaction
+	OpSchedule    = journal.OpSchedule
+	OpUploadURL   = journal.OpUploadURL
+	OpCreative    = journal.OpCreative
+	OpClaim       = journal.OpClaim
 )
 
 // SignIn signs the portal's sign-in message text with signer and sends it,

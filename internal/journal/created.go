@@ -1,0 +1,56 @@
+package journal
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+
+	"allot/api"
+)
+
+// The operations writes are journaled under, as the command line names
+// them (internal/act writes them; the queries here read them back).
+const (
+	OpTransaction = "transactions/create"
+	OpSchedule    = "schedules/create"
+	OpUploadURL   = "portals/creatives/upload-url"
+	OpCreative    = "portals/creatives/create"
+	OpClaim       = "allocations/claim"
+)
+
+// ErrNoJournal is the error of a query with no journal to read.
+var ErrNoJournal = errors.New("the local journal is not available")
+
+// CreatedSchedule is a schedule this machine created, as its journal
+// recorded the service's answer.
+type CreatedSchedule struct {
+	Key, ID, Name string
+	At            time.Time
+	Profile       string
+}
+
+// CreatedSchedules lists the schedules created from this machine on
+// deployment d, newest first, from the answers to schedules/create: an
+// outcome without a schedule in it (refused, unknown, damaged) is not one.
+func (j *Journal) CreatedSchedules(d Deployment) ([]CreatedSchedule, error) {
+	if j == nil {
+		return nil, ErrNoJournal
+	}
+	res, err := j.Read()
+	if err != nil {
+		return nil, err
+	}
+	var out []CreatedSchedule
+	for i := len(res.Entries) - 1; i >= 0; i-- {
+		e := res.Entries[i]
+		if e.Kind != KindOutcome || e.Op != OpSchedule || len(e.Data) == 0 || !d.Owns(e) {
+			continue
+		}
+		var sch api.Schedule
+		if json.Unmarshal(e.Data, &sch) != nil || sch.Key == "" {
+			continue
+		}
+		out = append(out, CreatedSchedule{Key: sch.Key, ID: sch.ID, Name: sch.Name, At: e.At, Profile: e.Profile})
+	}
+	return out, nil
+}
