@@ -155,14 +155,14 @@ func (r *Recorder) Settle(op, ref, write, status string) {
 
 // What a check found about a write whose answer was lost.
 const (
-	StatusApplied    = "applied (checked)"
-	StatusNotApplied = "not applied (checked)"
+	StatusApplied    = journal.StatusApplied
+	StatusNotApplied = journal.StatusNotApplied
 )
 
 // StatusResent settles a write whose answer was lost when the user sends
 // it again: the later request is the one to follow; this one may have
 // been applied too.
-const StatusResent = "resent"
+const StatusResent = journal.StatusResent
 
 // Resent records that the user sends w, whose outcome is unknown, again:
 // from then on it is settled as StatusResent, no longer unknown.
