@@ -209,8 +209,8 @@ func Read(j *journal.Journal, d journal.Deployment) ([]Row, error) {
 	rows := make([]Row, 0, len(txs))
 	for _, t := range txs {
 		row := Row{ID: t.ID, Kind: t.Ref, Status: t.Status, At: t.At, Profile: t.Profile}
-		if k, ok := writeKinds[t.Op]; ok && t.Kind != journal.TxCreated && t.Kind != journal.TxChain {
-			row.Kind = k
+		if k, ok := writeKinds[t.Op]; ok {
+			row.Kind = k // a write's; a transaction's kind is its action
 		}
 		switch t.Kind {
 		case journal.TxCreated:
