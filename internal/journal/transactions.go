@@ -8,17 +8,6 @@ import (
 	"allot/api"
 )
 
-// What a check found about a write whose answer was lost.
-const (
-	StatusApplied    = "applied (checked)"
-	StatusNotApplied = "not applied (checked)"
-)
-
-// StatusResent settles a write whose answer was lost when the user sends
-// it again: the later request is the one to follow; this one may have
-// been applied too.
-const StatusResent = "resent"
-
 // TxKind says what the journal knows of a Transaction.
 type TxKind int
 
