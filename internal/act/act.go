@@ -155,14 +155,14 @@ func (r *Recorder) Settle(op, ref, write, status string) {
 
 // What a check found about a write whose answer was lost.
 const (
-	StatusApplied    = "applied (checked)"
-	StatusNotApplied = "not applied (checked)"
+	StatusApplied    = journal.StatusApplied
+	StatusNotApplied = journal.StatusNotApplied
 )
 
 // StatusResent settles a write whose answer was lost when the user sends
 // it again: the later request is the one to follow; this one may have
 // been applied too.
-const StatusResent = "resent"
+const StatusResent = journal.StatusResent
 
 // Resent records that the user sends w, whose outcome is unknown, again:
 // from then on it is settled as StatusResent, no longer unknown.
@@ -243,11 +243,11 @@ func (r *Recorder) RequestClaim(ctx context.Context, client *api.Client, allocat
 // The operations writes are journaled under, as the command line names
 // them.
 const (
-	OpTransaction = "transactions/create"
-	OpSchedule    = "schedules/create"
-	OpUploadURL   = "portals/creatives/upload-url"
-	OpCreative    = "portals/creatives/create"
-	OpClaim       = "allocations/claim"
+	OpTransaction = journal.OpTransaction
+	OpSchedule    = journal.OpSchedule
+	OpUploadURL   = journal.OpUploadURL
+	OpCreative    = journal.OpCreative
+	OpClaim       = journal.OpClaim
 )
 
 // SignIn signs the portal's sign-in message text with signer and sends it,

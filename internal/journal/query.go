@@ -1,6 +1,9 @@
 package journal
 
-import "strings"
+import (
+	"errors"
+	"strings"
+)
 
 // Deployment is the service, and the chain, a profile works with. Two
 // profiles may share a name and not a deployment (the embedded sandbox
@@ -51,6 +54,17 @@ func (w Write) Settled() bool {
 // StatusUnknown is the outcome of a write whose answer never came.
 const StatusUnknown = "unknown"
 
+// What a check found about a write whose answer was lost.
+const (
+	StatusApplied    = "applied (checked)"
+	StatusNotApplied = "not applied (checked)"
+)
+
+// StatusResent settles a write whose answer was lost when the user sends
+// it again: the later request is the one to follow; this one may have
+// been applied too.
+const StatusResent = "resent"
+
 // Writes pairs every write request in entries with its outcome, in the
 // order the requests were made. An outcome goes to the request with its
 // Write id; one without (an older journal) to the oldest request of the
@@ -98,3 +112,16 @@ func Writes(entries []Entry) []Write {
 	}
 	return out
 }
+
+// The operations writes are journaled under, as the command line names
+// them (internal/act writes them; the queries here read them back).
+const (
+	OpTransaction = "transactions/create"
+	OpSchedule    = "schedules/create"
+	OpUploadURL   = "portals/creatives/upload-url"
+	OpCreative    = "portals/creatives/create"
+	OpClaim       = "allocations/claim"
+)
+
+// ErrNoJournal is the error of a query with no journal to read.
+var ErrNoJournal = errors.New("the local journal is not available")

@@ -54,7 +54,7 @@ func NewAllocation(ctx *views.Context) views.Screen {
 	in.CharLimit = 36
 	in.Prompt = "Allocation: "
 	a := &allocation{ctx: ctx, input: in, pick: -1, detail: widget.NewDetail()}
-	a.recent = views.RecentLookups(ctx.Journal, ctx.Session.Deployment())
+	a.recent = ctx.Journal.RecentLookups(ctx.Session.Deployment(), views.MaxRecent)
 	if fx := ctx.Session.Fixtures; fx != nil {
 		a.demo = fx.AllocationIDs[:min(len(fx.AllocationIDs), views.MaxRecent)]
 	}
@@ -69,7 +69,7 @@ type LookupMsg struct{ ID string }
 // the embedded sandbox, its demo allocations, as the Allocation screen
 // offers them.
 func RecentAllocations(ctx *views.Context) []string {
-	ids := views.RecentLookups(ctx.Journal, ctx.Session.Deployment())
+	ids := ctx.Journal.RecentLookups(ctx.Session.Deployment(), views.MaxRecent)
 	if fx := ctx.Session.Fixtures; fx != nil {
 		for _, id := range fx.AllocationIDs[:min(len(fx.AllocationIDs), views.MaxRecent)] {
 			if !slices.Contains(ids, id) {

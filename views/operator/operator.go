@@ -142,7 +142,7 @@ func Reopen(ctx *views.Context, action, write string, body []byte, at time.Time)
 // api.ActionFundDistribution.
 func New(ctx *views.Context, c api.Contract, action string) views.Screen {
 	o := &operator{ctx: ctx, contract: c, action: action, width: 80, height: 22}
-	o.recent = views.RecentLookups(ctx.Journal, ctx.Session.Deployment())
+	o.recent = ctx.Journal.RecentLookups(ctx.Session.Deployment(), views.MaxRecent)
 	o.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	var fields []*widget.FormField
 	switch action {

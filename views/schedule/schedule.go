@@ -11,6 +11,7 @@ import (
 
 	"allot/api"
 	"allot/internal/act"
+	"allot/internal/journal"
 	"allot/views"
 	"allot/views/widget"
 )
@@ -81,7 +82,7 @@ type schedule struct {
 	unknownNote                  string
 	reopened                     *act.Sent // the write read back from the journal, to check when the page opens
 	written                      act.Sent  // the write whose outcome is unknown
-	list                         []CreatedSchedule
+	list                         []journal.CreatedSchedule
 	listErr                      error
 	listSeq                      int
 	width, height                int
@@ -147,12 +148,12 @@ func (s *schedule) Mode() views.Mode {
 func (s *schedule) reloadList() tea.Cmd {
 	s.listSeq = views.NextSeq()
 	j, d := s.ctx.Journal, s.ctx.Session.Deployment()
-	return views.Load(s.listSeq, func(context.Context) ([]CreatedSchedule, error) { return CreatedSchedules(j, d) })
+	return views.Load(s.listSeq, func(context.Context) ([]journal.CreatedSchedule, error) { return j.CreatedSchedules(d) })
 }
 
 func (s *schedule) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case views.Loaded[[]CreatedSchedule]:
+	case views.Loaded[[]journal.CreatedSchedule]:
 		if msg.Seq == s.listSeq {
 			s.list, s.listErr = msg.Value, msg.Err
 		}

@@ -6,14 +6,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api/sandbox"
 	"allot/internal/act"
-	"allot/internal/journal"
 	"allot/internal/session"
 	"allot/views"
 	"allot/views/transactions"
@@ -209,36 +207,6 @@ func TestScheduleOutcomeUnknown(t *testing.T) {
 	d.Keys("esc")
 	if s.state != stageForm {
 		t.Fatalf("esc from the unknown page: state %d", s.state)
-	}
-}
-
-func TestCreatedSchedulesReadsJournal(t *testing.T) {
-	j, _ := journal.Open(t.TempDir())
-	at := time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)
-	for i, e := range []journal.Entry{
-		{Kind: journal.KindRequest, Op: "schedules/create", Ref: "a", Data: json.RawMessage(`{"name":"a"}`)},
-		{Kind: journal.KindOutcome, Op: "schedules/create", Ref: "a", Status: "S-AAAAAAAA", Data: json.RawMessage(`{"id":"1","key":"S-AAAAAAAA","name":"a"}`)},
-		{Kind: journal.KindOutcome, Op: "schedules/create", Ref: "b", Status: "failed"},
-		{Kind: journal.KindOutcome, Op: "schedules/create", Ref: "c", Status: "unknown"},
-		{Kind: journal.KindOutcome, Op: "transactions/create", Data: json.RawMessage(`{"key":"S-NOTASCHE"}`)},
-		{Kind: journal.KindOutcome, Op: "schedules/create", Ref: "d", Data: json.RawMessage(`{"id":"2","key":"S-DDDDDDDD","name":"d"}`)},
-	} {
-		e.At = at.Add(time.Duration(i) * time.Hour)
-		e.Profile = "p"
-		if err := j.Append(e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := CreatedSchedules(j, journal.Deployment{Profile: "p"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 2 || got[0].Key != "S-DDDDDDDD" || got[1].Key != "S-AAAAAAAA" || got[1].ID != "1" || got[1].Name != "a" ||
-		!got[1].At.Equal(at.Add(time.Hour)) || got[0].Profile != "p" {
-		t.Fatalf("created %+v", got)
-	}
-	if _, err := CreatedSchedules(nil, journal.Deployment{}); err == nil {
-		t.Fatal("no error without a journal")
 	}
 }
 

@@ -49,19 +49,6 @@ var keyUnknown = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "ch
 // statusUnknown marks a request whose answer never came.
 const statusUnknown = "UNKNOWN"
 
-// chainStatus is a final status as the journal holds it (wallet.Status's
-// JSON).
-type chainStatus struct {
-	Block         uint64 `json:"block"`
-	GasUsed       uint64 `json:"gasUsed"`
-	Confirmations uint64 `json:"confirmations"`
-	RevertReason  string `json:"revertReason"`
-}
-
-func (r *Row) apply(st chainStatus) {
-	r.Block, r.Confirmations, r.GasUsed, r.RevertReason = st.Block, st.Confirmations, st.GasUsed, st.RevertReason
-}
-
 // statusText is the status with where the transaction was mined.
 func (r Row) StatusText() string {
 	switch {
@@ -195,7 +182,7 @@ func (t *transactions) merge() []Row {
 	for i := range rows {
 		if st, ok := t.live[rows[i].ID]; ok && rows[i].Block == 0 {
 			rows[i].Status = string(st.State)
-			rows[i].apply(chainStatus{Block: st.Block, GasUsed: st.GasUsed, Confirmations: st.Confirmations, RevertReason: st.RevertReason})
+			rows[i].Block, rows[i].Confirmations, rows[i].GasUsed, rows[i].RevertReason = st.Block, st.Confirmations, st.GasUsed, st.RevertReason
 		}
 	}
 	return rows
@@ -210,97 +197,54 @@ var writeKinds = map[string]string{
 	act.OpClaim:     "claim request",
 }
 
-// Read lists what the journal says was created on deployment
-// d: the transactions created, the chain transactions sent, and every
-// write whose outcome is unknown, of any kind. A write whose outcome was
+// Read lists what the journal says was created on deployment d
+// (journal.Transactions), as the screen's rows. A write whose outcome was
 // never recorded (the program ended while it was in flight) is unknown
 // too, in every run after, until a later outcome settles it.
 func Read(j *journal.Journal, d journal.Deployment) ([]Row, error) {
-	if j == nil {
-		return nil, fmt.Errorf("the local journal is not available")
-	}
-	res, err := j.Read()
+	txs, warnings, err := j.Transactions(d)
 	if err != nil {
 		return nil, err
 	}
-	var rows []Row
-	for _, w := range journal.Writes(res.Entries) {
-		e := w.Request
-		if !d.Owns(e) {
-			continue
+	rows := make([]Row, 0, len(txs))
+	for _, t := range txs {
+		row := Row{ID: t.ID, Kind: t.Ref, Status: t.Status, At: t.At, Profile: t.Profile}
+		if k, ok := writeKinds[t.Op]; ok {
+			row.Kind = k // a write's; a transaction's kind is its action
 		}
-		at := e.At
-		if w.Outcome != nil {
-			at = w.Outcome.At
-		}
-		switch {
-		case w.Settled() && e.Op == act.OpTransaction && len(w.Outcome.Data) > 0:
-			var created api.TransactionsResult
-			if json.Unmarshal(w.Outcome.Data, &created) != nil {
-				continue
+		switch t.Kind {
+		case journal.TxCreated:
+			row.Sent = t.Request
+		case journal.TxSettled:
+			// The ids were lost with the answer; the user may have sent
+			// it again, and the later request is listed too.
+			switch t.Status {
+			case journal.StatusNotApplied:
+				row.ID = "(not created)"
+			case journal.StatusResent:
+				row.ID = "(no answer: may have been created; sent again)"
+			default:
+				row.ID = "(created; its id was lost with the answer)"
 			}
-			// Shown as the operator's result page and `allot tx` show
-			// it: no call reports a change of the PENDING it answers.
-			for _, tx := range created.Transactions {
-				status, _ := tx.Shown()
-				rows = append(rows, Row{ID: tx.TransactionID, Kind: e.Ref, Status: status, At: at, Profile: e.Profile, Sent: e.Data})
-			}
-		case w.Outcome != nil && (w.Outcome.Status == act.StatusApplied || w.Outcome.Status == act.StatusNotApplied || w.Outcome.Status == act.StatusResent):
-			// An unknown outcome a check settled (its ids were lost with
-			// the answer), or the user sent again: the later request is
-			// listed too.
-			id := "(created; its id was lost with the answer)"
-			switch w.Outcome.Status {
-			case act.StatusNotApplied:
-				id = "(not created)"
-			case act.StatusResent:
-				id = "(no answer: may have been created; sent again)"
-			}
-			kind := e.Ref
-			if k, ok := writeKinds[e.Op]; ok {
-				kind = k
-			}
-			rows = append(rows, Row{ID: id, Kind: kind, Status: w.Outcome.Status, At: at, Profile: e.Profile})
-		case !w.Settled():
-			kind := e.Ref // the action of a transaction
-			if k, ok := writeKinds[e.Op]; ok {
-				kind = k
-			}
-			row := Row{ID: "(no answer: may have been created)", Kind: kind, Status: statusUnknown, At: at, Profile: e.Profile, op: e.Op, ref: e.Ref, write: e.Write}
-			if w.Outcome == nil {
+		case journal.TxUnknown:
+			row.ID, row.Status = "(no answer: may have been created)", statusUnknown
+			if t.NoOutcome {
 				row.ID = "(no outcome recorded: may have been created)"
 			}
+			row.op, row.ref, row.write = t.Op, t.Ref, t.Write
 			// Decided once, here: the footer asks on every frame.
-			if canReopen(e.Op, e.Ref, e.Data) {
-				row.Body = e.Data
+			if canReopen(t.Op, t.Ref, t.Request) {
+				row.Body = t.Request
 			}
-			rows = append(rows, row)
+		case journal.TxChain:
+			row.Kind = orDefault(t.Op, "chain")
+			row.Block, row.Confirmations, row.GasUsed, row.RevertReason = t.Block, t.Confirmations, t.GasUsed, t.RevertReason
 		}
-	}
-	// Chain transactions: later entries update a hash's status.
-	index := map[string]int{}
-	for _, e := range res.Entries {
-		if e.Kind != journal.KindTransaction || e.Ref == "" || !d.Owns(e) {
-			continue
-		}
-		var st chainStatus
-		_ = json.Unmarshal(e.Data, &st) // sending and pending entries hold no status: zero
-		if i, ok := index[e.Ref]; ok {
-			rows[i].Status = e.Status
-			rows[i].apply(st)
-			continue
-		}
-		index[e.Ref] = len(rows)
-		row := Row{ID: e.Ref, Kind: orDefault(e.Op, "chain"), Status: e.Status, At: e.At, Profile: e.Profile}
-		row.apply(st)
 		rows = append(rows, row)
 	}
-	// Newest first; the journal's order breaks ties.
-	slices.Reverse(rows)
-	slices.SortStableFunc(rows, func(a, b Row) int { return b.At.Compare(a.At) })
-	if len(res.Warnings) > 0 {
+	if len(warnings) > 0 {
 		// A torn last line after a crash: what was read is listed.
-		return rows, views.RowsWarning(strings.Join(res.Warnings, "; "))
+		return rows, views.RowsWarning(strings.Join(warnings, "; "))
 	}
 	return rows, nil
 }
