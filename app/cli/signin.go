@@ -16,6 +16,29 @@ const isoMillis = "2006-01-02T15:04:05.000Z"
 // signIn signs in to the portal as acct: it shows the exact sign-in message
 // on stderr, unlocks the account, records the message in the journal and
 // only then signs and sends it.
+// signInAs opens the session, unlocks the keystore account --account
+// names and signs in with it: what the portal commands do before their
+// own call. lock forgets the unlocked key; the caller defers it.
+func (e *env) signInAs(ctx context.Context, ks keystoreFlags, account string) (portal *wallet.Portal, sess wallet.Session, lock func(), err error) {
+	addr, err := parseAddress("account", account)
+	if err != nil {
+		return nil, wallet.Session{}, nil, err
+	}
+	s, err := e.open(ctx, opening{write: true})
+	if err != nil {
+		return nil, wallet.Session{}, nil, err
+	}
+	acct, err := openAccount(ctx, e, ks, addr)
+	if err != nil {
+		return nil, wallet.Session{}, nil, err
+	}
+	if portal, sess, err = e.signIn(ctx, s, acct); err != nil {
+		acct.lock()
+		return nil, wallet.Session{}, nil, err
+	}
+	return portal, sess, acct.lock, nil
+}
+
 func (e *env) signIn(ctx context.Context, s *opened, acct *signingAccount) (*wallet.Portal, wallet.Session, error) {
 	portal, err := s.Portal()
 	if err != nil {
@@ -52,23 +75,11 @@ var signinCommand = command{
 			if err := noArgs(args); err != nil {
 				return err
 			}
-			addr, err := parseAddress("account", *account)
+			portal, sess, lock, err := e.signInAs(ctx, ks, *account)
 			if err != nil {
 				return err
 			}
-			s, err := e.open(ctx, opening{write: true})
-			if err != nil {
-				return err
-			}
-			acct, err := openAccount(ctx, e, ks, addr)
-			if err != nil {
-				return err
-			}
-			defer acct.lock()
-			portal, sess, err := e.signIn(ctx, s, acct)
-			if err != nil {
-				return err
-			}
+			defer lock()
 			var token string
 			if *showToken {
 				if token, err = portal.RevealToken(); err != nil {
@@ -104,23 +115,11 @@ var submissionCommand = command{
 			if err := noArgs(args); err != nil {
 				return err
 			}
-			addr, err := parseAddress("account", *account)
+			portal, sess, lock, err := e.signInAs(ctx, ks, *account)
 			if err != nil {
 				return err
 			}
-			s, err := e.open(ctx, opening{write: true})
-			if err != nil {
-				return err
-			}
-			acct, err := openAccount(ctx, e, ks, addr)
-			if err != nil {
-				return err
-			}
-			defer acct.lock()
-			portal, _, err := e.signIn(ctx, s, acct)
-			if err != nil {
-				return err
-			}
+			defer lock()
 			res, err := portal.SubmissionAccounts(ctx)
 			if err != nil {
 				return err
@@ -133,7 +132,7 @@ var submissionCommand = command{
 				claimWallet = *res.ClaimWallet
 			}
 			if err := fields(e.Stdout,
-				"wallet", addr.Hex(),
+				"wallet", sess.Wallet.Hex(),
 				"submitted", strconv.FormatBool(res.Submitted),
 				"humanity passed", strconv.FormatBool(res.PohPassed),
 				"claim wallet", claimWallet,
