@@ -10,6 +10,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
+	"allot/internal/act"
 )
 
 func TestOperatorValidationInPlace(t *testing.T) {
@@ -242,7 +243,13 @@ func TestOperatorViewFits(t *testing.T) {
 	if strings.Contains(h.o.View(), "\x1b]52") {
 		t.Error("a transaction id from the network reached the screen unsanitized")
 	}
-	h.o.state, h.o.unknownErr, h.o.checked = stageUnknown, &api.OutcomeUnknownError{Op: "transactions/create", Err: io.ErrUnexpectedEOF}, checkCannotTell
+	h.o.state, h.o.unknownErr = stageUnknown, &api.OutcomeUnknownError{Op: "transactions/create", Err: io.ErrUnexpectedEOF}
+	h.ctx.Recorder.Ledger = nil // the check cannot tell: the longest page
+	h.o.outcome.Reopen(h.ctx.Recorder, act.Sent{Op: createOp, Ref: h.o.action, Body: h.o.body})
+	h.run(h.o.outcome.Check())
+	if v := h.o.outcome.Verdict(); v == nil || v.Check != act.CannotTell {
+		t.Fatalf("the check found %+v, want cannot tell", v)
+	}
 	check(h, "unknown outcome")
 }
 

@@ -65,7 +65,7 @@ func (o *operator) answered(msg widget.ConfirmMsg) tea.Cmd {
 	case o.state == stageResend:
 		o.asking = nil
 		if msg.Yes {
-			o.ctx.Recorder.Resent(o.written)
+			o.outcome.Resent()
 			return o.send()
 		}
 		o.state = stageUnknown
@@ -81,18 +81,11 @@ type sentMsg struct {
 	err    error
 }
 
-// checkedMsg is what checking an unknown outcome found.
-type checkedMsg struct {
-	seq     int
-	verdict act.Verdict
-	err     error
-}
-
 // send sends the reviewed request once, journaled, off the UI goroutine.
 func (o *operator) send() tea.Cmd {
 	o.seq = views.NextSeq()
 	o.state = stageSending
-	o.general, o.hint, o.checked = "", "", checkNone
+	o.general, o.hint = "", ""
 	o.sentAt = o.ctx.Now()
 	seq, req := o.seq, o.req
 	sess, rec := o.ctx.Session, o.ctx.Recorder
@@ -116,12 +109,12 @@ func (o *operator) sent(msg sentMsg) tea.Cmd {
 	case act.Unknown(msg.err):
 		defer o.fitScroll()
 		o.state, o.unknownErr = stageUnknown, msg.err
-		o.written = act.Sent{Op: createOp, Ref: o.action, Body: o.body}
+		written := act.Sent{Op: createOp, Ref: o.action, Body: o.body}
 		var journaled *act.UnknownError
 		if errors.As(msg.err, &journaled) {
-			o.written = journaled.Sent()
+			written = journaled.Sent()
 		}
-		return nil
+		return o.outcome.Lost(o.ctx.Recorder, written)
 	case errors.As(msg.err, &invalid):
 		o.state = stageForm
 		o.general = "The service refused the request: fix the marked fields."
@@ -135,34 +128,9 @@ func (o *operator) sent(msg sentMsg) tea.Cmd {
 	return o.form.Focus(o.form.Focused())
 }
 
-// check finds out whether the write whose answer was lost was applied;
-// what it finds settles the write in the journal (act.Recorder.Check).
-func (o *operator) check() tea.Cmd {
-	if o.checked == checkRunning {
-		return nil
-	}
-	o.checked = checkRunning
-	seq, sent, rec := o.seq, o.written, o.ctx.Recorder
-	return func() tea.Msg {
-		v, err := views.CheckSent(rec, sent)
-		return checkedMsg{seq: seq, verdict: v, err: err}
-	}
-}
-
 // askResend shows the body again and asks before sending it a second time.
 func (o *operator) askResend() tea.Cmd {
-	var found *act.Verdict
-	switch o.checked {
-	case checkRunning:
-		return nil
-	case checkApplied:
-		found = &act.Verdict{Check: act.Applied}
-	case checkNotApplied:
-		found = &act.Verdict{Check: act.NotApplied}
-	case checkCannotTell:
-		found = &act.Verdict{Check: act.CannotTell}
-	}
-	prompt, refused := views.ResendQuestion(found)
+	prompt, refused := o.outcome.Resend()
 	if o.hint = refused; refused != "" {
 		return nil
 	}

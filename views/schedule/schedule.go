@@ -10,7 +10,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/internal/act"
 	"allot/views"
 	"allot/views/widget"
 )
@@ -78,9 +77,8 @@ type schedule struct {
 	reviewed                     api.ScheduleRequest
 	seq                          int
 	created                      *api.Schedule
-	unknownNote                  string
-	reopened                     *act.Sent // the write read back from the journal, to check when the page opens
-	written                      act.Sent  // the write whose outcome is unknown
+	lostNote                     string        // what the page of a lost answer says until the check answers
+	outcome                      views.Outcome // the write whose answer was lost, and its check
 	list                         []CreatedSchedule
 	listErr                      error
 	listSeq                      int
@@ -130,15 +128,15 @@ func (s *schedule) Drafted() bool {
 }
 
 func (s *schedule) Init() tea.Cmd {
-	if s.reopened != nil {
-		return tea.Batch(s.reloadList(), s.check(*s.reopened))
+	if s.state == stageUnknown { // a write read back from the journal
+		return tea.Batch(s.reloadList(), s.outcome.Check())
 	}
 	return tea.Batch(s.form.Focus(0), s.reloadList())
 }
 
 func (s *schedule) Mode() views.Mode {
 	return views.Mode{
-		Busy:      s.state == stageSending,
+		Busy:      s.state == stageSending || s.outcome.Checking(),
 		TakesKeys: s.state == stageForm || s.state == stageReview || s.state == stageResending,
 		OwnsEsc:   s.state != stageForm,
 	}
@@ -151,6 +149,10 @@ func (s *schedule) reloadList() tea.Cmd {
 }
 
 func (s *schedule) Update(msg tea.Msg) tea.Cmd {
+	if s.outcome.Update(msg) {
+		s.layout() // what the check found is above the body
+		return s.reloadList()
+	}
 	switch msg := msg.(type) {
 	case views.Loaded[[]CreatedSchedule]:
 		if msg.Seq == s.listSeq {
@@ -193,12 +195,12 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 		switch {
 		case s.scroll.Key(k):
 			return nil
-		case key.Matches(k, keyResend):
+		case key.Matches(k, keyResend) && !s.outcome.Checking():
 			// The body again, under the question; what the check found
 			// is said with it.
 			s.state = stageResending
 			s.asking = views.NewWriteReview(s.ctx, "Send again? POST "+createOp, "The body, exactly as it will be sent:", s.pretty,
-				s.ctx.Confirm("schedule-resend", "Send the same schedule again?", s.unknownNote,
+				s.ctx.Confirm("schedule-resend", "Send the same schedule again?", s.unknownNote(),
 					"The first request may have created it: sending again can create a second schedule."))
 			s.layout()
 			return nil
