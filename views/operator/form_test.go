@@ -11,6 +11,7 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/internal/act"
+	"allot/views"
 )
 
 func TestOperatorValidationInPlace(t *testing.T) {
@@ -294,8 +295,8 @@ func TestServiceErrorsMarkTheirField(t *testing.T) {
 	if len(h.o.rows) != 4 {
 		t.Fatalf("%d rows", len(h.o.rows))
 	}
-	h.o.state, h.o.seq = stageSending, 1<<30
-	h.run(h.o.Update(sentMsg{seq: h.o.seq, err: &api.ValidationError{Remote: true, Fields: []api.FieldError{
+	h.o.state = stageSending
+	h.run(h.o.sent(&views.Answer[*api.TransactionsResult]{Err: &api.ValidationError{Remote: true, Fields: []api.FieldError{
 		{Path: "data[2].amount", Message: "exceeds what the allocation may receive"},
 		{Path: "fundingWindow", Message: "closed since noon"},
 	}}}))

@@ -69,9 +69,8 @@ type operator struct {
 	// outcome is unknown, or the transactions created.
 	scroll widget.Scroll
 
-	asking *views.WriteReview // the body and the question, to send or resend
-	spin   spinner.Model
-	seq    int
+	asking  *views.WriteReview // the body and the question, to send or resend
+	sending views.Sending[*api.TransactionsResult]
 
 	result     *api.TransactionsResult
 	unknownErr error
@@ -128,7 +127,6 @@ func Reopen(ctx *views.Context, action, write string, body []byte, at time.Time)
 func New(ctx *views.Context, c api.Contract, action string) views.Screen {
 	o := &operator{ctx: ctx, contract: c, action: action, width: 80, height: 22}
 	o.recent = views.RecentLookups(ctx.Journal, ctx.Session.Deployment())
-	o.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	var fields []*widget.FormField
 	switch action {
 	case api.ActionInitialize:
@@ -241,18 +239,12 @@ func (o *operator) Update(msg tea.Msg) tea.Cmd {
 		return o.key(msg)
 	case widget.ConfirmMsg:
 		return o.answered(msg)
-	case sentMsg:
-		if msg.seq == o.seq && o.state == stageSending {
-			return o.sent(msg)
+	case spinner.TickMsg, views.Answer[*api.TransactionsResult]:
+		answer, cmd := o.sending.Update(msg)
+		if answer != nil {
+			return o.sent(answer)
 		}
-		return nil
-	case spinner.TickMsg:
-		if o.state == stageSending {
-			var cmd tea.Cmd
-			o.spin, cmd = o.spin.Update(msg)
-			return cmd
-		}
-		return nil
+		return cmd
 	}
 	if o.outcome.Update(msg) {
 		o.fitScroll() // what the check found is above the body

@@ -23,7 +23,7 @@ func (o *operator) View() string {
 	case stageReview, stageResend:
 		lines = []string{o.asking.View()}
 	case stageSending:
-		lines = []string{o.ctx.Styles.Title.Render(o.heading()), "", o.spin.View() + " sending " + o.action + " to the service…"}
+		lines = []string{o.ctx.Styles.Title.Render(o.heading()), "", o.sending.Spinner() + " sending " + o.action + " to the service…"}
 	case stageResult:
 		lines = o.resultView()
 	case stageUnknown:

@@ -7,6 +7,7 @@ import (
 	"context"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
@@ -75,7 +76,7 @@ type schedule struct {
 	wrapped                      []string           // pretty, wrapped to the width
 	scroll                       widget.Scroll
 	reviewed                     api.ScheduleRequest
-	seq                          int
+	sending                      views.Sending[*api.Schedule]
 	created                      *api.Schedule
 	lostNote                     string        // what the page of a lost answer says until the check answers
 	outcome                      views.Outcome // the write whose answer was lost, and its check
@@ -159,11 +160,12 @@ func (s *schedule) Update(msg tea.Msg) tea.Cmd {
 			s.list, s.listErr = msg.Value, msg.Err
 		}
 		return nil
-	case sentMsg:
-		if msg.seq != s.seq {
-			return nil
+	case spinner.TickMsg, views.Answer[*api.Schedule]:
+		answer, cmd := s.sending.Update(msg)
+		if answer != nil {
+			return s.answered(answer)
 		}
-		return s.answered(msg)
+		return cmd
 	case widget.ConfirmMsg:
 		return s.confirmed(msg)
 	case tea.KeyMsg:

@@ -16,13 +16,6 @@ import (
 	"allot/views/widget"
 )
 
-// sentMsg is the answer to a create.
-type sentMsg struct {
-	seq int
-	res *api.Schedule
-	err error
-}
-
 func (s *schedule) review() tea.Cmd {
 	s.submitted = true
 	s.revalidate()
@@ -87,16 +80,11 @@ func (s *schedule) confirmed(msg widget.ConfirmMsg) tea.Cmd {
 // send creates the reviewed schedule through the recorder, off the UI
 // goroutine. It is only ever called on a confirmed answer.
 func (s *schedule) send() tea.Cmd {
-	s.seq = views.NextSeq()
 	s.state = stageSending
-	seq, req := s.seq, s.reviewed
-	rec, client := s.ctx.Recorder, s.ctx.Session.API
-	return func() tea.Msg {
-		c, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
-		defer cancel()
-		res, err := rec.CreateSchedule(c, client, req)
-		return sentMsg{seq: seq, res: res, err: err}
-	}
+	req, rec, client := s.reviewed, s.ctx.Recorder, s.ctx.Session.API
+	return s.sending.Start(func(c context.Context) (*api.Schedule, error) {
+		return rec.CreateSchedule(c, client, req)
+	})
 }
 
 // unknownNote says what the check of a write whose answer was lost found,
@@ -118,28 +106,24 @@ func (s *schedule) unknownNote() string {
 		strconv.Quote(s.reviewed.Name) + " was created (your journal records the request) before sending again."
 }
 
-func (s *schedule) answered(msg sentMsg) tea.Cmd {
-	var ve *api.ValidationError
+func (s *schedule) answered(answer *views.Answer[*api.Schedule]) tea.Cmd {
+	written, lost := answer.Lost(act.Sent{Op: createOp, Ref: s.reviewed.Name, Body: s.body})
+	ve := answer.Refused()
 	switch {
-	case msg.err == nil:
+	case answer.Err == nil:
 		s.state = stageCreated
-		s.created = msg.res
+		s.created = answer.Value
 		s.setMessage("", false)
 		return s.reloadList()
-	case act.Unknown(msg.err):
+	case lost:
 		// Checked at once: the check settles the write in the journal
 		// when it can tell.
 		s.state = stageUnknown
-		written := act.Sent{Op: createOp, Ref: s.reviewed.Name, Body: s.body}
-		var unknown *act.UnknownError
-		if errors.As(msg.err, &unknown) {
-			written = unknown.Sent()
-		}
 		s.lostNote = "No answer came for this schedule. Checking whether the service applied it…"
 		check := s.outcome.Lost(s.ctx.Recorder, written)
 		s.layout()
 		return tea.Batch(check, s.reloadList())
-	case errors.As(msg.err, &ve) && ve.Remote:
+	case ve != nil && ve.Remote:
 		s.state = stageForm
 		s.remote = map[*widget.FormField]error{}
 		var rest []string
@@ -163,7 +147,7 @@ func (s *schedule) answered(msg sentMsg) tea.Cmd {
 		return s.form.Focus(s.form.Focused())
 	default:
 		s.state = stageForm
-		s.setMessage("not created: "+msg.err.Error(), true)
+		s.setMessage("not created: "+answer.Err.Error(), true)
 		return s.form.Focus(s.form.Focused())
 	}
 }

@@ -22,7 +22,7 @@ func (s *schedule) View() string {
 	case stageReview:
 		out = []string{s.asking.View()}
 	case stageSending:
-		out = []string{s.ctx.Styles.Title.Render("Creating schedule " + strconv.Quote(s.reviewed.Name) + "…")}
+		out = []string{s.sending.Spinner() + " " + s.ctx.Styles.Title.Render("Creating schedule "+strconv.Quote(s.reviewed.Name)+"…")}
 		out = append(out, s.listLines(w, h-2)...)
 	case stageCreated:
 		out = s.createdView(w, h)
