@@ -26,7 +26,6 @@ type LostWrite struct {
 	kind string // what the write is, e.g. "creative registration"
 	path string // where it was sent, as the service names it
 	at   time.Time
-	sent act.Sent
 
 	// Resend sends the same body again through the recorder and says what
 	// came of it in lines; nil when the write is not sent again from here,
@@ -38,14 +37,12 @@ type LostWrite struct {
 	lines  []string // pretty, wrapped
 	scroll widget.Scroll
 
-	seq      int
-	checking bool
-	verdict  *act.Verdict
-	checkErr string
-	confirm  *widget.Confirm
-	sending  bool
-	result   []string // what the resend answered
-	hint     string
+	outcome Outcome // the write, and what its check found
+	seq     int     // of the resend
+	confirm *widget.Confirm
+	sending bool
+	result  []string // what the resend answered
+	hint    string
 
 	width, height int
 }
@@ -60,7 +57,8 @@ var (
 // NewLostWrite is the page of sent, a write of kind whose answer was lost
 // at at; it checks the write as it opens.
 func NewLostWrite(ctx *Context, kind string, sent act.Sent, at time.Time) *LostWrite {
-	w := &LostWrite{ctx: ctx, kind: kind, path: sent.Op, sent: sent, at: at, pretty: PrettyBody(sent.Body), width: 80, height: 20}
+	w := &LostWrite{ctx: ctx, kind: kind, path: sent.Op, at: at, pretty: PrettyBody(sent.Body), width: 80, height: 20}
+	w.outcome.Reopen(ctx.Recorder, sent)
 	if sent.Op == act.OpClaim {
 		w.path = "allocations/" + sent.Ref + "/claim"
 	}
@@ -70,17 +68,10 @@ func NewLostWrite(ctx *Context, kind string, sent act.Sent, at time.Time) *LostW
 
 func (w *LostWrite) Title() string { return "Unknown " + w.kind }
 
-func (w *LostWrite) Init() tea.Cmd { return w.check() }
+func (w *LostWrite) Init() tea.Cmd { return w.outcome.Check() }
 
 func (w *LostWrite) Mode() Mode {
-	return Mode{Busy: w.checking || w.sending, TakesKeys: w.confirm != nil, OwnsEsc: w.confirm != nil || w.sending}
-}
-
-// lostChecked is what the check of the write found.
-type lostChecked struct {
-	seq     int
-	verdict act.Verdict
-	err     error
+	return Mode{Busy: w.outcome.Checking() || w.sending, TakesKeys: w.confirm != nil, OwnsEsc: w.confirm != nil || w.sending}
 }
 
 // lostResent is what sending the write again came to.
@@ -90,31 +81,12 @@ type lostResent struct {
 	err   error
 }
 
-func (w *LostWrite) check() tea.Cmd {
-	if w.checking || w.sending {
-		return nil
-	}
-	w.seq = NextSeq()
-	w.checking, w.checkErr = true, ""
-	seq, sent, rec := w.seq, w.sent, w.ctx.Recorder
-	return func() tea.Msg {
-		v, err := CheckSent(rec, sent)
-		return lostChecked{seq: seq, verdict: v, err: err}
-	}
-}
-
 func (w *LostWrite) Update(msg tea.Msg) tea.Cmd {
 	defer w.fit() // what is above and below the body changes with msg
+	if w.outcome.Update(msg) {
+		return nil
+	}
 	switch msg := msg.(type) {
-	case lostChecked:
-		if msg.seq == w.seq && w.checking {
-			w.checking = false
-			if msg.err != nil {
-				w.checkErr = sanitize.Line(msg.err.Error())
-				return nil
-			}
-			w.verdict = &msg.verdict
-		}
 	case lostResent:
 		if msg.seq != w.seq || !w.sending {
 			return nil
@@ -126,9 +98,9 @@ func (w *LostWrite) Update(msg tea.Msg) tea.Cmd {
 			w.result = msg.lines
 		case errors.As(msg.err, &unknown):
 			// Lost again: the new write is the one to check.
-			w.sent, w.at, w.verdict = unknown.Sent(), w.ctx.Now(), nil
+			w.at = w.ctx.Now()
 			w.hint = "The second request's answer was lost too."
-			return w.check()
+			return w.outcome.Lost(w.ctx.Recorder, unknown.Sent())
 		default:
 			w.hint = "Sent again, and refused: " + sanitize.Line(msg.err.Error())
 		}
@@ -160,7 +132,7 @@ func (w *LostWrite) key(k tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(k, lostKeyCheck):
-		return w.check()
+		return w.outcome.Check()
 	case key.Matches(k, lostKeyResend):
 		w.askResend()
 	}
@@ -175,17 +147,15 @@ func (w *LostWrite) askResend() {
 	case w.Resend == nil:
 		w.hint = w.NoResend
 		return
-	case w.checking:
-		return
 	}
-	prompt, refused := ResendQuestion(w.verdict)
+	prompt, refused := w.outcome.Resend()
 	if refused != "" {
 		w.hint = refused
 		return
 	}
 	// Tagged by the kind of write, as the write screens tag theirs.
 	tag := "creative-resend"
-	if w.sent.Op == act.OpClaim {
+	if w.outcome.Sent().Op == act.OpClaim {
 		tag = "claim-resend"
 	}
 	w.confirm = w.ctx.Confirm(tag, prompt, "POST "+w.path+" with exactly the body above")
@@ -194,7 +164,7 @@ func (w *LostWrite) askResend() {
 }
 
 func (w *LostWrite) send() tea.Cmd {
-	w.ctx.Recorder.Resent(w.sent)
+	w.outcome.Resent()
 	w.seq = NextSeq()
 	w.sending, w.hint = true, ""
 	seq, resend, rec := w.seq, w.Resend, w.ctx.Recorder
@@ -231,12 +201,12 @@ func (w *LostWrite) head() []string {
 		w.at.UTC().Format("15:04:05 MST on 2 Jan 2006")))...)
 	var found string
 	switch {
-	case w.checking:
+	case w.outcome.Checking():
 		found = "Checking whether the service applied it…"
-	case w.checkErr != "":
-		found = "The check failed: " + w.checkErr + ". c checks again."
-	case w.verdict != nil:
-		found = CheckedNote(*w.verdict, nil)
+	case w.outcome.CheckErr() != "":
+		found = "The check failed: " + w.outcome.CheckErr() + ". c checks again."
+	case w.outcome.Verdict() != nil:
+		found = CheckedNote(*w.outcome.Verdict(), nil)
 	}
 	if found != "" {
 		out = append(out, page(found)...)

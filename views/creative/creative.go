@@ -85,11 +85,9 @@ type creative struct {
 	// whether the failed registration may have been applied.
 	uploaded *api.UploadURL
 	unknown  bool
-	// checked says what the check of a lost registration found; applied
-	// that it found it applied, which is then not sent again.
-	checked string
-	applied bool
-	written act.Sent // the registration whose answer was lost
+	// outcome is the registration whose answer was lost and what its
+	// check found; one found applied is not sent again.
+	outcome views.Outcome
 
 	width, height int
 }
@@ -117,7 +115,7 @@ func (c *creative) Init() tea.Cmd { return tea.Batch(c.picker.read(c.picker.dir)
 
 func (c *creative) Mode() views.Mode {
 	return views.Mode{
-		Busy:      c.state == stageWorking,
+		Busy:      c.state == stageWorking || c.outcome.Checking(),
 		TakesKeys: c.state == stageDetails || c.state == stageReview || c.state == stageRetry,
 		OwnsEsc:   c.state != stagePick,
 	}
@@ -148,13 +146,13 @@ type (
 		seq      int
 		creative *api.Creative
 		err      error
-		// What the check of a registration whose answer was lost found.
-		verdict  act.Verdict
-		checkErr error
 	}
 )
 
 func (c *creative) Update(msg tea.Msg) tea.Cmd {
+	if c.outcome.Update(msg) {
+		return nil
+	}
 	switch msg := msg.(type) {
 	case inspectedMsg:
 		if c.state != stagePick {
@@ -178,7 +176,7 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 				return nil
 			}
 			if c.unknown {
-				c.ctx.Recorder.Resent(c.written)
+				c.outcome.Resent()
 			}
 			c.seq = views.NextSeq()
 			c.state, c.step, c.err = stageWorking, "registering", ""
@@ -235,14 +233,14 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if msg.err != nil {
-			c.unknown = act.Unknown(msg.err)
-			c.checked = ""
+			// A lost answer is checked at once.
+			c.unknown, c.outcome = act.Unknown(msg.err), views.Outcome{}
+			var check tea.Cmd
 			var unknown *act.UnknownError
 			if errors.As(msg.err, &unknown) {
-				c.written = unknown.Sent()
-				c.checked, c.applied = views.CheckedNote(msg.verdict, msg.checkErr), msg.checkErr == nil && msg.verdict.Check == act.Applied
+				check = c.outcome.Lost(c.ctx.Recorder, unknown.Sent())
 			}
-			return c.fail("register", msg.err)
+			return tea.Batch(c.fail("register", msg.err), check)
 		}
 		c.state, c.result, c.uploaded = stageDone, msg.creative, nil
 		return nil
@@ -296,7 +294,7 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 		case key.Matches(k, keyBack):
 			c.state, c.err, c.uploaded = stageDetails, "", nil
 			return c.form.Focus(c.form.Focused())
-		case key.Matches(k, keyAgain) && c.uploaded != nil && !c.applied:
+		case key.Matches(k, keyAgain) && c.uploaded != nil && !c.outcome.Applied() && !c.outcome.Checking():
 			c.askRegister()
 		}
 	case stageRetry:

@@ -3,7 +3,6 @@ package creative
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +10,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/internal/act"
 	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/widget"
@@ -174,11 +172,6 @@ func (c *creative) register(up *api.UploadURL) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
 		defer cancel()
 		out, err := rec.RegisterCreative(ctx, client, ref, req)
-		msg := registeredMsg{seq: seq, creative: out, err: err}
-		var unknown *act.UnknownError
-		if errors.As(err, &unknown) {
-			msg.verdict, msg.checkErr = views.CheckSent(rec, unknown.Sent())
-		}
-		return msg
+		return registeredMsg{seq: seq, creative: out, err: err}
 	}
 }

@@ -69,11 +69,11 @@ func (c *creative) View() string {
 	case stageFailed:
 		out = []string{title, "", "✗ " + sanitize.Line(c.err), ""}
 		if c.unknown && c.uploaded != nil {
-			out = append(out, strings.Split(widget.Page("No readable answer came: the creative may or may not be registered. The journal records the attempt. "+c.checked, w, 0), "\n")...)
+			out = append(out, strings.Split(widget.Page("No readable answer came: the creative may or may not be registered. The journal records the attempt. "+c.outcome.Note(), w, 0), "\n")...)
 			out = append(out, "")
 		}
 		keys := "esc: back to the details (review sends everything again)"
-		if c.uploaded != nil && !c.applied {
+		if c.uploaded != nil && !c.outcome.Applied() && !c.outcome.Checking() {
 			keys = "r: register the uploaded file again (asks first) · " + keys
 		}
 		out = append(out, c.ctx.Styles.Muted.Render(keys))
@@ -92,7 +92,7 @@ func (c *creative) ShortHelp() []key.Binding {
 	case stageDone:
 		return []key.Binding{keyCopy, keyClose}
 	case stageFailed:
-		if c.uploaded != nil && !c.applied {
+		if c.uploaded != nil && !c.outcome.Applied() && !c.outcome.Checking() {
 			return []key.Binding{keyAgain, keyBack}
 		}
 		return []key.Binding{keyBack}

@@ -10,6 +10,8 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
+	"allot/internal/act"
+	"allot/views"
 )
 
 func TestOperatorValidationInPlace(t *testing.T) {
@@ -242,7 +244,13 @@ func TestOperatorViewFits(t *testing.T) {
 	if strings.Contains(h.o.View(), "\x1b]52") {
 		t.Error("a transaction id from the network reached the screen unsanitized")
 	}
-	h.o.state, h.o.unknownErr, h.o.checked = stageUnknown, &api.OutcomeUnknownError{Op: "transactions/create", Err: io.ErrUnexpectedEOF}, checkCannotTell
+	h.o.state, h.o.unknownErr = stageUnknown, &api.OutcomeUnknownError{Op: "transactions/create", Err: io.ErrUnexpectedEOF}
+	h.ctx.Recorder.Ledger = nil // the check cannot tell: the longest page
+	h.o.outcome.Reopen(h.ctx.Recorder, act.Sent{Op: createOp, Ref: h.o.action, Body: h.o.body})
+	h.run(h.o.outcome.Check())
+	if v := h.o.outcome.Verdict(); v == nil || v.Check != act.CannotTell {
+		t.Fatalf("the check found %+v, want cannot tell", v)
+	}
 	check(h, "unknown outcome")
 }
 
@@ -287,8 +295,8 @@ func TestServiceErrorsMarkTheirField(t *testing.T) {
 	if len(h.o.rows) != 4 {
 		t.Fatalf("%d rows", len(h.o.rows))
 	}
-	h.o.state, h.o.seq = stageSending, 1<<30
-	h.run(h.o.Update(sentMsg{seq: h.o.seq, err: &api.ValidationError{Remote: true, Fields: []api.FieldError{
+	h.o.state = stageSending
+	h.run(h.o.sent(&views.Answer[*api.TransactionsResult]{Err: &api.ValidationError{Remote: true, Fields: []api.FieldError{
 		{Path: "data[2].amount", Message: "exceeds what the allocation may receive"},
 		{Path: "fundingWindow", Message: "closed since noon"},
 	}}}))

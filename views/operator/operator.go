@@ -15,7 +15,6 @@ import (
 
 	"allot/api"
 	"allot/internal/act"
-	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/widget"
 )
@@ -35,17 +34,6 @@ const (
 	stageResult               // the created transactions
 	stageUnknown              // sent, but no answer came
 	stageResend               // the body again, and the question whether to resend
-)
-
-// checkState is what checking an unknown outcome found.
-type checkState int
-
-const (
-	checkNone       checkState = iota
-	checkApplied               // the service created it
-	checkNotApplied            // safe to resend
-	checkCannotTell            // the API cannot read transactions back
-	checkRunning               // the check runs
 )
 
 // fundRow is one (allocation id, amount) row of a FUND_DISTRIBUTION form.
@@ -81,17 +69,13 @@ type operator struct {
 	// outcome is unknown, or the transactions created.
 	scroll widget.Scroll
 
-	asking *views.WriteReview // the body and the question, to send or resend
-	spin   spinner.Model
-	seq    int
+	asking  *views.WriteReview // the body and the question, to send or resend
+	sending views.Sending[*api.TransactionsResult]
 
 	result     *api.TransactionsResult
 	unknownErr error
 	sentAt     time.Time
-	written    act.Sent // the write whose outcome is unknown
-	checked    checkState
-	// cannotTell says why the check cannot tell; checkErr why it failed.
-	cannotTell, checkErr string
+	outcome    views.Outcome // the write whose answer was lost, and its check
 
 	initial []string // the fields' values as the form opened, for Drafted
 
@@ -131,7 +115,7 @@ func Reopen(ctx *views.Context, action, write string, body []byte, at time.Time)
 	o.req, o.body, o.pretty = req, body, views.PrettyBody(body)
 	o.rewrap()
 	o.state, o.sentAt = stageUnknown, at
-	o.written = act.Sent{Op: createOp, Ref: action, Write: write, Body: body}
+	o.outcome.Reopen(ctx.Recorder, act.Sent{Op: createOp, Ref: action, Write: write, Body: body})
 	o.unknownErr = fmt.Errorf("as the journal recorded at %s", at.UTC().Format("15:04:05 MST on 2 Jan 2006"))
 	o.fitScroll()
 	return o
@@ -143,7 +127,6 @@ func Reopen(ctx *views.Context, action, write string, body []byte, at time.Time)
 func New(ctx *views.Context, c api.Contract, action string) views.Screen {
 	o := &operator{ctx: ctx, contract: c, action: action, width: 80, height: 22}
 	o.recent = ctx.Journal.RecentLookups(ctx.Session.Deployment(), views.MaxRecent)
-	o.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	var fields []*widget.FormField
 	switch action {
 	case api.ActionInitialize:
@@ -208,10 +191,16 @@ func (o *operator) Title() string {
 	return "Fund distribution"
 }
 
-func (o *operator) Init() tea.Cmd { return o.form.Focus(o.form.Focused()) }
+// Init focuses the form, or on a reopened write checks it at once.
+func (o *operator) Init() tea.Cmd {
+	if o.state == stageUnknown {
+		return o.outcome.Check()
+	}
+	return o.form.Focus(o.form.Focused())
+}
 func (o *operator) Mode() views.Mode {
 	return views.Mode{
-		Busy:      o.state == stageSending || o.checked == checkRunning,
+		Busy:      o.state == stageSending || o.outcome.Checking(),
 		TakesKeys: o.state == stageForm,
 		OwnsEsc:   o.state == stageReview || o.state == stageSending || o.state == stageResend,
 	}
@@ -250,33 +239,15 @@ func (o *operator) Update(msg tea.Msg) tea.Cmd {
 		return o.key(msg)
 	case widget.ConfirmMsg:
 		return o.answered(msg)
-	case sentMsg:
-		if msg.seq == o.seq && o.state == stageSending {
-			return o.sent(msg)
+	case spinner.TickMsg, views.Answer[*api.TransactionsResult]:
+		answer, cmd := o.sending.Update(msg)
+		if answer != nil {
+			return o.sent(answer)
 		}
-		return nil
-	case checkedMsg:
-		if msg.seq == o.seq && o.checked == checkRunning {
-			o.checked, o.cannotTell, o.checkErr = checkNone, msg.verdict.Reason, ""
-			switch {
-			case msg.err != nil:
-				o.checkErr = sanitize.Line(msg.err.Error())
-			case msg.verdict.Check == act.Applied:
-				o.checked = checkApplied
-			case msg.verdict.Check == act.NotApplied:
-				o.checked = checkNotApplied
-			default:
-				o.checked = checkCannotTell
-			}
-			o.fitScroll()
-		}
-		return nil
-	case spinner.TickMsg:
-		if o.state == stageSending {
-			var cmd tea.Cmd
-			o.spin, cmd = o.spin.Update(msg)
-			return cmd
-		}
+		return cmd
+	}
+	if o.outcome.Update(msg) {
+		o.fitScroll() // what the check found is above the body
 		return nil
 	}
 	if o.state == stageForm {
@@ -299,7 +270,7 @@ func (o *operator) key(msg tea.KeyMsg) tea.Cmd {
 		switch {
 		case o.scroll.Key(msg):
 		case key.Matches(msg, keyCheck):
-			return o.check()
+			return o.outcome.Check()
 		case key.Matches(msg, keyResend):
 			return o.askResend()
 		}

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -65,7 +64,7 @@ func (o *operator) answered(msg widget.ConfirmMsg) tea.Cmd {
 	case o.state == stageResend:
 		o.asking = nil
 		if msg.Yes {
-			o.ctx.Recorder.Resent(o.written)
+			o.outcome.Resent()
 			return o.send()
 		}
 		o.state = stageUnknown
@@ -74,95 +73,46 @@ func (o *operator) answered(msg widget.ConfirmMsg) tea.Cmd {
 	return nil
 }
 
-// sentMsg is the answer to a send.
-type sentMsg struct {
-	seq    int // request numbers are unique across screens (NextSeq)
-	result *api.TransactionsResult
-	err    error
-}
-
-// checkedMsg is what checking an unknown outcome found.
-type checkedMsg struct {
-	seq     int
-	verdict act.Verdict
-	err     error
-}
-
 // send sends the reviewed request once, journaled, off the UI goroutine.
 func (o *operator) send() tea.Cmd {
-	o.seq = views.NextSeq()
 	o.state = stageSending
-	o.general, o.hint, o.checked = "", "", checkNone
+	o.general, o.hint = "", ""
 	o.sentAt = o.ctx.Now()
-	seq, req := o.seq, o.req
-	sess, rec := o.ctx.Session, o.ctx.Recorder
-	sendCmd := func() tea.Msg {
-		c, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
-		defer cancel()
-		res, err := rec.CreateTransaction(c, sess.API, req)
-		return sentMsg{seq: seq, result: res, err: err}
-	}
-	return tea.Batch(o.spin.Tick, sendCmd)
+	req, sess, rec := o.req, o.ctx.Session, o.ctx.Recorder
+	return o.sending.Start(func(c context.Context) (*api.TransactionsResult, error) {
+		return rec.CreateTransaction(c, sess.API, req)
+	})
 }
 
-func (o *operator) sent(msg sentMsg) tea.Cmd {
-	var invalid *api.ValidationError
-	switch {
-	case msg.err == nil:
-		o.state, o.result = stageResult, msg.result
+// sent shows what the write came to: the transactions created, the page
+// of a lost answer (checked at once), or the form with what the service
+// refused.
+func (o *operator) sent(answer *views.Answer[*api.TransactionsResult]) tea.Cmd {
+	if answer.Err == nil {
+		o.state, o.result = stageResult, answer.Value
 		o.fitScroll()
 		o.scroll.Home()
 		return nil
-	case act.Unknown(msg.err):
+	}
+	if written, lost := answer.Lost(act.Sent{Op: createOp, Ref: o.action, Body: o.body}); lost {
 		defer o.fitScroll()
-		o.state, o.unknownErr = stageUnknown, msg.err
-		o.written = act.Sent{Op: createOp, Ref: o.action, Body: o.body}
-		var journaled *act.UnknownError
-		if errors.As(msg.err, &journaled) {
-			o.written = journaled.Sent()
-		}
-		return nil
-	case errors.As(msg.err, &invalid):
-		o.state = stageForm
+		o.state, o.unknownErr = stageUnknown, answer.Err
+		return o.outcome.Lost(o.ctx.Recorder, written)
+	}
+	o.state = stageForm
+	o.general = "Not created: " + sanitize.Line(answer.Err.Error())
+	if invalid := answer.Refused(); invalid != nil {
 		o.general = "The service refused the request: fix the marked fields."
 		if loose := o.form.SetErrors(views.PathErrors(invalid)); len(loose) > 0 {
 			o.general = "The service refused the request: " + views.Unmatched(loose)
 		}
-		return o.form.Focus(o.form.Focused())
 	}
-	o.state = stageForm
-	o.general = "Not created: " + sanitize.Line(msg.err.Error())
 	return o.form.Focus(o.form.Focused())
-}
-
-// check finds out whether the write whose answer was lost was applied;
-// what it finds settles the write in the journal (act.Recorder.Check).
-func (o *operator) check() tea.Cmd {
-	if o.checked == checkRunning {
-		return nil
-	}
-	o.checked = checkRunning
-	seq, sent, rec := o.seq, o.written, o.ctx.Recorder
-	return func() tea.Msg {
-		v, err := views.CheckSent(rec, sent)
-		return checkedMsg{seq: seq, verdict: v, err: err}
-	}
 }
 
 // askResend shows the body again and asks before sending it a second time.
 func (o *operator) askResend() tea.Cmd {
-	var found *act.Verdict
-	switch o.checked {
-	case checkRunning:
-		return nil
-	case checkApplied:
-		found = &act.Verdict{Check: act.Applied}
-	case checkNotApplied:
-		found = &act.Verdict{Check: act.NotApplied}
-	case checkCannotTell:
-		found = &act.Verdict{Check: act.CannotTell}
-	}
-	prompt, refused := views.ResendQuestion(found)
+	prompt, refused := o.outcome.Resend()
 	if o.hint = refused; refused != "" {
 		return nil
 	}

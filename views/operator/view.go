@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	"allot/api"
+	"allot/internal/act"
 	"allot/internal/sanitize"
 	"allot/views/widget"
 )
@@ -22,7 +23,7 @@ func (o *operator) View() string {
 	case stageReview, stageResend:
 		lines = []string{o.asking.View()}
 	case stageSending:
-		lines = []string{o.ctx.Styles.Title.Render(o.heading()), "", o.spin.View() + " sending " + o.action + " to the service…"}
+		lines = []string{o.ctx.Styles.Title.Render(o.heading()), "", o.sending.Spinner() + " sending " + o.action + " to the service…"}
 	case stageResult:
 		lines = o.resultView()
 	case stageUnknown:
@@ -130,23 +131,21 @@ func (o *operator) unknownHead() []string {
 		sanitize.Line(errorCause(o.unknownErr))+"). It is recorded in the local journal.")...)
 	lines = append(lines, "Body SHA-256 "+o.bodySum(), "")
 	var check string
-	switch o.checked {
-	case checkNone:
-		check = "Press c to check whether the service applied it, before anything is sent again."
-	case checkRunning:
-		check = "Checking…"
-	case checkApplied:
+	switch v := o.outcome.Verdict(); {
+	case o.outcome.Checking():
+		check = "Checking whether the service applied it…"
+	case o.outcome.CheckErr() != "":
+		check = "The check failed: " + o.outcome.CheckErr() + ". Press c to check again."
+	case v == nil:
+	case v.Check == act.Applied:
 		check = "applied: the service created it. It is not sent again."
-	case checkNotApplied:
+	case v.Check == act.NotApplied:
 		check = "not applied: safe to resend (r)."
-	case checkCannotTell:
+	default:
 		check = fmt.Sprintf("allot cannot check: %s. "+
 			"Ask the service's operators whether a transaction with action %s was created at about %s "+
 			"from a body with SHA-256 %s (the journal holds the body). Resend (r) only if they say it was not.",
-			strings.TrimSuffix(o.cannotTell, "."), o.action, o.sentAt.UTC().Format("15:04:05 UTC on 2 Jan 2006"), o.bodySum())
-	}
-	if o.checkErr != "" {
-		check = "The check failed: " + o.checkErr + ". Press c to check again."
+			strings.TrimSuffix(v.Reason, "."), o.action, o.sentAt.UTC().Format("15:04:05 UTC on 2 Jan 2006"), o.bodySum())
 	}
 	lines = append(lines, wrap(check)...)
 	if o.hint != "" {
@@ -158,7 +157,7 @@ func (o *operator) unknownHead() []string {
 // unknownTail is the keys of the page of an unknown outcome.
 func (o *operator) unknownTail() []string {
 	keys := "c check · r resend (asks first) · ↑/↓ scroll the body · esc close"
-	if o.checked == checkApplied {
+	if o.outcome.Applied() {
 		keys = "↑/↓ scroll the body · esc close"
 	}
 	return []string{"", o.ctx.Styles.Muted.Render(keys)}
@@ -195,7 +194,7 @@ func (o *operator) ShortHelp() []key.Binding {
 	case stageResult:
 		return []key.Binding{keyScroll, keyClose}
 	case stageUnknown:
-		if o.checked == checkApplied {
+		if o.outcome.Applied() {
 			return []key.Binding{keyScroll, keyClose}
 		}
 		return []key.Binding{keyCheck, keyResend, keyScroll, keyClose}

@@ -10,6 +10,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
+	"allot/views"
 	"allot/views/viewstest"
 )
 
@@ -299,8 +300,8 @@ func TestServiceErrorsMarkTheirField(t *testing.T) {
 	if len(s.pieces) != 3 {
 		t.Fatalf("%d pieces", len(s.pieces))
 	}
-	s.state, s.seq = stageSending, 1<<30
-	d.Run(s.Update(sentMsg{seq: s.seq, err: &api.ValidationError{Remote: true, Fields: []api.FieldError{
+	s.state = stageSending
+	d.Run(s.answered(&views.Answer[*api.Schedule]{Err: &api.ValidationError{Remote: true, Fields: []api.FieldError{
 		{Path: "pieces[2].portion", Message: "too small a step for this token"},
 		{Path: "roundingMode", Message: "FLOOR is not offered"},
 	}}}))

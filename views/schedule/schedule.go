@@ -7,10 +7,10 @@ import (
 	"context"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/views"
 	"allot/views/widget"
@@ -77,11 +77,10 @@ type schedule struct {
 	wrapped                      []string           // pretty, wrapped to the width
 	scroll                       widget.Scroll
 	reviewed                     api.ScheduleRequest
-	seq                          int
+	sending                      views.Sending[*api.Schedule]
 	created                      *api.Schedule
-	unknownNote                  string
-	reopened                     *act.Sent // the write read back from the journal, to check when the page opens
-	written                      act.Sent  // the write whose outcome is unknown
+	lostNote                     string        // what the page of a lost answer says until the check answers
+	outcome                      views.Outcome // the write whose answer was lost, and its check
 	list                         []journal.CreatedSchedule
 	listErr                      error
 	listSeq                      int
@@ -131,15 +130,15 @@ func (s *schedule) Drafted() bool {
 }
 
 func (s *schedule) Init() tea.Cmd {
-	if s.reopened != nil {
-		return tea.Batch(s.reloadList(), s.check(*s.reopened))
+	if s.state == stageUnknown { // a write read back from the journal
+		return tea.Batch(s.reloadList(), s.outcome.Check())
 	}
 	return tea.Batch(s.form.Focus(0), s.reloadList())
 }
 
 func (s *schedule) Mode() views.Mode {
 	return views.Mode{
-		Busy:      s.state == stageSending,
+		Busy:      s.state == stageSending || s.outcome.Checking(),
 		TakesKeys: s.state == stageForm || s.state == stageReview || s.state == stageResending,
 		OwnsEsc:   s.state != stageForm,
 	}
@@ -152,17 +151,22 @@ func (s *schedule) reloadList() tea.Cmd {
 }
 
 func (s *schedule) Update(msg tea.Msg) tea.Cmd {
+	if s.outcome.Update(msg) {
+		s.layout() // what the check found is above the body
+		return s.reloadList()
+	}
 	switch msg := msg.(type) {
 	case views.Loaded[[]journal.CreatedSchedule]:
 		if msg.Seq == s.listSeq {
 			s.list, s.listErr = msg.Value, msg.Err
 		}
 		return nil
-	case sentMsg:
-		if msg.seq != s.seq {
-			return nil
+	case spinner.TickMsg, views.Answer[*api.Schedule]:
+		answer, cmd := s.sending.Update(msg)
+		if answer != nil {
+			return s.answered(answer)
 		}
-		return s.answered(msg)
+		return cmd
 	case widget.ConfirmMsg:
 		return s.confirmed(msg)
 	case tea.KeyMsg:
@@ -194,12 +198,12 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 		switch {
 		case s.scroll.Key(k):
 			return nil
-		case key.Matches(k, keyResend):
+		case key.Matches(k, keyResend) && !s.outcome.Checking():
 			// The body again, under the question; what the check found
 			// is said with it.
 			s.state = stageResending
 			s.asking = views.NewWriteReview(s.ctx, "Send again? POST "+createOp, "The body, exactly as it will be sent:", s.pretty,
-				s.ctx.Confirm("schedule-resend", "Send the same schedule again?", s.unknownNote,
+				s.ctx.Confirm("schedule-resend", "Send the same schedule again?", s.unknownNote(),
 					"The first request may have created it: sending again can create a second schedule."))
 			s.layout()
 			return nil

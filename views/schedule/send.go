@@ -12,23 +12,9 @@ import (
 
 	"allot/api"
 	"allot/internal/act"
-	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/widget"
 )
-
-// sentMsg is the answer to a create, and when it was lost what the check
-// of it found.
-type sentMsg struct {
-	seq      int
-	res      *api.Schedule
-	err      error
-	verdict  act.Verdict
-	checkErr error
-}
-
-// errReopened is the lost answer of a write read back from the journal.
-var errReopened = &act.UnknownError{Err: errors.New("no answer came, as the journal recorded")}
 
 func (s *schedule) review() tea.Cmd {
 	s.submitted = true
@@ -85,50 +71,31 @@ func (s *schedule) confirmed(msg widget.ConfirmMsg) tea.Cmd {
 			s.layout()
 			return nil
 		}
-		s.ctx.Recorder.Resent(s.written)
+		s.outcome.Resent()
 		return s.send()
 	}
 	return nil
 }
 
 // send creates the reviewed schedule through the recorder, off the UI
-// goroutine. It is only ever called on a confirmed answer. When the
-// answer is lost, it checks at once whether the service applied the
-// write, which settles it in the journal when the check can tell.
+// goroutine. It is only ever called on a confirmed answer.
 func (s *schedule) send() tea.Cmd {
-	s.seq = views.NextSeq()
 	s.state = stageSending
-	seq, req := s.seq, s.reviewed
-	rec, client := s.ctx.Recorder, s.ctx.Session.API
-	return func() tea.Msg {
-		c, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
-		defer cancel()
-		res, err := rec.CreateSchedule(c, client, req)
-		out := sentMsg{seq: seq, res: res, err: err}
-		var unknown *act.UnknownError
-		if errors.As(err, &unknown) {
-			out.verdict, out.checkErr = views.CheckSent(rec, unknown.Sent())
-		}
-		return out
-	}
+	req, rec, client := s.reviewed, s.ctx.Recorder, s.ctx.Session.API
+	return s.sending.Start(func(c context.Context) (*api.Schedule, error) {
+		return rec.CreateSchedule(c, client, req)
+	})
 }
 
-// check asks again whether the write was applied: the page of a write
-// read back from the journal, whose first check ran in an earlier run.
-func (s *schedule) check(w act.Sent) tea.Cmd {
-	seq, rec := s.seq, s.ctx.Recorder
-	return func() tea.Msg {
-		v, err := views.CheckSent(rec, w)
-		return sentMsg{seq: seq, err: errReopened, verdict: v, checkErr: err}
-	}
-}
-
-// checkNote says what the check of a write whose answer was lost found,
-// and what that leaves to do.
-func (s *schedule) checkNote(v act.Verdict, err error) string {
+// unknownNote says what the check of a write whose answer was lost found,
+// and what that leaves to do; until it answers, what happened.
+func (s *schedule) unknownNote() string {
+	v := s.outcome.Verdict()
 	switch {
-	case err != nil:
-		return "The check whether the service applied it failed (" + sanitize.Line(err.Error()) +
+	case s.outcome.Checking() || (v == nil && s.outcome.CheckErr() == ""):
+		return s.lostNote
+	case v == nil:
+		return "The check whether the service applied it failed (" + s.outcome.CheckErr() +
 			"): ask the service's operators whether a schedule named " + strconv.Quote(s.reviewed.Name) + " was created before sending again."
 	case v.Check == act.Applied:
 		return "Checked: the service applied this request. The schedule exists, but its key was lost with the answer. Sending again creates a second one."
@@ -139,24 +106,24 @@ func (s *schedule) checkNote(v act.Verdict, err error) string {
 		strconv.Quote(s.reviewed.Name) + " was created (your journal records the request) before sending again."
 }
 
-func (s *schedule) answered(msg sentMsg) tea.Cmd {
-	var ve *api.ValidationError
+func (s *schedule) answered(answer *views.Answer[*api.Schedule]) tea.Cmd {
+	written, lost := answer.Lost(act.Sent{Op: createOp, Ref: s.reviewed.Name, Body: s.body})
+	ve := answer.Refused()
 	switch {
-	case msg.err == nil:
+	case answer.Err == nil:
 		s.state = stageCreated
-		s.created = msg.res
+		s.created = answer.Value
 		s.setMessage("", false)
 		return s.reloadList()
-	case act.Unknown(msg.err):
+	case lost:
+		// Checked at once: the check settles the write in the journal
+		// when it can tell.
 		s.state = stageUnknown
-		var unknown *act.UnknownError
-		if errors.As(msg.err, &unknown) && unknown != errReopened {
-			s.written = unknown.Sent()
-		}
-		s.unknownNote = s.checkNote(msg.verdict, msg.checkErr)
+		s.lostNote = "No answer came for this schedule. Checking whether the service applied it…"
+		check := s.outcome.Lost(s.ctx.Recorder, written)
 		s.layout()
-		return s.reloadList()
-	case errors.As(msg.err, &ve) && ve.Remote:
+		return tea.Batch(check, s.reloadList())
+	case ve != nil && ve.Remote:
 		s.state = stageForm
 		s.remote = map[*widget.FormField]error{}
 		var rest []string
@@ -180,7 +147,7 @@ func (s *schedule) answered(msg sentMsg) tea.Cmd {
 		return s.form.Focus(s.form.Focused())
 	default:
 		s.state = stageForm
-		s.setMessage("not created: "+msg.err.Error(), true)
+		s.setMessage("not created: "+answer.Err.Error(), true)
 		return s.form.Focus(s.form.Focused())
 	}
 }

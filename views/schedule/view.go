@@ -22,7 +22,7 @@ func (s *schedule) View() string {
 	case stageReview:
 		out = []string{s.asking.View()}
 	case stageSending:
-		out = []string{s.ctx.Styles.Title.Render("Creating schedule " + strconv.Quote(s.reviewed.Name) + "…")}
+		out = []string{s.sending.Spinner() + " " + s.ctx.Styles.Title.Render("Creating schedule "+strconv.Quote(s.reviewed.Name)+"…")}
 		out = append(out, s.listLines(w, h-2)...)
 	case stageCreated:
 		out = s.createdView(w, h)
@@ -133,7 +133,7 @@ func (s *schedule) createdView(w, h int) []string {
 // what happened and what the check found.
 func (s *schedule) unknownHead(w int) []string {
 	out := []string{s.ctx.Styles.Title.Render(sanitize.Truncate("No answer from the service: the schedule may or may not have been created.", w)), ""}
-	return append(out, strings.Split(widget.Page(s.unknownNote, w, 4), "\n")...)
+	return append(out, strings.Split(widget.Page(s.unknownNote(), w, 4), "\n")...)
 }
 
 func (s *schedule) unknownView(w, h int) []string {

@@ -1,0 +1,127 @@
+package views
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/internal/act"
+	"allot/internal/sanitize"
+)
+
+// Outcome is what is known of a write whose answer was lost, for the
+// screens that send writes (operator, schedule, creative, LostWrite): the
+// write as the journal holds it, and what Recorder.Check found of it. The
+// check runs as soon as the answer is lost, so that nobody is asked
+// whether to send again before allot has looked; it settles the write in
+// the journal when it can tell.
+type Outcome struct {
+	rec  *act.Recorder
+	sent act.Sent
+
+	seq      int
+	checking bool
+	verdict  *act.Verdict
+	err      string // why the check failed, safe to draw
+}
+
+// outcomeChecked is what the check of an Outcome's write found.
+type outcomeChecked struct {
+	seq     int
+	verdict act.Verdict
+	err     error
+}
+
+// Lost records that sent's answer was lost and checks it at once, through
+// rec; what an earlier check found is forgotten.
+func (o *Outcome) Lost(rec *act.Recorder, sent act.Sent) tea.Cmd {
+	o.Reopen(rec, sent)
+	return o.Check()
+}
+
+// Reopen records sent, a write whose answer was lost in an earlier run or
+// on a page since closed, without checking it yet: the page that shows it
+// checks it as it opens (Check in its Init).
+func (o *Outcome) Reopen(rec *act.Recorder, sent act.Sent) {
+	o.rec, o.sent, o.verdict, o.err, o.checking = rec, sent, nil, "", false
+}
+
+// Check asks again whether the write was applied; nil while a check runs.
+func (o *Outcome) Check() tea.Cmd {
+	if o.checking || o.rec == nil {
+		return nil
+	}
+	o.seq = NextSeq()
+	o.checking, o.err = true, ""
+	seq, rec, sent := o.seq, o.rec, o.sent
+	return func() tea.Msg {
+		v, err := CheckSent(rec, sent)
+		return outcomeChecked{seq: seq, verdict: v, err: err}
+	}
+}
+
+// Update takes the answer of the outcome's check; it reports whether msg
+// was that answer (an answer to an earlier check is dropped, and reported
+// as taken: it is no one else's).
+func (o *Outcome) Update(msg tea.Msg) bool {
+	m, ok := msg.(outcomeChecked)
+	if !ok {
+		return false
+	}
+	if m.seq != o.seq || !o.checking {
+		return true
+	}
+	o.checking = false
+	if m.err != nil {
+		o.err = sanitize.Line(m.err.Error())
+		return true
+	}
+	o.verdict = &m.verdict
+	return true
+}
+
+// Sent is the write whose answer was lost.
+func (o *Outcome) Sent() act.Sent { return o.sent }
+
+// Checking reports whether the check runs.
+func (o *Outcome) Checking() bool { return o.checking }
+
+// Verdict is what the check found; nil before it tells, or when it failed.
+func (o *Outcome) Verdict() *act.Verdict { return o.verdict }
+
+// CheckErr is why the last check failed, safe to draw; "" when it did not.
+func (o *Outcome) CheckErr() string { return o.err }
+
+// Applied reports whether the check found the write applied: it is not
+// sent again.
+func (o *Outcome) Applied() bool { return o.verdict != nil && o.verdict.Check == act.Applied }
+
+// Note says in a sentence what the check found, or that it runs; "" when
+// no check has run.
+func (o *Outcome) Note() string {
+	switch {
+	case o.checking:
+		return "Checking whether the service applied it…"
+	case o.err != "":
+		return "The check whether the service applied it failed: " + o.err + "."
+	case o.verdict != nil:
+		return CheckedNote(*o.verdict, nil)
+	}
+	return ""
+}
+
+// Resend is the question to ask before the same bytes are sent again
+// (ResendQuestion), or why they are not: a write found applied, or a
+// check still running.
+func (o *Outcome) Resend() (prompt, refused string) {
+	if o.checking {
+		return "", "Checking whether the service applied it: wait for the answer."
+	}
+	return ResendQuestion(o.verdict)
+}
+
+// Resent records that the same bytes go again (Recorder.Resent); the next
+// Lost follows with the new write if its answer is lost too.
+func (o *Outcome) Resent() {
+	if o.rec != nil {
+		o.rec.Resent(o.sent)
+	}
+}
