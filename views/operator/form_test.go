@@ -12,6 +12,7 @@ import (
 	"allot/api/sandbox"
 	"allot/internal/act"
 	"allot/views"
+	"allot/views/viewstest"
 )
 
 func TestOperatorValidationInPlace(t *testing.T) {
@@ -311,5 +312,21 @@ func TestServiceErrorsMarkTheirField(t *testing.T) {
 	}
 	if status := strings.Split(view, "\n")[1]; !strings.Contains(status, "fundingWindow: closed since noon") {
 		t.Errorf("status line %q", status)
+	}
+}
+
+// TestFormTitleSaysNoKeys: the line under an operator form's title is for
+// errors and hints; its keys are said once, in the footer (it said
+// "ctrl+s review · esc cancel" above a footer saying the same).
+func TestFormTitleSaysNoKeys(t *testing.T) {
+	for _, action := range []string{api.ActionInitialize, api.ActionStartDistribution, api.ActionFundDistribution} {
+		o := New(viewstest.Sandbox(t), api.Contract{ID: "14f74a96-09be-51d7-9a23-06d5c91a3733", Name: "Team"}, action)
+		o.SetSize(80, 22)
+		lines := strings.Split(ansi.Strip(o.View()), "\n")
+		for _, l := range lines[:2] {
+			if strings.Contains(l, "ctrl+s") || strings.Contains(l, "esc") {
+				t.Errorf("%s: the form's top says its keys: %q", action, l)
+			}
+		}
 	}
 }

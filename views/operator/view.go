@@ -42,7 +42,9 @@ func (o *operator) heading() string {
 }
 
 func (o *operator) formView() []string {
-	status := o.ctx.Styles.Muted.Render("ctrl+s review · esc cancel")
+	// The line under the title is for what went wrong or a hint; the
+	// form's keys are in the footer, said once.
+	status := ""
 	switch {
 	case o.general == fixMarked && !o.form.HasError():
 		// The marked fields were fixed: the message went with their marks.
