@@ -59,9 +59,9 @@ type Model struct {
 	// to animate, so an idle dashboard draws nothing.
 	spinning, ticking bool
 	cmdline           textinput.Model
-	commandH          string           // completion hint
-	poolNames         poolNamesMsg     // the token's pools, for completion
-	contractNames     contractNamesMsg // the token's contracts, for completion
+	commandH          string   // completion hint
+	poolNames         namesMsg // the token's pools, for completion
+	contractNames     namesMsg // the token's contracts, for completion
 	showHelp          bool
 	quitting          bool // asking whether to quit with work running
 	// quitShown says the last frame showed the quit question: y answers

@@ -240,62 +240,76 @@ func (m *Model) runCommand(line string) tea.Cmd {
 	return m.fail("command", fmt.Errorf("unknown command :%s (tab completes; ? lists keys)", name))
 }
 
-// poolNamesMsg carries the ids and names of a token's pools, for tab.
-type poolNamesMsg struct {
+// namesMsg carries the names a command's argument completes from, those
+// of a token: its pools' names and ids for :stakes, its contracts' names
+// for :contract. names is not nil once fetched: a token with none has an
+// empty list.
+type namesMsg struct {
+	cmd   string // the command they complete: "stakes" or "contract"
 	token string
 	names []string
 	err   string
 }
 
-// fetchPoolNames asks for the pools of the token on show, once per token,
-// when the command line opens: tab then completes :stakes without waiting.
-func (m *Model) fetchPoolNames() tea.Cmd {
-	if m.poolNames.token == m.ctx.Token && m.poolNames.err == "" {
+// namesOf is where the names cmd completes are kept.
+func (m *Model) namesOf(cmd string) *namesMsg {
+	if cmd == "stakes" {
+		return &m.poolNames
+	}
+	return &m.contractNames
+}
+
+// loadingNames is the hint while the names cmd completes are on their way.
+func loadingNames(cmd string) string {
+	if cmd == "stakes" {
+		return loadingPools
+	}
+	return loadingContracts
+}
+
+// fetchNames asks for the names cmd completes (list's answer) for the
+// token on show, once per token, when the command line opens: tab then
+// completes without waiting.
+func (m *Model) fetchNames(cmd string, list func(context.Context, *api.Client, string) ([]string, error)) tea.Cmd {
+	if have := m.namesOf(cmd); have.token == m.ctx.Token && have.err == "" {
 		return nil
 	}
 	client, token := m.ctx.Session.API, m.ctx.Token
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		pools, err := client.AllPools(ctx, token)
+		names, err := list(ctx, client, token)
 		if err != nil {
-			return poolNamesMsg{token: token, err: sanitize.Truncate(err.Error(), 80)}
+			return namesMsg{cmd: cmd, token: token, err: sanitize.Truncate(err.Error(), 80)}
 		}
-		msg := poolNamesMsg{token: token}
-		for _, p := range pools.Items {
-			msg.names = append(msg.names, sanitize.Line(p.Name), p.ID)
-		}
-		return msg
+		return namesMsg{cmd: cmd, token: token, names: names}
 	}
 }
 
-// contractNamesMsg carries the names of a token's contracts, for tab.
-type contractNamesMsg struct {
-	token string
-	names []string
-	err   string
+// poolNames are the names and ids of a token's pools, for :stakes.
+func poolNames(ctx context.Context, client *api.Client, token string) ([]string, error) {
+	pools, err := client.AllPools(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	names := []string{}
+	for _, p := range pools.Items {
+		names = append(names, sanitize.Line(p.Name), p.ID)
+	}
+	return names, nil
 }
 
-// fetchContractNames is fetchPoolNames for the contracts: :contract
-// completes their names.
-func (m *Model) fetchContractNames() tea.Cmd {
-	if m.contractNames.token == m.ctx.Token && m.contractNames.err == "" {
-		return nil
+// contractNames are the names of a token's contracts, for :contract.
+func contractNames(ctx context.Context, client *api.Client, token string) ([]string, error) {
+	list, err := client.Contracts(ctx, token)
+	if err != nil {
+		return nil, err
 	}
-	client, token := m.ctx.Session.API, m.ctx.Token
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		list, err := client.Contracts(ctx, token)
-		if err != nil {
-			return contractNamesMsg{token: token, err: sanitize.Truncate(err.Error(), 80)}
-		}
-		msg := contractNamesMsg{token: token, names: []string{}}
-		for _, c := range list.Items {
-			msg.names = append(msg.names, sanitize.Line(c.Name))
-		}
-		return msg
+	names := []string{}
+	for _, c := range list.Items {
+		names = append(names, sanitize.Line(c.Name))
 	}
+	return names, nil
 }
 
 func (m *Model) completions() completions {
@@ -315,9 +329,6 @@ func (m *Model) completions() completions {
 	}
 	if m.poolNames.token == m.ctx.Token {
 		c.pools, c.poolsErr = m.poolNames.names, m.poolNames.err
-		if c.pools == nil && c.poolsErr == "" {
-			c.pools = []string{} // fetched: the token has no pools
-		}
 	}
 	if m.contractNames.token == m.ctx.Token {
 		c.contracts, c.contractsErr = m.contractNames.names, m.contractNames.err

@@ -101,10 +101,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status = ""
 		}
 		return m, nil
-	case contractNamesMsg:
+	case namesMsg:
 		if msg.token == m.ctx.Token {
-			m.contractNames = msg
-			if m.cmdline.Focused() && m.commandH == loadingContracts {
+			*m.namesOf(msg.cmd) = msg
+			if m.cmdline.Focused() && m.commandH == loadingNames(msg.cmd) {
+				// tab was pressed while they loaded: complete now.
 				m.completeCommand()
 			}
 		}
@@ -114,15 +115,6 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.fail("contract", msg.err)
 		}
 		return m, m.showContract(msg.contract)
-	case poolNamesMsg:
-		if msg.token == m.ctx.Token {
-			m.poolNames = msg
-			if m.cmdline.Focused() && m.commandH == loadingPools {
-				// tab was pressed while they loaded: complete now.
-				m.completeCommand()
-			}
-		}
-		return m, nil
 	case views.BackMsg:
 		if msg.Screen != nil {
 			m.remove(msg.Screen)
@@ -212,7 +204,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.cmdline.SetValue("")
 		m.commandH = ""
 		m.cmdline.Focus()
-		return tea.Batch(textinput.Blink, m.fetchPoolNames(), m.fetchContractNames())
+		return tea.Batch(textinput.Blink, m.fetchNames("stakes", poolNames), m.fetchNames("contract", contractNames))
 	case key.Matches(msg, m.keys.Back):
 		return m.back(msg)
 	case key.Matches(msg, m.keys.NextTab):

@@ -36,12 +36,16 @@ func (m *Model) footer() string {
 	}
 	global := withoutKeysOf(m.keys.short(m.top().Mode().TakesKeys), local)
 	line, n := m.keyLine(local, global)
-	for _, shorter := range [][]key.Binding{terse(local), headWords(terse(local))} {
-		if n == len(local) {
-			break
-		}
-		if short, k := m.keyLine(shorter, global); k > n {
-			line, n = short, k
+	if n < len(local) {
+		// Shortened only when the keys do not fit: not every frame.
+		t := terse(local)
+		for _, shorter := range [][]key.Binding{t, headWords(t)} {
+			if short, k := m.keyLine(shorter, global); k > n {
+				line, n = short, k
+			}
+			if n == len(local) {
+				break
+			}
 		}
 	}
 	return widget.Fit(line, m.width, 1)

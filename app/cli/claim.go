@@ -4,12 +4,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"math/big"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
+	"allot/internal/sanitize"
 	"allot/wallet"
 )
 
@@ -71,22 +73,29 @@ var claimCommand = command{
 			if *out == formatJSON {
 				return writeJSON(e.Stdout, res)
 			}
-			fmt.Fprintf(e.Stdout, "%s, %d transaction group(s)\n", res.Type, len(res.Parameters))
-			for _, group := range res.Parameters {
-				fmt.Fprintf(e.Stdout, "transaction %s\n", group.TransactionID)
-				for i, ins := range group.Instructions {
-					evm, ok := ins.EVM()
-					if !ok {
-						fmt.Fprintf(e.Stdout, "  %d: not an EVM call; shown raw: %s\n", i, string(ins.Raw))
-						continue
-					}
-					fields(e.Stdout, "  chain", fmt.Sprint(evm.ChainID), "  from", evm.From, "  to", evm.To,
-						"  value (wei)", evm.Value, "  data", fmt.Sprintf("%d bytes", (len(evm.Data)-2)/2))
-				}
-			}
+			writeClaim(e.Stdout, res)
 			return nil
 		}
 	},
+}
+
+// writeClaim prints the unsigned claim transactions as a list. The type,
+// the transaction ids and a raw instruction are the service's text, so
+// they are sanitized as the table's cells and fields' values are.
+func writeClaim(w io.Writer, res *api.ClaimResult) {
+	fmt.Fprintf(w, "%s, %d transaction group(s)\n", sanitize.Line(res.Type), len(res.Parameters))
+	for _, group := range res.Parameters {
+		fmt.Fprintf(w, "transaction %s\n", sanitize.Line(group.TransactionID))
+		for i, ins := range group.Instructions {
+			evm, ok := ins.EVM()
+			if !ok {
+				fmt.Fprintf(w, "  %d: not an EVM call; shown raw: %s\n", i, sanitize.Line(string(ins.Raw)))
+				continue
+			}
+			fields(w, "  chain", fmt.Sprint(evm.ChainID), "  from", evm.From, "  to", evm.To,
+				"  value (wei)", evm.Value, "  data", fmt.Sprintf("%d bytes", (len(evm.Data)-2)/2))
+		}
+	}
 }
 
 // claimSigning is what `allot claim` takes to sign the claim it builds.
