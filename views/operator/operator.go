@@ -201,8 +201,7 @@ func (o *operator) Mode() views.Mode {
 		OwnsEsc:   o.state == stageReview || o.state == stageSending || o.state == stageResend,
 	}
 }
-func (o *operator) formHeight() int          { return max(o.height-3, 1) }
-func (o *operator) failLine(s string) string { return views.FailStyle.Render(s) }
+func (o *operator) formHeight() int { return max(o.height-3, 1) }
 
 func (o *operator) SetSize(width, height int) {
 	o.width, o.height = max(width, 20), max(height, 3)
