@@ -2,33 +2,22 @@ package browse
 
 import (
 	"context"
-	"io"
 	"testing"
-	"time"
 
-	"allot/api/sandbox"
-	"allot/internal/session"
-	"allot/views"
 	"allot/views/viewstest"
-	"allot/views/widget"
 )
 
 // TestRequestsOpenOnTheNewest: the inspector lists the newest request
 // first and keeps the cursor on it as newer ones arrive; once the user
 // moves to another row, the cursor stays on that one.
 func TestRequestsOpenOnTheNewest(t *testing.T) {
-	s, err := session.Sandbox(sandbox.Options{}, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	ctx := viewstest.Sandbox(t)
 	call := func() {
 		t.Helper()
-		if _, err := s.API.Contracts(context.Background(), s.TokenIDs[0]); err != nil {
+		if _, err := ctx.Session.API.Contracts(context.Background(), ctx.Token); err != nil {
 			t.Fatal(err)
 		}
 	}
-	ctx := &views.Context{Session: s, Now: time.Now, Styles: widget.DefaultStyles(), Clipboard: widget.Clipboard{Out: io.Discard}, Token: s.TokenIDs[0]}
 	r := NewRequests(ctx).(*requests)
 	r.SetSize(120, 30)
 	selected := func() int {

@@ -2,14 +2,10 @@ package browse
 
 import (
 	"context"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
-	"allot/api/sandbox"
-	"allot/internal/session"
-	"allot/views"
 	"allot/views/viewstest"
 	"allot/views/widget"
 )
@@ -18,15 +14,10 @@ import (
 // as curl says so and points to `allot sandbox`, instead of a command that
 // reaches nothing.
 func TestRequestsCurlOnTheEmbeddedSandbox(t *testing.T) {
-	s, err := session.Sandbox(sandbox.Options{}, t.TempDir())
-	if err != nil {
+	ctx := viewstest.Sandbox(t)
+	if _, err := ctx.Session.API.Contracts(context.Background(), ctx.Token); err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	if _, err := s.API.Contracts(context.Background(), s.TokenIDs[0]); err != nil {
-		t.Fatal(err)
-	}
-	ctx := &views.Context{Session: s, Now: time.Now, Styles: widget.DefaultStyles(), Clipboard: widget.Clipboard{Out: io.Discard}, Token: s.TokenIDs[0]}
 	r := NewRequests(ctx).(*requests)
 	r.SetSize(120, 30)
 	viewstest.Settle(r, r.refresh())

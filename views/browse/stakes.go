@@ -58,7 +58,7 @@ type stakes struct {
 	// shown is the histogram of the stakes the table shows, for the
 	// filter and rows shownFor names; shownBusy while it is computed.
 	shown     widget.Bins
-	shownFor  string
+	shownFor  shownKey
 	shownBusy bool
 }
 

@@ -103,3 +103,28 @@ func TestStakesByRefDropsAStaleLookup(t *testing.T) {
 		t.Errorf("the fresh lookup: pool %+v, %d rows", s.pool, s.Table.Len())
 	}
 }
+
+// TestStakesByRefAmbiguousName: a name two pools share (but for case) is
+// not guessed at: the screen lists their ids, as `allot stakes --pool`
+// does, and never asks for stakes; an exact name still wins over one equal
+// but for case.
+func TestStakesByRefAmbiguousName(t *testing.T) {
+	a := api.Pool{ID: "6a0f3b1e-0000-4000-8000-00000000000a", Name: "Twin"}
+	b := api.Pool{ID: "6a0f3b1e-0000-4000-8000-00000000000b", Name: "TWIN"}
+	src := &testSource{}
+	s, d := stakesByRef(t, "twin", poolList(a, b), src)
+	d.run(nil, s.Init())
+	var none *NoPoolError
+	if !errors.As(s.LoadErr(), &none) || len(none.IDs) != 2 {
+		t.Fatalf("LoadErr %v, want a NoPoolError listing both ids", s.LoadErr())
+	}
+	if view := s.View(); !strings.Contains(view, "more than one pool") || !strings.Contains(view, "00000000000a") {
+		t.Errorf("the screen does not say the name is ambiguous:\n%s", view)
+	}
+	if len(src.requests) != 0 {
+		t.Errorf("stakes asked for with no one pool: %+v", src.requests)
+	}
+	if p, err := poolByRef([]api.Pool{a, b}, "TWIN"); err != nil || p.ID != b.ID {
+		t.Errorf("exact name: %+v, %v", p, err)
+	}
+}

@@ -2,6 +2,7 @@ package browse
 
 import (
 	"fmt"
+	"unsafe"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -34,16 +35,23 @@ func summarize(sums *stakeSums, total int) []string {
 
 // shownBins is the histogram of the rows a table showed, for key.
 type shownBins struct {
-	key  string
+	key  shownKey
 	bins widget.Bins
 }
 
 // shownKey names what the table shows: which list of row indexes, and how
 // many of it. The table makes a new list for every sort, filter and new
 // rows, but grows the last in place as rows arrive in the given order.
-func (s *stakes) shownKey() string {
+// It is compared on every message and frame while the histogram is up,
+// so it is a value, not a formatted string.
+type shownKey struct {
+	list      *int
+	len, rows int
+}
+
+func (s *stakes) shownKey() shownKey {
 	rows, shown := s.Table.Shown()
-	return fmt.Sprintf("%p %d of %d", shown, len(shown), rows.Len())
+	return shownKey{list: unsafe.SliceData(shown), len: len(shown), rows: rows.Len()}
 }
 
 // unfiltered says the table shows every stake of the pool arrived so far:

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
 	"allot/views"
@@ -20,7 +21,7 @@ func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
 	}
 	// A wallet's answer still on its way is for a filter no longer asked.
 	s.walletSeq, s.walletBusy = views.NextSeq(), false
-	if len(q) == 42 && strings.HasPrefix(q, "0x") && isHex(q[2:]) {
+	if strings.HasPrefix(q, "0x") && common.IsHexAddress(q) {
 		s.walletBusy = true
 		seq, source, poolID := s.walletSeq, s.source, s.pool.ID
 		return views.Load(seq, func(c context.Context) (walletStakes, error) {
@@ -46,14 +47,4 @@ func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
 type walletStakes struct {
 	wallet string
 	rows   []api.StakeRow
-}
-
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }

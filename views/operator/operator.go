@@ -19,10 +19,6 @@ import (
 	"allot/views/widget"
 )
 
-// createOp is the operation the operator's transactions are journaled
-// under, as the command line names it.
-const createOp = "transactions/create"
-
 // stage is where the operator screen is: editing, reviewing the body,
 // waiting for the service, or showing what came of it.
 type stage int
@@ -115,7 +111,7 @@ func Reopen(ctx *views.Context, action, write string, body []byte, at time.Time)
 	o.req, o.body, o.pretty = req, body, views.PrettyBody(body)
 	o.rewrap()
 	o.state, o.sentAt = stageUnknown, at
-	o.outcome.Reopen(ctx.Recorder, act.Sent{Op: createOp, Ref: action, Write: write, Body: body})
+	o.outcome.Reopen(ctx.Recorder, act.Sent{Op: act.OpTransaction, Ref: action, Write: write, Body: body})
 	o.unknownErr = fmt.Errorf("as the journal recorded at %s", at.UTC().Format("15:04:05 MST on 2 Jan 2006"))
 	o.fitScroll()
 	return o
@@ -205,8 +201,7 @@ func (o *operator) Mode() views.Mode {
 		OwnsEsc:   o.state == stageReview || o.state == stageSending || o.state == stageResend,
 	}
 }
-func (o *operator) formHeight() int          { return max(o.height-3, 1) }
-func (o *operator) failLine(s string) string { return views.FailStyle.Render(s) }
+func (o *operator) formHeight() int { return max(o.height-3, 1) }
 
 func (o *operator) SetSize(width, height int) {
 	o.width, o.height = max(width, 20), max(height, 3)

@@ -45,7 +45,7 @@ func (o *operator) review() tea.Cmd {
 	o.req, o.body = req, body
 	o.pretty = views.PrettyBody(body)
 	o.rewrap()
-	o.ask("Review: POST "+createOp, o.ctx.Confirm("operator-send", "Send this "+o.action+" request to the service?"))
+	o.ask("Review: POST "+act.OpTransaction, o.ctx.Confirm("operator-send", "Send this "+o.action+" request to the service?"))
 	o.state = stageReview
 	return nil
 }
@@ -94,7 +94,7 @@ func (o *operator) sent(answer *views.Answer[*api.TransactionsResult]) tea.Cmd {
 		o.scroll.Home()
 		return nil
 	}
-	if written, lost := answer.Lost(act.Sent{Op: createOp, Ref: o.action, Body: o.body}); lost {
+	if written, lost := answer.Lost(act.Sent{Op: act.OpTransaction, Ref: o.action, Body: o.body}); lost {
 		defer o.fitScroll()
 		o.state, o.unknownErr = stageUnknown, answer.Err
 		return o.outcome.Lost(o.ctx.Recorder, written)
@@ -116,7 +116,7 @@ func (o *operator) askResend() tea.Cmd {
 	if o.hint = refused; refused != "" {
 		return nil
 	}
-	o.ask("Send again? POST "+createOp, o.ctx.Confirm("operator-resend", prompt))
+	o.ask("Send again? POST "+act.OpTransaction, o.ctx.Confirm("operator-resend", prompt))
 	o.state = stageResend
 	return nil
 }

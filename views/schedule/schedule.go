@@ -11,13 +11,11 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
+	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/views"
 	"allot/views/widget"
 )
-
-// createOp is the write the schedule screen makes, named as the CLI names it.
-const createOp = "schedules/create"
 
 // Piece kinds, as the form offers them.
 const (
@@ -202,7 +200,7 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 			// The body again, under the question; what the check found
 			// is said with it.
 			s.state = stageResending
-			s.asking = views.NewWriteReview(s.ctx, "Send again? POST "+createOp, "The body, exactly as it will be sent:", s.pretty,
+			s.asking = views.NewWriteReview(s.ctx, "Send again? POST "+act.OpSchedule, "The body, exactly as it will be sent:", s.pretty,
 				s.ctx.Confirm("schedule-resend", "Send the same schedule again?", s.unknownNote(),
 					"The first request may have created it: sending again can create a second schedule."))
 			s.layout()

@@ -165,7 +165,8 @@ func TestScheduleOutcomeUnknown(t *testing.T) {
 	seen := map[bool]bool{}
 	before := 0
 	for round := 1; round <= 2; round++ {
-		d.Until("no answer", func() bool { return s.state == stageUnknown })
+		// The check starts with the page: its verdict is what is asserted.
+		d.Until("no answer, checked", func() bool { return s.state == stageUnknown && !s.outcome.Checking() })
 		now := appliedSchedules(ctx)
 		applied := now > before
 		before = now

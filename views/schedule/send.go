@@ -47,8 +47,8 @@ func (s *schedule) review() tea.Cmd {
 	s.reviewed, s.body = s.req, body
 	s.pretty = views.PrettyBody(body)
 	s.state = stageReview
-	s.asking = views.NewWriteReview(s.ctx, "Review: POST "+createOp+" with exactly this body", "", s.pretty,
-		s.ctx.Confirm("schedule-create", fmt.Sprintf("Create schedule %q? y sends the body above to %s.", s.req.Name, createOp)))
+	s.asking = views.NewWriteReview(s.ctx, "Review: POST "+act.OpSchedule+" with exactly this body", "", s.pretty,
+		s.ctx.Confirm("schedule-create", fmt.Sprintf("Create schedule %q? y sends the body above to %s.", s.req.Name, act.OpSchedule)))
 	s.layout()
 	s.setMessage("", false)
 	return nil
@@ -107,7 +107,7 @@ func (s *schedule) unknownNote() string {
 }
 
 func (s *schedule) answered(answer *views.Answer[*api.Schedule]) tea.Cmd {
-	written, lost := answer.Lost(act.Sent{Op: createOp, Ref: s.reviewed.Name, Body: s.body})
+	written, lost := answer.Lost(act.Sent{Op: act.OpSchedule, Ref: s.reviewed.Name, Body: s.body})
 	ve := answer.Refused()
 	switch {
 	case answer.Err == nil:

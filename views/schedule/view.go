@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
+	"allot/internal/act"
 	"allot/internal/sanitize"
 	"allot/views/widget"
 )
@@ -137,7 +138,7 @@ func (s *schedule) unknownHead(w int) []string {
 }
 
 func (s *schedule) unknownView(w, h int) []string {
-	out := append(s.unknownHead(w), s.ctx.Styles.Muted.Render(sanitize.Truncate("Body sent (POST "+createOp+"):", w)))
+	out := append(s.unknownHead(w), s.ctx.Styles.Muted.Render(sanitize.Truncate("Body sent (POST "+act.OpSchedule+"):", w)))
 	out = append(out, s.scroll.View()...)
 	out = append(out, "", s.ctx.Styles.Muted.Render(sanitize.Truncate("r: send again (asks first) · ↑/↓ scroll · esc: back to the form", w)))
 	return out

@@ -1,7 +1,6 @@
 package transactions
 
 import (
-	"io"
 	"testing"
 	"time"
 
@@ -9,25 +8,15 @@ import (
 	"allot/api/sandbox"
 	"allot/internal/act"
 	"allot/internal/journal"
-	"allot/internal/session"
-	"allot/views"
 	"allot/views/reopen"
 	"allot/views/viewstest"
-	"allot/views/widget"
 )
 
 // TestTransactionsOpenOnTheNewest: a transaction recorded while the
 // screen shows the newest one takes the cursor.
 func TestTransactionsOpenOnTheNewest(t *testing.T) {
-	s, err := session.Sandbox(sandbox.Options{}, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	j, err := journal.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	s, j := ctx.Session, ctx.Journal
 	d := s.Deployment()
 	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	send := func(hash string) {
@@ -38,8 +27,6 @@ func TestTransactionsOpenOnTheNewest(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ctx := &views.Context{Session: s, Now: time.Now, Styles: widget.DefaultStyles(), Clipboard: widget.Clipboard{Out: io.Discard},
-		Token: s.TokenIDs[0], Journal: j}
 	tr := New(ctx, reopen.Unknown).(*transactions)
 	tr.SetSize(120, 30)
 	send("0xaaa")
@@ -55,15 +42,8 @@ func TestTransactionsOpenOnTheNewest(t *testing.T) {
 // nothing ever updates, is shown CREATED; any other status it answers
 // with is shown as sent, as the operator's result page and `allot tx` do.
 func TestTransactionsShowServiceStatusesAsSent(t *testing.T) {
-	s, err := session.Sandbox(sandbox.Options{}, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	j, err := journal.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	s, j := ctx.Session, ctx.Journal
 	rec := &act.Recorder{Journal: j, Deployment: s.Deployment()}
 	answer := &api.TransactionsResult{Transactions: []api.Transaction{
 		{TransactionID: "5f0c3d0e-8a51-4c1e-9d7a-2b6c4f1e0a11", Status: "PENDING"},

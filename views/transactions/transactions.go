@@ -5,6 +5,7 @@
 package transactions
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -237,7 +238,7 @@ func Read(j *journal.Journal, d journal.Deployment) ([]Row, error) {
 				row.Body = t.Request
 			}
 		case journal.TxChain:
-			row.Kind = orDefault(t.Op, "chain")
+			row.Kind = cmp.Or(t.Op, "chain")
 			row.Block, row.Confirmations, row.GasUsed, row.RevertReason = t.Block, t.Confirmations, t.GasUsed, t.RevertReason
 		}
 		rows = append(rows, row)
@@ -276,10 +277,3 @@ func canReopen(op, ref string, body []byte) bool {
 
 // cannotReopen says why an UNKNOWN write cannot be opened again.
 const cannotReopen = "the journal does not hold this request's body as it was sent: it cannot be checked or sent again from here"
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
