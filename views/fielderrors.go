@@ -49,19 +49,10 @@ func Unmatched(errs []widget.PathError) string {
 // form.SetErrors places the service's errors, joined in one error; nil
 // when it says nothing of f. It is the Check of a field validated with
 // its whole request as it is typed, so that the request's own errors and
-// the service's land under the same fields.
+// the service's land under the same fields (widget.Form.ErrorOf).
 func ErrorOf(form *widget.Form, f *widget.FormField, err error) error {
 	if form == nil || err == nil {
 		return nil
 	}
-	var msgs []string
-	for _, e := range PathErrors(err) {
-		if g, item := form.FieldOf(e.Path); g == f {
-			msgs = append(msgs, item+e.Message)
-		}
-	}
-	if len(msgs) == 0 {
-		return nil
-	}
-	return errors.New(strings.Join(msgs, "; "))
+	return form.ErrorOf(f, PathErrors(err))
 }
