@@ -2,6 +2,7 @@ package views
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"allot/api"
@@ -28,32 +29,30 @@ func PathErrors(err error) []widget.PathError {
 }
 
 // Unmatched says the errors no field shows, for a status line, in one
-// line safe to draw: "path: message; message".
+// line safe to draw: "path: message; message". Like the errors under a
+// field, it is bounded: a hostile service's thousand errors, or one of a
+// megabyte, say the first few, each cut, and how many more.
 func Unmatched(errs []widget.PathError) string {
-	parts := make([]string, len(errs))
+	const most, runes = 3, 200
+	parts := make([]string, 0, min(len(errs), most+1))
 	for i, e := range errs {
-		parts[i] = e.String()
+		if i == most {
+			parts = append(parts, fmt.Sprintf("%d more", len(errs)-most))
+			break
+		}
+		parts = append(parts, sanitize.Truncate(e.String(), runes))
 	}
-	return sanitize.Line(strings.Join(parts, "; "))
+	return strings.Join(parts, "; ")
 }
 
 // ErrorOf is what err (see PathErrors) says of field f of form, placed as
 // form.SetErrors places the service's errors, joined in one error; nil
 // when it says nothing of f. It is the Check of a field validated with
 // its whole request as it is typed, so that the request's own errors and
-// the service's land under the same fields.
+// the service's land under the same fields (widget.Form.ErrorOf).
 func ErrorOf(form *widget.Form, f *widget.FormField, err error) error {
 	if form == nil || err == nil {
 		return nil
 	}
-	var msgs []string
-	for _, e := range PathErrors(err) {
-		if g, item := form.FieldOf(e.Path); g == f {
-			msgs = append(msgs, item+e.Message)
-		}
-	}
-	if len(msgs) == 0 {
-		return nil
-	}
-	return errors.New(strings.Join(msgs, "; "))
+	return form.ErrorOf(f, PathErrors(err))
 }

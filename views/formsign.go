@@ -66,7 +66,7 @@ func (f *FormSign) SetSize(width, height int) {
 // than the screen takes more than one.
 func (f *FormSign) chrome() int { return LinesAt(f.head(), f.Width) }
 
-// formKey handles a key while the form is shown: esc leaves, sending
+// FormKey handles a key while the form is shown: esc leaves, sending
 // nothing; the submit key runs submit; other keys edit the form.
 func (f *FormSign) FormKey(msg tea.KeyMsg, submit func() tea.Cmd) tea.Cmd {
 	if f.Working != "" {
@@ -82,7 +82,7 @@ func (f *FormSign) FormKey(msg tea.KeyMsg, submit func() tea.Cmd) tea.Cmd {
 	return f.Form.Update(msg)
 }
 
-// sign starts the clear-signing flow of calls for the unlocked account,
+// Sign starts the clear-signing flow of calls for the unlocked account,
 // under the signing policy that check applies.
 func (f *FormSign) Sign(subject string, ops []string, calls []wallet.Call, labels map[common.Address]string, check PolicyCheck) tea.Cmd {
 	addr, _, ok := f.Ctx.Wallet.Account()
@@ -97,7 +97,7 @@ func (f *FormSign) Sign(subject string, ops []string, calls []wallet.Call, label
 	return cmd
 }
 
-// updateFlow passes msg to the signing flow. When the flow ends with
+// UpdateFlow passes msg to the signing flow. When the flow ends with
 // nothing sent (declined, or failed before the first transaction left),
 // the form comes back with the reason, to change and try again.
 func (f *FormSign) UpdateFlow(msg tea.Msg) tea.Cmd {
@@ -109,7 +109,7 @@ func (f *FormSign) UpdateFlow(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmd, f.Form.Focus(f.Form.Focused()))
 }
 
-// view draws the head, then the flow, or else question, or else the form
+// Draw draws the head, then the flow, or else question, or else the form
 // with its hint and what is being prepared; then the error.
 func (f *FormSign) Draw(hint string, question *widget.Confirm) string {
 	st := f.Ctx.Styles
@@ -132,7 +132,7 @@ func (f *FormSign) Draw(hint string, question *widget.Confirm) string {
 	return widget.Page(b.String(), f.Width, f.height)
 }
 
-// help is the keys of the step shown: the flow's, question's, or the
+// Help is the keys of the step shown: the flow's, question's, or the
 // form's.
 func (f *FormSign) Help(question *widget.Confirm) []key.Binding {
 	switch {

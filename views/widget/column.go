@@ -305,17 +305,20 @@ func contentWidths[R any](cols []Column[R], rows RowSet[R]) (widths []int, ids [
 		return nil, nil, nil
 	}
 	widths, ids, fracs = make([]int, len(cols)), make([]bool, len(cols)), make([]int, len(cols))
+	// Each cell is read once: the fraction digits of a Decimal column are
+	// counted on the cells as line() pads them, sanitized.
+	cells := make([]string, min(rows.Len(), contentSample))
 	for i, c := range cols {
-		if c.Decimal {
-			for r := range min(rows.Len(), contentSample) {
-				fracs[i] = max(fracs[i], fractionDigits(c.Cell(*rows.At(r))))
+		for r := range cells {
+			cells[r] = sanitize.Line(c.Cell(*rows.At(r)))
+			if c.Decimal {
+				fracs[i] = max(fracs[i], fractionDigits(cells[r]))
 			}
-			fracs[i] = min(fracs[i], maxFraction)
 		}
+		fracs[i] = min(fracs[i], maxFraction)
 		w := c.minWidth()
 		id, seen := c.Align == AlignLeft, false
-		for r := range min(rows.Len(), contentSample) {
-			cell := sanitize.Line(c.Cell(*rows.At(r)))
+		for _, cell := range cells {
 			if c.Decimal {
 				cell = padFraction(cell, fracs[i])
 			}

@@ -151,7 +151,7 @@ func (c *Confirm) ShortHelp() []key.Binding { return c.Keys.ShortHelp() }
 // FullHelp implements help.KeyMap.
 func (c *Confirm) FullHelp() [][]key.Binding { return c.Keys.FullHelp() }
 
-// View draws the dialog in a rounded frame: the question, the details and
+// View draws the dialog in a rounded frame (bare when narrow): the question, the details and
 // the two buttons, the focused one marked with "▶" (visible without color)
 // and highlighted.
 func (c *Confirm) View() string {
@@ -161,27 +161,42 @@ func (c *Confirm) View() string {
 		// was, it is drawn, and starts, on No.
 		c.yes = false
 	}
-	if c.width < FramedConfirmWidth {
-		return c.viewBare()
+	// Narrower than FramedConfirmWidth, the dialog goes without its frame
+	// and its blank lines (and blank details): the review above it keeps
+	// the lines they would take.
+	framed := c.width >= FramedConfirmWidth
+	inner := max(c.width, 12)
+	if framed {
+		inner = max(c.width-4, 12) // frame and padding take four cells
 	}
-	inner := max(c.width-4, 12) // frame and padding take four cells
 	var lines []string
 	for _, l := range wrapText(sanitize.Block(c.prompt), inner) {
 		lines = append(lines, c.Styles.Title.Render(l))
 	}
-	if len(c.details) > 0 {
+	if framed && len(c.details) > 0 {
 		lines = append(lines, "")
-		for _, d := range c.details {
+	}
+	for _, d := range c.details {
+		if framed || d != "" {
 			lines = append(lines, wrapText(sanitize.Block(d), inner)...)
 		}
 	}
-	lines = append(lines, "", c.button("Yes", c.yes)+"   "+c.button("No", !c.yes))
-	frame := lipgloss.NewStyle().
-		Border(lipgloss.RoundedBorder()).
-		BorderForeground(c.Styles.Border.GetForeground()).
-		Padding(0, 1)
-	c.box = frame.Render(strings.Join(lines, "\n"))
-	c.drawn(s)
+	if framed {
+		lines = append(lines, "")
+	}
+	lines = append(lines, c.button("Yes", c.yes)+"   "+c.button("No", !c.yes))
+	c.box = strings.Join(lines, "\n")
+	if framed {
+		c.box = lipgloss.NewStyle().
+			Border(lipgloss.RoundedBorder()).
+			BorderForeground(c.Styles.Border.GetForeground()).
+			Padding(0, 1).
+			Render(c.box)
+	}
+	if s != nil {
+		c.sight = s
+		s.drawn = append(s.drawn, c)
+	}
 	return c.box
 }
 
@@ -191,34 +206,6 @@ func (c *Confirm) View() string {
 // columns of a wide terminal; one narrower than this is in the compact
 // layout, down to 60 columns.
 const FramedConfirmWidth = 70
-
-// viewBare draws the dialog without its frame: the question, the details
-// and the buttons.
-func (c *Confirm) viewBare() string {
-	inner := max(c.width, 12)
-	var lines []string
-	for _, l := range wrapText(sanitize.Block(c.prompt), inner) {
-		lines = append(lines, c.Styles.Title.Render(l))
-	}
-	for _, d := range c.details {
-		if d != "" {
-			lines = append(lines, wrapText(sanitize.Block(d), inner)...)
-		}
-	}
-	lines = append(lines, c.button("Yes", c.yes)+"   "+c.button("No", !c.yes))
-	c.box = strings.Join(lines, "\n")
-	c.drawn(drawing.Load())
-	return c.box
-}
-
-// drawn tells the Sight of the frame being drawn, if any, that the dialog
-// is in it.
-func (c *Confirm) drawn(s *Sight) {
-	if s != nil {
-		c.sight = s
-		s.drawn = append(s.drawn, c)
-	}
-}
 
 // A Sight tells dialogs whether the user can see them. The dashboard draws
 // every frame through Frame: a dialog drawn into a frame is answerable

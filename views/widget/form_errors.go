@@ -65,10 +65,7 @@ func (f *Form) SetErrors(errs []PathError) (unmatched []PathError) {
 		if len(m) == 0 {
 			continue
 		}
-		if len(m) > maxFieldMessages {
-			m = append(m[:maxFieldMessages:maxFieldMessages], fmt.Sprintf("%d more", len(m)-maxFieldMessages))
-		}
-		fld.SetErr(errors.New(strings.Join(m, "; ")))
+		fld.SetErr(joinMessages(m))
 		if first < 0 {
 			first = i
 		}
@@ -77,6 +74,32 @@ func (f *Form) SetErrors(errs []PathError) (unmatched []PathError) {
 		f.Focus(first)
 	}
 	return unmatched
+}
+
+// ErrorOf is what errs say of fld, placed as SetErrors places them and
+// bounded alike, in one error; nil when they say nothing of it. It is for
+// a field's Check, so that a form validated as it is typed shows its own
+// errors where the service's land.
+func (f *Form) ErrorOf(fld *FormField, errs []PathError) error {
+	var msgs []string
+	for _, e := range errs {
+		if g, item := f.owner(e.Path); g == fld {
+			msgs = append(msgs, item+sanitize.Truncate(e.Message, maxMessageRunes))
+		}
+	}
+	return joinMessages(msgs)
+}
+
+// joinMessages is what is said of one field as one error, at most
+// maxFieldMessages of them and how many more; nil for none.
+func joinMessages(m []string) error {
+	if len(m) == 0 {
+		return nil
+	}
+	if len(m) > maxFieldMessages {
+		m = append(m[:maxFieldMessages:maxFieldMessages], fmt.Sprintf("%d more", len(m)-maxFieldMessages))
+	}
+	return errors.New(strings.Join(m, "; "))
 }
 
 // FieldOf is the field an error at path is about, as SetErrors places
