@@ -401,19 +401,29 @@ func (d *stakesDecoder) envelope() (int, error) {
 	return d.total, nil
 }
 
+// open reads the byte that opens an object or a list; opened is false
+// (and err nil) when a null stands in its place, read too. Another value
+// makes the listing malformed, as notA says.
+func (d *stakesDecoder) open(c byte, notA string) (opened bool, err error) {
+	got, err := d.s.peek()
+	if err != nil {
+		return false, err
+	}
+	if got == 'n' {
+		return false, d.s.null()
+	}
+	if got != c {
+		return false, d.malformed("%s", notA)
+	}
+	d.s.pos++
+	return true, nil
+}
+
 func (d *stakesDecoder) result(processed *bool, haveItems *bool) error {
 	s := d.s
-	c, err := s.peek()
-	if err != nil {
+	if opened, err := d.open('{', "result is not an object"); !opened {
 		return err
 	}
-	if c == 'n' {
-		return s.null()
-	}
-	if c != '{' {
-		return d.malformed("result is not an object")
-	}
-	s.pos++
 	return s.object(func(key []byte) error {
 		switch string(key) {
 		case "items":
@@ -477,18 +487,11 @@ func (d *stakesDecoder) itemsOnce(processed *bool, have *bool) error {
 
 func (d *stakesDecoder) items() error {
 	s := d.s
-	c, err := s.peek()
-	if err != nil {
+	if opened, err := d.open('[', "items is not a list"); !opened {
 		return err
 	}
-	if c == 'n' {
-		return s.null()
-	}
-	if c != '[' {
-		return d.malformed("items is not a list")
-	}
-	s.pos++
-	if c, err = s.peek(); err != nil {
+	c, err := s.peek()
+	if err != nil {
 		return err
 	}
 	if c == ']' {
