@@ -671,14 +671,7 @@ func (d *stakesDecoder) row(r *StakeRow) error {
 			}
 		}
 	}
-	switch {
-	case oddAmount != nil && oddStatus != nil:
-		r.odd = &stakeOdd{amount: oddAmount, status: oddStatus.status}
-	case oddAmount != nil:
-		r.odd = &stakeOdd{amount: oddAmount}
-	default:
-		r.odd = oddStatus
-	}
+	r.odd = oddOf(oddAmount, oddStatus)
 	return nil
 }
 
