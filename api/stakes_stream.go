@@ -109,26 +109,14 @@ func (c *Client) StreamStakesTo(ctx context.Context, req StakesRequest, sink Sta
 		return 0, fmt.Errorf("%s: encode request: %w", opStakes, err)
 	}
 	k := call{op: opStakes, method: http.MethodPost, url: c.adminURL("staking", "stakes"), read: true, auth: CredentialAPIKey}
-	var lastErr error
-	for try := range maxTries {
-		if try > 0 {
-			select {
-			case <-time.After(c.backoff(try - 1)):
-			case <-ctx.Done():
-				return 0, fmt.Errorf("%s: %w", k.op, ctx.Err())
-			}
-		}
-		total, retry, err := c.streamOnce(ctx, k, payload, try, sink)
-		if !retry {
-			return total, err
-		}
-		lastErr = err
+	err = c.retrying(ctx, k, maxTries, func(try int) (retry bool, err error) {
+		total, retry, err = c.streamOnce(ctx, k, payload, try, sink)
+		return retry, err
+	})
+	if err != nil {
+		return 0, err
 	}
-	var transient *StatusError
-	if errors.As(lastErr, &transient) {
-		return 0, lastErr
-	}
-	return 0, tried(k.op, lastErr, maxTries)
+	return total, nil
 }
 
 // streamOnce is one try of StreamStakesTo; retry says the failure is
