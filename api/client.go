@@ -207,6 +207,45 @@ func (c *Client) do(ctx context.Context, k call, out any) error {
 	if k.read {
 		tries = maxTries
 	}
+	return c.retrying(ctx, k, tries, func(try int) (bool, error) {
+		status, body, err := c.roundTrip(ctx, k, payload, try)
+		if refusedResponse(err) {
+			return false, err
+		}
+		if err != nil {
+			notSent := errors.Is(err, ErrNotSent)
+			if ctx.Err() != nil {
+				switch {
+				case notSent:
+					return false, fmt.Errorf("%s: %w: %w", k.op, ErrNotSent, ctx.Err())
+				case !k.read:
+					return false, &OutcomeUnknownError{Op: k.op, Err: ctx.Err()}
+				}
+				return false, fmt.Errorf("%s: %w", k.op, ctx.Err())
+			}
+			if k.read {
+				return true, err
+			}
+			if notSent {
+				return false, fmt.Errorf("%s: %w", k.op, err)
+			}
+			return false, &OutcomeUnknownError{Op: k.op, Err: err}
+		}
+		if k.received != nil {
+			*k.received += len(body)
+		}
+		if k.read && (status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout) && try < tries-1 {
+			return true, decodeError(k, status, "", body)
+		}
+		return false, decode(k, status, body, out)
+	})
+}
+
+// retrying makes up to tries tries of k, backing off between them: once
+// makes one, and says whether its failure is worth another. The last
+// such failure is returned as it is when it is the service's (a 502,
+// 503 or 504), else saying how often it was tried.
+func (c *Client) retrying(ctx context.Context, k call, tries int, once func(try int) (retry bool, err error)) error {
 	var lastErr error
 	for try := range tries {
 		if try > 0 {
@@ -216,38 +255,11 @@ func (c *Client) do(ctx context.Context, k call, out any) error {
 				return fmt.Errorf("%s: %w", k.op, ctx.Err())
 			}
 		}
-		status, body, err := c.roundTrip(ctx, k, payload, try)
-		if refusedResponse(err) {
+		retry, err := once(try)
+		if !retry {
 			return err
 		}
-		if err != nil {
-			notSent := errors.Is(err, ErrNotSent)
-			if ctx.Err() != nil {
-				switch {
-				case notSent:
-					return fmt.Errorf("%s: %w: %w", k.op, ErrNotSent, ctx.Err())
-				case !k.read:
-					return &OutcomeUnknownError{Op: k.op, Err: ctx.Err()}
-				}
-				return fmt.Errorf("%s: %w", k.op, ctx.Err())
-			}
-			lastErr = err
-			if k.read {
-				continue
-			}
-			if notSent {
-				return fmt.Errorf("%s: %w", k.op, err)
-			}
-			return &OutcomeUnknownError{Op: k.op, Err: err}
-		}
-		if k.received != nil {
-			*k.received += len(body)
-		}
-		if k.read && (status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout) && try < tries-1 {
-			lastErr = decodeError(k, status, "", body)
-			continue
-		}
-		return decode(k, status, body, out)
+		lastErr = err
 	}
 	var transient *StatusError
 	if errors.As(lastErr, &transient) {

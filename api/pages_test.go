@@ -106,13 +106,7 @@ func FuzzPoolPages(f *testing.F) {
 			t.Fatalf("%d requests", requests.Load())
 		}
 		if err != nil {
-			var (
-				l *LimitError
-				u *UnexpectedResponseError
-				s *StatusError
-				v *ValidationError
-			)
-			if !errors.As(err, &l) && !errors.As(err, &u) && !errors.As(err, &s) && !errors.As(err, &v) {
+			if !typedReadError(err) {
 				t.Fatalf("untyped error %T: %v", err, err)
 			}
 			if len(err.Error()) > 400 || strings.ContainsRune(err.Error(), 0x1b) {
@@ -124,4 +118,17 @@ func FuzzPoolPages(f *testing.F) {
 			t.Fatalf("%d items, total %d", len(all.Items), all.Total)
 		}
 	})
+}
+
+// typedReadError reports whether err is one of the errors a read may end
+// in: past a bound, an answer allot cannot read, a refusal or failure the
+// service reports, or a request it finds invalid.
+func typedReadError(err error) bool {
+	var (
+		l *LimitError
+		u *UnexpectedResponseError
+		s *StatusError
+		v *ValidationError
+	)
+	return errors.As(err, &l) || errors.As(err, &u) || errors.As(err, &s) || errors.As(err, &v)
 }

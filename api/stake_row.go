@@ -61,6 +61,20 @@ type stakeOdd struct {
 	status string
 }
 
+// oddOf is a row's odd part: the interned StakeOther status as it is
+// (shared by the rows of that status), or a part of its own for an
+// amount base units cannot hold, with the status's text if any.
+func oddOf(amount *decimal.Decimal, status *stakeOdd) *stakeOdd {
+	if amount == nil {
+		return status
+	}
+	odd := &stakeOdd{amount: amount}
+	if status != nil {
+		odd.status = status.status
+	}
+	return odd
+}
+
 // rowHasTime is the flag of a row with a creation time.
 const rowHasTime uint8 = 1
 
@@ -534,13 +548,7 @@ func StakeRowOf(st Stake) (StakeRow, error) {
 		r.CreatedAt = st.CreatedAt.UnixMilli()
 		r.flags |= rowHasTime
 	}
-	r.odd = status
-	if amount != nil {
-		r.odd = &stakeOdd{amount: amount}
-		if status != nil {
-			r.odd.status = status.status
-		}
-	}
+	r.odd = oddOf(amount, status)
 	return r, nil
 }
 

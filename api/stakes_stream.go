@@ -109,26 +109,14 @@ func (c *Client) StreamStakesTo(ctx context.Context, req StakesRequest, sink Sta
 		return 0, fmt.Errorf("%s: encode request: %w", opStakes, err)
 	}
 	k := call{op: opStakes, method: http.MethodPost, url: c.adminURL("staking", "stakes"), read: true, auth: CredentialAPIKey}
-	var lastErr error
-	for try := range maxTries {
-		if try > 0 {
-			select {
-			case <-time.After(c.backoff(try - 1)):
-			case <-ctx.Done():
-				return 0, fmt.Errorf("%s: %w", k.op, ctx.Err())
-			}
-		}
-		total, retry, err := c.streamOnce(ctx, k, payload, try, sink)
-		if !retry {
-			return total, err
-		}
-		lastErr = err
+	err = c.retrying(ctx, k, maxTries, func(try int) (retry bool, err error) {
+		total, retry, err = c.streamOnce(ctx, k, payload, try, sink)
+		return retry, err
+	})
+	if err != nil {
+		return 0, err
 	}
-	var transient *StatusError
-	if errors.As(lastErr, &transient) {
-		return 0, lastErr
-	}
-	return 0, tried(k.op, lastErr, maxTries)
+	return total, nil
 }
 
 // streamOnce is one try of StreamStakesTo; retry says the failure is
@@ -401,19 +389,29 @@ func (d *stakesDecoder) envelope() (int, error) {
 	return d.total, nil
 }
 
+// open reads the byte that opens an object or a list; opened is false
+// (and err nil) when a null stands in its place, read too. Another value
+// makes the listing malformed, as notA says.
+func (d *stakesDecoder) open(c byte, notA string) (opened bool, err error) {
+	got, err := d.s.peek()
+	if err != nil {
+		return false, err
+	}
+	if got == 'n' {
+		return false, d.s.null()
+	}
+	if got != c {
+		return false, d.malformed("%s", notA)
+	}
+	d.s.pos++
+	return true, nil
+}
+
 func (d *stakesDecoder) result(processed *bool, haveItems *bool) error {
 	s := d.s
-	c, err := s.peek()
-	if err != nil {
+	if opened, err := d.open('{', "result is not an object"); !opened {
 		return err
 	}
-	if c == 'n' {
-		return s.null()
-	}
-	if c != '{' {
-		return d.malformed("result is not an object")
-	}
-	s.pos++
 	return s.object(func(key []byte) error {
 		switch string(key) {
 		case "items":
@@ -477,18 +475,11 @@ func (d *stakesDecoder) itemsOnce(processed *bool, have *bool) error {
 
 func (d *stakesDecoder) items() error {
 	s := d.s
-	c, err := s.peek()
-	if err != nil {
+	if opened, err := d.open('[', "items is not a list"); !opened {
 		return err
 	}
-	if c == 'n' {
-		return s.null()
-	}
-	if c != '[' {
-		return d.malformed("items is not a list")
-	}
-	s.pos++
-	if c, err = s.peek(); err != nil {
+	c, err := s.peek()
+	if err != nil {
 		return err
 	}
 	if c == ']' {
@@ -668,14 +659,7 @@ func (d *stakesDecoder) row(r *StakeRow) error {
 			}
 		}
 	}
-	switch {
-	case oddAmount != nil && oddStatus != nil:
-		r.odd = &stakeOdd{amount: oddAmount, status: oddStatus.status}
-	case oddAmount != nil:
-		r.odd = &stakeOdd{amount: oddAmount}
-	default:
-		r.odd = oddStatus
-	}
+	r.odd = oddOf(oddAmount, oddStatus)
 	return nil
 }
 

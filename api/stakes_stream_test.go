@@ -349,13 +349,7 @@ func FuzzStreamStakes(f *testing.F) {
 		d.s.buf = make([]byte, 0, maxToken+fastRowBytes) // the smallest buffer that holds a token
 		_, err := d.decode()
 		if err != nil {
-			var (
-				s *StatusError
-				v *ValidationError
-				u *UnexpectedResponseError
-				l *LimitError
-			)
-			if !errors.As(err, &s) && !errors.As(err, &v) && !errors.As(err, &u) && !errors.As(err, &l) {
+			if !typedReadError(err) {
 				t.Fatalf("untyped error %T: %v", err, err)
 			}
 			if strings.ContainsRune(err.Error(), 0x1b) {

@@ -34,10 +34,22 @@ func (e JournalEntry) MarshalJSON() ([]byte, error) {
 }
 
 // Journal returns the writes applied so far, oldest first.
-func (s *Server) Journal() []JournalEntry {
+func (s *Server) Journal() []JournalEntry { return s.JournalFrom(0) }
+
+// JournalFrom returns the writes applied after the first i, oldest first
+// (none when i is past them): what a check of a write sent when
+// JournalLen was i looks through, without copying the rest.
+func (s *Server) JournalFrom(i int) []JournalEntry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.journal)
+	return slices.Clone(s.journal[min(max(i, 0), len(s.journal)):])
+}
+
+// JournalLen is how many writes were applied so far.
+func (s *Server) JournalLen() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.journal)
 }
 
 func (s *Server) record(operation, action string, body []byte) {

@@ -99,6 +99,9 @@ func (r *Recorder) Write(op, ref string, body any, send func() (status string, r
 	case err != nil:
 		outcome.Status = "failed"
 	}
+	if outcome.Status != StatusUnknown {
+		r.unmark(id)
+	}
 	r.After(outcome)
 	return err
 }

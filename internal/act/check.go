@@ -87,3 +87,11 @@ func (r *Recorder) mark(write string) {
 		r.marks.Store(write, r.Ledger.Mark())
 	}
 }
+
+// unmark forgets the mark of a write whose answer came: only one whose
+// answer was lost is checked.
+func (r *Recorder) unmark(write string) {
+	if r != nil {
+		r.marks.Delete(write)
+	}
+}

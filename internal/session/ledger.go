@@ -46,7 +46,7 @@ func (l *ledger) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	l.server.ServeHTTP(w, r)
 }
 
-func (l *ledger) Mark() int { return len(l.server.Journal()) }
+func (l *ledger) Mark() int { return l.server.JournalLen() }
 
 // AppliedAfter waits for the requests in flight now, then looks for the
 // write among those the sandbox applied after mark, by its operation (a
@@ -71,8 +71,7 @@ func (l *ledger) AppliedAfter(ctx context.Context, mark int, op, ref string, bod
 	}
 	sum := sha256.Sum256(body)
 	want := hex.EncodeToString(sum[:])
-	applied := l.server.Journal()
-	for _, e := range applied[min(max(mark, 0), len(applied)):] {
+	for _, e := range l.server.JournalFrom(mark) {
 		if e.Operation == operation && strings.EqualFold(e.BodySHA256, want) {
 			return true, nil
 		}

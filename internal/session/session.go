@@ -279,13 +279,10 @@ func openSandbox(opts sandbox.Options, stateDir string, hold time.Duration) (*Se
 		StateDir: stateDir,
 		Now:      clockOf(opts),
 		Fixtures: &fx,
-		Chain: seededNode{func(ctx context.Context) error {
-			sb.Begin()
-			return sb.Seeded(ctx)
-		}, func() wallet.Node { return sb.Chain.Client() }},
-		Applied: sb.Server.Journal,
-		Seeded:  sb.Seeded,
-		ledger:  l,
+		Chain:    seededNode{sb.Need, func() wallet.Node { return sb.Chain.Client() }},
+		Applied:  sb.Server.Journal,
+		Seeded:   sb.Seeded,
+		ledger:   l,
 	}
 	s.closers = append(s.closers, func() { httpSrv.Close(); sb.Close() })
 	s.API, err = api.New(api.Config{

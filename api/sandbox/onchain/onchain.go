@@ -122,7 +122,7 @@ func Start(ctx context.Context, opts Options) (*Sandbox, error) {
 		return fail(fmt.Errorf("sandbox chain: %w", err))
 	}
 	so := opts.Sandbox
-	so.Chain, so.World, so.Ready = chainSeam{s}, s.world, s.need
+	so.Chain, so.World, so.Ready = chainSeam{s}, s.world, s.Need
 	if opts.Chain == nil {
 		// A new chain deploys at addresses known before it starts, and
 		// holds nothing of the world but what the seed says until the
@@ -247,9 +247,9 @@ func (s *Sandbox) hold(ctx context.Context, d time.Duration) error {
 	return context.Cause(ctx)
 }
 
-// need is Seeded for what cannot be answered without the world on the
-// chain: it begins the background work at once.
-func (s *Sandbox) need(ctx context.Context) error {
+// Need is Seeded for what cannot be answered without the world on the
+// chain: it begins the background work at once (Begin).
+func (s *Sandbox) Need(ctx context.Context) error {
 	s.Begin()
 	return s.Seeded(ctx)
 }
@@ -266,7 +266,7 @@ func (s *Sandbox) seededNow() bool {
 
 // Seeded waits until the world is seeded and deployed and returns nil, or
 // why it could not be, or ctx's error if ctx ends first. It does not
-// hurry a Hold: call Begin first for that.
+// hurry a Hold: Need does.
 func (s *Sandbox) Seeded(ctx context.Context) error {
 	select {
 	case <-s.seeded:
