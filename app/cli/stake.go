@@ -55,9 +55,11 @@ var stakeCommand = command{
 			}
 			poolID := *pool
 			if byName {
-				if poolID, err = poolNamed(ctx, s, *pool); err != nil {
+				p, err := poolNamed(ctx, s, *pool)
+				if err != nil {
 					return err
 				}
+				poolID = p.ID
 			}
 			poolInfo, err := s.Pool(ctx, poolID)
 			if err != nil {

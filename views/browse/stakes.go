@@ -331,7 +331,7 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 }
 
 func (s *stakes) View() string {
-	var none *NoPoolError
+	var none *api.NoPoolError
 	if errors.As(s.Err, &none) {
 		text := "✗ stakes: " + sanitize.Line(none.Error()) + "\n\nesc: back · r: look again"
 		return widget.Page(text, s.Width, max(s.Height, 1))

@@ -56,7 +56,7 @@ func TestStakesByRefUnknownPool(t *testing.T) {
 		t.Error("not busy while the pool is looked up (the status line says the sandbox still seeds by it)")
 	}
 	d.run(nil, cmd)
-	var none *NoPoolError
+	var none *api.NoPoolError
 	if !errors.As(s.LoadErr(), &none) || none.Ref != "Whale pol" {
 		t.Fatalf("LoadErr %v, want a NoPoolError for the ref", s.LoadErr())
 	}
@@ -114,7 +114,7 @@ func TestStakesByRefAmbiguousName(t *testing.T) {
 	src := &testSource{}
 	s, d := stakesByRef(t, "twin", poolList(a, b), src)
 	d.run(nil, s.Init())
-	var none *NoPoolError
+	var none *api.NoPoolError
 	if !errors.As(s.LoadErr(), &none) || len(none.IDs) != 2 {
 		t.Fatalf("LoadErr %v, want a NoPoolError listing both ids", s.LoadErr())
 	}
@@ -124,7 +124,7 @@ func TestStakesByRefAmbiguousName(t *testing.T) {
 	if len(src.requests) != 0 {
 		t.Errorf("stakes asked for with no one pool: %+v", src.requests)
 	}
-	if p, err := poolByRef([]api.Pool{a, b}, "TWIN"); err != nil || p.ID != b.ID {
+	if p, err := api.PoolByRef([]api.Pool{a, b}, "TWIN"); err != nil || p.ID != b.ID {
 		t.Errorf("exact name: %+v, %v", p, err)
 	}
 }
