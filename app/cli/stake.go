@@ -53,18 +53,18 @@ var stakeCommand = command{
 			if err != nil {
 				return err
 			}
-			poolID := *pool
+			// A name is looked up among the token's pools, which gives the
+			// pool itself: listing them again (s.Pool) would only repeat it.
+			var poolInfo api.Pool
 			if byName {
-				p, err := poolNamed(ctx, s, *pool)
-				if err != nil {
-					return err
-				}
-				poolID = p.ID
+				poolInfo, err = poolNamed(ctx, s, *pool)
+			} else {
+				poolInfo, err = s.Pool(ctx, *pool)
 			}
-			poolInfo, err := s.Pool(ctx, poolID)
 			if err != nil {
 				return err
 			}
+			poolID := poolInfo.ID
 			acct, err := openAccount(ctx, e, ks, addr)
 			if err != nil {
 				return err
