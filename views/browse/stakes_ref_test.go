@@ -128,3 +128,27 @@ func TestStakesByRefAmbiguousName(t *testing.T) {
 		t.Errorf("exact name: %+v, %v", p, err)
 	}
 }
+
+// TestStakesByRefWithoutSession: with no session to ask (ctx.Session nil)
+// the screen is its error state, saying so, not a call through a nil
+// lookup or an empty table that seems to be loading.
+func TestStakesByRefWithoutSession(t *testing.T) {
+	ctx := &views.Context{Styles: widget.DefaultStyles(), Now: time.Now, Clipboard: widget.Clipboard{Out: io.Discard}}
+	s := NewStakesByRef(ctx, "Whale pool").(*stakes)
+	s.SetSize(100, 20)
+	d := &driver{s: s}
+	d.run(nil, s.Init())
+	if !errors.Is(s.LoadErr(), errNoSession) {
+		t.Fatalf("LoadErr %v, want errNoSession", s.LoadErr())
+	}
+	if s.Mode().Busy {
+		t.Error("busy with nothing to wait for")
+	}
+	if view := s.View(); !strings.Contains(view, "no session") {
+		t.Errorf("the screen does not say why it is empty:\n%s", view)
+	}
+	d.keys("r")
+	if !errors.Is(s.LoadErr(), errNoSession) {
+		t.Errorf("after r: LoadErr %v", s.LoadErr())
+	}
+}
