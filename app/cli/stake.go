@@ -97,14 +97,7 @@ var stakeCommand = command{
 			if err != nil {
 				return usagef("--amount: %v", err)
 			}
-			check := func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
-				p, err := s.StakePolicy(ctx, poolInfo, acct.address, asked)
-				if err != nil {
-					return nil, err
-				}
-				p.Seen = s.rec.Seen()
-				return wallet.CheckStake(ctx, s.Chain, p, calls)
-			}
+			check := s.StakeCheck(poolInfo, acct.address, asked, s.rec.Seen)
 			batch := txBatch{subject: poolID, op: "stake", ops: []string{"stake"}, calls: plan.Calls(), known: known, check: check}
 			if plan.Approve != nil {
 				batch.ops = []string{"approve", "stake"}
