@@ -152,15 +152,7 @@ func stakesBody(items stakeItems, extra []chainStake) rawResult {
 		if items.n > 0 || i > 0 {
 			tail = append(tail, ',')
 		}
-		tail = append(tail, `{"id":"`...)
-		tail = append(tail, st.id...)
-		tail = append(tail, `","amount":"`...)
-		tail = append(tail, formatUnits(st.amount)...)
-		tail = append(tail, `","status":"`+StakeStaked+`","createdAt":"`...)
-		tail = st.at.AppendFormat(tail, timeLayout)
-		tail = append(tail, `","walletAddress":"`...)
-		tail = append(tail, st.staker.Hex()...)
-		tail = append(tail, `"}`...)
+		tail = appendStake(tail, []byte(st.id), []byte(formatUnits(st.amount)), StakeStaked, st.at, st.staker.Hex())
 	}
 	return rawResult{head, items.json, append(tail, "]}}"...)}
 }
@@ -175,6 +167,8 @@ func (w *World) renderStakes(p *Pool, staker int) stakeItems {
 	}
 	buf := make([]byte, 0, size)
 	ids := newStakeIDs(p)
+	var id [36]byte
+	var amount [24]byte // a uint64's 20 digits, a point and two more
 	n := 0
 	for i, st := range p.stakes {
 		if staker >= 0 && int(st.staker) != staker {
@@ -184,19 +178,26 @@ func (w *World) renderStakes(p *Pool, staker int) stakeItems {
 			buf = append(buf, ',')
 		}
 		n++
-		buf = append(buf, `{"id":"`...)
-		buf = ids.append(buf, i)
-		buf = append(buf, `","amount":"`...)
-		buf = appendCents(buf, st.cents)
-		buf = append(buf, `","status":"`...)
-		buf = append(buf, stakeStatuses[st.status]...)
-		buf = append(buf, `","createdAt":"`...)
-		buf = time.Unix(int64(st.at), 0).UTC().AppendFormat(buf, timeLayout)
-		buf = append(buf, `","walletAddress":"`...)
-		buf = append(buf, w.stakers[st.staker].hex...)
-		buf = append(buf, `"}`...)
+		buf = appendStake(buf, ids.append(id[:0], i), appendCents(amount[:0], st.cents), stakeStatuses[st.status],
+			time.Unix(int64(st.at), 0).UTC(), w.stakers[st.staker].hex)
 	}
 	return stakeItems{json: buf, n: n}
+}
+
+// appendStake writes one stake's JSON object: the one layout of a listed
+// stake, seeded or made on the chain.
+func appendStake(buf, id, amount []byte, status string, at time.Time, wallet string) []byte {
+	buf = append(buf, `{"id":"`...)
+	buf = append(buf, id...)
+	buf = append(buf, `","amount":"`...)
+	buf = append(buf, amount...)
+	buf = append(buf, `","status":"`...)
+	buf = append(buf, status...)
+	buf = append(buf, `","createdAt":"`...)
+	buf = at.AppendFormat(buf, timeLayout)
+	buf = append(buf, `","walletAddress":"`...)
+	buf = append(buf, wallet...)
+	return append(buf, `"}`...)
 }
 
 // stakeIDs derives the ids of a pool's stakes: the version 5 UUID of

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"allot/api"
 	"allot/internal/sanitize"
@@ -104,41 +103,25 @@ var poolsCommand = command{
 	},
 }
 
-// poolNamed is the id of the token's pool named name, as `allot pools`
-// lists them (the dashboard's :stakes takes names too): the exact name, else
-// the one name equal but for case. None, or more than one, is a usage
-// error that says where the ids are.
-func poolNamed(ctx context.Context, s *opened, name string) (string, error) {
+// poolNamed is the token's pool named name, as `allot pools` lists them
+// (api.PoolByRef, as the dashboard's :stakes): the exact name, else the
+// one name equal but for case. None, or more than one, is a usage error
+// that says where the ids are.
+func poolNamed(ctx context.Context, s *opened, name string) (api.Pool, error) {
 	list, err := s.API.AllPools(ctx, s.token)
 	if err != nil {
-		return "", fmt.Errorf("--pool %q: list the pools to find it: %w", sanitize.Truncate(name, 60), err)
+		return api.Pool{}, fmt.Errorf("--pool %q: list the pools to find it: %w", sanitize.Truncate(name, 60), err)
 	}
-	var exact, folded []string
-	for _, p := range list.Items {
-		switch {
-		case p.Name == name:
-			exact = append(exact, p.ID)
-		case strings.EqualFold(p.Name, name):
-			folded = append(folded, p.ID)
-		}
-	}
-	ids := exact
-	if len(ids) == 0 {
-		ids = folded
-	}
+	pool, err := api.PoolByRef(list.Items, name)
+	var none *api.NoPoolError
 	switch {
-	case len(ids) == 1:
-		return ids[0], nil
-	case len(ids) == 0:
-		return "", usagef("--pool %q is neither a pool id nor the name of a pool of %s (see 'allot pools')", sanitize.Truncate(name, 60), s.tokenText())
-	case len(ids) > maxNamedPools:
-		ids = append(ids[:maxNamedPools], "...")
+	case !errors.As(err, &none):
+		return pool, err
+	case len(none.IDs) == 0:
+		return api.Pool{}, usagef("--pool %q is neither a pool id nor the name of a pool of %s (see 'allot pools')", none.RefText(), s.tokenText())
 	}
-	return "", usagef("--pool %q names more than one pool of %s: pass one's id: %s", sanitize.Truncate(name, 60), s.tokenText(), strings.Join(ids, ", "))
+	return api.Pool{}, usagef("--pool %q names more than one pool of %s: pass one's id: %s", none.RefText(), s.tokenText(), none.IDList())
 }
-
-// maxNamedPools bounds the ids an ambiguous --pool lists.
-const maxNamedPools = 5
 
 var stakesCommand = command{
 	name:    "stakes",
@@ -179,9 +162,11 @@ var stakesCommand = command{
 				return err
 			}
 			if byName {
-				if req.StakingPoolID, err = poolNamed(ctx, s, *pool); err != nil {
+				p, err := poolNamed(ctx, s, *pool)
+				if err != nil {
 					return err
 				}
+				req.StakingPoolID = p.ID
 			}
 			// -o json and -o csv write the stakes as they arrive. On a
 			// failure mid-listing the ones that arrived stay written, the

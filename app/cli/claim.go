@@ -181,13 +181,6 @@ func (c *claimSigning) run(ctx context.Context, e *env, s *opened, acct *signing
 	for i := range ops {
 		ops[i] = "claim"
 	}
-	check := func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
-		p, err := s.ClaimPolicy(ctx, allocationID, acct.address, amount)
-		if err != nil {
-			return nil, err
-		}
-		p.Seen = s.rec.Seen()
-		return wallet.CheckClaim(ctx, s.Chain, p, calls)
-	}
+	check := s.ClaimCheck(allocationID, acct.address, amount, s.rec.Seen)
 	return e.transact(ctx, s, acct, txBatch{subject: allocationID, op: "claim", ops: ops, calls: calls, known: known, check: check}, c.tx, out)
 }

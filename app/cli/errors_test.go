@@ -192,3 +192,33 @@ func TestStakeByPoolName(t *testing.T) {
 		t.Errorf("Whale pool: exit %d, stderr %q, want the name resolved and the passphrase asked for", r.code, r.stderr)
 	}
 }
+
+// TestStakeByPoolNameListsThePoolsOnce: stake --pool NAME lists the
+// token's pools once, to find the pool by its name, and not a second time
+// to read the pool it found (the pools are many pages on a real service).
+func TestStakeByPoolNameListsThePoolsOnce(t *testing.T) {
+	s := sandboxSession(t)
+	listings := func() int {
+		n := 0
+		for _, x := range s.Requests.All() {
+			if x.Op == "staking/pools" {
+				n++
+			}
+		}
+		return n
+	}
+	if r := runCLI(t, s, nil, "pools"); r.code != ExitOK {
+		t.Fatalf("pools: exit %d, stderr %q", r.code, r.stderr)
+	}
+	once := listings()
+	if once == 0 {
+		t.Fatal("allot pools asked for no staking/pools page")
+	}
+	r := runCLI(t, s, map[string]string{}, "stake", "--pool", "Whale pool", "--amount", "1", "--account", "0x3e3Daf419A62d6665b5B6444e071475801B87Ae2")
+	if r.code != ExitError || !strings.HasPrefix(r.stderr, "allot: stake: no passphrase") {
+		t.Fatalf("exit %d, stderr %q, want the name resolved and the passphrase asked for", r.code, r.stderr)
+	}
+	if n := listings() - once; n != once {
+		t.Errorf("stake --pool NAME asked for %d pages of pools, a listing is %d", n, once)
+	}
+}

@@ -53,16 +53,18 @@ var stakeCommand = command{
 			if err != nil {
 				return err
 			}
-			poolID := *pool
+			// A name is looked up among the token's pools, which gives the
+			// pool itself: listing them again (s.Pool) would only repeat it.
+			var poolInfo api.Pool
 			if byName {
-				if poolID, err = poolNamed(ctx, s, *pool); err != nil {
-					return err
-				}
+				poolInfo, err = poolNamed(ctx, s, *pool)
+			} else {
+				poolInfo, err = s.Pool(ctx, *pool)
 			}
-			poolInfo, err := s.Pool(ctx, poolID)
 			if err != nil {
 				return err
 			}
+			poolID := poolInfo.ID
 			acct, err := openAccount(ctx, e, ks, addr)
 			if err != nil {
 				return err
@@ -95,14 +97,7 @@ var stakeCommand = command{
 			if err != nil {
 				return usagef("--amount: %v", err)
 			}
-			check := func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
-				p, err := s.StakePolicy(ctx, poolInfo, acct.address, asked)
-				if err != nil {
-					return nil, err
-				}
-				p.Seen = s.rec.Seen()
-				return wallet.CheckStake(ctx, s.Chain, p, calls)
-			}
+			check := s.StakeCheck(poolInfo, acct.address, asked, s.rec.Seen)
 			batch := txBatch{subject: poolID, op: "stake", ops: []string{"stake"}, calls: plan.Calls(), known: known, check: check}
 			if plan.Approve != nil {
 				batch.ops = []string{"approve", "stake"}

@@ -132,10 +132,21 @@ func compareCreated(a, b *api.StakeRow) int {
 
 func (s *stakes) Init() tea.Cmd { return s.reload() }
 
+// errNoSession is the state of a stakes screen opened with no session
+// (ctx.Session nil): there is no service to look its pool up in or to read
+// its stakes from.
+var errNoSession = errors.New("no session: there is no service to read the pool's stakes from")
+
 // reload looks the pool up while it is not known, else reads its stakes
 // again.
 func (s *stakes) reload() tea.Cmd {
-	if s.pool.ID == "" && s.ref != "" {
+	lookUp := s.pool.ID == "" && s.ref != ""
+	if s.source == nil || lookUp && s.pools == nil {
+		s.Err = errNoSession // drawn where the stakes would be
+		s.Table.SetLoading(nil)
+		return nil
+	}
+	if lookUp {
 		return s.findPool()
 	}
 	return s.reloadWhole()
@@ -331,7 +342,7 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 }
 
 func (s *stakes) View() string {
-	var none *NoPoolError
+	var none *api.NoPoolError
 	if errors.As(s.Err, &none) {
 		text := "✗ stakes: " + sanitize.Line(none.Error()) + "\n\nesc: back · r: look again"
 		return widget.Page(text, s.Width, max(s.Height, 1))

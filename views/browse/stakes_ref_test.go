@@ -56,7 +56,7 @@ func TestStakesByRefUnknownPool(t *testing.T) {
 		t.Error("not busy while the pool is looked up (the status line says the sandbox still seeds by it)")
 	}
 	d.run(nil, cmd)
-	var none *NoPoolError
+	var none *api.NoPoolError
 	if !errors.As(s.LoadErr(), &none) || none.Ref != "Whale pol" {
 		t.Fatalf("LoadErr %v, want a NoPoolError for the ref", s.LoadErr())
 	}
@@ -114,7 +114,7 @@ func TestStakesByRefAmbiguousName(t *testing.T) {
 	src := &testSource{}
 	s, d := stakesByRef(t, "twin", poolList(a, b), src)
 	d.run(nil, s.Init())
-	var none *NoPoolError
+	var none *api.NoPoolError
 	if !errors.As(s.LoadErr(), &none) || len(none.IDs) != 2 {
 		t.Fatalf("LoadErr %v, want a NoPoolError listing both ids", s.LoadErr())
 	}
@@ -124,7 +124,31 @@ func TestStakesByRefAmbiguousName(t *testing.T) {
 	if len(src.requests) != 0 {
 		t.Errorf("stakes asked for with no one pool: %+v", src.requests)
 	}
-	if p, err := poolByRef([]api.Pool{a, b}, "TWIN"); err != nil || p.ID != b.ID {
+	if p, err := api.PoolByRef([]api.Pool{a, b}, "TWIN"); err != nil || p.ID != b.ID {
 		t.Errorf("exact name: %+v, %v", p, err)
+	}
+}
+
+// TestStakesByRefWithoutSession: with no session to ask (ctx.Session nil)
+// the screen is its error state, saying so, not a call through a nil
+// lookup or an empty table that seems to be loading.
+func TestStakesByRefWithoutSession(t *testing.T) {
+	ctx := &views.Context{Styles: widget.DefaultStyles(), Now: time.Now, Clipboard: widget.Clipboard{Out: io.Discard}}
+	s := NewStakesByRef(ctx, "Whale pool").(*stakes)
+	s.SetSize(100, 20)
+	d := &driver{s: s}
+	d.run(nil, s.Init())
+	if !errors.Is(s.LoadErr(), errNoSession) {
+		t.Fatalf("LoadErr %v, want errNoSession", s.LoadErr())
+	}
+	if s.Mode().Busy {
+		t.Error("busy with nothing to wait for")
+	}
+	if view := s.View(); !strings.Contains(view, "no session") {
+		t.Errorf("the screen does not say why it is empty:\n%s", view)
+	}
+	d.keys("r")
+	if !errors.Is(s.LoadErr(), errNoSession) {
+		t.Errorf("after r: LoadErr %v", s.LoadErr())
 	}
 }

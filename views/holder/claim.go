@@ -229,16 +229,12 @@ func (c *claim) policy() views.PolicyCheck {
 	if c.req != nil && c.req.Amount != nil {
 		asked, askedErr = wallet.ParseUnits(c.req.Amount.String())
 	}
+	check := session.ClaimCheck(id, signer, asked, rec.Seen)
 	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
 		if askedErr != nil {
 			return nil, fmt.Errorf("the amount asked: %w", askedErr)
 		}
-		p, err := session.ClaimPolicy(ctx, id, signer, asked)
-		if err != nil {
-			return nil, err
-		}
-		p.Seen = rec.Seen()
-		return wallet.CheckClaim(ctx, session.Chain, p, calls)
+		return check(ctx, calls)
 	}
 }
 

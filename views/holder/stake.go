@@ -132,16 +132,12 @@ func (s *stake) policy() views.PolicyCheck {
 	if n, err := s.amount(s.Form.Field("amount").Value()); err == nil {
 		amount, _ = wallet.ParseUnits(n.String())
 	}
+	check := session.StakeCheck(pool, signer, amount, rec.Seen)
 	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
 		if amount == nil {
 			return nil, errors.New("the amount typed is not an amount of tokens")
 		}
-		p, err := session.StakePolicy(ctx, pool, signer, amount)
-		if err != nil {
-			return nil, err
-		}
-		p.Seen = rec.Seen()
-		return wallet.CheckStake(ctx, session.Chain, p, calls)
+		return check(ctx, calls)
 	}
 }
 
