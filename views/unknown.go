@@ -211,7 +211,8 @@ func (w *LostWrite) fit() {
 		w.bottom = append(w.bottom, "")
 	}
 	for _, l := range w.result {
-		w.bottom = append(w.bottom, para(l)...)
+		// What the service and the journal hold (a URL, an allocation id).
+		w.bottom = append(w.bottom, para(sanitize.Line(l))...)
 	}
 	if w.hint != "" {
 		w.bottom = append(w.bottom, para(w.hint)...)

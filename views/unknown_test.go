@@ -343,3 +343,19 @@ func TestLostWriteKeysInFooter(t *testing.T) {
 		})
 	}
 }
+
+// TestLostWriteResultSanitized: what the resend answered is drawn safe:
+// its lines carry what the service and the journal hold (an allocation
+// id, a URL), which may hold a terminal's escapes.
+func TestLostWriteResultSanitized(t *testing.T) {
+	w := lostPage(t, &ledger{}, func(context.Context, *act.Recorder) ([]string, error) {
+		return []string{"Registered \x1b]52;c;cm0gLXJmIH4=\x07 at \x1b[2J https://cdn.example/logo.png"}, nil
+	})
+	w.SetSize(80, 24)
+	feed(w, w.Init())
+	feed(w, press(w, "r"))
+	feed(w, w.Update(press(w, "y")()))
+	if v := w.View(); strings.Contains(v, "\x1b]") || strings.Contains(v, "\x1b[2J") || !strings.Contains(v, "https://cdn.example/logo.png") {
+		t.Fatalf("the resend's answer is not drawn safe: %q", v)
+	}
+}
