@@ -2,12 +2,12 @@ package views
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/internal/act"
@@ -20,7 +20,9 @@ import (
 // (a creative's registration or upload URL, a claim request): the exact
 // body sent, what the check found (it runs when the page opens, and
 // settles the write when it can tell), and, for a write that may be sent
-// again, r to send the same bytes after a yes.
+// again, r to send the same bytes after a yes, as every write screen
+// does: the question is a WriteReview, the send a Sending, what the check
+// found an Outcome.
 type LostWrite struct {
 	ctx  *Context
 	kind string // what the write is, e.g. "creative registration"
@@ -33,31 +35,33 @@ type LostWrite struct {
 	Resend   func(context.Context, *act.Recorder) ([]string, error)
 	NoResend string
 
-	pretty []string
-	lines  []string // pretty, wrapped
+	body   []string // the body sent, safe to draw
+	lines  []string // body, wrapped to the width
 	scroll widget.Scroll
 
-	outcome Outcome // the write, and what its check found
-	seq     int     // of the resend
-	confirm *widget.Confirm
-	sending bool
+	outcome Outcome      // the write, and what its check found
+	asking  *WriteReview // the question before a resend; nil when none is asked
+	sending Sending[[]string]
 	result  []string // what the resend answered
 	hint    string
 
+	// top and bottom are what is drawn above and below the body, laid out
+	// by fit when the size or what they say changes.
+	top, bottom   []string
 	width, height int
 }
 
 var (
 	lostKeyCheck  = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check again"))
 	lostKeyResend = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resend (asks first)"))
-	lostKeyScroll = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll the body"))
 	lostKeyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
 )
 
 // NewLostWrite is the page of sent, a write of kind whose answer was lost
 // at at; it checks the write as it opens.
 func NewLostWrite(ctx *Context, kind string, sent act.Sent, at time.Time) *LostWrite {
-	w := &LostWrite{ctx: ctx, kind: kind, path: sent.Op, at: at, pretty: PrettyBody(sent.Body), width: 80, height: 20}
+	w := &LostWrite{ctx: ctx, kind: kind, path: sent.Op, at: at, body: PrettyBody(sent.Body), width: 80, height: 20}
+	w.scroll.Styles = ctx.Styles
 	w.outcome.Reopen(ctx.Recorder, sent)
 	if sent.Op == act.OpClaim {
 		w.path = "allocations/" + sent.Ref + "/claim"
@@ -68,48 +72,29 @@ func NewLostWrite(ctx *Context, kind string, sent act.Sent, at time.Time) *LostW
 
 func (w *LostWrite) Title() string { return "Unknown " + w.kind }
 
-func (w *LostWrite) Init() tea.Cmd { return w.outcome.Check() }
+func (w *LostWrite) Init() tea.Cmd { return w.check() }
 
 func (w *LostWrite) Mode() Mode {
-	return Mode{Busy: w.outcome.Checking() || w.sending, TakesKeys: w.confirm != nil, OwnsEsc: w.confirm != nil || w.sending}
-}
-
-// lostResent is what sending the write again came to.
-type lostResent struct {
-	seq   int
-	lines []string
-	err   error
+	return Mode{Busy: w.outcome.Checking() || w.sending.Busy(), TakesKeys: w.asking != nil, OwnsEsc: w.asking != nil || w.sending.Busy()}
 }
 
 func (w *LostWrite) Update(msg tea.Msg) tea.Cmd {
-	defer w.fit() // what is above and below the body changes with msg
 	if w.outcome.Update(msg) {
+		w.fit() // what the check found is above the body
 		return nil
 	}
 	switch msg := msg.(type) {
-	case lostResent:
-		if msg.seq != w.seq || !w.sending {
-			return nil
+	case spinner.TickMsg, Answer[[]string]:
+		answer, cmd := w.sending.Update(msg)
+		if answer != nil {
+			return w.sent(answer)
 		}
-		w.sending = false
-		var unknown *act.UnknownError
-		switch {
-		case msg.err == nil:
-			w.result = msg.lines
-		case errors.As(msg.err, &unknown):
-			// Lost again: the new write is the one to check.
-			w.at = w.ctx.Now()
-			w.hint = "The second request's answer was lost too."
-			return w.outcome.Lost(w.ctx.Recorder, unknown.Sent())
-		default:
-			w.hint = "Sent again, and refused: " + sanitize.Line(msg.err.Error())
-		}
+		return cmd
 	case widget.ConfirmMsg:
-		if !w.confirm.Answers(msg) {
+		if w.asking == nil || !w.asking.Confirm.Answers(msg) {
 			return nil
 		}
-		w.confirm = nil
-		w.fit()
+		w.asking = nil
 		if !msg.Yes {
 			return nil
 		}
@@ -121,36 +106,36 @@ func (w *LostWrite) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (w *LostWrite) key(k tea.KeyMsg) tea.Cmd {
-	if w.scroll.Key(k) {
-		return nil
+	if w.asking != nil {
+		return w.asking.Update(k)
 	}
-	if w.confirm != nil {
-		return w.confirm.Update(k)
-	}
-	if w.result != nil || w.sending {
+	if w.scroll.Key(k) || w.result != nil || w.sending.Busy() {
 		return nil
 	}
 	switch {
 	case key.Matches(k, lostKeyCheck):
-		return w.outcome.Check()
-	case key.Matches(k, lostKeyResend):
+		return w.check()
+	case key.Matches(k, lostKeyResend) && w.Resend != nil:
 		w.askResend()
 	}
 	return nil
 }
 
-// askResend asks, default No, before the same body is sent again; a write
-// the check found applied is not sent again.
+// check asks again whether the write was applied; "Checking…" takes the
+// place of what the last check found.
+func (w *LostWrite) check() tea.Cmd {
+	cmd := w.outcome.Check()
+	w.fit()
+	return cmd
+}
+
+// askResend shows the body again and asks, default No, before it is sent
+// a second time; a write the check found applied is not sent again.
 func (w *LostWrite) askResend() {
-	w.hint = ""
-	switch {
-	case w.Resend == nil:
-		w.hint = w.NoResend
-		return
-	}
 	prompt, refused := w.outcome.Resend()
 	if refused != "" {
 		w.hint = refused
+		w.fit()
 		return
 	}
 	// Tagged by the kind of write, as the write screens tag theirs.
@@ -158,108 +143,117 @@ func (w *LostWrite) askResend() {
 	if w.outcome.Sent().Op == act.OpClaim {
 		tag = "claim-resend"
 	}
-	w.confirm = w.ctx.Confirm(tag, prompt, "POST "+w.path+" with exactly the body above")
-	w.confirm.SetWidth(min(w.width, 80))
-	w.fit()
+	w.asking = NewWriteReview(w.ctx, "Send again? POST "+w.path, "The body, exactly as it will be sent:", w.body, w.ctx.Confirm(tag, prompt))
+	w.asking.SetSize(w.width, w.height)
 }
 
+// send sends the same bytes again, journaled, off the UI goroutine.
 func (w *LostWrite) send() tea.Cmd {
 	w.outcome.Resent()
-	w.seq = NextSeq()
-	w.sending, w.hint = true, ""
-	seq, resend, rec := w.seq, w.Resend, w.ctx.Recorder
-	return func() tea.Msg {
-		c, cancel := context.WithTimeout(context.Background(), RequestTimeout)
-		defer cancel()
-		lines, err := resend(c, rec)
-		return lostResent{seq: seq, lines: lines, err: err}
+	w.hint = ""
+	resend, rec := w.Resend, w.ctx.Recorder
+	cmd := w.sending.Start(func(c context.Context) ([]string, error) { return resend(c, rec) })
+	w.fit() // the spinner is below the body
+	return cmd
+}
+
+// sent shows what the resend came to: its answer, the service's refusal,
+// or, lost again, the new write, checked at once.
+func (w *LostWrite) sent(answer *Answer[[]string]) tea.Cmd {
+	defer w.fit() // the answer is below the body
+	first := w.outcome.Sent()
+	// A resend that was not journaled has no id: its check cannot tell.
+	if written, lost := answer.Lost(act.Sent{Op: first.Op, Ref: first.Ref, Body: first.Body}); lost {
+		w.at = w.ctx.Now()
+		w.hint = "The second request's answer was lost too."
+		return w.outcome.Lost(w.ctx.Recorder, written)
 	}
+	if answer.Err != nil {
+		// No form to mark: the refusal is said as its error says it (a
+		// service's lists a bounded few of the fields it names).
+		w.hint = "Sent again: " + sanitize.Line(answer.Err.Error())
+		return nil
+	}
+	w.result = answer.Value
+	return nil
 }
 
 func (w *LostWrite) SetSize(width, height int) {
 	w.width, w.height = max(width, 20), max(height, 6)
-	w.lines = widget.Hardwrap(w.lines, w.pretty, w.width)
+	w.lines = widget.Hardwrap(w.lines, w.body, w.width)
 	w.scroll.SetLines(w.lines)
-	if w.confirm != nil {
-		w.confirm.SetWidth(min(w.width, 80))
+	if w.asking != nil {
+		w.asking.SetSize(w.width, w.height)
 	}
 	w.fit()
 }
 
-// fit gives the body the rows the rest of the page leaves, so that the
-// question, when asked, is drawn whole below it.
+// fit lays out what is above the body (what happened, what the check
+// found) and below it (the resend's answer, a hint) and gives the body the
+// rows they leave. It runs when one of them or the size changes.
 func (w *LostWrite) fit() {
-	rows := w.height - len(w.head()) - len(w.foot())
-	w.scroll.SetSize(w.width, max(rows, 1))
-}
-
-// head is what is above the body: what happened, and what the check found.
-func (w *LostWrite) head() []string {
-	page := func(s string) []string { return strings.Split(widget.Page(s, w.width, 4), "\n") }
-	out := []string{w.ctx.Styles.Title.Render(sanitize.Truncate("Outcome unknown: "+w.kind, w.width))}
-	out = append(out, page(fmt.Sprintf("The request was sent at %s and no readable answer came: the service may or may not have applied it.",
+	// A paragraph takes at most four lines: what a hostile service answers
+	// does not push the body off the page.
+	para := func(s string) []string { return strings.Split(widget.Page(s, w.width, 4), "\n") }
+	w.top = []string{w.ctx.Styles.Title.Render(sanitize.Truncate("Outcome unknown: "+w.kind, w.width))}
+	w.top = append(w.top, para(fmt.Sprintf("The request was sent at %s and no readable answer came: the service may or may not have applied it.",
 		w.at.UTC().Format("15:04:05 MST on 2 Jan 2006")))...)
-	var found string
-	switch {
-	case w.outcome.Checking():
-		found = "Checking whether the service applied it…"
-	case w.outcome.CheckErr() != "":
-		found = "The check failed: " + w.outcome.CheckErr() + ". c checks again."
-	case w.outcome.Verdict() != nil:
-		found = CheckedNote(*w.outcome.Verdict(), nil)
+	if note := w.outcome.Note(); note != "" {
+		w.top = append(w.top, para(note)...)
 	}
-	if found != "" {
-		out = append(out, page(found)...)
+	if w.Resend == nil && w.NoResend != "" {
+		w.top = append(w.top, para(w.NoResend)...)
 	}
-	return append(out, w.ctx.Styles.Muted.Render(sanitize.Truncate("Body sent (POST "+w.path+"):", w.width)))
-}
+	w.top = append(w.top, w.ctx.Styles.Muted.Render(sanitize.Truncate("Body sent (POST "+w.path+"):", w.width)))
 
-// foot is what is below the body: the resend's answer, a hint, the keys or
-// the question.
-func (w *LostWrite) foot() []string {
-	page := func(s string) []string { return strings.Split(widget.Page(s, w.width, 0), "\n") }
-	var out []string
-	switch {
-	case w.sending:
-		out = append(out, "", "Sending it again…")
-	case w.result != nil:
-		out = append(out, "")
-		for _, l := range w.result {
-			out = append(out, page(l)...)
-		}
+	w.bottom = w.bottom[:0]
+	if w.result != nil || w.hint != "" {
+		w.bottom = append(w.bottom, "")
+	}
+	for _, l := range w.result {
+		// What the service and the journal hold (a URL, an allocation id).
+		w.bottom = append(w.bottom, para(sanitize.Line(l))...)
 	}
 	if w.hint != "" {
-		out = append(out, page(w.hint)...)
+		w.bottom = append(w.bottom, para(w.hint)...)
 	}
-	if w.confirm != nil {
-		return append(out, strings.Split(w.confirm.View(), "\n")...)
+	w.scroll.SetSize(w.width, max(w.height-len(w.top)-len(w.sendingLines())-len(w.bottom), 1))
+}
+
+// sendingLines say that the resend is on its way, below the body; drawn
+// by View, not fit, so that the spinner turns without a new layout.
+func (w *LostWrite) sendingLines() []string {
+	if !w.sending.Busy() {
+		return nil
 	}
-	keys := "esc close"
-	if w.result == nil && !w.sending {
-		keys = "c check again · r resend (asks first) · ↑/↓ scroll · esc close"
-	}
-	return append(out, "", w.ctx.Styles.Muted.Render(sanitize.Truncate(keys, w.width)))
+	return []string{"", w.sending.Spinner() + " Sending it again…"}
 }
 
 func (w *LostWrite) View() string {
-	out := append(w.head(), w.scroll.View()...)
-	out = append(out, w.foot()...)
-	if len(out) > w.height {
-		// Never cut the question off: the body gave up its rows in fit,
-		// and on a page too short for the rest the top goes first.
-		out = out[len(out)-w.height:]
+	if w.asking != nil {
+		return w.asking.View()
 	}
-	return strings.Join(out, "\n")
+	out := append(append([]string(nil), w.top...), w.scroll.View()...)
+	out = append(append(out, w.sendingLines()...), w.bottom...)
+	return widget.Fit(strings.Join(out, "\n"), w.width, w.height)
 }
 
+// ShortHelp is the page's keys, drawn by the footer: c and r while they
+// act, the question's while it is asked.
 func (w *LostWrite) ShortHelp() []key.Binding {
 	switch {
-	case w.confirm != nil:
-		return w.confirm.ShortHelp()
-	case w.result != nil || w.sending:
-		return []key.Binding{lostKeyClose}
+	case w.asking != nil:
+		return w.asking.ShortHelp()
+	case w.sending.Busy():
+		return []key.Binding{keyReviewScroll}
+	case w.result != nil:
+		return []key.Binding{keyReviewScroll, lostKeyClose}
 	}
-	return []key.Binding{lostKeyCheck, lostKeyResend, lostKeyScroll, lostKeyClose}
+	keys := []key.Binding{lostKeyCheck}
+	if w.Resend != nil && !w.outcome.Applied() {
+		keys = append(keys, lostKeyResend)
+	}
+	return append(keys, keyReviewScroll, lostKeyClose)
 }
 
 func (w *LostWrite) FullHelp() [][]key.Binding { return [][]key.Binding{w.ShortHelp()} }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -23,13 +24,14 @@ import (
 )
 
 // lostDrive runs cmd and feeds what it answers back to scr, until nothing
-// is left to run.
+// is left to run; the spinner's ticks are not fed (they come as long as a
+// resend is on its way, and the resend's answer is run after them).
 func lostDrive(scr views.Screen, cmd tea.Cmd) {
 	if cmd == nil {
 		return
 	}
 	switch msg := cmd().(type) {
-	case nil:
+	case nil, spinner.TickMsg:
 	case tea.BatchMsg:
 		for _, c := range msg {
 			lostDrive(scr, c)
