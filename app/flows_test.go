@@ -425,7 +425,7 @@ func TestOperatorFormInDashboard(t *testing.T) {
 	f := newFlow(t)
 	f.runes("F").wait("Fund distribution").key(tea.KeyEsc).wait("Team & Advisors Vesting")
 	f.runes("D").wait("Start distribution · Team & Advisors Vesting")
-	f.typ("nope").wait(`"nope" is not a UUID`)
+	f.typ("nope").key(tea.KeyCtrlS).wait(`"nope" is not a UUID`) // shown once left or reviewed
 	f.key(tea.KeyCtrlU).typ(f.s.Fixtures.AllocationIDs[1]).key(tea.KeyCtrlS).wait("Send this START_DISTRIBUTION request")
 	review := f.seen.String()[f.mark:]
 	f.runes("y").wait("CREATED")
@@ -618,13 +618,13 @@ func TestEveryFormCancelSendsNothing(t *testing.T) {
 		fill func(f *flow)
 	}{
 		{"initialize", func(f *flow) {
-			f.runes("I").wait("Initialize").typ("nope").wait(`"nope" is not a UUID`) // the admin wallet has the focus
+			f.runes("I").wait("Initialize").typ("nope").key(tea.KeyCtrlS).wait(`"nope" is not a UUID`) // the admin wallet has the focus
 		}},
 		{"start distribution", func(f *flow) {
-			f.runes("D").wait("Start distribution").typ("nope").wait(`"nope" is not a UUID`)
+			f.runes("D").wait("Start distribution").typ("nope").key(tea.KeyCtrlS).wait(`"nope" is not a UUID`)
 		}},
 		{"fund distribution", func(f *flow) {
-			f.runes("F").wait("Fund distribution").typ("nope").wait(`"nope" is not a UUID`) // row 1's allocation has the focus
+			f.runes("F").wait("Fund distribution").typ("nope").key(tea.KeyCtrlS).wait(`"nope" is not a UUID`) // row 1's allocation has the focus
 		}},
 		{"schedule", func(f *flow) {
 			f.runes(":").typ("schedule").key(tea.KeyEnter).wait("New unlock schedule")

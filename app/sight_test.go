@@ -51,7 +51,7 @@ var reviews = []struct {
 	}, "Sign and send", "not signed", func(f *flow) int { return signatures(f, "stake") + signatures(f, "approve") }},
 	{"operator request", func(f *flow) {
 		f.runes("D").wait("Start distribution · Team & Advisors Vesting")
-		f.typ("nope").wait(`"nope" is not a UUID`)
+		f.typ("nope").key(tea.KeyCtrlS).wait(`"nope" is not a UUID`)
 		f.key(tea.KeyCtrlU).typ(f.s.Fixtures.AllocationIDs[1]).key(tea.KeyCtrlS)
 	}, "Send this START_DISTRIBUTION request", "recent lookups", func(f *flow) int { return applied(f.s, "transactions/create") }},
 	{"schedule", func(f *flow) {
@@ -169,7 +169,7 @@ func TestQuitQuestionAnsweredOnlyWhenShown(t *testing.T) {
 func TestQuestionUnderAPageSaysNo(t *testing.T) {
 	f := newFlow(t)
 	f.runes("D").wait("Start distribution · Team & Advisors Vesting")
-	f.typ("nope").wait(`"nope" is not a UUID`)
+	f.typ("nope").key(tea.KeyCtrlS).wait(`"nope" is not a UUID`)
 	f.key(tea.KeyCtrlU).typ(f.s.Fixtures.AllocationIDs[1]).key(tea.KeyCtrlS).wait("Send this START_DISTRIBUTION request")
 	f.key(tea.KeyRight).wait("▶ [ Yes ]")
 	f.send(views.NavigateMsg{Screen: transactions.New(f.m.ctx, reopen.Unknown)}).wait("No transactions yet")

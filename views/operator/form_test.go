@@ -330,3 +330,36 @@ func TestFormTitleSaysNoKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestOperatorErrorsShowOnLeave: the form holds a field's own error back
+// until the user leaves the field (or tries to review), then shows it;
+// an empty field, of the form or of an added row, left untouched says
+// what it lacks once left.
+func TestOperatorErrorsShowOnLeave(t *testing.T) {
+	s := newSandbox(t, sandbox.Options{})
+	h := openForm(t, s, api.ActionInitialize)
+	h.Paste("nope")
+	if strings.Contains(h.view(), "✗") {
+		t.Errorf("an error greets the first characters typed:\n%s", h.o.View())
+	}
+	h.Keys("tab")
+	if got := h.errorUnder("Admin wallet id"); !strings.Contains(got, `✗ "nope" is not a UUID`) {
+		t.Errorf("under the admin wallet once left: %q\n%s", got, h.o.View())
+	}
+
+	h = openForm(t, s, api.ActionFundDistribution)
+	h.Paste(s.Fixtures.AllocationIDs[0])
+	h.Keys("tab")
+	h.Paste("1")
+	h.Keys("ctrl+n")
+	if strings.Contains(h.view(), "✗") {
+		t.Errorf("errors before the new row was left:\n%s", h.o.View())
+	}
+	h.Keys("tab", "tab")
+	if got := h.errorUnder("Allocation 2"); !strings.Contains(got, "✗") {
+		t.Errorf("the new row's empty allocation, left, says nothing: %q\n%s", got, h.o.View())
+	}
+	if got := h.errorUnder("Amount 2"); !strings.Contains(got, "✗ empty amount") {
+		t.Errorf("the new row's empty amount, left, says nothing: %q\n%s", got, h.o.View())
+	}
+}
