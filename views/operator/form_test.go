@@ -16,6 +16,7 @@ import (
 )
 
 func TestOperatorValidationInPlace(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, sandbox.Options{})
 	fx := s.Fixtures
 
@@ -143,6 +144,7 @@ func TestOperatorValidationInPlace(t *testing.T) {
 }
 
 func TestOperatorFundRows(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, sandbox.Options{})
 	h := openForm(t, s, api.ActionFundDistribution)
 	h.Paste("one")
@@ -185,6 +187,7 @@ func TestOperatorFundRows(t *testing.T) {
 }
 
 func TestOperatorViewFits(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, sandbox.Options{})
 	fx := s.Fixtures
 	sizes := [][2]int{{80, 22}, {120, 34}}
@@ -256,6 +259,7 @@ func TestOperatorViewFits(t *testing.T) {
 }
 
 func TestOperatorHelp(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, sandbox.Options{})
 	keys := func(h *screen) string {
 		var out []string
@@ -290,6 +294,7 @@ func TestOperatorHelp(t *testing.T) {
 // added in the middle); that field is marked, no other, and an error of a
 // path no field shows is said in the status line.
 func TestServiceErrorsMarkTheirField(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, sandbox.Options{})
 	h := openForm(t, s, api.ActionFundDistribution)
 	h.Keys("ctrl+n", "ctrl+n", "shift+tab", "shift+tab", "shift+tab", "shift+tab", "ctrl+n")
@@ -319,6 +324,7 @@ func TestServiceErrorsMarkTheirField(t *testing.T) {
 // errors and hints; its keys are said once, in the footer (it said
 // "ctrl+s review · esc cancel" above a footer saying the same).
 func TestFormTitleSaysNoKeys(t *testing.T) {
+	t.Parallel()
 	for _, action := range []string{api.ActionInitialize, api.ActionStartDistribution, api.ActionFundDistribution} {
 		o := New(viewstest.Sandbox(t), api.Contract{ID: "14f74a96-09be-51d7-9a23-06d5c91a3733", Name: "Team"}, action)
 		o.SetSize(80, 22)
@@ -336,6 +342,7 @@ func TestFormTitleSaysNoKeys(t *testing.T) {
 // an empty field, of the form or of an added row, left untouched says
 // what it lacks once left.
 func TestOperatorErrorsShowOnLeave(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, sandbox.Options{})
 	h := openForm(t, s, api.ActionInitialize)
 	h.Paste("nope")

@@ -25,6 +25,7 @@ import (
 )
 
 func TestOperatorValidSubmit(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, sandbox.Options{})
 	fx := s.Fixtures
 	tests := []struct {
@@ -140,6 +141,7 @@ func TestOperatorValidSubmit(t *testing.T) {
 }
 
 func TestOperatorCancelSendsNothing(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, sandbox.Options{})
 	fx := s.Fixtures
 
@@ -181,6 +183,7 @@ func TestOperatorCancelSendsNothing(t *testing.T) {
 }
 
 func TestOperatorUnknownOutcome(t *testing.T) {
+	t.Parallel()
 	// With every request reset, the seeds decide whether the reset comes
 	// after the sandbox applied the write (seed 3: the first two sends) or
 	// before (seed 5: the first two sends).
@@ -196,6 +199,7 @@ func TestOperatorUnknownOutcome(t *testing.T) {
 		{"unreadable answer", 0, false, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // each on a sandbox of its own
 			faults := sandbox.Faults{Reset: 1, Seed: tt.seed}
 			if tt.seed == 0 {
 				// A 200 whose body is cut short: applied, answer unreadable.
