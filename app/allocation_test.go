@@ -28,6 +28,7 @@ func newFlowWide(t *testing.T, s *session.Session, first string) *flow {
 // esc do what they do everywhere; while it is edited they are typed; esc
 // stops editing.
 func TestAllocationGlobalKeys(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.runes("3").wait("Demo allocations of the embedded sandbox")
 	f.key(tea.KeyTab).wait("[4 Transactions]")
@@ -53,6 +54,7 @@ func TestAllocationGlobalKeys(t *testing.T) {
 // demo list, shows PASS for the leaf, the root (naming the vester found) and
 // the schedule, with what was withdrawn and what is claimable.
 func TestAllocationStates(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.runes("3").wait(f.s.Fixtures.AllocationIDs[0])
 	f.key(tea.KeyDown).key(tea.KeyEnter).wait("Unlock schedule")
@@ -68,6 +70,7 @@ func TestAllocationStates(t *testing.T) {
 // TestAllocationNotChecked: without a chain the root is NOT CHECKED, with
 // the reason, and what was withdrawn is unknown.
 func TestAllocationNotChecked(t *testing.T) {
+	t.Parallel()
 	s, _ := journaled(t)
 	s.Chain = nil
 	f := newFlowWide(t, s, "Team & Advisors Vesting")
@@ -80,6 +83,7 @@ func TestAllocationNotChecked(t *testing.T) {
 // the root (here, a profile of the sandbox's other token), the root check
 // FAILS and says so; it is not "not checked".
 func TestAllocationNoVester(t *testing.T) {
+	t.Parallel()
 	s, _ := journaled(t)
 	s.TokenIDs = s.TokenIDs[1:]
 	f := newFlowWide(t, s, "Harbor Ecosystem Vesting")
@@ -92,6 +96,7 @@ func TestAllocationNoVester(t *testing.T) {
 // lookup passes, and an id the service does not know is not offered again
 // as recent, here or in the journal.
 func TestAllocationLookupErrors(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	unknown := "00000000-0000-4000-8000-000000000000"
 	f.runes("3").runes("/").typ("nope").key(tea.KeyEnter).wait("is not a UUID")

@@ -108,6 +108,9 @@ func golden(t *testing.T, view string) {
 	teatest.RequireEqualOutput(t, []byte(volatile.ReplaceAllString(view, "~")))
 }
 
+// TestScreens runs its goldens in order, not in parallel: each is taken
+// 150 ms after its text shows, and a screen beside it, loading, would keep
+// the header's spinner turning past that.
 func TestScreens(t *testing.T) {
 	fx := newSession(t).Fixtures // the same ids on every start
 	screens := []struct {
@@ -139,6 +142,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // TestRequestInspector checks the inspector's content rather than a golden:
 // the contracts and pools requests run concurrently, so their order varies.
 func TestRequestInspector(t *testing.T) {
+	t.Parallel()
 	for _, size := range []struct{ w, h int }{{120, 36}, {80, 24}} {
 		view := drive(t, newSession(t), size.w, size.h, step{want: "Team & Advisors"}, step{keys: "5", want: "staking/pools"}, step{keys: "G"})
 		wants := []string{"POST", "contracts", "staking/pools", "200", "c copy as curl"}
@@ -157,6 +161,7 @@ func TestRequestInspector(t *testing.T) {
 }
 
 func TestTooSmall(t *testing.T) {
+	t.Parallel()
 	view := drive(t, newSession(t), MinWidth-1, MinHeight, step{want: "too small"})
 	if !strings.Contains(view, "too small") || !strings.Contains(view, "60x20") {
 		t.Errorf("view:\n%s", view)
@@ -164,6 +169,7 @@ func TestTooSmall(t *testing.T) {
 }
 
 func TestEscapeClearsFilterBeforeClosingPage(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	view := drive(t, s, 120, 36,
 		step{keys: ":stakes " + s.Fixtures.BigPoolID}, step{key: tea.KeyEnter, want: "100,000 stakes ·"},
@@ -177,6 +183,7 @@ func TestEscapeClearsFilterBeforeClosingPage(t *testing.T) {
 // TestHostileServerStrings runs the dashboard against a service whose
 // names carry terminal escape sequences: they must reach the screen inert.
 func TestHostileServerStrings(t *testing.T) {
+	t.Parallel()
 	evil := "Evil\x1b]52;c;ZXZpbA==\x07pool\x1b[2J\x1b[31m"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -279,6 +286,7 @@ func spread(b *testing.B, what string, xs []float64) float64 {
 // TestFooterKeepsKeysWhole: when a screen's keys do not all fit, the
 // footer shows the first ones whole and an ellipsis, never half a binding.
 func TestFooterKeepsKeysWhole(t *testing.T) {
+	t.Parallel()
 	m := newModel(newSession(t))
 	bindings := []key.Binding{
 		key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "first")),
@@ -308,6 +316,7 @@ func TestFooterKeepsKeysWhole(t *testing.T) {
 // those of the last error: a newer one replaces them, and a status that
 // clears the error closes them.
 func TestErrorDetailsFollowTheLastError(t *testing.T) {
+	t.Parallel()
 	m := newModel(newSession(t))
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.Update(views.ErrorMsg{Op: "load pools", Err: errors.New("first failure")})

@@ -16,6 +16,7 @@ import (
 // key is decrypted, which may be after the user went to another tab and
 // opened a page there; only the Unlock page closes, not the page on top.
 func TestPageClosingItselfLeavesOthers(t *testing.T) {
+	t.Parallel()
 	s, _ := journaled(t)
 	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
@@ -45,6 +46,7 @@ func TestPageClosingItselfLeavesOthers(t *testing.T) {
 // review's "n/esc no"), the footer does not also offer the global "esc
 // back"; help stays first.
 func TestFooterNamesEachKeyOnce(t *testing.T) {
+	t.Parallel()
 	help := key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help"))
 	back := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))
 	quit := key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit"))

@@ -11,6 +11,7 @@ import (
 )
 
 func TestComplete(t *testing.T) {
+	t.Parallel()
 	c := completions{
 		profiles:    []string{"prod", "staging"},
 		tokens:      []string{"db51faa7-0000-4000-8000-000000000001", "db51faa7-0000-4000-8000-000000000002"},
@@ -51,6 +52,7 @@ func TestComplete(t *testing.T) {
 // Every seeded pool name has a space: :stakes takes the rest of the line,
 // and tab completes the name from the token's pools.
 func TestStakesByNameWithTab(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	view := drive(t, s, 120, 36,
 		step{keys: ":stakes wha"}, step{key: tea.KeyTab, want: "stakes Whale pool"},
@@ -63,6 +65,7 @@ func TestStakesByNameWithTab(t *testing.T) {
 // :stakes with a name no pool has opens the stakes screen on the Pools
 // tab, which says so itself; esc leads back to every pool.
 func TestStakesUnknownPoolName(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	view := drive(t, s, 120, 36, step{want: "Team & Advisors Vesting"},
 		step{keys: ":stakes Whale poo"}, step{key: tea.KeyEnter, want: "no pool"})
@@ -81,6 +84,7 @@ func TestStakesUnknownPoolName(t *testing.T) {
 // :alloc completes the allocations looked up lately, and on the embedded
 // sandbox its demo ones, so a newcomer has an id to start from.
 func TestAllocByTab(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	id := s.Fixtures.AllocationIDs[0]
 	view := drive(t, s, 120, 36,
@@ -96,6 +100,7 @@ func TestAllocByTab(t *testing.T) {
 // left behind, even one typed before); tab completes the name; an unknown
 // name says so.
 func TestContractCommand(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	view := drive(t, s, 120, 36,
 		step{want: "Team & Advisors Vesting"}, step{keys: "/Meridian"}, step{key: tea.KeyEnter, want: "filter: Meridian"},
@@ -117,6 +122,7 @@ func TestContractCommand(t *testing.T) {
 }
 
 func TestCompleteContract(t *testing.T) {
+	t.Parallel()
 	c := completions{contracts: []string{"Meridian Staking", "Meridian Staking v2", "Seed & Strategic Vesting"}}
 	for _, tc := range []struct{ line, want, hint string }{
 		{"contract se", "contract Seed & Strategic Vesting", ""},
@@ -140,6 +146,7 @@ func (busy) Mode() views.Mode { return views.Mode{Busy: true} }
 // :contract closes the pages open on the Contracts tab to show the list,
 // but not one with work under way: it says so and leaves them.
 func TestContractCommandKeepsBusyPages(t *testing.T) {
+	t.Parallel()
 	m := newModel(newSession(t))
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	c := api.Contract{ID: "c1", Name: "Seed & Strategic Vesting", Address: "0x989dD4C9D2D2761ab6c1d1Fe5e23209BDB13e0a1"}

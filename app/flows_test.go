@@ -137,6 +137,7 @@ var txHash = regexp.MustCompile(`claim (0x[0-9a-f]{64}): success, mined in block
 // sent, the decoded call on screen is the one signed, and the transaction
 // is followed until it is mined.
 func TestClaimFlow(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	id := f.s.Fixtures.AllocationIDs[0]
 	addr := f.s.Fixtures.Wallets[0].Address
@@ -197,6 +198,7 @@ func TestClaimFlow(t *testing.T) {
 // TestClaimFormErrors: each validation error is shown under its field, and
 // leaving sends nothing.
 func TestClaimFormErrors(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.unlock()
 	f.runes("3").runes("/").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
@@ -215,6 +217,7 @@ func TestClaimFormErrors(t *testing.T) {
 // TestClaimWrongAccount: the screen says whose allocation it is when
 // another account is unlocked, before the service is asked.
 func TestClaimWrongAccount(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.runes("u").wait("enter: type the passphrase").key(tea.KeyDown).key(tea.KeyEnter).wait("Passphrase").
 		typ("allot-demo-1").key(tea.KeyEnter).wait("unlocked " + f.s.Fixtures.Wallets[1].Address)
@@ -229,6 +232,7 @@ func TestClaimWrongAccount(t *testing.T) {
 // TestClaimDeclined: no to the claim request sends nothing; no to the
 // signature signs nothing.
 func TestClaimDeclined(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.unlock()
 	f.runes("3").runes("/").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
@@ -248,6 +252,7 @@ func TestClaimDeclined(t *testing.T) {
 
 // TestUnlockRefusals: a wrong passphrase and a corrupt file say so.
 func TestUnlockRefusals(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	dir := f.s.Profile.Keystore
 	if err := os.WriteFile(filepath.Join(dir, "UTC--broken"), []byte(`{"address": 12`), 0o600); err != nil {
@@ -264,6 +269,7 @@ func TestUnlockRefusals(t *testing.T) {
 // TestPortalSignIn: the whole message is shown before signing; no signs
 // nothing; yes signs in, and the header counts down.
 func TestPortalSignIn(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.runes("6").wait("no account is unlocked")
 	f.unlock()
@@ -293,6 +299,7 @@ func TestPortalSignIn(t *testing.T) {
 // TestHumanity: a bad address is refused in place; a good one is asked,
 // and its answer replaces the error.
 func TestHumanity(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.runes("6").wait("Proof of humanity")
 	f.runes("h").typ("0xnope").key(tea.KeyEnter).wait(`"0xnope" is not an address`)
@@ -305,6 +312,7 @@ func TestHumanity(t *testing.T) {
 // TestStakeFlow: below the pool's minimum is refused in place; a stake
 // with a short allowance approves first; both are mined.
 func TestStakeFlow(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.unlock()
 	// Unlocked, not signed in: the form says so when it opens. (The
@@ -422,10 +430,11 @@ func checkShown(t *testing.T, screen, body string) {
 // transaction is on the Transactions screen. Esc on a form sends
 // nothing.
 func TestOperatorFormInDashboard(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.runes("F").wait("Fund distribution").key(tea.KeyEsc).wait("Team & Advisors Vesting")
 	f.runes("D").wait("Start distribution · Team & Advisors Vesting")
-	f.typ("nope").wait(`"nope" is not a UUID`)
+	f.typ("nope").key(tea.KeyCtrlS).wait(`"nope" is not a UUID`) // shown once left or reviewed
 	f.key(tea.KeyCtrlU).typ(f.s.Fixtures.AllocationIDs[1]).key(tea.KeyCtrlS).wait("Send this START_DISTRIBUTION request")
 	review := f.seen.String()[f.mark:]
 	f.runes("y").wait("CREATED")
@@ -440,6 +449,7 @@ func TestOperatorFormInDashboard(t *testing.T) {
 // TestScheduleInDashboard: :schedule; an out-of-range portion is shown in
 // place; the reviewed body is sent; the key is shown and listed.
 func TestScheduleInDashboard(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.runes(":").typ("schedule").key(tea.KeyEnter).wait("New unlock schedule")
 	f.key(tea.KeyEsc).wait("Team & Advisors Vesting")
@@ -505,6 +515,7 @@ func TestCreativeInDashboard(t *testing.T) {
 // keys that still work; f1 opens the help over the form and closes it,
 // and what was typed stays.
 func TestHelpInForms(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.runes(":").typ("schedule").key(tea.KeyEnter).wait("f1 help • ctrl+c quit")
 	f.typ("Why? quarterly").wait("Why? quarterly")
@@ -520,6 +531,7 @@ func TestHelpInForms(t *testing.T) {
 // to its end; the error details take the keys while shown, so a key meant
 // for them does not act on the screen hidden below.
 func TestPagesScrollAndHoldKeys(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	f.runes("?").wait("more: ↓/pgdn scrolls")
@@ -541,6 +553,7 @@ func TestPagesScrollAndHoldKeys(t *testing.T) {
 // resend sends the journaled bytes after a yes, which settles the first
 // request as resent: it is no longer UNKNOWN.
 func TestReopenUnknownOutcome(t *testing.T) {
+	t.Parallel()
 	s, j := journaled(t)
 	body, _ := json.Marshal(&api.StartDistributionRequest{ContractID: s.Fixtures.ContractIDs[0], TokenID: s.TokenIDs[0], AllocationIDs: []string{s.Fixtures.AllocationIDs[0]}})
 	for _, e := range []journal.Entry{
@@ -589,6 +602,7 @@ func TestReopenUnknownOutcome(t *testing.T) {
 // script, or typed faster than the program reads) act one by one; a paste
 // stays text.
 func TestKeysReadTogether(t *testing.T) {
+	t.Parallel()
 	m := New(newSession(t), Options{Clipboard: widget.Clipboard{Out: io.Discard}})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":tx")})
@@ -618,13 +632,13 @@ func TestEveryFormCancelSendsNothing(t *testing.T) {
 		fill func(f *flow)
 	}{
 		{"initialize", func(f *flow) {
-			f.runes("I").wait("Initialize").typ("nope").wait(`"nope" is not a UUID`) // the admin wallet has the focus
+			f.runes("I").wait("Initialize").typ("nope").key(tea.KeyCtrlS).wait(`"nope" is not a UUID`) // the admin wallet has the focus
 		}},
 		{"start distribution", func(f *flow) {
-			f.runes("D").wait("Start distribution").typ("nope").wait(`"nope" is not a UUID`)
+			f.runes("D").wait("Start distribution").typ("nope").key(tea.KeyCtrlS).wait(`"nope" is not a UUID`)
 		}},
 		{"fund distribution", func(f *flow) {
-			f.runes("F").wait("Fund distribution").typ("nope").wait(`"nope" is not a UUID`) // row 1's allocation has the focus
+			f.runes("F").wait("Fund distribution").typ("nope").key(tea.KeyCtrlS).wait(`"nope" is not a UUID`) // row 1's allocation has the focus
 		}},
 		{"schedule", func(f *flow) {
 			f.runes(":").typ("schedule").key(tea.KeyEnter).wait("New unlock schedule")
@@ -685,6 +699,7 @@ func TestEveryFormCancelSendsNothing(t *testing.T) {
 // stake screens wraps; the review gives up lines so that the question and
 // its buttons stay whole.
 func TestSigningFitsTheSmallestTerminal(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		open func(f *flow)
@@ -717,6 +732,7 @@ func TestSigningFitsTheSmallestTerminal(t *testing.T) {
 // question do not fit together: the message scrolls, the question's
 // buttons stay whole, and the end of the message can be read.
 func TestSignInFitsTheSmallestTerminal(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.send(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
 	f.unlock()
@@ -731,6 +747,7 @@ func TestSignInFitsTheSmallestTerminal(t *testing.T) {
 // TestDamagedJournalLine: a torn last line (a crash while writing) is
 // skipped with a warning on the status line; what came before is listed.
 func TestDamagedJournalLine(t *testing.T) {
+	t.Parallel()
 	s, j := journaled(t)
 	created, _ := json.Marshal(api.TransactionsResult{Transactions: []api.Transaction{{TransactionID: "5f0c3d0e-8a51-4c1e-9d7a-2b6c4f1e0a11", Status: "PENDING"}}})
 	if err := j.Append(journal.Entry{Kind: journal.KindOutcome, Profile: s.Name, Op: "transactions/create", Ref: api.ActionInitialize, Data: created}); err != nil {
@@ -754,6 +771,7 @@ func TestDamagedJournalLine(t *testing.T) {
 // L locks from any screen, as help and the README say, not only on the
 // Unlock screen.
 func TestLockFromAnyScreen(t *testing.T) {
+	t.Parallel()
 	s, _ := journaled(t)
 	f := newFlowOn(t, s).unlock()
 	f.key(tea.KeyEsc).runes("2").wait("Season 8").runes("L").wait("locked: the key is forgotten")

@@ -63,6 +63,7 @@ func checkRefusedOnScreen(t *testing.T, h *sessiontest.Hostile, op, subject, rea
 // TestHostileClaimRefusedInDashboard: the claim review refuses what a
 // hostile service hands out, shows why, and offers nothing to sign.
 func TestHostileClaimRefusedInDashboard(t *testing.T) {
+	t.Parallel()
 	h := sessiontest.NewHostile(t, t.TempDir())
 	ctx := context.Background()
 	var other common.Address
@@ -127,6 +128,7 @@ func TestHostileClaimRefusedInDashboard(t *testing.T) {
 // TestHostileStakeRefusedInDashboard: the stake review refuses stake
 // parameters that would stake in another contract or pay 50 ether.
 func TestHostileStakeRefusedInDashboard(t *testing.T) {
+	t.Parallel()
 	h := sessiontest.NewHostile(t, t.TempDir())
 	for _, tc := range []struct {
 		name    string
@@ -157,6 +159,7 @@ func TestHostileStakeRefusedInDashboard(t *testing.T) {
 // TestRefusalFitsTheSmallestTerminal: at 60x20 a refused claim shows that
 // it was refused, the first reason, and the line below the review.
 func TestRefusalFitsTheSmallestTerminal(t *testing.T) {
+	t.Parallel()
 	h := sessiontest.NewHostile(t, t.TempDir())
 	h.Rewrite("/claim", func(r map[string]any) { claimInstruction(r)["value"] = "50000000000000000000" })
 	f := newFlowOn(t, h.Session)

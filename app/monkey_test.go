@@ -182,7 +182,8 @@ func TestMonkey(t *testing.T) {
 
 func monkey(t *testing.T, seed uint64, presses int) {
 	// In colour, as people run it: a style drawn and then sanitized shows
-	// its escape codes as text only when there are codes to show.
+	// its escape codes as text only when there are codes to show. The
+	// profile is the process's: the monkeys run alone, not in parallel.
 	lipgloss.SetColorProfile(termenv.ANSI256)
 	defer lipgloss.SetColorProfile(termenv.Ascii)
 	faults, err := sandbox.ParseFaults(fmt.Sprintf("latency=5ms,error=0.1,malformed=0.05,reset=0.05,seed=%d", seed))
@@ -308,6 +309,7 @@ func (v *viewCounter) View() string {
 // five windows of 2 s to show that it rests; one that never rests fails
 // them all.
 func TestIdleDashboardRests(t *testing.T) {
+	t.Parallel()
 	vc := &viewCounter{Model: newModel(newSession(t))}
 	p := tea.NewProgram(vc, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 	done := make(chan error, 1)

@@ -17,6 +17,7 @@ import (
 // TestQuitQuestionGoesWhenWorkEnds: q while the first load runs asks;
 // once the load is done the question goes, and the program stays.
 func TestQuitQuestionGoesWhenWorkEnds(t *testing.T) {
+	t.Parallel()
 	// The latency keeps the load running while q is pressed; nothing is
 	// timed: the test waits for what is drawn.
 	s, err := session.Sandbox(sandbox.Options{Faults: sandbox.Faults{Latency: 3 * time.Second}}, t.TempDir())
@@ -36,6 +37,7 @@ func TestQuitQuestionGoesWhenWorkEnds(t *testing.T) {
 // TestHeaderNamesTheToken: on the embedded sandbox the header names the
 // token by its name and symbol, not its id.
 func TestHeaderNamesTheToken(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.wait("token Meridian (MRD)")
 	// At 80 columns, with the account's countdown, the symbol alone.

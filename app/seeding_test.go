@@ -18,6 +18,7 @@ import (
 // background, a screen waiting for it says so with a spinner, not an
 // error; a seed that failed is said as an error.
 func TestSeedingIsSaid(t *testing.T) {
+	t.Parallel()
 	// The latency keeps the first load waiting; the gate holds the seed.
 	// Nothing is timed: the test waits for what is drawn.
 	s, err := session.Sandbox(sandbox.Options{Faults: sandbox.Faults{Latency: 3 * time.Second}}, t.TempDir())

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"os"
@@ -51,7 +52,7 @@ var reviews = []struct {
 	}, "Sign and send", "not signed", func(f *flow) int { return signatures(f, "stake") + signatures(f, "approve") }},
 	{"operator request", func(f *flow) {
 		f.runes("D").wait("Start distribution · Team & Advisors Vesting")
-		f.typ("nope").wait(`"nope" is not a UUID`)
+		f.typ("nope").key(tea.KeyCtrlS).wait(`"nope" is not a UUID`)
 		f.key(tea.KeyCtrlU).typ(f.s.Fixtures.AllocationIDs[1]).key(tea.KeyCtrlS)
 	}, "Send this START_DISTRIBUTION request", "recent lookups", func(f *flow) int { return applied(f.s, "transactions/create") }},
 	{"schedule", func(f *flow) {
@@ -132,6 +133,7 @@ func TestQuestionsAnsweredAtTheSmallestSize(t *testing.T) {
 // TestTooSmallOnlyQuits: below 60x20 the page is hidden: what is typed
 // does not reach its form, and q quits.
 func TestTooSmallOnlyQuits(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.runes(":").typ("schedule").key(tea.KeyEnter).wait("New unlock schedule")
 	f.send(tea.WindowSizeMsg{Width: MinWidth - 1, Height: 30}).wait("too small")
@@ -149,6 +151,7 @@ func TestTooSmallOnlyQuits(t *testing.T) {
 // TestQuitQuestionAnsweredOnlyWhenShown: q with work running asks; the
 // too-small notice asks it too; where it does not fit, y does nothing.
 func TestQuitQuestionAnsweredOnlyWhenShown(t *testing.T) {
+	t.Parallel()
 	s, err := session.Sandbox(sandbox.Options{Faults: sandbox.Faults{Latency: time.Minute}}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -167,9 +170,10 @@ func TestQuitQuestionAnsweredOnlyWhenShown(t *testing.T) {
 // TestQuestionUnderAPageSaysNo: a page opened over a review hides its
 // question; closed again, the question is on No.
 func TestQuestionUnderAPageSaysNo(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.runes("D").wait("Start distribution · Team & Advisors Vesting")
-	f.typ("nope").wait(`"nope" is not a UUID`)
+	f.typ("nope").key(tea.KeyCtrlS).wait(`"nope" is not a UUID`)
 	f.key(tea.KeyCtrlU).typ(f.s.Fixtures.AllocationIDs[1]).key(tea.KeyCtrlS).wait("Send this START_DISTRIBUTION request")
 	f.key(tea.KeyRight).wait("▶ [ Yes ]")
 	f.send(views.NavigateMsg{Screen: transactions.New(f.m.ctx, reopen.Unknown)}).wait("No transactions yet")
@@ -188,6 +192,7 @@ func TestQuestionUnderAPageSaysNo(t *testing.T) {
 // are, and open to be checked; what another deployment of the same
 // profile name journaled is not listed.
 func TestUnknownWithoutOutcome(t *testing.T) {
+	t.Parallel()
 	s, j := journaled(t)
 	d := s.Deployment()
 	start, _ := json.Marshal(&api.StartDistributionRequest{ContractID: s.Fixtures.ContractIDs[0], TokenID: s.TokenIDs[0], AllocationIDs: []string{s.Fixtures.AllocationIDs[0]}})
@@ -234,6 +239,7 @@ func TestUnknownWithoutOutcome(t *testing.T) {
 // Pools say what failed where their rows would be, not that the token
 // has none; E details the failure and r tries again.
 func TestFailedLoadIsNotEmpty(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	client, err := api.New(api.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k", Timeout: time.Second})
 	if err != nil {
@@ -245,8 +251,11 @@ func TestFailedLoadIsNotEmpty(t *testing.T) {
 	f.wait("Could not load Contracts")
 	f.runes("2").wait("Could not load Pools")
 	f.runes("E").wait("Error details (E to close)")
-	f.runes("E").runes("r").wait("Loading")
-	f.wait("Could not load Pools")
+	f.runes("E").wait("Could not load Pools")
+	// The failure again after the retry's Loading, not the frame that
+	// closed the details, which may be drawn after r is sent.
+	f.runes("r").wait("Loading")
+	f.waitFrom(f.mark+bytes.Index(f.seen.Bytes()[f.mark:], []byte("Loading")), "Could not load Pools")
 	v := f.quit().View()
 	for _, empty := range []string{"has no contracts", "has no staking pools"} {
 		if strings.Contains(f.seen.String(), empty) {
@@ -262,6 +271,7 @@ func TestFailedLoadIsNotEmpty(t *testing.T) {
 // request in the journal with no outcome; the next run lists it as
 // UNKNOWN.
 func TestQuitWhileWriting(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	slow, err := session.Sandbox(sandbox.Options{Faults: sandbox.Faults{Latency: time.Minute}}, dir)
 	if err != nil {
@@ -297,6 +307,7 @@ func TestQuitWhileWriting(t *testing.T) {
 // request of this run was applied records it: the next read lists the
 // write as what the check found, no longer as UNKNOWN.
 func TestCheckSettlesUnknown(t *testing.T) {
+	t.Parallel()
 	s, _ := journaled(t)
 	f := newFlowOn(t, s)
 	start := &api.StartDistributionRequest{ContractID: s.Fixtures.ContractIDs[0], TokenID: s.TokenIDs[0], AllocationIDs: []string{s.Fixtures.AllocationIDs[0]}}

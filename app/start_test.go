@@ -40,6 +40,7 @@ func sandboxSession(t *testing.T) func() (*session.Session, error) {
 // the embedded sandbox is starting before the session is open, then shows
 // the contracts once it is.
 func TestFirstFrameBeforeTheSession(t *testing.T) {
+	t.Parallel()
 	open, gate := gatedOpener()
 	st, f := startFlow(t, open)
 	f.wait("starting the embedded sandbox…").wait("SANDBOX").wait("q quit")
@@ -54,6 +55,7 @@ func TestFirstFrameBeforeTheSession(t *testing.T) {
 // TestQuitWhileOpening: q quits while the session is still opening, and
 // the session that opens after is closed, not left running.
 func TestQuitWhileOpening(t *testing.T) {
+	t.Parallel()
 	open, gate := gatedOpener()
 	st, f := startFlow(t, open)
 	f.wait("starting the embedded sandbox…").runes("q")
@@ -73,6 +75,7 @@ func TestQuitWhileOpening(t *testing.T) {
 // TestOpenFailureShown: a sandbox that cannot start says why in the
 // dashboard, q still quits, and Run returns the error for the shell.
 func TestOpenFailureShown(t *testing.T) {
+	t.Parallel()
 	open, gate := gatedOpener()
 	st, f := startFlow(t, open)
 	gate <- func() (*session.Session, error) {

@@ -13,6 +13,7 @@ import (
 // name a token (token_names), the header names it so; :token completes
 // the names and switches by one; a token named nowhere shows its id.
 func TestTokenNamesFromProfile(t *testing.T) {
+	t.Parallel()
 	s, _ := journaled(t)
 	s.Fixtures = nil // as on a real deployment: nothing but the profile names a token
 	first, second := s.TokenIDs[0], s.TokenIDs[1]

@@ -16,6 +16,7 @@ import (
 // key, a journal others can read that could not be mended) are on its
 // status line at start, and all of them under E.
 func TestSessionWarningsShownInDashboard(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	s.Warnings = []string{
 		"/home/u/.config/allot/config.toml is readable by other users and profile \"prod\" holds an inline api_key: run chmod 600",
@@ -34,6 +35,7 @@ func TestSessionWarningsShownInDashboard(t *testing.T) {
 // TestJournalMadePrivateAtStart: a journal left readable by others is made
 // private when the dashboard opens it.
 func TestJournalMadePrivateAtStart(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	os.Chmod(s.StateDir, 0o755)
 	path := filepath.Join(s.StateDir, "journal.jsonl")
@@ -50,6 +52,7 @@ func TestJournalMadePrivateAtStart(t *testing.T) {
 // foundry's cast (no address in the file) lists the FIFO as a problem, the
 // key by its file name, and unlocking it shows the proven address.
 func TestUnlockFoundryKeyBesideFIFO(t *testing.T) {
+	t.Parallel()
 	src := filepath.Join("..", "wallet", "keystore", "testdata", "foundry")
 	entries, err := os.ReadDir(src)
 	if err != nil {
@@ -84,6 +87,7 @@ func TestUnlockFoundryKeyBesideFIFO(t *testing.T) {
 // TestWarningsStayUnderLaterError: when a failed load takes the status
 // line from the warnings at start, E still shows them below the error.
 func TestWarningsStayUnderLaterError(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	s.Warnings = []string{"config.toml is readable by other users"}
 	m := newModel(s)

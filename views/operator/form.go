@@ -51,8 +51,6 @@ func (o *operator) renumber() {
 	}
 }
 
-func (o *operator) lastField() bool { return o.form.Focused() == len(o.form.Fields())-1 }
-
 // fundRowStart is the index of the first row's field: tokenId and isTest
 // come first.
 func (o *operator) fundRowStart() int { return 2 }
@@ -68,11 +66,6 @@ func (o *operator) formKey(msg tea.KeyMsg) tea.Cmd {
 		return views.Back
 	case key.Matches(msg, keyReview):
 		return o.review()
-	case msg.String() == "enter":
-		if o.lastField() {
-			return o.review()
-		}
-		return o.move(o.form.Focused() + 1)
 	case o.action != api.ActionInitialize && key.Matches(msg, keyRecent):
 		o.openPick()
 		return nil
@@ -82,30 +75,7 @@ func (o *operator) formKey(msg tea.KeyMsg) tea.Cmd {
 		o.removeRow()
 		return nil
 	}
-	before := o.form.Focused()
-	cmd := o.form.Update(msg)
-	if o.form.Focused() != before {
-		o.left(before)
-	}
-	return cmd
-}
-
-// move focuses field i, checking the field left.
-func (o *operator) move(i int) tea.Cmd {
-	before := o.form.Focused()
-	cmd := o.form.Focus(i)
-	if o.form.Focused() != before {
-		o.left(before)
-	}
-	return cmd
-}
-
-// left checks the field at index i as the focus leaves it: an error of a
-// field not typed into yet shows once the user moves past it.
-func (o *operator) left(i int) {
-	if fields := o.form.Fields(); i >= 0 && i < len(fields) && fields[i].Check != nil {
-		fields[i].SetErr(fields[i].Check(fields[i].Value()))
-	}
+	return o.form.Update(msg)
 }
 
 // focusedRow is the index of the row holding the focus, or -1.
@@ -129,6 +99,10 @@ func (o *operator) addRow() tea.Cmd {
 	o.rows = append(o.rows[:at], append([]fundRow{r}, o.rows[at:]...)...)
 	o.form.Insert(o.fundRowStart()+2*at, r.id, r.amount)
 	o.renumber()
+	// Checked by the paths renumber gave them, so that a new field the
+	// user leaves empty says what it lacks.
+	r.id.SetValue("")
+	r.amount.SetValue("")
 	o.hint = fmt.Sprintf("Added row %d.", at+1)
 	return o.form.Focus(o.fundRowStart() + 2*at)
 }

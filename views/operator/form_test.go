@@ -16,25 +16,26 @@ import (
 )
 
 func TestOperatorValidationInPlace(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, sandbox.Options{})
 	fx := s.Fixtures
 
 	t.Run("bad contract id", func(t *testing.T) {
 		h := openForm(t, s, api.ActionInitialize)
-		h.typeText(fx.AdminWalletIDs[0])
-		h.press("shift+tab", "ctrl+u")
-		h.typeText("not-a-uuid")
+		h.Paste(fx.AdminWalletIDs[0])
+		h.Keys("shift+tab", "ctrl+u")
+		h.Paste("not-a-uuid")
 		if got := h.errorUnder("Contract id"); !strings.Contains(got, `✗ "not-a-uuid" is not a UUID`) {
 			t.Errorf("under the contract id: %q\n%s", got, h.o.View())
 		}
-		h.press("tab", "ctrl+s")
+		h.Keys("tab", "ctrl+s")
 		if h.o.state != stageForm || h.o.form.Focused() != 0 || !strings.Contains(h.view(), "Fix the marked field first.") {
 			t.Errorf("ctrl+s with a bad contract id: state %d, focus %d\n%s", h.o.state, h.o.form.Focused(), h.o.View())
 		}
 		h.assertNothingSent()
 		// The line goes with the mark once the field is fixed.
-		h.press("ctrl+u")
-		h.typeText(fx.ContractIDs[0])
+		h.Keys("ctrl+u")
+		h.Paste(fx.ContractIDs[0])
 		if strings.Contains(h.view(), "Fix the marked field first.") {
 			t.Errorf("the fixed form still says to fix a field:\n%s", h.o.View())
 		}
@@ -42,14 +43,14 @@ func TestOperatorValidationInPlace(t *testing.T) {
 
 	t.Run("same allocation in two rows", func(t *testing.T) {
 		h := openForm(t, s, api.ActionFundDistribution)
-		h.typeText(fx.AllocationIDs[0])
-		h.press("tab")
-		h.typeText("1")
+		h.Paste(fx.AllocationIDs[0])
+		h.Keys("tab")
+		h.Paste("1")
 		if strings.Contains(h.view(), "funded twice") {
 			t.Errorf("a warning with one row:\n%s", h.o.View())
 		}
-		h.press("ctrl+n")
-		h.typeText(fx.AllocationIDs[0])
+		h.Keys("ctrl+n")
+		h.Paste(fx.AllocationIDs[0])
 		if !strings.Contains(h.view(), "! rows 1 and 2 fund the same allocation: it would be funded twice") {
 			t.Errorf("no warning of the allocation in two rows:\n%s", h.o.View())
 		}
@@ -67,19 +68,19 @@ func TestOperatorValidationInPlace(t *testing.T) {
 			t.Errorf("errors before anything was typed:\n%s", h.o.View())
 		}
 		// Leaving the untouched, empty list shows its error.
-		h.press("tab")
+		h.Keys("tab")
 		if got := h.errorUnder("Allocation ids"); !strings.Contains(got, "✗ must hold at least 1 item") {
 			t.Errorf("under the allocation ids after leaving them: %q", got)
 		}
-		h.press("ctrl+s")
+		h.Keys("ctrl+s")
 		if h.o.state != stageForm || h.o.form.Focused() != 2 {
 			t.Errorf("ctrl+s with no allocations: state %d, focus %d", h.o.state, h.o.form.Focused())
 		}
-		h.typeText(fx.AllocationIDs[0] + ", abc")
+		h.Paste(fx.AllocationIDs[0] + ", abc")
 		if got := h.errorUnder("Allocation ids"); !strings.Contains(got, `✗ id 2: "abc" is not a UUID`) {
 			t.Errorf("under the allocation ids: %q", got)
 		}
-		h.press("enter", "enter", "enter")
+		h.Keys("enter", "enter", "enter")
 		if h.o.state != stageForm || h.o.form.Focused() != 2 {
 			t.Errorf("enter on the last field with a bad id: state %d, focus %d", h.o.state, h.o.form.Focused())
 		}
@@ -94,10 +95,10 @@ func TestOperatorValidationInPlace(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := openForm(t, s, api.ActionFundDistribution)
-			h.typeText(fx.AllocationIDs[0])
-			h.press("tab")
-			h.typeText(tt.amount)
-			h.press("ctrl+s")
+			h.Paste(fx.AllocationIDs[0])
+			h.Keys("tab")
+			h.Paste(tt.amount)
+			h.Keys("ctrl+s")
 			if got := h.errorUnder("Amount 1"); !strings.Contains(got, tt.want) {
 				t.Errorf("under the amount: %q, want %q\n%s", got, tt.want, h.o.View())
 			}
@@ -115,8 +116,8 @@ func TestOperatorValidationInPlace(t *testing.T) {
 		// The last fixture allocation is in another distribution than the
 		// first contract's: the service names allocationIds[1].
 		h := openForm(t, s, api.ActionStartDistribution)
-		h.typeText(fx.AllocationIDs[0] + " " + fx.AllocationIDs[len(fx.AllocationIDs)-1])
-		h.press("ctrl+s", "y")
+		h.Paste(fx.AllocationIDs[0] + " " + fx.AllocationIDs[len(fx.AllocationIDs)-1])
+		h.Keys("ctrl+s", "y")
 		if h.o.state != stageForm {
 			t.Fatalf("state %d after a refusal:\n%s", h.o.state, h.o.View())
 		}
@@ -133,8 +134,8 @@ func TestOperatorValidationInPlace(t *testing.T) {
 
 	t.Run("other failure", func(t *testing.T) {
 		h := openForm(t, s, api.ActionInitialize)
-		h.typeText("00000000-0000-4000-8000-000000000000")
-		h.press("ctrl+s", "y")
+		h.Paste("00000000-0000-4000-8000-000000000000")
+		h.Keys("ctrl+s", "y")
 		v := ansi.Strip(h.view())
 		if h.o.state != stageForm || !strings.Contains(v, "✗ Not created: transactions/create: no admin wallet 00000000-0000-4000-8000-000000000000 (404)") {
 			t.Errorf("a 404 is not one clear line on the form:\n%s", v)
@@ -143,18 +144,19 @@ func TestOperatorValidationInPlace(t *testing.T) {
 }
 
 func TestOperatorFundRows(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, sandbox.Options{})
 	h := openForm(t, s, api.ActionFundDistribution)
-	h.typeText("one")
-	h.press("ctrl+n")
-	h.typeText("two")
-	h.press("ctrl+n")
-	h.typeText("three")
+	h.Paste("one")
+	h.Keys("ctrl+n")
+	h.Paste("two")
+	h.Keys("ctrl+n")
+	h.Paste("three")
 	if len(h.o.rows) != 3 || h.o.rows[2].id.Value() != "three" {
 		t.Fatalf("rows after two ctrl+n: %d", len(h.o.rows))
 	}
 	// Back to row 1 and add a row after it: it becomes row 2.
-	h.press("shift+tab", "shift+tab", "shift+tab", "shift+tab", "ctrl+n")
+	h.Keys("shift+tab", "shift+tab", "shift+tab", "shift+tab", "ctrl+n")
 	got := []string{}
 	for _, r := range h.o.rows {
 		got = append(got, r.id.Value())
@@ -168,16 +170,16 @@ func TestOperatorFundRows(t *testing.T) {
 			t.Errorf("no %q:\n%s", label, v)
 		}
 	}
-	h.press("ctrl+d", "ctrl+d", "ctrl+d")
+	h.Keys("ctrl+d", "ctrl+d", "ctrl+d")
 	if len(h.o.rows) != 1 {
 		t.Fatalf("rows after three ctrl+d: %d", len(h.o.rows))
 	}
-	h.press("ctrl+d")
+	h.Keys("ctrl+d")
 	if len(h.o.rows) != 1 || !strings.Contains(h.view(), "The last row stays") {
 		t.Fatalf("the last row was removed, or no word why:\n%s", h.o.View())
 	}
 	// ctrl+r without recent lookups says where they come from.
-	h.press("ctrl+r")
+	h.Keys("ctrl+r")
 	if !strings.Contains(h.view(), "No recent lookups") {
 		t.Errorf("ctrl+r without lookups:\n%s", h.o.View())
 	}
@@ -185,10 +187,11 @@ func TestOperatorFundRows(t *testing.T) {
 }
 
 func TestOperatorViewFits(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, sandbox.Options{})
 	fx := s.Fixtures
 	sizes := [][2]int{{80, 22}, {120, 34}}
-	check := func(h *harness, what string) {
+	check := func(h *screen, what string) {
 		t.Helper()
 		for _, size := range sizes {
 			h.o.SetSize(size[0], size[1])
@@ -201,7 +204,7 @@ func TestOperatorViewFits(t *testing.T) {
 	for _, action := range []string{api.ActionInitialize, api.ActionStartDistribution, api.ActionFundDistribution} {
 		h := openForm(t, s, action)
 		check(h, action+" form")
-		h.press("ctrl+s")
+		h.Keys("ctrl+s")
 		check(h, action+" form with errors")
 		if len(h.o.ShortHelp()) == 0 || len(h.o.FullHelp()) == 0 {
 			t.Errorf("%s: no help", action)
@@ -214,10 +217,10 @@ func TestOperatorViewFits(t *testing.T) {
 	for i := range 40 {
 		ids = append(ids, fmt.Sprintf("%08x-0000-4000-8000-%012x", i+1, i+1))
 	}
-	h.typeText(strings.Join(ids, ", "))
-	h.press("tab", "tab")
-	h.typeText(strings.Repeat("memo ", 30))
-	h.press("ctrl+s")
+	h.Paste(strings.Join(ids, ", "))
+	h.Keys("tab", "tab")
+	h.Paste(strings.Repeat("memo ", 30))
+	h.Keys("ctrl+s")
 	if h.o.state != stageReview {
 		t.Fatalf("no review:\n%s", h.o.View())
 	}
@@ -227,11 +230,11 @@ func TestOperatorViewFits(t *testing.T) {
 	if !strings.Contains(ansi.Strip(first), "lines 1–") {
 		t.Errorf("a long body does not say it scrolls:\n%s", first)
 	}
-	h.press("pgdown", "down")
+	h.Keys("pgdown", "down")
 	if h.o.asking.Scroll().Top() == 0 || h.o.View() == first {
 		t.Errorf("pgdown did not scroll")
 	}
-	h.press("pgup", "pgup")
+	h.Keys("pgup", "pgup")
 	if h.o.asking.Scroll().Top() != 0 {
 		t.Errorf("pgup did not scroll back: %d", h.o.asking.Scroll().Top())
 	}
@@ -248,7 +251,7 @@ func TestOperatorViewFits(t *testing.T) {
 	h.o.state, h.o.unknownErr = stageUnknown, &api.OutcomeUnknownError{Op: "transactions/create", Err: io.ErrUnexpectedEOF}
 	h.ctx.Recorder.Ledger = nil // the check cannot tell: the longest page
 	h.o.outcome.Reopen(h.ctx.Recorder, act.Sent{Op: act.OpTransaction, Ref: h.o.action, Body: h.o.body})
-	h.run(h.o.outcome.Check())
+	h.Run(h.o.outcome.Check())
 	if v := h.o.outcome.Verdict(); v == nil || v.Check != act.CannotTell {
 		t.Fatalf("the check found %+v, want cannot tell", v)
 	}
@@ -256,8 +259,9 @@ func TestOperatorViewFits(t *testing.T) {
 }
 
 func TestOperatorHelp(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, sandbox.Options{})
-	keys := func(h *harness) string {
+	keys := func(h *screen) string {
 		var out []string
 		for _, b := range h.o.ShortHelp() {
 			out = append(out, b.Help().Key)
@@ -278,8 +282,8 @@ func TestOperatorHelp(t *testing.T) {
 		}
 	}
 	h := openForm(t, s, api.ActionInitialize)
-	h.typeText(s.Fixtures.AdminWalletIDs[0])
-	h.press("ctrl+s")
+	h.Paste(s.Fixtures.AdminWalletIDs[0])
+	h.Keys("ctrl+s")
 	if got := keys(h); got != "y n/esc ↑/↓/pgup/pgdn" {
 		t.Errorf("review help %q", got)
 	}
@@ -290,14 +294,15 @@ func TestOperatorHelp(t *testing.T) {
 // added in the middle); that field is marked, no other, and an error of a
 // path no field shows is said in the status line.
 func TestServiceErrorsMarkTheirField(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, sandbox.Options{})
 	h := openForm(t, s, api.ActionFundDistribution)
-	h.press("ctrl+n", "ctrl+n", "shift+tab", "shift+tab", "shift+tab", "shift+tab", "ctrl+n")
+	h.Keys("ctrl+n", "ctrl+n", "shift+tab", "shift+tab", "shift+tab", "shift+tab", "ctrl+n")
 	if len(h.o.rows) != 4 {
 		t.Fatalf("%d rows", len(h.o.rows))
 	}
 	h.o.state = stageSending
-	h.run(h.o.sent(&views.Answer[*api.TransactionsResult]{Err: &api.ValidationError{Remote: true, Fields: []api.FieldError{
+	h.Run(h.o.sent(&views.Answer[*api.TransactionsResult]{Err: &api.ValidationError{Remote: true, Fields: []api.FieldError{
 		{Path: "data[2].amount", Message: "exceeds what the allocation may receive"},
 		{Path: "fundingWindow", Message: "closed since noon"},
 	}}}))
@@ -319,6 +324,7 @@ func TestServiceErrorsMarkTheirField(t *testing.T) {
 // errors and hints; its keys are said once, in the footer (it said
 // "ctrl+s review · esc cancel" above a footer saying the same).
 func TestFormTitleSaysNoKeys(t *testing.T) {
+	t.Parallel()
 	for _, action := range []string{api.ActionInitialize, api.ActionStartDistribution, api.ActionFundDistribution} {
 		o := New(viewstest.Sandbox(t), api.Contract{ID: "14f74a96-09be-51d7-9a23-06d5c91a3733", Name: "Team"}, action)
 		o.SetSize(80, 22)
@@ -328,5 +334,39 @@ func TestFormTitleSaysNoKeys(t *testing.T) {
 				t.Errorf("%s: the form's top says its keys: %q", action, l)
 			}
 		}
+	}
+}
+
+// TestOperatorErrorsShowOnLeave: the form holds a field's own error back
+// until the user leaves the field (or tries to review), then shows it;
+// an empty field, of the form or of an added row, left untouched says
+// what it lacks once left.
+func TestOperatorErrorsShowOnLeave(t *testing.T) {
+	t.Parallel()
+	s := newSandbox(t, sandbox.Options{})
+	h := openForm(t, s, api.ActionInitialize)
+	h.Paste("nope")
+	if strings.Contains(h.view(), "✗") {
+		t.Errorf("an error greets the first characters typed:\n%s", h.o.View())
+	}
+	h.Keys("tab")
+	if got := h.errorUnder("Admin wallet id"); !strings.Contains(got, `✗ "nope" is not a UUID`) {
+		t.Errorf("under the admin wallet once left: %q\n%s", got, h.o.View())
+	}
+
+	h = openForm(t, s, api.ActionFundDistribution)
+	h.Paste(s.Fixtures.AllocationIDs[0])
+	h.Keys("tab")
+	h.Paste("1")
+	h.Keys("ctrl+n")
+	if strings.Contains(h.view(), "✗") {
+		t.Errorf("errors before the new row was left:\n%s", h.o.View())
+	}
+	h.Keys("tab", "tab")
+	if got := h.errorUnder("Allocation 2"); !strings.Contains(got, "✗") {
+		t.Errorf("the new row's empty allocation, left, says nothing: %q\n%s", got, h.o.View())
+	}
+	if got := h.errorUnder("Amount 2"); !strings.Contains(got, "✗ empty amount") {
+		t.Errorf("the new row's empty amount, left, says nothing: %q\n%s", got, h.o.View())
 	}
 }

@@ -37,7 +37,8 @@ type fundRow struct{ id, amount *widget.FormField }
 
 // operator builds one transaction request (INITIALIZE, START_DISTRIBUTION
 // or FUND_DISTRIBUTION) in a form checked as it is typed by the api
-// package's own Validate, shows the exact body for review, sends it once
+// package's own Validate (a field's error shown once the field is left),
+// shows the exact body for review, sends it once
 // through the journal, and, when the answer is lost, helps to find out
 // whether it was applied before anything is sent again.
 type operator struct {
@@ -159,7 +160,16 @@ func New(ctx *views.Context, c api.Contract, action string) views.Screen {
 	}
 	o.form = widget.NewForm(fields...)
 	o.form.Styles = ctx.Styles
+	// The form shows a field's own error once the user has left the field
+	// or tried to review, so that "not a UUID" does not greet the first
+	// character typed; enter moves on and reviews from the last field.
+	o.form.ErrorsOnLeave = true
+	o.form.Submit = o.review
 	o.renumber()
+	// Every field is checked now (SetErrors without errors checks each
+	// and sets none): an empty field the user leaves untouched then says
+	// what it lacks.
+	o.form.SetErrors(nil)
 	// Start on the first field still to fill.
 	for i, f := range fields {
 		if f.Options == nil && f.Value() == "" {

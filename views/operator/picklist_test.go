@@ -12,6 +12,7 @@ import (
 )
 
 func TestPickListMarksInListOrder(t *testing.T) {
+	t.Parallel()
 	p := newPickList([]string{"a", "b", "c", "d"}, map[string]string{"b": "in the list"}, true)
 	for _, k := range []string{"down", "down", " ", "up", "up", " ", "enter"} {
 		chosen, done := p.key(viewstest.Key(k))
@@ -25,6 +26,7 @@ func TestPickListMarksInListOrder(t *testing.T) {
 }
 
 func TestPickListSingle(t *testing.T) {
+	t.Parallel()
 	// The cursor starts on the first item not taken; space marks nothing
 	// where one id is wanted; a taken id cannot be chosen.
 	p := newPickList([]string{"a", "b"}, map[string]string{"a": "row 1"}, false)
@@ -43,6 +45,7 @@ func TestPickListSingle(t *testing.T) {
 }
 
 func TestPickListViewKeepsCursorInSight(t *testing.T) {
+	t.Parallel()
 	items := make([]string, 30)
 	for i := range items {
 		items[i] = strings.Repeat(string(rune('a'+i%26)), 3) + string(rune('0'+i/26))

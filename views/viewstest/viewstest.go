@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -73,11 +74,17 @@ func Journaled(t *testing.T, opts sandbox.Options) *views.Context {
 // that comes at once is fed back at once; a slow one (a request, a cursor
 // blink) is fed back when Until waits for it. Cursor blinks are dropped;
 // what the app would handle (back, status, errors) is kept in Got.
+//
+// A driver made by NewSyncDriver waits instead for every command to end
+// before Run returns, so a test reads the screen right after a key.
 type Driver struct {
 	T     *testing.T
 	S     views.Screen
 	async chan tea.Msg
 	Got   []tea.Msg
+	// sync: Run waits for every command; spinner ticks are dropped (each
+	// asks for the next, so waiting for them would never end).
+	sync bool
 }
 
 // NewDriver sizes s to w x h and runs its Init.
@@ -88,14 +95,29 @@ func NewDriver(t *testing.T, s views.Screen, w, h int) *Driver {
 	return d
 }
 
+// NewSyncDriver is NewDriver for a screen whose commands all end (none
+// follows a feed): Run waits for each, its answers and theirs. A form's
+// cursor must not blink (widget.Form.SetCursorMode), or every focus
+// change waits out a blink.
+func NewSyncDriver(t *testing.T, s views.Screen, w, h int) *Driver {
+	d := &Driver{T: t, S: s, async: make(chan tea.Msg, 4096), sync: true}
+	s.SetSize(w, h)
+	d.Run(s.Init())
+	return d
+}
+
 // Run runs cmd and feeds its answer back if it comes at once; a slow one
-// is fed back by Until.
+// is fed back by Until. A sync driver waits for it.
 func (d *Driver) Run(cmd tea.Cmd) {
 	if cmd == nil {
 		return
 	}
 	ch := make(chan tea.Msg, 1)
 	go func() { ch <- cmd() }()
+	if d.sync {
+		d.handle(d.wait(ch))
+		return
+	}
 	select {
 	case msg := <-ch:
 		d.handle(msg)
@@ -104,15 +126,53 @@ func (d *Driver) Run(cmd tea.Cmd) {
 	}
 }
 
+// wait is the answer on ch; a command that runs for a minute fails the
+// test.
+func (d *Driver) wait(ch <-chan tea.Msg) tea.Msg {
+	d.T.Helper()
+	select {
+	case msg := <-ch:
+		return msg
+	case <-time.After(time.Minute):
+		d.T.Fatalf("a command ran for a minute; view:\n%s", d.S.View())
+		return nil
+	}
+}
+
+// runBatch runs a batch's commands; a sync driver runs them at once, as
+// the program would, and feeds their answers back in the batch's order.
+func (d *Driver) runBatch(cmds tea.BatchMsg) {
+	if !d.sync {
+		for _, c := range cmds {
+			d.Run(c)
+		}
+		return
+	}
+	answers := make([]chan tea.Msg, len(cmds))
+	for i, c := range cmds {
+		if c != nil {
+			answers[i] = make(chan tea.Msg, 1)
+			go func() { answers[i] <- c() }()
+		}
+	}
+	for _, ch := range answers {
+		if ch != nil {
+			d.handle(d.wait(ch))
+		}
+	}
+}
+
 func (d *Driver) handle(msg tea.Msg) {
 	switch m := msg.(type) {
 	case nil:
 	case tea.BatchMsg:
-		for _, c := range m {
-			d.Run(c)
-		}
+		d.runBatch(m)
 	case views.BackMsg, views.StatusMsg, views.ErrorMsg, views.NavigateMsg:
 		d.Got = append(d.Got, msg)
+	case spinner.TickMsg:
+		if !d.sync {
+			d.Run(d.S.Update(msg))
+		}
 	default:
 		if strings.HasPrefix(fmt.Sprintf("%T", msg), "cursor.") {
 			return
@@ -144,6 +204,12 @@ func (d *Driver) Keys(names ...string) {
 	for _, n := range names {
 		d.Key(Key(n))
 	}
+}
+
+// Paste sends s as one key of many runes, as a terminal delivers pasted
+// text: a field takes it whole, and no key binding matches it.
+func (d *Driver) Paste(s string) {
+	d.Key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s), Paste: true})
 }
 
 // Type types s, a key a rune.
