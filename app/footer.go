@@ -34,7 +34,7 @@ func (m *Model) footer() string {
 			local = append(local, b)
 		}
 	}
-	global := withoutKeysOf(m.keys.short(m.top().Mode().TakesKeys), local)
+	global := withoutKeysOf(m.keys.short(m.top().Mode()), local)
 	line, n := m.keyLine(local, global)
 	if n < len(local) {
 		// Shortened only when the keys do not fit: not every frame.

@@ -1,6 +1,10 @@
 package app
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"allot/views"
+)
 
 // keyMap holds the dashboard's global keys. Screens add their own.
 type keyMap struct {
@@ -33,11 +37,17 @@ func defaultKeys() keyMap {
 	return k
 }
 
-// short are the global keys the footer shows: while a screen takes every
-// key, only those that still work.
-func (k keyMap) short(capturing bool) []key.Binding {
-	if capturing {
+// short are the global keys the footer shows for a screen in mode: while
+// it takes every key, only those that still work; while it owns esc (a
+// write on its way, a question, a filter), not "esc back": esc is the
+// screen's, and what it does there is in the screen's own keys if
+// anything.
+func (k keyMap) short(mode views.Mode) []key.Binding {
+	if mode.TakesKeys {
 		return []key.Binding{k.AnyHelp, k.AnyQuit}
+	}
+	if mode.OwnsEsc {
+		return []key.Binding{k.Help, k.Command, k.Quit}
 	}
 	return []key.Binding{k.Help, k.Command, k.Back, k.Quit}
 }
