@@ -11,7 +11,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/views"
 	"allot/views/widget"
@@ -47,6 +46,7 @@ var (
 	keyNew    = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new schedule"))
 	keyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
 	keyResend = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "send again…"))
+	keyCheck  = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check again"))
 	keyEdit   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the form"))
 )
 
@@ -78,6 +78,7 @@ type schedule struct {
 	sending                      views.Sending[*api.Schedule]
 	created                      *api.Schedule
 	lostNote                     string        // what the page of a lost answer says until the check answers
+	hint                         string        // why r did not ask (Outcome.Resend), until the next check or send
 	outcome                      views.Outcome // the write whose answer was lost, and its check
 	list                         []journal.CreatedSchedule
 	listErr                      error
@@ -196,14 +197,13 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 		switch {
 		case s.scroll.Key(k):
 			return nil
-		case key.Matches(k, keyResend) && !s.outcome.Checking():
-			// The body again, under the question; what the check found
-			// is said with it.
-			s.state = stageResending
-			s.asking = views.NewWriteReview(s.ctx, "Send again? POST "+act.OpSchedule, "The body, exactly as it will be sent:", s.pretty,
-				s.ctx.Confirm("schedule-resend", "Send the same schedule again?", s.unknownNote(),
-					"The first request may have created it: sending again can create a second schedule."))
+		case key.Matches(k, keyCheck):
+			s.hint = ""
+			cmd := s.outcome.Check()
 			s.layout()
+			return cmd
+		case key.Matches(k, keyResend):
+			s.askResend()
 			return nil
 		case key.Matches(k, keyEdit):
 			s.state = stageForm
