@@ -59,9 +59,7 @@ type schedule struct {
 	name, description, atStart   *widget.FormField
 	cliffValue, cliffMonths      *widget.FormField
 	pieces                       []*piece
-	touched                      map[*widget.FormField]bool
-	remote                       map[*widget.FormField]error // the service's 400, until edited
-	submitted                    bool
+	errs                         map[*widget.FormField]error // each field's own error, as last revalidated
 	req                          api.ScheduleRequest
 	valid                        bool
 	sumErr                       string   // Validate's "pieces" error
@@ -90,7 +88,7 @@ type schedule struct {
 // New is the form that creates an unlock schedule of the current
 // token.
 func New(ctx *views.Context) views.Screen {
-	s := &schedule{ctx: ctx, touched: map[*widget.FormField]bool{}, remote: map[*widget.FormField]error{}}
+	s := &schedule{ctx: ctx}
 	s.reset()
 	return s
 }
@@ -98,22 +96,25 @@ func New(ctx *views.Context) views.Screen {
 func (s *schedule) reset() {
 	s.name = widget.TextField("name", "Name", "e.g. Team 4y", nil)
 	s.description = widget.TextField("description", "Description", "what the schedule is for", nil)
-	s.atStart = newField("unlockAtStart", "0", checkFraction)
+	s.atStart = newField("unlockAtStart", "0")
 	s.atStart.Label = "Unlock at start"
-	s.cliffValue = newField("cliff.value", "0", checkFraction)
+	s.cliffValue = newField("cliff.value", "0")
 	s.cliffValue.Label = "Cliff value"
-	s.cliffMonths = newField("cliff.duration", "0", checkMonths)
+	s.cliffMonths = newField("cliff.duration", "0")
 	s.cliffMonths.Label = "Cliff (months)"
 	p := newPiece()
 	p.portion.SetValue("1")
 	s.pieces = []*piece{p}
 	p.label(1)
-	s.form = widget.NewForm(append([]*widget.FormField{s.name, s.description, s.atStart, s.cliffValue, s.cliffMonths}, p.fields()...)...)
+	top := []*widget.FormField{s.name, s.description, s.atStart, s.cliffValue, s.cliffMonths}
+	s.watch(append(top, p.all()...)...)
+	s.form = widget.NewForm(append(top, p.fields()...)...)
 	s.form.Styles = s.ctx.Styles
 	s.form.Submit = s.review // enter on the last field
-	s.touched = map[*widget.FormField]bool{}
-	s.remote = map[*widget.FormField]error{}
-	s.submitted = false
+	// A field's error shows as it is typed once it was edited, every
+	// field's after a review was asked for; the service's stays until its
+	// field is edited.
+	s.form.ErrorsOnEdit = true
 	s.message, s.messageErr = "", false
 	s.state = stageForm
 	s.created = nil
@@ -125,7 +126,7 @@ func (s *schedule) Title() string { return "New schedule" }
 
 // Drafted says the form holds what the user typed or reviews, not sent.
 func (s *schedule) Drafted() bool {
-	return (s.state == stageForm || s.state == stageReview) && len(s.touched) > 0
+	return (s.state == stageForm || s.state == stageReview) && s.form.Edited()
 }
 
 func (s *schedule) Init() tea.Cmd {

@@ -3,10 +3,8 @@ package schedule
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -17,7 +15,7 @@ import (
 )
 
 func (s *schedule) review() tea.Cmd {
-	s.submitted = true
+	s.form.Try()
 	s.revalidate()
 	if !s.valid {
 		n := len(s.general)
@@ -138,24 +136,22 @@ func (s *schedule) answered(answer *views.Answer[*api.Schedule]) tea.Cmd {
 		s.layout()
 		return tea.Batch(check, s.reloadList())
 	case ve != nil && ve.Remote:
+		// Placed as the form places them (Form.SetErrors), each until its
+		// field is edited; the sum of the portions has no field of its
+		// own, and is said with what no field shows.
 		s.state = stageForm
-		s.remote = map[*widget.FormField]error{}
-		var rest []string
-		for _, f := range ve.Fields {
-			// Placed as the form places them (Form.FieldOf); the sum of
-			// the portions has no field of its own.
-			if fld, item := s.form.FieldOf(f.Path); fld != nil && f.Path != "pieces" {
-				if s.remote[fld] == nil {
-					s.remote[fld] = errors.New(item + f.Message)
-				}
+		var fields, rest []widget.PathError
+		for _, e := range views.PathErrors(ve) {
+			if e.Path == "pieces" {
+				rest = append(rest, e)
 			} else {
-				rest = append(rest, f.String())
+				fields = append(fields, e)
 			}
 		}
-		s.revalidate()
+		rest = append(rest, s.form.SetErrors(fields)...)
 		text := "the service refused the schedule: see the fields marked ✗"
 		if len(rest) > 0 {
-			text = "the service refused the schedule: " + strings.Join(rest, "; ")
+			text = "the service refused the schedule: " + views.Unmatched(rest)
 		}
 		s.setMessage(text, true)
 		return s.form.Focus(s.form.Focused())

@@ -43,12 +43,12 @@ func (s *schedule) formView(w, h int) []string {
 	// Cut, then style: a style's codes cut or sanitized as text would be
 	// drawn as "^[[1m".
 	sum := sanitize.Truncate(s.sumLine(), s.formWidth)
-	if s.sumErr != "" && (s.submitted || len(s.touched) > 0) {
+	if s.sumErr != "" && (s.form.Tried() || s.form.Edited()) {
 		sum = s.ctx.Styles.Title.Render(sum)
 	}
 	left = append(left, sum)
 	msg, isErr := s.message, s.messageErr
-	if msg == "" && len(s.general) > 0 && s.submitted {
+	if msg == "" && len(s.general) > 0 && s.form.Tried() {
 		msg, isErr = strings.Join(s.general, "; "), true
 	}
 	if isErr && msg != "" {
