@@ -11,6 +11,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
@@ -46,6 +47,7 @@ var (
 	keyCopy   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy public URL"))
 	keyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
 	keyAgain  = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "register again"))
+	keyCheck  = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check again"))
 )
 
 // inspectedFile is the chosen file as inspected before anything is sent.
@@ -85,9 +87,12 @@ type creative struct {
 	// whether the failed registration may have been applied.
 	uploaded *api.UploadURL
 	unknown  bool
-	// outcome is the registration whose answer was lost and what its
-	// check found; one found applied is not sent again.
-	outcome views.Outcome
+	// registering is the registration on its way; outcome is the one
+	// whose answer was lost and what its check found (one found applied
+	// is not sent again); hint is why r did not ask.
+	registering views.Sending[*api.Creative]
+	outcome     views.Outcome
+	hint        string
 
 	width, height int
 }
@@ -142,11 +147,6 @@ type (
 		err error
 		url *api.UploadURL
 	}
-	registeredMsg struct {
-		seq      int
-		creative *api.Creative
-		err      error
-	}
 )
 
 func (c *creative) Update(msg tea.Msg) tea.Cmd {
@@ -178,7 +178,6 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 			if c.unknown {
 				c.outcome.Resent()
 			}
-			c.seq = views.NextSeq()
 			c.state, c.step, c.err = stageWorking, "registering", ""
 			return c.register(c.uploaded)
 		}
@@ -228,22 +227,12 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 		c.step = "registering"
 		c.uploaded = msg.url
 		return c.register(msg.url)
-	case registeredMsg:
-		if msg.seq != c.seq {
-			return nil
+	case spinner.TickMsg, views.Answer[*api.Creative]:
+		answer, cmd := c.registering.Update(msg)
+		if answer != nil {
+			return c.registered(answer)
 		}
-		if msg.err != nil {
-			// A lost answer is checked at once.
-			c.unknown, c.outcome = act.Unknown(msg.err), views.Outcome{}
-			var check tea.Cmd
-			var unknown *act.UnknownError
-			if errors.As(msg.err, &unknown) {
-				check = c.outcome.Lost(c.ctx.Recorder, unknown.Sent())
-			}
-			return tea.Batch(c.fail("register", msg.err), check)
-		}
-		c.state, c.result, c.uploaded = stageDone, msg.creative, nil
-		return nil
+		return cmd
 	case tea.KeyMsg:
 		return c.key(msg)
 	case folderRead:
@@ -294,8 +283,11 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 		case key.Matches(k, keyBack):
 			c.state, c.err, c.uploaded = stageDetails, "", nil
 			return c.form.Focus(c.form.Focused())
-		case key.Matches(k, keyAgain) && c.uploaded != nil && !c.outcome.Applied() && !c.outcome.Checking():
+		case key.Matches(k, keyAgain) && c.uploaded != nil:
 			c.askRegister()
+		case key.Matches(k, keyCheck) && c.unknown && c.uploaded != nil:
+			c.hint = ""
+			return c.outcome.Check()
 		}
 	case stageRetry:
 		return c.asking.Update(k)

@@ -326,9 +326,52 @@ func TestCreativeRegisterAgain(t *testing.T) {
 	if c.state != stageFailed || len(viewstest.Writes(t, ctx.Journal)) != 2 {
 		t.Fatalf("r after the check found it applied: state %d, writes %v", c.state, viewstest.Writes(t, ctx.Journal))
 	}
+	if v := strings.Join(strings.Fields(ansi.Strip(c.View())), " "); !strings.Contains(v, "The service applied it: it is not sent again.") {
+		t.Errorf("r does not say why it sends nothing:\n%s", c.View())
+	}
 	rows, err := transactions.Read(ctx.Journal, ctx.Session.Deployment())
 	if err != nil || len(rows) != 1 || rows[0].Kind != "creative" || rows[0].Status != act.StatusApplied {
 		t.Fatalf("Transactions: %+v, %v; want the registration %q", rows, err, act.StatusApplied)
+	}
+	if n := appliedCount(ctx, "_sandbox/uploads/"); n != 1 {
+		t.Fatalf("the file was uploaded %d times", n)
+	}
+}
+
+// lostSeed draws, with Reset 0.5: no fault, no fault, a reset before the
+// sandbox applied the request, then no fault; the requests are the upload
+// URL, the upload, the registration and the registration again.
+const lostSeed = 69
+
+// TestCreativeRegisterLostNotApplied: the registration's answer is lost
+// and the check finds it was not applied: r asks the question every such
+// write is asked (views.ResendQuestion), and y registers the uploaded file
+// once more, the same bytes, without uploading it again.
+func TestCreativeRegisterLostNotApplied(t *testing.T) {
+	ctx, d, c := onLogo(t, sandbox.Options{Faults: sandbox.Faults{Reset: 0.5, Seed: lostSeed}}, 100, 30)
+	d.Keys("ctrl+s", "y")
+	d.Until("the failure, checked", func() bool {
+		return (c.state == stageFailed || c.state == stageDone) && !c.outcome.Checking()
+	})
+	flat := func() string { return strings.Join(strings.Fields(ansi.Strip(c.View())), " ") }
+	if c.state != stageFailed || !strings.Contains(flat(), "Checked: the service did not apply it") || !strings.Contains(flat(), "r: register") {
+		t.Fatalf("seed %d: state %d, err %q, view:\n%s", lostSeed, c.state, c.err, c.View())
+	}
+	d.Keys("r")
+	if c.state != stageRetry || !strings.Contains(flat(), "Send this request again? The check found the first was not applied.") {
+		t.Fatalf("r: state %d, view:\n%s", c.state, c.View())
+	}
+	d.Keys("y")
+	d.Until("the public URL", func() bool { return c.state == stageDone || c.state == stageFailed })
+	if c.state != stageDone {
+		t.Fatalf("seed %d: the second registration failed: %s", lostSeed, c.err)
+	}
+	writes := viewstest.Writes(t, ctx.Journal)
+	if len(writes) != 3 || writes[1].Op != opCreate || writes[2].Op != opCreate || string(writes[1].Data) != string(writes[2].Data) {
+		t.Fatalf("journal %+v, want the registration twice, the same bytes", writes)
+	}
+	if n := appliedCount(ctx, "portals/creatives/create"); n != 1 {
+		t.Fatalf("the sandbox applied %d registrations, want 1", n)
 	}
 	if n := appliedCount(ctx, "_sandbox/uploads/"); n != 1 {
 		t.Fatalf("the file was uploaded %d times", n)

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
+	"allot/internal/act"
 	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/widget"
@@ -50,14 +51,19 @@ func (c *creative) review() tea.Cmd {
 	return nil
 }
 
-// askRegister asks before registering the uploaded file again: when the
-// first registration may have been applied, a second may record the file
-// twice, and the question says so.
+// askRegister asks before registering the uploaded file again. A
+// registration whose answer was lost is asked about as every such write is
+// (Outcome.Resend): not at all when its check found it applied, or while
+// the check runs; the page says why instead.
 func (c *creative) askRegister() {
-	body, _ := json.Marshal(api.CreateCreativeRequest{StorageKey: c.uploaded.StorageKey, Name: c.nameF.Value()})
+	body, _ := json.Marshal(c.registration(c.uploaded))
 	question := fmt.Sprintf("Register %s again? The file is uploaded; it is not sent again.", c.file.Name)
 	if c.unknown {
-		question = fmt.Sprintf("Register %s again? The first registration may have been applied: a second may record the file twice.", c.file.Name)
+		prompt, refused := c.outcome.Resend()
+		if c.hint = refused; refused != "" {
+			return
+		}
+		question = prompt
 	}
 	c.ask("Register again: POST "+opCreate, "The body, exactly as it will be sent:", views.PrettyBody(body), c.ctx.Confirm("creative-register", question))
 	c.state = stageRetry
@@ -164,14 +170,34 @@ func (r *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+func (c *creative) registration(up *api.UploadURL) api.CreateCreativeRequest {
+	return api.CreateCreativeRequest{StorageKey: up.StorageKey, Name: c.nameF.Value()}
+}
+
+// register registers the uploaded file through the recorder, the last of
+// the three requests, as every write is sent (views.Sending).
 func (c *creative) register(up *api.UploadURL) tea.Cmd {
-	seq, ref := c.seq, c.file.Name
-	req := api.CreateCreativeRequest{StorageKey: up.StorageKey, Name: c.nameF.Value()}
+	c.hint = ""
+	ref, req := c.file.Name, c.registration(up)
 	rec, client := c.ctx.Recorder, c.ctx.Session.API
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
-		defer cancel()
-		out, err := rec.RegisterCreative(ctx, client, ref, req)
-		return registeredMsg{seq: seq, creative: out, err: err}
+	return c.registering.Start(func(ctx context.Context) (*api.Creative, error) {
+		return rec.RegisterCreative(ctx, client, ref, req)
+	})
+}
+
+// registered shows what the registration came to: the public URL, or the
+// failure, checked at once when its answer was lost.
+func (c *creative) registered(answer *views.Answer[*api.Creative]) tea.Cmd {
+	if answer.Err == nil {
+		c.state, c.result, c.uploaded = stageDone, answer.Value, nil
+		return nil
 	}
+	body, _ := json.Marshal(c.registration(c.uploaded))
+	written, lost := answer.Lost(act.Sent{Op: opCreate, Ref: c.file.Name, Body: body})
+	c.unknown, c.outcome = lost, views.Outcome{}
+	c.fail("register", answer.Err)
+	if lost {
+		return c.outcome.Lost(c.ctx.Recorder, written)
+	}
+	return nil
 }

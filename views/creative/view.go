@@ -51,7 +51,11 @@ func (c *creative) View() string {
 	case stageReview, stageRetry:
 		out = []string{c.asking.View()}
 	case stageWorking:
-		out = []string{title, "", sanitize.Truncate(fmt.Sprintf("%s: %s…", c.file.Name, c.step), w), ""}
+		step := sanitize.Truncate(fmt.Sprintf("%s: %s…", c.file.Name, c.step), w)
+		if c.registering.Busy() {
+			step = c.registering.Spinner() + " " + sanitize.Truncate(fmt.Sprintf("%s: %s…", c.file.Name, c.step), w-2)
+		}
+		out = []string{title, "", step, ""}
 		frac := 0.0
 		if c.file.Size > 0 {
 			frac = float64(c.sent) / float64(c.file.Size)
@@ -70,11 +74,17 @@ func (c *creative) View() string {
 		out = []string{title, "", "✗ " + sanitize.Line(c.err), ""}
 		if c.unknown && c.uploaded != nil {
 			out = append(out, strings.Split(widget.Page("No readable answer came: the creative may or may not be registered. The journal records the attempt. "+c.outcome.Note(), w, 0), "\n")...)
+			if c.hint != "" {
+				out = append(out, strings.Split(widget.Page(c.hint, w, 0), "\n")...)
+			}
 			out = append(out, "")
 		}
 		keys := "esc: back to the details (review sends everything again)"
-		if c.uploaded != nil && !c.outcome.Applied() && !c.outcome.Checking() {
+		if c.againOffered() {
 			keys = "r: register the uploaded file again (asks first) · " + keys
+		}
+		if c.unknown && c.uploaded != nil && !c.outcome.Applied() {
+			keys = "c: check again · " + keys
 		}
 		out = append(out, c.ctx.Styles.Muted.Render(keys))
 	}
@@ -92,12 +102,22 @@ func (c *creative) ShortHelp() []key.Binding {
 	case stageDone:
 		return []key.Binding{keyCopy, keyClose}
 	case stageFailed:
-		if c.uploaded != nil && !c.outcome.Applied() && !c.outcome.Checking() {
-			return []key.Binding{keyAgain, keyBack}
+		var keys []key.Binding
+		if c.unknown && c.uploaded != nil && !c.outcome.Applied() {
+			keys = append(keys, keyCheck)
 		}
-		return []key.Binding{keyBack}
+		if c.againOffered() {
+			keys = append(keys, keyAgain)
+		}
+		return append(keys, keyBack)
 	}
 	return nil
 }
 
 func (c *creative) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
+
+// againOffered says whether r is offered on a failed registration: the
+// file is uploaded, and no check found the first applied or is running.
+func (c *creative) againOffered() bool {
+	return c.uploaded != nil && !c.outcome.Applied() && !c.outcome.Checking()
+}

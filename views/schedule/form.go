@@ -28,21 +28,31 @@ type piece struct {
 func newPiece() *piece {
 	return &piece{
 		name:      widget.TextField("name", "", "e.g. Monthly", nil),
-		portion:   newField("portion", "0.5", checkFraction),
-		delay:     newField("startDelay", "0", checkMonths),
+		portion:   newField("portion", "0.5"),
+		delay:     newField("startDelay", "0"),
 		kind:      widget.ChoiceField("kind", "", kindOneOff, kindPeriodic),
-		offset:    newField("offset", "0", checkMonths),
-		oneOffDay: newField("dayOfMonth", "1", checkDay),
-		length:    newField("length", "12", checkMonths),
-		frequency: newField("frequency", "1", checkMonths),
-		perDay:    newField("dayOfMonth", "1", checkDay),
+		offset:    newField("offset", "0"),
+		oneOffDay: newField("dayOfMonth", "1"),
+		length:    newField("length", "12"),
+		frequency: newField("frequency", "1"),
+		perDay:    newField("dayOfMonth", "1"),
 	}
 }
 
-func newField(key, value string, check func(string) error) *widget.FormField {
-	f := widget.TextField(key, "", "", check)
+func newField(key, value string) *widget.FormField {
+	f := widget.TextField(key, "", "", nil)
 	f.SetValue(value)
 	return f
+}
+
+// watch makes each field's check its error as the schedule was last
+// revalidated: the request is checked as a whole (a field's error may
+// come from its parse or from Validate), and the form shows what it says
+// of each field (Form.Recheck).
+func (s *schedule) watch(fields ...*widget.FormField) {
+	for _, f := range fields {
+		f.Check = func(string) error { return s.errs[f] }
+	}
 }
 
 // fields are the piece's fields the form shows, in order.
@@ -130,13 +140,7 @@ func (s *schedule) formKey(k tea.KeyMsg) tea.Cmd {
 		s.removePiece()
 		return nil
 	}
-	fld := s.form.Fields()[s.form.Focused()]
-	before := fld.Value()
 	cmd := s.form.Update(k)
-	if fld.Value() != before {
-		s.touched[fld] = true
-		delete(s.remote, fld)
-	}
 	s.syncKinds()
 	s.revalidate()
 	return cmd
@@ -184,6 +188,7 @@ func (s *schedule) addPiece() tea.Cmd {
 		n = len(s.pieces) - 1
 	}
 	p := newPiece()
+	s.watch(p.all()...)
 	// A new piece takes what is missing, when something is.
 	if missing := decimal.NewFromInt(1).Sub(s.sum()); missing.IsPositive() && missing.LessThanOrEqual(decimal.NewFromInt(1)) {
 		p.portion.SetValue(missing.String())
@@ -210,10 +215,6 @@ func (s *schedule) removePiece() {
 	}
 	p := s.pieces[n]
 	s.form.Remove(start, len(p.fields()))
-	for _, f := range p.all() {
-		delete(s.touched, f)
-		delete(s.remote, f)
-	}
 	s.pieces = append(s.pieces[:n], s.pieces[n+1:]...)
 	s.relabel()
 	s.layout()
@@ -232,18 +233,18 @@ func (s *schedule) relabel() {
 // leaves its zero value and is reported in errs.
 func (s *schedule) request() (api.ScheduleRequest, map[*widget.FormField]error) {
 	errs := map[*widget.FormField]error{}
-	num := func(f *widget.FormField) api.Number {
-		if f.Check != nil {
-			if err := f.Check(f.Value()); err != nil {
-				errs[f] = err
-				return api.Number{}
-			}
+	num := func(f *widget.FormField, check func(string) error) api.Number {
+		if err := check(f.Value()); err != nil {
+			errs[f] = err
+			return api.Number{}
 		}
 		n, _ := api.ParseAmount(f.Value())
 		return n
 	}
+	fraction := func(f *widget.FormField) api.Number { return num(f, checkFraction) }
+	months := func(f *widget.FormField) api.Number { return num(f, checkMonths) }
 	day := func(f *widget.FormField) int {
-		if err := f.Check(f.Value()); err != nil {
+		if err := checkDay(f.Value()); err != nil {
 			errs[f] = err
 			return 0
 		}
@@ -254,32 +255,33 @@ func (s *schedule) request() (api.ScheduleRequest, map[*widget.FormField]error) 
 		TokenID:       s.ctx.Token,
 		Name:          s.name.Value(),
 		Description:   s.description.Value(),
-		UnlockAtStart: num(s.atStart),
-		Cliff:         api.CliffRequest{Value: num(s.cliffValue), Duration: num(s.cliffMonths)},
+		UnlockAtStart: fraction(s.atStart),
+		Cliff:         api.CliffRequest{Value: fraction(s.cliffValue), Duration: months(s.cliffMonths)},
 		RoundingMode:  "FLOOR",
 		Pieces:        []api.SchedulePiece{},
 	}
 	for _, p := range s.pieces {
-		piece := api.SchedulePiece{Name: p.name.Value(), Portion: num(p.portion), StartDelay: api.ValueOf{Value: num(p.delay)}}
+		piece := api.SchedulePiece{Name: p.name.Value(), Portion: fraction(p.portion), StartDelay: api.ValueOf{Value: months(p.delay)}}
 		if p.periodic {
-			piece.Periodic = &api.PeriodConf{Length: api.ValueOf{Value: num(p.length)}, Frequency: api.ValueOf{Value: num(p.frequency)}, DayOfMonth: day(p.perDay)}
+			piece.Periodic = &api.PeriodConf{Length: api.ValueOf{Value: months(p.length)}, Frequency: api.ValueOf{Value: months(p.frequency)}, DayOfMonth: day(p.perDay)}
 		} else {
-			piece.OneOff = &api.OneOffConf{Offset: api.ValueOf{Value: num(p.offset)}, DayOfMonth: day(p.oneOffDay)}
+			piece.OneOff = &api.OneOffConf{Offset: api.ValueOf{Value: months(p.offset)}, DayOfMonth: day(p.oneOffDay)}
 		}
 		req.Pieces = append(req.Pieces, piece)
 	}
 	return req, errs
 }
 
-// revalidate builds the request and shows each error of its Validate under
-// the field its path names: at once for a field that was edited, for every
-// field after a review was asked for.
+// revalidate builds the request and checks it: a field's error is its
+// parse error, else the first error of Validate its path names. The form
+// shows them (Recheck): a field's as it is typed once it was edited, every
+// field's after a review was asked for (Form.ErrorsOnEdit).
 func (s *schedule) revalidate() {
-	req, parseErrs := s.request()
+	req, errs := s.request()
 	s.req = req
-	local := map[*widget.FormField]error{}
 	s.sumErr, s.general = "", nil
 	verr := req.Validate()
+	s.valid = verr == nil && len(errs) == 0
 	var ve *api.ValidationError
 	if errors.As(verr, &ve) {
 		for _, f := range ve.Fields {
@@ -287,30 +289,16 @@ func (s *schedule) revalidate() {
 			case f.Path == "pieces":
 				s.sumErr = f.Message // the sum line says it
 			case fld != nil:
-				if local[fld] == nil {
-					local[fld] = errors.New(item + f.Message)
+				if errs[fld] == nil {
+					errs[fld] = errors.New(item + f.Message)
 				}
 			default:
 				s.general = append(s.general, f.String())
 			}
 		}
 	}
-	s.valid = verr == nil && len(parseErrs) == 0
-	for _, fld := range s.form.Fields() {
-		err := parseErrs[fld]
-		if err == nil {
-			err = local[fld]
-		}
-		if r := s.remote[fld]; r != nil {
-			fld.SetErr(r)
-			continue
-		}
-		if err != nil && (s.submitted || s.touched[fld]) {
-			fld.SetErr(err)
-		} else {
-			fld.SetErr(nil)
-		}
-	}
+	s.errs = errs
+	s.form.Recheck()
 }
 
 // sum is unlockAtStart + cliff.value + the portions, of what parses.

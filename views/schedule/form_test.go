@@ -72,6 +72,45 @@ func TestScheduleErrorsInPlace(t *testing.T) {
 	})
 }
 
+// TestScheduleErrorsWaitForAnEdit: a new form's empty name and
+// description say nothing until edited or a review is asked for; a field
+// being fixed says its error as it is typed, before it is left; the
+// service's error under one field stays while another is edited.
+func TestScheduleErrorsWaitForAnEdit(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	d := newDriver(t, New(ctx), 120, 60)
+	s := d.S.(*schedule)
+	if got := viewstest.ErrUnder(s.View(), "Name"); got != "" || s.Drafted() {
+		t.Fatalf("a new form: under Name %q, drafted %v", got, s.Drafted())
+	}
+	d.Type("x")
+	d.Keys("backspace")
+	if got := viewstest.ErrUnder(s.View(), "Name"); !strings.Contains(got, "must not be empty") || !s.Drafted() {
+		t.Fatalf("typed then erased: under Name %q, drafted %v", got, s.Drafted())
+	}
+	if got := viewstest.ErrUnder(s.View(), "Description"); got != "" {
+		t.Fatalf("Description never edited shows %q", got)
+	}
+	d.Keys("ctrl+s")
+	if got := viewstest.ErrUnder(s.View(), "Description"); !strings.Contains(got, "must not be empty") {
+		t.Fatalf("after ctrl+s, under Description %q", got)
+	}
+
+	fillValidSchedule(d)
+	s.state = stageSending
+	d.Run(s.answered(&views.Answer[*api.Schedule]{Err: &api.ValidationError{Remote: true, Fields: []api.FieldError{
+		{Path: "cliff.duration", Message: "must be at most 1200"},
+		{Path: "pieces", Message: "do not add up here"},
+	}}}))
+	if s.state != stageForm || !strings.Contains(s.message, "do not add up here") {
+		t.Fatalf("the refusal: state %d, message %q", s.state, s.message)
+	}
+	setField(d, "Description", "core team, again")
+	if got := viewstest.ErrUnder(s.View(), "Cliff (months)"); !strings.Contains(got, "1200") {
+		t.Fatalf("the service's error went when another field was edited: %q\n%s", got, s.View())
+	}
+}
+
 // A rule only the service knows (months up to 1200) comes back as a 400:
 // the form shows it under the field its path names.
 func TestScheduleRemoteErrorInPlace(t *testing.T) {

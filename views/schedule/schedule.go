@@ -11,7 +11,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/views"
 	"allot/views/widget"
@@ -47,6 +46,7 @@ var (
 	keyNew    = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new schedule"))
 	keyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
 	keyResend = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "send again…"))
+	keyCheck  = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check again"))
 	keyEdit   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the form"))
 )
 
@@ -59,9 +59,7 @@ type schedule struct {
 	name, description, atStart   *widget.FormField
 	cliffValue, cliffMonths      *widget.FormField
 	pieces                       []*piece
-	touched                      map[*widget.FormField]bool
-	remote                       map[*widget.FormField]error // the service's 400, until edited
-	submitted                    bool
+	errs                         map[*widget.FormField]error // each field's own error, as last revalidated
 	req                          api.ScheduleRequest
 	valid                        bool
 	sumErr                       string   // Validate's "pieces" error
@@ -78,6 +76,7 @@ type schedule struct {
 	sending                      views.Sending[*api.Schedule]
 	created                      *api.Schedule
 	lostNote                     string        // what the page of a lost answer says until the check answers
+	hint                         string        // why r did not ask (Outcome.Resend), until the next check or send
 	outcome                      views.Outcome // the write whose answer was lost, and its check
 	list                         []journal.CreatedSchedule
 	listErr                      error
@@ -89,7 +88,7 @@ type schedule struct {
 // New is the form that creates an unlock schedule of the current
 // token.
 func New(ctx *views.Context) views.Screen {
-	s := &schedule{ctx: ctx, touched: map[*widget.FormField]bool{}, remote: map[*widget.FormField]error{}}
+	s := &schedule{ctx: ctx}
 	s.reset()
 	return s
 }
@@ -97,22 +96,25 @@ func New(ctx *views.Context) views.Screen {
 func (s *schedule) reset() {
 	s.name = widget.TextField("name", "Name", "e.g. Team 4y", nil)
 	s.description = widget.TextField("description", "Description", "what the schedule is for", nil)
-	s.atStart = newField("unlockAtStart", "0", checkFraction)
+	s.atStart = newField("unlockAtStart", "0")
 	s.atStart.Label = "Unlock at start"
-	s.cliffValue = newField("cliff.value", "0", checkFraction)
+	s.cliffValue = newField("cliff.value", "0")
 	s.cliffValue.Label = "Cliff value"
-	s.cliffMonths = newField("cliff.duration", "0", checkMonths)
+	s.cliffMonths = newField("cliff.duration", "0")
 	s.cliffMonths.Label = "Cliff (months)"
 	p := newPiece()
 	p.portion.SetValue("1")
 	s.pieces = []*piece{p}
 	p.label(1)
-	s.form = widget.NewForm(append([]*widget.FormField{s.name, s.description, s.atStart, s.cliffValue, s.cliffMonths}, p.fields()...)...)
+	top := []*widget.FormField{s.name, s.description, s.atStart, s.cliffValue, s.cliffMonths}
+	s.watch(append(top, p.all()...)...)
+	s.form = widget.NewForm(append(top, p.fields()...)...)
 	s.form.Styles = s.ctx.Styles
 	s.form.Submit = s.review // enter on the last field
-	s.touched = map[*widget.FormField]bool{}
-	s.remote = map[*widget.FormField]error{}
-	s.submitted = false
+	// A field's error shows as it is typed once it was edited, every
+	// field's after a review was asked for; the service's stays until its
+	// field is edited.
+	s.form.ErrorsOnEdit = true
 	s.message, s.messageErr = "", false
 	s.state = stageForm
 	s.created = nil
@@ -124,7 +126,7 @@ func (s *schedule) Title() string { return "New schedule" }
 
 // Drafted says the form holds what the user typed or reviews, not sent.
 func (s *schedule) Drafted() bool {
-	return (s.state == stageForm || s.state == stageReview) && len(s.touched) > 0
+	return (s.state == stageForm || s.state == stageReview) && s.form.Edited()
 }
 
 func (s *schedule) Init() tea.Cmd {
@@ -196,14 +198,13 @@ func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
 		switch {
 		case s.scroll.Key(k):
 			return nil
-		case key.Matches(k, keyResend) && !s.outcome.Checking():
-			// The body again, under the question; what the check found
-			// is said with it.
-			s.state = stageResending
-			s.asking = views.NewWriteReview(s.ctx, "Send again? POST "+act.OpSchedule, "The body, exactly as it will be sent:", s.pretty,
-				s.ctx.Confirm("schedule-resend", "Send the same schedule again?", s.unknownNote(),
-					"The first request may have created it: sending again can create a second schedule."))
+		case key.Matches(k, keyCheck):
+			s.hint = ""
+			cmd := s.outcome.Check()
 			s.layout()
+			return cmd
+		case key.Matches(k, keyResend):
+			s.askResend()
 			return nil
 		case key.Matches(k, keyEdit):
 			s.state = stageForm

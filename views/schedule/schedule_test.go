@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api/sandbox"
@@ -139,8 +141,8 @@ func TestScheduleCancelSendsNothing(t *testing.T) {
 	}
 }
 
-// faultSeed makes the sandbox's first reset come after it applied the
-// request and the second before: each draw is half and half.
+// faultSeed makes the sandbox's first reset come before it applied the
+// request and the second after.
 const faultSeed = 1
 
 func appliedSchedules(ctx *views.Context) int {
@@ -154,55 +156,58 @@ func appliedSchedules(ctx *views.Context) int {
 }
 
 // With every connection reset, the answer never comes: the screen says the
-// outcome is unknown, what the sandbox says it applied, and sends again
-// only after r and a second yes.
+// outcome is unknown and what the check found. A write not applied is sent
+// again only after r and a second yes; a write found applied is not sent
+// again: r says why instead of asking (it used to ask, warning that a
+// second schedule would be created).
 func TestScheduleOutcomeUnknown(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{Faults: sandbox.Faults{Reset: 1, Seed: faultSeed}})
 	d := newDriver(t, New(ctx), 120, 40)
 	s := d.S.(*schedule)
 	fillValidSchedule(d)
 	d.Keys("ctrl+s", "y")
-	seen := map[bool]bool{}
-	before := 0
-	for round := 1; round <= 2; round++ {
+	flat := func() string { return strings.Join(strings.Fields(ansi.Strip(s.View())), " ") }
+	for round, applied := range []bool{false, true} {
 		// The check starts with the page: its verdict is what is asserted.
 		d.Until("no answer, checked", func() bool { return s.state == stageUnknown && !s.outcome.Checking() })
-		now := appliedSchedules(ctx)
-		applied := now > before
-		before = now
+		if got := appliedSchedules(ctx) > 0; got != applied {
+			t.Fatalf("seed %d: round %d applied %v, want %v; pick a seed that draws not applied, then applied", faultSeed, round+1, got, applied)
+		}
+		want := "Checked: the service did not apply it"
 		if applied {
-			seen[true] = true
-		} else {
-			seen[false] = true
+			want = "Checked: the service applied it"
 		}
-		v := strings.Join(strings.Fields(ansi.Strip(s.View())), " ")
-		want := "did not apply this request"
+		if v := flat(); !strings.Contains(v, "may or may not have been created") || !strings.Contains(v, want) {
+			t.Fatalf("round %d (applied %v): view:\n%s", round+1, applied, s.View())
+		}
+		if w := viewstest.Writes(t, ctx.Journal); len(w) != round+1 {
+			t.Fatalf("sent %d times in round %d", len(w), round+1)
+		}
+		d.Keys("r")
 		if applied {
-			want = "the service applied this request"
-		}
-		if !strings.Contains(v, "may or may not have been created") || !strings.Contains(v, want) {
-			t.Fatalf("round %d (applied %v): view:\n%s", round, applied, s.View())
-		}
-		if w := viewstest.Writes(t, ctx.Journal); len(w) != round {
-			t.Fatalf("sent %d times in round %d", len(w), round)
+			if s.state != stageUnknown || !strings.Contains(flat(), "The service applied it: it is not sent again.") {
+				t.Fatalf("r on a write found applied: state %d, view:\n%s", s.state, s.View())
+			}
+			offered := slices.ContainsFunc(s.ShortHelp(), func(b key.Binding) bool { return b.Help().Key == keyResend.Help().Key })
+			if offered || strings.Contains(flat(), "r: send again") {
+				t.Fatalf("a write found applied offers r:\n%s", s.View())
+			}
+			break
 		}
 		// Sending again takes r and a yes; n keeps it unsent.
-		d.Keys("r")
 		d.Until("the second confirmation", func() bool { return s.state == stageResending })
+		if v := flat(); !strings.Contains(v, "Send this request again? The check found the first was not applied.") {
+			t.Fatalf("the question:\n%s", s.View())
+		}
 		d.Keys("n")
 		d.Until("no", func() bool { return s.state == stageUnknown })
-		if len(viewstest.Writes(t, ctx.Journal)) != round {
+		if len(viewstest.Writes(t, ctx.Journal)) != round+1 {
 			t.Fatalf("sent after no")
 		}
-		if round == 1 {
-			d.Keys("r", "y")
-		}
-	}
-	if len(seen) != 2 {
-		t.Fatalf("seed %d drew only applied=%v; pick a seed that draws both", faultSeed, seen)
+		d.Keys("r", "y")
 	}
 	w := viewstest.Writes(t, ctx.Journal)
-	if string(w[1].Data) != string(w[0].Data) {
+	if len(w) != 2 || string(w[1].Data) != string(w[0].Data) {
 		t.Fatalf("the resend differs: %s", w[1].Data)
 	}
 	d.Keys("esc")
@@ -276,14 +281,17 @@ func TestScheduleGarbledAnswerIsUnknown(t *testing.T) {
 		s := d.S.(*schedule)
 		fillValidSchedule(d)
 		d.Keys("ctrl+s", "y")
-		d.Until("an answer", func() bool { return s.state != stageSending && s.state != stageReview })
+		// The check starts with the page: its verdict is what is asserted.
+		d.Until("an answer, checked", func() bool {
+			return s.state != stageSending && s.state != stageReview && !s.outcome.Checking()
+		})
 		if s.state != stageUnknown {
 			t.Fatalf("faults %+v: state %d, want unknown:\n%s", f, s.state, s.View())
 		}
 		v := strings.Join(strings.Fields(ansi.Strip(s.View())), " ")
-		want := "did not apply this request"
+		want := "Checked: the service did not apply it"
 		if appliedSchedules(ctx) > 0 {
-			want = "the service applied this request"
+			want = "Checked: the service applied it"
 		}
 		if !strings.Contains(v, want) {
 			t.Errorf("faults %+v: the view does not say %q:\n%s", f, want, v)

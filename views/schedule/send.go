@@ -3,10 +3,8 @@ package schedule
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -17,7 +15,7 @@ import (
 )
 
 func (s *schedule) review() tea.Cmd {
-	s.submitted = true
+	s.form.Try()
 	s.revalidate()
 	if !s.valid {
 		n := len(s.general)
@@ -80,30 +78,44 @@ func (s *schedule) confirmed(msg widget.ConfirmMsg) tea.Cmd {
 // send creates the reviewed schedule through the recorder, off the UI
 // goroutine. It is only ever called on a confirmed answer.
 func (s *schedule) send() tea.Cmd {
-	s.state = stageSending
+	s.state, s.hint = stageSending, ""
 	req, rec, client := s.reviewed, s.ctx.Recorder, s.ctx.Session.API
 	return s.sending.Start(func(c context.Context) (*api.Schedule, error) {
 		return rec.CreateSchedule(c, client, req)
 	})
 }
 
-// unknownNote says what the check of a write whose answer was lost found,
-// and what that leaves to do; until it answers, what happened.
+// unknownNote says what the check of a write whose answer was lost found
+// (Outcome.Note), with what only this page knows; until it answers, what
+// happened.
 func (s *schedule) unknownNote() string {
+	note := s.outcome.Note()
 	v := s.outcome.Verdict()
 	switch {
-	case s.outcome.Checking() || (v == nil && s.outcome.CheckErr() == ""):
+	case s.outcome.Checking() || note == "":
 		return s.lostNote
-	case v == nil:
-		return "The check whether the service applied it failed (" + s.outcome.CheckErr() +
-			"): ask the service's operators whether a schedule named " + strconv.Quote(s.reviewed.Name) + " was created before sending again."
-	case v.Check == act.Applied:
-		return "Checked: the service applied this request. The schedule exists, but its key was lost with the answer. Sending again creates a second one."
-	case v.Check == act.NotApplied:
-		return "Checked: the service did not apply this request. Sending it again creates the schedule once."
+	case v != nil && v.Check == act.Applied:
+		return note + " The schedule exists, but its key was lost with the answer."
+	case v == nil || v.Check != act.NotApplied:
+		// The check failed or cannot tell: the operators are asked by name.
+		return note + " The schedule is named " + strconv.Quote(s.reviewed.Name) + "; your journal records the request."
 	}
-	return "allot cannot check: " + v.Reason + ". Ask the service's operators whether a schedule named " +
-		strconv.Quote(s.reviewed.Name) + " was created (your journal records the request) before sending again."
+	return note
+}
+
+// askResend shows the body again under the question Outcome.Resend gives,
+// or says why it is not sent again (a write found applied, a check still
+// running).
+func (s *schedule) askResend() {
+	prompt, refused := s.outcome.Resend()
+	if s.hint = refused; refused != "" {
+		s.layout()
+		return
+	}
+	s.state = stageResending
+	s.asking = views.NewWriteReview(s.ctx, "Send again? POST "+act.OpSchedule, "The body, exactly as it will be sent:", s.pretty,
+		s.ctx.Confirm("schedule-resend", prompt))
+	s.layout()
 }
 
 func (s *schedule) answered(answer *views.Answer[*api.Schedule]) tea.Cmd {
@@ -124,24 +136,22 @@ func (s *schedule) answered(answer *views.Answer[*api.Schedule]) tea.Cmd {
 		s.layout()
 		return tea.Batch(check, s.reloadList())
 	case ve != nil && ve.Remote:
+		// Placed as the form places them (Form.SetErrors), each until its
+		// field is edited; the sum of the portions has no field of its
+		// own, and is said with what no field shows.
 		s.state = stageForm
-		s.remote = map[*widget.FormField]error{}
-		var rest []string
-		for _, f := range ve.Fields {
-			// Placed as the form places them (Form.FieldOf); the sum of
-			// the portions has no field of its own.
-			if fld, item := s.form.FieldOf(f.Path); fld != nil && f.Path != "pieces" {
-				if s.remote[fld] == nil {
-					s.remote[fld] = errors.New(item + f.Message)
-				}
+		var fields, rest []widget.PathError
+		for _, e := range views.PathErrors(ve) {
+			if e.Path == "pieces" {
+				rest = append(rest, e)
 			} else {
-				rest = append(rest, f.String())
+				fields = append(fields, e)
 			}
 		}
-		s.revalidate()
+		rest = append(rest, s.form.SetErrors(fields)...)
 		text := "the service refused the schedule: see the fields marked ✗"
 		if len(rest) > 0 {
-			text = "the service refused the schedule: " + strings.Join(rest, "; ")
+			text = "the service refused the schedule: " + views.Unmatched(rest)
 		}
 		s.setMessage(text, true)
 		return s.form.Focus(s.form.Focused())

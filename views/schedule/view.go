@@ -43,12 +43,12 @@ func (s *schedule) formView(w, h int) []string {
 	// Cut, then style: a style's codes cut or sanitized as text would be
 	// drawn as "^[[1m".
 	sum := sanitize.Truncate(s.sumLine(), s.formWidth)
-	if s.sumErr != "" && (s.submitted || len(s.touched) > 0) {
+	if s.sumErr != "" && (s.form.Tried() || s.form.Edited()) {
 		sum = s.ctx.Styles.Title.Render(sum)
 	}
 	left = append(left, sum)
 	msg, isErr := s.message, s.messageErr
-	if msg == "" && len(s.general) > 0 && s.submitted {
+	if msg == "" && len(s.general) > 0 && s.form.Tried() {
 		msg, isErr = strings.Join(s.general, "; "), true
 	}
 	if isErr && msg != "" {
@@ -134,14 +134,21 @@ func (s *schedule) createdView(w, h int) []string {
 // what happened and what the check found.
 func (s *schedule) unknownHead(w int) []string {
 	out := []string{s.ctx.Styles.Title.Render(sanitize.Truncate("No answer from the service: the schedule may or may not have been created.", w)), ""}
-	return append(out, strings.Split(widget.Page(s.unknownNote(), w, 4), "\n")...)
+	out = append(out, strings.Split(widget.Page(s.unknownNote(), w, 4), "\n")...)
+	if s.hint != "" {
+		out = append(out, strings.Split(widget.Page(s.hint, w, 2), "\n")...)
+	}
+	return out
 }
 
 func (s *schedule) unknownView(w, h int) []string {
 	out := append(s.unknownHead(w), s.ctx.Styles.Muted.Render(sanitize.Truncate("Body sent (POST "+act.OpSchedule+"):", w)))
 	out = append(out, s.scroll.View()...)
-	out = append(out, "", s.ctx.Styles.Muted.Render(sanitize.Truncate("r: send again (asks first) · ↑/↓ scroll · esc: back to the form", w)))
-	return out
+	keys := "c: check again · r: send again (asks first) · ↑/↓ scroll · esc: back to the form"
+	if s.outcome.Applied() {
+		keys = "↑/↓ scroll · esc: back to the form"
+	}
+	return append(out, "", s.ctx.Styles.Muted.Render(sanitize.Truncate(keys, w)))
 }
 
 func (s *schedule) ShortHelp() []key.Binding {
@@ -153,7 +160,10 @@ func (s *schedule) ShortHelp() []key.Binding {
 	case stageCreated:
 		return []key.Binding{keyCopy, keyNew, keyClose}
 	case stageUnknown:
-		return []key.Binding{keyResend, keyScroll, keyEdit}
+		if s.outcome.Applied() {
+			return []key.Binding{keyScroll, keyEdit}
+		}
+		return []key.Binding{keyCheck, keyResend, keyScroll, keyEdit}
 	}
 	return nil
 }

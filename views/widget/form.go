@@ -28,9 +28,10 @@ type FormField struct {
 	input  textinput.Model
 	choice int
 	err    error
-	// touched: the user has left the field. set: err came from elsewhere
-	// (SetErr, Form.SetErrors) and shows at once.
-	touched, set bool
+	// touched: the user has left the field. edited: the user has changed
+	// its value. set: err came from elsewhere (SetErr, Form.SetErrors) and
+	// shows at once.
+	touched, edited, set bool
 }
 
 // TextField is a text input; check runs on every change.
@@ -132,6 +133,11 @@ type Form struct {
 	// greet the first character typed. Errors set by the screen or the
 	// service show at once. Off, errors show as they are typed.
 	ErrorsOnLeave bool
+	// ErrorsOnEdit holds a field's own error back until the user has
+	// changed the field's value or tried to submit, and from then shows it
+	// as it is typed: a form opened with empty required fields is not a
+	// column of errors, and a field being fixed says at once when it is.
+	ErrorsOnEdit bool
 
 	fields        []*FormField
 	focus         int
@@ -247,6 +253,34 @@ func (f *Form) Focus(i int) tea.Cmd {
 	return cmd
 }
 
+// Recheck checks every field again, but for those showing an error set
+// elsewhere (the service's stays until its field changes): for a form
+// whose fields' checks read one another, as a request's Validate does.
+func (f *Form) Recheck() {
+	for _, fld := range f.fields {
+		if !fld.set {
+			fld.check()
+		}
+	}
+}
+
+// Try counts as a try to submit without checking: every field's error
+// shows from then on.
+func (f *Form) Try() { f.tried = true }
+
+// Tried reports whether a submit was tried (Try, Valid, Submit).
+func (f *Form) Tried() bool { return f.tried }
+
+// Edited reports whether the user has changed a field's value.
+func (f *Form) Edited() bool {
+	for _, fld := range f.fields {
+		if fld.edited {
+			return true
+		}
+	}
+	return false
+}
+
 // Valid checks every field and focuses the first that fails. It counts as
 // a try to submit: every field's error shows from then on.
 func (f *Form) Valid() bool {
@@ -271,9 +305,11 @@ func (f *Form) HasError() bool {
 	return false
 }
 
-// shown is the error fld shows now, nil while ErrorsOnLeave holds it back.
+// shown is the error fld shows now, nil while ErrorsOnLeave or
+// ErrorsOnEdit holds it back.
 func (f *Form) shown(fld *FormField) error {
-	if fld.err == nil || f.ErrorsOnLeave && !fld.touched && !fld.set && !f.tried {
+	held := f.ErrorsOnLeave && !fld.touched || f.ErrorsOnEdit && !fld.edited
+	if fld.err == nil || held && !fld.set && !f.tried {
 		return nil
 	}
 	return fld.err
@@ -321,6 +357,10 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 				step = len(fld.Options) - 1
 			}
 			fld.choice = (fld.choice + step) % len(fld.Options)
+			// A change ends an error set on the choice (the service's), as
+			// typing does on a text.
+			fld.edited = true
+			fld.check()
 			return nil
 		case fld.Options != nil:
 			return nil
@@ -330,6 +370,7 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	fld.input, cmd = fld.input.Update(msg)
 	if fld.input.Value() != before {
+		fld.edited = true
 		fld.check()
 	}
 	return cmd

@@ -101,6 +101,56 @@ func TestFormErrorsOnLeave(t *testing.T) {
 	}
 }
 
+// TestFormErrorsOnEdit: with ErrorsOnEdit a field's own error waits until
+// the user changes the field, then shows as it is typed, before leaving
+// it; a field only passed through stays quiet until a try to submit. An
+// error the service set stays through Recheck until its field changes.
+func TestFormErrorsOnEdit(t *testing.T) {
+	f := staticForm(TextField("amount", "Amount", "", number), TextField("fee", "Fee", "", number))
+	f.ErrorsOnEdit = true
+	f.Fields()[1].SetValue("x") // a bad value the user did not type
+	if strings.Contains(f.View(), "✗") || f.HasError() || f.Edited() {
+		t.Fatalf("an error showed before any edit:\n%s", f.View())
+	}
+	typeInto(f, "x")
+	if v := f.View(); strings.Count(v, "✗ not a number") != 1 || !f.Edited() {
+		t.Fatalf("the edited field's error does not show as typed:\n%s", v)
+	}
+	f.Update(tea.KeyMsg{Type: tea.KeyTab})
+	f.Update(tea.KeyMsg{Type: tea.KeyTab})
+	if v := f.View(); strings.Count(v, "✗ not a number") != 1 {
+		t.Fatalf("passing through Fee shows its error:\n%s", v)
+	}
+	f.Try()
+	if v := f.View(); strings.Count(v, "✗ not a number") != 2 {
+		t.Fatalf("a try to submit does not show every error:\n%s", v)
+	}
+
+	g := staticForm(TextField("amount", "Amount", "", number), TextField("fee", "Fee", "", number))
+	g.ErrorsOnEdit = true
+	g.SetErrors([]PathError{{Path: "fee", Message: "too high"}})
+	g.Focus(0)
+	typeInto(g, "1")
+	g.Recheck()
+	if v := g.View(); !strings.Contains(v, "✗ too high") {
+		t.Fatalf("Recheck dropped the service's error of a field not changed:\n%s", v)
+	}
+	g.Focus(1)
+	typeInto(g, "2")
+	g.Recheck()
+	if v := g.View(); strings.Contains(v, "✗") {
+		t.Fatalf("the service's error stays after its field changed:\n%s", v)
+	}
+
+	// A choice changed ends the service's error on it, as typing does.
+	h := staticForm(ChoiceField("kind", "Kind", "one-off", "periodic"))
+	h.SetErrors([]PathError{{Path: "kind", Message: "not offered here"}})
+	h.Update(tea.KeyMsg{Type: tea.KeyRight})
+	if v := h.View(); strings.Contains(v, "✗") {
+		t.Fatalf("the service's error stays after the choice changed:\n%s", v)
+	}
+}
+
 // TestFormSetErrorsByPath: the service's errors go under the fields their
 // paths are about, a row as a whole to the row's first field, an index
 // into a list to the list's field; the rest come back in order.
