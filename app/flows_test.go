@@ -463,8 +463,8 @@ func TestScheduleInDashboard(t *testing.T) {
 	}
 	f.typ("All at once").key(tea.KeyTab)
 	f.key(tea.KeyCtrlU).typ("1.5").wait("1.5")
-	f.wait("must be")
-	f.key(tea.KeyCtrlU).typ("1").key(tea.KeyTab).key(tea.KeyCtrlU).typ("12").wait("sum of portions 1 of 1")
+	f.key(tea.KeyTab).wait("must be") // shown once the field is left
+	f.key(tea.KeyShiftTab).key(tea.KeyCtrlU).typ("1").key(tea.KeyTab).key(tea.KeyCtrlU).typ("12").wait("sum of portions 1 of 1")
 	f.key(tea.KeyCtrlS).wait("Create schedule")
 	start := f.mark
 	for range 20 { // scroll through the whole body
@@ -642,7 +642,7 @@ func TestEveryFormCancelSendsNothing(t *testing.T) {
 		}},
 		{"schedule", func(f *flow) {
 			f.runes(":").typ("schedule").key(tea.KeyEnter).wait("New unlock schedule")
-			f.key(tea.KeyTab).key(tea.KeyTab).key(tea.KeyCtrlU).typ("1.5").wait("must be")
+			f.key(tea.KeyTab).key(tea.KeyTab).key(tea.KeyCtrlU).typ("1.5").key(tea.KeyTab).wait("must be")
 		}},
 		{"unlock", func(f *flow) {
 			f.runes("u").wait("enter: type the passphrase").key(tea.KeyEnter).wait("Passphrase").typ("not-it").key(tea.KeyEnter).wait("wrong passphrase")

@@ -274,8 +274,8 @@ func (s *schedule) request() (api.ScheduleRequest, map[*widget.FormField]error) 
 
 // revalidate builds the request and checks it: a field's error is its
 // parse error, else the first error of Validate its path names. The form
-// shows them (Recheck): a field's as it is typed once it was edited, every
-// field's after a review was asked for (Form.ErrorsOnEdit).
+// shows them (Recheck): a field's once it was left, every field's after a
+// review was asked for (Form.ErrorsOnLeave).
 func (s *schedule) revalidate() {
 	req, errs := s.request()
 	s.req = req

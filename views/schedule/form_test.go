@@ -36,6 +36,7 @@ func TestScheduleErrorsInPlace(t *testing.T) {
 			fillValidSchedule(d)
 			setField(d, tc.label, "x")
 			setField(d, tc.label, tc.value)
+			d.Keys("tab") // an error shows once its field is left
 			if got := viewstest.ErrUnder(s.View(), tc.label); !strings.Contains(got, tc.want) {
 				t.Fatalf("under %q: %q, want %q\n%s", tc.label, got, tc.want, s.View())
 			}
@@ -72,11 +73,11 @@ func TestScheduleErrorsInPlace(t *testing.T) {
 	})
 }
 
-// TestScheduleErrorsWaitForAnEdit: a new form's empty name and
-// description say nothing until edited or a review is asked for; a field
-// being fixed says its error as it is typed, before it is left; the
-// service's error under one field stays while another is edited.
-func TestScheduleErrorsWaitForAnEdit(t *testing.T) {
+// TestScheduleErrorsWaitForLeave: a new form's empty name and
+// description say nothing until left or a review is asked for; a field
+// being typed says nothing until it is left, then follows what is typed;
+// the service's error under one field stays while another is edited.
+func TestScheduleErrorsWaitForLeave(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{})
 	d := newDriver(t, New(ctx), 120, 60)
 	s := d.S.(*schedule)
@@ -85,11 +86,20 @@ func TestScheduleErrorsWaitForAnEdit(t *testing.T) {
 	}
 	d.Type("x")
 	d.Keys("backspace")
-	if got := viewstest.ErrUnder(s.View(), "Name"); !strings.Contains(got, "must not be empty") || !s.Drafted() {
-		t.Fatalf("typed then erased: under Name %q, drafted %v", got, s.Drafted())
+	if got := viewstest.ErrUnder(s.View(), "Name"); got != "" || !s.Drafted() {
+		t.Fatalf("typed then erased, not left: under Name %q, drafted %v", got, s.Drafted())
+	}
+	d.Keys("tab")
+	if got := viewstest.ErrUnder(s.View(), "Name"); !strings.Contains(got, "must not be empty") {
+		t.Fatalf("Name left empty: under it %q", got)
 	}
 	if got := viewstest.ErrUnder(s.View(), "Description"); got != "" {
-		t.Fatalf("Description never edited shows %q", got)
+		t.Fatalf("Description not left yet shows %q", got)
+	}
+	d.Keys("shift+tab")
+	d.Type("T")
+	if got := viewstest.ErrUnder(s.View(), "Name"); got != "" {
+		t.Fatalf("Name fixed still shows %q", got)
 	}
 	d.Keys("ctrl+s")
 	if got := viewstest.ErrUnder(s.View(), "Description"); !strings.Contains(got, "must not be empty") {
@@ -144,6 +154,7 @@ func TestSchedulePiecesAddRemoveAndKind(t *testing.T) {
 	}
 	// The new piece's errors map to its own fields.
 	setField(d, "Piece 2 portion", "3")
+	d.Keys("tab")
 	if got := viewstest.ErrUnder(s.View(), "Piece 2 portion"); !strings.Contains(got, "between 0 and 1") {
 		t.Fatalf("under piece 2: %q\n%s", got, s.View())
 	}

@@ -111,10 +111,10 @@ func (s *schedule) reset() {
 	s.form = widget.NewForm(append(top, p.fields()...)...)
 	s.form.Styles = s.ctx.Styles
 	s.form.Submit = s.review // enter on the last field
-	// A field's error shows as it is typed once it was edited, every
-	// field's after a review was asked for; the service's stays until its
-	// field is edited.
-	s.form.ErrorsOnEdit = true
+	// A field's error shows once the field is left (then as it is typed),
+	// every field's after a review was asked for, as on the operator's
+	// forms; the service's stays until its field is edited.
+	s.form.ErrorsOnLeave = true
 	s.message, s.messageErr = "", false
 	s.state = stageForm
 	s.created = nil

@@ -130,14 +130,10 @@ type Form struct {
 	Submit func() tea.Cmd
 	// ErrorsOnLeave holds a field's own error (its Check) back until the
 	// user has left the field or tried to submit: "not a number" does not
-	// greet the first character typed. Errors set by the screen or the
-	// service show at once. Off, errors show as they are typed.
+	// greet the first character typed, and once shown it follows what is
+	// typed. Errors set by the screen or the service show at once. Off,
+	// errors show as they are typed.
 	ErrorsOnLeave bool
-	// ErrorsOnEdit holds a field's own error back until the user has
-	// changed the field's value or tried to submit, and from then shows it
-	// as it is typed: a form opened with empty required fields is not a
-	// column of errors, and a field being fixed says at once when it is.
-	ErrorsOnEdit bool
 
 	fields        []*FormField
 	focus         int
@@ -305,10 +301,10 @@ func (f *Form) HasError() bool {
 	return false
 }
 
-// shown is the error fld shows now, nil while ErrorsOnLeave or
-// ErrorsOnEdit holds it back.
+// shown is the error fld shows now, nil while ErrorsOnLeave holds it
+// back.
 func (f *Form) shown(fld *FormField) error {
-	held := f.ErrorsOnLeave && !fld.touched || f.ErrorsOnEdit && !fld.edited
+	held := f.ErrorsOnLeave && !fld.touched
 	if fld.err == nil || held && !fld.set && !f.tried {
 		return nil
 	}

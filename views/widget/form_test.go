@@ -99,35 +99,21 @@ func TestFormErrorsOnLeave(t *testing.T) {
 	if v := f.View(); strings.Count(v, "✗ not a number") != 2 || f.Focused() != 0 {
 		t.Errorf("a try to submit shows every error and focuses the first (focus %d):\n%s", f.Focused(), v)
 	}
+	// Once shown, a field's error follows what is typed: fixed, it goes
+	// before the field is left.
+	f.Update(tea.KeyMsg{Type: tea.KeyBackspace})
+	typeInto(f, "7")
+	if v := f.View(); strings.Count(v, "✗ not a number") != 1 {
+		t.Errorf("the fixed field still shows its error:\n%s", v)
+	}
 }
 
-// TestFormErrorsOnEdit: with ErrorsOnEdit a field's own error waits until
-// the user changes the field, then shows as it is typed, before leaving
-// it; a field only passed through stays quiet until a try to submit. An
-// error the service set stays through Recheck until its field changes.
-func TestFormErrorsOnEdit(t *testing.T) {
-	f := staticForm(TextField("amount", "Amount", "", number), TextField("fee", "Fee", "", number))
-	f.ErrorsOnEdit = true
-	f.Fields()[1].SetValue("x") // a bad value the user did not type
-	if strings.Contains(f.View(), "✗") || f.HasError() || f.Edited() {
-		t.Fatalf("an error showed before any edit:\n%s", f.View())
-	}
-	typeInto(f, "x")
-	if v := f.View(); strings.Count(v, "✗ not a number") != 1 || !f.Edited() {
-		t.Fatalf("the edited field's error does not show as typed:\n%s", v)
-	}
-	f.Update(tea.KeyMsg{Type: tea.KeyTab})
-	f.Update(tea.KeyMsg{Type: tea.KeyTab})
-	if v := f.View(); strings.Count(v, "✗ not a number") != 1 {
-		t.Fatalf("passing through Fee shows its error:\n%s", v)
-	}
-	f.Try()
-	if v := f.View(); strings.Count(v, "✗ not a number") != 2 {
-		t.Fatalf("a try to submit does not show every error:\n%s", v)
-	}
-
+// TestFormServiceErrorsLastUntilTheFieldChanges: an error the service set
+// stays through Recheck until its field changes, by typing or by a
+// choice changed.
+func TestFormServiceErrorsLastUntilTheFieldChanges(t *testing.T) {
 	g := staticForm(TextField("amount", "Amount", "", number), TextField("fee", "Fee", "", number))
-	g.ErrorsOnEdit = true
+	g.ErrorsOnLeave = true
 	g.SetErrors([]PathError{{Path: "fee", Message: "too high"}})
 	g.Focus(0)
 	typeInto(g, "1")
