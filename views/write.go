@@ -90,8 +90,20 @@ func (r *WriteReview) View() string {
 	return strings.Join(out, "\n")
 }
 
-// ShortHelp is the question's answers and the body's scroll; the
-// question's other keys (←/→, enter) are in its own help.
+// ShortHelp is the question's answers and, when the body is taller than
+// its window, its scroll.
 func (r *WriteReview) ShortHelp() []key.Binding {
-	return []key.Binding{r.Confirm.Keys.Yes, r.Confirm.Keys.No, keyReviewScroll}
+	return []key.Binding{r.Confirm.Keys.Yes, r.Confirm.Keys.No, r.scrollKey()}
+}
+
+// FullHelp is every key of the question, from its keymap, and the scroll.
+func (r *WriteReview) FullHelp() [][]key.Binding {
+	return [][]key.Binding{append(r.Confirm.ShortHelp(), r.scrollKey())}
+}
+
+// scrollKey is offered only when there is something to scroll to.
+func (r *WriteReview) scrollKey() key.Binding {
+	b := keyReviewScroll
+	b.SetEnabled(r.scroll.Top() > 0 || r.scroll.Below() > 0)
+	return b
 }
