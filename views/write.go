@@ -104,6 +104,6 @@ func (r *WriteReview) FullHelp() [][]key.Binding {
 // scrollKey is offered only when there is something to scroll to.
 func (r *WriteReview) scrollKey() key.Binding {
 	b := keyReviewScroll
-	b.SetEnabled(r.scroll.Top() > 0 || r.scroll.Below() > 0)
+	b.SetEnabled(r.scroll.Scrolls())
 	return b
 }

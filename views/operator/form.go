@@ -68,7 +68,7 @@ func (o *operator) formKey(msg tea.KeyMsg) tea.Cmd {
 		return views.Back
 	case key.Matches(msg, keyReview):
 		return o.review()
-	case msg.String() == "enter":
+	case key.Matches(msg, keyEnter):
 		if o.lastField() {
 			return o.review()
 		}

@@ -81,9 +81,7 @@ type operator struct {
 // Operator keys.
 var (
 	keyReview = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review"))
-	keyNext   = key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field"))
-	keyPrev   = key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field"))
-	keyChoice = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "change choice"))
+	keyEnter  = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next field, review on the last"))
 	keyAddRow = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add row"))
 	keyDelRow = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove row"))
 	keyRecent = key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "recent lookups"))

@@ -195,19 +195,30 @@ func (o *operator) ShortHelp() []key.Binding {
 	case stageReview, stageResend:
 		return o.asking.ShortHelp()
 	case stageResult:
-		return []key.Binding{keyScroll, keyClose}
+		return []key.Binding{o.scrollKey(), keyClose}
 	case stageUnknown:
 		if o.outcome.Applied() {
-			return []key.Binding{keyScroll, keyClose}
+			return []key.Binding{o.scrollKey(), keyClose}
 		}
-		return []key.Binding{keyCheck, keyResend, keyScroll, keyClose}
+		return []key.Binding{keyCheck, keyResend, o.scrollKey(), keyClose}
 	}
 	return nil
 }
 
+// scrollKey is offered only when the page has something to scroll to.
+func (o *operator) scrollKey() key.Binding {
+	b := keyScroll
+	b.SetEnabled(o.scroll.Scrolls())
+	return b
+}
+
 func (o *operator) FullHelp() [][]key.Binding {
-	if o.state == stageForm {
-		return [][]key.Binding{o.ShortHelp(), {keyNext, keyPrev, keyChoice}}
+	switch {
+	case o.state == stageForm && o.pick == nil:
+		// The form's own help names what applies on the focused field.
+		return [][]key.Binding{o.ShortHelp(), append(o.form.ShortHelp(), keyEnter)}
+	case o.state == stageReview || o.state == stageResend:
+		return o.asking.FullHelp()
 	}
 	return [][]key.Binding{o.ShortHelp()}
 }

@@ -45,6 +45,10 @@ func (s *Scroll) Top() int { return s.top }
 // Below is how many lines are under the window.
 func (s *Scroll) Below() int { return max(len(s.lines)-s.top-s.page(), 0) }
 
+// Scrolls reports whether there is anything to scroll to: a help offers
+// the scrolling keys only then.
+func (s *Scroll) Scrolls() bool { return s.top > 0 || s.Below() > 0 }
+
 // Key moves the window; it reports whether msg was a scrolling key.
 func (s *Scroll) Key(msg tea.KeyMsg) bool {
 	switch msg.String() {
