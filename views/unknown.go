@@ -259,7 +259,10 @@ func (w *LostWrite) ShortHelp() []key.Binding {
 	case w.result != nil || w.sending:
 		return []key.Binding{lostKeyClose}
 	}
-	return []key.Binding{lostKeyCheck, lostKeyResend, lostKeyScroll, lostKeyClose}
+	// The scroll is offered only when the body has something to scroll to.
+	scroll := lostKeyScroll
+	scroll.SetEnabled(w.scroll.Scrolls())
+	return []key.Binding{lostKeyCheck, lostKeyResend, scroll, lostKeyClose}
 }
 
 func (w *LostWrite) FullHelp() [][]key.Binding { return [][]key.Binding{w.ShortHelp()} }
