@@ -1,7 +1,10 @@
 package holder
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -56,6 +59,45 @@ func TestHolderHelpNamesEveryKeyHandled(t *testing.T) {
 		{Name: "unlock passphrase", Build: unlock("enter"), Typing: true},
 		{Name: "portal", Build: portal()},
 		{Name: "portal typing a wallet", Build: portal("h"), Typing: true},
+	} {
+		viewstest.CheckHelp(t, c)
+	}
+}
+
+// TestClaimSigningHelpNamesEveryKeyHandled: with an account unlocked, the
+// claim's request question and the signing review that follows it name
+// every key they answer.
+func TestClaimSigningHelpNamesEveryKeyHandled(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	ctx.Wallet = &session.Wallet{}
+	u := viewstest.NewDriver(t, NewUnlock(ctx), 100, 30)
+	u.Until("the accounts", func() bool { return !u.S.Mode().Busy })
+	u.Keys("enter")
+	u.Type("allot-demo-0")
+	u.Keys("enter")
+	u.Until("the account unlocked", func() bool { _, _, ok := ctx.Wallet.Account(); return ok })
+	id := ctx.Session.Fixtures.AllocationIDs[0]
+	claim := func(answer ...string) func(t *testing.T) views.Screen {
+		return func(t *testing.T) views.Screen {
+			c := NewClaim(ctx, id, "", common.Address{}).(*claim)
+			d := viewstest.NewDriver(t, c, 110, 40)
+			d.Keys("ctrl+s")
+			if c.confirm == nil {
+				t.Fatalf("no claim question:\n%s", c.View())
+			}
+			d.Keys(answer...)
+			if len(answer) > 0 {
+				d.Until("the signing review", func() bool { return c.Flow != nil && c.Mode().TakesKeys })
+				if !strings.Contains(ansi.Strip(c.View()), "Sign and send") {
+					t.Fatalf("no signing question:\n%s", c.View())
+				}
+			}
+			return c
+		}
+	}
+	for _, c := range []viewstest.HelpCase{
+		{Name: "claim question", Build: claim()},
+		{Name: "signing review", Build: claim("y")},
 	} {
 		viewstest.CheckHelp(t, c)
 	}
