@@ -351,17 +351,24 @@ func (a *allocation) viewPicks(b *strings.Builder) {
 }
 
 func (a *allocation) ShortHelp() []key.Binding {
-	if a.input.Focused() {
-		return []key.Binding{keyLookUp, keyFillPrev, keyFillNext, keyStopEdit}
-	}
-	if a.result != nil {
+	switch {
+	case a.input.Focused():
+		return []key.Binding{keyLookUp, joined("↑/↓", "pick", keyFillPrev, keyFillNext), keyStopEdit}
+	case a.result != nil:
 		return append([]key.Binding{keyClaim, keyEditID, keyNewLookup}, a.detail.ShortHelp()...)
+	case len(a.picks()) > 0:
+		return []key.Binding{keyEditID, joined("↑/↓ enter", "look one up", keyPickPrev, keyPickNext, keyLookUp), keyNewLookup}
 	}
-	keys := []key.Binding{keyEditID}
-	if len(a.picks()) > 0 {
-		keys = append(keys, keyPickPrev, keyPickNext, keyLookUp)
-	}
-	return append(keys, keyNewLookup)
+	return []key.Binding{keyEditID, keyNewLookup}
 }
 
-func (a *allocation) FullHelp() [][]key.Binding { return [][]key.Binding{a.ShortHelp()} }
+// FullHelp names each key the footer joins.
+func (a *allocation) FullHelp() [][]key.Binding {
+	switch {
+	case a.input.Focused():
+		return [][]key.Binding{{keyLookUp, keyFillPrev, keyFillNext, keyStopEdit}}
+	case a.result == nil && len(a.picks()) > 0:
+		return [][]key.Binding{{keyEditID, keyPickPrev, keyPickNext, keyLookUp, keyNewLookup}}
+	}
+	return [][]key.Binding{a.ShortHelp()}
+}
