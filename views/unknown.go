@@ -50,7 +50,6 @@ type LostWrite struct {
 var (
 	lostKeyCheck  = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check again"))
 	lostKeyResend = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resend (asks first)"))
-	lostKeyScroll = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll the body"))
 	lostKeyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
 )
 
@@ -259,10 +258,7 @@ func (w *LostWrite) ShortHelp() []key.Binding {
 	case w.result != nil || w.sending:
 		return []key.Binding{lostKeyClose}
 	}
-	// The scroll is offered only when the body has something to scroll to.
-	scroll := lostKeyScroll
-	scroll.SetEnabled(w.scroll.Scrolls())
-	return []key.Binding{lostKeyCheck, lostKeyResend, scroll, lostKeyClose}
+	return []key.Binding{lostKeyCheck, lostKeyResend, w.scroll.Help("scroll the body"), lostKeyClose}
 }
 
 func (w *LostWrite) FullHelp() [][]key.Binding { return [][]key.Binding{w.ShortHelp()} }

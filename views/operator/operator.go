@@ -86,7 +86,6 @@ var (
 	keyDelRow = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove row"))
 	keyRecent = key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "recent lookups"))
 	keyCancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
-	keyScroll = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgup/pgdn", "scroll"))
 	keyCheck  = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check if applied"))
 	keyResend = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resend (asks first)"))
 	keyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))

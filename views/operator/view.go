@@ -195,21 +195,14 @@ func (o *operator) ShortHelp() []key.Binding {
 	case stageReview, stageResend:
 		return o.asking.ShortHelp()
 	case stageResult:
-		return []key.Binding{o.scrollKey(), keyClose}
+		return []key.Binding{o.scroll.Help("scroll"), keyClose}
 	case stageUnknown:
 		if o.outcome.Applied() {
-			return []key.Binding{o.scrollKey(), keyClose}
+			return []key.Binding{o.scroll.Help("scroll"), keyClose}
 		}
-		return []key.Binding{keyCheck, keyResend, o.scrollKey(), keyClose}
+		return []key.Binding{keyCheck, keyResend, o.scroll.Help("scroll"), keyClose}
 	}
 	return nil
-}
-
-// scrollKey is offered only when the page has something to scroll to.
-func (o *operator) scrollKey() key.Binding {
-	b := keyScroll
-	b.SetEnabled(o.scroll.Scrolls())
-	return b
 }
 
 func (o *operator) FullHelp() [][]key.Binding {

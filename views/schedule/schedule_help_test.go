@@ -27,6 +27,12 @@ func TestScheduleHelpNamesEveryKeyHandled(t *testing.T) {
 			d.Keys("ctrl+s")
 			return d.S
 		}},
+		{Name: "review, the body scrolled", Build: func(t *testing.T) views.Screen {
+			d := newDriver(t, New(ctx), 80, 22)
+			fillValidSchedule(d)
+			d.Keys("ctrl+s", "down")
+			return d.S
+		}},
 		{Name: "created", Build: func(t *testing.T) views.Screen {
 			d := form(t)
 			fillValidSchedule(d)

@@ -153,7 +153,7 @@ func (s *schedule) ShortHelp() []key.Binding {
 	case stageCreated:
 		return []key.Binding{keyCopy, keyNew, keyClose}
 	case stageUnknown:
-		return []key.Binding{keyResend, keyScroll, keyEdit}
+		return []key.Binding{keyResend, s.scroll.Help("scroll body"), keyEdit}
 	}
 	return nil
 }
