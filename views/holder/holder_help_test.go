@@ -65,8 +65,8 @@ func TestHolderHelpNamesEveryKeyHandled(t *testing.T) {
 }
 
 // TestClaimSigningHelpNamesEveryKeyHandled: with an account unlocked, the
-// claim's request question and the signing review that follows it name
-// every key they answer.
+// portal's sign-in question, the claim's request question and the
+// signing review that follows it name every key they answer.
 func TestClaimSigningHelpNamesEveryKeyHandled(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{})
 	ctx.Wallet = &session.Wallet{}
@@ -95,7 +95,17 @@ func TestClaimSigningHelpNamesEveryKeyHandled(t *testing.T) {
 			return c
 		}
 	}
+	// The sign-in message, scrolled on a short page, and its question.
+	portal := func(t *testing.T) views.Screen {
+		p := NewPortal(ctx)
+		d := viewstest.NewDriver(t, p, 100, 20)
+		d.Keys("s")
+		d.Until("the sign-in question", func() bool { return p.(*portal).confirm != nil })
+		d.Keys("down")
+		return p
+	}
 	for _, c := range []viewstest.HelpCase{
+		{Name: "portal sign-in question", Build: portal},
 		{Name: "claim question", Build: claim()},
 		{Name: "signing review", Build: claim("y")},
 	} {

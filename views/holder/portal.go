@@ -363,7 +363,7 @@ func yesNo(v bool) string {
 
 func (p *portal) ShortHelp() []key.Binding {
 	if p.confirm != nil {
-		return p.confirm.ShortHelp()
+		return append(p.confirm.ShortHelp(), p.shown.Help("scroll the message"))
 	}
 	if p.humanityIn.Focused() {
 		return []key.Binding{p.keys.Check, p.keys.StopEdit}
