@@ -61,6 +61,13 @@ func TestBrowseHelpNamesEveryKeyHandled(t *testing.T) {
 		{Name: "pools", Build: loaded(pools, "j", "J")},
 		{Name: "stakes", Build: loaded(stakes, "j")},
 		{Name: "stakes filtering", Build: loaded(stakes, "j", "/"), Typing: true},
+		{Name: "stakes histogram", Build: loaded(stakes, "j", "h")},
+		{Name: "pools filtering", Build: loaded(pools, "j", "/"), Typing: true},
+		{Name: "requests filtering", Build: func(t *testing.T) views.Screen {
+			r := requests(t)
+			r.Update(viewstest.Key("/"))
+			return r
+		}, Typing: true},
 		{Name: "requests", Build: requests},
 		{Name: "details page", Build: details},
 	} {
