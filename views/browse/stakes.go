@@ -373,7 +373,11 @@ func (s *stakes) ShortHelp() []key.Binding {
 	if s.histogram {
 		back := keyHistogram
 		back.SetHelp(back.Help().Key, "back to the list")
-		return append([]key.Binding{back, views.KeyRefresh}, s.histogramKeys()...)
+		keys := []key.Binding{back, views.KeyRefresh, s.Table.Keys().Filter}
+		if s.Table.Query() != "" {
+			keys = append(keys, s.Table.Keys().ClearFilter)
+		}
+		return keys
 	}
 	return append([]key.Binding{keyHistogram, views.KeyRefresh}, s.List.ShortHelp()...)
 }
