@@ -44,4 +44,19 @@ func TestScheduleHelpNamesEveryKeyHandled(t *testing.T) {
 	} {
 		viewstest.CheckHelp(t, c)
 	}
+	// Every answer lost: the page of a write whose outcome is unknown,
+	// once its check has answered.
+	lossy := viewstest.Journaled(t, sandbox.Options{Faults: sandbox.Faults{Reset: 1, Seed: faultSeed}})
+	unknown := func(h int) func(t *testing.T) views.Screen {
+		return func(t *testing.T) views.Screen {
+			d := newDriver(t, New(lossy), 120, h)
+			s := d.S.(*schedule)
+			fillValidSchedule(d)
+			d.Keys("ctrl+s", "y")
+			d.Until("no answer, checked", func() bool { return s.state == stageUnknown && !s.outcome.Checking() })
+			return s
+		}
+	}
+	viewstest.CheckHelp(t, viewstest.HelpCase{Name: "unknown", Build: unknown(60)})
+	viewstest.CheckHelp(t, viewstest.HelpCase{Name: "unknown, the body scrolled", Build: unknown(24)})
 }
