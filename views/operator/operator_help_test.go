@@ -53,4 +53,16 @@ func TestOperatorHelpNamesEveryKeyHandled(t *testing.T) {
 	} {
 		viewstest.CheckHelp(t, c)
 	}
+	// Every answer lost (seed 5: before the sandbox applies it): the page
+	// of a write whose outcome is unknown, once its check has answered.
+	lossy := viewstest.Journaled(t, sandbox.Options{Faults: sandbox.Faults{Reset: 1, Seed: 5}})
+	viewstest.CheckHelp(t, viewstest.HelpCase{Name: "unknown", Build: func(t *testing.T) views.Screen {
+		o := New(lossy, api.Contract{ID: fx.ContractIDs[0], Name: "Meridian vesting"}, api.ActionInitialize).(*operator)
+		o.form.SetCursorMode(cursor.CursorStatic)
+		d := viewstest.NewDriver(t, o, 120, 34)
+		d.Type(lossy.Session.Fixtures.AdminWalletIDs[0])
+		d.Keys("enter", "y")
+		d.Until("no answer, checked", func() bool { return o.state == stageUnknown && !o.outcome.Checking() })
+		return o
+	}})
 }
