@@ -141,5 +141,7 @@ func (f *FormSign) Help(question *widget.Confirm) []key.Binding {
 	case question != nil:
 		return question.ShortHelp()
 	}
-	return append([]key.Binding{f.keys.Submit, f.keys.Cancel}, f.Form.Keys.ShortHelp()...)
+	// The form's own help names only what applies on the focused field
+	// (←/→ on a choice).
+	return append([]key.Binding{f.keys.Submit, f.keys.Cancel}, f.Form.ShortHelp()...)
 }

@@ -245,18 +245,23 @@ func (w *LostWrite) ShortHelp() []key.Binding {
 	case w.asking != nil:
 		return w.asking.ShortHelp()
 	case w.sending.Busy():
-		return []key.Binding{keyReviewScroll}
+		return []key.Binding{w.scroll.Help("scroll the body")}
 	case w.result != nil:
-		return []key.Binding{keyReviewScroll, lostKeyClose}
+		return []key.Binding{w.scroll.Help("scroll the body"), lostKeyClose}
 	}
 	keys := []key.Binding{lostKeyCheck}
 	if w.Resend != nil && !w.outcome.Applied() {
 		keys = append(keys, lostKeyResend)
 	}
-	return append(keys, keyReviewScroll, lostKeyClose)
+	return append(keys, w.scroll.Help("scroll the body"), lostKeyClose)
 }
 
-func (w *LostWrite) FullHelp() [][]key.Binding { return [][]key.Binding{w.ShortHelp()} }
+func (w *LostWrite) FullHelp() [][]key.Binding {
+	if w.asking != nil {
+		return w.asking.FullHelp()
+	}
+	return [][]key.Binding{w.ShortHelp()}
+}
 
 // ResendQuestion is the question asked before a write whose answer was
 // lost is sent again, by what its check found (nil: no check has told

@@ -30,8 +30,6 @@ type WriteReview struct {
 	width, height int
 }
 
-var keyReviewScroll = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgup/pgdn", "scroll the body"))
-
 // NewWriteReview reviews body, lines already safe to draw (PrettyBody
 // makes them of a JSON body), under title and caption ("" for none),
 // asking q. Lines are wrapped where they must, never cut: every byte of a
@@ -90,8 +88,13 @@ func (r *WriteReview) View() string {
 	return strings.Join(out, "\n")
 }
 
-// ShortHelp is the question's answers and the body's scroll; the
-// question's other keys (←/→, enter) are in its own help.
+// ShortHelp is the question's answers and, when the body is taller than
+// its window, its scroll.
 func (r *WriteReview) ShortHelp() []key.Binding {
-	return []key.Binding{r.Confirm.Keys.Yes, r.Confirm.Keys.No, keyReviewScroll}
+	return []key.Binding{r.Confirm.Keys.Yes, r.Confirm.Keys.No, r.scroll.Help("scroll the body")}
+}
+
+// FullHelp is every key of the question, from its keymap, and the scroll.
+func (r *WriteReview) FullHelp() [][]key.Binding {
+	return [][]key.Binding{append(r.Confirm.ShortHelp(), r.scroll.Help("scroll the body"))}
 }

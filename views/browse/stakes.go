@@ -336,9 +336,20 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 			return nil
 		case key.Matches(msg, views.KeyRefresh):
 			return s.reload()
+		case s.histogram && !key.Matches(msg, s.histogramKeys()...):
+			// The rows are hidden: keys that move, open, copy or sort one
+			// would act on a row nobody sees.
+			return nil
 		}
 	}
 	return s.List.Update(msg)
+}
+
+// histogramKeys are the table's keys that change the histogram: its
+// filter, which the histogram follows.
+func (s *stakes) histogramKeys() []key.Binding {
+	k := s.Table.Keys()
+	return []key.Binding{k.Filter, k.ClearFilter}
 }
 
 func (s *stakes) View() string {
@@ -370,6 +381,15 @@ func (s *stakes) ShortHelp() []key.Binding {
 	if s.pool.ID == "" {
 		return []key.Binding{views.KeyRefresh}
 	}
+	if s.histogram {
+		back := keyHistogram
+		back.SetHelp(back.Help().Key, "back to the list")
+		keys := []key.Binding{back, views.KeyRefresh, s.Table.Keys().Filter}
+		if s.Table.Query() != "" {
+			keys = append(keys, s.Table.Keys().ClearFilter)
+		}
+		return keys
+	}
 	return append([]key.Binding{keyHistogram, views.KeyRefresh}, s.List.ShortHelp()...)
 }
 
@@ -377,6 +397,9 @@ func (s *stakes) ShortHelp() []key.Binding {
 func (s *stakes) FullHelp() [][]key.Binding {
 	if s.pool.ID == "" {
 		return [][]key.Binding{{views.KeyRefresh}}
+	}
+	if s.histogram {
+		return [][]key.Binding{s.ShortHelp()}
 	}
 	return append([][]key.Binding{{keyHistogram, views.KeyRefresh}}, s.List.FullHelp()...)
 }

@@ -42,7 +42,7 @@ const (
 var (
 	keyChoose = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose file"))
 	keyUp     = key.NewBinding(key.WithKeys("h", "backspace", "left"), key.WithHelp("h", "parent folder"))
-	keyReview = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s/enter", "review"))
+	keyReview = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review"))
 	keyBack   = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))
 	keyCopy   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy public URL"))
 	keyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
@@ -261,7 +261,7 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 		return cmd
 	case stageDetails:
 		switch {
-		case k.String() == "esc":
+		case key.Matches(k, keyBack):
 			c.state = stagePick
 			c.message = ""
 			return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick())

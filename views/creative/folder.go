@@ -52,12 +52,12 @@ type (
 )
 
 var (
-	folderKeyDown = key.NewBinding(key.WithKeys("down", "j"))
-	folderKeyUp   = key.NewBinding(key.WithKeys("up", "k"))
-	folderKeyTop  = key.NewBinding(key.WithKeys("home", "g"))
-	folderKeyEnd  = key.NewBinding(key.WithKeys("end", "G"))
-	folderKeyPgDn = key.NewBinding(key.WithKeys("pgdown"))
-	folderKeyPgUp = key.NewBinding(key.WithKeys("pgup"))
+	folderKeyDown = key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down"))
+	folderKeyUp   = key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up"))
+	folderKeyTop  = key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "first"))
+	folderKeyEnd  = key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last"))
+	folderKeyPgDn = key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down"))
+	folderKeyPgUp = key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up"))
 )
 
 func newFolder(dir string) *folder { return &folder{dir: dir, height: 10, id: views.NextSeq()} }

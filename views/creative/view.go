@@ -96,7 +96,8 @@ func (c *creative) ShortHelp() []key.Binding {
 	case stagePick:
 		return []key.Binding{keyChoose, keyUp, keyClose}
 	case stageDetails:
-		return append([]key.Binding{keyReview, keyBack}, c.form.Keys.ShortHelp()...)
+		// The form's own help: enter on the last field reviews too.
+		return append([]key.Binding{keyReview, keyBack}, c.form.ShortHelp()...)
 	case stageReview, stageRetry:
 		return c.asking.ShortHelp()
 	case stageDone:
@@ -114,7 +115,15 @@ func (c *creative) ShortHelp() []key.Binding {
 	return nil
 }
 
-func (c *creative) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
+func (c *creative) FullHelp() [][]key.Binding {
+	switch c.state {
+	case stagePick:
+		return [][]key.Binding{c.ShortHelp(), {folderKeyUp, folderKeyDown, folderKeyTop, folderKeyEnd, folderKeyPgUp, folderKeyPgDn}}
+	case stageReview, stageRetry:
+		return c.asking.FullHelp()
+	}
+	return [][]key.Binding{c.ShortHelp()}
+}
 
 // againOffered says whether r is offered on a failed registration: the
 // file is uploaded, and no check found the first applied or is running.

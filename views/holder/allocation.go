@@ -259,12 +259,12 @@ func (a *allocation) updateKey(msg tea.KeyMsg) tea.Cmd {
 		return a.detail.Update(msg)
 	}
 	// No result: the offered ids are a list to pick from.
-	switch msg.String() {
-	case "up", "k":
+	switch {
+	case key.Matches(msg, keyPickPrev):
 		a.move(-1)
-	case "down", "j":
+	case key.Matches(msg, keyPickNext):
 		a.move(1)
-	case "enter":
+	case key.Matches(msg, keyLookUp):
 		if picks := a.picks(); a.pick >= 0 && a.pick < len(picks) {
 			return a.lookup(picks[a.pick])
 		}
@@ -275,15 +275,15 @@ func (a *allocation) updateKey(msg tea.KeyMsg) tea.Cmd {
 
 // updateInput handles a key while the id field is edited.
 func (a *allocation) updateInput(msg tea.KeyMsg) tea.Cmd {
-	switch msg.String() {
-	case "enter":
+	switch {
+	case key.Matches(msg, keyLookUp):
 		return a.lookup(a.input.Value())
-	case "esc":
+	case key.Matches(msg, keyStopEdit):
 		a.input.Blur()
 		return nil
-	case "up", "down":
+	case key.Matches(msg, keyFillPrev, keyFillNext):
 		delta := 1
-		if msg.String() == "up" {
+		if key.Matches(msg, keyFillPrev) {
 			delta = -1
 		}
 		if a.move(delta) {
@@ -351,19 +351,24 @@ func (a *allocation) viewPicks(b *strings.Builder) {
 }
 
 func (a *allocation) ShortHelp() []key.Binding {
-	if a.input.Focused() {
-		return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "look up")),
-			key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "pick")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop editing"))}
-	}
-	if a.result != nil {
+	switch {
+	case a.input.Focused():
+		return []key.Binding{keyLookUp, joined("↑/↓", "pick", keyFillPrev, keyFillNext), keyStopEdit}
+	case a.result != nil:
 		return append([]key.Binding{keyClaim, keyEditID, keyNewLookup}, a.detail.ShortHelp()...)
+	case len(a.picks()) > 0:
+		return []key.Binding{keyEditID, joined("↑/↓ enter", "look one up", keyPickPrev, keyPickNext, keyLookUp), keyNewLookup}
 	}
-	keys := []key.Binding{keyEditID}
-	if len(a.picks()) > 0 {
-		keys = append(keys, key.NewBinding(key.WithKeys("up", "down", "enter"), key.WithHelp("↑/↓ enter", "look one up")))
-	}
-	return append(keys, keyNewLookup)
+	return []key.Binding{keyEditID, keyNewLookup}
 }
 
-func (a *allocation) FullHelp() [][]key.Binding { return [][]key.Binding{a.ShortHelp()} }
+// FullHelp names each key the footer joins.
+func (a *allocation) FullHelp() [][]key.Binding {
+	switch {
+	case a.input.Focused():
+		return [][]key.Binding{{keyLookUp, keyFillPrev, keyFillNext, keyStopEdit}}
+	case a.result == nil && len(a.picks()) > 0:
+		return [][]key.Binding{{keyEditID, keyPickPrev, keyPickNext, keyLookUp, keyNewLookup}}
+	}
+	return [][]key.Binding{a.ShortHelp()}
+}

@@ -6,4 +6,22 @@ var (
 	keyNewLookup = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new lookup"))
 	keyEditID    = key.NewBinding(key.WithKeys("/", "i"), key.WithHelp("/ i", "type an id"))
 	keyClaim     = key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "claim"))
+
+	// The allocation's ids to pick from, and its id field while edited.
+	keyPickPrev = key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous id"))
+	keyPickNext = key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next id"))
+	keyLookUp   = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "look up"))
+	keyFillPrev = key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous id"))
+	keyFillNext = key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next id"))
+	keyStopEdit = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop editing"))
 )
+
+// joined is bindings named as one, for a footer short of room: its keys
+// are theirs, so it names only what they handle.
+func joined(keys, desc string, bindings ...key.Binding) key.Binding {
+	var all []string
+	for _, b := range bindings {
+		all = append(all, b.Keys()...)
+	}
+	return key.NewBinding(key.WithKeys(all...), key.WithHelp(keys, desc))
+}

@@ -46,6 +46,8 @@ type portal struct {
 
 type portalKeys struct {
 	SignIn, SignOut, Refresh, Humanity key.Binding
+	// Check and StopEdit answer while a wallet is typed.
+	Check, StopEdit key.Binding
 }
 
 // NewPortal is the portal screen.
@@ -59,6 +61,8 @@ func NewPortal(ctx *views.Context) views.Screen {
 		SignOut:  key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "sign out")),
 		Refresh:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload submission")),
 		Humanity: key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "humanity of a wallet")),
+		Check:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "check the wallet")),
+		StopEdit: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop editing")),
 	}}
 }
 
@@ -173,11 +177,11 @@ func (p *portal) key(msg tea.KeyMsg) tea.Cmd {
 		return p.confirm.Update(msg)
 	}
 	if p.humanityIn.Focused() {
-		switch msg.String() {
-		case "esc":
+		switch {
+		case key.Matches(msg, p.keys.StopEdit):
 			p.humanityIn.Blur()
 			return nil
-		case "enter":
+		case key.Matches(msg, p.keys.Check):
 			return p.askHumanity()
 		}
 		var cmd tea.Cmd
@@ -359,7 +363,10 @@ func yesNo(v bool) string {
 
 func (p *portal) ShortHelp() []key.Binding {
 	if p.confirm != nil {
-		return p.confirm.ShortHelp()
+		return append(p.confirm.ShortHelp(), p.shown.Help("scroll the message"))
+	}
+	if p.humanityIn.Focused() {
+		return []key.Binding{p.keys.Check, p.keys.StopEdit}
 	}
 	// Signing out and reloading the submission need a portal session: not
 	// offered without one (they would do nothing).

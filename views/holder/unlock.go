@@ -38,6 +38,8 @@ type unlock struct {
 
 type unlockKeys struct {
 	Up, Down, Choose, Lock key.Binding
+	// Submit and Cancel answer while the passphrase is typed.
+	Submit, Cancel key.Binding
 }
 
 // NewUnlock is the screen that unlocks a keystore account.
@@ -52,6 +54,8 @@ func NewUnlock(ctx *views.Context) views.Screen {
 		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "unlock")),
 		Lock:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "lock the unlocked account")),
+		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "unlock")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}}
 }
 
@@ -128,12 +132,12 @@ func (u *unlock) Update(msg tea.Msg) tea.Cmd {
 
 func (u *unlock) key(msg tea.KeyMsg) tea.Cmd {
 	if u.pass.Focused() {
-		switch msg.String() {
-		case "esc":
+		switch {
+		case key.Matches(msg, u.keys.Cancel):
 			u.pass.Reset()
 			u.pass.Blur()
 			return nil
-		case "enter":
+		case key.Matches(msg, u.keys.Submit):
 			return u.start()
 		}
 		var cmd tea.Cmd
@@ -248,6 +252,9 @@ func (u *unlock) View() string {
 }
 
 func (u *unlock) ShortHelp() []key.Binding {
+	if u.pass.Focused() {
+		return []key.Binding{u.keys.Submit, u.keys.Cancel}
+	}
 	return []key.Binding{u.keys.Up, u.keys.Down, u.keys.Choose, u.keys.Lock}
 }
 

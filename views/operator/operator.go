@@ -82,14 +82,10 @@ type operator struct {
 // Operator keys.
 var (
 	keyReview = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "review"))
-	keyNext   = key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field"))
-	keyPrev   = key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field"))
-	keyChoice = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "change choice"))
 	keyAddRow = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add row"))
 	keyDelRow = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove row"))
 	keyRecent = key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "recent lookups"))
 	keyCancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
-	keyScroll = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgup/pgdn", "scroll"))
 	keyCheck  = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "check if applied"))
 	keyResend = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resend (asks first)"))
 	keyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))

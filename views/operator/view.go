@@ -195,19 +195,23 @@ func (o *operator) ShortHelp() []key.Binding {
 	case stageReview, stageResend:
 		return o.asking.ShortHelp()
 	case stageResult:
-		return []key.Binding{keyScroll, keyClose}
+		return []key.Binding{o.scroll.Help("scroll"), keyClose}
 	case stageUnknown:
 		if o.outcome.Applied() {
-			return []key.Binding{keyScroll, keyClose}
+			return []key.Binding{o.scroll.Help("scroll"), keyClose}
 		}
-		return []key.Binding{keyCheck, keyResend, keyScroll, keyClose}
+		return []key.Binding{keyCheck, keyResend, o.scroll.Help("scroll"), keyClose}
 	}
 	return nil
 }
 
 func (o *operator) FullHelp() [][]key.Binding {
-	if o.state == stageForm {
-		return [][]key.Binding{o.ShortHelp(), {keyNext, keyPrev, keyChoice}}
+	switch {
+	case o.state == stageForm && o.pick == nil:
+		// The form's own help names what applies on the focused field.
+		return [][]key.Binding{o.ShortHelp(), o.form.ShortHelp()}
+	case o.state == stageReview || o.state == stageResend:
+		return o.asking.FullHelp()
 	}
 	return [][]key.Binding{o.ShortHelp()}
 }

@@ -41,7 +41,6 @@ var (
 	keyAdd    = key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add piece"))
 	keyRemove = key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "remove piece"))
 	keyCancel = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
-	keyScroll = key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll body"))
 	keyCopy   = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy key"))
 	keyNew    = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new schedule"))
 	keyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))

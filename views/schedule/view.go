@@ -161,19 +161,22 @@ func (s *schedule) ShortHelp() []key.Binding {
 		return []key.Binding{keyCopy, keyNew, keyClose}
 	case stageUnknown:
 		if s.outcome.Applied() {
-			return []key.Binding{keyScroll, keyEdit}
+			return []key.Binding{s.scroll.Help("scroll body"), keyEdit}
 		}
-		return []key.Binding{keyCheck, keyResend, keyScroll, keyEdit}
+		return []key.Binding{keyCheck, keyResend, s.scroll.Help("scroll body"), keyEdit}
 	}
 	return nil
 }
 
 func (s *schedule) FullHelp() [][]key.Binding {
-	groups := [][]key.Binding{s.ShortHelp()}
-	if s.state == stageForm {
-		groups = append(groups, s.form.Keys.ShortHelp())
+	switch s.state {
+	case stageForm:
+		// The form's own help names what applies on the focused field.
+		return [][]key.Binding{s.ShortHelp(), s.form.ShortHelp()}
+	case stageReview, stageResending:
+		return s.asking.FullHelp()
 	}
-	return groups
+	return [][]key.Binding{s.ShortHelp()}
 }
 
 // side draws left and right columns with a bar between them.

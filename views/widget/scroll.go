@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -44,6 +46,17 @@ func (s *Scroll) Top() int { return s.top }
 
 // Below is how many lines are under the window.
 func (s *Scroll) Below() int { return max(len(s.lines)-s.top-s.page(), 0) }
+
+// Scrolls reports whether there is anything to scroll to.
+func (s *Scroll) Scrolls() bool { return s.top > 0 || s.Below() > 0 }
+
+// Help is the binding of the keys Key answers, for a screen's help, said
+// to do desc; it is enabled only when there is something to scroll to.
+func (s *Scroll) Help(desc string) key.Binding {
+	b := key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown", "home", "end"), key.WithHelp("↑/↓/pgup/pgdn", desc))
+	b.SetEnabled(s.Scrolls())
+	return b
+}
 
 // Key moves the window; it reports whether msg was a scrolling key.
 func (s *Scroll) Key(msg tea.KeyMsg) bool {

@@ -67,6 +67,10 @@ func (t *Table[R]) handleKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// Keys are the table's key bindings, for a screen that lets only some
+// of them through.
+func (t *Table[R]) Keys() TableKeyMap { return t.keys }
+
 // ShortHelp implements help.KeyMap with the keys that apply right now.
 // The arrows are left to the full help: every table moves with them, and
 // a footer has room for what this one does.

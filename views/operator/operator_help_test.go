@@ -1,0 +1,68 @@
+package operator
+
+import (
+	"testing"
+
+	"github.com/charmbracelet/bubbles/cursor"
+
+	"allot/api"
+	"allot/api/sandbox"
+	"allot/internal/journal"
+	"allot/views"
+	"allot/views/viewstest"
+)
+
+// TestOperatorHelpNamesEveryKeyHandled: the operator screen's help names
+// every key it answers and offers no key that does nothing: on a text
+// field, on a choice, in the list of recent lookups, in the review of the
+// request and on its result.
+func TestOperatorHelpNamesEveryKeyHandled(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	fx := ctx.Session.Fixtures
+	for _, id := range fx.AllocationIDs[:2] {
+		if err := ctx.Journal.Append(journal.Entry{Kind: journal.KindLookup, Profile: ctx.Session.Name, Ref: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := func(action string, then func(d *viewstest.Driver)) func(t *testing.T) views.Screen {
+		return func(t *testing.T) views.Screen {
+			o := New(ctx, api.Contract{ID: fx.ContractIDs[0], Name: "Meridian vesting"}, action).(*operator)
+			o.form.SetCursorMode(cursor.CursorStatic)
+			d := viewstest.NewDriver(t, o, 120, 34)
+			if then != nil {
+				then(d)
+			}
+			return o
+		}
+	}
+	review := func(d *viewstest.Driver) {
+		d.Type(fx.AdminWalletIDs[0])
+		d.Keys("enter")
+	}
+	for _, c := range []viewstest.HelpCase{
+		{Name: "form on a text field", Typing: true, Build: open(api.ActionInitialize, nil)},
+		{Name: "form on a choice", Build: open(api.ActionFundDistribution, func(d *viewstest.Driver) { d.Keys("shift+tab") })},
+		{Name: "recent lookups", Build: open(api.ActionStartDistribution, func(d *viewstest.Driver) { d.Keys("ctrl+r", "down") })},
+		{Name: "review", Build: open(api.ActionInitialize, review)},
+		{Name: "result", Build: open(api.ActionInitialize, func(d *viewstest.Driver) {
+			review(d)
+			d.Keys("y")
+			o := d.S.(*operator)
+			d.Until("the result", func() bool { return o.state == stageResult })
+		})},
+	} {
+		viewstest.CheckHelp(t, c)
+	}
+	// Every answer lost (seed 5: before the sandbox applies it): the page
+	// of a write whose outcome is unknown, once its check has answered.
+	lossy := viewstest.Journaled(t, sandbox.Options{Faults: sandbox.Faults{Reset: 1, Seed: 5}})
+	viewstest.CheckHelp(t, viewstest.HelpCase{Name: "unknown", Build: func(t *testing.T) views.Screen {
+		o := New(lossy, api.Contract{ID: fx.ContractIDs[0], Name: "Meridian vesting"}, api.ActionInitialize).(*operator)
+		o.form.SetCursorMode(cursor.CursorStatic)
+		d := viewstest.NewDriver(t, o, 120, 34)
+		d.Type(lossy.Session.Fixtures.AdminWalletIDs[0])
+		d.Keys("enter", "y")
+		d.Until("no answer, checked", func() bool { return o.state == stageUnknown && !o.outcome.Checking() })
+		return o
+	}})
+}

@@ -1,0 +1,75 @@
+package viewstest
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/views"
+)
+
+// toy answers x (changing what it draws), y (with a command) and, while
+// it takes keys, typed text; its help names only what it is given.
+type toy struct {
+	views.Base
+	mode  views.Mode
+	text  string
+	help  []key.Binding
+	typed bool
+}
+
+func (s *toy) Title() string             { return "toy" }
+func (s *toy) SetSize(int, int)          {}
+func (s *toy) View() string              { return s.text }
+func (s *toy) Mode() views.Mode          { return s.mode }
+func (s *toy) ShortHelp() []key.Binding  { return s.help }
+func (s *toy) FullHelp() [][]key.Binding { return [][]key.Binding{s.help} }
+func (s *toy) Update(msg tea.Msg) tea.Cmd {
+	k, _ := msg.(tea.KeyMsg)
+	switch {
+	case k.String() == "x":
+		s.text += "x"
+	case k.String() == "y":
+		return func() tea.Msg { return nil }
+	case s.typed && k.Type == tea.KeyRunes, k.String() == "q":
+		s.text += k.String()
+	}
+	return nil
+}
+
+func bind(keys ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], "does"))
+}
+
+// TestHelpDrift: the checker reports a key handled but not named, a key
+// named that does nothing, and leaves out what the dashboard answers and
+// what a text field types.
+func TestHelpDrift(t *testing.T) {
+	build := func(s toy) func(*testing.T) views.Screen {
+		return func(*testing.T) views.Screen { c := s; return &c }
+	}
+	for _, c := range []struct {
+		name string
+		s    toy
+		c    HelpCase
+		want []string
+	}{
+		{"named", toy{help: []key.Binding{bind("x"), bind("y")}}, HelpCase{}, nil},
+		{"unnamed", toy{help: []key.Binding{bind("x")}}, HelpCase{}, []string{`"y" is handled`}},
+		{"dead", toy{help: []key.Binding{bind("x"), bind("y"), bind("z")}}, HelpCase{}, []string{`offers "z"`}},
+		{"idle", toy{help: []key.Binding{bind("x"), bind("y"), bind("z")}}, HelpCase{Idle: []string{"z"}}, nil},
+		// q quits while the screen is idle; typed while it takes keys.
+		{"root's q", toy{help: []key.Binding{bind("x"), bind("y")}}, HelpCase{}, nil},
+		{"typing", toy{typed: true, mode: views.Mode{TakesKeys: true}, help: []key.Binding{bind("x"), bind("y")}}, HelpCase{Typing: true}, nil},
+		{"typed q is a key", toy{mode: views.Mode{TakesKeys: true}, help: []key.Binding{bind("x"), bind("y")}}, HelpCase{}, []string{`"q" is handled`}},
+	} {
+		c.c.Build = build(c.s)
+		got := helpDrift(t, c.c)
+		if len(got) != len(c.want) || !slices.ContainsFunc(got, func(g string) bool { return len(c.want) == 0 || strings.Contains(g, c.want[0]) }) && len(c.want) > 0 {
+			t.Errorf("%s: drift %q, want %q", c.name, got, c.want)
+		}
+	}
+}
