@@ -17,11 +17,7 @@ func TestBrowseHelpNamesEveryKeyHandled(t *testing.T) {
 	loaded := func(open func() views.Screen, keys ...string) func(t *testing.T) views.Screen {
 		return func(t *testing.T) views.Screen {
 			s := open()
-			s.SetSize(120, 30)
-			viewstest.Settle(s, s.Init())
-			for _, k := range keys {
-				viewstest.Settle(s, s.Update(viewstest.Key(k)))
-			}
+			viewstest.NewSyncDriver(t, s, 120, 30).Keys(keys...)
 			return s
 		}
 	}
@@ -30,8 +26,8 @@ func TestBrowseHelpNamesEveryKeyHandled(t *testing.T) {
 	stakes := func() views.Screen {
 		return NewStakes(ctx, api.Pool{ID: ctx.Session.Fixtures.PoolIDs[0], Name: "Pool", Status: "ACTIVE"})
 	}
-	// The requests screen's Init also waits for the log to change: its
-	// rows are read at once instead.
+	// The requests screen's Init also waits for the log to change, which
+	// every key checked would wait out: its rows are read at once instead.
 	if _, err := ctx.Session.API.Contracts(context.Background(), ctx.Token); err != nil {
 		t.Fatal(err)
 	}
@@ -40,8 +36,7 @@ func TestBrowseHelpNamesEveryKeyHandled(t *testing.T) {
 	}
 	requests := func(t *testing.T) views.Screen {
 		r := NewRequests(ctx).(*requests)
-		r.SetSize(120, 30)
-		viewstest.Settle(r, r.refresh())
+		viewstest.NewSyncDriver(t, r, 120, 30, viewstest.NoInit).Run(r.refresh())
 		r.Update(viewstest.Key("j"))
 		r.Update(viewstest.Key("J"))
 		return r

@@ -17,11 +17,11 @@ func TestShowContract(t *testing.T) {
 	ctx := viewstest.Sandbox(t)
 	c := NewContracts(ctx).(*contracts)
 	// Asked before the rows arrive.
-	c.SetSize(120, 30)
+	d := viewstest.NewSyncDriver(t, c, 120, 30, viewstest.NoInit)
 	init := c.Init()
 	want := ctx.Session.Fixtures.ContractIDs[1]
-	viewstest.Settle(c, c.Update(ShowContract{ID: want}))
-	viewstest.Settle(c, init)
+	d.Run(c.Update(ShowContract{ID: want}))
+	d.Run(init)
 	if row, _ := c.Table.Selected(); row.ID != want || c.Focused != want {
 		t.Fatalf("cursor on %q, details of %q; want %q", row.ID, c.Focused, want)
 	}
@@ -30,15 +30,13 @@ func TestShowContract(t *testing.T) {
 	all := c.Table.Len()
 	first := ctx.Session.Fixtures.ContractIDs[0]
 	c.Update(viewstest.Key("/"))
-	for _, r := range "Team" {
-		viewstest.Settle(c, c.Update(viewstest.Key(string(r))))
-	}
-	viewstest.Settle(c, c.Update(viewstest.Key("enter")))
+	d.Type("Team")
+	d.Keys("enter")
 	if c.Table.Query() == "" || c.Table.Len() == all {
 		t.Fatalf("the filter is not in force: %q, %d rows", c.Table.Query(), c.Table.Len())
 	}
 	for _, id := range []string{want, first} {
-		viewstest.Settle(c, c.Update(ShowContract{ID: id}))
+		d.Run(c.Update(ShowContract{ID: id}))
 		if row, _ := c.Table.Selected(); row.ID != id || c.Focused != id {
 			t.Errorf("cursor on %q, details of %q; want %q", row.ID, c.Focused, id)
 		}
@@ -55,8 +53,7 @@ func TestContractsNarrowKeepType(t *testing.T) {
 	ctx := viewstest.Sandbox(t)
 	ctx.Compact = true // below 80x24: no side pane, as the dashboard lays it out
 	c := NewContracts(ctx).(*contracts)
-	c.SetSize(60, 18)
-	viewstest.Settle(c, c.Init())
+	viewstest.NewSyncDriver(t, c, 60, 18)
 	view := ansi.Strip(c.View())
 	header, _, _ := strings.Cut(view, "\n")
 	for _, want := range []string{"Name", "Type", "Balance"} {

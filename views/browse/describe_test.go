@@ -30,8 +30,7 @@ func opened(cmd tea.Cmd) views.Screen {
 func TestDetailsScrollAndOpen(t *testing.T) {
 	ctx := viewstest.Sandbox(t)
 	c := NewContracts(ctx)
-	c.SetSize(80, 14)
-	viewstest.Settle(c, c.Init())
+	viewstest.NewSyncDriver(t, c, 80, 14)
 	view := ansi.Strip(c.View())
 	if !strings.Contains(view, "J scroll") {
 		t.Fatalf("the detail pane should not fit at 80x14:\n%s", view)
@@ -57,8 +56,7 @@ func TestDetailsScrollAndOpen(t *testing.T) {
 	}
 
 	p := NewPools(ctx)
-	p.SetSize(120, 30)
-	viewstest.Settle(p, p.Init())
+	viewstest.NewSyncDriver(t, p, 120, 30)
 	if page := opened(p.Update(viewstest.Key("d"))); page == nil || page.Title() != "Details" {
 		t.Errorf("d on a pool (whose enter opens its stakes) opened %v", page)
 	}
@@ -76,8 +74,7 @@ func TestActionsOnlyWhereTheyCanWork(t *testing.T) {
 	}
 	ctx := viewstest.Sandbox(t)
 	c := NewContracts(ctx).(*contracts)
-	c.SetSize(120, 30)
-	viewstest.Settle(c, c.Init())
+	viewstest.NewSyncDriver(t, c, 120, 30)
 	for c.Table.Len() > 0 {
 		row, _ := c.Table.Selected()
 		if row.Type == "STAKING" {

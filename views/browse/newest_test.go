@@ -19,7 +19,6 @@ func TestRequestsOpenOnTheNewest(t *testing.T) {
 		}
 	}
 	r := NewRequests(ctx).(*requests)
-	r.SetSize(120, 30)
 	selected := func() int {
 		t.Helper()
 		row, ok := r.Table.Selected()
@@ -29,16 +28,17 @@ func TestRequestsOpenOnTheNewest(t *testing.T) {
 		return row.N
 	}
 	call()
-	viewstest.Settle(r, r.refresh())
+	// Init's wait for the log to change is dropped: the test refreshes.
+	d := viewstest.NewSyncDriver(t, r, 120, 30, viewstest.DropWaiting)
 	call()
 	call()
-	viewstest.Settle(r, r.refresh())
+	d.Run(r.refresh())
 	if got := selected(); got != 2 {
 		t.Fatalf("the cursor is on request %d, want the newest, 2:\n%s", got, r.View())
 	}
-	viewstest.Settle(r, r.Update(viewstest.Key("down")))
+	d.Keys("down")
 	call()
-	viewstest.Settle(r, r.refresh())
+	d.Run(r.refresh())
 	if got := selected(); got != 1 {
 		t.Errorf("the cursor left request 1, which the user chose, for %d", got)
 	}

@@ -19,8 +19,7 @@ func TestRequestsCurlOnTheEmbeddedSandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := NewRequests(ctx).(*requests)
-	r.SetSize(120, 30)
-	viewstest.Settle(r, r.refresh())
+	viewstest.NewSyncDriver(t, r, 120, 30, viewstest.DropWaiting)
 	if _, ok := r.Table.Selected(); !ok {
 		t.Fatalf("no request listed:\n%s", r.View())
 	}

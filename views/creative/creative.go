@@ -21,10 +21,11 @@ import (
 	"allot/views/widget"
 )
 
-// The writes of an upload, named as the CLI names them.
+// The request paths of an upload's writes, the names the CLI and the
+// journal give them.
 const (
-	opURL    = "portals/creatives/upload-url"
-	opCreate = "portals/creatives/create"
+	pathUploadURL = "portals/creatives/upload-url"
+	pathCreate    = "portals/creatives/create"
 )
 
 type stage int
@@ -309,7 +310,7 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 func Reopen(ctx *views.Context, op, ref, write string, body []byte, at time.Time) views.Screen {
 	sent := act.Sent{Op: op, Ref: ref, Write: write, Body: body}
 	switch op {
-	case opURL:
+	case pathUploadURL:
 		var req api.UploadURLRequest
 		if !views.SameJSON(body, &req) {
 			return nil
@@ -317,7 +318,7 @@ func Reopen(ctx *views.Context, op, ref, write string, body []byte, at time.Time
 		w := views.NewLostWrite(ctx, "creative upload URL", sent, at)
 		w.NoResend = "An upload URL changes nothing by itself: upload the file again with :creative."
 		return w
-	case opCreate:
+	case pathCreate:
 		var req api.CreateCreativeRequest
 		if !views.SameJSON(body, &req) {
 			return nil

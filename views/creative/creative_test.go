@@ -367,7 +367,7 @@ func TestCreativeRegisterLostNotApplied(t *testing.T) {
 		t.Fatalf("seed %d: the second registration failed: %s", lostSeed, c.err)
 	}
 	writes := viewstest.Writes(t, ctx.Journal)
-	if len(writes) != 3 || writes[1].Op != opCreate || writes[2].Op != opCreate || string(writes[1].Data) != string(writes[2].Data) {
+	if len(writes) != 3 || writes[1].Op != pathCreate || writes[2].Op != pathCreate || string(writes[1].Data) != string(writes[2].Data) {
 		t.Fatalf("journal %+v, want the registration twice, the same bytes", writes)
 	}
 	if n := appliedCount(ctx, "portals/creatives/create"); n != 1 {

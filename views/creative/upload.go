@@ -36,9 +36,9 @@ func (c *creative) review() tea.Cmd {
 		fmt.Sprintf("Type: %s (from the %s) · Size: %s", c.file.Type, c.file.TypeFrom, views.ByteSize(c.file.Size)),
 		"Name: " + c.nameF.Value() + " · Portal: " + c.portalF.Value(),
 		"",
-		"1. POST " + opURL + " " + string(body),
+		"1. POST " + pathUploadURL + " " + string(body),
 		"2. PUT the file's bytes to the upload URL it returns (Content-Type: " + c.file.Type + ")",
-		"3. POST " + opCreate + " " + string(create),
+		"3. POST " + pathCreate + " " + string(create),
 	}
 	for i, l := range lines {
 		lines[i] = sanitize.Line(l) // a path and a name are what the disk and the user gave
@@ -65,7 +65,7 @@ func (c *creative) askRegister() {
 		}
 		question = prompt
 	}
-	c.ask("Register again: POST "+opCreate, "The body, exactly as it will be sent:", views.PrettyBody(body), c.ctx.Confirm("creative-register", question))
+	c.ask("Register again: POST "+pathCreate, "The body, exactly as it will be sent:", views.PrettyBody(body), c.ctx.Confirm("creative-register", question))
 	c.state = stageRetry
 }
 
@@ -193,7 +193,7 @@ func (c *creative) registered(answer *views.Answer[*api.Creative]) tea.Cmd {
 		return nil
 	}
 	body, _ := json.Marshal(c.registration(c.uploaded))
-	written, lost := answer.Lost(act.Sent{Op: opCreate, Ref: c.file.Name, Body: body})
+	written, lost := answer.Lost(act.Sent{Op: pathCreate, Ref: c.file.Name, Body: body})
 	c.unknown, c.outcome = lost, views.Outcome{}
 	c.fail("register", answer.Err)
 	if lost {

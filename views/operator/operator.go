@@ -228,9 +228,9 @@ func (o *operator) fitScroll() {
 		o.scroll.SetLines(o.resultLines())
 		o.scroll.SetSize(o.width, o.height-3)
 	case o.state == stageUnknown:
-		// The body between what the check found and the keys.
+		// The body under what the check found and its "Body sent:" line.
 		o.scroll.SetLines(o.lines)
-		o.scroll.SetSize(o.width, max(o.height-len(o.unknownHead())-1-len(o.unknownTail()), 1))
+		o.scroll.SetSize(o.width, max(o.height-len(o.unknownHead())-1, 1))
 	}
 }
 

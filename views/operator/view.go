@@ -121,8 +121,8 @@ func (o *operator) resultView() []string {
 
 func (o *operator) unknownView() []string {
 	lines := append(o.unknownHead(), o.ctx.Styles.Muted.Render("Body sent:"))
-	lines = append(lines, o.scroll.View()...)
-	return append(lines, o.unknownTail()...)
+	// Its keys are the footer's (ShortHelp), as on every other page.
+	return append(lines, o.scroll.View()...)
 }
 
 // unknownHead is what the page of an unknown outcome says above the body
@@ -155,15 +155,6 @@ func (o *operator) unknownHead() []string {
 		lines = append(lines, wrap(o.hint)...)
 	}
 	return lines
-}
-
-// unknownTail is the keys of the page of an unknown outcome.
-func (o *operator) unknownTail() []string {
-	keys := "c check · r resend (asks first) · ↑/↓ scroll the body · esc close"
-	if o.outcome.Applied() {
-		keys = "↑/↓ scroll the body · esc close"
-	}
-	return []string{"", o.ctx.Styles.Muted.Render(keys)}
 }
 
 // errorCause is the innermost reason of err, short.

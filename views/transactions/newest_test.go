@@ -28,11 +28,11 @@ func TestTransactionsOpenOnTheNewest(t *testing.T) {
 		}
 	}
 	tr := New(ctx, reopen.Unknown).(*transactions)
-	tr.SetSize(120, 30)
 	send("0xaaa")
-	viewstest.Settle(tr, tr.Reload())
+	// Init's poll timer is dropped: the test reloads the list itself.
+	drv := viewstest.NewSyncDriver(t, tr, 120, 30, viewstest.DropWaiting)
 	send("0xbbb")
-	viewstest.Settle(tr, tr.Reload())
+	drv.Run(tr.Reload())
 	if row, ok := tr.Table.Selected(); !ok || row.ID != "0xbbb" {
 		t.Fatalf("the cursor is on %q, want the newest, 0xbbb:\n%s", row.ID, tr.View())
 	}

@@ -85,24 +85,46 @@ type Driver struct {
 	// sync: Run waits for every command; spinner ticks are dropped (each
 	// asks for the next, so waiting for them would never end).
 	sync bool
+	// patience, if set, is how long a sync driver waits for a command
+	// before dropping it (DropWaiting).
+	patience time.Duration
+	noInit   bool
 }
 
+// An Option changes how a driver runs its screen.
+type Option func(*Driver)
+
+// DropWaiting makes a sync driver drop a command that waits for more than
+// half a second instead of failing the test: one that answers only when
+// something changes (the request log's change feed) or after a while (a
+// poll's timer), which a test that reloads the screen itself never needs.
+func DropWaiting(d *Driver) { d.patience = 500 * time.Millisecond }
+
+// NoInit leaves the screen's Init to the test (d.Run(s.Init())), for one
+// that sends the screen something before its first rows arrive.
+func NoInit(d *Driver) { d.noInit = true }
+
 // NewDriver sizes s to w x h and runs its Init.
-func NewDriver(t *testing.T, s views.Screen, w, h int) *Driver {
-	d := &Driver{T: t, S: s, async: make(chan tea.Msg, 4096)}
-	s.SetSize(w, h)
-	d.Run(s.Init())
-	return d
+func NewDriver(t *testing.T, s views.Screen, w, h int, opts ...Option) *Driver {
+	return start(&Driver{T: t, S: s, async: make(chan tea.Msg, 4096)}, w, h, opts)
 }
 
 // NewSyncDriver is NewDriver for a screen whose commands all end (none
-// follows a feed): Run waits for each, its answers and theirs. A form's
-// cursor must not blink (widget.Form.SetCursorMode), or every focus
-// change waits out a blink.
-func NewSyncDriver(t *testing.T, s views.Screen, w, h int) *Driver {
-	d := &Driver{T: t, S: s, async: make(chan tea.Msg, 4096), sync: true}
-	s.SetSize(w, h)
-	d.Run(s.Init())
+// follows a feed, unless DropWaiting): Run waits for each, its answers and
+// theirs. A form's cursor must not blink (widget.Form.SetCursorMode), or
+// every focus change waits out a blink.
+func NewSyncDriver(t *testing.T, s views.Screen, w, h int, opts ...Option) *Driver {
+	return start(&Driver{T: t, S: s, async: make(chan tea.Msg, 4096), sync: true}, w, h, opts)
+}
+
+func start(d *Driver, w, h int, opts []Option) *Driver {
+	for _, o := range opts {
+		o(d)
+	}
+	d.S.SetSize(w, h)
+	if !d.noInit {
+		d.Run(d.S.Init())
+	}
 	return d
 }
 
@@ -127,13 +149,20 @@ func (d *Driver) Run(cmd tea.Cmd) {
 }
 
 // wait is the answer on ch; a command that runs for a minute fails the
-// test.
+// test, or, with DropWaiting, one that waits longer than that is dropped.
 func (d *Driver) wait(ch <-chan tea.Msg) tea.Msg {
 	d.T.Helper()
+	limit := time.Minute
+	if d.patience > 0 {
+		limit = d.patience
+	}
 	select {
 	case msg := <-ch:
 		return msg
-	case <-time.After(time.Minute):
+	case <-time.After(limit):
+		if d.patience > 0 {
+			return nil
+		}
 		d.T.Fatalf("a command ran for a minute; view:\n%s", d.S.View())
 		return nil
 	}
@@ -244,27 +273,4 @@ func Writes(t *testing.T, j *journal.Journal) []journal.Entry {
 		}
 	}
 	return out
-}
-
-// Settle feeds cmd's messages back to s until none is left; a command that
-// waits for more than a moment (the request log's change feed) is dropped.
-func Settle(s views.Screen, cmd tea.Cmd) {
-	for queue := []tea.Cmd{cmd}; len(queue) > 0; queue = queue[1:] {
-		if queue[0] == nil {
-			continue
-		}
-		got := make(chan tea.Msg, 1)
-		go func(c tea.Cmd) { got <- c() }(queue[0])
-		select {
-		case msg := <-got:
-			if batch, ok := msg.(tea.BatchMsg); ok {
-				queue = append(queue, batch...)
-				continue
-			}
-			if msg != nil {
-				queue = append(queue, s.Update(msg))
-			}
-		case <-time.After(500 * time.Millisecond):
-		}
-	}
 }
