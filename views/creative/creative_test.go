@@ -313,7 +313,10 @@ func TestCreativeRegisterAgain(t *testing.T) {
 	// are the upload URL, the upload and the registration.
 	ctx, d, c := onLogo(t, sandbox.Options{Faults: sandbox.Faults{Malformed: 0.5, Seed: 47}}, 100, 30)
 	d.Keys("ctrl+s", "y")
-	d.Until("the failure", func() bool { return c.state == stageFailed || c.state == stageDone })
+	// The check starts as the answer is lost; wait for its verdict too.
+	d.Until("the failure, checked", func() bool {
+		return c.state == stageDone || c.state == stageFailed && !c.outcome.Checking()
+	})
 	view := strings.Join(strings.Fields(ansi.Strip(c.View())), " ")
 	if c.state != stageFailed || !strings.Contains(c.err, "register") || !strings.Contains(view, "may or may not be registered") ||
 		!strings.Contains(view, "Checked: the service applied it") || strings.Contains(view, "r: register") {
