@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/bubbles/spinner"
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api"
@@ -22,24 +20,6 @@ import (
 	"allot/views/viewstest"
 	"allot/views/widget"
 )
-
-// lostDrive runs cmd and feeds what it answers back to scr, until nothing
-// is left to run; the spinner's ticks are not fed (they come as long as a
-// resend is on its way, and the resend's answer is run after them).
-func lostDrive(scr views.Screen, cmd tea.Cmd) {
-	if cmd == nil {
-		return
-	}
-	switch msg := cmd().(type) {
-	case nil, spinner.TickMsg:
-	case tea.BatchMsg:
-		for _, c := range msg {
-			lostDrive(scr, c)
-		}
-	default:
-		lostDrive(scr, scr.Update(msg))
-	}
-}
 
 // TestReopenEveryKind: an UNKNOWN creative registration, creative upload
 // URL or claim request opens from Transactions, as transactions and
@@ -124,8 +104,7 @@ func TestReopenEveryKind(t *testing.T) {
 				if scr == nil {
 					t.Fatal("the row does not reopen")
 				}
-				scr.SetSize(100, 40)
-				lostDrive(scr, scr.Init())
+				d := viewstest.NewSyncDriver(t, scr, 100, 40)
 				v := strings.Join(strings.Fields(ansi.Strip(scr.View())), " ")
 				found := map[bool]string{true: "Checked: the service applied it", false: "Checked: the service did not apply it"}[apply]
 				if !strings.Contains(v, "Outcome unknown: "+tc.kind) || !strings.Contains(v, found) ||
@@ -140,7 +119,7 @@ func TestReopenEveryKind(t *testing.T) {
 					res, _ := j.Read()
 					return len(journal.Writes(res.Entries))
 				}
-				lostDrive(scr, scr.Update(viewstest.Key("r")))
+				d.Keys("r")
 				asked := strings.Contains(scr.View(), "Send this request again?")
 				if want := tc.resend && !apply; asked != want {
 					t.Fatalf("r asks to send again: %v, want %v:\n%s", asked, want, scr.View())
@@ -151,12 +130,12 @@ func TestReopenEveryKind(t *testing.T) {
 					}
 					return
 				}
-				lostDrive(scr, scr.Update(viewstest.Key("n")))
+				d.Keys("n")
 				if requests() != 1 || strings.Contains(scr.View(), "Send this request again?") {
 					t.Fatalf("n: %d writes journaled, view:\n%s", requests(), scr.View())
 				}
-				lostDrive(scr, scr.Update(viewstest.Key("r")))
-				lostDrive(scr, scr.Update(viewstest.Key("y")))
+				d.Keys("r")
+				d.Keys("y")
 				res, _ := j.Read()
 				writes := journal.Writes(res.Entries)
 				if len(writes) != 2 || !bytes.Equal(writes[1].Request.Data, writes[0].Request.Data) || !writes[1].Settled() {
