@@ -129,6 +129,9 @@ func TestOperatorValidSubmit(t *testing.T) {
 				!strings.Contains(v, "Their execution is not reported by the interface") {
 				t.Fatalf("result screen:\n%s", v)
 			}
+			if strings.Contains(v, "esc close") {
+				t.Errorf("the result page draws its keys; they are the footer's:\n%s", v)
+			}
 			for _, tx := range h.o.result.Transactions {
 				if !strings.Contains(v, tx.TransactionID+"  CREATED") {
 					t.Errorf("transaction %s not shown:\n%s", tx.TransactionID, v)

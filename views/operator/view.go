@@ -115,8 +115,7 @@ func (o *operator) resultView() []string {
 	lines = append(lines, o.scroll.View()...)
 	// The status above is the service's answer, and the last it gives.
 	return append(lines, "They are on the Transactions screen (4).",
-		"Their execution is not reported by the interface: no later state will be shown.",
-		o.ctx.Styles.Muted.Render("esc closes this page"))
+		"Their execution is not reported by the interface: no later state will be shown.")
 }
 
 func (o *operator) unknownView() []string {
