@@ -89,7 +89,8 @@ func reserved(k string, m views.Mode) bool {
 // interfere. Typing says a text field has the focus there: what it types
 // and its editing keys are not the screen's to name. Idle names keys its
 // help rightly offers that happen to do nothing in that very state (up on
-// a table's first row).
+// a table's first row). A case no key changes checks nothing and fails:
+// a state that answers no key has no help to check.
 type HelpCase struct {
 	Name   string
 	Build  func(t *testing.T) views.Screen
@@ -118,6 +119,9 @@ func CheckHelp(t *testing.T, c HelpCase) {
 func helpDrift(t *testing.T, c HelpCase) []string {
 	var drift []string
 	first := c.Build(t)
+	if first == nil {
+		return []string{"Build gave no screen: the case checks nothing"}
+	}
 	mode := first.Mode()
 	full, short := Helped(first.FullHelp()...), Helped(first.ShortHelp())
 	for k := range short {
@@ -132,6 +136,9 @@ func helpDrift(t *testing.T, c HelpCase) []string {
 			continue
 		}
 		s := c.Build(t)
+		if s == nil {
+			return append(drift, "Build gave no screen: the case checks nothing")
+		}
 		before := state(s)
 		cmd := s.Update(k)
 		after := state(s)
@@ -142,6 +149,11 @@ func helpDrift(t *testing.T, c HelpCase) []string {
 		if !full[name] {
 			drift = append(drift, fmt.Sprintf("%q is handled (command %v, state changed %v) but not in the help", name, cmd != nil, after != before))
 		}
+	}
+	// A state no key changes is a case built wrong (a screen still
+	// loading, say): its help would pass unchecked.
+	if len(did) == 0 {
+		drift = append(drift, "no key does anything in this state: the case checks nothing")
 	}
 	seen := map[key.Help]bool{}
 	for _, g := range append(first.FullHelp(), first.ShortHelp()) {
