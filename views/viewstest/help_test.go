@@ -64,6 +64,7 @@ func TestHelpDrift(t *testing.T) {
 		{"unnamed", toy{help: []key.Binding{bind("x")}}, HelpCase{}, []string{`"y" is handled`}},
 		{"dead", toy{help: []key.Binding{bind("x"), bind("y"), bind("z")}}, HelpCase{}, []string{`offers "z"`}},
 		{"idle", toy{help: []key.Binding{bind("x"), bind("y"), bind("z")}}, HelpCase{Idle: []string{"z"}}, nil},
+		{"idle but acts", toy{help: []key.Binding{bind("x"), bind("y")}}, HelpCase{Idle: []string{"x"}}, []string{`"x" is named idle`}},
 		// q quits while the screen is idle; typed while it takes keys.
 		{"root's q", toy{help: []key.Binding{bind("x"), bind("y")}}, HelpCase{}, nil},
 		{"typing", toy{typed: true, mode: views.Mode{TakesKeys: true}, help: []key.Binding{bind("x"), bind("y")}}, HelpCase{Typing: true}, nil},
