@@ -48,13 +48,17 @@ func (e *NoPoolError) IDList() string {
 func (e *NoPoolError) RefText() string { return sanitize.Truncate(e.Ref, 60) }
 
 // PoolByRef is the pool among pools whose id is ref, else the one named
-// ref exactly, else the one named ref but for case. A ref that fits no
+// ref exactly, else the one named ref but for case (a pool listed without
+// an id is never one: nothing could be read of it). A ref that fits no
 // pool, or whose name fits more than one, is a *NoPoolError: the dashboard
 // and the command line never guess between two pools.
 func PoolByRef(pools []Pool, ref string) (Pool, error) {
 	var exact, folded []int
 	for i, p := range pools {
 		switch {
+		case p.ID == "":
+			// Nothing to read or stake in: a hostile list's, never picked
+			// (an empty ref would fit it).
 		case p.ID == ref:
 			return p, nil
 		case p.Name == ref:

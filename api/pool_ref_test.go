@@ -87,3 +87,20 @@ func idsOf(pools []Pool) []string {
 	}
 	return ids
 }
+
+// TestPoolByRefSkipsPoolsWithoutID: a pool the service lists with no id
+// cannot be read or staked in; an empty ref (or its name) must not pick
+// it, which would ask for the stakes of pool "".
+func TestPoolByRefSkipsPoolsWithoutID(t *testing.T) {
+	pools := []Pool{{ID: "", Name: "Whale pool"}, {ID: "p2", Name: "Shrimp pool"}}
+	for _, ref := range []string{"", "Whale pool", "whale POOL"} {
+		p, err := PoolByRef(pools, ref)
+		var none *NoPoolError
+		if !errors.As(err, &none) {
+			t.Errorf("PoolByRef(%q) = %+v, %v; want a NoPoolError", ref, p, err)
+		}
+	}
+	if p, err := PoolByRef(pools, "shrimp pool"); err != nil || p.ID != "p2" {
+		t.Errorf("shrimp pool: %+v, %v", p, err)
+	}
+}

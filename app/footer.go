@@ -12,11 +12,8 @@ import (
 	"allot/views/widget"
 )
 
-// pageKeys are the keys of the help and the error details.
-var pageKeys = []key.Binding{
-	key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
-	key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
-}
+// keyPageClose closes the help and the error details.
+var keyPageClose = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
 
 // footer shows the screen's keys, then the global ones. The help key is
 // always there; the other global keys go before any of the screen's own,
@@ -26,7 +23,9 @@ var pageKeys = []key.Binding{
 // them all.
 func (m *Model) footer() string {
 	if m.showHelp || m.showErr {
-		return widget.Fit(m.help.ShortHelpView(pageKeys), m.width, 1)
+		// The page's scroll (home/end too) only when it is taller than
+		// the body, from the Scroll that answers those keys.
+		return widget.Fit(m.help.ShortHelpView([]key.Binding{m.page.Help("scroll"), keyPageClose}), m.width, 1)
 	}
 	var local []key.Binding
 	for _, b := range m.top().ShortHelp() {

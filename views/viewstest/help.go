@@ -89,7 +89,9 @@ func reserved(k string, m views.Mode) bool {
 // interfere. Typing says a text field has the focus there: what it types
 // and its editing keys are not the screen's to name. Idle names keys its
 // help rightly offers that happen to do nothing in that very state (up on
-// a table's first row).
+// a table's first row); one there that acts is a drift. A case no key
+// changes checks nothing and fails: a state that answers no key has no
+// help to check.
 type HelpCase struct {
 	Name   string
 	Build  func(t *testing.T) views.Screen
@@ -118,6 +120,9 @@ func CheckHelp(t *testing.T, c HelpCase) {
 func helpDrift(t *testing.T, c HelpCase) []string {
 	var drift []string
 	first := c.Build(t)
+	if first == nil {
+		return []string{"Build gave no screen: the case checks nothing"}
+	}
 	mode := first.Mode()
 	full, short := Helped(first.FullHelp()...), Helped(first.ShortHelp())
 	for k := range short {
@@ -132,6 +137,9 @@ func helpDrift(t *testing.T, c HelpCase) []string {
 			continue
 		}
 		s := c.Build(t)
+		if s == nil {
+			return append(drift, "Build gave no screen: the case checks nothing")
+		}
 		before := state(s)
 		cmd := s.Update(k)
 		after := state(s)
@@ -141,6 +149,18 @@ func helpDrift(t *testing.T, c HelpCase) []string {
 		did[name] = true
 		if !full[name] {
 			drift = append(drift, fmt.Sprintf("%q is handled (command %v, state changed %v) but not in the help", name, cmd != nil, after != before))
+		}
+	}
+	// A state no key changes is a case built wrong (a screen still
+	// loading, say): its help would pass unchecked.
+	if len(did) == 0 {
+		drift = append(drift, "no key does anything in this state: the case checks nothing")
+	}
+	// Idle excuses a key that does nothing here; one that acts is named
+	// there by mistake, and would excuse a binding gone dead later.
+	for _, k := range c.Idle {
+		if did[k] {
+			drift = append(drift, fmt.Sprintf("%q is named idle but does something", k))
 		}
 	}
 	seen := map[key.Help]bool{}

@@ -19,6 +19,8 @@ type toy struct {
 	text  string
 	help  []key.Binding
 	typed bool
+	// inert: it answers no key.
+	inert bool
 }
 
 func (s *toy) Title() string             { return "toy" }
@@ -30,6 +32,7 @@ func (s *toy) FullHelp() [][]key.Binding { return [][]key.Binding{s.help} }
 func (s *toy) Update(msg tea.Msg) tea.Cmd {
 	k, _ := msg.(tea.KeyMsg)
 	switch {
+	case s.inert:
 	case k.String() == "x":
 		s.text += "x"
 	case k.String() == "y":
@@ -61,12 +64,18 @@ func TestHelpDrift(t *testing.T) {
 		{"unnamed", toy{help: []key.Binding{bind("x")}}, HelpCase{}, []string{`"y" is handled`}},
 		{"dead", toy{help: []key.Binding{bind("x"), bind("y"), bind("z")}}, HelpCase{}, []string{`offers "z"`}},
 		{"idle", toy{help: []key.Binding{bind("x"), bind("y"), bind("z")}}, HelpCase{Idle: []string{"z"}}, nil},
+		{"idle but acts", toy{help: []key.Binding{bind("x"), bind("y")}}, HelpCase{Idle: []string{"x"}}, []string{`"x" is named idle`}},
 		// q quits while the screen is idle; typed while it takes keys.
 		{"root's q", toy{help: []key.Binding{bind("x"), bind("y")}}, HelpCase{}, nil},
 		{"typing", toy{typed: true, mode: views.Mode{TakesKeys: true}, help: []key.Binding{bind("x"), bind("y")}}, HelpCase{Typing: true}, nil},
 		{"typed q is a key", toy{mode: views.Mode{TakesKeys: true}, help: []key.Binding{bind("x"), bind("y")}}, HelpCase{}, []string{`"q" is handled`}},
+		// Every key the screen answers is the dashboard's: nothing is checked.
+		{"nothing tried", toy{mode: views.Mode{TakesKeys: true}, inert: true}, HelpCase{}, []string{"checks nothing"}},
+		{"no screen", toy{}, HelpCase{Build: func(*testing.T) views.Screen { return nil }}, []string{"no screen"}},
 	} {
-		c.c.Build = build(c.s)
+		if c.c.Build == nil {
+			c.c.Build = build(c.s)
+		}
 		got := helpDrift(t, c.c)
 		if len(got) != len(c.want) || !slices.ContainsFunc(got, func(g string) bool { return len(c.want) == 0 || strings.Contains(g, c.want[0]) }) && len(c.want) > 0 {
 			t.Errorf("%s: drift %q, want %q", c.name, got, c.want)

@@ -47,14 +47,11 @@ func (s *Scroll) Top() int { return s.top }
 // Below is how many lines are under the window.
 func (s *Scroll) Below() int { return max(len(s.lines)-s.top-s.page(), 0) }
 
-// Scrolls reports whether there is anything to scroll to.
-func (s *Scroll) Scrolls() bool { return s.top > 0 || s.Below() > 0 }
-
 // Help is the binding of the keys Key answers, for a screen's help, said
 // to do desc; it is enabled only when there is something to scroll to.
 func (s *Scroll) Help(desc string) key.Binding {
 	b := key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown", "home", "end"), key.WithHelp("↑/↓/pgup/pgdn", desc))
-	b.SetEnabled(s.Scrolls())
+	b.SetEnabled(s.top > 0 || s.Below() > 0)
 	return b
 }
 
