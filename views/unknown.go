@@ -70,7 +70,22 @@ func NewLostWrite(ctx *Context, kind string, sent act.Sent, at time.Time) *LostW
 	return w
 }
 
-func (w *LostWrite) Title() string { return "Unknown " + w.kind }
+func (w *LostWrite) Title() string {
+	if w.result != nil {
+		return "Sent again: " + w.kind
+	}
+	return "Unknown " + w.kind
+}
+
+// heading is the page's first line: what is known of the write. Once the
+// resend answered, that is no longer an unknown outcome, though what was
+// found of the first write stays below it.
+func (w *LostWrite) heading() string {
+	if w.result != nil {
+		return "Sent again: " + w.kind
+	}
+	return "Outcome unknown: " + w.kind
+}
 
 func (w *LostWrite) Init() tea.Cmd { return w.check() }
 
@@ -195,7 +210,7 @@ func (w *LostWrite) fit() {
 	// A paragraph takes at most four lines: what a hostile service answers
 	// does not push the body off the page.
 	para := func(s string) []string { return strings.Split(widget.Page(s, w.width, 4), "\n") }
-	w.top = []string{w.ctx.Styles.Title.Render(sanitize.Truncate("Outcome unknown: "+w.kind, w.width))}
+	w.top = []string{w.ctx.Styles.Title.Render(sanitize.Truncate(w.heading(), w.width))}
 	w.top = append(w.top, para(fmt.Sprintf("The request was sent at %s and no readable answer came: the service may or may not have applied it.",
 		w.at.UTC().Format("15:04:05 MST on 2 Jan 2006")))...)
 	if note := w.outcome.Note(); note != "" {

@@ -178,6 +178,13 @@ func TestLostWriteResendEnds(t *testing.T) {
 				if w.Mode().Busy || !strings.Contains(words(plain(w)), tc.want) {
 					t.Fatalf("the answer was not taken:\n%s", plain(w))
 				}
+				// What is known now is on top, not "Outcome unknown".
+				if top, _, _ := strings.Cut(plain(w), "\n"); !strings.HasPrefix(top, "Sent again: claim request") || w.Title() != "Sent again: claim request" {
+					t.Fatalf("the title is %q (tab %q) once the resend answered:\n%s", top, w.Title(), plain(w))
+				}
+				if !strings.Contains(words(plain(w)), words(w.outcome.Note())) {
+					t.Fatalf("what the check of the first write found is gone:\n%s", plain(w))
+				}
 				return
 			}
 			feed(w, w.Update(answer))
@@ -187,6 +194,9 @@ func TestLostWriteResendEnds(t *testing.T) {
 			}
 			if n := len(strings.Split(v, "\n")); n > 20 {
 				t.Fatalf("%d lines on a page of 20:\n%s", n, v)
+			}
+			if top, _, _ := strings.Cut(v, "\n"); !strings.HasPrefix(top, "Outcome unknown: claim request") {
+				t.Fatalf("the title is %q, though the outcome is still unknown:\n%s", top, v)
 			}
 			if tc.name == "lost again" {
 				if w.outcome.Sent().Write == first.Write || w.outcome.Sent().Write == "" {

@@ -320,6 +320,11 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 		s.shown, s.shownFor = msg.bins, msg.key
 		return nil
 	case tea.KeyMsg:
+		if s.noSession() {
+			// Nothing to read, filter or chart, and r would only say so
+			// again: esc, the footer's, is the way on.
+			return nil
+		}
 		if s.pool.ID == "" {
 			// No pool yet: nothing to filter, sort or chart; r looks again.
 			if key.Matches(msg, views.KeyRefresh) {
@@ -352,7 +357,16 @@ func (s *stakes) histogramKeys() []key.Binding {
 	return []key.Binding{k.Filter, k.ClearFilter}
 }
 
+// noSession is whether the screen was opened with no session: its error
+// state then is all it shows, and no key of its own does anything.
+func (s *stakes) noSession() bool { return errors.Is(s.Err, errNoSession) }
+
 func (s *stakes) View() string {
+	if s.noSession() {
+		// Not the list's failed load: it offers r, which has no one to ask.
+		text := "✗ stakes: " + errNoSession.Error() + "\n\nesc: back"
+		return widget.Page(text, s.Width, max(s.Height, 1))
+	}
 	var none *api.NoPoolError
 	if errors.As(s.Err, &none) {
 		text := "✗ stakes: " + sanitize.Line(none.Error()) + "\n\nesc: back · r: look again"
@@ -378,6 +392,9 @@ func (s *stakes) View() string {
 }
 
 func (s *stakes) ShortHelp() []key.Binding {
+	if s.noSession() {
+		return nil
+	}
 	if s.pool.ID == "" {
 		return []key.Binding{views.KeyRefresh}
 	}
@@ -395,6 +412,9 @@ func (s *stakes) ShortHelp() []key.Binding {
 
 // FullHelp lists h and r too: the list's own help does not know them.
 func (s *stakes) FullHelp() [][]key.Binding {
+	if s.noSession() {
+		return nil
+	}
 	if s.pool.ID == "" {
 		return [][]key.Binding{{views.KeyRefresh}}
 	}

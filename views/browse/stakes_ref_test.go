@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
@@ -150,5 +151,39 @@ func TestStakesByRefWithoutSession(t *testing.T) {
 	d.keys("r")
 	if !errors.Is(s.LoadErr(), errNoSession) {
 		t.Errorf("after r: LoadErr %v", s.LoadErr())
+	}
+}
+
+// TestStakesWithoutSessionOffersNoRetry: with no session, r can only give
+// the same error again, so neither the screen nor its help offers it, and
+// it does nothing; the same for a pool given whole and one named by ref.
+func TestStakesWithoutSessionOffersNoRetry(t *testing.T) {
+	for name, open := range map[string]func(*views.Context) views.Screen{
+		"pool": func(ctx *views.Context) views.Screen { return NewStakes(ctx, api.Pool{ID: "p1", Name: "Whale pool"}) },
+		"ref":  func(ctx *views.Context) views.Screen { return NewStakesByRef(ctx, "Whale pool") },
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx := &views.Context{Styles: widget.DefaultStyles(), Now: time.Now, Clipboard: widget.Clipboard{Out: io.Discard}}
+			s := open(ctx).(*stakes)
+			s.SetSize(100, 20)
+			(&driver{s: s}).run(nil, s.Init())
+			view := s.View()
+			if !strings.Contains(view, "no session") {
+				t.Errorf("the screen does not say why it is empty:\n%s", view)
+			}
+			if strings.Contains(view, "r: ") || strings.Contains(view, "retry") {
+				t.Errorf("the screen offers r, which gives the same error:\n%s", view)
+			}
+			for _, row := range append([][]key.Binding{s.ShortHelp()}, s.FullHelp()...) {
+				for _, b := range row {
+					if b.Help().Key == "r" {
+						t.Errorf("help offers r: %q", b.Help().Desc)
+					}
+				}
+			}
+			if cmd := s.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")}); cmd != nil {
+				t.Error("r acted with no session to ask")
+			}
+		})
 	}
 }

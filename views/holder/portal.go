@@ -86,16 +86,48 @@ func (p *portal) SetSize(width, height int) {
 }
 
 // fitMessage wraps the sign-in message to the width and gives it the
-// height the lines around it leave: the head, the caption and the rules,
-// and the question whole.
+// rows signInLayout leaves it.
 func (p *portal) fitMessage() {
 	if p.confirm == nil {
 		return
 	}
-	around := views.LinesAt(p.head(), p.width) + 4 + lipgloss.Height(p.confirm.View())
 	p.shown.Styles = p.ctx.Styles
 	p.shown.SetLines(strings.Split(widget.Page(sanitize.Block(p.message), p.width, 0), "\n"))
-	p.shown.SetSize(p.width, p.height-around)
+	_, _, rows := p.signInLayout()
+	p.shown.SetSize(p.width, rows)
+}
+
+// signInLayout is what goes above the sign-in message, whether rules
+// frame it, and its rows. The question is drawn whole below it (it is
+// answered only when seen) and the message keeps two rows, a line and
+// where it scrolls; on a short page what is around them goes, the rules
+// first, then the blank line, the head's status, the title, and last the
+// caption that says the message is signed as shown.
+func (p *portal) signInLayout() (top []string, rules bool, rows int) {
+	head := strings.Split(strings.TrimSuffix(widget.Page(p.head(), p.width, 0), "\n"), "\n")
+	caption := sanitize.Truncate("Sign-in message (EIP-4361), exactly as it will be signed:", p.width)
+	free := p.height - lipgloss.Height(p.confirm.View()) - 2
+	top, rules = append(append(head, ""), caption), true
+	if len(top)+2 > free {
+		rules = false
+	}
+	if len(top) > free {
+		top = append(head, caption)
+	}
+	if len(top) > free {
+		top = []string{head[0], caption}
+	}
+	if len(top) > free {
+		top = []string{caption}
+	}
+	if len(top) > free {
+		top = nil
+	}
+	rows = p.height - lipgloss.Height(p.confirm.View()) - len(top)
+	if rules {
+		rows -= 2
+	}
+	return top, rules, rows
 }
 
 func (p *portal) Init() tea.Cmd { return p.loadSubmission() }
@@ -274,19 +306,24 @@ func (p *portal) askHumanity() tea.Cmd {
 
 func (p *portal) View() string {
 	st := p.ctx.Styles
+	if p.confirm != nil {
+		top, rules, _ := p.signInLayout()
+		rule := st.Border.Render(strings.Repeat("─", min(p.width, 60)))
+		out := top
+		if rules {
+			out = append(out, rule)
+		}
+		out = append(out, p.shown.View()...)
+		if rules {
+			out = append(out, rule)
+		}
+		out = append(out, p.confirm.View())
+		return widget.Page(strings.Join(out, "\n"), p.width, p.height)
+	}
 	var b strings.Builder
 	line := func(s string) { b.WriteString(s + "\n") }
 	b.WriteString(p.head())
 	_, _, signed := p.ctx.Wallet.Portal(p.ctx.Now())
-	if p.confirm != nil {
-		line("")
-		line("Sign-in message (EIP-4361), exactly as it will be signed:")
-		line(st.Border.Render(strings.Repeat("─", min(p.width, 60))))
-		line(strings.Join(p.shown.View(), "\n"))
-		line(st.Border.Render(strings.Repeat("─", min(p.width, 60))))
-		line(p.confirm.View())
-		return widget.Page(b.String(), p.width, p.height)
-	}
 	line("")
 	line(st.Title.Render("Submission"))
 	switch {

@@ -110,8 +110,14 @@ func (o *operator) sent(answer *views.Answer[*api.TransactionsResult]) tea.Cmd {
 	return o.form.Focus(o.form.Focused())
 }
 
-// askResend shows the body again and asks before sending it a second time.
+// askResend shows the body again and asks before sending it a second
+// time, or says why not: a check still running. A write found applied
+// gets no word: the check's line already says it is not sent again, and r
+// is not offered.
 func (o *operator) askResend() tea.Cmd {
+	if o.outcome.Applied() {
+		return nil
+	}
 	prompt, refused := o.outcome.Resend()
 	if o.hint = refused; refused != "" {
 		return nil

@@ -104,9 +104,13 @@ func (s *schedule) unknownNote() string {
 }
 
 // askResend shows the body again under the question Outcome.Resend gives,
-// or says why it is not sent again (a write found applied, a check still
-// running).
+// or says why it is not sent again: a check still running. A write found
+// applied gets no word: the note above the body already says it is not
+// sent again, and r is not offered.
 func (s *schedule) askResend() {
+	if s.outcome.Applied() {
+		return
+	}
 	prompt, refused := s.outcome.Resend()
 	if s.hint = refused; refused != "" {
 		s.layout()
