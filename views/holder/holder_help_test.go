@@ -27,8 +27,12 @@ func TestHolderHelpNamesEveryKeyHandled(t *testing.T) {
 		return func(t *testing.T) views.Screen {
 			d := viewstest.NewDriver(t, s, 110, 34)
 			d.Until("loaded", func() bool { return !s.Mode().Busy })
-			d.Keys(keys...)
-			d.Until("settled", func() bool { return !s.Mode().Busy })
+			// Each key once what the one before started has ended: a
+			// scroll pressed while the result loads would scroll nothing.
+			for _, k := range keys {
+				d.Keys(k)
+				d.Until("settled after "+k, func() bool { return !s.Mode().Busy })
+			}
 			return s
 		}
 	}
