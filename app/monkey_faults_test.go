@@ -29,7 +29,7 @@ import (
 )
 
 // yesCounter counts the questions answered yes, by kind, as monitor does,
-// without timing anything.
+// without monitor's checks of each frame.
 type yesCounter struct {
 	inner *Model
 	mu    sync.Mutex
