@@ -60,18 +60,21 @@ func TestMonkeyUnderFaults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the monkey takes a while")
 	}
+	// A picture to upload, in the folder :creative lists (the working
+	// directory: the process's, so set here once and only read by the
+	// seeds, which run side by side).
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "logo.png"), []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR monkey"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
 	for _, seed := range []uint64{1, 2} {
 		t.Run(fmt.Sprintf("seed-%d", seed), func(t *testing.T) {
+			t.Parallel()
 			faults, err := sandbox.ParseFaults(fmt.Sprintf("reset=0.3,malformed=0.2,seed=%d", seed))
 			if err != nil {
 				t.Fatal(err)
 			}
-			// A picture to upload, in the folder :creative lists.
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "logo.png"), []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR monkey"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			t.Chdir(dir)
 			s, err := session.Sandbox(sandbox.Options{Faults: faults, Clock: func() time.Time { return clock }}, t.TempDir())
 			if err != nil {
 				t.Fatal(err)
