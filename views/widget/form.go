@@ -301,11 +301,9 @@ func (f *Form) HasError() bool {
 	return false
 }
 
-// shown is the error fld shows now, nil while ErrorsOnLeave holds it
-// back.
+// shown is the error fld shows now, nil while ErrorsOnLeave holds it back.
 func (f *Form) shown(fld *FormField) error {
-	held := f.ErrorsOnLeave && !fld.touched
-	if fld.err == nil || held && !fld.set && !f.tried {
+	if fld.err == nil || f.ErrorsOnLeave && !fld.touched && !fld.set && !f.tried {
 		return nil
 	}
 	return fld.err
