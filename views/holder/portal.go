@@ -106,24 +106,19 @@ func (p *portal) fitMessage() {
 func (p *portal) signInLayout() (top []string, rules bool, rows int) {
 	head := strings.Split(strings.TrimSuffix(widget.Page(p.head(), p.width, 0), "\n"), "\n")
 	caption := sanitize.Truncate("Sign-in message (EIP-4361), exactly as it will be signed:", p.width)
-	free := p.height - lipgloss.Height(p.confirm.View()) - 2
-	top, rules = append(append(head, ""), caption), true
-	if len(top)+2 > free {
-		rules = false
+	question := lipgloss.Height(p.confirm.View())
+	free := p.height - question - 2
+	top = append(append(head, ""), caption)
+	rules = len(top)+2 <= free
+	// On a short page the top gives way, its least needed part first:
+	// the blank line, the head's status, the title; the caption last.
+	for _, shorter := range [][]string{append(head, caption), {head[0], caption}, {caption}, nil} {
+		if len(top) <= free {
+			break
+		}
+		top = shorter
 	}
-	if len(top) > free {
-		top = append(head, caption)
-	}
-	if len(top) > free {
-		top = []string{head[0], caption}
-	}
-	if len(top) > free {
-		top = []string{caption}
-	}
-	if len(top) > free {
-		top = nil
-	}
-	rows = p.height - lipgloss.Height(p.confirm.View()) - len(top)
+	rows = p.height - question - len(top)
 	if rules {
 		rows -= 2
 	}
