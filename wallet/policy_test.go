@@ -69,7 +69,7 @@ func TestCheckClaim(t *testing.T) {
 	}{
 		{name: "a withdraw of part of what is claimable, as asked", calls: func() []Call { return []Call{withdraw(ether(10))} },
 			policy: func(p *ClaimPolicy) { p.Amount = ether(10) },
-			facts: []string{f.vester.Hex() + " holds root 0 (found on chain) · not pinned in the profile · new", "0.001 ether (read from the chain)", "250 tokens: 250 vested"}},
+			facts:  []string{f.vester.Hex() + " holds root 0 (found on chain) · not pinned in the profile · new", "0.001 ether (read from the chain)", "250 tokens: 250 vested"}},
 		{name: "a withdraw of all that is claimable", calls: func() []Call { return []Call{withdraw(ether(250))} }},
 		{name: "withdraw(0): all that is vested", calls: func() []Call { return []Call{withdraw(new(big.Int))} }},
 		{name: "the amount asked", calls: func() []Call { return []Call{withdraw(ether(10))} },
@@ -78,10 +78,12 @@ func TestCheckClaim(t *testing.T) {
 			policy: func(p *ClaimPolicy) {
 				p.Pins.Vesters, p.Candidates, p.Amount = []common.Address{other, f.vester}, nil, ether(10)
 			},
-			facts:  []string{"holds root 0 (found on chain) · pinned in the profile"}},
+			facts: []string{"holds root 0 (found on chain) · pinned in the profile"}},
 		{name: "a vester seen before", calls: func() []Call { return []Call{withdraw(ether(10))} },
-			policy: func(p *ClaimPolicy) { p.Seen, p.Amount = func(a common.Address) bool { return a == f.vester }, ether(10) },
-			facts:  []string{"(found on chain) · not pinned in the profile"}},
+			policy: func(p *ClaimPolicy) {
+				p.Seen, p.Amount = func(a common.Address) bool { return a == f.vester }, ether(10)
+			},
+			facts: []string{"(found on chain) · not pinned in the profile"}},
 		{name: "another's allocation: anyone may send it, the tokens go to the beneficiary",
 			calls:  func() []Call { return []Call{f.withdrawCall(t, aliceLeaf, f.bob.Address(), ether(1))} },
 			policy: func(p *ClaimPolicy) { p.Signer, p.Amount = f.bob.Address(), ether(1) },
@@ -126,7 +128,7 @@ func TestCheckClaim(t *testing.T) {
 		{name: "part of what is claimable when all was asked", calls: func() []Call { return []Call{withdraw(ether(249))} },
 			refused: []string{"call 1 withdraws 249 tokens; you asked for all that is claimable (250 tokens)"}},
 		{name: "more than claimable", calls: func() []Call { return []Call{withdraw(ether(251))} },
-			policy: func(p *ClaimPolicy) { p.Amount = ether(251) },
+			policy:  func(p *ClaimPolicy) { p.Amount = ether(251) },
 			refused: []string{"withdraws 251 tokens; 250 are claimable now"}},
 		{name: "another amount than asked", calls: func() []Call { return []Call{withdraw(ether(11))} },
 			policy: func(p *ClaimPolicy) { p.Amount = ether(10) }, refused: []string{"withdraws 11 tokens; you asked for 10"}},
