@@ -90,7 +90,7 @@ func TestStakeBeyondTheWalletRefusedInDashboard(t *testing.T) {
 	f.runes("2").wait("Season").runes("S").wait("Stake in")
 	f.typ("300000").key(tea.KeyEnter).wait("REFUSED by the signing policy; nothing can be signed")
 	f.wait("✗ not signed: the signing policy refused it, for the reasons above")
-	if !strings.Contains(f.seen.String(), "transaction 2 stakes 300000 tokens; the account " + owner.Hex() + " holds 250000") {
+	if !strings.Contains(f.seen.String(), "transaction 2 stakes 300000 tokens; the account "+owner.Hex()+" holds 250000") {
 		t.Errorf("the refusal does not say what the wallet holds:\n%s", f.seen.String())
 	}
 	var pool string
@@ -144,5 +144,24 @@ func TestStakeBeyondTheWalletRefusedInDashboard(t *testing.T) {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the review did not show %q", want)
 		}
+	}
+}
+
+// TestSigninRefusedForAnotherHostInDashboard: the Portal's sign-in of a
+// profile whose signin_domain is not its portal_url's host is refused,
+// naming both; nothing is signed.
+func TestSigninRefusedForAnotherHostInDashboard(t *testing.T) {
+	t.Parallel()
+	s, _ := journaled(t)
+	s.Profile.SigninDomain = "evil.example"
+	f := newFlowOn(t, s)
+	f.unlock()
+	f.runes("6").runes("s").wait(`the sign-in domain "evil.example" is not the host of`)
+	if strings.Contains(f.seen.String(), "Sign this message") {
+		t.Error("the dashboard offered to sign the message")
+	}
+	f.quit()
+	if sigs := journaltest.Of(journaltest.Entries(t, s.StateDir), journal.KindSignature, "signin"); len(sigs) != 0 {
+		t.Errorf("%d sign-ins journaled, want none", len(sigs))
 	}
 }

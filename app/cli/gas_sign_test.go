@@ -181,3 +181,22 @@ func TestStakeBeyondTheWalletRefusedOnTheSandbox(t *testing.T) {
 		t.Errorf("the stake the wallet can pay was refused: %+v", refusals)
 	}
 }
+
+// TestSigninRefusedForAnotherHost: a profile whose signin_domain is not
+// the host of its portal_url signs no sign-in: the refusal names both,
+// and nothing is signed or journaled.
+func TestSigninRefusedForAnotherHost(t *testing.T) {
+	s := sandboxSession(t)
+	s.Profile.SigninDomain = "evil.example"
+	w := s.Fixtures.Wallets[0]
+	r := runCLI(t, s, map[string]string{"ALLOT_PASSPHRASE": w.Passphrase}, "signin", "--account", w.Address)
+	if r.code != 1 || !strings.Contains(r.stderr, `the sign-in domain "evil.example" is not the host of the portal URL "`+s.Profile.PortalURL+`"`) {
+		t.Errorf("exit %d, want 1 and a refusal naming both:\n%s", r.code, r.stderr)
+	}
+	if strings.Contains(r.stderr, "wants you to sign in") {
+		t.Errorf("a message was prepared:\n%s", r.stderr)
+	}
+	if sigs := journaltest.Of(journaltest.Entries(t, s.StateDir), journal.KindSignature, "signin"); len(sigs) != 0 {
+		t.Errorf("%d sign-ins journaled, want none", len(sigs))
+	}
+}
