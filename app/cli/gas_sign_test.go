@@ -50,6 +50,8 @@ func TestHostileNodeGasIsRefused(t *testing.T) {
 			[]string{"transaction 1 (withdraw) is given 14400000 gas, more than the 1000000 a withdraw may use"}},
 		{"a fee history that vouches for 8,000 gwei", map[string]any{"eth_maxPriorityFeePerGas": (*hexutil.Big)(gwei(8000)), "eth_feeHistory": feeHistory(gwei(8000))},
 			[]string{"more than max_gas_fee 0.05 ether"}},
+		{"an account without the ether for the fee and the gas", map[string]any{"eth_getBalance": (*hexutil.Big)(big.NewInt(1))},
+			[]string{"holds 0.000000000000000001 ether; the transactions may take up to", "(0.0005 sent, "}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for method, result := range tc.lies {
@@ -86,7 +88,8 @@ func TestHostileNodeGasIsRefused(t *testing.T) {
 
 // TestClaimOfAllRewrittenToDustIsRefused: the user asks for all that is
 // claimable; a service that makes it 1 wei, for the whole fee, gets
-// nothing signed. A service that makes it 0, the contract's "all", does.
+// nothing signed. A service that makes it 0, the contract's "all", does,
+// and a fee at the profile's max_native_fee is said to be at the cap.
 func TestClaimOfAllRewrittenToDustIsRefused(t *testing.T) {
 	h := newHostileClaim(t)
 	withdraw := func(amount *big.Int) func(map[string]any) {
@@ -105,11 +108,17 @@ func TestClaimOfAllRewrittenToDustIsRefused(t *testing.T) {
 	checkRefused(t, r, h.Session.StateDir, "claim", h.allocation,
 		"call 1 withdraws 0.000000000000000001 tokens; you asked for all that is claimable", before, h.nonce(t))
 
+	// withdraw(0) is signed; its fee, exactly the profile's cap, is said
+	// to be at the cap.
 	h.Rewrite("/claim", withdraw(new(big.Int)))
 	h.Session.StateDir = t.TempDir()
+	h.Session.Profile.MaxNativeFee = "0.0005"
 	r = h.run(t, "claim", h.allocation, "--sign", "--account", h.wallet, "--send", "--yes", "--wait", "-o", "json")
 	if sent := decodeSent(t, r); r.code != 0 || len(sent) != 1 || sent[0].Status != "success" {
 		t.Errorf("withdraw(0) for all: exit %d, %+v\n%s", r.code, sent, r.stderr)
+	}
+	if want := "fee at the cap:  call 1 sends 0.0005 ether, exactly max_native_fee"; !strings.Contains(r.stderr, want) {
+		t.Errorf("the review lacks %q:\n%s", want, r.stderr)
 	}
 }
 
