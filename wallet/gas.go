@@ -125,7 +125,7 @@ func checkGas(drafts []*Draft, maxGasFee *big.Int, refused *RefusedError) {
 			refused.refuse("transaction %d (%s) is given %d gas, more than the %d a %s may use", i+1, kind, d.Tx.Gas(), ceiling, kind)
 		}
 		if fee := d.MaxGasFee(); fee.Cmp(maxGasFee) > 0 {
-			refused.refuse("transaction %d (%s) may cost up to %s ether of gas (%d gas at %s gwei), more than max_gas_fee %s ether",
+			refused.refuse("transaction %d (%s) may cost up to %s ether of gas (%d gas at %s gwei), more than max_gas_fee %s ether: the profile's ceiling, to raise only if the chain is this dear",
 				i+1, kind, FormatUnits(fee), d.Tx.Gas(), gwei(d.Tx.GasFeeCap()), FormatUnits(maxGasFee))
 		}
 	}
