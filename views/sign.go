@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/big"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -99,9 +98,20 @@ func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wal
 			return built{}, err
 		}
 		b.facts = approval.Facts
+		maxGasFee, err := session.Profile.GasCeiling()
+		if err != nil {
+			return built{}, fmt.Errorf("profile %q: %w", session.Name, err)
+		}
 		// Build decodes the calls again (Draft.Summary), against the
-		// approved ones: the review reads that decoding.
-		if b.drafts, err = wallet.Build(c, session.Chain, approval, wallet.BuildOptions{ChainID: session.Profile.ChainID, From: from, Known: known}); err != nil {
+		// approved ones: the review reads that decoding. It refuses what
+		// gas would cost above the profile's ceilings, and what the
+		// account cannot pay, as the policy refuses.
+		buildOpts := wallet.BuildOptions{ChainID: session.Profile.ChainID, From: from, Known: known, MaxGasFee: maxGasFee}
+		if b.drafts, err = wallet.Build(c, session.Chain, approval, buildOpts); err != nil {
+			if errors.As(err, &refused) {
+				b.refusal = rec.Refused(op, subject, err)
+				return b, nil
+			}
 			return built{}, err
 		}
 		b.summaries = b.summaries[:0]
@@ -158,7 +168,7 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 		v := msg.Value
 		s.summaries, s.drafts, s.facts, s.refusal, s.stage = v.summaries, v.drafts, v.facts, v.refusal, signReview
 		if s.refusal == nil {
-			s.confirm = s.ctx.Confirm("sign", s.question(), s.cost())
+			s.confirm = s.ctx.Confirm("sign", s.question(), wallet.WorstCaseLine(s.drafts))
 		}
 		s.setSize(s.width, s.height) // the question's height is known now
 		return nil, true
@@ -239,20 +249,6 @@ func (s *signing) question() string {
 	return fmt.Sprintf("Sign and send these %d transactions, in this order?", len(s.drafts))
 }
 
-// cost is the most the transactions can cost in fees, plus what they pay.
-func (s *signing) cost() string {
-	fees, value := new(big.Int), new(big.Int)
-	for _, d := range s.drafts {
-		fees.Add(fees, new(big.Int).Mul(d.Tx.GasFeeCap(), new(big.Int).SetUint64(d.Tx.Gas())))
-		value.Add(value, d.Tx.Value())
-	}
-	subject, pay := "They send", "pay"
-	if len(s.drafts) == 1 {
-		subject, pay = "It sends", "pays"
-	}
-	return fmt.Sprintf("%s %s ether and %s at most %s ether in fees.", subject, wallet.FormatUnits(value), pay, wallet.FormatUnits(fees))
-}
-
 // fill writes the review: why the policy refused the calls, or what it
 // established; then each call, and its transaction when it was built.
 func (s *signing) fill() {
@@ -273,16 +269,7 @@ func (s *signing) fill() {
 		fmt.Fprintf(&b, "Transaction %d of %d (%s): %s\n", i+1, len(s.summaries), s.ops[i], sanitize.Line(sum.Title()))
 		lines := sum.Lines()
 		if i < len(s.drafts) {
-			d := s.drafts[i]
-			gas := fmt.Sprint(d.Tx.Gas())
-			if d.GasEstimated {
-				gas += " (estimated, with a margin)"
-			}
-			lines = append(lines,
-				wallet.Line{Label: "chain", Value: fmt.Sprint(d.Tx.ChainId())},
-				wallet.Line{Label: "nonce", Value: fmt.Sprint(d.Tx.Nonce())},
-				wallet.Line{Label: "gas limit", Value: gas},
-				wallet.Line{Label: "max fee", Value: d.Tx.GasFeeCap().String() + " wei per gas"})
+			lines = append(lines, s.drafts[i].Lines()...)
 		}
 		writeLines(&b, lines, s.width)
 		for _, w := range sum.Warnings {

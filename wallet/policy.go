@@ -161,7 +161,7 @@ func CheckClaim(ctx context.Context, node Node, p ClaimPolicy, calls []Call) (*A
 		refused.refuse("a claim signs exactly one vester withdraw; the service's answer holds %d calls", len(calls))
 	}
 	for i, c := range calls {
-		checkCommon(refused, i, c, p.Signer, p.ChainID, p.Pins)
+		checkCommon(refused, a, i, c, p.Signer, p.ChainID, p.Pins)
 		m, values, ok := decodeKnown(c.Data)
 		if !ok {
 			refused.refuse("call %d to %s: calldata allot cannot decode (%d bytes)", i+1, c.To.Hex(), len(c.Data))
@@ -302,6 +302,14 @@ func checkWithdraw(refused *RefusedError, i int, c Call, values []any, p ClaimPo
 		refused.refuse("call %d sends %s ether; the vester's claim fee is %s ether", i+1, FormatUnits(c.Value), FormatUnits(f.fee))
 	}
 	switch {
+	case p.Amount == nil && amount.Sign() != 0 && (f.claimable == nil || amount.Cmp(f.claimable) != 0):
+		// "All" is the contract's 0, or exactly what is claimable: a
+		// service that withdraws less (1 wei) takes a whole fee for it.
+		claimable := "not known"
+		if f.claimable != nil {
+			claimable = FormatUnits(f.claimable) + " tokens"
+		}
+		refused.refuse("call %d withdraws %s tokens; you asked for all that is claimable (%s), which is 0 (everything vested) or exactly that", i+1, FormatUnits(amount), claimable)
 	case p.Amount != nil && amount.Cmp(p.Amount) != 0:
 		asked := FormatUnits(amount) + " tokens"
 		if amount.Sign() == 0 {
@@ -317,16 +325,21 @@ func checkWithdraw(refused *RefusedError, i int, c Call, values []any, p ClaimPo
 }
 
 // checkCommon holds every call to the chain, the signer and the fee
-// ceiling.
-func checkCommon(refused *RefusedError, i int, c Call, signer common.Address, chainID uint64, pins Pins) {
+// ceiling, and says in a's facts when a call sends exactly the ceiling.
+func checkCommon(refused *RefusedError, a *Approval, i int, c Call, signer common.Address, chainID uint64, pins Pins) {
 	if c.ChainID != 0 && c.ChainID != chainID {
 		refused.refuse("call %d is for chain %d; the profile's chain is %d", i+1, c.ChainID, chainID)
 	}
 	if c.From != signer {
 		refused.refuse("call %d is to be sent by %s, not by the signer %s", i+1, c.From.Hex(), signer.Hex())
 	}
-	if max := pins.maxFee(); c.Value.Cmp(max) > 0 {
+	switch max := pins.maxFee(); c.Value.Cmp(max) {
+	case 1:
 		refused.refuse("call %d sends %s ether, more than max_native_fee %s ether", i+1, FormatUnits(c.Value), FormatUnits(max))
+	case 0:
+		if max.Sign() > 0 {
+			a.Facts = append(a.Facts, Line{"fee at the cap", fmt.Sprintf("call %d sends %s ether, exactly max_native_fee: the most this profile lets a call send", i+1, FormatUnits(c.Value))})
+		}
 	}
 }
 
@@ -415,7 +428,7 @@ func CheckStake(ctx context.Context, node Node, p StakePolicy, calls []Call) (*A
 		refused.refuse("a stake signs a stake, with an approve before it at most; there are %d calls", n)
 	}
 	for i, c := range calls {
-		checkCommon(refused, i, c, p.Signer, p.ChainID, p.Pins)
+		checkCommon(refused, a, i, c, p.Signer, p.ChainID, p.Pins)
 		m, values, ok := decodeKnown(c.Data)
 		if !ok {
 			refused.refuse("call %d to %s: calldata allot cannot decode (%d bytes)", i+1, c.To.Hex(), len(c.Data))

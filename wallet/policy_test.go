@@ -67,21 +67,26 @@ func TestCheckClaim(t *testing.T) {
 		unchecked bool
 		facts     []string
 	}{
-		{name: "a withdraw of part of what is claimable", calls: func() []Call { return []Call{withdraw(ether(10))} },
-			facts: []string{f.vester.Hex() + " holds root 0 (found on chain) · not pinned in the profile · new", "0.001 ether (read from the chain)", "250 tokens: 250 vested"}},
+		{name: "a withdraw of part of what is claimable, as asked", calls: func() []Call { return []Call{withdraw(ether(10))} },
+			policy: func(p *ClaimPolicy) { p.Amount = ether(10) },
+			facts:  []string{f.vester.Hex() + " holds root 0 (found on chain) · not pinned in the profile · new", "0.001 ether (read from the chain)", "250 tokens: 250 vested"}},
 		{name: "a withdraw of all that is claimable", calls: func() []Call { return []Call{withdraw(ether(250))} }},
 		{name: "withdraw(0): all that is vested", calls: func() []Call { return []Call{withdraw(new(big.Int))} }},
 		{name: "the amount asked", calls: func() []Call { return []Call{withdraw(ether(10))} },
 			policy: func(p *ClaimPolicy) { p.Amount = ether(10) }},
 		{name: "a pinned vester", calls: func() []Call { return []Call{withdraw(ether(10))} },
-			policy: func(p *ClaimPolicy) { p.Pins.Vesters = []common.Address{other, f.vester}; p.Candidates = nil },
-			facts:  []string{"holds root 0 (found on chain) · pinned in the profile"}},
+			policy: func(p *ClaimPolicy) {
+				p.Pins.Vesters, p.Candidates, p.Amount = []common.Address{other, f.vester}, nil, ether(10)
+			},
+			facts: []string{"holds root 0 (found on chain) · pinned in the profile"}},
 		{name: "a vester seen before", calls: func() []Call { return []Call{withdraw(ether(10))} },
-			policy: func(p *ClaimPolicy) { p.Seen = func(a common.Address) bool { return a == f.vester } },
-			facts:  []string{"(found on chain) · not pinned in the profile"}},
+			policy: func(p *ClaimPolicy) {
+				p.Seen, p.Amount = func(a common.Address) bool { return a == f.vester }, ether(10)
+			},
+			facts: []string{"(found on chain) · not pinned in the profile"}},
 		{name: "another's allocation: anyone may send it, the tokens go to the beneficiary",
 			calls:  func() []Call { return []Call{f.withdrawCall(t, aliceLeaf, f.bob.Address(), ether(1))} },
-			policy: func(p *ClaimPolicy) { p.Signer = f.bob.Address() },
+			policy: func(p *ClaimPolicy) { p.Signer, p.Amount = f.bob.Address(), ether(1) },
 			facts:  []string{alice.Hex() + ", the allocation's beneficiary, not to the signer " + f.bob.Address().Hex()}},
 
 		{name: "an unlimited approve to an attacker", calls: func() []Call {
@@ -115,7 +120,15 @@ func TestCheckClaim(t *testing.T) {
 		{name: "calldata allot cannot decode",
 			calls:   func() []Call { return []Call{with(withdraw(ether(10)), func(c *Call) { c.Data = append(c.Data, 0) })} },
 			refused: []string{"calldata allot cannot decode"}},
+		{name: "a fee at max_native_fee", calls: func() []Call { return []Call{withdraw(ether(250))} },
+			policy: func(p *ClaimPolicy) { p.Pins.MaxNativeFee = claimFee },
+			facts:  []string{"fee at the cap: call 1 sends 0.001 ether, exactly max_native_fee"}},
+		{name: "1 wei when all was asked", calls: func() []Call { return []Call{withdraw(big.NewInt(1))} },
+			refused: []string{"call 1 withdraws 0.000000000000000001 tokens; you asked for all that is claimable (250 tokens), which is 0 (everything vested) or exactly that"}},
+		{name: "part of what is claimable when all was asked", calls: func() []Call { return []Call{withdraw(ether(249))} },
+			refused: []string{"call 1 withdraws 249 tokens; you asked for all that is claimable (250 tokens)"}},
 		{name: "more than claimable", calls: func() []Call { return []Call{withdraw(ether(251))} },
+			policy:  func(p *ClaimPolicy) { p.Amount = ether(251) },
 			refused: []string{"withdraws 251 tokens; 250 are claimable now"}},
 		{name: "another amount than asked", calls: func() []Call { return []Call{withdraw(ether(11))} },
 			policy: func(p *ClaimPolicy) { p.Amount = ether(10) }, refused: []string{"withdraws 11 tokens; you asked for 10"}},
@@ -211,7 +224,7 @@ func TestCheckClaimZeroFee(t *testing.T) {
 	call := f.withdrawCall(t, aliceLeaf, f.alice.Address(), ether(10))
 	call.To, call.Value = free, new(big.Int)
 	p := f.claimPolicy(t, aliceLeaf)
-	p.Candidates = []common.Address{free}
+	p.Candidates, p.Amount = []common.Address{free}, ether(10)
 	if _, err := CheckClaim(ctx, f.node, p, []Call{call}); err != nil {
 		t.Fatalf("a correct 0-value claim is refused: %v", err)
 	}

@@ -61,6 +61,11 @@ func NewPortal(cfg PortalConfig, client PortalClient) (*Portal, error) {
 	if u, err := url.Parse(cfg.URI); err != nil || u.Scheme == "" || u.Host == "" {
 		return nil, fmt.Errorf("portal: portal URL %q is not an absolute URL", cfg.URI)
 	}
+	// A sign-in is signed only for the host it is sent to (EIP-4361).
+	if host, err := siwe.DomainOf(cfg.URI); err != nil || !strings.EqualFold(cfg.Domain, host) {
+		return nil, fmt.Errorf("portal: %w: the sign-in domain %q is not the host of the portal URL %q, where sign-ins are sent; set signin_domain = %q or leave it out",
+			siwe.ErrDomain, cfg.Domain, cfg.URI, host)
+	}
 	if cfg.ChainID == 0 {
 		return nil, errors.New("portal: no chain id")
 	}
@@ -74,13 +79,18 @@ func (p *Portal) Prepare(wallet common.Address) (*siwe.Message, error) {
 }
 
 // Check parses message, one built by Prepare or given from outside, and
-// refuses it unless it names the profile's domain and chain and the wallet,
-// and is valid now. The errors wrap siwe.ErrDomain, siwe.ErrAddress,
-// siwe.ErrChain, siwe.ErrExpired or siwe.ErrEarly, or a *siwe.ParseError.
+// refuses it unless it is bound to where it is sent (its domain the host
+// of the portal URL, its URI the portal URL), names the profile's chain
+// and the wallet, and is valid now. The errors wrap siwe.ErrDomain,
+// siwe.ErrURI, siwe.ErrAddress, siwe.ErrChain, siwe.ErrExpired or
+// siwe.ErrEarly, or a *siwe.ParseError.
 func (p *Portal) Check(message string, wallet common.Address) (*siwe.Message, error) {
 	m, err := siwe.Parse(message)
 	if err != nil {
 		return nil, fmt.Errorf("check sign-in message: %w", err)
+	}
+	if err := m.CheckDestination(p.cfg.URI); err != nil {
+		return nil, fmt.Errorf("refuse to sign: %w", err)
 	}
 	if err := m.Verify(p.cfg.Domain, wallet, p.cfg.ChainID, p.now()); err != nil {
 		return nil, fmt.Errorf("refuse to sign: %w", err)

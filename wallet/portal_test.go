@@ -139,6 +139,13 @@ func TestSignInRefusesForeignMessages(t *testing.T) {
 		want    error
 	}{
 		{"another domain", build("evil.example", w.Address(), e.fx.ChainID, now), siwe.ErrDomain},
+		{"another URI", func() string {
+			m, err := siwe.New(e.fx.SigninDomain, w.Address(), "https://evil.example/", e.fx.ChainID, "", now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m.String()
+		}(), siwe.ErrURI},
 		{"another address", build(e.fx.SigninDomain, e.wallet(1).Address(), e.fx.ChainID, now), siwe.ErrAddress},
 		{"another chain", build(e.fx.SigninDomain, w.Address(), 1, now), siwe.ErrChain},
 		{"expired", build(e.fx.SigninDomain, w.Address(), e.fx.ChainID, now.Add(-time.Hour)), siwe.ErrExpired},
@@ -161,6 +168,19 @@ func TestSignInRefusesForeignMessages(t *testing.T) {
 	}
 	if _, err := e.portal.Session(); !errors.Is(err, ErrNotSignedIn) {
 		t.Errorf("Session after refusals: %v, want ErrNotSignedIn", err)
+	}
+}
+
+// TestPortalBoundToItsHost: a portal whose sign-in domain is not the host
+// of the URL it sends sign-ins to is refused before any message is made,
+// naming both.
+func TestPortalBoundToItsHost(t *testing.T) {
+	e := newPortalEnv(t)
+	for _, domain := range []string{"evil.example", strings.Split(e.fx.SigninDomain, ":")[0]} {
+		_, err := NewPortal(PortalConfig{Domain: domain, URI: e.fx.PortalURL, ChainID: e.fx.ChainID}, e.client)
+		if !errors.Is(err, siwe.ErrDomain) || !strings.Contains(err.Error(), fmt.Sprintf("%q", domain)) || !strings.Contains(err.Error(), e.fx.PortalURL) {
+			t.Errorf("NewPortal with domain %q for %s: %v; want siwe.ErrDomain naming both", domain, e.fx.PortalURL, err)
+		}
 	}
 }
 

@@ -1,6 +1,9 @@
 package wallet
 
-import "fmt"
+import (
+	"fmt"
+	"math/big"
+)
 
 // Line is one labelled line of a call's description.
 type Line struct{ Label, Value string }
@@ -44,4 +47,45 @@ func (s *Summary) Lines() []Line {
 		sent += " = the " + s.Pays + " (read from the chain)"
 	}
 	return append(lines, Line{"ether sent", sent})
+}
+
+// Lines describe the built transaction the way the user must read it
+// before it is signed, after its call's Lines: its chain and nonce, its
+// gas limit and where it came from (an estimate, or a fallback that is
+// not one), the price per gas, and the worst case: the most it takes
+// from the account, what it sends and its gas at the max fee.
+func (d *Draft) Lines() []Line {
+	gas := fmt.Sprint(d.Tx.Gas())
+	switch {
+	case d.GasEstimated:
+		gas += " (estimated, with a margin)"
+	case d.GasFallback:
+		gas += " (a fallback, not an estimate: the node cannot simulate this batch, so the account's tokens, allowance and ether were checked directly; unused gas is not charged)"
+	default:
+		gas += " (given, not estimated)"
+	}
+	return []Line{
+		{"chain", d.Tx.ChainId().String()},
+		{"nonce", fmt.Sprint(d.Tx.Nonce())},
+		{"gas limit", gas},
+		{"max fee", fmt.Sprintf("%s wei per gas (%s gwei, of which a tip of %s gwei)", d.Tx.GasFeeCap(), gwei(d.Tx.GasFeeCap()), gwei(d.Tx.GasTipCap()))},
+		{"worst case", fmt.Sprintf("%s ether: %s sent and %s of gas (gas limit × max fee)", FormatUnits(d.WorstCase()), FormatUnits(d.Tx.Value()), FormatUnits(d.MaxGasFee()))},
+	}
+}
+
+// WorstCaseLine says the most a batch takes from the account, in one line
+// for the question that asks to sign it: what it sends, the most its gas
+// can cost, and the two together.
+func WorstCaseLine(drafts []*Draft) string {
+	sent, gas := new(big.Int), new(big.Int)
+	for _, d := range drafts {
+		sent.Add(sent, d.Tx.Value())
+		gas.Add(gas, d.MaxGasFee())
+	}
+	subject, pay := "It sends", "pays"
+	if len(drafts) != 1 {
+		subject, pay = "They send", "pay"
+	}
+	return fmt.Sprintf("%s %s ether and %s at most %s ether in fees: at most %s ether in all.",
+		subject, FormatUnits(sent), pay, FormatUnits(gas), FormatUnits(WorstCase(drafts)))
 }

@@ -41,6 +41,9 @@ type BuildOptions struct {
 	Known map[common.Address]string
 	// GasLimit, when not zero, is used instead of an estimate.
 	GasLimit uint64
+	// MaxGasFee is the most a transaction's gas may cost, in wei (the
+	// profile's max_gas_fee); nil is DefaultMaxGasFee.
+	MaxGasFee *big.Int
 }
 
 // Draft is a transaction built for review: what it does and the unsigned
@@ -52,6 +55,9 @@ type Draft struct {
 	// GasEstimated is false when the gas limit was given, or could be
 	// neither estimated nor simulated (see DependentGasLimit).
 	GasEstimated bool
+	// GasFallback: the gas limit is DependentGasLimit, a fallback and not
+	// an estimate, because the node could not simulate the batch.
+	GasFallback bool
 	// approved: Build made the draft from calls the signing policy
 	// approved; Sign signs nothing else.
 	approved bool
@@ -74,18 +80,25 @@ func (e *RevertError) Error() string { return "reverted: " + e.Reason }
 // signing account; then it takes the pending nonce, estimates gas with
 // GasMarginPercent more, and sets the fee caps from the node: the suggested
 // tip, and twice the latest base fee plus the tip as the cap.
+//
+// What the node proposes is held to ceilings, and the batch to what the
+// account has: a tip out of proportion (checkTip), a gas limit above its
+// kind of call's or gas dearer than opts.MaxGasFee (checkGas), a stake the
+// account's tokens or allowance cannot pay (checkTokens), or a batch that
+// may take more ether than the account holds (checkNative) is a
+// *RefusedError with every reason found, and no draft.
 func Build(ctx context.Context, node Node, approved *Approval, opts BuildOptions) ([]*Draft, error) {
 	if approved == nil {
 		return nil, fmt.Errorf("build transactions: %w: nothing was approved", ErrRefused)
 	}
-	drafts, err := build(ctx, node, approved.calls, opts)
+	drafts, err := build(ctx, node, approved.Subject, approved.calls, opts)
 	for _, d := range drafts {
 		d.approved = true
 	}
 	return drafts, err
 }
 
-func build(ctx context.Context, node Node, calls []Call, opts BuildOptions) ([]*Draft, error) {
+func build(ctx context.Context, node Node, subject string, calls []Call, opts BuildOptions) ([]*Draft, error) {
 	if len(calls) == 0 {
 		return nil, errors.New("build transactions: no calls")
 	}
@@ -104,14 +117,25 @@ func build(ctx context.Context, node Node, calls []Call, opts BuildOptions) ([]*
 	if !nodeChain.IsUint64() || nodeChain.Uint64() != opts.ChainID {
 		return nil, fmt.Errorf("build transactions: %w: the node is on chain %s, the profile's chain is %d", ErrWrongChain, nodeChain, opts.ChainID)
 	}
+	if subject == "" {
+		subject = "transactions"
+	}
+	refused := &RefusedError{Subject: subject}
+	// Before any estimate: a stake after its approve fails in a
+	// simulation for want of tokens, and the refusal says so in words.
+	checkTokens(ctx, node, opts.From, calls, refused)
+	if err := refused.err(); err != nil {
+		return nil, err
+	}
 	nonce, err := node.PendingNonceAt(ctx, opts.From)
 	if err != nil {
 		return nil, fmt.Errorf("build transactions: nonce of %s: %w", opts.From.Hex(), err)
 	}
-	tip, feeCap, err := feeCaps(ctx, node)
+	p, err := priceOf(ctx, node)
 	if err != nil {
 		return nil, fmt.Errorf("build transactions: %w", err)
 	}
+	checkTip(ctx, node, p, refused)
 	chainID := new(big.Int).SetUint64(opts.ChainID)
 	drafts := make([]*Draft, len(calls))
 	var batch *batchGas
@@ -134,20 +158,30 @@ func build(ctx context.Context, node Node, calls []Call, opts BuildOptions) ([]*
 				if gas, d.GasEstimated, err = batch.gas(i); err != nil {
 					return nil, fmt.Errorf("build transaction %d (%s): %w", i+1, summary.Title(), err)
 				}
+				d.GasFallback = !d.GasEstimated
 			}
 		}
 		to := c.To
 		d.Tx = types.NewTx(&types.DynamicFeeTx{
 			ChainID:   chainID,
 			Nonce:     nonce + uint64(i),
-			GasTipCap: tip,
-			GasFeeCap: feeCap,
+			GasTipCap: p.tip,
+			GasFeeCap: p.feeCap,
 			Gas:       gas,
 			To:        &to,
 			Value:     summary.Call.Value,
 			Data:      c.Data,
 		})
 		drafts[i] = d
+	}
+	maxGasFee := opts.MaxGasFee
+	if maxGasFee == nil {
+		maxGasFee = DefaultMaxGasFee
+	}
+	checkGas(drafts, maxGasFee, refused)
+	checkNative(ctx, node, opts.From, drafts, refused)
+	if err := refused.err(); err != nil {
+		return nil, err
 	}
 	return drafts, nil
 }
@@ -211,23 +245,6 @@ func (b *batchGas) gas(i int) (limit uint64, estimated bool, err error) {
 		return 0, false, fmt.Errorf("simulate after the transactions before it: %w", &RevertError{Reason: b.reasons[i]})
 	}
 	return b.used[i] + b.used[i]*GasMarginPercent/100, true, nil
-}
-
-func feeCaps(ctx context.Context, node Node) (tip, feeCap *big.Int, err error) {
-	tip, err = node.SuggestGasTipCap(ctx)
-	if err != nil {
-		return nil, nil, fmt.Errorf("suggested tip: %w", err)
-	}
-	head, err := node.HeaderByNumber(ctx, nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("latest block: %w", err)
-	}
-	if head.BaseFee == nil {
-		return nil, nil, errors.New("the node's chain has no base fee (EIP-1559)")
-	}
-	// Twice the base fee stays above it through six full blocks in a row.
-	feeCap = new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
-	return tip, feeCap, nil
 }
 
 func estimateGas(ctx context.Context, node Node, c Call) (uint64, error) {

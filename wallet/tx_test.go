@@ -319,7 +319,7 @@ func TestStakeThatWouldRevert(t *testing.T) {
 func TestSignRefusesWhatThePolicyDidNotApprove(t *testing.T) {
 	f := newFixture(t)
 	call := f.withdrawCall(t, aliceLeaf, f.alice.Address(), ether(10))
-	drafts, err := build(context.Background(), f.node, []Call{call}, f.buildOptions(f.alice))
+	drafts, err := build(context.Background(), f.node, "claim", []Call{call}, f.buildOptions(f.alice))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/big"
 	"os"
 	"strings"
 
@@ -90,8 +89,7 @@ func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b t
 		printSummary(e.Stderr, i, len(b.calls), b.ops[i], summary)
 	}
 	rec := s.rec
-	approval, err := b.check(ctx, b.calls)
-	if err != nil {
+	refuse := func(err error) error {
 		var refused *wallet.RefusedError
 		if errors.As(err, &refused) {
 			fmt.Fprintln(e.Stderr, "REFUSED by the signing policy; nothing was signed:")
@@ -101,19 +99,34 @@ func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b t
 		}
 		return rec.Refused(b.op, b.subject, err)
 	}
+	approval, err := b.check(ctx, b.calls)
+	if err != nil {
+		return refuse(err)
+	}
 	fmt.Fprintln(e.Stderr, "Checked by the signing policy:")
 	var facts []string
 	for _, l := range approval.Facts {
 		facts = append(facts, "  "+l.Label, l.Value)
 	}
 	fields(e.Stderr, facts...)
-	drafts, err := wallet.Build(ctx, s.Chain, approval, wallet.BuildOptions{ChainID: chainID, From: acct.address, Known: b.known})
+	maxGasFee, err := s.Profile.GasCeiling()
+	if err != nil {
+		return fmt.Errorf("profile %q: %w", s.Name, err)
+	}
+	// Build refuses gas above the profile's ceilings, and what the
+	// account cannot pay, as the policy refuses.
+	drafts, err := wallet.Build(ctx, s.Chain, approval, wallet.BuildOptions{ChainID: chainID, From: acct.address, Known: b.known, MaxGasFee: maxGasFee})
+	var refused *wallet.RefusedError
+	if errors.As(err, &refused) {
+		return refuse(err)
+	}
 	if err != nil {
 		return err
 	}
 	for i, d := range drafts {
 		printDraft(e.Stderr, i, len(drafts), b.ops[i], d)
 	}
+	fmt.Fprintln(e.Stderr, wallet.WorstCaseLine(drafts))
 	if *f.send && !*f.yes {
 		question := "Sign and send this transaction?"
 		if len(drafts) > 1 {
@@ -223,18 +236,12 @@ func printSummary(w io.Writer, i, n int, op string, s *wallet.Summary) {
 // printDraft shows what a built transaction costs and where it goes, before
 // the key is unlocked.
 func printDraft(w io.Writer, i, n int, op string, d *wallet.Draft) {
-	gas := fmt.Sprint(d.Tx.Gas())
-	if d.GasEstimated {
-		gas += " (estimated, with a margin)"
-	}
-	maxFee := new(big.Int).Mul(d.Tx.GasFeeCap(), new(big.Int).SetUint64(d.Tx.Gas()))
 	fmt.Fprintf(w, "Transaction %d of %d (%s), built:\n", i+1, n, op)
-	fields(w,
-		"  chain", d.Tx.ChainId().String(),
-		"  nonce", fmt.Sprint(d.Tx.Nonce()),
-		"  gas limit", gas,
-		"  max fee", d.Tx.GasFeeCap().String()+" wei per gas, at most "+wallet.FormatUnits(maxFee)+" ether",
-	)
+	var pairs []string
+	for _, l := range d.Lines() {
+		pairs = append(pairs, "  "+l.Label, l.Value)
+	}
+	fields(w, pairs...)
 }
 
 // printSigned prints signed transactions that were not sent.

@@ -214,7 +214,9 @@ func TestSigningRefusals(t *testing.T) {
 		in.ChainID = 5
 		return []api.EVMInstruction{in}
 	}
-	claim := []string{"claim", testAllocation, "--sign", "--account", f.user.Hex()}
+	// --amount 1: what the stand-in service withdraws; a claim of all must
+	// withdraw all that is claimable.
+	claim := []string{"claim", testAllocation, "--amount", "1", "--sign", "--account", f.user.Hex()}
 	for _, tc := range []struct {
 		name    string
 		claim   func(common.Address) []api.EVMInstruction

@@ -19,6 +19,7 @@ import (
 	"github.com/google/uuid"
 
 	"allot/internal/sanitize"
+	"allot/wallet/siwe"
 )
 
 // DefaultTimeout is the per-request timeout of a profile that sets none.
@@ -57,6 +58,8 @@ type Profile struct {
 	// SigningPins).
 	Pins         Pins   `toml:"pins"`
 	MaxNativeFee string `toml:"max_native_fee"`
+	// MaxGasFee bounds what a transaction's gas may cost (see GasCeiling).
+	MaxGasFee string `toml:"max_gas_fee"`
 	// TokenNames name the tokens for people, by token id (see TokenName).
 	TokenNames map[string]TokenName `toml:"token_names"`
 
@@ -222,9 +225,7 @@ func Parse(data []byte) (*Config, error) {
 			p.PortalURL = p.BaseURL
 		}
 		if p.SigninDomain == "" {
-			if u, err := url.Parse(p.PortalURL); err == nil {
-				p.SigninDomain = u.Host
-			}
+			p.SigninDomain, _ = siwe.DomainOf(p.PortalURL)
 		}
 		err := errors.Join(p.checkTokenNames(), p.validate())
 		cfg.Profiles[name] = p
@@ -268,6 +269,12 @@ func (p Profile) validate() error {
 		problems = append(problems, fmt.Errorf("api_key_header %q is not a header name", p.APIKeyHeader))
 	}
 	if _, err := p.SigningPins(); err != nil {
+		problems = append(problems, err)
+	}
+	if _, err := p.GasCeiling(); err != nil {
+		problems = append(problems, err)
+	}
+	if err := p.checkSigninDomain(); err != nil {
 		problems = append(problems, err)
 	}
 	return errors.Join(problems...)

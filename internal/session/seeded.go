@@ -95,6 +95,22 @@ func (n seededNode) SuggestGasTipCap(ctx context.Context) (*big.Int, error) {
 	return node.SuggestGasTipCap(ctx)
 }
 
+func (n seededNode) FeeHistory(ctx context.Context, blocks uint64, last *big.Int, percentiles []float64) (*ethereum.FeeHistory, error) {
+	node, err := n.wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return node.FeeHistory(ctx, blocks, last, percentiles)
+}
+
+func (n seededNode) BalanceAt(ctx context.Context, account common.Address, block *big.Int) (*big.Int, error) {
+	node, err := n.wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return node.BalanceAt(ctx, account, block)
+}
+
 func (n seededNode) SendTransaction(ctx context.Context, tx *types.Transaction) error {
 	node, err := n.wait(ctx)
 	if err != nil {

@@ -28,6 +28,10 @@ type Hostile struct {
 
 	mu       sync.Mutex
 	rewrites map[string]func(result map[string]any)
+	// lies are the node's false answers by method (see NodeLies).
+	lies map[string]json.RawMessage
+	// cleanup is NewHostile's test's: what NodeLies starts lasts as long.
+	cleanup func(func())
 }
 
 // NewHostile starts the sandbox and its chain (mining on its own), a
@@ -35,7 +39,7 @@ type Hostile struct {
 // in stateDir.
 func NewHostile(t testing.TB, stateDir string) *Hostile {
 	t.Helper()
-	h := &Hostile{rewrites: map[string]func(map[string]any){}}
+	h := &Hostile{rewrites: map[string]func(map[string]any){}, cleanup: t.Cleanup}
 	srv := httptest.NewUnstartedServer(nil)
 	srv.Start()
 	t.Cleanup(srv.Close)

@@ -1,0 +1,158 @@
+package wallet
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/shopspring/decimal"
+)
+
+// What gas may cost. The node proposes the gas limit (an estimate) and the
+// price (the tip, the base fee), and the node may be hostile: a node that
+// estimates 12M gas or suggests a tip of 8,000 gwei would make a claim of
+// a few tokens cost more than it is worth. Build refuses, before anything
+// is signed, a transaction above any of these ceilings; none of them is a
+// warning.
+
+// DefaultMaxGasFee is the most a transaction's gas may cost (its gas limit
+// times its max fee per gas) when the profile sets no max_gas_fee: 0.05
+// ether. Measured: a claim takes 87,268 gas on anvil and 201,570 on the
+// sandbox chain, a first stake 151,154 and 606,338 (1,000,000 when the
+// batch cannot be simulated, DependentGasLimit). At a base fee of 24 gwei
+// (a max fee of twice that plus the tip) even the unsimulated stake stays
+// below it, and an estimated claim stays below it up to a base fee near
+// 100 gwei; the 0.92 ether of the hostile node's claim is far above.
+var DefaultMaxGasFee = big.NewInt(50_000_000_000_000_000)
+
+// gasLimits are the most gas each kind of call may be given: four times
+// what it took on the sandbox chain (the dearer of the two measured, as
+// its forks price new storage high), rounded up. Measured, in gas, on
+// anvil and on the sandbox chain: withdraw 87,268 and 201,570; approve
+// 46,400 and 134,320; a first stake 151,154 and 606,338. A call's limit
+// above its ceiling is refused: it is not what such a call costs, whatever
+// the node estimates.
+var gasLimits = map[string]uint64{
+	"withdraw": 1_000_000,
+	"approve":  600_000,
+	"stake":    2_500_000,
+}
+
+// TipFloor is a priority fee always in proportion: what wallets offer by
+// default on mainnet (1 to 2 gwei).
+var TipFloor = big.NewInt(2 * params.GWei)
+
+// feeHistoryBlocks is how many recent blocks the tips paid are read from.
+const feeHistoryBlocks = 10
+
+// tipHistoryFactor: a tip may be this many times the highest median tip
+// of the recent blocks.
+const tipHistoryFactor = 2
+
+// price is what a batch pays per gas: the node's suggested tip and the
+// latest base fee, and the fee cap made of them.
+type price struct {
+	tip, baseFee, feeCap *big.Int
+}
+
+// priceOf reads the price from the node: the suggested tip, and twice the
+// latest base fee plus the tip as the cap.
+func priceOf(ctx context.Context, node Node) (price, error) {
+	tip, err := node.SuggestGasTipCap(ctx)
+	if err != nil {
+		return price{}, fmt.Errorf("suggested tip: %w", err)
+	}
+	head, err := node.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return price{}, fmt.Errorf("latest block: %w", err)
+	}
+	if head.BaseFee == nil {
+		return price{}, fmt.Errorf("the node's chain has no base fee (EIP-1559)")
+	}
+	// Twice the base fee stays above it through six full blocks in a row.
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	return price{tip: tip, baseFee: head.BaseFee, feeCap: feeCap}, nil
+}
+
+// checkTip refuses a tip out of proportion to what the chain pays: above
+// TipFloor, the base fee and tipHistoryFactor times the highest median tip
+// of the last feeHistoryBlocks blocks (eth_feeHistory; a node that does
+// not answer it leaves the floor and the base fee). The node may lie about
+// the history too; max_gas_fee still bounds what the lie can cost.
+func checkTip(ctx context.Context, node Node, p price, refused *RefusedError) {
+	limit := new(big.Int).Set(TipFloor)
+	if p.baseFee.Cmp(limit) > 0 {
+		limit.Set(p.baseFee)
+	}
+	if recent := recentTip(ctx, node); recent != nil {
+		if recent.Mul(recent, big.NewInt(tipHistoryFactor)).Cmp(limit) > 0 {
+			limit.Set(recent)
+		}
+	}
+	if p.tip.Cmp(limit) > 0 {
+		refused.refuse("the node suggests a priority fee of %s gwei, out of proportion to the chain's base fee of %s gwei and the tips of its recent blocks: at most %s gwei is accepted",
+			gwei(p.tip), gwei(p.baseFee), gwei(limit))
+	}
+}
+
+// recentTip is the highest median tip of the last feeHistoryBlocks
+// blocks, or nil when the node does not say.
+func recentTip(ctx context.Context, node Node) *big.Int {
+	h, err := node.FeeHistory(ctx, feeHistoryBlocks, nil, []float64{50})
+	if err != nil || h == nil || len(h.Reward) > feeHistoryBlocks {
+		return nil
+	}
+	var highest *big.Int
+	for _, block := range h.Reward {
+		if len(block) == 1 && block[0] != nil && block[0].Sign() >= 0 && (highest == nil || block[0].Cmp(highest) > 0) {
+			highest = new(big.Int).Set(block[0])
+		}
+	}
+	return highest
+}
+
+// checkGas holds each draft to the gas limit of its kind of call and to
+// maxGasFee.
+func checkGas(drafts []*Draft, maxGasFee *big.Int, refused *RefusedError) {
+	for i, d := range drafts {
+		kind := d.Summary.Method
+		ceiling, ok := gasLimits[kind]
+		switch {
+		case !ok:
+			refused.refuse("transaction %d: allot knows no gas ceiling for %q: it signs only a withdraw, an approve and a stake", i+1, kind)
+		case d.Tx.Gas() > ceiling:
+			refused.refuse("transaction %d (%s) is given %d gas, more than the %d a %s may use", i+1, kind, d.Tx.Gas(), ceiling, kind)
+		}
+		if fee := d.MaxGasFee(); fee.Cmp(maxGasFee) > 0 {
+			refused.refuse("transaction %d (%s) may cost up to %s ether of gas (%d gas at %s gwei), more than max_gas_fee %s ether: the profile's ceiling, to raise only if the chain is this dear",
+				i+1, kind, FormatUnits(fee), d.Tx.Gas(), gwei(d.Tx.GasFeeCap()), FormatUnits(maxGasFee))
+		}
+	}
+}
+
+// MaxGasFee is the most the draft's gas may cost: its gas limit times its
+// max fee per gas.
+func (d *Draft) MaxGasFee() *big.Int {
+	return new(big.Int).Mul(d.Tx.GasFeeCap(), new(big.Int).SetUint64(d.Tx.Gas()))
+}
+
+// WorstCase is the most the draft takes from the account: what it sends
+// and its gas at the max fee.
+func (d *Draft) WorstCase() *big.Int {
+	return new(big.Int).Add(d.MaxGasFee(), d.Tx.Value())
+}
+
+// WorstCase is the most the drafts take from the account together.
+func WorstCase(drafts []*Draft) *big.Int {
+	total := new(big.Int)
+	for _, d := range drafts {
+		total.Add(total, d.WorstCase())
+	}
+	return total
+}
+
+// gwei writes wei in gwei, exactly.
+func gwei(wei *big.Int) string {
+	return decimal.NewFromBigInt(wei, -9).String()
+}
