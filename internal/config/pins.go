@@ -11,33 +11,26 @@ import (
 )
 
 // Pins are the contracts a profile trusts as the targets of what it signs
-// (docs/deployment.md D17): [profiles.NAME.pins] vesters, staking and tokens, lists of
-// addresses. A list that is set is the only one allowed; an empty one lets
-// the chain's checks alone decide, and the review says so.
+// (docs/deployment.md D17, as amended): [profiles.NAME.pins] vesters,
+// staking, tokens and handlers, lists of addresses, and code_hashes, the
+// keccak256 hash of each pinned contract's code as it was when pinned,
+// keyed by address. A claim or a stake signs only for pinned contracts
+// whose code is still the code pinned. `allot pin` edits them.
 type Pins struct {
-	Vesters []string `toml:"vesters"`
-	Staking []string `toml:"staking"`
-	Tokens  []string `toml:"tokens"`
+	Vesters    []string          `toml:"vesters"`
+	Staking    []string          `toml:"staking"`
+	Tokens     []string          `toml:"tokens"`
+	Handlers   []string          `toml:"handlers"`
+	CodeHashes map[string]string `toml:"code_hashes"`
 }
 
 // SigningPins reads the profile's pins and max_native_fee (ether, exact
 // decimal; empty is wallet.DefaultMaxNativeFee) for the signing policy.
 func (p Profile) SigningPins() (wallet.Pins, error) {
-	var out wallet.Pins
+	out, err := p.Pins.Signing()
 	var problems []error
-	for _, list := range []struct {
-		key  string
-		from []string
-		into *[]common.Address
-	}{{"pins.vesters", p.Pins.Vesters, &out.Vesters}, {"pins.staking", p.Pins.Staking, &out.Staking}, {"pins.tokens", p.Pins.Tokens, &out.Tokens}} {
-		for i, v := range list.from {
-			addr, err := checksummed(v)
-			if err != nil {
-				problems = append(problems, fmt.Errorf("%s[%d]: %w", list.key, i, err))
-				continue
-			}
-			*list.into = append(*list.into, addr)
-		}
+	if err != nil {
+		problems = append(problems, err)
 	}
 	if p.MaxNativeFee != "" {
 		fee, err := wallet.ParseUnits(p.MaxNativeFee)
@@ -47,6 +40,50 @@ func (p Profile) SigningPins() (wallet.Pins, error) {
 		out.MaxNativeFee = fee
 	}
 	return out, errors.Join(problems...)
+}
+
+// Signing reads the pins' addresses and code hashes.
+func (p Pins) Signing() (wallet.Pins, error) {
+	var out wallet.Pins
+	var problems []error
+	for _, kind := range wallet.PinKinds {
+		key, _ := listKey(kind)
+		for i, v := range *p.list(kind) {
+			addr, err := checksummed(v)
+			if err != nil {
+				problems = append(problems, fmt.Errorf("pins.%s[%d]: %w", key, i, err))
+				continue
+			}
+			into := out.List(kind)
+			out.SetList(kind, append(into, addr))
+		}
+	}
+	for k, v := range p.CodeHashes {
+		addr, err := checksummed(k)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("pins.code_hashes: key %w", err))
+			continue
+		}
+		hash, err := codeHash(v)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("pins.code_hashes.%s: %w", addr.Hex(), err))
+			continue
+		}
+		if out.CodeHashes == nil {
+			out.CodeHashes = map[common.Address]common.Hash{}
+		}
+		out.CodeHashes[addr] = hash
+	}
+	return out, errors.Join(problems...)
+}
+
+// codeHash reads a 0x-prefixed 32-byte hash.
+func codeHash(v string) (common.Hash, error) {
+	hex, ok := strings.CutPrefix(v, "0x")
+	if !ok || len(hex) != 64 || strings.Trim(strings.ToLower(hex), "0123456789abcdef") != "" {
+		return common.Hash{}, fmt.Errorf("%q is not a 0x code hash of 64 hex digits", v)
+	}
+	return common.HexToHash(v), nil
 }
 
 // checksummed reads an address; one in mixed case must carry its EIP-55
