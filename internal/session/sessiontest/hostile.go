@@ -48,10 +48,16 @@ func NewHostile(t testing.TB, stateDir string) *Hostile {
 	srv.Config.Handler = http.HandlerFunc(h.serve)
 
 	fx := sb.Server.Fixtures()
+	// The profile pins the sandbox's own deployment, as a user who
+	// checked it would: what the service lists beside it is not pinned.
+	pins, err := session.SandboxPins(context.Background(), sb)
+	if err != nil {
+		t.Fatal(err)
+	}
 	p := config.Profile{
 		Name: "hostile", BaseURL: fx.BaseURL, PortalURL: fx.PortalURL, PortalID: fx.PortalID, APIKey: fx.APIKey,
 		APIKeyHeader: config.DefaultAPIKeyHeader, Tokens: fx.TokenIDs, Timeout: config.Duration{Duration: config.DefaultTimeout},
-		ChainID: fx.ChainID, Keystore: fx.KeystoreDir, SigninDomain: fx.SigninDomain,
+		ChainID: fx.ChainID, Keystore: fx.KeystoreDir, SigninDomain: fx.SigninDomain, Pins: pins,
 	}
 	s := &session.Session{Name: p.Name, Profile: p, TokenIDs: fx.TokenIDs, Requests: session.NewRequestLog(), StateDir: stateDir,
 		Now: time.Now, Fixtures: &fx, Chain: sb.Chain.Client(), Applied: sb.Server.Journal}
