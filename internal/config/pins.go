@@ -86,6 +86,10 @@ func codeHash(v string) (common.Hash, error) {
 	return common.HexToHash(v), nil
 }
 
+// ParseAddress reads an address as a pin takes it: 0x and 40 hex digits,
+// with its EIP-55 checksum when in mixed case.
+func ParseAddress(v string) (common.Address, error) { return checksummed(v) }
+
 // checksummed reads an address; one in mixed case must carry its EIP-55
 // checksum, as a typo in a pinned address must not pin another.
 func checksummed(v string) (common.Address, error) {

@@ -115,4 +115,3 @@ func (h *Hostile) deploy(t testing.TB, name string, args ...any) common.Address 
 	}
 	return receipt.ContractAddress
 }
-
