@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -207,4 +208,31 @@ func FuzzEditPins(f *testing.F) {
 			t.Fatalf("pins %+v, %v", pins, err)
 		}
 	})
+}
+
+// TestPinsTOML: the table `allot sandbox` prints reads back as the same
+// pins.
+func TestPinsTOML(t *testing.T) {
+	pins := Pins{Vesters: []string{pinA.Hex(), pinB.Hex()}, Tokens: []string{pinB.Hex()},
+		CodeHashes: map[string]string{pinA.Hex(): hashOne.Hex(), pinB.Hex(): hashTwo.Hex()}}
+	src := "[profiles.\"my sandbox\"]\nbase_url = \"http://127.0.0.1:8787\"\n" + pins.TOML("my sandbox")
+	cfg, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	if got := cfg.Profiles["my sandbox"].Pins; !reflect.DeepEqual(got, pins) {
+		t.Errorf("read back %+v, want %+v", got, pins)
+	}
+}
+
+func TestCodeHashesAreChecked(t *testing.T) {
+	for _, tc := range []struct{ toml, want string }{
+		{`"` + pinA.Hex() + `" = "0x12"`, `pins.code_hashes.` + pinA.Hex() + `: "0x12" is not a 0x code hash of 64 hex digits`},
+		{`"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD" = "` + hashOne.Hex() + `"`, "pins.code_hashes: key \"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD\" has a wrong EIP-55 checksum"},
+	} {
+		_, err := Parse([]byte("[profiles.p]\nbase_url = \"https://a.example\"\n[profiles.p.pins.code_hashes]\n" + tc.toml + "\n"))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error saying %q", tc.toml, err, tc.want)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"allot/wallet"
@@ -17,11 +18,43 @@ import (
 // keyed by address. A claim or a stake signs only for pinned contracts
 // whose code is still the code pinned. `allot pin` edits them.
 type Pins struct {
-	Vesters    []string          `toml:"vesters"`
-	Staking    []string          `toml:"staking"`
-	Tokens     []string          `toml:"tokens"`
-	Handlers   []string          `toml:"handlers"`
-	CodeHashes map[string]string `toml:"code_hashes"`
+	Vesters    []string          `toml:"vesters" json:"vesters,omitempty"`
+	Staking    []string          `toml:"staking" json:"staking,omitempty"`
+	Tokens     []string          `toml:"tokens" json:"tokens,omitempty"`
+	Handlers   []string          `toml:"handlers" json:"handlers,omitempty"`
+	CodeHashes map[string]string `toml:"code_hashes" json:"codeHashes,omitempty"`
+}
+
+// TOML writes the pins as the [profiles.NAME.pins] table of profile, and
+// its code_hashes table, for a user to paste into a configuration.
+func (p Pins) TOML(profile string) string {
+	var b strings.Builder
+	table := "profiles." + quoteKey(profile) + ".pins"
+	fmt.Fprintf(&b, "[%s]\n", table)
+	for _, kind := range wallet.PinKinds {
+		list := *p.list(kind)
+		if len(list) == 0 {
+			continue
+		}
+		key, _ := listKey(kind)
+		fmt.Fprintf(&b, "%s = [\n", key)
+		for _, v := range list {
+			fmt.Fprintf(&b, "  %q,\n", v)
+		}
+		b.WriteString("]\n")
+	}
+	if len(p.CodeHashes) > 0 {
+		fmt.Fprintf(&b, "[%s.code_hashes]\n", table)
+		keys := make([]string, 0, len(p.CodeHashes))
+		for k := range p.CodeHashes {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "%q = %q\n", k, p.CodeHashes[k])
+		}
+	}
+	return b.String()
 }
 
 // SigningPins reads the profile's pins and max_native_fee (ether, exact
