@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -115,4 +117,19 @@ func (h *Hostile) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(rec.Code)
 	w.Write(body)
+}
+
+// PinIn gives the session a configuration file holding its profile with
+// pins, which the dashboard's pin question and `allot pin` edit, and
+// trusts those pins.
+func (h *Hostile) PinIn(t testing.TB, pins config.Pins) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.toml")
+	text := "# a profile with comments, as a user writes it\n[profiles.hostile]\nbase_url = \"" + h.Session.Profile.BaseURL + "\"  # the service\n\n" + pins.TOML("hostile")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.Session.ConfigPath = path
+	h.Session.Profile.Pins = pins
+	return path
 }
