@@ -50,9 +50,9 @@ type signing struct {
 	// build checks the calls and builds them again (after a pin).
 	build  func() tea.Cmd
 	review widget.Scroll
-	width     int
-	height    int
-	seq       int
+	width  int
+	height int
+	seq    int
 }
 
 type signStage int
