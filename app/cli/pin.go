@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -178,4 +179,27 @@ func printContractInfo(w io.Writer, info session.ContractInfo) {
 		code = "could not be read: " + info.CodeErr.Error()
 	}
 	fields(w, "contract", info.Address.Hex(), "listed", info.ListedAs(), "code hash", code)
+}
+
+// pinHint follows a refusal that only missing pins caused: the commands
+// that pin each contract in the profile the command ran on. Signing never
+// pins, --yes included: pinning is for the user to do, once checked.
+func pinHint(w io.Writer, s *opened, refused *wallet.RefusedError) {
+	if !refused.OnlyUnpinned() || !s.CanPin() {
+		return
+	}
+	fmt.Fprintf(w, "Only pins are missing. Check each contract on a block explorer, then pin it in profile %q:\n", s.Name)
+	for _, u := range refused.Unpinned {
+		fmt.Fprintf(w, "  allot --profile %s pin %s %s\n", shellWord(s.Name), u.Kind, u.Address.Hex())
+	}
+}
+
+// shellWord quotes a profile name for a shell when it needs it.
+func shellWord(v string) string {
+	for _, c := range v {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
+		}
+	}
+	return v
 }

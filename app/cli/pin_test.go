@@ -203,7 +203,8 @@ func TestPinCommand(t *testing.T) {
 	claim := func() result {
 		return f.run(t, "claim", testAllocation, "--sender", f.user.Hex(), "--sign", "--account", f.user.Hex(), "--send", "--yes", "--wait", "-o", "json")
 	}
-	if r := claim(); r.code != 1 || !strings.Contains(r.stderr, "then pin it: allot pin vester "+f.vester.Hex()) {
+	if r := claim(); r.code != 1 || !strings.Contains(r.stderr, "then pin it: allot pin vester "+f.vester.Hex()) ||
+		!strings.Contains(r.stderr, "  allot --profile test pin vester "+f.vester.Hex()+"\n") {
 		t.Fatalf("the claim before pinning: exit %d\n%s", r.code, r.stderr)
 	}
 
