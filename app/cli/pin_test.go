@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
@@ -245,5 +246,57 @@ func TestPinCommand(t *testing.T) {
 	}
 	if r := claim(); r.code != 1 {
 		t.Errorf("the claim after pin rm: exit %d, want a refusal\n%s", r.code, r.stderr)
+	}
+}
+
+// forgingNode answers calls to forged as the contract at real would: a
+// node that vouches for an address with no code.
+type forgingNode struct {
+	wallet.Node
+	forged, real common.Address
+}
+
+func (n forgingNode) CallContract(ctx context.Context, call ethereum.CallMsg, block *big.Int) ([]byte, error) {
+	if call.To != nil && *call.To == n.forged {
+		to := n.real
+		call.To = &to
+	}
+	return n.Node.CallContract(ctx, call, block)
+}
+
+// TestNoCodeIsRefused: a node answers merkleRoots and getClaimFee for an
+// address with no code, which the service aims the claim at and the
+// profile even pins: refused, pinned or not, nothing sent there.
+func TestNoCodeIsRefused(t *testing.T) {
+	f := newChainFixture(t)
+	empty := common.HexToAddress("0x00000000000000000000000000000000000e3971")
+	f.sess.Chain = forgingNode{f.sess.Chain, empty, f.vester}
+	f.svc.contracts = append([]api.Contract{{ID: "c-empty", Name: "Vester v2", Type: "VESTING", Address: empty.Hex()}}, f.svc.contracts...)
+	f.svc.claim = func(sender common.Address) []api.EVMInstruction {
+		in := f.withdraw(t, 0, sender, ether(1))
+		in.To = empty.Hex()
+		return []api.EVMInstruction{in}
+	}
+	for _, tc := range []struct {
+		name string
+		pin  bool
+	}{{"not pinned", false}, {"pinned", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			pins := f.sess.Profile.Pins
+			if tc.pin {
+				pins.Vesters = []string{empty.Hex()}
+				pins.CodeHashes = map[string]string{empty.Hex(): common.Hash{1}.Hex()}
+			} else {
+				pins.Vesters = nil
+			}
+			s := *f.sess
+			s.Profile.Pins = pins
+			r := runCLI(t, &s, map[string]string{"ALLOT_PASSPHRASE": testPassphrase},
+				"claim", testAllocation, "--sender", f.user.Hex(), "--sign", "--account", f.user.Hex(), "--send", "--yes")
+			want := "the vester " + empty.Hex() + " has no code on the chain"
+			if r.code != 1 || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "allot pin vester "+empty.Hex()) {
+				t.Errorf("exit %d, want a refusal saying %q, offering no pin:\n%s", r.code, want, r.stderr)
+			}
+		})
 	}
 }
