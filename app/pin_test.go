@@ -62,7 +62,7 @@ func TestHostileStakingContractPinQuestion(t *testing.T) {
 
 	f := stakeTo(newFlowOn(t, h.Session))
 	f.wait("REFUSED by the signing policy; nothing can be signed")
-	f.wait("Pin " + fake.Hex() + " as a staking contract in")
+	f.wait("Pin " + fake.Hex() + " as a staking contract?")
 	for _, want := range []string{"Meridian Staking v3", "never signed for in this journal", "▶ [ No ]"} {
 		f.waitFrom(f.mark, want)
 	}
@@ -83,7 +83,7 @@ func TestHostileStakingContractPinQuestion(t *testing.T) {
 // refuses a sound stake; yes to the pin question writes the pin and its
 // code hash in the profile's file, keeping its comments, and the review
 // goes on to the question of signing. A question hidden by a resize is
-// not answered by y.
+// not answered by y; at 80x24 it is drawn whole and answered.
 func TestPinQuestionPinsAndGoesOn(t *testing.T) {
 	t.Parallel()
 	h := sessiontest.NewHostile(t, t.TempDir())
@@ -93,11 +93,12 @@ func TestPinQuestionPinsAndGoesOn(t *testing.T) {
 	path := h.PinIn(t, pins)
 
 	f := stakeTo(newFlowOn(t, h.Session))
-	f.wait("as a staking contract in")
+	f.wait("as a staking contract?")
 	f.key(tea.KeyRight).wait("▶ [ Yes ]")
 	f.send(tea.WindowSizeMsg{Width: MinWidth - 1, Height: MinHeight}).wait("too small")
 	f.runes("y")
-	f.send(tea.WindowSizeMsg{Width: 120, Height: 36}).wait("as a staking contract in")
+	// At 80x24 the question is drawn whole, and so can be answered.
+	f.send(tea.WindowSizeMsg{Width: 80, Height: 24}).wait("as a staking contract?")
 	if data, _ := os.ReadFile(path); strings.Contains(string(data), "staking = [") {
 		t.Fatalf("a hidden question pinned:\n%s", data)
 	}
@@ -164,7 +165,7 @@ func TestHostileSkimVesterInDashboard(t *testing.T) {
 	f.runes("3").runes("/").typ(id).key(tea.KeyEnter).wait("Unlock schedule")
 	f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request")
 	f.runes("y").wait("REFUSED by the signing policy; nothing can be signed")
-	f.wait("Pin " + fake.Hex() + " as a vester in")
+	f.wait("Pin " + fake.Hex() + " as a vester?")
 	f.waitFrom(f.mark, "▶ [ No ]")
 	f.key(tea.KeyEnter).wait("✗ not signed: the signing policy refused it")
 	f.quit()

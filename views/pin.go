@@ -78,7 +78,7 @@ func (s *signing) updatePin(msg tea.Msg) (tea.Cmd, bool) {
 			s.setSize(s.width, s.height)
 			return nil, true
 		}
-		s.pin.confirm = s.ctx.Confirm("pin", s.pinPrompt(), pinDetails(msg.Value)...)
+		s.pin.confirm = s.ctx.Confirm("pin", s.pinPrompt(), pinDetails(msg.Value, s.ctx.Session.Name)...)
 		s.pin.confirm.SetWidth(min(s.width, 80))
 		s.setSize(s.width, s.height)
 		return nil, true
@@ -119,7 +119,7 @@ func (s *signing) updatePin(msg tea.Msg) (tea.Cmd, bool) {
 
 func (s *signing) pinPrompt() string {
 	u := s.pin.unpinned
-	return fmt.Sprintf("Pin %s as a %s in profile %q? Check it on an explorer first.", u.Address.Hex(), kindName(u.Kind), s.ctx.Session.Name)
+	return fmt.Sprintf("Pin %s as a %s?", u.Address.Hex(), kindName(u.Kind))
 }
 
 // kindName names a kind of pin for people.
@@ -133,19 +133,21 @@ func kindName(kind wallet.PinKind) string {
 	return string(kind)
 }
 
-// pinDetails say what allot knows of the contract, and what yes does.
-func pinDetails(p pinInfo) []string {
+// pinDetails say what allot knows of the contract, and what yes does:
+// one line each at the dashboard's usual widths, so that the question is
+// drawn whole (and so can be answered) at 80x24.
+func pinDetails(p pinInfo, profile string) []string {
 	journal := "never signed for in this journal"
 	switch {
 	case !p.journalRead:
 		journal = "the journal could not be read"
 	case p.signedFor:
-		journal = "signed for in this journal before (which vouches for nothing)"
+		journal = "signed for in this journal before (that vouches for nothing)"
 	}
 	return []string{
 		"Listed:  " + p.info.ListedAs(),
 		"Code:    " + p.info.CodeHash.Hex(),
 		"Journal: " + journal,
-		"Yes writes it and this hash in the profile's file (as `allot pin` does); a change of its code is refused.",
+		fmt.Sprintf("Check it on an explorer. Yes pins it, and this code, in profile %q.", profile),
 	}
 }

@@ -214,7 +214,7 @@ func TestPinCommand(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "pinned vester "+f.vester.Hex()+" in profile \"test\"") || !strings.Contains(r.stdout, hash.Hex()) {
 		t.Fatalf("pin vester: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"listed:", `the service lists it as "Test vester" (VESTING, id c-vester)`, "code hash:", hash.Hex()} {
+	for _, want := range []string{"listed:", `the service lists it as "Test vester" (VESTING)`, "code hash:", hash.Hex()} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("pin vester did not say %q:\n%s", want, r.stderr)
 		}

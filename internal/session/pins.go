@@ -211,7 +211,7 @@ func (i ContractInfo) ListedAs() string {
 	}
 	var names []string
 	for _, c := range i.Listed {
-		names = append(names, fmt.Sprintf("%q (%s, id %s)", sanitize.Truncate(c.Name, 60), sanitize.Truncate(c.Type, 20), sanitize.Truncate(c.ID, 40)))
+		names = append(names, fmt.Sprintf("%q (%s)", sanitize.Truncate(c.Name, 40), sanitize.Truncate(c.Type, 20)))
 	}
 	return "the service lists it as " + strings.Join(names, ", ")
 }
