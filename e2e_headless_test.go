@@ -25,7 +25,15 @@ type fixtures struct {
 	AllocationIDs  []string `json:"allocationIds"`
 	SigninDomain   string   `json:"signinDomain"`
 	ChainID        uint64   `json:"chainId"`
-	Wallets        []struct {
+	// Pins are the deployment's contracts, which the profile must pin for
+	// a claim or a stake to be signed.
+	Pins struct {
+		Vesters    []string          `json:"vesters"`
+		Staking    []string          `json:"staking"`
+		Tokens     []string          `json:"tokens"`
+		CodeHashes map[string]string `json:"codeHashes"`
+	} `json:"pins"`
+	Wallets []struct {
 		Address    string `json:"address"`
 		KeyFile    string `json:"keyFile"`
 		Passphrase string `json:"passphrase"`
@@ -41,7 +49,8 @@ func startSandbox(t *testing.T, env []string, extra ...string) fixtures {
 }
 
 // writeConfig writes a configuration whose only profile points at fx, with
-// the API key taken from the environment as config.example.toml shows.
+// the API key taken from the environment as config.example.toml shows,
+// and the deployment's contracts pinned as `allot sandbox` prints them.
 func writeConfig(t *testing.T, fx fixtures) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "config.toml")
@@ -60,6 +69,20 @@ tokens = [%s]
 chain_id = %d
 signin_domain = %q
 `, fx.BaseURL, fx.PortalURL, fx.PortalID, strings.Join(quoted, ", "), fx.ChainID, fx.SigninDomain)
+	list := func(addrs []string) string {
+		q := make([]string, len(addrs))
+		for i, a := range addrs {
+			q[i] = fmt.Sprintf("%q", a)
+		}
+		return "[" + strings.Join(q, ", ") + "]"
+	}
+	// Dotted keys, not a [pins] table: appendConfig adds keys to the
+	// profile at the end of the file.
+	cfg += fmt.Sprintf("pins.vesters = %s\npins.staking = %s\npins.tokens = %s\n",
+		list(fx.Pins.Vesters), list(fx.Pins.Staking), list(fx.Pins.Tokens))
+	for addr, hash := range fx.Pins.CodeHashes {
+		cfg += fmt.Sprintf("pins.code_hashes.%q = %q\n", addr, hash)
+	}
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}

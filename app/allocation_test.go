@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"allot/internal/config"
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
 	"allot/internal/session"
@@ -86,6 +87,9 @@ func TestAllocationNoVester(t *testing.T) {
 	t.Parallel()
 	s, _ := journaled(t)
 	s.TokenIDs = s.TokenIDs[1:]
+	// Nor does the profile pin a vester that holds it: the embedded
+	// sandbox pins those of both its tokens.
+	s.Profile.Pins = config.Pins{}
 	f := newFlowWide(t, s, "Harbor Ecosystem Vesting")
 	f.runes("3").runes("/").typ(s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
 	f.wait("✗ FAIL  no vester of this token holds this root")

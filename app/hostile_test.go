@@ -100,7 +100,7 @@ func TestHostileClaimRefusedInDashboard(t *testing.T) {
 				}
 			},
 			"/claim": func(r map[string]any) { claimInstruction(r)["to"] = other.Hex() },
-		}, "no contract of this token holds root"},
+		}, "not to the vester"},
 		{"another chain", map[string]func(map[string]any){"/claim": func(r map[string]any) {
 			claimInstruction(r)["chainId"] = json.Number("1")
 		}}, "is for chain 1"},

@@ -14,6 +14,7 @@ import (
 
 	"allot/internal/act"
 	"allot/internal/sanitize"
+	"allot/internal/session"
 	"allot/views/widget"
 	"allot/wallet"
 )
@@ -40,10 +41,17 @@ type signing struct {
 	done      int             // how many are final
 	err       error
 	confirm   *widget.Confirm
-	review    widget.Scroll
-	width     int
-	height    int
-	seq       int
+	// pin is the pin question of a refusal for a missing pin (pin.go);
+	// pinErr why pinning failed; pinning while it runs.
+	pin     *pinAsk
+	pinErr  error
+	pinning bool
+	// build checks the calls and builds them again (after a pin).
+	build  func() tea.Cmd
+	review widget.Scroll
+	width  int
+	height int
+	seq    int
 }
 
 type signStage int
@@ -68,13 +76,21 @@ type PolicyCheck func(ctx context.Context, calls []wallet.Call) (*wallet.Approva
 func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wallet.Call, from common.Address, labels map[common.Address]string, check PolicyCheck) (*signing, tea.Cmd) {
 	s := &signing{ctx: ctx, subject: subject, ops: ops, seq: seq, width: 80}
 	s.review.Styles = ctx.Styles
-	session, rec := ctx.Session, ctx.Recorder
 	op := ops[len(ops)-1] // claim, stake
-	return s, Load(seq, func(c context.Context) (built, error) {
-		if err := session.NeedChain("signing"); err != nil {
+	s.build = func() tea.Cmd {
+		return Load(seq, buildChecked(ctx.Session, ctx.Recorder, op, subject, calls, from, labels, check))
+	}
+	return s, s.build()
+}
+
+// buildChecked is the work of newSigning: decode the calls, check them
+// against the signing policy and build those it approves.
+func buildChecked(sess *session.Session, rec *act.Recorder, op, subject string, calls []wallet.Call, from common.Address, labels map[common.Address]string, check PolicyCheck) func(context.Context) (built, error) {
+	return func(c context.Context) (built, error) {
+		if err := sess.NeedChain("signing"); err != nil {
 			return built{}, err
 		}
-		known, err := session.KnownContracts(c)
+		known, err := sess.KnownContracts(c)
 		if err != nil {
 			return built{}, err
 		}
@@ -83,7 +99,7 @@ func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wal
 				known[addr] = label
 			}
 		}
-		opts := wallet.DecodeOptions{Signer: from, ChainID: session.Profile.ChainID, Known: known, Chain: session.Chain}
+		opts := wallet.DecodeOptions{Signer: from, ChainID: sess.Profile.ChainID, Known: known, Chain: sess.Chain}
 		b := built{}
 		for _, call := range calls {
 			b.summaries = append(b.summaries, wallet.DecodeCall(c, call, opts))
@@ -98,16 +114,16 @@ func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wal
 			return built{}, err
 		}
 		b.facts = approval.Facts
-		maxGasFee, err := session.Profile.GasCeiling()
+		maxGasFee, err := sess.Profile.GasCeiling()
 		if err != nil {
-			return built{}, fmt.Errorf("profile %q: %w", session.Name, err)
+			return built{}, fmt.Errorf("profile %q: %w", sess.Name, err)
 		}
 		// Build decodes the calls again (Draft.Summary), against the
 		// approved ones: the review reads that decoding. It refuses what
 		// gas would cost above the profile's ceilings, and what the
 		// account cannot pay, as the policy refuses.
-		buildOpts := wallet.BuildOptions{ChainID: session.Profile.ChainID, From: from, Known: known, MaxGasFee: maxGasFee}
-		if b.drafts, err = wallet.Build(c, session.Chain, approval, buildOpts); err != nil {
+		buildOpts := wallet.BuildOptions{ChainID: sess.Profile.ChainID, From: from, Known: known, MaxGasFee: maxGasFee}
+		if b.drafts, err = wallet.Build(c, sess.Chain, approval, buildOpts); err != nil {
 			if errors.As(err, &refused) {
 				b.refusal = rec.Refused(op, subject, err)
 				return b, nil
@@ -119,7 +135,7 @@ func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wal
 			b.summaries = append(b.summaries, d.Summary)
 		}
 		return b, nil
-	})
+	}
 }
 
 type built struct {
@@ -147,8 +163,14 @@ func (s *signing) setSize(width, height int) {
 	switch {
 	case s.confirm != nil:
 		question = lipgloss.Height(s.confirm.View())
+	case s.pinQuestion() != nil:
+		s.pin.confirm.SetWidth(min(width, 80))
+		question = lipgloss.Height(s.pin.confirm.View())
 	case s.refusal != nil:
 		question = lipgloss.Height(widget.Page(s.refusalLine(), width, 0))
+	}
+	if s.pinErr != nil {
+		question += lipgloss.Height(widget.Page(s.pinErrLine(), width, 0))
 	}
 	s.review.SetSize(width, max(height-1-question, 3))
 	s.fill()
@@ -156,6 +178,9 @@ func (s *signing) setSize(width, height int) {
 
 // update handles the flow's messages; it reports whether msg was its own.
 func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
+	if cmd, ok := s.updatePin(msg); ok {
+		return cmd, true
+	}
 	switch msg := msg.(type) {
 	case Loaded[built]:
 		if msg.Seq != s.seq {
@@ -167,11 +192,15 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		v := msg.Value
 		s.summaries, s.drafts, s.facts, s.refusal, s.stage = v.summaries, v.drafts, v.facts, v.refusal, signReview
-		if s.refusal == nil {
+		var cmd tea.Cmd
+		var refused *wallet.RefusedError
+		if errors.As(s.refusal, &refused) {
+			cmd = s.askPin(refused)
+		} else if s.refusal == nil {
 			s.confirm = s.ctx.Confirm("sign", s.question(), wallet.WorstCaseLine(s.drafts))
 		}
 		s.setSize(s.width, s.height) // the question's height is known now
-		return nil, true
+		return cmd, true
 	case widget.ConfirmMsg:
 		if !s.confirm.Answers(msg) || s.stage != signReview {
 			return nil, false
@@ -210,11 +239,15 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return nil, false // every screen may want it
 	case tea.KeyMsg:
-		if s.confirm != nil {
+		q := s.confirm
+		if q == nil {
+			q = s.pinQuestion()
+		}
+		if q != nil {
 			if s.review.Key(msg) {
 				return nil, true
 			}
-			return s.confirm.Update(msg), true
+			return q.Update(msg), true
 		}
 	}
 	return nil, false
@@ -322,10 +355,18 @@ func (s *signing) viewOf(st widget.Styles) string {
 		for _, l := range s.review.View() {
 			b.WriteString(l + "\n")
 		}
-		if s.refusal != nil {
+		switch {
+		case s.pinQuestion() != nil:
+			b.WriteString(s.pin.confirm.View() + "\n")
+		case s.pinning:
+			b.WriteString("Pinning…\n")
+		case s.refusal != nil:
 			b.WriteString(s.refusalLine() + "\n")
-		} else if s.confirm != nil {
+		case s.confirm != nil:
 			b.WriteString(s.confirm.View() + "\n")
+		}
+		if s.pinErr != nil {
+			b.WriteString(s.pinErrLine() + "\n")
 		}
 	case signSending:
 		b.WriteString("Signing and sending…\n")
@@ -371,15 +412,22 @@ func statusLine(op string, st wallet.Status) string {
 
 // busy is true while the flow waits on the network.
 func (s *signing) busy() bool {
-	return s.stage == signBuilding || s.stage == signSending || s.stage == signFollowing
+	return s.stage == signBuilding || s.stage == signSending || s.stage == signFollowing || s.pinning
 }
 
-// capturing is true while the review asks its question.
-func (s *signing) capturing() bool { return s.confirm != nil }
+// capturing is true while the review asks its question, or the pin
+// question.
+func (s *signing) capturing() bool { return s.confirm != nil || s.pinQuestion() != nil }
 
 func (s *signing) help() []key.Binding {
 	if s.confirm != nil {
 		return s.confirm.ShortHelp()
 	}
+	if q := s.pinQuestion(); q != nil {
+		return q.ShortHelp()
+	}
 	return nil
 }
+
+// pinErrLine says why a pin failed.
+func (s *signing) pinErrLine() string { return "✗ " + sanitize.Line(s.pinErr.Error()) }

@@ -15,6 +15,9 @@ import (
 // and the in-process sandbox chain's client both serve.
 type Node interface {
 	ethereum.ContractCaller
+	// CodeAt is the code at an address: a pinned contract's must hash to
+	// what the profile recorded.
+	CodeAt(ctx context.Context, account common.Address, blockNumber *big.Int) ([]byte, error)
 	ChainID(ctx context.Context) (*big.Int, error)
 	BlockNumber(ctx context.Context) (uint64, error)
 	HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error)

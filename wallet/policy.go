@@ -20,9 +20,9 @@ import (
 // The signing policy. The service hands out the calls a claim or a stake
 // is to sign, and the service may be hostile: what it hands out is signed
 // only when it is exactly what the user asked for, against contracts the
-// chain (and the profile, when it pins them) vouches for (D17). Anything
-// else is refused, whole, before anything is built, unlocked or signed;
-// nothing overrides a refusal.
+// profile pins, with the code they had when pinned (D17 as amended; see
+// pins.go). Anything else is refused, whole, before anything is built,
+// unlocked or signed; nothing overrides a refusal.
 
 // ErrRefused is wrapped by every refusal of the signing policy.
 var ErrRefused = errors.New("refused by the signing policy")
@@ -37,6 +37,11 @@ type RefusedError struct {
 	Reasons []string
 	// Unchecked: at least one reason is a check that could not run.
 	Unchecked bool
+	// Unpinned are the contracts refused only because the profile does
+	// not pin them (see OnlyUnpinned).
+	Unpinned []Unpinned
+
+	pinReasons int // how many Reasons are those of Unpinned
 }
 
 func (e *RefusedError) Error() string {
@@ -73,10 +78,15 @@ func (e *RefusedError) err() error {
 var DefaultMaxNativeFee = big.NewInt(10_000_000_000_000_000)
 
 // Pins are the contracts and the fee ceiling the user's profile trusts
-// (D17). An empty list pins nothing: the chain's checks alone decide, and
-// the review says the contract is not pinned.
+// (D17 as amended). A claim or a stake signs only for pinned contracts:
+// an empty list pins nothing, and what needs it is refused.
 type Pins struct {
 	Vesters, Staking, Tokens []common.Address
+	Handlers                 []common.Address
+	// CodeHashes are the keccak256 hashes of the pinned contracts' code,
+	// recorded when each was pinned: a contract whose code is not that
+	// any more is refused.
+	CodeHashes map[common.Address]common.Hash
 	// MaxNativeFee is the most wei a claim or a stake may send; nil is
 	// DefaultMaxNativeFee.
 	MaxNativeFee *big.Int
@@ -117,13 +127,11 @@ type ClaimPolicy struct {
 	// Proof is the allocation's proof from the merkle-proof operation,
 	// fetched for AllocationID.
 	Proof *Proof
-	// Candidates are the contracts that may be the vester (see
-	// VesterCandidates); the pinned vesters replace them when pinned.
+	// Candidates are the contracts the service lists that may be the
+	// vester (see VesterCandidates). Only the pinned vesters are signed
+	// for: a candidate that holds the root is named, to be pinned.
 	Candidates []common.Address
 	Pins       Pins
-	// Seen reports whether the journal recorded a signature for a call to
-	// an address before; nil knows of none.
-	Seen func(common.Address) bool
 }
 
 // claimFacts is what CheckClaim established from the proof and the chain.
@@ -141,8 +149,10 @@ type claimFacts struct {
 //   - the proof is the one the merkle-proof operation gave for that
 //     allocation: its leaf hashes its decodableArgs and names the
 //     allocation asked for;
-//   - the call goes to the vester that holds the proof's root on the chain
-//     (FindVester over the candidates, or over the pinned vesters);
+//   - the call goes to the pinned vester that holds the proof's root on
+//     the chain (FindVester over the pinned vesters), whose code is the
+//     code pinned; a candidate of the service's list that holds it is
+//     refused, named with the command that pins it;
 //   - it sends exactly the claim fee the vester asks (ClaimFee), and no
 //     more than the profile's max_native_fee;
 //   - it withdraws at most what is claimable at the chain's head (0 is
@@ -215,25 +225,15 @@ func establishClaim(ctx context.Context, node Node, p ClaimPolicy, refused *Refu
 		return facts
 	}
 
-	candidates, pinned := p.Candidates, len(p.Pins.Vesters) > 0
-	if pinned {
-		candidates = p.Pins.Vesters
-	}
-	check, err := FindVester(ctx, node, candidates, proof.RootIndex, facts.root)
-	switch {
-	case errors.Is(err, ErrUnchecked):
-		refused.unchecked("the vester could not be established: %v", err)
-		return facts
-	case err != nil && pinned:
-		refused.refuse("no pinned vester holds root %d = %s of this proof", proof.RootIndex, facts.root.Hex())
-		return facts
-	case err != nil:
-		refused.refuse("no contract of this token holds root %d = %s of this proof on the chain", proof.RootIndex, facts.root.Hex())
+	vester, ok := findPinnedVester(ctx, node, p, facts.root, refused)
+	if !ok {
 		return facts
 	}
-	facts.vester = check.Vester
-	a.Facts = append(a.Facts, Line{"vester", fmt.Sprintf("%s holds root %d (found on chain)%s",
-		check.Vester.Hex(), proof.RootIndex, trust(check.Vester, pinned, p.Seen))})
+	facts.vester = vester
+	if checkPinned(ctx, node, refused, PinVester, vester, p.Pins, "vester") {
+		a.Facts = append(a.Facts, Line{"vester", fmt.Sprintf("%s holds root %d (read from the chain)%s",
+			vester.Hex(), proof.RootIndex, pinnedNote(p.Pins, vester))})
+	}
 
 	fee, err := ClaimFee(ctx, node, facts.vester, p.AllocationID)
 	if err != nil {
@@ -373,17 +373,6 @@ func describe(m knownMethod, values []any, c Call) string {
 	return fmt.Sprintf("a %s %s at %s", m.contract, m.method.RawName, c.To.Hex())
 }
 
-// trust says how far the profile and the journal vouch for addr.
-func trust(addr common.Address, pinned bool, seen func(common.Address) bool) string {
-	switch {
-	case pinned:
-		return " · pinned in the profile"
-	case seen != nil && seen(addr):
-		return " · not pinned in the profile"
-	}
-	return " · not pinned in the profile · new: never signed for in this journal"
-}
-
 // StakePolicy is what a stake must match.
 type StakePolicy struct {
 	PoolID  string
@@ -395,7 +384,6 @@ type StakePolicy struct {
 	// names it (the pool's contractId); zero when the list has none.
 	Pool common.Address
 	Pins Pins
-	Seen func(common.Address) bool
 }
 
 // CheckStake applies the signing policy to a stake's calls (D11, D17). A
@@ -403,9 +391,10 @@ type StakePolicy struct {
 // token (its stakingToken() on the chain), of exactly the amount staked,
 // sending nothing; then stake(amount) on the pool's staking contract,
 // sending exactly the pool's platformFee() read from the chain, which the
-// stake parameters advertise; the amount the one asked; the pool and the
-// token within the profile's pins when pinned. Anything else is a
-// *RefusedError.
+// stake parameters advertise; the amount the one asked. The staking
+// contract must be pinned, with its code as pinned; the token must be
+// pinned too when the profile pins tokens, else it is the pinned staking
+// contract's stakingToken(). Anything else is a *RefusedError.
 func CheckStake(ctx context.Context, node Node, p StakePolicy, calls []Call) (*Approval, error) {
 	refused := &RefusedError{Subject: "stake in pool " + sanitize.Truncate(p.PoolID, 60)}
 	a := &Approval{Subject: refused.Subject}
@@ -417,8 +406,6 @@ func CheckStake(ctx context.Context, node Node, p StakePolicy, calls []Call) (*A
 		refused.refuse("no amount to stake was asked for")
 	case p.Pool == (common.Address{}):
 		refused.refuse("the token's contract list names no staking contract for this pool")
-	case len(p.Pins.Staking) > 0 && !slices.Contains(p.Pins.Staking, p.Pool):
-		refused.refuse("the pool's staking contract %s is not pinned in the profile's staking list", p.Pool.Hex())
 	case node == nil:
 		refused.unchecked("no chain connection (rpc_url): the pool's token and fee cannot be read")
 	default:
@@ -473,29 +460,40 @@ func CheckStake(ctx context.Context, node Node, p StakePolicy, calls []Call) (*A
 	return a, nil
 }
 
-// establishStake reads the pool's fee and token from the chain and holds
-// the token to the pins.
+// establishStake holds the pool's staking contract to the pins, reads its
+// fee and token from the chain, and holds the token to the pins.
 func establishStake(ctx context.Context, node Node, p StakePolicy, refused *RefusedError, a *Approval) (common.Address, *big.Int) {
-	fee, err := PlatformFee(ctx, node, p.Pool)
-	switch {
-	case errors.Is(err, ErrNoContract):
-		refused.refuse("the pool's staking contract %s has no code on the chain", p.Pool.Hex())
+	if !checkPinned(ctx, node, refused, PinStaking, p.Pool, p.Pins, "pool's staking contract") {
 		return common.Address{}, nil
-	case err != nil:
+	}
+	fee, err := PlatformFee(ctx, node, p.Pool)
+	if err != nil {
 		refused.unchecked("the pool's platform fee could not be read from the chain: %v", err)
 		return common.Address{}, nil
 	}
 	a.Facts = append(a.Facts,
-		Line{"staking contract", p.Pool.Hex() + " (the pool's contract in the token's list, answering on chain)" + trust(p.Pool, len(p.Pins.Staking) > 0, p.Seen)},
+		Line{"staking contract", p.Pool.Hex() + " (the pool's contract in the token's list)" + pinnedNote(p.Pins, p.Pool)},
 		Line{"platform fee", FormatUnits(fee) + " ether (read from the chain)"})
 	token, err := StakingToken(ctx, node, p.Pool)
-	switch {
-	case err != nil:
+	if err != nil {
 		refused.unchecked("the pool's token could not be read from the chain: %v", err)
 		return common.Address{}, fee
-	case len(p.Pins.Tokens) > 0 && !slices.Contains(p.Pins.Tokens, token):
-		refused.refuse("the pool's token %s is not pinned in the profile's tokens list", token.Hex())
 	}
-	a.Facts = append(a.Facts, Line{"token", token.Hex() + " (the pool's stakingToken() on chain)" + trust(token, len(p.Pins.Tokens) > 0, p.Seen)})
+	if len(p.Pins.Tokens) > 0 {
+		if checkPinned(ctx, node, refused, PinToken, token, p.Pins, "pool's token") {
+			a.Facts = append(a.Facts, Line{"token", token.Hex() + " (the pool's stakingToken() on chain)" + pinnedNote(p.Pins, token)})
+		}
+		return token, fee
+	}
+	// No tokens pinned: the pinned staking contract, whose code is the
+	// code pinned, names its token.
+	switch _, err := CodeHash(ctx, node, token); {
+	case errors.Is(err, ErrNoContract):
+		refused.refuse("the pool's token %s has no code on the chain", token.Hex())
+	case err != nil:
+		refused.unchecked("the code of the pool's token could not be read: %v", err)
+	default:
+		a.Facts = append(a.Facts, Line{"token", token.Hex() + " (the stakingToken() of the pinned staking contract; no tokens pinned)"})
+	}
 	return token, fee
 }

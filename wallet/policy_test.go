@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,7 +19,8 @@ import (
 var attacker = common.HexToAddress("0x00000000000000000000000000000000a77ac4e5")
 
 // claimPolicy is the policy of alice's claim of her own allocation, asking
-// for all that is claimable, over the fixture's contracts.
+// for all that is claimable, over the fixture's contracts, the vester
+// pinned.
 func (f *fixture) claimPolicy(t testing.TB, leaf int) ClaimPolicy {
 	return ClaimPolicy{
 		AllocationID: testAllocations(f.alice.Address(), f.bob.Address())[leaf].Allocation.ID,
@@ -26,7 +28,47 @@ func (f *fixture) claimPolicy(t testing.TB, leaf int) ClaimPolicy {
 		ChainID:      f.chain.ChainID(),
 		Proof:        f.proof(t, leaf),
 		Candidates:   []common.Address{f.pool, f.token, f.vester},
+		Pins:         f.pins(t, PinVester, f.vester),
 	}
+}
+
+// pins pins addrs as kind, with the code each has now.
+func (f *fixture) pins(t testing.TB, kind PinKind, addrs ...common.Address) Pins {
+	t.Helper()
+	var p Pins
+	p.SetList(kind, addrs)
+	f.recordCode(t, &p, addrs...)
+	return p
+}
+
+// recordCode records the code hashes of addrs in p, as a pin does.
+func (f *fixture) recordCode(t testing.TB, p *Pins, addrs ...common.Address) {
+	t.Helper()
+	if p.CodeHashes == nil {
+		p.CodeHashes = map[common.Address]common.Hash{}
+	}
+	for _, a := range addrs {
+		hash, err := CodeHash(context.Background(), f.node, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.CodeHashes[a] = hash
+	}
+}
+
+// forgingNode answers for an address with no code what the contract at
+// real answers: a node that vouches for what is not there.
+type forgingNode struct {
+	Node
+	forged, real common.Address
+}
+
+func (n forgingNode) CallContract(ctx context.Context, call ethereum.CallMsg, block *big.Int) ([]byte, error) {
+	if call.To != nil && *call.To == n.forged {
+		to := n.real
+		call.To = &to
+	}
+	return n.Node.CallContract(ctx, call, block)
 }
 
 // failingNode is a node whose contract calls cannot reach it.
@@ -65,25 +107,24 @@ func TestCheckClaim(t *testing.T) {
 		// refused lists what the reasons must say; empty: approved.
 		refused   []string
 		unchecked bool
-		facts     []string
+		// unpinned: refused only for these missing pins.
+		unpinned []Unpinned
+		facts    []string
 	}{
 		{name: "a withdraw of part of what is claimable, as asked", calls: func() []Call { return []Call{withdraw(ether(10))} },
 			policy: func(p *ClaimPolicy) { p.Amount = ether(10) },
-			facts:  []string{f.vester.Hex() + " holds root 0 (found on chain) · not pinned in the profile · new", "0.001 ether (read from the chain)", "250 tokens: 250 vested"}},
+			facts:  []string{f.vester.Hex() + " holds root 0 (read from the chain) · pinned in the profile, its code as pinned (0x", "0.001 ether (read from the chain)", "250 tokens: 250 vested"}},
 		{name: "a withdraw of all that is claimable", calls: func() []Call { return []Call{withdraw(ether(250))} }},
 		{name: "withdraw(0): all that is vested", calls: func() []Call { return []Call{withdraw(new(big.Int))} }},
 		{name: "the amount asked", calls: func() []Call { return []Call{withdraw(ether(10))} },
 			policy: func(p *ClaimPolicy) { p.Amount = ether(10) }},
 		{name: "a pinned vester", calls: func() []Call { return []Call{withdraw(ether(10))} },
 			policy: func(p *ClaimPolicy) {
-				p.Pins.Vesters, p.Candidates, p.Amount = []common.Address{other, f.vester}, nil, ether(10)
+				p.Pins.Vesters = []common.Address{other, f.vester}
+				f.recordCode(t, &p.Pins, other)
+				p.Candidates, p.Amount = nil, ether(10)
 			},
-			facts: []string{"holds root 0 (found on chain) · pinned in the profile"}},
-		{name: "a vester seen before", calls: func() []Call { return []Call{withdraw(ether(10))} },
-			policy: func(p *ClaimPolicy) {
-				p.Seen, p.Amount = func(a common.Address) bool { return a == f.vester }, ether(10)
-			},
-			facts: []string{"(found on chain) · not pinned in the profile"}},
+			facts: []string{"holds root 0 (read from the chain) · pinned in the profile"}},
 		{name: "another's allocation: anyone may send it, the tokens go to the beneficiary",
 			calls:  func() []Call { return []Call{f.withdrawCall(t, aliceLeaf, f.bob.Address(), ether(1))} },
 			policy: func(p *ClaimPolicy) { p.Signer, p.Amount = f.bob.Address(), ether(1) },
@@ -138,11 +179,43 @@ func TestCheckClaim(t *testing.T) {
 			calls:   func() []Call { return []Call{f.withdrawCall(t, bobLeaf, alice, ether(1))} },
 			refused: []string{"another leaf, proof or root index than the allocation's proof"}},
 		{name: "a vester that does not hold the root", calls: func() []Call { return []Call{with(withdraw(ether(10)), func(c *Call) { c.To = other })} },
-			policy:  func(p *ClaimPolicy) { p.Candidates = []common.Address{other} },
+			policy:  func(p *ClaimPolicy) { p.Pins = f.pins(t, PinVester, other); p.Candidates = []common.Address{other} },
+			refused: []string{"no pinned vester holds root 0", "and no other contract of this token does"}},
+		{name: "no pinned vester and no listed one that holds the root", calls: func() []Call { return []Call{with(withdraw(ether(10)), func(c *Call) { c.To = other })} },
+			policy:  func(p *ClaimPolicy) { p.Pins = Pins{}; p.Candidates = []common.Address{other} },
 			refused: []string{"no contract of this token holds root 0"}},
 		{name: "a pinned list without the vester", calls: func() []Call { return []Call{withdraw(ether(10))} },
-			policy:  func(p *ClaimPolicy) { p.Pins.Vesters = []common.Address{other} },
+			policy:  func(p *ClaimPolicy) { p.Pins.Vesters = []common.Address{other}; p.Candidates = []common.Address{other} },
 			refused: []string{"no pinned vester holds root 0"}},
+		{name: "a vester the profile does not pin", calls: func() []Call { return []Call{withdraw(ether(10))} },
+			policy: func(p *ClaimPolicy) { p.Pins, p.Amount = Pins{}, ether(10) },
+			refused: []string{"the vester " + f.vester.Hex() + " is not pinned in the profile (its code hash is 0x",
+				"check it on an explorer, then pin it: allot pin vester " + f.vester.Hex()},
+			unpinned: []Unpinned{{PinVester, f.vester}}},
+		{name: "a listed vester that is not pinned, beside one that is", calls: func() []Call { return []Call{withdraw(ether(10))} },
+			policy:   func(p *ClaimPolicy) { p.Pins, p.Amount = f.pins(t, PinVester, other), ether(10) },
+			refused:  []string{"the vester " + f.vester.Hex() + " is not pinned in the profile"},
+			unpinned: []Unpinned{{PinVester, f.vester}}},
+		{name: "a vester pinned without its code hash", calls: func() []Call { return []Call{withdraw(ether(10))} },
+			policy:   func(p *ClaimPolicy) { p.Pins.CodeHashes, p.Amount = nil, ether(10) },
+			refused:  []string{"is pinned without the hash of its code", "allot pin vester " + f.vester.Hex()},
+			unpinned: []Unpinned{{PinVester, f.vester}}},
+		{name: "a pinned vester whose code changed", calls: func() []Call { return []Call{withdraw(ether(10))} },
+			policy:  func(p *ClaimPolicy) { p.Pins.CodeHashes[f.vester] = common.Hash{1} },
+			refused: []string{"the code of the vester " + f.vester.Hex() + " changed since it was pinned"}},
+		{name: "a pinned address with no code, for which the node answers", calls: func() []Call {
+			return []Call{with(withdraw(ether(10)), func(c *Call) { c.To = attacker })}
+		}, node: forgingNode{f.node, attacker, f.vester},
+			policy: func(p *ClaimPolicy) {
+				p.Pins.Vesters = []common.Address{attacker}
+				p.Pins.CodeHashes[attacker] = common.Hash{1}
+			},
+			refused: []string{"the vester " + attacker.Hex() + " has no code on the chain"}},
+		{name: "an unpinned address with no code, for which the node answers", calls: func() []Call {
+			return []Call{with(withdraw(ether(10)), func(c *Call) { c.To = attacker })}
+		}, node: forgingNode{f.node, attacker, f.vester},
+			policy:  func(p *ClaimPolicy) { p.Pins = Pins{}; p.Candidates = []common.Address{attacker} },
+			refused: []string{"the vester " + attacker.Hex() + " has no code on the chain"}},
 		{name: "a root index past the vester's roots", calls: func() []Call {
 			pr := f.proof(t, aliceLeaf)
 			data, _ := chain.PackWithdraw(ether(10), 3, pr.DecodableArgs, pr.Siblings)
@@ -203,6 +276,9 @@ func TestCheckClaim(t *testing.T) {
 			if errors.Is(err, ErrUnchecked) != tc.unchecked {
 				t.Errorf("errors.Is(err, ErrUnchecked) = %v, want %v", !tc.unchecked, tc.unchecked)
 			}
+			if refused.OnlyUnpinned() != (tc.unpinned != nil) || !slices.Equal(refused.Unpinned, tc.unpinned) {
+				t.Errorf("OnlyUnpinned %v, Unpinned %v; want %v", refused.OnlyUnpinned(), refused.Unpinned, tc.unpinned)
+			}
 		})
 	}
 }
@@ -224,7 +300,8 @@ func TestCheckClaimZeroFee(t *testing.T) {
 	call := f.withdrawCall(t, aliceLeaf, f.alice.Address(), ether(10))
 	call.To, call.Value = free, new(big.Int)
 	p := f.claimPolicy(t, aliceLeaf)
-	p.Candidates, p.Amount = []common.Address{free}, ether(10)
+	p.Pins = f.pins(t, PinVester, free)
+	p.Amount = ether(10)
 	if _, err := CheckClaim(ctx, f.node, p, []Call{call}); err != nil {
 		t.Fatalf("a correct 0-value claim is refused: %v", err)
 	}
@@ -261,11 +338,13 @@ func TestCheckStake(t *testing.T) {
 		facts   []string
 	}{
 		{name: "the planned approve, then the stake", calls: plan.Calls(),
-			facts: []string{"staking contract: " + f.pool.Hex(), "platform fee: 0.01 ether (read from the chain)", "token: " + f.token.Hex()}},
+			facts: []string{"staking contract: " + f.pool.Hex() + " (the pool's contract in the token's list) · pinned in the profile, its code as pinned (0x",
+				"platform fee: 0.01 ether (read from the chain)", "token: " + f.token.Hex() + " (the stakingToken() of the pinned staking contract; no tokens pinned)"}},
 		{name: "the stake alone", calls: []Call{stakeCall(ether(5))}},
 		{name: "pinned pool and token", calls: plan.Calls(), policy: func(p *StakePolicy) {
-			p.Pins.Staking, p.Pins.Tokens = []common.Address{f.pool}, []common.Address{f.token}
-		}, facts: []string{"pinned in the profile"}},
+			p.Pins.Tokens = []common.Address{f.token}
+			f.recordCode(t, &p.Pins, f.token)
+		}, facts: []string{"token: " + f.token.Hex() + " (the pool's stakingToken() on chain) · pinned in the profile, its code as pinned"}},
 
 		{name: "an unlimited approve", calls: []Call{approveCall(f.pool, maxUint256), stakeCall(ether(5))},
 			refused: []string{"call 1 approves 115792089237316195423570985008687907853269984665640564039457.584007913129639935 tokens; the stake is 5"}},
@@ -292,12 +371,16 @@ func TestCheckStake(t *testing.T) {
 		{name: "a pool without code", calls: []Call{with(stakeCall(ether(5)), func(c *Call) { c.To = attacker })},
 			policy: func(p *StakePolicy) { p.Pool = attacker }, refused: []string{"has no code on the chain"}},
 		{name: "a pool not pinned", calls: plan.Calls(), policy: func(p *StakePolicy) { p.Pins.Staking = []common.Address{attacker} },
-			refused: []string{"is not pinned in the profile's staking list"}},
+			refused: []string{"the pool's staking contract " + f.pool.Hex() + " is not pinned in the profile", "allot pin staking " + f.pool.Hex()}},
+		{name: "no staking contract pinned", calls: plan.Calls(), policy: func(p *StakePolicy) { p.Pins = Pins{} },
+			refused: []string{"the pool's staking contract " + f.pool.Hex() + " is not pinned in the profile"}},
+		{name: "a pool whose code changed", calls: plan.Calls(), policy: func(p *StakePolicy) { p.Pins.CodeHashes[f.pool] = common.Hash{1} },
+			refused: []string{"the code of the pool's staking contract " + f.pool.Hex() + " changed since it was pinned"}},
 		{name: "a token not pinned", calls: plan.Calls(), policy: func(p *StakePolicy) { p.Pins.Tokens = []common.Address{attacker} },
-			refused: []string{"the pool's token " + f.token.Hex() + " is not pinned"}},
+			refused: []string{"the pool's token " + f.token.Hex() + " is not pinned", "allot pin token " + f.token.Hex()}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := StakePolicy{PoolID: "pool-1", Signer: alice, ChainID: f.chain.ChainID(), Amount: ether(5), Pool: f.pool}
+			p := StakePolicy{PoolID: "pool-1", Signer: alice, ChainID: f.chain.ChainID(), Amount: ether(5), Pool: f.pool, Pins: f.pins(t, PinStaking, f.pool)}
 			if tc.policy != nil {
 				tc.policy(&p)
 			}

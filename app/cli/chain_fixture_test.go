@@ -141,7 +141,8 @@ func newChainFixture(t *testing.T) *chainFixture {
 	f.sess = &session.Session{
 		Name: "test",
 		Profile: config.Profile{Name: "test", BaseURL: srv.URL, PortalURL: srv.URL, PortalID: testPortalID,
-			ChainID: c.ChainID(), Keystore: ksDir, SigninDomain: u.Host},
+			ChainID: c.ChainID(), Keystore: ksDir, SigninDomain: u.Host,
+			Pins: pinsOf(t, c.Client(), map[wallet.PinKind][]common.Address{wallet.PinVester: {f.vester}, wallet.PinStaking: {f.pool}})},
 		API:      client,
 		TokenIDs: []string{testTokenID},
 		Requests: session.NewRequestLog(),
@@ -338,4 +339,29 @@ func decodeSent(t *testing.T, r result) []sentStatus {
 		}
 	}
 	return out.Transactions
+}
+
+// pinsOf pins the contracts, as `allot pin` would: each with the hash of
+// the code it has on node now.
+func pinsOf(t testing.TB, node wallet.Node, contracts map[wallet.PinKind][]common.Address) config.Pins {
+	t.Helper()
+	pins := config.Pins{CodeHashes: map[string]string{}}
+	for kind, addrs := range contracts {
+		for _, a := range addrs {
+			hash, err := wallet.CodeHash(context.Background(), node, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch kind {
+			case wallet.PinVester:
+				pins.Vesters = append(pins.Vesters, a.Hex())
+			case wallet.PinStaking:
+				pins.Staking = append(pins.Staking, a.Hex())
+			case wallet.PinToken:
+				pins.Tokens = append(pins.Tokens, a.Hex())
+			}
+			pins.CodeHashes[a.Hex()] = hash.Hex()
+		}
+	}
+	return pins
 }

@@ -181,6 +181,6 @@ func (c *claimSigning) run(ctx context.Context, e *env, s *opened, acct *signing
 	for i := range ops {
 		ops[i] = "claim"
 	}
-	check := s.ClaimCheck(allocationID, acct.address, amount, s.rec.Seen)
+	check := s.ClaimCheck(allocationID, acct.address, amount)
 	return e.transact(ctx, s, acct, txBatch{subject: allocationID, op: "claim", ops: ops, calls: calls, known: known, check: check}, c.tx, out)
 }

@@ -41,6 +41,13 @@ var commands = []command{
 	accountListCommand,
 	accountNewCommand,
 	accountImportCommand,
+	// The contracts a claim or a stake may sign for: pin.go.
+	pinVesterCommand,
+	pinStakingCommand,
+	pinTokenCommand,
+	pinHandlerCommand,
+	pinListCommand,
+	pinRemoveCommand,
 	// The sandbox service as a server: sandbox.go.
 	sandboxCommand,
 }

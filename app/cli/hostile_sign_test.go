@@ -195,11 +195,11 @@ func TestHostileClaimIsRefused(t *testing.T) {
 				}
 			},
 			"/claim": func(r map[string]any) { instruction(r)["to"] = other.Hex() },
-		}, "no contract of this token holds root"},
+		}, "call 1 goes to " + other.Hex() + ", not to the vester " + vester.Hex()},
 		{"a root index past the vester's roots", map[string]func(map[string]any){
 			"/merkle-proof": func(r map[string]any) { r["rootIndex"] = 99 },
 			"/claim":        func(r map[string]any) { instruction(r)["data"] = withRoot(99) },
-		}, "no contract of this token holds root 99"},
+		}, "no pinned vester holds root 99"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, suffix := range []string{"/claim", "/contracts", "/merkle-proof"} {
@@ -223,10 +223,13 @@ func TestHostileClaimIsRefused(t *testing.T) {
 	if sent := decodeSent(t, r); len(sent) != 1 || sent[0].Status != "success" {
 		t.Errorf("the honest claim: %+v, want one success", sent)
 	}
-	for _, want := range []string{"Checked by the signing policy:", vester.Hex() + " holds root", "(found on chain) · not pinned in the profile · new", "(read from the chain)", "claimable"} {
+	for _, want := range []string{"Checked by the signing policy:", vester.Hex() + " holds root", "(read from the chain) · pinned in the profile, its code as pinned (0x", "claimable"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("the review lacks %q:\n%s", want, r.stderr)
 		}
+	}
+	if strings.Contains(r.stderr, "found on chain") {
+		t.Errorf("the review says \"found on chain\" of what only the node vouches for:\n%s", r.stderr)
 	}
 }
 

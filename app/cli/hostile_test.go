@@ -79,7 +79,7 @@ func poison(v any, mode string) any {
 
 // hostileSession is the sandbox, its chain in process, reached through a
 // hostile server; its keystore holds files whose names carry escapes.
-func hostileSession(t *testing.T, mode string) (*session.Session, sandbox.Fixtures) {
+func hostileSession(t *testing.T, mode string) (*session.Session, sandbox.Fixtures, []onchain.Deployed) {
 	t.Helper()
 	var handler http.Handler
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
@@ -118,8 +118,13 @@ func hostileSession(t *testing.T, mode string) (*session.Session, sandbox.Fixtur
 		StateDir: t.TempDir(),
 		Now:      time.Now,
 		Chain:    sb.Chain.Client(),
+		// A file to pin in: `allot pin` says what the service lists.
+		ConfigPath: filepath.Join(t.TempDir(), "config.toml"),
 	}
-	return s, fx
+	if err := os.WriteFile(s.ConfigPath, []byte("[profiles.hostile]\nbase_url = \""+srv.URL+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return s, fx, sb.Deployed()
 }
 
 // assertInert fails when out holds ESC, BEL, or a C1 control, as a raw byte
@@ -145,10 +150,11 @@ func assertInert(t *testing.T, what, out string) {
 func TestNoCommandTalksToTheTerminal(t *testing.T) {
 	for _, mode := range []string{"all", "text"} {
 		t.Run(mode, func(t *testing.T) {
-			s, fx := hostileSession(t, mode)
+			s, fx, deployed := hostileSession(t, mode)
 			dir := t.TempDir()
 			w0 := fx.Wallets[0]
 			ks := s.Profile.Keystore
+			vester := deployed[len(deployed)-1].Address.Hex()
 			evilFile := filepath.Join(dir, "img\x1b]52;c;eA==\x07\x9b.png")
 			os.WriteFile(evilFile, []byte("\x89PNG\r\n\x1a\n"), 0o600)
 			body := filepath.Join(dir, "schedule.json")
@@ -176,6 +182,12 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 				"signin":          {{"--account", w0.Address, "--keystore", ks}},
 				"submission":      {{"--account", w0.Address, "--keystore", ks}},
 				"stake":           {{"--pool", fx.PoolIDs[0], "--amount", "1", "--account", w0.Address, "--keystore", ks}},
+				"pin vester":      {{vester}},
+				"pin staking":     {{vester}},
+				"pin token":       {{vester}},
+				"pin handler":     {{vester}},
+				"pin list":        {{}, {"-o", "json"}},
+				"pin rm":          {{"handler", vester}},
 			}
 			for _, cmd := range commands {
 				argSets, ok := runs[cmd.name]

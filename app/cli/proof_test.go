@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"allot/api"
+	"allot/internal/config"
 	"allot/internal/session"
 	"allot/wallet/merkle"
 	"allot/wallet/vesting"
@@ -104,7 +105,9 @@ func TestProofVerifyExitStatus(t *testing.T) {
 	})
 	noChain := sandboxSession(t)
 	noChain.Chain = nil
+	// With no vester pinned, the service's list is what proposes one.
 	noService := sandboxSession(t)
+	noService.Profile.Pins = config.Pins{}
 	var err error
 	noService.API, err = api.New(api.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k"})
 	if err != nil {

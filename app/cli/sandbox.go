@@ -20,6 +20,8 @@ import (
 	"allot/api/sandbox"
 	"allot/api/sandbox/chain"
 	"allot/api/sandbox/onchain"
+	"allot/internal/config"
+	"allot/internal/session"
 )
 
 // nextPort is the address after the port of addr, which was asked for as
@@ -168,10 +170,12 @@ func readDeployerKey(path string) (*ecdsa.PrivateKey, error) {
 	return key, nil
 }
 
-// fixtures are the sandbox's fixtures and where its chain answers.
+// fixtures are the sandbox's fixtures, where its chain answers, and the
+// pins of its deployment, which a profile for it needs to sign.
 type fixtures struct {
 	sandbox.Fixtures
-	RPCURL string `json:"rpcUrl"`
+	RPCURL string      `json:"rpcUrl"`
+	Pins   config.Pins `json:"pins"`
 }
 
 // serveSandbox serves the sandbox, its world deployed on node (at nodeURL),
@@ -209,8 +213,20 @@ func serveSandbox(ctx context.Context, e *env, addr, rpcAddr, fixturesPath strin
 		}
 	}
 
+	// A claim or a stake signs only for pinned contracts: the profile of
+	// an integrator pins these (config.example.toml's sandbox profile
+	// holds those of the in-process chain).
+	readCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	pins, err := session.SandboxPins(readCtx, sb)
+	cancel()
+	if err != nil {
+		listener.Close()
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	fmt.Fprintf(e.Stderr, "allot sandbox: a profile for it pins its contracts (what `allot pin` would record):\n%s", pins.TOML("sandbox"))
+
 	if fixturesPath != "" {
-		data, err := json.MarshalIndent(fixtures{sb.Server.Fixtures(), rpcURL}, "", "  ")
+		data, err := json.MarshalIndent(fixtures{sb.Server.Fixtures(), rpcURL, pins}, "", "  ")
 		if err != nil {
 			return fmt.Errorf("sandbox: fixtures: %w", err)
 		}

@@ -96,6 +96,7 @@ func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b t
 			for _, r := range refused.Reasons {
 				fmt.Fprintln(e.Stderr, "  - "+sanitize.Line(r))
 			}
+			pinHint(e.Stderr, s, refused)
 		}
 		return rec.Refused(b.op, b.subject, err)
 	}

@@ -97,7 +97,7 @@ var stakeCommand = command{
 			if err != nil {
 				return usagef("--amount: %v", err)
 			}
-			check := s.StakeCheck(poolInfo, acct.address, asked, s.rec.Seen)
+			check := s.StakeCheck(poolInfo, acct.address, asked)
 			batch := txBatch{subject: poolID, op: "stake", ops: []string{"stake"}, calls: plan.Calls(), known: known, check: check}
 			if plan.Approve != nil {
 				batch.ops = []string{"approve", "stake"}

@@ -346,9 +346,10 @@ func (r *Recorder) Refused(op, subject string, err error) error {
 }
 
 // Seen reports which contracts the journal saw signed for before: the
-// targets of the transactions it recorded, of every profile. A contract
-// first seen is new to the review. The journal is read once, when Seen is
-// called; nil when there is no journal to read.
+// targets of the transactions it recorded, of every profile. The pin
+// question tells it as a fact about the contract; it vouches for nothing
+// (only pins do). The journal is read once, when Seen is called; nil when
+// there is no journal to read.
 func (r *Recorder) Seen() func(common.Address) bool {
 	if r == nil || r.Journal == nil {
 		return nil

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"allot/wallet"
@@ -11,33 +12,58 @@ import (
 )
 
 // Pins are the contracts a profile trusts as the targets of what it signs
-// (docs/deployment.md D17): [profiles.NAME.pins] vesters, staking and tokens, lists of
-// addresses. A list that is set is the only one allowed; an empty one lets
-// the chain's checks alone decide, and the review says so.
+// (docs/deployment.md D17, as amended): [profiles.NAME.pins] vesters,
+// staking, tokens and handlers, lists of addresses, and code_hashes, the
+// keccak256 hash of each pinned contract's code as it was when pinned,
+// keyed by address. A claim or a stake signs only for pinned contracts
+// whose code is still the code pinned. `allot pin` edits them.
 type Pins struct {
-	Vesters []string `toml:"vesters"`
-	Staking []string `toml:"staking"`
-	Tokens  []string `toml:"tokens"`
+	Vesters    []string          `toml:"vesters" json:"vesters,omitempty"`
+	Staking    []string          `toml:"staking" json:"staking,omitempty"`
+	Tokens     []string          `toml:"tokens" json:"tokens,omitempty"`
+	Handlers   []string          `toml:"handlers" json:"handlers,omitempty"`
+	CodeHashes map[string]string `toml:"code_hashes" json:"codeHashes,omitempty"`
+}
+
+// TOML writes the pins as the [profiles.NAME.pins] table of profile, and
+// its code_hashes table, for a user to paste into a configuration.
+func (p Pins) TOML(profile string) string {
+	var b strings.Builder
+	table := "profiles." + quoteKey(profile) + ".pins"
+	fmt.Fprintf(&b, "[%s]\n", table)
+	for _, kind := range wallet.PinKinds {
+		list := *p.list(kind)
+		if len(list) == 0 {
+			continue
+		}
+		key, _ := listKey(kind)
+		fmt.Fprintf(&b, "%s = [\n", key)
+		for _, v := range list {
+			fmt.Fprintf(&b, "  %q,\n", v)
+		}
+		b.WriteString("]\n")
+	}
+	if len(p.CodeHashes) > 0 {
+		fmt.Fprintf(&b, "[%s.code_hashes]\n", table)
+		keys := make([]string, 0, len(p.CodeHashes))
+		for k := range p.CodeHashes {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "%q = %q\n", k, p.CodeHashes[k])
+		}
+	}
+	return b.String()
 }
 
 // SigningPins reads the profile's pins and max_native_fee (ether, exact
 // decimal; empty is wallet.DefaultMaxNativeFee) for the signing policy.
 func (p Profile) SigningPins() (wallet.Pins, error) {
-	var out wallet.Pins
+	out, err := p.Pins.Signing()
 	var problems []error
-	for _, list := range []struct {
-		key  string
-		from []string
-		into *[]common.Address
-	}{{"pins.vesters", p.Pins.Vesters, &out.Vesters}, {"pins.staking", p.Pins.Staking, &out.Staking}, {"pins.tokens", p.Pins.Tokens, &out.Tokens}} {
-		for i, v := range list.from {
-			addr, err := checksummed(v)
-			if err != nil {
-				problems = append(problems, fmt.Errorf("%s[%d]: %w", list.key, i, err))
-				continue
-			}
-			*list.into = append(*list.into, addr)
-		}
+	if err != nil {
+		problems = append(problems, err)
 	}
 	if p.MaxNativeFee != "" {
 		fee, err := wallet.ParseUnits(p.MaxNativeFee)
@@ -48,6 +74,54 @@ func (p Profile) SigningPins() (wallet.Pins, error) {
 	}
 	return out, errors.Join(problems...)
 }
+
+// Signing reads the pins' addresses and code hashes.
+func (p Pins) Signing() (wallet.Pins, error) {
+	var out wallet.Pins
+	var problems []error
+	for _, kind := range wallet.PinKinds {
+		key, _ := listKey(kind)
+		for i, v := range *p.list(kind) {
+			addr, err := checksummed(v)
+			if err != nil {
+				problems = append(problems, fmt.Errorf("pins.%s[%d]: %w", key, i, err))
+				continue
+			}
+			into := out.List(kind)
+			out.SetList(kind, append(into, addr))
+		}
+	}
+	for k, v := range p.CodeHashes {
+		addr, err := checksummed(k)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("pins.code_hashes: key %w", err))
+			continue
+		}
+		hash, err := codeHash(v)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("pins.code_hashes.%s: %w", addr.Hex(), err))
+			continue
+		}
+		if out.CodeHashes == nil {
+			out.CodeHashes = map[common.Address]common.Hash{}
+		}
+		out.CodeHashes[addr] = hash
+	}
+	return out, errors.Join(problems...)
+}
+
+// codeHash reads a 0x-prefixed 32-byte hash.
+func codeHash(v string) (common.Hash, error) {
+	hex, ok := strings.CutPrefix(v, "0x")
+	if !ok || len(hex) != 64 || strings.Trim(strings.ToLower(hex), "0123456789abcdef") != "" {
+		return common.Hash{}, fmt.Errorf("%q is not a 0x code hash of 64 hex digits", v)
+	}
+	return common.HexToHash(v), nil
+}
+
+// ParseAddress reads an address as a pin takes it: 0x and 40 hex digits,
+// with its EIP-55 checksum when in mixed case.
+func ParseAddress(v string) (common.Address, error) { return checksummed(v) }
 
 // checksummed reads an address; one in mixed case must carry its EIP-55
 // checksum, as a typo in a pinned address must not pin another.

@@ -39,6 +39,14 @@ func (n seededNode) CallContract(ctx context.Context, call ethereum.CallMsg, blo
 	return node.CallContract(ctx, call, block)
 }
 
+func (n seededNode) CodeAt(ctx context.Context, account common.Address, block *big.Int) ([]byte, error) {
+	node, err := n.wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return node.CodeAt(ctx, account, block)
+}
+
 func (n seededNode) ChainID(ctx context.Context) (*big.Int, error) {
 	node, err := n.wait(ctx)
 	if err != nil {

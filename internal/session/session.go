@@ -74,8 +74,13 @@ type Session struct {
 	// does.
 	Seeded func(ctx context.Context) error
 
+	// ConfigPath is the configuration file the profile was read from,
+	// where Pin writes; empty for the embedded sandbox.
+	ConfigPath string
+
 	ledger  act.Ledger // the embedded sandbox's, for Recorder; nil elsewhere
 	closers []func()
+	pins    pinState
 }
 
 // Switch opens the other profiles of the configuration a session came
@@ -185,6 +190,7 @@ func Prepare(opts Options) (Opener, error) {
 		return Opener{}, err
 	}
 	s.Warnings = warnings
+	s.ConfigPath = cfg.Path
 	return Opener{Name: s.Name, StateDir: stateDir, Open: func() (*Session, error) { return s, nil }}, nil
 }
 
@@ -269,6 +275,10 @@ func openSandbox(opts sandbox.Options, stateDir string, hold time.Duration) (*Se
 		ChainID:      fx.ChainID,
 		Keystore:     fx.KeystoreDir,
 		SigninDomain: fx.SigninDomain,
+		// Its own deployment, planned before the chain starts; the code
+		// hashes are read from the chain once it is deployed
+		// (SigningPins).
+		Pins: deploymentPins(sb.Deployed()),
 	}
 	s := &Session{
 		Name:     SandboxProfile,
@@ -360,8 +370,8 @@ func (s *Session) contracts(ctx context.Context) ([]api.Contract, error) {
 func (s *Session) ClaimPolicy(ctx context.Context, allocationID string, signer common.Address, amount *big.Int) (wallet.ClaimPolicy, error) {
 	p := wallet.ClaimPolicy{AllocationID: allocationID, Signer: signer, ChainID: s.Profile.ChainID, Amount: amount}
 	var err error
-	if p.Pins, err = s.Profile.SigningPins(); err != nil {
-		return p, fmt.Errorf("profile %q: %w", s.Name, err)
+	if p.Pins, err = s.SigningPins(ctx); err != nil {
+		return p, err
 	}
 	res, err := s.API.MerkleProof(ctx, allocationID)
 	if err != nil {
@@ -370,7 +380,7 @@ func (s *Session) ClaimPolicy(ctx context.Context, allocationID string, signer c
 	if p.Proof, err = wallet.ProofFromAPI(res); err != nil {
 		return p, fmt.Errorf("the allocation's proof, which the claim is checked against: %w", err)
 	}
-	if p.Candidates, err = s.vesterCandidates(ctx); err != nil {
+	if p.Candidates, err = s.listedVesters(ctx); err != nil {
 		return p, err
 	}
 	return p, nil
@@ -382,8 +392,8 @@ func (s *Session) ClaimPolicy(ctx context.Context, allocationID string, signer c
 func (s *Session) StakePolicy(ctx context.Context, pool api.Pool, signer common.Address, amount *big.Int) (wallet.StakePolicy, error) {
 	p := wallet.StakePolicy{PoolID: pool.ID, Signer: signer, ChainID: s.Profile.ChainID, Amount: amount}
 	var err error
-	if p.Pins, err = s.Profile.SigningPins(); err != nil {
-		return p, fmt.Errorf("profile %q: %w", s.Name, err)
+	if p.Pins, err = s.SigningPins(ctx); err != nil {
+		return p, err
 	}
 	contracts, err := s.contracts(ctx)
 	if err != nil {
@@ -441,13 +451,19 @@ func (s *Session) VerifyOptions(ctx context.Context) wallet.VerifyOptions {
 // them (docs/deployment.md D17), else the contracts of the profile's tokens, at most
 // maxVesterCandidates of them.
 func (s *Session) vesterCandidates(ctx context.Context) ([]common.Address, error) {
-	pins, err := s.Profile.SigningPins()
+	pins, err := s.SigningPins(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("profile %q: %w", s.Name, err)
+		return nil, err
 	}
 	if len(pins.Vesters) > 0 {
 		return pins.Vesters, nil
 	}
+	return s.listedVesters(ctx)
+}
+
+// listedVesters are the contracts of the profile's tokens that may be a
+// vester, at most maxVesterCandidates of them.
+func (s *Session) listedVesters(ctx context.Context) ([]common.Address, error) {
 	contracts, err := s.contracts(ctx)
 	if err != nil {
 		return nil, err

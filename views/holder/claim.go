@@ -221,7 +221,7 @@ func (c *claim) send() tea.Cmd {
 // policy holds the claim's calls to the allocation asked for and the
 // amount asked (all that is claimable when none was).
 func (c *claim) policy() views.PolicyCheck {
-	session, id, rec := c.Ctx.Session, c.id, c.Ctx.Recorder
+	session, id := c.Ctx.Session, c.id
 	signer, _, _ := c.Ctx.Wallet.Account()
 	// The amount in the request the user confirmed; nil asked for all.
 	var asked *big.Int
@@ -229,7 +229,7 @@ func (c *claim) policy() views.PolicyCheck {
 	if c.req != nil && c.req.Amount != nil {
 		asked, askedErr = wallet.ParseUnits(c.req.Amount.String())
 	}
-	check := session.ClaimCheck(id, signer, asked, rec.Seen)
+	check := session.ClaimCheck(id, signer, asked)
 	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
 		if askedErr != nil {
 			return nil, fmt.Errorf("the amount asked: %w", askedErr)

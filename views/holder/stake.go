@@ -125,14 +125,14 @@ func (s *stake) prepare() tea.Cmd {
 // policy holds the stake's calls to the pool's contract and the amount
 // asked.
 func (s *stake) policy() views.PolicyCheck {
-	session, pool, rec := s.Ctx.Session, s.pool, s.Ctx.Recorder
+	session, pool := s.Ctx.Session, s.pool
 	signer, _, _ := s.Ctx.Wallet.Account()
 	// The amount typed, never the one in the portal's calldata.
 	var amount *big.Int
 	if n, err := s.amount(s.Form.Field("amount").Value()); err == nil {
 		amount, _ = wallet.ParseUnits(n.String())
 	}
-	check := session.StakeCheck(pool, signer, amount, rec.Seen)
+	check := session.StakeCheck(pool, signer, amount)
 	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
 		if amount == nil {
 			return nil, errors.New("the amount typed is not an amount of tokens")

@@ -160,7 +160,7 @@ func TestClaimEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	approved, err := wallet.CheckClaim(ctx, h.sb.Chain.Client(), wallet.ClaimPolicy{AllocationID: alloc, Signer: w0, ChainID: h.fx.ChainID,
-		Proof: proof, Candidates: wallet.VesterCandidates(contracts.Items)}, calls)
+		Proof: proof, Candidates: wallet.VesterCandidates(contracts.Items), Pins: h.pins(t, wallet.PinVester, vester)}, calls)
 	if err != nil {
 		t.Fatalf("the signing policy refuses the sandbox's own claim: %v", err)
 	}
@@ -254,7 +254,7 @@ func TestStakeWithApprove(t *testing.T) {
 		t.Fatal(err)
 	}
 	approved, err := wallet.CheckStake(ctx, h.sb.Chain.Client(), wallet.StakePolicy{PoolID: pool.ID, Signer: w1, ChainID: h.fx.ChainID,
-		Amount: asked, Pool: poolContract}, plan.Calls())
+		Amount: asked, Pool: poolContract, Pins: h.pins(t, wallet.PinStaking, poolContract)}, plan.Calls())
 	if err != nil {
 		t.Fatalf("the signing policy refuses the sandbox's own stake: %v", err)
 	}
@@ -312,4 +312,21 @@ func BenchmarkStart(b *testing.B) {
 		}
 		sb.Close()
 	}
+}
+
+// pins pins addrs as kind, with their code now, as a profile that checked
+// the sandbox's contracts does: a claim or a stake signs only for pinned
+// contracts.
+func (h *harness) pins(t *testing.T, kind wallet.PinKind, addrs ...common.Address) wallet.Pins {
+	t.Helper()
+	p := wallet.Pins{CodeHashes: map[common.Address]common.Hash{}}
+	p.SetList(kind, addrs)
+	for _, a := range addrs {
+		hash, err := wallet.CodeHash(context.Background(), h.sb.Chain.Client(), a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.CodeHashes[a] = hash
+	}
+	return p
 }

@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -52,10 +54,16 @@ func NewHostile(t testing.TB, stateDir string) *Hostile {
 	srv.Config.Handler = http.HandlerFunc(h.serve)
 
 	fx := sb.Server.Fixtures()
+	// The profile pins the sandbox's own deployment, as a user who
+	// checked it would: what the service lists beside it is not pinned.
+	pins, err := session.SandboxPins(context.Background(), sb)
+	if err != nil {
+		t.Fatal(err)
+	}
 	p := config.Profile{
 		Name: "hostile", BaseURL: fx.BaseURL, PortalURL: fx.PortalURL, PortalID: fx.PortalID, APIKey: fx.APIKey,
 		APIKeyHeader: config.DefaultAPIKeyHeader, Tokens: fx.TokenIDs, Timeout: config.Duration{Duration: config.DefaultTimeout},
-		ChainID: fx.ChainID, Keystore: fx.KeystoreDir, SigninDomain: fx.SigninDomain,
+		ChainID: fx.ChainID, Keystore: fx.KeystoreDir, SigninDomain: fx.SigninDomain, Pins: pins,
 	}
 	s := &session.Session{Name: p.Name, Profile: p, TokenIDs: fx.TokenIDs, Requests: session.NewRequestLog(), StateDir: stateDir,
 		Now: time.Now, Fixtures: &fx, Chain: sb.Chain.Client(), Applied: sb.Server.Journal}
@@ -113,4 +121,19 @@ func (h *Hostile) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(rec.Code)
 	w.Write(body)
+}
+
+// PinIn gives the session a configuration file holding its profile with
+// pins, which the dashboard's pin question and `allot pin` edit, and
+// trusts those pins.
+func (h *Hostile) PinIn(t testing.TB, pins config.Pins) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.toml")
+	text := "# a profile with comments, as a user writes it\n[profiles.hostile]\nbase_url = \"" + h.Session.Profile.BaseURL + "\"  # the service\n\n" + pins.TOML("hostile")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.Session.ConfigPath = path
+	h.Session.Profile.Pins = pins
+	return path
 }

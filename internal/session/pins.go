@@ -1,0 +1,217 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/api"
+	"allot/api/sandbox"
+	"allot/api/sandbox/onchain"
+	"allot/internal/config"
+	"allot/internal/sanitize"
+	"allot/wallet"
+)
+
+// pinState is what the session's signing trusts: the profile's pins as
+// last written (Pin changes them while the session is open), and, for
+// the embedded sandbox, the code hashes of its own deployment, read from
+// its own chain once it is deployed. pinsMu guards it in every session:
+// a session is copied by value in places, and pins change rarely.
+type pinState struct {
+	edited  *config.Pins // nil: the profile's as loaded
+	sandbox map[string]string
+}
+
+var pinsMu sync.Mutex
+
+// SigningPins are the pins and the fee ceiling a claim or a stake is held
+// to (wallet.Pins): the profile's, as last edited.
+func (s *Session) SigningPins(ctx context.Context) (wallet.Pins, error) {
+	p := s.Profile
+	p.Pins = s.currentPins()
+	if s.Sandbox && len(p.Pins.CodeHashes) == 0 {
+		hashes, err := s.sandboxCodeHashes(ctx)
+		if err != nil {
+			return wallet.Pins{}, err
+		}
+		p.Pins.CodeHashes = hashes
+	}
+	pins, err := p.SigningPins()
+	if err != nil {
+		return pins, fmt.Errorf("profile %q: %w", s.Name, err)
+	}
+	return pins, nil
+}
+
+func (s *Session) currentPins() config.Pins {
+	pinsMu.Lock()
+	defer pinsMu.Unlock()
+	if s.pins.edited != nil {
+		return *s.pins.edited
+	}
+	return s.Profile.Pins
+}
+
+// sandboxCodeHashes reads the code hashes of the embedded sandbox's own
+// deployment from its chain, once the world is deployed there.
+func (s *Session) sandboxCodeHashes(ctx context.Context) (map[string]string, error) {
+	pinsMu.Lock()
+	hashes := s.pins.sandbox
+	pinsMu.Unlock()
+	if hashes != nil {
+		return hashes, nil
+	}
+	hashes, err := codeHashes(ctx, s.Chain, s.Profile.Pins)
+	if err != nil {
+		return nil, fmt.Errorf("the embedded sandbox's own contracts: %w", err)
+	}
+	pinsMu.Lock()
+	s.pins.sandbox = hashes
+	pinsMu.Unlock()
+	return hashes, nil
+}
+
+// codeHashes reads the code hash of every address pins lists.
+func codeHashes(ctx context.Context, node wallet.Node, pins config.Pins) (map[string]string, error) {
+	out := map[string]string{}
+	for _, list := range [][]string{pins.Vesters, pins.Staking, pins.Tokens, pins.Handlers} {
+		for _, v := range list {
+			hash, err := wallet.CodeHash(ctx, node, common.HexToAddress(v))
+			if err != nil {
+				return nil, err
+			}
+			out[v] = hash.Hex()
+		}
+	}
+	return out, nil
+}
+
+// deploymentPins pins a sandbox's deployment: its tokens, vesters
+// (vesting and airdrop contracts) and staking contracts, without their
+// code hashes. On a new in-process chain the addresses are planned before
+// it starts, so this is known at once.
+func deploymentPins(deployed []onchain.Deployed) config.Pins {
+	var pins config.Pins
+	for _, d := range deployed {
+		addr := d.Address.Hex()
+		switch d.Kind {
+		case "token":
+			pins.Tokens = append(pins.Tokens, addr)
+		case sandbox.ContractVesting, sandbox.ContractAirdrop:
+			pins.Vesters = append(pins.Vesters, addr)
+		case sandbox.ContractStaking:
+			pins.Staking = append(pins.Staking, addr)
+		}
+	}
+	return pins
+}
+
+// SandboxPins pins sb's deployment, code hashes included: what `allot
+// sandbox` prints for a profile, and what tests of a sandbox behind a
+// hostile service trust. sb must be seeded.
+func SandboxPins(ctx context.Context, sb *onchain.Sandbox) (config.Pins, error) {
+	pins := deploymentPins(sb.Deployed())
+	hashes, err := codeHashes(ctx, sb.Chain.Client(), pins)
+	if err != nil {
+		return config.Pins{}, fmt.Errorf("the sandbox's contracts: %w", err)
+	}
+	pins.CodeHashes = hashes
+	return pins, nil
+}
+
+// ErrCannotPin: the session has no configuration file to pin in (the
+// embedded sandbox pins its own deployment, and nothing else).
+var ErrCannotPin = errors.New("no configuration file to pin in")
+
+// CanPin reports whether Pin can write the profile's pins.
+func (s *Session) CanPin() bool { return s.ConfigPath != "" && !s.Sandbox }
+
+// Pin pins addr as kind in the profile's file, with the hash of the code
+// it has now, and trusts it from now on in this session; remove unpins it
+// instead. It returns the code hash recorded (zero when removing). An
+// address with no code is not pinned.
+func (s *Session) Pin(ctx context.Context, kind wallet.PinKind, addr common.Address, remove bool) (common.Hash, error) {
+	if !s.CanPin() {
+		return common.Hash{}, fmt.Errorf("pin %s: %w (the embedded sandbox pins its own contracts)", addr.Hex(), ErrCannotPin)
+	}
+	edit := config.PinEdit{Profile: s.Name, Kind: kind, Address: addr, Remove: remove}
+	if !remove {
+		if s.Chain == nil {
+			return common.Hash{}, fmt.Errorf("pin %s: profile %q has no rpc_url to read the contract's code from", addr.Hex(), s.Name)
+		}
+		hash, err := wallet.CodeHash(ctx, s.Chain, addr)
+		if errors.Is(err, wallet.ErrNoContract) {
+			return common.Hash{}, fmt.Errorf("pin %s: it has no code on the chain: there is no contract to trust there", addr.Hex())
+		}
+		if err != nil {
+			return common.Hash{}, fmt.Errorf("pin %s: %w", addr.Hex(), err)
+		}
+		edit.CodeHash = hash
+	}
+	if err := config.EditPinsFile(s.ConfigPath, edit); err != nil {
+		return common.Hash{}, err
+	}
+	cfg, err := config.Load(s.ConfigPath)
+	if err != nil {
+		return common.Hash{}, fmt.Errorf("read the pins back: %w", err)
+	}
+	p, err := cfg.Profile(s.Name)
+	if err != nil {
+		return common.Hash{}, fmt.Errorf("read the pins back: %w", err)
+	}
+	pinsMu.Lock()
+	s.pins.edited = &p.Pins
+	pinsMu.Unlock()
+	return edit.CodeHash, nil
+}
+
+// ContractInfo is what allot knows of a contract before the user pins it.
+type ContractInfo struct {
+	Address common.Address
+	// Listed are the service's contract list's entries at the address.
+	Listed []api.Contract
+	// ListErr is why the list could not be read, if it could not.
+	ListErr error
+	// CodeHash is the hash of its code now; CodeErr why there is none
+	// (wallet.ErrNoContract) or it could not be read.
+	CodeHash common.Hash
+	CodeErr  error
+}
+
+// Describe gathers what the service lists and the chain holds at addr.
+func (s *Session) Describe(ctx context.Context, addr common.Address) ContractInfo {
+	info := ContractInfo{Address: addr}
+	contracts, err := s.contracts(ctx)
+	info.ListErr = err
+	for _, c := range contracts {
+		if common.IsHexAddress(c.Address) && common.HexToAddress(c.Address) == addr {
+			info.Listed = append(info.Listed, c)
+		}
+	}
+	if s.Chain == nil {
+		info.CodeErr = fmt.Errorf("profile %q has no rpc_url", s.Name)
+		return info
+	}
+	info.CodeHash, info.CodeErr = wallet.CodeHash(ctx, s.Chain, addr)
+	return info
+}
+
+// ListedAs says how the service lists a contract, in a few words.
+func (i ContractInfo) ListedAs() string {
+	switch {
+	case i.ListErr != nil:
+		return "unknown: the service's contract list could not be read"
+	case len(i.Listed) == 0:
+		return "not in the service's contract list of the profile's tokens"
+	}
+	var names []string
+	for _, c := range i.Listed {
+		names = append(names, fmt.Sprintf("%q (%s)", sanitize.Truncate(c.Name, 40), sanitize.Truncate(c.Type, 20)))
+	}
+	return "the service lists it as " + strings.Join(names, ", ")
+}

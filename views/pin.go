@@ -1,0 +1,153 @@
+package views
+
+import (
+	"context"
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/internal/session"
+	"allot/views/widget"
+	"allot/wallet"
+)
+
+// The pin question. The signing policy signs only for contracts the
+// profile pins (docs/deployment.md D17, as amended); when it refused a
+// claim or a stake for that reason alone, the review asks, as a question
+// of its own, whether to pin the contract: it shows what allot knows of
+// it (who lists it, its code, whether this journal signed for it), starts
+// on No and is answered only while drawn whole (widget.Confirm). Yes pins
+// it in the profile's file, with its code hash, and checks the calls
+// again. Signing never pins by itself.
+
+// pinAsk is the pin question of a refused review.
+type pinAsk struct {
+	unpinned wallet.Unpinned
+	confirm  *widget.Confirm // nil until what allot knows is read
+}
+
+// pinInfo is what allot knows of the contract to pin.
+type pinInfo struct {
+	info session.ContractInfo
+	// signedFor: this journal holds a signature for a call to it.
+	signedFor, journalRead bool
+}
+
+// pinned is the answer of pinning: the code hash recorded.
+type pinned struct{ hash common.Hash }
+
+// askPin starts the pin question for a refusal that only missing pins
+// caused, when the profile has a file to pin in; nil otherwise.
+func (s *signing) askPin(refused *wallet.RefusedError) tea.Cmd {
+	if !refused.OnlyUnpinned() || !s.ctx.Session.CanPin() {
+		return nil
+	}
+	u := refused.Unpinned[0]
+	s.pin = &pinAsk{unpinned: u}
+	session, rec := s.ctx.Session, s.ctx.Recorder
+	return Load(s.seq, func(ctx context.Context) (pinInfo, error) {
+		p := pinInfo{info: session.Describe(ctx, u.Address)}
+		if seen := rec.Seen(); seen != nil {
+			p.journalRead, p.signedFor = true, seen(u.Address)
+		}
+		return p, nil
+	})
+}
+
+// pinQuestion is the question, once what allot knows is read; nil while
+// it is read, or when the contract cannot be pinned (no code).
+func (s *signing) pinQuestion() *widget.Confirm {
+	if s.pin == nil {
+		return nil
+	}
+	return s.pin.confirm
+}
+
+// updatePin handles the pin question's messages; it reports whether msg
+// was one.
+func (s *signing) updatePin(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case Loaded[pinInfo]:
+		if msg.Seq != s.seq || s.pin == nil {
+			return nil, false
+		}
+		info := msg.Value.info
+		if info.CodeErr != nil {
+			s.pin, s.pinErr = nil, fmt.Errorf("cannot pin %s: its code: %w", info.Address.Hex(), info.CodeErr)
+			s.setSize(s.width, s.height)
+			return nil, true
+		}
+		s.pin.confirm = s.ctx.Confirm("pin", s.pinPrompt(), pinDetails(msg.Value, s.ctx.Session.Name)...)
+		s.pin.confirm.SetWidth(min(s.width, 80))
+		s.setSize(s.width, s.height)
+		return nil, true
+	case widget.ConfirmMsg:
+		q := s.pinQuestion()
+		if !q.Answers(msg) {
+			return nil, false
+		}
+		u := s.pin.unpinned
+		s.pin = nil
+		if !msg.Yes {
+			s.setSize(s.width, s.height)
+			return nil, true
+		}
+		session := s.ctx.Session
+		s.pinning = true
+		return Load(s.seq, func(ctx context.Context) (pinned, error) {
+			hash, err := session.Pin(ctx, u.Kind, u.Address, false)
+			return pinned{hash}, err
+		}), true
+	case Loaded[pinned]:
+		if msg.Seq != s.seq {
+			return nil, false
+		}
+		s.pinning = false
+		if msg.Err != nil {
+			s.pinErr = msg.Err
+			s.setSize(s.width, s.height)
+			return nil, true
+		}
+		// Pinned: the same calls are checked again, against the pins as
+		// they are now.
+		s.refusal, s.summaries, s.stage = nil, nil, signBuilding
+		return s.build(), true
+	}
+	return nil, false
+}
+
+func (s *signing) pinPrompt() string {
+	u := s.pin.unpinned
+	return fmt.Sprintf("Pin %s as a %s?", u.Address.Hex(), kindName(u.Kind))
+}
+
+// kindName names a kind of pin for people.
+func kindName(kind wallet.PinKind) string {
+	switch kind {
+	case wallet.PinStaking:
+		return "staking contract"
+	case wallet.PinHandler:
+		return "post-claim handler"
+	}
+	return string(kind)
+}
+
+// pinDetails say what allot knows of the contract, and what yes does:
+// one line each at the dashboard's usual widths, so that the question is
+// drawn whole (and so can be answered) at 80x24.
+func pinDetails(p pinInfo, profile string) []string {
+	journal := "never signed for in this journal"
+	switch {
+	case !p.journalRead:
+		journal = "the journal could not be read"
+	case p.signedFor:
+		journal = "signed for in this journal before (that vouches for nothing)"
+	}
+	return []string{
+		"Listed:  " + p.info.ListedAs(),
+		"Code:    " + p.info.CodeHash.Hex(),
+		"Journal: " + journal,
+		fmt.Sprintf("Check it on an explorer. Yes pins it, and this code, in profile %q.", profile),
+	}
+}
