@@ -11,6 +11,7 @@ import (
 
 	"allot/internal/sanitize"
 	"allot/wallet/merkle"
+	"allot/wallet/vesterabi"
 	"allot/wallet/vesting"
 
 	"github.com/ethereum/go-ethereum"
@@ -99,6 +100,9 @@ const (
 	WarnWrongChain WarningKind = "wrong-chain"
 	// WarnUnchecked: something could not be checked against the chain.
 	WarnUnchecked WarningKind = "unchecked"
+	// WarnHandler: a withdraw through a post-claim handler: the tokens go
+	// to the handler contract, not to a wallet (D18).
+	WarnHandler WarningKind = "post-claim-handler"
 )
 
 // Warning is one thing about a call the user should know before signing.
@@ -164,7 +168,8 @@ var knownMethods = func() map[[4]byte]knownMethod {
 		m := a.Methods[name]
 		out[[4]byte(m.ID)] = knownMethod{contract: contract, method: m, amounts: amounts}
 	}
-	add("vester", vesterABI, "withdraw", "withdrawalAmount")
+	add("vester", vesterABI, vesterabi.Withdraw, "withdrawalAmount")
+	add("vester", vesterABI, vesterabi.WithdrawHandler, "withdrawalAmount")
 	add("staking pool", stakingABI, "stake", "amount")
 	add("ERC-20 token", tokenABI, "approve", "value")
 	add("ERC-20 token", tokenABI, "transfer", "value")
@@ -271,6 +276,11 @@ func (s *Summary) checkWithdraw(ctx context.Context, values []any, opts DecodeOp
 		proof[i] = n
 	}
 	w.ComputedRoot = merkle.ProcessProof(w.Leaf, proof)
+	if len(values) == 6 {
+		if handler, _ := values[4].(common.Address); handler != (common.Address{}) {
+			s.warn(WarnHandler, "the tokens go to handler contract %s, not to your wallet", handler.Hex())
+		}
+	}
 	if args, err := vesting.Decode(decodableArgs); err != nil {
 		s.warn(WarnMalformedLeaf, "the allocation in the call does not decode: %v", err)
 	} else {

@@ -8,10 +8,10 @@ import (
 	"math/big"
 	"slices"
 	"strings"
-	"time"
 
 	"allot/internal/sanitize"
 	"allot/wallet/merkle"
+	"allot/wallet/vesterabi"
 	"allot/wallet/vesting"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -77,6 +77,9 @@ var DefaultMaxNativeFee = big.NewInt(10_000_000_000_000_000)
 // the review says the contract is not pinned.
 type Pins struct {
 	Vesters, Staking, Tokens []common.Address
+	// Handlers are the post-claim handlers a claim may send tokens to;
+	// empty pins none, and the vester's whitelist alone decides.
+	Handlers []common.Address
 	// MaxNativeFee is the most wei a claim or a stake may send; nil is
 	// DefaultMaxNativeFee.
 	MaxNativeFee *big.Int
@@ -133,6 +136,8 @@ type claimFacts struct {
 	vester    common.Address // zero when not established
 	fee       *big.Int       // nil when not read
 	claimable *big.Int       // nil when not read
+	standing  *Standing      // nil when not read
+	payout    *Payout        // nil when not read or not payable
 }
 
 // CheckClaim applies the signing policy to a claim's calls (D7, D8, D16,
@@ -172,6 +177,9 @@ func CheckClaim(ctx context.Context, node Node, p ClaimPolicy, calls []Call) (*A
 			continue
 		}
 		checkWithdraw(refused, i, c, values, p, facts)
+		if m.method.Name == vesterabi.WithdrawHandler {
+			checkHandler(ctx, node, refused, a, i, values, p, facts)
+		}
 	}
 	if err := refused.err(); err != nil {
 		return nil, err
@@ -207,9 +215,6 @@ func establishClaim(ctx context.Context, node Node, p ClaimPolicy, refused *Refu
 	}
 	facts.args = args
 	facts.root = merkle.ProcessProof(leaf, proof.Siblings)
-	if b := args.Allocation.OriginalBeneficiary; b != p.Signer {
-		a.Facts = append(a.Facts, Line{"tokens go to", b.Hex() + ", the allocation's beneficiary, not to the signer " + p.Signer.Hex()})
-	}
 	if node == nil {
 		refused.unchecked("no chain connection (rpc_url): the vester, its root and the claim fee cannot be read")
 		return facts
@@ -243,29 +248,7 @@ func establishClaim(ctx context.Context, node Node, p ClaimPolicy, refused *Refu
 		a.Facts = append(a.Facts, Line{"claim fee", FormatUnits(fee) + " ether (read from the chain)"})
 	}
 
-	head, err := node.HeaderByNumber(ctx, nil)
-	if err != nil {
-		refused.unchecked("the chain's time could not be read, so what is vested is unknown: %v", err)
-		return facts
-	}
-	at := time.Unix(int64(head.Time), 0).UTC()
-	vested := args.Unlocked(at)
-	withdrawn, err := Withdrawn(ctx, node, facts.vester, p.AllocationID)
-	switch {
-	case err == nil:
-		facts.claimable = new(big.Int).Sub(vested, withdrawn)
-		if facts.claimable.Sign() < 0 {
-			facts.claimable.SetInt64(0)
-		}
-		a.Facts = append(a.Facts, Line{"claimable", fmt.Sprintf("%s tokens: %s vested at the chain's time %s, %s withdrawn",
-			FormatUnits(facts.claimable), FormatUnits(vested), at.Format(time.RFC3339), FormatUnits(withdrawn))})
-	case reverted(err) || errors.Is(err, ErrNoContract):
-		facts.claimable = vested
-		a.Facts = append(a.Facts, Line{"claimable", fmt.Sprintf("at most %s tokens vested at the chain's time %s; the vester does not say what was withdrawn already",
-			FormatUnits(vested), at.Format(time.RFC3339))})
-	default:
-		refused.unchecked("what the allocation withdrew already could not be read: %v", err)
-	}
+	establishStanding(ctx, node, p, facts, refused, a)
 	return facts
 }
 
@@ -301,19 +284,15 @@ func checkWithdraw(refused *RefusedError, i int, c Call, values []any, p ClaimPo
 	if f.fee != nil && c.Value.Cmp(f.fee) != 0 {
 		refused.refuse("call %d sends %s ether; the vester's claim fee is %s ether", i+1, FormatUnits(c.Value), FormatUnits(f.fee))
 	}
-	switch {
-	case p.Amount != nil && amount.Cmp(p.Amount) != 0:
+	if p.Amount != nil && amount.Cmp(p.Amount) != 0 {
 		asked := FormatUnits(amount) + " tokens"
 		if amount.Sign() == 0 {
 			asked = "everything vested"
 		}
 		refused.refuse("call %d withdraws %s; you asked for %s", i+1, asked, FormatUnits(p.Amount))
-	case f.claimable == nil:
-	case amount.Sign() == 0 && f.claimable.Sign() == 0:
-		refused.refuse("call %d withdraws everything vested, and nothing is claimable now", i+1)
-	case amount.Cmp(f.claimable) > 0:
-		refused.refuse("call %d withdraws %s tokens; %s are claimable now", i+1, FormatUnits(amount), FormatUnits(f.claimable))
+		return
 	}
+	checkAmount(refused, i, amount, f)
 }
 
 // checkCommon holds every call to the chain, the signer and the fee

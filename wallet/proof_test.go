@@ -287,15 +287,15 @@ func TestVerifyProofWithdrawn(t *testing.T) {
 		t.Fatalf("withdraw: %+v", st)
 	}
 	v := VerifyProof(context.Background(), p, VerifyOptions{Now: testStart.Add(time.Hour), Chain: f.node, Candidates: []common.Address{f.vester}})
-	if v.Withdrawn == nil || v.Withdrawn.Cmp(ether(10)) != 0 || v.WithdrawnErr != nil {
-		t.Errorf("withdrawn %v, %v; want 10 ether", v.Withdrawn, v.WithdrawnErr)
+	if v.StateCheck.State != Pass || v.Standing.Withdrawn.Cmp(ether(10)) != 0 {
+		t.Fatalf("state %v, standing %+v; want 10 ether withdrawn", v.StateCheck, v.Standing)
 	}
 	if c := v.Claimable(); c == nil || c.Cmp(ether(240)) != 0 {
 		t.Errorf("claimable %v, want 240 ether (250 unlocked, 10 withdrawn)", c)
 	}
 	v = VerifyProof(context.Background(), p, VerifyOptions{Chain: f.node, Candidates: []common.Address{f.pool}})
-	if v.Withdrawn != nil || v.Claimable() != nil {
-		t.Errorf("withdrawn %v, claimable %v without a vester", v.Withdrawn, v.Claimable())
+	if v.Standing != nil || v.Claimable() != nil || v.StateCheck.State != NotChecked {
+		t.Errorf("standing %+v, claimable %v, state %v without a vester", v.Standing, v.Claimable(), v.StateCheck)
 	}
 }
 

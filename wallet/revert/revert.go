@@ -17,6 +17,7 @@ import (
 
 	"allot/assets"
 	"allot/internal/sanitize"
+	"allot/wallet/vesterabi"
 )
 
 // Error is why a call reverted, decoded with the ABIs allot knows: a custom
@@ -63,6 +64,11 @@ var revertErrors = func() map[[4]byte]abi.Error {
 		for _, e := range contract.Errors {
 			add(e)
 		}
+	}
+	// The production vester's own errors: a real deployment's reverts are
+	// named in its words, whatever the sandbox's contract declares.
+	for _, e := range vesterabi.ABI.Errors {
+		add(e)
 	}
 	stringType, _ := abi.NewType("string", "", nil)
 	uintType, _ := abi.NewType("uint256", "", nil)
@@ -116,7 +122,8 @@ func Data(err error) ([]byte, bool) {
 }
 
 // Error returns the revert as one line, Name(param: value, ...), integers
-// in base units; for Solidity's Error(string), the reason alone.
+// in base units, and what a production vester's error means when it is
+// one a stakeholder meets; for Solidity's Error(string), the reason alone.
 func (r *Error) Error() string {
 	if r.Name == "Error" && len(r.Params) == 1 {
 		if reason, ok := r.Params[0].Value.(string); ok {
@@ -137,6 +144,9 @@ func (r *Error) Error() string {
 		b.WriteString(r.format(p.Value))
 	}
 	b.WriteByte(')')
+	if meaning := vesterabi.Meanings[r.Name]; meaning != "" && len(r.Params) == 0 {
+		b.WriteString(": " + meaning)
+	}
 	return b.String()
 }
 

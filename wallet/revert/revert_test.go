@@ -149,3 +149,30 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// A production vester's revert is named in its words, with what it means:
+// a refused estimate read "unknown data 0x356680b7" before.
+func TestDecodeProductionVesterErrors(t *testing.T) {
+	for data, want := range map[string]string{
+		"0x356680b7":                                     "InsufficientFunds(): more than is withdrawable",
+		hexutil.Encode(crypto4("AmountZero()")):          "AmountZero(): nothing is withdrawable now",
+		hexutil.Encode(crypto4("AlreadyTerminated()")):   "AlreadyTerminated(): the allocation is already cancelled or revoked",
+		hexutil.Encode(crypto4("NotTransferable()")):     "NotTransferable()",
+		hexutil.Encode(crypto4("InvalidFeeFundsSent()")): "InvalidFeeFundsSent(): the ether sent is not exactly the claim fee",
+	} {
+		r, err := Decode(hexutil.MustDecode(data))
+		if err != nil {
+			t.Errorf("%s: %v", data, err)
+			continue
+		}
+		if !strings.HasPrefix(r.Error(), want) {
+			t.Errorf("%s = %q, want it to start %q", data, r.Error(), want)
+		}
+	}
+}
+
+// crypto4 is the selector of an error without arguments.
+func crypto4(signature string) []byte {
+	id := abi.NewError(strings.TrimSuffix(signature, "()"), nil).ID
+	return id[:4]
+}

@@ -1,0 +1,39 @@
+package vesterabi
+
+import (
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common/hexutil"
+)
+
+// The selectors a node's revert data or a claim's calldata carry are the
+// production vester's: 0x356680b7 is what a refused estimate showed as
+// unknown data before allot knew InsufficientFunds.
+func TestSelectors(t *testing.T) {
+	for name, want := range map[string]string{
+		"InsufficientFunds": "0x356680b7",
+	} {
+		e, ok := ABI.Errors[name]
+		if !ok {
+			t.Fatalf("no error %s", name)
+		}
+		if got := hexutil.Encode(e.ID[:4]); got != want {
+			t.Errorf("%s selector %s, want %s", name, got, want)
+		}
+	}
+	for name, sig := range map[string]string{
+		Withdraw:        "withdraw(uint256,uint32,bytes,bytes32[])",
+		WithdrawHandler: "withdraw(uint256,uint32,bytes,bytes32[],address,bytes)",
+		"schedules":     "schedules(string)",
+		"getClaimFee":   "getClaimFee(string)",
+	} {
+		if m, ok := ABI.Methods[name]; !ok || m.Sig != sig {
+			t.Errorf("method %s = %q, want %s", name, m.Sig, sig)
+		}
+	}
+	for name := range Meanings {
+		if _, ok := ABI.Errors[name]; !ok {
+			t.Errorf("meaning of %s, an error the vester does not have", name)
+		}
+	}
+}
