@@ -23,7 +23,7 @@ const (
 	deployGas   = 5_000_000
 	callGas     = 300_000
 	withdrawGas = 1_000_000 // a proof, a leaf to decode, a transfer, maybe a handler
-	transferGas = 21_000 // a plain transfer to an account without code
+	transferGas = 21_000    // a plain transfer to an account without code
 )
 
 // maxBatchBlocks bounds how many blocks Transact seals waiting for a batch:
