@@ -331,7 +331,8 @@ func TestVerificationJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := slices.Sorted(maps.Keys(got))
-	wantKeys := []string{"allocation", "checks", "computedRoot", "leafOk", "onChainOk", "onChainRoot", "outcome", "proof", "schedule", "unlocked", "vester", "withdrawn"}
+	wantKeys := []string{"allocation", "cancelledAt", "checks", "claimable", "claimableBaseUnits", "computedRoot", "leafOk", "onChainOk", "onChainRoot",
+		"outcome", "proof", "recipient", "revoked", "schedule", "state", "transferred", "underfunded", "unlocked", "vested", "vester", "vesterBalance", "withdrawn"}
 	if !slices.Equal(keys, wantKeys) {
 		t.Errorf("keys %v, want %v", keys, wantKeys)
 	}
@@ -343,10 +344,20 @@ func TestVerificationJSON(t *testing.T) {
 		"onChainOk":    true,
 		"outcome":      "PASS",
 		"checks": map[string]any{"leaf": map[string]any{"state": "PASS"}, "onChainRoot": map[string]any{"state": "PASS"},
-			"schedule": map[string]any{"state": "PASS"}},
-		"vester":    strings.ToLower(f.vester.Hex()),
-		"withdrawn": "0",
-		"unlocked":  map[string]any{"fraction": "0.25", "amount": "250"},
+			"schedule": map[string]any{"state": "PASS"}, "onChainState": map[string]any{"state": "PASS"}},
+		"vester":             strings.ToLower(f.vester.Hex()),
+		"withdrawn":          "0",
+		"state":              "active",
+		"recipient":          strings.ToLower(f.alice.Address().Hex()),
+		"cancelledAt":        nil,
+		"revoked":            false,
+		"transferred":        false,
+		"underfunded":        false,
+		"vested":             "250",
+		"vesterBalance":      "10000",
+		"claimable":          "250",
+		"claimableBaseUnits": ether(250).String(),
+		"unlocked":           map[string]any{"fraction": "0.25", "amount": "250"},
 	}
 	for k, want := range check {
 		if !reflect.DeepEqual(got[k], want) {

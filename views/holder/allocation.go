@@ -246,14 +246,14 @@ func (a *allocation) updateKey(msg tea.KeyMsg) tea.Cmd {
 		a.input.SetValue("")
 		return a.edit()
 	case key.Matches(msg, keyClaim) && a.result != nil && !a.busy:
-		unlocked, beneficiary := "", common.Address{}
-		if a.result.Unlocked != nil {
-			unlocked = wallet.FormatUnits(a.result.Unlocked)
+		claimable, recipient := "", common.Address{}
+		if c := a.result.Claimable(); c != nil {
+			claimable = wallet.FormatUnits(c)
 		}
-		if a.result.Args != nil {
-			beneficiary = a.result.Args.Allocation.OriginalBeneficiary
+		if v := a.result; v.Args != nil && v.Standing != nil {
+			recipient = v.Standing.Recipient(v.Args.Allocation.OriginalBeneficiary)
 		}
-		return views.Navigate(NewClaim(a.ctx, a.result.Proof.ID, unlocked, beneficiary))
+		return views.Navigate(NewClaim(a.ctx, a.result.Proof.ID, claimable, recipient))
 	}
 	if a.result != nil {
 		return a.detail.Update(msg)
@@ -311,8 +311,11 @@ func (a *allocation) View() string {
 	}
 	now := a.ctx.Now()
 	heading := "Unlock schedule · unlocked now " + vesting.FormatPPM(v.UnlockedPPM) + "%"
-	if v.Unclaimable != nil {
+	switch {
+	case v.Unclaimable != nil:
 		heading = "Unlock schedule · cannot be claimed now"
+	case v.Standing != nil && v.Standing.State() != "active":
+		heading += " · " + v.Standing.State() + ": see State"
 	}
 	title := a.ctx.Styles.Title.Render(sanitize.Truncate(heading, a.width))
 	if a.wide() {

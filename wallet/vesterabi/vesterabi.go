@@ -75,6 +75,7 @@ const source = `[
 {"type":"error","name":"ClaimHandlerAlreadyWhitelisted","inputs":[]},
 {"type":"error","name":"ClaimHandlerNotYetWhitelisted","inputs":[]},
 {"type":"error","name":"DeflationaryTokensNotSupported","inputs":[]},
+{"type":"error","name":"ETHTransferFailed","inputs":[]},
 {"type":"error","name":"FailedInnerCall","inputs":[]},
 {"type":"error","name":"InsufficientFunds","inputs":[]},
 {"type":"error","name":"InvalidAllocation","inputs":[]},

@@ -3,6 +3,8 @@ package vesterabi
 import (
 	"testing"
 
+	"allot/assets"
+
 	"github.com/ethereum/go-ethereum/common/hexutil"
 )
 
@@ -34,6 +36,32 @@ func TestSelectors(t *testing.T) {
 	for name := range Meanings {
 		if _, ok := ABI.Errors[name]; !ok {
 			t.Errorf("meaning of %s, an error the vester does not have", name)
+		}
+	}
+}
+
+// The sandbox's vester implements the production interface: every method,
+// event and error declared here is in its compiled ABI with the same
+// signature and outputs, and it has no error this interface lacks.
+func TestSandboxVesterSpeaksIt(t *testing.T) {
+	sandbox, err := assets.ABI(assets.VesterContract)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, m := range ABI.Methods {
+		got, ok := sandbox.Methods[name]
+		if !ok || got.Sig != m.Sig || got.Outputs.NonIndexed().LenPacked() != m.Outputs.NonIndexed().LenPacked() || len(got.Outputs) != len(m.Outputs) {
+			t.Errorf("method %s: the sandbox's vester has %q, want %q", name, got.Sig, m.Sig)
+		}
+	}
+	for name, e := range ABI.Events {
+		if got, ok := sandbox.Events[name]; !ok || got.ID != e.ID {
+			t.Errorf("event %s: the sandbox's vester has %q, want %q", name, got.Sig, e.Sig)
+		}
+	}
+	for name, e := range sandbox.Errors {
+		if got, ok := ABI.Errors[name]; !ok || got.ID != e.ID {
+			t.Errorf("error %s of the sandbox's vester: not in the production interface", e.Sig)
 		}
 	}
 }

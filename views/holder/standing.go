@@ -1,0 +1,60 @@
+package holder
+
+import (
+	"time"
+
+	"allot/views"
+	"allot/views/widget"
+	"allot/wallet"
+)
+
+// standingFields say what happened to the allocation since its leaf, as
+// its vester keeps it (D18): its state, where the tokens of a claim go,
+// what was withdrawn, what the vester counts as vested and holds, and so
+// what a claim can take now. Only the vester knows: without its record
+// they say why not, never a guess.
+func standingFields(v *wallet.Verification, now time.Time) []widget.Field {
+	s, p := v.Standing, v.Payout
+	if s == nil || p == nil || v.Args == nil {
+		return []widget.Field{{Label: "Claimable now", Value: "unknown: " + v.StateCheck.Reason, Style: uncheckedStyle}}
+	}
+	beneficiary := v.Args.Allocation.OriginalBeneficiary
+	fields := []widget.Field{stateField(v, now)}
+	recipient := widget.Field{Label: "Tokens go to", Value: s.Recipient(beneficiary).Hex() + "  the leaf's beneficiary"}
+	if s.Transferred(beneficiary) {
+		recipient.Value = s.Recipient(beneficiary).Hex() + "  transferred: not the leaf's beneficiary " + beneficiary.Hex()
+		recipient.Style = uncheckedStyle
+	}
+	fields = append(fields, recipient,
+		widget.Field{Label: "Withdrawn", Value: widget.FormatAmount(wallet.FormatUnits(s.Withdrawn))})
+	if s.State() != "active" && p.Unclaimable == nil {
+		fields = append(fields, widget.Field{Label: "Vested (vester)", Value: widget.FormatAmount(wallet.FormatUnits(p.Vested)) +
+			"  at " + widget.FormatTime(p.VestedAt, now)})
+	}
+	balance := widget.Field{Label: "Vester balance", Value: widget.FormatAmount(wallet.FormatUnits(s.VesterBalance))}
+	if p.Unclaimable == nil && p.Underfunded() {
+		balance.Value += "  UNDERFUNDED: less than the " + widget.FormatAmount(wallet.FormatUnits(p.Owed)) + " owed; a claim pays at most this"
+		balance.Style = views.FailStyle
+	}
+	fields = append(fields, balance)
+	if c := v.Claimable(); c != nil {
+		return append(fields, widget.Field{Label: "Claimable now", Value: widget.FormatAmount(wallet.FormatUnits(c))})
+	}
+	return append(fields, widget.Field{Label: "Claimable now", Value: "none until the schedule can be paid out (see above)"})
+}
+
+// stateField names the allocation's state and what it means for a claim.
+func stateField(v *wallet.Verification, now time.Time) widget.Field {
+	s := v.Standing
+	claimed := ""
+	if s.Withdrawn.Sign() > 0 {
+		claimed = " · claimed in part"
+	}
+	switch at, cancelled := s.CancelledAt(); {
+	case s.Revoked():
+		return widget.Field{Label: "State", Value: "REVOKED: nothing of it vests, and nothing can be claimed" + claimed, Style: views.FailStyle}
+	case cancelled:
+		return widget.Field{Label: "State", Value: "CANCELLED at " + widget.FormatTime(at, now) + ": vesting stopped then" + claimed, Style: uncheckedStyle}
+	}
+	return widget.Field{Label: "State", Value: "active" + claimed}
+}
