@@ -25,7 +25,7 @@ import (
 // then the clear-signing flow of the transactions the service returns.
 type claim struct {
 	views.FormSign
-	id       string
+	id string
 	// claimable is what a claim can take now as the vester counts it
 	// (D18), in tokens; empty when unknown.
 	claimable string
