@@ -207,7 +207,7 @@ func printVerification(e *env, v *wallet.Verification) error {
 		} else {
 			pairs = append(pairs, "unlocked now", fmt.Sprintf("%s%% = %s", vesting.FormatPPM(v.UnlockedPPM), wallet.FormatUnits(v.Unlocked)))
 		}
-		pairs = append(pairs, "on-chain state", check(v.StateCheck, "read from the vester's schedules(id)"))
+		pairs = append(pairs, "vester record", check(v.StateCheck, "read from the vester's schedules(id)"))
 		pairs = append(pairs, standingPairs(v)...)
 	} else {
 		pairs = append(pairs, "schedule", check(v.ScheduleCheck, ""))

@@ -7,7 +7,7 @@ import (
 )
 
 // standingPairs say what happened to the allocation since its leaf, as its
-// vester keeps it (D18), for `allot proof --verify`: its state, where the
+// vester keeps it (docs/deployment.md D18), for `allot proof --verify`: its state, where the
 // tokens of a claim go, what was withdrawn, what the vester counts as
 // vested and holds, and what a claim can take now. Without the vester's
 // record, what a claim can take is unknown, and the pairs say why.
@@ -33,14 +33,14 @@ func standingPairs(v *wallet.Verification) []string {
 	}
 	pairs := []string{"state", state, "tokens go to", recipient, "withdrawn", wallet.FormatUnits(s.Withdrawn)}
 	if p.Unclaimable != nil {
-		return append(pairs, "vester balance", wallet.FormatUnits(s.VesterBalance), "claimable now", "none until the schedule can be paid out")
+		return append(pairs, "vester holds", wallet.FormatUnits(s.VesterBalance), "claimable now", "none until the schedule can be paid out")
 	}
 	if state != "active" {
-		pairs = append(pairs, "vested (vester)", wallet.FormatUnits(p.Vested)+" at "+p.VestedAt.Format(time.RFC3339))
+		pairs = append(pairs, "vested", wallet.FormatUnits(p.Vested)+" at "+p.VestedAt.Format(time.RFC3339)+", as the vester counts it")
 	}
 	balance := wallet.FormatUnits(s.VesterBalance)
 	if p.Underfunded() {
 		balance += " (UNDERFUNDED: less than the " + wallet.FormatUnits(p.Owed) + " owed; a claim pays at most this)"
 	}
-	return append(pairs, "vester balance", balance, "claimable now", wallet.FormatUnits(p.Withdrawable))
+	return append(pairs, "vester holds", balance, "claimable now", wallet.FormatUnits(p.Withdrawable))
 }
