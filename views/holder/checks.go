@@ -65,7 +65,7 @@ func verificationFields(v *wallet.Verification, now time.Time) []widget.Field {
 		checkField("Leaf", v.LeafCheck, leaf),
 		checkField("On-chain root", v.RootCheck, root),
 		checkField("Schedule", v.ScheduleCheck, schedule),
-		checkField("On-chain state", v.StateCheck, "read from the vester's schedules(id)"),
+		checkField("Vester record", v.StateCheck, "read from the vester's schedules(id)"),
 	}
 	if v.Args == nil {
 		return append(fields, hashFields(v)...)

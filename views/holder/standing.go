@@ -28,10 +28,10 @@ func standingFields(v *wallet.Verification, now time.Time) []widget.Field {
 	fields = append(fields, recipient,
 		widget.Field{Label: "Withdrawn", Value: widget.FormatAmount(wallet.FormatUnits(s.Withdrawn))})
 	if s.State() != "active" && p.Unclaimable == nil {
-		fields = append(fields, widget.Field{Label: "Vested (vester)", Value: widget.FormatAmount(wallet.FormatUnits(p.Vested)) +
-			"  at " + widget.FormatTime(p.VestedAt, now)})
+		fields = append(fields, widget.Field{Label: "Vested", Value: widget.FormatAmount(wallet.FormatUnits(p.Vested)) +
+			"  at " + widget.FormatTime(p.VestedAt, now) + ", as the vester counts it"})
 	}
-	balance := widget.Field{Label: "Vester balance", Value: widget.FormatAmount(wallet.FormatUnits(s.VesterBalance))}
+	balance := widget.Field{Label: "Vester holds", Value: widget.FormatAmount(wallet.FormatUnits(s.VesterBalance))}
 	if p.Unclaimable == nil && p.Underfunded() {
 		balance.Value += "  UNDERFUNDED: less than the " + widget.FormatAmount(wallet.FormatUnits(p.Owed)) + " owed; a claim pays at most this"
 		balance.Style = views.FailStyle
