@@ -55,9 +55,7 @@ func NewAllocation(ctx *views.Context) views.Screen {
 	in.Prompt = "Allocation: "
 	a := &allocation{ctx: ctx, input: in, pick: -1, detail: widget.NewDetail()}
 	a.recent = ctx.Journal.RecentLookups(ctx.Session.Deployment(), views.MaxRecent)
-	if fx := ctx.Session.Fixtures; fx != nil {
-		a.demo = fx.AllocationIDs[:min(len(fx.AllocationIDs), views.MaxRecent)]
-	}
+	a.demo = demoAllocations(ctx.Session.Fixtures)
 	return a
 }
 
@@ -70,11 +68,9 @@ type LookupMsg struct{ ID string }
 // offers them.
 func RecentAllocations(ctx *views.Context) []string {
 	ids := ctx.Journal.RecentLookups(ctx.Session.Deployment(), views.MaxRecent)
-	if fx := ctx.Session.Fixtures; fx != nil {
-		for _, id := range fx.AllocationIDs[:min(len(fx.AllocationIDs), views.MaxRecent)] {
-			if !slices.Contains(ids, id) {
-				ids = append(ids, id)
-			}
+	for _, id := range demoAllocations(ctx.Session.Fixtures) {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
 		}
 	}
 	return ids
@@ -343,13 +339,17 @@ func (a *allocation) viewPicks(b *strings.Builder) {
 		case i == 0 && len(a.recent) > 0:
 			b.WriteString("\n" + muted.Render("Recent lookups:") + "\n")
 		case i == len(a.recent):
-			b.WriteString("\n" + muted.Render("Demo allocations of the embedded sandbox:") + "\n")
+			b.WriteString("\n" + muted.Render("Demo allocations of the embedded sandbox (state as seeded):") + "\n")
 		}
 		marker := "  "
 		if i == a.pick {
 			marker = "▶ "
 		}
-		b.WriteString(marker + sanitize.Line(id) + "\n")
+		line := marker + sanitize.Line(id)
+		if state := demoState(a.ctx.Session.Fixtures, id); state != "" && slices.Contains(a.demo, id) {
+			line += "  " + muted.Render(state)
+		}
+		b.WriteString(line + "\n")
 	}
 }
 
