@@ -11,7 +11,6 @@ import (
 
 	"allot/internal/sanitize"
 	"allot/wallet/merkle"
-	"allot/wallet/vesterabi"
 	"allot/wallet/vesting"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -177,9 +176,7 @@ func CheckClaim(ctx context.Context, node Node, p ClaimPolicy, calls []Call) (*A
 			continue
 		}
 		checkWithdraw(refused, i, c, values, p, facts)
-		if m.method.Name == vesterabi.WithdrawHandler {
-			checkHandler(ctx, node, refused, a, i, values, p, facts)
-		}
+		checkRoute(refused, a, i, values, p, facts)
 	}
 	if err := refused.err(); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -101,15 +102,22 @@ func checkAmount(refused *RefusedError, i int, amount *big.Int, f *claimFacts) {
 	}
 }
 
-// checkHandler holds a withdraw through a post-claim handler (the second
-// withdraw, D18): the tokens go to the handler contract, not to a wallet.
-// It is allowed only for a handler on the vester's own whitelist and, when
-// the profile pins handlers, on that list too; the review says where the
-// tokens go.
-func checkHandler(ctx context.Context, node Node, refused *RefusedError, a *Approval, i int, values []any, p ClaimPolicy, f *claimFacts) {
-	handler, _ := values[4].(common.Address)
+// checkRoute holds where withdraw call i sends the tokens: straight to
+// the withdrawal address (the first withdraw, or the second with handler
+// 0), only when the vester whitelists the direct claim; to a post-claim
+// handler contract (the second withdraw, D18), not to a wallet, only for a
+// handler on the vester's whitelist and, when the profile pins handlers,
+// on that list too. The review says where the tokens go.
+func checkRoute(refused *RefusedError, a *Approval, i int, values []any, p ClaimPolicy, f *claimFacts) {
+	var handler common.Address
+	if len(values) == 6 {
+		handler, _ = values[4].(common.Address)
+	}
 	if handler == (common.Address{}) {
-		// Address 0 is the vester's direct transfer: an ordinary claim.
+		if f.standing != nil && !f.standing.DirectClaim() {
+			refused.refuse("call %d claims straight to the withdrawal address; this vester pays only through its post-claim handlers %s, so it would revert",
+				i+1, addressList(f.standing.ViaHandlers()))
+		}
 		return
 	}
 	through := Line{"tokens go to", fmt.Sprintf("handler contract %s, not to your wallet: the vester pays the handler and calls it with the claim", handler.Hex())}
@@ -121,18 +129,21 @@ func checkHandler(ctx context.Context, node Node, refused *RefusedError, a *Appr
 	if len(p.Pins.Handlers) > 0 && !slices.Contains(p.Pins.Handlers, handler) {
 		refused.refuse("call %d sends the tokens to handler contract %s, which is not pinned in the profile's handlers list", i+1, handler.Hex())
 	}
-	if node == nil || f.vester == (common.Address{}) {
-		return // refused already: the vester is not established
-	}
-	whitelist, err := PostClaimHandlers(ctx, node, f.vester)
-	switch {
-	case err != nil && (reverted(err) || errors.Is(err, ErrNoContract)):
-		refused.refuse("call %d sends the tokens to handler contract %s, and the vester has no whitelist of handlers (getPostClaimHandlers)", i+1, handler.Hex())
-	case err != nil:
-		refused.unchecked("the vester's whitelist of post-claim handlers could not be read: %v", err)
-	case !slices.Contains(whitelist, handler):
+	if f.standing != nil && !slices.Contains(f.standing.Handlers, handler) {
 		refused.refuse("call %d sends the tokens to handler contract %s, which is not on the vester's whitelist of post-claim handlers", i+1, handler.Hex())
 	}
+}
+
+// addressList writes addresses for a sentence; "none" when there are none.
+func addressList(addrs []common.Address) string {
+	if len(addrs) == 0 {
+		return "(none)"
+	}
+	out := make([]string, len(addrs))
+	for i, a := range addrs {
+		out[i] = a.Hex()
+	}
+	return strings.Join(out, ", ")
 }
 
 // PostClaimHandlers reads the vester's whitelist of post-claim handlers

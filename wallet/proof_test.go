@@ -331,8 +331,8 @@ func TestVerificationJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := slices.Sorted(maps.Keys(got))
-	wantKeys := []string{"allocation", "cancelledAt", "checks", "claimable", "claimableBaseUnits", "computedRoot", "leafOk", "onChainOk", "onChainRoot",
-		"outcome", "proof", "recipient", "revoked", "schedule", "state", "transferred", "underfunded", "unlocked", "vested", "vester", "vesterBalance", "withdrawn"}
+	wantKeys := []string{"allocation", "cancelledAt", "checks", "claimable", "claimableBaseUnits", "computedRoot", "directClaim", "leafOk", "onChainOk", "onChainRoot",
+		"outcome", "postClaimHandlers", "proof", "recipient", "revoked", "schedule", "state", "transferred", "underfunded", "unlocked", "vested", "vester", "vesterBalance", "withdrawn"}
 	if !slices.Equal(keys, wantKeys) {
 		t.Errorf("keys %v, want %v", keys, wantKeys)
 	}
@@ -357,6 +357,8 @@ func TestVerificationJSON(t *testing.T) {
 		"vesterBalance":      "10000",
 		"claimable":          "250",
 		"claimableBaseUnits": ether(250).String(),
+		"directClaim":        true,
+		"postClaimHandlers":  []any{},
 		"unlocked":           map[string]any{"fraction": "0.25", "amount": "250"},
 	}
 	for k, want := range check {

@@ -38,14 +38,18 @@ type verificationJSON struct {
 	// Vested is what the vester counts as vested: at the cancel time of a
 	// cancelled allocation, nothing of a revoked one; Unlocked is the
 	// leaf's schedule alone.
-	Vested             *string         `json:"vested"`
-	VesterBalance      *string         `json:"vesterBalance"`
-	Claimable          *string         `json:"claimable"`
-	ClaimableBaseUnits *string         `json:"claimableBaseUnits"`
-	Allocation         *allocationJSON `json:"allocation"`
-	Schedule           *scheduleJSON   `json:"schedule"`
-	Unlocked           *amountJSON     `json:"unlocked"`
-	Unclaimable        string          `json:"unclaimable,omitempty"`
+	Vested *string `json:"vested"`
+	// DirectClaim: the vester pays a claim to the recipient itself;
+	// PostClaimHandlers are the contracts it may pay instead (D18).
+	DirectClaim        *bool            `json:"directClaim"`
+	PostClaimHandlers  []common.Address `json:"postClaimHandlers"`
+	VesterBalance      *string          `json:"vesterBalance"`
+	Claimable          *string          `json:"claimable"`
+	ClaimableBaseUnits *string          `json:"claimableBaseUnits"`
+	Allocation         *allocationJSON  `json:"allocation"`
+	Schedule           *scheduleJSON    `json:"schedule"`
+	Unlocked           *amountJSON      `json:"unlocked"`
+	Unclaimable        string           `json:"unclaimable,omitempty"`
 }
 
 type checksJSON struct {
@@ -118,7 +122,8 @@ type amountJSON struct {
 //	 "withdrawn": DECIMAL|null, "recipient": ADDR|null,
 //	 "cancelledAt": TIME|null, "revoked": bool|null, "vested": DECIMAL|null,
 //	 "vesterBalance": DECIMAL|null, "claimable": DECIMAL|null,
-//	 "claimableBaseUnits": INTEGER|null,
+//	 "claimableBaseUnits": INTEGER|null, "directClaim": bool|null,
+//	 "postClaimHandlers": [ADDR]|null,
 //	 "allocation": {...}, "schedule": {...},
 //	 "unlocked": {"fraction": DECIMAL, "amount": DECIMAL}, "unclaimable": TEXT}
 //
@@ -129,7 +134,9 @@ type amountJSON struct {
 // null when that record was not read; claimable is what a withdraw(0)
 // pays now (vested at the cancel time, or nothing when revoked, less what
 // was withdrawn, at most the vester's balance), null too when the vester
-// cannot compute it. unlocked is the leaf's schedule alone. Amounts are decimals in token units, fractions
+// cannot compute it. directClaim is false when the vester pays claims only
+// to the postClaimHandlers contracts. unlocked is the leaf's schedule
+// alone. Amounts are decimals in token units, fractions
 // decimals of 1, times ISO 8601 UTC; allocation, schedule and unlocked are
 // null when decodableArgs do not decode. When the production vester cannot
 // pay the leaf out now, unlocked is null and unclaimable says until when.
@@ -192,6 +199,8 @@ func (out *verificationJSON) addStanding(v *Verification) {
 		out.CancelledAt = &t
 	}
 	out.VesterBalance = units(s.VesterBalance)
+	direct := s.DirectClaim()
+	out.DirectClaim, out.PostClaimHandlers = &direct, s.ViaHandlers()
 	if c := v.Claimable(); c != nil {
 		base := c.String()
 		out.Vested, out.Claimable, out.ClaimableBaseUnits = units(v.Payout.Vested), units(c), &base

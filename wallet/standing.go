@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"time"
 
 	"allot/wallet/vesting"
@@ -47,12 +48,15 @@ type Standing struct {
 	// Token is the vester's token() and VesterBalance its balance of it.
 	Token         common.Address
 	VesterBalance *big.Int
+	// Handlers is the vester's whitelist of post-claim handlers
+	// (getPostClaimHandlers); the zero address in it is the direct claim.
+	Handlers []common.Address
 }
 
 // ReadStanding reads allocationID's record from the vester (schedules),
-// the vester's token (token()) and the vester's balance of it. A vester
-// that answers no schedules is ErrNoSchedules; any read that fails is an
-// error: nothing is assumed.
+// the vester's token (token()) and its balance of it, and the vester's
+// post-claim handlers. A vester that answers no schedules is
+// ErrNoSchedules; any read that fails is an error: nothing is assumed.
 func ReadStanding(ctx context.Context, caller ethereum.ContractCaller, vester common.Address, allocationID string) (*Standing, error) {
 	values, err := viewAll(ctx, caller, vesterABI, vester, "schedules", allocationID)
 	switch {
@@ -77,7 +81,21 @@ func ReadStanding(ctx context.Context, caller ethereum.ContractCaller, vester co
 	if s.VesterBalance, err = TokenBalance(ctx, caller, s.Token, vester); err != nil {
 		return nil, fmt.Errorf("the vester's balance of its token %s: %w", s.Token.Hex(), err)
 	}
+	if s.Handlers, err = PostClaimHandlers(ctx, caller, vester); err != nil {
+		return nil, fmt.Errorf("the vester's post-claim handlers: %w", err)
+	}
 	return s, nil
+}
+
+// DirectClaim reports whether the vester pays a claim to the withdrawal
+// address itself: its whitelist holds the zero address. A vester without
+// it pays only through a post-claim handler.
+func (s *Standing) DirectClaim() bool { return slices.Contains(s.Handlers, common.Address{}) }
+
+// ViaHandlers are the post-claim handler contracts the vester may pay a
+// claim to instead of the withdrawal address.
+func (s *Standing) ViaHandlers() []common.Address {
+	return slices.DeleteFunc(slices.Clone(s.Handlers), func(a common.Address) bool { return a == common.Address{} })
 }
 
 // Revoked reports whether the allocation was revoked: nothing vests.

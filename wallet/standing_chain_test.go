@@ -21,13 +21,17 @@ import (
 // transferTopic is the ERC-20 Transfer event's.
 var transferTopic = crypto.Keccak256Hash([]byte("Transfer(address,address,uint256)"))
 
-// simulatedPayout runs a withdraw(0) of leaf on vester in a block at time
-// at (eth_simulateV1, nothing kept) and returns what the vester's token
-// Transfers paid out of it, and to whom; ok is false when it reverted.
-func simulatedPayout(t *testing.T, node Node, vester common.Address, leaf chain.Leaf, fee *big.Int, at time.Time) (paid *big.Int, to common.Address, ok bool) {
+// simulatedPayout runs a withdraw(0) of leaf on vester (through handler
+// when it is not zero) in a block at time at (eth_simulateV1, nothing
+// kept) and returns what the vester's token Transfers paid out of it, and
+// to whom; ok is false when it reverted.
+func simulatedPayout(t *testing.T, node Node, vester common.Address, leaf chain.Leaf, handler common.Address, fee *big.Int, at time.Time) (paid *big.Int, to common.Address, ok bool) {
 	t.Helper()
 	ctx := context.Background()
 	data, err := chain.PackWithdraw(new(big.Int), leaf.RootIndex, leaf.DecodableArgs, leaf.Proof)
+	if handler != (common.Address{}) {
+		data, err = chain.PackWithdrawThrough(new(big.Int), leaf.RootIndex, leaf.DecodableArgs, leaf.Proof, handler, nil)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +78,7 @@ func TestStandingAgreesWithTheVester(t *testing.T) {
 	node := c.Client()
 	start := uint32(testStart.Unix())
 	beneficiary, newAddress := common.Address{0xbe}, common.Address{0x2e}
-	names := []string{"active", "claimed in part", "cancelled", "revoked", "revoked after a claim", "transferred", "underfunded"}
+	names := []string{"active", "claimed in part", "cancelled", "revoked", "revoked after a claim", "transferred", "underfunded", "through handler"}
 	var leaves []common.Hash
 	var allArgs [][]byte
 	for i, name := range names {
@@ -100,15 +104,19 @@ func TestStandingAgreesWithTheVester(t *testing.T) {
 		}
 		return chain.Leaf{DecodableArgs: allArgs[i], Proof: proof}
 	}
-	var token, vester, poor common.Address
+	var token, vester, poor, via, vault common.Address
 	err = c.Transact(ctx, func(b *chain.Batch) {
 		token = b.DeployToken("Life", "LIFE")
-		vester, poor = b.DeployVester(token, claimFee), b.DeployVester(token, claimFee)
-		b.AddRoot(vester, tree.Root())
-		b.AddRoot(poor, tree.Root())
+		vester, poor, via = b.DeployVester(token, claimFee), b.DeployVester(token, claimFee), b.DeployVester(token, claimFee)
+		vault = b.DeployPostClaimVault(via, token)
+		b.DisallowDirectClaim(via)
+		for _, v := range []common.Address{vester, poor, via} {
+			b.AddRoot(v, tree.Root())
+		}
 		b.Mint(token, c.Deployer(), ether(100_000))
 		b.Fund(vester, ether(50_000))
 		b.Fund(poor, ether(30))
+		b.Fund(via, ether(10_000))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -142,9 +150,12 @@ func TestStandingAgreesWithTheVester(t *testing.T) {
 	at := time.Unix(int64(head.Time)+1, 0).UTC() // the block a claim is mined in
 	for i, name := range names {
 		t.Run(name, func(t *testing.T) {
-			on := vester
-			if name == "underfunded" {
+			on, handler, recipient := vester, common.Address{}, common.Address{}
+			switch name {
+			case "underfunded":
 				on = poor
+			case "through handler":
+				on, handler, recipient = via, vault, vault
 			}
 			l := leaf(i)
 			leafHash := leaves[i]
@@ -154,7 +165,10 @@ func TestStandingAgreesWithTheVester(t *testing.T) {
 				t.Fatalf("outcome %s: %v %v", v.Outcome(), v.Failures(), v.Unchecked())
 			}
 			claimable := v.Claimable()
-			paid, to, ok := simulatedPayout(t, node, on, l, claimFee, at)
+			paid, to, ok := simulatedPayout(t, node, on, l, handler, claimFee, at)
+			if recipient == (common.Address{}) {
+				recipient = v.Standing.Recipient(beneficiary)
+			}
 			switch {
 			case claimable == nil:
 				t.Fatal("no claimable amount")
@@ -162,8 +176,11 @@ func TestStandingAgreesWithTheVester(t *testing.T) {
 				t.Errorf("allot says %s is claimable; the vester's withdraw(0) reverts", FormatUnits(claimable))
 			case ok && paid.Cmp(claimable) != 0:
 				t.Errorf("allot says %s wei is claimable; the vester pays %s wei", claimable, paid)
-			case ok && to != v.Standing.Recipient(beneficiary):
-				t.Errorf("the vester pays %s; allot says the tokens go to %s", to.Hex(), v.Standing.Recipient(beneficiary).Hex())
+			case ok && to != recipient:
+				t.Errorf("the vester pays %s; allot says the tokens go to %s", to.Hex(), recipient.Hex())
+			}
+			if direct := v.Standing.DirectClaim(); direct != (name != "through handler") {
+				t.Errorf("direct claim = %t, handlers %v", direct, v.Standing.ViaHandlers())
 			}
 			want := map[string]string{"cancelled": "cancelled", "revoked": "revoked", "revoked after a claim": "revoked"}[name]
 			if want == "" {

@@ -46,7 +46,7 @@ var (
 
 func newFakeVester(root common.Hash, head time.Time) *fakeVester {
 	return &fakeVester{head: head, vester: fakeVesterAddress, token: fakeTokenAddress, root: root,
-		fee: new(big.Int), withdrawn: new(big.Int), balance: ether(10_000)}
+		fee: new(big.Int), withdrawn: new(big.Int), balance: ether(10_000), handlers: []common.Address{{}}}
 }
 
 func (f *fakeVester) CallContract(_ context.Context, msg ethereum.CallMsg, _ *big.Int) ([]byte, error) {
@@ -320,6 +320,8 @@ func TestCheckClaimStanding(t *testing.T) {
 			amount: new(big.Int), handler: handler, pins: []common.Address{handler}},
 		{name: "a handler off the vester's whitelist", change: func(f *fakeVester) { f.handlers = []common.Address{{}} },
 			amount: new(big.Int), handler: handler, refused: "which is not on the vester's whitelist of post-claim handlers"},
+		{name: "a direct claim on a vester that pays only through handlers", change: func(f *fakeVester) { f.handlers = []common.Address{handler} },
+			amount: new(big.Int), refused: "this vester pays only through its post-claim handlers " + handler.Hex()},
 		{name: "a handler off the pins", change: func(f *fakeVester) { f.handlers = []common.Address{handler} },
 			amount: new(big.Int), handler: handler, pins: []common.Address{attacker}, refused: "not pinned in the profile's handlers list"},
 	} {

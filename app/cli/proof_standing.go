@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"strings"
 	"time"
 
 	"allot/wallet"
@@ -37,6 +38,13 @@ func standingPairs(v *wallet.Verification) []string {
 	}
 	if state != "active" {
 		pairs = append(pairs, "vested", wallet.FormatUnits(p.Vested)+" at "+p.VestedAt.Format(time.RFC3339)+", as the vester counts it")
+	}
+	if !s.DirectClaim() {
+		var handlers []string
+		for _, h := range s.ViaHandlers() {
+			handlers = append(handlers, h.Hex())
+		}
+		pairs = append(pairs, "claims", "only through post-claim handler "+strings.Join(handlers, ", ")+": the tokens go to that contract, not to a wallet")
 	}
 	balance := wallet.FormatUnits(s.VesterBalance)
 	if p.Underfunded() {

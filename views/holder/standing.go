@@ -1,6 +1,7 @@
 package holder
 
 import (
+	"strings"
 	"time"
 
 	"allot/views"
@@ -37,6 +38,10 @@ func standingFields(v *wallet.Verification, now time.Time) []widget.Field {
 		balance.Style = views.FailStyle
 	}
 	fields = append(fields, balance)
+	if !s.DirectClaim() {
+		fields = append(fields, widget.Field{Label: "Claims", Style: uncheckedStyle,
+			Value: "only through post-claim handler " + handlerList(s) + ": the tokens go to that contract, not to a wallet"})
+	}
 	if c := v.Claimable(); c != nil {
 		return append(fields, widget.Field{Label: "Claimable now", Value: widget.FormatAmount(wallet.FormatUnits(c))})
 	}
@@ -57,4 +62,16 @@ func stateField(v *wallet.Verification, now time.Time) widget.Field {
 		return widget.Field{Label: "State", Value: "CANCELLED at " + widget.FormatTime(at, now) + ": vesting stopped then" + claimed, Style: uncheckedStyle}
 	}
 	return widget.Field{Label: "State", Value: "active" + claimed}
+}
+
+// handlerList names the vester's post-claim handler contracts.
+func handlerList(s *wallet.Standing) string {
+	var out []string
+	for _, h := range s.ViaHandlers() {
+		out = append(out, h.Hex())
+	}
+	if len(out) == 0 {
+		return "(none: the vester pays no claim)"
+	}
+	return strings.Join(out, ", ")
 }
