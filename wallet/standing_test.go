@@ -358,3 +358,22 @@ func TestCheckClaimStanding(t *testing.T) {
 		})
 	}
 }
+
+// The review's decoding of a withdraw names where the tokens really go:
+// the withdrawal address the vester holds once the allocation was
+// transferred, not the leaf's beneficiary.
+func TestDecodeWithdrawNamesTheRecipient(t *testing.T) {
+	p, root := fakeProof(t)
+	f := newFakeVester(root, aliceHead)
+	f.withdrawalAddress = attacker
+	_, call := aliceClaim(t, f, p, common.Address{0xa1}, new(big.Int), common.Address{})
+	s := DecodeCall(context.Background(), call, DecodeOptions{Signer: common.Address{0xa1}, ChainID: 1, Chain: f})
+	var said []string
+	for _, w := range s.Warnings {
+		said = append(said, w.Message)
+	}
+	want := "the tokens go to " + attacker.Hex() + " (the withdrawal address the vester holds, not the leaf's beneficiary " + common.Address{0xa1}.Hex() + ")"
+	if !s.Has(WarnNotBeneficiary) || !strings.Contains(strings.Join(said, "\n"), want) {
+		t.Errorf("warnings %q; want one saying %q", said, want)
+	}
+}
