@@ -1,6 +1,9 @@
 package app
 
 import (
+	"context"
+	"slices"
+	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -47,5 +50,43 @@ func TestAllocationLife(t *testing.T) {
 			f.waitFrom(f.mark, want)
 		}
 	}
+	f.quit()
+}
+
+// TestClaimOfATransferredAllocation: the claim form offers what is
+// claimable and says where the tokens go; the review, signed by the leaf's
+// beneficiary, names the withdrawal address the vester pays and says it is
+// neither the leaf's beneficiary nor the signer.
+func TestClaimOfATransferredAllocation(t *testing.T) {
+	t.Parallel()
+	s, _ := journaled(t)
+	var id string
+	for _, a := range s.Fixtures.AllocationIDs {
+		if s.Fixtures.AllocationStates[a] == sandbox.StateTransferred {
+			id = a
+		}
+	}
+	proof, err := s.API.MerkleProof(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer := proof.WalletAddress // the leaf's beneficiary, a demo wallet
+	wallet := slices.IndexFunc(s.Fixtures.Wallets, func(w sandbox.FixtureWallet) bool { return strings.EqualFold(w.Address, signer) })
+	if wallet < 0 {
+		t.Fatalf("the transferred allocation's beneficiary %s is no demo wallet", signer)
+	}
+	f := newFlowWide(t, s, "Team & Advisors Vesting")
+	f.runes("u").wait("enter: type the passphrase")
+	for range wallet {
+		f.key(tea.KeyDown)
+	}
+	f.key(tea.KeyEnter).wait("Passphrase").typ(s.Fixtures.Wallets[wallet].Passphrase).key(tea.KeyEnter).wait("unlocked " + signer)
+	f.runes("3").runes("/").typ(id).key(tea.KeyEnter).wait("allocation " + id + ": PASS")
+	f.waitFrom(f.mark, "transferred: not the leaf's beneficiary")
+	f.runes("C").wait("Claim allocation").waitFrom(f.mark, "Claimable now: ").waitFrom(f.mark, "! the tokens go to 0x")
+	f.key(tea.KeyEnter).wait("Send this claim request")
+	f.runes("y").wait("Sign and send this transaction?")
+	review := f.mark
+	f.waitFrom(review, "tokens go to  0x").waitFrom(review, "the withdrawal address the vester holds: NOT the leaf's beneficiary "+signer).waitFrom(review, "NOT the signer "+signer)
 	f.quit()
 }

@@ -57,7 +57,7 @@ func establishStanding(ctx context.Context, node Node, p ClaimPolicy, f *claimFa
 		state = "cancelled at " + cancelled.Format(time.RFC3339) + ": vesting stopped then"
 	}
 	a.Facts = append(a.Facts,
-		Line{"allocation", state},
+		Line{"state", state},
 		Line{"claimable", fmt.Sprintf("%s tokens: %s vested at %s, %s withdrawn, the vester holds %s",
 			FormatUnits(payout.Withdrawable), FormatUnits(payout.Vested), payout.VestedAt.Format(time.RFC3339),
 			FormatUnits(s.Withdrawn), FormatUnits(s.VesterBalance))})
