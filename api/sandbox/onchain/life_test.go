@@ -62,7 +62,7 @@ func TestSeededLivesOnTheChain(t *testing.T) {
 			}
 			recipient = a.Life.TransferTo
 		default:
-			t.Errorf("allocation %s has no state in the fixtures", a.ID)
+			t.Errorf("allocation %s has no state in the fixtures (%q)", a.ID, state)
 		}
 		if state == sandbox.StateUnderfunded {
 			held, err := c.BalanceOf(ctx, h.sb.addrs[d.TokenID], vester)
