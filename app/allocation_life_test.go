@@ -22,7 +22,7 @@ func TestAllocationLife(t *testing.T) {
 	f := newFlowWide(t, s, "Team & Advisors Vesting")
 	fx := s.Fixtures
 	byState := map[string]string{}
-	for _, id := range fx.AllocationIDs {
+	for _, id := range slices.Concat(fx.AllocationIDs, fx.LifeAllocationIDs) {
 		if _, ok := byState[fx.AllocationStates[id]]; !ok {
 			byState[fx.AllocationStates[id]] = id
 		}
@@ -61,7 +61,7 @@ func TestClaimOfATransferredAllocation(t *testing.T) {
 	t.Parallel()
 	s, _ := journaled(t)
 	var id string
-	for _, a := range s.Fixtures.AllocationIDs {
+	for _, a := range s.Fixtures.LifeAllocationIDs {
 		if s.Fixtures.AllocationStates[a] == sandbox.StateTransferred {
 			id = a
 		}

@@ -20,7 +20,7 @@ func demoAllocations(fx *sandbox.Fixtures) []string {
 	}
 	var others []string
 	seen := map[string]bool{}
-	for _, id := range fx.AllocationIDs {
+	for _, id := range slices.Concat(fx.AllocationIDs, fx.LifeAllocationIDs) {
 		state := fx.AllocationStates[id]
 		if state != "" && state != sandbox.StateActive && !seen[state] {
 			seen[state] = true

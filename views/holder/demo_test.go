@@ -21,8 +21,10 @@ func TestDemoAllocationsOfferEveryState(t *testing.T) {
 	}
 	states := []string{sandbox.StateClaimedInPart, sandbox.StateCancelled, sandbox.StateRevoked,
 		sandbox.StateTransferred, sandbox.StateUnderfunded, sandbox.StateThroughHandler}
+	// The seed lists the allocations it did something to apart.
+	fx.LifeAllocationIDs, fx.AllocationIDs = fx.AllocationIDs[6:], fx.AllocationIDs[:6]
 	for i, s := range states {
-		fx.AllocationStates[fx.AllocationIDs[6+i]] = s
+		fx.AllocationStates[fx.LifeAllocationIDs[i]] = s
 	}
 	fx.AllocationStates["m"] = sandbox.StateRevoked // a second revoked one is not offered
 	got := demoAllocations(fx)
