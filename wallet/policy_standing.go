@@ -134,14 +134,19 @@ func checkRoute(refused *RefusedError, a *Approval, i int, values []any, p Claim
 	}
 }
 
-// addressList writes addresses for a sentence; "none" when there are none.
+// addressList writes addresses for a sentence, the first few of a list
+// read from the chain (of any length); "(none)" when there are none.
 func addressList(addrs []common.Address) string {
+	const most = 3
 	if len(addrs) == 0 {
 		return "(none)"
 	}
-	out := make([]string, len(addrs))
-	for i, a := range addrs {
-		out[i] = a.Hex()
+	var out []string
+	for _, a := range addrs[:min(len(addrs), most)] {
+		out = append(out, a.Hex())
+	}
+	if len(addrs) > most {
+		out = append(out, fmt.Sprintf("and %d more", len(addrs)-most))
 	}
 	return strings.Join(out, ", ")
 }

@@ -98,6 +98,10 @@ func (s *Standing) ViaHandlers() []common.Address {
 	return slices.DeleteFunc(slices.Clone(s.Handlers), func(a common.Address) bool { return a == common.Address{} })
 }
 
+// Terminated reports whether the allocation was cancelled or revoked:
+// vesting stopped.
+func (s *Standing) Terminated() bool { return s.TerminatedTimestamp != terminatedNone }
+
 // Revoked reports whether the allocation was revoked: nothing vests.
 func (s *Standing) Revoked() bool { return s.TerminatedTimestamp == terminatedRevoked }
 

@@ -36,13 +36,16 @@ func standingPairs(v *wallet.Verification) []string {
 	if p.Unclaimable != nil {
 		return append(pairs, "vester holds", wallet.FormatUnits(s.VesterBalance), "claimable now", "none until the schedule can be paid out")
 	}
-	if state != "active" {
+	if s.Terminated() {
 		pairs = append(pairs, "vested", wallet.FormatUnits(p.Vested)+" at "+p.VestedAt.Format(time.RFC3339)+", as the vester counts it")
 	}
 	if !s.DirectClaim() {
 		var handlers []string
 		for _, h := range s.ViaHandlers() {
 			handlers = append(handlers, h.Hex())
+		}
+		if len(handlers) == 0 {
+			handlers = []string{"(none: the vester pays no claim)"}
 		}
 		pairs = append(pairs, "claims", "only through post-claim handler "+strings.Join(handlers, ", ")+": the tokens go to that contract, not to a wallet")
 	}

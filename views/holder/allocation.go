@@ -310,7 +310,7 @@ func (a *allocation) View() string {
 	switch {
 	case v.Unclaimable != nil:
 		heading = "Unlock schedule · cannot be claimed now"
-	case v.Standing != nil && v.Standing.State() != "active":
+	case v.Standing != nil && v.Standing.Terminated():
 		heading += " · " + v.Standing.State() + ": see State"
 	}
 	title := a.ctx.Styles.Title.Render(sanitize.Truncate(heading, a.width))

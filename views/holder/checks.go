@@ -121,7 +121,7 @@ func unlockedField(v *wallet.Verification) widget.Field {
 		return widget.Field{Label: "Unlocked now", Value: "warning: " + v.Unclaimable.Error(), Style: views.FailStyle}
 	}
 	value := fmt.Sprintf("%s%%  %s", vesting.FormatPPM(v.UnlockedPPM), widget.FormatAmount(wallet.FormatUnits(v.Unlocked)))
-	if s := v.Standing; s != nil && s.State() != "active" {
+	if s := v.Standing; s != nil && s.Terminated() {
 		value += "  by the schedule alone; the vester counts what is below"
 	}
 	return widget.Field{Label: "Unlocked now", Value: value}

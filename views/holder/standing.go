@@ -1,6 +1,7 @@
 package holder
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -28,7 +29,7 @@ func standingFields(v *wallet.Verification, now time.Time) []widget.Field {
 	}
 	fields = append(fields, recipient,
 		widget.Field{Label: "Withdrawn", Value: widget.FormatAmount(wallet.FormatUnits(s.Withdrawn))})
-	if s.State() != "active" && p.Unclaimable == nil {
+	if s.Terminated() && p.Unclaimable == nil {
 		fields = append(fields, widget.Field{Label: "Vested", Value: widget.FormatAmount(wallet.FormatUnits(p.Vested)) +
 			"  at " + widget.FormatTime(p.VestedAt, now) + ", as the vester counts it"})
 	}
@@ -64,14 +65,22 @@ func stateField(v *wallet.Verification, now time.Time) widget.Field {
 	return widget.Field{Label: "State", Value: "active" + claimed}
 }
 
+// maxHandlersShown bounds the handlers named on a line: the whitelist is
+// the chain's, of any length.
+const maxHandlersShown = 3
+
 // handlerList names the vester's post-claim handler contracts.
 func handlerList(s *wallet.Standing) string {
+	handlers := s.ViaHandlers()
+	if len(handlers) == 0 {
+		return "(none: the vester pays no claim)"
+	}
 	var out []string
-	for _, h := range s.ViaHandlers() {
+	for _, h := range handlers[:min(len(handlers), maxHandlersShown)] {
 		out = append(out, h.Hex())
 	}
-	if len(out) == 0 {
-		return "(none: the vester pays no claim)"
+	if more := len(handlers) - maxHandlersShown; more > 0 {
+		out = append(out, fmt.Sprintf("and %d more", more))
 	}
 	return strings.Join(out, ", ")
 }
