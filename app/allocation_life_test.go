@@ -53,16 +53,16 @@ func TestAllocationLife(t *testing.T) {
 	f.quit()
 }
 
-// TestClaimOfATransferredAllocation: the claim form offers what is
-// claimable and says where the tokens go; the review, signed by the leaf's
-// beneficiary, names the withdrawal address the vester pays and says it is
-// neither the leaf's beneficiary nor the signer.
-func TestClaimOfATransferredAllocation(t *testing.T) {
-	t.Parallel()
+// claimReview unlocks the beneficiary of the demo allocation seeded in
+// state, looks it up, checks what the screen says (lookup), opens its
+// claim form, checks it (form), sends the claim request and returns the
+// flow at the review, and the signer.
+func claimReview(t *testing.T, state string, lookup, form []string) (*flow, string) {
+	t.Helper()
 	s, _ := journaled(t)
 	var id string
 	for _, a := range s.Fixtures.LifeAllocationIDs {
-		if s.Fixtures.AllocationStates[a] == sandbox.StateTransferred {
+		if s.Fixtures.AllocationStates[a] == state {
 			id = a
 		}
 	}
@@ -73,7 +73,7 @@ func TestClaimOfATransferredAllocation(t *testing.T) {
 	signer := proof.WalletAddress // the leaf's beneficiary, a demo wallet
 	wallet := slices.IndexFunc(s.Fixtures.Wallets, func(w sandbox.FixtureWallet) bool { return strings.EqualFold(w.Address, signer) })
 	if wallet < 0 {
-		t.Fatalf("the transferred allocation's beneficiary %s is no demo wallet", signer)
+		t.Fatalf("the %s allocation's beneficiary %s is no demo wallet", state, signer)
 	}
 	f := newFlowWide(t, s, "Team & Advisors Vesting")
 	f.runes("u").wait("enter: type the passphrase")
@@ -82,11 +82,41 @@ func TestClaimOfATransferredAllocation(t *testing.T) {
 	}
 	f.key(tea.KeyEnter).wait("Passphrase").typ(s.Fixtures.Wallets[wallet].Passphrase).key(tea.KeyEnter).wait("unlocked " + signer)
 	f.runes("3").runes("/").typ(id).key(tea.KeyEnter).wait("allocation " + id + ": PASS")
-	f.waitFrom(f.mark, "transferred: not the leaf's beneficiary")
-	f.runes("C").wait("Claim allocation").waitFrom(f.mark, "Claimable now: ").waitFrom(f.mark, "! the tokens go to 0x")
+	shown := f.mark
+	for _, want := range lookup {
+		f.waitFrom(shown, want)
+	}
+	f.runes("C").wait("Claim allocation")
+	shown = f.mark
+	for _, want := range form {
+		f.waitFrom(shown, want)
+	}
 	f.key(tea.KeyEnter).wait("Send this claim request")
 	f.runes("y").wait("Sign and send this transaction?")
+	return f, signer
+}
+
+// TestClaimOfATransferredAllocation: the claim form offers what is
+// claimable and says where the tokens go; the review, signed by the leaf's
+// beneficiary, names the withdrawal address the vester pays and says it is
+// neither the leaf's beneficiary nor the signer.
+func TestClaimOfATransferredAllocation(t *testing.T) {
+	t.Parallel()
+	f, signer := claimReview(t, sandbox.StateTransferred, []string{"transferred: not the leaf's beneficiary"},
+		[]string{"Claimable now: ", "! the tokens go to 0x"})
 	review := f.mark
 	f.waitFrom(review, "tokens go to  0x").waitFrom(review, "the withdrawal address the vester holds: NOT the leaf's beneficiary "+signer).waitFrom(review, "NOT the signer "+signer)
+	f.quit()
+}
+
+// TestClaimThroughAHandler: an allocation whose vester pays only through
+// a post-claim handler is claimed through it, and the review says the
+// tokens go to that handler contract, not to the wallet.
+func TestClaimThroughAHandler(t *testing.T) {
+	t.Parallel()
+	f, _ := claimReview(t, sandbox.StateThroughHandler, []string{"only through post-claim handler 0x"}, nil)
+	review := f.mark
+	f.waitFrom(review, "tokens go to  handler contract 0x").waitFrom(review, "not to your wallet")
+	f.waitFrom(review, "withdraw(uint256,uint32,bytes,bytes32[],address,bytes)")
 	f.quit()
 }
