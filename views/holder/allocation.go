@@ -55,7 +55,7 @@ func NewAllocation(ctx *views.Context) views.Screen {
 	in.Prompt = "Allocation: "
 	a := &allocation{ctx: ctx, input: in, pick: -1, detail: widget.NewDetail()}
 	a.recent = ctx.Journal.RecentLookups(ctx.Session.Deployment(), views.MaxRecent)
-	a.demo = demoAllocations(ctx.Session.Fixtures)
+	a.demo = demoAllocations(ctx)
 	return a
 }
 
@@ -68,7 +68,7 @@ type LookupMsg struct{ ID string }
 // offers them.
 func RecentAllocations(ctx *views.Context) []string {
 	ids := ctx.Journal.RecentLookups(ctx.Session.Deployment(), views.MaxRecent)
-	for _, id := range demoAllocations(ctx.Session.Fixtures) {
+	for _, id := range demoAllocations(ctx) {
 		if !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
@@ -346,7 +346,7 @@ func (a *allocation) viewPicks(b *strings.Builder) {
 			marker = "▶ "
 		}
 		line := marker + sanitize.Line(id)
-		if state := demoState(a.ctx.Session.Fixtures, id); state != "" && slices.Contains(a.demo, id) {
+		if state := demoState(a.ctx, id); state != "" && slices.Contains(a.demo, id) {
 			line += "  " + muted.Render(state)
 		}
 		b.WriteString(line + "\n")

@@ -4,45 +4,40 @@ import (
 	"slices"
 	"testing"
 
-	"allot/api/sandbox"
 	"allot/views"
+	"allot/views/viewstest"
 )
 
-// TestDemoAllocationsOfferEveryState: the demo list keeps the first
+// TestDemoAllocationsOfferEveryState: the demo list keeps the first plain
 // allocations the examples start from and adds one of each other state the
-// seed left, within views.MaxRecent; the seed's own order put the states
-// last, past what the list showed.
+// seed left, within views.MaxRecent, each with its state in words.
 func TestDemoAllocationsOfferEveryState(t *testing.T) {
-	fx := &sandbox.Fixtures{AllocationStates: map[string]string{}}
-	for i := range 13 {
-		id := string(rune('a' + i))
-		fx.AllocationIDs = append(fx.AllocationIDs, id)
-		fx.AllocationStates[id] = sandbox.StateActive
-	}
-	states := []string{sandbox.StateClaimedInPart, sandbox.StateCancelled, sandbox.StateRevoked,
-		sandbox.StateTransferred, sandbox.StateUnderfunded, sandbox.StateThroughHandler}
-	// The seed lists the allocations it did something to apart.
-	fx.LifeAllocationIDs, fx.AllocationIDs = fx.AllocationIDs[6:], fx.AllocationIDs[:6]
-	for i, s := range states {
-		fx.AllocationStates[fx.LifeAllocationIDs[i]] = s
-	}
-	fx.AllocationStates["m"] = sandbox.StateRevoked // a second revoked one is not offered
-	got := demoAllocations(fx)
-	if len(got) > views.MaxRecent || got[0] != "a" {
+	ctx := viewstest.Sandbox(t)
+	fx := ctx.Session.Fixtures
+	got := demoAllocations(ctx)
+	if len(got) > views.MaxRecent || got[0] != fx.AllocationIDs[0] {
 		t.Fatalf("demo %v: want at most %d, the first id first", got, views.MaxRecent)
 	}
-	for _, s := range states {
-		if !slices.ContainsFunc(got, func(id string) bool { return fx.AllocationStates[id] == s }) {
-			t.Errorf("demo %v offers no %s allocation", got, s)
+	if len(fx.LifeAllocationIDs) == 0 {
+		t.Fatal("the sandbox seeds no allocation in another state than active")
+	}
+	for _, id := range fx.LifeAllocationIDs {
+		state := fx.AllocationStates[id]
+		if !slices.ContainsFunc(got, func(g string) bool { return fx.AllocationStates[g] == state }) {
+			t.Errorf("demo %v offers no %s allocation", got, state)
 		}
 	}
-	if slices.Contains(got, "m") {
-		t.Errorf("demo %v offers a second revoked allocation", got)
+	words := map[string]bool{}
+	for _, id := range got {
+		words[demoState(ctx, id)] = true
 	}
-	if w := demoState(fx, "g"); w != "claimed in part" {
-		t.Errorf("state of g = %q, want it in words", w)
+	for _, want := range []string{"active", "claimed in part", "cancelled", "revoked", "transferred", "underfunded", "through handler"} {
+		if !words[want] {
+			t.Errorf("no demo allocation is said to be %q: %v", want, words)
+		}
 	}
-	if demoAllocations(nil) != nil || demoState(nil, "a") != "" {
+	ctx.Session.Fixtures = nil
+	if demoAllocations(ctx) != nil || demoState(ctx, got[0]) != "" {
 		t.Error("a real deployment has demo allocations")
 	}
 }

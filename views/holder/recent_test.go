@@ -28,7 +28,7 @@ func TestRecentAllocations(t *testing.T) {
 	}
 	got := RecentAllocations(ctx)
 	want := []string{mine, fx.AllocationIDs[1]}
-	for _, id := range demoAllocations(fx) {
+	for _, id := range demoAllocations(ctx) {
 		if id != fx.AllocationIDs[1] {
 			want = append(want, id)
 		}
