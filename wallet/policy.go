@@ -140,8 +140,9 @@ type claimFacts struct {
 }
 
 // CheckClaim applies the signing policy to a claim's calls (D7, D8, D16,
-// D17). A claim may sign exactly one withdraw(amount, rootIndex,
-// decodableArgs, proof) of the allocation asked for, where:
+// D17, D18). A claim may sign exactly one withdraw(amount, rootIndex,
+// decodableArgs, proof), or the same through a post-claim handler, of the
+// allocation asked for, where:
 //   - the proof is the one the merkle-proof operation gave for that
 //     allocation: its leaf hashes its decodableArgs and names the
 //     allocation asked for;
@@ -149,9 +150,14 @@ type claimFacts struct {
 //     (FindVester over the candidates, or over the pinned vesters);
 //   - it sends exactly the claim fee the vester asks (ClaimFee), and no
 //     more than the profile's max_native_fee;
-//   - it withdraws at most what is claimable at the chain's head (0 is
-//     "all that is vested", D16), and exactly the amount asked when one
-//     was;
+//   - the allocation is not revoked, and the call withdraws at most what
+//     is claimable at the chain's head (vested, at the cancel time when
+//     cancelled, less what was withdrawn, at most what the vester holds;
+//     0 is all of it), and exactly the amount asked when one was;
+//   - its tokens go where the vester pays (straight, only when the vester
+//     allows the direct claim; to a handler, only one on the vester's
+//     whitelist and the profile's pinned handlers), and the review says
+//     where;
 //   - it is for the profile's chain and from the signer.
 //
 // Anything else is a *RefusedError with every reason found. When the chain
