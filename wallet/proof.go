@@ -361,7 +361,10 @@ type Verification struct {
 	// At is when the unlocked amounts were computed.
 	At          time.Time
 	UnlockedPPM uint64
-	Unlocked    *big.Int // base units, as the production vester computes it (D16)
+	// Unlocked is what the leaf's schedule alone has vested at At, in base
+	// units, as the production vester computes it (D16); for a cancelled
+	// or revoked allocation the vester counts Payout.Vested instead.
+	Unlocked *big.Int
 	// Unclaimable says why the production vester cannot pay this leaf out
 	// at At, and until when (a *vesting.UnclaimableError); Unlocked is nil
 	// then. A warning, not a failed check: the proof itself may be sound.
