@@ -122,8 +122,7 @@ func Data(err error) ([]byte, bool) {
 }
 
 // Error returns the revert as one line, Name(param: value, ...), integers
-// in base units, and what a production vester's error means when it is
-// one a stakeholder meets; for Solidity's Error(string), the reason alone.
+// in base units; for Solidity's Error(string), the reason alone.
 func (r *Error) Error() string {
 	if r.Name == "Error" && len(r.Params) == 1 {
 		if reason, ok := r.Params[0].Value.(string); ok {
@@ -144,10 +143,16 @@ func (r *Error) Error() string {
 		b.WriteString(r.format(p.Value))
 	}
 	b.WriteByte(')')
-	if meaning := vesterabi.Meanings[r.Name]; meaning != "" && len(r.Params) == 0 {
-		b.WriteString(": " + meaning)
-	}
 	return b.String()
+}
+
+// Meaning says in plain words what a production vester's error means,
+// for the errors a stakeholder meets; empty for others.
+func (r *Error) Meaning() string {
+	if len(r.Params) != 0 {
+		return ""
+	}
+	return vesterabi.Meanings[r.Name]
 }
 
 // panicCodes are the meanings of Solidity's Panic(uint256) codes.
