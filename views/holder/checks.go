@@ -70,6 +70,11 @@ func verificationFields(v *wallet.Verification, now time.Time) []widget.Field {
 	if v.Args == nil {
 		return append(fields, hashFields(v)...)
 	}
+	if v.Standing != nil {
+		// What happened to the allocation comes first: it changes what
+		// every amount below means.
+		fields = append(fields, stateField(v, now))
+	}
 	al, sc := v.Args.Allocation, v.Args.Schedule
 	fields = append(fields,
 		widget.Field{Label: "Total", Value: widget.FormatAmount(wallet.FormatUnits(al.TotalAllocation))},
@@ -122,7 +127,7 @@ func unlockedField(v *wallet.Verification) widget.Field {
 	}
 	value := fmt.Sprintf("%s%%  %s", vesting.FormatPPM(v.UnlockedPPM), widget.FormatAmount(wallet.FormatUnits(v.Unlocked)))
 	if s := v.Standing; s != nil && s.Terminated() {
-		value += "  by the schedule alone; the vester counts what is below"
+		value += "  (the schedule alone)"
 	}
 	return widget.Field{Label: "Unlocked now", Value: value}
 }

@@ -10,8 +10,8 @@ import (
 	"allot/wallet"
 )
 
-// standingFields say what happened to the allocation since its leaf, as
-// its vester keeps it (D18): its state, where the tokens of a claim go,
+// standingFields say what the allocation's vester keeps of it (D18),
+// below its state (stateField): where the tokens of a claim go,
 // what was withdrawn, what the vester counts as vested and holds, and so
 // what a claim can take now. Only the vester knows: without its record
 // they say why not, never a guess.
@@ -21,7 +21,7 @@ func standingFields(v *wallet.Verification, now time.Time) []widget.Field {
 		return []widget.Field{{Label: "Claimable now", Value: "unknown: " + v.StateCheck.Reason, Style: uncheckedStyle}}
 	}
 	beneficiary := v.Args.Allocation.OriginalBeneficiary
-	fields := []widget.Field{stateField(v, now)}
+	var fields []widget.Field
 	recipient := widget.Field{Label: "Tokens go to", Value: s.Recipient(beneficiary).Hex() + "  the leaf's beneficiary"}
 	if s.Transferred(beneficiary) {
 		recipient.Value = s.Recipient(beneficiary).Hex() + "  transferred: not the leaf's beneficiary " + beneficiary.Hex()
