@@ -76,7 +76,7 @@ func TestAllocationNotChecked(t *testing.T) {
 	s.Chain = nil
 	f := newFlowWide(t, s, "Team & Advisors Vesting")
 	f.runes("3").runes("/").typ(s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
-	f.wait(`? NOT CHECKED  profile "sandbox" has no rpc_url`).wait("unknown: no vester holding the root was found").wait(": NOT CHECKED")
+	f.wait(`? NOT CHECKED  profile "sandbox" has no rpc_url`).wait("unknown: no vester was established for the proof").wait(": NOT CHECKED")
 	f.quit()
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"allot/internal/sanitize"
 	"allot/wallet/merkle"
+	"allot/wallet/vesterabi"
 	"allot/wallet/vesting"
 
 	"github.com/ethereum/go-ethereum"
@@ -83,9 +84,10 @@ const (
 	// WarnWrongSender: the call is meant to come from another account than
 	// the one signing.
 	WarnWrongSender WarningKind = "wrong-sender"
-	// WarnNotBeneficiary: the allocation in the leaf belongs to another
-	// account than the one signing. Anyone may send a withdraw (D16); the
-	// tokens go to the beneficiary, not to the signer.
+	// WarnNotBeneficiary: the tokens of a withdraw reach another account
+	// than the one signing. Anyone may send a withdraw (D16); the tokens go
+	// to the allocation's withdrawal address (the leaf's beneficiary until
+	// it is transferred, D18), not to the signer.
 	WarnNotBeneficiary WarningKind = "not-beneficiary"
 	// WarnMalformedLeaf: the withdraw's decodableArgs do not decode.
 	WarnMalformedLeaf WarningKind = "malformed-leaf"
@@ -99,6 +101,9 @@ const (
 	WarnWrongChain WarningKind = "wrong-chain"
 	// WarnUnchecked: something could not be checked against the chain.
 	WarnUnchecked WarningKind = "unchecked"
+	// WarnHandler: a withdraw through a post-claim handler: the tokens go
+	// to the handler contract, not to a wallet (D18).
+	WarnHandler WarningKind = "post-claim-handler"
 )
 
 // Warning is one thing about a call the user should know before signing.
@@ -164,7 +169,8 @@ var knownMethods = func() map[[4]byte]knownMethod {
 		m := a.Methods[name]
 		out[[4]byte(m.ID)] = knownMethod{contract: contract, method: m, amounts: amounts}
 	}
-	add("vester", vesterABI, "withdraw", "withdrawalAmount")
+	add("vester", vesterABI, vesterabi.Withdraw, "withdrawalAmount")
+	add("vester", vesterABI, vesterabi.WithdrawHandler, "withdrawalAmount")
 	add("staking pool", stakingABI, "stake", "amount")
 	add("ERC-20 token", tokenABI, "approve", "value")
 	add("ERC-20 token", tokenABI, "transfer", "value")
@@ -271,14 +277,16 @@ func (s *Summary) checkWithdraw(ctx context.Context, values []any, opts DecodeOp
 		proof[i] = n
 	}
 	w.ComputedRoot = merkle.ProcessProof(w.Leaf, proof)
+	if len(values) == 6 {
+		if handler, _ := values[4].(common.Address); handler != (common.Address{}) {
+			s.warn(WarnHandler, "the tokens go to handler contract %s, not to your wallet", handler.Hex())
+		}
+	}
 	if args, err := vesting.Decode(decodableArgs); err != nil {
 		s.warn(WarnMalformedLeaf, "the allocation in the call does not decode: %v", err)
 	} else {
 		w.Allocation = &args
-		if b := args.Allocation.OriginalBeneficiary; b != opts.Signer {
-			s.warn(WarnNotBeneficiary, "the tokens go to %s, not to the signer %s (allocation %s)",
-				b.Hex(), opts.Signer.Hex(), sanitize.Truncate(args.Allocation.ID, 60))
-		}
+		s.checkRecipient(ctx, args, opts)
 	}
 	if opts.Chain == nil {
 		s.warn(WarnUnchecked, "no chain connection: the proof and the claim fee are not checked")
@@ -303,6 +311,25 @@ func (s *Summary) checkWithdraw(ctx context.Context, values []any, opts DecodeOp
 	s.checkFee(ctx, opts, "claim fee", func(ctx context.Context, c ethereum.ContractCaller, vester common.Address) (*big.Int, error) {
 		return ClaimFee(ctx, c, vester, allocationID)
 	})
+}
+
+// checkRecipient warns when the tokens of the withdraw do not reach the
+// signer: they go to the withdrawal address the vester holds, which is
+// the leaf's beneficiary until the allocation is transferred (D18).
+func (s *Summary) checkRecipient(ctx context.Context, args vesting.Args, opts DecodeOptions) {
+	beneficiary, id := args.Allocation.OriginalBeneficiary, sanitize.Truncate(args.Allocation.ID, 60)
+	to, whose := beneficiary, "the leaf's beneficiary"
+	if opts.Chain != nil {
+		switch st, err := ReadStanding(ctx, opts.Chain, s.Call.To, args.Allocation.ID); {
+		case err != nil:
+			whose += "; the vester's record, which may name another, could not be read"
+		case st.Transferred(beneficiary):
+			to, whose = st.Recipient(beneficiary), "the withdrawal address the vester holds, not the leaf's beneficiary "+beneficiary.Hex()
+		}
+	}
+	if to != opts.Signer {
+		s.warn(WarnNotBeneficiary, "the tokens go to %s (%s), not to the signer %s (allocation %s)", to.Hex(), whose, opts.Signer.Hex(), id)
+	}
 }
 
 // checkFee compares the value sent with the fee the contract takes.

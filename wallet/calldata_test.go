@@ -53,7 +53,7 @@ func TestDecodeWithdrawWarnings(t *testing.T) {
 		{name: "to not a known contract", call: func() Call { return f.withdrawCall(t, aliceLeaf, alice, ether(10)) },
 			opts: func(o *DecodeOptions) { delete(o.Known, f.vester) }, want: []WarningKind{WarnUnknownContract}, inText: "not a contract allot knows"},
 		{name: "beneficiary not the signer", call: func() Call { return f.withdrawCall(t, bobLeaf, alice, ether(10)) },
-			want: []WarningKind{WarnNotBeneficiary}, inText: "the tokens go to " + f.bob.Address().Hex() + ", not to the signer"},
+			want: []WarningKind{WarnNotBeneficiary}, inText: "the tokens go to " + f.bob.Address().Hex() + " (the leaf's beneficiary), not to the signer"},
 		{name: "sender not the signer", call: func() Call { return f.withdrawCall(t, aliceLeaf, f.bob.Address(), ether(10)) },
 			want: []WarningKind{WarnWrongSender}},
 		{name: "proof does not verify", call: func() Call {

@@ -4,14 +4,16 @@ import (
 	"fmt"
 
 	"allot/assets"
+	"allot/wallet/vesterabi"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 )
 
 // The ABIs of the contracts allot talks to: the distribution's vester (D8),
-// a staking pool (D11) and the ERC-20 token both move.
+// in the production's own terms (vesterabi), a staking pool (D11) and the
+// ERC-20 token both move.
 var (
-	vesterABI  = mustABI(assets.VesterContract)
+	vesterABI  = vesterabi.ABI
 	stakingABI = mustABI(assets.StakingContract)
 	tokenABI   = mustABI(assets.TokenContract)
 )

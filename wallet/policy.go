@@ -8,7 +8,6 @@ import (
 	"math/big"
 	"slices"
 	"strings"
-	"time"
 
 	"allot/internal/sanitize"
 	"allot/wallet/merkle"
@@ -82,7 +81,9 @@ var DefaultMaxNativeFee = big.NewInt(10_000_000_000_000_000)
 // an empty list pins nothing, and what needs it is refused.
 type Pins struct {
 	Vesters, Staking, Tokens []common.Address
-	Handlers                 []common.Address
+	// Handlers are the post-claim handlers a claim may send tokens to;
+	// empty pins none, and the vester's whitelist alone decides.
+	Handlers []common.Address
 	// CodeHashes are the keccak256 hashes of the pinned contracts' code,
 	// recorded when each was pinned: a contract whose code is not that
 	// any more is refused.
@@ -141,11 +142,14 @@ type claimFacts struct {
 	vester    common.Address // zero when not established
 	fee       *big.Int       // nil when not read
 	claimable *big.Int       // nil when not read
+	standing  *Standing      // nil when not read
+	payout    *Payout        // nil when not read or not payable
 }
 
 // CheckClaim applies the signing policy to a claim's calls (D7, D8, D16,
-// D17). A claim may sign exactly one withdraw(amount, rootIndex,
-// decodableArgs, proof) of the allocation asked for, where:
+// D17, D18). A claim may sign exactly one withdraw(amount, rootIndex,
+// decodableArgs, proof), or the same through a post-claim handler, of the
+// allocation asked for, where:
 //   - the proof is the one the merkle-proof operation gave for that
 //     allocation: its leaf hashes its decodableArgs and names the
 //     allocation asked for;
@@ -155,9 +159,14 @@ type claimFacts struct {
 //     refused, named with the command that pins it;
 //   - it sends exactly the claim fee the vester asks (ClaimFee), and no
 //     more than the profile's max_native_fee;
-//   - it withdraws at most what is claimable at the chain's head (0 is
-//     "all that is vested", D16), and exactly the amount asked when one
-//     was;
+//   - the allocation is not revoked, and the call withdraws at most what
+//     is claimable at the chain's head (vested, at the cancel time when
+//     cancelled, less what was withdrawn, at most what the vester holds;
+//     0 is all of it), and exactly the amount asked when one was;
+//   - its tokens go where the vester pays (straight, only when the vester
+//     allows the direct claim; to a handler, only one on the vester's
+//     whitelist and the profile's pinned handlers), and the review says
+//     where;
 //   - it is for the profile's chain and from the signer.
 //
 // Anything else is a *RefusedError with every reason found. When the chain
@@ -182,6 +191,7 @@ func CheckClaim(ctx context.Context, node Node, p ClaimPolicy, calls []Call) (*A
 			continue
 		}
 		checkWithdraw(refused, i, c, values, p, facts)
+		checkRoute(refused, a, i, values, p, facts)
 	}
 	if err := refused.err(); err != nil {
 		return nil, err
@@ -217,9 +227,6 @@ func establishClaim(ctx context.Context, node Node, p ClaimPolicy, refused *Refu
 	}
 	facts.args = args
 	facts.root = merkle.ProcessProof(leaf, proof.Siblings)
-	if b := args.Allocation.OriginalBeneficiary; b != p.Signer {
-		a.Facts = append(a.Facts, Line{"tokens go to", b.Hex() + ", the allocation's beneficiary, not to the signer " + p.Signer.Hex()})
-	}
 	if node == nil {
 		refused.unchecked("no chain connection (rpc_url): the vester, its root and the claim fee cannot be read")
 		return facts
@@ -243,29 +250,7 @@ func establishClaim(ctx context.Context, node Node, p ClaimPolicy, refused *Refu
 		a.Facts = append(a.Facts, Line{"claim fee", FormatUnits(fee) + " ether (read from the chain)"})
 	}
 
-	head, err := node.HeaderByNumber(ctx, nil)
-	if err != nil {
-		refused.unchecked("the chain's time could not be read, so what is vested is unknown: %v", err)
-		return facts
-	}
-	at := time.Unix(int64(head.Time), 0).UTC()
-	vested := args.Unlocked(at)
-	withdrawn, err := Withdrawn(ctx, node, facts.vester, p.AllocationID)
-	switch {
-	case err == nil:
-		facts.claimable = new(big.Int).Sub(vested, withdrawn)
-		if facts.claimable.Sign() < 0 {
-			facts.claimable.SetInt64(0)
-		}
-		a.Facts = append(a.Facts, Line{"claimable", fmt.Sprintf("%s tokens: %s vested at the chain's time %s, %s withdrawn",
-			FormatUnits(facts.claimable), FormatUnits(vested), at.Format(time.RFC3339), FormatUnits(withdrawn))})
-	case reverted(err) || errors.Is(err, ErrNoContract):
-		facts.claimable = vested
-		a.Facts = append(a.Facts, Line{"claimable", fmt.Sprintf("at most %s tokens vested at the chain's time %s; the vester does not say what was withdrawn already",
-			FormatUnits(vested), at.Format(time.RFC3339))})
-	default:
-		refused.unchecked("what the allocation withdrew already could not be read: %v", err)
-	}
+	establishStanding(ctx, node, p, facts, refused, a)
 	return facts
 }
 
@@ -301,27 +286,26 @@ func checkWithdraw(refused *RefusedError, i int, c Call, values []any, p ClaimPo
 	if f.fee != nil && c.Value.Cmp(f.fee) != 0 {
 		refused.refuse("call %d sends %s ether; the vester's claim fee is %s ether", i+1, FormatUnits(c.Value), FormatUnits(f.fee))
 	}
-	switch {
-	case p.Amount == nil && amount.Sign() != 0 && (f.claimable == nil || amount.Cmp(f.claimable) != 0):
+	if p.Amount == nil && amount.Sign() != 0 && (f.claimable == nil || amount.Cmp(f.claimable) < 0) {
 		// "All" is the contract's 0, or exactly what is claimable: a
 		// service that withdraws less (1 wei) takes a whole fee for it.
+		// More than is claimable is checkAmount's, which says why.
 		claimable := "not known"
 		if f.claimable != nil {
 			claimable = FormatUnits(f.claimable) + " tokens"
 		}
 		refused.refuse("call %d withdraws %s tokens; you asked for all that is claimable (%s), which is 0 (everything vested) or exactly that", i+1, FormatUnits(amount), claimable)
-	case p.Amount != nil && amount.Cmp(p.Amount) != 0:
+		return
+	}
+	if p.Amount != nil && amount.Cmp(p.Amount) != 0 {
 		asked := FormatUnits(amount) + " tokens"
 		if amount.Sign() == 0 {
 			asked = "everything vested"
 		}
 		refused.refuse("call %d withdraws %s; you asked for %s", i+1, asked, FormatUnits(p.Amount))
-	case f.claimable == nil:
-	case amount.Sign() == 0 && f.claimable.Sign() == 0:
-		refused.refuse("call %d withdraws everything vested, and nothing is claimable now", i+1)
-	case amount.Cmp(f.claimable) > 0:
-		refused.refuse("call %d withdraws %s tokens; %s are claimable now", i+1, FormatUnits(amount), FormatUnits(f.claimable))
+		return
 	}
+	checkAmount(refused, i, amount, f)
 }
 
 // checkCommon holds every call to the chain, the signer and the fee

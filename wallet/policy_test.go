@@ -128,7 +128,7 @@ func TestCheckClaim(t *testing.T) {
 		{name: "another's allocation: anyone may send it, the tokens go to the beneficiary",
 			calls:  func() []Call { return []Call{f.withdrawCall(t, aliceLeaf, f.bob.Address(), ether(1))} },
 			policy: func(p *ClaimPolicy) { p.Signer, p.Amount = f.bob.Address(), ether(1) },
-			facts:  []string{alice.Hex() + ", the allocation's beneficiary, not to the signer " + f.bob.Address().Hex()}},
+			facts:  []string{alice.Hex() + ", the leaf's beneficiary; NOT the signer " + f.bob.Address().Hex()}},
 
 		{name: "an unlimited approve to an attacker", calls: func() []Call {
 			return []Call{{ChainID: f.chain.ChainID(), From: alice, To: f.token, Data: approve, Value: new(big.Int)}}
@@ -293,6 +293,8 @@ func TestCheckClaimZeroFee(t *testing.T) {
 	err := f.chain.Transact(ctx, func(b *chain.Batch) {
 		free = b.DeployVester(f.token, new(big.Int))
 		b.AddRoot(free, f.tree.Root())
+		b.Mint(f.token, f.chain.Deployer(), ether(100))
+		b.Fund(free, ether(100))
 	})
 	if err != nil {
 		t.Fatal(err)

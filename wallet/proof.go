@@ -339,11 +339,14 @@ type Verification struct {
 	// (Vester, or VerifyOptions.Vester); nil when none was read.
 	Vester      common.Address
 	OnChainRoot *common.Hash
-	// Withdrawn is what the vester has paid out of the allocation already
-	// (its withdrawn(allocationId)); nil unless RootCheck passed and the
-	// read worked, WithdrawnErr says why it failed.
-	Withdrawn    *big.Int
-	WithdrawnErr error
+	// StateCheck: the vester's record of the allocation (schedules), its
+	// token and its balance were read (D18). It does not judge the state:
+	// a revoked allocation passes, as its proof may be sound.
+	StateCheck Check
+	// Standing is the allocation's record on the vester, Payout what a
+	// withdraw(0) pays at At; both nil unless StateCheck passed.
+	Standing *Standing
+	Payout   *Payout
 	// WalletOK: the wallet the service names is the leaf's beneficiary; nil
 	// when the service names none or the leaf does not decode.
 	WalletOK *bool
@@ -358,7 +361,10 @@ type Verification struct {
 	// At is when the unlocked amounts were computed.
 	At          time.Time
 	UnlockedPPM uint64
-	Unlocked    *big.Int // base units, as the production vester computes it (D16)
+	// Unlocked is what the leaf's schedule alone has vested at At, in base
+	// units, as the production vester computes it (D16); for a cancelled
+	// or revoked allocation the vester counts Payout.Vested instead.
+	Unlocked *big.Int
 	// Unclaimable says why the production vester cannot pay this leaf out
 	// at At, and until when (a *vesting.UnclaimableError); Unlocked is nil
 	// then. A warning, not a failed check: the proof itself may be sound.
@@ -383,6 +389,7 @@ func VerifyProof(ctx context.Context, p *Proof, opts VerifyOptions) *Verificatio
 	}
 	v.checkRoot(ctx, opts)
 	v.ScheduleCheck = unchecked("the leaf does not decode")
+	v.StateCheck = unchecked("the leaf does not decode, so the allocation to read is unknown")
 
 	args, err := vesting.Decode(p.DecodableArgs)
 	if err != nil {
@@ -404,26 +411,41 @@ func VerifyProof(ctx context.Context, p *Proof, opts VerifyOptions) *Verificatio
 	if v.ScheduleErr != nil {
 		v.ScheduleCheck = failed("%v", v.ScheduleErr)
 	}
-	if v.RootCheck.State == Pass {
-		v.Withdrawn, v.WithdrawnErr = Withdrawn(ctx, opts.Chain, v.Vester, args.Allocation.ID)
-	}
+	v.readStanding(ctx, opts.Chain, args)
 	v.UnlockedPPM = args.Schedule.UnlockedPPM(v.At)
 	v.Unlocked, v.Unclaimable = args.Vested(v.At)
 	v.Timeline = args.Schedule.Timeline()
 	return v
 }
 
-// Claimable is what a withdraw could take now: unlocked less withdrawn,
-// never below zero; nil when what was withdrawn is not known.
+// Claimable is what a withdraw(0) pays at At (D18): what is vested and
+// not withdrawn, no more than the vester holds; nil when the allocation's
+// record was not read or the vester cannot compute what is vested.
 func (v *Verification) Claimable() *big.Int {
-	if v.Withdrawn == nil || v.Unlocked == nil {
+	if v.Payout == nil || v.Payout.Unclaimable != nil {
 		return nil
 	}
-	c := new(big.Int).Sub(v.Unlocked, v.Withdrawn)
-	if c.Sign() < 0 {
-		c.SetInt64(0)
+	return v.Payout.Withdrawable
+}
+
+// readStanding reads the allocation's record from the vester that holds
+// its root, and what a claim pays at At.
+func (v *Verification) readStanding(ctx context.Context, chain ethereum.ContractCaller, args vesting.Args) {
+	if v.RootCheck.State != Pass {
+		v.StateCheck = unchecked("no vester was established for the proof, so its record of the allocation was not read")
+		return
 	}
-	return c
+	s, err := ReadStanding(ctx, chain, v.Vester, args.Allocation.ID)
+	switch {
+	case errors.Is(err, ErrNoSchedules):
+		v.StateCheck = unchecked("vester %s does not answer schedules(allocationId): what was withdrawn, where the tokens go and whether the allocation was cancelled are unknown", v.Vester.Hex())
+		return
+	case err != nil:
+		v.StateCheck = unchecked("read the allocation's record on vester %s: %v", v.Vester.Hex(), err)
+		return
+	}
+	p := s.Payout(args, v.At)
+	v.Standing, v.Payout, v.StateCheck = s, &p, passed()
 }
 
 // checkRoot compares the computed root with the vester's: the one given,
@@ -467,9 +489,9 @@ func (v *Verification) checkRoot(ctx context.Context, opts VerifyOptions) {
 	}
 }
 
-// Checks are the three checks in the order they are shown, named.
+// Checks are the checks in the order they are shown, named.
 func (v *Verification) Checks() []NamedCheck {
-	return []NamedCheck{{"leaf", v.LeafCheck}, {"on-chain root", v.RootCheck}, {"schedule", v.ScheduleCheck}}
+	return []NamedCheck{{"leaf", v.LeafCheck}, {"on-chain root", v.RootCheck}, {"schedule", v.ScheduleCheck}, {"on-chain state", v.StateCheck}}
 }
 
 // NamedCheck is a check with the name it is shown under.

@@ -287,15 +287,15 @@ func TestVerifyProofWithdrawn(t *testing.T) {
 		t.Fatalf("withdraw: %+v", st)
 	}
 	v := VerifyProof(context.Background(), p, VerifyOptions{Now: testStart.Add(time.Hour), Chain: f.node, Candidates: []common.Address{f.vester}})
-	if v.Withdrawn == nil || v.Withdrawn.Cmp(ether(10)) != 0 || v.WithdrawnErr != nil {
-		t.Errorf("withdrawn %v, %v; want 10 ether", v.Withdrawn, v.WithdrawnErr)
+	if v.StateCheck.State != Pass || v.Standing.Withdrawn.Cmp(ether(10)) != 0 {
+		t.Fatalf("state %v, standing %+v; want 10 ether withdrawn", v.StateCheck, v.Standing)
 	}
 	if c := v.Claimable(); c == nil || c.Cmp(ether(240)) != 0 {
 		t.Errorf("claimable %v, want 240 ether (250 unlocked, 10 withdrawn)", c)
 	}
 	v = VerifyProof(context.Background(), p, VerifyOptions{Chain: f.node, Candidates: []common.Address{f.pool}})
-	if v.Withdrawn != nil || v.Claimable() != nil {
-		t.Errorf("withdrawn %v, claimable %v without a vester", v.Withdrawn, v.Claimable())
+	if v.Standing != nil || v.Claimable() != nil || v.StateCheck.State != NotChecked {
+		t.Errorf("standing %+v, claimable %v, state %v without a vester", v.Standing, v.Claimable(), v.StateCheck)
 	}
 }
 
@@ -331,7 +331,8 @@ func TestVerificationJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := slices.Sorted(maps.Keys(got))
-	wantKeys := []string{"allocation", "checks", "computedRoot", "leafOk", "onChainOk", "onChainRoot", "outcome", "proof", "schedule", "unlocked", "vester", "withdrawn"}
+	wantKeys := []string{"allocation", "cancelledAt", "checks", "claimable", "claimableBaseUnits", "computedRoot", "directClaim", "leafOk", "onChainOk", "onChainRoot",
+		"outcome", "postClaimHandlers", "proof", "recipient", "revoked", "schedule", "state", "transferred", "underfunded", "unlocked", "vested", "vester", "vesterBalance", "withdrawn"}
 	if !slices.Equal(keys, wantKeys) {
 		t.Errorf("keys %v, want %v", keys, wantKeys)
 	}
@@ -343,10 +344,22 @@ func TestVerificationJSON(t *testing.T) {
 		"onChainOk":    true,
 		"outcome":      "PASS",
 		"checks": map[string]any{"leaf": map[string]any{"state": "PASS"}, "onChainRoot": map[string]any{"state": "PASS"},
-			"schedule": map[string]any{"state": "PASS"}},
-		"vester":    strings.ToLower(f.vester.Hex()),
-		"withdrawn": "0",
-		"unlocked":  map[string]any{"fraction": "0.25", "amount": "250"},
+			"schedule": map[string]any{"state": "PASS"}, "onChainState": map[string]any{"state": "PASS"}},
+		"vester":             strings.ToLower(f.vester.Hex()),
+		"withdrawn":          "0",
+		"state":              "active",
+		"recipient":          strings.ToLower(f.alice.Address().Hex()),
+		"cancelledAt":        nil,
+		"revoked":            false,
+		"transferred":        false,
+		"underfunded":        false,
+		"vested":             "250",
+		"vesterBalance":      "10000",
+		"claimable":          "250",
+		"claimableBaseUnits": ether(250).String(),
+		"directClaim":        true,
+		"postClaimHandlers":  []any{},
+		"unlocked":           map[string]any{"fraction": "0.25", "amount": "250"},
 	}
 	for k, want := range check {
 		if !reflect.DeepEqual(got[k], want) {

@@ -25,17 +25,38 @@ type verificationJSON struct {
 	OnChainRoot  *common.Hash    `json:"onChainRoot"`
 	OnChainOK    *bool           `json:"onChainOk"`
 	Vester       *common.Address `json:"vester"`
-	Withdrawn    *string         `json:"withdrawn"`
-	Allocation   *allocationJSON `json:"allocation"`
-	Schedule     *scheduleJSON   `json:"schedule"`
-	Unlocked     *amountJSON     `json:"unlocked"`
-	Unclaimable  string          `json:"unclaimable,omitempty"`
+	// State is "active", "cancelled" or "revoked" (D18); Transferred:
+	// the tokens go to another address than the leaf's beneficiary;
+	// Underfunded: the vester holds less than is owed.
+	State       *string         `json:"state"`
+	Transferred *bool           `json:"transferred"`
+	Underfunded *bool           `json:"underfunded"`
+	Withdrawn   *string         `json:"withdrawn"`
+	Recipient   *common.Address `json:"recipient"`
+	CancelledAt *string         `json:"cancelledAt"`
+	Revoked     *bool           `json:"revoked"`
+	// Vested is what the vester counts as vested: at the cancel time of a
+	// cancelled allocation, nothing of a revoked one; Unlocked is the
+	// leaf's schedule alone.
+	Vested *string `json:"vested"`
+	// DirectClaim: the vester pays a claim to the recipient itself;
+	// PostClaimHandlers are the contracts it may pay instead (D18).
+	DirectClaim        *bool            `json:"directClaim"`
+	PostClaimHandlers  []common.Address `json:"postClaimHandlers"`
+	VesterBalance      *string          `json:"vesterBalance"`
+	Claimable          *string          `json:"claimable"`
+	ClaimableBaseUnits *string          `json:"claimableBaseUnits"`
+	Allocation         *allocationJSON  `json:"allocation"`
+	Schedule           *scheduleJSON    `json:"schedule"`
+	Unlocked           *amountJSON      `json:"unlocked"`
+	Unclaimable        string           `json:"unclaimable,omitempty"`
 }
 
 type checksJSON struct {
 	Leaf     checkJSON `json:"leaf"`
 	Root     checkJSON `json:"onChainRoot"`
 	Schedule checkJSON `json:"schedule"`
+	State    checkJSON `json:"onChainState"`
 }
 
 type checkJSON struct {
@@ -95,13 +116,27 @@ type amountJSON struct {
 //	{"proof": RESULT, "outcome": STATE,
 //	 "checks": {"leaf": CHECK, "onChainRoot": CHECK, "schedule": CHECK},
 //	 "leafOk": bool, "computedRoot": HEX, "onChainRoot": HEX|null,
-//	 "onChainOk": bool|null, "vester": ADDR|null, "withdrawn": DECIMAL|null,
+//	 "onChainOk": bool|null, "vester": ADDR|null,
+//	 "state": "active"|"cancelled"|"revoked"|null,
+//	 "transferred": bool|null, "underfunded": bool|null,
+//	 "withdrawn": DECIMAL|null, "recipient": ADDR|null,
+//	 "cancelledAt": TIME|null, "revoked": bool|null, "vested": DECIMAL|null,
+//	 "vesterBalance": DECIMAL|null, "claimable": DECIMAL|null,
+//	 "claimableBaseUnits": INTEGER|null, "directClaim": bool|null,
+//	 "postClaimHandlers": [ADDR]|null,
 //	 "allocation": {...}, "schedule": {...},
 //	 "unlocked": {"fraction": DECIMAL, "amount": DECIMAL}, "unclaimable": TEXT}
 //
 // STATE is "PASS", "FAIL" or "NOT CHECKED"; a CHECK is {"state": STATE,
-// "reason": TEXT}, the reason absent on a pass. onChainOk is null when the
-// root was not checked. Amounts are decimals in token units, fractions
+// "reason": TEXT}, the reason absent on a pass; checks has a fourth,
+// "onChainState": the allocation's record on the vester was read (D18).
+// onChainOk is null when the root was not checked. state to claimable are
+// null when that record was not read; claimable is what a withdraw(0)
+// pays now (vested at the cancel time, or nothing when revoked, less what
+// was withdrawn, at most the vester's balance), null too when the vester
+// cannot compute it. directClaim is false when the vester pays claims only
+// to the postClaimHandlers contracts. unlocked is the leaf's schedule
+// alone. Amounts are decimals in token units, fractions
 // decimals of 1, times ISO 8601 UTC; allocation, schedule and unlocked are
 // null when decodableArgs do not decode. When the production vester cannot
 // pay the leaf out now, unlocked is null and unclaimable says until when.
@@ -116,6 +151,7 @@ func (v *Verification) MarshalJSON() ([]byte, error) {
 			Leaf:     newCheckJSON(v.LeafCheck),
 			Root:     newCheckJSON(v.RootCheck),
 			Schedule: newCheckJSON(v.ScheduleCheck),
+			State:    newCheckJSON(v.StateCheck),
 		},
 		LeafOK:       v.LeafCheck.State == Pass,
 		ComputedRoot: v.ComputedRoot,
@@ -128,10 +164,7 @@ func (v *Verification) MarshalJSON() ([]byte, error) {
 	if v.Vester != (common.Address{}) {
 		out.Vester = &v.Vester
 	}
-	if v.Withdrawn != nil {
-		w := FormatUnits(v.Withdrawn)
-		out.Withdrawn = &w
-	}
+	out.addStanding(v)
 	if len(out.Proof) == 0 {
 		out.Proof = json.RawMessage("null")
 	}
@@ -145,6 +178,33 @@ func (v *Verification) MarshalJSON() ([]byte, error) {
 		}
 	}
 	return json.Marshal(out)
+}
+
+// addStanding writes the allocation's record on the vester and what a
+// claim pays; all null when it was not read.
+func (out *verificationJSON) addStanding(v *Verification) {
+	s := v.Standing
+	if s == nil || v.Args == nil {
+		return
+	}
+	units := func(x *big.Int) *string { u := FormatUnits(x); return &u }
+	beneficiary := v.Args.Allocation.OriginalBeneficiary
+	recipient, revoked := s.Recipient(beneficiary), s.Revoked()
+	state, transferred := s.State(), s.Transferred(beneficiary)
+	underfunded := v.Payout.Unclaimable == nil && v.Payout.Underfunded()
+	out.State, out.Transferred, out.Underfunded = &state, &transferred, &underfunded
+	out.Withdrawn, out.Recipient, out.Revoked = units(s.Withdrawn), &recipient, &revoked
+	if at, ok := s.CancelledAt(); ok {
+		t := at.Format(timeFormat)
+		out.CancelledAt = &t
+	}
+	out.VesterBalance = units(s.VesterBalance)
+	direct := s.DirectClaim()
+	out.DirectClaim, out.PostClaimHandlers = &direct, s.ViaHandlers()
+	if c := v.Claimable(); c != nil {
+		base := c.String()
+		out.Vested, out.Claimable, out.ClaimableBaseUnits = units(v.Payout.Vested), units(c), &base
+	}
 }
 
 func newAllocationJSON(a vesting.Allocation) *allocationJSON {

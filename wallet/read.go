@@ -14,21 +14,9 @@ import (
 // result.
 func view[T any](ctx context.Context, caller ethereum.ContractCaller, contract abi.ABI, to common.Address, method string, args ...any) (T, error) {
 	var zero T
-	data, err := contract.Pack(method, args...)
+	values, err := viewAll(ctx, caller, contract, to, method, args...)
 	if err != nil {
-		return zero, fmt.Errorf("%s at %s: %w", method, to.Hex(), err)
-	}
-	out, err := caller.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
-	if err != nil {
-		return zero, fmt.Errorf("%s at %s: %w", method, to.Hex(), err)
-	}
-	if len(out) == 0 {
-		// What an address without code answers.
-		return zero, fmt.Errorf("%s at %s: %w", method, to.Hex(), ErrNoContract)
-	}
-	values, err := contract.Unpack(method, out)
-	if err != nil {
-		return zero, fmt.Errorf("%s at %s: %w", method, to.Hex(), err)
+		return zero, err
 	}
 	if len(values) != 1 {
 		return zero, fmt.Errorf("%s at %s: %d results, want 1", method, to.Hex(), len(values))
@@ -38,6 +26,28 @@ func view[T any](ctx context.Context, caller ethereum.ContractCaller, contract a
 		return zero, fmt.Errorf("%s at %s: unexpected result %T", method, to.Hex(), values[0])
 	}
 	return v, nil
+}
+
+// viewAll calls a function at to on the latest block and returns all its
+// results. eth_call runs any function, a view or not, and keeps nothing.
+func viewAll(ctx context.Context, caller ethereum.ContractCaller, contract abi.ABI, to common.Address, method string, args ...any) ([]any, error) {
+	data, err := contract.Pack(method, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s at %s: %w", method, to.Hex(), err)
+	}
+	out, err := caller.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s at %s: %w", method, to.Hex(), err)
+	}
+	if len(out) == 0 {
+		// What an address without code answers.
+		return nil, fmt.Errorf("%s at %s: %w", method, to.Hex(), ErrNoContract)
+	}
+	values, err := contract.Unpack(method, out)
+	if err != nil {
+		return nil, fmt.Errorf("%s at %s: %w", method, to.Hex(), err)
+	}
+	return values, nil
 }
 
 // PlatformFee reads the staking pool's fee in wei: the exact value its stake

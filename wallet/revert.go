@@ -23,11 +23,22 @@ func revertReason(err error) (reason string, ok bool) {
 		if decodeErr != nil {
 			return fmt.Sprintf("reverted with unknown data %s", sanitize.Truncate(hexutil.Encode(data), 80)), true
 		}
-		return r.Error(), true
+		return explainRevert(r), true
 	}
 	msg := err.Error()
 	if strings.Contains(msg, "revert") || strings.Contains(msg, "out of gas") || strings.Contains(msg, "invalid opcode") {
 		return sanitize.Truncate(msg, maxRevertString), true
 	}
 	return "", false
+}
+
+// explainRevert writes a decoded revert for a review or a failure: its
+// name and arguments, and what it means when it is a production vester's
+// error a stakeholder meets ("InsufficientFunds(): more than is
+// withdrawable: ...").
+func explainRevert(r *revert.Error) string {
+	if meaning := r.Meaning(); meaning != "" {
+		return r.Error() + ": " + meaning
+	}
+	return r.Error()
 }

@@ -17,7 +17,7 @@ func (e dataError) Error() string  { return e.msg }
 func (e dataError) ErrorData() any { return e.data }
 
 func TestRevertReason(t *testing.T) {
-	id := vesterABI.Errors["ZeroAmount"].ID
+	id := vesterABI.Errors["AmountZero"].ID
 	zero := id[:4]
 	for _, tc := range []struct {
 		name   string
@@ -25,7 +25,7 @@ func TestRevertReason(t *testing.T) {
 		want   string
 		revert bool
 	}{
-		{"decoded", dataError{"execution reverted", hexutil.Encode(zero)}, "ZeroAmount()", true},
+		{"decoded", dataError{"execution reverted", hexutil.Encode(zero)}, "AmountZero(): nothing is withdrawable now", true},
 		{"unknown data", dataError{"execution reverted", "0x01020304"}, "reverted with unknown data 0x01020304", true},
 		{"words only", errors.New("execution reverted"), "execution reverted", true},
 		{"out of gas", errors.New("out of gas"), "out of gas", true},

@@ -226,7 +226,7 @@ func simulateBatch(ctx context.Context, node Node, calls []Call) *batchGas {
 			b.reasons[i] = sanitize.Truncate(r.Error.Message, maxRevertString)
 			if data, err := hexutil.Decode(r.Error.Data); err == nil {
 				if rev, err := revert.Decode(data); err == nil {
-					b.reasons[i] = rev.Error()
+					b.reasons[i] = explainRevert(rev)
 				}
 			}
 		}

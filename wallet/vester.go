@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"strings"
 
 	"github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 )
 
@@ -21,19 +19,6 @@ var ErrNoRoot = errors.New("the vester has no such root")
 // ErrNoVester: no candidate contract holds the root a proof leads to. It is
 // a failed check, not one that could not run.
 var ErrNoVester = errors.New("no vester of this token holds this root")
-
-// claimFeeABI is the production vester's per-allocation fee read (D16): a
-// vester made with "pay the fee once" answers 0 after an allocation's first
-// claim. Our own vester may not have it; a vester without it is asked
-// claimFee() instead.
-var claimFeeABI = func() abi.ABI {
-	parsed, err := abi.JSON(strings.NewReader(`[{"type":"function","name":"getClaimFee","stateMutability":"view",
-		"inputs":[{"name":"allocationId","type":"string"}],"outputs":[{"name":"","type":"uint256"}]}]`))
-	if err != nil {
-		panic(fmt.Sprintf("wallet: getClaimFee ABI: %v", err))
-	}
-	return parsed
-}()
 
 // MerkleRoot reads the vester's root number index (D8, D16). An index the
 // vester does not have is ErrNoRoot, whether the vester reverts (the
@@ -57,7 +42,9 @@ func MerkleRoot(ctx context.Context, caller ethereum.ContractCaller, vester comm
 // claimFee(). A read that fails for another reason than a revert (the node
 // is unreachable) is an error: the fee is then unknown, never assumed.
 func ClaimFee(ctx context.Context, caller ethereum.ContractCaller, vester common.Address, allocationID string) (*big.Int, error) {
-	fee, err := view[*big.Int](ctx, caller, claimFeeABI, vester, "getClaimFee", allocationID)
+	// getClaimFee is declared state-changing on the production vester:
+	// eth_call runs it all the same, and keeps nothing.
+	fee, err := view[*big.Int](ctx, caller, vesterABI, vester, "getClaimFee", allocationID)
 	if err == nil {
 		return fee, nil
 	}
@@ -67,12 +54,6 @@ func ClaimFee(ctx context.Context, caller ethereum.ContractCaller, vester common
 	// No getClaimFee: a vester without the function reverts, or answers
 	// nothing from a fallback. Its flat fee is the fee.
 	return view[*big.Int](ctx, caller, vesterABI, vester, "claimFee")
-}
-
-// Withdrawn reads what the vester has paid out of an allocation already
-// (its withdrawn(allocationId)).
-func Withdrawn(ctx context.Context, caller ethereum.ContractCaller, vester common.Address, allocationID string) (*big.Int, error) {
-	return view[*big.Int](ctx, caller, vesterABI, vester, "withdrawn", allocationID)
 }
 
 // VesterCheck is how a vester was found for a proof: which contracts were

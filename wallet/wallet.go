@@ -1,9 +1,10 @@
 // Package wallet is everything allot does with a user's keys and the chain,
 // without a user interface: portal sign-in (D9, D10), merkle proof
-// verification (D8), clear signing of the calldata the service hands out
-// (D7, D11), building, signing and sending EIP-1559 transactions, and
-// following them until they are mined. D1 to D17 in its comments are the
-// entries of docs/deployment.md.
+// verification (D8), an allocation's life on its vester (D18), clear
+// signing of the calldata the service hands out (D7, D11), building,
+// signing and sending EIP-1559 transactions, and following them until they
+// are mined. D1 to D18 in its comments are the entries of
+// docs/deployment.md.
 //
 // The dashboard and the headless commands both sit on top of it: every step
 // that shows something to the user before it acts (the sign-in message, the

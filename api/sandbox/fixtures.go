@@ -5,7 +5,8 @@ package sandbox
 // belongs with the first of the others: the first two allocations are in
 // the first contract's distribution of the first token, belong to wallets 0
 // and 1, and are partly unlocked, so that requests built from the first ids
-// succeed.
+// succeed. LifeAllocationIDs show the other states an allocation can be in
+// on the vester (AllocationStates).
 type Fixtures struct {
 	BaseURL        string   `json:"baseUrl"`
 	PortalURL      string   `json:"portalUrl"`
@@ -21,13 +22,22 @@ type Fixtures struct {
 	ContractIDs    []string       `json:"contractIds"`
 	AdminWalletIDs []string       `json:"adminWalletIds"`
 	// PoolIDs are every pool, token by token, in list order.
-	PoolIDs       []string        `json:"poolIds"`
-	BigPoolID     string          `json:"bigPoolId"`
-	AllocationIDs []string        `json:"allocationIds"`
-	SigninDomain  string          `json:"signinDomain"`
-	ChainID       uint64          `json:"chainId"`
-	KeystoreDir   string          `json:"keystoreDir"`
-	Wallets       []FixtureWallet `json:"wallets"`
+	PoolIDs       []string `json:"poolIds"`
+	BigPoolID     string   `json:"bigPoolId"`
+	AllocationIDs []string `json:"allocationIds"`
+	// LifeAllocationIDs are demo allocations the seed did something to
+	// after their root was committed (D18), one in each state but
+	// StateActive, in this order: StateClaimedInPart, StateCancelled,
+	// StateRevoked, StateTransferred, StateUnderfunded,
+	// StateThroughHandler.
+	LifeAllocationIDs []string `json:"lifeAllocationIds"`
+	// AllocationStates names the state of every allocation of
+	// AllocationIDs (all StateActive) and LifeAllocationIDs, by id.
+	AllocationStates map[string]string `json:"allocationStates"`
+	SigninDomain     string            `json:"signinDomain"`
+	ChainID          uint64            `json:"chainId"`
+	KeystoreDir      string            `json:"keystoreDir"`
+	Wallets          []FixtureWallet   `json:"wallets"`
 }
 
 // FixtureToken is a seeded token's name and symbol.
@@ -75,8 +85,15 @@ func (s *Server) Fixtures() Fixtures {
 	for _, p := range w.Pools {
 		f.PoolIDs = append(f.PoolIDs, p.ID)
 	}
+	f.AllocationStates = map[string]string{}
 	for _, a := range w.FixtureAllocations {
+		if a.Life != nil {
+			f.LifeAllocationIDs = append(f.LifeAllocationIDs, a.ID)
+			f.AllocationStates[a.ID] = a.Life.State
+			continue
+		}
 		f.AllocationIDs = append(f.AllocationIDs, a.ID)
+		f.AllocationStates[a.ID] = StateActive
 	}
 	for i, wallet := range w.Wallets {
 		f.Wallets = append(f.Wallets, FixtureWallet{

@@ -207,14 +207,8 @@ func printVerification(e *env, v *wallet.Verification) error {
 		} else {
 			pairs = append(pairs, "unlocked now", fmt.Sprintf("%s%% = %s", vesting.FormatPPM(v.UnlockedPPM), wallet.FormatUnits(v.Unlocked)))
 		}
-		switch {
-		case v.Withdrawn != nil && v.Claimable() != nil:
-			pairs = append(pairs, "withdrawn", wallet.FormatUnits(v.Withdrawn), "claimable now", wallet.FormatUnits(v.Claimable()))
-		case v.Withdrawn != nil:
-			pairs = append(pairs, "withdrawn", wallet.FormatUnits(v.Withdrawn))
-		case v.WithdrawnErr != nil:
-			pairs = append(pairs, "withdrawn", "unknown: "+v.WithdrawnErr.Error())
-		}
+		pairs = append(pairs, "vester record", check(v.StateCheck, "read from the vester's schedules(id)"))
+		pairs = append(pairs, standingPairs(v)...)
 	} else {
 		pairs = append(pairs, "schedule", check(v.ScheduleCheck, ""))
 	}

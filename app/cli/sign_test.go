@@ -151,10 +151,10 @@ func TestClaimRevertedOnChainExitsOne(t *testing.T) {
 		t.Fatalf("exit %d, want 1\n%s", r.code, r.stderr)
 	}
 	sent := decodeSent(t, r)
-	if len(sent) != 1 || sent[0].Status != "reverted" || !strings.Contains(sent[0].RevertReason, "AmountExceedsUnlocked") {
-		t.Fatalf("statuses %+v: want reverted with AmountExceedsUnlocked", sent)
+	if len(sent) != 1 || sent[0].Status != "reverted" || !strings.Contains(sent[0].RevertReason, "InsufficientFunds(): more than is withdrawable") {
+		t.Fatalf("statuses %+v: want reverted with InsufficientFunds", sent)
 	}
-	if !strings.Contains(r.stderr, "reverted: AmountExceedsUnlocked") {
+	if !strings.Contains(r.stderr, "reverted: InsufficientFunds(): more than is withdrawable") {
 		t.Errorf("stderr does not give the decoded reason:\n%s", r.stderr)
 	}
 	var states []string

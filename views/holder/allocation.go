@@ -55,9 +55,7 @@ func NewAllocation(ctx *views.Context) views.Screen {
 	in.Prompt = "Allocation: "
 	a := &allocation{ctx: ctx, input: in, pick: -1, detail: widget.NewDetail()}
 	a.recent = ctx.Journal.RecentLookups(ctx.Session.Deployment(), views.MaxRecent)
-	if fx := ctx.Session.Fixtures; fx != nil {
-		a.demo = fx.AllocationIDs[:min(len(fx.AllocationIDs), views.MaxRecent)]
-	}
+	a.demo = demoAllocations(ctx)
 	return a
 }
 
@@ -70,11 +68,9 @@ type LookupMsg struct{ ID string }
 // offers them.
 func RecentAllocations(ctx *views.Context) []string {
 	ids := ctx.Journal.RecentLookups(ctx.Session.Deployment(), views.MaxRecent)
-	if fx := ctx.Session.Fixtures; fx != nil {
-		for _, id := range fx.AllocationIDs[:min(len(fx.AllocationIDs), views.MaxRecent)] {
-			if !slices.Contains(ids, id) {
-				ids = append(ids, id)
-			}
+	for _, id := range demoAllocations(ctx) {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
 		}
 	}
 	return ids
@@ -246,14 +242,14 @@ func (a *allocation) updateKey(msg tea.KeyMsg) tea.Cmd {
 		a.input.SetValue("")
 		return a.edit()
 	case key.Matches(msg, keyClaim) && a.result != nil && !a.busy:
-		unlocked, beneficiary := "", common.Address{}
-		if a.result.Unlocked != nil {
-			unlocked = wallet.FormatUnits(a.result.Unlocked)
+		claimable, recipient := "", common.Address{}
+		if c := a.result.Claimable(); c != nil {
+			claimable = wallet.FormatUnits(c)
 		}
-		if a.result.Args != nil {
-			beneficiary = a.result.Args.Allocation.OriginalBeneficiary
+		if v := a.result; v.Args != nil && v.Standing != nil {
+			recipient = v.Standing.Recipient(v.Args.Allocation.OriginalBeneficiary)
 		}
-		return views.Navigate(NewClaim(a.ctx, a.result.Proof.ID, unlocked, beneficiary))
+		return views.Navigate(NewClaim(a.ctx, a.result.Proof.ID, claimable, recipient))
 	}
 	if a.result != nil {
 		return a.detail.Update(msg)
@@ -311,8 +307,11 @@ func (a *allocation) View() string {
 	}
 	now := a.ctx.Now()
 	heading := "Unlock schedule · unlocked now " + vesting.FormatPPM(v.UnlockedPPM) + "%"
-	if v.Unclaimable != nil {
+	switch {
+	case v.Unclaimable != nil:
 		heading = "Unlock schedule · cannot be claimed now"
+	case v.Standing != nil && v.Standing.Terminated():
+		heading += " · " + v.Standing.State() + ": see State"
 	}
 	title := a.ctx.Styles.Title.Render(sanitize.Truncate(heading, a.width))
 	if a.wide() {
@@ -340,13 +339,17 @@ func (a *allocation) viewPicks(b *strings.Builder) {
 		case i == 0 && len(a.recent) > 0:
 			b.WriteString("\n" + muted.Render("Recent lookups:") + "\n")
 		case i == len(a.recent):
-			b.WriteString("\n" + muted.Render("Demo allocations of the embedded sandbox:") + "\n")
+			b.WriteString("\n" + muted.Render("Demo allocations of the embedded sandbox (state as seeded):") + "\n")
 		}
 		marker := "  "
 		if i == a.pick {
 			marker = "▶ "
 		}
-		b.WriteString(marker + sanitize.Line(id) + "\n")
+		line := marker + sanitize.Line(id)
+		if state := demoState(a.ctx, id); state != "" && slices.Contains(a.demo, id) {
+			line += "  " + muted.Render(state)
+		}
+		b.WriteString(line + "\n")
 	}
 }
 

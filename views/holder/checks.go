@@ -65,16 +65,22 @@ func verificationFields(v *wallet.Verification, now time.Time) []widget.Field {
 		checkField("Leaf", v.LeafCheck, leaf),
 		checkField("On-chain root", v.RootCheck, root),
 		checkField("Schedule", v.ScheduleCheck, schedule),
+		checkField("Vester record", v.StateCheck, "read from the vester's schedules(id)"),
 	}
 	if v.Args == nil {
 		return append(fields, hashFields(v)...)
+	}
+	if v.Standing != nil {
+		// What happened to the allocation comes first: it changes what
+		// every amount below means.
+		fields = append(fields, stateField(v, now))
 	}
 	al, sc := v.Args.Allocation, v.Args.Schedule
 	fields = append(fields,
 		widget.Field{Label: "Total", Value: widget.FormatAmount(wallet.FormatUnits(al.TotalAllocation))},
 		unlockedField(v),
 	)
-	fields = append(fields, withdrawnFields(v)...)
+	fields = append(fields, standingFields(v, now)...)
 	fields = append(fields,
 		widget.Field{Label: "Beneficiary", Value: al.OriginalBeneficiary.Hex()},
 		widget.Field{Label: "Flags", Value: fmt.Sprintf("cancelable %t · revokable %t · transferable by admin %t · by beneficiary %t",
@@ -111,36 +117,17 @@ func hashFields(v *wallet.Verification) []widget.Field {
 	return fields
 }
 
-// unlockedField shows what the production vester pays out now, or, when
-// it cannot (D16), says so instead of any amount.
+// unlockedField shows what the leaf's schedule has unlocked now, or, when
+// the production vester cannot pay it out (D16), says so instead of any
+// amount. What the vester counts for a cancelled or revoked allocation is
+// in standingFields.
 func unlockedField(v *wallet.Verification) widget.Field {
 	if v.Unclaimable != nil {
 		return widget.Field{Label: "Unlocked now", Value: "warning: " + v.Unclaimable.Error(), Style: views.FailStyle}
 	}
-	return widget.Field{Label: "Unlocked now", Value: fmt.Sprintf("%s%%  %s", vesting.FormatPPM(v.UnlockedPPM), widget.FormatAmount(wallet.FormatUnits(v.Unlocked)))}
-}
-
-// claimableField is what a claim could take now: nothing to show for a
-// schedule the vester cannot pay out yet.
-func claimableField(v *wallet.Verification) widget.Field {
-	c := v.Claimable()
-	if c == nil {
-		return widget.Field{Label: "Claimable now", Value: "none until the schedule can be paid out (see above)"}
+	value := fmt.Sprintf("%s%%  %s", vesting.FormatPPM(v.UnlockedPPM), widget.FormatAmount(wallet.FormatUnits(v.Unlocked)))
+	if s := v.Standing; s != nil && s.Terminated() {
+		value += "  (the schedule alone)"
 	}
-	return widget.Field{Label: "Claimable now", Value: widget.FormatAmount(wallet.FormatUnits(c))}
-}
-
-// withdrawnFields say what the vester paid out already and what a claim
-// could take now; only the vester knows, so without it they say why not.
-func withdrawnFields(v *wallet.Verification) []widget.Field {
-	switch {
-	case v.Withdrawn != nil:
-		return []widget.Field{
-			{Label: "Withdrawn", Value: widget.FormatAmount(wallet.FormatUnits(v.Withdrawn))},
-			claimableField(v),
-		}
-	case v.WithdrawnErr != nil:
-		return []widget.Field{{Label: "Withdrawn", Value: "unknown: " + v.WithdrawnErr.Error()}}
-	}
-	return []widget.Field{{Label: "Withdrawn", Value: "unknown: no vester holding the root was found"}}
+	return widget.Field{Label: "Unlocked now", Value: value}
 }

@@ -25,21 +25,23 @@ import (
 // then the clear-signing flow of the transactions the service returns.
 type claim struct {
 	views.FormSign
-	id       string
-	unlocked string // what the leaf says is unlocked by now, in tokens; a hint
-	// beneficiary is the leaf's; zero when it did not decode.
-	beneficiary common.Address
+	id string
+	// claimable is what a claim can take now as the vester counts it
+	// (D18), in tokens; empty when unknown.
+	claimable string
+	// recipient is where the vester sends the tokens; zero when unknown.
+	recipient common.Address
 
 	req     *api.ClaimRequest // the request under review
 	confirm *widget.Confirm
 }
 
-// NewClaim is the claim screen of allocation id. unlocked, when known, is
-// the amount the allocation has unlocked by now, and beneficiary the
-// wallet its leaf names: the screen says so when another account is
+// NewClaim is the claim screen of allocation id. claimable, when known, is
+// what a claim can take now, as the vester counts it, and recipient the
+// address its tokens reach: the screen says so when another account is
 // unlocked, before the service refuses the claim.
-func NewClaim(ctx *views.Context, id, unlocked string, beneficiary common.Address) views.Screen {
-	c := &claim{id: id, unlocked: unlocked, beneficiary: beneficiary}
+func NewClaim(ctx *views.Context, id, claimable string, recipient common.Address) views.Screen {
+	c := &claim{id: id, claimable: claimable, recipient: recipient}
 	c.FormSign = views.NewFormSign(ctx, c.headLines, "review the claim request",
 		widget.TextField("amount", "Amount (tokens)", "empty: all that is claimable now", nil),
 		widget.TextField("userCountryCode", "Country (optional)", "ISO 3166-1 alpha-2, e.g. DE", nil),
@@ -62,7 +64,7 @@ func (c *claim) request() (api.ClaimRequest, error) {
 	if v := strings.TrimSpace(c.Form.Field("amount").Value()); v != "" {
 		n, err := views.TokenAmount(v)
 		if err == nil {
-			err = c.withinUnlocked(n)
+			err = c.withinClaimable(n)
 		}
 		if err != nil {
 			amountErr = &api.FieldError{Path: "amount", Message: err.Error()}
@@ -80,18 +82,17 @@ func (c *claim) request() (api.ClaimRequest, error) {
 	return req, verr
 }
 
-// withinUnlocked refuses an amount above what the leaf says is unlocked by
-// now: the service can never pay it, as it subtracts what was claimed
-// already from that.
-func (c *claim) withinUnlocked(n api.Number) error {
-	if c.unlocked == "" {
+// withinClaimable refuses an amount above what the vester can pay now:
+// its withdraw would revert.
+func (c *claim) withinClaimable(n api.Number) error {
+	if c.claimable == "" {
 		return nil
 	}
-	unlocked, err := api.ParseAmount(c.unlocked)
-	if err != nil || n.LessThanOrEqual(unlocked.Decimal) {
+	claimable, err := api.ParseAmount(c.claimable)
+	if err != nil || n.LessThanOrEqual(claimable.Decimal) {
 		return nil
 	}
-	return fmt.Errorf("more than the %s tokens unlocked by now", unlocked.String())
+	return fmt.Errorf("more than the %s tokens claimable now", claimable.String())
 }
 
 // check validates the request as the api package does and returns what
@@ -250,18 +251,18 @@ func (c *claim) headLines() string {
 	b.WriteString(st.Title.Render("Claim allocation "+c.id) + "\n")
 	addr, _, ok := c.Ctx.Wallet.Account()
 	switch {
-	case ok && c.beneficiary != (common.Address{}) && addr != c.beneficiary:
+	case ok && c.recipient != (common.Address{}) && addr != c.recipient:
 		b.WriteString("Claiming as " + addr.Hex() + "\n")
 		// Anyone may send a withdraw (D16): it is not refused, but the
 		// signer pays the fee and the tokens are not theirs.
-		b.WriteString("! the tokens go to the beneficiary " + c.beneficiary.Hex() + ", not to the signer\n")
+		b.WriteString("! the tokens go to " + c.recipient.Hex() + ", not to the signer\n")
 	case ok:
 		b.WriteString("Claiming as " + addr.Hex() + "\n")
 	default:
 		b.WriteString("No account is unlocked: esc, then u (or :unlock) to unlock the beneficiary's account.\n")
 	}
-	if c.unlocked != "" {
-		b.WriteString(st.Muted.Render("Unlocked by now: "+c.unlocked+" tokens; the service subtracts what was claimed already.") + "\n")
+	if c.claimable != "" {
+		b.WriteString(st.Muted.Render("Claimable now: "+c.claimable+" tokens (vested, less what was withdrawn, at most what the vester holds); an empty amount claims all of it.") + "\n")
 	}
 	b.WriteString("\n")
 	return b.String()

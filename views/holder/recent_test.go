@@ -5,13 +5,12 @@ import (
 	"testing"
 
 	"allot/internal/journal"
-	"allot/views"
 	"allot/views/viewstest"
 )
 
 // TestRecentAllocations: what :alloc completes is the allocations looked
 // up on this deployment, newest first, then the embedded sandbox's demo
-// ones, each once.
+// ones (demoAllocations: one of each seeded state among them), each once.
 func TestRecentAllocations(t *testing.T) {
 	ctx := viewstest.Sandbox(t)
 	j, err := journal.Open(t.TempDir())
@@ -28,9 +27,11 @@ func TestRecentAllocations(t *testing.T) {
 		}
 	}
 	got := RecentAllocations(ctx)
-	want := []string{mine, fx.AllocationIDs[1], fx.AllocationIDs[0]}
-	for _, id := range fx.AllocationIDs[2:min(len(fx.AllocationIDs), views.MaxRecent)] {
-		want = append(want, id)
+	want := []string{mine, fx.AllocationIDs[1]}
+	for _, id := range demoAllocations(ctx) {
+		if id != fx.AllocationIDs[1] {
+			want = append(want, id)
+		}
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("recent allocations %v\nwant %v", got, want)

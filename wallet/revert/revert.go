@@ -17,6 +17,7 @@ import (
 
 	"allot/assets"
 	"allot/internal/sanitize"
+	"allot/wallet/vesterabi"
 )
 
 // Error is why a call reverted, decoded with the ABIs allot knows: a custom
@@ -63,6 +64,11 @@ var revertErrors = func() map[[4]byte]abi.Error {
 		for _, e := range contract.Errors {
 			add(e)
 		}
+	}
+	// The production vester's own errors: a real deployment's reverts are
+	// named in its words, whatever the sandbox's contract declares.
+	for _, e := range vesterabi.ABI.Errors {
+		add(e)
 	}
 	stringType, _ := abi.NewType("string", "", nil)
 	uintType, _ := abi.NewType("uint256", "", nil)
@@ -138,6 +144,15 @@ func (r *Error) Error() string {
 	}
 	b.WriteByte(')')
 	return b.String()
+}
+
+// Meaning says in plain words what a production vester's error means,
+// for the errors a stakeholder meets; empty for others.
+func (r *Error) Meaning() string {
+	if len(r.Params) != 0 {
+		return ""
+	}
+	return vesterabi.Meanings[r.Name]
 }
 
 // panicCodes are the meanings of Solidity's Panic(uint256) codes.
