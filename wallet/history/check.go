@@ -1,0 +1,409 @@
+package history
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"allot/internal/sanitize"
+	"allot/wallet"
+	"allot/wallet/revert"
+	"allot/wallet/vesting"
+)
+
+// pending is a log found, to be checked against its transaction.
+type pending struct {
+	log           types.Log
+	kind          Kind
+	vester, token common.Address
+	// A vester event's, from its data: the allocation it names and, for a
+	// transfer, the new beneficiary.
+	allocation     string
+	newBeneficiary common.Address
+}
+
+// vesterEvent reads a cancel, revoke or transfer of beneficiary. A log
+// that does not decode as the production vester writes it is skipped
+// with a warning: whose allocation it is cannot be told.
+func (s *scan) vesterEvent(l types.Log, vester common.Address) (pending, bool) {
+	p := pending{log: l, vester: vester}
+	var event abi.Event
+	switch l.Topics[0] {
+	case topicCanceled:
+		p.kind, event = Cancel, vesterABI.Events["ScheduleCanceled"]
+	case topicRevoked:
+		p.kind, event = Revoke, vesterABI.Events["ScheduleRevoked"]
+	default:
+		p.kind, event = Transfer, vesterABI.Events["TransferredBeneficiary"]
+	}
+	values, err := event.Inputs.Unpack(l.Data)
+	if err != nil || len(l.Topics) != 1 {
+		s.warnf("skipped a %s event of vester %s in transaction %s: it does not decode as %s", event.Name, vester.Hex(), l.TxHash.Hex(), event.Sig)
+		return pending{}, false
+	}
+	p.allocation, _ = values[0].(string)
+	if p.kind == Transfer {
+		p.newBeneficiary, _ = values[1].(common.Address)
+	}
+	return p, true
+}
+
+// checkers is how many logs are checked at once: each check waits on the
+// node for a transaction, a receipt and, once a block, a header.
+const checkers = 8
+
+// reportEvery is how many checks pass between two progress reports.
+const reportEvery = 256
+
+// check reads each log's transaction, receipt and block, and returns the
+// events of those that agree, in the order found.
+func (s *scan) check(ctx context.Context) ([]Event, error) {
+	if len(s.found) == 0 {
+		return nil, nil
+	}
+	id, err := s.r.node.ChainID(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("chain id: %w", err)
+	}
+	c := &checker{
+		scan:    s,
+		node:    s.r.node,
+		signer:  types.LatestSignerForChainID(id),
+		headers: map[common.Hash]*headerRead{},
+		symbols: map[common.Address]string{},
+	}
+	for _, p := range s.found {
+		if _, ok := c.symbols[p.token]; !ok && p.kind == Claim {
+			c.symbols[p.token] = tokenSymbol(ctx, s.r.node, p.token)
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	events := make([]Event, len(s.found))
+	keep := make([]bool, len(s.found))
+	var next, checked atomic.Int64
+	var failed error
+	var failOnce sync.Once
+	var reportMu sync.Mutex
+	var wg sync.WaitGroup
+	for range min(checkers, len(s.found)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(s.found) {
+					return
+				}
+				e, ok, err := c.one(ctx, s.found[i])
+				if err != nil {
+					failOnce.Do(func() { failed = err; cancel() })
+					return
+				}
+				events[i], keep[i] = e, ok
+				if n := checked.Add(1); n%reportEvery == 0 || int(n) == len(s.found) {
+					reportMu.Lock()
+					s.progress.Checked = max(s.progress.Checked, int(n))
+					s.report()
+					reportMu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if failed != nil {
+		return nil, failed
+	}
+	out := events[:0]
+	for i, e := range events {
+		if keep[i] {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// checker holds what the checks share: the chain's signer, the blocks
+// read and the tokens' symbols.
+type checker struct {
+	scan    *scan
+	node    Node
+	signer  types.Signer
+	symbols map[common.Address]string // read before the checks start
+
+	mu      sync.Mutex
+	headers map[common.Hash]*headerRead
+}
+
+type headerRead struct {
+	once   sync.Once
+	header *types.Header
+	err    error
+}
+
+// header reads a block's header once, however many logs it holds.
+func (c *checker) header(ctx context.Context, hash common.Hash) (*types.Header, error) {
+	c.mu.Lock()
+	r, ok := c.headers[hash]
+	if !ok {
+		r = &headerRead{}
+		c.headers[hash] = r
+	}
+	c.mu.Unlock()
+	r.once.Do(func() { r.header, r.err = c.node.HeaderByHash(ctx, hash) })
+	return r.header, r.err
+}
+
+// one checks a log against its transaction, its receipt and its block.
+// ok is false when the log is skipped (with a warning when the node's
+// answers do not hold together, silently when it is another allocation's
+// claim); err is a failure to read (the node down, ctx ended).
+func (c *checker) one(ctx context.Context, p pending) (e Event, ok bool, err error) {
+	l := p.log
+	skip := func(format string, args ...any) (Event, bool, error) {
+		c.scan.warnf("skipped the %s in transaction %s (block %d): %s", p.kind, l.TxHash.Hex(), l.BlockNumber, fmt.Sprintf(format, args...))
+		return Event{}, false, nil
+	}
+	tx, _, err := c.node.TransactionByHash(ctx, l.TxHash)
+	switch {
+	case errors.Is(err, ethereum.NotFound):
+		return skip("the node does not know the transaction of its log")
+	case err != nil:
+		return Event{}, false, fmt.Errorf("transaction %s: %w", l.TxHash.Hex(), err)
+	case tx.Hash() != l.TxHash:
+		return skip("the node's transaction is another one, %s", tx.Hash().Hex())
+	}
+	receipt, err := c.node.TransactionReceipt(ctx, l.TxHash)
+	switch {
+	case errors.Is(err, ethereum.NotFound):
+		return skip("the node has no receipt for it")
+	case err != nil:
+		return Event{}, false, fmt.Errorf("receipt of %s: %w", l.TxHash.Hex(), err)
+	}
+	if why := disagreement(receipt, l); why != "" {
+		return skip("its receipt disagrees with its log: %s", why)
+	}
+	header, err := c.header(ctx, l.BlockHash)
+	switch {
+	case errors.Is(err, ethereum.NotFound):
+		return skip("the node does not know its block %s", l.BlockHash.Hex())
+	case err != nil:
+		return Event{}, false, fmt.Errorf("block %s: %w", l.BlockHash.Hex(), err)
+	case header.Number == nil || !header.Number.IsUint64() || header.Number.Uint64() != l.BlockNumber:
+		return skip("the node's block %s is not block %d", l.BlockHash.Hex(), l.BlockNumber)
+	}
+	sender, err := types.Sender(c.signer, tx)
+	if err != nil {
+		return skip("its sender cannot be recovered: %v", err)
+	}
+	e = Event{
+		Kind:     p.kind,
+		Time:     time.Unix(int64(header.Time), 0).UTC(),
+		Block:    l.BlockNumber,
+		TxIndex:  l.TxIndex,
+		LogIndex: l.Index,
+		Tx:       l.TxHash,
+		Sender:   sender,
+		Vester:   p.vester,
+	}
+	if p.kind != Claim {
+		e.Allocation = sanitize.Truncate(p.allocation, maxAllocationID)
+		e.NewBeneficiary = p.newBeneficiary
+		return e, true, nil
+	}
+	recipient, clean := topicAddress(l.Topics[2])
+	if len(l.Topics) != 3 || len(l.Data) != 32 || !clean {
+		return skip("the log is not an ERC-20 Transfer")
+	}
+	if to := tx.To(); to == nil || *to != p.vester {
+		return skip("the transaction is not a call of vester %s (a contract may have called it: its input cannot name the allocation)", p.vester.Hex())
+	}
+	w, err := decodeWithdraw(tx.Data())
+	if err != nil {
+		return skip("%v", err)
+	}
+	if c.scan.allocation != "" && w.allocation != c.scan.allocation {
+		return Event{}, false, nil
+	}
+	if w.handler != (common.Address{}) && w.handler != recipient {
+		return skip("the withdraw names post-claim handler %s, the tokens went to %s", w.handler.Hex(), recipient.Hex())
+	}
+	e.Allocation = sanitize.Truncate(w.allocation, maxAllocationID)
+	e.Token, e.Symbol = p.token, c.symbols[p.token]
+	e.Amount = new(big.Int).SetBytes(l.Data)
+	e.Recipient = recipient
+	e.Handler = w.handler != (common.Address{})
+	e.Fee = tx.Value()
+	return e, true, nil
+}
+
+// maxAllocationID bounds an allocation id as shown: a UUID has 36
+// characters; the chain may hold anything.
+const maxAllocationID = 80
+
+// disagreement says how a receipt contradicts the log it should hold, or
+// "" when it holds it: the same transaction and block, a success, and the
+// log itself at its index.
+func disagreement(r *types.Receipt, l types.Log) string {
+	switch {
+	case r.TxHash != l.TxHash:
+		return "it is the receipt of " + r.TxHash.Hex()
+	case r.BlockHash != l.BlockHash || r.BlockNumber == nil || !r.BlockNumber.IsUint64() || r.BlockNumber.Uint64() != l.BlockNumber:
+		return "it is in another block"
+	case r.TransactionIndex != l.TxIndex:
+		return "another place in the block"
+	case r.Status != types.ReceiptStatusSuccessful:
+		return "the transaction failed, so it moved nothing"
+	}
+	for _, got := range r.Logs {
+		if got.Index != l.Index {
+			continue
+		}
+		if got.Address != l.Address || !bytes.Equal(got.Data, l.Data) || !equalTopics(got.Topics, l.Topics) {
+			return fmt.Sprintf("its log %d is another one", l.Index)
+		}
+		return ""
+	}
+	return fmt.Sprintf("it holds no log %d", l.Index)
+}
+
+func equalTopics(a, b []common.Hash) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// withdrawal is what the history reads from a withdraw's input.
+type withdrawal struct {
+	allocation string
+	handler    common.Address // zero for the direct withdraw
+}
+
+// decodeWithdraw reads either withdraw of the production vester (D18).
+// Input that is not the canonical encoding of what it decodes to is
+// refused: the vester's own decoder could read something else from it.
+func decodeWithdraw(data []byte) (w withdrawal, err error) {
+	if len(data) < 4 || len(data) > wallet.MaxCalldata {
+		return withdrawal{}, fmt.Errorf("its input (%d bytes) is not a withdraw", len(data))
+	}
+	var m abi.Method
+	switch {
+	case bytes.Equal(data[:4], withdrawDirect.ID):
+		m = withdrawDirect
+	case bytes.Equal(data[:4], withdrawHandler.ID):
+		m = withdrawHandler
+	default:
+		return withdrawal{}, fmt.Errorf("its input (selector %x) is not a withdraw", data[:4])
+	}
+	// The ABI decoder trusts offsets more than it should on some inputs.
+	defer func() {
+		if r := recover(); r != nil {
+			w, err = withdrawal{}, errors.New("its withdraw input does not decode")
+		}
+	}()
+	values, err := m.Inputs.Unpack(data[4:])
+	if err != nil {
+		return withdrawal{}, fmt.Errorf("its withdraw input does not decode: %v", err)
+	}
+	if again, err := m.Inputs.Pack(values...); err != nil || !bytes.Equal(again, data[4:]) {
+		return withdrawal{}, errors.New("its withdraw input is not in the canonical encoding")
+	}
+	decodable, _ := values[2].([]byte)
+	args, err := vesting.Decode(decodable)
+	if err != nil {
+		return withdrawal{}, fmt.Errorf("the allocation in its withdraw does not decode: %v", err)
+	}
+	w.allocation = args.Allocation.ID
+	if len(values) == 6 {
+		w.handler, _ = values[4].(common.Address)
+	}
+	return w, nil
+}
+
+// vesterToken reads the token a vester pays out. A contract that reverts
+// or answers nothing is not a vester (ErrNotVester).
+func vesterToken(ctx context.Context, node Node, vester common.Address) (common.Address, error) {
+	out, err := call(ctx, node, vesterABI, vester, "token")
+	if errors.Is(err, errNoAnswer) {
+		return common.Address{}, fmt.Errorf("vester %s: %w: %v", vester.Hex(), ErrNotVester, err)
+	}
+	if err != nil {
+		return common.Address{}, err
+	}
+	token, ok := out[0].(common.Address)
+	if !ok || token == (common.Address{}) {
+		return common.Address{}, fmt.Errorf("vester %s: %w", vester.Hex(), ErrNotVester)
+	}
+	return token, nil
+}
+
+// postClaimHandlers reads the vester's whitelist of post-claim handlers;
+// a vester without one has none.
+func postClaimHandlers(ctx context.Context, node Node, vester common.Address) ([]common.Address, error) {
+	out, err := call(ctx, node, vesterABI, vester, "getPostClaimHandlers")
+	if errors.Is(err, errNoAnswer) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	handlers, _ := out[0].([]common.Address)
+	if len(handlers) > maxRecipients {
+		return nil, fmt.Errorf("vester %s lists %d post-claim handlers, more than %d", vester.Hex(), len(handlers), maxRecipients)
+	}
+	return handlers, nil
+}
+
+// maxSymbol bounds a token's symbol as shown.
+const maxSymbol = 20
+
+// tokenSymbol reads a token's symbol; "" when it has none or the read
+// fails: the symbol only labels amounts, the token's address names it.
+func tokenSymbol(ctx context.Context, node Node, token common.Address) string {
+	out, err := call(ctx, node, tokenABI, token, "symbol")
+	if err != nil {
+		return ""
+	}
+	symbol, _ := out[0].(string)
+	return sanitize.Truncate(strings.TrimSpace(symbol), maxSymbol)
+}
+
+// errNoAnswer: a contract reverted a view call, or answered nothing (no
+// code) or what does not decode.
+var errNoAnswer = errors.New("no answer")
+
+// call runs a view function. A revert or an answer that is not one is
+// errNoAnswer; a failure to reach the node is returned as it is.
+func call(ctx context.Context, node Node, contract abi.ABI, to common.Address, method string) ([]any, error) {
+	data, err := contract.Pack(method)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := node.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
+	if err != nil {
+		if _, reverted := revert.Data(err); reverted || strings.Contains(err.Error(), "revert") {
+			return nil, fmt.Errorf("%s at %s reverted: %w", method, to.Hex(), errNoAnswer)
+		}
+		return nil, fmt.Errorf("%s at %s: %w", method, to.Hex(), err)
+	}
+	out, err := contract.Unpack(method, raw)
+	if err != nil || len(out) != 1 {
+		return nil, fmt.Errorf("%s() at %s: %w", method, to.Hex(), errNoAnswer)
+	}
+	return out, nil
+}
