@@ -24,6 +24,9 @@ const (
 	TokenContract   = "Token"
 	VesterContract  = "Vester"
 	StakingContract = "Staking"
+	// PostClaimVaultContract is the sandbox's post-claim handler, which
+	// a vester may whitelist (docs/deployment.md D18).
+	PostClaimVaultContract = "PostClaimVault"
 )
 
 // ContractArtifact is one compiled contract: its ABI as JSON and its

@@ -79,7 +79,7 @@ func readManifest(t *testing.T, path string) map[string]string {
 }
 
 func TestContract(t *testing.T) {
-	for _, name := range []string{TokenContract, VesterContract, StakingContract} {
+	for _, name := range []string{TokenContract, VesterContract, StakingContract, PostClaimVaultContract} {
 		c, err := Contract(name)
 		if err != nil {
 			t.Fatalf("Contract(%q): %v", name, err)

@@ -17,12 +17,13 @@ import (
 // because a batch's later transactions depend on earlier ones that are not
 // mined when it is sent; a block takes a transaction while its gas left
 // exceeds the limit and then charges only the gas used, so generous limits
-// cost nothing. The vester, the largest contract, deploys for about 1.3M;
+// cost nothing. The vester, the largest contract, deploys for about 2.9M;
 // a block holds 60M.
 const (
-	deployGas   = 3_000_000
+	deployGas   = 5_000_000
 	callGas     = 300_000
-	transferGas = 21_000 // a plain transfer to an account without code
+	withdrawGas = 1_000_000 // a proof, a leaf to decode, a transfer, maybe a handler
+	transferGas = 21_000    // a plain transfer to an account without code
 )
 
 // maxBatchBlocks bounds how many blocks Transact seals waiting for a batch:
@@ -96,7 +97,8 @@ func (b *Batch) DeployToken(name, symbol string) common.Address {
 }
 
 // DeployVester deploys a Vester paying out token, whose every withdraw
-// takes claimFee wei.
+// takes claimFee wei. The deployer is its benefactor (every role) and its
+// fee collector; the direct claim is allowed (handler 0 is whitelisted).
 func (b *Batch) DeployVester(token common.Address, claimFee *big.Int) common.Address {
 	return b.deployVester(token, claimFee, false)
 }
@@ -112,9 +114,18 @@ func (b *Batch) deployVester(token common.Address, claimFee *big.Int, feeOnce bo
 		b.fail(fmt.Errorf("deploy vester: claim fee: %w", errNilAmount))
 		return common.Address{}
 	}
-	vester := b.deploy(Vester, token, claimFee, feeOnce)
+	direct := []common.Address{{}}
+	vester := b.deploy(Vester, token, b.deployer, claimFee, b.deployer, direct, feeOnce)
 	b.tokens[vester] = token
 	return vester
+}
+
+// DeployPostClaimVault deploys a PostClaimVault taking vester's claims of
+// token, and whitelists it on vester.
+func (b *Batch) DeployPostClaimVault(vester, token common.Address) common.Address {
+	vault := b.deploy(PostClaimVault, vester, token)
+	b.call("whitelist "+vault.Hex()+" on "+vester.Hex(), Vester, vester, "addPostClaimHandlerToWhitelist", vault)
+	return vault
 }
 
 // DeployStaking deploys a Staking pool of token, whose stake takes
@@ -145,7 +156,52 @@ func (b *Batch) SendNative(to common.Address, amount *big.Int) {
 // AddRoot commits a merkle root on vester. Roots are numbered from 0 in the
 // order they are added (MerkleRoot reads them back).
 func (b *Batch) AddRoot(vester common.Address, root common.Hash) {
-	b.call("add root to "+vester.Hex(), Vester, vester, "addRoot", root)
+	b.call("add root to "+vester.Hex(), Vester, vester, "addAllocationRoot", root)
+}
+
+// Leaf names an allocation on a vester as its calls take it: the root it
+// is committed in, its decodableArgs and its proof.
+type Leaf struct {
+	RootIndex     uint32
+	DecodableArgs []byte
+	Proof         []common.Hash
+}
+
+// Withdraw sends, from the deployer, a withdraw of amount (0: all that is
+// withdrawable) of the allocation, paying fee wei: anyone may send it, and
+// the tokens go to the allocation's withdrawal address.
+func (b *Batch) Withdraw(vester common.Address, l Leaf, amount, fee *big.Int) {
+	data, err := PackWithdraw(amount, l.RootIndex, l.DecodableArgs, l.Proof)
+	if err != nil {
+		b.fail(err)
+		return
+	}
+	if fee == nil {
+		b.fail(fmt.Errorf("withdraw on %s: fee: %w", vester.Hex(), errNilAmount))
+		return
+	}
+	b.steps = append(b.steps, step{what: "withdraw on " + vester.Hex(), to: &vester, data: data, value: new(big.Int).Set(fee), gas: withdrawGas})
+}
+
+// Cancel stops the allocation's vesting at the block's time.
+func (b *Batch) Cancel(vester common.Address, l Leaf) {
+	b.call("cancel on "+vester.Hex(), Vester, vester, "cancel", l.RootIndex, l.DecodableArgs, nodes(l.Proof))
+}
+
+// Revoke takes back everything of the allocation not withdrawn.
+func (b *Batch) Revoke(vester common.Address, l Leaf) {
+	b.call("revoke on "+vester.Hex(), Vester, vester, "revoke", l.RootIndex, l.DecodableArgs, nodes(l.Proof))
+}
+
+// TransferBeneficiary points the allocation's withdraws at to, as its
+// benefactor: the leaf must be transferableByAdmin.
+func (b *Batch) TransferBeneficiary(vester common.Address, l Leaf, to common.Address) {
+	b.call("transfer beneficiary on "+vester.Hex(), Vester, vester, "transferBeneficiaryAddress", to, l.RootIndex, l.DecodableArgs, nodes(l.Proof))
+}
+
+// Defund takes amount of its tokens back from vester to the deployer.
+func (b *Batch) Defund(vester common.Address, amount *big.Int) {
+	b.call("defund "+vester.Hex(), Vester, vester, "defund", amount)
 }
 
 // Fund approves vester for amount of its token and funds it: the deployer

@@ -29,6 +29,10 @@ var (
 	Vester = mustLoad(assets.VesterContract)
 	// Staking is one staking pool (docs/deployment.md D11).
 	Staking = mustLoad(assets.StakingContract)
+	// PostClaimVault is a post-claim handler a vester may whitelist: a
+	// claim through it leaves the tokens there, credited to the
+	// allocation's withdrawal address (docs/deployment.md D18).
+	PostClaimVault = mustLoad(assets.PostClaimVaultContract)
 )
 
 // The artifacts are embedded at build time and checked by the assets tests,
@@ -62,15 +66,90 @@ func PackWithdraw(amount *big.Int, rootIndex uint32, decodableArgs []byte, proof
 	if amount == nil {
 		return nil, fmt.Errorf("pack withdraw: %w", errNilAmount)
 	}
-	nodes := make([][32]byte, len(proof))
-	for i, h := range proof {
-		nodes[i] = h
-	}
-	data, err := Vester.ABI.Pack("withdraw", amount, rootIndex, decodableArgs, nodes)
+	data, err := packMethod(Vester, withdrawSig, amount, rootIndex, decodableArgs, nodes(proof))
 	if err != nil {
 		return nil, fmt.Errorf("pack withdraw: %w", err)
 	}
 	return data, nil
+}
+
+// The two withdraws, by signature: go-ethereum names overloads after the
+// order of the ABI (withdraw, withdraw0), which the compiler chooses.
+const (
+	withdrawSig        = "withdraw(uint256,uint32,bytes,bytes32[])"
+	withdrawThroughSig = "withdraw(uint256,uint32,bytes,bytes32[],address,bytes)"
+)
+
+// packMethod packs a call of the contract's method with signature sig.
+func packMethod(c *Contract, sig string, args ...any) ([]byte, error) {
+	for _, m := range c.ABI.Methods {
+		if m.Sig == sig {
+			packed, err := m.Inputs.Pack(args...)
+			if err != nil {
+				return nil, err
+			}
+			return append(bytes.Clone(m.ID), packed...), nil
+		}
+	}
+	return nil, fmt.Errorf("%s has no method %s", c.Name, sig)
+}
+
+// PackWithdrawThrough returns the calldata of the vester's second withdraw
+// (docs/deployment.md D18): withdraw(uint256 withdrawalAmount, uint32
+// rootIndex, bytes decodableArgs, bytes32[] proof, address
+// postClaimHandler, bytes extraData), which pays the handler and then
+// calls it. Handler 0 is the direct claim.
+func PackWithdrawThrough(amount *big.Int, rootIndex uint32, decodableArgs []byte, proof []common.Hash, handler common.Address, extraData []byte) ([]byte, error) {
+	if amount == nil {
+		return nil, fmt.Errorf("pack withdraw through %s: %w", handler.Hex(), errNilAmount)
+	}
+	data, err := packMethod(Vester, withdrawThroughSig, amount, rootIndex, decodableArgs, nodes(proof), handler, extraData)
+	if err != nil {
+		return nil, fmt.Errorf("pack withdraw through %s: %w", handler.Hex(), err)
+	}
+	return data, nil
+}
+
+// PackCancel returns the calldata of cancel(uint32 rootIndex, bytes
+// decodableArgs, bytes32[] proof): a benefactor stops the allocation's
+// vesting at the block's time.
+func PackCancel(rootIndex uint32, decodableArgs []byte, proof []common.Hash) ([]byte, error) {
+	return packLeafCall("cancel", rootIndex, decodableArgs, proof)
+}
+
+// PackRevoke returns the calldata of revoke(uint32 rootIndex, bytes
+// decodableArgs, bytes32[] proof): a benefactor takes back everything of
+// the allocation not withdrawn.
+func PackRevoke(rootIndex uint32, decodableArgs []byte, proof []common.Hash) ([]byte, error) {
+	return packLeafCall("revoke", rootIndex, decodableArgs, proof)
+}
+
+// PackTransferBeneficiary returns the calldata of
+// transferBeneficiaryAddress(address newAddress, uint32 rootIndex, bytes
+// decodableArgs, bytes32[] proof).
+func PackTransferBeneficiary(newAddress common.Address, rootIndex uint32, decodableArgs []byte, proof []common.Hash) ([]byte, error) {
+	data, err := Vester.ABI.Pack("transferBeneficiaryAddress", newAddress, rootIndex, decodableArgs, nodes(proof))
+	if err != nil {
+		return nil, fmt.Errorf("pack transferBeneficiaryAddress: %w", err)
+	}
+	return data, nil
+}
+
+func packLeafCall(method string, rootIndex uint32, decodableArgs []byte, proof []common.Hash) ([]byte, error) {
+	data, err := Vester.ABI.Pack(method, rootIndex, decodableArgs, nodes(proof))
+	if err != nil {
+		return nil, fmt.Errorf("pack %s: %w", method, err)
+	}
+	return data, nil
+}
+
+// nodes is a proof as the ABI encoder takes a bytes32[].
+func nodes(proof []common.Hash) [][32]byte {
+	out := make([][32]byte, len(proof))
+	for i, h := range proof {
+		out[i] = h
+	}
+	return out
 }
 
 // PackStake returns the calldata of a staking pool's stake(uint256 amount)

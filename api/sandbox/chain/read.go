@@ -11,7 +11,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 )
 
-// call runs a view function of contract at to on the head block.
+// call runs a function of contract at to with eth_call on the head block:
+// a view, or a state-changing function whose writes are dropped.
 func (c *Chain) call(ctx context.Context, contract *Contract, to common.Address, method string, args ...any) ([]any, error) {
 	data, err := contract.ABI.Pack(method, args...)
 	if err != nil {
@@ -66,18 +67,68 @@ func (c *Chain) MerkleRoot(ctx context.Context, vester common.Address, index uin
 	return root, nil
 }
 
-// RootCount returns how many roots the vester has.
-func (c *Chain) RootCount(ctx context.Context, vester common.Address) (uint64, error) {
-	n, err := c.callBig(ctx, Vester, vester, "rootCount")
-	if err != nil {
-		return 0, err
-	}
-	return n.Uint64(), nil
+// Schedule is what happened to an allocation since its leaf was
+// committed: the vester's schedules(allocationId) (docs/deployment.md D18).
+type Schedule struct {
+	// WithdrawalAddress receives the allocation's claims; zero until the
+	// allocation's first withdraw or transfer, which means the leaf's
+	// originalBeneficiary.
+	WithdrawalAddress common.Address
+	// TerminatedTimestamp is 0 while active, Revoked once revoked, else the
+	// Unix time it was cancelled at.
+	TerminatedTimestamp uint32
+	Withdrawn           *big.Int
+	// The rest are never written by a merkle vester, and read 0.
+	TerminatedWithdrawn, FundedAmount, TerminatedAmount *big.Int
 }
 
-// Withdrawn returns how much of an allocation the vester has paid out.
-func (c *Chain) Withdrawn(ctx context.Context, vester common.Address, allocationID string) (*big.Int, error) {
-	return c.callBig(ctx, Vester, vester, "withdrawn", allocationID)
+// Revoked is the TerminatedTimestamp of a revoked allocation: its vesting
+// is computed at time 1, when nothing has vested.
+const Revoked = 1
+
+// Schedule reads an allocation's state on the vester. An allocation the
+// vester never touched reads all zero.
+func (c *Chain) Schedule(ctx context.Context, vester common.Address, allocationID string) (Schedule, error) {
+	values, err := c.call(ctx, Vester, vester, "schedules", allocationID)
+	if err != nil {
+		return Schedule{}, err
+	}
+	if len(values) != 6 {
+		return Schedule{}, fmt.Errorf("Vester.schedules: %d results, want 6", len(values))
+	}
+	var s Schedule
+	var ok [6]bool
+	s.WithdrawalAddress, ok[0] = values[0].(common.Address)
+	s.TerminatedTimestamp, ok[1] = values[1].(uint32)
+	s.Withdrawn, ok[2] = values[2].(*big.Int)
+	s.TerminatedWithdrawn, ok[3] = values[3].(*big.Int)
+	s.FundedAmount, ok[4] = values[4].(*big.Int)
+	s.TerminatedAmount, ok[5] = values[5].(*big.Int)
+	for i, good := range ok {
+		if !good {
+			return Schedule{}, fmt.Errorf("Vester.schedules: unexpected result %d: %T", i, values[i])
+		}
+	}
+	return s, nil
+}
+
+// PostClaimHandlers returns the vester's whitelist of post-claim
+// handlers; the zero address on it allows the direct claim.
+func (c *Chain) PostClaimHandlers(ctx context.Context, vester common.Address) ([]common.Address, error) {
+	values, err := c.call(ctx, Vester, vester, "getPostClaimHandlers")
+	if err != nil {
+		return nil, err
+	}
+	handlers, ok := values[0].([]common.Address)
+	if !ok {
+		return nil, fmt.Errorf("Vester.getPostClaimHandlers: unexpected result %T", values[0])
+	}
+	return handlers, nil
+}
+
+// Held returns what a PostClaimVault holds for owner.
+func (c *Chain) Held(ctx context.Context, vault, owner common.Address) (*big.Int, error) {
+	return c.callBig(ctx, PostClaimVault, vault, "held", owner)
 }
 
 // Unlocked returns what the vester computes an allocation's schedule has
@@ -97,7 +148,8 @@ func (c *Chain) ClaimFee(ctx context.Context, vester common.Address) (*big.Int, 
 
 // ClaimFeeOf returns the exact value, in wei, the next withdraw of an
 // allocation must carry: 0 after its first on a vester that asks the fee
-// once.
+// once. getClaimFee is not a view (as in production), so this is an
+// eth_call of a state-changing function: nothing is written.
 func (c *Chain) ClaimFeeOf(ctx context.Context, vester common.Address, allocationID string) (*big.Int, error) {
 	return c.callBig(ctx, Vester, vester, "getClaimFee", allocationID)
 }

@@ -56,6 +56,11 @@ func TestUnlockedMatchesWallet(t *testing.T) {
 			}
 			at := time.Unix(ts, 0)
 			got, err := f.c.Unlocked(ctx, f.vester, data, at)
+			if code, ok := productionPanic(args, ts); ok {
+				reverts++
+				wantPanic(t, err, big.NewInt(code), fmt.Sprintf("case %d (%+v) at %d", i, args.Schedule, ts))
+				continue
+			}
 			want, werr := args.Vested(at)
 			if werr != nil {
 				reverts++
@@ -77,6 +82,35 @@ func TestUnlockedMatchesWallet(t *testing.T) {
 	if reverts == 0 {
 		t.Error("no case made the vester revert: the generator lost its odd schedules")
 	}
+}
+
+// productionPanic tells where the production vester panics and
+// wallet/vesting (as of this test) computes an amount: an interval
+// schedule without pieces (the last piece's index underflows), a last
+// piece ending after 2^32-1 (its end is computed in 32 bits), and a
+// calendar unlock reached without a percent (an out-of-bounds read).
+func productionPanic(a vesting.Args, t int64) (code int64, ok bool) {
+	s := a.Schedule
+	switch s.Kind {
+	case vesting.Interval:
+		if len(s.Pieces) == 0 {
+			return 0x11, true
+		}
+		last := s.Pieces[len(s.Pieces)-1]
+		if uint64(last.StartDate)+uint64(last.PeriodLength)*uint64(last.NumberOfPeriods) > 1<<32-1 {
+			return 0x11, true
+		}
+	case vesting.Calendar:
+		for i, ts := range s.UnlockTimestamps {
+			if int64(ts) > t {
+				break
+			}
+			if i >= len(s.UnlockPercents) {
+				return 0x32, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // wantPanic checks that err is a revert with Solidity's Panic(code).
@@ -189,8 +223,9 @@ func testEncode(t testing.TB, a vesting.Args) []byte {
 	return encodeInterval(t, alloc, testInterval{a.Schedule.UnlockScheduleID, pieces})
 }
 
-// TestUnlockedRefusesMalformedLeaves: a leaf of an unknown allocation type,
-// or a calendar whose lists differ in length, is refused by name.
+// TestUnlockedRefusesMalformedLeaves: a leaf of an unknown allocation type
+// is refused by production's error, and a calendar with fewer percents than
+// timestamps by production's out-of-bounds Panic.
 func TestUnlockedRefusesMalformedLeaves(t *testing.T) {
 	f := newVesterFixture(t)
 	alloc := testAllocation{Id: "x", TotalAllocation: big.NewInt(1)}
@@ -205,8 +240,9 @@ func TestUnlockedRefusesMalformedLeaves(t *testing.T) {
 		want string
 	}{
 		// The type string comes from the leaf: the decoded line is sanitized.
-		{"unknown type", unknown, `UnknownAllocationType(allocationType: "cliff^[[2J")`},
-		{"length mismatch", mismatched, "ScheduleLengthMismatch(timestamps: 2, percents: 1)"},
+		{"unknown type", unknown, "InvalidAllocationType()"},
+		// As in production, the missing percent is read out of bounds.
+		{"length mismatch", mismatched, "Panic(code: 0x32 array index out of bounds)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := f.c.Unlocked(context.Background(), f.vester, tc.args, testStart)
