@@ -36,12 +36,13 @@ func testKey(t testing.TB, name string) *ecdsa.PrivateKey {
 
 func addr(k *ecdsa.PrivateKey) common.Address { return crypto.PubkeyToAddress(k.PublicKey) }
 
-// fixture is a chain with a token and a funded vester whose root 0
-// commits the allocations of allocs: each fully unlocked from genesis.
+// fixture is a chain with a token, a funded vester whose root 0 commits
+// the allocations of allocs, each half unlocked from genesis, and a
+// post-claim vault the vester whitelists.
 type fixture struct {
 	chain                *chain.Chain
 	node                 Node
-	token, vester        common.Address
+	token, vester, vault common.Address
 	alice, bob, stranger *ecdsa.PrivateKey
 	allocs               []vesting.Args
 	args                 [][]byte
@@ -69,9 +70,9 @@ func newFixture(t testing.TB) *fixture {
 	t.Cleanup(func() { c.Close() })
 	f.chain, f.node = c, c.Client()
 	f.allocs = []vesting.Args{
-		unlocked("0d9a7c3e-1b2f-4c5d-8e6f-00000000a001", addr(f.alice), ether(1000)),
-		unlocked("0d9a7c3e-1b2f-4c5d-8e6f-00000000a002", addr(f.alice), ether(500)),
-		unlocked("0d9a7c3e-1b2f-4c5d-8e6f-00000000b001", addr(f.bob), ether(800)),
+		halfUnlocked("0d9a7c3e-1b2f-4c5d-8e6f-00000000a001", addr(f.alice), ether(1000)),
+		halfUnlocked("0d9a7c3e-1b2f-4c5d-8e6f-00000000a002", addr(f.alice), ether(500)),
+		halfUnlocked("0d9a7c3e-1b2f-4c5d-8e6f-00000000b001", addr(f.bob), ether(800)),
 	}
 	leaves := make([]common.Hash, len(f.allocs))
 	for i, a := range f.allocs {
@@ -88,6 +89,7 @@ func newFixture(t testing.TB) *fixture {
 	err = c.Transact(context.Background(), func(b *chain.Batch) {
 		f.token = b.DeployToken("Allot Test", "AT")
 		f.vester = b.DeployVester(f.token, claimFee)
+		f.vault = b.DeployPostClaimVault(f.vester, f.token)
 		b.AddRoot(f.vester, f.tree.Root())
 		b.Mint(f.token, c.Deployer(), ether(10_000))
 		b.Fund(f.vester, ether(10_000))
@@ -98,27 +100,48 @@ func newFixture(t testing.TB) *fixture {
 	return f
 }
 
-// unlocked is an allocation whose whole total unlocked at genesis.
-func unlocked(id string, beneficiary common.Address, total *big.Int) vesting.Args {
+// halfUnlocked is an allocation that unlocked half its total at genesis
+// and unlocks the rest a year later; its benefactor may cancel, revoke or
+// transfer it.
+func halfUnlocked(id string, beneficiary common.Address, total *big.Int) vesting.Args {
+	start := uint32(testStart.Unix())
 	return vesting.Args{
-		Allocation: vesting.Allocation{ID: id, OriginalBeneficiary: beneficiary, TotalAllocation: total},
+		Allocation: vesting.Allocation{ID: id, OriginalBeneficiary: beneficiary, TotalAllocation: total,
+			Cancelable: true, Revokable: true, TransferableByAdmin: true},
 		Schedule: vesting.Schedule{Kind: vesting.Calendar, UnlockScheduleID: "S-HISTORY1",
-			UnlockTimestamps: []uint32{uint32(testStart.Unix())}, UnlockPercents: []*big.Int{big.NewInt(vesting.PercentScale)}},
+			UnlockTimestamps: []uint32{start, start + 365*24*3600},
+			UnlockPercents:   []*big.Int{big.NewInt(vesting.PercentScale / 2), big.NewInt(vesting.PercentScale / 2)}},
 	}
 }
 
-// withdrawData is the calldata of a withdraw of allocation i.
-func (f *fixture) withdrawData(t testing.TB, i int, amount *big.Int) []byte {
+// leaf is allocation i as the vester's calls take it.
+func (f *fixture) leaf(t testing.TB, i int) chain.Leaf {
 	t.Helper()
 	proof, err := f.tree.Proof(merkle.Leaf(f.args[i]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := chain.PackWithdraw(amount, 0, f.args[i], proof)
+	return chain.Leaf{RootIndex: 0, DecodableArgs: f.args[i], Proof: proof}
+}
+
+// withdrawData is the calldata of a direct withdraw of allocation i.
+func (f *fixture) withdrawData(t testing.TB, i int, amount *big.Int) []byte {
+	t.Helper()
+	l := f.leaf(t, i)
+	data, err := chain.PackWithdraw(amount, l.RootIndex, l.DecodableArgs, l.Proof)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// benefactor sends the vester's benefactor's transactions of fn in a
+// block of their own.
+func (f *fixture) benefactor(t testing.TB, fn func(b *chain.Batch)) {
+	t.Helper()
+	if err := f.chain.Transact(context.Background(), fn); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // send signs a transaction from key without mining it.
@@ -154,7 +177,13 @@ func (f *fixture) send(t testing.TB, key *ecdsa.PrivateKey, to common.Address, v
 // returns its receipt, which must be a success.
 func (f *fixture) claim(t testing.TB, key *ecdsa.PrivateKey, i int, amount *big.Int) *types.Receipt {
 	t.Helper()
-	tx := f.send(t, key, f.vester, claimFee, f.withdrawData(t, i, amount))
+	return f.mined(t, f.send(t, key, f.vester, claimFee, f.withdrawData(t, i, amount)), i)
+}
+
+// mined mines tx, a withdraw of allocation i, and returns its receipt,
+// which must be a success.
+func (f *fixture) mined(t testing.TB, tx *types.Transaction, i int) *types.Receipt {
+	t.Helper()
 	f.chain.Commit()
 	r, err := f.chain.Client().TransactionReceipt(context.Background(), tx.Hash())
 	if err != nil {

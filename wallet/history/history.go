@@ -151,7 +151,9 @@ func (r *Reader) Allocation(ctx context.Context, vester common.Address, a vestin
 	// from then on, or a handler: the Transfers to look at.
 	recipients := []common.Hash{addressTopic(a.OriginalBeneficiary)}
 	for _, h := range handlers {
-		recipients = appendNew(recipients, addressTopic(h))
+		if h != (common.Address{}) { // 0 stands for the direct claim
+			recipients = appendNew(recipients, addressTopic(h))
+		}
 	}
 	vesterEvents := ethereum.FilterQuery{Addresses: []common.Address{vester}, Topics: [][]common.Hash{{topicCanceled, topicRevoked, topicTransferred}}}
 	err = s.each(ctx, func(from, to uint64) error {
@@ -266,7 +268,7 @@ type scan struct {
 	// another's claim paid to the same address is not a warning.
 	allocation string
 	found      []pending
-	progress Progress
+	progress   Progress
 
 	mu       sync.Mutex // warnings come from the checking goroutines too
 	warnings []string

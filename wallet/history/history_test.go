@@ -10,6 +10,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+
+	"allot/api/sandbox/chain"
 )
 
 // claimed is what a test knows of a claim it sent.
@@ -74,7 +76,7 @@ func TestAllocationClaims(t *testing.T) {
 	}
 	wantClaims(t, f, h.Events, []claimed{
 		{first, alice, ether(100)},
-		{second, stranger, ether(900)}, // withdraw(0) takes the rest
+		{second, stranger, ether(400)}, // withdraw(0) takes the rest of the half unlocked
 	}, f.allocs[aliceFirst].Allocation.ID, alice)
 	if len(h.Warnings) != 0 || h.Skipped != 0 {
 		t.Errorf("warnings %v", h.Warnings)
@@ -211,5 +213,83 @@ func TestWarningsBounded(t *testing.T) {
 	}
 	if strings.ContainsRune(s.warnings[0], 0x1b) {
 		t.Errorf("warning not sanitized: %q", s.warnings[0])
+	}
+}
+
+// TestAllocationLife: a transfer of beneficiary, the claims after it
+// (to the new address), a claim through a post-claim handler (to the
+// handler), a cancel; and a revoke of another allocation, which is not
+// this one's.
+func TestAllocationLife(t *testing.T) {
+	f := newFixture(t)
+	alice, carol := addr(f.alice), common.HexToAddress("0x00000000000000000000000000000000000ca201")
+	first := f.claim(t, f.alice, aliceFirst, ether(100))
+	f.benefactor(t, func(b *chain.Batch) { b.TransferBeneficiary(f.vester, f.leaf(t, aliceFirst), carol) })
+	toCarol := f.claim(t, f.stranger, aliceFirst, ether(50))
+	l := f.leaf(t, aliceFirst)
+	through, err := chain.PackWithdrawThrough(ether(30), l.RootIndex, l.DecodableArgs, l.Proof, f.vault, []byte("stake"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	viaVault := f.mined(t, f.send(t, f.alice, f.vester, claimFee, through), aliceFirst)
+	f.benefactor(t, func(b *chain.Batch) { b.Cancel(f.vester, f.leaf(t, aliceFirst)) })
+	f.benefactor(t, func(b *chain.Batch) { b.Revoke(f.vester, f.leaf(t, bobs)) })
+
+	h, err := New(f.node, Options{}).Allocation(context.Background(), f.vester, f.allocs[aliceFirst].Allocation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Warnings) != 0 {
+		t.Errorf("warnings: %v", h.Warnings)
+	}
+	var kinds []string
+	for _, e := range h.Events {
+		kinds = append(kinds, string(e.Kind))
+	}
+	if got := strings.Join(kinds, " "); got != "claim transfer claim claim cancel" {
+		t.Fatalf("events %s, want claim transfer claim claim cancel", got)
+	}
+	id := f.allocs[aliceFirst].Allocation.ID
+	wantClaims(t, f, h.Events[:1], []claimed{{first, alice, ether(100)}}, id, alice)
+	wantClaims(t, f, h.Events[2:3], []claimed{{toCarol, addr(f.stranger), ether(50)}}, id, carol)
+	if e := h.Events[1]; e.NewBeneficiary != carol || e.Sender != f.chain.Deployer() || e.Allocation != id {
+		t.Errorf("transfer %+v, want to %s by the benefactor", e, carol.Hex())
+	}
+	if e := h.Events[3]; e.Tx != viaVault.TxHash || !e.Handler || e.Recipient != f.vault || e.Amount.Cmp(ether(30)) != 0 {
+		t.Errorf("claim through the vault: %+v", e)
+	}
+	if e := h.Events[4]; e.Sender != f.chain.Deployer() || e.Allocation != id || e.Time.IsZero() {
+		t.Errorf("cancel %+v", e)
+	}
+
+	bob, err := New(f.node, Options{}).Allocation(context.Background(), f.vester, f.allocs[bobs].Allocation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bob.Events) != 1 || bob.Events[0].Kind != Revoke {
+		t.Errorf("bob's allocation: %+v, want its revoke alone", bob.Events)
+	}
+}
+
+// TestSandboxVesterSignatures: the sandbox's vester has every function and
+// event the history reads, as the production vester writes them (no
+// argument indexed).
+func TestSandboxVesterSignatures(t *testing.T) {
+	have := map[string]bool{}
+	for _, m := range chain.Vester.ABI.Methods {
+		have[m.Sig] = true
+	}
+	for _, e := range chain.Vester.ABI.Events {
+		have[e.Sig] = true
+		for _, in := range e.Inputs {
+			if in.Indexed {
+				have[e.Sig] = false
+			}
+		}
+	}
+	for _, sig := range Signatures() {
+		if !have[sig] {
+			t.Errorf("the sandbox's vester has no %s as the history reads it", sig)
+		}
 	}
 }
