@@ -285,37 +285,49 @@ func TestAnswersDisagree(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		p    proxy
+		bend func(p *proxy)
 		why  string
 	}{
-		{"failed transaction", proxy{receipt: receipt(func(r *types.Receipt) { r.Status = types.ReceiptStatusFailed })}, "failed"},
-		{"receipt without the log", proxy{receipt: receipt(func(r *types.Receipt) { r.Logs = nil })}, "holds no log"},
-		{"another log in the receipt", proxy{receipt: receipt(func(r *types.Receipt) {
-			l := *r.Logs[len(r.Logs)-1]
-			l.Data = common.LeftPadBytes(big.NewInt(1).Bytes(), 32)
-			r.Logs[len(r.Logs)-1] = &l
-		})}, "another one"},
-		{"receipt of another block", proxy{receipt: receipt(func(r *types.Receipt) { r.BlockHash = common.Hash{1} })}, "another block"},
-		{"another transaction", proxy{tx: func(tx *types.Transaction) *types.Transaction {
-			if tx.Hash() == victim {
-				return other
+		{"failed transaction", func(p *proxy) {
+			p.receipt = receipt(func(r *types.Receipt) { r.Status = types.ReceiptStatusFailed })
+		}, "failed"},
+		{"receipt without the log", func(p *proxy) {
+			p.receipt = receipt(func(r *types.Receipt) { r.Logs = nil })
+		}, "holds no log"},
+		{"another log in the receipt", func(p *proxy) {
+			p.receipt = receipt(func(r *types.Receipt) {
+				l := *r.Logs[len(r.Logs)-1]
+				l.Data = common.LeftPadBytes(big.NewInt(1).Bytes(), 32)
+				r.Logs[len(r.Logs)-1] = &l
+			})
+		}, "another one"},
+		{"receipt of another block", func(p *proxy) {
+			p.receipt = receipt(func(r *types.Receipt) { r.BlockHash = common.Hash{1} })
+		}, "another block"},
+		{"another transaction", func(p *proxy) {
+			p.tx = func(tx *types.Transaction) *types.Transaction {
+				if tx.Hash() == victim {
+					return other
+				}
+				return tx
 			}
-			return tx
-		}}, "another one"},
-		{"another block's header", proxy{header: func(h *types.Header) *types.Header {
-			if h.Number.Uint64() == want[2].BlockNumber.Uint64() {
-				c := types.CopyHeader(h)
-				c.Number = big.NewInt(1)
-				return c
+		}, "another one"},
+		{"another block's header", func(p *proxy) {
+			p.header = func(h *types.Header) *types.Header {
+				if h.Number.Uint64() == want[2].BlockNumber.Uint64() {
+					c := types.CopyHeader(h)
+					c.Number = big.NewInt(1)
+					return c
+				}
+				return h
 			}
-			return h
-		}}, "is not block"},
+		}, "is not block"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p := c.p
-			p.Node = f.node
-			h, err := New(&p, Options{}).Wallet(context.Background(), addr(f.alice), []common.Address{f.vester})
+			p := &proxy{Node: f.node}
+			c.bend(p)
+			h, err := New(p, Options{}).Wallet(context.Background(), addr(f.alice), []common.Address{f.vester})
 			if err != nil {
 				t.Fatal(err)
 			}
