@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"allot/internal/sanitize"
 	"allot/wallet"
@@ -59,9 +60,16 @@ func (s *scan) vesterEvent(l types.Log, vester common.Address) (pending, bool) {
 	return p, true
 }
 
-// checkers is how many logs are checked at once: each check waits on the
-// node for a transaction, a receipt and, once a block, a header.
+// checkers is how many blocks or logs are checked at once: each check
+// waits on the node.
 const checkers = 8
+
+// blockAtOnce is how many logs of one block make the check read the whole
+// block and all its receipts in two requests rather than a transaction
+// and a receipt a log: a node reads a block's receipts to answer for one,
+// so a block of many claims is read once, and a block of one claim among
+// a public chain's hundreds of transactions is not read whole.
+const blockAtOnce = 4
 
 // reportEvery is how many checks pass between two progress reports.
 const reportEvery = 256
@@ -82,39 +90,31 @@ func (s *scan) check(ctx context.Context) ([]Event, error) {
 		signer:  types.LatestSignerForChainID(id),
 		headers: map[common.Hash]*headerRead{},
 		symbols: map[common.Address]string{},
+		events:  make([]Event, len(s.found)),
+		keep:    make([]bool, len(s.found)),
 	}
 	for _, p := range s.found {
 		if _, ok := c.symbols[p.token]; !ok && p.kind == Claim {
 			c.symbols[p.token] = tokenSymbol(ctx, s.r.node, p.token)
 		}
 	}
+	units := c.units()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	events := make([]Event, len(s.found))
-	keep := make([]bool, len(s.found))
-	var next, checked atomic.Int64
+	var next atomic.Int64
 	var failed error
 	var failOnce sync.Once
-	var reportMu sync.Mutex
 	var wg sync.WaitGroup
-	for range min(checkers, len(s.found)) {
+	for range min(checkers, len(units)) {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(s.found) {
+				if i >= len(units) {
 					return
 				}
-				e, ok, err := c.one(ctx, s.found[i])
-				if err != nil {
+				if err := c.unit(ctx, units[i]); err != nil {
 					failOnce.Do(func() { failed = err; cancel() })
 					return
-				}
-				events[i], keep[i] = e, ok
-				if n := checked.Add(1); n%reportEvery == 0 || int(n) == len(s.found) {
-					reportMu.Lock()
-					s.progress.Checked = max(s.progress.Checked, int(n))
-					s.report()
-					reportMu.Unlock()
 				}
 			}
 		})
@@ -123,9 +123,9 @@ func (s *scan) check(ctx context.Context) ([]Event, error) {
 	if failed != nil {
 		return nil, failed
 	}
-	out := events[:0]
-	for i, e := range events {
-		if keep[i] {
+	out := c.events[:0]
+	for i, e := range c.events {
+		if c.keep[i] {
 			out = append(out, e)
 		}
 	}
@@ -133,7 +133,7 @@ func (s *scan) check(ctx context.Context) ([]Event, error) {
 }
 
 // checker holds what the checks share: the chain's signer, the blocks
-// read and the tokens' symbols.
+// read and the tokens' symbols, and what they found.
 type checker struct {
 	scan    *scan
 	node    Node
@@ -142,6 +142,13 @@ type checker struct {
 
 	mu      sync.Mutex
 	headers map[common.Hash]*headerRead
+
+	// The event of each log found, and whether it is kept; each index is
+	// written by one check.
+	events  []Event
+	keep    []bool
+	checked atomic.Int64
+	report  sync.Mutex
 }
 
 type headerRead struct {
@@ -149,6 +156,122 @@ type headerRead struct {
 	header *types.Header
 	err    error
 }
+
+// units groups the logs found into what one check reads: the logs of a
+// block that holds at least blockAtOnce of them, or one log.
+func (c *checker) units() [][]int {
+	byBlock := map[common.Hash][]int{}
+	var order []common.Hash
+	for i, p := range c.scan.found {
+		h := p.log.BlockHash
+		if _, ok := byBlock[h]; !ok {
+			order = append(order, h)
+		}
+		byBlock[h] = append(byBlock[h], i)
+	}
+	var units [][]int
+	for _, h := range order {
+		if logs := byBlock[h]; len(logs) >= blockAtOnce {
+			units = append(units, logs)
+			continue
+		}
+		for _, i := range byBlock[h] {
+			units = append(units, []int{i})
+		}
+	}
+	return units
+}
+
+// unit checks the logs of one unit and records their events.
+func (c *checker) unit(ctx context.Context, logs []int) error {
+	if len(logs) >= blockAtOnce {
+		done, err := c.block(ctx, logs)
+		if err != nil || done {
+			return err
+		}
+		// The node cannot give a block's receipts: a log at a time.
+	}
+	for _, i := range logs {
+		p := c.scan.found[i]
+		tx, receipt, header, why, err := c.readOne(ctx, p.log)
+		if err != nil {
+			return err
+		}
+		c.record(i, p, tx, receipt, header, why)
+	}
+	return nil
+}
+
+// record checks log i against what was read for it, and keeps its event
+// or says why not.
+func (c *checker) record(i int, p pending, tx *types.Transaction, receipt *types.Receipt, header *types.Header, why string) {
+	if why == "" {
+		c.events[i], c.keep[i], why = c.event(p, tx, receipt, header)
+	}
+	if why != "" && why != otherAllocation {
+		c.scan.warnf("skipped the %s in transaction %s (block %d): %s", p.kind, p.log.TxHash.Hex(), p.log.BlockNumber, why)
+	}
+	if n := c.checked.Add(1); n%reportEvery == 0 || int(n) == len(c.scan.found) {
+		c.report.Lock()
+		c.scan.progress.Checked = max(c.scan.progress.Checked, int(n))
+		c.scan.report()
+		c.report.Unlock()
+	}
+}
+
+// block reads a block and all its receipts, and checks the logs of it.
+// done is false when the node does not serve a block's receipts.
+func (c *checker) block(ctx context.Context, logs []int) (done bool, err error) {
+	first := c.scan.found[logs[0]].log
+	receipts, err := c.node.BlockReceipts(ctx, rpc.BlockNumberOrHashWithHash(first.BlockHash, false))
+	var answer rpc.Error
+	switch {
+	case errors.As(err, &answer) && answer.ErrorCode() == methodNotFound:
+		return false, nil
+	case errors.Is(err, ethereum.NotFound):
+		receipts = nil
+	case err != nil:
+		return false, fmt.Errorf("receipts of block %s: %w", first.BlockHash.Hex(), err)
+	}
+	block, err := c.node.BlockByHash(ctx, first.BlockHash)
+	switch {
+	case errors.Is(err, ethereum.NotFound):
+		block = nil
+	case err != nil:
+		return false, fmt.Errorf("block %s: %w", first.BlockHash.Hex(), err)
+	}
+	for _, i := range logs {
+		p := c.scan.found[i]
+		l := p.log
+		var why string
+		var tx *types.Transaction
+		var receipt *types.Receipt
+		switch n := int(l.TxIndex); {
+		case block == nil || receipts == nil:
+			why = fmt.Sprintf("the node does not know its block %s", l.BlockHash.Hex())
+		case block.NumberU64() != l.BlockNumber:
+			why = fmt.Sprintf("the node's block %s is not block %d", l.BlockHash.Hex(), l.BlockNumber)
+		case len(receipts) != len(block.Transactions()):
+			why = fmt.Sprintf("the node gives %d receipts for the %d transactions of its block", len(receipts), len(block.Transactions()))
+		case n >= len(receipts):
+			why = fmt.Sprintf("its block holds no transaction %d", n)
+		default:
+			tx, receipt = block.Transactions()[n], receipts[n]
+			if tx.Hash() != l.TxHash {
+				why = fmt.Sprintf("the node's transaction is another one, %s", tx.Hash().Hex())
+			}
+		}
+		var header *types.Header
+		if block != nil {
+			header = block.Header()
+		}
+		c.record(i, p, tx, receipt, header, why)
+	}
+	return true, nil
+}
+
+// methodNotFound is the JSON-RPC error of a method a node does not have.
+const methodNotFound = -32601
 
 // header reads a block's header once, however many logs it holds.
 func (c *checker) header(ctx context.Context, hash common.Hash) (*types.Header, error) {
@@ -163,47 +286,52 @@ func (c *checker) header(ctx context.Context, hash common.Hash) (*types.Header, 
 	return r.header, r.err
 }
 
-// one checks a log against its transaction, its receipt and its block.
-// ok is false when the log is skipped (with a warning when the node's
-// answers do not hold together, silently when it is another allocation's
-// claim); err is a failure to read (the node down, ctx ended).
-func (c *checker) one(ctx context.Context, p pending) (e Event, ok bool, err error) {
-	l := p.log
-	skip := func(format string, args ...any) (Event, bool, error) {
-		c.scan.warnf("skipped the %s in transaction %s (block %d): %s", p.kind, l.TxHash.Hex(), l.BlockNumber, fmt.Sprintf(format, args...))
-		return Event{}, false, nil
-	}
-	tx, _, err := c.node.TransactionByHash(ctx, l.TxHash)
+// readOne reads a log's transaction, receipt and block header. why says
+// what the node answered that does not fit the log; err is a failure to
+// read (the node down, ctx ended).
+func (c *checker) readOne(ctx context.Context, l types.Log) (tx *types.Transaction, receipt *types.Receipt, header *types.Header, why string, err error) {
+	tx, _, err = c.node.TransactionByHash(ctx, l.TxHash)
 	switch {
 	case errors.Is(err, ethereum.NotFound):
-		return skip("the node does not know the transaction of its log")
+		return nil, nil, nil, "the node does not know the transaction of its log", nil
 	case err != nil:
-		return Event{}, false, fmt.Errorf("transaction %s: %w", l.TxHash.Hex(), err)
+		return nil, nil, nil, "", fmt.Errorf("transaction %s: %w", l.TxHash.Hex(), err)
 	case tx.Hash() != l.TxHash:
-		return skip("the node's transaction is another one, %s", tx.Hash().Hex())
+		return nil, nil, nil, fmt.Sprintf("the node's transaction is another one, %s", tx.Hash().Hex()), nil
 	}
-	receipt, err := c.node.TransactionReceipt(ctx, l.TxHash)
+	receipt, err = c.node.TransactionReceipt(ctx, l.TxHash)
 	switch {
 	case errors.Is(err, ethereum.NotFound):
-		return skip("the node has no receipt for it")
+		return nil, nil, nil, "the node has no receipt for it", nil
 	case err != nil:
-		return Event{}, false, fmt.Errorf("receipt of %s: %w", l.TxHash.Hex(), err)
+		return nil, nil, nil, "", fmt.Errorf("receipt of %s: %w", l.TxHash.Hex(), err)
 	}
-	if why := disagreement(receipt, l); why != "" {
-		return skip("its receipt disagrees with its log: %s", why)
-	}
-	header, err := c.header(ctx, l.BlockHash)
+	header, err = c.header(ctx, l.BlockHash)
 	switch {
 	case errors.Is(err, ethereum.NotFound):
-		return skip("the node does not know its block %s", l.BlockHash.Hex())
+		return nil, nil, nil, fmt.Sprintf("the node does not know its block %s", l.BlockHash.Hex()), nil
 	case err != nil:
-		return Event{}, false, fmt.Errorf("block %s: %w", l.BlockHash.Hex(), err)
+		return nil, nil, nil, "", fmt.Errorf("block %s: %w", l.BlockHash.Hex(), err)
 	case header.Number == nil || !header.Number.IsUint64() || header.Number.Uint64() != l.BlockNumber:
-		return skip("the node's block %s is not block %d", l.BlockHash.Hex(), l.BlockNumber)
+		return nil, nil, nil, fmt.Sprintf("the node's block %s is not block %d", l.BlockHash.Hex(), l.BlockNumber), nil
+	}
+	return tx, receipt, header, "", nil
+}
+
+// otherAllocation is event's answer for another allocation's claim, which
+// is no warning: its tokens went to the same address.
+const otherAllocation = "another allocation's"
+
+// event checks a log against its transaction, receipt and block, and
+// makes its event; why says what does not agree.
+func (c *checker) event(p pending, tx *types.Transaction, receipt *types.Receipt, header *types.Header) (e Event, ok bool, why string) {
+	l := p.log
+	if why := disagreement(receipt, l); why != "" {
+		return Event{}, false, "its receipt disagrees with its log: " + why
 	}
 	sender, err := types.Sender(c.signer, tx)
 	if err != nil {
-		return skip("its sender cannot be recovered: %v", err)
+		return Event{}, false, fmt.Sprintf("its sender cannot be recovered: %v", err)
 	}
 	e = Event{
 		Kind:     p.kind,
@@ -218,24 +346,24 @@ func (c *checker) one(ctx context.Context, p pending) (e Event, ok bool, err err
 	if p.kind != Claim {
 		e.Allocation = sanitize.Truncate(p.allocation, maxAllocationID)
 		e.NewBeneficiary = p.newBeneficiary
-		return e, true, nil
+		return e, true, ""
 	}
 	recipient, clean := topicAddress(l.Topics[2])
 	if len(l.Topics) != 3 || len(l.Data) != 32 || !clean {
-		return skip("the log is not an ERC-20 Transfer")
+		return Event{}, false, "the log is not an ERC-20 Transfer"
 	}
 	if to := tx.To(); to == nil || *to != p.vester {
-		return skip("the transaction is not a call of vester %s (a contract may have called it: its input cannot name the allocation)", p.vester.Hex())
+		return Event{}, false, fmt.Sprintf("the transaction is not a call of vester %s (a contract may have called it: its input cannot name the allocation)", p.vester.Hex())
 	}
 	w, err := decodeWithdraw(tx.Data())
 	if err != nil {
-		return skip("%v", err)
+		return Event{}, false, err.Error()
 	}
 	if c.scan.allocation != "" && w.allocation != c.scan.allocation {
-		return Event{}, false, nil
+		return Event{}, false, otherAllocation
 	}
 	if w.handler != (common.Address{}) && w.handler != recipient {
-		return skip("the withdraw names post-claim handler %s, the tokens went to %s", w.handler.Hex(), recipient.Hex())
+		return Event{}, false, fmt.Sprintf("the withdraw names post-claim handler %s, the tokens went to %s", w.handler.Hex(), recipient.Hex())
 	}
 	e.Allocation = sanitize.Truncate(w.allocation, maxAllocationID)
 	e.Token, e.Symbol = p.token, c.symbols[p.token]
@@ -243,7 +371,7 @@ func (c *checker) one(ctx context.Context, p pending) (e Event, ok bool, err err
 	e.Recipient = recipient
 	e.Handler = w.handler != (common.Address{})
 	e.Fee = tx.Value()
-	return e, true, nil
+	return e, true, ""
 }
 
 // maxAllocationID bounds an allocation id as shown: a UUID has 36

@@ -23,6 +23,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"allot/internal/sanitize"
 	"allot/wallet/vesting"
@@ -38,6 +39,8 @@ type Node interface {
 	HeaderByHash(ctx context.Context, hash common.Hash) (*types.Header, error)
 	TransactionByHash(ctx context.Context, hash common.Hash) (tx *types.Transaction, isPending bool, err error)
 	TransactionReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error)
+	BlockByHash(ctx context.Context, hash common.Hash) (*types.Block, error)
+	BlockReceipts(ctx context.Context, block rpc.BlockNumberOrHash) ([]*types.Receipt, error)
 }
 
 // Kind is what an event of an allocation's life is.
