@@ -22,10 +22,12 @@ const DefaultChainID = 31337
 //
 // A chain integration deploys the World (Seed) on its chain, implements
 // Chain over it, and passes both to New. The sandbox then reads the chain's
-// events itself (Staked on the staking contracts, Withdrawn on the
-// vesters) before every answer that depends on them: a stake mined in the
-// latest block is in the stake lists and pool totals, and a claim mined
-// there is no longer claimable.
+// staking contracts' Staked events itself before every answer that
+// depends on them, so that a stake mined in the latest block is in the
+// stake lists and pool totals; and it reads a vester's schedules(id) and
+// token balance for every claim it answers, so that a claim mined there is
+// no longer claimable (D18: the production vester emits no event of its
+// own on a claim).
 type Chain interface {
 	// ChainID is the id claim and stake instructions are built for.
 	ChainID() uint64
@@ -50,6 +52,10 @@ type Chain interface {
 	// FilterLogs returns the logs q matches, as ethclient.Client does
 	// (eth_getLogs).
 	FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error)
+	// CallContract runs a call on the newest block (number nil) or on
+	// block number, as ethclient.Client does (eth_call): the sandbox reads
+	// its vesters' schedules(id) with it.
+	CallContract(ctx context.Context, call ethereum.CallMsg, number *big.Int) ([]byte, error)
 }
 
 func (s *Server) chainID() uint64 {

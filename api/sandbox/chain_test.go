@@ -31,6 +31,9 @@ type fakeChain struct {
 	extra  []types.Log            // returned by every FilterLogs: a hostile node's
 	// failLogsFrom > 0 fails FilterLogs from that block on.
 	failLogsFrom uint64
+	// schedules answers a vester's schedules(id), by allocation id; an
+	// allocation not in it reads all zero, as on a vester.
+	schedules map[string]vesterState
 }
 
 func (c *fakeChain) ChainID() uint64 { return c.id }
@@ -95,6 +98,28 @@ func (c *fakeChain) FilterLogs(_ context.Context, q ethereum.FilterQuery) ([]typ
 	return out, nil
 }
 
+// CallContract answers schedules(string) of any address.
+func (c *fakeChain) CallContract(_ context.Context, call ethereum.CallMsg, _ *big.Int) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fail {
+		return nil, errors.New("node unreachable")
+	}
+	if len(call.Data) < 4 || string(call.Data[:4]) != string(schedulesMethod.ID) {
+		return nil, errors.New("execution reverted")
+	}
+	args, err := schedulesMethod.Inputs.Unpack(call.Data[4:])
+	if err != nil {
+		return nil, err
+	}
+	v := c.schedules[args[0].(string)]
+	if v.withdrawn == nil {
+		v.withdrawn = new(big.Int)
+	}
+	zero := new(big.Int)
+	return schedulesMethod.Outputs.Pack(v.withdrawalAddress, v.terminated, v.withdrawn, zero, zero, zero)
+}
+
 // mine adds a block holding logs, a second after its parent; replace > 0
 // first drops that many blocks from the head, as a reorg does.
 func (c *fakeChain) mine(replace int, logs ...types.Log) uint64 {
@@ -125,7 +150,7 @@ func TestChainSeam(t *testing.T) {
 	chain := &fakeChain{
 		id:        1337,
 		addresses: map[string]common.Address{token.ID: tokenAddr, vester.ID: vesterAddr, pool.ID: poolAddr},
-		balances:  map[[2]common.Address]*big.Int{{tokenAddr, vesterAddr}: units(42, 5, 1)},
+		balances:  map[[2]common.Address]*big.Int{{tokenAddr, vesterAddr}: units(42_000_000, 5, 1)},
 		// A chain whose head is a month ahead of the clock.
 		now: testStart.Add(30 * 24 * time.Hour),
 	}
@@ -141,7 +166,7 @@ func TestChainSeam(t *testing.T) {
 		} `json:"items"`
 	}
 	e.admin("POST", "contracts", obj{"tokenId": token.ID}).result(t, &list)
-	if c := list.Items[0]; c.Address != vesterAddr.Hex() || c.Balance != "42.5" {
+	if c := list.Items[0]; c.Address != vesterAddr.Hex() || c.Balance != "42000000.5" {
 		t.Errorf("vester on chain: %+v", c)
 	}
 	// A contract the chain does not have keeps its synthetic address and

@@ -32,9 +32,11 @@ type instruction struct {
 }
 
 // claim serves allocations/{id}/claim (D7): one transaction calling the
-// vester's withdraw for what the beneficiary asks, by default everything
-// claimable now. Claimable is what the schedule has unlocked at the unlock
-// time (Chain.Now, else the clock) less what SetWithdrawn recorded.
+// vester's withdraw for what the sender asks, by default everything
+// claimable now. The sender is the allocation's beneficiary or its
+// withdrawal address (D18). Claimable is what the vester would pay at the
+// unlock time (Chain.Now, else the clock): see vesterState.claimable. A
+// distribution with a post-claim handler is claimed through it.
 func (s *Server) claim(c *call) (any, error) {
 	var p problems
 	id := c.r.PathValue("id")
@@ -57,38 +59,40 @@ func (s *Server) claim(c *call) (any, error) {
 	if !ok {
 		return nil, errNotFound("no allocation %s", id)
 	}
-	if sender != a.Beneficiary() {
-		return nil, errInvalid("sender", "is not the beneficiary of this allocation")
-	}
 	now, err := s.unlockTime(c.ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.catchUp(c.ctx); err != nil {
+	state, err := s.vesterState(c.ctx, a)
+	if err != nil {
 		return nil, err
 	}
-	claimable := a.Args.Unlocked(now)
-	claimable.Sub(claimable, s.withdrawnOf(a))
-	if claimable.Sign() < 0 {
-		claimable.SetInt64(0)
+	if sender != a.Beneficiary() && sender != state.recipient(a) {
+		return nil, errInvalid("sender", "is neither the beneficiary of this allocation nor the address its claims go to")
 	}
+	claimable, why := state.claimable(a, now)
 	switch {
 	case !hasAmount && claimable.Sign() == 0:
-		return nil, errInvalid("amount", "nothing of this allocation is claimable now")
+		return nil, errInvalid("amount", withReason("nothing of this allocation is claimable now", why))
 	case !hasAmount:
 		amount = claimable
 	case amount.Cmp(claimable) > 0:
-		return nil, errInvalid("amount", fmt.Sprintf("is more than the %s claimable now", formatUnits(claimable)))
+		return nil, errInvalid("amount", withReason(fmt.Sprintf("is more than the %s claimable now", formatUnits(claimable)), why))
 	}
 	proof, err := a.Proof()
 	if err != nil {
 		return nil, err
 	}
-	data, err := packWithdraw(amount, a.RootIndex, a.DecodableArgs, proof)
+	d := a.distribution
+	var data []byte
+	if d.Handler != nil {
+		data, err = packWithdrawThrough(amount, a.RootIndex, a.DecodableArgs, proof, s.address(d.Handler.ID, d.Handler.Address))
+	} else {
+		data, err = packWithdraw(amount, a.RootIndex, a.DecodableArgs, proof)
+	}
 	if err != nil {
 		return nil, err
 	}
-	d := a.distribution
 	ids := s.addTransactions(ActionClaim, []Transaction{{
 		ContractID:    d.ContractID,
 		TokenID:       d.TokenID,
@@ -107,12 +111,20 @@ func (s *Server) claim(c *call) (any, error) {
 	}}}, nil
 }
 
+// withReason is msg, followed by why when there is one.
+func withReason(msg, why string) string {
+	if why == "" {
+		return msg
+	}
+	return msg + ": " + why
+}
+
 // SetWithdrawn records that total base units of an allocation have been
-// withdrawn so far, across all its claims, for a sandbox whose chain it
-// cannot read the events of (with a Chain it reads the vesters' Withdrawn
-// events itself, and the larger of the two totals counts). Totals only
-// grow: a smaller total than the one recorded is ignored, so reports may
-// repeat or arrive out of order.
+// withdrawn so far, across all its claims, for a sandbox whose vester is
+// not on a chain it reads (with one it reads the vester's schedules(id),
+// and the larger of the two totals counts). Totals only grow: a smaller
+// total than the one recorded is ignored, so reports may repeat or arrive
+// out of order.
 func (s *Server) SetWithdrawn(allocationID string, total *big.Int) error {
 	a, ok := s.world.Allocation(allocationID)
 	if !ok {
@@ -127,18 +139,6 @@ func (s *Server) SetWithdrawn(allocationID string, total *big.Int) error {
 		s.withdrawn[a.ID] = new(big.Int).Set(total)
 	}
 	return nil
-}
-
-// withdrawnOf is what an allocation has withdrawn: the chain's events' sum,
-// or what SetWithdrawn reported when that is more.
-func (s *Server) withdrawnOf(a *Allocation) *big.Int {
-	onChain := s.chainWithdrawn(a.ID)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if w := s.withdrawn[a.ID]; w != nil && w.Cmp(onChain) > 0 {
-		return new(big.Int).Set(w)
-	}
-	return onChain
 }
 
 // countryCodes are the officially assigned ISO 3166-1 alpha-2 codes.

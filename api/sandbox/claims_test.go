@@ -228,14 +228,17 @@ func TestClaimableFollowsClockAndWithdrawals(t *testing.T) {
 
 // TestCallsMatchTheContracts checks the sandbox's calldata against the ABI
 // of the project's compiled contracts, so that claims and stakes built here
-// run on the sandbox chain.
+// run on the sandbox chain, and the vester's getter is read as declared.
 func TestCallsMatchTheContracts(t *testing.T) {
 	for _, tc := range []struct {
-		contract, method string
-		id               []byte
+		contract string
+		method   abi.Method
+		payable  bool
 	}{
-		{assets.VesterContract, "withdraw", withdrawMethod.ID},
-		{assets.StakingContract, "stake", stakeMethod.ID},
+		{assets.VesterContract, withdrawMethod, true},
+		{assets.VesterContract, withdrawThroughMethod, true},
+		{assets.VesterContract, schedulesMethod, false},
+		{assets.StakingContract, stakeMethod, true},
 	} {
 		artifact, err := assets.Contract(tc.contract)
 		if err != nil {
@@ -245,9 +248,29 @@ func TestCallsMatchTheContracts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, ok := parsed.Methods[tc.method]
-		if !ok || !bytes.Equal(m.ID, tc.id) || !m.IsPayable() {
-			t.Errorf("%s.%s: compiled %x payable %v, sandbox %x", tc.contract, tc.method, m.ID, m.IsPayable(), tc.id)
+		var found bool
+		for _, m := range parsed.Methods {
+			if m.Sig != tc.method.Sig {
+				continue
+			}
+			found = true
+			if !bytes.Equal(m.ID, tc.method.ID) || m.IsPayable() != tc.payable {
+				t.Errorf("%s.%s: compiled %x payable %v, sandbox %x", tc.contract, m.Sig, m.ID, m.IsPayable(), tc.method.ID)
+			}
+			if tc.method.Outputs == nil {
+				continue // the sandbox reads no result
+			}
+			if len(m.Outputs) != len(tc.method.Outputs) {
+				t.Errorf("%s.%s: compiled %d results, sandbox %d", tc.contract, m.Sig, len(m.Outputs), len(tc.method.Outputs))
+			}
+			for i, out := range tc.method.Outputs {
+				if i < len(m.Outputs) && m.Outputs[i].Type.String() != out.Type.String() {
+					t.Errorf("%s.%s result %d: compiled %s, sandbox %s", tc.contract, m.Sig, i, m.Outputs[i].Type, out.Type)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s has no %s", tc.contract, tc.method.Sig)
 		}
 	}
 }

@@ -72,6 +72,18 @@
 //
 // Without a Chain the sandbox shows synthetic addresses and seed balances
 // and builds instructions for chain 31337; see Chain for the seam a real
-// chain plugs into: with one, the stake lists, pool totals and claimable
-// amounts follow the chain's Staked and Withdrawn events.
+// chain plugs into: with one, the stake lists and pool totals follow the
+// chain's Staked events, and the claimable amounts the vesters' state
+// (schedules(id) and token balance, D18).
+//
+// # Allocation states
+//
+// The seed gives some demo allocations a Life (D18): claimed in part,
+// cancelled, revoked, transferred to another demo wallet, on an
+// underfunded vester, and claimed through a post-claim handler.
+// Fixtures.AllocationStates names each fixture allocation's state. A
+// claim answer follows the vester: the recipient is its withdrawal
+// address, a revoked allocation has nothing claimable, an underfunded
+// vester pays no more than it holds, and a distribution with a handler is
+// claimed through the vester's second withdraw.
 package sandbox

@@ -5,7 +5,8 @@ package sandbox
 // belongs with the first of the others: the first two allocations are in
 // the first contract's distribution of the first token, belong to wallets 0
 // and 1, and are partly unlocked, so that requests built from the first ids
-// succeed.
+// succeed. The last allocations show the other states an allocation can be
+// in on the vester (AllocationStates).
 type Fixtures struct {
 	BaseURL        string   `json:"baseUrl"`
 	PortalURL      string   `json:"portalUrl"`
@@ -21,13 +22,19 @@ type Fixtures struct {
 	ContractIDs    []string       `json:"contractIds"`
 	AdminWalletIDs []string       `json:"adminWalletIds"`
 	// PoolIDs are every pool, token by token, in list order.
-	PoolIDs       []string        `json:"poolIds"`
-	BigPoolID     string          `json:"bigPoolId"`
-	AllocationIDs []string        `json:"allocationIds"`
-	SigninDomain  string          `json:"signinDomain"`
-	ChainID       uint64          `json:"chainId"`
-	KeystoreDir   string          `json:"keystoreDir"`
-	Wallets       []FixtureWallet `json:"wallets"`
+	PoolIDs       []string `json:"poolIds"`
+	BigPoolID     string   `json:"bigPoolId"`
+	AllocationIDs []string `json:"allocationIds"`
+	// AllocationStates names the state the seed left each allocation of
+	// AllocationIDs in, by id: StateActive for the first ones, then one
+	// allocation in each other state (StateClaimedInPart, StateCancelled,
+	// StateRevoked, StateTransferred, StateUnderfunded,
+	// StateThroughHandler), which come last in AllocationIDs.
+	AllocationStates map[string]string `json:"allocationStates"`
+	SigninDomain     string            `json:"signinDomain"`
+	ChainID          uint64            `json:"chainId"`
+	KeystoreDir      string            `json:"keystoreDir"`
+	Wallets          []FixtureWallet   `json:"wallets"`
 }
 
 // FixtureToken is a seeded token's name and symbol.
@@ -75,8 +82,13 @@ func (s *Server) Fixtures() Fixtures {
 	for _, p := range w.Pools {
 		f.PoolIDs = append(f.PoolIDs, p.ID)
 	}
+	f.AllocationStates = map[string]string{}
 	for _, a := range w.FixtureAllocations {
 		f.AllocationIDs = append(f.AllocationIDs, a.ID)
+		f.AllocationStates[a.ID] = StateActive
+		if a.Life != nil {
+			f.AllocationStates[a.ID] = a.Life.State
+		}
 	}
 	for i, wallet := range w.Wallets {
 		f.Wallets = append(f.Wallets, FixtureWallet{

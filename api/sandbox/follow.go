@@ -10,23 +10,18 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
-// The events the sandbox reads from its chain. Like the calls in
-// calldata.go they are declared here, not taken from the compiled
-// contracts, so that this package stays an independent reading of them.
-var (
-	// stakedTopic is Staking's Staked(address indexed staker, uint256 indexed index, uint256 amount).
-	stakedTopic = crypto.Keccak256Hash([]byte("Staked(address,uint256,uint256)"))
-	// withdrawnTopic is the vester's
-	// Withdrawn(address indexed beneficiary, uint32 indexed rootIndex, string allocationId, uint256 amount).
-	withdrawnTopic = crypto.Keccak256Hash([]byte("Withdrawn(address,uint32,string,uint256)"))
-	withdrawnData  = abi.Arguments{argument("allocationId", "string"), argument("amount", "uint256")}
-)
+// stakedTopic is Staking's Staked(address indexed staker, uint256 indexed
+// index, uint256 amount), the event the sandbox reads from its chain. Like
+// the calls in calldata.go it is declared here, not taken from the
+// compiled contracts, so that this package stays an independent reading of
+// it. (A vester emits no event of its own on a claim, D18: the sandbox
+// reads its schedules(id) instead.)
+var stakedTopic = crypto.Keccak256Hash([]byte("Staked(address,uint256,uint256)"))
 
 const (
 	// logChunk is the most blocks one eth_getLogs asks for: public nodes
@@ -60,23 +55,21 @@ type stakeAsk struct {
 }
 
 // follower keeps what the sandbox read from its chain's events: the stakes
-// made on it and what each allocation withdrew. The server catches up with
+// made on it. The server catches up with
 // the chain's head before every answer that depends on them (catchUp), so
 // they follow the chain within the block that changed them. A reorg that
 // removes a block read before starts over from the world's first block.
 type follower struct {
-	mu        sync.Mutex
-	next      uint64                  // the next block to read
-	hash      common.Hash             // the hash of block next-1, once a block was read
-	stakes    map[string][]chainStake // pool id -> stakes in chain order
-	stakeN    int
-	withdrawn map[string]*big.Int // allocation id -> base units
-	asks      []stakeAsk          // newest last
+	mu     sync.Mutex
+	next   uint64                  // the next block to read
+	hash   common.Hash             // the hash of block next-1, once a block was read
+	stakes map[string][]chainStake // pool id -> stakes in chain order
+	stakeN int
+	asks   []stakeAsk // newest last
 
 	// Set once, at the first catch-up.
-	watch   []common.Address
-	pools   map[common.Address][]*Pool // the pools staking into an address, in list order
-	vesters map[common.Address]*Distribution
+	watch []common.Address
+	pools map[common.Address][]*Pool // the pools staking into an address, in list order
 }
 
 // catchUp reads the events of the blocks the chain mined since the last
@@ -135,12 +128,11 @@ func (s *Server) catchUp(ctx context.Context) error {
 	return nil
 }
 
-// watchWorld finds the addresses whose events count: every vester and
-// every address stakes go to.
+// watchWorld finds the addresses whose events count: every address stakes
+// go to.
 func (s *Server) watchWorld() {
 	f := &s.follow
 	f.pools = map[common.Address][]*Pool{}
-	f.vesters = map[common.Address]*Distribution{}
 	for _, p := range s.world.Pools {
 		addr := s.poolAddress(p)
 		if len(f.pools[addr]) == 0 {
@@ -148,18 +140,12 @@ func (s *Server) watchWorld() {
 		}
 		f.pools[addr] = append(f.pools[addr], p)
 	}
-	for _, d := range s.world.Distributions {
-		addr := s.vesterAddress(d)
-		f.vesters[addr] = d
-		f.watch = append(f.watch, addr)
-	}
 }
 
 // reset forgets what was read, to read again from block first.
 func (f *follower) reset(first uint64) {
 	f.next, f.hash = first, common.Hash{}
 	f.stakes, f.stakeN = map[string][]chainStake{}, 0
-	f.withdrawn = map[string]*big.Int{}
 	for i := range f.asks {
 		f.asks[i].used = false
 	}
@@ -172,7 +158,7 @@ func (s *Server) readBlocks(ctx context.Context, from, to uint64) error {
 		FromBlock: new(big.Int).SetUint64(from),
 		ToBlock:   new(big.Int).SetUint64(to),
 		Addresses: f.watch,
-		Topics:    [][]common.Hash{{stakedTopic, withdrawnTopic}},
+		Topics:    [][]common.Hash{{stakedTopic}},
 	})
 	if err != nil {
 		return fmt.Errorf("follow the chain: logs of blocks %d to %d: %w", from, to, err)
@@ -195,11 +181,8 @@ func (s *Server) readBlocks(ctx context.Context, from, to uint64) error {
 		times[l.BlockNumber] = time.Unix(int64(h.Time), 0).UTC()
 	}
 	for _, l := range logs {
-		switch l.Topics[0] {
-		case stakedTopic:
+		if l.Topics[0] == stakedTopic {
 			f.staked(l, times[l.BlockNumber])
-		case withdrawnTopic:
-			f.withdrew(s.world, l)
 		}
 	}
 	return nil
@@ -249,33 +232,6 @@ func firstActive(pools []*Pool) *Pool {
 	return pools[0]
 }
 
-// withdrew records a Withdrawn event of a distribution's own allocation.
-func (f *follower) withdrew(w *World, l types.Log) {
-	d := f.vesters[l.Address]
-	if d == nil {
-		return
-	}
-	values, err := withdrawnData.Unpack(l.Data)
-	if err != nil || len(values) != 2 {
-		return
-	}
-	id, ok1 := values[0].(string)
-	amount, ok2 := values[1].(*big.Int)
-	if !ok1 || !ok2 {
-		return
-	}
-	a, ok := w.Allocation(id)
-	if !ok || a.DistributionID != d.ID {
-		return
-	}
-	total := f.withdrawn[a.ID]
-	if total == nil {
-		total = new(big.Int)
-		f.withdrawn[a.ID] = total
-	}
-	total.Add(total, amount)
-}
-
 // askedStake remembers the parameters given for a stake, newest last.
 func (s *Server) askedStake(p *Pool, wallet common.Address, amount *big.Int) {
 	if s.chain == nil {
@@ -296,17 +252,6 @@ func (s *Server) chainStakes(poolID string) []chainStake {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]chainStake(nil), f.stakes[poolID]...)
-}
-
-// chainWithdrawn returns what the chain says an allocation withdrew.
-func (s *Server) chainWithdrawn(id string) *big.Int {
-	f := &s.follow
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if w := f.withdrawn[id]; w != nil {
-		return new(big.Int).Set(w)
-	}
-	return new(big.Int)
 }
 
 // totalStaked is what a pool holds: its seeded stakes and the chain's.

@@ -21,20 +21,6 @@ func stakedLog(addr, staker common.Address, index int64, amount *big.Int) types.
 	}
 }
 
-// withdrawnLog is a Withdrawn event of the vester at addr.
-func withdrawnLog(t *testing.T, addr common.Address, a *Allocation, amount *big.Int) types.Log {
-	t.Helper()
-	data, err := withdrawnData.Pack(a.ID, amount)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return types.Log{
-		Address: addr,
-		Topics:  []common.Hash{withdrawnTopic, common.BytesToHash(a.Beneficiary().Bytes()), common.BigToHash(big.NewInt(int64(a.RootIndex)))},
-		Data:    data,
-	}
-}
-
 func (e *env) stakes(poolID string, wallet ...string) stakeList {
 	e.t.Helper()
 	body := obj{"stakingPoolId": poolID}
@@ -176,35 +162,6 @@ func TestChainEventsFromElsewhereAreIgnored(t *testing.T) {
 	if l := e.stakes(first.ID); l.Total != len(first.stakes) {
 		t.Errorf("%d stakes listed, want the seeded %d", l.Total, len(first.stakes))
 	}
-}
-
-func TestClaimableFollowsWithdrawnEvents(t *testing.T) {
-	w := sharedWorld()
-	vesterAddr := common.HexToAddress("0x7000")
-	a := w.FixtureAllocations[0]
-	d := a.Distribution()
-	chain := &fakeChain{id: 1337, now: testStart.Add(30 * 24 * time.Hour),
-		addresses: map[string]common.Address{d.ContractID: vesterAddr}}
-	e := newEnv(t, Options{Chain: chain})
-	claimable := func() *big.Int {
-		t.Helper()
-		var claim claimBody
-		e.claim(a.ID, obj{"sender": a.Beneficiary().Hex()}).result(t, &claim)
-		return decodeWithdraw(t, claim.Parameters[0].Instructions[0].Data).Amount
-	}
-	before := claimable()
-	part := new(big.Int).Div(before, big.NewInt(3))
-	chain.mine(0, withdrawnLog(t, vesterAddr, a, part))
-	if got := claimable(); got.Cmp(new(big.Int).Sub(before, part)) != 0 {
-		t.Errorf("claimable %s after withdrawing %s of %s", got, part, before)
-	}
-	// The same event from another vester is not this allocation's.
-	chain.mine(0, withdrawnLog(t, common.HexToAddress("0x7001"), a, part))
-	if got := claimable(); got.Cmp(new(big.Int).Sub(before, part)) != 0 {
-		t.Errorf("claimable %s after another vester's event", got)
-	}
-	chain.fail = true
-	e.admin("POST", "staking/stakes", obj{"stakingPoolId": w.Pools[0].ID}).wantAdminError(t, http.StatusInternalServerError, kindInternal, "")
 }
 
 func parseUnits(t *testing.T, s string) *big.Int {

@@ -26,6 +26,11 @@ type distributionSpec struct {
 	tge      int // days before Start the first unlock happens
 	flags    [4]bool
 	rounds   []roundSpec
+	// fundedPPM, when not 0, funds the vester with this share
+	// (millionths) of what it owes: an underfunded vester.
+	fundedPPM int64
+	// handler names the post-claim handler every claim goes through.
+	handler string
 }
 
 // A roundSpec is one merkle root of a distribution.
@@ -36,6 +41,20 @@ type roundSpec struct {
 	maxTokens int64          //
 	schedules []scheduleSpec // allocation i follows schedules[i%len]
 	demo      []int          // demo wallets that own the round's first allocations
+	// lives are the allocations after the demo ones: each belongs to a
+	// demo wallet and has a Life, a state to demonstrate (D18).
+	lives []lifeSpec
+}
+
+// A lifeSpec is a demo allocation with a life: its wallet, and besides
+// what life says a claim of claimPPM millionths of what had vested at the
+// world's Start (0 for none) and a transfer to another demo wallet
+// (transferTo, -1 for none).
+type lifeSpec struct {
+	wallet     int
+	claimPPM   int64
+	transferTo int
+	life       Life
 }
 
 // A scheduleSpec builds an unlock schedule from the distribution's first
@@ -143,6 +162,14 @@ var distributionSpecs = []distributionSpec{
 		rounds: []roundSpec{{
 			size: 1200, age: 160, minTokens: 1_000, maxTokens: 150_000, demo: []int{0, 1},
 			schedules: []scheduleSpec{{"TGE 10% + 18 monthly", tgeThenMonthly}, {"TGE 15%, cliff, 24 monthly", tgeCliffMonthly}},
+			// The distribution's flags allow cancel, revoke and a transfer
+			// by the benefactor.
+			lives: []lifeSpec{
+				{wallet: 2, transferTo: -1, claimPPM: 400_000, life: Life{State: StateClaimedInPart}},
+				{wallet: 3, transferTo: -1, life: Life{State: StateCancelled, Cancel: true}},
+				{wallet: 0, transferTo: -1, claimPPM: 500_000, life: Life{State: StateRevoked, Revoke: true}},
+				{wallet: 1, transferTo: 2, life: Life{State: StateTransferred}},
+			},
 		}},
 	},
 	{
@@ -175,11 +202,33 @@ var distributionSpecs = []distributionSpec{
 			schedules: []scheduleSpec{{"Monthly over 3 years", monthly36}, {"Annual thirds", annualThirds}},
 		}},
 	},
+	{
+		// Funded with 1% of what it owes: its demo allocation (a tenth of
+		// it, 35% vested at the start) has vested more than it holds.
+		token: 1, contract: "Harbor Grants Vesting", name: "Harbor Grants", kind: ContractVesting,
+		claimFee: ether(10), tge: 180, fundedPPM: 10_000,
+		rounds: []roundSpec{{
+			size: 10, age: 190, minTokens: 20_000, maxTokens: 20_000,
+			schedules: []scheduleSpec{{"TGE 10% + 18 monthly (grants)", tenThenMonthly}},
+			lives:     []lifeSpec{{wallet: 2, transferTo: -1, life: Life{State: StateUnderfunded}}},
+		}},
+	},
+	{
+		// Its claims go to a post-claim vault, not to the wallet.
+		token: 0, contract: "Meridian Locked Grants", name: "Meridian Locked Grants", kind: ContractVesting,
+		claimFee: ether(5), tge: 120, handler: "Meridian Grants Vault",
+		rounds: []roundSpec{{
+			size: 10, age: 130, minTokens: 5_000, maxTokens: 50_000,
+			schedules: []scheduleSpec{{"Monthly over 3 years (locked grants)", monthly36}},
+			lives:     []lifeSpec{{wallet: 3, transferTo: -1, life: Life{State: StateThroughHandler}}},
+		}},
+	},
 }
 
 // seedDistributions lays out every distribution's vester, roots and
 // allocations, amounts and schedules included; seedLeaves encodes them.
 func (w *World) seedDistributions() {
+	var lives []*Allocation // the fixtures list them last
 	for n, spec := range distributionSpecs {
 		token := w.Tokens[spec.token]
 		tge := w.Start.Add(-time.Duration(spec.tge) * day)
@@ -190,6 +239,13 @@ func (w *World) seedDistributions() {
 			ContractID: contract.ID,
 			Name:       spec.name,
 			ClaimFee:   spec.claimFee,
+		}
+		if spec.handler != "" {
+			d.Handler = &Handler{
+				ID:      seedID("post-claim-handler", spec.handler),
+				Name:    spec.handler,
+				Address: syntheticAddress("post-claim-handler/" + spec.handler),
+			}
 		}
 		contract.Distribution = d
 		w.Distributions = append(w.Distributions, d)
@@ -205,12 +261,29 @@ func (w *World) seedDistributions() {
 				a := w.newAllocation(d, spec, round, root, uint32(tge.Unix()), i, rng)
 				root.Allocations = append(root.Allocations, a)
 				contract.Balance.Add(contract.Balance, a.Args.Allocation.TotalAllocation)
-				if i < len(round.demo) {
+				switch {
+				case i < len(round.demo):
 					w.FixtureAllocations = append(w.FixtureAllocations, a)
+				case i < len(round.demo)+len(round.lives):
+					lives = append(lives, a)
+					if claimPPM := round.lives[i-len(round.demo)].claimPPM; claimPPM > 0 {
+						a.Life.Claimed = ppm(a.Args.Unlocked(w.Start), claimPPM)
+					}
 				}
 			}
 		}
+		d.Funded = new(big.Int).Set(contract.Balance)
+		if spec.fundedPPM > 0 {
+			d.Funded = ppm(d.Funded, spec.fundedPPM)
+			contract.Balance.Set(d.Funded)
+		}
+		for _, a := range lives {
+			if a.distribution == d && a.Life.Claimed != nil {
+				contract.Balance.Sub(contract.Balance, a.Life.Claimed)
+			}
+		}
 	}
+	w.FixtureAllocations = append(w.FixtureAllocations, lives...)
 }
 
 // seedLeaves computes every allocation's decodableArgs and leaf, and every
@@ -238,8 +311,17 @@ func (w *World) seedLeaves(ctx context.Context) error {
 func (w *World) newAllocation(d *Distribution, spec distributionSpec, round roundSpec, root *Root, tge uint32, i int, rng *rand.Rand) *Allocation {
 	name := fmt.Sprintf("%s/%d/%d", spec.name, root.Index, i)
 	beneficiary := syntheticAddress("beneficiary/" + name)
-	if i < len(round.demo) {
+	var life *Life
+	switch j := i - len(round.demo); {
+	case i < len(round.demo):
 		beneficiary = w.Wallets[round.demo[i]].Address
+	case j < len(round.lives):
+		l := round.lives[j] // a copy: its life is this allocation's own
+		beneficiary = w.Wallets[l.wallet].Address
+		life = &l.life
+		if l.transferTo >= 0 {
+			life.TransferTo = w.Wallets[l.transferTo].Address
+		}
 	}
 	sched := round.schedules[i%len(round.schedules)]
 	schedule := sched.build(tge)
@@ -264,6 +346,7 @@ func (w *World) newAllocation(d *Distribution, spec distributionSpec, round roun
 			},
 			Schedule: schedule,
 		},
+		Life:         life,
 		distribution: d,
 	}
 	w.Allocations = append(w.Allocations, a)

@@ -44,7 +44,7 @@ type World struct {
 	BigPool *Pool
 	// FixtureAllocations are the allocations the fixtures list, in order:
 	// the first two belong to the first distribution of the first token and
-	// to demo wallets 0 and 1.
+	// to demo wallets 0 and 1; those with a Life come last.
 	FixtureAllocations []*Allocation
 
 	tokens           map[string]*Token
@@ -108,6 +108,23 @@ type Distribution struct {
 	Name       string
 	ClaimFee   *big.Int // wei, the msg.value of withdraw (D8)
 	Roots      []*Root  // Roots[i].Index == i
+	// Funded is what the vester is funded with: its allocations' totals,
+	// or less for an underfunded one, which then pays claims first come,
+	// first served (D18). The contract's Balance starts at it.
+	Funded *big.Int
+	// Handler, when set, is the post-claim handler every claim of the
+	// distribution goes through (D18): the vester allows no direct claim,
+	// and pays the handler, not the wallet.
+	Handler *Handler
+}
+
+// Handler is a post-claim handler a vester forwards claims to: on a chain,
+// a PostClaimVault (assets/contracts) holding them for the withdrawal
+// address.
+type Handler struct {
+	ID      string // a seed record id: Chain.Address finds it
+	Name    string
+	Address common.Address // synthetic, until a chain has it
 }
 
 // Root is one merkle root of a distribution, as merkleRoots(Index) returns it.
@@ -129,6 +146,9 @@ type Allocation struct {
 	DecodableArgs  []byte       // set by Finish
 	Leaf           common.Hash  // set by Finish
 	CreatedAt      time.Time
+	// Life is what the seed does to the allocation once its root is
+	// committed (a demo of D18's states); nil for most.
+	Life *Life
 
 	distribution *Distribution
 }

@@ -199,6 +199,12 @@ func (b *Batch) TransferBeneficiary(vester common.Address, l Leaf, to common.Add
 	b.call("transfer beneficiary on "+vester.Hex(), Vester, vester, "transferBeneficiaryAddress", to, l.RootIndex, l.DecodableArgs, nodes(l.Proof))
 }
 
+// DisallowDirectClaim takes address 0 off vester's handler whitelist: its
+// claims must then name a whitelisted post-claim handler.
+func (b *Batch) DisallowDirectClaim(vester common.Address) {
+	b.call("disallow the direct claim on "+vester.Hex(), Vester, vester, "removePostClaimHandlerToWhitelist", common.Address{})
+}
+
 // Defund takes amount of its tokens back from vester to the deployer.
 func (b *Batch) Defund(vester common.Address, amount *big.Int) {
 	b.call("defund "+vester.Hex(), Vester, vester, "defund", amount)
@@ -248,6 +254,10 @@ func (b *Batch) call(what string, contract *Contract, to common.Address, method 
 	}
 	b.steps = append(b.steps, step{what: what, to: &to, data: data, gas: callGas})
 }
+
+// Fail fails the batch with err, for a caller that cannot queue what it
+// meant to: Transact returns the first error before sending anything.
+func (b *Batch) Fail(err error) { b.fail(err) }
 
 // fail keeps the first error; Transact returns it before sending anything.
 func (b *Batch) fail(err error) {

@@ -278,9 +278,11 @@ func (s *Sandbox) Seeded(ctx context.Context) error {
 
 // deploy puts the world on the chain in one block (an external node may
 // take several): a token per seed token, a vester per distribution (roots
-// in order, funded with all it owes), a staking contract per STAKING
-// contract holding its seeded balance, and the demo wallets' tokens and
-// native coin (topped up to what the world gives them).
+// in order, funded with what the seed says, with its post-claim handler),
+// a staking contract per STAKING contract holding its seeded balance, the
+// demo wallets' tokens and native coin (topped up to what the world gives
+// them), and last the demo allocations' lives (claims, cancels, revokes,
+// transfers) at the chain's time.
 func (s *Sandbox) deploy(ctx context.Context) error {
 	w := s.world
 	head, err := s.Chain.Client().BlockNumber(ctx)
@@ -307,11 +309,18 @@ func (s *Sandbox) deploy(ctx context.Context) error {
 			topUps[wallet.Address] = new(big.Int).Sub(wallet.Native, have)
 		}
 	}
+	now, err := s.Chain.Now(ctx)
+	if err != nil {
+		return fmt.Errorf("chain time: %w", err)
+	}
 	addrs := s.addrs
 	if s.planned {
 		addrs = map[string]common.Address{} // s.addrs is being read
 	}
-	err = s.Chain.Transact(ctx, func(b *chain.Batch) { s.queue(b, addrs, topUps) })
+	err = s.Chain.Transact(ctx, func(b *chain.Batch) {
+		s.queue(b, addrs, topUps)
+		queueLives(b, w, addrs, now)
+	})
 	if err != nil || !s.planned {
 		return err
 	}
@@ -335,18 +344,19 @@ func (s *Sandbox) queue(b *chain.Batch, addrs map[string]common.Address, topUps 
 		token := addrs[c.TokenID]
 		switch {
 		case c.Distribution != nil:
-			vester := b.DeployVester(token, c.Distribution.ClaimFee)
+			d := c.Distribution
+			vester := b.DeployVester(token, d.ClaimFee)
 			addrs[c.ID] = vester
-			owed := new(big.Int)
-			for _, root := range c.Distribution.Roots {
-				b.AddRoot(vester, root.Hash)
-				for _, a := range root.Allocations {
-					owed.Add(owed, a.Args.Allocation.TotalAllocation)
-				}
+			if d.Handler != nil {
+				addrs[d.Handler.ID] = b.DeployPostClaimVault(vester, token)
+				b.DisallowDirectClaim(vester)
 			}
-			if owed.Sign() > 0 {
-				b.Mint(token, b.Deployer(), owed)
-				b.Fund(vester, owed)
+			for _, root := range d.Roots {
+				b.AddRoot(vester, root.Hash)
+			}
+			if d.Funded.Sign() > 0 {
+				b.Mint(token, b.Deployer(), d.Funded)
+				b.Fund(vester, d.Funded)
 			}
 		case c.Type == sandbox.ContractStaking:
 			staking := b.DeployStaking(token, c.PlatformFee)
@@ -370,9 +380,59 @@ func (s *Sandbox) queue(b *chain.Batch, addrs map[string]common.Address, topUps 
 	}
 }
 
+// queueLives queues what the seed does to its demo allocations once their
+// roots are committed (sandbox.Life), as the chain's time now allows: the
+// seeded claim, sent by the deployer for the beneficiary (no more than has
+// vested at now, on a chain behind the world's Start); a transfer and a
+// revoke by the benefactor; a cancel unless the schedule has ended (the
+// vester would refuse it). A transaction is mined at now or later, and
+// vesting only grows, so what is claimable at now stays so.
+func queueLives(b *chain.Batch, w *sandbox.World, addrs map[string]common.Address, now time.Time) {
+	for _, a := range w.FixtureAllocations {
+		life := a.Life
+		if life == nil {
+			continue
+		}
+		d := a.Distribution()
+		vester := addrs[d.ContractID]
+		proof, err := a.Proof()
+		if err != nil {
+			b.Fail(err)
+			return
+		}
+		leaf := chain.Leaf{RootIndex: a.RootIndex, DecodableArgs: a.DecodableArgs, Proof: proof}
+		if life.Claimed != nil {
+			amount := new(big.Int).Set(life.Claimed)
+			if vested := a.Args.Unlocked(now); amount.Cmp(vested) > 0 {
+				amount = vested
+			}
+			if amount.Sign() > 0 {
+				b.Withdraw(vester, leaf, amount, d.ClaimFee)
+			}
+		}
+		if life.TransferTo != (common.Address{}) {
+			b.TransferBeneficiary(vester, leaf, life.TransferTo)
+		}
+		if life.Cancel && now.Add(cancelMargin).Before(sandbox.ScheduleEnd(a)) {
+			b.Cancel(vester, leaf)
+		}
+		if life.Revoke {
+			b.Revoke(vester, leaf)
+		}
+	}
+}
+
+// cancelMargin is how long before a schedule's end a cancel is still
+// queued: the batch is mined a few blocks after now at most.
+const cancelMargin = time.Hour
+
+// KindPostClaimHandler is the Deployed.Kind of a vester's post-claim
+// handler.
+const KindPostClaimHandler = "post-claim handler"
+
 // Deployed is one contract of the world on the chain.
 type Deployed struct {
-	Kind    string // "token", sandbox.ContractVesting, sandbox.ContractAirdrop, sandbox.ContractStaking
+	Kind    string // "token", sandbox.ContractVesting, sandbox.ContractAirdrop, sandbox.ContractStaking, KindPostClaimHandler
 	Name    string
 	Address common.Address
 }
@@ -387,6 +447,11 @@ func (s *Sandbox) Deployed() []Deployed {
 	for _, c := range s.world.Contracts {
 		if addr, ok := s.addrs[c.ID]; ok {
 			out = append(out, Deployed{Kind: c.Type, Name: c.Name, Address: addr})
+		}
+		if d := c.Distribution; d != nil && d.Handler != nil {
+			if addr, ok := s.addrs[d.Handler.ID]; ok {
+				out = append(out, Deployed{Kind: KindPostClaimHandler, Name: d.Handler.Name, Address: addr})
+			}
 		}
 	}
 	return out
@@ -435,4 +500,8 @@ func (c chainSeam) HeaderByNumber(ctx context.Context, number *big.Int) (*types.
 
 func (c chainSeam) FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error) {
 	return c.s.Chain.Client().FilterLogs(ctx, q)
+}
+
+func (c chainSeam) CallContract(ctx context.Context, call ethereum.CallMsg, number *big.Int) ([]byte, error) {
+	return c.s.Chain.Client().CallContract(ctx, call, number)
 }
