@@ -232,6 +232,14 @@ func writeHistoryTable(w io.Writer, h *history.History, byWallet bool) error {
 	if err := t.flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%d claims, %d events in blocks %d to %d\n", claims, len(h.Events), h.FromBlock, h.ToBlock)
+	_, err := fmt.Fprintf(w, "%s, %s in blocks %d to %d\n", count(claims, "claim"), count(len(h.Events), "event"), h.FromBlock, h.ToBlock)
 	return err
+}
+
+// count writes n things: "1 claim", "2 claims".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
 }
