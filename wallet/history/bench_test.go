@@ -99,4 +99,3 @@ func BenchmarkWalletHistory10k(b *testing.B) {
 	}
 	b.ReportMetric(float64(benchClaims), "claims/op")
 }
-
