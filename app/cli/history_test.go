@@ -8,6 +8,7 @@ import (
 
 	"allot/api/sandbox"
 	"allot/internal/session"
+	"allot/wallet/history"
 )
 
 // stateAllocation is the embedded sandbox's demo allocation the seed left
@@ -147,5 +148,37 @@ func TestHistoryUsage(t *testing.T) {
 		if r.code != ExitUsage || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q, want a usage error saying %q", tc.args, r.code, r.stderr, tc.want)
 		}
+	}
+}
+
+// TestHistoryProgress: a long scan tells its progress on stderr at each
+// tenth, of the blocks and then of the checks, only when stderr is a
+// terminal; a short one says nothing.
+func TestHistoryProgress(t *testing.T) {
+	var stderr strings.Builder
+	e := &env{IO: IO{Stderr: &stderr}}
+	if e.historyProgress() != nil {
+		t.Fatal("progress without a terminal")
+	}
+	e.stderrTerminal = true
+	progress := e.historyProgress()
+	const blocks = 10 * longScanBlocks
+	for scanned := uint64(0); scanned <= blocks; scanned += blocks / 40 {
+		progress(history.Progress{Scanned: scanned, Blocks: blocks, Found: 3000})
+	}
+	for checked := 10; checked <= 3000; checked += 10 {
+		progress(history.Progress{Scanned: blocks, Blocks: blocks, Found: 3000, Checked: checked})
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if len(lines) != 20 || lines[0] != "allot: history: 10% of 500000 blocks scanned, 3000 found" ||
+		!strings.HasPrefix(lines[10], "allot: history: 300 of 3000 checked") {
+		t.Errorf("progress:\n%s", stderr.String())
+	}
+
+	stderr.Reset()
+	short := e.historyProgress()
+	short(history.Progress{Scanned: 100, Blocks: 100, Found: 5, Checked: 5})
+	if stderr.Len() != 0 {
+		t.Errorf("a short scan printed %q", stderr.String())
 	}
 }
