@@ -95,7 +95,7 @@ func (s *Session) historyNode() (history.Node, error) {
 	if s.historyChain == nil {
 		return nil, fmt.Errorf("profile %q has no rpc_url to read the history from", s.Name)
 	}
-	return s.historyChain, nil
+	return history.Client(s.historyChain), nil
 }
 
 // dialHistory connects to rawURL for the history (dialing HTTP connects
@@ -148,7 +148,10 @@ func (b *boundedBody) Close() error { return b.body.Close() }
 // The embedded sandbox's chain serves the history too: its client is an
 // ethclient.Client.
 
-var _ history.Node = seededNode{}
+var (
+	_ history.Node    = seededNode{}
+	_ history.Batcher = seededNode{}
+)
 
 // logNode is what the in-process client is besides a wallet.Node.
 type logNode interface {
@@ -156,6 +159,7 @@ type logNode interface {
 	HeaderByHash(ctx context.Context, hash common.Hash) (*types.Header, error)
 	BlockByHash(ctx context.Context, hash common.Hash) (*types.Block, error)
 	BlockReceipts(ctx context.Context, block rpc.BlockNumberOrHash) ([]*types.Receipt, error)
+	Client() *rpc.Client
 }
 
 var errNoLogs = errors.New("the embedded sandbox's chain client reads no logs")
@@ -202,4 +206,12 @@ func (n seededNode) BlockReceipts(ctx context.Context, block rpc.BlockNumberOrHa
 		return nil, err
 	}
 	return l.BlockReceipts(ctx, block)
+}
+
+func (n seededNode) BatchCallContext(ctx context.Context, batch []rpc.BatchElem) error {
+	l, err := n.logs(ctx)
+	if err != nil {
+		return err
+	}
+	return l.Client().BatchCallContext(ctx, batch)
 }

@@ -93,7 +93,7 @@ func BenchmarkWalletHistory10k(b *testing.B) {
 	b.ReportAllocs()
 	before := cpuTime(b)
 	for b.Loop() {
-		h, err := New(m.chain.Client(), Options{}).Wallet(ctx, m.wallet, []common.Address{m.vester})
+		h, err := New(Client(m.chain.Client()), Options{}).Wallet(ctx, m.wallet, []common.Address{m.vester})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,7 +15,9 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"allot/internal/sanitize"
@@ -233,12 +236,9 @@ func (c *checker) block(ctx context.Context, logs []int) (done bool, err error) 
 	case err != nil:
 		return false, fmt.Errorf("receipts of block %s: %w", first.BlockHash.Hex(), err)
 	}
-	block, err := c.node.BlockByHash(ctx, first.BlockHash)
-	switch {
-	case errors.Is(err, ethereum.NotFound):
-		block = nil
-	case err != nil:
-		return false, fmt.Errorf("block %s: %w", first.BlockHash.Hex(), err)
+	txs, header, err := c.blockTransactions(ctx, first.BlockHash, logs)
+	if err != nil {
+		return false, err
 	}
 	for _, i := range logs {
 		p := c.scan.found[i]
@@ -247,27 +247,126 @@ func (c *checker) block(ctx context.Context, logs []int) (done bool, err error) 
 		var tx *types.Transaction
 		var receipt *types.Receipt
 		switch n := int(l.TxIndex); {
-		case block == nil || receipts == nil:
+		case header == nil || receipts == nil:
 			why = fmt.Sprintf("the node does not know its block %s", l.BlockHash.Hex())
-		case block.NumberU64() != l.BlockNumber:
+		case header.Number == nil || !header.Number.IsUint64() || header.Number.Uint64() != l.BlockNumber:
 			why = fmt.Sprintf("the node's block %s is not block %d", l.BlockHash.Hex(), l.BlockNumber)
-		case len(receipts) != len(block.Transactions()):
-			why = fmt.Sprintf("the node gives %d receipts for the %d transactions of its block", len(receipts), len(block.Transactions()))
-		case n >= len(receipts):
-			why = fmt.Sprintf("its block holds no transaction %d", n)
+		case n >= len(receipts) || txs[l.TxIndex] == nil:
+			why = fmt.Sprintf("the node gives no transaction %d of its block", n)
 		default:
-			tx, receipt = block.Transactions()[n], receipts[n]
+			tx, receipt = txs[l.TxIndex], receipts[n]
 			if tx.Hash() != l.TxHash {
 				why = fmt.Sprintf("the node's transaction is another one, %s", tx.Hash().Hex())
 			}
 		}
-		var header *types.Header
-		if block != nil {
-			header = block.Header()
-		}
 		c.record(i, p, tx, receipt, header, why)
 	}
 	return true, nil
+}
+
+// Batcher is a Node that takes JSON-RPC batches, as go-ethereum's
+// rpc.Client does: a block of many claims then has only its claims'
+// transactions read, raw, in a few requests, rather than the whole block
+// decoded from JSON.
+type Batcher interface {
+	BatchCallContext(ctx context.Context, batch []rpc.BatchElem) error
+}
+
+// Client is c as a Node that takes batches.
+func Client(c *ethclient.Client) Node { return batching{c} }
+
+type batching struct{ *ethclient.Client }
+
+func (b batching) BatchCallContext(ctx context.Context, batch []rpc.BatchElem) error {
+	return b.Client.Client().BatchCallContext(ctx, batch)
+}
+
+// maxBatch bounds the requests of one batch: nodes take 100 at least.
+const maxBatch = 100
+
+// errNoRawTransactions: the node does not serve raw transactions in
+// batches; the whole block is read instead.
+var errNoRawTransactions = errors.New("no raw transactions in batches")
+
+// blockTransactions reads the transactions of the logs' block that hold
+// them, by their index, and the block's header; a nil header when the
+// node does not know the block.
+func (c *checker) blockTransactions(ctx context.Context, hash common.Hash, logs []int) (map[uint]*types.Transaction, *types.Header, error) {
+	if b, ok := c.node.(Batcher); ok {
+		txs, err := c.rawTransactions(ctx, b, hash, logs)
+		if err == nil {
+			header, err := c.header(ctx, hash)
+			if errors.Is(err, ethereum.NotFound) {
+				return nil, nil, nil
+			}
+			if err != nil {
+				return nil, nil, fmt.Errorf("block %s: %w", hash.Hex(), err)
+			}
+			return txs, header, nil
+		}
+		if !errors.Is(err, errNoRawTransactions) {
+			return nil, nil, err
+		}
+	}
+	block, err := c.node.BlockByHash(ctx, hash)
+	switch {
+	case errors.Is(err, ethereum.NotFound):
+		return nil, nil, nil
+	case err != nil:
+		return nil, nil, fmt.Errorf("block %s: %w", hash.Hex(), err)
+	}
+	txs := map[uint]*types.Transaction{}
+	for _, i := range logs {
+		if n := c.scan.found[i].log.TxIndex; int(n) < len(block.Transactions()) {
+			txs[n] = block.Transactions()[n]
+		}
+	}
+	return txs, block.Header(), nil
+}
+
+// rawTransactions reads the transactions of the logs by their index in
+// the block, raw, in batches. One the node does not give, or that does
+// not decode, is left out: its log's check says so.
+func (c *checker) rawTransactions(ctx context.Context, b Batcher, hash common.Hash, logs []int) (map[uint]*types.Transaction, error) {
+	var indexes []uint
+	for _, i := range logs {
+		if n := c.scan.found[i].log.TxIndex; !slices.Contains(indexes, n) {
+			indexes = append(indexes, n)
+		}
+	}
+	txs := map[uint]*types.Transaction{}
+	for start := 0; start < len(indexes); start += maxBatch {
+		chunk := indexes[start:min(start+maxBatch, len(indexes))]
+		raws := make([]hexutil.Bytes, len(chunk))
+		batch := make([]rpc.BatchElem, len(chunk))
+		for i, n := range chunk {
+			batch[i] = rpc.BatchElem{Method: "eth_getRawTransactionByBlockHashAndIndex", Args: []any{hash, hexutil.Uint64(n)}, Result: &raws[i]}
+		}
+		err := b.BatchCallContext(ctx, batch)
+		var answer rpc.Error
+		var status rpc.HTTPError
+		switch {
+		case errors.As(err, &answer), errors.As(err, &status):
+			return nil, errNoRawTransactions // no batches here
+		case err != nil:
+			return nil, fmt.Errorf("transactions of block %s: %w", hash.Hex(), err)
+		}
+		for i, elem := range batch {
+			switch {
+			case errors.As(elem.Error, &answer) && answer.ErrorCode() == methodNotFound:
+				return nil, errNoRawTransactions
+			case elem.Error != nil:
+				return nil, fmt.Errorf("transaction %d of block %s: %w", chunk[i], hash.Hex(), elem.Error)
+			case len(raws[i]) == 0:
+				continue
+			}
+			tx := new(types.Transaction)
+			if tx.UnmarshalBinary(raws[i]) == nil {
+				txs[chunk[i]] = tx
+			}
+		}
+	}
+	return txs, nil
 }
 
 // methodNotFound is the JSON-RPC error of a method a node does not have.

@@ -4,14 +4,18 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"allot/api/sandbox/chain"
 )
 
 // proxy is a Node over a real one whose answers a test bends: it refuses
@@ -353,4 +357,79 @@ func TestAnswersDisagree(t *testing.T) {
 			t.Errorf("warnings %v", h.Warnings)
 		}
 	})
+}
+
+// rawProxy is a node that takes batches, whose raw transactions a test
+// bends; refuse answers every batch with method not found.
+type rawProxy struct {
+	Node
+	client  *rpc.Client
+	refuse  bool
+	bend    func(batch []rpc.BatchElem)
+	batches int
+}
+
+type noMethod struct{}
+
+func (noMethod) Error() string  { return "the method does not exist" }
+func (noMethod) ErrorCode() int { return methodNotFound }
+
+func (p *rawProxy) BatchCallContext(ctx context.Context, batch []rpc.BatchElem) error {
+	p.batches++
+	if p.refuse {
+		for i := range batch {
+			batch[i].Error = noMethod{}
+		}
+		return nil
+	}
+	err := p.client.BatchCallContext(ctx, batch)
+	if err == nil && p.bend != nil {
+		p.bend(batch)
+	}
+	return err
+}
+
+// TestBlockOfManyClaims: a block of many claims is read whole (its
+// receipts, and its claims' transactions raw in a batch where the node
+// takes batches, else the block), with the same result either way; a raw
+// transaction that is another one is skipped with a warning.
+func TestBlockOfManyClaims(t *testing.T) {
+	f := newFixture(t)
+	f.benefactor(t, func(b *chain.Batch) {
+		for range 6 {
+			b.Withdraw(f.vester, f.leaf(t, aliceFirst), ether(1), claimFee)
+		}
+		b.Withdraw(f.vester, f.leaf(t, bobs), ether(1), claimFee)
+	})
+	read := func(node Node) *History {
+		t.Helper()
+		h, err := New(node, Options{}).Wallet(context.Background(), addr(f.alice), []common.Address{f.vester})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	whole := read(f.node) // no batches: the block, decoded
+	if len(whole.Events) != 6 || whole.Skipped != 0 || whole.Events[0].Block != whole.Events[5].Block {
+		t.Fatalf("%d claims in one block (%v), want 6", len(whole.Events), whole.Warnings)
+	}
+	raw := &rawProxy{Node: f.node, client: f.chain.Client().Client()}
+	got := read(raw)
+	if raw.batches != 1 || !slices.Equal(txHashes(got.Events), txHashes(whole.Events)) || got.Events[0].Sender != f.chain.Deployer() {
+		t.Errorf("raw: %d batches, %d events", raw.batches, len(got.Events))
+	}
+	if got := read(Client(f.chain.Client())); !slices.Equal(txHashes(got.Events), txHashes(whole.Events)) {
+		t.Errorf("Client: %d events", len(got.Events))
+	}
+	if got := read(&rawProxy{Node: f.node, refuse: true}); !slices.Equal(txHashes(got.Events), txHashes(whole.Events)) {
+		t.Errorf("no raw transactions: %d events", len(got.Events))
+	}
+
+	swapped := &rawProxy{Node: f.node, client: f.chain.Client().Client(), bend: func(batch []rpc.BatchElem) {
+		*batch[2].Result.(*hexutil.Bytes) = *batch[3].Result.(*hexutil.Bytes)
+	}}
+	got = read(swapped)
+	if len(got.Events) != 5 || got.Skipped != 1 || !strings.Contains(got.Warnings[0], "another one") {
+		t.Errorf("a raw transaction swapped: %d events, warnings %v", len(got.Events), got.Warnings)
+	}
 }
