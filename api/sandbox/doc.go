@@ -80,8 +80,9 @@
 //
 // The seed gives some demo allocations a Life (D18): claimed in part,
 // cancelled, revoked, transferred to another demo wallet, on an
-// underfunded vester, and claimed through a post-claim handler.
-// Fixtures.AllocationStates names each fixture allocation's state. A
+// underfunded vester, and claimed through a post-claim handler:
+// Fixtures.LifeAllocationIDs lists them, and Fixtures.AllocationStates
+// names every fixture allocation's state. A
 // claim answer follows the vester: the recipient is its withdrawal
 // address, a revoked allocation has nothing claimable, an underfunded
 // vester pays no more than it holds, and a distribution with a handler is

@@ -5,8 +5,8 @@ package sandbox
 // belongs with the first of the others: the first two allocations are in
 // the first contract's distribution of the first token, belong to wallets 0
 // and 1, and are partly unlocked, so that requests built from the first ids
-// succeed. The last allocations show the other states an allocation can be
-// in on the vester (AllocationStates).
+// succeed. LifeAllocationIDs show the other states an allocation can be in
+// on the vester (AllocationStates).
 type Fixtures struct {
 	BaseURL        string   `json:"baseUrl"`
 	PortalURL      string   `json:"portalUrl"`
@@ -25,11 +25,14 @@ type Fixtures struct {
 	PoolIDs       []string `json:"poolIds"`
 	BigPoolID     string   `json:"bigPoolId"`
 	AllocationIDs []string `json:"allocationIds"`
-	// AllocationStates names the state the seed left each allocation of
-	// AllocationIDs in, by id: StateActive for the first ones, then one
-	// allocation in each other state (StateClaimedInPart, StateCancelled,
+	// LifeAllocationIDs are demo allocations the seed did something to
+	// after their root was committed (D18), one in each state but
+	// StateActive, in this order: StateClaimedInPart, StateCancelled,
 	// StateRevoked, StateTransferred, StateUnderfunded,
-	// StateThroughHandler), which come last in AllocationIDs.
+	// StateThroughHandler.
+	LifeAllocationIDs []string `json:"lifeAllocationIds"`
+	// AllocationStates names the state of every allocation of
+	// AllocationIDs (all StateActive) and LifeAllocationIDs, by id.
 	AllocationStates map[string]string `json:"allocationStates"`
 	SigninDomain     string            `json:"signinDomain"`
 	ChainID          uint64            `json:"chainId"`
@@ -84,11 +87,13 @@ func (s *Server) Fixtures() Fixtures {
 	}
 	f.AllocationStates = map[string]string{}
 	for _, a := range w.FixtureAllocations {
+		if a.Life != nil {
+			f.LifeAllocationIDs = append(f.LifeAllocationIDs, a.ID)
+			f.AllocationStates[a.ID] = a.Life.State
+			continue
+		}
 		f.AllocationIDs = append(f.AllocationIDs, a.ID)
 		f.AllocationStates[a.ID] = StateActive
-		if a.Life != nil {
-			f.AllocationStates[a.ID] = a.Life.State
-		}
 	}
 	for i, wallet := range w.Wallets {
 		f.Wallets = append(f.Wallets, FixtureWallet{

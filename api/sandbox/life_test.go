@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math/big"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -48,7 +49,7 @@ func decodeWithdrawThrough(t *testing.T, data string) (*big.Int, common.Address)
 // lifeAllocation returns the fixture allocation the seed left in state.
 func lifeAllocation(t *testing.T, e *env, state string) *Allocation {
 	t.Helper()
-	for _, id := range e.fx.AllocationIDs {
+	for _, id := range e.fx.LifeAllocationIDs {
 		if e.fx.AllocationStates[id] == state {
 			a, _ := e.srv.World().Allocation(id)
 			return a
@@ -72,23 +73,22 @@ func (e *env) claimData(t *testing.T, a *Allocation, sender common.Address, body
 
 func TestFixturesNameEveryState(t *testing.T) {
 	e := newEnv(t, Options{})
-	count := map[string]int{}
-	for _, id := range e.fx.AllocationIDs {
-		count[e.fx.AllocationStates[id]]++
+	if len(e.fx.AllocationStates) != len(e.fx.AllocationIDs)+len(e.fx.LifeAllocationIDs) {
+		t.Errorf("%d states for %d+%d allocations", len(e.fx.AllocationStates), len(e.fx.AllocationIDs), len(e.fx.LifeAllocationIDs))
 	}
-	if len(e.fx.AllocationStates) != len(e.fx.AllocationIDs) {
-		t.Errorf("%d states for %d allocations", len(e.fx.AllocationStates), len(e.fx.AllocationIDs))
-	}
-	for _, state := range []string{StateClaimedInPart, StateCancelled, StateRevoked, StateTransferred, StateUnderfunded, StateThroughHandler} {
-		if count[state] != 1 {
-			t.Errorf("%d fixture allocations %s, want 1", count[state], state)
-		}
-	}
-	// The first ids stay plain, claimable allocations of demo wallets 0 and 1.
-	for i, id := range e.fx.AllocationIDs[:6] {
+	// AllocationIDs stay plain allocations, as before there were lives.
+	for i, id := range e.fx.AllocationIDs {
 		if e.fx.AllocationStates[id] != StateActive {
 			t.Errorf("allocation %d is %s, want %s", i, e.fx.AllocationStates[id], StateActive)
 		}
+	}
+	want := []string{StateClaimedInPart, StateCancelled, StateRevoked, StateTransferred, StateUnderfunded, StateThroughHandler}
+	var got []string
+	for _, id := range e.fx.LifeAllocationIDs {
+		got = append(got, e.fx.AllocationStates[id])
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the life allocations are %v, want %v", got, want)
 	}
 	// Each state's allocation belongs to a demo wallet, and the transfer
 	// goes to another one.

@@ -162,14 +162,6 @@ var distributionSpecs = []distributionSpec{
 		rounds: []roundSpec{{
 			size: 1200, age: 160, minTokens: 1_000, maxTokens: 150_000, demo: []int{0, 1},
 			schedules: []scheduleSpec{{"TGE 10% + 18 monthly", tgeThenMonthly}, {"TGE 15%, cliff, 24 monthly", tgeCliffMonthly}},
-			// The distribution's flags allow cancel, revoke and a transfer
-			// by the benefactor.
-			lives: []lifeSpec{
-				{wallet: 2, transferTo: -1, claimPPM: 400_000, life: Life{State: StateClaimedInPart}},
-				{wallet: 3, transferTo: -1, life: Life{State: StateCancelled, Cancel: true}},
-				{wallet: 0, transferTo: -1, claimPPM: 500_000, life: Life{State: StateRevoked, Revoke: true}},
-				{wallet: 1, transferTo: 2, life: Life{State: StateTransferred}},
-			},
 		}},
 	},
 	{
@@ -202,6 +194,24 @@ var distributionSpecs = []distributionSpec{
 			schedules: []scheduleSpec{{"Monthly over 3 years", monthly36}, {"Annual thirds", annualThirds}},
 		}},
 	},
+	// The distributions that show an allocation's life (D18) are the
+	// second token's, so that the first token's contracts, the dashboard's
+	// first screen, stay as they were.
+	{
+		// Its flags allow cancel, revoke and a transfer by the benefactor.
+		token: 1, contract: "Harbor Team Vesting", name: "Harbor Team", kind: ContractVesting,
+		claimFee: ether(10), tge: 150, flags: [4]bool{true, true, true, false},
+		rounds: []roundSpec{{
+			size: 12, age: 160, minTokens: 1_000, maxTokens: 150_000,
+			schedules: []scheduleSpec{{"TGE 10% + 18 monthly (team)", tgeThenMonthly}, {"TGE 15%, cliff, 24 monthly (team)", tgeCliffMonthly}},
+			lives: []lifeSpec{
+				{wallet: 2, transferTo: -1, claimPPM: 400_000, life: Life{State: StateClaimedInPart}},
+				{wallet: 3, transferTo: -1, life: Life{State: StateCancelled, Cancel: true}},
+				{wallet: 0, transferTo: -1, claimPPM: 500_000, life: Life{State: StateRevoked, Revoke: true}},
+				{wallet: 1, transferTo: 2, life: Life{State: StateTransferred}},
+			},
+		}},
+	},
 	{
 		// Funded with 1% of what it owes: its demo allocation (a tenth of
 		// it, 35% vested at the start) has vested more than it holds.
@@ -215,8 +225,8 @@ var distributionSpecs = []distributionSpec{
 	},
 	{
 		// Its claims go to a post-claim vault, not to the wallet.
-		token: 0, contract: "Meridian Locked Grants", name: "Meridian Locked Grants", kind: ContractVesting,
-		claimFee: ether(5), tge: 120, handler: "Meridian Grants Vault",
+		token: 1, contract: "Harbor Locked Grants", name: "Harbor Locked Grants", kind: ContractVesting,
+		claimFee: ether(10), tge: 120, handler: "Harbor Grants Vault",
 		rounds: []roundSpec{{
 			size: 10, age: 130, minTokens: 5_000, maxTokens: 50_000,
 			schedules: []scheduleSpec{{"Monthly over 3 years (locked grants)", monthly36}},

@@ -44,7 +44,8 @@ type World struct {
 	BigPool *Pool
 	// FixtureAllocations are the allocations the fixtures list, in order:
 	// the first two belong to the first distribution of the first token and
-	// to demo wallets 0 and 1; those with a Life come last.
+	// to demo wallets 0 and 1; those with a Life come last (the fixtures'
+	// LifeAllocationIDs).
 	FixtureAllocations []*Allocation
 
 	tokens           map[string]*Token

@@ -60,7 +60,8 @@ error ETHTransferFailed();
 /// against this sandbox holds there too. Our own code: the function,
 /// event and error signatures, the roles, the order of the checks and the
 /// vesting math are production's; production's leaf-data getters, fee
-/// setter, token rescue and revokeAll are left out (allot uses none).
+/// setter and maximum fee, token rescue, multicall and revokeAll are left
+/// out (allot uses none), and so the constructor takes fewer arguments.
 ///
 /// Leaf format (D8): leaf = keccak256(decodableArgs), hashed once, with
 /// decodableArgs = abi.encode(string allocationType, Allocation, Schedule),

@@ -17,7 +17,7 @@ import (
 // because a batch's later transactions depend on earlier ones that are not
 // mined when it is sent; a block takes a transaction while its gas left
 // exceeds the limit and then charges only the gas used, so generous limits
-// cost nothing. The vester, the largest contract, deploys for about 2.9M;
+// cost nothing. The vester, the largest contract, deploys for about 3.2M;
 // a block holds 60M.
 const (
 	deployGas   = 5_000_000

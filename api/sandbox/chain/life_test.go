@@ -399,3 +399,27 @@ func TestClaimFeeProduction(t *testing.T) {
 		t.Errorf("a withdraw logged %d entries, want only the token's Transfer", len(receipt.Logs))
 	}
 }
+
+// TestErrorsAreProductions: the vester's custom errors carry production's
+// names and empty parameter lists, so their selectors are production's
+// (the issue's own: InsufficientFunds() is 0x356680b7).
+func TestErrorsAreProductions(t *testing.T) {
+	production := []string{"ZeroToken", "ZeroBeneficiary", "AmountZero", "NotCancellable", "NotRevokable",
+		"NotTransferable", "SameBeneficiaryAddress", "InvalidWithdrawal", "AlreadyTerminated", "AlreadyFullyUnlocked",
+		"InvalidAllocationType", "DeflationaryTokensNotSupported", "InvalidAllocation", "InsufficientFunds",
+		"InvalidMerkleProof", "InvalidFeeCollector", "InvalidFeeFundsSent", "ClaimHandlerAlreadyWhitelisted",
+		"ClaimHandlerNotYetWhitelisted", "PostClaimHandlerNotWhitelisted"}
+	for _, name := range production {
+		e, ok := Vester.ABI.Errors[name]
+		if !ok {
+			t.Errorf("the vester has no %s", name)
+			continue
+		}
+		if want := crypto.Keccak256([]byte(name + "()"))[:4]; e.Sig != name+"()" || !bytes.Equal(e.ID[:4], want) {
+			t.Errorf("%s: signature %s, selector %x; want %s(), %x", name, e.Sig, e.ID[:4], name, want)
+		}
+	}
+	if id := Vester.ABI.Errors["InsufficientFunds"].ID; common.Bytes2Hex(id[:4]) != "356680b7" {
+		t.Errorf("InsufficientFunds() is %x, want 356680b7", id[:4])
+	}
+}

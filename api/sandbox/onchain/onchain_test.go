@@ -182,7 +182,7 @@ func TestClaimEndToEnd(t *testing.T) {
 		t.Errorf("claiming more than unlocked: %v, want a 400", err400)
 	}
 
-	// A forged proof sent straight to the vester reverts with InvalidProof.
+	// A forged proof sent straight to the vester reverts with InvalidMerkleProof.
 	forged := calls[0]
 	forged.Data = append([]byte(nil), forged.Data...)
 	forged.Data[len(forged.Data)-1] ^= 0xff // the last proof sibling
@@ -192,7 +192,7 @@ func TestClaimEndToEnd(t *testing.T) {
 		t.Fatalf("forged proof: %v", err)
 	}
 	rev, err := chain.DecodeRevert(data)
-	if err != nil || rev.Error() != "InvalidProof()" {
+	if err != nil || rev.Error() != "InvalidMerkleProof()" {
 		t.Errorf("forged proof reverted with %v (%v)", rev, err)
 	}
 }
