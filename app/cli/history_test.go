@@ -15,7 +15,7 @@ import (
 // in state.
 func stateAllocation(t *testing.T, s *session.Session, state string) string {
 	t.Helper()
-	for _, id := range s.Fixtures.AllocationIDs {
+	for _, id := range append(s.Fixtures.LifeAllocationIDs, s.Fixtures.AllocationIDs...) {
 		if s.Fixtures.AllocationStates[id] == state {
 			return id
 		}
@@ -107,7 +107,7 @@ func TestHistoryWalletCSV(t *testing.T) {
 	found := false
 	for _, row := range rows[1:] {
 		if !isoTime.MatchString(row[0]) || !regexp.MustCompile(`^\d+$`).MatchString(row[1]) || !txHash.MatchString(row[2]) ||
-			!amount.MatchString(row[4]) || row[5] != "MRD" || !amount.MatchString(row[6]) {
+			!amount.MatchString(row[4]) || !regexp.MustCompile(`^[A-Z]+$`).MatchString(row[5]) || !amount.MatchString(row[6]) {
 			t.Errorf("row %q", row)
 		}
 		found = found || row[3] == claimed

@@ -22,7 +22,7 @@ import (
 // stateID is the embedded sandbox's demo allocation in state.
 func stateID(t *testing.T, ctx *views.Context, state string) string {
 	t.Helper()
-	for _, id := range ctx.Session.Fixtures.AllocationIDs {
+	for _, id := range append(ctx.Session.Fixtures.LifeAllocationIDs, ctx.Session.Fixtures.AllocationIDs...) {
 		if ctx.Session.Fixtures.AllocationStates[id] == state {
 			return id
 		}
