@@ -108,8 +108,9 @@ type Options struct {
 	FromBlock, ToBlock uint64
 	// Span is the block range of the first log query (DefaultSpan if 0).
 	Span uint64
-	// Progress, when set, is called from the scanning goroutine after each
-	// range and each batch of checks.
+	// Progress, when set, is called after each range scanned and every
+	// few hundred logs checked, from one goroutine at a time (the checks
+	// run on several).
 	Progress func(Progress)
 }
 
