@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,8 +21,9 @@ var historyCommand = command{
 	summary: "what happened on chain to an allocation (claims, cancel, revoke, transfers), or every claim a wallet received",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		walletAddr := fs.String("wallet", "", "every claim that reached the wallet `ADDR` from the vesters of the profile's tokens, each with its allocation")
-		from := fs.Uint64("from-block", 0, "scan from block `N` (default: the first)")
-		to := fs.Uint64("to-block", 0, "scan up to block `N` (default: the head when the scan starts)")
+		var from, to blockFlag
+		fs.Var(&from, "from-block", "scan from block `N` (default: the first)")
+		fs.Var(&to, "to-block", "scan up to block `N` (default: the head when the scan starts)")
 		out := listOutputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			switch {
@@ -29,8 +31,10 @@ var historyCommand = command{
 				return usagef("takes one allocation id or --wallet, not both")
 			case *walletAddr == "" && len(args) != 1:
 				return usagef("takes one allocation id, or --wallet ADDR")
-			case *to != 0 && *from > *to:
-				return usagef("--from-block %d is after --to-block %d", *from, *to)
+			case to.set && to.n == 0:
+				return usagef("--to-block 0 is the genesis block, which holds no claim")
+			case to.set && from.n > to.n:
+				return usagef("--from-block %d is after --to-block %d", from.n, to.n)
 			}
 			var addr common.Address
 			if *walletAddr != "" {
@@ -45,7 +49,7 @@ var historyCommand = command{
 			if err != nil {
 				return err
 			}
-			opts := history.Options{FromBlock: *from, ToBlock: *to, Progress: e.historyProgress()}
+			opts := history.Options{FromBlock: from.n, ToBlock: to.n, Progress: e.historyProgress()}
 			var h *history.History
 			if *walletAddr != "" {
 				h, err = s.WalletHistory(ctx, addr, opts)
@@ -71,6 +75,29 @@ var historyCommand = command{
 			return writeHistoryTable(e.Stdout, h, *walletAddr != "")
 		}
 	},
+}
+
+// blockFlag is a block number; unset, its help names no default (its
+// usage says what unset means).
+type blockFlag struct {
+	n   uint64
+	set bool
+}
+
+func (b *blockFlag) String() string {
+	if b == nil || !b.set {
+		return ""
+	}
+	return strconv.FormatUint(b.n, 10)
+}
+
+func (b *blockFlag) Set(s string) error {
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return errors.New("want a block number")
+	}
+	b.n, b.set = n, true
+	return nil
 }
 
 // longScan is how many blocks, or events to check, make a scan worth

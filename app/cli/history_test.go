@@ -143,6 +143,8 @@ func TestHistoryUsage(t *testing.T) {
 		{[]string{"history", "not-a-uuid"}, "allocation id"},
 		{[]string{"history", id, "--from-block", "9", "--to-block", "3"}, "--from-block 9 is after --to-block 3"},
 		{[]string{"history", id, "-o", "xml"}, "want table, json or csv"},
+		{[]string{"history", id, "--from-block", "-1"}, "want a block number"},
+		{[]string{"history", id, "--to-block", "0"}, "genesis"},
 	} {
 		r := runCLI(t, s, nil, tc.args...)
 		if r.code != ExitUsage || !strings.Contains(r.stderr, tc.want) {
