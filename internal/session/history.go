@@ -89,13 +89,23 @@ func (s *Session) allocationVester(ctx context.Context, id string) (common.Addre
 // in process, or the profile's rpc_url through a connection of the
 // history's own whose answers are bounded (maxHistoryAnswer).
 func (s *Session) historyNode() (history.Node, error) {
-	if n, ok := s.Chain.(seededNode); ok {
+	switch n := s.Chain.(type) {
+	case seededNode:
 		return n, nil
-	}
-	if s.historyChain == nil {
+	case nil:
 		return nil, fmt.Errorf("profile %q has no rpc_url to read the history from", s.Name)
 	}
-	return history.Client(s.historyChain), nil
+	if s.historyChain != nil {
+		return history.Client(s.historyChain), nil
+	}
+	// A session made otherwise (tests) reads through its chain client.
+	switch n := s.Chain.(type) {
+	case *ethclient.Client:
+		return history.Client(n), nil
+	case history.Node:
+		return n, nil
+	}
+	return nil, fmt.Errorf("profile %q: its chain client reads no logs", s.Name)
 }
 
 // dialHistory connects to rawURL for the history (dialing HTTP connects
