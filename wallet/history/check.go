@@ -51,7 +51,7 @@ func (s *scan) vesterEvent(l types.Log, vester common.Address) (pending, bool) {
 	default:
 		p.kind, event = Transfer, vesterABI.Events["TransferredBeneficiary"]
 	}
-	values, err := event.Inputs.Unpack(l.Data)
+	values, err := unpack(event.Inputs, l.Data)
 	if err != nil || len(l.Topics) != 1 {
 		s.warnf("skipped a %s event of vester %s in transaction %s: it does not decode as %s", event.Name, vester.Hex(), l.TxHash.Hex(), event.Sig)
 		return pending{}, false
@@ -61,6 +61,17 @@ func (s *scan) vesterEvent(l types.Log, vester common.Address) (pending, bool) {
 		p.newBeneficiary, _ = values[1].(common.Address)
 	}
 	return p, true
+}
+
+// unpack decodes data from the network: the ABI decoder trusts offsets
+// more than it should on some inputs, and a panic there is an error here.
+func unpack(args abi.Arguments, data []byte) (values []any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			values, err = nil, fmt.Errorf("does not decode: %v", r)
+		}
+	}()
+	return args.Unpack(data)
 }
 
 // checkers is how many blocks or logs are checked at once: each check
@@ -148,10 +159,10 @@ type checker struct {
 
 	// The event of each log found, and whether it is kept; each index is
 	// written by one check.
-	events  []Event
-	keep    []bool
-	checked atomic.Int64
-	report  sync.Mutex
+	events   []Event
+	keep     []bool
+	checked  atomic.Int64
+	reportMu sync.Mutex
 }
 
 type headerRead struct {
@@ -215,10 +226,10 @@ func (c *checker) record(i int, p pending, tx *types.Transaction, receipt *types
 		c.scan.warnf("skipped the %s in transaction %s (block %d): %s", p.kind, p.log.TxHash.Hex(), p.log.BlockNumber, why)
 	}
 	if n := c.checked.Add(1); n%reportEvery == 0 || int(n) == len(c.scan.found) {
-		c.report.Lock()
+		c.reportMu.Lock()
 		c.scan.progress.Checked = max(c.scan.progress.Checked, int(n))
 		c.scan.report()
-		c.report.Unlock()
+		c.reportMu.Unlock()
 	}
 }
 
@@ -524,7 +535,7 @@ type withdrawal struct {
 // decodeWithdraw reads either withdraw of the production vester (D18).
 // Input that is not the canonical encoding of what it decodes to is
 // refused: the vester's own decoder could read something else from it.
-func decodeWithdraw(data []byte) (w withdrawal, err error) {
+func decodeWithdraw(data []byte) (withdrawal, error) {
 	if len(data) < 4 || len(data) > wallet.MaxCalldata {
 		return withdrawal{}, fmt.Errorf("its input (%d bytes) is not a withdraw", len(data))
 	}
@@ -537,13 +548,7 @@ func decodeWithdraw(data []byte) (w withdrawal, err error) {
 	default:
 		return withdrawal{}, fmt.Errorf("its input (selector %x) is not a withdraw", data[:4])
 	}
-	// The ABI decoder trusts offsets more than it should on some inputs.
-	defer func() {
-		if r := recover(); r != nil {
-			w, err = withdrawal{}, errors.New("its withdraw input does not decode")
-		}
-	}()
-	values, err := m.Inputs.Unpack(data[4:])
+	values, err := unpack(m.Inputs, data[4:])
 	if err != nil {
 		return withdrawal{}, fmt.Errorf("its withdraw input does not decode: %v", err)
 	}
@@ -555,7 +560,7 @@ func decodeWithdraw(data []byte) (w withdrawal, err error) {
 	if err != nil {
 		return withdrawal{}, fmt.Errorf("the allocation in its withdraw does not decode: %v", err)
 	}
-	w.allocation = args.Allocation.ID
+	w := withdrawal{allocation: args.Allocation.ID}
 	if len(values) == 6 {
 		w.handler, _ = values[4].(common.Address)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"allot/api/sandbox/chain"
+	"allot/wallet/vesting"
 )
 
 // claimed is what a test knows of a claim it sent.
@@ -292,4 +293,29 @@ func TestSandboxVesterSignatures(t *testing.T) {
 			t.Errorf("the sandbox's vester has no %s as the history reads it", sig)
 		}
 	}
+}
+
+// FuzzDecode: the withdraw input and the vester's events, from the
+// network, decode or fail, never panic.
+func FuzzDecode(f *testing.F) {
+	args, err := vesting.Encode(halfUnlocked("0d9a7c3e-1b2f-4c5d-8e6f-00000000a001", common.Address{1}, big.NewInt(1)))
+	if err != nil {
+		f.Fatal(err)
+	}
+	direct, err := chain.PackWithdraw(big.NewInt(1), 0, args, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(direct)
+	f.Add(direct[:40])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		decodeWithdraw(data)
+		if len(data) >= 4 {
+			decodeWithdraw(append(append([]byte{}, withdrawHandler.ID...), data[4:]...))
+		}
+		s := &scan{}
+		for _, topic := range []common.Hash{topicCanceled, topicRevoked, topicTransferred} {
+			s.vesterEvent(types.Log{Topics: []common.Hash{topic}, Data: data}, common.Address{})
+		}
+	})
 }
