@@ -168,6 +168,7 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 				"pools":           {{}, {"-o", "json"}, {"-o", "csv"}},
 				"stakes":          {{"--pool", fx.PoolIDs[0]}, {"--pool", fx.PoolIDs[0], "-o", "json"}, {"--pool", fx.PoolIDs[0], "-o", "csv"}, {"--pool", "Whale pool"}, {"--pool", "nope\x1b]0;t\x07\x9b"}},
 				"proof":           {{fx.AllocationIDs[0]}, {fx.AllocationIDs[0], "-o", "json"}, {fx.AllocationIDs[0], "--verify"}},
+				"history":         {{fx.AllocationIDs[0]}, {fx.AllocationIDs[0], "-o", "json"}, {"--wallet", w0.Address, "-o", "csv"}},
 				"claim":           {{fx.AllocationIDs[0], "--sender", w0.Address}, {fx.AllocationIDs[0], "--sender", w0.Address, "-o", "json"}, {fx.AllocationIDs[0], "--sign", "--account", w0.Address, "--keystore", ks}},
 				"humanity":        {{w0.Address}, {w0.Address, "-o", "json"}},
 				"tx initialize":   {{"--contract", fx.ContractIDs[0], "--admin-wallet", fx.AdminWalletIDs[0]}},
