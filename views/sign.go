@@ -420,13 +420,15 @@ func (s *signing) busy() bool {
 func (s *signing) capturing() bool { return s.confirm != nil || s.pinQuestion() != nil }
 
 func (s *signing) help() []key.Binding {
-	if s.confirm != nil {
-		return s.confirm.ShortHelp()
+	q := s.confirm
+	if q == nil {
+		q = s.pinQuestion()
 	}
-	if q := s.pinQuestion(); q != nil {
-		return q.ShortHelp()
+	if q == nil {
+		return nil
 	}
-	return nil
+	// The review scrolls above the question while it is asked (update).
+	return append(q.ShortHelp(), s.review.Help("scroll the review"))
 }
 
 // pinErrLine says why a pin failed.

@@ -10,11 +10,13 @@ import (
 	"os"
 	"testing"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 )
 
 // The contracts a hostile service lists beside the real ones, compiled by
@@ -40,7 +42,9 @@ func (h *Hostile) DeployFakeStaking(t testing.TB, token common.Address, fee *big
 // it passes on.
 func (h *Hostile) DeploySkimVester(t testing.TB, real common.Address, skim *big.Int) common.Address {
 	t.Helper()
-	return h.deploy(t, "SkimVester", real, skim, Attacker)
+	fake := h.deploy(t, "SkimVester", real, skim, Attacker)
+	h.fund(t, real, fake)
+	return fake
 }
 
 // ListContract makes the service list a contract of its first token,
@@ -61,7 +65,6 @@ func (h *Hostile) ListContract(id, name, kind string, addr common.Address) {
 // wallet (which the tests leave alone otherwise), and mines it.
 func (h *Hostile) deploy(t testing.TB, name string, args ...any) common.Address {
 	t.Helper()
-	ctx := context.Background()
 	data, err := fakeArtifacts.ReadFile("contracts/build/" + name + ".json")
 	if err != nil {
 		t.Fatal(err)
@@ -83,6 +86,18 @@ func (h *Hostile) deploy(t testing.TB, name string, args ...any) common.Address 
 	}
 	code := append(hexutil.MustDecode(artifact.Bytecode), packed...)
 
+	receipt := h.send(t, nil, code)
+	if receipt.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("deploy %s: %+v", name, receipt)
+	}
+	return receipt.ContractAddress
+}
+
+// send signs data to `to` (a deployment when nil) with the sandbox's last
+// demo wallet, mines it and returns its receipt.
+func (h *Hostile) send(t testing.TB, to *common.Address, data []byte) *types.Receipt {
+	t.Helper()
+	ctx := context.Background()
 	fx := h.Session.Fixtures
 	w := fx.Wallets[len(fx.Wallets)-1]
 	keyJSON, err := os.ReadFile(w.KeyFile)
@@ -100,7 +115,7 @@ func (h *Hostile) deploy(t testing.TB, name string, args ...any) common.Address 
 	}
 	chainID := new(big.Int).SetUint64(h.Sandbox.Chain.ChainID())
 	tx, err := types.SignNewTx(key.PrivateKey, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
-		ChainID: chainID, Nonce: nonce, GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(100e9), Gas: 3_000_000, Data: code,
+		ChainID: chainID, Nonce: nonce, GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(100e9), Gas: 3_000_000, To: to, Data: data,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -110,8 +125,37 @@ func (h *Hostile) deploy(t testing.TB, name string, args ...any) common.Address 
 	}
 	h.Sandbox.Chain.Commit()
 	receipt, err := client.TransactionReceipt(ctx, tx.Hash())
-	if err != nil || receipt.Status != types.ReceiptStatusSuccessful {
-		t.Fatal(fmt.Errorf("deploy %s: %v, %+v", name, err, receipt))
+	if err != nil {
+		t.Fatal(fmt.Errorf("send to %v: %w", to, err))
 	}
-	return receipt.ContractAddress
+	return receipt
+}
+
+// fund gives contract half of what the sandbox's last demo wallet holds of
+// the real vester's token, as an attacker's fake would hold tokens to look
+// as able to pay as the vester it stands in front of.
+func (h *Hostile) fund(t testing.TB, real, contract common.Address) {
+	t.Helper()
+	ctx := context.Background()
+	client := h.Sandbox.Chain.Client()
+	call := func(to common.Address, data []byte) []byte {
+		out, err := client.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
+		if err != nil || len(out) < 32 {
+			t.Fatalf("call %s: %v", to.Hex(), err)
+		}
+		return out
+	}
+	token := common.BytesToAddress(call(real, crypto.Keccak256([]byte("token()"))[:4])[:32])
+	fx := h.Session.Fixtures
+	holder := common.HexToAddress(fx.Wallets[len(fx.Wallets)-1].Address)
+	balance := new(big.Int).SetBytes(call(token, append(crypto.Keccak256([]byte("balanceOf(address)"))[:4], common.LeftPadBytes(holder.Bytes(), 32)...))[:32])
+	amount := new(big.Int).Rsh(balance, 1)
+	if amount.Sign() == 0 {
+		t.Fatalf("the demo wallet %s holds none of the token %s", holder.Hex(), token.Hex())
+	}
+	data := append(crypto.Keccak256([]byte("transfer(address,uint256)"))[:4], common.LeftPadBytes(contract.Bytes(), 32)...)
+	data = append(data, common.LeftPadBytes(amount.Bytes(), 32)...)
+	if r := h.send(t, &token, data); r.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("fund %s: %+v", contract.Hex(), r)
+	}
 }
