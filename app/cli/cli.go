@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/term"
+
 	"allot/internal/act"
 	"allot/internal/sanitize"
 	"allot/internal/session"
@@ -57,6 +59,9 @@ type env struct {
 	// readSecret reads a passphrase typed without echo; nil reads stdin
 	// when it is a terminal. Tests set it.
 	readSecret func() (string, error)
+	// stderrTerminal: stderr is a terminal, where a long scan's progress
+	// is worth printing.
+	stderrTerminal bool
 }
 
 func (e *env) session(ctx context.Context) (*session.Session, error) {
@@ -130,6 +135,9 @@ func Main(args []string, stdio IO, dashboard Dashboard) int {
 	defer cancel()
 
 	e := &env{IO: stdio, dashboard: dashboard}
+	if f, ok := stdio.Stderr.(*os.File); ok {
+		e.stderrTerminal = term.IsTerminal(int(f.Fd()))
+	}
 	e.Stdout, e.Stderr = inert(e.Stdout), inert(e.Stderr)
 	done := make(chan error, 1)
 	go func() {

@@ -23,6 +23,9 @@ var commands = []command{
 	humanityCommand,
 	// An allocation's merkle proof, checked: proof.go.
 	proofCommand,
+	// What happened to an allocation on chain, or a wallet's claims:
+	// history.go.
+	historyCommand,
 	// Claim an allocation, and with --sign sign and send the claim:
 	// claim.go, over the signing flow of sign.go.
 	claimCommand,

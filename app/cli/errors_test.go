@@ -46,6 +46,7 @@ func TestErrorsNameTheirCommand(t *testing.T) {
 		"humanity":        {[]string{"humanity"}, "takes one wallet address", ExitUsage},
 		"proof":           {[]string{"proof"}, "takes one allocation id, or --file", ExitUsage},
 		"claim":           {[]string{"claim"}, "takes one allocation id", ExitUsage},
+		"history":         {[]string{"history"}, "takes one allocation id, or --wallet ADDR", ExitUsage},
 		"signin":          {[]string{"signin"}, "--account ADDR is required", ExitUsage},
 		"submission":      {[]string{"submission", "x"}, `takes no arguments, got "x"`, ExitUsage},
 		"stake":           {[]string{"stake"}, "--pool ID is required", ExitUsage},

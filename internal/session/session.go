@@ -76,6 +76,9 @@ type Session struct {
 
 	ledger  act.Ledger // the embedded sandbox's, for Recorder; nil elsewhere
 	closers []func()
+	// historyChain is the history's own connection to rpc_url, its
+	// answers bounded (history.go); nil on the embedded sandbox.
+	historyChain *ethclient.Client
 }
 
 // Switch opens the other profiles of the configuration a session came
@@ -222,6 +225,10 @@ func openProfile(p config.Profile, stateDir string, getenv func(string) string) 
 		}
 		s.Chain = client
 		s.closers = append(s.closers, client.Close)
+		if s.historyChain, err = dialHistory(p.RPCURL); err != nil {
+			return nil, fmt.Errorf("profile %q: rpc_url: %w", p.Name, err)
+		}
+		s.closers = append(s.closers, s.historyChain.Close)
 	}
 	return s, nil
 }

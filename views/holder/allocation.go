@@ -43,6 +43,9 @@ type allocation struct {
 	looking string // the id of the lookup in flight, as the user gave it
 	result  *wallet.Verification
 	detail  *widget.Detail
+	// timeline is the allocation's history on chain, shown in the
+	// chart's place (timeline.go).
+	timeline *timeline
 
 	width, height int
 }
@@ -53,7 +56,7 @@ func NewAllocation(ctx *views.Context) views.Screen {
 	in.Placeholder = "allocation id (UUID)"
 	in.CharLimit = 36
 	in.Prompt = "Allocation: "
-	a := &allocation{ctx: ctx, input: in, pick: -1, detail: widget.NewDetail()}
+	a := &allocation{ctx: ctx, input: in, pick: -1, detail: widget.NewDetail(), timeline: newTimeline(ctx)}
 	a.recent = ctx.Journal.RecentLookups(ctx.Session.Deployment(), views.MaxRecent)
 	a.demo = demoAllocations(ctx.Session.Fixtures)
 	return a
@@ -90,6 +93,7 @@ func (a *allocation) SetSize(width, height int) {
 // layout sizes the fields pane: beside the chart on wide screens, above it
 // otherwise; the line of the input stays on top.
 func (a *allocation) layout() {
+	a.timeline.SetSize(a.historyBox())
 	rest := max(a.height-1, 3)
 	if a.wide() {
 		a.detail.SetSize(a.width/2, rest)
@@ -191,6 +195,9 @@ func (a *allocation) move(delta int) bool {
 }
 
 func (a *allocation) Update(msg tea.Msg) tea.Cmd {
+	if cmd, ok := a.timeline.Update(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case LookupMsg:
 		return a.lookup(msg.ID)
@@ -218,7 +225,8 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		// The verdict replaces whatever an earlier lookup left in the
 		// status line.
 		text := "allocation " + a.looking + ": " + msg.Value.Outcome().String()
-		return func() tea.Msg { return views.StatusMsg{Text: text, Error: msg.Value.Outcome() == wallet.Fail} }
+		status := func() tea.Msg { return views.StatusMsg{Text: text, Error: msg.Value.Outcome() == wallet.Fail} }
+		return tea.Batch(status, a.timeline.Lookup(a.looking))
 	case tea.KeyMsg:
 		if a.input.Focused() {
 			return a.updateInput(msg)
@@ -250,6 +258,8 @@ func (a *allocation) updateKey(msg tea.KeyMsg) tea.Cmd {
 			recipient = v.Standing.Recipient(v.Args.Allocation.OriginalBeneficiary)
 		}
 		return views.Navigate(NewClaim(a.ctx, a.result.Proof.ID, claimable, recipient))
+	case a.result != nil && key.Matches(msg, keyHistory, keyHistoryUp, keyHistoryDown):
+		return a.timeline.key(msg)
 	}
 	if a.result != nil {
 		return a.detail.Update(msg)
@@ -298,6 +308,10 @@ func (a *allocation) View() string {
 	b.WriteString(a.input.View() + "\n")
 	if a.input.Focused() || a.result == nil {
 		a.viewPicks(&b)
+		return b.String()
+	}
+	if a.timeline.shown {
+		b.WriteString(a.besideDetail(a.timeline.View()))
 		return b.String()
 	}
 	v := a.result
@@ -358,7 +372,7 @@ func (a *allocation) ShortHelp() []key.Binding {
 	case a.input.Focused():
 		return []key.Binding{keyLookUp, joined("↑/↓", "pick", keyFillPrev, keyFillNext), keyStopEdit}
 	case a.result != nil:
-		return append([]key.Binding{keyClaim, keyEditID, keyNewLookup}, a.detail.ShortHelp()...)
+		return append(append([]key.Binding{keyClaim, keyEditID, keyNewLookup}, a.detail.ShortHelp()...), a.timeline.keys()...)
 	case len(a.picks()) > 0:
 		return []key.Binding{keyEditID, joined("↑/↓ enter", "look one up", keyPickPrev, keyPickNext, keyLookUp), keyNewLookup}
 	}

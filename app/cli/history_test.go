@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"encoding/csv"
+	"regexp"
+	"strings"
+	"testing"
+
+	"allot/api/sandbox"
+	"allot/internal/session"
+)
+
+// stateAllocation is the embedded sandbox's demo allocation the seed left
+// in state.
+func stateAllocation(t *testing.T, s *session.Session, state string) string {
+	t.Helper()
+	for _, id := range s.Fixtures.AllocationIDs {
+		if s.Fixtures.AllocationStates[id] == state {
+			return id
+		}
+	}
+	t.Fatalf("the sandbox seeds no allocation %s", state)
+	return ""
+}
+
+// historyEvents decodes `history -o json`, every field of it known.
+func historyEvents(t *testing.T, r result) historyOutput {
+	t.Helper()
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	var out historyOutput
+	decodeJSON(t, r, &out)
+	return out
+}
+
+var (
+	isoTime = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$`)
+	txHash  = regexp.MustCompile(`^0x[0-9a-f]{64}$`)
+	address = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
+	amount  = regexp.MustCompile(`^\d+(\.\d+)?$`)
+)
+
+// TestHistorySeededStates: on the embedded sandbox, the history of each
+// demo allocation tells what the seed did to it on chain, in order.
+func TestHistorySeededStates(t *testing.T) {
+	s := sandboxSession(t)
+	for state, want := range map[string]string{
+		sandbox.StateClaimedInPart: "claim",
+		sandbox.StateCancelled:     "cancel",
+		sandbox.StateRevoked:       "claim revoke",
+		sandbox.StateTransferred:   "transfer",
+		sandbox.StateActive:        "",
+	} {
+		id := stateAllocation(t, s, state)
+		out := historyEvents(t, runCLI(t, s, nil, "history", id, "-o", "json"))
+		var kinds []string
+		for _, e := range out.Events {
+			kinds = append(kinds, e.Kind)
+			if e.Allocation != id || !isoTime.MatchString(e.Time) || !txHash.MatchString(e.Transaction) ||
+				!address.MatchString(e.Vester) || !address.MatchString(e.Sender) || e.Block == 0 {
+				t.Errorf("%s: event %+v", state, e)
+			}
+			switch e.Kind {
+			case "claim":
+				if !amount.MatchString(e.Amount) || e.Amount == "0" || !amount.MatchString(e.Fee) || e.Symbol == "" ||
+					!address.MatchString(e.Recipient) || e.ThroughHandler == nil || *e.ThroughHandler {
+					t.Errorf("%s: claim %+v", state, e)
+				}
+			case "transfer":
+				if !address.MatchString(e.NewBeneficiary) {
+					t.Errorf("%s: transfer %+v", state, e)
+				}
+			}
+		}
+		if got := strings.Join(kinds, " "); got != want {
+			t.Errorf("%s: events %q, want %q", state, got, want)
+		}
+		if out.Allocation != id || out.ToBlock == 0 || len(out.Warnings) != 0 || out.Skipped != 0 {
+			t.Errorf("%s: %+v", state, out)
+		}
+	}
+}
+
+// TestHistoryWalletCSV: a wallet's claims as CSV, exactly the columns of
+// a stakeholder's records, each claim named by its allocation.
+func TestHistoryWalletCSV(t *testing.T) {
+	s := sandboxSession(t)
+	claimed := stateAllocation(t, s, sandbox.StateClaimedInPart)
+	proof := runCLI(t, s, nil, "proof", claimed, "-o", "json")
+	wallet := regexp.MustCompile(`"walletAddress": "(0x[0-9a-fA-F]{40})"`).FindStringSubmatch(proof.stdout)
+	if wallet == nil {
+		t.Fatalf("no wallet in the proof:\n%s", proof.stdout)
+	}
+	r := runCLI(t, s, nil, "history", "--wallet", wallet[1], "-o", "csv")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rows[0], ","); got != "time,block,transaction,allocation,amount,token,feeEther" {
+		t.Fatalf("header %s", got)
+	}
+	found := false
+	for _, row := range rows[1:] {
+		if !isoTime.MatchString(row[0]) || !regexp.MustCompile(`^\d+$`).MatchString(row[1]) || !txHash.MatchString(row[2]) ||
+			!amount.MatchString(row[4]) || row[5] != "MRD" || !amount.MatchString(row[6]) {
+			t.Errorf("row %q", row)
+		}
+		found = found || row[3] == claimed
+	}
+	if !found {
+		t.Errorf("no claim of %s among\n%s", claimed, r.stdout)
+	}
+}
+
+// TestHistoryTable: the table names each event and ends with a count.
+func TestHistoryTable(t *testing.T) {
+	s := sandboxSession(t)
+	r := runCLI(t, s, nil, "history", stateAllocation(t, s, sandbox.StateRevoked))
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "TIME (UTC)") || !strings.Contains(lines[1], " claim ") ||
+		!strings.Contains(lines[2], " revoke ") || !strings.HasPrefix(lines[3], "1 claim, 2 events in blocks 0 to ") {
+		t.Errorf("table:\n%s", r.stdout)
+	}
+}
+
+func TestHistoryUsage(t *testing.T) {
+	s := sandboxSession(t)
+	id := s.Fixtures.AllocationIDs[0]
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"history", id, "--wallet", "0x0000000000000000000000000000000000000001"}, "not both"},
+		{[]string{"history", "--wallet", "0x12"}, "--wallet"},
+		{[]string{"history", "not-a-uuid"}, "allocation id"},
+		{[]string{"history", id, "--from-block", "9", "--to-block", "3"}, "--from-block 9 is after --to-block 3"},
+		{[]string{"history", id, "-o", "xml"}, "want table, json or csv"},
+	} {
+		r := runCLI(t, s, nil, tc.args...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want a usage error saying %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+}

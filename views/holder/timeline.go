@@ -1,0 +1,243 @@
+package holder
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/internal/sanitize"
+	"allot/views"
+	"allot/wallet"
+	"allot/wallet/history"
+)
+
+var (
+	keyHistory     = key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "history on chain"))
+	keyHistoryUp   = key.NewBinding(key.WithKeys("["), key.WithHelp("[", "history up"))
+	keyHistoryDown = key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "history down"))
+)
+
+// timeline is the allocation screen's history on chain: the claims, the
+// cancel, the revoke and the transfers of the allocation on show, read
+// from the chain (wallet/history) in a command when it is first shown for
+// a lookup, a spinner while it reads, an error in its place, one line an
+// event, scrolled with [ and ].
+type timeline struct {
+	ctx  *views.Context
+	spin spinner.Model
+
+	shown   bool   // in the chart's place, H toggles it
+	id      string // the allocation shown; "" before a lookup
+	seq     int    // the read in flight or done for id; 0 none yet
+	loading bool
+	history *history.History
+	err     error
+	top     int // the first event shown
+
+	width, height int
+}
+
+func newTimeline(ctx *views.Context) *timeline {
+	return &timeline{ctx: ctx, spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
+}
+
+// Lookup makes the timeline the one of allocation id, looked up (again):
+// read at once when it is shown, else when it is next shown.
+func (t *timeline) Lookup(id string) tea.Cmd {
+	*t = timeline{ctx: t.ctx, spin: t.spin, shown: t.shown, id: id, width: t.width, height: t.height}
+	if t.shown {
+		return t.read()
+	}
+	return nil
+}
+
+// key answers the timeline's keys: H shows it (reading it the first time)
+// or the chart again, [ and ] scroll it.
+func (t *timeline) key(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, keyHistory):
+		if t.shown = !t.shown; t.shown {
+			return t.read()
+		}
+	case key.Matches(msg, keyHistoryUp) && t.scrolls():
+		t.Scroll(-1)
+	case key.Matches(msg, keyHistoryDown) && t.scrolls():
+		t.Scroll(1)
+	}
+	return nil
+}
+
+// read reads the history of the allocation, unless it is read or being
+// read.
+func (t *timeline) read() tea.Cmd {
+	if t.id == "" || t.seq != 0 {
+		return nil
+	}
+	t.seq, t.loading, t.err, t.history = views.NextSeq(), true, nil, nil
+	s, id := t.ctx.Session, t.id
+	load := views.Load(t.seq, func(c context.Context) (*history.History, error) {
+		return s.AllocationHistory(c, id, history.Options{})
+	})
+	return tea.Batch(t.spin.Tick, load)
+}
+
+// Update takes the read's answer and turns the spinner; handled is false
+// for what is not the timeline's.
+func (t *timeline) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
+	switch msg := msg.(type) {
+	case spinner.TickMsg:
+		if msg.ID != t.spin.ID() {
+			return nil, false
+		}
+		if !t.loading {
+			return nil, true
+		}
+		t.spin, cmd = t.spin.Update(msg)
+		return cmd, true
+	case views.Loaded[*history.History]:
+		if msg.Seq != t.seq {
+			return nil, true
+		}
+		t.loading, t.history, t.err, t.top = false, msg.Value, msg.Err, 0
+		return nil, true
+	}
+	return nil, false
+}
+
+// Scroll moves the events shown by delta, within the history.
+func (t *timeline) Scroll(delta int) {
+	if t.history == nil {
+		return
+	}
+	t.top = max(0, min(t.top+delta, len(t.history.Events)-t.rows()))
+}
+
+// rows is how many events fit under the title and the footer.
+func (t *timeline) rows() int { return max(1, t.height-2) }
+
+// SetSize gives the timeline its box.
+func (t *timeline) SetSize(width, height int) {
+	t.width, t.height = width, height
+	t.Scroll(0)
+}
+
+func (t *timeline) View() string {
+	muted := t.ctx.Styles.Muted
+	lines := []string{t.ctx.Styles.Title.Render(t.fit("History on chain"))}
+	switch {
+	case t.loading:
+		lines = append(lines, t.spin.View()+" "+t.fit("Reading the allocation's claims, cancel, revoke and transfers from the chain…"))
+	case t.err != nil:
+		for _, l := range wrap("Could not read the history: "+sanitize.Line(t.err.Error()), t.width) {
+			lines = append(lines, l)
+		}
+	case t.history == nil:
+		lines = append(lines, muted.Render(t.fit("H: read it from the chain")))
+	case len(t.history.Events) == 0:
+		lines = append(lines, muted.Render(t.fit(fmt.Sprintf("No claim, cancel, revoke or transfer in blocks %d to %d.", t.history.FromBlock, t.history.ToBlock))))
+	default:
+		events := t.history.Events
+		end := min(len(events), t.top+t.rows())
+		for _, e := range events[t.top:end] {
+			lines = append(lines, t.fit(eventLine(e)))
+		}
+		footer := fmt.Sprintf("%d–%d of %d · full hashes: allot history %s", t.top+1, end, len(events), t.id)
+		if t.scrolls() {
+			footer = fmt.Sprintf("%d–%d of %d · [ ] scroll · full hashes: allot history %s", t.top+1, end, len(events), t.id)
+		}
+		if n := t.history.Skipped; n > 0 {
+			footer = fmt.Sprintf("%d skipped: the node's answers disagree (allot history says why) · ", n) + footer
+		}
+		lines = append(lines, muted.Render(t.fit(footer)))
+	}
+	if len(lines) > t.height {
+		lines = lines[:max(t.height, 1)]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// eventLine is one event in a line: when, what, how much and where.
+func eventLine(e history.Event) string {
+	at := e.Time.UTC().Format("2006-01-02 15:04")
+	switch e.Kind {
+	case history.Claim:
+		what := "claim"
+		if e.Handler {
+			what = "claim via handler"
+		}
+		symbol := e.Symbol
+		if symbol == "" {
+			symbol = short(e.Token)
+		}
+		return fmt.Sprintf("%s  %s %s %s → %s  fee %s  tx %s  by %s", at, what, wallet.FormatUnits(e.Amount), symbol,
+			short(e.Recipient), wallet.FormatUnits(e.Fee), shortHash(e.Tx), short(e.Sender))
+	case history.Transfer:
+		return fmt.Sprintf("%s  transfer of beneficiary → %s  tx %s  by %s", at, short(e.NewBeneficiary), shortHash(e.Tx), short(e.Sender))
+	}
+	return fmt.Sprintf("%s  %s  tx %s  by %s", at, e.Kind, shortHash(e.Tx), short(e.Sender))
+}
+
+func short(a common.Address) string {
+	h := a.Hex()
+	return h[:6] + "…" + h[len(h)-4:]
+}
+
+func shortHash(h common.Hash) string {
+	s := h.Hex()
+	return s[:10] + "…"
+}
+
+func (t *timeline) fit(s string) string { return sanitize.Truncate(s, max(t.width, 1)) }
+
+// wrap breaks s into lines of at most width runes, at spaces where it can.
+func wrap(s string, width int) []string {
+	width = max(width, 10)
+	var lines []string
+	for len([]rune(s)) > width {
+		r := []rune(s)
+		cut := strings.LastIndex(string(r[:width]), " ")
+		if cut <= 0 {
+			cut = len(string(r[:width]))
+		}
+		lines = append(lines, strings.TrimSpace(s[:cut]))
+		s = strings.TrimSpace(s[cut:])
+	}
+	return append(lines, s)
+}
+
+// scrolls reports whether the history on show is longer than its box.
+func (t *timeline) scrolls() bool {
+	return t.shown && t.history != nil && len(t.history.Events) > t.rows()
+}
+
+// keys are the timeline's bindings, for the screen's help.
+func (t *timeline) keys() []key.Binding {
+	if t.scrolls() {
+		return []key.Binding{keyHistory, keyHistoryUp, keyHistoryDown}
+	}
+	return []key.Binding{keyHistory}
+}
+
+// historyBox is the timeline's box on the allocation screen: the chart's
+// place, heading included.
+func (a *allocation) historyBox() (width, height int) {
+	if a.wide() {
+		return a.width - a.width/2 - 2, a.chartHeight()
+	}
+	return a.width, a.chartHeight()
+}
+
+// besideDetail lays box out where the chart goes: beside the fields on a
+// wide screen, under them otherwise.
+func (a *allocation) besideDetail(box string) string {
+	if a.wide() {
+		return lipgloss.JoinHorizontal(lipgloss.Top, a.detail.View(), "  ", box)
+	}
+	return a.detail.View() + "\n" + box
+}
