@@ -15,7 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"allot/internal/clock"
+	timesource "allot/internal/clock"
 	"allot/internal/journal"
 	"allot/internal/sanitize"
 	"allot/internal/session"
@@ -40,7 +40,7 @@ type Options struct {
 	Now func() time.Time
 	// Clock is the dashboard's time, read and waited on (a countdown);
 	// nil is the wall clock. Now, when nil, reads it.
-	Clock     clock.Clock
+	Clock     timesource.Clock
 	Clipboard widget.Clipboard
 	Switch    session.Switch // the other profiles; none in tests unless set
 }

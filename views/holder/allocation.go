@@ -46,6 +46,8 @@ type allocation struct {
 	// timeline is the allocation's history on chain, shown in the
 	// chart's place (timeline.go).
 	timeline *timeline
+	// count counts down to the next unlock (countdown.go).
+	count countdown
 
 	width, height int
 }
@@ -56,7 +58,7 @@ func NewAllocation(ctx *views.Context) views.Screen {
 	in.Placeholder = "allocation id (UUID)"
 	in.CharLimit = 36
 	in.Prompt = "Allocation: "
-	a := &allocation{ctx: ctx, input: in, pick: -1, detail: widget.NewDetail(), timeline: newTimeline(ctx)}
+	a := &allocation{ctx: ctx, input: in, pick: -1, detail: widget.NewDetail(), timeline: newTimeline(ctx), count: countdown{ctx: ctx}}
 	a.recent = ctx.Journal.RecentLookups(ctx.Session.Deployment(), views.MaxRecent)
 	a.demo = demoAllocations(ctx.Session.Fixtures)
 	return a
@@ -201,6 +203,8 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case LookupMsg:
 		return a.lookup(msg.ID)
+	case tickMsg:
+		return a.onTick(msg)
 	case views.TxStatusMsg:
 		// A claim mined changes what was withdrawn and what is claimable:
 		// the amounts on show are read again rather than left stale.
@@ -226,7 +230,7 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		// status line.
 		text := "allocation " + a.looking + ": " + msg.Value.Outcome().String()
 		status := func() tea.Msg { return views.StatusMsg{Text: text, Error: msg.Value.Outcome() == wallet.Fail} }
-		return tea.Batch(status, a.timeline.Lookup(a.looking))
+		return tea.Batch(status, a.timeline.Lookup(a.looking), a.count.start(a.seq, msg.Value))
 	case tea.KeyMsg:
 		if a.input.Focused() {
 			return a.updateInput(msg)
@@ -326,6 +330,9 @@ func (a *allocation) View() string {
 		heading = "Unlock schedule · cannot be claimed now"
 	case v.Standing != nil && v.Standing.State() != "active":
 		heading += " · " + v.Standing.State() + ": see State"
+	}
+	if next := a.count.text(now); next != "" {
+		heading += " · " + next
 	}
 	title := a.ctx.Styles.Title.Render(sanitize.Truncate(heading, a.width))
 	if a.wide() {
