@@ -6,6 +6,7 @@ package holder
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 
@@ -48,6 +49,8 @@ type allocation struct {
 	timeline *timeline
 	// count counts down to the next unlock (countdown.go).
 	count countdown
+	// following: the allocation on show is followed (follow.go).
+	following bool
 
 	width, height int
 }
@@ -205,6 +208,11 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		return a.lookup(msg.ID)
 	case tickMsg:
 		return a.onTick(msg)
+	case followedMsg:
+		if msg.err == nil && msg.id == a.looking {
+			a.following = msg.on
+		}
+		return followStatus(msg)
 	case views.TxStatusMsg:
 		// A claim mined changes what was withdrawn and what is claimable:
 		// the amounts on show are read again rather than left stale.
@@ -225,6 +233,8 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		// The id remembered is the one asked for: the service's answer
 		// could name any other.
 		a.remember(a.looking)
+		ids, _ := followed(a.ctx)
+		a.following = slices.Contains(ids, a.looking)
 		a.detail.SetFields(verificationFields(msg.Value, a.ctx.Now()))
 		// The verdict replaces whatever an earlier lookup left in the
 		// status line.
@@ -262,6 +272,13 @@ func (a *allocation) updateKey(msg tea.KeyMsg) tea.Cmd {
 			recipient = v.Standing.Recipient(v.Args.Allocation.OriginalBeneficiary)
 		}
 		return views.Navigate(NewClaim(a.ctx, a.result.Proof.ID, claimable, recipient))
+	case key.Matches(msg, keyFollow) && a.result != nil && !a.busy:
+		if a.following && inProfile(a.ctx, a.looking) {
+			return func() tea.Msg {
+				return views.ErrorMsg{Op: "follow", Err: errors.New("the profile's allocations list it: remove it there to stop following it")}
+			}
+		}
+		return setFollowed(a.ctx, a.looking, !a.following)
 	case a.result != nil && key.Matches(msg, keyHistory, keyHistoryUp, keyHistoryDown):
 		return a.timeline.key(msg)
 	}
@@ -309,7 +326,15 @@ func (a *allocation) updateInput(msg tea.KeyMsg) tea.Cmd {
 
 func (a *allocation) View() string {
 	var b strings.Builder
-	b.WriteString(a.input.View() + "\n")
+	if next := a.count.text(a.ctx.Now()); next != "" && !a.input.Focused() && a.result != nil {
+		// The countdown beside the id: the chart's heading has no room
+		// for it on a narrow chart.
+		line := strings.TrimRight(a.input.View(), " ")
+		b.WriteString(line + sanitize.Truncate("  · "+next, max(a.width-lipgloss.Width(line), 0)))
+	} else {
+		b.WriteString(a.input.View())
+	}
+	b.WriteString("\n")
 	if a.input.Focused() || a.result == nil {
 		a.viewPicks(&b)
 		return b.String()
@@ -331,9 +356,7 @@ func (a *allocation) View() string {
 	case v.Standing != nil && v.Standing.State() != "active":
 		heading += " · " + v.Standing.State() + ": see State"
 	}
-	if next := a.count.text(now); next != "" {
-		heading += " · " + next
-	}
+
 	title := a.ctx.Styles.Title.Render(sanitize.Truncate(heading, a.width))
 	if a.wide() {
 		chart := title + "\n" + widget.StepChart(chartPoints, now, a.width-a.width/2-2, a.chartHeight())
@@ -379,7 +402,11 @@ func (a *allocation) ShortHelp() []key.Binding {
 	case a.input.Focused():
 		return []key.Binding{keyLookUp, joined("↑/↓", "pick", keyFillPrev, keyFillNext), keyStopEdit}
 	case a.result != nil:
-		return append(append([]key.Binding{keyClaim, keyEditID, keyNewLookup}, a.detail.ShortHelp()...), a.timeline.keys()...)
+		follow := keyFollow
+		if a.following {
+			follow = keyUnfollow
+		}
+		return append(append([]key.Binding{keyClaim, follow, keyEditID, keyNewLookup}, a.detail.ShortHelp()...), a.timeline.keys()...)
 	case len(a.picks()) > 0:
 		return []key.Binding{keyEditID, joined("↑/↓ enter", "look one up", keyPickPrev, keyPickNext, keyLookUp), keyNewLookup}
 	}
