@@ -29,6 +29,7 @@ var commands = []command{
 	// The unlocks ahead of followed allocations, and a watch of them:
 	// upcoming.go, watch.go.
 	upcomingCommand,
+	watchCommand,
 	// Claim an allocation, and with --sign sign and send the claim:
 	// claim.go, over the signing flow of sign.go.
 	claimCommand,
