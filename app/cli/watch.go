@@ -36,7 +36,7 @@ var watchCommand = command{
 		return func(ctx context.Context, args []string) error {
 			limit, err := wallet.ParseUnits(*threshold)
 			if err != nil {
-				return usagef("--threshold %q: not an amount: %v", sanitize.Truncate(*threshold, 40), err)
+				return usagef("--threshold: %v", err)
 			}
 			if *interval < time.Second {
 				return usagef("--interval %s: at least 1s", *interval)
