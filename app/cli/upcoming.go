@@ -25,7 +25,7 @@ import (
 var upcomingCommand = command{
 	name:    "upcoming",
 	args:    "[ALLOCATION_ID...] [--days N] [--ics FILE] [-o json|csv]",
-	summary: "the unlocks ahead of the allocations given, or of those followed (the profile's allocations, f on the allocation screen), with totals per week and month",
+	summary: "the unlocks ahead of the allocations given or followed, with totals per week and month, and as an iCalendar file",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		days := fs.Int("days", upcoming.DefaultDays, "list the unlocks of the next `N` days")
 		icsPath := fs.String("ics", "", "also write the unlocks to the iCalendar file `FILE`, one event each, which a calendar imports again without doubling them")

@@ -27,8 +27,7 @@ const (
 var watchCommand = command{
 	name: "watch",
 	args: "[ALLOCATION_ID...] [--once] [--interval D] [--threshold X]",
-	summary: "watch allocations (those given, or those followed) and print one JSON line an event: watching, unlocked, claimable, claimed, cancelled, revoked, transferred; " +
-		"--once exits 0 when nothing can be claimed, 10 when something can, 1 on an error",
+	summary: "print a JSON line for each change of the allocations given or followed; --once: exit 0 nothing to claim, 10 something to claim, 1 an error (docs/live.md)",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		once := fs.Bool("once", false, "look once, print what is found, and exit: 0 nothing to claim, 10 something to claim above --threshold, 1 an allocation could not be checked")
 		interval := fs.Duration("interval", defaultWatchInterval, "look again every `D` (at least 1s); after errors the wait doubles, up to 10m")
