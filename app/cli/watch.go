@@ -25,8 +25,8 @@ const (
 )
 
 var watchCommand = command{
-	name: "watch",
-	args: "[ALLOCATION_ID...] [--once] [--interval D] [--threshold X]",
+	name:    "watch",
+	args:    "[ALLOCATION_ID...] [--once] [--interval D] [--threshold X]",
 	summary: "print a JSON line for each change of the allocations given or followed; --once: exit 0 nothing to claim, 10 something to claim, 1 an error (docs/live.md)",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		once := fs.Bool("once", false, "look once, print what is found, and exit: 0 nothing to claim, 10 something to claim above --threshold, 1 an allocation could not be checked")
