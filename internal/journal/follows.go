@@ -136,8 +136,13 @@ func (j *Journal) readFollows() (followsFile, error) {
 	}
 	f.Deployments = f.Deployments[:min(len(f.Deployments), maxFollowsDeployments)]
 	for i := range f.Deployments {
-		ids := slices.DeleteFunc(f.Deployments[i].IDs, func(id string) bool { return api.CheckUUID("id", id) != nil })
-		f.Deployments[i].IDs = slices.Compact(ids[:min(len(ids), MaxFollowed)])
+		seen := map[string]bool{}
+		ids := slices.DeleteFunc(f.Deployments[i].IDs, func(id string) bool {
+			drop := seen[id] || api.CheckUUID("id", id) != nil
+			seen[id] = true
+			return drop
+		})
+		f.Deployments[i].IDs = ids[:min(len(ids), MaxFollowed)]
 	}
 	return f, nil
 }

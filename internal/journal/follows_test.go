@@ -74,3 +74,33 @@ func TestFollowed(t *testing.T) {
 		t.Errorf("the damaged file was not set aside: %v", err)
 	}
 }
+
+// FuzzFollowed: whatever the file holds, Followed neither panics nor
+// returns anything but allocation ids, at most MaxFollowed, each once.
+func FuzzFollowed(f *testing.F) {
+	f.Add([]byte(`{"version":1,"deployments":[{"baseUrl":"https://a","chainId":1,"ids":["00000000-0000-4000-8000-000000000001"]}]}`))
+	f.Add([]byte(`{"deployments":[{"baseUrl":"https://a","chainId":1,"ids":["x","\u001b[31m"]}]}`))
+	f.Add([]byte(`[`))
+	f.Add([]byte(`{"deployments":[{"baseUrl":"https://a","chainId":1,"ids":["00000000-0000-4000-8000-000000000001","00000000-0000-4000-8000-000000000002","00000000-0000-4000-8000-000000000001"]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, FollowsName), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		j, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, _ := j.Followed(Deployment{BaseURL: "https://a", ChainID: 1})
+		if len(ids) > MaxFollowed {
+			t.Fatalf("%d ids", len(ids))
+		}
+		seen := map[string]bool{}
+		for _, id := range ids {
+			if len(id) != 36 || seen[id] {
+				t.Fatalf("followed %q", ids)
+			}
+			seen[id] = true
+		}
+	})
+}
