@@ -146,14 +146,18 @@ func (u *upcomingScreen) View() string {
 		b.WriteString("You follow no allocation. Follow one with f on its Allocation screen, or list\n" +
 			"allocations = [\"ID\"] in the profile; its unlocks of the next " + fmt.Sprint(upcoming.DefaultDays) + " days show here.\n")
 		if len(u.offered) > 0 {
-			b.WriteString("\n" + muted.Render("Looked up lately (f follows the one picked):") + "\n")
+			b.WriteString("\n" + muted.Render("Looked up lately, then the sandbox's demo allocations (f follows the one picked):") + "\n")
 		}
 		for i, id := range u.offered {
 			marker := "  "
 			if i == u.cursor {
 				marker = "▶ "
 			}
-			b.WriteString(marker + sanitize.Line(id) + "\n")
+			line := marker + sanitize.Line(id)
+			if state := demoState(u.ctx.Session.Fixtures, id); state != "" {
+				line += "  " + muted.Render(state)
+			}
+			b.WriteString(line + "\n")
 		}
 		return b.String()
 	}
@@ -222,6 +226,11 @@ func (u *upcomingScreen) chart() []string {
 	}
 	width := max(min(u.width-40, 40), 4)
 	out := []string{"", u.ctx.Styles.Muted.Render("Per week, from Monday (UTC):")}
+	// The list of unlocks keeps at least half the screen.
+	if room := max(u.height/2-3, 1); len(weeks) > room {
+		out[1] = u.ctx.Styles.Muted.Render(fmt.Sprintf("Per week, from Monday (UTC), the first %d of %d:", room, len(weeks)))
+		weeks = weeks[:room]
+	}
 	for _, w := range weeks {
 		out = append(out, sanitize.Truncate(w.Start.Format("2006-01-02")+"  "+widget.Bar(decimal.NewFromBigInt(w.Amount, 0), full, width)+"  "+label(w), u.width))
 	}
