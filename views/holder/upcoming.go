@@ -146,7 +146,11 @@ func (u *upcomingScreen) View() string {
 		b.WriteString("You follow no allocation. Follow one with f on its Allocation screen, or list\n" +
 			"allocations = [\"ID\"] in the profile; its unlocks of the next " + fmt.Sprint(upcoming.DefaultDays) + " days show here.\n")
 		if len(u.offered) > 0 {
-			b.WriteString("\n" + muted.Render("Looked up lately, then the sandbox's demo allocations (f follows the one picked):") + "\n")
+			what := "Looked up lately"
+			if u.ctx.Session.Fixtures != nil {
+				what += ", then the sandbox's demo allocations"
+			}
+			b.WriteString("\n" + muted.Render(what+" (f follows the one picked):") + "\n")
 		}
 		for i, id := range u.offered {
 			marker := "  "
