@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"math/big"
+	"os"
 	"strings"
 	"time"
 
@@ -29,7 +30,7 @@ var watchCommand = command{
 	args:    "[ALLOCATION_ID...] [--once] [--interval D] [--threshold X]",
 	summary: "print a JSON line for each change of the allocations given or followed; --once: exit 0 nothing to claim, 10 something to claim, 1 an error (docs/live.md)",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		once := fs.Bool("once", false, "look once, print what is found, and exit: 0 nothing to claim, 10 something to claim above --threshold, 1 an allocation could not be checked")
+		once := fs.Bool("once", false, "look once, print what changed since the last --once (the first time, what is found), and exit: 0 nothing to claim, 10 something to claim above --threshold, 1 an allocation could not be checked")
 		interval := fs.Duration("interval", defaultWatchInterval, "look again every `D` (at least 1s); after errors the wait doubles, up to 10m")
 		threshold := fs.String("threshold", "0", "say claimable only when more than `X` tokens can be claimed")
 		return func(ctx context.Context, args []string) error {
@@ -55,7 +56,8 @@ var watchCommand = command{
 			}
 			w := &watcher{e: e, check: s.CheckAllocation, ids: ids, threshold: limit, seen: map[string]*watch.Snapshot{}, out: json.NewEncoder(e.Stdout)}
 			if *once {
-				return w.once(ctx)
+				d := s.Deployment()
+				return w.once(ctx, s.StateDir, fmt.Sprintf("%s|%d|", strings.TrimRight(d.BaseURL, "/"), d.ChainID))
 			}
 			return w.run(ctx, *interval)
 		}
@@ -102,10 +104,36 @@ func (w *watcher) look(ctx context.Context) (claimable bool, first error) {
 	return claimable, first
 }
 
-// once looks once: exit status 10 when something can be claimed, an
-// error (1) when an allocation could not be checked.
-func (w *watcher) once(ctx context.Context) error {
+// once looks once and prints what changed since the last --once on this
+// deployment (kept in the state directory dir under the keys prefix+id),
+// or, at the first, what it finds. Exit status 10 when something can be
+// claimed, an error (1) when an allocation could not be checked.
+func (w *watcher) once(ctx context.Context, dir, prefix string) error {
+	var looks watch.Looks
+	if dir != "" {
+		var err error
+		if looks, err = watch.ReadLooks(dir); err != nil {
+			fmt.Fprintf(w.e.Stderr, "allot: warning: %s\n", sanitize.Line(err.Error()))
+		}
+		for _, id := range w.ids {
+			if last, ok := looks[prefix+id]; ok {
+				w.seen[id] = &last
+			}
+		}
+	}
 	claimable, err := w.look(ctx)
+	if dir != "" {
+		for id, s := range w.seen {
+			looks[prefix+id] = *s
+		}
+		werr := os.MkdirAll(dir, 0o700)
+		if werr == nil {
+			werr = watch.WriteLooks(dir, looks)
+		}
+		if werr != nil {
+			fmt.Fprintf(w.e.Stderr, "allot: warning: %s: the next --once prints what it finds again\n", sanitize.Line(werr.Error()))
+		}
+	}
 	switch {
 	case err != nil:
 		return err

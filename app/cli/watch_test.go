@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"math/big"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -100,9 +102,12 @@ func eventKinds(list []watch.Event) string {
 	return strings.Join(out, " ")
 }
 
-// TestWatchOnce: --once prints what it finds and exits 10 when something
-// can be claimed above the threshold, 0 when not, 1 when an allocation
-// cannot be checked; the output is JSON lines and nothing else.
+// TestWatchOnce: --once prints what changed since the last --once (the
+// first time, what it finds) and exits 10 when something can be claimed
+// above the threshold, 0 when not, 1 when an allocation cannot be
+// checked; the output is JSON lines and nothing else. A claim mined
+// between two runs is the second's news; a damaged file of the last
+// looks starts afresh.
 func TestWatchOnce(t *testing.T) {
 	f := newChainFixture(t)
 	r := f.run(t, "watch", testAllocation, "--once")
@@ -116,14 +121,36 @@ func TestWatchOnce(t *testing.T) {
 	if strings.ContainsAny(r.stdout, "\x1b\r") {
 		t.Errorf("terminal codes in the output: %q", r.stdout)
 	}
-	r = f.run(t, "watch", testAllocation, "--once", "--threshold", "1000")
-	if r.code != ExitOK || eventKinds(events(t, r.stdout)) != "watching" {
+	if r = f.run(t, "watch", testAllocation, "--once"); r.code != ExitClaimable || r.stdout != "" {
+		t.Errorf("nothing new, still claimable: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r = f.run(t, "watch", testAllocation, "--once", "--threshold", "1000"); r.code != ExitOK || r.stdout != "" {
 		t.Errorf("nothing above the threshold: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+
+	f.svc.claim = func(sender common.Address) []api.EVMInstruction {
+		return []api.EVMInstruction{f.withdraw(t, 0, sender, ether(600))}
+	}
+	if r := f.run(t, "claim", testAllocation, "--amount", "600", "--sign", "--account", f.user.Hex(), "--send", "--yes", "--wait"); r.code != ExitOK {
+		t.Fatalf("claim: exit %d\n%s", r.code, r.stderr)
+	}
+	r = f.run(t, "watch", testAllocation, "--once")
+	if list := events(t, r.stdout); r.code != ExitClaimable || eventKinds(list) != "claimed" || list[0].Amount != "600" || list[0].Claimable != "400" {
+		t.Errorf("after a claim: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
 	unknown := "3f1a2b4c-0000-4000-8000-0000000000ff"
 	r = f.run(t, "watch", testAllocation, unknown, "--once")
-	if r.code != ExitError || !strings.Contains(r.stderr, "allot: watch: allocation "+unknown+":") || eventKinds(events(t, r.stdout)) != "watching claimable" {
+	if r.code != ExitError || !strings.Contains(r.stderr, "allot: watch: allocation "+unknown+":") || r.stdout != "" {
 		t.Errorf("one unknown: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	if err := os.WriteFile(filepath.Join(f.sess.StateDir, watch.LooksName), []byte("{\"x\": [tor"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = f.run(t, "watch", testAllocation, "--once")
+	if r.code != ExitClaimable || eventKinds(events(t, r.stdout)) != "watching claimable" || !strings.Contains(r.stderr, "starting afresh") {
+		t.Errorf("a damaged file of looks: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
 
