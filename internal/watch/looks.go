@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"os"
 	"path/filepath"
 	"sort"
@@ -48,8 +49,8 @@ func ReadLooks(dir string) (Looks, error) {
 		return Looks{}, fmt.Errorf("the last looks: %s does not read as allot's: starting afresh: %v", f.Name(), err)
 	}
 	for k, s := range looks {
-		if s.Vested == nil {
-			delete(looks, k) // not a look allot wrote
+		if !s.written() {
+			delete(looks, k)
 		}
 	}
 	return looks, nil
@@ -88,4 +89,18 @@ func WriteLooks(dir string, looks Looks) error {
 		return fmt.Errorf("keep the looks: %w", err)
 	}
 	return nil
+}
+
+// written reports whether s could be a look allot wrote: an amount
+// vested, and no amount below zero.
+func (s Snapshot) written() bool {
+	if s.Vested == nil {
+		return false
+	}
+	for _, x := range []*big.Int{s.Vested, s.Claimable, s.Withdrawn} {
+		if x != nil && x.Sign() < 0 {
+			return false
+		}
+	}
+	return true
 }
