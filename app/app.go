@@ -15,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	timesource "allot/internal/clock"
 	"allot/internal/journal"
 	"allot/internal/sanitize"
 	"allot/internal/session"
@@ -36,7 +37,10 @@ var tabNames = []string{"Contracts", "Pools", "Allocation", "Transactions", "Req
 
 // Options adjust the dashboard, for tests.
 type Options struct {
-	Now       func() time.Time
+	Now func() time.Time
+	// Clock is the dashboard's time, read and waited on (a countdown);
+	// nil is the wall clock. Now, when nil, reads it.
+	Clock     timesource.Clock
 	Clipboard widget.Clipboard
 	Switch    session.Switch // the other profiles; none in tests unless set
 }
@@ -105,8 +109,11 @@ type Model struct {
 
 // New returns the dashboard for s.
 func New(s *session.Session, opts Options) *Model {
-	now := opts.Now
-	if now == nil {
+	now, c := opts.Now, opts.Clock
+	switch {
+	case now == nil && c != nil:
+		now = c.Now
+	case now == nil:
 		now = s.Now
 	}
 	clip := opts.Clipboard
@@ -128,7 +135,7 @@ func New(s *session.Session, opts Options) *Model {
 		token = s.TokenIDs[0]
 	}
 	m := &Model{
-		ctx: &views.Context{Session: s, Now: now, Styles: widget.DefaultStyles(), Clipboard: clip, Journal: j, Token: token,
+		ctx: &views.Context{Session: s, Now: now, Clock: c, Styles: widget.DefaultStyles(), Clipboard: clip, Journal: j, Token: token,
 			Recorder: s.Recorder(j), Wallet: &session.Wallet{}},
 		opts:    opts,
 		keys:    defaultKeys(),

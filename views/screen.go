@@ -18,6 +18,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/internal/act"
+	"allot/internal/clock"
 	"allot/internal/journal"
 	"allot/internal/session"
 	"allot/views/widget"
@@ -26,8 +27,12 @@ import (
 // Context is what every screen shares: the session, the clock, the looks,
 // the clipboard and the local journal.
 type Context struct {
-	Session   *session.Session
-	Now       func() time.Time
+	Session *session.Session
+	// Now reads Clock: the dashboard sets both from one clock
+	// (internal/clock), which tests move forward instead of sleeping.
+	Now func() time.Time
+	// Clock is what countdowns wait on; nil is the wall clock.
+	Clock     clock.Clock
 	Styles    widget.Styles
 	Clipboard widget.Clipboard
 	Journal   *journal.Journal // nil when the state directory is unusable

@@ -168,9 +168,11 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 				"pools":           {{}, {"-o", "json"}, {"-o", "csv"}},
 				"stakes":          {{"--pool", fx.PoolIDs[0]}, {"--pool", fx.PoolIDs[0], "-o", "json"}, {"--pool", fx.PoolIDs[0], "-o", "csv"}, {"--pool", "Whale pool"}, {"--pool", "nope\x1b]0;t\x07\x9b"}},
 				"proof":           {{fx.AllocationIDs[0]}, {fx.AllocationIDs[0], "-o", "json"}, {fx.AllocationIDs[0], "--verify"}},
-				"history":         {{fx.AllocationIDs[0]}, {fx.AllocationIDs[0], "-o", "json"}, {"--wallet", w0.Address, "-o", "csv"}},
+				"history":         {{fx.AllocationIDs[0]}, {fx.AllocationIDs[0], "-o", "json"}, {fx.AllocationIDs[0], "-o", "csv"}, {"--wallet", w0.Address, "-o", "csv"}},
 				"claim":           {{fx.AllocationIDs[0], "--sender", w0.Address}, {fx.AllocationIDs[0], "--sender", w0.Address, "-o", "json"}, {fx.AllocationIDs[0], "--sign", "--account", w0.Address, "--keystore", ks}},
 				"humanity":        {{w0.Address}, {w0.Address, "-o", "json"}},
+				"upcoming":        {{fx.AllocationIDs[0]}, {fx.AllocationIDs[0], "-o", "json"}, {fx.AllocationIDs[0], "-o", "csv"}, {fx.AllocationIDs[0], "--ics", filepath.Join(dir, "u.ics")}},
+				"watch":           {{fx.AllocationIDs[0], "--once"}, {fx.AllocationIDs[0], fx.AllocationIDs[1], "--once", "--threshold", "1"}},
 				"tx initialize":   {{"--contract", fx.ContractIDs[0], "--admin-wallet", fx.AdminWalletIDs[0]}},
 				"tx start":        {{"--contract", fx.ContractIDs[0], "--token", fx.TokenIDs[0], "--allocation", fx.AllocationIDs[0]}},
 				"tx fund":         {{"--token", fx.TokenIDs[0], "--item", fx.AllocationIDs[0] + "=1"}, {"--token", fx.TokenIDs[0], "--item", fx.AllocationIDs[0] + "=1", "-o", "json"}},
@@ -209,6 +211,13 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 					assertInert(t, strings.Join(full, " ")+": stdout", r.stdout)
 					assertInert(t, strings.Join(full, " ")+": stderr", r.stderr)
 				}
+			}
+			// The calendar a user imports is as inert as the terminal's
+			// output.
+			if ics, err := os.ReadFile(filepath.Join(dir, "u.ics")); err != nil {
+				t.Errorf("upcoming --ics: %v", err)
+			} else {
+				assertInert(t, "upcoming --ics", string(ics))
 			}
 		})
 	}

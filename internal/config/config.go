@@ -62,10 +62,18 @@ type Profile struct {
 	MaxGasFee string `toml:"max_gas_fee"`
 	// TokenNames name the tokens for people, by token id (see TokenName).
 	TokenNames map[string]TokenName `toml:"token_names"`
+	// Allocations are allocation ids the user follows in this profile,
+	// beside those followed from the dashboard: `allot upcoming`, `allot
+	// watch` and the Upcoming screen list them.
+	Allocations []string `toml:"allocations"`
 
 	// Name is the profile's key in the file.
 	Name string `toml:"-"`
 }
+
+// MaxAllocations bounds a profile's allocations: each is read from the
+// service and the chain on every check.
+const MaxAllocations = 100
 
 // Duration is a time.Duration written as a Go duration string ("15s").
 type Duration struct{ time.Duration }
@@ -260,6 +268,14 @@ func (p Profile) validate() error {
 	for i, id := range p.Tokens {
 		if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
 			problems = append(problems, fmt.Errorf("tokens[%d]: %q is not a UUID", i, id))
+		}
+	}
+	if len(p.Allocations) > MaxAllocations {
+		problems = append(problems, fmt.Errorf("allocations: %d ids, more than %d", len(p.Allocations), MaxAllocations))
+	}
+	for i, id := range p.Allocations[:min(len(p.Allocations), MaxAllocations)] {
+		if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
+			problems = append(problems, fmt.Errorf("allocations[%d]: %q is not a UUID", i, id))
 		}
 	}
 	if p.Timeout.Duration < 0 {
