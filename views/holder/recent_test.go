@@ -29,9 +29,7 @@ func TestRecentAllocations(t *testing.T) {
 	}
 	got := RecentAllocations(ctx)
 	want := []string{mine, fx.AllocationIDs[1], fx.AllocationIDs[0]}
-	for _, id := range fx.AllocationIDs[2:min(len(fx.AllocationIDs), views.MaxRecent)] {
-		want = append(want, id)
-	}
+	want = append(want, fx.AllocationIDs[2:min(len(fx.AllocationIDs), views.MaxRecent)]...)
 	if !slices.Equal(got, want) {
 		t.Errorf("recent allocations %v\nwant %v", got, want)
 	}
