@@ -141,7 +141,7 @@ func TestTooSmallOnlyQuits(t *testing.T) {
 	f.send(tea.WindowSizeMsg{Width: 120, Height: 36}).wait("New unlock schedule")
 	f.send(tea.WindowSizeMsg{Width: 100, Height: MinHeight - 1}).wait("too small")
 	f.runes("q")
-	m := f.tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
+	m := f.tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(probed).Model
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
 	if v := m.View(); strings.Contains(v, "abc") || !strings.Contains(v, "New unlock schedule") {
 		t.Errorf("keys typed while the page was hidden reached it:\n%s", v)
