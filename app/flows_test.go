@@ -72,9 +72,9 @@ func newFlowOn(t *testing.T, s *session.Session) *flow {
 	return f
 }
 
-func (f *flow) typ(s string) *flow          { f.mark = f.seen.Len(); f.tm.Type(s); return f }
-func (f *flow) key(k tea.KeyType) *flow     { return f.send(tea.KeyMsg{Type: k}) }
-func (f *flow) runes(s string) *flow        { return f.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}) }
+func (f *flow) typ(s string) *flow      { f.mark = f.seen.Len(); f.tm.Type(s); return f }
+func (f *flow) key(k tea.KeyType) *flow { return f.send(tea.KeyMsg{Type: k}) }
+func (f *flow) runes(s string) *flow    { return f.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}) }
 
 func (f *flow) send(msg tea.Msg) *flow {
 	f.mark = f.seen.Len()
