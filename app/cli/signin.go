@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"strconv"
 
+	"allot/internal/isotime"
 	"allot/internal/sanitize"
 	"allot/wallet"
 )
-
-// isoMillis is how times are written in JSON output (docs/deployment.md D15).
-const isoMillis = "2006-01-02T15:04:05.000Z"
 
 // signInAs opens the session, unlocks the keystore account --account
 // names and signs in with it: what the portal commands do before their
@@ -86,7 +84,7 @@ var signinCommand = command{
 					return err
 				}
 			}
-			expires := sess.Expiration.UTC().Format(isoMillis)
+			expires := isotime.Format(sess.Expiration)
 			if *out == formatJSON {
 				return writeJSON(e.Stdout, struct {
 					Wallet      string `json:"wallet"`
