@@ -143,7 +143,7 @@ func (o *operator) unknownHead() []string {
 		check = fmt.Sprintf("allot cannot check: %s. "+
 			"Ask the service's operators whether a transaction with action %s was created at about %s "+
 			"from a body with SHA-256 %s (the journal holds the body). Resend (r) only if they say it was not.",
-			strings.TrimSuffix(v.Reason, "."), o.action, o.sentAt.UTC().Format("15:04:05 UTC on 2 Jan 2006"), o.bodySum())
+			strings.TrimSuffix(v.Reason, "."), o.action, views.SentAt(o.sentAt), o.bodySum())
 	}
 	lines = append(lines, wrap(check)...)
 	if o.hint != "" {
