@@ -69,5 +69,12 @@ func settle(t testing.TB, tm *teatest.TestModel) probeState {
 func final(t testing.TB, tm *teatest.TestModel) *Model {
 	t.Helper()
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(probed).Model
+	switch m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(type) {
+	case probed:
+		return m.Model
+	case *Model:
+		return m
+	}
+	t.Fatal("the program ran no dashboard")
+	return nil
 }
