@@ -2,8 +2,9 @@
 // without a user interface: portal sign-in (D9, D10), merkle proof
 // verification (D8), clear signing of the calldata the service hands out
 // (D7, D11), building, signing and sending EIP-1559 transactions, and
-// following them until they are mined. D1 to D17 in its comments are the
-// entries of docs/deployment.md.
+// following them until they are mined. D1 to D18 in its comments are the
+// entries of docs/deployment.md, and "operation N" the row N of its table
+// of the service's operations.
 //
 // The dashboard and the headless commands both sit on top of it: every step
 // that shows something to the user before it acts (the sign-in message, the
