@@ -23,20 +23,35 @@ type probeState struct {
 }
 
 func (p probed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if q, ok := msg.(probeMsg); ok {
-		q.reply <- probeState{busy: p.busy(), view: p.view()}
+	if answered(p.Model, msg) {
 		return p, nil
 	}
 	_, cmd := p.Model.Update(msg)
 	return p, cmd
 }
 
+// answered answers msg for m if it is a probe: what a test's wrapper of
+// the dashboard calls first in its Update.
+func answered(m *Model, msg tea.Msg) bool {
+	q, ok := msg.(probeMsg)
+	if ok {
+		q.reply <- probeState{busy: m.busy(), view: m.view()}
+	}
+	return ok
+}
+
 // probe returns the dashboard's state once everything sent to tm before
 // it has been handled.
 func probe(t testing.TB, tm *teatest.TestModel) probeState {
 	t.Helper()
+	return probeVia(t, tm.Send)
+}
+
+// probeVia is probe for a program a test runs itself: send is its Send.
+func probeVia(t testing.TB, send func(tea.Msg)) probeState {
+	t.Helper()
 	reply := make(chan probeState, 1)
-	tm.Send(probeMsg{reply})
+	send(probeMsg{reply})
 	select {
 	case st := <-reply:
 		return st
@@ -52,9 +67,15 @@ func probe(t testing.TB, tm *teatest.TestModel) probeState {
 // wait a check that something did not happen needs.
 func settle(t testing.TB, tm *teatest.TestModel) probeState {
 	t.Helper()
+	return settleVia(t, tm.Send)
+}
+
+// settleVia is settle for a program a test runs itself: send is its Send.
+func settleVia(t testing.TB, send func(tea.Msg)) probeState {
+	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		st := probe(t, tm)
+		st := probeVia(t, send)
 		if !st.busy {
 			return st
 		}
