@@ -40,14 +40,8 @@ func answered(m *Model, msg tea.Msg) bool {
 	return ok
 }
 
-// probe returns the dashboard's state once everything sent to tm before
-// it has been handled.
-func probe(t testing.TB, tm *teatest.TestModel) probeState {
-	t.Helper()
-	return probeVia(t, tm.Send)
-}
-
-// probeVia is probe for a program a test runs itself: send is its Send.
+// probeVia returns the dashboard's state once everything sent before it
+// through send (a program's Send) has been handled.
 func probeVia(t testing.TB, send func(tea.Msg)) probeState {
 	t.Helper()
 	reply := make(chan probeState, 1)
