@@ -46,11 +46,5 @@ func TestDashboardInTmux(t *testing.T) {
 	t.Logf("allocation screen:\n%s", screen)
 
 	tm.send("q")
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if tm.screen() == "" {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	tm.exited(wait)
 }

@@ -130,6 +130,21 @@ func (tm *tmux) screen() string {
 	return string(out)
 }
 
+// exited waits until the program has ended, and its tmux session with
+// it, or fails the test with the screen it still shows.
+func (tm *tmux) exited(timeout time.Duration) {
+	tm.t.Helper()
+	for deadline := time.Now().Add(timeout); ; {
+		if tm.command("has-session", "-t", tm.session).Run() != nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("still running %v after it was asked to quit; the screen shows:\n%s", timeout, tm.screen())
+		}
+		time.Sleep(100 * time.Millisecond) // a poll interval
+	}
+}
+
 // waitFor waits until every one of texts is on the screen and returns it.
 func (tm *tmux) waitFor(timeout time.Duration, texts ...string) string {
 	tm.t.Helper()

@@ -3,9 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"go/build"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -109,7 +109,7 @@ func listPackages(t *testing.T) []goPackage {
 	t.Helper()
 	gocmd, err := exec.LookPath("go")
 	if err != nil {
-		gocmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+		gocmd = filepath.Join(build.Default.GOROOT, "bin", "go")
 	}
 	out, err := exec.Command(gocmd, "list", "-json=ImportPath,Imports", "./...").Output()
 	if err != nil {

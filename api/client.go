@@ -1,7 +1,8 @@
 // Package api is the typed client of the token distribution service: the
 // administration group (API key) and the portal group (signed message, then
 // JWT), as the service's interface describes them, with its gaps filled as
-// docs/deployment.md says. A comment's D1 to D17 is that file's entry.
+// docs/deployment.md says. A comment's D1 to D18 is that file's entry, and
+// its "operation N" the row N of that file's table of the operations.
 //
 // Every request is validated before it is sent; every response is bounded
 // and decoded into types or into an error a caller can tell apart (see

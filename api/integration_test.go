@@ -22,6 +22,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
+	"allot/internal/isotime"
 )
 
 // startSandbox serves a fresh sandbox over loopback and returns a client
@@ -163,7 +164,7 @@ func signIn(t *testing.T, c *api.Client, fx sandbox.Fixtures) string {
 	now := time.Now().UTC()
 	msg := fx.SigninDomain + " wants you to sign in with your Ethereum account:\n" + addr.Hex() + "\n\n\nURI: " + fx.PortalURL +
 		"\nVersion: 1\nChain ID: " + itoa(fx.ChainID) + "\nNonce: " + "abcdefgh" + itoa(uint64(now.UnixNano()%1e8)) +
-		"\nIssued At: " + now.Format("2006-01-02T15:04:05.000Z") + "\nExpiration Time: " + now.Add(5*time.Minute).Format("2006-01-02T15:04:05.000Z")
+		"\nIssued At: " + isotime.Format(now) + "\nExpiration Time: " + isotime.Format(now.Add(5*time.Minute))
 	sig, err := crypto.Sign(crypto.Keccak256([]byte("\x19Ethereum Signed Message:\n"+itoa(uint64(len(msg)))+msg)), key)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -251,7 +252,7 @@ func (c *Client) StakeParameters(ctx context.Context, accessToken, poolID string
 func (c *Client) Upload(ctx context.Context, uploadURL, contentType string, body io.Reader, size int64) error {
 	u, err := url.Parse(uploadURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return fmt.Errorf("upload: the service gave no usable upload URL")
+		return errors.New("upload: the service gave no usable upload URL")
 	}
 	ctx, cancel := context.WithTimeout(ctx, max(c.cfg.Timeout, 10*time.Minute))
 	defer cancel()

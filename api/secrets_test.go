@@ -37,15 +37,17 @@ func TestURLPasswordShownNowhere(t *testing.T) {
 	}
 	_, poolsErr := c.Pools(context.Background(), tokenID, "")
 	_, badErr := New(Config{BaseURL: "ftp://ops:hunter2@svc.example"})
-	_, refusedErr := New(Config{BaseURL: "http://ops:hunter2@" + closedPort(t)})
-	if refusedErr == nil {
-		_, refusedErr = c.Contracts(context.Background(), tokenID)
+	refused, err := New(Config{BaseURL: "http://ops:hunter2@" + closedPort(t)})
+	if err != nil {
+		t.Fatal(err)
 	}
+	refused.backoff = c.backoff
+	_, refusedErr := refused.Contracts(context.Background(), tokenID)
 	var shown []string
 	for _, x := range xs {
 		shown = append(shown, x.URL, x.Curl(), x.Err)
 	}
-	for _, err := range []error{poolsErr, badErr} {
+	for _, err := range []error{poolsErr, badErr, refusedErr} {
 		if err == nil {
 			t.Fatal("no error")
 		}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/holiman/uint256"
 	"github.com/shopspring/decimal"
+
+	"allot/internal/isotime"
 )
 
 // AmountDecimals is the decimals of a stake's amount in base units (D13).
@@ -385,7 +387,7 @@ func (r *StakeRow) setTime(b []byte) error {
 	return nil
 }
 
-// parseTimeMilli reads "2006-01-02T15:04:05.000Z" exactly.
+// parseTimeMilli reads D15's layout (isotime.Layout) exactly.
 func parseTimeMilli(b []byte) (int64, bool) {
 	if len(b) != 24 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' || b[19] != '.' || b[23] != 'Z' {
 		return 0, false
@@ -446,12 +448,12 @@ func daysFromCivil(y, m, d int) int64 {
 }
 
 // appendTimeMilli appends unix milliseconds in D15's layout, as
-// time.Time's AppendFormat(TimeLayout) would.
+// isotime.Append would.
 func appendTimeMilli(dst []byte, ms int64) []byte {
 	t := time.UnixMilli(ms).UTC()
 	year, month, day := t.Date()
 	if year < 0 || year > 9999 {
-		return t.AppendFormat(dst, TimeLayout)
+		return isotime.Append(dst, t)
 	}
 	hour, minute, sec := t.Clock()
 	milli := t.Nanosecond() / 1e6

@@ -69,6 +69,13 @@ func (c *checker) positive(path string, d decimal.Decimal) {
 	}
 }
 
+// amount holds an amount to CheckAmount's rule.
+func (c *checker) amount(path string, n Number) {
+	if err := CheckAmount(n.Decimal); err != nil {
+		c.add(path, "%v", err)
+	}
+}
+
 func (c *checker) fraction(path string, d decimal.Decimal) {
 	if d.IsNegative() || d.GreaterThan(decimal.NewFromInt(1)) {
 		c.add(path, "must be a fraction between 0 and 1")
@@ -134,7 +141,7 @@ func (r *FundDistributionRequest) Validate() error {
 	}
 	for i, item := range r.Data {
 		c.uuid(fmt.Sprintf("data[%d].allocationId", i), item.AllocationID)
-		c.positive(fmt.Sprintf("data[%d].amount", i), item.Amount.Decimal)
+		c.amount(fmt.Sprintf("data[%d].amount", i), item.Amount)
 	}
 	return c.err()
 }
@@ -265,7 +272,7 @@ func (r ClaimRequest) Validate(allocationID string) error {
 		c.add("userCountryCode", "%q is not an ISO 3166-1 alpha-2 code", truncate(r.UserCountryCode, 10))
 	}
 	if r.Amount != nil {
-		c.positive("amount", r.Amount.Decimal)
+		c.amount("amount", *r.Amount)
 	}
 	return c.err()
 }
@@ -274,6 +281,6 @@ func (r ClaimRequest) Validate(allocationID string) error {
 func validateStakeParameters(poolID string, amount Number) error {
 	var c checker
 	c.uuid("stakingPoolId", poolID)
-	c.positive("amount", amount.Decimal)
+	c.amount("amount", amount)
 	return c.err()
 }

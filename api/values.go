@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"allot/internal/isotime"
 	"allot/internal/sanitize"
 
 	"github.com/shopspring/decimal"
@@ -168,11 +169,8 @@ func (n *Number) UnmarshalJSON(data []byte) error {
 // MarshalJSON implements json.Marshaler: the exact digits as a JSON number.
 func (n Number) MarshalJSON() ([]byte, error) { return []byte(n.String()), nil }
 
-// TimeLayout is the service's timestamp form (D15).
-const TimeLayout = "2006-01-02T15:04:05.000Z"
-
 // Time is a service timestamp. It reads any RFC 3339 time (with or without
-// milliseconds) and writes D15's form.
+// milliseconds) and writes D15's form (isotime).
 type Time struct{ time.Time }
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -198,7 +196,7 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	if t.IsZero() {
 		return []byte("null"), nil
 	}
-	return json.Marshal(t.UTC().Format(TimeLayout))
+	return json.Marshal(isotime.Format(t.Time))
 }
 
 // FormatTime writes t for a table: UTC to the minute, or "-" when unset.

@@ -20,7 +20,7 @@ import (
 func newFlowWide(t *testing.T, s *session.Session, first string) *flow {
 	t.Helper()
 	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
-	f := &flow{t: t, s: s, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(200, 50))}
+	f := &flow{t: t, s: s, tm: teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(200, 50))}
 	return f.wait(first)
 }
 

@@ -65,7 +65,7 @@ type step struct {
 
 func drive(t *testing.T, s *session.Session, w, h int, steps ...step) string {
 	t.Helper()
-	tm := teatest.NewTestModel(t, newModel(s), teatest.WithInitialTermSize(w, h))
+	tm := teatest.NewTestModel(t, probed{newModel(s)}, teatest.WithInitialTermSize(w, h))
 	for _, st := range steps {
 		switch {
 		case st.key != 0:
@@ -78,10 +78,10 @@ func drive(t *testing.T, s *session.Session, w, h int, steps ...step) string {
 				teatest.WithDuration(15*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 		}
 	}
-	// Let the last frame settle, then take the model's own view.
-	time.Sleep(150 * time.Millisecond)
-	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-	view := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).View()
+	// The model's own view once nothing runs: no spinner turning, no
+	// answer still on its way.
+	view := settle(t, tm).view
+	final(t, tm)
 	checkFits(t, view, w, h)
 	return view
 }
@@ -108,9 +108,8 @@ func golden(t *testing.T, view string) {
 	teatest.RequireEqualOutput(t, []byte(volatile.ReplaceAllString(view, "~")))
 }
 
-// TestScreens runs its goldens in order, not in parallel: each is taken
-// 150 ms after its text shows, and a screen beside it, loading, would keep
-// the header's spinner turning past that.
+// TestScreens takes each golden once its text shows and nothing runs
+// (settle), so they run side by side.
 func TestScreens(t *testing.T) {
 	fx := newSession(t).Fixtures // the same ids on every start
 	screens := []struct {
@@ -129,6 +128,7 @@ func TestScreens(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{60, 20}, {80, 24}, {120, 36}, {200, 60}} {
 		for _, sc := range screens {
 			t.Run(sc.name+"-"+itoa(size.w)+"x"+itoa(size.h), func(t *testing.T) {
+				t.Parallel()
 				// A session of its own, so that the request log holds this
 				// run's requests only.
 				golden(t, drive(t, newSession(t), size.w, size.h, sc.steps...))

@@ -20,25 +20,109 @@ import (
 	"allot/views/schedule"
 )
 
-// commands are what the : line takes; tab completes their names.
-var commands = []struct{ name, args, help string }{
-	{"contracts", "", "the contracts of the token"},
-	{"contract", "NAME", "a contract of the token, its details shown (tab completes)"},
-	{"pools", "", "the staking pools of the token"},
-	{"stakes", "POOL", "the stakes of a pool (id or name; tab completes)"},
-	{"alloc", "ID", "look up an allocation (tab completes recent ones)"},
-	{"upcoming", "", "the unlocks ahead of the allocations you follow (f on an allocation)"},
-	{"transactions", "", "transactions created on this machine"},
-	{"requests", "", "the request inspector"},
-	{"token", "ID|NAME", "switch token (id, or name or symbol; tab completes)"},
-	{"profile", "[NAME]", "list the profiles, or switch to one"},
-	{"schedule", "", "create an unlock schedule"},
-	{"creative", "", "upload a portal creative"},
-	{"unlock", "", "unlock a keystore account"},
-	{"lock", "", "lock the account and sign out"},
-	{"portal", "", "sign in to the portal, humanity, submission"},
-	{"signout", "", "forget the portal session"},
-	{"q", "", "quit"},
+// command is one of the : line's commands: its name (what tab completes
+// and the help lists), the other names it answers to, what it takes, and
+// what it does. The table below is the only list of them: the help, the
+// completion and runCommand all read it.
+type command struct {
+	name    string
+	aliases []string
+	args    string
+	help    string
+	run     func(m *Model, c call) tea.Cmd
+}
+
+// call is a : line as its command reads it: the words after the name, and
+// all that follows the name as one argument (a name may hold spaces:
+// "Whale pool").
+type call struct {
+	name string // as typed: the command's name or an alias
+	args []string
+	rest string
+}
+
+// need refuses a call without exactly n words after the name.
+func (c call) need(n int, what string) error {
+	if len(c.args) != n {
+		return fmt.Errorf(":%s takes %s", c.name, what)
+	}
+	return nil
+}
+
+// commands are what the : line takes; tab completes their names. It is
+// filled in init: its handlers reach code that reads it.
+var commands []command
+
+func init() {
+	commands = []command{
+		{"contracts", nil, "", "the contracts of the token", func(m *Model, _ call) tea.Cmd { return m.switchTab(tabContracts) }},
+		{"contract", nil, "NAME", "a contract of the token, its details shown (tab completes)", func(m *Model, c call) tea.Cmd {
+			if c.rest == "" {
+				return m.fail("command", errors.New(":contract takes a contract name (tab completes)"))
+			}
+			return m.findContract(c.rest)
+		}},
+		{"pools", nil, "", "the staking pools of the token", func(m *Model, _ call) tea.Cmd { return m.switchTab(tabPools) }},
+		{"stakes", nil, "POOL", "the stakes of a pool (id or name; tab completes)", func(m *Model, c call) tea.Cmd {
+			if c.rest == "" {
+				return m.fail("command", errors.New(":stakes takes a pool id or name (tab completes)"))
+			}
+			// The screen looks its pool up, on the Pools tab where esc
+			// leads back to every pool.
+			m.switchTab(tabPools)
+			return m.open(browse.NewStakesByRef(m.ctx, c.rest))
+		}},
+		{"alloc", []string{"allocation"}, "ID", "look up an allocation (tab completes recent ones)", func(m *Model, c call) tea.Cmd {
+			if err := c.need(1, "an allocation id"); err != nil {
+				return m.fail("command", err)
+			}
+			cmd := m.switchTab(tabAllocation)
+			return tea.Batch(cmd, m.top().Update(holder.LookupMsg{ID: c.args[0]}))
+		}},
+		{"upcoming", nil, "", "the unlocks ahead of the allocations you follow (f on an allocation)", func(m *Model, _ call) tea.Cmd { return m.open(holder.NewUpcoming(m.ctx)) }},
+		{"transactions", []string{"tx"}, "", "transactions created on this machine", func(m *Model, _ call) tea.Cmd { return m.switchTab(tabTransactions) }},
+		{"requests", nil, "", "the request inspector", func(m *Model, _ call) tea.Cmd { return m.switchTab(tabRequests) }},
+		{"token", nil, "ID|NAME", "switch token (id, or name or symbol; tab completes)", func(m *Model, c call) tea.Cmd {
+			id, ok := m.ctx.Session.FindToken(c.rest)
+			switch {
+			case ok:
+			case api.CheckUUID("token", c.rest) == nil:
+				id = c.rest // a token the profile does not list
+			default:
+				return m.fail("command", errors.New(":token takes a token id, or the name or symbol of one of the profile's tokens (tab completes)"))
+			}
+			return m.setToken(id)
+		}},
+		{"profile", nil, "[NAME]", "list the profiles, or switch to one", func(m *Model, c call) tea.Cmd {
+			switch len(c.args) {
+			case 0:
+				return m.listProfiles()
+			case 1:
+				return m.switchProfile(c.args[0])
+			}
+			return m.fail("command", errors.New(":profile takes one name, or none to list them"))
+		}},
+		{"schedule", []string{"schedules"}, "", "create an unlock schedule", func(m *Model, _ call) tea.Cmd { return m.open(schedule.New(m.ctx)) }},
+		{"creative", []string{"creatives"}, "", "upload a portal creative", func(m *Model, _ call) tea.Cmd { return m.open(creative.New(m.ctx)) }},
+		{"unlock", nil, "", "unlock a keystore account", func(m *Model, _ call) tea.Cmd { return m.open(holder.NewUnlock(m.ctx)) }},
+		{"lock", nil, "", "lock the account and sign out", func(m *Model, _ call) tea.Cmd { return m.lock() }},
+		{"portal", nil, "", "sign in to the portal, humanity, submission", func(m *Model, _ call) tea.Cmd { return m.switchTab(tabPortal) }},
+		{"signout", nil, "", "forget the portal session", func(m *Model, _ call) tea.Cmd {
+			m.ctx.Wallet.SignOut()
+			return m.inform("signed out: the portal token is forgotten")
+		}},
+		{"q", []string{"quit"}, "", "quit", func(m *Model, _ call) tea.Cmd { return m.quit() }},
+	}
+}
+
+// lookupCommand is the command called name, by its name or an alias.
+func lookupCommand(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name || slices.Contains(c.aliases, name) {
+			return c, true
+		}
+	}
+	return command{}, false
 }
 
 func newCommandLine() textinput.Model {
@@ -78,6 +162,11 @@ func complete(line string, c completions) (string, string) {
 		}
 		return completeWord(line, "", names, "command")
 	}
+	if cmd, ok := lookupCommand(name); ok && name != cmd.name {
+		// An alias completes as its command does, after the alias typed.
+		line, hint := complete(cmd.name+" "+arg, c)
+		return name + strings.TrimPrefix(line, cmd.name), hint
+	}
 	switch name {
 	case "profile":
 		return completeWord(arg, "profile ", c.profiles, "profile")
@@ -87,8 +176,8 @@ func complete(line string, c completions) (string, string) {
 			choices = append(slices.Clip(choices), c.namedIDs...)
 		}
 		return completeWord(arg, "token ", choices, "token")
-	case "alloc", "allocation":
-		return completeWord(arg, name+" ", c.allocations, "recent allocation")
+	case "alloc":
+		return completeWord(arg, "alloc ", c.allocations, "recent allocation")
 	case "stakes":
 		switch {
 		case c.poolsErr != "":
@@ -165,82 +254,14 @@ func (m *Model) runCommand(line string) tea.Cmd {
 	if len(fields) == 0 {
 		return nil
 	}
-	name, args := fields[0], fields[1:]
-	// A name may hold spaces ("Whale pool"): what follows the command is
-	// its one argument, for the commands that take a name.
-	_, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
-	rest = strings.TrimSpace(rest)
-	need := func(n int, what string) error {
-		if len(args) != n {
-			return fmt.Errorf(":%s takes %s", name, what)
-		}
-		return nil
+	c := call{name: fields[0], args: fields[1:]}
+	_, c.rest, _ = strings.Cut(strings.TrimSpace(line), " ")
+	c.rest = strings.TrimSpace(c.rest)
+	cmd, ok := lookupCommand(c.name)
+	if !ok {
+		return m.fail("command", fmt.Errorf("unknown command :%s (tab completes; ? lists keys)", c.name))
 	}
-	switch name {
-	case "q", "quit":
-		return m.quit()
-	case "contracts":
-		return m.switchTab(tabContracts)
-	case "contract":
-		if rest == "" {
-			return m.fail("command", errors.New(":contract takes a contract name (tab completes)"))
-		}
-		return m.findContract(rest)
-	case "pools":
-		return m.switchTab(tabPools)
-	case "transactions", "tx":
-		return m.switchTab(tabTransactions)
-	case "requests":
-		return m.switchTab(tabRequests)
-	case "alloc", "allocation":
-		if err := need(1, "an allocation id"); err != nil {
-			return m.fail("command", err)
-		}
-		cmd := m.switchTab(tabAllocation)
-		return tea.Batch(cmd, m.top().Update(holder.LookupMsg{ID: args[0]}))
-	case "upcoming":
-		return m.open(holder.NewUpcoming(m.ctx))
-	case "stakes":
-		if rest == "" {
-			return m.fail("command", errors.New(":stakes takes a pool id or name (tab completes)"))
-		}
-		// The screen looks its pool up, on the Pools tab where esc
-		// leads back to every pool.
-		m.switchTab(tabPools)
-		return m.open(browse.NewStakesByRef(m.ctx, rest))
-	case "schedule", "schedules":
-		return m.open(schedule.New(m.ctx))
-	case "creative", "creatives":
-		return m.open(creative.New(m.ctx))
-	case "unlock":
-		return m.open(holder.NewUnlock(m.ctx))
-	case "lock":
-		return m.lock()
-	case "portal":
-		return m.switchTab(tabPortal)
-	case "signout":
-		m.ctx.Wallet.SignOut()
-		return m.inform("signed out: the portal token is forgotten")
-	case "token":
-		id, ok := m.ctx.Session.FindToken(rest)
-		switch {
-		case ok:
-		case api.CheckUUID("token", rest) == nil:
-			id = rest // a token the profile does not list
-		default:
-			return m.fail("command", errors.New(":token takes a token id, or the name or symbol of one of the profile's tokens (tab completes)"))
-		}
-		return m.setToken(id)
-	case "profile":
-		switch len(args) {
-		case 0:
-			return m.listProfiles()
-		case 1:
-			return m.switchProfile(args[0])
-		}
-		return m.fail("command", errors.New(":profile takes one name, or none to list them"))
-	}
-	return m.fail("command", fmt.Errorf("unknown command :%s (tab completes; ? lists keys)", name))
+	return cmd.run(m, c)
 }
 
 // namesMsg carries the names a command's argument completes from, those

@@ -67,15 +67,14 @@ func journaled(t *testing.T) (*session.Session, *journal.Journal) {
 func newFlowOn(t *testing.T, s *session.Session) *flow {
 	t.Helper()
 	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
-	f := &flow{t: t, s: s, m: m, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f := &flow{t: t, s: s, m: m, tm: teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(120, 36))}
 	f.wait("Team & Advisors Vesting")
 	return f
 }
 
-func (f *flow) typ(s string) *flow          { f.mark = f.seen.Len(); f.tm.Type(s); return f }
-func (f *flow) key(k tea.KeyType) *flow     { return f.send(tea.KeyMsg{Type: k}) }
-func (f *flow) runes(s string) *flow        { return f.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}) }
-func (f *flow) pause(d time.Duration) *flow { time.Sleep(d); return f }
+func (f *flow) typ(s string) *flow      { f.mark = f.seen.Len(); f.tm.Type(s); return f }
+func (f *flow) key(k tea.KeyType) *flow { return f.send(tea.KeyMsg{Type: k}) }
+func (f *flow) runes(s string) *flow    { return f.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}) }
 
 func (f *flow) send(msg tea.Msg) *flow {
 	f.mark = f.seen.Len()
@@ -109,8 +108,15 @@ func (f *flow) waitFrom(mark int, text string) *flow {
 // quit ends the program and returns the dashboard's final state.
 func (f *flow) quit() *Model {
 	f.t.Helper()
-	f.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-	return f.tm.FinalModel(f.t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
+	return final(f.t, f.tm)
+}
+
+// settle returns once the dashboard has handled every key sent and
+// nothing it started still runs.
+func (f *flow) settle() *flow {
+	f.t.Helper()
+	settle(f.t, f.tm)
+	return f
 }
 
 // unlock unlocks demo account 0, once the listing is read: a key pressed
@@ -206,7 +212,7 @@ func TestClaimFormErrors(t *testing.T) {
 	f.typ("0").wait("must be greater than 0")
 	f.key(tea.KeyBackspace).typ("12x").wait(`"12x" is not a decimal amount`)
 	f.key(tea.KeyTab).typ("X1").wait(`"X1" is not an ISO 3166-1 alpha-2 code`)
-	f.key(tea.KeyEnter).pause(200 * time.Millisecond)
+	f.key(tea.KeyEnter).settle()
 	f.key(tea.KeyEsc).wait("Allocation:")
 	f.quit()
 	if n := len(journaltest.Of(journaltest.Entries(t, f.s.StateDir), journal.KindRequest, "")); n != 0 || applied(f.s, "") != 0 {
@@ -237,7 +243,9 @@ func TestClaimDeclined(t *testing.T) {
 	f.unlock()
 	f.runes("3").runes("/").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
 	f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request")
-	f.runes("n").pause(200 * time.Millisecond)
+	// No closes the question, back to the form, and leaves nothing
+	// running.
+	f.runes("n").wait("esc cancels: nothing is sent").settle()
 	if applied(f.s, "") != 0 {
 		t.Fatal("a declined claim request was sent")
 	}
@@ -676,7 +684,7 @@ func TestEveryFormCancelSendsNothing(t *testing.T) {
 				t.Errorf("a style's escape code is drawn as text: %q", f.seen.Bytes()[max(i-60, 0):min(i+30, f.seen.Len())])
 			}
 			for range 3 { // a form may take esc for its own field first (the creative: back to the picker)
-				f.key(tea.KeyEsc).pause(50 * time.Millisecond)
+				f.key(tea.KeyEsc).settle()
 			}
 			if m := f.quit(); len(m.stacks[m.active]) != 1 || m.top().Mode().TakesKeys {
 				t.Errorf("esc did not leave the form: %s is on top", m.top().Title())

@@ -38,6 +38,9 @@ type monitor struct {
 func (m *monitor) Init() tea.Cmd { return m.inner.Init() }
 
 func (m *monitor) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if answered(m.inner, msg) {
+		return m, nil
+	}
 	if ws, ok := msg.(tea.WindowSizeMsg); ok {
 		m.mu.Lock()
 		m.w, m.h = ws.Width, ws.Height
@@ -123,7 +126,7 @@ func monkey(t *testing.T, seed uint64, presses int) {
 
 	rng := rand.New(rand.NewPCG(seed, seed))
 	p.Send(tea.WindowSizeMsg{Width: 120, Height: 36})
-	time.Sleep(1500 * time.Millisecond) // the first data arrives
+	settleVia(t, p.Send) // the first data arrives
 	// Lead the monkey to a question: look up an allocation, then open the
 	// start-distribution form of the first contract, pick the recent id
 	// from the list and ask for the review. On odd seeds the lead answers yes, so
@@ -138,7 +141,7 @@ func monkey(t *testing.T, seed uint64, presses int) {
 	}
 	for _, msg := range lead {
 		p.Send(msg)
-		time.Sleep(200 * time.Millisecond)
+		settleVia(t, p.Send)
 	}
 	for i := range presses {
 		switch r := rng.IntN(100); {
@@ -153,7 +156,7 @@ func monkey(t *testing.T, seed uint64, presses int) {
 			time.Sleep(30 * time.Millisecond) // let answers arrive between bursts
 		}
 	}
-	time.Sleep(500 * time.Millisecond)
+	settleVia(t, p.Send) // the last answers arrive
 	stopMonkey(t, p, done)
 
 	mon.mu.Lock()

@@ -26,7 +26,7 @@ func TestQuitQuestionGoesWhenWorkEnds(t *testing.T) {
 	}
 	t.Cleanup(s.Close)
 	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
-	f := &flow{t: t, s: s, m: m, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f := &flow{t: t, s: s, m: m, tm: teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(120, 36))}
 	f.wait("loading").runes("q").wait("Quit anyway? (y/N)")
 	f.wait(quitWorkDone)
 	if v := f.quit().View(); strings.Contains(v, "Quit anyway") {

@@ -44,7 +44,7 @@ func TestSwitchProfile(t *testing.T) {
 	}
 	m := New(first, Options{Clipboard: widget.Clipboard{Out: io.Discard}, Switch: sw})
 	contracts := m.stacks[tabContracts][0]
-	f := &flow{t: t, s: first, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f := &flow{t: t, s: first, tm: teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(120, 36))}
 	f.wait("Team & Advisors Vesting")
 
 	f.runes(":").typ("profile").key(tea.KeyEnter).wait("profiles: sandbox · staging (now: sandbox)")
@@ -138,7 +138,7 @@ func TestSwitchProfileAsksFirst(t *testing.T) {
 		}
 	})
 	m := New(first, Options{Clipboard: widget.Clipboard{Out: io.Discard}, Switch: sw})
-	f := &flow{t: t, s: first, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f := &flow{t: t, s: first, tm: teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(120, 36))}
 	f.wait("Team & Advisors Vesting")
 	f.runes(":").typ("profile staging").key(tea.KeyEnter).wait("allot │ profile staging")
 	if strings.Contains(f.seen.String(), "(y/N)") {

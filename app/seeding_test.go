@@ -36,7 +36,7 @@ func TestSeedingIsSaid(t *testing.T) {
 		}
 	}
 	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
-	f := &flow{t: t, s: s, m: m, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f := &flow{t: t, s: s, m: m, tm: teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(120, 36))}
 	f.wait("the sandbox is still seeding…")
 	gate <- errors.New("sandbox chain: deploy: out of gas")
 	f.wait("the embedded sandbox could not finish seeding").wait("out of gas")

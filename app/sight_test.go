@@ -141,7 +141,7 @@ func TestTooSmallOnlyQuits(t *testing.T) {
 	f.send(tea.WindowSizeMsg{Width: 120, Height: 36}).wait("New unlock schedule")
 	f.send(tea.WindowSizeMsg{Width: 100, Height: MinHeight - 1}).wait("too small")
 	f.runes("q")
-	m := f.tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
+	m := f.tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(probed).Model
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
 	if v := m.View(); strings.Contains(v, "abc") || !strings.Contains(v, "New unlock schedule") {
 		t.Errorf("keys typed while the page was hidden reached it:\n%s", v)
@@ -158,7 +158,7 @@ func TestQuitQuestionAnsweredOnlyWhenShown(t *testing.T) {
 	}
 	t.Cleanup(s.Close)
 	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
-	f := &flow{t: t, s: s, m: m, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f := &flow{t: t, s: s, m: m, tm: teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(120, 36))}
 	f.wait("loading").runes("q").wait("Quit anyway? (y/N)")
 	f.send(tea.WindowSizeMsg{Width: 30, Height: 5}).wait("too small")
 	f.runes("y")
@@ -247,7 +247,7 @@ func TestFailedLoadIsNotEmpty(t *testing.T) {
 	}
 	s.API = client
 	m := newModel(s)
-	f := &flow{t: t, s: s, m: m, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f := &flow{t: t, s: s, m: m, tm: teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(120, 36))}
 	f.wait("Could not load Contracts")
 	f.runes("2").wait("Could not load Pools")
 	f.runes("E").wait("Error details (E to close)")
@@ -279,7 +279,7 @@ func TestQuitWhileWriting(t *testing.T) {
 	}
 	t.Cleanup(slow.Close)
 	m := New(slow, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
-	f := &flow{t: t, s: slow, m: m, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f := &flow{t: t, s: slow, m: m, tm: teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(120, 36))}
 	form := operator.New(m.ctx, api.Contract{ID: slow.Fixtures.ContractIDs[0]}, api.ActionStartDistribution)
 	f.send(views.NavigateMsg{Screen: form}).wait("Start distribution")
 	f.typ(slow.Fixtures.AllocationIDs[1]).key(tea.KeyCtrlS).wait("Send this START_DISTRIBUTION request")

@@ -253,13 +253,13 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-var errNotSigned = fmt.Errorf("not signed: nothing was sent")
+var errNotSigned = errors.New("not signed: nothing was sent")
 
 // send signs every draft and sends them in order, off the UI goroutine.
 func (s *signing) send() tea.Cmd {
 	signer := s.ctx.Wallet.Signer()
 	if signer == nil {
-		s.err, s.stage = fmt.Errorf("the account locked itself before signing: unlock it again (u); nothing was signed"), signDone
+		s.err, s.stage = errors.New("the account locked itself before signing: unlock it again (u); nothing was signed"), signDone
 		return nil
 	}
 	s.stage = signSending

@@ -212,7 +212,7 @@ func (w *LostWrite) fit() {
 	para := func(s string) []string { return strings.Split(widget.Page(s, w.width, 4), "\n") }
 	w.top = []string{w.ctx.Styles.Title.Render(sanitize.Truncate(w.heading(), w.width))}
 	w.top = append(w.top, para(fmt.Sprintf("The request was sent at %s and no readable answer came: the service may or may not have applied it.",
-		w.at.UTC().Format("15:04:05 MST on 2 Jan 2006")))...)
+		SentAt(w.at)))...)
 	if note := w.outcome.Note(); note != "" {
 		w.top = append(w.top, para(note)...)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"allot/api"
+	"allot/internal/isotime"
 	"allot/wallet/siwe"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -120,7 +121,7 @@ func (p *Portal) SignIn(ctx context.Context, message string, signer Signer) (Ses
 		return Session{}, fmt.Errorf("sign in: %w", err)
 	}
 	if !res.Expiration.After(p.now()) {
-		return Session{}, fmt.Errorf("sign in: the portal gave a token that expired at %s", res.Expiration.UTC().Format(timeFormat))
+		return Session{}, fmt.Errorf("sign in: the portal gave a token that expired at %s", isotime.Format(res.Expiration.Time))
 	}
 	s := Session{Wallet: wallet, Expiration: res.Expiration.UTC(), token: &accessToken{res.AccessToken}}
 	p.mu.Lock()
@@ -138,7 +139,7 @@ func (p *Portal) Session() (Session, error) {
 		return Session{}, ErrNotSignedIn
 	}
 	if p.session.Expired(p.now()) {
-		return *p.session, fmt.Errorf("%w at %s: sign in again", ErrSessionExpired, p.session.Expiration.Format(timeFormat))
+		return *p.session, fmt.Errorf("%w at %s: sign in again", ErrSessionExpired, isotime.Format(p.session.Expiration))
 	}
 	return *p.session, nil
 }
@@ -224,7 +225,7 @@ func (s Session) String() string {
 	if s.token == nil {
 		return "not signed in"
 	}
-	return fmt.Sprintf("signed in as %s until %s", s.Wallet.Hex(), s.Expiration.UTC().Format(timeFormat))
+	return fmt.Sprintf("signed in as %s until %s", s.Wallet.Hex(), isotime.Format(s.Expiration))
 }
 
 // GoString is String, so that %#v cannot reveal the token either.
@@ -236,5 +237,5 @@ func (s Session) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		Wallet     string `json:"wallet"`
 		Expiration string `json:"expiration"`
-	}{s.Wallet.Hex(), s.Expiration.UTC().Format(timeFormat)})
+	}{s.Wallet.Hex(), isotime.Format(s.Expiration)})
 }

@@ -408,5 +408,3 @@ func mustUnmarshal(t testing.TB, data []byte) any {
 	}
 	return v
 }
-
-func ptr[T any](v T) *T { return &v }

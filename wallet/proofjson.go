@@ -6,15 +6,13 @@ import (
 	"math/big"
 	"time"
 
+	"allot/internal/isotime"
 	"allot/internal/sanitize"
 	"allot/wallet/vesting"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 )
-
-// timeFormat is how times are written (D15).
-const timeFormat = "2006-01-02T15:04:05.000Z"
 
 type verificationJSON struct {
 	Proof        json.RawMessage `json:"proof"`
@@ -195,7 +193,7 @@ func (out *verificationJSON) addStanding(v *Verification) {
 	out.State, out.Transferred, out.Underfunded = &state, &transferred, &underfunded
 	out.Withdrawn, out.Recipient, out.Revoked = units(s.Withdrawn), &recipient, &revoked
 	if at, ok := s.CancelledAt(); ok {
-		t := at.Format(timeFormat)
+		t := isotime.Format(at)
 		out.CancelledAt = &t
 	}
 	out.VesterBalance = units(s.VesterBalance)
@@ -248,7 +246,7 @@ func newScheduleJSON(a *vesting.Args, problem error, timeline []vesting.Point) *
 	}
 	for i, p := range timeline {
 		out.Timeline[i] = timelineJSON{
-			At:       p.At.UTC().Format(timeFormat),
+			At:       isotime.Format(p.At),
 			Fraction: formatPPM(p.PPM),
 			Amount:   FormatUnits(a.Unlocked(p.At)),
 		}
@@ -270,7 +268,7 @@ func formatPPMBig(ppm *big.Int) string {
 }
 
 func formatUnix(ts uint32) string {
-	return time.Unix(int64(ts), 0).UTC().Format(timeFormat)
+	return isotime.Format(time.Unix(int64(ts), 0))
 }
 
 func bigString(x *big.Int) string {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"allot/internal/isotime"
 	"allot/wallet/merkle"
 	"allot/wallet/vesting"
 
@@ -249,7 +250,7 @@ func TestVerifyProofStanding(t *testing.T) {
 					t.Errorf("JSON lacks %s:\n%s", want, raw)
 				}
 			}
-			if at, ok := v.Standing.CancelledAt(); ok != bytes.Contains(raw, []byte(`"cancelledAt":"`+at.Format(timeFormat)+`"`)) {
+			if at, ok := v.Standing.CancelledAt(); ok != bytes.Contains(raw, []byte(`"cancelledAt":"`+isotime.Format(at)+`"`)) {
 				t.Errorf("cancelledAt %v, %t not in JSON:\n%s", at, ok, raw)
 			}
 		})

@@ -50,6 +50,21 @@ func nextUpdate(t *testing.T, tr *Tracker, ok func(Status) bool) Status {
 	}
 }
 
+// inPool returns once the node lists tx as pending, or fails the test
+// after 10 s.
+func inPool(t *testing.T, f *fixture, tx *types.Transaction) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if _, pending, err := f.node.TransactionByHash(context.Background(), tx.Hash()); err == nil && pending {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the node did not take %s in 10 s", tx.Hash())
+		}
+		time.Sleep(5 * time.Millisecond) // a poll interval
+	}
+}
+
 func TestTrackerConfirmations(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
@@ -61,12 +76,10 @@ func TestTrackerConfirmations(t *testing.T) {
 	if s := nextUpdate(t, tr, func(Status) bool { return true }); s.State != StatePending || s.Hash != tx.Hash() {
 		t.Fatalf("first update %+v, want pending", s)
 	}
-	// The pool takes the transaction in the background: seal blocks until
-	// one holds it.
-	for tr.Status().State == StatePending {
-		f.chain.Commit()
-		time.Sleep(10 * time.Millisecond)
-	}
+	// The pool takes the transaction in the background: once the node
+	// lists it as pending, one block holds it.
+	inPool(t, f, tx)
+	f.chain.Commit()
 	mined := nextUpdate(t, tr, func(s Status) bool { return s.Mined() })
 	if mined.State != StateSuccess || mined.Confirmations < 1 || mined.GasUsed == 0 || mined.Block == 0 {
 		t.Fatalf("mined %+v", mined)

@@ -6,17 +6,15 @@ import (
 	"math/big"
 	"strings"
 
+	"allot/api"
 	"allot/internal/sanitize"
 
 	"github.com/shopspring/decimal"
 )
 
-// Decimals is the number of decimals of every chain amount allot handles:
-// the tokens and the native coin (D13).
-const Decimals = 18
-
-// maxAmountLength bounds a decimal amount read from the network or a user.
-const maxAmountLength = 100
+// Decimals is the number of decimals of every chain amount allot handles
+// (api.Decimals).
+const Decimals = api.Decimals
 
 // FormatUnits writes base units as an exact decimal in token units:
 // 1500000000000000000 -> "1.5". Nil is "0".
@@ -30,23 +28,21 @@ func FormatUnits(baseUnits *big.Int) string {
 // ErrAmount is wrapped by ParseUnits errors.
 var ErrAmount = errors.New("invalid amount")
 
-// ParseUnits reads a decimal amount in token units ("1.5") as base units. It
-// refuses negative amounts, exponents, and more than Decimals decimals,
-// which no base-unit amount has.
+// ParseUnits reads a decimal amount in token units ("1.5") as base units,
+// by api.BaseUnits: it refuses negative amounts, exponents, more than
+// Decimals decimals and more than a uint256. Zero is an amount here (a
+// fee); what a person asks to send is held to api.CheckAmount.
 func ParseUnits(s string) (*big.Int, error) {
-	if s == "" || len(s) > maxAmountLength || strings.ContainsAny(s, "eE") {
+	if strings.TrimSpace(s) != s {
 		return nil, fmt.Errorf("%w: %q is not a decimal amount", ErrAmount, sanitize.Truncate(s, 40))
 	}
-	d, err := decimal.NewFromString(s)
+	d, err := api.ParseAmount(s)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %q is not a decimal amount", ErrAmount, sanitize.Truncate(s, 40))
+		return nil, fmt.Errorf("%w: %v", ErrAmount, err)
 	}
-	if d.Sign() < 0 {
-		return nil, fmt.Errorf("%w: %s is negative", ErrAmount, sanitize.Truncate(s, 40))
+	units, err := api.BaseUnits(d.Decimal)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrAmount, sanitize.Truncate(s, 40), err)
 	}
-	scaled := d.Shift(Decimals)
-	if !scaled.IsInteger() {
-		return nil, fmt.Errorf("%w: %s has more than %d decimals", ErrAmount, sanitize.Truncate(s, 40), Decimals)
-	}
-	return scaled.BigInt(), nil
+	return units, nil
 }

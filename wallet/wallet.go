@@ -4,7 +4,8 @@
 // signing of the calldata the service hands out (D7, D11), building,
 // signing and sending EIP-1559 transactions, and following them until they
 // are mined. D1 to D18 in its comments are the entries of
-// docs/deployment.md.
+// docs/deployment.md, and "operation N" the row N of its table of the
+// service's operations.
 //
 // The dashboard and the headless commands both sit on top of it: every step
 // that shows something to the user before it acts (the sign-in message, the

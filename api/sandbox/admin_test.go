@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"allot/internal/isotime"
 )
 
 // adminOps lists every administration operation with a body that succeeds
@@ -184,7 +186,7 @@ func TestJournal(t *testing.T) {
 	}
 	first, second := journal.Entries[0], journal.Entries[1]
 	if first.Operation != "transactions/create" || first.Action != ActionStart || first.BodySHA256 != sha256Hex([]byte(start)) ||
-		first.At != testStart.Format(timeLayout) {
+		first.At != isotime.Format(testStart) {
 		t.Errorf("first entry %+v", first)
 	}
 	claimBody, _ := json.Marshal(claim)

@@ -6,7 +6,7 @@
 // client, the dashboard, integrators and tests run against it. It shares no
 // code with the client (allot/api): it is a second reading of the same
 // decisions, so that a bug in one does not hide in the other. A comment's
-// D1 to D17 is an entry of docs/deployment.md.
+// D1 to D18 is an entry of docs/deployment.md.
 //
 // # Data
 //

@@ -10,6 +10,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+
+	"allot/internal/isotime"
 )
 
 // stakedLog is a Staked event of the staking contract at addr.
@@ -109,7 +111,7 @@ func TestStakesFollowTheChain(t *testing.T) {
 		t.Fatalf("after the stake: total %d, %d items; want %d", got.Total, len(got.Items), seeded.Total+1)
 	}
 	last := got.Items[len(got.Items)-1]
-	wantAt := time.Unix(int64(chain.blocks[block-chain.first].Time), 0).UTC().Format(timeLayout)
+	wantAt := isotime.Format(time.Unix(int64(chain.blocks[block-chain.first].Time), 0))
 	if last.Amount != "1234.5" || last.WalletAddress != w0.Hex() || last.Status != StakeStaked || last.CreatedAt != wantAt || !isUUID(last.ID) {
 		t.Errorf("the chain's stake listed as %+v", last)
 	}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/accounts/keystore"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/google/uuid"
 )
 
@@ -51,7 +53,7 @@ func TestDemoKeystore(t *testing.T) {
 		if err != nil {
 			t.Fatalf("wallet %d: %v", wallet.Index, err)
 		}
-		if key.PrivateKey.D.Cmp(wallet.Key.D) != 0 || key.Id != keystoreID(wallet.Index) {
+		if !bytes.Equal(crypto.FromECDSA(key.PrivateKey), crypto.FromECDSA(wallet.Key)) || key.Id != keystoreID(wallet.Index) {
 			t.Errorf("wallet %d: the keystore file holds another key or id (%s)", wallet.Index, key.Id)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"allot/internal/isotime"
 	"allot/wallet/siwe"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -31,10 +32,9 @@ type signInMessage struct {
 }
 
 func (m signInMessage) String() string {
-	const layout = "2006-01-02T15:04:05.000Z"
 	return fmt.Sprintf("%s wants you to sign in with your Ethereum account:\n%s\n\nSign in to the Meridian claim portal.\n\n"+
 		"URI: http://%s\nVersion: 1\nChain ID: %d\nNonce: %s\nIssued At: %s\nExpiration Time: %s",
-		m.domain, m.address.Hex(), m.domain, m.chainID, m.nonce, m.issued.UTC().Format(layout), m.expires.UTC().Format(layout))
+		m.domain, m.address.Hex(), m.domain, m.chainID, m.nonce, isotime.Format(m.issued), isotime.Format(m.expires))
 }
 
 // personalSign makes an EIP-191 signature with V 27 or 28, with
@@ -91,7 +91,7 @@ func TestSignIn(t *testing.T) {
 	if r.status != http.StatusOK || json.Unmarshal(r.body, &body) != nil {
 		t.Fatalf("sign in: %d %s", r.status, r.body)
 	}
-	if body.Expiration != testStart.Add(TokenLifetime).Format(timeLayout) {
+	if body.Expiration != isotime.Format(testStart.Add(TokenLifetime)) {
 		t.Errorf("expiration %s", body.Expiration)
 	}
 	// The token: HS256, sub the wallet, the portal id, exp.

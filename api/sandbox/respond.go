@@ -7,16 +7,16 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"allot/internal/isotime"
 )
 
-// timeLayout is how every timestamp is written (D15).
-const timeLayout = "2006-01-02T15:04:05.000Z"
-
-// timestamp is a time that marshals in timeLayout, in UTC.
+// timestamp is a time that marshals as every timestamp is written (D15):
+// isotime.Format.
 type timestamp time.Time
 
 func (t timestamp) MarshalJSON() ([]byte, error) {
-	return []byte(`"` + time.Time(t).UTC().Format(timeLayout) + `"`), nil
+	return []byte(`"` + isotime.Format(time.Time(t)) + `"`), nil
 }
 
 // D2 error types of the administration group.

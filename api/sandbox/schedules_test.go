@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"regexp"
 	"testing"
+
+	"allot/internal/isotime"
 )
 
 // validSchedule is a schedule request that passes D6: 10% at start, a 20%
@@ -45,7 +47,7 @@ func TestCreateSchedule(t *testing.T) {
 	if !isUUID(s.ID) || !regexp.MustCompile(`^S-[A-Z0-9]{8}$`).MatchString(s.Key) || s.Name != "Team 4-year" ||
 		s.Description == nil || s.UnlockAtStart == nil || *s.UnlockAtStart != 0.1 ||
 		s.Cliff.Value != 0.2 || s.Cliff.Duration != 12 || s.Cliff.Period != CliffPeriod ||
-		s.RoundingMode != RoundingFloor || s.CreatedAt != testStart.Format(timeLayout) {
+		s.RoundingMode != RoundingFloor || s.CreatedAt != isotime.Format(testStart) {
 		t.Fatalf("schedule %+v", s)
 	}
 

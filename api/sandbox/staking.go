@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"allot/internal/isotime"
 )
 
 // PoolPageSize is the most pools a page holds (D4).
@@ -194,7 +196,7 @@ func appendStake(buf, id, amount []byte, status string, at time.Time, wallet str
 	buf = append(buf, `","status":"`...)
 	buf = append(buf, status...)
 	buf = append(buf, `","createdAt":"`...)
-	buf = at.AppendFormat(buf, timeLayout)
+	buf = isotime.Append(buf, at)
 	buf = append(buf, `","walletAddress":"`...)
 	buf = append(buf, wallet...)
 	return append(buf, `"}`...)

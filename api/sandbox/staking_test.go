@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"allot/internal/isotime"
 )
 
 type poolItem struct {
@@ -120,7 +122,7 @@ func checkPool(t *testing.T, p poolItem, token string) {
 			t.Errorf("pool %s: %q is not a decimal", p.Name, amount)
 		}
 	}
-	if _, err := time.Parse(timeLayout, p.PeriodFinish); err != nil {
+	if _, err := time.Parse(isotime.Layout, p.PeriodFinish); err != nil {
 		t.Errorf("pool %s: periodFinish %q", p.Name, p.PeriodFinish)
 	}
 	if p.MinimumStakeLength < 30*secondsPerDay || p.StakeWithdrawalDelay <= 0 {

@@ -20,6 +20,7 @@ import (
 	"allot/api"
 	"allot/api/sandbox/chain"
 	"allot/internal/config"
+	"allot/internal/isotime"
 	"allot/internal/session"
 	"allot/wallet"
 	"allot/wallet/keystore"
@@ -280,7 +281,7 @@ func (f *fakeService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		f.token, f.wallet = "token-"+body.Wallet, common.HexToAddress(body.Wallet)
-		reply(map[string]string{"accessToken": f.token, "expiration": time.Now().Add(time.Hour).UTC().Format(isoMillis)})
+		reply(map[string]string{"accessToken": f.token, "expiration": isotime.Format(time.Now().Add(time.Hour))})
 	case p == "/api/"+testPortalID+"/parameters/stake":
 		if f.token == "" || r.Header.Get("Authorization") != "Bearer "+f.token {
 			http.Error(w, `{"error":"UNAUTHORIZED"}`, http.StatusUnauthorized)

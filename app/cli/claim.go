@@ -64,7 +64,7 @@ var claimCommand = command{
 			if acct != nil {
 				var asked *big.Int
 				if req.Amount != nil {
-					if asked, err = wallet.ParseUnits(req.Amount.String()); err != nil {
+					if asked, err = api.BaseUnits(req.Amount.Decimal); err != nil {
 						return usagef("--amount: %v", err)
 					}
 				}

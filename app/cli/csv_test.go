@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"allot/api"
+	"allot/internal/isotime"
 )
 
 // TestListsAsCSV: contracts, pools and stakes -o csv hold a header row and
@@ -39,7 +40,7 @@ func TestListsAsCSV(t *testing.T) {
 		t.Fatalf("stakes: %d rows for %d items", len(rows), len(list.Items))
 	}
 	for i, st := range list.Items {
-		want := []string{st.ID, st.Amount.String(), st.Status, st.CreatedAt.UTC().Format(api.TimeLayout), st.WalletAddress}
+		want := []string{st.ID, st.Amount.String(), st.Status, isotime.Format(st.CreatedAt.Time), st.WalletAddress}
 		if strings.Join(rows[i+1], ",") != strings.Join(want, ",") {
 			t.Fatalf("stake %d: %q, want %q", i, rows[i+1], want)
 		}

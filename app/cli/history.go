@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
+	"allot/internal/isotime"
 	"allot/wallet"
 	"allot/wallet/history"
 )
@@ -178,7 +179,7 @@ func historyJSON(h *history.History, args []string, addr common.Address) history
 	for _, ev := range h.Events {
 		j := eventJSON{
 			Kind:        string(ev.Kind),
-			Time:        ev.Time.UTC().Format(api.TimeLayout),
+			Time:        isotime.Format(ev.Time),
 			Block:       ev.Block,
 			Transaction: ev.Tx.Hex(),
 			LogIndex:    ev.LogIndex,
@@ -211,7 +212,7 @@ func writeHistoryCSV(w io.Writer, h *history.History) error {
 		if ev.Kind != history.Claim {
 			continue
 		}
-		t.row(ev.Time.UTC().Format(api.TimeLayout), strconv.FormatUint(ev.Block, 10), ev.Tx.Hex(),
+		t.row(isotime.Format(ev.Time), strconv.FormatUint(ev.Block, 10), ev.Tx.Hex(),
 			csvText(ev.Allocation), wallet.FormatUnits(ev.Amount), csvText(tokenLabel(ev)), wallet.FormatUnits(ev.Fee))
 	}
 	return t.flush()

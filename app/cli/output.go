@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"allot/api"
+	"allot/internal/isotime"
 	"allot/internal/sanitize"
 )
 
@@ -260,7 +261,7 @@ func csvTime(t api.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.UTC().Format(api.TimeLayout)
+	return isotime.Format(t.Time)
 }
 
 // fields prints label: value lines, aligned, sanitized.

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"allot/api"
+	"allot/internal/isotime"
 	"allot/internal/sanitize"
 )
 
@@ -316,7 +317,7 @@ func writeStakesTable(w io.Writer, rows stakeChunks, total int) error {
 func appendTableTime(buf []byte, r *api.StakeRow) []byte {
 	var d15 [32]byte
 	t := r.AppendCreatedAt(d15[:0])
-	if len(t) != len(api.TimeLayout) {
+	if len(t) != len(isotime.Layout) {
 		return append(buf, api.FormatTime(api.Time{Time: r.Time()})...)
 	}
 	return append(append(append(append(buf, t[:10]...), ' '), t[11:16]...), " UTC"...)

@@ -6,16 +6,11 @@ import (
 	"fmt"
 	"strconv"
 
+	"allot/internal/isotime"
 	"allot/internal/sanitize"
 	"allot/wallet"
 )
 
-// isoMillis is how times are written in JSON output (docs/deployment.md D15).
-const isoMillis = "2006-01-02T15:04:05.000Z"
-
-// signIn signs in to the portal as acct: it shows the exact sign-in message
-// on stderr, unlocks the account, records the message in the journal and
-// only then signs and sends it.
 // signInAs opens the session, unlocks the keystore account --account
 // names and signs in with it: what the portal commands do before their
 // own call. lock forgets the unlocked key; the caller defers it.
@@ -39,6 +34,9 @@ func (e *env) signInAs(ctx context.Context, ks keystoreFlags, account string) (p
 	return portal, sess, acct.lock, nil
 }
 
+// signIn signs in to the portal as acct: it shows the exact sign-in message
+// on stderr, unlocks the account, records the message in the journal and
+// only then signs and sends it.
 func (e *env) signIn(ctx context.Context, s *opened, acct *signingAccount) (*wallet.Portal, wallet.Session, error) {
 	portal, err := s.Portal()
 	if err != nil {
@@ -86,7 +84,7 @@ var signinCommand = command{
 					return err
 				}
 			}
-			expires := sess.Expiration.UTC().Format(isoMillis)
+			expires := isotime.Format(sess.Expiration)
 			if *out == formatJSON {
 				return writeJSON(e.Stdout, struct {
 					Wallet      string `json:"wallet"`

@@ -10,6 +10,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"allot/internal/isotime"
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
 	"allot/wallet/siwe"
@@ -32,7 +33,7 @@ func TestSigninPrintsExpirationNotToken(t *testing.T) {
 	if out.Wallet != w.Address {
 		t.Errorf("wallet %q, want %q", out.Wallet, w.Address)
 	}
-	expires, err := time.Parse(isoMillis, out.Expiration)
+	expires, err := time.Parse(isotime.Layout, out.Expiration)
 	if err != nil || !expires.After(time.Now()) {
 		t.Errorf("expiration %q: want a future time in the format of docs/deployment.md D15 (%v)", out.Expiration, err)
 	}

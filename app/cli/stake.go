@@ -37,7 +37,12 @@ var stakeCommand = command{
 			if *amount == "" {
 				return usagef("stake: --amount X is required")
 			}
-			amt, err := api.ParseAmount(*amount)
+			// The amount rule before signing in or asking the portal.
+			amt, err := api.ParseTokenAmount(*amount)
+			if err != nil {
+				return usagef("--amount: %v", err)
+			}
+			asked, err := api.BaseUnits(amt.Decimal)
 			if err != nil {
 				return usagef("--amount: %v", err)
 			}
@@ -92,10 +97,6 @@ var stakeCommand = command{
 			}
 			if _, ok := known[plan.Token]; !ok {
 				known[plan.Token] = "the token the pool stakes"
-			}
-			asked, err := wallet.ParseUnits(amt.String())
-			if err != nil {
-				return usagef("--amount: %v", err)
 			}
 			check := s.StakeCheck(poolInfo, acct.address, asked)
 			batch := txBatch{subject: poolID, op: "stake", ops: []string{"stake"}, calls: plan.Calls(), known: known, check: check}

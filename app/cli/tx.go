@@ -56,6 +56,9 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 						return typed(err, txFlagNames)
 					}
 				}
+				if w := repeatedItems(req, *body != ""); w != "" {
+					fmt.Fprintf(e.Stderr, "allot: warning: tx %s: %s\n", sub, w)
+				}
 				s, err := e.open(ctx, opening{write: true})
 				if err != nil {
 					return err
@@ -184,6 +187,29 @@ var txFundCommand = txCommand(api.ActionFundDistribution, "fund",
 			return req, nil
 		}
 	})
+
+// repeatedItems warns of two items of a funding for one allocation
+// (api.RepeatedAllocation), as the dashboard's form and review do, naming
+// them as they were given: --item flags counted from 1, or the body's
+// data entries.
+func repeatedItems(req api.TransactionRequest, fromBody bool) string {
+	fund, ok := req.(*api.FundDistributionRequest)
+	if !ok {
+		return ""
+	}
+	ids := make([]string, len(fund.Data))
+	for i, item := range fund.Data {
+		ids[i] = item.AllocationID
+	}
+	i, j, ok := api.RepeatedAllocation(ids)
+	switch {
+	case !ok:
+		return ""
+	case fromBody:
+		return fmt.Sprintf("data[%d] and data[%d] fund the same allocation: it is funded twice", i, j)
+	}
+	return fmt.Sprintf("--item %d and --item %d fund the same allocation: it is funded twice", i+1, j+1)
+}
 
 // listFlag is a flag that may be repeated, and whose values may also be
 // comma-separated: --allocation A --allocation B, or --allocation A,B.

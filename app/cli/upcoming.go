@@ -16,6 +16,7 @@ import (
 
 	"allot/api"
 	"allot/internal/ical"
+	"allot/internal/isotime"
 	"allot/internal/journal"
 	"allot/internal/upcoming"
 	"allot/wallet"
@@ -162,12 +163,12 @@ type upcomingOutput struct {
 }
 
 func upcomingJSON(r upcoming.Report, days int) upcomingOutput {
-	out := upcomingOutput{From: r.From.Format(api.TimeLayout), To: r.To.Format(api.TimeLayout), Days: days,
+	out := upcomingOutput{From: isotime.Format(r.From), To: isotime.Format(r.To), Days: days,
 		Unlocks: []unlockJSON{}, Weeks: totalsJSON(r.Totals(upcoming.Week)), Months: totalsJSON(r.Totals(upcoming.Month)),
 		Allocations: []followedJSON{}}
 	for _, u := range r.Unlocks {
 		out.Unlocks = append(out.Unlocks, unlockJSON{
-			Allocation: u.Allocation, Time: u.At.UTC().Format(api.TimeLayout), Percent: vesting.FormatPPM(u.PPM),
+			Allocation: u.Allocation, Time: isotime.Format(u.At), Percent: vesting.FormatPPM(u.PPM),
 			Amount: wallet.FormatUnits(u.Amount), AmountWei: u.Amount.String(),
 			Vested: wallet.FormatUnits(u.Vested), VestedWei: u.Vested.String(),
 			Token: tokenHex(u.Token), UID: unlockUID(u),
@@ -204,7 +205,7 @@ func tokenHex(a common.Address) string {
 func writeUpcomingCSV(w io.Writer, r upcoming.Report) error {
 	t := newCSV(w, "time", "allocation", "percent", "amount", "token")
 	for _, u := range r.Unlocks {
-		t.row(u.At.UTC().Format(api.TimeLayout), u.Allocation, vesting.FormatPPM(u.PPM), wallet.FormatUnits(u.Amount), tokenHex(u.Token))
+		t.row(isotime.Format(u.At), u.Allocation, vesting.FormatPPM(u.PPM), wallet.FormatUnits(u.Amount), tokenHex(u.Token))
 	}
 	return t.flush()
 }

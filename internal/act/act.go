@@ -21,6 +21,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"allot/api"
+	"allot/internal/isotime"
 	"allot/internal/journal"
 	"allot/wallet"
 )
@@ -267,14 +268,11 @@ func (r *Recorder) SignIn(ctx context.Context, portal *wallet.Portal, text strin
 	if err != nil {
 		outcome.Status = "failed"
 	} else {
-		outcome.Data, _ = json.Marshal(map[string]string{"expiration": sess.Expiration.UTC().Format(isoMillis)})
+		outcome.Data, _ = json.Marshal(map[string]string{"expiration": isotime.Format(sess.Expiration)})
 	}
 	r.After(outcome)
 	return sess, err
 }
-
-// isoMillis is how times are written in the journal (docs/deployment.md D15).
-const isoMillis = "2006-01-02T15:04:05.000Z"
 
 // Signed is a signed transaction as shown before it is sent and as
 // journaled (without the raw bytes).

@@ -10,7 +10,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/api"
+	"allot/internal/isotime"
 	"allot/wallet"
 )
 
@@ -88,7 +88,7 @@ func (s Snapshot) Above(threshold *big.Int) bool {
 // claimed.
 func Changes(id string, prev *Snapshot, cur Snapshot, threshold *big.Int) []Event {
 	event := func(kind string) Event {
-		e := Event{Time: cur.At.UTC().Format(api.TimeLayout), Allocation: id, Event: kind,
+		e := Event{Time: isotime.Format(cur.At), Allocation: id, Event: kind,
 			Vested: amount(cur.Vested), Claimable: amount(cur.Claimable), Withdrawn: amount(cur.Withdrawn), State: cur.State}
 		if cur.Claimable != nil {
 			e.ClaimableWei = cur.Claimable.String()

@@ -265,7 +265,8 @@ func (s *stakes) poolLine() []string {
 	return summarize(s.sums, s.total)
 }
 
-// Busy is true while the pool's stakes arrive or a wallet's are asked for.
+// Mode is the list's, busy too while the pool's stakes arrive or a
+// wallet's are asked for.
 func (s *stakes) Mode() views.Mode {
 	m := s.List.Mode()
 	m.Busy = s.finding || s.feed != nil || s.walletBusy

@@ -1,6 +1,7 @@
 // Package creative holds the upload of a creative to the portal: the
 // folder picker, the details, the review, the upload through a pre-signed
-// URL and the registration.
+// URL and the registration. D12 in its comments is that entry of
+// docs/deployment.md.
 package creative
 
 import (

@@ -1,6 +1,7 @@
 // Package holder holds the stakeholder's screens: the allocation lookup
 // and its proof check, the claim and stake forms that end in signing, the
-// keystore unlock and the portal.
+// keystore unlock and the portal. The D-ids in its comments (D16) are
+// entries of docs/deployment.md.
 package holder
 
 import (

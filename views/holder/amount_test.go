@@ -50,6 +50,7 @@ func TestStakeAmountChecksAsTyped(t *testing.T) {
 	for _, tt := range []struct{ amount, want string }{
 		{"10.1234567890123456789", "✗ at most 18 decimals"},
 		{"5", "✗ the pool's minimum stake is 10"},
+		{"1" + strings.Repeat("0", 60), "✗ too large: its base units do not fit a uint256"},
 	} {
 		s := NewStake(formContext(), pool)
 		s.SetSize(100, 30)

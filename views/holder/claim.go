@@ -62,7 +62,7 @@ func (c *claim) request() (api.ClaimRequest, error) {
 	}
 	var amountErr *api.FieldError
 	if v := strings.TrimSpace(c.Form.Field("amount").Value()); v != "" {
-		n, err := views.TokenAmount(v)
+		n, err := api.ParseTokenAmount(v)
 		if err == nil {
 			err = c.withinClaimable(n)
 		}
@@ -228,7 +228,7 @@ func (c *claim) policy() views.PolicyCheck {
 	var asked *big.Int
 	var askedErr error
 	if c.req != nil && c.req.Amount != nil {
-		asked, askedErr = wallet.ParseUnits(c.req.Amount.String())
+		asked, askedErr = api.BaseUnits(c.req.Amount.Decimal)
 	}
 	check := session.ClaimCheck(id, signer, asked)
 	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {

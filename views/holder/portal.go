@@ -2,6 +2,7 @@ package holder
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -245,7 +246,7 @@ func (p *portal) prepare() tea.Cmd {
 	p.err = nil
 	addr, _, ok := p.ctx.Wallet.Account()
 	if !ok {
-		p.err = fmt.Errorf("no account is unlocked: press u (or :unlock) to unlock one, then sign in")
+		p.err = errors.New("no account is unlocked: press u (or :unlock) to unlock one, then sign in")
 		return nil
 	}
 	pt, err := p.ctx.Session.Portal()
@@ -270,7 +271,7 @@ func (p *portal) prepare() tea.Cmd {
 func (p *portal) signIn() tea.Cmd {
 	signer := p.ctx.Wallet.Signer()
 	if signer == nil {
-		p.err = fmt.Errorf("the account locked itself before signing: unlock it again (u)")
+		p.err = errors.New("the account locked itself before signing: unlock it again (u)")
 		return nil
 	}
 	pt, text, rec := p.pending, p.message, p.ctx.Recorder

@@ -44,7 +44,7 @@ func (s *stake) amount(v string) (api.Number, error) {
 	if v == "" {
 		return api.Number{}, errors.New("type the amount to stake")
 	}
-	n, err := views.TokenAmount(v)
+	n, err := api.ParseTokenAmount(v)
 	if err != nil {
 		return api.Number{}, err
 	}
@@ -130,7 +130,7 @@ func (s *stake) policy() views.PolicyCheck {
 	// The amount typed, never the one in the portal's calldata.
 	var amount *big.Int
 	if n, err := s.amount(s.Form.Field("amount").Value()); err == nil {
-		amount, _ = wallet.ParseUnits(n.String())
+		amount, _ = api.BaseUnits(n.Decimal)
 	}
 	check := session.StakeCheck(pool, signer, amount)
 	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {

@@ -60,6 +60,15 @@ func TestOperatorValidationInPlace(t *testing.T) {
 		if v := h.view(); !strings.Contains(v, "▶ Allocation 2") || !strings.Contains(v, "funded twice") {
 			t.Errorf("at 80x8 the focused row or the warning is gone:\n%s", v)
 		}
+		// The review asks with the warning beside its yes.
+		h.o.SetSize(120, 36)
+		h.Keys("tab")
+		h.Paste("2")
+		h.Keys("ctrl+s")
+		if v := strings.Join(strings.Fields(h.view()), " "); h.o.state != stageReview || !strings.Contains(v, "rows 1 and 2 fund the same allocation: it would be funded twice. Send this") {
+			t.Errorf("the review does not repeat the warning (state %d):\n%s", h.o.state, h.o.View())
+		}
+		h.assertNothingSent()
 	})
 
 	t.Run("empty allocation list", func(t *testing.T) {

@@ -109,7 +109,7 @@ func Reopen(ctx *views.Context, action, write string, body []byte, at time.Time)
 	o.rewrap()
 	o.state, o.sentAt = stageUnknown, at
 	o.outcome.Reopen(ctx.Recorder, act.Sent{Op: act.OpTransaction, Ref: action, Write: write, Body: body})
-	o.unknownErr = fmt.Errorf("as the journal recorded at %s", at.UTC().Format("15:04:05 MST on 2 Jan 2006"))
+	o.unknownErr = fmt.Errorf("as the journal recorded at %s", views.SentAt(at))
 	o.fitScroll()
 	return o
 }

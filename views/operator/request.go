@@ -55,7 +55,7 @@ func (o *operator) build() api.TransactionRequest {
 func (o *operator) fieldErr(f *widget.FormField) error {
 	for _, r := range o.rows {
 		if r.amount == f {
-			if _, err := views.TokenAmount(f.Value()); err != nil {
+			if _, err := api.ParseTokenAmount(f.Value()); err != nil {
 				return err
 			}
 		}

@@ -45,7 +45,12 @@ func (o *operator) review() tea.Cmd {
 	o.req, o.body = req, body
 	o.pretty = views.PrettyBody(body)
 	o.rewrap()
-	o.ask("Review: POST "+act.OpTransaction, o.ctx.Confirm("operator-send", "Send this "+o.action+" request to the service?"))
+	question := "Send this " + o.action + " request to the service?"
+	if w := o.duplicateRows(); w != "" {
+		// Said again where the yes is given, not only above the form.
+		question = "! " + w + ". " + question
+	}
+	o.ask("Review: POST "+act.OpTransaction, o.ctx.Confirm("operator-send", question))
 	o.state = stageReview
 	return nil
 }

@@ -66,19 +66,15 @@ func (o *operator) formView() []string {
 	return []string{o.ctx.Styles.Title.Render(o.heading()), status, gap, o.form.View()}
 }
 
-// duplicateRows warns of an allocation in two rows of a funding: allowed,
-// as the service funds each row, but far more often a slip than meant.
+// duplicateRows warns of an allocation in two rows of a funding
+// (api.RepeatedAllocation).
 func (o *operator) duplicateRows() string {
-	seen := map[string]int{}
+	ids := make([]string, len(o.rows))
 	for i, r := range o.rows {
-		id := strings.ToLower(strings.TrimSpace(r.id.Value()))
-		if id == "" {
-			continue
-		}
-		if j, ok := seen[id]; ok {
-			return fmt.Sprintf("rows %d and %d fund the same allocation: it would be funded twice", j+1, i+1)
-		}
-		seen[id] = i
+		ids[i] = r.id.Value()
+	}
+	if i, j, ok := api.RepeatedAllocation(ids); ok {
+		return fmt.Sprintf("rows %d and %d fund the same allocation: it would be funded twice", i+1, j+1)
 	}
 	return ""
 }
@@ -147,7 +143,7 @@ func (o *operator) unknownHead() []string {
 		check = fmt.Sprintf("allot cannot check: %s. "+
 			"Ask the service's operators whether a transaction with action %s was created at about %s "+
 			"from a body with SHA-256 %s (the journal holds the body). Resend (r) only if they say it was not.",
-			strings.TrimSuffix(v.Reason, "."), o.action, o.sentAt.UTC().Format("15:04:05 UTC on 2 Jan 2006"), o.bodySum())
+			strings.TrimSuffix(v.Reason, "."), o.action, views.SentAt(o.sentAt), o.bodySum())
 	}
 	lines = append(lines, wrap(check)...)
 	if o.hint != "" {

@@ -1,6 +1,7 @@
 // Package schedule holds the form that creates an unlock schedule: its
 // pieces, the chart of what unlocks when, the review of the exact body,
-// and the schedules created from this machine.
+// and the schedules created from this machine. D6 in its comments is that
+// entry of docs/deployment.md.
 package schedule
 
 import (

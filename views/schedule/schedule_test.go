@@ -310,7 +310,9 @@ func TestScheduleCheckSettlesAcrossRestart(t *testing.T) {
 	s := d.S.(*schedule)
 	fillValidSchedule(d)
 	d.Keys("ctrl+s", "y")
-	d.Until("an answer", func() bool { return s.state != stageSending && s.state != stageReview })
+	d.Until("an answer, checked", func() bool {
+		return s.state != stageSending && s.state != stageReview && !s.outcome.Checking()
+	})
 	ctx.Session.Close()
 	later, err := session.Sandbox(sandbox.Options{}, t.TempDir())
 	if err != nil {

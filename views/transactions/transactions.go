@@ -50,7 +50,7 @@ var keyUnknown = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "ch
 // statusUnknown marks a request whose answer never came.
 const statusUnknown = "UNKNOWN"
 
-// statusText is the status with where the transaction was mined.
+// StatusText is the status with where the transaction was mined.
 func (r Row) StatusText() string {
 	switch {
 	case r.RevertReason != "":

@@ -70,9 +70,9 @@ func Journaled(t *testing.T, opts sandbox.Options) *views.Context {
 	}
 }
 
-// Driver feeds a screen keys and runs the commands it returns: an answer
-// that comes at once is fed back at once; a slow one (a request, a cursor
-// blink) is fed back when Until waits for it. Cursor blinks are dropped;
+// Driver feeds a screen keys and runs the commands it returns: their
+// answers (a request's, a cursor blink) are fed back when Until waits for
+// them, never sooner. Cursor blinks are dropped;
 // what the app would handle (back, status, errors) is kept in Got.
 //
 // A driver made by NewSyncDriver waits instead for every command to end
@@ -128,24 +128,20 @@ func start(d *Driver, w, h int, opts []Option) *Driver {
 	return d
 }
 
-// Run runs cmd and feeds its answer back if it comes at once; a slow one
-// is fed back by Until. A sync driver waits for it.
+// Run runs cmd; its answer is fed back by Until, however soon it comes,
+// so what a test sees never depends on the machine's speed. A sync driver
+// waits for it.
 func (d *Driver) Run(cmd tea.Cmd) {
 	if cmd == nil {
 		return
 	}
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- cmd() }()
-	if d.sync {
-		d.handle(d.wait(ch))
+	if !d.sync {
+		go func() { d.async <- cmd() }()
 		return
 	}
-	select {
-	case msg := <-ch:
-		d.handle(msg)
-	case <-time.After(5 * time.Millisecond):
-		go func() { d.async <- <-ch }()
-	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	d.handle(d.wait(ch))
 }
 
 // wait is the answer on ch; a command that runs for a minute fails the

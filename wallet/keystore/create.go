@@ -1,12 +1,14 @@
 package keystore
 
 import (
-	"crypto/ecdsa"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 	gethkeystore "github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -16,19 +18,20 @@ import (
 // standard scrypt (n = 2^18), or light scrypt (n = 2^12) when light is set,
 // which is fast and weak, for tests and demos only.
 func (s *Store) New(passphrase string, light bool) (Account, error) {
-	key, err := crypto.GenerateKey()
+	key, err := secp256k1.GeneratePrivateKey()
 	if err != nil {
 		return Account{}, fmt.Errorf("new account: %w", err)
 	}
 	defer zero(key)
-	return s.store(key, passphrase, light)
+	pub := key.PubKey().SerializeUncompressed()
+	return s.store(key, common.BytesToAddress(crypto.Keccak256(pub[1:])[12:]), passphrase, light)
 }
 
 // Import copies the keystore file at path into the store after checking
 // that passphrase decrypts it, re-encrypted with newPassphrase when that is
 // not empty.
 func (s *Store) Import(path, passphrase, newPassphrase string, light bool) (Account, error) {
-	key, kf, err := decryptFile(path, passphrase)
+	key, addr, kf, err := decryptFile(path, passphrase)
 	if err != nil {
 		return Account{}, fmt.Errorf("import: %w", err)
 	}
@@ -36,7 +39,6 @@ func (s *Store) Import(path, passphrase, newPassphrase string, light bool) (Acco
 	if newPassphrase == "" {
 		newPassphrase = passphrase
 	}
-	addr := crypto.PubkeyToAddress(key.PublicKey)
 	if kf.named && kf.address != addr {
 		return Account{}, fmt.Errorf("import: %s: %w (it names %s, the key is %s)", filepath.Base(path), ErrAddressMismatch, kf.address.Hex(), addr.Hex())
 	}
@@ -46,16 +48,28 @@ func (s *Store) Import(path, passphrase, newPassphrase string, light bool) (Acco
 	if found {
 		return Account{}, fmt.Errorf("import: %s is already in the keystore", addr.Hex())
 	}
-	return s.store(key, newPassphrase, light)
+	return s.store(key, addr, newPassphrase, light)
 }
 
-func (s *Store) store(key *ecdsa.PrivateKey, passphrase string, light bool) (Account, error) {
+// store writes key, of addr, as a V3 keystore file: geth's EncryptKey
+// without its ecdsa.PrivateKey, whose secret could not be zeroed after.
+func (s *Store) store(key *secp256k1.PrivateKey, addr common.Address, passphrase string, light bool) (Account, error) {
 	n, p := gethkeystore.StandardScryptN, gethkeystore.StandardScryptP
 	if light {
 		n, p = gethkeystore.LightScryptN, gethkeystore.LightScryptP
 	}
-	addr := crypto.PubkeyToAddress(key.PublicKey)
-	data, err := gethkeystore.EncryptKey(&gethkeystore.Key{Address: addr, PrivateKey: key, Id: randomID()}, passphrase, n, p)
+	secret := key.Serialize()
+	sealed, err := gethkeystore.EncryptDataV3(secret, []byte(passphrase), n, p)
+	clear(secret)
+	if err != nil {
+		return Account{}, fmt.Errorf("encrypt key: %w", err)
+	}
+	data, err := json.Marshal(struct {
+		Address string                  `json:"address"`
+		Crypto  gethkeystore.CryptoJSON `json:"crypto"`
+		ID      string                  `json:"id"`
+		Version int                     `json:"version"`
+	}{hex.EncodeToString(addr[:]), sealed, randomID().String(), 3})
 	if err != nil {
 		return Account{}, fmt.Errorf("encrypt key: %w", err)
 	}

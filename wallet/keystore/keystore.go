@@ -8,11 +8,10 @@
 // a hostile file cannot make us allocate gigabytes or run for minutes.
 // A decrypted key is kept only while its account is unlocked, relocks after
 // a timeout, and is zeroed when locked (as far as Go lets memory be zeroed:
-// copies the runtime made of big.Int words are beyond reach).
+// copies the runtime or the garbage collector made are beyond reach).
 package keystore
 
 import (
-	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +26,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 	gethkeystore "github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -89,7 +89,7 @@ type Store struct {
 }
 
 type unlocked struct {
-	key   *ecdsa.PrivateKey
+	key   *secp256k1.PrivateKey
 	until time.Time
 }
 
@@ -300,12 +300,12 @@ func (s *Store) Unlock(addr common.Address, passphrase string) error {
 		return err
 	}
 	for _, a := range unnamed {
-		key, _, err := decryptFile(a.Path, passphrase)
+		key, got, _, err := decryptFile(a.Path, passphrase)
 		if err != nil {
 			continue
 		}
-		if crypto.PubkeyToAddress(key.PublicKey) == addr {
-			s.keep(a.Path, key)
+		if got == addr {
+			s.keep(a.Path, key, got)
 			return nil
 		}
 		zero(key)
@@ -330,11 +330,10 @@ func (s *Store) UnlockFile(path, passphrase string) (common.Address, error) {
 	if i < 0 {
 		return common.Address{}, fmt.Errorf("%w: %s", ErrNoAccount, filepath.Base(path))
 	}
-	key, kf, err := decryptFile(path, passphrase)
+	key, got, kf, err := decryptFile(path, passphrase)
 	if err != nil {
 		return common.Address{}, err
 	}
-	got := crypto.PubkeyToAddress(key.PublicKey)
 	// What the file names now, and what an earlier unlock proved.
 	for _, claimed := range []struct {
 		addr common.Address
@@ -345,13 +344,13 @@ func (s *Store) UnlockFile(path, passphrase string) (common.Address, error) {
 			return common.Address{}, fmt.Errorf("%s: %w (it names %s, the key is %s)", filepath.Base(path), ErrAddressMismatch, claimed.addr.Hex(), got.Hex())
 		}
 	}
-	s.keep(path, key)
+	s.keep(path, key, got)
 	return got, nil
 }
 
-// keep holds key as unlocked and marks the account at path as proven.
-func (s *Store) keep(path string, key *ecdsa.PrivateKey) {
-	addr := crypto.PubkeyToAddress(key.PublicKey)
+// keep holds key, of addr, as unlocked and marks the account at path as
+// proven.
+func (s *Store) keep(path string, key *secp256k1.PrivateKey, addr common.Address) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if old, ok := s.unlocked[addr]; ok {
@@ -367,9 +366,9 @@ func (s *Store) keep(path string, key *ecdsa.PrivateKey) {
 
 // decryptFile reads, pre-checks and decrypts a keystore file. Decryption is
 // given the checked parameters only, never the file's JSON.
-func decryptFile(path, passphrase string) (key *ecdsa.PrivateKey, kf keyFile, err error) {
+func decryptFile(path, passphrase string) (key *secp256k1.PrivateKey, addr common.Address, kf keyFile, err error) {
 	if kf, err = checkFile(path); err != nil {
-		return nil, kf, err
+		return nil, addr, kf, err
 	}
 	// The pre-check makes a panic in go-ethereum's decryption unreachable
 	// for every case we know; this is the last line of defence.
@@ -380,17 +379,17 @@ func decryptFile(path, passphrase string) (key *ecdsa.PrivateKey, kf keyFile, er
 	}()
 	plain, err := gethkeystore.DecryptDataV3(kf.crypto, passphrase)
 	if errors.Is(err, gethkeystore.ErrDecrypt) {
-		return nil, kf, fmt.Errorf("%s: %w", filepath.Base(path), ErrWrongPassphrase)
+		return nil, addr, kf, fmt.Errorf("%s: %w", filepath.Base(path), ErrWrongPassphrase)
 	}
 	if err != nil {
-		return nil, kf, fmt.Errorf("%s: %w: %v", filepath.Base(path), ErrMalformed, err)
+		return nil, addr, kf, fmt.Errorf("%s: %w: %v", filepath.Base(path), ErrMalformed, err)
 	}
 	defer clear(plain)
-	k, err := crypto.ToECDSA(plain)
+	key, addr, err = secretKey(plain)
 	if err != nil {
-		return nil, kf, fmt.Errorf("%s: %w: not a secp256k1 key", filepath.Base(path), ErrMalformed)
+		return nil, addr, kf, fmt.Errorf("%s: %w: not a secp256k1 key (%v)", filepath.Base(path), ErrMalformed, err)
 	}
-	return k, kf, nil
+	return key, addr, kf, nil
 }
 
 // Lock forgets the account's key, zeroing it.
@@ -447,7 +446,7 @@ func (s *Store) SignHash(addr common.Address, hash []byte) ([]byte, error) {
 	if u == nil {
 		return nil, fmt.Errorf("%s: %w", addr.Hex(), ErrLocked)
 	}
-	return crypto.Sign(hash, u.key)
+	return sign(u.key, hash)
 }
 
 // Signer returns a signer for the account, for wallet's flows. It signs only
@@ -481,18 +480,6 @@ func (g *Signer) SignTx(tx *types.Transaction, chainID *big.Int) (*types.Transac
 		return nil, err
 	}
 	return tx.WithSignature(signer, sig)
-}
-
-// zero overwrites the key's secret scalar.
-func zero(k *ecdsa.PrivateKey) {
-	if k == nil || k.D == nil {
-		return
-	}
-	b := k.D.Bits()
-	for i := range b {
-		b[i] = 0
-	}
-	k.D.SetInt64(0)
 }
 
 // CheckFile reports whether path is a keystore file allot would decrypt,

@@ -245,7 +245,7 @@ func TestUnlockSignLock(t *testing.T) {
 	if s.TimeLeft(addr) != 0 {
 		t.Error("not relocked after the timeout")
 	}
-	if key.D.Sign() != 0 {
+	if !key.Key.IsZero() {
 		t.Error("relocked key not zeroed")
 	}
 	if err := s.Unlock(addr, pass); err != nil {
@@ -253,7 +253,7 @@ func TestUnlockSignLock(t *testing.T) {
 	}
 	key = s.unlocked[addr].key
 	s.Lock(addr)
-	if key.D.Sign() != 0 || s.TimeLeft(addr) != 0 {
+	if !key.Key.IsZero() || s.TimeLeft(addr) != 0 {
 		t.Error("Lock did not zero and forget the key")
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"allot/internal/isotime"
 )
 
 // Lifetime is how long a message built by New stays valid (D9).
@@ -123,9 +125,7 @@ func (m *Message) String() string {
 	return b.String()
 }
 
-func formatTime(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05.000Z")
-}
+func formatTime(t time.Time) string { return isotime.Format(t) }
 
 // ParseError says which line of a message could not be read.
 type ParseError struct {

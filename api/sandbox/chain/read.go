@@ -209,6 +209,7 @@ func (c *Chain) vesterToken(ctx context.Context, vester common.Address) (common.
 	}
 	token, ok := values[0].(common.Address)
 	if !ok {
+		//lint:ignore ST1005 it starts with the contract's name, as Vester.merkleRoots's and Staking.stakeAt's errors above do
 		return common.Address{}, fmt.Errorf("Vester.token: unexpected result %T", values[0])
 	}
 	return token, nil

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The entries and operations docs/deployment.md defines.
+const (
+	decisions  = 18
+	operations = 13
+)
+
+var (
+	entryHead    = regexp.MustCompile(`(?m)^\*\*D(\d+)\.`)
+	operationRow = regexp.MustCompile(`(?m)^\| (\d+) \| `)
+	citedEntry   = regexp.MustCompile(`\bD(\d+)\b`)
+	citedOp      = regexp.MustCompile(`\boperations? (\d+)\b`)
+)
+
+// TestDeploymentDocIndex: docs/deployment.md defines D1 to D18 once each,
+// in order, and the table of the service's 13 operations, numbered.
+func TestDeploymentDocIndex(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("docs", "deployment.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, found := range map[string][][]string{
+		"entries D1 to D18": entryHead.FindAllStringSubmatch(string(data), -1),
+		"operation rows":    operationRow.FindAllStringSubmatch(string(data), -1),
+	} {
+		want := decisions
+		if what == "operation rows" {
+			want = operations
+		}
+		var got []int
+		for _, m := range found {
+			n, _ := strconv.Atoi(m[1])
+			got = append(got, n)
+		}
+		ok := len(got) == want
+		for i := 0; ok && i < want; i++ {
+			ok = got[i] == i+1
+		}
+		if !ok {
+			t.Errorf("docs/deployment.md: %s are %v, want 1 to %d in order", what, got, want)
+		}
+	}
+}
+
+// TestCitationsSayWhere: every D-id and "operation N" a comment of the
+// module's code cites is one docs/deployment.md defines, and a package
+// that cites them says in its package doc where they are defined, or
+// names the file beside each citation.
+func TestCitationsSayWhere(t *testing.T) {
+	fset := token.NewFileSet()
+	// A directory's Go files, tests aside, are its package.
+	files := map[string][]string{}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && path != "."):
+			return filepath.SkipDir
+		case !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go"):
+			files[filepath.Dir(path)] = append(files[filepath.Dir(path)], path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 10 {
+		t.Fatalf("%d packages found: the walk missed the module", len(files))
+	}
+	for dir, paths := range files {
+		var doc string
+		var bare []string
+		for _, path := range paths {
+			f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Doc != nil {
+				doc += f.Doc.Text()
+			}
+			for _, group := range f.Comments {
+				for _, c := range group.List {
+					for _, line := range strings.Split(c.Text, "\n") {
+						if (citedEntry.MatchString(line) || citedOp.MatchString(line)) && !strings.Contains(line, "docs/deployment.md") {
+							bare = append(bare, filepath.Base(path))
+						}
+						for _, m := range citedEntry.FindAllStringSubmatch(line, -1) {
+							if n, _ := strconv.Atoi(m[1]); n < 1 || n > decisions {
+								t.Errorf("%s cites D%d: docs/deployment.md has D1 to D%d", fset.Position(c.Pos()), n, decisions)
+							}
+						}
+						for _, m := range citedOp.FindAllStringSubmatch(line, -1) {
+							if n, _ := strconv.Atoi(m[1]); n < 1 || n > operations {
+								t.Errorf("%s cites operation %d: docs/deployment.md lists 1 to %d", fset.Position(c.Pos()), n, operations)
+							}
+						}
+					}
+				}
+			}
+		}
+		if len(bare) > 0 && !strings.Contains(doc, "docs/deployment.md") {
+			t.Errorf("package %s cites D-ids or operations (%s) and its doc does not say they are docs/deployment.md's", dir, strings.Join(bare[:min(len(bare), 3)], ", "))
+		}
+	}
+}
