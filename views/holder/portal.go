@@ -34,6 +34,10 @@ type portal struct {
 	shown widget.Scroll
 
 	submission *api.SubmissionAccounts
+	// submitter is the wallet whose submission this is: shown only while
+	// that wallet is the one signed in (unlocking another account, or the
+	// session's end, signs it out).
+	submitter  common.Address
 	humanityIn textinput.Model
 	humanity   string // the last answer, as a line
 
@@ -128,12 +132,13 @@ func (p *portal) signInLayout() (top []string, rules bool, rows int) {
 func (p *portal) Init() tea.Cmd { return p.loadSubmission() }
 
 func (p *portal) loadSubmission() tea.Cmd {
-	pt, _, ok := p.ctx.Wallet.Portal(p.ctx.Now())
+	pt, sess, ok := p.ctx.Wallet.Portal(p.ctx.Now())
 	if !ok {
 		return nil
 	}
 	p.seq = views.NextSeq()
 	p.busy = "reading the submission"
+	p.submission, p.submitter = nil, sess.Wallet
 	return views.Load(p.seq, func(ctx context.Context) (*api.SubmissionAccounts, error) {
 		return pt.SubmissionAccounts(ctx)
 	})
@@ -318,11 +323,11 @@ func (p *portal) View() string {
 	var b strings.Builder
 	line := func(s string) { b.WriteString(s + "\n") }
 	b.WriteString(p.head())
-	_, _, signed := p.ctx.Wallet.Portal(p.ctx.Now())
+	_, sess, signed := p.ctx.Wallet.Portal(p.ctx.Now())
 	line("")
 	line(st.Title.Render("Submission"))
 	switch {
-	case p.submission != nil:
+	case p.submission != nil && signed && sess.Wallet == p.submitter:
 		s := p.submission
 		claim := "(not named)"
 		if s.ClaimWallet != nil {
