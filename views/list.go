@@ -3,6 +3,7 @@ package views
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -34,6 +35,11 @@ type List[R any] struct {
 	Loaded func([]R) []R
 	// Actions open a screen about the focused row.
 	Actions []RowAction[R]
+	// ReloadAfter names the acts (a followed transaction's Op: "claim",
+	// "stake") whose mined transactions change the rows: the list reads
+	// them again when one is final, rather than showing what the act
+	// changed as it was until r.
+	ReloadAfter []string
 	// NewestFirst is for a list given newest first (Requests,
 	// Transactions): while the cursor is on the first row it stays there
 	// as newer rows arrive, so that the screen opens on the newest.
@@ -156,6 +162,11 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 			return tea.Batch(cmd, func() tea.Msg { return widget.StatusMsg{Text: l.title + ": " + string(warn), Error: true} })
 		}
 		return cmd
+	case TxStatusMsg:
+		if msg.Final && msg.Err == nil && slices.Contains(l.ReloadAfter, msg.Op) {
+			return l.Reload()
+		}
+		return nil
 	case tea.KeyMsg:
 		if l.Table.EditingFilter() {
 			break

@@ -51,6 +51,7 @@ func NewPools(ctx *views.Context) views.Screen {
 		}
 	})
 	l.Actions = []views.RowAction[api.Pool]{{Key: keyStake, Open: func(p api.Pool) views.Screen { return holder.NewStake(ctx, p) }, Refuse: stakeRefusal}}
+	l.ReloadAfter = []string{"stake"} // a stake mined changes its pool's total
 	token := ctx.Token
 	l.Fetch = func(c context.Context) ([]api.Pool, error) {
 		all, err := ctx.Session.API.AllPools(c, token)
