@@ -53,6 +53,9 @@ type stakes struct {
 	walletSeq  int
 	walletN    int
 	walletBusy bool // a wallet's stakes are asked for
+	// walletFailed: the last wallet asked for was refused, and the status
+	// line says why until a wallet is found or the filter is left.
+	walletFailed bool
 
 	histogram bool
 	// shown is the histogram of the stakes the table shows, for the
@@ -307,6 +310,7 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 		}
 		s.walletBusy = false
 		if msg.Err != nil {
+			s.walletFailed = true
 			return func() tea.Msg { return views.ErrorMsg{Op: "stakes of " + msg.Value.wallet, Err: msg.Err} }
 		}
 		if s.wallet == "" {
@@ -314,7 +318,7 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 		}
 		s.wallet, s.walletN = msg.Value.wallet, len(msg.Value.rows)
 		s.refreshLine()
-		return s.SetRows(msg.Value.rows)
+		return tea.Batch(s.SetRows(msg.Value.rows), s.mended())
 	case shownBins:
 		s.shownBusy = false
 		s.shown, s.shownFor = msg.bins, msg.key
