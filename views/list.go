@@ -35,6 +35,9 @@ type List[R any] struct {
 	Loaded func([]R) []R
 	// Actions open a screen about the focused row.
 	Actions []RowAction[R]
+	// DetailActions, when set, are the keys a row's details page (enter)
+	// answers beside scrolling, as the list does for that row.
+	DetailActions func(R) []DetailAction
 	// ReloadAfter names the acts (a followed transaction's Op: "claim",
 	// "stake") whose mined transactions change the rows: the list reads
 	// them again when one is final, rather than showing what the act
@@ -107,7 +110,11 @@ func NewList[R any](ctx *Context, title string, cfg widget.TableConfig[R], field
 
 // describe opens every field of row on a page of its own.
 func (l *List[R]) describe(row R) tea.Cmd {
-	return Navigate(newDescribe(l.Ctx, "Details", l.fields(row)))
+	var acts []DetailAction
+	if l.DetailActions != nil {
+		acts = l.DetailActions(row)
+	}
+	return Navigate(newDescribe(l.Ctx, "Details", l.fields(row), acts...))
 }
 
 func (l *List[R]) Title() string { return l.title }

@@ -149,7 +149,7 @@ func (o *operator) unknownHead() []string {
 			"from a body with SHA-256 %s (the journal holds the body). Resend (r) only if they say it was not.",
 			strings.TrimSuffix(v.Reason, "."), o.action, o.sentAt.UTC().Format("15:04:05 UTC on 2 Jan 2006"), o.bodySum())
 	}
-	lines = append(lines, wrap(check)...)
+	lines = append(lines, wrap(o.outcome.Numbered(check))...)
 	if o.hint != "" {
 		lines = append(lines, wrap(o.hint)...)
 	}
