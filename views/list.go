@@ -327,6 +327,10 @@ const summarySep = " · "
 func (l *List[R]) hasSummary() bool { return l.Summary != nil || l.SummaryLine }
 
 func (l *List[R]) ShortHelp() []key.Binding {
+	if l.Table.EditingFilter() {
+		// Every other key is typed into the filter: none is offered.
+		return l.Table.ShortHelp()
+	}
 	// The screen's own actions first: the footer cuts from the right. One
 	// that is not for the focused row is left out (the full help lists it).
 	var keys []key.Binding
@@ -345,6 +349,9 @@ func (l *List[R]) ShortHelp() []key.Binding {
 }
 
 func (l *List[R]) FullHelp() [][]key.Binding {
+	if l.Table.EditingFilter() {
+		return l.Table.FullHelp()
+	}
 	var full [][]key.Binding
 	var acts []key.Binding
 	for _, a := range l.Actions {

@@ -203,9 +203,15 @@ func (r *requests) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (r *requests) ShortHelp() []key.Binding {
+	if r.Table.EditingFilter() {
+		return r.List.ShortHelp() // c is typed into the filter
+	}
 	return append([]key.Binding{keyCurl}, r.List.ShortHelp()...)
 }
 
 func (r *requests) FullHelp() [][]key.Binding {
+	if r.Table.EditingFilter() {
+		return r.List.FullHelp()
+	}
 	return append([][]key.Binding{{keyCurl}}, r.List.FullHelp()...)
 }

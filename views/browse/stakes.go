@@ -402,6 +402,9 @@ func (s *stakes) ShortHelp() []key.Binding {
 	if s.pool.ID == "" {
 		return []key.Binding{views.KeyRefresh}
 	}
+	if s.Table.EditingFilter() {
+		return s.List.ShortHelp() // every other key is typed into the filter
+	}
 	if s.histogram {
 		back := keyHistogram
 		back.SetHelp(back.Help().Key, "back to the list")
@@ -421,6 +424,9 @@ func (s *stakes) FullHelp() [][]key.Binding {
 	}
 	if s.pool.ID == "" {
 		return [][]key.Binding{{views.KeyRefresh}}
+	}
+	if s.Table.EditingFilter() {
+		return s.List.FullHelp()
 	}
 	if s.histogram {
 		return [][]key.Binding{s.ShortHelp()}
