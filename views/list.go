@@ -341,11 +341,22 @@ func (l *List[R]) ShortHelp() []key.Binding {
 		}
 		keys = append(keys, a.Key)
 	}
-	keys = append(keys, l.Table.ShortHelp()...)
+	// A table key an action takes on this row (enter, on an UNKNOWN
+	// write) is the action's: offered once.
+	for _, b := range l.Table.ShortHelp() {
+		if !slices.ContainsFunc(keys, func(a key.Binding) bool { return sharesKey(a, b) }) {
+			keys = append(keys, b)
+		}
+	}
 	if l.Fetch != nil {
 		keys = append(keys, KeyRefresh)
 	}
 	return keys
+}
+
+// sharesKey reports whether a and b answer a key in common.
+func sharesKey(a, b key.Binding) bool {
+	return slices.ContainsFunc(a.Keys(), func(k string) bool { return slices.Contains(b.Keys(), k) })
 }
 
 func (l *List[R]) FullHelp() [][]key.Binding {

@@ -46,3 +46,21 @@ func TestFooterWhileAFilterIsTyped(t *testing.T) {
 		})
 	}
 }
+
+// TestNoMatchOffersNoRowKeys: a filter that matches nothing leaves no row
+// to open, sort or copy: the footer offers the filter's keys only.
+func TestNoMatchOffersNoRowKeys(t *testing.T) {
+	s := NewContracts(viewstest.Sandbox(t))
+	d := viewstest.NewDriver(t, s, 80, 24)
+	d.Until("loaded", func() bool { return !s.Mode().Busy })
+	d.Keys("/")
+	d.Type("no such contract")
+	d.Keys("enter")
+	d.Until("the filter applied", func() bool { return !s.Mode().TakesKeys && !s.Mode().Busy })
+	for _, b := range s.ShortHelp() {
+		switch b.Help().Key {
+		case "enter", "s", "y", "I", "D", "F":
+			t.Errorf("with no match the footer offers %q (%s)", b.Help().Key, b.Help().Desc)
+		}
+	}
+}
