@@ -53,6 +53,8 @@ func (o *operator) formView() []string {
 		status = views.FailStyle.Render("✗ " + o.general)
 	case o.hint != "":
 		status = o.hint
+	case o.adminFocused():
+		status = o.adminNote()
 	}
 	if o.pick != nil {
 		// The list's own line says its keys; esc closes it, not the form.
@@ -178,7 +180,10 @@ func (o *operator) ShortHelp() []key.Binding {
 		if o.action == api.ActionFundDistribution {
 			keys = append(keys, keyAddRow, keyDelRow)
 		}
-		if o.action != api.ActionInitialize {
+		switch {
+		case o.adminFocused() && len(o.admins) > 0:
+			keys = append(keys, keyAdmins)
+		case o.action != api.ActionInitialize:
 			keys = append(keys, keyRecent)
 		}
 		return append(keys, keyCancel)
