@@ -216,6 +216,9 @@ func (m *Model) runCommand(line string) tea.Cmd {
 	case "portal":
 		return m.switchTab(tabPortal)
 	case "signout":
+		if _, _, ok := m.ctx.Wallet.Portal(m.ctx.Now()); !ok {
+			return m.inform("not signed in to the portal: nothing to sign out of")
+		}
 		m.ctx.Wallet.SignOut()
 		return m.inform("signed out: the portal token is forgotten")
 	case "token":
