@@ -342,7 +342,7 @@ func (p *portal) View() string {
 			if a.Description != nil {
 				desc = " · " + sanitize.Line(*a.Description)
 			}
-			line(fmt.Sprintf("  %s  %s  eligible %s%s", sanitize.Line(a.Value), sanitize.Line(a.Type), yesNo(a.IsEligible), desc))
+			line(hang(fmt.Sprintf("  %s  %s  eligible %s%s", sanitize.Line(a.Value), sanitize.Line(a.Type), yesNo(a.IsEligible), desc), p.width, 4))
 		}
 	case signed:
 		line(st.Muted.Render("r reads the submission accounts of the signed-in wallet"))
@@ -415,3 +415,13 @@ func (p *portal) ShortHelp() []key.Binding {
 }
 
 func (p *portal) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+
+// hang wraps s to width with its lines after the first indented by
+// indent, so that a wrapped account reads as one, not as the next.
+func hang(s string, width, indent int) string {
+	lines := strings.Split(widget.Page(s, max(width-indent, 20), 0), "\n")
+	for i := 1; i < len(lines); i++ {
+		lines[i] = strings.Repeat(" ", indent) + strings.TrimLeft(lines[i], " ")
+	}
+	return strings.Join(lines, "\n")
+}
