@@ -156,12 +156,16 @@ func (s *stake) headLines() string {
 	// What the stake needs is said on open, as the claim form does, not
 	// only once the amount is typed and sent.
 	addr, _, unlocked := s.Ctx.Wallet.Account()
+	_, sess, signed := s.Ctx.Wallet.Portal(s.Ctx.Now())
 	switch {
+	case !unlocked && signed && sess.Wallet == addr:
+		// Locked by its timer: the portal session of the account holds.
+		b.WriteString(addr.Hex() + " is locked: esc, then u (or :unlock) to unlock it again; its portal sign-in holds.\n")
 	case !unlocked:
 		b.WriteString("No account is unlocked: esc, then u (or :unlock); the stake also needs a portal sign-in (:portal).\n")
 	default:
 		b.WriteString("Staking as " + addr.Hex() + "\n")
-		if _, sess, ok := s.Ctx.Wallet.Portal(s.Ctx.Now()); !ok || sess.Wallet != addr {
+		if !signed || sess.Wallet != addr {
 			b.WriteString("Not signed in to the portal as this account, which builds the stake: esc, then :portal and s.\n")
 		}
 	}
