@@ -73,7 +73,7 @@ func NewContracts(ctx *views.Context) views.Screen {
 			{Label: "ID", Value: c.ID},
 			{Label: "Type", Value: c.Type},
 			{Label: "Address", Value: c.Address},
-			{Label: "Balance", Value: widget.FormatAmount(c.Balance.String())},
+			{Label: "Balance", Value: widget.FormatAmountMin(c.Balance.String(), 2)}, // as the table shows it
 			{Label: "Created", Value: widget.FormatTime(c.CreatedAt.Time, ctx.Now())},
 		}
 	})

@@ -261,7 +261,8 @@ func (c *claim) headLines() string {
 		b.WriteString("No account is unlocked: esc, then u (or :unlock) to unlock the beneficiary's account.\n")
 	}
 	if c.unlocked != "" {
-		b.WriteString(st.Muted.Render("Unlocked by now: "+c.unlocked+" tokens; the service subtracts what was claimed already.") + "\n")
+		// Grouped as the allocation shows it (5,145.7595, not 5145.7595).
+		b.WriteString(st.Muted.Render("Unlocked by now: "+widget.FormatAmount(c.unlocked)+" tokens; the service subtracts what was claimed already.") + "\n")
 	}
 	b.WriteString("\n")
 	return b.String()
