@@ -216,7 +216,6 @@ var CreativeContentTypes = []string{
 var (
 	fileNamePattern   = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$`)
 	portalSlugPattern = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
-	countryPattern    = regexp.MustCompile(`^[A-Z]{2}$`)
 )
 
 // Validate checks the request before it is sent (D12).
@@ -268,8 +267,8 @@ func (r ClaimRequest) Validate(allocationID string) error {
 	var c checker
 	c.uuid("id", allocationID)
 	c.address("sender", r.Sender)
-	if r.UserCountryCode != "" && !countryPattern.MatchString(r.UserCountryCode) {
-		c.add("userCountryCode", "%q is not an ISO 3166-1 alpha-2 code", truncate(r.UserCountryCode, 10))
+	if r.UserCountryCode != "" && !countries[r.UserCountryCode] {
+		c.add("userCountryCode", "%q is not an ISO 3166-1 alpha-2 country code (two letters, e.g. DE for Germany)", truncate(r.UserCountryCode, 20))
 	}
 	if r.Amount != nil {
 		c.amount("amount", *r.Amount)

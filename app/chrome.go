@@ -184,8 +184,10 @@ func profileParts(name string, sandbox bool) (profile, badge forms) {
 	if sandbox {
 		badge = forms{sandboxStyle.Render(" SANDBOX "), sandboxStyle.Render("SANDBOX")}
 		if strings.EqualFold(name, "sandbox") {
-			// The badge says it already.
-			profile = append(profile, "")
+			// The badge says it already: short of room the name goes
+			// whole, as a bare "sandbox" beside SANDBOX read as a header
+			// cut at its start.
+			profile = forms{"profile " + name, ""}
 		}
 	}
 	return profile, badge

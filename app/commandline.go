@@ -108,6 +108,9 @@ func init() {
 		{"lock", nil, "", "lock the account and sign out", func(m *Model, _ call) tea.Cmd { return m.lock() }},
 		{"portal", nil, "", "sign in to the portal, humanity, submission", func(m *Model, _ call) tea.Cmd { return m.switchTab(tabPortal) }},
 		{"signout", nil, "", "forget the portal session", func(m *Model, _ call) tea.Cmd {
+			if _, _, ok := m.ctx.Wallet.Portal(m.ctx.Now()); !ok {
+				return m.inform("not signed in to the portal: nothing to sign out of")
+			}
 			m.ctx.Wallet.SignOut()
 			return m.inform("signed out: the portal token is forgotten")
 		}},

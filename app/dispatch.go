@@ -219,9 +219,10 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		if f, ok := top.(interface{ LoadErr() error }); ok && f.LoadErr() != nil {
 			m.lastErr = f.LoadErr()
 		}
-		if m.lastErr != nil {
-			m.openPage(&m.showErr)
+		if m.lastErr == nil {
+			return m.inform("no error to show: E details the last one while it is on the status line")
 		}
+		m.openPage(&m.showErr)
 		return nil
 	case key.Matches(msg, m.keys.Unlock):
 		return m.open(holder.NewUnlock(m.ctx))

@@ -15,6 +15,14 @@ type describe struct {
 	title  string
 	detail *widget.Detail
 	keys   describeKeys
+	acts   []DetailAction
+}
+
+// DetailAction is a key a row's details page answers as its list does
+// (c copies a request as curl there too).
+type DetailAction struct {
+	Key key.Binding
+	Do  func() tea.Cmd
 }
 
 type describeKeys struct{ up, down, pageUp, pageDown, top, bottom key.Binding }
@@ -29,8 +37,8 @@ var describeKeyMap = describeKeys{
 }
 
 // newDescribe shows fields under title; esc closes it.
-func newDescribe(ctx *Context, title string, fields []widget.Field) Screen {
-	d := &describe{title: title, detail: widget.NewDetail(), keys: describeKeyMap}
+func newDescribe(ctx *Context, title string, fields []widget.Field, acts ...DetailAction) Screen {
+	d := &describe{title: title, detail: widget.NewDetail(), keys: describeKeyMap, acts: acts}
 	d.detail.Styles = ctx.Styles
 	d.detail.SetFields(fields)
 	return d
@@ -42,6 +50,11 @@ func (d *describe) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return nil
+	}
+	for _, a := range d.acts {
+		if key.Matches(km, a.Key) {
+			return a.Do()
+		}
 	}
 	k := d.keys
 	switch {
@@ -64,9 +77,21 @@ func (d *describe) Update(msg tea.Msg) tea.Cmd {
 func (d *describe) View() string              { return d.detail.View() }
 func (d *describe) SetSize(width, height int) { d.detail.SetSize(width, height) }
 func (d *describe) ShortHelp() []key.Binding {
-	return []key.Binding{d.keys.up, d.keys.down, d.keys.pageDown}
+	return append(d.actKeys(), d.keys.up, d.keys.down, d.keys.pageDown)
 }
 func (d *describe) FullHelp() [][]key.Binding {
 	k := d.keys
-	return [][]key.Binding{{k.up, k.down, k.pageUp, k.pageDown, k.top, k.bottom}}
+	full := [][]key.Binding{{k.up, k.down, k.pageUp, k.pageDown, k.top, k.bottom}}
+	if len(d.acts) > 0 {
+		full = append([][]key.Binding{d.actKeys()}, full...)
+	}
+	return full
+}
+
+func (d *describe) actKeys() []key.Binding {
+	keys := make([]key.Binding, len(d.acts))
+	for i, a := range d.acts {
+		keys[i] = a.Key
+	}
+	return keys
 }

@@ -3,6 +3,7 @@ package views
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -34,6 +35,14 @@ type List[R any] struct {
 	Loaded func([]R) []R
 	// Actions open a screen about the focused row.
 	Actions []RowAction[R]
+	// DetailActions, when set, are the keys a row's details page (enter)
+	// answers beside scrolling, as the list does for that row.
+	DetailActions func(R) []DetailAction
+	// ReloadAfter names the acts (a followed transaction's Op: "claim",
+	// "stake") whose mined transactions change the rows: the list reads
+	// them again when one is final, rather than showing what the act
+	// changed as it was until r.
+	ReloadAfter []string
 	// NewestFirst is for a list given newest first (Requests,
 	// Transactions): while the cursor is on the first row it stays there
 	// as newer rows arrive, so that the screen opens on the newest.
@@ -101,7 +110,11 @@ func NewList[R any](ctx *Context, title string, cfg widget.TableConfig[R], field
 
 // describe opens every field of row on a page of its own.
 func (l *List[R]) describe(row R) tea.Cmd {
-	return Navigate(newDescribe(l.Ctx, "Details", l.fields(row)))
+	var acts []DetailAction
+	if l.DetailActions != nil {
+		acts = l.DetailActions(row)
+	}
+	return Navigate(newDescribe(l.Ctx, "Details", l.fields(row), acts...))
 }
 
 func (l *List[R]) Title() string { return l.title }
@@ -156,6 +169,11 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 			return tea.Batch(cmd, func() tea.Msg { return widget.StatusMsg{Text: l.title + ": " + string(warn), Error: true} })
 		}
 		return cmd
+	case TxStatusMsg:
+		if msg.Final && msg.Err == nil && slices.Contains(l.ReloadAfter, msg.Op) {
+			return l.Reload()
+		}
+		return nil
 	case tea.KeyMsg:
 		if l.Table.EditingFilter() {
 			break
@@ -309,6 +327,10 @@ const summarySep = " · "
 func (l *List[R]) hasSummary() bool { return l.Summary != nil || l.SummaryLine }
 
 func (l *List[R]) ShortHelp() []key.Binding {
+	if l.Table.EditingFilter() {
+		// Every other key is typed into the filter: none is offered.
+		return l.Table.ShortHelp()
+	}
 	// The screen's own actions first: the footer cuts from the right. One
 	// that is not for the focused row is left out (the full help lists it).
 	var keys []key.Binding
@@ -319,14 +341,28 @@ func (l *List[R]) ShortHelp() []key.Binding {
 		}
 		keys = append(keys, a.Key)
 	}
-	keys = append(keys, l.Table.ShortHelp()...)
+	// A table key an action takes on this row (enter, on an UNKNOWN
+	// write) is the action's: offered once.
+	for _, b := range l.Table.ShortHelp() {
+		if !slices.ContainsFunc(keys, func(a key.Binding) bool { return sharesKey(a, b) }) {
+			keys = append(keys, b)
+		}
+	}
 	if l.Fetch != nil {
 		keys = append(keys, KeyRefresh)
 	}
 	return keys
 }
 
+// sharesKey reports whether a and b answer a key in common.
+func sharesKey(a, b key.Binding) bool {
+	return slices.ContainsFunc(a.Keys(), func(k string) bool { return slices.Contains(b.Keys(), k) })
+}
+
 func (l *List[R]) FullHelp() [][]key.Binding {
+	if l.Table.EditingFilter() {
+		return l.Table.FullHelp()
+	}
 	var full [][]key.Binding
 	var acts []key.Binding
 	for _, a := range l.Actions {

@@ -1,6 +1,8 @@
 package views
 
 import (
+	"fmt"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/internal/act"
@@ -21,6 +23,9 @@ type Outcome struct {
 	checking bool
 	verdict  *act.Verdict
 	err      string // why the check failed, safe to draw
+	// answers counts the checks that told (found or failed): a check
+	// asked again (c) that finds the same says it is another.
+	answers int
 }
 
 // outcomeChecked is what the check of an Outcome's write found.
@@ -41,7 +46,7 @@ func (o *Outcome) Lost(rec *act.Recorder, sent act.Sent) tea.Cmd {
 // on a page since closed, without checking it yet: the page that shows it
 // checks it as it opens (Check in its Init).
 func (o *Outcome) Reopen(rec *act.Recorder, sent act.Sent) {
-	o.rec, o.sent, o.verdict, o.err, o.checking = rec, sent, nil, "", false
+	o.rec, o.sent, o.verdict, o.err, o.checking, o.answers = rec, sent, nil, "", false, 0
 }
 
 // Check asks again whether the write was applied; nil while a check runs.
@@ -70,6 +75,7 @@ func (o *Outcome) Update(msg tea.Msg) bool {
 		return true
 	}
 	o.checking = false
+	o.answers++
 	if m.err != nil {
 		o.err = sanitize.Line(m.err.Error())
 		return true
@@ -101,11 +107,21 @@ func (o *Outcome) Note() string {
 	case o.checking:
 		return "Checking whether the service applied it…"
 	case o.err != "":
-		return "The check whether the service applied it failed: " + o.err + "."
+		return o.Numbered("The check whether the service applied it failed: " + o.err + ".")
 	case o.verdict != nil:
-		return CheckedNote(*o.verdict, nil)
+		return o.Numbered(CheckedNote(*o.verdict, nil))
 	}
 	return ""
+}
+
+// Numbered is note, what the last check found, said to be a check asked
+// again when it is one: else a check that finds what the one before
+// found changes nothing on the page, as if c did nothing.
+func (o *Outcome) Numbered(note string) string {
+	if o.answers < 2 || o.checking || note == "" {
+		return note
+	}
+	return fmt.Sprintf("Check %d: %s", o.answers, note)
 }
 
 // Resend is the question to ask before the same bytes are sent again

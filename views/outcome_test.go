@@ -38,3 +38,22 @@ func TestOutcomeChecksAtOnce(t *testing.T) {
 		t.Error("Outcome took a message that is not its check's")
 	}
 }
+
+// TestOutcomeCheckAgainSaysSo: a check asked again (c) that finds what
+// the one before found says it is another check: the page changes, so
+// that c is seen to have done something.
+func TestOutcomeCheckAgainSaysSo(t *testing.T) {
+	rec := &act.Recorder{} // no ledger: the check cannot tell
+	var o Outcome
+	o.Update(o.Lost(rec, act.Sent{Op: "schedules/create", Write: "w1", Body: []byte(`{}`)})())
+	first := o.Note()
+	o.Update(o.Check()())
+	again := o.Note()
+	if again == first || !strings.HasPrefix(again, "Check 2: ") || !strings.HasSuffix(again, first) {
+		t.Errorf("after a second check the note is %q, the first's %q", again, first)
+	}
+	o.Check()
+	if o.Note() != "Checking whether the service applied it…" {
+		t.Errorf("a check running reads %q", o.Note())
+	}
+}

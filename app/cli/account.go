@@ -32,13 +32,19 @@ var accountListCommand = command{
 			}
 			// address is empty for a file that names none (foundry's
 			// layout): only unlocking it tells.
+			// The embedded sandbox's demo keystore is gone when the command
+			// ends: its files are not named, as nothing could open them.
+			temporary := ks.temporary(e)
 			type row struct {
 				Address string `json:"address"`
-				File    string `json:"file"`
+				File    string `json:"file,omitempty"`
 			}
 			var rows []row
 			for _, a := range store.Accounts() {
 				r := row{Address: a.Address.Hex(), File: a.Path}
+				if temporary {
+					r.File = ""
+				}
 				if a.Unnamed {
 					r.Address = ""
 				}
@@ -48,7 +54,22 @@ var accountListCommand = command{
 				fmt.Fprintf(e.Stderr, "allot: skipped %s\n", sanitize.Line(p.Error()))
 			}
 			if *out == formatJSON {
-				return writeJSON(e.Stdout, map[string]any{"keystore": store.Dir(), "accounts": rows})
+				var dir any = store.Dir()
+				if temporary {
+					dir = nil
+				}
+				return writeJSON(e.Stdout, map[string]any{"keystore": dir, "accounts": rows})
+			}
+			if temporary {
+				t := newTable(e.Stdout, "ADDRESS")
+				for _, r := range rows {
+					t.row(r.Address)
+				}
+				if err := t.flush(); err != nil {
+					return err
+				}
+				_, err := fmt.Fprintln(e.Stdout, sandboxAccountsNote)
+				return err
 			}
 			if len(rows) == 0 {
 				fmt.Fprintf(e.Stdout, "no accounts in %s\n", sanitize.Line(store.Dir()))
@@ -65,6 +86,10 @@ var accountListCommand = command{
 		}
 	},
 }
+
+// sandboxAccountsNote follows the embedded sandbox's demo accounts.
+const sandboxAccountsNote = "These are the embedded sandbox's demo accounts (passphrases allot-demo-0, allot-demo-1, ...): " +
+	"their keystore lasts as long as one command. To keep their files, serve the sandbox with `allot sandbox --keystore-dir DIR`."
 
 var accountNewCommand = command{
 	name:    "account new",

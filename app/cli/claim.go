@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -34,7 +33,12 @@ var claimCommand = command{
 			}
 			req := api.ClaimRequest{Sender: *sender}
 			if *country != "" {
-				req.UserCountryCode = strings.ToUpper(*country)
+				// Checked as typed, so that the error names what was typed.
+				code, err := api.CountryCode("userCountryCode", *country)
+				if err != nil {
+					return typed(err, map[string]string{"userCountryCode": "--country"})
+				}
+				req.UserCountryCode = code
 			}
 			if *amount != "" {
 				a, err := api.ParseAmount(*amount)

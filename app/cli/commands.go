@@ -44,6 +44,8 @@ var commands = []command{
 	txFundCommand,
 	scheduleCreateCommand,
 	creativeUploadCommand,
+	// What this machine created or sent, from its journal: transactions.go.
+	transactionsCommand,
 	// The local keystore: account.go (its flags: keystore.go).
 	accountListCommand,
 	accountNewCommand,

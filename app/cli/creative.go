@@ -15,6 +15,7 @@ import (
 
 	"allot/api"
 	"allot/internal/act"
+	"allot/internal/sanitize"
 )
 
 var creativeUploadCommand = command{
@@ -23,7 +24,7 @@ var creativeUploadCommand = command{
 	summary: "upload an image, animation or audio file to a portal and register it",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		portal := fs.String("portal", "", "portal `SLUG` (required)")
-		name := fs.String("name", "", "store the creative as `NAME` (default: the file name)")
+		name := fs.String("name", "", "store and name the creative as `NAME` (default: the file's name)")
 		replace := fs.Bool("replace", false, "store the file under its own name, replacing the bytes of any earlier upload of that name (asks first)")
 		yes := fs.Bool("yes", false, "with --replace: replace without asking")
 		out := outputFlag(fs)
@@ -39,7 +40,16 @@ var creativeUploadCommand = command{
 			}
 			path := args[0]
 			fileName := filepath.Base(path)
-			if *name == "" {
+			switch {
+			case *name != "":
+				// --name is the name it is stored and shown under.
+				if !api.ValidFileName(*name) {
+					return usagef("creative upload: --name %q is not a name the service stores (1 to 128 letters, digits, '.', '_' or '-', not starting with '.'): --name %s would be", sanitize.Truncate(*name, 60), api.FileNameFor(*name))
+				}
+				fileName = *name
+			case !api.ValidFileName(fileName):
+				return usagef("creative upload: the file's name %q is not one the service stores (1 to 128 letters, digits, '.', '_' or '-', not starting with '.'): pass --name %s to store it as that", sanitize.Truncate(fileName, 60), api.FileNameFor(fileName))
+			default:
 				*name = fileName
 			}
 			f, err := os.Open(path)
@@ -47,7 +57,7 @@ var creativeUploadCommand = command{
 				return fmt.Errorf("creative upload: %w", err)
 			}
 			defer f.Close()
-			contentType, err := sniffContentType(f, fileName)
+			contentType, err := sniffContentType(f, filepath.Base(path))
 			if err != nil {
 				return err
 			}

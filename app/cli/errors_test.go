@@ -58,6 +58,7 @@ func TestErrorsNameTheirCommand(t *testing.T) {
 		"schedule create": {[]string{"schedule", "create"}, "--body is required", ExitUsage},
 		"creative upload": {[]string{"creative", "upload"}, "takes one file", ExitUsage},
 		"account list":    {[]string{"account", "list", "x"}, `takes no arguments, got "x"`, ExitUsage},
+		"transactions":    {[]string{"transactions", "x"}, `takes no arguments, got "x"`, ExitUsage},
 		"account new":     {[]string{"account", "new", "x"}, `takes no arguments, got "x"`, ExitUsage},
 		"account import":  {[]string{"account", "import"}, "takes one keystore file", ExitUsage},
 		"sandbox":         {[]string{"sandbox", "x"}, `takes no arguments, got "x"`, ExitUsage},

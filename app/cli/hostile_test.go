@@ -180,6 +180,7 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 				"creative upload": {{evilFile, "--portal", fx.PortalSlug}},
 				"sandbox":         {{"--addr", "127.0.0.1:0", "--keystore-dir", t.TempDir()}},
 				"account list":    {{"--keystore", ks}, {"--keystore", ks, "-o", "json"}},
+				"transactions":    {{}, {"-o", "json"}, {"-o", "csv"}},
 				"account new":     {{"--keystore", t.TempDir(), "--light"}},
 				"account import":  {{keyCopy, "--keystore", t.TempDir()}},
 				"signin":          {{"--account", w0.Address, "--keystore", ks}},

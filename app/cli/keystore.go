@@ -48,6 +48,13 @@ func (k keystoreFlags) open(ctx context.Context, e *env) (*keystore.Store, error
 	return keystore.Open(dir)
 }
 
+// temporary says the keystore opened is the embedded sandbox's demo
+// keystore, written to a temporary folder for this command alone: its
+// files are gone once it ends.
+func (k keystoreFlags) temporary(e *env) bool {
+	return *k.dir == "" && e.sess != nil && e.sess.Sandbox
+}
+
 // keystoreDir is the profile's keystore, read from the configuration alone:
 // a keystore needs no API key, so a profile whose key is not in the
 // environment still lists its accounts. Without a configuration (or with

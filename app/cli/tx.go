@@ -52,6 +52,9 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 					if req, err = build(); err != nil {
 						return err
 					}
+					if err := e.tokenByName(ctx, req); err != nil {
+						return err
+					}
 					if err := req.Validate(); err != nil {
 						return typed(err, txFlagNames)
 					}
@@ -74,6 +77,32 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 			}
 		},
 	}
+}
+
+// txTokenHelp is the help of a tx command's --token, which takes what
+// contracts, pools and stakes take.
+const txTokenHelp = "token `ID`, or a name or symbol from the profile's token_names"
+
+// tokenByName puts the id of the token a request's --token names (MRD,
+// Meridian) in its place, as contracts, pools and stakes accept them; an
+// id, or no token (which the request's check refuses), stays as it is.
+func (e *env) tokenByName(ctx context.Context, req api.TransactionRequest) error {
+	var ref *string
+	switch r := req.(type) {
+	case *api.StartDistributionRequest:
+		ref = &r.TokenID
+	case *api.FundDistributionRequest:
+		ref = &r.TokenID
+	}
+	if ref == nil || *ref == "" || api.CheckUUID("token", *ref) == nil {
+		return nil
+	}
+	s, err := e.open(ctx, opening{token: ref})
+	if err != nil {
+		return err
+	}
+	*ref = s.token
+	return nil
 }
 
 // txFlagNames names the fields of a transaction request as the tx
@@ -143,7 +172,7 @@ var txStartCommand = txCommand(api.ActionStartDistribution, "start",
 	"create the transaction that starts a distribution",
 	func(fs *flag.FlagSet) func() (api.TransactionRequest, error) {
 		contract := fs.String("contract", "", "contract `ID`")
-		token := fs.String("token", "", "token `ID`")
+		token := fs.String("token", "", txTokenHelp)
 		var allocations listFlag
 		fs.Var(&allocations, "allocation", "allocation `ID` (repeat, or separate with commas)")
 		admin := fs.String("admin-wallet", "", "admin wallet `ID` (optional)")
@@ -164,7 +193,7 @@ var txFundCommand = txCommand(api.ActionFundDistribution, "fund",
 	"--token ID --item ALLOCATION_ID=AMOUNT... [--test]",
 	"create the transactions that fund allocations directly",
 	func(fs *flag.FlagSet) func() (api.TransactionRequest, error) {
-		token := fs.String("token", "", "token `ID`")
+		token := fs.String("token", "", txTokenHelp)
 		var items listFlag
 		fs.Var(&items, "item", "`ALLOCATION_ID=AMOUNT` to fund (repeat for several)")
 		test := fs.Bool("test", false, "mark the funding as a test (isTest)")

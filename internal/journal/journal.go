@@ -44,6 +44,9 @@ type Entry struct {
 	// Deployment); entries written before they existed have neither.
 	BaseURL string `json:"baseUrl,omitempty"`
 	ChainID uint64 `json:"chainId,omitempty"`
+	// World is the run of a deployment that starts anew each time (the
+	// embedded sandbox); "" elsewhere, and in entries written before.
+	World string `json:"world,omitempty"`
 	// Write ties a write's request to its outcome: the same random id on
 	// both. Older entries have none and pair by Op and Ref.
 	Write  string          `json:"write,omitempty"`

@@ -13,19 +13,32 @@ type Deployment struct {
 	Profile string
 	BaseURL string
 	ChainID uint64
+	// World tells apart runs of a deployment that starts from nothing each
+	// time under the same address: the embedded sandbox is a new world on
+	// each start, and what was written in one is not of the next. "" for a
+	// deployment that persists.
+	World string
 }
 
 // Stamp marks e as written for d.
 func (d Deployment) Stamp(e Entry) Entry {
-	e.Profile, e.BaseURL, e.ChainID = d.Profile, normalURL(d.BaseURL), d.ChainID
+	e.Profile, e.BaseURL, e.ChainID, e.World = d.Profile, normalURL(d.BaseURL), d.ChainID, d.World
 	return e
 }
 
-// Owns reports whether e was written for d: the same base URL and chain
-// id, whatever the profile is called. An entry from before entries named
-// their deployment has only its profile's name to go by: it is d's when
-// the names match, as every list read it before.
+// Owns reports whether e was written for d: the same base URL, chain id
+// and world, whatever the profile is called. An entry from before entries
+// named their deployment has only its profile's name to go by: it is d's
+// when the names match, as every list read it before, unless d is a world
+// of its own (an older entry is of an earlier one).
 func (d Deployment) Owns(e Entry) bool {
+	return e.World == d.World && d.SameService(e)
+}
+
+// SameService reports whether e was written for d's service and chain,
+// in whichever of its worlds: for what holds across them (the embedded
+// sandbox's seeded allocations are the same in every run).
+func (d Deployment) SameService(e Entry) bool {
 	if e.BaseURL == "" {
 		return e.Profile == d.Profile
 	}

@@ -62,3 +62,26 @@ func TestDeploymentOwns(t *testing.T) {
 		t.Error("an old entry without a deployment is not matched by its profile's name")
 	}
 }
+
+// TestDeploymentOwnsWorld: a deployment that starts anew each run (the
+// embedded sandbox) owns only what its own run wrote: not an earlier
+// run's entries, nor entries from before runs were named; recent lookups
+// still go by the service (SameService), whose seeded ids hold across runs.
+func TestDeploymentOwnsWorld(t *testing.T) {
+	earlier := Deployment{Profile: "sandbox", BaseURL: "http://sandbox.invalid", ChainID: 31337, World: "a"}
+	now := earlier
+	now.World = "b"
+	e := earlier.Stamp(Entry{Kind: KindTransaction, Ref: "0x01"})
+	if now.Owns(e) || !earlier.Owns(e) {
+		t.Error("an entry of an earlier world shows in this one, or not in its own")
+	}
+	if !now.SameService(e) {
+		t.Error("an earlier world's entry is not of the same service")
+	}
+	if now.Owns(Entry{Kind: KindTransaction, Profile: "sandbox"}) {
+		t.Error("an entry from before worlds were named shows in this world")
+	}
+	if (Deployment{Profile: "sandbox", BaseURL: "http://sandbox.invalid", ChainID: 31337}).Owns(e) {
+		t.Error("a world's entry shows for a deployment that persists")
+	}
+}

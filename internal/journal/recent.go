@@ -9,8 +9,10 @@ const recentTail = 256 << 10
 
 // RecentLookups are the allocations looked up lately on deployment d,
 // newest first, each once, at most max: ids of another deployment mean
-// nothing here, and a ref that is not an allocation id is skipped. They
-// are suggestions: a journal that cannot be read (or none) offers none.
+// nothing here (those of an earlier world of the embedded sandbox name
+// the same seeded allocations, and are kept), and a ref that is not an
+// allocation id is skipped. They are suggestions: a journal that cannot
+// be read (or none) offers none.
 func (j *Journal) RecentLookups(d Deployment, max int) []string {
 	if j == nil {
 		return nil
@@ -23,7 +25,7 @@ func (j *Journal) RecentLookups(d Deployment, max int) []string {
 	seen := map[string]bool{}
 	for i := len(res.Entries) - 1; i >= 0 && len(out) < max; i-- {
 		e := res.Entries[i]
-		if e.Kind == KindLookup && d.Owns(e) && !seen[e.Ref] && api.CheckUUID("id", e.Ref) == nil {
+		if e.Kind == KindLookup && d.SameService(e) && !seen[e.Ref] && api.CheckUUID("id", e.Ref) == nil {
 			seen[e.Ref] = true
 			out = append(out, e.Ref)
 		}

@@ -49,6 +49,10 @@ type Transaction struct {
 	// Request is the body of the write as journaled: the transaction a
 	// created one was asked for, or the request of an unknown one.
 	Request json.RawMessage
+	// Signed is what a chain transaction's signature entry recorded of it
+	// (wallet's summary: its target, function, arguments); nil when none
+	// was recorded.
+	Signed json.RawMessage
 }
 
 // chainStatus is a final chain status as the journal holds it
@@ -106,8 +110,15 @@ func (j *Journal) Transactions(d Deployment) ([]Transaction, []string, error) {
 			out = append(out, t)
 		}
 	}
-	// Chain transactions: later entries update a hash's status.
+	// Chain transactions: later entries update a hash's status; the
+	// signature entry says what was signed.
 	index := map[string]int{}
+	signed := map[string]json.RawMessage{}
+	for _, e := range res.Entries {
+		if e.Kind == KindSignature && e.Ref != "" && d.Owns(e) {
+			signed[e.Ref] = e.Data
+		}
+	}
 	for _, e := range res.Entries {
 		if e.Kind != KindTransaction || e.Ref == "" || !d.Owns(e) {
 			continue
@@ -118,7 +129,7 @@ func (j *Journal) Transactions(d Deployment) ([]Transaction, []string, error) {
 		if !ok {
 			i = len(out)
 			index[e.Ref] = i
-			out = append(out, Transaction{Kind: TxChain, ID: e.Ref, Op: e.Op, Ref: e.Ref, At: e.At, Profile: e.Profile})
+			out = append(out, Transaction{Kind: TxChain, ID: e.Ref, Op: e.Op, Ref: e.Ref, At: e.At, Profile: e.Profile, Signed: signed[e.Ref]})
 		}
 		out[i].Status = e.Status
 		out[i].Block, out[i].Confirmations, out[i].GasUsed, out[i].RevertReason = st.Block, st.Confirmations, st.GasUsed, st.RevertReason

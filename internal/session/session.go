@@ -5,6 +5,8 @@ package session
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/big"
@@ -78,7 +80,10 @@ type Session struct {
 	// where Pin writes; empty for the embedded sandbox.
 	ConfigPath string
 
-	ledger  act.Ledger // the embedded sandbox's, for Recorder; nil elsewhere
+	ledger act.Ledger // the embedded sandbox's, for Recorder; nil elsewhere
+	// world names this run of the embedded sandbox, a new world on each
+	// start, in the journal; "" on a real deployment.
+	world   string
 	closers []func()
 	pins    pinState
 	// historyChain is the history's own connection to rpc_url, its
@@ -300,6 +305,7 @@ func openSandbox(opts sandbox.Options, stateDir string, hold time.Duration) (*Se
 		Applied:  sb.Server.Journal,
 		Seeded:   sb.Seeded,
 		ledger:   l,
+		world:    newWorld(),
 	}
 	s.closers = append(s.closers, func() { httpSrv.Close(); sb.Close() })
 	s.API, err = api.New(api.Config{
@@ -334,9 +340,17 @@ func clockOf(opts sandbox.Options) func() time.Time {
 
 // Deployment names what the session works with, for the journal: its
 // entries are told apart by service and chain, not by the profile's name
-// alone (the embedded sandbox and a profile named "sandbox" differ).
+// alone (the embedded sandbox and a profile named "sandbox" differ), and
+// on the embedded sandbox by its run: each start is a new world.
 func (s *Session) Deployment() journal.Deployment {
-	return journal.Deployment{Profile: s.Name, BaseURL: s.Profile.BaseURL, ChainID: s.Profile.ChainID}
+	return journal.Deployment{Profile: s.Name, BaseURL: s.Profile.BaseURL, ChainID: s.Profile.ChainID, World: s.world}
+}
+
+// newWorld draws a name for one run of the embedded sandbox.
+func newWorld() string {
+	b := make([]byte, 8)
+	rand.Read(b) // crypto/rand does not fail on supported platforms
+	return hex.EncodeToString(b)
 }
 
 // Close stops what the session started; closing again does nothing.

@@ -73,7 +73,7 @@ func NewContracts(ctx *views.Context) views.Screen {
 			{Label: "ID", Value: c.ID},
 			{Label: "Type", Value: c.Type},
 			{Label: "Address", Value: c.Address},
-			{Label: "Balance", Value: widget.FormatAmount(c.Balance.String())},
+			{Label: "Balance", Value: widget.FormatAmountMin(c.Balance.String(), 2)}, // as the table shows it
 			{Label: "Created", Value: widget.FormatTime(c.CreatedAt.Time, ctx.Now())},
 		}
 	})
@@ -82,6 +82,9 @@ func NewContracts(ctx *views.Context) views.Screen {
 		{Key: keyStart, Open: func(c api.Contract) views.Screen { return operator.New(ctx, c, api.ActionStartDistribution) }, Refuse: distributionRefusal},
 		{Key: keyFund, Open: func(c api.Contract) views.Screen { return operator.New(ctx, c, api.ActionFundDistribution) }, Refuse: distributionRefusal},
 	}
+	// A claim moves tokens out of its vester, a stake into its staking
+	// contract: the balances are read again once either is mined.
+	l.ReloadAfter = []string{"claim", "stake"}
 	token := ctx.Token
 	l.Fetch = func(c context.Context) ([]api.Contract, error) {
 		list, err := ctx.Session.API.Contracts(c, token)

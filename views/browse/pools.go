@@ -36,7 +36,7 @@ func NewPools(ctx *views.Context) views.Screen {
 			{Label: "Name", Value: p.Name},
 			{Label: "ID", Value: p.ID},
 			{Label: "Status", Value: p.Status},
-			{Label: "Total staked", Value: widget.FormatAmount(p.TotalStaked.String())},
+			{Label: "Total staked", Value: widget.FormatAmountMin(p.TotalStaked.String(), 2)}, // as the table shows it
 			{Label: "Rewards deposited", Value: widget.FormatAmount(p.TotalRewardsDeposited.String())},
 			{Label: "Max APY", Value: p.MaxAPY.String() + "%"},
 			{Label: "Period finish", Value: widget.FormatTime(p.PeriodFinish.Time, ctx.Now())},
@@ -51,6 +51,7 @@ func NewPools(ctx *views.Context) views.Screen {
 		}
 	})
 	l.Actions = []views.RowAction[api.Pool]{{Key: keyStake, Open: func(p api.Pool) views.Screen { return holder.NewStake(ctx, p) }, Refuse: stakeRefusal}}
+	l.ReloadAfter = []string{"stake"} // a stake mined changes its pool's total
 	token := ctx.Token
 	l.Fetch = func(c context.Context) ([]api.Pool, error) {
 		all, err := ctx.Session.API.AllPools(c, token)

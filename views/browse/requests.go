@@ -3,6 +3,7 @@ package browse
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -43,12 +44,37 @@ func NewRequests(ctx *views.Context) views.Screen {
 			{Title: "Duration", Cell: func(i indexed) string { return duration(i.X.Duration) }, MinWidth: 8, Align: widget.AlignRight, Priority: 2},
 			{Title: "Size", Cell: func(i indexed) string { return views.ByteSize(i.X.ResponseSize) }, MinWidth: 8, Align: widget.AlignRight, Priority: 3},
 		},
-		ID:       func(i indexed) string { return fmt.Sprint(i.N) },
-		CopyText: func(i indexed) string { return i.X.Curl() },
-		Empty:    "No requests yet: every call the dashboard makes to the service appears here.",
+		ID: func(i indexed) string { return fmt.Sprint(i.N) },
+		// y copies what can be used: on the embedded sandbox, whose
+		// requests reach nothing outside allot, the request's line, not
+		// a curl command that c refuses.
+		CopyText: func(i indexed) string {
+			if ctx.Session.Sandbox {
+				return i.X.Method + " " + i.X.URL
+			}
+			return i.X.Curl()
+		},
+		Empty: "No requests yet: every call the dashboard makes to the service appears here.",
 	}, exchangeFields)
 	r.NewestFirst = true
+	r.DetailActions = func(i indexed) []views.DetailAction {
+		return []views.DetailAction{{Key: keyCurl, Do: func() tea.Cmd { return r.curl(i) }}}
+	}
 	return r
+}
+
+// errNoCurl is why the embedded sandbox's requests are not copied as curl.
+var errNoCurl = errors.New("the embedded sandbox is not reachable from outside allot\n\n" +
+	"Its requests go over an in-memory network, so a curl command of them would reach nothing. " +
+	"To replay requests with curl, run `allot sandbox` and use a profile for it (see config.example.toml).")
+
+// curl copies the request as a curl command, where one can reach the
+// service.
+func (r *requests) curl(i indexed) tea.Cmd {
+	if r.Ctx.Session.Sandbox {
+		return func() tea.Msg { return views.ErrorMsg{Op: "curl", Err: errNoCurl} }
+	}
+	return r.Ctx.Clipboard.Copy(i.X.Curl())
 }
 
 func exchangeStatus(x api.Exchange) string {
@@ -167,26 +193,25 @@ func (r *requests) Update(msg tea.Msg) tea.Cmd {
 	case tea.KeyMsg:
 		if !r.Table.EditingFilter() && key.Matches(msg, keyCurl) {
 			row, ok := r.Table.Selected()
-			switch {
-			case !ok:
+			if !ok {
 				return nil
-			case r.Ctx.Session.Sandbox:
-				// Its requests go over an in-memory network: a curl of them
-				// would reach nothing.
-				return func() tea.Msg {
-					return widget.StatusMsg{Text: "the embedded sandbox is not reachable from outside allot: run `allot sandbox` and a profile for it to replay requests with curl", Error: true}
-				}
 			}
-			return r.Ctx.Clipboard.Copy(row.X.Curl())
+			return r.curl(row)
 		}
 	}
 	return r.List.Update(msg)
 }
 
 func (r *requests) ShortHelp() []key.Binding {
+	if r.Table.EditingFilter() {
+		return r.List.ShortHelp() // c is typed into the filter
+	}
 	return append([]key.Binding{keyCurl}, r.List.ShortHelp()...)
 }
 
 func (r *requests) FullHelp() [][]key.Binding {
+	if r.Table.EditingFilter() {
+		return r.List.FullHelp()
+	}
 	return append([][]key.Binding{{keyCurl}}, r.List.FullHelp()...)
 }

@@ -1,32 +1,62 @@
 package browse
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"strings"
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/views"
 	"allot/views/viewstest"
 	"allot/views/widget"
 )
 
 // The embedded sandbox's requests go over an in-memory network: copying one
-// as curl says so and points to `allot sandbox`, instead of a command that
-// reaches nothing.
+// as curl, from the list or from its details page, is an error whose line
+// fits 80 columns and whose details (E) say why and point to `allot
+// sandbox`; y copies the request's line, not the curl command c refuses.
 func TestRequestsCurlOnTheEmbeddedSandbox(t *testing.T) {
 	ctx := viewstest.Sandbox(t)
 	if _, err := ctx.Session.API.Contracts(context.Background(), ctx.Token); err != nil {
 		t.Fatal(err)
 	}
+	var copied bytes.Buffer
+	ctx.Clipboard = widget.Clipboard{Out: &copied}
 	r := NewRequests(ctx).(*requests)
-	viewstest.NewSyncDriver(t, r, 120, 30, viewstest.DropWaiting)
-	if _, ok := r.Table.Selected(); !ok {
+	d := viewstest.NewSyncDriver(t, r, 120, 30, viewstest.DropWaiting)
+	row, ok := r.Table.Selected()
+	if !ok {
 		t.Fatalf("no request listed:\n%s", r.View())
 	}
-	msg := r.Update(viewstest.Key("c"))()
-	status, ok := msg.(widget.StatusMsg)
-	if !ok || !status.Error || !strings.Contains(status.Text, "allot sandbox") {
-		t.Errorf("copy as curl on the embedded sandbox: %#v", msg)
+	refused := func(where string, msg tea.Msg) {
+		t.Helper()
+		e, ok := msg.(views.ErrorMsg)
+		if !ok {
+			t.Fatalf("copy as curl %s on the embedded sandbox: %#v", where, msg)
+		}
+		first, details, _ := strings.Cut(e.Err.Error(), "\n")
+		if line := "✗ " + e.Op + ": " + first + "  (E: details)"; len([]rune(line)) > 80 || !strings.Contains(details, "allot sandbox") {
+			t.Errorf("%s: the line %q is over 80 columns, or its details do not point to allot sandbox: %q", where, line, details)
+		}
+	}
+	refused("from the list", r.Update(viewstest.Key("c"))())
+	d.Keys("enter")
+	nav, ok := d.Got[len(d.Got)-1].(views.NavigateMsg)
+	if !ok {
+		t.Fatalf("enter opened no details page: %#v", d.Got)
+	}
+	cmd := nav.Screen.Update(viewstest.Key("c"))
+	if cmd == nil {
+		t.Fatal("c on the details page did nothing")
+	}
+	refused("from the details page", cmd())
+	d.Run(r.Update(viewstest.Key("y")))
+	if want := row.X.Method + " " + row.X.URL; !strings.Contains(copied.String(), base64.StdEncoding.EncodeToString([]byte(want))) {
+		t.Errorf("y copied %q, want the request's line %q", copied.String(), want)
 	}
 }
 

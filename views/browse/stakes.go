@@ -53,6 +53,9 @@ type stakes struct {
 	walletSeq  int
 	walletN    int
 	walletBusy bool // a wallet's stakes are asked for
+	// walletFailed: the last wallet asked for was refused, and the status
+	// line says why until a wallet is found or the filter is left.
+	walletFailed bool
 
 	histogram bool
 	// shown is the histogram of the stakes the table shows, for the
@@ -308,6 +311,7 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 		}
 		s.walletBusy = false
 		if msg.Err != nil {
+			s.walletFailed = true
 			return func() tea.Msg { return views.ErrorMsg{Op: "stakes of " + msg.Value.wallet, Err: msg.Err} }
 		}
 		if s.wallet == "" {
@@ -315,7 +319,7 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 		}
 		s.wallet, s.walletN = msg.Value.wallet, len(msg.Value.rows)
 		s.refreshLine()
-		return s.SetRows(msg.Value.rows)
+		return tea.Batch(s.SetRows(msg.Value.rows), s.mended())
 	case shownBins:
 		s.shownBusy = false
 		s.shown, s.shownFor = msg.bins, msg.key
@@ -399,6 +403,9 @@ func (s *stakes) ShortHelp() []key.Binding {
 	if s.pool.ID == "" {
 		return []key.Binding{views.KeyRefresh}
 	}
+	if s.Table.EditingFilter() {
+		return s.List.ShortHelp() // every other key is typed into the filter
+	}
 	if s.histogram {
 		back := keyHistogram
 		back.SetHelp(back.Help().Key, "back to the list")
@@ -418,6 +425,9 @@ func (s *stakes) FullHelp() [][]key.Binding {
 	}
 	if s.pool.ID == "" {
 		return [][]key.Binding{{views.KeyRefresh}}
+	}
+	if s.Table.EditingFilter() {
+		return s.List.FullHelp()
 	}
 	if s.histogram {
 		return [][]key.Binding{s.ShortHelp()}

@@ -33,14 +33,27 @@ func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
 			return walletStakes{wallet: q, rows: rows}, err
 		}), true
 	}
+	mended := s.mended()
 	if s.wallet != "" {
 		// Back from a server filter: the table filters the whole pool again.
 		rows := s.all
 		s.wallet, s.all = "", widget.RowSet[api.StakeRow]{}
 		s.refreshLine()
-		return s.showRows(rows), false
+		return tea.Batch(s.showRows(rows), mended), false
 	}
-	return nil, false
+	return mended, false
+}
+
+// mended takes a refused wallet's error off the status line once it is
+// no longer about what the page shows: a wallet was found, or the filter
+// left; nil when none is there.
+func (s *stakes) mended() tea.Cmd {
+	if !s.walletFailed {
+		return nil
+	}
+	s.walletFailed = false
+	return func() tea.Msg { return views.StatusMsg{} } // an empty line, no error
+
 }
 
 // walletStakes is the answer to a server-side wallet filter.

@@ -55,6 +55,9 @@ var (
 // inspectedFile is the chosen file as inspected before anything is sent.
 type inspectedFile struct {
 	Path, Name string
+	// Stored is the name the service stores it under: Name, or one made
+	// from it when the service does not store Name (api.FileNameFor).
+	Stored string
 	// Unique is the name it is stored under unless it replaces an upload
 	// of its own name (act.StoredName).
 	Unique   string

@@ -45,15 +45,18 @@ func inspect(path string) inspectedMsg {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return fail(err)
 	}
-	unique, err := act.StoredName(name, f)
+	// A name the service does not store (a space, an accent, an emoji)
+	// is offered one made from it.
+	stored := api.FileNameFor(name)
+	unique, err := act.StoredName(stored, f)
 	if err != nil {
 		return fail(err)
 	}
-	// The portal is not chosen yet: check the file's name and type alone.
-	if err := (api.UploadURLRequest{FileName: name, ContentType: ct, PortalSlug: "portal"}).Validate(); err != nil {
+	// The portal is not chosen yet: check the file's type alone.
+	if err := (api.UploadURLRequest{FileName: stored, ContentType: ct, PortalSlug: "portal"}).Validate(); err != nil {
 		return fail(err)
 	}
-	return inspectedMsg{file: inspectedFile{Path: path, Name: name, Unique: unique, Type: ct, TypeFrom: from, Size: info.Size()}}
+	return inspectedMsg{file: inspectedFile{Path: path, Name: name, Stored: stored, Unique: unique, Type: ct, TypeFrom: from, Size: info.Size()}}
 }
 
 // sniff decides a file's media type (see api.CreativeType) and says
@@ -81,7 +84,7 @@ func (c *creative) details(f inspectedFile) {
 	// land under them (views.ErrorOf, Form.SetErrors).
 	c.nameF = widget.TextField("name", "Name", "what the portal calls it", nil)
 	c.portalF = widget.TextField("portalSlug", "Portal", "portal slug", nil)
-	c.storeF = widget.ChoiceField("store", "Stored as", f.Unique, f.Name+" (replace)")
+	c.storeF = widget.ChoiceField("store", "Stored as", f.Unique, f.Stored+" (replace)")
 	c.form = widget.NewForm(c.nameF, c.portalF, c.storeF)
 	c.form.Styles = c.ctx.Styles
 	c.form.SetSize(max(c.width, 20), 6)
@@ -103,7 +106,7 @@ func (c *creative) replacing() bool { return c.storeF.Value() != c.file.Unique }
 
 func (c *creative) stored() string {
 	if c.replacing() {
-		return c.file.Name
+		return c.file.Stored
 	}
 	return c.file.Unique
 }

@@ -36,10 +36,18 @@ func (c *creative) review() tea.Cmd {
 		fmt.Sprintf("Type: %s (from the %s) · Size: %s", c.file.Type, c.file.TypeFrom, views.ByteSize(c.file.Size)),
 		"Name: " + c.nameF.Value() + " · Portal: " + c.portalF.Value(),
 		"",
-		"1. POST " + pathUploadURL + " " + string(body),
-		"2. PUT the file's bytes to the upload URL it returns (Content-Type: " + c.file.Type + ")",
-		"3. POST " + pathCreate + " " + string(create),
+		"1. POST " + pathUploadURL,
 	}
+	// The bodies indented, a field a line: one long line wrapped
+	// mid-key at 80 columns.
+	indented := func(body []byte) {
+		for _, l := range views.PrettyBody(body) {
+			lines = append(lines, "   "+l)
+		}
+	}
+	indented(body)
+	lines = append(lines, "2. PUT the file's bytes to the upload URL it returns (Content-Type: "+c.file.Type+")", "3. POST "+pathCreate)
+	indented(create)
 	for i, l := range lines {
 		lines[i] = sanitize.Line(l) // a path and a name are what the disk and the user gave
 	}

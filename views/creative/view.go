@@ -43,7 +43,11 @@ func (c *creative) View() string {
 		out = append(strings.Split(widget.Fit(strings.Join(out, "\n"), w, min(len(out), h-max(len(refusal), 2))), "\n"), refusal...)
 	case stageDetails:
 		out = []string{title + c.ctx.Styles.Muted.Render(" · ctrl+s: review · esc: choose another file"), "",
-			sanitize.Truncate(fmt.Sprintf("File: %s · %s · %s", c.file.Name, c.file.Type, views.ByteSize(c.file.Size)), w), ""}
+			sanitize.Truncate(fmt.Sprintf("File: %s · %s · %s", c.file.Name, c.file.Type, views.ByteSize(c.file.Size)), w)}
+		if c.file.Stored != c.file.Name {
+			out = append(out, strings.Split(widget.Page("Stored as "+c.file.Stored+": the service stores names of letters, digits, '.', '_' and '-' only.", w, 2), "\n")...)
+		}
+		out = append(out, "")
 		out = append(out, strings.Split(c.form.View(), "\n")...)
 		if c.message != "" {
 			out = append(out, "", sanitize.Truncate(c.message, w))

@@ -39,6 +39,9 @@ type allocation struct {
 	// start from; none on a real deployment.
 	demo []string
 	pick int // index in picks() while choosing with up/down; -1 none
+	// replace: the id in the field is a whole one shown (looked up, or
+	// picked), which what is typed or pasted next replaces, not extends.
+	replace bool
 
 	seq     int
 	busy    bool
@@ -183,6 +186,7 @@ func (a *allocation) picks() []string {
 func (a *allocation) edit() tea.Cmd {
 	a.input.Focus()
 	a.input.CursorEnd()
+	a.replace = a.input.Value() != ""
 	return textinput.Blink
 }
 
@@ -317,9 +321,15 @@ func (a *allocation) updateInput(msg tea.KeyMsg) tea.Cmd {
 		if a.move(delta) {
 			a.input.SetValue(a.picks()[a.pick])
 			a.input.CursorEnd()
+			a.replace = true
 		}
 		return nil
 	}
+	if a.replace && msg.Type == tea.KeyRunes {
+		a.input.SetValue("")
+	}
+	// Any other key (a backspace, the cursor moved) edits the id shown.
+	a.replace = false
 	var cmd tea.Cmd
 	a.input, cmd = a.input.Update(msg)
 	return cmd
@@ -373,6 +383,8 @@ func (a *allocation) viewPicks(b *strings.Builder) {
 	switch {
 	case a.busy:
 		b.WriteString(muted.Render("Looking up and verifying…") + "\n")
+	case a.input.Focused() && a.replace:
+		b.WriteString(muted.Render("Type or paste an id: it replaces this one · enter looks it up, esc stops · ↑/↓ pick below") + "\n")
 	case a.input.Focused():
 		b.WriteString(muted.Render("Type an id: enter looks it up, esc stops · ↑/↓ pick below") + "\n")
 	default:

@@ -97,8 +97,8 @@ func verificationFields(v *wallet.Verification, now time.Time) []widget.Field {
 		}
 	case vesting.Interval:
 		for i, p := range sc.Pieces {
-			fields = append(fields, widget.Field{Label: fmt.Sprintf("  piece %d", i+1), Value: fmt.Sprintf("%s%% in %d steps of %s from %s",
-				vesting.FormatPPM(uint64(p.Percent)), p.NumberOfPeriods, widget.FormatDuration(int64(p.PeriodLength)), widget.FormatTime(time.Unix(int64(p.StartDate), 0), now))})
+			fields = append(fields, widget.Field{Label: fmt.Sprintf("  piece %d", i+1), Value: fmt.Sprintf("%s%% in %s of %s from %s",
+				vesting.FormatPPM(uint64(p.Percent)), steps(p.NumberOfPeriods), widget.FormatDuration(int64(p.PeriodLength)), widget.FormatTime(time.Unix(int64(p.StartDate), 0), now))})
 		}
 	}
 	return append(fields, hashFields(v)...)
@@ -130,4 +130,12 @@ func unlockedField(v *wallet.Verification) widget.Field {
 		value += "  (the schedule alone)"
 	}
 	return widget.Field{Label: "Unlocked now", Value: value}
+}
+
+// steps counts a piece's steps in words: "1 step", "12 steps".
+func steps(n uint32) string {
+	if n == 1 {
+		return "1 step"
+	}
+	return fmt.Sprintf("%d steps", n)
 }

@@ -262,7 +262,8 @@ func (c *claim) headLines() string {
 		b.WriteString("No account is unlocked: esc, then u (or :unlock) to unlock the beneficiary's account.\n")
 	}
 	if c.claimable != "" {
-		b.WriteString(st.Muted.Render("Claimable now: "+c.claimable+" tokens (vested, less what was withdrawn, at most what the vester holds); an empty amount claims all of it.") + "\n")
+		// Grouped as the allocation shows it (5,145.7595, not 5145.7595).
+		b.WriteString(st.Muted.Render("Claimable now: "+widget.FormatAmount(c.claimable)+" tokens (vested, less what was withdrawn, at most what the vester holds); an empty amount claims all of it.") + "\n")
 	}
 	b.WriteString("\n")
 	return b.String()

@@ -35,6 +35,10 @@ type portal struct {
 	shown widget.Scroll
 
 	submission *api.SubmissionAccounts
+	// submitter is the wallet whose submission this is: shown only while
+	// that wallet is the one signed in (unlocking another account, or the
+	// session's end, signs it out).
+	submitter  common.Address
 	humanityIn textinput.Model
 	humanity   string // the last answer, as a line
 
@@ -129,12 +133,13 @@ func (p *portal) signInLayout() (top []string, rules bool, rows int) {
 func (p *portal) Init() tea.Cmd { return p.loadSubmission() }
 
 func (p *portal) loadSubmission() tea.Cmd {
-	pt, _, ok := p.ctx.Wallet.Portal(p.ctx.Now())
+	pt, sess, ok := p.ctx.Wallet.Portal(p.ctx.Now())
 	if !ok {
 		return nil
 	}
 	p.seq = views.NextSeq()
 	p.busy = "reading the submission"
+	p.submission, p.submitter = nil, sess.Wallet
 	return views.Load(p.seq, func(ctx context.Context) (*api.SubmissionAccounts, error) {
 		return pt.SubmissionAccounts(ctx)
 	})
@@ -319,11 +324,11 @@ func (p *portal) View() string {
 	var b strings.Builder
 	line := func(s string) { b.WriteString(s + "\n") }
 	b.WriteString(p.head())
-	_, _, signed := p.ctx.Wallet.Portal(p.ctx.Now())
+	_, sess, signed := p.ctx.Wallet.Portal(p.ctx.Now())
 	line("")
 	line(st.Title.Render("Submission"))
 	switch {
-	case p.submission != nil:
+	case p.submission != nil && signed && sess.Wallet == p.submitter:
 		s := p.submission
 		claim := "(not named)"
 		if s.ClaimWallet != nil {
@@ -338,7 +343,7 @@ func (p *portal) View() string {
 			if a.Description != nil {
 				desc = " · " + sanitize.Line(*a.Description)
 			}
-			line(fmt.Sprintf("  %s  %s  eligible %s%s", sanitize.Line(a.Value), sanitize.Line(a.Type), yesNo(a.IsEligible), desc))
+			line(hang(fmt.Sprintf("  %s  %s  eligible %s%s", sanitize.Line(a.Value), sanitize.Line(a.Type), yesNo(a.IsEligible), desc), p.width, 4))
 		}
 	case signed:
 		line(st.Muted.Render("r reads the submission accounts of the signed-in wallet"))
@@ -411,3 +416,13 @@ func (p *portal) ShortHelp() []key.Binding {
 }
 
 func (p *portal) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+
+// hang wraps s to width with its lines after the first indented by
+// indent, so that a wrapped account reads as one, not as the next.
+func hang(s string, width, indent int) string {
+	lines := strings.Split(widget.Page(s, max(width-indent, 20), 0), "\n")
+	for i := 1; i < len(lines); i++ {
+		lines[i] = strings.Repeat(" ", indent) + strings.TrimLeft(lines[i], " ")
+	}
+	return strings.Join(lines, "\n")
+}

@@ -157,11 +157,14 @@ func (s *stake) headLines() string {
 	// only once the amount is typed and sent.
 	addr, _, unlocked := s.Ctx.Wallet.Account()
 	switch {
+	case !unlocked && addr != (common.Address{}) && s.signedInAs(addr):
+		// Locked by its timer: the portal session of the account holds.
+		b.WriteString(addr.Hex() + " is locked: esc, then u (or :unlock) to unlock it again; its portal sign-in holds.\n")
 	case !unlocked:
 		b.WriteString("No account is unlocked: esc, then u (or :unlock); the stake also needs a portal sign-in (:portal).\n")
 	default:
 		b.WriteString("Staking as " + addr.Hex() + "\n")
-		if _, sess, ok := s.Ctx.Wallet.Portal(s.Ctx.Now()); !ok || sess.Wallet != addr {
+		if !s.signedInAs(addr) {
 			b.WriteString("Not signed in to the portal as this account, which builds the stake: esc, then :portal and s.\n")
 		}
 	}
@@ -176,3 +179,9 @@ func (s *stake) headLines() string {
 func (s *stake) ShortHelp() []key.Binding { return s.Help(nil) }
 
 func (s *stake) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+
+// signedInAs says the portal session is addr's.
+func (s *stake) signedInAs(addr common.Address) bool {
+	_, sess, ok := s.Ctx.Wallet.Portal(s.Ctx.Now())
+	return ok && sess.Wallet == addr
+}

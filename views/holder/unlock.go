@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/internal/sanitize"
@@ -243,7 +244,11 @@ func (u *unlock) View() string {
 		b.WriteString(st.Muted.Render("enter: type the passphrase of the selected account") + "\n")
 	}
 	if u.ctx.Session.Sandbox {
-		b.WriteString(st.Muted.Render("Sandbox demo accounts: the passphrase of account N is allot-demo-N (0 is the first).") + "\n")
+		// Wrapped at spaces only: a passphrase split at its hyphens
+		// (allot- / demo-N) reads as two words.
+		for _, l := range wordWrap("Sandbox demo accounts: the passphrase of account N is allot-demo-N (0 is the first).", u.width) {
+			b.WriteString(st.Muted.Render(l) + "\n")
+		}
 	}
 	if u.err != nil {
 		b.WriteString("\n✗ " + sanitize.Line(u.err.Error()) + "\n")
@@ -259,3 +264,25 @@ func (u *unlock) ShortHelp() []key.Binding {
 }
 
 func (u *unlock) FullHelp() [][]key.Binding { return [][]key.Binding{u.ShortHelp()} }
+
+// wordWrap breaks s into lines of at most width columns at its spaces
+// alone; a word wider than width is a line of its own.
+func wordWrap(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case lipgloss.Width(line)+1+lipgloss.Width(w) <= width:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}

@@ -66,6 +66,9 @@ func (o *operator) formKey(msg tea.KeyMsg) tea.Cmd {
 		return views.Back
 	case key.Matches(msg, keyReview):
 		return o.review()
+	case o.adminFocused() && len(o.admins) > 0 && key.Matches(msg, keyAdmins):
+		o.openAdmins()
+		return nil
 	case o.action != api.ActionInitialize && key.Matches(msg, keyRecent):
 		o.openPick()
 		return nil
@@ -159,7 +162,13 @@ func (o *operator) pickKey(k tea.KeyMsg) {
 		return
 	}
 	o.pick = nil
+	admin := o.pickingAdmin
+	o.pickingAdmin = false
 	if len(chosen) == 0 {
+		return
+	}
+	if admin {
+		o.tookAdmin(chosen[0])
 		return
 	}
 	if o.allocationIDs != nil {

@@ -278,7 +278,9 @@ func TestOperatorHelp(t *testing.T) {
 		return strings.Join(out, " ")
 	}
 	for _, tt := range []struct{ action, want string }{
-		{api.ActionInitialize, "ctrl+s esc"},
+		// The admin wallet field has the focus: on the sandbox ctrl+r
+		// lists its demo admin wallets.
+		{api.ActionInitialize, "ctrl+s ctrl+r esc"},
 		{api.ActionStartDistribution, "ctrl+s ctrl+r esc"},
 		{api.ActionFundDistribution, "ctrl+s ctrl+n ctrl+d ctrl+r esc"},
 	} {

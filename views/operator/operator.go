@@ -48,6 +48,10 @@ type operator struct {
 	form     *widget.Form
 	recent   []string
 	pick     *pickList // the recent lookups to choose from, while open
+	// admins are the embedded sandbox's demo admin wallets, none on a
+	// real deployment; pickingAdmin: pick lists them.
+	admins       []string
+	pickingAdmin bool
 
 	// The fields; nil when the action has none of that name.
 	contractID, tokenID, allocationIDs, adminWallet, memo, isTest *widget.FormField
@@ -120,6 +124,9 @@ func Reopen(ctx *views.Context, action, write string, body []byte, at time.Time)
 func New(ctx *views.Context, c api.Contract, action string) views.Screen {
 	o := &operator{ctx: ctx, contract: c, action: action, width: 80, height: 22}
 	o.recent = ctx.Journal.RecentLookups(ctx.Session.Deployment(), views.MaxRecent)
+	if fx := ctx.Session.Fixtures; fx != nil {
+		o.admins = fx.AdminWalletIDs
+	}
 	var fields []*widget.FormField
 	switch action {
 	case api.ActionInitialize:

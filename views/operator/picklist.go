@@ -15,6 +15,7 @@ import (
 // distribution can take several, marked with space. Items the form holds
 // already are shown as such and cannot be chosen again.
 type pickList struct {
+	title  string // "Recent lookups" unless set
 	items  []string
 	taken  map[string]string // lowercased item -> where the form has it
 	multi  bool
@@ -73,7 +74,11 @@ func (p *pickList) view(st widget.Styles, height int) []string {
 	if p.multi {
 		how = "space marks · enter adds the marked ids (or the one under ▶) · esc closes"
 	}
-	lines := []string{st.Title.Render("Recent lookups") + st.Muted.Render(" · "+how)}
+	title := p.title
+	if title == "" {
+		title = "Recent lookups"
+	}
+	lines := []string{st.Title.Render(title) + st.Muted.Render(" · "+how)}
 	room := max(height-1, 1)
 	top := min(max(p.cursor-room+1, 0), max(len(p.items)-room, 0))
 	for i := top; i < min(top+room, len(p.items)); i++ {

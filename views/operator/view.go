@@ -53,6 +53,8 @@ func (o *operator) formView() []string {
 		status = views.FailStyle.Render("✗ " + o.general)
 	case o.hint != "":
 		status = o.hint
+	case o.adminFocused():
+		status = o.adminNote()
 	}
 	if o.pick != nil {
 		// The list's own line says its keys; esc closes it, not the form.
@@ -145,7 +147,7 @@ func (o *operator) unknownHead() []string {
 			"from a body with SHA-256 %s (the journal holds the body). Resend (r) only if they say it was not.",
 			strings.TrimSuffix(v.Reason, "."), o.action, views.SentAt(o.sentAt), o.bodySum())
 	}
-	lines = append(lines, wrap(check)...)
+	lines = append(lines, wrap(o.outcome.Numbered(check))...)
 	if o.hint != "" {
 		lines = append(lines, wrap(o.hint)...)
 	}
@@ -174,7 +176,10 @@ func (o *operator) ShortHelp() []key.Binding {
 		if o.action == api.ActionFundDistribution {
 			keys = append(keys, keyAddRow, keyDelRow)
 		}
-		if o.action != api.ActionInitialize {
+		switch {
+		case o.adminFocused() && len(o.admins) > 0:
+			keys = append(keys, keyAdmins)
+		case o.action != api.ActionInitialize:
 			keys = append(keys, keyRecent)
 		}
 		return append(keys, keyCancel)

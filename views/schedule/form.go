@@ -189,8 +189,13 @@ func (s *schedule) addPiece() tea.Cmd {
 	}
 	p := newPiece()
 	s.watch(p.all()...)
-	// A new piece takes what is missing, when something is.
-	if missing := decimal.NewFromInt(1).Sub(s.sum()); missing.IsPositive() && missing.LessThanOrEqual(decimal.NewFromInt(1)) {
+	// A new piece takes what is missing: nothing when the portions sum
+	// to 1 already, so that adding one does not break the sum at once.
+	missing := decimal.NewFromInt(1).Sub(s.sum())
+	switch {
+	case !missing.IsPositive():
+		p.portion.SetValue("0")
+	case missing.LessThanOrEqual(decimal.NewFromInt(1)):
 		p.portion.SetValue(missing.String())
 	}
 	at := s.pieceStart(n + 1)

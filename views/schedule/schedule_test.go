@@ -301,9 +301,11 @@ func TestScheduleGarbledAnswerIsUnknown(t *testing.T) {
 }
 
 // TestScheduleCheckSettlesAcrossRestart: the automatic check of a schedule
-// whose answer came garbled records what it found, so Transactions lists
-// the write as applied, not UNKNOWN, in this run and in the next (a new
-// session on the same journal, whose sandbox could no longer tell).
+// whose answer came garbled records what it found in the journal, so
+// Transactions lists the write as applied, not UNKNOWN, in this run and
+// in a later one of the same deployment (the journal read again once the
+// session that checked has closed). The next start of the embedded
+// sandbox is another world, where it is not listed at all.
 func TestScheduleCheckSettlesAcrossRestart(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{Faults: sandbox.Faults{Malformed: 1, Seed: 3}})
 	d := newDriver(t, New(ctx), 120, 40)
@@ -314,17 +316,20 @@ func TestScheduleCheckSettlesAcrossRestart(t *testing.T) {
 		return s.state != stageSending && s.state != stageReview && !s.outcome.Checking()
 	})
 	ctx.Session.Close()
-	later, err := session.Sandbox(sandbox.Options{}, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer later.Close()
-	rows, err := transactions.Read(ctx.Journal, later.Deployment())
+	rows, err := transactions.Read(ctx.Journal, ctx.Session.Deployment())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rows) != 1 || rows[0].Kind != "schedule" || rows[0].Status != act.StatusApplied {
 		t.Fatalf("Transactions after a restart: %+v, want the schedule %q", rows, act.StatusApplied)
+	}
+	later, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer later.Close()
+	if rows, err := transactions.Read(ctx.Journal, later.Deployment()); err != nil || len(rows) != 0 {
+		t.Fatalf("the next embedded sandbox, a new world, lists %+v (%v), want nothing", rows, err)
 	}
 }
 

@@ -87,8 +87,17 @@ func (s *schedule) chartLines(w, height int) []string {
 		points[i] = widget.Point{At: addMonths(start, st.Month), Fraction: st.Unlocked.InexactFloat64()}
 	}
 	last := steps[len(steps)-1]
-	caption := fmt.Sprintf("Unlocked: %s%% by month %d (%s)", last.Unlocked.Mul(decimal.NewFromInt(100)).Round(2).String(),
-		last.Month, addMonths(start, last.Month).Format("2006-01-02"))
+	if last.Month == 0 {
+		// Everything at the start: the axis still runs forward, to the
+		// month after.
+		points = append(points, widget.Point{At: addMonths(start, 1), Fraction: last.Unlocked.InexactFloat64()})
+	}
+	percent := last.Unlocked.Mul(decimal.NewFromInt(100)).Round(2).String()
+	caption := fmt.Sprintf("Unlocked: %s%% by month %d (%s)", percent, last.Month, addMonths(start, last.Month).Format("2006-01-02"))
+	if last.Unlocked.GreaterThan(decimal.NewFromInt(1)) {
+		// The chart stops at 100%: the caption says what is wrong.
+		caption = fmt.Sprintf("The portions sum to %s%%: nothing can unlock more than 100%%", percent)
+	}
 	lines := []string{s.ctx.Styles.Muted.Render(sanitize.Truncate(caption, w))}
 	return append(lines, strings.Split(widget.Fit(widget.StepChart(points, start, w, height-1), w, height-1), "\n")...)
 }

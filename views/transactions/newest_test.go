@@ -22,8 +22,8 @@ func TestTransactionsOpenOnTheNewest(t *testing.T) {
 	send := func(hash string) {
 		t.Helper()
 		at = at.Add(time.Minute)
-		if err := j.Append(journal.Entry{At: at, Kind: journal.KindTransaction, Profile: d.Profile, BaseURL: d.BaseURL, ChainID: d.ChainID,
-			Op: "claim", Ref: hash, Status: "pending"}); err != nil {
+		if err := j.Append(d.Stamp(journal.Entry{At: at, Kind: journal.KindTransaction,
+			Op: "claim", Ref: hash, Status: "pending"})); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -40,6 +40,9 @@ type Row struct {
 	Body json.RawMessage
 	// Sent is the body a service transaction was created with.
 	Sent json.RawMessage
+	// What a chain transaction did, as its signature recorded it (see
+	// signedFields); none when it was not recorded.
+	what []widget.Field
 	// op, ref and write are the journaled write of an unknown outcome.
 	op, ref, write string
 }
@@ -69,6 +72,7 @@ func (r Row) Fields(now time.Time) []widget.Field {
 		{Label: "Kind", Value: r.Kind},
 		{Label: "Status", Value: r.Status},
 	}
+	fields = append(fields, r.what...)
 	if r.Status == api.TransactionCreated {
 		fields[2].Value = api.TransactionCreatedNote
 	}
@@ -99,8 +103,10 @@ func New(ctx *views.Context, reopen Reopener) views.Screen {
 	l := views.NewList(ctx, "Transactions", widget.TableConfig[Row]{
 		Columns: []widget.Column[Row]{
 			{Title: "Transaction", Cell: func(r Row) string { return r.ID }, MinWidth: 14, Flex: 3},
-			{Title: "Kind", Cell: func(r Row) string { return r.Kind }, MinWidth: 18, MaxWidth: 18, Sort: func(a, b Row) int { return strings.Compare(a.Kind, b.Kind) }},
-			{Title: "Status", Cell: Row.StatusText, Text: true, MinWidth: 16, Flex: 3, Sort: func(a, b Row) int { return strings.Compare(a.Status, b.Status) }},
+			{Title: "Kind", Cell: func(r Row) string { return r.Kind }, MinWidth: 18, MaxWidth: 18, Sort: func(a, b Row) int { return compareFold(a.Kind, b.Kind) }},
+			// Short: a revert's reason is whole in the details, and the
+			// ids and the pane need the room a long one took.
+			{Title: "Status", Cell: Row.StatusText, Text: true, MinWidth: 16, MaxWidth: 22, Flex: 1, Sort: func(a, b Row) int { return compareFold(a.Status, b.Status) }},
 			{Title: "Created", Cell: func(r Row) string { return r.At.UTC().Format("2006-01-02 15:04:05") }, MinWidth: 19, Priority: 2, Sort: func(a, b Row) int { return a.At.Compare(b.At) }},
 			{Title: "Profile", Cell: func(r Row) string { return r.Profile }, MinWidth: 8, Priority: 3},
 		},
@@ -189,6 +195,15 @@ func (t *transactions) merge() []Row {
 	return rows
 }
 
+// compareFold orders a and b ignoring case: "claim" sorts beside
+// "CREATIVE", not after every upper-case kind.
+func compareFold(a, b string) int {
+	if c := strings.Compare(strings.ToLower(a), strings.ToLower(b)); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
 // writeKinds name the writes of other operations than transactions/create
 // in the Kind column.
 var writeKinds = map[string]string{
@@ -239,6 +254,7 @@ func Read(j *journal.Journal, d journal.Deployment) ([]Row, error) {
 			}
 		case journal.TxChain:
 			row.Kind = cmp.Or(t.Op, "chain")
+			row.what = signedFields(t.Signed)
 			row.Block, row.Confirmations, row.GasUsed, row.RevertReason = t.Block, t.Confirmations, t.GasUsed, t.RevertReason
 		}
 		rows = append(rows, row)
@@ -248,6 +264,43 @@ func Read(j *journal.Journal, d journal.Deployment) ([]Row, error) {
 		return rows, views.RowsWarning(strings.Join(warnings, "; "))
 	}
 	return rows, nil
+}
+
+// signedFields name what a chain transaction did, from its journaled
+// signature (wallet.Summary): the allocation and amount a claim withdrew
+// or the amount a stake or an approve moved, the contract, the function.
+func signedFields(data json.RawMessage) []widget.Field {
+	var signed struct {
+		Summary struct {
+			To, ToLabel, Signature, ValueEther string
+			Args                               []struct{ Name, Value, Units string }
+			Withdrawal                         *struct{ Amount, AllocationID string }
+		}
+	}
+	if len(data) == 0 || json.Unmarshal(data, &signed) != nil || signed.Summary.To == "" {
+		return nil
+	}
+	s := signed.Summary
+	var out []widget.Field
+	if w := s.Withdrawal; w != nil {
+		out = append(out, widget.Field{Label: "Allocation", Value: w.AllocationID}, widget.Field{Label: "Amount", Value: w.Amount + " tokens"})
+	} else {
+		for _, a := range s.Args {
+			if a.Units != "" {
+				out = append(out, widget.Field{Label: "Amount", Value: a.Units + " tokens"})
+				break
+			}
+		}
+	}
+	contract := s.To
+	if s.ToLabel != "" {
+		contract = s.ToLabel + " " + s.To
+	}
+	out = append(out, widget.Field{Label: "Contract", Value: contract}, widget.Field{Label: "Function", Value: s.Signature})
+	if s.ValueEther != "" && s.ValueEther != "0" {
+		out = append(out, widget.Field{Label: "Fee sent", Value: s.ValueEther + " ether"})
+	}
+	return out
 }
 
 // Reopener opens a write whose outcome is unknown, read back from the

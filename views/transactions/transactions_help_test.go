@@ -23,8 +23,8 @@ func TestTransactionsHelpNamesEveryKeyHandled(t *testing.T) {
 	s, fx := ctx.Session, ctx.Session.Fixtures
 	d := s.Deployment()
 	for i, hash := range []string{"0xaaa", "0xbbb", "0xccc"} {
-		if err := ctx.Journal.Append(journal.Entry{At: viewstest.Now.Add(time.Duration(i) * time.Minute), Kind: journal.KindTransaction,
-			Profile: d.Profile, BaseURL: d.BaseURL, ChainID: d.ChainID, Op: "claim", Ref: hash, Status: "pending"}); err != nil {
+		if err := ctx.Journal.Append(d.Stamp(journal.Entry{At: viewstest.Now.Add(time.Duration(i) * time.Minute), Kind: journal.KindTransaction,
+			Op: "claim", Ref: hash, Status: "pending"})); err != nil {
 			t.Fatal(err)
 		}
 	}

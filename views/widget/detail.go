@@ -166,7 +166,7 @@ func (d *Detail) wrap() {
 	}
 	for _, f := range d.fields {
 		label := d.Styles.Muted.Render(fitCell(sanitize.Line(f.Label), labelW, AlignLeft))
-		values := wrapText(sanitize.Block(f.Value), valueW)
+		values := wrapValue(sanitize.Block(f.Value), valueW)
 		if stacked {
 			d.lines = append(d.lines, label)
 		}
@@ -183,6 +183,28 @@ func (d *Detail) wrap() {
 		}
 	}
 	d.scroll(0)
+}
+
+// wrapValue is wrapText for a field's value, save that a hash or an
+// address too long for the width is cut into equal parts: a 66-character
+// hash in 65 columns was one line and a lone character under it.
+func wrapValue(s string, width int) []string {
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		w := len(para)
+		if w <= width || width < 8 || !isASCII(para) || strings.ContainsAny(para, " -") {
+			lines = append(lines, wrapText(para, width)...)
+			continue
+		}
+		n := (w + width - 1) / width
+		size := (w + n - 1) / n
+		for len(para) > size {
+			lines = append(lines, para[:size])
+			para = para[size:]
+		}
+		lines = append(lines, para)
+	}
+	return lines
 }
 
 // wrapText breaks sanitized text into lines of at most width cells, at

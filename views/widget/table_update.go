@@ -79,6 +79,13 @@ func (t *Table[R]) ShortHelp() []key.Binding {
 	if t.editing {
 		return []key.Binding{k.AcceptFilter, k.CancelFilter}
 	}
+	if len(t.view) == 0 {
+		// No row shown ("No match"): nothing to open, sort or copy.
+		if t.query != "" {
+			return []key.Binding{k.Filter, k.ClearFilter}
+		}
+		return []key.Binding{k.Filter}
+	}
 	var b []key.Binding
 	if t.onOpen != nil {
 		b = append(b, k.Open)

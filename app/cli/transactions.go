@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"allot/internal/isotime"
+	"allot/internal/journal"
+	"allot/views/transactions"
+)
+
+var transactionsCommand = command{
+	name:    "transactions",
+	args:    "[--kind KIND] [--status STATUS] [-o json|csv]",
+	summary: "list what this machine created, signed or sent, newest first, as the Transactions screen does",
+	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		kind := fs.String("kind", "", "only the rows of `KIND` (as the KIND column says: claim, stake, START_DISTRIBUTION, schedule, ...; any case)")
+		status := fs.String("status", "", "only the rows of `STATUS` (as the STATUS column says: UNKNOWN, CREATED, success, reverted, ...; any case)")
+		out := listOutputFlag(fs)
+		return func(ctx context.Context, args []string) error {
+			if err := noArgs(args); err != nil {
+				return err
+			}
+			s, err := e.open(ctx, opening{})
+			if err != nil {
+				return err
+			}
+			j, err := journal.Open(s.StateDir)
+			if err != nil {
+				return err
+			}
+			rows, err := transactions.Read(j, s.Deployment())
+			if err != nil && rows == nil {
+				return err
+			}
+			if err != nil {
+				// A damaged line (a crash while writing): what was read is
+				// listed.
+				fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
+			}
+			rows = onlyRows(rows, *kind, *status)
+			switch *out {
+			case formatJSON:
+				return writeJSON(e.Stdout, map[string]any{"transactions": jsonRows(rows)})
+			case formatCSV:
+				t := newCSV(e.Stdout, "transaction", "kind", "status", "block", "created", "profile")
+				for _, r := range rows {
+					t.row(csvText(r.ID), csvText(r.Kind), csvText(r.StatusText()), blockText(r), isotime.Format(r.At), csvText(r.Profile))
+				}
+				return t.flush()
+			}
+			if len(rows) == 0 {
+				_, err := fmt.Fprintln(e.Stdout, noTransactions(s.Sandbox, *kind != "" || *status != ""))
+				return err
+			}
+			t := newTable(e.Stdout, "TRANSACTION", "KIND", "STATUS", "CREATED", "PROFILE")
+			for _, r := range rows {
+				t.row(r.ID, r.Kind, r.StatusText(), r.At.UTC().Format("2006-01-02 15:04:05"), r.Profile)
+			}
+			return t.flush()
+		}
+	},
+}
+
+// onlyRows keeps the rows of kind and status, each "" for any, compared
+// as the columns show them, in any case.
+func onlyRows(rows []transactions.Row, kind, status string) []transactions.Row {
+	var out []transactions.Row
+	for _, r := range rows {
+		if (kind == "" || strings.EqualFold(r.Kind, kind)) && (status == "" || strings.EqualFold(r.Status, status)) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// noTransactions says why nothing is listed.
+func noTransactions(sandbox, filtered bool) string {
+	switch {
+	case filtered:
+		return "No transactions of that kind and status."
+	case sandbox:
+		return "No transactions: the embedded sandbox is a new world on each start, and this one has none. " +
+			"Use a profile (or one for `allot sandbox`) to list what was sent across runs."
+	}
+	return "No transactions yet: what allot creates or sends (operator forms, claims, stakes, allot tx) is listed here."
+}
+
+// blockText is the block a chain transaction was mined in; "" when none.
+func blockText(r transactions.Row) string {
+	if r.Block == 0 {
+		return ""
+	}
+	return strconv.FormatUint(r.Block, 10)
+}
+
+// transactionJSON is one row as -o json prints it.
+type transactionJSON struct {
+	ID            string          `json:"id"`
+	Kind          string          `json:"kind"`
+	Status        string          `json:"status"`
+	CreatedAt     time.Time       `json:"createdAt"`
+	Profile       string          `json:"profile"`
+	Block         uint64          `json:"block,omitempty"`
+	Confirmations uint64          `json:"confirmations,omitempty"`
+	GasUsed       uint64          `json:"gasUsed,omitempty"`
+	RevertReason  string          `json:"revertReason,omitempty"`
+	Sent          json.RawMessage `json:"sent,omitempty"` // the body a service transaction was created with
+}
+
+func jsonRows(rows []transactions.Row) []transactionJSON {
+	out := make([]transactionJSON, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, transactionJSON{ID: r.ID, Kind: r.Kind, Status: r.Status, CreatedAt: r.At.UTC(), Profile: r.Profile,
+			Block: r.Block, Confirmations: r.Confirmations, GasUsed: r.GasUsed, RevertReason: r.RevertReason, Sent: r.Sent})
+	}
+	return out
+}

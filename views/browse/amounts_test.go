@@ -1,0 +1,61 @@
+package browse
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"allot/views/viewstest"
+	"allot/views/widget"
+)
+
+var paneField = regexp.MustCompile(`^(\S.*?)\s{2,}(\S.*)$`)
+
+// pane reads the detail pane beside the table: its labels and values.
+func pane(view string) map[string]string {
+	out := map[string]string{}
+	for _, l := range strings.Split(ansi.Strip(view), "\n") {
+		i := strings.LastIndex(l, "│")
+		if i < 0 {
+			continue
+		}
+		if m := paneField.FindStringSubmatch(strings.TrimRight(l[i+len("│"):], " ")); m != nil {
+			out[m[1]] = m[2]
+		}
+	}
+	return out
+}
+
+// TestPoolAmountsOneWay: a pool's total staked reads the same in the
+// table and in its details (127,721.30 in one, 127,721.3 in the other).
+func TestPoolAmountsOneWay(t *testing.T) {
+	ctx := viewstest.Sandbox(t)
+	all, err := ctx.Session.API.AllPools(context.Background(), ctx.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewPools(ctx)
+	d := viewstest.NewDriver(t, s, 200, 40)
+	d.Until("loaded", func() bool { return !s.Mode().Busy })
+	checked := 0
+	for range all.Items {
+		fields := pane(s.View())
+		for _, p := range all.Items {
+			if fields["Name"] != p.Name {
+				continue
+			}
+			want := widget.FormatAmountMin(p.TotalStaked.String(), 2)
+			if got := fields["Total staked"]; got != want {
+				t.Errorf("%s: the details read %q, the table %q", p.Name, got, want)
+			}
+			checked++
+		}
+		d.Keys("down")
+	}
+	if checked == 0 {
+		t.Fatalf("no pool's details were read:\n%s", s.View())
+	}
+}

@@ -1,0 +1,37 @@
+package creative
+
+import (
+	"strings"
+	"testing"
+
+	"allot/api/sandbox"
+	"allot/views/viewstest"
+)
+
+// TestCreativeFileNamedFreely: a file named with a space, an accent and
+// an emoji is no longer refused: it is stored under a name made from its
+// own, which the details say, and uploaded and registered.
+func TestCreativeFileNamedFreely(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	dir := t.TempDir()
+	const name = "été 2026 🎉.png"
+	writePNG(t, dir, name)
+	d := viewstest.NewDriver(t, newCreative(ctx, dir), 100, 30)
+	c := d.S.(*creative)
+	choose(d, name)
+	d.Until("the details", func() bool { return c.state == stageDetails || c.pickErr != "" })
+	if c.state != stageDetails {
+		t.Fatalf("refused: %s\n%s", c.pickErr, c.View())
+	}
+	if c.file.Stored != "ete-2026.png" || !strings.HasPrefix(c.file.Unique, "ete-2026-") || c.nameF.Value() != name {
+		t.Fatalf("stored as %q (unique %q), named %q", c.file.Stored, c.file.Unique, c.nameF.Value())
+	}
+	if v := strings.Join(strings.Fields(c.View()), " "); !strings.Contains(v, "Stored as ete-2026.png: the service stores names of letters, digits") {
+		t.Errorf("the details do not say what it is stored as:\n%s", c.View())
+	}
+	d.Keys("ctrl+s", "y")
+	d.Until("the public URL", func() bool { return c.state == stageDone || c.state == stageFailed })
+	if c.state != stageDone || !strings.Contains(c.result.PublicURL, "/ete-2026-") {
+		t.Fatalf("state %d, %v, url %q", c.state, c.err, c.result.PublicURL)
+	}
+}
