@@ -9,6 +9,9 @@
 // reads each one's transaction and receipt, and keeps a claim only when
 // they agree with the log: a node's answer that does not hold together is
 // skipped with a warning, never shown as a row.
+//
+// D-ids in its comments (D8, D18, ...) are the entries of
+// docs/deployment.md.
 package history
 
 import (
