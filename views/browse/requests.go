@@ -64,6 +64,9 @@ func NewRequests(ctx *views.Context) views.Screen {
 }
 
 // errNoCurl is why the embedded sandbox's requests are not copied as curl.
+// Its first line is the status line's; the rest is what E opens.
+//
+//lint:ignore ST1005 an explanation in paragraphs, shown whole by E
 var errNoCurl = errors.New("the embedded sandbox is not reachable from outside allot\n\n" +
 	"Its requests go over an in-memory network, so a curl command of them would reach nothing. " +
 	"To replay requests with curl, run `allot sandbox` and use a profile for it (see config.example.toml).")

@@ -134,9 +134,7 @@ func (t *timeline) View() string {
 	case t.loading:
 		lines = append(lines, t.spin.View()+" "+t.fit("Reading the allocation's claims, cancel, revoke and transfers from the chain…"))
 	case t.err != nil:
-		for _, l := range wrap("Could not read the history: "+sanitize.Line(t.err.Error()), t.width) {
-			lines = append(lines, l)
-		}
+		lines = append(lines, wrap("Could not read the history: "+sanitize.Line(t.err.Error()), t.width)...)
 	case t.history == nil:
 		lines = append(lines, muted.Render(t.fit("H: read it from the chain")))
 	case len(t.history.Events) == 0:

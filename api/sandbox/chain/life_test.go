@@ -71,10 +71,6 @@ func newLifeFixture(t *testing.T) *lifeFixture {
 	return f
 }
 
-func (f *lifeFixture) leaf(i int) Leaf {
-	return Leaf{RootIndex: 0, DecodableArgs: f.args[i], Proof: f.tree.proof(i)}
-}
-
 func (f *lifeFixture) withdraw(t testing.TB, i int, amount *big.Int) []byte {
 	t.Helper()
 	return mustPack(t)(PackWithdraw(amount, 0, f.args[i], f.tree.proof(i)))

@@ -94,7 +94,7 @@ func (c *Chain) Schedule(ctx context.Context, vester common.Address, allocationI
 		return Schedule{}, err
 	}
 	if len(values) != 6 {
-		return Schedule{}, fmt.Errorf("Vester.schedules: %d results, want 6", len(values))
+		return Schedule{}, fmt.Errorf("the vester's schedules: %d results, want 6", len(values))
 	}
 	var s Schedule
 	var ok [6]bool
@@ -106,7 +106,7 @@ func (c *Chain) Schedule(ctx context.Context, vester common.Address, allocationI
 	s.TerminatedAmount, ok[5] = values[5].(*big.Int)
 	for i, good := range ok {
 		if !good {
-			return Schedule{}, fmt.Errorf("Vester.schedules: unexpected result %d: %T", i, values[i])
+			return Schedule{}, fmt.Errorf("the vester's schedules: unexpected result %d: %T", i, values[i])
 		}
 	}
 	return s, nil
