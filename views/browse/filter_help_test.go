@@ -56,7 +56,9 @@ func TestNoMatchOffersNoRowKeys(t *testing.T) {
 	d.Keys("/")
 	d.Type("no such contract")
 	d.Keys("enter")
-	d.Until("the filter applied", func() bool { return !s.Mode().TakesKeys && !s.Mode().Busy })
+	d.Until("the filter applied", func() bool {
+		return !s.Mode().TakesKeys && !s.Mode().Busy && !s.(*contracts).Table.Filtering()
+	})
 	for _, b := range s.ShortHelp() {
 		switch b.Help().Key {
 		case "enter", "s", "y", "I", "D", "F":
