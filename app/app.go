@@ -4,7 +4,6 @@
 package app
 
 import (
-	"context"
 	"strings"
 	"sync"
 	"time"
@@ -15,7 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"allot/internal/clock"
+	clk "allot/internal/clock" // "clock" is the tests' fixed time
 	"allot/internal/journal"
 	"allot/internal/sanitize"
 	"allot/internal/session"
@@ -40,7 +39,7 @@ type Options struct {
 	Now func() time.Time
 	// Clock is the dashboard's time, read and waited on (a countdown);
 	// nil is the wall clock. Now, when nil, reads it.
-	Clock     clock.Clock
+	Clock     clk.Clock
 	Clipboard widget.Clipboard
 	Switch    session.Switch // the other profiles; none in tests unless set
 }
@@ -143,6 +142,7 @@ func New(s *session.Session, opts Options) *Model {
 		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		cmdline: newCommandLine(),
 	}
+	m.ctx.Begin()
 	m.stacks = make([][]views.Screen, len(tabNames))
 	m.buildTabs()
 	if len(warnings) > 0 {
@@ -178,7 +178,8 @@ func (m *Model) waitSeeded() tea.Cmd {
 		return nil
 	}
 	m.seeding = s
-	return func() tea.Msg { return seededMsg{s, s.Seeded(context.Background())} }
+	root := m.ctx.Root()
+	return func() tea.Msg { return seededMsg{s, s.Seeded(root)} }
 }
 
 func (m *Model) busy() bool {

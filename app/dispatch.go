@@ -143,13 +143,13 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
-		return tea.Quit
+		return m.exit()
 	}
 	if m.quitting {
 		switch msg.String() {
 		case "y", "Y":
 			if m.quitShown {
-				return tea.Quit
+				return m.exit()
 			}
 			return nil
 		default:
@@ -259,5 +259,13 @@ func (m *Model) quit() tea.Cmd {
 		m.quitting = true
 		return nil
 	}
+	return m.exit()
+}
+
+// exit ends the program, and with it the screens' work: a load, a write
+// or a transaction followed is cancelled rather than left running for no
+// one.
+func (m *Model) exit() tea.Cmd {
+	m.ctx.End()
 	return tea.Quit
 }

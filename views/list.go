@@ -128,7 +128,7 @@ func (l *List[R]) Reload() tea.Cmd {
 	l.busy = true
 	l.Err = nil
 	l.Table.SetLoading(func() string { return "" })
-	return Load(l.Seq, l.Fetch)
+	return Load(l.Ctx, l.Seq, l.Fetch)
 }
 
 func (l *List[R]) Update(msg tea.Msg) tea.Cmd {

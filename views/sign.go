@@ -71,7 +71,7 @@ func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wal
 	s.review.Styles = ctx.Styles
 	session, rec := ctx.Session, ctx.Recorder
 	op := ops[len(ops)-1] // claim, stake
-	return s, Load(seq, func(c context.Context) (built, error) {
+	return s, Load(ctx, seq, func(c context.Context) (built, error) {
 		if err := session.NeedChain("signing"); err != nil {
 			return built{}, err
 		}
@@ -222,7 +222,7 @@ func (s *signing) send() tea.Cmd {
 	s.stage = signSending
 	rec, chain := s.ctx.Recorder, s.ctx.Session.Chain
 	b := act.Batch{Subject: s.subject, Ops: s.ops, Drafts: s.drafts}
-	return Load(s.seq, func(ctx context.Context) (sent, error) {
+	return Load(s.ctx, s.seq, func(ctx context.Context) (sent, error) {
 		signed, err := rec.Sign(b, signer)
 		if err != nil {
 			return sent{}, err

@@ -163,7 +163,7 @@ func (s *stakes) reloadWhole() tea.Cmd {
 	s.arrived, s.bins = 0, widget.Bins{}
 	s.Table.SetLoading(func() string { return "" })
 	var cmd tea.Cmd
-	s.feed, cmd = startFeed(s.Seq, s.source, api.StakesRequest{StakingPoolID: s.pool.ID})
+	s.feed, cmd = startFeed(s.Ctx.Root(), s.Seq, s.source, api.StakesRequest{StakingPoolID: s.pool.ID})
 	s.refreshLine()
 	return cmd
 }

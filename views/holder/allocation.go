@@ -123,7 +123,7 @@ func (a *allocation) lookup(id string) tea.Cmd {
 	a.busy, a.looking = true, id
 	s, j := a.ctx.Session, a.ctx.Journal
 	now := a.ctx.Now()
-	return views.Load(a.seq, func(c context.Context) (*wallet.Verification, error) {
+	return views.Load(a.ctx, a.seq, func(c context.Context) (*wallet.Verification, error) {
 		p, err := s.API.MerkleProof(c, id)
 		if err != nil {
 			return nil, err

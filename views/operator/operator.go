@@ -108,7 +108,7 @@ func Reopen(ctx *views.Context, action, write string, body []byte, at time.Time)
 	o.req, o.body, o.pretty = req, body, views.PrettyBody(body)
 	o.rewrap()
 	o.state, o.sentAt = stageUnknown, at
-	o.outcome.Reopen(ctx.Recorder, act.Sent{Op: act.OpTransaction, Ref: action, Write: write, Body: body})
+	o.outcome.Reopen(ctx, act.Sent{Op: act.OpTransaction, Ref: action, Write: write, Body: body})
 	o.unknownErr = fmt.Errorf("as the journal recorded at %s", at.UTC().Format("15:04:05 MST on 2 Jan 2006"))
 	o.fitScroll()
 	return o

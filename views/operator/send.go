@@ -79,7 +79,7 @@ func (o *operator) send() tea.Cmd {
 	o.general, o.hint = "", ""
 	o.sentAt = o.ctx.Now()
 	req, sess, rec := o.req, o.ctx.Session, o.ctx.Recorder
-	return o.sending.Start(func(c context.Context) (*api.TransactionsResult, error) {
+	return o.sending.Start(o.ctx, func(c context.Context) (*api.TransactionsResult, error) {
 		return rec.CreateTransaction(c, sess.API, req)
 	})
 }
@@ -97,7 +97,7 @@ func (o *operator) sent(answer *views.Answer[*api.TransactionsResult]) tea.Cmd {
 	if written, lost := answer.Lost(act.Sent{Op: act.OpTransaction, Ref: o.action, Body: o.body}); lost {
 		defer o.fitScroll()
 		o.state, o.unknownErr = stageUnknown, answer.Err
-		return o.outcome.Lost(o.ctx.Recorder, written)
+		return o.outcome.Lost(o.ctx, written)
 	}
 	o.state = stageForm
 	o.general = "Not created: " + sanitize.Line(answer.Err.Error())

@@ -80,7 +80,7 @@ func (s *schedule) confirmed(msg widget.ConfirmMsg) tea.Cmd {
 func (s *schedule) send() tea.Cmd {
 	s.state, s.hint = stageSending, ""
 	req, rec, client := s.reviewed, s.ctx.Recorder, s.ctx.Session.API
-	return s.sending.Start(func(c context.Context) (*api.Schedule, error) {
+	return s.sending.Start(s.ctx, func(c context.Context) (*api.Schedule, error) {
 		return rec.CreateSchedule(c, client, req)
 	})
 }
@@ -136,7 +136,7 @@ func (s *schedule) answered(answer *views.Answer[*api.Schedule]) tea.Cmd {
 		// when it can tell.
 		s.state = stageUnknown
 		s.lostNote = "No answer came for this schedule. Checking whether the service applied it…"
-		check := s.outcome.Lost(s.ctx.Recorder, written)
+		check := s.outcome.Lost(s.ctx, written)
 		s.layout()
 		return tea.Batch(check, s.reloadList())
 	case ve != nil && ve.Remote:
