@@ -59,6 +59,8 @@ type Profile struct {
 	MaxNativeFee string `toml:"max_native_fee"`
 	// TokenNames name the tokens for people, by token id (see TokenName).
 	TokenNames map[string]TokenName `toml:"token_names"`
+	// Refresh is how often the dashboard reads its data again.
+	Refresh Refresh `toml:"refresh"`
 
 	// Name is the profile's key in the file.
 	Name string `toml:"-"`
