@@ -41,6 +41,11 @@ type List[R any] struct {
 
 	Seq  int
 	busy bool
+	// refreshing is a quiet reload on its way (RefreshMsg): the rows stay
+	// on show, and the dashboard does not count it as work to lose.
+	refreshing bool
+	// fresh is how old the rows on show are.
+	fresh Freshness
 	// held are keys pressed while a new filter was being applied: they
 	// act on the rows it shows, once it has, so that enter right after
 	// the filter's enter opens the first match, not the row the cursor
@@ -125,11 +130,25 @@ func (l *List[R]) Reload() tea.Cmd {
 		return nil
 	}
 	l.Seq = NextSeq()
-	l.busy = true
+	l.busy, l.refreshing = true, false
 	l.Err = nil
 	l.Table.SetLoading(func() string { return "" })
 	return Load(l.Ctx, l.Seq, l.Fetch)
 }
+
+// refresh reads the rows again quietly, unless a read is on its way or
+// there are no rows to keep on show (a failed load waits for r).
+func (l *List[R]) refresh() tea.Cmd {
+	if l.Fetch == nil || l.busy || l.refreshing || l.Err != nil {
+		return nil
+	}
+	l.Seq = NextSeq()
+	l.refreshing = true
+	return Load(l.Ctx, l.Seq, l.Fetch)
+}
+
+// Freshness says how old the rows on show are.
+func (l *List[R]) Freshness() Freshness { return l.fresh }
 
 func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
@@ -137,8 +156,14 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 		if msg.Seq != l.Seq {
 			return nil // an answer to an older request
 		}
-		l.busy = false
+		quiet := l.refreshing
+		l.busy, l.refreshing = false, false
 		var warn RowsWarning
+		if msg.Err != nil && !errors.As(msg.Err, &warn) && quiet {
+			// The rows on show stay, marked stale in the header.
+			l.fresh.Stale = msg.Err
+			return nil
+		}
 		if msg.Err != nil && !errors.As(msg.Err, &warn) {
 			// Not an empty list: the table's place says what failed (the
 			// status line belongs to the screen on show, which may be
@@ -147,6 +172,7 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 			l.Table.SetLoading(nil)
 			return nil
 		}
+		l.fresh = Freshness{At: l.Ctx.Now()}
 		rows := msg.Value
 		if l.Loaded != nil {
 			rows = l.Loaded(rows)
@@ -156,6 +182,11 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 			return tea.Batch(cmd, func() tea.Msg { return widget.StatusMsg{Text: l.title + ": " + string(warn), Error: true} })
 		}
 		return cmd
+	case RefreshMsg:
+		if msg.Chain {
+			return nil // the service's list: its own rhythm
+		}
+		return l.refresh()
 	case tea.KeyMsg:
 		if l.Table.EditingFilter() {
 			break
