@@ -56,6 +56,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case profileOpened:
 		return m, m.profileSwitched(msg)
+	case refreshTick:
+		return m, m.refresh(msg)
 	case seededMsg:
 		if msg.session != m.seeding {
 			return m, nil
@@ -227,6 +229,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.open(holder.NewUnlock(m.ctx))
 	case key.Matches(msg, m.keys.Lock):
 		return m.lock()
+	case key.Matches(msg, m.keys.Pause):
+		return m.togglePause()
 	}
 	for i, k := range m.keys.Tabs {
 		if key.Matches(msg, k) {

@@ -171,7 +171,7 @@ func (m *Model) profileSwitched(msg profileOpened) tea.Cmd {
 	for _, stack := range m.stacks {
 		cmds = append(cmds, tag(stack[0], stack[0].Init()))
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, m.armRefresh())...)
 }
 
 // track keeps count of the transactions followed until they are final:

@@ -1,0 +1,90 @@
+package app
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	clk "allot/internal/clock"
+	"allot/internal/session"
+	"allot/views/widget"
+)
+
+// contractsRead counts the contracts listings the session asked for.
+func contractsRead(s *session.Session) int {
+	n := 0
+	for _, x := range s.Requests.All() {
+		if x.Op == "contracts" && x.Attempt == 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestRefreshOnTheClock: the screen on show reads its list again when the
+// profile's period has passed on the dashboard's clock (moved by the test,
+// never slept on), and the header says how old its rows are.
+func TestRefreshOnTheClock(t *testing.T) {
+	s := newSession(t)
+	fake := clk.NewFake(clock)
+	m := New(s, Options{Clock: fake, Clipboard: widget.Clipboard{Out: io.Discard}})
+	f := &flow{t: t, s: s, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f.wait("Team & Advisors Vesting").wait("updated 0s ago")
+	before := contractsRead(s)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := fake.BlockUntil(ctx, 2); err != nil { // the chain's and the lists' rhythms
+		t.Fatal(err)
+	}
+	f.mark = f.seen.Len()
+	fake.Advance(20 * time.Second)
+	f.wait("updated 20s ago")
+	if n := contractsRead(s); n != before {
+		t.Fatalf("the contracts were read again before their 30s: %d reads, %d before", n, before)
+	}
+	f.mark = f.seen.Len()
+	fake.Advance(10 * time.Second)
+	f.wait("updated 0s ago")
+	if contractsRead(s) == before {
+		t.Fatal("the header says the rows are new, and the contracts were not read again")
+	}
+	f.quit()
+}
+
+// TestPauseDropsTheTicks: p pauses the refresh (a tick that comes then
+// asks no screen to read again, nor waits for the next), and resumes it,
+// reading the screen on show again at once; the help lists p.
+func TestPauseDropsTheTicks(t *testing.T) {
+	s := newSession(t)
+	m := New(s, Options{Clock: clk.NewFake(clock), Clipboard: widget.Clipboard{Out: io.Discard}})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
+	tick := refreshTick{gen: m.refreshGen}
+	if m.refresh(tick) == nil {
+		t.Fatal("a tick of the current rhythm asked nothing")
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")})
+	if !m.refreshPaused || !strings.Contains(m.View(), "refresh paused") {
+		t.Fatalf("p did not pause:\n%s", m.View())
+	}
+	if m.refresh(refreshTick{gen: m.refreshGen}) != nil || m.refresh(tick) != nil {
+		t.Fatal("a tick while paused asked the screen to read again")
+	}
+	_, resume := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")})
+	if m.refreshPaused || resume == nil {
+		t.Fatal("p did not resume")
+	}
+	if m.refresh(tick) != nil {
+		t.Fatal("a tick armed before the pause still counts")
+	}
+	m.showHelp = true
+	m.fillPage()
+	if !strings.Contains(m.fullHelp(), "pause or resume the refresh") {
+		t.Fatal("the help does not list p")
+	}
+}
