@@ -150,6 +150,13 @@ func (l *List[R]) refresh() tea.Cmd {
 // Freshness says how old the rows on show are.
 func (l *List[R]) Freshness() Freshness { return l.fresh }
 
+// Refreshed says the rows on show were read just now, for a screen whose
+// rows are pushed.
+func (l *List[R]) Refreshed() { l.fresh = Freshness{At: l.Ctx.Now()} }
+
+// MarkStale says a refresh failed for err: the rows on show stay.
+func (l *List[R]) MarkStale(err error) { l.fresh.Stale = err }
+
 func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case Loaded[[]R]:

@@ -36,6 +36,10 @@ type stakes struct {
 	finding bool
 
 	feed    *stakeFeed // the pool's stakes being read; nil once read
+	// quiet is a refresh's read behind the rows on show, numbered
+	// quietSeq (stakes_refresh.go).
+	quiet    *stakeFeed
+	quietSeq int
 	arrived int        // rows of the pool arrived so far
 	// expect is how many stakes the answer announced, else how many the
 	// pool had at the last complete load, to say how far a load is; 0
@@ -158,6 +162,10 @@ func (s *stakes) reloadWhole() tea.Cmd {
 	if s.feed != nil {
 		s.feed.cancel()
 	}
+	if s.quiet != nil {
+		s.quiet.cancel()
+		s.quiet = nil
+	}
 	s.Seq = views.NextSeq()
 	s.Err, s.broke, s.sums = nil, nil, nil
 	s.arrived, s.bins = 0, widget.Bins{}
@@ -202,6 +210,7 @@ func (s *stakes) take(msg stakesArrived) tea.Cmd {
 	case msg.err != nil:
 		s.broke = msg.err
 	default:
+		s.Refreshed()
 		s.sums, s.total = msg.sums, msg.total
 		s.expect = s.arrived
 		if s.arrived == 0 && s.wallet == "" {
@@ -297,10 +306,18 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 		}
 		return s.found(msg)
 	case stakesArrived:
+		if msg.seq == s.quietSeq && s.quiet != nil {
+			return s.takeQuiet(msg)
+		}
 		if msg.seq != s.Seq {
 			return nil
 		}
 		return s.take(msg)
+	case views.RefreshMsg:
+		if msg.Chain {
+			return nil // the service's list: its own rhythm
+		}
+		return s.refresh()
 	case views.Loaded[walletStakes]:
 		if msg.Seq != s.walletSeq {
 			return nil
