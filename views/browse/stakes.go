@@ -36,10 +36,6 @@ type stakes struct {
 	finding bool
 
 	feed    *stakeFeed // the pool's stakes being read; nil once read
-	// quiet is a refresh's read behind the rows on show, numbered
-	// quietSeq (stakes_refresh.go).
-	quiet    *stakeFeed
-	quietSeq int
 	arrived int        // rows of the pool arrived so far
 	// expect is how many stakes the answer announced, else how many the
 	// pool had at the last complete load, to say how far a load is; 0
@@ -57,6 +53,11 @@ type stakes struct {
 	walletSeq  int
 	walletN    int
 	walletBusy bool // a wallet's stakes are asked for
+
+	// quiet is a refresh's read behind the rows on show, numbered
+	// quietSeq (stakes_refresh.go).
+	quiet    *stakeFeed
+	quietSeq int
 
 	histogram bool
 	// shown is the histogram of the stakes the table shows, for the
