@@ -3,13 +3,15 @@ package views
 import (
 	"context"
 	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // The screens' work lives as long as the profile they show: a load, a
-// write on its way, a transaction followed, all run under the Context's
-// root, which the dashboard ends when the user quits or switches profile,
-// so that nothing keeps a connection, a goroutine or a chain's session
-// busy for a screen no one sees.
+// transaction followed, a lookup, all run under the Context's root,
+// which the dashboard ends when the user quits or switches profile, so
+// that nothing keeps a connection, a goroutine or a chain's session busy
+// for a screen no one sees. A write is the exception (Write).
 
 // How long a screen's work may take. Each bounds one kind of work under
 // the root; the client has its own timeout per request on top.
@@ -55,4 +57,23 @@ func (c *Context) Root() context.Context {
 // Bound is the root bounded by d, for one piece of work.
 func (c *Context) Bound(d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(c.Root(), d)
+}
+
+// Write runs a write off the UI goroutine as Load runs a read, but
+// detached from the root: quitting or switching profile does not cut it
+// off. Cut off once sent, a write's outcome becomes unknown when it would
+// have had one (applied, refused); left alone it ends with its answer,
+// journaled, within RequestTimeout. Quitting asks first while one runs.
+func Write[T any](seq int, fn func(context.Context) (T, error)) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := writeContext()
+		defer cancel()
+		v, err := fn(ctx)
+		return Loaded[T]{Seq: seq, Value: v, Err: err}
+	}
+}
+
+// writeContext is a write's: its own time, no root.
+func writeContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), RequestTimeout)
 }

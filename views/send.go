@@ -31,16 +31,16 @@ type Answer[T any] struct {
 }
 
 // Start sends through call (a Recorder workflow, which journals the
-// write), under ctx's root; an earlier send's answer is dropped from then
-// on.
-func (s *Sending[T]) Start(ctx *Context, call func(context.Context) (T, error)) tea.Cmd {
+// write), detached from the screens' root (see Write); an earlier send's
+// answer is dropped from then on.
+func (s *Sending[T]) Start(call func(context.Context) (T, error)) tea.Cmd {
 	if s.spin.Spinner.Frames == nil {
 		s.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	}
 	s.seq, s.on = NextSeq(), true
-	seq, root := s.seq, ctx.Root()
+	seq := s.seq
 	send := func() tea.Msg {
-		c, cancel := context.WithTimeout(root, RequestTimeout)
+		c, cancel := writeContext()
 		defer cancel()
 		v, err := call(c)
 		return Answer[T]{seq: seq, Value: v, Err: err}

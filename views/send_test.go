@@ -14,9 +14,9 @@ import (
 // answer is dropped.
 func TestSendingEnds(t *testing.T) {
 	var s Sending[int]
-	s.Start(&Context{}, func(context.Context) (int, error) { return 0, nil })
+	s.Start(func(context.Context) (int, error) { return 0, nil })
 	stale := Answer[int]{seq: s.seq, Value: 1}
-	s.Start(&Context{}, func(context.Context) (int, error) { return 0, nil })
+	s.Start(func(context.Context) (int, error) { return 0, nil })
 	if a, _ := s.Update(stale); a != nil || !s.Busy() {
 		t.Fatal("an earlier send's answer was taken")
 	}

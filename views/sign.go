@@ -222,7 +222,7 @@ func (s *signing) send() tea.Cmd {
 	s.stage = signSending
 	rec, chain := s.ctx.Recorder, s.ctx.Session.Chain
 	b := act.Batch{Subject: s.subject, Ops: s.ops, Drafts: s.drafts}
-	return Load(s.ctx, s.seq, func(ctx context.Context) (sent, error) {
+	return Write(s.seq, func(ctx context.Context) (sent, error) {
 		signed, err := rec.Sign(b, signer)
 		if err != nil {
 			return sent{}, err

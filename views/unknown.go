@@ -167,7 +167,7 @@ func (w *LostWrite) send() tea.Cmd {
 	w.outcome.Resent()
 	w.hint = ""
 	resend, rec := w.Resend, w.ctx.Recorder
-	cmd := w.sending.Start(w.ctx, func(c context.Context) ([]string, error) { return resend(c, rec) })
+	cmd := w.sending.Start(func(c context.Context) ([]string, error) { return resend(c, rec) })
 	w.fit() // the spinner is below the body
 	return cmd
 }

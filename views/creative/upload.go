@@ -180,7 +180,7 @@ func (c *creative) register(up *api.UploadURL) tea.Cmd {
 	c.hint = ""
 	ref, req := c.file.Name, c.registration(up)
 	rec, client := c.ctx.Recorder, c.ctx.Session.API
-	return c.registering.Start(c.ctx, func(ctx context.Context) (*api.Creative, error) {
+	return c.registering.Start(func(ctx context.Context) (*api.Creative, error) {
 		return rec.RegisterCreative(ctx, client, ref, req)
 	})
 }

@@ -198,7 +198,7 @@ func (c *claim) send() tea.Cmd {
 	rec, client, root := c.Ctx.Recorder, c.Ctx.Session.API, c.Ctx.Root()
 	c.Working = "Sending the claim request"
 	c.Seq = views.NextSeq()
-	return views.Load(c.Ctx, c.Seq, func(ctx context.Context) (*api.ClaimResult, error) {
+	return views.Write(c.Seq, func(ctx context.Context) (*api.ClaimResult, error) {
 		res, err := rec.RequestClaim(ctx, client, id, req)
 		var unknown *act.UnknownError
 		if errors.As(err, &unknown) {

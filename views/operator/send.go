@@ -79,7 +79,7 @@ func (o *operator) send() tea.Cmd {
 	o.general, o.hint = "", ""
 	o.sentAt = o.ctx.Now()
 	req, sess, rec := o.req, o.ctx.Session, o.ctx.Recorder
-	return o.sending.Start(o.ctx, func(c context.Context) (*api.TransactionsResult, error) {
+	return o.sending.Start(func(c context.Context) (*api.TransactionsResult, error) {
 		return rec.CreateTransaction(c, sess.API, req)
 	})
 }

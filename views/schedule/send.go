@@ -80,7 +80,7 @@ func (s *schedule) confirmed(msg widget.ConfirmMsg) tea.Cmd {
 func (s *schedule) send() tea.Cmd {
 	s.state, s.hint = stageSending, ""
 	req, rec, client := s.reviewed, s.ctx.Recorder, s.ctx.Session.API
-	return s.sending.Start(s.ctx, func(c context.Context) (*api.Schedule, error) {
+	return s.sending.Start(func(c context.Context) (*api.Schedule, error) {
 		return rec.CreateSchedule(c, client, req)
 	})
 }
