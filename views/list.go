@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -46,6 +47,10 @@ type List[R any] struct {
 	refreshing bool
 	// fresh is how old the rows on show are.
 	fresh Freshness
+	// prints are the rows' fingerprints at the last load, to tell the
+	// rows a refresh changed (refresh.go).
+	prints      map[string]string
+	markedUntil time.Time // the marks' end; zero: none
 	// held are keys pressed while a new filter was being applied: they
 	// act on the rows it shows, once it has, so that enter right after
 	// the filter's enter opens the first match, not the row the cursor
@@ -184,6 +189,7 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 		if l.Loaded != nil {
 			rows = l.Loaded(rows)
 		}
+		l.markChanged(rows, quiet)
 		cmd := l.SetRows(rows)
 		if warn != "" {
 			return tea.Batch(cmd, func() tea.Msg { return widget.StatusMsg{Text: l.title + ": " + string(warn), Error: true} })
@@ -326,6 +332,7 @@ func (l *List[R]) failed() string {
 }
 
 func (l *List[R]) View() string {
+	l.unmarkOld()
 	if l.Err != nil {
 		return l.failed()
 	}

@@ -59,12 +59,27 @@ func TestRefreshKeepsThePlace(t *testing.T) {
 	if got := l.Freshness(); !got.At.Equal(now) {
 		t.Fatalf("freshness %+v, want read at %v", got, now)
 	}
+	// The new rows are marked for a moment; the others not.
+	view := l.View()
+	for _, name := range []string{"almond", "avocado2"} {
+		if !strings.Contains(view, "• "+name) {
+			t.Errorf("%s, new, is not marked:\n%s", name, view)
+		}
+	}
+	if strings.Contains(view, "• apple") || strings.Contains(view, "• banana") {
+		t.Errorf("a row that did not change is marked:\n%s", view)
+	}
+	now = now.Add(5 * time.Second)
+	if view := l.View(); strings.Contains(view, "•") {
+		t.Errorf("the marks outlived their moment:\n%s", view)
+	}
 
 	// A failed refresh: the rows stay, marked stale.
 	fail = errors.New("service down")
 	rows = nil
+	read := now.Add(-5 * time.Second) // the last refresh that succeeded
 	run(t, l, l.Update(views.RefreshMsg{}))
-	if got := l.Freshness(); got.Stale == nil || !got.At.Equal(now) {
+	if got := l.Freshness(); got.Stale == nil || !got.At.Equal(read) {
 		t.Fatalf("after a failed refresh: %+v", got)
 	}
 	if v := l.View(); !strings.Contains(v, "apricot") || strings.Contains(v, "Could not load") {
