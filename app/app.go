@@ -14,7 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	clk "allot/internal/clock" // "clock" is the tests' fixed time
+	timesource "allot/internal/clock"
 	"allot/internal/journal"
 	"allot/internal/sanitize"
 	"allot/internal/session"
@@ -39,7 +39,7 @@ type Options struct {
 	Now func() time.Time
 	// Clock is the dashboard's time, read and waited on (a countdown);
 	// nil is the wall clock. Now, when nil, reads it.
-	Clock     clk.Clock
+	Clock     timesource.Clock
 	Clipboard widget.Clipboard
 	Switch    session.Switch // the other profiles; none in tests unless set
 }

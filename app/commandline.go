@@ -27,6 +27,7 @@ var commands = []struct{ name, args, help string }{
 	{"pools", "", "the staking pools of the token"},
 	{"stakes", "POOL", "the stakes of a pool (id or name; tab completes)"},
 	{"alloc", "ID", "look up an allocation (tab completes recent ones)"},
+	{"upcoming", "", "the unlocks ahead of the allocations you follow (f on an allocation)"},
 	{"transactions", "", "transactions created on this machine"},
 	{"requests", "", "the request inspector"},
 	{"token", "ID|NAME", "switch token (id, or name or symbol; tab completes)"},
@@ -197,6 +198,8 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		}
 		cmd := m.switchTab(tabAllocation)
 		return tea.Batch(cmd, m.top().Update(holder.LookupMsg{ID: args[0]}))
+	case "upcoming":
+		return m.open(holder.NewUpcoming(m.ctx))
 	case "stakes":
 		if rest == "" {
 			return m.fail("command", errors.New(":stakes takes a pool id or name (tab completes)"))

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"allot/internal/act"
+	"allot/internal/clock"
 	"allot/internal/sanitize"
 	"allot/internal/session"
 )
@@ -30,6 +31,9 @@ const (
 	ExitUsage     = 2
 	ExitCheckFail = 3 // a verification ran and a check failed
 	ExitUnchecked = 4 // a verification could not run every check; none failed
+	// ExitClaimable: allot watch --once found something to claim above
+	// its threshold.
+	ExitClaimable = 10
 )
 
 // IO is where a command reads and writes; tests replace all three.
@@ -62,6 +66,9 @@ type env struct {
 	// stderrTerminal: stderr is a terminal, where a long scan's progress
 	// is worth printing.
 	stderrTerminal bool
+	// clock is what a watch waits on; nil is the wall clock. Tests move
+	// a fake one.
+	clock clock.Clock
 }
 
 func (e *env) session(ctx context.Context) (*session.Session, error) {
@@ -110,6 +117,12 @@ func (c checkFailed) Error() string { return c.msg }
 type checkNotRun struct{ msg string }
 
 func (c checkNotRun) Error() string { return c.msg }
+
+// exitStatus ends a command with a status of its own and nothing more
+// to say: what it found is in its output (allot watch --once).
+type exitStatus struct{ code int }
+
+func (s exitStatus) Error() string { return fmt.Sprintf("exit status %d", s.code) }
 
 // Dashboard runs the interactive program on the session open opens, and
 // closes it; sw opens the configuration's other profiles.
@@ -205,9 +218,12 @@ func report(stderr io.Writer, err error) int {
 	var usage usageError
 	var check checkFailed
 	var notRun checkNotRun
+	var status exitStatus
 	switch {
 	case err == nil || errors.Is(err, flag.ErrHelp):
 		return ExitOK
+	case errors.As(err, &status):
+		return status.code
 	case errors.As(err, &usage):
 		fmt.Fprintln(stderr, "allot: "+sanitize.Line(usage.msg))
 		switch {

@@ -26,6 +26,10 @@ var commands = []command{
 	// What happened to an allocation on chain, or a wallet's claims:
 	// history.go.
 	historyCommand,
+	// The unlocks ahead of followed allocations, and a watch of them:
+	// upcoming.go, watch.go.
+	upcomingCommand,
+	watchCommand,
 	// Claim an allocation, and with --sign sign and send the claim:
 	// claim.go, over the signing flow of sign.go.
 	claimCommand,

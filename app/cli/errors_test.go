@@ -47,6 +47,8 @@ func TestErrorsNameTheirCommand(t *testing.T) {
 		"proof":           {[]string{"proof"}, "takes one allocation id, or --file", ExitUsage},
 		"claim":           {[]string{"claim"}, "takes one allocation id", ExitUsage},
 		"history":         {[]string{"history"}, "takes one allocation id, or --wallet ADDR", ExitUsage},
+		"upcoming":        {[]string{"upcoming", "--days", "0"}, "--days 0: give 1 to 3660", ExitUsage},
+		"watch":           {[]string{"watch", "--threshold", "x"}, `--threshold: invalid amount: "x" is not a decimal amount`, ExitUsage},
 		"signin":          {[]string{"signin"}, "--account ADDR is required", ExitUsage},
 		"submission":      {[]string{"submission", "x"}, `takes no arguments, got "x"`, ExitUsage},
 		"stake":           {[]string{"stake"}, "--pool ID is required", ExitUsage},

@@ -164,6 +164,9 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 				"proof":           {{fx.AllocationIDs[0]}, {fx.AllocationIDs[0], "-o", "json"}, {fx.AllocationIDs[0], "--verify"}},
 				"claim":           {{fx.AllocationIDs[0], "--sender", w0.Address}, {fx.AllocationIDs[0], "--sender", w0.Address, "-o", "json"}, {fx.AllocationIDs[0], "--sign", "--account", w0.Address, "--keystore", ks}},
 				"humanity":        {{w0.Address}, {w0.Address, "-o", "json"}},
+				"history":         {{fx.AllocationIDs[0]}, {fx.AllocationIDs[0], "-o", "json"}, {fx.AllocationIDs[0], "-o", "csv"}},
+				"upcoming":        {{fx.AllocationIDs[0]}, {fx.AllocationIDs[0], "-o", "json"}, {fx.AllocationIDs[0], "-o", "csv"}, {fx.AllocationIDs[0], "--ics", filepath.Join(dir, "u.ics")}},
+				"watch":           {{fx.AllocationIDs[0], "--once"}, {fx.AllocationIDs[0], fx.AllocationIDs[1], "--once", "--threshold", "1"}},
 				"tx initialize":   {{"--contract", fx.ContractIDs[0], "--admin-wallet", fx.AdminWalletIDs[0]}},
 				"tx start":        {{"--contract", fx.ContractIDs[0], "--token", fx.TokenIDs[0], "--allocation", fx.AllocationIDs[0]}},
 				"tx fund":         {{"--token", fx.TokenIDs[0], "--item", fx.AllocationIDs[0] + "=1"}, {"--token", fx.TokenIDs[0], "--item", fx.AllocationIDs[0] + "=1", "-o", "json"}},
@@ -196,6 +199,13 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 					assertInert(t, strings.Join(full, " ")+": stdout", r.stdout)
 					assertInert(t, strings.Join(full, " ")+": stderr", r.stderr)
 				}
+			}
+			// The calendar a user imports is as inert as the terminal's
+			// output.
+			if ics, err := os.ReadFile(filepath.Join(dir, "u.ics")); err != nil {
+				t.Errorf("upcoming --ics: %v", err)
+			} else {
+				assertInert(t, "upcoming --ics", string(ics))
 			}
 		})
 	}

@@ -61,10 +61,18 @@ type Profile struct {
 	TokenNames map[string]TokenName `toml:"token_names"`
 	// Refresh is how often the dashboard reads its data again.
 	Refresh Refresh `toml:"refresh"`
+	// Allocations are allocation ids the user follows in this profile,
+	// beside those followed from the dashboard: `allot upcoming`, `allot
+	// watch` and the Upcoming screen list them.
+	Allocations []string `toml:"allocations"`
 
 	// Name is the profile's key in the file.
 	Name string `toml:"-"`
 }
+
+// MaxAllocations bounds a profile's allocations: each is read from the
+// service and the chain on every check.
+const MaxAllocations = 100
 
 // Duration is a time.Duration written as a Go duration string ("15s").
 type Duration struct{ time.Duration }
@@ -261,6 +269,14 @@ func (p Profile) validate() error {
 	for i, id := range p.Tokens {
 		if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
 			problems = append(problems, fmt.Errorf("tokens[%d]: %q is not a UUID", i, id))
+		}
+	}
+	if len(p.Allocations) > MaxAllocations {
+		problems = append(problems, fmt.Errorf("allocations: %d ids, more than %d", len(p.Allocations), MaxAllocations))
+	}
+	for i, id := range p.Allocations[:min(len(p.Allocations), MaxAllocations)] {
+		if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
+			problems = append(problems, fmt.Errorf("allocations[%d]: %q is not a UUID", i, id))
 		}
 	}
 	if p.Timeout.Duration < 0 {

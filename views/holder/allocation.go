@@ -6,6 +6,7 @@ package holder
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -48,6 +49,10 @@ type allocation struct {
 	// timeline is the allocation's history on chain, shown in the
 	// chart's place (timeline.go).
 	timeline *timeline
+	// count counts down to the next unlock (countdown.go).
+	count countdown
+	// following: the allocation on show is followed (follow.go).
+	following bool
 
 	// refreshing is a quiet verification of the allocation on show on
 	// its way, numbered refreshSeq; fresh says how old the one on show is
@@ -65,7 +70,7 @@ func NewAllocation(ctx *views.Context) views.Screen {
 	in.Placeholder = "allocation id (UUID)"
 	in.CharLimit = 36
 	in.Prompt = "Allocation: "
-	a := &allocation{ctx: ctx, input: in, pick: -1, detail: widget.NewDetail(), timeline: newTimeline(ctx)}
+	a := &allocation{ctx: ctx, input: in, pick: -1, detail: widget.NewDetail(), timeline: newTimeline(ctx), count: countdown{ctx: ctx}}
 	a.recent = ctx.Journal.RecentLookups(ctx.Session.Deployment(), views.MaxRecent)
 	a.demo = demoAllocations(ctx.Session.Fixtures)
 	return a
@@ -222,6 +227,13 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case LookupMsg:
 		return a.lookup(msg.ID)
+	case tickMsg:
+		return a.onTick(msg)
+	case followedMsg:
+		if msg.err == nil && msg.id == a.looking {
+			a.following = msg.on
+		}
+		return followStatus(msg)
 	case views.TxStatusMsg:
 		// A claim mined changes what was withdrawn and what is claimable:
 		// the amounts on show are read again rather than left stale.
@@ -243,12 +255,14 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		// The id remembered is the one asked for: the service's answer
 		// could name any other.
 		a.remember(a.looking)
+		ids, _ := followed(a.ctx)
+		a.following = slices.Contains(ids, a.looking)
 		a.detail.SetFields(verificationFields(msg.Value, a.ctx.Now()))
 		// The verdict replaces whatever an earlier lookup left in the
 		// status line.
 		text := "allocation " + a.looking + ": " + msg.Value.Outcome().String()
 		status := func() tea.Msg { return views.StatusMsg{Text: text, Error: msg.Value.Outcome() == wallet.Fail} }
-		return tea.Batch(status, a.timeline.Lookup(a.looking))
+		return tea.Batch(status, a.timeline.Lookup(a.looking), a.count.start(a.seq, msg.Value))
 	case tea.KeyMsg:
 		if a.input.Focused() {
 			return a.updateInput(msg)
@@ -280,6 +294,13 @@ func (a *allocation) updateKey(msg tea.KeyMsg) tea.Cmd {
 			recipient = v.Standing.Recipient(v.Args.Allocation.OriginalBeneficiary)
 		}
 		return views.Navigate(NewClaim(a.ctx, a.result.Proof.ID, claimable, recipient))
+	case key.Matches(msg, keyFollow) && a.result != nil && !a.busy:
+		if a.following && inProfile(a.ctx, a.looking) {
+			return func() tea.Msg {
+				return views.ErrorMsg{Op: "follow", Err: errors.New("the profile's allocations list it: remove it there to stop following it")}
+			}
+		}
+		return setFollowed(a.ctx, a.looking, !a.following)
 	case a.result != nil && key.Matches(msg, keyHistory, keyHistoryUp, keyHistoryDown):
 		return a.timeline.key(msg)
 	}
@@ -327,7 +348,15 @@ func (a *allocation) updateInput(msg tea.KeyMsg) tea.Cmd {
 
 func (a *allocation) View() string {
 	var b strings.Builder
-	b.WriteString(a.input.View() + "\n")
+	if next := a.count.text(a.ctx.Now()); next != "" && !a.input.Focused() && a.result != nil {
+		// The countdown beside the id: the chart's heading has no room
+		// for it on a narrow chart.
+		line := strings.TrimRight(a.input.View(), " ")
+		b.WriteString(line + sanitize.Truncate("  · "+next, max(a.width-lipgloss.Width(line), 0)))
+	} else {
+		b.WriteString(a.input.View())
+	}
+	b.WriteString("\n")
 	if a.input.Focused() || a.result == nil {
 		a.viewPicks(&b)
 		return b.String()
@@ -349,6 +378,7 @@ func (a *allocation) View() string {
 	case v.Standing != nil && v.Standing.State() != "active":
 		heading += " · " + v.Standing.State() + ": see State"
 	}
+
 	title := a.ctx.Styles.Title.Render(sanitize.Truncate(heading, a.width))
 	if a.wide() {
 		chart := title + "\n" + widget.StepChart(chartPoints, now, a.width-a.width/2-2, a.chartHeight())
@@ -394,7 +424,11 @@ func (a *allocation) ShortHelp() []key.Binding {
 	case a.input.Focused():
 		return []key.Binding{keyLookUp, joined("↑/↓", "pick", keyFillPrev, keyFillNext), keyStopEdit}
 	case a.result != nil:
-		return append(append([]key.Binding{keyClaim, keyEditID, keyNewLookup}, a.detail.ShortHelp()...), a.timeline.keys()...)
+		follow := keyFollow
+		if a.following {
+			follow = keyUnfollow
+		}
+		return append(append([]key.Binding{keyClaim, follow, keyEditID, keyNewLookup}, a.detail.ShortHelp()...), a.timeline.keys()...)
 	case len(a.picks()) > 0:
 		return []key.Binding{keyEditID, joined("↑/↓ enter", "look one up", keyPickPrev, keyPickNext, keyLookUp), keyNewLookup}
 	}

@@ -1,0 +1,18 @@
+package app
+
+import (
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// TestUpcomingCommand: :upcoming opens the Upcoming screen, which with
+// nothing followed offers the demo allocations; f follows the one picked
+// and its unlocks are listed.
+func TestUpcomingCommand(t *testing.T) {
+	s := newSession(t)
+	drive(t, s, 120, 36,
+		step{keys: ":upcoming"}, step{key: tea.KeyEnter, want: "You follow no allocation"},
+		step{keys: "f", want: "Per week, from Monday"},
+	)
+}

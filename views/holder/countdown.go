@@ -1,0 +1,95 @@
+package holder
+
+import (
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/views"
+	"allot/views/widget"
+	"allot/wallet"
+	"allot/wallet/vesting"
+)
+
+// nextHorizon is how far ahead the allocation screen looks for the next
+// unlock: past it, a schedule has none worth counting down to.
+const nextHorizon = 50 * 365 * 24 * time.Hour
+
+// countdown is the allocation screen's count down to the next unlock of
+// the allocation on show. Its tick waits on the context's clock, lands
+// each time the text changes and exactly at the unlock, when the screen
+// computes Unlocked and Claimable again at that time.
+type countdown struct {
+	ctx  *views.Context
+	seq  int // the lookup counted for; a tick of another is dropped
+	next vesting.Unlock
+	ok   bool // there is a next unlock
+}
+
+// tickMsg is a countdown's tick for the lookup seq.
+type tickMsg struct{ seq int }
+
+// start counts down to v's next unlock after v.At.
+func (c *countdown) start(seq int, v *wallet.Verification) tea.Cmd {
+	c.seq, c.ok = seq, false
+	if v == nil || v.Args == nil || v.Unclaimable != nil {
+		return nil
+	}
+	c.next, c.ok = wallet.NextUnlock(*v.Args, v.Standing, v.At, nextHorizon)
+	return c.tick(v.At)
+}
+
+// tick waits until the countdown's text next changes: each second in its
+// last hour, each minute in its last day, each hour before; the last
+// wait ends at the unlock itself.
+func (c *countdown) tick(now time.Time) tea.Cmd {
+	if !c.ok {
+		return nil
+	}
+	left := c.next.At.Sub(now)
+	step := time.Hour
+	switch {
+	case left <= time.Hour:
+		step = time.Second
+	case left <= 24*time.Hour:
+		step = time.Minute
+	}
+	wait := left % step
+	if wait <= 0 {
+		wait = min(step, max(left, time.Second))
+	}
+	seq, after := c.seq, c.ctx.After(wait)
+	return func() tea.Msg {
+		<-after
+		return tickMsg{seq: seq}
+	}
+}
+
+// passed reports whether the next unlock has come by now.
+func (c *countdown) passed(now time.Time) bool { return c.ok && !now.Before(c.next.At) }
+
+// text is "next unlock in 2d 4h: 10%, 1,470.21", or "" when none is
+// ahead.
+func (c *countdown) text(now time.Time) string {
+	if !c.ok {
+		return ""
+	}
+	left := int64(c.next.At.Sub(now).Round(time.Second) / time.Second)
+	return "next unlock in " + widget.FormatDuration(max(left, 1)) + ": " + vesting.FormatPPM(c.next.PPM) + "%, " +
+		widget.FormatAmount(wallet.FormatUnits(c.next.Amount))
+}
+
+// onTick moves the screen's result on when the unlock has passed, and
+// waits for the next change.
+func (a *allocation) onTick(msg tickMsg) tea.Cmd {
+	if msg.seq != a.count.seq || a.result == nil {
+		return nil
+	}
+	now := a.ctx.Now()
+	if !a.count.passed(now) {
+		return a.count.tick(now)
+	}
+	a.result = a.result.AsOf(now)
+	a.detail.SetFields(verificationFields(a.result, now))
+	return a.count.start(a.count.seq, a.result)
+}

@@ -1,0 +1,73 @@
+package holder
+
+import (
+	"context"
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/internal/clock"
+	"allot/internal/session"
+	"allot/views"
+	"allot/views/viewstest"
+	"allot/views/widget"
+	"allot/wallet"
+	"allot/wallet/merkle"
+	"allot/wallet/vesting"
+)
+
+// TestCountdownCrossesAnUnlock: the allocation screen counts down to the
+// next unlock on the context's clock; when the (fake) clock passes it,
+// Unlocked and Claimable change on screen without a key, and the count
+// goes on to the unlock after.
+func TestCountdownCrossesAnUnlock(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	fake := clock.NewFake(t0)
+	ctx := &views.Context{Session: &session.Session{}, Now: fake.Now, Clock: fake, Styles: widget.DefaultStyles()}
+	a := NewAllocation(ctx).(*allocation)
+	d := viewstest.NewDriver(t, a, 120, 36)
+
+	// 4,000 tokens in four daily quarters from 26h ago: one has unlocked,
+	// the next comes in 22h.
+	total := new(big.Int).Mul(big.NewInt(4000), big.NewInt(1e18))
+	data, err := vesting.Encode(vesting.Args{
+		Allocation: vesting.Allocation{ID: "a", OriginalBeneficiary: common.Address{1}, TotalAllocation: total},
+		Schedule: vesting.Schedule{Kind: vesting.Interval, Pieces: []vesting.Piece{
+			{StartDate: uint32(t0.Add(-26 * time.Hour).Unix()), PeriodLength: 86_400, NumberOfPeriods: 4, Percent: 1_000_000}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf := merkle.Leaf(data)
+	v := wallet.VerifyProof(context.Background(), &wallet.Proof{ID: "a", DecodableArgs: data, Hash: &leaf}, wallet.VerifyOptions{Now: t0})
+	// What the vester keeps of it: 400 withdrawn, and it holds plenty.
+	v.Standing = &wallet.Standing{Withdrawn: new(big.Int).Mul(big.NewInt(400), big.NewInt(1e18)), VesterBalance: total, Handlers: []common.Address{{}}}
+	v = v.AsOf(t0)
+
+	a.seq, a.looking = 7, "a"
+	d.Run(a.Update(views.Loaded[*wallet.Verification]{Seq: 7, Value: v}))
+	// Runs of spaces read as one: the labels' column is the pane's.
+	view := func() string { return strings.Join(strings.Fields(ansi.Strip(a.View())), " ") }
+	for _, want := range []string{"next unlock in 22h: 25%, 1,000", "Unlocked now 25% 1,000", "Claimable now 600"} {
+		if !strings.Contains(view(), want) {
+			t.Fatalf("before the unlock, no %q in\n%s", want, view())
+		}
+	}
+
+	wait, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := fake.BlockUntil(wait, 1); err != nil {
+		t.Fatal("the countdown waits on no clock:", err)
+	}
+	fake.Advance(22 * time.Hour)
+	d.Until("Claimable after the unlock", func() bool { return strings.Contains(view(), "Claimable now 1,600") })
+	for _, want := range []string{"Unlocked now 50% 2,000", "next unlock in 1d: 25%, 1,000"} {
+		if !strings.Contains(view(), want) {
+			t.Errorf("after the unlock, no %q in\n%s", want, view())
+		}
+	}
+}

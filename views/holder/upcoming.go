@@ -1,0 +1,276 @@
+package holder
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
+
+	"allot/internal/sanitize"
+	"allot/internal/upcoming"
+	"allot/views"
+	"allot/views/widget"
+	"allot/wallet"
+	"allot/wallet/vesting"
+)
+
+var (
+	keyUpPrev   = key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up"))
+	keyUpNext   = key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down"))
+	keyUpOpen   = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the allocation"))
+	keyUpReload = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "read again"))
+)
+
+// upcomingScreen lists the unlocks of the next upcoming.DefaultDays days
+// of the allocations followed (the profile's allocations and those
+// followed with f), with their totals per week, drawn as bars, and per
+// month. With none followed it offers the allocations looked up lately
+// (and the embedded sandbox's demo ones) to follow with f.
+type upcomingScreen struct {
+	views.Base
+	ctx *views.Context
+
+	ids     []string // followed
+	offered []string // to follow, when none is
+	cursor  int      // in the unlocks, or in offered
+	top     int      // first unlock line drawn
+
+	seq    int
+	busy   bool
+	report *upcoming.Report
+	err    error
+
+	width, height int
+}
+
+// NewUpcoming is the Upcoming screen (:upcoming).
+func NewUpcoming(ctx *views.Context) views.Screen { return &upcomingScreen{ctx: ctx} }
+
+func (u *upcomingScreen) Title() string             { return "Upcoming" }
+func (u *upcomingScreen) Mode() views.Mode          { return views.Mode{Busy: u.busy} }
+func (u *upcomingScreen) SetSize(width, height int) { u.width, u.height = width, height }
+func (u *upcomingScreen) Init() tea.Cmd             { return u.load() }
+func (u *upcomingScreen) FullHelp() [][]key.Binding { return [][]key.Binding{u.ShortHelp()} }
+func (u *upcomingScreen) listed() bool              { return len(u.ids) > 0 }
+
+// unlocks are the unlocks listed; none before the report.
+func (u *upcomingScreen) unlocks() []upcoming.Unlock {
+	if u.report == nil {
+		return nil
+	}
+	return u.report.Unlocks
+}
+
+// load reads the followed allocations' unlocks, or, with none followed,
+// offers some to follow.
+func (u *upcomingScreen) load() tea.Cmd {
+	ids, err := followed(u.ctx)
+	u.ids, u.err, u.cursor, u.top = ids, err, 0, 0
+	if len(ids) == 0 {
+		u.report, u.busy = nil, false
+		u.offered = RecentAllocations(u.ctx)
+		return nil
+	}
+	u.seq, u.busy = views.NextSeq(), true
+	s, now := u.ctx.Session, u.ctx.Now()
+	return views.Load(u.ctx, u.seq, func(c context.Context) (upcoming.Report, error) {
+		return upcoming.Collect(c, s.CheckAllocation, ids, now, upcoming.DefaultDays), nil
+	})
+}
+
+func (u *upcomingScreen) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case views.Loaded[upcoming.Report]:
+		if msg.Seq != u.seq {
+			return nil
+		}
+		u.busy = false
+		u.report = &msg.Value
+		return nil
+	case followedMsg:
+		return tea.Batch(followStatus(msg), u.load())
+	case tea.KeyMsg:
+		return u.key(msg)
+	}
+	return nil
+}
+
+func (u *upcomingScreen) key(msg tea.KeyMsg) tea.Cmd {
+	n := len(u.unlocks())
+	if !u.listed() {
+		n = len(u.offered)
+	}
+	switch {
+	case key.Matches(msg, keyUpPrev):
+		u.cursor = max(u.cursor-1, 0)
+	case key.Matches(msg, keyUpNext):
+		u.cursor = max(min(u.cursor+1, n-1), 0)
+	case key.Matches(msg, keyUpReload) && !u.busy:
+		return u.load()
+	case key.Matches(msg, keyFollow) && !u.listed() && u.cursor < len(u.offered):
+		return setFollowed(u.ctx, u.offered[u.cursor], true)
+	case key.Matches(msg, keyUnfollow) && u.listed() && u.cursor < n:
+		id := u.unlocks()[u.cursor].Allocation
+		if inProfile(u.ctx, id) {
+			return func() tea.Msg {
+				return views.ErrorMsg{Op: "follow", Err: fmt.Errorf("the profile's allocations list %s: remove it there to stop following it", id)}
+			}
+		}
+		return setFollowed(u.ctx, id, false)
+	case key.Matches(msg, keyUpOpen) && u.listed() && u.cursor < n:
+		a := NewAllocation(u.ctx).(*allocation)
+		return tea.Batch(views.Navigate(a), a.lookup(u.unlocks()[u.cursor].Allocation))
+	}
+	return nil
+}
+
+func (u *upcomingScreen) ShortHelp() []key.Binding {
+	if !u.listed() {
+		return []key.Binding{joined("↑/↓", "pick", keyUpPrev, keyUpNext), keyFollow}
+	}
+	return []key.Binding{joined("↑/↓", "move", keyUpPrev, keyUpNext), keyUpOpen, keyUnfollow, keyUpReload}
+}
+
+func (u *upcomingScreen) View() string {
+	muted := u.ctx.Styles.Muted
+	var b strings.Builder
+	if u.err != nil {
+		b.WriteString(views.FailStyle.Render(sanitize.Truncate(u.err.Error(), u.width)) + "\n")
+	}
+	if !u.listed() {
+		b.WriteString("You follow no allocation. Follow one with f on its Allocation screen, or list\n" +
+			"allocations = [\"ID\"] in the profile; its unlocks of the next " + fmt.Sprint(upcoming.DefaultDays) + " days show here.\n")
+		if len(u.offered) > 0 {
+			what := "Looked up lately"
+			if u.ctx.Session.Fixtures != nil {
+				what += ", then the sandbox's demo allocations"
+			}
+			b.WriteString("\n" + muted.Render(what+" (f follows the one picked):") + "\n")
+		}
+		for i, id := range u.offered {
+			marker := "  "
+			if i == u.cursor {
+				marker = "▶ "
+			}
+			line := marker + sanitize.Line(id)
+			if state := demoState(u.ctx.Session.Fixtures, id); state != "" {
+				line += "  " + muted.Render(state)
+			}
+			b.WriteString(line + "\n")
+		}
+		return b.String()
+	}
+	if u.report == nil {
+		b.WriteString(muted.Render(fmt.Sprintf("Reading the unlocks of %d followed allocations…", len(u.ids))) + "\n")
+		return b.String()
+	}
+	r := u.report
+	b.WriteString(u.ctx.Styles.Title.Render(sanitize.Truncate(fmt.Sprintf("Unlocks of the next %d days · %d followed · from %s",
+		upcoming.DefaultDays, len(u.ids), r.From.Format("2006-01-02 15:04 UTC")), u.width)) + "\n")
+	notes := u.notes()
+	chart := u.chart()
+	rows := max(u.height-2-len(notes)-len(chart), 3)
+	b.WriteString(u.list(rows))
+	for _, line := range chart {
+		b.WriteString(line + "\n")
+	}
+	for _, n := range notes {
+		b.WriteString(muted.Render(sanitize.Truncate(n, u.width)) + "\n")
+	}
+	return b.String()
+}
+
+// list draws rows lines of unlocks, the cursor's among them.
+func (u *upcomingScreen) list(rows int) string {
+	list := u.unlocks()
+	if len(list) == 0 {
+		return u.ctx.Styles.Muted.Render("No unlock ahead in this window.") + "\n"
+	}
+	rows--
+	u.top = min(max(u.top, u.cursor-rows+1), u.cursor)
+	var b strings.Builder
+	b.WriteString(u.ctx.Styles.Muted.Render(sanitize.Truncate(fmt.Sprintf("%-16s  %-8s  %-36s  %9s  %s", "WHEN (UTC)", "IN", "ALLOCATION", "PERCENT", "AMOUNT"), u.width)) + "\n")
+	for i := u.top; i < len(list) && i < u.top+rows; i++ {
+		x := list[i]
+		line := fmt.Sprintf("%s  %-8s  %s  %8s%%  %s", x.At.UTC().Format("2006-01-02 15:04"),
+			widget.FormatDuration(int64(x.At.Sub(u.report.From).Seconds())), x.Allocation,
+			vesting.FormatPPM(x.PPM), widget.FormatAmount(wallet.FormatUnits(x.Amount)))
+		line = sanitize.Truncate(line, u.width)
+		if i == u.cursor {
+			line = u.ctx.Styles.Selected.Render(line)
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+// chart draws the weekly totals as bars, then the monthly ones, per
+// token when there are several.
+func (u *upcomingScreen) chart() []string {
+	weeks := u.report.Totals(upcoming.Week)
+	if len(weeks) == 0 {
+		return nil
+	}
+	several := len(u.report.Tokens()) > 1
+	full := decimal.Zero
+	for _, w := range weeks {
+		full = decimal.Max(full, decimal.NewFromBigInt(w.Amount, 0))
+	}
+	label := func(t upcoming.Total) string {
+		s := widget.FormatAmount(wallet.FormatUnits(t.Amount))
+		if several {
+			s += "  " + tokenHex(t)
+		}
+		return s
+	}
+	width := max(min(u.width-40, 40), 4)
+	out := []string{"", u.ctx.Styles.Muted.Render("Per week, from Monday (UTC):")}
+	// The list of unlocks keeps at least half the screen.
+	if room := max(u.height/2-3, 1); len(weeks) > room {
+		out[1] = u.ctx.Styles.Muted.Render(fmt.Sprintf("Per week, from Monday (UTC), the first %d of %d:", room, len(weeks)))
+		weeks = weeks[:room]
+	}
+	for _, w := range weeks {
+		out = append(out, sanitize.Truncate(w.Start.Format("2006-01-02")+"  "+widget.Bar(decimal.NewFromBigInt(w.Amount, 0), full, width)+"  "+label(w), u.width))
+	}
+	months := u.report.Totals(upcoming.Month)
+	var parts []string
+	for _, m := range months {
+		parts = append(parts, m.Start.Format("Jan 2006")+" "+label(m))
+	}
+	out = append(out, u.ctx.Styles.Muted.Render("Per month: ")+sanitize.Truncate(strings.Join(parts, " · "), max(u.width-11, 1)))
+	return out
+}
+
+func tokenHex(t upcoming.Total) string {
+	if t.Token == (common.Address{}) {
+		return "token unknown"
+	}
+	return t.Token.Hex()
+}
+
+// notes say what kept an allocation's unlocks out, or not checked.
+func (u *upcomingScreen) notes() []string {
+	var out []string
+	for _, a := range u.report.Allocations {
+		switch {
+		case a.Err != nil:
+			out = append(out, a.ID+": "+a.Err.Error())
+		case a.State == "revoked":
+			out = append(out, a.ID+" is revoked: nothing of it unlocks")
+		case a.State == "cancelled":
+			out = append(out, a.ID+" is cancelled: nothing unlocks after its cancel time")
+		case a.Unchecked != "":
+			out = append(out, a.ID+" not fully checked: "+a.Unchecked)
+		}
+	}
+	if len(out) > 4 {
+		out = append(out[:3], fmt.Sprintf("and %d more", len(out)-3))
+	}
+	return slices.Clip(out)
+}
