@@ -81,7 +81,7 @@ func (m *Model) open(s views.Screen) tea.Cmd {
 func (m *Model) switchTab(i int) tea.Cmd {
 	m.active = i
 	m.showHelp = false
-	return nil
+	return m.catchUp()
 }
 
 // setToken switches every token-bound screen to id.

@@ -65,6 +65,31 @@ func (m *Model) refresh(t refreshTick) tea.Cmd {
 	return tea.Batch(tag(top, top.Update(views.RefreshMsg{Chain: t.chain})), m.waitRefresh(every, t.chain))
 }
 
+// catchUp reads the screen just shown again when its data is older than
+// its rhythm: a tab in the background is not refreshed, and shown again
+// it should not wait a whole period more.
+func (m *Model) catchUp() tea.Cmd {
+	r, ok := m.top().(views.Refresher)
+	if !ok || m.refreshPaused {
+		return nil
+	}
+	at := r.Freshness().At
+	if at.IsZero() {
+		return nil
+	}
+	age := m.ctx.Now().Sub(at)
+	chain, lists := m.ctx.Session.Profile.Refresh.Every()
+	top := m.top()
+	var cmds []tea.Cmd
+	if lists > 0 && age >= lists {
+		cmds = append(cmds, tag(top, top.Update(views.RefreshMsg{})))
+	}
+	if chain > 0 && age >= chain {
+		cmds = append(cmds, tag(top, top.Update(views.RefreshMsg{Chain: true})))
+	}
+	return tea.Batch(cmds...)
+}
+
 // togglePause pauses the refresh, or resumes it; resuming reads the
 // screen on show again at once.
 func (m *Model) togglePause() tea.Cmd {

@@ -88,3 +88,50 @@ func TestPauseDropsTheTicks(t *testing.T) {
 		t.Fatal("the help does not list p")
 	}
 }
+
+// poolsRead counts the pools listings the session asked for.
+func poolsRead(s *session.Session) int {
+	n := 0
+	for _, x := range s.Requests.All() {
+		if strings.Contains(x.Op, "pools") && x.Attempt == 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestTabShownAgainCatchesUp: a tab in the background is not refreshed;
+// shown again with rows older than its period, it reads them at once.
+func TestTabShownAgainCatchesUp(t *testing.T) {
+	s := newSession(t)
+	fake := clk.NewFake(clock)
+	m := New(s, Options{Clock: fake, Clipboard: widget.Clipboard{Out: io.Discard}})
+	f := &flow{t: t, s: s, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
+	f.wait("Team & Advisors Vesting").wait("updated 0s ago")
+	f.runes("2").wait("Whale pool")
+	f.runes("1").wait("Team & Advisors Vesting")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := fake.BlockUntil(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	before := poolsRead(s)
+	f.mark = f.seen.Len()
+	fake.Advance(20 * time.Second)
+	f.wait("updated 20s ago")
+	f.mark = f.seen.Len()
+	fake.Advance(10 * time.Second) // the contracts on show are read again
+	f.wait("updated 0s ago")
+	if poolsRead(s) != before {
+		t.Fatal("the pools, in the background, were read again")
+	}
+	// A second on, so that the header the pools' refresh draws differs.
+	f.mark = f.seen.Len()
+	fake.Advance(time.Second)
+	f.send(tea.WindowSizeMsg{Width: 120, Height: 36}).wait("updated 1s ago")
+	f.runes("2").wait("Whale pool").wait("updated 0s ago")
+	if poolsRead(s) == before {
+		t.Fatal("the pools, shown again 30s old, were not read again")
+	}
+	f.quit()
+}
