@@ -2,16 +2,19 @@ package app
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	clk "allot/internal/clock"
 	"allot/internal/session"
+	"allot/views"
 	"allot/views/widget"
 )
 
@@ -134,4 +137,48 @@ func TestTabShownAgainCatchesUp(t *testing.T) {
 		t.Fatal("the pools, shown again 30s old, were not read again")
 	}
 	f.quit()
+}
+
+// aged is a page whose data is as old as it says.
+type aged struct {
+	views.Base
+	fresh views.Freshness
+}
+
+func (a *aged) Title() string              { return "Aged" }
+func (a *aged) Update(tea.Msg) tea.Cmd     { return nil }
+func (a *aged) View() string               { return "" }
+func (a *aged) SetSize(int, int)           {}
+func (a *aged) ShortHelp() []key.Binding   { return nil }
+func (a *aged) FullHelp() [][]key.Binding  { return nil }
+func (a *aged) Freshness() views.Freshness { return a.fresh }
+
+// TestHeaderSaysHowOld: the header says how old the data on show is, to
+// the second under a minute; stale after a failed refresh; paused.
+func TestHeaderSaysHowOld(t *testing.T) {
+	m := New(newSession(t), Options{Clock: clk.NewFake(clock), Clipboard: widget.Clipboard{Out: io.Discard}})
+	page := &aged{}
+	m.stacks[m.active] = append(m.stacks[m.active], page)
+	for _, tc := range []struct {
+		at     time.Duration // before now
+		stale  error
+		paused bool
+		want   string
+	}{
+		{12 * time.Second, nil, false, "updated 12s ago"},
+		{3 * time.Minute, nil, false, "updated 3m ago"},
+		{2 * time.Hour, nil, false, "updated 2h ago"},
+		{40 * time.Second, errors.New("down"), false, "✗ stale: updated 40s ago"},
+		{5 * time.Second, nil, true, "updated 5s ago · paused"},
+	} {
+		page.fresh = views.Freshness{At: clock.Add(-tc.at), Stale: tc.stale}
+		m.refreshPaused = tc.paused
+		if got := m.freshness(); len(got) == 0 || got[0] != tc.want {
+			t.Errorf("%v old, stale %v, paused %v: %q, want %q", tc.at, tc.stale, tc.paused, got, tc.want)
+		}
+	}
+	page.fresh = views.Freshness{}
+	if got := m.freshness(); got != nil {
+		t.Errorf("before the first read: %q", got)
+	}
 }
