@@ -4,7 +4,6 @@
 package app
 
 import (
-	"context"
 	"strings"
 	"sync"
 	"time"
@@ -104,6 +103,11 @@ type Model struct {
 	// the background: a screen waiting for it says so.
 	seeding *session.Session
 
+	// refreshGen numbers the refresh's rhythms, armed anew on a profile
+	// switch and a resume; refreshPaused is p's (refresh.go).
+	refreshGen    int
+	refreshPaused bool
+
 	width, height int
 }
 
@@ -143,6 +147,7 @@ func New(s *session.Session, opts Options) *Model {
 		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		cmdline: newCommandLine(),
 	}
+	m.ctx.Begin()
 	m.stacks = make([][]views.Screen, len(tabNames))
 	m.buildTabs()
 	if len(warnings) > 0 {
@@ -160,7 +165,7 @@ func (m *Model) Init() tea.Cmd {
 	for _, stack := range m.stacks {
 		cmds = append(cmds, tag(stack[0], stack[0].Init()))
 	}
-	return tea.Batch(append(cmds, m.animate(), m.waitSeeded())...)
+	return tea.Batch(append(cmds, m.animate(), m.waitSeeded(), m.armRefresh())...)
 }
 
 // seededMsg says the embedded sandbox of session has seeded its world,
@@ -178,7 +183,8 @@ func (m *Model) waitSeeded() tea.Cmd {
 		return nil
 	}
 	m.seeding = s
-	return func() tea.Msg { return seededMsg{s, s.Seeded(context.Background())} }
+	root := m.ctx.Root()
+	return func() tea.Msg { return seededMsg{s, s.Seeded(root)} }
 }
 
 func (m *Model) busy() bool {
@@ -255,11 +261,12 @@ func (m *Model) animate() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// counting says whether the header shows a countdown: an account is
-// unlocked, or was.
+// counting says whether the header shows a countdown or an age: an
+// account is unlocked, or was, or the screen on show says how old its
+// data is.
 func (m *Model) counting() bool {
 	addr, _, _ := m.walletParts()
-	return addr != ""
+	return addr != "" || m.freshness() != nil
 }
 
 // headerTick redraws the header's countdowns, once a second.

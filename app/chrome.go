@@ -152,6 +152,7 @@ const (
 	partBadge
 	partToken
 	partWallet
+	partFresh
 	partBusy
 )
 
@@ -170,6 +171,7 @@ func (m *Model) headerParts() []forms {
 		}
 		parts[partWallet] = forms{addr + " " + state + tail, state + tail}
 	}
+	parts[partFresh] = m.freshness()
 	if m.busy() {
 		parts[partBusy] = forms{m.spin.View() + " loading", m.spin.View()}
 	}
@@ -195,12 +197,12 @@ func profileParts(name string, sandbox bool) (profile, badge forms) {
 
 // headerSteps is the order in which the header's parts give up room: what
 // the user must always see (the profile, SANDBOX, the countdowns) last.
-var headerSteps = []int{partToken, partBusy, partBrand, partProfile, partBadge, partToken, partProfile, partWallet}
+var headerSteps = []int{partToken, partBusy, partFresh, partBrand, partProfile, partBadge, partToken, partProfile, partFresh, partWallet}
 
 // compactSteps is headerSteps for the compact top line, which has the
 // page's name to fit beside: the token's name gives way after the
 // profile's ("sandbox" beside the SANDBOX badge says nothing more).
-var compactSteps = []int{partBusy, partProfile, partProfile, partToken, partBadge, partToken, partWallet}
+var compactSteps = []int{partBusy, partFresh, partProfile, partProfile, partToken, partBadge, partToken, partFresh, partWallet}
 
 func (m *Model) header() string {
 	return shrink(m.headerParts(), headerSteps, partProfile, " │ ", m.width)

@@ -7,13 +7,13 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
 	"allot/internal/sanitize"
+	"allot/views"
 	"allot/views/browse"
 	"allot/views/creative"
 	"allot/views/holder"
@@ -302,8 +302,8 @@ func (m *Model) fetchNames(cmd string, list func(context.Context, *api.Client, s
 		return nil
 	}
 	client, token := m.ctx.Session.API, m.ctx.Token
+	ctx, cancel := m.ctx.Bound(views.CompletionTimeout)
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		names, err := list(ctx, client, token)
 		if err != nil {

@@ -56,6 +56,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case profileOpened:
 		return m, m.profileSwitched(msg)
+	case refreshTick:
+		return m, m.refresh(msg)
 	case seededMsg:
 		if msg.session != m.seeding {
 			return m, nil
@@ -143,13 +145,13 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
-		return tea.Quit
+		return m.exit()
 	}
 	if m.quitting {
 		switch msg.String() {
 		case "y", "Y":
 			if m.quitShown {
-				return tea.Quit
+				return m.exit()
 			}
 			return nil
 		default:
@@ -228,6 +230,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.open(holder.NewUnlock(m.ctx))
 	case key.Matches(msg, m.keys.Lock):
 		return m.lock()
+	case key.Matches(msg, m.keys.Pause):
+		return m.togglePause()
 	}
 	for i, k := range m.keys.Tabs {
 		if key.Matches(msg, k) {
@@ -260,5 +264,13 @@ func (m *Model) quit() tea.Cmd {
 		m.quitting = true
 		return nil
 	}
+	return m.exit()
+}
+
+// exit ends the program, and with it the screens' work: a load, a write
+// or a transaction followed is cancelled rather than left running for no
+// one.
+func (m *Model) exit() tea.Cmd {
+	m.ctx.End()
 	return tea.Quit
 }

@@ -8,8 +8,8 @@ import (
 
 // keyMap holds the dashboard's global keys. Screens add their own.
 type keyMap struct {
-	Help, Command, Back, Quit, NextTab, PrevTab, Token, Details, Unlock, Lock key.Binding
-	Tabs                                                                      []key.Binding
+	Help, Command, Back, Quit, NextTab, PrevTab, Token, Details, Unlock, Lock, Pause key.Binding
+	Tabs                                                                             []key.Binding
 	// AnyHelp and AnyQuit work even where a screen takes every key (a
 	// form, where ? and q are typed).
 	AnyHelp, AnyQuit key.Binding
@@ -27,6 +27,7 @@ func defaultKeys() keyMap {
 		Details: key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "error details")),
 		Unlock:  key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "unlock an account")),
 		Lock:    key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "lock the account, sign out")),
+		Pause:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause or resume the refresh")),
 		AnyHelp: key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "help")),
 		AnyQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 	}
@@ -55,7 +56,7 @@ func (k keyMap) short(mode views.Mode) []key.Binding {
 func (k keyMap) full() [][]key.Binding {
 	return [][]key.Binding{
 		append([]key.Binding{k.NextTab, k.PrevTab}, k.Tabs...),
-		{k.Help, k.Command, k.Back, k.Token, k.Details, k.Unlock, k.Lock, k.Quit},
+		{k.Help, k.Command, k.Back, k.Token, k.Details, k.Unlock, k.Lock, k.Pause, k.Quit},
 		{withHelp(k.AnyHelp, "help, also in forms"), withHelp(k.AnyQuit, "quit at once")},
 	}
 }

@@ -24,7 +24,7 @@ func TestRootKeysAreTheKeymaps(t *testing.T) {
 		return slices.Compact(out)
 	}
 	sorted := func(s []string) []string { s = slices.Clone(s); slices.Sort(s); return s }
-	idle := keysOf(append([]key.Binding{k.Help, k.Command, k.Back, k.Quit, k.NextTab, k.PrevTab, k.Token, k.Details, k.Unlock, k.Lock, k.AnyHelp, k.AnyQuit}, k.Tabs...)...)
+	idle := keysOf(append([]key.Binding{k.Help, k.Command, k.Back, k.Quit, k.NextTab, k.PrevTab, k.Token, k.Details, k.Unlock, k.Lock, k.Pause, k.AnyHelp, k.AnyQuit}, k.Tabs...)...)
 	if got := sorted(viewstest.RootKeys); !slices.Equal(got, idle) {
 		t.Errorf("viewstest.RootKeys = %q, the keymap's = %q", got, idle)
 	}

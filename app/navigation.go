@@ -3,11 +3,9 @@ package app
 // Navigation: a page stack per tab, and the token the tabs show.
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -83,7 +81,7 @@ func (m *Model) open(s views.Screen) tea.Cmd {
 func (m *Model) switchTab(i int) tea.Cmd {
 	m.active = i
 	m.showHelp = false
-	return nil
+	return m.catchUp()
 }
 
 // setToken switches every token-bound screen to id.
@@ -121,8 +119,8 @@ type contractFoundMsg struct {
 // for :contract.
 func (m *Model) findContract(ref string) tea.Cmd {
 	client, token := m.ctx.Session.API, m.ctx.Token
+	ctx, cancel := m.ctx.Bound(views.LookupTimeout)
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		list, err := client.Contracts(ctx, token)
 		if err != nil {

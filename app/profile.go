@@ -143,6 +143,9 @@ func (m *Model) profileSwitched(msg profileOpened) tea.Cmd {
 		return m.fail("profile "+name, msg.err)
 	}
 	old := m.ctx.Session
+	// The old profile's loads and trackers end with it: their answers
+	// would be dropped anyway, and they hold its connections.
+	m.ctx.Begin()
 	m.ctx.Wallet.Lock()
 	m.ctx.Session = msg.s
 	m.ctx.Recorder = msg.s.Recorder(m.ctx.Journal)
@@ -168,7 +171,7 @@ func (m *Model) profileSwitched(msg profileOpened) tea.Cmd {
 	for _, stack := range m.stacks {
 		cmds = append(cmds, tag(stack[0], stack[0].Init()))
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, m.armRefresh())...)
 }
 
 // track keeps count of the transactions followed until they are final:

@@ -39,6 +39,9 @@ func Run(ctx context.Context, open session.Opener, sw session.Switch) error {
 func (st *start) close() error {
 	<-st.done
 	if st.dash != nil {
+		// Whatever way the program ended (a crash, a signal), the
+		// screens' work ends with it.
+		st.dash.ctx.End()
 		// The sessions switched away from are closing; the one on show
 		// is closed here.
 		st.dash.closing.Wait()

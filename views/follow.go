@@ -26,8 +26,9 @@ type TxStatusMsg struct {
 // change as a TxStatusMsg and journaling each final status.
 func follow(ctx *Context, signed []act.Signed) tea.Cmd {
 	cmds := make([]tea.Cmd, len(signed))
+	root := ctx.Root()
 	for i, st := range signed {
-		t := wallet.Track(context.Background(), ctx.Session.Chain, st.Tx, wallet.TrackOptions{Confirmations: 1})
+		t := wallet.Track(root, ctx.Session.Chain, st.Tx, wallet.TrackOptions{Confirmations: 1})
 		cmds[i] = watch(ctx.Recorder, st.Op, t)
 	}
 	return tea.Batch(cmds...)
@@ -44,6 +45,8 @@ func watch(rec *act.Recorder, op string, t *wallet.Tracker) tea.Cmd {
 			}
 		case <-t.Done():
 		}
+		// The tracker runs under the screens' root: when that ends, so
+		// does the tracker, and this wait with it.
 		st, err := t.Wait(context.Background())
 		if err == nil {
 			rec.Final(op, st)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -50,6 +51,15 @@ type List[R any] struct {
 
 	Seq  int
 	busy bool
+	// refreshing is a quiet reload on its way (RefreshMsg): the rows stay
+	// on show, and the dashboard does not count it as work to lose.
+	refreshing bool
+	// fresh is how old the rows on show are.
+	fresh Freshness
+	// prints are the rows' fingerprints at the last load, to tell the
+	// rows a refresh changed (refresh.go).
+	prints      map[string]string
+	markedUntil time.Time // the marks' end; zero: none
 	// held are keys pressed while a new filter was being applied: they
 	// act on the rows it shows, once it has, so that enter right after
 	// the filter's enter opens the first match, not the row the cursor
@@ -138,11 +148,32 @@ func (l *List[R]) Reload() tea.Cmd {
 		return nil
 	}
 	l.Seq = NextSeq()
-	l.busy = true
+	l.busy, l.refreshing = true, false
 	l.Err = nil
 	l.Table.SetLoading(func() string { return "" })
-	return Load(l.Seq, l.Fetch)
+	return Load(l.Ctx, l.Seq, l.Fetch)
 }
+
+// refresh reads the rows again quietly, unless a read is on its way or
+// there are no rows to keep on show (a failed load waits for r).
+func (l *List[R]) refresh() tea.Cmd {
+	if l.Fetch == nil || l.busy || l.refreshing || l.Err != nil {
+		return nil
+	}
+	l.Seq = NextSeq()
+	l.refreshing = true
+	return Load(l.Ctx, l.Seq, l.Fetch)
+}
+
+// Freshness says how old the rows on show are.
+func (l *List[R]) Freshness() Freshness { return l.fresh }
+
+// Refreshed says the rows on show were read just now, for a screen whose
+// rows are pushed.
+func (l *List[R]) Refreshed() { l.fresh = Freshness{At: l.Ctx.Now()} }
+
+// MarkStale says a refresh failed for err: the rows on show stay.
+func (l *List[R]) MarkStale(err error) { l.fresh.Stale = err }
 
 func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
@@ -150,8 +181,14 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 		if msg.Seq != l.Seq {
 			return nil // an answer to an older request
 		}
-		l.busy = false
+		quiet := l.refreshing
+		l.busy, l.refreshing = false, false
 		var warn RowsWarning
+		if msg.Err != nil && !errors.As(msg.Err, &warn) && quiet {
+			// The rows on show stay, marked stale in the header.
+			l.fresh.Stale = msg.Err
+			return nil
+		}
 		if msg.Err != nil && !errors.As(msg.Err, &warn) {
 			// Not an empty list: the table's place says what failed (the
 			// status line belongs to the screen on show, which may be
@@ -160,10 +197,12 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 			l.Table.SetLoading(nil)
 			return nil
 		}
+		l.fresh = Freshness{At: l.Ctx.Now()}
 		rows := msg.Value
 		if l.Loaded != nil {
 			rows = l.Loaded(rows)
 		}
+		l.markChanged(rows, quiet)
 		cmd := l.SetRows(rows)
 		if warn != "" {
 			return tea.Batch(cmd, func() tea.Msg { return widget.StatusMsg{Text: l.title + ": " + string(warn), Error: true} })
@@ -174,6 +213,11 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 			return l.Reload()
 		}
 		return nil
+	case RefreshMsg:
+		if msg.Chain {
+			return nil // the service's list: its own rhythm
+		}
+		return l.refresh()
 	case tea.KeyMsg:
 		if l.Table.EditingFilter() {
 			break
@@ -306,6 +350,7 @@ func (l *List[R]) failed() string {
 }
 
 func (l *List[R]) View() string {
+	l.unmarkOld()
 	if l.Err != nil {
 		return l.failed()
 	}

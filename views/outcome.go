@@ -16,6 +16,7 @@ import (
 // whether to send again before allot has looked; it settles the write in
 // the journal when it can tell.
 type Outcome struct {
+	ctx  *Context
 	rec  *act.Recorder
 	sent act.Sent
 
@@ -37,16 +38,16 @@ type outcomeChecked struct {
 
 // Lost records that sent's answer was lost and checks it at once, through
 // rec; what an earlier check found is forgotten.
-func (o *Outcome) Lost(rec *act.Recorder, sent act.Sent) tea.Cmd {
-	o.Reopen(rec, sent)
+func (o *Outcome) Lost(ctx *Context, sent act.Sent) tea.Cmd {
+	o.Reopen(ctx, sent)
 	return o.Check()
 }
 
 // Reopen records sent, a write whose answer was lost in an earlier run or
 // on a page since closed, without checking it yet: the page that shows it
 // checks it as it opens (Check in its Init).
-func (o *Outcome) Reopen(rec *act.Recorder, sent act.Sent) {
-	o.rec, o.sent, o.verdict, o.err, o.checking, o.answers = rec, sent, nil, "", false, 0
+func (o *Outcome) Reopen(ctx *Context, sent act.Sent) {
+	o.ctx, o.rec, o.sent, o.verdict, o.err, o.checking, o.answers = ctx, ctx.Recorder, sent, nil, "", false, 0
 }
 
 // Check asks again whether the write was applied; nil while a check runs.
@@ -56,9 +57,9 @@ func (o *Outcome) Check() tea.Cmd {
 	}
 	o.seq = NextSeq()
 	o.checking, o.err = true, ""
-	seq, rec, sent := o.seq, o.rec, o.sent
+	seq, rec, sent, root := o.seq, o.rec, o.sent, o.ctx.Root()
 	return func() tea.Msg {
-		v, err := CheckSent(rec, sent)
+		v, err := CheckSent(root, rec, sent)
 		return outcomeChecked{seq: seq, verdict: v, err: err}
 	}
 }

@@ -11,9 +11,9 @@ import (
 // soon as it is, no resend is offered while the check runs, and only the
 // latest check's answer counts.
 func TestOutcomeChecksAtOnce(t *testing.T) {
-	rec := &act.Recorder{} // no ledger: the check cannot tell
+	ctx := &Context{Recorder: &act.Recorder{}} // no ledger: the check cannot tell
 	var o Outcome
-	first := o.Lost(rec, act.Sent{Op: "schedules/create", Write: "w1", Body: []byte(`{}`)})
+	first := o.Lost(ctx, act.Sent{Op: "schedules/create", Write: "w1", Body: []byte(`{}`)})
 	if first == nil || !o.Checking() {
 		t.Fatal("a lost answer is not checked at once")
 	}
@@ -21,7 +21,7 @@ func TestOutcomeChecksAtOnce(t *testing.T) {
 		t.Fatalf("resend offered while the check runs: %q", prompt)
 	}
 	stale := first()
-	second := o.Lost(rec, act.Sent{Op: "schedules/create", Write: "w2", Body: []byte(`{}`)})
+	second := o.Lost(ctx, act.Sent{Op: "schedules/create", Write: "w2", Body: []byte(`{}`)})
 	if !o.Update(stale) || o.Verdict() != nil || !o.Checking() {
 		t.Fatalf("the first write's check answered for the second: %+v", o.Verdict())
 	}
@@ -43,9 +43,9 @@ func TestOutcomeChecksAtOnce(t *testing.T) {
 // the one before found says it is another check: the page changes, so
 // that c is seen to have done something.
 func TestOutcomeCheckAgainSaysSo(t *testing.T) {
-	rec := &act.Recorder{} // no ledger: the check cannot tell
+	ctx := &Context{Recorder: &act.Recorder{}} // no ledger: the check cannot tell
 	var o Outcome
-	o.Update(o.Lost(rec, act.Sent{Op: "schedules/create", Write: "w1", Body: []byte(`{}`)})())
+	o.Update(o.Lost(ctx, act.Sent{Op: "schedules/create", Write: "w1", Body: []byte(`{}`)})())
 	first := o.Note()
 	o.Update(o.Check()())
 	again := o.Note()

@@ -46,7 +46,7 @@ func (s *signing) askPin(refused *wallet.RefusedError) tea.Cmd {
 	u := refused.Unpinned[0]
 	s.pin = &pinAsk{unpinned: u}
 	session, rec := s.ctx.Session, s.ctx.Recorder
-	return Load(s.seq, func(ctx context.Context) (pinInfo, error) {
+	return Load(s.ctx, s.seq, func(ctx context.Context) (pinInfo, error) {
 		p := pinInfo{info: session.Describe(ctx, u.Address)}
 		if seen := rec.Seen(); seen != nil {
 			p.journalRead, p.signedFor = true, seen(u.Address)
@@ -95,7 +95,9 @@ func (s *signing) updatePin(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		session := s.ctx.Session
 		s.pinning = true
-		return Load(s.seq, func(ctx context.Context) (pinned, error) {
+		// The user said yes: the pin is written whole, whatever comes
+		// next (a write, not a load that quitting cuts short).
+		return Write(s.seq, func(ctx context.Context) (pinned, error) {
 			hash, err := session.Pin(ctx, u.Kind, u.Address, false)
 			return pinned{hash}, err
 		}), true

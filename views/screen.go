@@ -46,6 +46,10 @@ type Context struct {
 	// Compact says the terminal is below the full layout (80x24): screens
 	// leave out their detail panes, which enter opens as a page.
 	Compact bool
+
+	// root is what the screens' work runs under, end cancels it (life.go).
+	root context.Context
+	end  context.CancelFunc
 }
 
 // Confirm is a yes/no question in the screens' looks: prompt, and details
@@ -128,10 +132,6 @@ func Navigate(s Screen) tea.Cmd {
 	return func() tea.Msg { return NavigateMsg{Screen: s} }
 }
 
-// RequestTimeout bounds a screen's call; the client has its own per-request
-// timeout, this one covers retries and pagination.
-const RequestTimeout = 2 * time.Minute
-
 // seqs numbers requests across every screen: answers are delivered to all
 // screens, so a number must never be shared by two screens' requests.
 var seqs atomic.Int64
@@ -139,10 +139,13 @@ var seqs atomic.Int64
 // NextSeq is a request number no other request has.
 func NextSeq() int { return int(seqs.Add(1)) }
 
-// Load runs fn off the UI goroutine and wraps its answer as a message.
-func Load[T any](seq int, fn func(context.Context) (T, error)) tea.Cmd {
+// Load runs fn off the UI goroutine, under c's root (it ends when the
+// user quits or switches profile) and RequestTimeout, and wraps its
+// answer as a message.
+func Load[T any](c *Context, seq int, fn func(context.Context) (T, error)) tea.Cmd {
+	root := c.Root()
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), RequestTimeout)
+		ctx, cancel := context.WithTimeout(root, RequestTimeout)
 		defer cancel()
 		v, err := fn(ctx)
 		return Loaded[T]{Seq: seq, Value: v, Err: err}

@@ -31,7 +31,8 @@ type Answer[T any] struct {
 }
 
 // Start sends through call (a Recorder workflow, which journals the
-// write); an earlier send's answer is dropped from then on.
+// write), detached from the screens' root (see Write); an earlier send's
+// answer is dropped from then on.
 func (s *Sending[T]) Start(call func(context.Context) (T, error)) tea.Cmd {
 	if s.spin.Spinner.Frames == nil {
 		s.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
@@ -39,7 +40,7 @@ func (s *Sending[T]) Start(call func(context.Context) (T, error)) tea.Cmd {
 	s.seq, s.on = NextSeq(), true
 	seq := s.seq
 	send := func() tea.Msg {
-		c, cancel := context.WithTimeout(context.Background(), RequestTimeout)
+		c, cancel := writeContext()
 		defer cancel()
 		v, err := call(c)
 		return Answer[T]{seq: seq, Value: v, Err: err}

@@ -78,7 +78,7 @@ func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wal
 	s.review.Styles = ctx.Styles
 	op := ops[len(ops)-1] // claim, stake
 	s.build = func() tea.Cmd {
-		return Load(seq, buildChecked(ctx.Session, ctx.Recorder, op, subject, calls, from, labels, check))
+		return Load(ctx, seq, buildChecked(ctx.Session, ctx.Recorder, op, subject, calls, from, labels, check))
 	}
 	return s, s.build()
 }
@@ -265,7 +265,7 @@ func (s *signing) send() tea.Cmd {
 	s.stage = signSending
 	rec, chain := s.ctx.Recorder, s.ctx.Session.Chain
 	b := act.Batch{Subject: s.subject, Ops: s.ops, Drafts: s.drafts}
-	return Load(s.seq, func(ctx context.Context) (sent, error) {
+	return Write(s.seq, func(ctx context.Context) (sent, error) {
 		signed, err := rec.Sign(b, signer)
 		if err != nil {
 			return sent{}, err

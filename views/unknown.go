@@ -62,7 +62,7 @@ var (
 func NewLostWrite(ctx *Context, kind string, sent act.Sent, at time.Time) *LostWrite {
 	w := &LostWrite{ctx: ctx, kind: kind, path: sent.Op, at: at, body: PrettyBody(sent.Body), width: 80, height: 20}
 	w.scroll.Styles = ctx.Styles
-	w.outcome.Reopen(ctx.Recorder, sent)
+	w.outcome.Reopen(ctx, sent)
 	if sent.Op == act.OpClaim {
 		w.path = "allocations/" + sent.Ref + "/claim"
 	}
@@ -181,7 +181,7 @@ func (w *LostWrite) sent(answer *Answer[[]string]) tea.Cmd {
 	if written, lost := answer.Lost(act.Sent{Op: first.Op, Ref: first.Ref, Body: first.Body}); lost {
 		w.at = w.ctx.Now()
 		w.hint = "The second request's answer was lost too."
-		return w.outcome.Lost(w.ctx.Recorder, written)
+		return w.outcome.Lost(w.ctx, written)
 	}
 	if answer.Err != nil {
 		// No form to mark: the refusal is said as its error says it (a
@@ -308,11 +308,12 @@ func CheckedNote(v act.Verdict, err error) string {
 	return "allot cannot check: " + v.Reason + ". Ask the service's operators before sending it again."
 }
 
-// CheckSent runs rec.Check of w with a time of its own: the write's own
-// time may be spent (its answer was lost to a timeout), and the check
-// waits for the service to finish what it still serves.
-func CheckSent(rec *act.Recorder, w act.Sent) (act.Verdict, error) {
-	c, cancel := context.WithTimeout(context.Background(), RequestTimeout)
+// CheckSent runs rec.Check of w under root (the screens' root, not the
+// write's context) with a time of its own: the write's own time may be
+// spent (its answer was lost to a timeout), and the check waits for the
+// service to finish what it still serves.
+func CheckSent(root context.Context, rec *act.Recorder, w act.Sent) (act.Verdict, error) {
+	c, cancel := context.WithTimeout(root, RequestTimeout)
 	defer cancel()
 	return rec.Check(c, w)
 }

@@ -62,6 +62,8 @@ type Profile struct {
 	MaxGasFee string `toml:"max_gas_fee"`
 	// TokenNames name the tokens for people, by token id (see TokenName).
 	TokenNames map[string]TokenName `toml:"token_names"`
+	// Refresh is how often the dashboard reads its data again.
+	Refresh Refresh `toml:"refresh"`
 	// Allocations are allocation ids the user follows in this profile,
 	// beside those followed from the dashboard: `allot upcoming`, `allot
 	// watch` and the Upcoming screen list them.

@@ -57,6 +57,11 @@ type stakes struct {
 	// line says why until a wallet is found or the filter is left.
 	walletFailed bool
 
+	// quiet is a refresh's read behind the rows on show, numbered
+	// quietSeq (stakes_refresh.go).
+	quiet    *stakeFeed
+	quietSeq int
+
 	histogram bool
 	// shown is the histogram of the stakes the table shows, for the
 	// filter and rows shownFor names; shownBusy while it is computed.
@@ -161,12 +166,16 @@ func (s *stakes) reloadWhole() tea.Cmd {
 	if s.feed != nil {
 		s.feed.cancel()
 	}
+	if s.quiet != nil {
+		s.quiet.cancel()
+		s.quiet = nil
+	}
 	s.Seq = views.NextSeq()
 	s.Err, s.broke, s.sums = nil, nil, nil
 	s.arrived, s.bins = 0, widget.Bins{}
 	s.Table.SetLoading(func() string { return "" })
 	var cmd tea.Cmd
-	s.feed, cmd = startFeed(s.Seq, s.source, api.StakesRequest{StakingPoolID: s.pool.ID})
+	s.feed, cmd = startFeed(s.Ctx.Root(), s.Seq, s.source, api.StakesRequest{StakingPoolID: s.pool.ID})
 	s.refreshLine()
 	return cmd
 }
@@ -205,6 +214,7 @@ func (s *stakes) take(msg stakesArrived) tea.Cmd {
 	case msg.err != nil:
 		s.broke = msg.err
 	default:
+		s.Refreshed()
 		s.sums, s.total = msg.sums, msg.total
 		s.expect = s.arrived
 		if s.arrived == 0 && s.wallet == "" {
@@ -301,10 +311,18 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 		}
 		return s.found(msg)
 	case stakesArrived:
+		if msg.seq == s.quietSeq && s.quiet != nil {
+			return s.takeQuiet(msg)
+		}
 		if msg.seq != s.Seq {
 			return nil
 		}
 		return s.take(msg)
+	case views.RefreshMsg:
+		if msg.Chain {
+			return nil // the service's list: its own rhythm
+		}
+		return s.refresh()
 	case views.Loaded[walletStakes]:
 		if msg.Seq != s.walletSeq {
 			return nil

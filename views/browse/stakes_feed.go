@@ -66,9 +66,10 @@ type stakesArrived struct {
 // startFeed starts reading the stakes of req from source; the command
 // delivers the first rows. The read has no deadline of its own: a million
 // stakes on a slow link take minutes, and the client already gives up on
-// an answer that stops moving. A refresh cancels it.
-func startFeed(seq int, source stakeSource, req api.StakesRequest) (*stakeFeed, tea.Cmd) {
-	ctx, cancel := context.WithCancel(context.Background())
+// an answer that stops moving. A refresh cancels it, and so does the end
+// of root (the screens' root: quitting, switching profile).
+func startFeed(root context.Context, seq int, source stakeSource, req api.StakesRequest) (*stakeFeed, tea.Cmd) {
+	ctx, cancel := context.WithCancel(root)
 	f := &stakeFeed{seq: seq, cancel: cancel, wake: make(chan struct{}, 1)}
 	return f, func() tea.Msg {
 		go f.read(ctx, source, req)

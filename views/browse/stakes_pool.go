@@ -33,7 +33,7 @@ func (s *stakes) findPool() tea.Cmd {
 	s.Err, s.finding = nil, true
 	s.Table.SetLoading(func() string { return "" })
 	ref, pools := s.ref, s.pools
-	return views.Load(s.Seq, func(c context.Context) (api.Pool, error) {
+	return views.Load(s.Ctx, s.Seq, func(c context.Context) (api.Pool, error) {
 		all, err := pools(c)
 		if err != nil {
 			return api.Pool{}, fmt.Errorf("list the pools: %w", err)

@@ -24,7 +24,7 @@ func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
 	if strings.HasPrefix(q, "0x") && common.IsHexAddress(q) {
 		s.walletBusy = true
 		seq, source, poolID := s.walletSeq, s.source, s.pool.ID
-		return views.Load(seq, func(c context.Context) (walletStakes, error) {
+		return views.Load(s.Ctx, seq, func(c context.Context) (walletStakes, error) {
 			var rows []api.StakeRow
 			_, err := source.StreamStakesTo(c, api.StakesRequest{StakingPoolID: poolID, WalletAddress: q}, api.StakesSink{Rows: func(batch []api.StakeRow) error {
 				rows = append(rows, batch...)

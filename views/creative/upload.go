@@ -95,9 +95,9 @@ func (c *creative) requestURL() tea.Cmd {
 	c.seq = views.NextSeq()
 	c.state, c.step, c.sent, c.err, c.uploaded = stageWorking, "asking for an upload URL", 0, "", nil
 	seq, req, ref := c.seq, c.urlRequest(), c.file.Name
-	rec, client := c.ctx.Recorder, c.ctx.Session.API
+	rec, client, root := c.ctx.Recorder, c.ctx.Session.API, c.ctx.Root()
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
+		ctx, cancel := context.WithTimeout(root, views.RequestTimeout)
 		defer cancel()
 		up, err := rec.CreativeUploadURL(ctx, client, ref, req)
 		return gotURLMsg{seq: seq, url: up, err: err}
@@ -126,13 +126,13 @@ func (u *upload) wait(seq int) tea.Cmd {
 
 func (c *creative) startUpload(up *api.UploadURL) tea.Cmd {
 	u := &upload{progress: make(chan int64, 1), done: make(chan error, 1), url: up}
-	client, file := c.ctx.Session.API, c.file
-	go func() { u.done <- put(client, up.UploadURL, file, u.progress) }()
+	client, file, root := c.ctx.Session.API, c.file, c.ctx.Root()
+	go func() { u.done <- put(root, client, up.UploadURL, file, u.progress) }()
 	return u.wait(c.seq)
 }
 
-// put sends the file, counting bytes into progress.
-func put(client *api.Client, uploadURL string, file inspectedFile, progress chan int64) error {
+// put sends the file under root, counting bytes into progress.
+func put(root context.Context, client *api.Client, uploadURL string, file inspectedFile, progress chan int64) error {
 	f, err := os.Open(file.Path)
 	if err != nil {
 		return err
@@ -145,7 +145,7 @@ func put(client *api.Client, uploadURL string, file inspectedFile, progress chan
 	if info.Size() != file.Size {
 		return fmt.Errorf("%s changed since it was chosen (%d bytes, now %d): choose it again", sanitize.Line(file.Name), file.Size, info.Size())
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), views.RequestTimeout)
+	ctx, cancel := context.WithTimeout(root, views.RequestTimeout)
 	defer cancel()
 	return client.Upload(ctx, uploadURL, file.Type, &countingReader{r: f, ch: progress}, file.Size)
 }
@@ -205,7 +205,7 @@ func (c *creative) registered(answer *views.Answer[*api.Creative]) tea.Cmd {
 	c.unknown, c.outcome = lost, views.Outcome{}
 	c.fail("register", answer.Err)
 	if lost {
-		return c.outcome.Lost(c.ctx.Recorder, written)
+		return c.outcome.Lost(c.ctx, written)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -20,6 +21,7 @@ import (
 	"allot/api"
 	"allot/internal/journal"
 	"allot/internal/sanitize"
+	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"
@@ -55,6 +57,13 @@ type allocation struct {
 	count countdown
 	// following: the allocation on show is followed (follow.go).
 	following bool
+
+	// refreshing is a quiet verification of the allocation on show on
+	// its way, numbered refreshSeq; fresh says how old the one on show is
+	// (allocation_refresh.go).
+	refreshing bool
+	refreshSeq int
+	fresh      views.Freshness
 
 	width, height int
 }
@@ -129,31 +138,40 @@ func (a *allocation) lookup(id string) tea.Cmd {
 		return func() tea.Msg { return views.ErrorMsg{Op: "allocation", Err: err} }
 	}
 	a.seq = views.NextSeq()
-	a.busy, a.looking = true, id
+	a.busy, a.looking, a.refreshing = true, id, false
 	s, j := a.ctx.Session, a.ctx.Journal
 	now := a.ctx.Now()
-	return views.Load(a.seq, func(c context.Context) (*wallet.Verification, error) {
-		p, err := s.API.MerkleProof(c, id)
-		if err != nil {
-			return nil, err
-		}
-		raw, err := json.Marshal(p)
-		if err != nil {
-			return nil, err
-		}
-		proof, err := wallet.DecodeProof(raw)
-		if err != nil {
-			return nil, err
-		}
-		if j != nil {
-			// Only an id the service knows is worth offering again. A
-			// failed write only costs the recent list.
-			_ = j.Append(s.Deployment().Stamp(journal.Entry{Kind: journal.KindLookup, Ref: id}))
-		}
-		opts := s.VerifyOptions(c)
-		opts.Now = now
-		return wallet.VerifyProof(c, proof, opts), nil
+	return views.Load(a.ctx, a.seq, func(c context.Context) (*wallet.Verification, error) {
+		return verify(c, s, id, now, func() {
+			if j != nil {
+				// Only an id the service knows is worth offering again. A
+				// failed write only costs the recent list.
+				_ = j.Append(s.Deployment().Stamp(journal.Entry{Kind: journal.KindLookup, Ref: id}))
+			}
+		})
 	})
+}
+
+// verify reads allocation id's proof from the service and verifies it,
+// against the chain, as of now; known runs once the service has shown it
+// knows the id.
+func verify(c context.Context, s *session.Session, id string, now time.Time, known func()) (*wallet.Verification, error) {
+	p, err := s.API.MerkleProof(c, id)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	proof, err := wallet.DecodeProof(raw)
+	if err != nil {
+		return nil, err
+	}
+	known()
+	opts := s.VerifyOptions(c)
+	opts.Now = now
+	return wallet.VerifyProof(c, proof, opts), nil
 }
 
 // remember puts id first in the recent lookups; the journal keeps it for
@@ -208,6 +226,9 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 	if cmd, ok := a.timeline.Update(msg); ok {
 		return cmd
 	}
+	if cmd, ok := a.refreshUpdate(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case LookupMsg:
 		return a.lookup(msg.ID)
@@ -235,6 +256,7 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { return views.ErrorMsg{Op: "allocation", Err: msg.Err} }
 		}
 		a.result = msg.Value
+		a.fresh = views.Freshness{At: a.ctx.Now()}
 		// The id remembered is the one asked for: the service's answer
 		// could name any other.
 		a.remember(a.looking)

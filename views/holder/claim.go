@@ -195,16 +195,16 @@ func (c *claim) review() tea.Cmd {
 
 func (c *claim) send() tea.Cmd {
 	req, id := *c.req, c.id
-	rec, client := c.Ctx.Recorder, c.Ctx.Session.API
+	rec, client, root := c.Ctx.Recorder, c.Ctx.Session.API, c.Ctx.Root()
 	c.Working = "Sending the claim request"
 	c.Seq = views.NextSeq()
-	return views.Load(c.Seq, func(ctx context.Context) (*api.ClaimResult, error) {
+	return views.Write(c.Seq, func(ctx context.Context) (*api.ClaimResult, error) {
 		res, err := rec.RequestClaim(ctx, client, id, req)
 		var unknown *act.UnknownError
 		if errors.As(err, &unknown) {
 			// Checked at once, which settles it in the journal. A claim
 			// request signs nothing: asking again is safe either way.
-			v, cerr := views.CheckSent(rec, unknown.Sent())
+			v, cerr := views.CheckSent(root, rec, unknown.Sent())
 			note := views.CheckedNote(v, cerr)
 			switch {
 			case cerr != nil:

@@ -140,7 +140,7 @@ func (p *portal) loadSubmission() tea.Cmd {
 	p.seq = views.NextSeq()
 	p.busy = "reading the submission"
 	p.submission, p.submitter = nil, sess.Wallet
-	return views.Load(p.seq, func(ctx context.Context) (*api.SubmissionAccounts, error) {
+	return views.Load(p.ctx, p.seq, func(ctx context.Context) (*api.SubmissionAccounts, error) {
 		return pt.SubmissionAccounts(ctx)
 	})
 }
@@ -282,7 +282,7 @@ func (p *portal) signIn() tea.Cmd {
 	pt, text, rec := p.pending, p.message, p.ctx.Recorder
 	p.seq = views.NextSeq()
 	p.busy = "signing in"
-	return views.Load(p.seq, func(ctx context.Context) (wallet.Session, error) {
+	return views.Load(p.ctx, p.seq, func(ctx context.Context) (wallet.Session, error) {
 		return rec.SignIn(ctx, pt, text, signer)
 	})
 }
@@ -299,7 +299,7 @@ func (p *portal) askHumanity() tea.Cmd {
 	p.seq = views.NextSeq()
 	p.busy = "asking about humanity"
 	client := p.ctx.Session.API
-	return views.Load(p.seq, func(ctx context.Context) (humanityAnswer, error) {
+	return views.Load(p.ctx, p.seq, func(ctx context.Context) (humanityAnswer, error) {
 		res, err := client.Humanity(ctx, addr)
 		return humanityAnswer{wallet: addr, res: res}, err
 	})

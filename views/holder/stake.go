@@ -109,7 +109,7 @@ func (s *stake) prepare() tea.Cmd {
 	s.Working = "Asking the portal and reading the allowance"
 	s.Seq = views.NextSeq()
 	poolID, chain := s.pool.ID, s.Ctx.Session.Chain
-	return views.Load(s.Seq, func(ctx context.Context) (*wallet.StakePlan, error) {
+	return views.Load(s.Ctx, s.Seq, func(ctx context.Context) (*wallet.StakePlan, error) {
 		params, err := portal.StakeParameters(ctx, poolID, amount)
 		if err != nil {
 			return nil, err

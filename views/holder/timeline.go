@@ -81,7 +81,7 @@ func (t *timeline) read() tea.Cmd {
 	}
 	t.seq, t.loading, t.err, t.history = views.NextSeq(), true, nil, nil
 	s, id := t.ctx.Session, t.id
-	load := views.Load(t.seq, func(c context.Context) (*history.History, error) {
+	load := views.Load(t.ctx, t.seq, func(c context.Context) (*history.History, error) {
 		return s.AllocationHistory(c, id, history.Options{})
 	})
 	return tea.Batch(t.spin.Tick, load)

@@ -80,7 +80,7 @@ func (u *unlock) Init() tea.Cmd {
 	u.seq = views.NextSeq()
 	u.busy = true
 	ctx := u.ctx
-	return views.Load(u.seq, func(context.Context) (keystoreListing, error) {
+	return views.Load(u.ctx, u.seq, func(context.Context) (keystoreListing, error) {
 		store, err := ctx.Wallet.Store(ctx.Session)
 		if err != nil {
 			return keystoreListing{}, err
@@ -187,7 +187,7 @@ func (u *unlock) start() tea.Cmd {
 	u.busy = true
 	u.err = nil
 	ctx := u.ctx
-	return views.Load(u.seq, func(context.Context) (common.Address, error) {
+	return views.Load(u.ctx, u.seq, func(context.Context) (common.Address, error) {
 		store, err := ctx.Wallet.Store(ctx.Session)
 		if err != nil {
 			return common.Address{}, err

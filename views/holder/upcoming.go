@@ -78,7 +78,7 @@ func (u *upcomingScreen) load() tea.Cmd {
 	}
 	u.seq, u.busy = views.NextSeq(), true
 	s, now := u.ctx.Session, u.ctx.Now()
-	return views.Load(u.seq, func(c context.Context) (upcoming.Report, error) {
+	return views.Load(u.ctx, u.seq, func(c context.Context) (upcoming.Report, error) {
 		return upcoming.Collect(c, s.CheckAllocation, ids, now, upcoming.DefaultDays), nil
 	})
 }

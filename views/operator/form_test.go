@@ -259,7 +259,7 @@ func TestOperatorViewFits(t *testing.T) {
 	}
 	h.o.state, h.o.unknownErr = stageUnknown, &api.OutcomeUnknownError{Op: "transactions/create", Err: io.ErrUnexpectedEOF}
 	h.ctx.Recorder.Ledger = nil // the check cannot tell: the longest page
-	h.o.outcome.Reopen(h.ctx.Recorder, act.Sent{Op: act.OpTransaction, Ref: h.o.action, Body: h.o.body})
+	h.o.outcome.Reopen(h.ctx, act.Sent{Op: act.OpTransaction, Ref: h.o.action, Body: h.o.body})
 	h.Run(h.o.outcome.Check())
 	if v := h.o.outcome.Verdict(); v == nil || v.Check != act.CannotTell {
 		t.Fatalf("the check found %+v, want cannot tell", v)

@@ -112,7 +112,7 @@ func Reopen(ctx *views.Context, action, write string, body []byte, at time.Time)
 	o.req, o.body, o.pretty = req, body, views.PrettyBody(body)
 	o.rewrap()
 	o.state, o.sentAt = stageUnknown, at
-	o.outcome.Reopen(ctx.Recorder, act.Sent{Op: act.OpTransaction, Ref: action, Write: write, Body: body})
+	o.outcome.Reopen(ctx, act.Sent{Op: act.OpTransaction, Ref: action, Write: write, Body: body})
 	o.unknownErr = fmt.Errorf("as the journal recorded at %s", views.SentAt(at))
 	o.fitScroll()
 	return o

@@ -102,7 +102,7 @@ func (o *operator) sent(answer *views.Answer[*api.TransactionsResult]) tea.Cmd {
 	if written, lost := answer.Lost(act.Sent{Op: act.OpTransaction, Ref: o.action, Body: o.body}); lost {
 		defer o.fitScroll()
 		o.state, o.unknownErr = stageUnknown, answer.Err
-		return o.outcome.Lost(o.ctx.Recorder, written)
+		return o.outcome.Lost(o.ctx, written)
 	}
 	o.state = stageForm
 	o.general = "Not created: " + sanitize.Line(answer.Err.Error())

@@ -20,7 +20,7 @@ func Reopen(ctx *views.Context, write string, body []byte, at time.Time) views.S
 	s := New(ctx).(*schedule)
 	s.reviewed, s.body, s.pretty = req, body, views.PrettyBody(body)
 	s.state = stageUnknown
-	s.outcome.Reopen(ctx.Recorder, act.Sent{Op: act.OpSchedule, Ref: req.Name, Write: write, Body: body})
+	s.outcome.Reopen(ctx, act.Sent{Op: act.OpSchedule, Ref: req.Name, Write: write, Body: body})
 	s.lostNote = "No answer came for this schedule (the journal, " + views.SentAt(at) + "). Checking whether the service applied it…"
 	s.layout()
 	return s

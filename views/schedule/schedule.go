@@ -147,7 +147,7 @@ func (s *schedule) Mode() views.Mode {
 func (s *schedule) reloadList() tea.Cmd {
 	s.listSeq = views.NextSeq()
 	j, d := s.ctx.Journal, s.ctx.Session.Deployment()
-	return views.Load(s.listSeq, func(context.Context) ([]journal.CreatedSchedule, error) { return j.CreatedSchedules(d) })
+	return views.Load(s.ctx, s.listSeq, func(context.Context) ([]journal.CreatedSchedule, error) { return j.CreatedSchedules(d) })
 }
 
 func (s *schedule) Update(msg tea.Msg) tea.Cmd {

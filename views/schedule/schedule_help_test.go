@@ -46,8 +46,10 @@ func TestScheduleHelpNamesEveryKeyHandled(t *testing.T) {
 	}
 	// Every answer lost: the page of a write whose outcome is unknown,
 	// once its check has answered.
-	lossy := viewstest.Journaled(t, sandbox.Options{Faults: sandbox.Faults{Reset: 1, Seed: faultSeed}})
 	unknown := func(h int) func(t *testing.T) views.Screen {
+		// A sandbox per case: its faults follow a seeded sequence, which a
+		// case sharing one would meet where the other's builds left it.
+		lossy := viewstest.Journaled(t, sandbox.Options{Faults: sandbox.Faults{Reset: 1, Seed: faultSeed}})
 		return func(t *testing.T) views.Screen {
 			d := newDriver(t, New(lossy), 120, h)
 			s := d.S.(*schedule)

@@ -136,7 +136,7 @@ func (s *schedule) answered(answer *views.Answer[*api.Schedule]) tea.Cmd {
 		// when it can tell.
 		s.state = stageUnknown
 		s.lostNote = "No answer came for this schedule. Checking whether the service applied it…"
-		check := s.outcome.Lost(s.ctx.Recorder, written)
+		check := s.outcome.Lost(s.ctx, written)
 		s.layout()
 		return tea.Batch(check, s.reloadList())
 	case ve != nil && ve.Remote:

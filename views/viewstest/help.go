@@ -18,7 +18,7 @@ import (
 // that owns esc (Mode.OwnsEsc) is given esc. app's tests hold this list
 // to the dashboard's keymap, which viewstest cannot import: app's tests
 // import viewstest.
-var RootKeys = []string{"q", "ctrl+c", "?", "f1", ":", "esc", "tab", "shift+tab", "T", "E", "u", "L", "1", "2", "3", "4", "5", "6"}
+var RootKeys = []string{"q", "ctrl+c", "?", "f1", ":", "esc", "tab", "shift+tab", "T", "E", "u", "L", "p", "1", "2", "3", "4", "5", "6"}
 
 // RootKeysTaking are the keys the dashboard answers itself even while a
 // screen takes every key (Mode.TakesKeys): help and quit at once.

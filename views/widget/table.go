@@ -88,6 +88,7 @@ type Table[R any] struct {
 	cols      []Column[R]
 	text      rowText[R] // what the filter searches in a row
 	id        func(R) string
+	changed   map[string]bool // ids a refresh changed, marked (table_marks.go)
 	copyText  func(R) string
 	onOpen    func(R) tea.Cmd
 	onFilter  func(string) (tea.Cmd, bool)

@@ -45,7 +45,7 @@ func (t *Table[R]) View() string {
 		if pos == t.cursor {
 			b.WriteString(t.styles.Selected.Render(selected + line))
 		} else {
-			b.WriteString(plain)
+			b.WriteString(t.marker(pos, plain))
 			b.WriteString(line)
 		}
 	}

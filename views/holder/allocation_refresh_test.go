@@ -1,0 +1,55 @@
+package holder
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"allot/api/sandbox"
+	"allot/views"
+	"allot/views/viewstest"
+	"allot/wallet"
+)
+
+// TestAllocationRefreshOnTheChainsRhythm: the allocation on show is
+// verified again on the chain's rhythm (not the lists'), quietly (not
+// busy, the figures kept while it runs), and one that fails keeps them,
+// marked stale.
+func TestAllocationRefreshOnTheChainsRhythm(t *testing.T) {
+	ctx := viewstest.Sandbox(t)
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	ctx.Now = func() time.Time { return now }
+	a := NewAllocation(ctx).(*allocation)
+	if a.refresh() != nil {
+		t.Fatal("a refresh with no allocation on show")
+	}
+	d := viewstest.NewDriver(t, a, 120, 36)
+	d.Run(a.Update(LookupMsg{ID: stateID(t, ctx, sandbox.StateRevoked)}))
+	d.Until("looked up", func() bool { return a.result != nil && !a.busy })
+	if got := a.Freshness(); !got.At.Equal(now) {
+		t.Fatalf("after the lookup: %+v", got)
+	}
+	if a.Update(views.RefreshMsg{}) != nil {
+		t.Fatal("the lists' rhythm verified the allocation again")
+	}
+	now = now.Add(15 * time.Second)
+	shown := a.result
+	cmd := a.Update(views.RefreshMsg{Chain: true})
+	if cmd == nil || a.Mode().Busy || a.result != shown {
+		t.Fatal("the chain's rhythm did not verify quietly behind the figures on show")
+	}
+	if a.Update(views.RefreshMsg{Chain: true}) != nil {
+		t.Fatal("a second check started while one runs")
+	}
+	d.Run(cmd)
+	d.Until("verified again", func() bool { return !a.refreshing })
+	if got := a.Freshness(); !got.At.Equal(now) || got.Stale != nil || a.result == nil {
+		t.Fatalf("after the refresh: %+v", got)
+	}
+
+	a.Update(views.RefreshMsg{Chain: true})
+	a.Update(views.Loaded[*wallet.Verification]{Seq: a.refreshSeq, Err: errors.New("node down")})
+	if got := a.Freshness(); got.Stale == nil || a.result == nil {
+		t.Fatalf("a failed refresh: %+v, result %v", got, a.result)
+	}
+}
