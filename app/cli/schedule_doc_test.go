@@ -16,7 +16,8 @@ func TestScheduleBodyAsDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(doc), "```json\n")
+	_, section, _ := strings.Cut(string(doc), "### An unlock schedule")
+	_, rest, ok := strings.Cut(section, "```json\n")
 	body, _, ok2 := strings.Cut(rest, "```")
 	if !ok || !ok2 {
 		t.Fatal("docs/commands.md shows no JSON body")
