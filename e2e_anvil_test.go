@@ -39,7 +39,7 @@ func TestSandboxOnAnvil(t *testing.T) {
 	if fx.ChainID != 31337 {
 		t.Errorf("fixtures name chain %d, anvil's is 31337", fx.ChainID)
 	}
-	for _, want := range []string{"deployed on chain 31337 by 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", "token    Meridian (MRD)", "VESTING", "STAKING"} {
+	for _, want := range []string{"deployed on chain 31337 by 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", "token               Meridian (MRD)", "VESTING", "STAKING"} {
 		if !strings.Contains(stderr(), want) {
 			t.Errorf("allot sandbox did not print %q:\n%s", want, stderr())
 		}

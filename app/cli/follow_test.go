@@ -266,10 +266,16 @@ func TestSandboxOnAnvilFollowsItsChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The profile pins what was deployed on anvil, as `allot sandbox
+	// --chain-rpc` prints it: signing fails closed without.
+	pins, err := session.SandboxPins(ctx, sb)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := &session.Session{
 		Name: "anvil",
 		Profile: config.Profile{Name: "anvil", BaseURL: fx.BaseURL, PortalURL: fx.PortalURL, PortalID: fx.PortalID,
-			ChainID: fx.ChainID, Keystore: fx.KeystoreDir, SigninDomain: fx.SigninDomain, Tokens: fx.TokenIDs, RPCURL: url},
+			ChainID: fx.ChainID, Keystore: fx.KeystoreDir, SigninDomain: fx.SigninDomain, Tokens: fx.TokenIDs, RPCURL: url, Pins: pins},
 		API:      client,
 		TokenIDs: fx.TokenIDs,
 		Requests: session.NewRequestLog(),
