@@ -17,6 +17,10 @@ func FormatAmount(s string) string { return amount.Format(s) }
 // amount.FormatMin.
 func FormatAmountMin(s string, decimals int) string { return amount.FormatMin(s, decimals) }
 
+// TokenDecimals is the fewest decimals an amount in token units shows,
+// for the writers that append without a string (AppendAmountMin).
+const TokenDecimals = amount.TokenDecimals
+
 // FormatTokens formats an amount in token units as every screen shows one,
 // the tables and the signing review alike: amount.Tokens.
 func FormatTokens(s string) string { return amount.Tokens(s) }
