@@ -20,8 +20,8 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/internal/amount"
 	"allot/internal/act"
+	"allot/internal/amount"
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
 	"allot/internal/session"
