@@ -21,6 +21,7 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/internal/act"
+	"allot/internal/amount"
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
 	"allot/internal/session"
@@ -161,7 +162,7 @@ func TestClaimFlow(t *testing.T) {
 	screen += f.seen.String()[f.mark:]
 	// Back on the allocation, the amounts are read again once the claim is
 	// mined: what it withdrew is no longer claimable.
-	f.key(tea.KeyEsc).wait("Claimable now  0 ")
+	f.key(tea.KeyEsc).wait("Claimable now  0.00 ")
 	f.quit()
 
 	entries := journaltest.Entries(t, f.s.StateDir)
@@ -337,7 +338,7 @@ func TestStakeFlow(t *testing.T) {
 	}
 	f.waitFrom(start, "lines ").waitFrom(start, "↑/pgup scrolls back")
 	screen := f.seen.String()
-	for _, want := range []string{"approve(address,uint256)", "= 150 tokens", "an approve of exactly 150 comes first"} {
+	for _, want := range []string{"approve(address,uint256)", "= 150.00 tokens", "an approve of exactly 150.00 comes first"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the review did not show %q", want)
 		}
@@ -388,7 +389,7 @@ func checkSigned(t *testing.T, screen string, entries []journal.Entry, op string
 		for _, a := range sum.Args {
 			v := a.Value
 			if a.Units != "" {
-				v += " = " + a.Units + " tokens"
+				v += " = " + amount.Tokens(a.Units) + " tokens"
 			}
 			lines = append(lines, [2]string{a.Name, v})
 		}

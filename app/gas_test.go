@@ -90,7 +90,7 @@ func TestStakeBeyondTheWalletRefusedInDashboard(t *testing.T) {
 	f.runes("2").wait("Season").runes("S").wait("Stake in")
 	f.typ("300000").key(tea.KeyEnter).wait("REFUSED by the signing policy; nothing can be signed")
 	f.wait("✗ not signed: the signing policy refused it, for the reasons above")
-	if !strings.Contains(f.seen.String(), "transaction 2 stakes 300000 tokens; the account "+owner.Hex()+" holds 250000") {
+	if !strings.Contains(f.seen.String(), "transaction 2 stakes 300,000.00 tokens; the account "+owner.Hex()+" holds 250,000.00") {
 		t.Errorf("the refusal does not say what the wallet holds:\n%s", f.seen.String())
 	}
 	var pool string

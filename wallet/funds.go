@@ -45,7 +45,7 @@ func checkTokens(ctx context.Context, node Node, from common.Address, calls []Ca
 			}
 			if balance.Cmp(amount) < 0 {
 				refused.refuse("transaction %d stakes %s tokens; the account %s holds %s of the pool's token %s",
-					i+1, FormatUnits(amount), from.Hex(), FormatUnits(balance), token.Hex())
+					i+1, FormatTokens(amount), from.Hex(), FormatTokens(balance), token.Hex())
 			}
 			allowance, inBatch := approved[grant{token, c.To}]
 			if !inBatch {
@@ -56,7 +56,7 @@ func checkTokens(ctx context.Context, node Node, from common.Address, calls []Ca
 			}
 			if allowance.Cmp(amount) < 0 {
 				refused.refuse("transaction %d stakes %s tokens; the pool %s may move only %s of them, and no approve of the stake comes first",
-					i+1, FormatUnits(amount), c.To.Hex(), FormatUnits(allowance))
+					i+1, FormatTokens(amount), c.To.Hex(), FormatTokens(allowance))
 			}
 		}
 	}

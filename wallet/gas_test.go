@@ -153,12 +153,12 @@ func TestBuildChecksWhatASimulationWould(t *testing.T) {
 	}
 
 	reasons := buildRefused(t, node, opts, plan(60)...)
-	if want := "transaction 2 stakes 60 tokens; the account " + alice.Hex() + " holds 50 of the pool's token " + f.token.Hex(); !strings.Contains(reasons, want) {
+	if want := "transaction 2 stakes 60.00 tokens; the account " + alice.Hex() + " holds 50.00 of the pool's token " + f.token.Hex(); !strings.Contains(reasons, want) {
 		t.Errorf("reasons lack %q:\n%s", want, reasons)
 	}
 	stakeOnly := plan(60)[1:]
 	reasons = buildRefused(t, node, opts, stakeOnly...)
-	if want := "the pool " + f.pool.Hex() + " may move only 0 of them, and no approve of the stake comes first"; !strings.Contains(reasons, want) {
+	if want := "the pool " + f.pool.Hex() + " may move only 0.00 of them, and no approve of the stake comes first"; !strings.Contains(reasons, want) {
 		t.Errorf("reasons lack %q:\n%s", want, reasons)
 	}
 

@@ -292,17 +292,17 @@ func checkWithdraw(refused *RefusedError, i int, c Call, values []any, p ClaimPo
 		// More than is claimable is checkAmount's, which says why.
 		claimable := "not known"
 		if f.claimable != nil {
-			claimable = FormatUnits(f.claimable) + " tokens"
+			claimable = FormatTokens(f.claimable) + " tokens"
 		}
-		refused.refuse("call %d withdraws %s tokens; you asked for all that is claimable (%s), which is 0 (everything vested) or exactly that", i+1, FormatUnits(amount), claimable)
+		refused.refuse("call %d withdraws %s tokens; you asked for all that is claimable (%s), which is 0 (everything vested) or exactly that", i+1, FormatTokens(amount), claimable)
 		return
 	}
 	if p.Amount != nil && amount.Cmp(p.Amount) != 0 {
-		asked := FormatUnits(amount) + " tokens"
+		asked := FormatTokens(amount) + " tokens"
 		if amount.Sign() == 0 {
 			asked = "everything vested"
 		}
-		refused.refuse("call %d withdraws %s; you asked for %s", i+1, asked, FormatUnits(p.Amount))
+		refused.refuse("call %d withdraws %s; you asked for %s", i+1, asked, FormatTokens(p.Amount))
 		return
 	}
 	checkAmount(refused, i, amount, f)
@@ -348,11 +348,11 @@ func describe(m knownMethod, values []any, c Call) string {
 		if amount != nil && amount.Cmp(maxUint256) == 0 {
 			return fmt.Sprintf("an UNLIMITED approve of token %s to %s", c.To.Hex(), spender.Hex())
 		}
-		return fmt.Sprintf("an approve of %s tokens of %s to %s", FormatUnits(amount), c.To.Hex(), spender.Hex())
+		return fmt.Sprintf("an approve of %s tokens of %s to %s", FormatTokens(amount), c.To.Hex(), spender.Hex())
 	case "transfer":
 		to, _ := values[0].(common.Address)
 		amount, _ := values[1].(*big.Int)
-		return fmt.Sprintf("a transfer of %s tokens of %s to %s", FormatUnits(amount), c.To.Hex(), to.Hex())
+		return fmt.Sprintf("a transfer of %s tokens of %s to %s", FormatTokens(amount), c.To.Hex(), to.Hex())
 	}
 	return fmt.Sprintf("a %s %s at %s", m.contract, m.method.RawName, c.To.Hex())
 }
@@ -413,7 +413,7 @@ func CheckStake(ctx context.Context, node Node, p StakePolicy, calls []Call) (*A
 				refused.refuse("call %d stakes in %s, not in the pool's staking contract %s", i+1, c.To.Hex(), p.Pool.Hex())
 			}
 			if p.Amount != nil && amount.Cmp(p.Amount) != 0 {
-				refused.refuse("call %d stakes %s tokens; you asked for %s", i+1, FormatUnits(amount), FormatUnits(p.Amount))
+				refused.refuse("call %d stakes %s tokens; you asked for %s", i+1, FormatTokens(amount), FormatTokens(p.Amount))
 			}
 			if fee != nil && c.Value.Cmp(fee) != 0 {
 				refused.refuse("call %d sends %s ether; the pool's platform fee on the chain is %s ether", i+1, FormatUnits(c.Value), FormatUnits(fee))
@@ -428,7 +428,7 @@ func CheckStake(ctx context.Context, node Node, p StakePolicy, calls []Call) (*A
 				refused.refuse("call 1 approves %s to spend, not the pool's staking contract %s", spender.Hex(), p.Pool.Hex())
 			}
 			if p.Amount == nil || amount.Cmp(p.Amount) != 0 {
-				refused.refuse("call 1 approves %s tokens; the stake is %s, and no more may be approved", FormatUnits(amount), FormatUnits(p.Amount))
+				refused.refuse("call 1 approves %s tokens; the stake is %s, and no more may be approved", FormatTokens(amount), FormatTokens(p.Amount))
 			}
 			if c.Value.Sign() != 0 {
 				refused.refuse("call 1 sends %s ether with an approve, which takes none", FormatUnits(c.Value))

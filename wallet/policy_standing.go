@@ -59,11 +59,11 @@ func establishStanding(ctx context.Context, node Node, p ClaimPolicy, f *claimFa
 	a.Facts = append(a.Facts,
 		Line{"state", state},
 		Line{"claimable", fmt.Sprintf("%s tokens: %s vested at %s, %s withdrawn, the vester holds %s",
-			FormatUnits(payout.Withdrawable), FormatUnits(payout.Vested), payout.VestedAt.Format(time.RFC3339),
-			FormatUnits(s.Withdrawn), FormatUnits(s.VesterBalance))})
+			FormatTokens(payout.Withdrawable), FormatTokens(payout.Vested), payout.VestedAt.Format(time.RFC3339),
+			FormatTokens(s.Withdrawn), FormatTokens(s.VesterBalance))})
 	if payout.Underfunded() {
 		a.Facts = append(a.Facts, Line{"underfunded", fmt.Sprintf("the vester holds %s tokens, less than the %s vested and not withdrawn: a claim pays at most what it holds",
-			FormatUnits(s.VesterBalance), FormatUnits(payout.Owed))})
+			FormatTokens(s.VesterBalance), FormatTokens(payout.Owed))})
 	}
 }
 
@@ -91,14 +91,14 @@ func checkAmount(refused *RefusedError, i int, amount *big.Int, f *claimFacts) {
 	switch {
 	case f.claimable == nil:
 	case amount.Sign() == 0 && f.claimable.Sign() == 0 && f.payout != nil && f.payout.Owed.Sign() > 0:
-		refused.refuse("call %d withdraws everything vested, and the vester holds no tokens to pay it (%s are owed)", i+1, FormatUnits(f.payout.Owed))
+		refused.refuse("call %d withdraws everything vested, and the vester holds no tokens to pay it (%s are owed)", i+1, FormatTokens(f.payout.Owed))
 	case amount.Sign() == 0 && f.claimable.Sign() == 0:
 		refused.refuse("call %d withdraws everything vested, and nothing is claimable now", i+1)
 	case amount.Cmp(f.claimable) <= 0:
 	case f.payout != nil && amount.Cmp(f.payout.Owed) <= 0:
-		refused.refuse("call %d withdraws %s tokens; the vester holds only %s, too few to pay it", i+1, FormatUnits(amount), FormatUnits(f.standing.VesterBalance))
+		refused.refuse("call %d withdraws %s tokens; the vester holds only %s, too few to pay it", i+1, FormatTokens(amount), FormatTokens(f.standing.VesterBalance))
 	default:
-		refused.refuse("call %d withdraws %s tokens; %s are claimable now", i+1, FormatUnits(amount), FormatUnits(f.claimable))
+		refused.refuse("call %d withdraws %s tokens; %s are claimable now", i+1, FormatTokens(amount), FormatTokens(f.claimable))
 	}
 }
 

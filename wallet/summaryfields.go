@@ -3,6 +3,8 @@ package wallet
 import (
 	"fmt"
 	"math/big"
+
+	"allot/internal/amount"
 )
 
 // Line is one labelled line of a call's description.
@@ -25,7 +27,7 @@ func (s *Summary) Lines() []Line {
 		for _, a := range s.Args {
 			v := a.Value
 			if a.Units != "" {
-				v += " = " + a.Units + " tokens"
+				v += " = " + amount.Tokens(a.Units) + " tokens"
 			}
 			lines = append(lines, Line{a.Name, v})
 		}

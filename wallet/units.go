@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"allot/api"
+	"allot/internal/amount"
 	"allot/internal/sanitize"
 
 	"github.com/shopspring/decimal"
@@ -24,6 +25,12 @@ func FormatUnits(baseUnits *big.Int) string {
 	}
 	return decimal.NewFromBigInt(baseUnits, -Decimals).String()
 }
+
+// FormatTokens writes base units in token units the way a person reads
+// them on every screen, the tables' rule (amount.Tokens): grouped, at least
+// two decimals, exact ("5,145.7595", "250.00"). Machine output keeps
+// FormatUnits.
+func FormatTokens(baseUnits *big.Int) string { return amount.Tokens(FormatUnits(baseUnits)) }
 
 // ErrAmount is wrapped by ParseUnits errors.
 var ErrAmount = errors.New("invalid amount")

@@ -11,6 +11,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox/chain"
+	amountfmt "allot/internal/amount"
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
 	"allot/wallet"
@@ -168,7 +169,7 @@ func TestStakeBeyondTheWalletRefusedOnTheSandbox(t *testing.T) {
 			// parameters need; no transaction is signed.
 			r := runCLI(t, s, map[string]string{"ALLOT_PASSPHRASE": w.Passphrase}, "stake", "--pool", pool.ID, "--amount", amount, "--account", w.Address, "--send", "--yes", "--wait")
 			after, _ := s.Chain.PendingNonceAt(ctx, owner)
-			want := "transaction 2 stakes " + amount + " tokens; the account " + owner.Hex() + " holds " + wallet.FormatUnits(balance) + " of the pool's token " + token.Hex()
+			want := "transaction 2 stakes " + amountfmt.Tokens(amount) + " tokens; the account " + owner.Hex() + " holds " + wallet.FormatTokens(balance) + " of the pool's token " + token.Hex()
 			checkRefused(t, r, s.StateDir, "stake", pool.ID, want, before, after)
 			if allowance, err := wallet.Allowance(ctx, s.Chain, token, owner, staking); err != nil || allowance.Sign() != 0 {
 				t.Errorf("the pool may move %s of the wallet's tokens (%v), want 0", allowance, err)

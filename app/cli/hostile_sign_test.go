@@ -168,7 +168,7 @@ func TestHostileClaimIsRefused(t *testing.T) {
 		}}, "call 1 is an UNLIMITED approve of token"},
 		{"a transfer", map[string]func(map[string]any){"/claim": func(r map[string]any) {
 			instruction(r)["data"] = tokenABI("transfer", attacker, big.NewInt(1e18))
-		}}, "call 1 is a transfer of 1 tokens"},
+		}}, "call 1 is a transfer of 1.00 tokens"},
 		{"a withdraw to a non-vester", map[string]func(map[string]any){"/claim": func(r map[string]any) {
 			instruction(r)["to"] = attacker.Hex()
 		}}, "call 1 goes to " + attacker.Hex() + ", not to the vester"},
@@ -265,7 +265,7 @@ func TestHostileStakeIsRefused(t *testing.T) {
 			"call 1 is an UNLIMITED approve of token"},
 		{"a platform fee of 50 ether", func(r map[string]any) { r["platformFee"] = json.Number("50") },
 			"sends 50 ether, more than max_native_fee 0.01 ether"},
-		{"another amount", func(r map[string]any) { r["data"] = stakeOf(123456) }, "stakes 123456 tokens; you asked for " + amount},
+		{"another amount", func(r map[string]any) { r["data"] = stakeOf(123456) }, "stakes 123,456.00 tokens; you asked for " + amount + ".00"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h.Rewrite("/parameters/stake", tc.rewrite)

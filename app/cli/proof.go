@@ -200,12 +200,12 @@ func printVerification(e *env, v *wallet.Verification) error {
 		pairs = append(pairs,
 			"schedule", check(v.ScheduleCheck, v.Args.Schedule.Kind+" "+v.Args.Schedule.UnlockScheduleID),
 			"beneficiary", a.OriginalBeneficiary.Hex(),
-			"total", wallet.FormatUnits(a.TotalAllocation),
+			"total", wallet.FormatTokens(a.TotalAllocation),
 		)
 		if v.Unclaimable != nil {
 			pairs = append(pairs, "unlocked now", "WARNING: "+v.Unclaimable.Error())
 		} else {
-			pairs = append(pairs, "unlocked now", fmt.Sprintf("%s%% = %s", vesting.FormatPPM(v.UnlockedPPM), wallet.FormatUnits(v.Unlocked)))
+			pairs = append(pairs, "unlocked now", fmt.Sprintf("%s%% = %s", vesting.FormatPPM(v.UnlockedPPM), wallet.FormatTokens(v.Unlocked)))
 		}
 		pairs = append(pairs, "vester record", check(v.StateCheck, "read from the vester's schedules(id)"))
 		pairs = append(pairs, standingPairs(v)...)

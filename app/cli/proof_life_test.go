@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api/sandbox"
+	amountfmt "allot/internal/amount"
 	"allot/wallet"
 	"allot/wallet/vesterabi"
 )
@@ -111,7 +112,7 @@ func TestProofVerifyEachSeededState(t *testing.T) {
 				sandbox.StateUnderfunded:    "UNDERFUNDED: less than the",
 				sandbox.StateThroughHandler: "claims:         only through post-claim handler 0x",
 			}[seeded]
-			if !strings.Contains(table, words) || !strings.Contains(table, "claimable now:  "+got.Claimable+"\n") {
+			if !strings.Contains(table, words) || !strings.Contains(table, "claimable now:  "+amountfmt.Tokens(got.Claimable)+"\n") {
 				t.Errorf("the table does not say %q and claimable %s:\n%s", words, got.Claimable, table)
 			}
 		})

@@ -32,12 +32,12 @@ func standingPairs(v *wallet.Verification) []string {
 	if s.Transferred(beneficiary) {
 		recipient = s.Recipient(beneficiary).Hex() + " (transferred: not the leaf's beneficiary)"
 	}
-	pairs := []string{"state", state, "tokens go to", recipient, "withdrawn", wallet.FormatUnits(s.Withdrawn)}
+	pairs := []string{"state", state, "tokens go to", recipient, "withdrawn", wallet.FormatTokens(s.Withdrawn)}
 	if p.Unclaimable != nil {
-		return append(pairs, "vester holds", wallet.FormatUnits(s.VesterBalance), "claimable now", "none until the schedule can be paid out")
+		return append(pairs, "vester holds", wallet.FormatTokens(s.VesterBalance), "claimable now", "none until the schedule can be paid out")
 	}
 	if s.Terminated() {
-		pairs = append(pairs, "vested", wallet.FormatUnits(p.Vested)+" at "+p.VestedAt.Format(time.RFC3339)+", as the vester counts it")
+		pairs = append(pairs, "vested", wallet.FormatTokens(p.Vested)+" at "+p.VestedAt.Format(time.RFC3339)+", as the vester counts it")
 	}
 	if !s.DirectClaim() {
 		var handlers []string
@@ -49,9 +49,9 @@ func standingPairs(v *wallet.Verification) []string {
 		}
 		pairs = append(pairs, "claims", "only through post-claim handler "+strings.Join(handlers, ", ")+": the tokens go to that contract, not to a wallet")
 	}
-	balance := wallet.FormatUnits(s.VesterBalance)
+	balance := wallet.FormatTokens(s.VesterBalance)
 	if p.Underfunded() {
-		balance += " (UNDERFUNDED: less than the " + wallet.FormatUnits(p.Owed) + " owed; a claim pays at most this)"
+		balance += " (UNDERFUNDED: less than the " + wallet.FormatTokens(p.Owed) + " owed; a claim pays at most this)"
 	}
-	return append(pairs, "vester holds", balance, "claimable now", wallet.FormatUnits(p.Withdrawable))
+	return append(pairs, "vester holds", balance, "claimable now", wallet.FormatTokens(p.Withdrawable))
 }

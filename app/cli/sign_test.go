@@ -59,7 +59,7 @@ func TestClaimSignWithoutSendPrintsSignedTransaction(t *testing.T) {
 		t.Errorf("summary: function %q, warnings %v; want withdraw and no warning", summary.Function, summary.Warnings)
 	}
 	// The user read the call on stderr before it was signed.
-	for _, want := range []string{"Transaction 1 of 1 (claim): vester withdraw", "withdrawalAmount", "= 1000 tokens", "Test vester (VESTING)"} {
+	for _, want := range []string{"Transaction 1 of 1 (claim): vester withdraw", "withdrawalAmount", "= 1,000.00 tokens", "Test vester (VESTING)"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
@@ -182,7 +182,7 @@ func TestStakeApprovesThenStakes(t *testing.T) {
 	if got := new(big.Int).Sub(before, f.balance(t)); got.Cmp(ether(10)) != 0 {
 		t.Errorf("the stake moved %s base units, want 10 tokens", got)
 	}
-	for _, want := range []string{"Sign-in message", "an approve of exactly 10 comes first", "(approve): ERC-20 token approve", "(stake): staking pool stake"} {
+	for _, want := range []string{"Sign-in message", "an approve of exactly 10.00 comes first", "(approve): ERC-20 token approve", "(stake): staking pool stake"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}

@@ -103,7 +103,7 @@ var stakeCommand = command{
 			if plan.Approve != nil {
 				batch.ops = []string{"approve", "stake"}
 				fmt.Fprintf(e.Stderr, "The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",
-					wallet.FormatUnits(plan.Allowance), wallet.FormatUnits(plan.Amount), wallet.FormatUnits(plan.Amount))
+					wallet.FormatTokens(plan.Allowance), wallet.FormatTokens(plan.Amount), wallet.FormatTokens(plan.Amount))
 			}
 			return e.transact(ctx, s, acct, batch, tx, *out)
 		}

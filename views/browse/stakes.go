@@ -83,7 +83,7 @@ func newStakes(ctx *views.Context, pool api.Pool) *stakes {
 			{Title: "Wallet", Cell: func(st api.StakeRow) string { return st.WalletString() }, MinWidth: 42, MaxWidth: 42, Flex: 3, SortRef: func(a, b *api.StakeRow) int {
 				return bytes.Compare(a.Wallet[:], b.Wallet[:])
 			}, SortKey: (*api.StakeRow).WalletKey},
-			{Title: "Amount", Cell: func(st api.StakeRow) string { return widget.FormatAmountMin(st.AmountString(), 2) }, Align: widget.AlignRight, Decimal: true, MinWidth: 16, SortRef: api.CompareAmounts, SortKey: (*api.StakeRow).AmountKey},
+			{Title: "Amount", Cell: func(st api.StakeRow) string { return widget.FormatTokens(st.AmountString()) }, Align: widget.AlignRight, Decimal: true, MinWidth: 16, SortRef: api.CompareAmounts, SortKey: (*api.StakeRow).AmountKey},
 			{Title: "Status", Cell: func(st api.StakeRow) string { return st.StatusText() }, MinWidth: 9, Priority: 2, SortRef: func(a, b *api.StakeRow) int { return strings.Compare(a.StatusText(), b.StatusText()) }},
 			{Title: "Created", Cell: func(st api.StakeRow) string { return api.FormatTime(api.Time{Time: st.Time()}) }, MinWidth: 20, Priority: 3, SortRef: compareCreated, SortKey: (*api.StakeRow).CreatedKey},
 			{Title: "ID", Cell: func(st api.StakeRow) string { return st.IDString() }, MinWidth: 10, Priority: 4},
@@ -96,7 +96,7 @@ func newStakes(ctx *views.Context, pool api.Pool) *stakes {
 	}, func(st api.StakeRow) []widget.Field {
 		return []widget.Field{
 			{Label: "Wallet", Value: st.WalletString()},
-			{Label: "Amount", Value: widget.FormatAmount(st.AmountString())},
+			{Label: "Amount", Value: widget.FormatTokens(st.AmountString())},
 			{Label: "Status", Value: st.StatusText()},
 			{Label: "Created", Value: widget.FormatTime(st.Time(), ctx.Now())},
 			{Label: "Stake ID", Value: st.IDString()},
@@ -113,7 +113,7 @@ func newStakes(ctx *views.Context, pool api.Pool) *stakes {
 func stakeFilterText(dst []byte, st api.StakeRow) []byte {
 	dst = append(st.AppendWallet(dst), 0)
 	var amount [96]byte
-	dst = append(widget.AppendAmountMin(dst, st.AppendAmount(amount[:0]), 2), 0)
+	dst = append(widget.AppendAmountMin(dst, st.AppendAmount(amount[:0]), widget.TokenDecimals), 0)
 	dst = append(append(dst, st.StatusText()...), 0)
 	if st.HasTime() {
 		dst = st.Time().AppendFormat(dst, createdLayout)

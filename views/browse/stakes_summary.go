@@ -26,9 +26,9 @@ func summarize(sums *stakeSums, total int) []string {
 	}
 	return []string{
 		count,
-		"staked " + widget.FormatAmount(sums.staked.decimal().String()),
-		fmt.Sprintf("withdrawn %s (%s)", widget.FormatAmount(sums.withdrawn.decimal().String()), widget.FormatCount(sums.withdrawnCount)),
-		"largest " + widget.FormatAmount(largest),
+		"staked " + widget.FormatTokens(sums.staked.decimal().String()),
+		fmt.Sprintf("withdrawn %s (%s)", widget.FormatTokens(sums.withdrawn.decimal().String()), widget.FormatCount(sums.withdrawnCount)),
+		"largest " + widget.FormatTokens(largest),
 		"h: histogram",
 	}
 }

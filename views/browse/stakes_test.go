@@ -176,7 +176,7 @@ func TestStakesHistogramFollowsTheFilter(t *testing.T) {
 	})
 	s, d := newStakesScreen(t, &testSource{rows: rows, batch: 4})
 	d.run(nil, s.Init())
-	for _, want := range []string{"4 stakes", "staked 157 ·", "withdrawn 1,000 (1)", "largest 100"} {
+	for _, want := range []string{"4 stakes", "staked 157.00 ·", "withdrawn 1,000.00 (1)", "largest 100"} {
 		if !strings.Contains(summaryOf(s), want) {
 			t.Errorf("summary %q does not say %q", summaryOf(s), want)
 		}

@@ -77,7 +77,7 @@ func verificationFields(v *wallet.Verification, now time.Time) []widget.Field {
 	}
 	al, sc := v.Args.Allocation, v.Args.Schedule
 	fields = append(fields,
-		widget.Field{Label: "Total", Value: widget.FormatAmount(wallet.FormatUnits(al.TotalAllocation))},
+		widget.Field{Label: "Total", Value: wallet.FormatTokens(al.TotalAllocation)},
 		unlockedField(v),
 	)
 	fields = append(fields, standingFields(v, now)...)
@@ -125,7 +125,7 @@ func unlockedField(v *wallet.Verification) widget.Field {
 	if v.Unclaimable != nil {
 		return widget.Field{Label: "Unlocked now", Value: "warning: " + v.Unclaimable.Error(), Style: views.FailStyle}
 	}
-	value := fmt.Sprintf("%s%%  %s", vesting.FormatPPM(v.UnlockedPPM), widget.FormatAmount(wallet.FormatUnits(v.Unlocked)))
+	value := fmt.Sprintf("%s%%  %s", vesting.FormatPPM(v.UnlockedPPM), wallet.FormatTokens(v.Unlocked))
 	if s := v.Standing; s != nil && s.Terminated() {
 		value += "  (the schedule alone)"
 	}

@@ -263,7 +263,7 @@ func (c *claim) headLines() string {
 	}
 	if c.claimable != "" {
 		// Grouped as the allocation shows it (5,145.7595, not 5145.7595).
-		b.WriteString(st.Muted.Render("Claimable now: "+widget.FormatAmount(c.claimable)+" tokens (vested, less what was withdrawn, at most what the vester holds); an empty amount claims all of it.") + "\n")
+		b.WriteString(st.Muted.Render("Claimable now: "+widget.FormatTokens(c.claimable)+" tokens (vested, less what was withdrawn, at most what the vester holds); an empty amount claims all of it.") + "\n")
 	}
 	b.WriteString("\n")
 	return b.String()

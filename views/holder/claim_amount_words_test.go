@@ -6,6 +6,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/ethereum/go-ethereum/common"
+
+	"allot/views/widget"
+	"allot/wallet"
 )
 
 // TestClaimFormGroupsTheUnlockedAmount: the claim form writes what is
@@ -15,5 +18,28 @@ func TestClaimFormGroupsTheUnlockedAmount(t *testing.T) {
 	c.SetSize(100, 30)
 	if v := ansi.Strip(c.View()); !strings.Contains(v, "Claimable now: 5,145.7595 tokens") {
 		t.Errorf("the claimable amount:\n%s", v)
+	}
+}
+
+// TestOneAmountReadsTheSameEverywhere: 127,721.3 tokens read as the tables
+// show them, "127,721.30", in the claim form, in the allocation's fields
+// and in the signing review (wallet.FormatTokens), not "127,721.3" in one
+// place and "127721.3" in another.
+func TestOneAmountReadsTheSameEverywhere(t *testing.T) {
+	const want = "127,721.30"
+	units, err := wallet.ParseUnits("127721.3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := wallet.FormatTokens(units); got != want {
+		t.Errorf("the signing review says %q, want %q", got, want)
+	}
+	if got := widget.FormatTokens("127721.3"); got != want {
+		t.Errorf("the tables say %q, want %q", got, want)
+	}
+	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "127721.3", common.Address{}).(*claim)
+	c.SetSize(100, 30)
+	if v := ansi.Strip(c.View()); !strings.Contains(v, "Claimable now: "+want+" tokens") {
+		t.Errorf("the claim form does not say %q:\n%s", want, v)
 	}
 }

@@ -76,7 +76,7 @@ func (c *countdown) text(now time.Time) string {
 	}
 	left := int64(c.next.At.Sub(now).Round(time.Second) / time.Second)
 	return "next unlock in " + widget.FormatDuration(max(left, 1)) + ": " + vesting.FormatPPM(c.next.PPM) + "%, " +
-		widget.FormatAmount(wallet.FormatUnits(c.next.Amount))
+		wallet.FormatTokens(c.next.Amount)
 }
 
 // onTick moves the screen's result on when the unlock has passed, and

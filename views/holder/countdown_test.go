@@ -52,7 +52,7 @@ func TestCountdownCrossesAnUnlock(t *testing.T) {
 	d.Run(a.Update(views.Loaded[*wallet.Verification]{Seq: 7, Value: v}))
 	// Runs of spaces read as one: the labels' column is the pane's.
 	view := func() string { return strings.Join(strings.Fields(ansi.Strip(a.View())), " ") }
-	for _, want := range []string{"next unlock in 22h: 25%, 1,000", "Unlocked now 25% 1,000", "Claimable now 600"} {
+	for _, want := range []string{"next unlock in 22h: 25%, 1,000.00", "Unlocked now 25% 1,000.00", "Claimable now 600.00"} {
 		if !strings.Contains(view(), want) {
 			t.Fatalf("before the unlock, no %q in\n%s", want, view())
 		}

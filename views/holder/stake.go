@@ -152,7 +152,7 @@ func (s *stake) headLines() string {
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Stake in "+sanitize.Line(s.pool.Name)) + "\n")
 	b.WriteString(st.Muted.Render(fmt.Sprintf("minimum %s · minimum length %s · max APY %s%%",
-		widget.FormatAmount(s.pool.MinimumStakeAmount.String()), widget.FormatDuration(s.pool.MinimumStakeLength), s.pool.MaxAPY.String())) + "\n")
+		widget.FormatTokens(s.pool.MinimumStakeAmount.String()), widget.FormatDuration(s.pool.MinimumStakeLength), s.pool.MaxAPY.String())) + "\n")
 	// What the stake needs is said on open, as the claim form does, not
 	// only once the amount is typed and sent.
 	addr, _, unlocked := s.Ctx.Wallet.Account()
@@ -171,7 +171,7 @@ func (s *stake) headLines() string {
 	b.WriteString("\n")
 	if p := s.plan; s.Flow != nil && p.Approve != nil {
 		b.WriteString(fmt.Sprintf("The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",
-			wallet.FormatUnits(p.Allowance), wallet.FormatUnits(p.Amount), wallet.FormatUnits(p.Amount)))
+			wallet.FormatTokens(p.Allowance), wallet.FormatTokens(p.Amount), wallet.FormatTokens(p.Amount)))
 	}
 	return b.String()
 }

@@ -173,7 +173,7 @@ func eventLine(e history.Event) string {
 		if symbol == "" {
 			symbol = short(e.Token)
 		}
-		return fmt.Sprintf("%s  %s %s %s → %s  fee %s  tx %s  by %s", at, what, wallet.FormatUnits(e.Amount), symbol,
+		return fmt.Sprintf("%s  %s %s %s → %s  fee %s  tx %s  by %s", at, what, wallet.FormatTokens(e.Amount), symbol,
 			short(e.Recipient), wallet.FormatUnits(e.Fee), shortHash(e.Tx), short(e.Sender))
 	case history.Transfer:
 		return fmt.Sprintf("%s  transfer of beneficiary → %s  tx %s  by %s", at, short(e.NewBeneficiary), shortHash(e.Tx), short(e.Sender))

@@ -199,7 +199,7 @@ func (u *upcomingScreen) list(rows int) string {
 		x := list[i]
 		line := fmt.Sprintf("%s  %-8s  %s  %8s%%  %s", x.At.UTC().Format("2006-01-02 15:04"),
 			widget.FormatDuration(int64(x.At.Sub(u.report.From).Seconds())), x.Allocation,
-			vesting.FormatPPM(x.PPM), widget.FormatAmount(wallet.FormatUnits(x.Amount)))
+			vesting.FormatPPM(x.PPM), wallet.FormatTokens(x.Amount))
 		line = sanitize.Truncate(line, u.width)
 		if i == u.cursor {
 			line = u.ctx.Styles.Selected.Render(line)
@@ -222,7 +222,7 @@ func (u *upcomingScreen) chart() []string {
 		full = decimal.Max(full, decimal.NewFromBigInt(w.Amount, 0))
 	}
 	label := func(t upcoming.Total) string {
-		s := widget.FormatAmount(wallet.FormatUnits(t.Amount))
+		s := wallet.FormatTokens(t.Amount)
 		if several {
 			s += "  " + tokenHex(t)
 		}

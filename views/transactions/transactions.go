@@ -287,7 +287,7 @@ func signedFields(data json.RawMessage) []widget.Field {
 	} else {
 		for _, a := range s.Args {
 			if a.Units != "" {
-				out = append(out, widget.Field{Label: "Amount", Value: a.Units + " tokens"})
+				out = append(out, widget.Field{Label: "Amount", Value: widget.FormatTokens(a.Units) + " tokens"})
 				break
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"allot/internal/amount"
 )
 
 const ellipsis = "…"
@@ -160,7 +162,7 @@ func appendLower(b []byte, s string) []byte {
 
 // FormatCount formats a count with thousands separators: 100000 -> "100,000".
 func FormatCount(n int) string {
-	return groupThousands(strconv.Itoa(n))
+	return amount.Format(strconv.Itoa(n))
 }
 
 // Truncate cuts s to at most width cells, marking a cut with an ellipsis.
