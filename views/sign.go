@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/internal/act"
@@ -337,8 +336,9 @@ func writeLines(b *strings.Builder, lines []wallet.Line, total int) {
 	for _, l := range lines {
 		value := sanitize.Line(l.Value)
 		if room := total - len(indent); room >= 20 {
-			// A long value wraps under itself, not under the labels.
-			value = strings.ReplaceAll(ansi.Wrap(value, room, ""), "\n", "\n"+indent)
+			// A long value wraps under itself, not under the labels; a
+			// hash too long for a line is cut in equal parts.
+			value = strings.Join(widget.WrapWords(value, room), "\n"+indent)
 		}
 		fmt.Fprintf(b, "  %-*s  %s\n", width, l.Label, value)
 	}

@@ -179,3 +179,46 @@ func Page(s string, width, height int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// WrapWords breaks one line of sanitized text into lines of at most width
+// cells, at spaces; a word longer than a line (a hash, an address) is cut
+// into equal parts, so that no line holds a lone few characters of it (a
+// 68-character hash in 64 columns was a line and "4cb)" under it).
+func WrapWords(s string, width int) []string {
+	if width < 1 || ansi.StringWidth(s) <= width {
+		return []string{s}
+	}
+	var lines []string
+	cur := ""
+	for _, w := range strings.Split(s, " ") {
+		ww := ansi.StringWidth(w)
+		switch {
+		case ww > width && isASCII(w):
+			if cur != "" {
+				lines = append(lines, cur)
+			}
+			n := (ww + width - 1) / width
+			size := (ww + n - 1) / n
+			for len(w) > size {
+				lines = append(lines, w[:size])
+				w = w[size:]
+			}
+			cur = w
+		case ww > width: // not ASCII: cut where the cells run out
+			if cur != "" {
+				lines = append(lines, cur)
+			}
+			parts := strings.Split(ansi.Hardwrap(w, width, false), "\n")
+			lines = append(lines, parts[:len(parts)-1]...)
+			cur = parts[len(parts)-1]
+		case cur == "":
+			cur = w
+		case ansi.StringWidth(cur)+1+ww <= width:
+			cur += " " + w
+		default:
+			lines = append(lines, cur)
+			cur = w
+		}
+	}
+	return append(lines, cur)
+}
