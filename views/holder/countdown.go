@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"
@@ -68,15 +69,30 @@ func (c *countdown) tick(now time.Time) tea.Cmd {
 // passed reports whether the next unlock has come by now.
 func (c *countdown) passed(now time.Time) bool { return c.ok && !now.Before(c.next.At) }
 
-// text is "next unlock in 2d 4h: 10%, 1,470.21", or "" when none is
-// ahead.
+// text is "next unlock in 2d 4h: 10%, 1,470.21 MRD", or "" when none is
+// ahead. The amount is named as the header names the token: its symbol
+// (or name) from the session, its id when it has none.
 func (c *countdown) text(now time.Time) string {
 	if !c.ok {
 		return ""
 	}
 	left := int64(c.next.At.Sub(now).Round(time.Second) / time.Second)
 	return "next unlock in " + widget.FormatDuration(max(left, 1)) + ": " + vesting.FormatPPM(c.next.PPM) + "%, " +
-		wallet.FormatTokens(c.next.Amount)
+		wallet.FormatTokens(c.next.Amount) + c.unit()
+}
+
+// unit is " MRD": the token's short name, or its id, after an amount;
+// "" when the context names no token.
+func (c *countdown) unit() string {
+	if c.ctx.Token == "" {
+		return ""
+	}
+	if c.ctx.Session != nil {
+		if n, ok := c.ctx.Session.TokenName(c.ctx.Token); ok && n.Short() != "" {
+			return " " + n.Short()
+		}
+	}
+	return " " + sanitize.Line(c.ctx.Token)
 }
 
 // onTick moves the screen's result on when the unlock has passed, and
