@@ -245,7 +245,7 @@ func writeHistoryTable(w io.Writer, h *history.History, byWallet bool) error {
 		switch ev.Kind {
 		case history.Claim:
 			claims++
-			amount, token, fee, to = wallet.FormatUnits(ev.Amount), tokenLabel(ev), wallet.FormatUnits(ev.Fee), ev.Recipient.Hex()
+			amount, token, fee, to = wallet.FormatTokens(ev.Amount), tokenLabel(ev), wallet.FormatUnits(ev.Fee), ev.Recipient.Hex()
 			if ev.Handler {
 				what, to = "claim via handler", ev.Recipient.Hex()+" (handler)"
 			}

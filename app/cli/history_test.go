@@ -129,6 +129,11 @@ func TestHistoryTable(t *testing.T) {
 		!strings.Contains(lines[2], " revoke ") || !strings.HasPrefix(lines[3], "1 claim, 2 events in blocks 0 to ") {
 		t.Errorf("table:\n%s", r.stdout)
 	}
+	// For people, an amount reads as on every screen (23,650.1335); JSON
+	// and CSV keep the exact ungrouped decimal.
+	if len(lines) > 1 && !regexp.MustCompile(`\d,\d{3}\.\d`).MatchString(lines[1]) {
+		t.Errorf("the claim's amount is not grouped as the screens write it: %q", lines[1])
+	}
 }
 
 func TestHistoryUsage(t *testing.T) {

@@ -226,7 +226,7 @@ func writeUpcomingTable(w io.Writer, r upcoming.Report, days int) error {
 		t.alignDecimals(3, 4)
 		for _, u := range r.Unlocks {
 			row := []string{u.At.UTC().Format("2006-01-02 15:04"), inText(u.At.Sub(r.From)), u.Allocation,
-				vesting.FormatPPM(u.PPM) + "%", wallet.FormatUnits(u.Amount)}
+				vesting.FormatPPM(u.PPM) + "%", wallet.FormatTokens(u.Amount)}
 			if tokens {
 				row = append(row, tokenHex(u.Token))
 			}
@@ -247,7 +247,7 @@ func writeUpcomingTable(w io.Writer, r upcoming.Report, days int) error {
 			t := newTable(w, headers...)
 			t.alignDecimals(1, 2)
 			for _, tot := range r.Totals(p.period) {
-				row := []string{tot.Start.Format(time.DateOnly), strconv.Itoa(tot.Unlocks), wallet.FormatUnits(tot.Amount)}
+				row := []string{tot.Start.Format(time.DateOnly), strconv.Itoa(tot.Unlocks), wallet.FormatTokens(tot.Amount)}
 				if tokens {
 					row = append(row, tokenHex(tot.Token))
 				}
