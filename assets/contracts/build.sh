@@ -9,6 +9,10 @@
 #
 # Needs node and npm. The packages go to a temporary directory that is
 # removed on exit; nothing but build/ is written here.
+#
+# Another directory of contracts (the tests' fakes) is built the same way
+# by `build.sh DIR "the Go test that checks it"`: DIR's *.sol into DIR/build,
+# its manifest naming DIR's own build.sh.
 set -euo pipefail
 
 SOLC_VERSION=0.8.37
@@ -16,14 +20,15 @@ OPENZEPPELIN_VERSION=5.7.0
 EVM_VERSION=cancun
 OPTIMIZER_RUNS=200
 
-cd "$(dirname "$0")"
+cd "${1:-$(dirname "$0")}"
+CHECKED_BY="${2:-go test ./assets/}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 npm install --prefix "$work" --no-save --no-audit --no-fund --ignore-scripts --loglevel=error \
   "solc@$SOLC_VERSION" "@openzeppelin/contracts@$OPENZEPPELIN_VERSION" >/dev/null
 
-export WORK="$work" SOLC_VERSION EVM_VERSION OPTIMIZER_RUNS
+export WORK="$work" SOLC_VERSION EVM_VERSION OPTIMIZER_RUNS CHECKED_BY
 node - <<'JS'
 const fs = require("fs");
 const path = require("path");
@@ -86,7 +91,7 @@ for (const source of sources) {
 
 const sha256 = (f) => crypto.createHash("sha256").update(fs.readFileSync(f)).digest("hex");
 const lines = [
-  "# Written by build.sh; go test ./assets/ checks it. sha256sum format.",
+  `# Written by build.sh; ${env.CHECKED_BY} checks it. sha256sum format.`,
   `# solc ${solc.version()}, @openzeppelin/contracts ${openzeppelin}, evm ${env.EVM_VERSION}, optimizer runs ${env.OPTIMIZER_RUNS}`,
   ...[...sources, "build.sh", ...artifacts.sort()].map((f) => `${sha256(f)}  ${f}`),
 ];
