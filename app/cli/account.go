@@ -20,7 +20,8 @@ var accountListCommand = command{
 	args:    "[--keystore DIR] [-o json]",
 	summary: "list the accounts of the keystore",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		ks := declareKeystoreDir(fs)
+		var ks keystoreFlags
+		declareKeystoreDir(fs, &ks)
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			if err := noArgs(args); err != nil {
@@ -96,7 +97,8 @@ var accountNewCommand = command{
 	args:    "[--keystore DIR] [--light] [--passphrase-file FILE]",
 	summary: "create an account in the keystore (standard scrypt)",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		ks := declareKeystore(fs)
+		var ks keystoreFlags
+		declareKeystore(fs, &ks)
 		light := fs.Bool("light", false, "use light scrypt: fast and weak, for tests and demos only")
 		return func(ctx context.Context, args []string) error {
 			if err := noArgs(args); err != nil {
@@ -133,7 +135,8 @@ var accountImportCommand = command{
 	args:    "KEYFILE [--keystore DIR] [--passphrase-file FILE]",
 	summary: "copy a V3 keystore file into the keystore, after checking its passphrase",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		ks := declareKeystore(fs)
+		var ks keystoreFlags
+		declareKeystore(fs, &ks)
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
 				return usagef("takes one keystore file")

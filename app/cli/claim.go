@@ -111,12 +111,13 @@ type claimSigning struct {
 }
 
 func declareClaimSigning(fs *flag.FlagSet) *claimSigning {
-	return &claimSigning{
+	c := &claimSigning{
 		sign:    fs.Bool("sign", false, "decode, check and sign the claim's transaction(s) with a keystore account; what the signing policy refuses is never signed, and no flag overrides it"),
 		account: fs.String("account", "", "with --sign: keystore account `ADDR` that signs (default: --sender)"),
-		ks:      declareKeystore(fs),
-		tx:      declareTx(fs),
 	}
+	declareKeystore(fs, &c.ks)
+	declareTx(fs, &c.tx)
+	return c
 }
 
 // resolve checks the signing flags before anything is sent, and makes
@@ -127,8 +128,8 @@ func (c *claimSigning) resolve(e *env, sender *string) error {
 		for _, f := range []struct {
 			name string
 			set  bool
-		}{{"account", *c.account != ""}, {"send", *c.tx.send}, {"wait", *c.tx.wait}, {"yes", *c.tx.yes},
-			{"keystore", *c.ks.dir != ""}, {"passphrase-file", *c.ks.passphraseFile != ""}} {
+		}{{"account", *c.account != ""}, {"send", c.tx.send}, {"wait", c.tx.wait}, {"yes", c.tx.yes},
+			{"keystore", c.ks.dir != ""}, {"passphrase-file", c.ks.passphraseFile != ""}} {
 			if f.set {
 				return usagef("claim: --%s needs --sign", f.name)
 			}

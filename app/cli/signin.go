@@ -67,7 +67,8 @@ var signinCommand = command{
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		account := fs.String("account", "", "keystore account `ADDR` that signs in (required)")
 		showToken := fs.Bool("show-token", false, "print the access token too (it grants the portal session: keep it secret)")
-		ks := declareKeystore(fs)
+		var ks keystoreFlags
+		declareKeystore(fs, &ks)
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			if err := noArgs(args); err != nil {
@@ -107,7 +108,8 @@ var submissionCommand = command{
 	summary: "sign in to the claim portal and list the account's submission accounts",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		account := fs.String("account", "", "keystore account `ADDR` that signs in (required)")
-		ks := declareKeystore(fs)
+		var ks keystoreFlags
+		declareKeystore(fs, &ks)
 		out := outputFlag(fs)
 		return func(ctx context.Context, args []string) error {
 			if err := noArgs(args); err != nil {
