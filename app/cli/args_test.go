@@ -235,3 +235,43 @@ func TestUploadRefusesTooLargeBeforeAsking(t *testing.T) {
 		t.Errorf("the upload was begun: journal opened %v, %d writes applied", e.rec != nil, len(s.Applied()))
 	}
 }
+
+// TestClaimResolve: the claim is built for the account that signs it
+// (--sender or --account standing for the other), a signing flag needs
+// --sign, and the amount asked is carried in base units for the policy.
+func TestClaimResolve(t *testing.T) {
+	const (
+		alice = "0x1111111111111111111111111111111111111111"
+		bob   = "0x2222222222222222222222222222222222222222"
+	)
+	e, _ := testEnv(nil, nil)
+	o, err := claimArgs{allocation: testAllocation, amount: "1.5", sign: true, account: alice}.resolve(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.req.Sender != alice || o.signer.Hex() != alice || o.asked.String() != "1500000000000000000" || o.allocation != testAllocation {
+		t.Errorf("resolved %+v, want sender and signer %s, 1.5e18 asked", o, alice)
+	}
+	if o, err := (claimArgs{allocation: testAllocation, sender: bob}).resolve(e); err != nil || o.asked != nil || o.req.Amount != nil {
+		t.Errorf("a claim of all, unsigned: %+v, %v; want no amount", o, err)
+	}
+	for _, tc := range []struct {
+		args claimArgs
+		want string
+	}{
+		{claimArgs{allocation: testAllocation, sender: alice, sign: true, account: bob}, "--sender " + alice + " is not the signing --account " + bob},
+		{claimArgs{allocation: testAllocation, sender: alice, tx: txFlags{send: true}}, "claim: --send needs --sign"},
+		{claimArgs{allocation: testAllocation, sender: alice, ks: keystoreFlags{dir: "ks"}}, "claim: --keystore needs --sign"},
+		{claimArgs{allocation: testAllocation, sign: true, account: alice, tx: txFlags{yes: true}}, "--yes needs --send"},
+		{claimArgs{allocation: testAllocation, sender: alice, amount: "1.1234567890123456789"}, "at most 18 decimals"},
+		{claimArgs{allocation: testAllocation, sender: alice, country: "Narnia"}, "--country"},
+		{claimArgs{allocation: "not-an-id", sender: alice}, "allocation id"},
+		{claimArgs{allocation: testAllocation, sender: alice, sign: true, account: "0x12"}, "--account"},
+	} {
+		_, err := tc.args.resolve(e)
+		var usage usageError
+		if !errors.As(err, &usage) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want a usage error saying %q", tc.args, err, tc.want)
+		}
+	}
+}
