@@ -275,3 +275,38 @@ func TestClaimResolve(t *testing.T) {
 		}
 	}
 }
+
+// TestTxResolve: a field's flag beside --body is refused before the file
+// is read; built from flags, a request's token named by symbol becomes
+// its id, and nothing is sent or journaled to resolve it.
+func TestTxResolve(t *testing.T) {
+	s := sandboxSession(t)
+	fx := s.Fixtures
+	e, _ := testEnv(s, nil)
+	a := txArgs{sub: "fund", action: api.ActionFundDistribution, body: filepath.Join(t.TempDir(), "missing.json"), fields: []string{"--token", "--test"}}
+	if _, err := a.resolve(context.Background(), e); err == nil || !strings.Contains(err.Error(), "drop --token --test") {
+		t.Errorf("--body beside field flags: %v, want them named", err)
+	}
+	id := s.TokenIDs[0]
+	name, ok := s.TokenName(id)
+	if !ok || name.Symbol == "" {
+		t.Fatalf("the sandbox's token %s has no symbol", id)
+	}
+	amount, err := api.ParseAmount("2.5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a = txArgs{sub: "fund", action: api.ActionFundDistribution, build: func() (api.TransactionRequest, error) {
+		return &api.FundDistributionRequest{TokenID: strings.ToLower(name.Symbol), Data: []api.FundItem{{AllocationID: fx.AllocationIDs[0], Amount: amount}}}, nil
+	}}
+	req, err := a.resolve(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := req.(*api.FundDistributionRequest).TokenID; got != id {
+		t.Errorf("--token %s resolved to %s, want %s", strings.ToLower(name.Symbol), got, id)
+	}
+	if e.rec != nil || len(s.Applied()) != 0 {
+		t.Errorf("resolving began the write: journal opened %v, %d writes applied", e.rec != nil, len(s.Applied()))
+	}
+}
