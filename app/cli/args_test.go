@@ -69,11 +69,7 @@ func TestStakeResolveRefusesBeforeAnything(t *testing.T) {
 // pools; resolve gives the pool itself, and refuses a name no pool has.
 func TestStakeResolveFindsThePoolByName(t *testing.T) {
 	s := sandboxSession(t)
-	pools, err := s.API.AllPools(context.Background(), s.TokenIDs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := pools.Items[0]
+	want := firstPool(t, s)
 	w := s.Fixtures.Wallets[0]
 	e, _ := testEnv(s, map[string]string{"ALLOT_PASSPHRASE": w.Passphrase})
 	o, err := stakeArgs{pool: want.Name, amount: "1", account: w.Address}.resolve(context.Background(), e)
@@ -89,6 +85,16 @@ func TestStakeResolveFindsThePoolByName(t *testing.T) {
 	if !errors.As(err, &usage) || !strings.Contains(err.Error(), "see 'allot pools'") {
 		t.Errorf("a name no pool has: %v, want a usage error that points to allot pools", err)
 	}
+}
+
+// firstPool is the first pool of the session's first token.
+func firstPool(t *testing.T, s *session.Session) api.Pool {
+	t.Helper()
+	pools, err := s.API.AllPools(context.Background(), s.TokenIDs[0])
+	if err != nil || len(pools.Items) == 0 {
+		t.Fatalf("the pools of %s: %v, %v", s.TokenIDs[0], pools, err)
+	}
+	return pools.Items[0]
 }
 
 // TestStakePlanApprovesThenStakes: with no allowance, the plan of a stake
@@ -138,11 +144,7 @@ func TestStakePlanApprovesThenStakes(t *testing.T) {
 // pool id; a malformed --wallet is refused before any session is opened.
 func TestStakesResolve(t *testing.T) {
 	s := sandboxSession(t)
-	pools, err := s.API.AllPools(context.Background(), s.TokenIDs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := pools.Items[0]
+	want := firstPool(t, s)
 	e, _ := testEnv(s, nil)
 	_, req, err := stakesArgs{pool: strings.ToUpper(want.Name)}.resolve(context.Background(), e)
 	if err != nil || req.StakingPoolID != want.ID {

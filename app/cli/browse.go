@@ -12,28 +12,16 @@ import (
 	"allot/internal/sanitize"
 )
 
-var contractsCommand = tokenListCommand("contracts", "list the distribution contracts of a token",
-	func(ctx context.Context, s *opened, w io.Writer, out format) error {
-		list, err := s.API.Contracts(ctx, s.token)
-		if err != nil {
-			return err
-		}
-		return writeContracts(w, list, out, s.tokenText())
-	})
+var contractsCommand = tokenListCommand("contracts", "list the distribution contracts of a token", (*api.Client).Contracts, writeContracts)
 
-var poolsCommand = tokenListCommand("pools", "list every staking pool of a token (all pages)",
-	func(ctx context.Context, s *opened, w io.Writer, out format) error {
-		list, err := s.API.AllPools(ctx, s.token)
-		if err != nil {
-			return err
-		}
-		return writePools(w, list, out, s.tokenText())
-	})
+var poolsCommand = tokenListCommand("pools", "list every staking pool of a token (all pages)", (*api.Client).AllPools, writePools)
 
 // tokenListCommand is a command that lists what a token has: --token
-// chooses the token, -o the format, and list fetches and writes the list
-// on the session opened for that token.
-func tokenListCommand(name, summary string, list func(ctx context.Context, s *opened, w io.Writer, out format) error) command {
+// chooses the token, -o the format; list fetches the whole list and write
+// writes it.
+func tokenListCommand[T any](name, summary string,
+	list func(c *api.Client, ctx context.Context, token string) (*api.List[T], error),
+	write func(w io.Writer, list *api.List[T], out format, token string) error) command {
 	return command{
 		name:    name,
 		args:    "[--token ID|NAME] [-o json|csv]",
@@ -51,7 +39,11 @@ func tokenListCommand(name, summary string, list func(ctx context.Context, s *op
 				if err != nil {
 					return err
 				}
-				return list(ctx, s, e.Stdout, out)
+				items, err := list(s.API, ctx, s.token)
+				if err != nil {
+					return err
+				}
+				return write(e.Stdout, items, out, s.tokenText())
 			}
 		},
 	}
