@@ -107,6 +107,12 @@ func countUnder(w io.Writer, t *table, shown, total int, things, token string) e
 	return nil
 }
 
+// declarePool declares --pool, parsed into v: a pool's id, or the name
+// poolNamed looks up.
+func declarePool(fs *flag.FlagSet, v *string) {
+	fs.StringVar(v, "pool", "", "staking pool `ID`, or the name of one of the token's pools (required)")
+}
+
 // poolNamed is the token's pool named name, as `allot pools` lists them
 // (api.PoolByRef, as the dashboard's :stakes): the exact name, else the
 // one name equal but for case. None, or more than one, is a usage error
@@ -133,7 +139,7 @@ var stakesCommand = command{
 	summary: "list the stakes of a staking pool",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var a stakesArgs
-		fs.StringVar(&a.pool, "pool", "", "staking pool `ID`, or the name of one of the token's pools (required)")
+		declarePool(fs, &a.pool)
 		declareToken(fs, &a.token)
 		fs.StringVar(&a.wallet, "wallet", "", "only the stakes of wallet `ADDR`")
 		declareListOutput(fs, &a.out)

@@ -16,7 +16,7 @@ var stakeCommand = command{
 	summary: "stake tokens in a pool: sign in, approve exactly the stake when the allowance is short, sign, send; the signing policy refuses anything else",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var a stakeArgs
-		fs.StringVar(&a.pool, "pool", "", "staking pool `ID`, or the name of one of the token's pools (required)")
+		declarePool(fs, &a.pool)
 		declareToken(fs, &a.token)
 		fs.StringVar(&a.amount, "amount", "", "amount `X` to stake, in tokens (required)")
 		fs.StringVar(&a.account, "account", "", "keystore account `ADDR` that signs in and stakes (required)")
