@@ -133,14 +133,13 @@ func (a claimArgs) resolve(e *env) (claimOrder, error) {
 	if err := o.req.Validate(a.allocation); err != nil {
 		return claimOrder{}, typed(err, map[string]string{"id": "allocation id", "sender": "--sender", "userCountryCode": "--country", "amount": "--amount"})
 	}
+	var err error
 	if o.req.Amount != nil {
-		var err error
 		if o.asked, err = api.BaseUnits(o.req.Amount.Decimal); err != nil {
 			return claimOrder{}, usagef("--amount: %v", err)
 		}
 	}
 	if a.sign {
-		var err error
 		if o.signer, err = parseAddress("account", a.account); err != nil {
 			return claimOrder{}, err
 		}
