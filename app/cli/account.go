@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"unicode/utf8"
 
 	"allot/internal/sanitize"
@@ -20,8 +21,10 @@ var accountListCommand = command{
 	args:    "[--keystore DIR] [-o json]",
 	summary: "list the accounts of the keystore",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		ks := declareKeystoreDir(fs)
-		out := outputFlag(fs)
+		var ks keystoreFlags
+		var out format
+		declareKeystoreDir(fs, &ks)
+		declareOutput(fs, &out)
 		return func(ctx context.Context, args []string) error {
 			if err := noArgs(args); err != nil {
 				return err
@@ -30,61 +33,67 @@ var accountListCommand = command{
 			if err != nil {
 				return err
 			}
-			// address is empty for a file that names none (foundry's
-			// layout): only unlocking it tells.
-			// The embedded sandbox's demo keystore is gone when the command
-			// ends: its files are not named, as nothing could open them.
-			temporary := ks.temporary(e)
-			type row struct {
-				Address string `json:"address"`
-				File    string `json:"file,omitempty"`
-			}
-			var rows []row
-			for _, a := range store.Accounts() {
-				r := row{Address: a.Address.Hex(), File: a.Path}
-				if temporary {
-					r.File = ""
-				}
-				if a.Unnamed {
-					r.Address = ""
-				}
-				rows = append(rows, r)
-			}
 			for _, p := range store.Problems() {
 				fmt.Fprintf(e.Stderr, "allot: skipped %s\n", sanitize.Line(p.Error()))
 			}
-			if *out == formatJSON {
-				var dir any = store.Dir()
-				if temporary {
-					dir = nil
-				}
-				return writeJSON(e.Stdout, map[string]any{"keystore": dir, "accounts": rows})
-			}
-			if temporary {
-				t := newTable(e.Stdout, "ADDRESS")
-				for _, r := range rows {
-					t.row(r.Address)
-				}
-				if err := t.flush(); err != nil {
-					return err
-				}
-				_, err := fmt.Fprintln(e.Stdout, sandboxAccountsNote)
-				return err
-			}
-			if len(rows) == 0 {
-				fmt.Fprintf(e.Stdout, "no accounts in %s\n", sanitize.Line(store.Dir()))
-				return nil
-			}
-			t := newTable(e.Stdout, "ADDRESS", "FILE")
-			for _, r := range rows {
-				if r.Address == "" {
-					r.Address = "(known once unlocked)"
-				}
-				t.row(r.Address, r.File)
-			}
-			return t.flush()
+			return writeAccounts(e.Stdout, store, ks.temporary(e), out)
 		}
 	},
+}
+
+// accountRow is an account as account list shows it.
+type accountRow struct {
+	// Address is empty for a file that names none (foundry's layout):
+	// only unlocking it tells.
+	Address string `json:"address"`
+	File    string `json:"file,omitempty"`
+}
+
+// writeAccounts lists the accounts of store. The embedded sandbox's demo
+// keystore (temporary) is gone when the command ends: its files are not
+// named, as nothing could open them.
+func writeAccounts(w io.Writer, store *keystore.Store, temporary bool, out format) error {
+	var rows []accountRow
+	for _, a := range store.Accounts() {
+		r := accountRow{Address: a.Address.Hex(), File: a.Path}
+		if temporary {
+			r.File = ""
+		}
+		if a.Unnamed {
+			r.Address = ""
+		}
+		rows = append(rows, r)
+	}
+	if out == formatJSON {
+		var dir any = store.Dir()
+		if temporary {
+			dir = nil
+		}
+		return writeJSON(w, map[string]any{"keystore": dir, "accounts": rows})
+	}
+	if temporary {
+		t := newTable(w, "ADDRESS")
+		for _, r := range rows {
+			t.row(r.Address)
+		}
+		if err := t.flush(); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintln(w, sandboxAccountsNote)
+		return err
+	}
+	if len(rows) == 0 {
+		fmt.Fprintf(w, "no accounts in %s\n", sanitize.Line(store.Dir()))
+		return nil
+	}
+	t := newTable(w, "ADDRESS", "FILE")
+	for _, r := range rows {
+		if r.Address == "" {
+			r.Address = "(known once unlocked)"
+		}
+		t.row(r.Address, r.File)
+	}
+	return t.flush()
 }
 
 // sandboxAccountsNote follows the embedded sandbox's demo accounts.
@@ -96,7 +105,8 @@ var accountNewCommand = command{
 	args:    "[--keystore DIR] [--light] [--passphrase-file FILE]",
 	summary: "create an account in the keystore (standard scrypt)",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		ks := declareKeystore(fs)
+		var ks keystoreFlags
+		declareKeystore(fs, &ks)
 		light := fs.Bool("light", false, "use light scrypt: fast and weak, for tests and demos only")
 		return func(ctx context.Context, args []string) error {
 			if err := noArgs(args); err != nil {
@@ -133,7 +143,8 @@ var accountImportCommand = command{
 	args:    "KEYFILE [--keystore DIR] [--passphrase-file FILE]",
 	summary: "copy a V3 keystore file into the keystore, after checking its passphrase",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		ks := declareKeystore(fs)
+		var ks keystoreFlags
+		declareKeystore(fs, &ks)
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
 				return usagef("takes one keystore file")

@@ -5,102 +5,112 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strconv"
 
 	"allot/api"
 	"allot/internal/sanitize"
 )
 
-var contractsCommand = command{
-	name:    "contracts",
-	args:    "[--token ID|NAME] [-o json|csv]",
-	summary: "list the distribution contracts of a token",
-	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		token := tokenFlag(fs)
-		out := listOutputFlag(fs)
-		return func(ctx context.Context, args []string) error {
-			if err := noArgs(args); err != nil {
-				return err
-			}
-			s, err := e.open(ctx, opening{token: token})
-			if err != nil {
-				return err
-			}
-			list, err := s.API.Contracts(ctx, s.token)
-			if err != nil {
-				return err
-			}
-			switch *out {
-			case formatJSON:
-				return writeJSON(e.Stdout, list)
-			case formatCSV:
-				t := newCSV(e.Stdout, "id", "name", "type", "address", "balance", "createdAt")
-				for _, c := range list.Items {
-					t.row(csvText(c.ID), csvText(c.Name), csvText(c.Type), csvText(c.Address), c.Balance.String(), csvTime(c.CreatedAt))
+var contractsCommand = tokenListCommand("contracts", "list the distribution contracts of a token", (*api.Client).Contracts, writeContracts)
+
+var poolsCommand = tokenListCommand("pools", "list every staking pool of a token (all pages)", (*api.Client).AllPools, writePools)
+
+// tokenListCommand is a command that lists what a token has: --token
+// chooses the token, -o the format; list fetches the whole list and write
+// writes it.
+func tokenListCommand[T any](name, summary string,
+	list func(c *api.Client, ctx context.Context, token string) (*api.List[T], error),
+	write func(w io.Writer, list *api.List[T], out format, token string) error) command {
+	return command{
+		name:    name,
+		args:    "[--token ID|NAME] [-o json|csv]",
+		summary: summary,
+		flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+			var token string
+			var out format
+			declareToken(fs, &token)
+			declareListOutput(fs, &out)
+			return func(ctx context.Context, args []string) error {
+				if err := noArgs(args); err != nil {
+					return err
 				}
-				return t.flush()
+				s, err := e.open(ctx, opening{token: &token})
+				if err != nil {
+					return err
+				}
+				items, err := list(s.API, ctx, s.token)
+				if err != nil {
+					return err
+				}
+				return write(e.Stdout, items, out, s.tokenText())
 			}
-			t := newTable(e.Stdout, "ID", "NAME", "TYPE", "ADDRESS", "BALANCE", "CREATED")
-			t.alignDecimals(4)
-			for _, c := range list.Items {
-				t.row(c.ID, c.Name, c.Type, c.Address, c.Balance.String(), api.FormatTime(c.CreatedAt))
-			}
-			if err := t.flush(); err != nil {
-				return err
-			}
-			fmt.Fprintf(e.Stdout, "%d of %d contracts of %s\n", len(list.Items), list.Total, s.tokenText())
-			return nil
-		}
-	},
+		},
+	}
 }
 
-var poolsCommand = command{
-	name:    "pools",
-	args:    "[--token ID|NAME] [-o json|csv]",
-	summary: "list every staking pool of a token (all pages)",
-	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		token := tokenFlag(fs)
-		out := listOutputFlag(fs)
-		return func(ctx context.Context, args []string) error {
-			if err := noArgs(args); err != nil {
-				return err
-			}
-			s, err := e.open(ctx, opening{token: token})
-			if err != nil {
-				return err
-			}
-			list, err := s.API.AllPools(ctx, s.token)
-			if err != nil {
-				return err
-			}
-			switch *out {
-			case formatJSON:
-				return writeJSON(e.Stdout, list)
-			case formatCSV:
-				t := newCSV(e.Stdout, "id", "name", "tokenId", "contractId", "status", "totalStaked", "totalRewardsDeposited",
-					"periodFinish", "minimumStakeAmount", "minimumStakeLength", "stakeWithdrawalDelay", "rewardWithdrawalDelay",
-					"maxApy", "claimNativeTokenFee", "unstakeNativeTokenFee")
-				for _, p := range list.Items {
-					t.row(csvText(p.ID), csvText(p.Name), csvText(p.TokenID), csvText(p.ContractID), csvText(p.Status),
-						p.TotalStaked.String(), p.TotalRewardsDeposited.String(), csvTime(p.PeriodFinish), p.MinimumStakeAmount.String(),
-						strconv.FormatInt(p.MinimumStakeLength, 10), strconv.FormatInt(p.StakeWithdrawalDelay, 10),
-						strconv.FormatInt(p.RewardWithdrawalDelay, 10), p.MaxAPY.String(), p.ClaimNativeTokenFee.String(),
-						p.UnstakeNativeTokenFee.String())
-				}
-				return t.flush()
-			}
-			t := newTable(e.Stdout, "ID", "NAME", "STATUS", "TOTAL STAKED", "MAX APY", "MIN STAKE", "PERIOD FINISH")
-			t.alignDecimals(3, 4, 5)
-			for _, p := range list.Items {
-				t.row(p.ID, p.Name, p.Status, p.TotalStaked.String(), p.MaxAPY.String(), p.MinimumStakeAmount.String(), api.FormatTime(p.PeriodFinish))
-			}
-			if err := t.flush(); err != nil {
-				return err
-			}
-			fmt.Fprintf(e.Stdout, "%d of %d pools of %s\n", len(list.Items), list.Total, s.tokenText())
-			return nil
+// writeContracts writes the contracts of the token named token: a table
+// with a count under it, JSON, or CSV.
+func writeContracts(w io.Writer, list *api.List[api.Contract], out format, token string) error {
+	switch out {
+	case formatJSON:
+		return writeJSON(w, list)
+	case formatCSV:
+		t := newCSV(w, "id", "name", "type", "address", "balance", "createdAt")
+		for _, c := range list.Items {
+			t.row(csvText(c.ID), csvText(c.Name), csvText(c.Type), csvText(c.Address), c.Balance.String(), csvTime(c.CreatedAt))
 		}
-	},
+		return t.flush()
+	}
+	t := newTable(w, "ID", "NAME", "TYPE", "ADDRESS", "BALANCE", "CREATED")
+	t.alignDecimals(4)
+	for _, c := range list.Items {
+		t.row(c.ID, c.Name, c.Type, c.Address, c.Balance.String(), api.FormatTime(c.CreatedAt))
+	}
+	return countUnder(w, t, len(list.Items), list.Total, "contracts", token)
+}
+
+// writePools writes the pools of the token named token as writeContracts
+// writes its contracts.
+func writePools(w io.Writer, list *api.List[api.Pool], out format, token string) error {
+	switch out {
+	case formatJSON:
+		return writeJSON(w, list)
+	case formatCSV:
+		t := newCSV(w, "id", "name", "tokenId", "contractId", "status", "totalStaked", "totalRewardsDeposited",
+			"periodFinish", "minimumStakeAmount", "minimumStakeLength", "stakeWithdrawalDelay", "rewardWithdrawalDelay",
+			"maxApy", "claimNativeTokenFee", "unstakeNativeTokenFee")
+		for _, p := range list.Items {
+			t.row(csvText(p.ID), csvText(p.Name), csvText(p.TokenID), csvText(p.ContractID), csvText(p.Status),
+				p.TotalStaked.String(), p.TotalRewardsDeposited.String(), csvTime(p.PeriodFinish), p.MinimumStakeAmount.String(),
+				strconv.FormatInt(p.MinimumStakeLength, 10), strconv.FormatInt(p.StakeWithdrawalDelay, 10),
+				strconv.FormatInt(p.RewardWithdrawalDelay, 10), p.MaxAPY.String(), p.ClaimNativeTokenFee.String(),
+				p.UnstakeNativeTokenFee.String())
+		}
+		return t.flush()
+	}
+	t := newTable(w, "ID", "NAME", "STATUS", "TOTAL STAKED", "MAX APY", "MIN STAKE", "PERIOD FINISH")
+	t.alignDecimals(3, 4, 5)
+	for _, p := range list.Items {
+		t.row(p.ID, p.Name, p.Status, p.TotalStaked.String(), p.MaxAPY.String(), p.MinimumStakeAmount.String(), api.FormatTime(p.PeriodFinish))
+	}
+	return countUnder(w, t, len(list.Items), list.Total, "pools", token)
+}
+
+// countUnder writes table t, then how many of the token's things it shows
+// of how many there are.
+func countUnder(w io.Writer, t *table, shown, total int, things, token string) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%d of %d %s of %s\n", shown, total, things, token)
+	return nil
+}
+
+// declarePool declares --pool, parsed into v: a pool's id, or the name
+// poolNamed looks up.
+func declarePool(fs *flag.FlagSet, v *string) {
+	fs.StringVar(v, "pool", "", "staking pool `ID`, or the name of one of the token's pools (required)")
 }
 
 // poolNamed is the token's pool named name, as `allot pools` lists them
@@ -128,79 +138,103 @@ var stakesCommand = command{
 	args:    "--pool ID|NAME [--token ID|NAME] [--wallet ADDR] [-o json|csv]",
 	summary: "list the stakes of a staking pool",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		pool := fs.String("pool", "", "staking pool `ID`, or the name of one of the token's pools (required)")
-		token := tokenFlag(fs)
-		wallet := fs.String("wallet", "", "only the stakes of wallet `ADDR`")
-		out := listOutputFlag(fs)
+		var a stakesArgs
+		declarePool(fs, &a.pool)
+		declareToken(fs, &a.token)
+		fs.StringVar(&a.wallet, "wallet", "", "only the stakes of wallet `ADDR`")
+		declareListOutput(fs, &a.out)
 		return func(ctx context.Context, args []string) error {
 			if err := noArgs(args); err != nil {
 				return err
 			}
-			if *pool == "" {
-				return usagef("stakes: --pool is required")
-			}
-			// Not an id, --pool is a name, looked up once --wallet is
-			// found well formed.
-			byName := api.CheckUUID("pool", *pool) != nil
-			req := api.StakesRequest{StakingPoolID: *pool, WalletAddress: *wallet}
-			var err error
-			switch {
-			case !byName:
-				err = req.Validate()
-			case *wallet != "":
-				err = api.CheckAddress("walletAddress", *wallet)
-			}
-			if err != nil {
-				return typed(err, map[string]string{"stakingPoolId": "--pool", "walletAddress": "--wallet"})
-			}
-			o := opening{}
-			if byName {
-				o.token = token
-			}
-			s, err := e.open(ctx, o)
+			s, req, err := a.resolve(ctx, e)
 			if err != nil {
 				return err
 			}
-			if byName {
-				p, err := poolNamed(ctx, s, *pool)
-				if err != nil {
-					return err
-				}
-				req.StakingPoolID = p.ID
-			}
-			// -o json and -o csv write the stakes as they arrive. On a
-			// failure mid-listing the ones that arrived stay written, the
-			// JSON unclosed, and the error says how many they are.
-			switch *out {
-			case formatJSON:
-				jw := newStakesJSON(e.Stdout)
-				total, err := s.API.StreamStakes(ctx, req, jw.rows)
-				if err != nil {
-					return errors.Join(err, jw.flush())
-				}
-				return jw.end(total)
-			case formatCSV:
-				cw := newStakesCSV(e.Stdout)
-				if _, err := s.API.StreamStakes(ctx, req, cw.rows); err != nil {
-					if cw.n == 0 {
-						return err
-					}
-					return errors.Join(err, cw.flush())
-				}
-				return cw.flush()
-			}
-			var rows stakeChunks
-			total, err := s.API.StreamStakes(ctx, req, rows.add)
-			var partial *api.PartialError
-			if err != nil && !errors.As(err, &partial) {
-				return err
-			}
-			if partial != nil {
-				total = -1
-			}
-			return errors.Join(writeStakesTable(e.Stdout, rows, total), err)
+			return writeStakes(ctx, s.API, req, e.Stdout, a.out)
 		}
 	},
+}
+
+// stakesArgs is what `allot stakes` was asked, as its flags say it.
+type stakesArgs struct {
+	pool   string // an id, or the name of one of the token's pools
+	token  string // the token whose pools a name is looked up among
+	wallet string // only this wallet's stakes, when set
+	out    format
+}
+
+// resolve checks the flags before the session is opened, then finds a
+// pool --pool names: the request to list.
+func (a stakesArgs) resolve(ctx context.Context, e *env) (*opened, api.StakesRequest, error) {
+	if a.pool == "" {
+		return nil, api.StakesRequest{}, usagef("stakes: --pool is required")
+	}
+	// Not an id, --pool is a name, looked up once --wallet is found well
+	// formed.
+	byName := api.CheckUUID("pool", a.pool) != nil
+	req := api.StakesRequest{StakingPoolID: a.pool, WalletAddress: a.wallet}
+	var err error
+	switch {
+	case !byName:
+		err = req.Validate()
+	case a.wallet != "":
+		err = api.CheckAddress("walletAddress", a.wallet)
+	}
+	if err != nil {
+		return nil, api.StakesRequest{}, typed(err, map[string]string{"stakingPoolId": "--pool", "walletAddress": "--wallet"})
+	}
+	need := opening{}
+	if byName {
+		need.token = &a.token
+	}
+	s, err := e.open(ctx, need)
+	if err != nil {
+		return nil, api.StakesRequest{}, err
+	}
+	if byName {
+		p, err := poolNamed(ctx, s, a.pool)
+		if err != nil {
+			return nil, api.StakesRequest{}, err
+		}
+		req.StakingPoolID = p.ID
+	}
+	return s, req, nil
+}
+
+// writeStakes lists the stakes req asks for to w. -o json and -o csv
+// write the stakes as they arrive. On a failure mid-listing the ones that
+// arrived stay written, the JSON unclosed, and the error says how many
+// they are.
+func writeStakes(ctx context.Context, client *api.Client, req api.StakesRequest, w io.Writer, out format) error {
+	switch out {
+	case formatJSON:
+		jw := newStakesJSON(w)
+		total, err := client.StreamStakes(ctx, req, jw.rows)
+		if err != nil {
+			return errors.Join(err, jw.flush())
+		}
+		return jw.end(total)
+	case formatCSV:
+		cw := newStakesCSV(w)
+		if _, err := client.StreamStakes(ctx, req, cw.rows); err != nil {
+			if cw.n == 0 {
+				return err
+			}
+			return errors.Join(err, cw.flush())
+		}
+		return cw.flush()
+	}
+	var rows stakeChunks
+	total, err := client.StreamStakes(ctx, req, rows.add)
+	var partial *api.PartialError
+	if err != nil && !errors.As(err, &partial) {
+		return err
+	}
+	if partial != nil {
+		total = -1
+	}
+	return errors.Join(writeStakesTable(w, rows, total), err)
 }
 
 var humanityCommand = command{

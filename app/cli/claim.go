@@ -19,68 +19,159 @@ var claimCommand = command{
 	args:    "ALLOCATION_ID --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--keystore DIR] [--passphrase-file FILE] [--send [--wait] [--yes]]] [-o json]",
 	summary: "build the claim transaction(s) of an allocation; with --sign, check, sign and send them",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		sender := fs.String("sender", "", "wallet `ADDR` that claims (required; with --sign, default: --account)")
-		amount := fs.String("amount", "", "amount `X` to claim in tokens (default: all that is claimable now)")
-		country := fs.String("country", "", "the claimer's ISO 3166-1 alpha-2 country `CC`")
-		signing := declareClaimSigning(fs)
-		out := outputFlag(fs)
+		var a claimArgs
+		fs.StringVar(&a.sender, "sender", "", "wallet `ADDR` that claims (required; with --sign, default: --account)")
+		fs.StringVar(&a.amount, "amount", "", "amount `X` to claim in tokens (default: all that is claimable now)")
+		fs.StringVar(&a.country, "country", "", "the claimer's ISO 3166-1 alpha-2 country `CC`")
+		fs.BoolVar(&a.sign, "sign", false, "decode, check and sign the claim's transaction(s) with a keystore account; what the signing policy refuses is never signed, and no flag overrides it")
+		fs.StringVar(&a.account, "account", "", "with --sign: keystore account `ADDR` that signs (default: --sender)")
+		declareKeystore(fs, &a.ks)
+		declareTx(fs, &a.tx)
+		declareOutput(fs, &a.out)
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
 				return usagef("takes one allocation id")
 			}
-			if err := signing.resolve(e, sender); err != nil {
-				return err
-			}
-			req := api.ClaimRequest{Sender: *sender}
-			if *country != "" {
-				// Checked as typed, so that the error names what was typed.
-				code, err := api.CountryCode("userCountryCode", *country)
-				if err != nil {
-					return typed(err, map[string]string{"userCountryCode": "--country"})
-				}
-				req.UserCountryCode = code
-			}
-			if *amount != "" {
-				a, err := api.ParseAmount(*amount)
-				if err != nil {
-					return usagef("--amount: %v", err)
-				}
-				req.Amount = &a
-			}
-			if err := req.Validate(args[0]); err != nil {
-				return typed(err, map[string]string{"id": "allocation id", "sender": "--sender", "userCountryCode": "--country", "amount": "--amount"})
-			}
-			s, err := e.open(ctx, opening{write: true, chain: signing.chain()})
-			if err != nil {
-				return err
-			}
-			acct, err := signing.open(ctx, e)
-			if err != nil {
-				return err
-			}
-			if acct != nil {
-				defer acct.lock()
-			}
-			res, err := s.rec.RequestClaim(ctx, s.API, args[0], req)
-			if err != nil {
-				return withDemoAllocations(s, err)
-			}
-			if acct != nil {
-				var asked *big.Int
-				if req.Amount != nil {
-					if asked, err = api.BaseUnits(req.Amount.Decimal); err != nil {
-						return usagef("--amount: %v", err)
-					}
-				}
-				return signing.run(ctx, e, s, acct, args[0], asked, res, *out)
-			}
-			if *out == formatJSON {
-				return writeJSON(e.Stdout, res)
-			}
-			writeClaim(e.Stdout, res)
-			return nil
+			a.allocation = args[0]
+			return e.claim(ctx, a)
 		}
 	},
+}
+
+// claimArgs is what `allot claim` was asked, as its flags and argument
+// say it.
+type claimArgs struct {
+	allocation string
+	sender     string
+	amount     string // in tokens; empty: all that is claimable
+	country    string
+	// sign: sign the claim's calls with the keystore account, and as tx
+	// says, send them.
+	sign    bool
+	account string
+	ks      keystoreFlags
+	tx      txFlags
+	out     format
+}
+
+// claimOrder is a claim resolved: the request checked, the amount asked
+// in base units (nil: all that is claimable), and with --sign the account
+// that signs.
+type claimOrder struct {
+	allocation string
+	req        api.ClaimRequest
+	asked      *big.Int
+	signer     common.Address
+}
+
+// claim resolves a claim, finds the signing account, asks the service for
+// the claim's transactions and prints them; with --sign it signs them and
+// as the flags ask sends them.
+func (e *env) claim(ctx context.Context, a claimArgs) error {
+	o, err := a.resolve(e)
+	if err != nil {
+		return err
+	}
+	need := opening{write: true}
+	if a.sign {
+		need.chain = "claim --sign"
+	}
+	s, err := e.open(ctx, need)
+	if err != nil {
+		return err
+	}
+	var acct *signingAccount
+	if a.sign {
+		// Found before the claim is asked for.
+		if acct, err = openAccount(ctx, e, a.ks, o.signer); err != nil {
+			return err
+		}
+		defer acct.lock()
+	}
+	res, err := s.rec.RequestClaim(ctx, s.API, o.allocation, o.req)
+	if err != nil {
+		return withDemoAllocations(s, err)
+	}
+	if acct == nil {
+		if a.out == formatJSON {
+			return writeJSON(e.Stdout, res)
+		}
+		writeClaim(e.Stdout, res)
+		return nil
+	}
+	b, err := o.plan(ctx, s, acct, res)
+	if err != nil {
+		return err
+	}
+	return e.transact(ctx, s, acct, b, a.tx, a.out)
+}
+
+// resolve checks the flags before anything is sent: the signing flags,
+// --sender and --account naming one account (one is the other when left
+// out: the claim is built for the account that signs it), the country,
+// and the amount rule.
+func (a claimArgs) resolve(e *env) (claimOrder, error) {
+	if err := a.resolveSigning(e); err != nil {
+		return claimOrder{}, err
+	}
+	o := claimOrder{allocation: a.allocation, req: api.ClaimRequest{Sender: a.sender}}
+	if a.country != "" {
+		// Checked as typed, so that the error names what was typed.
+		code, err := api.CountryCode("userCountryCode", a.country)
+		if err != nil {
+			return claimOrder{}, typed(err, map[string]string{"userCountryCode": "--country"})
+		}
+		o.req.UserCountryCode = code
+	}
+	if a.amount != "" {
+		amount, err := api.ParseAmount(a.amount)
+		if err != nil {
+			return claimOrder{}, usagef("--amount: %v", err)
+		}
+		o.req.Amount = &amount
+	}
+	if err := o.req.Validate(a.allocation); err != nil {
+		return claimOrder{}, typed(err, map[string]string{"id": "allocation id", "sender": "--sender", "userCountryCode": "--country", "amount": "--amount"})
+	}
+	var err error
+	if o.req.Amount != nil {
+		if o.asked, err = api.BaseUnits(o.req.Amount.Decimal); err != nil {
+			return claimOrder{}, usagef("--amount: %v", err)
+		}
+	}
+	if a.sign {
+		if o.signer, err = parseAddress("account", a.account); err != nil {
+			return claimOrder{}, err
+		}
+	}
+	return o, nil
+}
+
+// resolveSigning refuses a signing flag without --sign, and with it fills
+// in --sender or --account from the other.
+func (a *claimArgs) resolveSigning(e *env) error {
+	if !a.sign {
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"account", a.account != ""}, {"send", a.tx.send}, {"wait", a.tx.wait}, {"yes", a.tx.yes},
+			{"keystore", a.ks.dir != ""}, {"passphrase-file", a.ks.passphraseFile != ""}} {
+			if f.set {
+				return usagef("claim: --%s needs --sign", f.name)
+			}
+		}
+		return nil
+	}
+	switch {
+	case a.account == "":
+		a.account = a.sender
+	case a.sender == "":
+		a.sender = a.account
+	case common.IsHexAddress(a.sender) && common.IsHexAddress(a.account) &&
+		common.HexToAddress(a.sender) != common.HexToAddress(a.account):
+		return usagef("claim: --sender %s is not the signing --account %s", a.sender, a.account)
+	}
+	return a.tx.check(e, "claim")
 }
 
 // writeClaim prints the unsigned claim transactions as a list. The type,
@@ -102,89 +193,23 @@ func writeClaim(w io.Writer, res *api.ClaimResult) {
 	}
 }
 
-// claimSigning is what `allot claim` takes to sign the claim it builds.
-type claimSigning struct {
-	sign    *bool
-	account *string
-	ks      keystoreFlags
-	tx      txFlags
-}
-
-func declareClaimSigning(fs *flag.FlagSet) *claimSigning {
-	return &claimSigning{
-		sign:    fs.Bool("sign", false, "decode, check and sign the claim's transaction(s) with a keystore account; what the signing policy refuses is never signed, and no flag overrides it"),
-		account: fs.String("account", "", "with --sign: keystore account `ADDR` that signs (default: --sender)"),
-		ks:      declareKeystore(fs),
-		tx:      declareTx(fs),
-	}
-}
-
-// resolve checks the signing flags before anything is sent, and makes
-// --sender and --account name the same account when one of them is left
-// out: the claim is built for the account that signs it.
-func (c *claimSigning) resolve(e *env, sender *string) error {
-	if !*c.sign {
-		for _, f := range []struct {
-			name string
-			set  bool
-		}{{"account", *c.account != ""}, {"send", *c.tx.send}, {"wait", *c.tx.wait}, {"yes", *c.tx.yes},
-			{"keystore", *c.ks.dir != ""}, {"passphrase-file", *c.ks.passphraseFile != ""}} {
-			if f.set {
-				return usagef("claim: --%s needs --sign", f.name)
-			}
-		}
-		return nil
-	}
-	switch {
-	case *c.account == "":
-		*c.account = *sender
-	case *sender == "":
-		*sender = *c.account
-	case common.IsHexAddress(*sender) && common.IsHexAddress(*c.account) &&
-		common.HexToAddress(*sender) != common.HexToAddress(*c.account):
-		return usagef("claim: --sender %s is not the signing --account %s", *sender, *c.account)
-	}
-	return c.tx.check(e, "claim")
-}
-
-// chain names what needs the profile's chain: signing, when --sign is set.
-func (c *claimSigning) chain() string {
-	if *c.sign {
-		return "claim --sign"
-	}
-	return ""
-}
-
-// open finds the account in the keystore before the claim is asked for.
-// nil when --sign is not set.
-func (c *claimSigning) open(ctx context.Context, e *env) (*signingAccount, error) {
-	if !*c.sign {
-		return nil, nil
-	}
-	addr, err := parseAddress("account", *c.account)
-	if err != nil {
-		return nil, err
-	}
-	return openAccount(ctx, e, c.ks, addr)
-}
-
-// run signs the claim's calls, if the signing policy allows them, and as
-// the flags ask, sends and follows them. A claim with an instruction that
-// is not an EVM call is refused whole. amount is what the user asked for
-// (nil: all that is claimable).
-func (c *claimSigning) run(ctx context.Context, e *env, s *opened, acct *signingAccount, allocationID string, amount *big.Int, res *api.ClaimResult, out format) error {
+// plan is what signing the service's claim means: its calls, each a
+// claim, and the signing policy's check that they claim no more than was
+// asked, for the account that signs. A claim with an instruction that is
+// not an EVM call is refused whole.
+func (o claimOrder) plan(ctx context.Context, s *opened, acct *signingAccount, res *api.ClaimResult) (txBatch, error) {
 	calls, err := wallet.ClaimCalls(res)
 	if err != nil {
-		return err
+		return txBatch{}, err
 	}
 	known, err := s.KnownContracts(ctx)
 	if err != nil {
-		return err
+		return txBatch{}, err
 	}
 	ops := make([]string, len(calls))
 	for i := range ops {
 		ops[i] = "claim"
 	}
-	check := s.ClaimCheck(allocationID, acct.address, amount)
-	return e.transact(ctx, s, acct, txBatch{subject: allocationID, op: "claim", ops: ops, calls: calls, known: known, check: check}, c.tx, out)
+	check := s.ClaimCheck(o.allocation, acct.address, o.asked)
+	return txBatch{subject: o.allocation, op: "claim", ops: ops, calls: calls, known: known, check: check}, nil
 }

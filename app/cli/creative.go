@@ -23,93 +23,154 @@ var creativeUploadCommand = command{
 	args:    "FILE --portal SLUG [--name NAME] [--replace [--yes]] [-o json]",
 	summary: "upload an image, animation or audio file to a portal and register it",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		portal := fs.String("portal", "", "portal `SLUG` (required)")
-		name := fs.String("name", "", "store and name the creative as `NAME` (default: the file's name)")
-		replace := fs.Bool("replace", false, "store the file under its own name, replacing the bytes of any earlier upload of that name (asks first)")
-		yes := fs.Bool("yes", false, "with --replace: replace without asking")
-		out := outputFlag(fs)
+		var a uploadArgs
+		fs.StringVar(&a.portal, "portal", "", "portal `SLUG` (required)")
+		fs.StringVar(&a.name, "name", "", "store and name the creative as `NAME` (default: the file's name)")
+		fs.BoolVar(&a.replace, "replace", false, "store the file under its own name, replacing the bytes of any earlier upload of that name (asks first)")
+		fs.BoolVar(&a.yes, "yes", false, "with --replace: replace without asking")
+		declareOutput(fs, &a.out)
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
 				return usagef("takes one file")
 			}
-			if *portal == "" {
-				return usagef("creative upload: --portal is required")
-			}
-			if *yes && !*replace {
-				return usagef("creative upload: --yes needs --replace (without it nothing is replaced, so nothing is asked)")
-			}
-			path := args[0]
-			fileName := filepath.Base(path)
-			switch {
-			case *name != "":
-				// --name is the name it is stored and shown under.
-				if !api.ValidFileName(*name) {
-					return usagef("creative upload: --name %q is not a name the service stores (1 to 128 letters, digits, '.', '_' or '-', not starting with '.'): --name %s would be", sanitize.Truncate(*name, 60), api.FileNameFor(*name))
-				}
-				fileName = *name
-			case !api.ValidFileName(fileName):
-				return usagef("creative upload: the file's name %q is not one the service stores (1 to 128 letters, digits, '.', '_' or '-', not starting with '.'): pass --name %s to store it as that", sanitize.Truncate(fileName, 60), api.FileNameFor(fileName))
-			default:
-				*name = fileName
-			}
-			f, err := os.Open(path)
-			if err != nil {
-				return fmt.Errorf("creative upload: %w", err)
-			}
-			defer f.Close()
-			contentType, err := sniffContentType(f, filepath.Base(path))
-			if err != nil {
-				return err
-			}
-			info, err := f.Stat()
-			if err != nil {
-				return fmt.Errorf("creative upload: %w", err)
-			}
-			stored := fileName
-			if !*replace {
-				// A name used before would have its bytes replaced: the
-				// content's hash keeps this upload apart.
-				if stored, err = act.StoredName(fileName, f); err != nil {
-					return fmt.Errorf("creative upload: %w", err)
-				}
-				if _, err := f.Seek(0, io.SeekStart); err != nil {
-					return fmt.Errorf("creative upload: %w", err)
-				}
-			}
-			req := api.UploadURLRequest{FileName: stored, ContentType: contentType, PortalSlug: *portal}
-			if err := req.Validate(); err != nil {
-				return typed(err, map[string]string{"portalSlug": "--portal", "contentType": path, "fileName": "the file's name"})
-			}
-			if *replace && !*yes {
-				if err := askReplace(e, stored, *portal); err != nil {
-					return err
-				}
-			}
-			if err := api.CheckCreativeSize(info.Size()); err != nil {
-				return err
-			}
-			s, err := e.open(ctx, opening{write: true})
-			if err != nil {
-				return err
-			}
-			upload, err := s.rec.CreativeUploadURL(ctx, s.API, stored, req)
-			if err != nil {
-				return err
-			}
-			if err := s.API.Upload(ctx, upload.UploadURL, contentType, f, info.Size()); err != nil {
-				return err
-			}
-			create := api.CreateCreativeRequest{StorageKey: upload.StorageKey, Name: *name}
-			creative, err := s.rec.RegisterCreative(ctx, s.API, stored, create)
-			if err != nil {
-				return err
-			}
-			if *out == formatJSON {
-				return writeJSON(e.Stdout, creative)
-			}
-			return fields(e.Stdout, "id", creative.ID, "storage key", creative.StorageKey, "public url", creative.PublicURL)
+			a.path = args[0]
+			return e.uploadCreative(ctx, a)
 		}
 	},
+}
+
+// uploadArgs is what `allot creative upload` was asked, as its flags and
+// argument say it.
+type uploadArgs struct {
+	path    string // the file
+	portal  string // the portal's slug
+	name    string // what the creative is stored and shown as; empty: the file's name
+	replace bool   // store under the name itself, replacing an earlier upload's bytes
+	yes     bool   // replace without asking
+	out     format
+}
+
+// upload is a creative upload planned: the file open, its media type and
+// size known, the name its bytes are stored under.
+type upload struct {
+	file *os.File
+	size int64
+	// request asks for the URL the bytes go to, under the stored name.
+	request api.UploadURLRequest
+	name    string // the creative's name, as it is registered
+}
+
+// uploadCreative resolves and plans an upload, asks before it replaces an
+// earlier upload's bytes, then sends the file and registers it.
+func (e *env) uploadCreative(ctx context.Context, a uploadArgs) error {
+	name, err := a.resolve()
+	if err != nil {
+		return err
+	}
+	u, err := a.plan(name)
+	if err != nil {
+		return err
+	}
+	defer u.file.Close()
+	if a.replace && !a.yes {
+		if err := askReplace(e, u.request.FileName, a.portal); err != nil {
+			return err
+		}
+	}
+	creative, err := u.send(ctx, e)
+	if err != nil {
+		return err
+	}
+	if a.out == formatJSON {
+		return writeJSON(e.Stdout, creative)
+	}
+	return fields(e.Stdout, "id", creative.ID, "storage key", creative.StorageKey, "public url", creative.PublicURL)
+}
+
+// resolve checks the flags, and the name the creative takes (--name, else
+// the file's), against the service's rule for names, before the file is
+// read.
+func (a uploadArgs) resolve() (name string, err error) {
+	if a.portal == "" {
+		return "", usagef("creative upload: --portal is required")
+	}
+	if a.yes && !a.replace {
+		return "", usagef("creative upload: --yes needs --replace (without it nothing is replaced, so nothing is asked)")
+	}
+	if a.name != "" {
+		// --name is the name it is stored and shown under.
+		if !api.ValidFileName(a.name) {
+			return "", usagef("creative upload: --name %q is not a name the service stores (1 to 128 letters, digits, '.', '_' or '-', not starting with '.'): --name %s would be", sanitize.Truncate(a.name, 60), api.FileNameFor(a.name))
+		}
+		return a.name, nil
+	}
+	name = filepath.Base(a.path)
+	if !api.ValidFileName(name) {
+		return "", usagef("creative upload: the file's name %q is not one the service stores (1 to 128 letters, digits, '.', '_' or '-', not starting with '.'): pass --name %s to store it as that", sanitize.Truncate(name, 60), api.FileNameFor(name))
+	}
+	return name, nil
+}
+
+// plan opens the file and decides what is sent: its media type from its
+// first bytes, the name its bytes are stored under (name with the
+// content's hash, so that an earlier upload of that name keeps its bytes,
+// unless --replace), and the checked request. A file the service would
+// refuse is refused here, before anything is sent or asked. The caller
+// closes the upload's file.
+func (a uploadArgs) plan(name string) (_ *upload, err error) {
+	f, err := os.Open(a.path)
+	if err != nil {
+		return nil, fmt.Errorf("creative upload: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+		}
+	}()
+	contentType, err := sniffContentType(f, filepath.Base(a.path))
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("creative upload: %w", err)
+	}
+	stored := name
+	if !a.replace {
+		if stored, err = act.StoredName(name, f); err != nil {
+			return nil, fmt.Errorf("creative upload: %w", err)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("creative upload: %w", err)
+		}
+	}
+	req := api.UploadURLRequest{FileName: stored, ContentType: contentType, PortalSlug: a.portal}
+	if err := req.Validate(); err != nil {
+		return nil, typed(err, map[string]string{"portalSlug": "--portal", "contentType": a.path, "fileName": "the file's name"})
+	}
+	if err := api.CheckCreativeSize(info.Size()); err != nil {
+		return nil, err
+	}
+	return &upload{file: f, size: info.Size(), request: req, name: name}, nil
+}
+
+// send asks for the upload's URL, sends the bytes there and registers the
+// creative, each write journaled.
+func (u *upload) send(ctx context.Context, e *env) (*api.Creative, error) {
+	s, err := e.open(ctx, opening{write: true})
+	if err != nil {
+		return nil, err
+	}
+	stored := u.request.FileName
+	dest, err := s.rec.CreativeUploadURL(ctx, s.API, stored, u.request)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.API.Upload(ctx, dest.UploadURL, u.request.ContentType, u.file, u.size); err != nil {
+		return nil, err
+	}
+	create := api.CreateCreativeRequest{StorageKey: dest.StorageKey, Name: u.name}
+	return s.rec.RegisterCreative(ctx, s.API, stored, create)
 }
 
 // askReplace asks on a terminal, default No, before a file is stored

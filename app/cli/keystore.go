@@ -16,29 +16,27 @@ import (
 
 // keystoreFlags declares how a command finds the keystore and a passphrase.
 type keystoreFlags struct {
-	dir            *string
-	passphraseFile *string
+	dir            string
+	passphraseFile string
 }
 
-func declareKeystore(fs *flag.FlagSet) keystoreFlags {
-	k := declareKeystoreDir(fs)
-	k.passphraseFile = fs.String("passphrase-file", "", "read the passphrase from the first line of `FILE` (else $ALLOT_PASSPHRASE, else a prompt)")
-	return k
+// declareKeystore declares --keystore and --passphrase-file on fs, parsed
+// into k.
+func declareKeystore(fs *flag.FlagSet, k *keystoreFlags) {
+	declareKeystoreDir(fs, k)
+	fs.StringVar(&k.passphraseFile, "passphrase-file", "", "read the passphrase from the first line of `FILE` (else $ALLOT_PASSPHRASE, else a prompt)")
 }
 
 // declareKeystoreDir is declareKeystore for a command that reads no
 // passphrase: --passphrase-file would be taken and do nothing.
-func declareKeystoreDir(fs *flag.FlagSet) keystoreFlags {
-	return keystoreFlags{
-		dir:            fs.String("keystore", "", "keystore `DIR` (default: the profile's keystore, else ~/.ethereum/keystore)"),
-		passphraseFile: new(string),
-	}
+func declareKeystoreDir(fs *flag.FlagSet, k *keystoreFlags) {
+	fs.StringVar(&k.dir, "keystore", "", "keystore `DIR` (default: the profile's keystore, else ~/.ethereum/keystore)")
 }
 
 // open opens the keystore: the flag, the profile's (which is the embedded
 // sandbox's demo keystore), or go-ethereum's default.
 func (k keystoreFlags) open(ctx context.Context, e *env) (*keystore.Store, error) {
-	dir := *k.dir
+	dir := k.dir
 	if dir == "" {
 		var err error
 		if dir, err = e.keystoreDir(ctx); err != nil {
@@ -52,7 +50,7 @@ func (k keystoreFlags) open(ctx context.Context, e *env) (*keystore.Store, error
 // keystore, written to a temporary folder for this command alone: its
 // files are gone once it ends.
 func (k keystoreFlags) temporary(e *env) bool {
-	return *k.dir == "" && e.sess != nil && e.sess.Sandbox
+	return k.dir == "" && e.sess != nil && e.sess.Sandbox
 }
 
 // keystoreDir is the profile's keystore, read from the configuration alone:
@@ -82,7 +80,7 @@ func (e *env) keystoreDir(ctx context.Context) (string, error) {
 
 func (k keystoreFlags) source(e *env) keystore.PassphraseSource {
 	stdin, _ := e.Stdin.(*os.File)
-	return keystore.PassphraseSource{File: *k.passphraseFile, Getenv: e.Getenv, Stdin: stdin, Prompt: e.Stderr, Terminal: e.readSecret}
+	return keystore.PassphraseSource{File: k.passphraseFile, Getenv: e.Getenv, Stdin: stdin, Prompt: e.Stderr, Terminal: e.readSecret}
 }
 
 func (k keystoreFlags) passphrase(e *env, prompt string) (string, error) {

@@ -16,7 +16,7 @@ import (
 
 // opening says what a command needs opened besides the session.
 type opening struct {
-	// token is the command's --token flag (tokenFlag): resolved to a
+	// token is the command's --token flag (declareToken): resolved to a
 	// token id, the profile's first token when the flag is empty.
 	token *string
 	// chain names what needs the profile's EVM node ("stake", "claim
@@ -85,9 +85,10 @@ func (e *env) recorder(s *session.Session) *act.Recorder {
 	return r
 }
 
-// tokenFlag declares --token, defaulting to the profile's first token.
-func tokenFlag(fs *flag.FlagSet) *string {
-	return fs.String("token", "", "token `ID`, or a name or symbol from the profile's token_names (default: the profile's first token)")
+// declareToken declares --token, parsed into v; empty is the profile's
+// first token.
+func declareToken(fs *flag.FlagSet, v *string) {
+	fs.StringVar(v, "token", "", "token `ID`, or a name or symbol from the profile's token_names (default: the profile's first token)")
 }
 
 func resolveToken(s *session.Session, flagValue string) (string, error) {

@@ -54,16 +54,28 @@ func (v formatFlag) Set(s string) error {
 }
 
 func outputFlag(fs *flag.FlagSet) *format {
-	f := formatTable
-	fs.Var(formatFlag{f: &f}, "o", "output `FORMAT`: table or json (the operation's result, nothing else on stdout)")
-	return &f
+	f := new(format)
+	declareOutput(fs, f)
+	return f
+}
+
+// declareOutput declares -o, table or json, parsed into f.
+func declareOutput(fs *flag.FlagSet, f *format) {
+	*f = formatTable
+	fs.Var(formatFlag{f: f}, "o", "output `FORMAT`: table or json (the operation's result, nothing else on stdout)")
 }
 
 // listOutputFlag is -o for the lists: table, json or csv.
 func listOutputFlag(fs *flag.FlagSet) *format {
-	f := formatTable
-	fs.Var(formatFlag{f: &f, withCSV: true}, "o", "output `FORMAT`: table, json or csv (the operation's result, nothing else on stdout; csv: a header row, then one row an item, amounts exact)")
-	return &f
+	f := new(format)
+	declareListOutput(fs, f)
+	return f
+}
+
+// declareListOutput is declareOutput for the lists: table, json or csv.
+func declareListOutput(fs *flag.FlagSet, f *format) {
+	*f = formatTable
+	fs.Var(formatFlag{f: f, withCSV: true}, "o", "output `FORMAT`: table, json or csv (the operation's result, nothing else on stdout; csv: a header row, then one row an item, amounts exact)")
 }
 
 // writeJSON prints v as indented JSON. encoding/json escapes C0 controls

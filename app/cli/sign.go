@@ -21,24 +21,23 @@ import (
 // txFlags are the flags of a command that signs transactions and may send
 // them. There is no flag to sign what the signing policy refuses.
 type txFlags struct {
-	send, wait, yes *bool
+	send, wait, yes bool
 }
 
-func declareTx(fs *flag.FlagSet) txFlags {
-	return txFlags{
-		send: fs.Bool("send", false, "send the signed transaction(s); without it they are printed, signed but not sent"),
-		wait: fs.Bool("wait", false, "with --send: follow each transaction to one confirmation and print its receipt"),
-		yes:  fs.Bool("yes", false, "with --send: send without asking; needed when stdin is not a terminal"),
-	}
+// declareTx declares --send, --wait and --yes on fs, parsed into f.
+func declareTx(fs *flag.FlagSet, f *txFlags) {
+	fs.BoolVar(&f.send, "send", false, "send the signed transaction(s); without it they are printed, signed but not sent")
+	fs.BoolVar(&f.wait, "wait", false, "with --send: follow each transaction to one confirmation and print its receipt")
+	fs.BoolVar(&f.yes, "yes", false, "with --send: send without asking; needed when stdin is not a terminal")
 }
 
 func (f txFlags) check(e *env, cmd string) error {
 	switch {
-	case *f.wait && !*f.send:
+	case f.wait && !f.send:
 		return usagef("%s: --wait needs --send", cmd)
-	case *f.yes && !*f.send:
+	case f.yes && !f.send:
 		return usagef("%s: --yes needs --send", cmd)
-	case *f.send && !*f.yes && !e.terminal():
+	case f.send && !f.yes && !e.terminal():
 		return usagef("%s: --send without --yes: stdin is not a terminal, so nothing can ask you to confirm; review without --send first, then add --yes", cmd)
 	}
 	return nil
@@ -128,7 +127,7 @@ func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b t
 		printDraft(e.Stderr, i, len(drafts), b.ops[i], d)
 	}
 	fmt.Fprintln(e.Stderr, wallet.WorstCaseLine(drafts))
-	if *f.send && !*f.yes {
+	if f.send && !f.yes {
 		question := "Sign and send this transaction?"
 		if len(drafts) > 1 {
 			question = fmt.Sprintf("Sign and send these %d transactions, in this order?", len(drafts))
@@ -145,7 +144,7 @@ func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b t
 	if err != nil {
 		return err
 	}
-	if !*f.send {
+	if !f.send {
 		return printSigned(e.Stdout, signed, out)
 	}
 
@@ -157,7 +156,7 @@ func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b t
 		return err
 	}
 	var waitErr error
-	if *f.wait {
+	if f.wait {
 		statuses, waitErr = e.follow(ctx, s, signed, statuses)
 	}
 	if err := printStatuses(e.Stdout, b.ops, statuses, out); err != nil {

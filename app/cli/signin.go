@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"strconv"
 
 	"allot/internal/isotime"
@@ -60,33 +61,20 @@ func (e *env) signIn(ctx context.Context, s *opened, acct *signingAccount) (*wal
 	return portal, sess, nil
 }
 
-var signinCommand = command{
-	name:    "signin",
-	args:    "--account ADDR [--show-token] [--keystore DIR] [--passphrase-file FILE] [-o json]",
-	summary: "sign in to the claim portal with a keystore account (EIP-4361)",
-	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		account := fs.String("account", "", "keystore account `ADDR` that signs in (required)")
+var signinCommand = portalCommand("signin", " [--show-token]", "sign in to the claim portal with a keystore account (EIP-4361)",
+	func(fs *flag.FlagSet) portalAction {
 		showToken := fs.Bool("show-token", false, "print the access token too (it grants the portal session: keep it secret)")
-		ks := declareKeystore(fs)
-		out := outputFlag(fs)
-		return func(ctx context.Context, args []string) error {
-			if err := noArgs(args); err != nil {
-				return err
-			}
-			portal, sess, lock, err := e.signInAs(ctx, ks, *account)
-			if err != nil {
-				return err
-			}
-			defer lock()
+		return func(ctx context.Context, w io.Writer, portal *wallet.Portal, sess wallet.Session, out format) error {
 			var token string
 			if *showToken {
+				var err error
 				if token, err = portal.RevealToken(); err != nil {
 					return err
 				}
 			}
 			expires := isotime.Format(sess.Expiration)
-			if *out == formatJSON {
-				return writeJSON(e.Stdout, struct {
+			if out == formatJSON {
+				return writeJSON(w, struct {
 					Wallet      string `json:"wallet"`
 					Expiration  string `json:"expiration"`
 					AccessToken string `json:"accessToken,omitempty"`
@@ -96,40 +84,25 @@ var signinCommand = command{
 			if token != "" {
 				pairs = append(pairs, "access token", token)
 			}
-			return fields(e.Stdout, pairs...)
+			return fields(w, pairs...)
 		}
-	},
-}
+	})
 
-var submissionCommand = command{
-	name:    "submission",
-	args:    "--account ADDR [--keystore DIR] [--passphrase-file FILE] [-o json]",
-	summary: "sign in to the claim portal and list the account's submission accounts",
-	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-		account := fs.String("account", "", "keystore account `ADDR` that signs in (required)")
-		ks := declareKeystore(fs)
-		out := outputFlag(fs)
-		return func(ctx context.Context, args []string) error {
-			if err := noArgs(args); err != nil {
-				return err
-			}
-			portal, sess, lock, err := e.signInAs(ctx, ks, *account)
-			if err != nil {
-				return err
-			}
-			defer lock()
+var submissionCommand = portalCommand("submission", "", "sign in to the claim portal and list the account's submission accounts",
+	func(fs *flag.FlagSet) portalAction {
+		return func(ctx context.Context, w io.Writer, portal *wallet.Portal, sess wallet.Session, out format) error {
 			res, err := portal.SubmissionAccounts(ctx)
 			if err != nil {
 				return err
 			}
-			if *out == formatJSON {
-				return writeJSON(e.Stdout, res)
+			if out == formatJSON {
+				return writeJSON(w, res)
 			}
 			claimWallet := "(not named)"
 			if res.ClaimWallet != nil {
 				claimWallet = *res.ClaimWallet
 			}
-			if err := fields(e.Stdout,
+			if err := fields(w,
 				"wallet", sess.Wallet.Hex(),
 				"submitted", strconv.FormatBool(res.Submitted),
 				"humanity passed", strconv.FormatBool(res.PohPassed),
@@ -138,11 +111,11 @@ var submissionCommand = command{
 				return err
 			}
 			if len(res.Accounts) == 0 {
-				fmt.Fprintln(e.Stdout, "no submission accounts")
+				fmt.Fprintln(w, "no submission accounts")
 				return nil
 			}
-			fmt.Fprintln(e.Stdout)
-			t := newTable(e.Stdout, "ACCOUNT", "TYPE", "ELIGIBLE", "DESCRIPTION")
+			fmt.Fprintln(w)
+			t := newTable(w, "ACCOUNT", "TYPE", "ELIGIBLE", "DESCRIPTION")
 			for _, a := range res.Accounts {
 				description := ""
 				if a.Description != nil {
@@ -152,5 +125,39 @@ var submissionCommand = command{
 			}
 			return t.flush()
 		}
-	},
+	})
+
+// portalAction is what a portal command does once signed in, writing
+// what it found to w.
+type portalAction func(ctx context.Context, w io.Writer, portal *wallet.Portal, sess wallet.Session, out format) error
+
+// portalCommand is a command that signs in to the claim portal with the
+// keystore account --account names, then acts: declare declares the
+// command's own flags (their synopsis is flags) and returns the action.
+func portalCommand(name, flags, summary string, declare func(fs *flag.FlagSet) portalAction) command {
+	return command{
+		name:    name,
+		args:    "--account ADDR" + flags + " [--keystore DIR] [--passphrase-file FILE] [-o json]",
+		summary: summary,
+		flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+			var account string
+			var ks keystoreFlags
+			var out format
+			fs.StringVar(&account, "account", "", "keystore account `ADDR` that signs in (required)")
+			declareKeystore(fs, &ks)
+			declareOutput(fs, &out)
+			act := declare(fs)
+			return func(ctx context.Context, args []string) error {
+				if err := noArgs(args); err != nil {
+					return err
+				}
+				portal, sess, lock, err := e.signInAs(ctx, ks, account)
+				if err != nil {
+					return err
+				}
+				defer lock()
+				return act(ctx, e.Stdout, portal, sess, out)
+			}
+		},
+	}
 }

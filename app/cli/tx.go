@@ -20,63 +20,89 @@ func txCommand(action, sub, args, summary string, declare func(fs *flag.FlagSet)
 		flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			global := map[string]bool{}
 			fs.VisitAll(func(f *flag.Flag) { global[f.Name] = true })
-			build := declare(fs)
-			body := fs.String("body", "", "read the request body from the JSON `FILE` instead of flags")
-			out := outputFlag(fs)
+			a := txArgs{sub: sub, action: action, build: declare(fs)}
+			fs.StringVar(&a.body, "body", "", "read the request body from the JSON `FILE` instead of flags")
+			declareOutput(fs, &a.out)
 			return func(ctx context.Context, rest []string) error {
 				if err := noArgs(rest); err != nil {
 					return err
 				}
-				var req api.TransactionRequest
-				if *body != "" {
-					// A field's flag beside --body would be dropped
-					// without a word: refuse it.
-					var both []string
-					fs.Visit(func(f *flag.Flag) {
-						if !global[f.Name] && f.Name != "body" && f.Name != "o" {
-							both = append(both, "--"+f.Name)
-						}
-					})
-					if len(both) > 0 {
-						return usagef("tx %s: --body is the whole request: drop %s, or write it in the file", sub, strings.Join(both, " "))
+				fs.Visit(func(f *flag.Flag) {
+					if !global[f.Name] && f.Name != "body" && f.Name != "o" {
+						a.fields = append(a.fields, "--"+f.Name)
 					}
-					var err error
-					if req, err = readTransactionBody(*body, action); err != nil {
-						return err
-					}
-					if err := req.Validate(); err != nil {
-						return err
-					}
-				} else {
-					var err error
-					if req, err = build(); err != nil {
-						return err
-					}
-					if err := e.tokenByName(ctx, req); err != nil {
-						return err
-					}
-					if err := req.Validate(); err != nil {
-						return typed(err, txFlagNames)
-					}
-				}
-				if w := repeatedItems(req, *body != ""); w != "" {
-					fmt.Fprintf(e.Stderr, "allot: warning: tx %s: %s\n", sub, w)
-				}
-				s, err := e.open(ctx, opening{write: true})
-				if err != nil {
-					return err
-				}
-				res, err := s.rec.CreateTransaction(ctx, s.API, req)
-				if err != nil {
-					return err
-				}
-				if *out == formatJSON {
-					return writeJSON(e.Stdout, res)
-				}
-				return writeCreated(e.Stdout, res)
+				})
+				return e.createTransaction(ctx, a)
 			}
 		},
 	}
+}
+
+// txArgs is what an `allot tx ACTION` command was asked, as its flags
+// say it.
+type txArgs struct {
+	sub    string // the command's name after tx
+	action string // the request's action
+	// build makes the request from the fields' flags.
+	build  func() (api.TransactionRequest, error)
+	fields []string // the fields' flags that were set, as --name
+	body   string   // the request's file, instead of the fields' flags
+	out    format
+}
+
+// createTransaction resolves the request, warns of an allocation funded
+// twice, and asks the service to create the transaction(s).
+func (e *env) createTransaction(ctx context.Context, a txArgs) error {
+	req, err := a.resolve(ctx, e)
+	if err != nil {
+		return err
+	}
+	if w := repeatedItems(req, a.body != ""); w != "" {
+		fmt.Fprintf(e.Stderr, "allot: warning: tx %s: %s\n", a.sub, w)
+	}
+	s, err := e.open(ctx, opening{write: true})
+	if err != nil {
+		return err
+	}
+	res, err := s.rec.CreateTransaction(ctx, s.API, req)
+	if err != nil {
+		return err
+	}
+	if a.out == formatJSON {
+		return writeJSON(e.Stdout, res)
+	}
+	return writeCreated(e.Stdout, res)
+}
+
+// resolve reads the request from --body, or builds it from the fields'
+// flags with a token's name made its id, and checks it. Nothing is sent.
+func (a txArgs) resolve(ctx context.Context, e *env) (api.TransactionRequest, error) {
+	if a.body != "" {
+		// A field's flag beside --body would be dropped without a word:
+		// refuse it.
+		if len(a.fields) > 0 {
+			return nil, usagef("tx %s: --body is the whole request: drop %s, or write it in the file", a.sub, strings.Join(a.fields, " "))
+		}
+		req, err := readTransactionBody(a.body, a.action)
+		if err != nil {
+			return nil, err
+		}
+		if err := req.Validate(); err != nil {
+			return nil, err
+		}
+		return req, nil
+	}
+	req, err := a.build()
+	if err != nil {
+		return nil, err
+	}
+	if err := e.tokenByName(ctx, req); err != nil {
+		return nil, err
+	}
+	if err := req.Validate(); err != nil {
+		return nil, typed(err, txFlagNames)
+	}
+	return req, nil
 }
 
 // txTokenHelp is the help of a tx command's --token, which takes what
