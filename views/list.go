@@ -272,6 +272,10 @@ const maxHeld = 16
 // the cursor on the newest.
 func (l *List[R]) SetRows(rows []R) tea.Cmd { return l.setRows(rows, false) }
 
+// RefreshRows shows rows read again, as a refresh does: in the order on
+// show, not sorted anew (widget.Table.RefreshRows).
+func (l *List[R]) RefreshRows(rows []R) tea.Cmd { return l.setRows(rows, true) }
+
 // setRows is SetRows; refresh says the rows are a refresh's, shown in the
 // order on show rather than sorted anew (widget.Table.RefreshRows).
 func (l *List[R]) setRows(rows []R, refresh bool) tea.Cmd {
