@@ -53,8 +53,10 @@ type allocation struct {
 	// timeline is the allocation's history on chain, shown in the
 	// chart's place (timeline.go).
 	timeline *timeline
-	// count counts down to the next unlock (countdown.go).
-	count countdown
+	// count counts down to the next unlock (countdown.go); countRows are
+	// the lines it takes under the id, which the layout gives it.
+	count     countdown
+	countRows int
 	// following: the allocation on show is followed (follow.go).
 	following bool
 
@@ -112,7 +114,7 @@ func (a *allocation) SetSize(width, height int) {
 // otherwise; the line of the input stays on top.
 func (a *allocation) layout() {
 	a.timeline.SetSize(a.historyBox())
-	rest := max(a.height-1, 3)
+	rest := max(a.height-1-a.countRows, 3)
 	if a.wide() {
 		a.detail.SetSize(a.width/2, rest)
 		return
@@ -124,9 +126,10 @@ func (a *allocation) wide() bool { return a.width >= 120 }
 
 func (a *allocation) chartHeight() int {
 	if a.wide() {
-		return min(a.height-2, 16)
+		return min(a.height-2-a.countRows, 16)
 	}
-	return min(10, max(a.height-1, 3)/2)
+	// The countdown's lines come out of the chart's, not the fields'.
+	return max(min(10, max(a.height-1, 3)/2)-a.countRows, 3)
 }
 
 func (a *allocation) lookup(id string) tea.Cmd {
@@ -359,15 +362,15 @@ func (a *allocation) updateInput(msg tea.KeyMsg) tea.Cmd {
 
 func (a *allocation) View() string {
 	var b strings.Builder
-	if next := a.count.text(a.ctx.Now()); next != "" && !a.input.Focused() && a.result != nil {
-		// The countdown beside the id: the chart's heading has no room
-		// for it on a narrow chart.
-		line := strings.TrimRight(a.input.View(), " ")
-		b.WriteString(line + sanitize.Truncate("  · "+next, max(a.width-lipgloss.Width(line), 0)))
-	} else {
-		b.WriteString(a.input.View())
+	line, under := a.idLine()
+	b.WriteString(line + "\n")
+	for _, l := range under {
+		b.WriteString(l + "\n")
 	}
-	b.WriteString("\n")
+	if len(under) != a.countRows {
+		a.countRows = len(under)
+		a.layout()
+	}
 	if a.input.Focused() || a.result == nil {
 		a.viewPicks(&b)
 		return b.String()

@@ -1,7 +1,10 @@
 package holder
 
 import (
+	"strings"
 	"time"
+
+	"github.com/charmbracelet/lipgloss"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -108,4 +111,23 @@ func (a *allocation) onTick(msg tickMsg) tea.Cmd {
 	a.result = a.result.AsOf(now)
 	a.detail.SetFields(verificationFields(a.result, now))
 	return a.count.start(a.count.seq, a.result)
+}
+
+// idLine is the line of the id, with the countdown beside it when it fits
+// there; when it does not, the countdown is under, on lines of its own
+// broken between words, never cut. No countdown while an id is typed or
+// none is looked up.
+func (a *allocation) idLine() (line string, under []string) {
+	next := ""
+	if !a.input.Focused() && a.result != nil {
+		next = sanitize.Line(a.count.text(a.ctx.Now()))
+	}
+	if next == "" {
+		return a.input.View(), nil
+	}
+	line = strings.TrimRight(a.input.View(), " ")
+	if beside := "  · " + next; lipgloss.Width(line+beside) <= a.width {
+		return line + beside, nil
+	}
+	return line, widget.WrapWords(next, a.width)
 }
