@@ -44,8 +44,8 @@ func TestRefreshNeverSortsUnderTheUser(t *testing.T) {
 	}, func(s score) []widget.Field { return []widget.Field{{Label: "N", Value: fmt.Sprint(s.n)}} })
 	l.Fetch = func(context.Context) ([]score, error) { return slices.Clone(rows), nil }
 	l.SetSize(60, 12)
-	settleList(t, l, l.Init())
-	settleList(t, l, l.Table.SortBy(1, true)) // N, highest first: row29 … row00
+	run(t, l, l.Init())
+	run(t, l, l.Table.SortBy(1, true)) // N, highest first: row29 … row00
 	for range 15 {
 		l.Update(viewstest.Key("down"))
 	}
@@ -60,7 +60,7 @@ func TestRefreshNeverSortsUnderTheUser(t *testing.T) {
 	}
 	rows = slices.DeleteFunc(rows, func(s score) bool { return s.name == "row03" })
 	rows = append(rows, score{"row30", 1000 - 145})
-	settleList(t, l, l.Update(views.RefreshMsg{}))
+	run(t, l, l.Update(views.RefreshMsg{}))
 
 	want := slices.DeleteFunc(slices.Clone(before), func(n string) bool { return n == "row03" })
 	// The sort puts row30 (855) after row14 (860).
@@ -89,13 +89,13 @@ func TestRefreshNeverSortsUnderTheUser(t *testing.T) {
 	}
 
 	// A second refresh keeps the order too.
-	settleList(t, l, l.Update(views.RefreshMsg{}))
+	run(t, l, l.Update(views.RefreshMsg{}))
 	if got := shownScores(l); !slices.Equal(got, want) {
 		t.Fatalf("a second refresh sorted under the user:\n got %v\nwant %v", got, want)
 	}
 
 	// r: the user asks, the rows are sorted anew.
-	settleList(t, l, l.Update(viewstest.Key("r")))
+	run(t, l, l.Update(viewstest.Key("r")))
 	if got := shownScores(l); !slices.Equal(got, sorted()) {
 		t.Fatalf("r did not sort anew:\n got %v\nwant %v", got, sorted())
 	}
@@ -105,44 +105,21 @@ func TestRefreshNeverSortsUnderTheUser(t *testing.T) {
 		func() tea.Cmd { return l.Table.SortBy(1, true) },
 		func() tea.Cmd {
 			l.Update(viewstest.Key("/"))
-			settleList(t, l, l.Update(viewstest.Key("r")))
+			run(t, l, l.Update(viewstest.Key("r")))
 			return l.Update(viewstest.Key("enter"))
 		},
 	} {
-		settleList(t, l, l.Update(views.RefreshMsg{}))
+		run(t, l, l.Update(views.RefreshMsg{}))
 		for i := range rows {
 			rows[i].n = 1000 - rows[i].n
 		}
-		settleList(t, l, l.Update(views.RefreshMsg{}))
+		run(t, l, l.Update(views.RefreshMsg{}))
 		if got := shownScores(l); slices.Equal(got, sorted()) {
 			t.Fatal("the refresh sorted under the user")
 		}
-		settleList(t, l, fresh())
+		run(t, l, fresh())
 		if got := shownScores(l); !slices.Equal(got, sorted()) {
 			t.Fatalf("not sorted anew:\n got %v\nwant %v", got, sorted())
-		}
-	}
-}
-
-// settleList runs cmd and what it yields into l, as the runtime would.
-func settleList[R any](t *testing.T, l *views.List[R], cmd tea.Cmd) {
-	t.Helper()
-	queue := []tea.Cmd{cmd}
-	for steps := 0; len(queue) > 0; steps++ {
-		if steps > 100 {
-			t.Fatal("commands never settle")
-		}
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch m := c().(type) {
-		case nil:
-		case tea.BatchMsg:
-			queue = append(queue, m...)
-		default:
-			queue = append(queue, l.Update(m))
 		}
 	}
 }

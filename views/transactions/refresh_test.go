@@ -3,12 +3,10 @@ package transactions
 import (
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api/sandbox"
-	"allot/internal/journal"
 	"allot/views"
 	"allot/views/reopen"
 	"allot/views/viewstest"
@@ -20,15 +18,10 @@ import (
 // Before, each new status sorted the rows again.
 func TestStatusesNeverSortUnderTheUser(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{})
-	s, j := ctx.Session, ctx.Journal
-	d := s.Deployment()
-	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	send := claimSender(t, ctx)
 	hashes := []common.Hash{common.HexToHash("0x01"), common.HexToHash("0x02"), common.HexToHash("0x03")}
 	for _, h := range hashes {
-		at = at.Add(time.Minute)
-		if err := j.Append(d.Stamp(journal.Entry{At: at, Kind: journal.KindTransaction, Op: "claim", Ref: h.Hex(), Status: "pending"})); err != nil {
-			t.Fatal(err)
-		}
+		send(h.Hex())
 	}
 	tr := New(ctx, reopen.Unknown).(*transactions)
 	drv := viewstest.NewSyncDriver(t, tr, 120, 30, viewstest.DropWaiting)
