@@ -3,6 +3,7 @@ package holder
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -79,7 +80,9 @@ func (u *upcomingScreen) load() tea.Cmd {
 	u.seq, u.busy = views.NextSeq(), true
 	s, now := u.ctx.Session, u.ctx.Now()
 	return views.Load(u.ctx, u.seq, func(c context.Context) (upcoming.Report, error) {
-		return upcoming.Collect(c, s.CheckAllocation, ids, now, upcoming.DefaultDays), nil
+		r := upcoming.Collect(c, s.CheckAllocation, ids, now, upcoming.DefaultDays)
+		r.Name(s.VesterUnits(c))
+		return r, nil
 	})
 }
 
@@ -199,7 +202,7 @@ func (u *upcomingScreen) list(rows int) string {
 		x := list[i]
 		line := fmt.Sprintf("%s  %-8s  %s  %8s%%  %s", x.At.UTC().Format("2006-01-02 15:04"),
 			widget.FormatDuration(int64(x.At.Sub(u.report.From).Seconds())), x.Allocation,
-			vesting.FormatPPM(x.PPM), wallet.FormatTokens(x.Amount))
+			vesting.FormatPPM(x.PPM), amountText(x.Amount, x.Unit, x.Token))
 		line = sanitize.Truncate(line, u.width)
 		if i == u.cursor {
 			line = u.ctx.Styles.Selected.Render(line)
@@ -209,25 +212,18 @@ func (u *upcomingScreen) list(rows int) string {
 	return b.String()
 }
 
-// chart draws the weekly totals as bars, then the monthly ones, per
-// token when there are several.
+// chart draws the weekly totals as bars, then the monthly ones, each
+// named with its token.
 func (u *upcomingScreen) chart() []string {
 	weeks := u.report.Totals(upcoming.Week)
 	if len(weeks) == 0 {
 		return nil
 	}
-	several := len(u.report.Tokens()) > 1
 	full := decimal.Zero
 	for _, w := range weeks {
 		full = decimal.Max(full, decimal.NewFromBigInt(w.Amount, 0))
 	}
-	label := func(t upcoming.Total) string {
-		s := wallet.FormatTokens(t.Amount)
-		if several {
-			s += "  " + tokenHex(t)
-		}
-		return s
-	}
+	label := func(t upcoming.Total) string { return amountText(t.Amount, t.Unit, t.Token) }
 	width := max(min(u.width-40, 40), 4)
 	out := []string{"", u.ctx.Styles.Muted.Render("Per week, from Monday (UTC):")}
 	// The list of unlocks keeps at least half the screen.
@@ -247,11 +243,17 @@ func (u *upcomingScreen) chart() []string {
 	return out
 }
 
-func tokenHex(t upcoming.Total) string {
-	if t.Token == (common.Address{}) {
-		return "token unknown"
+// amountText is an amount of tokens as every screen writes it, with its
+// token: its unit ("1,000.00 MRD"), else its address, else that it is
+// unknown (its vester's record was not read).
+func amountText(amount *big.Int, unit string, token common.Address) string {
+	switch {
+	case unit != "":
+		return wallet.FormatTokens(amount) + " " + unit
+	case token != (common.Address{}):
+		return wallet.FormatTokens(amount) + "  " + token.Hex()
 	}
-	return t.Token.Hex()
+	return wallet.FormatTokens(amount) + "  token unknown"
 }
 
 // notes say what kept an allocation's unlocks out, or not checked.
