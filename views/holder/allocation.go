@@ -237,6 +237,9 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		return a.lookup(msg.ID)
 	case tickMsg:
 		return a.onTick(msg)
+	case unitMsg:
+		a.count.named(msg)
+		return nil
 	case followedMsg:
 		if msg.err == nil && msg.id == a.looking {
 			a.following = msg.on
@@ -270,7 +273,7 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		// status line.
 		text := "allocation " + a.looking + ": " + msg.Value.Outcome().String()
 		status := func() tea.Msg { return views.StatusMsg{Text: text, Error: msg.Value.Outcome() == wallet.Fail} }
-		return tea.Batch(status, a.timeline.Lookup(a.looking), a.count.start(a.seq, msg.Value))
+		return tea.Batch(status, a.timeline.Lookup(a.looking), a.count.start(a.seq, msg.Value), a.count.name(a.seq, msg.Value))
 	case tea.KeyMsg:
 		if a.input.Focused() {
 			return a.updateInput(msg)

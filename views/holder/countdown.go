@@ -28,10 +28,43 @@ type countdown struct {
 	seq  int // the lookup counted for; a tick of another is dropped
 	next vesting.Unlock
 	ok   bool // there is a next unlock
+	// unit names the amounts ("MRD"): the token of the vester that holds
+	// the allocation, once read (name); "" until then, or unknown.
+	unit string
 }
 
 // tickMsg is a countdown's tick for the lookup seq.
 type tickMsg struct{ seq int }
+
+// unitMsg is how the amounts of the lookup seq are named.
+type unitMsg struct {
+	seq  int
+	unit string
+}
+
+// name reads, off the UI goroutine, how the amounts of v's allocation are
+// named (session.VesterUnits): after the token whose contracts list its
+// vester, not the token the dashboard shows, which may be another.
+func (c *countdown) name(seq int, v *wallet.Verification) tea.Cmd {
+	c.unit = ""
+	s := c.ctx.Session
+	if s == nil || s.API == nil || v == nil {
+		return nil
+	}
+	vester := v.Vester
+	ctx, cancel := c.ctx.Bound(views.LookupTimeout)
+	return func() tea.Msg {
+		defer cancel()
+		return unitMsg{seq: seq, unit: s.VesterUnits(ctx)(vester)}
+	}
+}
+
+// named takes the unit read for the lookup on show.
+func (c *countdown) named(msg unitMsg) {
+	if msg.seq == c.seq {
+		c.unit = msg.unit
+	}
+}
 
 // start counts down to v's next unlock after v.At.
 func (c *countdown) start(seq int, v *wallet.Verification) tea.Cmd {
@@ -73,29 +106,19 @@ func (c *countdown) tick(now time.Time) tea.Cmd {
 func (c *countdown) passed(now time.Time) bool { return c.ok && !now.Before(c.next.At) }
 
 // text is "next unlock in 2d 4h: 10%, 1,470.21 MRD", or "" when none is
-// ahead. The amount is named as the header names the token: its symbol
-// (or name) from the session, its id when it has none.
+// ahead. The amount is named as the header names a token (its symbol, or
+// name, its id when it has none), once its token is known (name).
 func (c *countdown) text(now time.Time) string {
 	if !c.ok {
 		return ""
 	}
 	left := int64(c.next.At.Sub(now).Round(time.Second) / time.Second)
-	return "next unlock in " + widget.FormatDuration(max(left, 1)) + ": " + vesting.FormatPPM(c.next.PPM) + "%, " +
-		wallet.FormatTokens(c.next.Amount) + c.unit()
-}
-
-// unit is " MRD": the token's short name, or its id, after an amount;
-// "" when the context names no token.
-func (c *countdown) unit() string {
-	if c.ctx.Token == "" {
-		return ""
+	text := "next unlock in " + widget.FormatDuration(max(left, 1)) + ": " + vesting.FormatPPM(c.next.PPM) + "%, " +
+		wallet.FormatTokens(c.next.Amount)
+	if c.unit != "" {
+		text += " " + c.unit
 	}
-	if c.ctx.Session != nil {
-		if n, ok := c.ctx.Session.TokenName(c.ctx.Token); ok && n.Short() != "" {
-			return " " + n.Short()
-		}
-	}
-	return " " + sanitize.Line(c.ctx.Token)
+	return text
 }
 
 // onTick moves the screen's result on when the unlock has passed, and

@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/internal/clock"
-	"allot/internal/config"
 	"allot/internal/session"
 	"allot/views"
 	"allot/views/viewstest"
@@ -27,16 +26,16 @@ func TestCountdownWholeAtEverySize(t *testing.T) {
 	const id = "05b5c169-826c-5127-b4be-e82e50f24f7a"
 	const want = "next unlock in 22h: 25%, 1,000.00 MRD"
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	sess := &session.Session{Profile: config.Profile{TokenNames: map[string]config.TokenName{"tok-1": {Name: "Meridian", Symbol: "MRD"}}}}
 	for _, size := range [][2]int{{200, 60}, {120, 36}, {80, 24}, {60, 20}, {40, 20}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			fake := clock.NewFake(t0)
-			ctx := &views.Context{Session: sess, Token: "tok-1", Now: fake.Now, Clock: fake, Styles: widget.DefaultStyles()}
+			ctx := &views.Context{Session: &session.Session{}, Now: fake.Now, Clock: fake, Styles: widget.DefaultStyles()}
 			a := NewAllocation(ctx).(*allocation)
 			d := viewstest.NewDriver(t, a, size[0], size[1])
 			a.seq, a.looking = 7, id
 			a.input.SetValue(id)
 			d.Run(a.Update(views.Loaded[*wallet.Verification]{Seq: 7, Value: quarters(t, t0)}))
+			a.Update(unitMsg{seq: 7, unit: "MRD"})
 			view := ansi.Strip(a.View())
 			lines := strings.Split(view, "\n")
 			if len(lines) > size[1] {
