@@ -144,15 +144,28 @@ func (a *allocation) lookup(id string) tea.Cmd {
 	a.busy, a.looking, a.refreshing = true, id, false
 	s, j := a.ctx.Session, a.ctx.Journal
 	now := a.ctx.Now()
-	return views.Load(a.ctx, a.seq, func(c context.Context) (*wallet.Verification, error) {
-		return verify(c, s, id, now, func() {
+	return views.Load(a.ctx, a.seq, func(c context.Context) (lookedUp, error) {
+		v, err := verify(c, s, id, now, func() {
 			if j != nil {
 				// Only an id the service knows is worth offering again. A
 				// failed write only costs the recent list.
 				_ = j.Append(s.Deployment().Stamp(journal.Entry{Kind: journal.KindLookup, Ref: id}))
 			}
 		})
+		if err != nil {
+			return lookedUp{}, err
+		}
+		return lookedUp{v: v, unit: s.VesterUnits(c)(v.Vester)}, nil
 	})
+}
+
+// lookedUp is a lookup's answer: the allocation verified, and how its
+// amounts are named (session.VesterUnits): after the token whose
+// contracts list its vester, not the token the dashboard shows, which may
+// be another.
+type lookedUp struct {
+	v    *wallet.Verification
+	unit string
 }
 
 // verify reads allocation id's proof from the service and verifies it,
@@ -237,9 +250,6 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		return a.lookup(msg.ID)
 	case tickMsg:
 		return a.onTick(msg)
-	case unitMsg:
-		a.count.named(msg)
-		return nil
 	case followedMsg:
 		if msg.err == nil && msg.id == a.looking {
 			a.following = msg.on
@@ -252,7 +262,7 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 			return a.lookup(a.looking)
 		}
 		return nil
-	case views.Loaded[*wallet.Verification]:
+	case views.Loaded[lookedUp]:
 		if msg.Seq != a.seq {
 			return nil
 		}
@@ -261,19 +271,20 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 			a.result = nil
 			return func() tea.Msg { return views.ErrorMsg{Op: "allocation", Err: msg.Err} }
 		}
-		a.result = msg.Value
+		v := msg.Value.v
+		a.result, a.count.unit = v, msg.Value.unit
 		a.fresh = views.Freshness{At: a.ctx.Now()}
 		// The id remembered is the one asked for: the service's answer
 		// could name any other.
 		a.remember(a.looking)
 		ids, _ := followed(a.ctx)
 		a.following = slices.Contains(ids, a.looking)
-		a.detail.SetFields(verificationFields(msg.Value, a.ctx.Now()))
+		a.detail.SetFields(verificationFields(v, a.ctx.Now()))
 		// The verdict replaces whatever an earlier lookup left in the
 		// status line.
-		text := "allocation " + a.looking + ": " + msg.Value.Outcome().String()
-		status := func() tea.Msg { return views.StatusMsg{Text: text, Error: msg.Value.Outcome() == wallet.Fail} }
-		return tea.Batch(status, a.timeline.Lookup(a.looking), a.count.start(a.seq, msg.Value), a.count.name(a.seq, msg.Value))
+		text := "allocation " + a.looking + ": " + v.Outcome().String()
+		status := func() tea.Msg { return views.StatusMsg{Text: text, Error: v.Outcome() == wallet.Fail} }
+		return tea.Batch(status, a.timeline.Lookup(a.looking), a.count.start(a.seq, v))
 	case tea.KeyMsg:
 		if a.input.Focused() {
 			return a.updateInput(msg)

@@ -28,43 +28,13 @@ type countdown struct {
 	seq  int // the lookup counted for; a tick of another is dropped
 	next vesting.Unlock
 	ok   bool // there is a next unlock
-	// unit names the amounts ("MRD"): the token of the vester that holds
-	// the allocation, once read (name); "" until then, or unknown.
+	// unit names the amounts ("MRD"), as the lookup found them named
+	// (lookedUp); "" when unknown.
 	unit string
 }
 
 // tickMsg is a countdown's tick for the lookup seq.
 type tickMsg struct{ seq int }
-
-// unitMsg is how the amounts of the lookup seq are named.
-type unitMsg struct {
-	seq  int
-	unit string
-}
-
-// name reads, off the UI goroutine, how the amounts of v's allocation are
-// named (session.VesterUnits): after the token whose contracts list its
-// vester, not the token the dashboard shows, which may be another.
-func (c *countdown) name(seq int, v *wallet.Verification) tea.Cmd {
-	c.unit = ""
-	s := c.ctx.Session
-	if s == nil || s.API == nil || v == nil {
-		return nil
-	}
-	vester := v.Vester
-	ctx, cancel := c.ctx.Bound(views.LookupTimeout)
-	return func() tea.Msg {
-		defer cancel()
-		return unitMsg{seq: seq, unit: s.VesterUnits(ctx)(vester)}
-	}
-}
-
-// named takes the unit read for the lookup on show.
-func (c *countdown) named(msg unitMsg) {
-	if msg.seq == c.seq {
-		c.unit = msg.unit
-	}
-}
 
 // start counts down to v's next unlock after v.At.
 func (c *countdown) start(seq int, v *wallet.Verification) tea.Cmd {
@@ -107,7 +77,7 @@ func (c *countdown) passed(now time.Time) bool { return c.ok && !now.Before(c.ne
 
 // text is "next unlock in 2d 4h: 10%, 1,470.21 MRD", or "" when none is
 // ahead. The amount is named as the header names a token (its symbol, or
-// name, its id when it has none), once its token is known (name).
+// name, its id when it has none), when its token is known.
 func (c *countdown) text(now time.Time) string {
 	if !c.ok {
 		return ""

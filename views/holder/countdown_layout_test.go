@@ -14,7 +14,6 @@ import (
 	"allot/views"
 	"allot/views/viewstest"
 	"allot/views/widget"
-	"allot/wallet"
 )
 
 // TestCountdownWholeAtEverySize: the countdown reads whole at every size,
@@ -34,8 +33,7 @@ func TestCountdownWholeAtEverySize(t *testing.T) {
 			d := viewstest.NewDriver(t, a, size[0], size[1])
 			a.seq, a.looking = 7, id
 			a.input.SetValue(id)
-			d.Run(a.Update(views.Loaded[*wallet.Verification]{Seq: 7, Value: quarters(t, t0)}))
-			a.Update(unitMsg{seq: 7, unit: "MRD"})
+			d.Run(a.Update(views.Loaded[lookedUp]{Seq: 7, Value: lookedUp{v: quarters(t, t0), unit: "MRD"}}))
 			view := ansi.Strip(a.View())
 			lines := strings.Split(view, "\n")
 			if len(lines) > size[1] {

@@ -31,7 +31,7 @@ func TestCountdownCrossesAnUnlock(t *testing.T) {
 	a := NewAllocation(ctx).(*allocation)
 	d := viewstest.NewDriver(t, a, 120, 36)
 	a.seq, a.looking = 7, "a"
-	d.Run(a.Update(views.Loaded[*wallet.Verification]{Seq: 7, Value: quarters(t, t0)}))
+	d.Run(a.Update(views.Loaded[lookedUp]{Seq: 7, Value: lookedUp{v: quarters(t, t0), unit: ""}}))
 	// Runs of spaces read as one: the labels' column is the pane's.
 	view := func() string { return strings.Join(strings.Fields(ansi.Strip(a.View())), " ") }
 	for _, want := range []string{"next unlock in 22h: 25%, 1,000.00", "Unlocked now 25% 1,000.00", "Claimable now 600.00"} {
