@@ -107,6 +107,10 @@ type Model struct {
 	// switch and a resume; refreshPaused is p's (refresh.go).
 	refreshGen    int
 	refreshPaused bool
+	// head is the node's head at the last refresh of the chain's numbers,
+	// when headKnown (head.go).
+	head      uint64
+	headKnown bool
 
 	width, height int
 }

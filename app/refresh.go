@@ -3,7 +3,7 @@ package app
 // The dashboard's refresh: two rhythms from the profile (the chain's
 // numbers, the service's lists), each a wait on the dashboard's one clock
 // that, when it fires, asks the screen on show to read again and waits
-// anew. Only the screen on show refreshes: a large pool's stakes are read
+// anew; the chain's asks only when a block came (head.go). Only the screen on show refreshes: a large pool's stakes are read
 // again only while its screen is open. p pauses both, as in k9s.
 
 import (
@@ -26,6 +26,7 @@ type refreshTick struct {
 // are dropped from now on. None while paused, or with refresh = "off".
 func (m *Model) armRefresh() tea.Cmd {
 	m.refreshGen++
+	m.headKnown = false // another profile's node, or blocks missed paused
 	if m.refreshPaused {
 		return nil
 	}
@@ -51,10 +52,14 @@ func (m *Model) waitRefresh(every time.Duration, chain bool) tea.Cmd {
 }
 
 // refresh asks the screen on show to read again, and waits for the next
-// period. A paused or superseded rhythm's tick is dropped.
+// period; the chain's rhythm first looks for a new block (head.go). A
+// paused or superseded rhythm's tick is dropped.
 func (m *Model) refresh(t refreshTick) tea.Cmd {
 	if t.gen != m.refreshGen || m.refreshPaused {
 		return nil
+	}
+	if t.chain && m.ctx.Session.Chain != nil {
+		return m.lookAtHead(t.gen)
 	}
 	chain, lists := m.ctx.Session.Profile.Refresh.Every()
 	every := lists

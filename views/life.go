@@ -26,6 +26,9 @@ const (
 	// CompletionTimeout bounds the names the command line completes: a
 	// hint, not worth holding a connection longer than a glance.
 	CompletionTimeout = 30 * time.Second
+	// HeadTimeout bounds a look at the chain's head (the refresh's): one
+	// cheap call, looked at again soon if it fails.
+	HeadTimeout = 10 * time.Second
 )
 
 // Begin starts the screens' work anew: what ran under the previous root

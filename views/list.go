@@ -203,7 +203,7 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 			rows = l.Loaded(rows)
 		}
 		l.markChanged(rows, quiet)
-		cmd := l.SetRows(rows)
+		cmd := l.setRows(rows, quiet)
 		if warn != "" {
 			return tea.Batch(cmd, func() tea.Msg { return widget.StatusMsg{Text: l.title + ": " + string(warn), Error: true} })
 		}
@@ -270,13 +270,26 @@ const maxHeld = 16
 
 // SetRows shows rows, with their summary; a list given newest first keeps
 // the cursor on the newest.
-func (l *List[R]) SetRows(rows []R) tea.Cmd {
+func (l *List[R]) SetRows(rows []R) tea.Cmd { return l.setRows(rows, false) }
+
+// RefreshRows shows rows read again, as a refresh does: in the order on
+// show, not sorted anew (widget.Table.RefreshRows).
+func (l *List[R]) RefreshRows(rows []R) tea.Cmd { return l.setRows(rows, true) }
+
+// setRows is SetRows; refresh says the rows are a refresh's, shown in the
+// order on show rather than sorted anew (widget.Table.RefreshRows).
+func (l *List[R]) setRows(rows []R, refresh bool) tea.Cmd {
 	l.Table.SetLoading(nil)
 	if l.Summary != nil {
 		l.SummaryParts = l.Summary(rows)
 	}
 	follow := l.NewestFirst && l.onFirstRow()
-	cmd := l.Table.SetRows(rows)
+	var cmd tea.Cmd
+	if refresh {
+		cmd = l.Table.RefreshRows(rows)
+	} else {
+		cmd = l.Table.SetRows(rows)
+	}
 	if follow && cmd == nil && len(rows) > 0 {
 		// Shown as given (no sort or filter to wait for): the first row
 		// is the newest.

@@ -19,7 +19,7 @@ type fruit struct{ name string }
 // yields a page to open, which it returns. Only the commands the test
 // hands it run: the filter's debounce ticks and the cursor's blink are
 // left out.
-func run(t *testing.T, l *views.List[fruit], cmd tea.Cmd) views.Screen {
+func run[R any](t *testing.T, l *views.List[R], cmd tea.Cmd) views.Screen {
 	t.Helper()
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {

@@ -35,16 +35,7 @@ var upcomingCommand = command{
 			if *days < 1 || *days > upcoming.MaxDays {
 				return usagef("--days %d: give 1 to %d", *days, upcoming.MaxDays)
 			}
-			for _, id := range args {
-				if err := api.CheckUUID("allocation id", id); err != nil {
-					return usageError{msg: err.Error()}
-				}
-			}
-			s, err := e.open(ctx, opening{})
-			if err != nil {
-				return err
-			}
-			ids, err := e.allocations(s, args, "list")
+			s, ids, err := e.openAllocations(ctx, args, "list")
 			if err != nil {
 				return err
 			}
@@ -52,6 +43,7 @@ var upcomingCommand = command{
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			r.Name(s.VesterUnits(ctx))
 			failed := 0
 			for _, a := range r.Allocations {
 				switch {
@@ -85,6 +77,26 @@ var upcomingCommand = command{
 			return nil
 		}
 	},
+}
+
+// openAllocations opens the session of a command that works on the
+// allocations given (ids checked first) or followed (allocations), what
+// it does to them named by verb ("list", "watch").
+func (e *env) openAllocations(ctx context.Context, given []string, verb string) (*opened, []string, error) {
+	for _, id := range given {
+		if err := api.CheckUUID("allocation id", id); err != nil {
+			return nil, nil, usageError{msg: err.Error()}
+		}
+	}
+	s, err := e.open(ctx, opening{})
+	if err != nil {
+		return nil, nil, err
+	}
+	ids, err := e.allocations(s, given, verb)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, ids, nil
 }
 
 // allocations are the ids a command works on: those given, else the
@@ -133,12 +145,14 @@ type unlockJSON struct {
 	Vested     string `json:"vested"`
 	VestedWei  string `json:"vestedWei"`
 	Token      string `json:"token,omitempty"`
+	Symbol     string `json:"symbol,omitempty"`
 	UID        string `json:"uid"`
 }
 
 type totalJSON struct {
 	Start     string `json:"start"`
 	Token     string `json:"token,omitempty"`
+	Symbol    string `json:"symbol,omitempty"`
 	Amount    string `json:"amount"`
 	AmountWei string `json:"amountWei"`
 	Unlocks   int    `json:"unlocks"`
@@ -171,7 +185,7 @@ func upcomingJSON(r upcoming.Report, days int) upcomingOutput {
 			Allocation: u.Allocation, Time: isotime.Format(u.At), Percent: vesting.FormatPPM(u.PPM),
 			Amount: wallet.FormatUnits(u.Amount), AmountWei: u.Amount.String(),
 			Vested: wallet.FormatUnits(u.Vested), VestedWei: u.Vested.String(),
-			Token: tokenHex(u.Token), UID: unlockUID(u),
+			Token: tokenHex(u.Token), Symbol: u.Unit, UID: unlockUID(u),
 		})
 	}
 	for _, a := range r.Allocations {
@@ -187,7 +201,7 @@ func upcomingJSON(r upcoming.Report, days int) upcomingOutput {
 func totalsJSON(totals []upcoming.Total) []totalJSON {
 	out := []totalJSON{}
 	for _, t := range totals {
-		out = append(out, totalJSON{Start: t.Start.Format(time.DateOnly), Token: tokenHex(t.Token),
+		out = append(out, totalJSON{Start: t.Start.Format(time.DateOnly), Token: tokenHex(t.Token), Symbol: t.Unit,
 			Amount: wallet.FormatUnits(t.Amount), AmountWei: t.Amount.String(), Unlocks: t.Unlocks})
 	}
 	return out
@@ -203,34 +217,26 @@ func tokenHex(a common.Address) string {
 
 // writeUpcomingCSV writes one row an unlock, for a spreadsheet.
 func writeUpcomingCSV(w io.Writer, r upcoming.Report) error {
-	t := newCSV(w, "time", "allocation", "percent", "amount", "token")
+	t := newCSV(w, "time", "allocation", "percent", "amount", "token", "symbol")
 	for _, u := range r.Unlocks {
-		t.row(isotime.Format(u.At), u.Allocation, vesting.FormatPPM(u.PPM), wallet.FormatUnits(u.Amount), tokenHex(u.Token))
+		t.row(isotime.Format(u.At), u.Allocation, vesting.FormatPPM(u.PPM), wallet.FormatUnits(u.Amount), tokenHex(u.Token), csvText(u.Unit))
 	}
 	return t.flush()
 }
 
 // writeUpcomingTable prints the unlocks, then their totals per week and
 // per month, and what was found of each allocation that will not unlock.
+// Each amount is followed by its token (unitText).
 func writeUpcomingTable(w io.Writer, r upcoming.Report, days int) error {
-	tokens := len(r.Tokens()) > 1
 	fmt.Fprintf(w, "Unlocks of the next %d days, from %s\n", days, r.From.Format("2006-01-02 15:04 UTC"))
 	if len(r.Unlocks) == 0 {
 		fmt.Fprintln(w, "none")
 	} else {
-		headers := []string{"WHEN (UTC)", "IN", "ALLOCATION", "PERCENT", "AMOUNT"}
-		if tokens {
-			headers = append(headers, "TOKEN")
-		}
-		t := newTable(w, headers...)
+		t := newTable(w, "WHEN (UTC)", "IN", "ALLOCATION", "PERCENT", "AMOUNT", "TOKEN")
 		t.alignDecimals(3, 4)
 		for _, u := range r.Unlocks {
-			row := []string{u.At.UTC().Format("2006-01-02 15:04"), inText(u.At.Sub(r.From)), u.Allocation,
-				vesting.FormatPPM(u.PPM) + "%", wallet.FormatTokens(u.Amount)}
-			if tokens {
-				row = append(row, tokenHex(u.Token))
-			}
-			t.row(row...)
+			t.row(u.At.UTC().Format("2006-01-02 15:04"), inText(u.At.Sub(r.From)), u.Allocation,
+				vesting.FormatPPM(u.PPM)+"%", wallet.FormatTokens(u.Amount), unitText(u.Unit, u.Token))
 		}
 		if err := t.flush(); err != nil {
 			return err
@@ -240,18 +246,10 @@ func writeUpcomingTable(w io.Writer, r upcoming.Report, days int) error {
 			period upcoming.Period
 		}{{"Per week (from Monday, UTC)", upcoming.Week}, {"Per month (UTC)", upcoming.Month}} {
 			fmt.Fprintln(w, "\n"+p.title)
-			headers := []string{"FROM", "UNLOCKS", "AMOUNT"}
-			if tokens {
-				headers = append(headers, "TOKEN")
-			}
-			t := newTable(w, headers...)
+			t := newTable(w, "FROM", "UNLOCKS", "AMOUNT", "TOKEN")
 			t.alignDecimals(1, 2)
 			for _, tot := range r.Totals(p.period) {
-				row := []string{tot.Start.Format(time.DateOnly), strconv.Itoa(tot.Unlocks), wallet.FormatTokens(tot.Amount)}
-				if tokens {
-					row = append(row, tokenHex(tot.Token))
-				}
-				t.row(row...)
+				t.row(tot.Start.Format(time.DateOnly), strconv.Itoa(tot.Unlocks), wallet.FormatTokens(tot.Amount), unitText(tot.Unit, tot.Token))
 			}
 			if err := t.flush(); err != nil {
 				return err
@@ -270,6 +268,18 @@ func writeUpcomingTable(w io.Writer, r upcoming.Report, days int) error {
 		}
 	}
 	return nil
+}
+
+// unitText names the token of an amount: its unit ("MRD"), else its
+// address, else "?" (its vester's record was not read).
+func unitText(unit string, token common.Address) string {
+	switch {
+	case unit != "":
+		return unit
+	case token != (common.Address{}):
+		return token.Hex()
+	}
+	return "?"
 }
 
 // inText says how far ahead d is, in its two largest units: "6d 23h".
@@ -296,12 +306,16 @@ func unlockUID(u upcoming.Unlock) string {
 func writeICS(path string, now time.Time, r upcoming.Report) error {
 	events := make([]ical.Event, len(r.Unlocks))
 	for i, u := range r.Unlocks {
+		unit := " tokens"
+		if u.Unit != "" {
+			unit = " " + u.Unit
+		}
 		events[i] = ical.Event{
 			UID:     unlockUID(u),
 			Start:   u.At,
-			Summary: "Unlock: " + wallet.FormatUnits(u.Amount) + " (" + vesting.FormatPPM(u.PPM) + "%) of allocation " + u.Allocation,
-			Description: "Allocation " + u.Allocation + " unlocks " + wallet.FormatUnits(u.Amount) + " tokens (" +
-				vesting.FormatPPM(u.PPM) + "% of it); " + wallet.FormatUnits(u.Vested) + " vested in all from then." +
+			Summary: "Unlock: " + wallet.FormatUnits(u.Amount) + unit + " (" + vesting.FormatPPM(u.PPM) + "%) of allocation " + u.Allocation,
+			Description: "Allocation " + u.Allocation + " unlocks " + wallet.FormatUnits(u.Amount) + unit + " (" +
+				vesting.FormatPPM(u.PPM) + "% of it); " + wallet.FormatUnits(u.Vested) + unit + " vested in all from then." +
 				tokenLine(u.Token) + "\nListed by allot upcoming.",
 		}
 	}

@@ -95,7 +95,7 @@ func TestUpcoming(t *testing.T) {
 		t.Fatalf("followed: exit %d\n%s", r.code, r.stderr)
 	}
 	rows, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
-	if err != nil || len(rows) != len(out.Unlocks)+1 || strings.Join(rows[0], ",") != "time,allocation,percent,amount,token" {
+	if err != nil || len(rows) != len(out.Unlocks)+1 || strings.Join(rows[0], ",") != "time,allocation,percent,amount,token,symbol" {
 		t.Fatalf("csv (%v):\n%s", err, r.stdout)
 	}
 	first, err := os.ReadFile(ics)

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"allot/api"
 	"allot/internal/clock"
 	"allot/internal/sanitize"
 	"allot/internal/watch"
@@ -41,16 +40,7 @@ var watchCommand = command{
 			if *interval < time.Second {
 				return usagef("--interval %s: at least 1s", *interval)
 			}
-			for _, id := range args {
-				if err := api.CheckUUID("allocation id", id); err != nil {
-					return usageError{msg: err.Error()}
-				}
-			}
-			s, err := e.open(ctx, opening{})
-			if err != nil {
-				return err
-			}
-			ids, err := e.allocations(s, args, "watch")
+			s, ids, err := e.openAllocations(ctx, args, "watch")
 			if err != nil {
 				return err
 			}

@@ -1,11 +1,16 @@
 package session
 
 import (
+	"context"
 	"maps"
 	"slices"
 	"strings"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"allot/internal/config"
+	"allot/internal/sanitize"
+	"allot/wallet"
 )
 
 // TokenName names token id for people: the profile's token_names, else,
@@ -48,4 +53,46 @@ func (s *Session) FindToken(ref string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// TokenUnit names the amounts of token id, after them ("1,000 MRD"), as
+// the dashboard's header names the token: its short name, else its id;
+// "" for no id.
+func (s *Session) TokenUnit(id string) string {
+	if n, ok := s.TokenName(id); ok && n.Short() != "" {
+		return n.Short()
+	}
+	return sanitize.Line(id)
+}
+
+// VesterUnits names the amounts a vester pays out (TokenUnit): those of
+// the profile's token whose contracts list it, else, when the profile has
+// one token, of that one (a pinned vester the lists leave out, or none
+// established); "" when neither tells, or two tokens list it. The lists are read once, now: a
+// token whose list cannot be read names none of its vesters.
+func (s *Session) VesterUnits(ctx context.Context) func(vester common.Address) string {
+	tokens := map[common.Address]string{}
+	for _, token := range s.TokenIDs {
+		list, err := s.API.Contracts(ctx, token)
+		if err != nil {
+			continue
+		}
+		for _, vester := range wallet.VesterCandidates(list.Items) {
+			named := token
+			if other, seen := tokens[vester]; seen && other != token {
+				named = "" // listed by two tokens: it names neither
+			}
+			tokens[vester] = named
+		}
+	}
+	only := ""
+	if len(s.TokenIDs) == 1 {
+		only = s.TokenIDs[0]
+	}
+	return func(vester common.Address) string {
+		if token, ok := tokens[vester]; ok {
+			return s.TokenUnit(token)
+		}
+		return s.TokenUnit(only)
+	}
 }

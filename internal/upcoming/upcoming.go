@@ -34,6 +34,11 @@ type Unlock struct {
 	Allocation string
 	// Token is the vester's token; zero when its record was not read.
 	Token common.Address
+	// Vester holds the allocation's root; zero when it was not checked.
+	Vester common.Address
+	// Unit names its amounts for people ("MRD"; see Name); "" when
+	// unknown.
+	Unit string
 	vesting.Unlock
 }
 
@@ -111,7 +116,7 @@ func collectOne(ctx context.Context, check Check, id string, days int) (Allocati
 	list := wallet.Upcoming(*v.Args, v.Standing, v.At, v.At.Add(time.Duration(days)*24*time.Hour), perAllocation)
 	out := make([]Unlock, len(list))
 	for i, u := range list {
-		out[i] = Unlock{Allocation: id, Token: token, Unlock: u}
+		out[i] = Unlock{Allocation: id, Token: token, Vester: v.Vester, Unlock: u}
 	}
 	a.Unlocks = len(out)
 	return a, out
@@ -137,23 +142,33 @@ func (p Period) Start(t time.Time) time.Time {
 	return day.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7))
 }
 
+// Name names the amounts of each unlock (Unit) by its vester: unit gives
+// the name of what a vester pays out, "" when it cannot tell.
+func (r *Report) Name(unit func(vester common.Address) string) {
+	for i := range r.Unlocks {
+		r.Unlocks[i].Unit = unit(r.Unlocks[i].Vester)
+	}
+}
+
 // Total is what unlocks of one token in one period.
 type Total struct {
 	Start   time.Time
 	Token   common.Address
+	Unit    string // the unlocks' Unit
 	Amount  *big.Int
 	Unlocks int
 }
 
 // Totals adds the report's unlocks up per period and token, in time
-// order: amounts of different tokens are never added together.
+// order: amounts of different tokens, or named differently, are never
+// added together.
 func (r Report) Totals(p Period) []Total {
 	var out []Total
 	for _, u := range r.Unlocks {
 		start := p.Start(u.At)
-		i := slices.IndexFunc(out, func(t Total) bool { return t.Start.Equal(start) && t.Token == u.Token })
+		i := slices.IndexFunc(out, func(t Total) bool { return t.Start.Equal(start) && t.Token == u.Token && t.Unit == u.Unit })
 		if i < 0 {
-			out = append(out, Total{Start: start, Token: u.Token, Amount: new(big.Int)})
+			out = append(out, Total{Start: start, Token: u.Token, Unit: u.Unit, Amount: new(big.Int)})
 			i = len(out) - 1
 		}
 		out[i].Amount.Add(out[i].Amount, u.Amount)

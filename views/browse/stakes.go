@@ -190,7 +190,7 @@ func (s *stakes) take(msg stakesArrived) tea.Cmd {
 		case s.wallet != "":
 			s.all = msg.rows
 		case first:
-			cmds = append(cmds, s.showRows(msg.rows))
+			cmds = append(cmds, s.showRows(msg.rows, false))
 		default:
 			cmds = append(cmds, s.extendRows(msg.rows))
 		}
@@ -225,9 +225,15 @@ func (s *stakes) take(msg stakesArrived) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// showRows puts the pool's rows in the table, replacing what it showed.
-func (s *stakes) showRows(rows widget.RowSet[api.StakeRow]) tea.Cmd {
-	cmd := s.Table.SetRowSet(rows)
+// showRows puts the pool's rows in the table, replacing what it showed;
+// a refresh's keep the order on show (widget.Table.RefreshRowSet).
+func (s *stakes) showRows(rows widget.RowSet[api.StakeRow], refresh bool) tea.Cmd {
+	var cmd tea.Cmd
+	if refresh {
+		cmd = s.Table.RefreshRowSet(rows)
+	} else {
+		cmd = s.Table.SetRowSet(rows)
+	}
 	s.Layout() // the rows decide how wide the table wants to be
 	s.Focused = ""
 	s.SyncDetail()

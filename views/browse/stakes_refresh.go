@@ -48,7 +48,7 @@ func (s *stakes) takeQuiet(msg stakesArrived) tea.Cmd {
 		// filter's end, as on a load.
 		s.all = msg.rows
 	} else {
-		cmd = s.showRows(msg.rows)
+		cmd = s.showRows(msg.rows, true)
 	}
 	s.refreshLine()
 	return cmd

@@ -14,9 +14,12 @@ import (
 //	go test -run '^$' -bench 'StakesRefresh100k' -benchmem ./views/browse/
 //
 // BenchmarkStakesRefresh100k/refresh is one refresh read whole and shown;
-// it reports the heap retained after the first load and after every
-// refresh (MB-heap-loaded, MB-heap-refreshed, after a GC), which stay
-// level when nothing is kept across refreshes. /keydown-still and
+// it reports the heap retained after the first load (MB-heap-loaded),
+// after the first refresh (MB-heap-refreshed-1) and after all of them
+// (MB-heap-refreshed, and MB-heap-growth the difference, over the count
+// of refreshes), each after a GC: level when nothing is kept across
+// refreshes. /refresh-sorted is the same under a sort by amount, where
+// the refresh keeps the order on show. /keydown-still and
 // /keydown-refreshed are a keystroke and a redraw on the same screen
 // before any refresh and after 20: the same cost.
 func BenchmarkStakesRefresh100k(b *testing.B) {
@@ -36,22 +39,41 @@ func BenchmarkStakesRefresh100k(b *testing.B) {
 	}
 	b.Run("keydown-still", keystroke)
 	loaded := heapMB()
+	refreshes := 0
+	refresh := func(b *testing.B) {
+		d.run(nil, s.Update(views.RefreshMsg{}))
+		if s.quiet != nil || s.Table.Len() != 100_000 {
+			b.Fatalf("the refresh did not end whole: %d rows", s.Table.Len())
+		}
+		refreshes++
+	}
+	refresh(b)
+	first := heapMB()
 	b.Run("refresh", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			d.run(nil, s.Update(views.RefreshMsg{}))
-			if s.quiet != nil || s.Table.Len() != 100_000 {
-				b.Fatalf("the refresh did not end whole: %d rows", s.Table.Len())
-			}
+			refresh(b)
 		}
+		now := heapMB()
 		b.ReportMetric(loaded, "MB-heap-loaded")
-		b.ReportMetric(heapMB(), "MB-heap-refreshed")
+		b.ReportMetric(first, "MB-heap-refreshed-1")
+		b.ReportMetric(now, "MB-heap-refreshed")
+		b.ReportMetric(now-first, "MB-heap-growth")
+		b.ReportMetric(float64(refreshes), "refreshes")
 	})
 	for range 20 {
-		d.run(nil, s.Update(views.RefreshMsg{}))
+		refresh(b)
 	}
 	s.View()
 	b.Run("keydown-refreshed", keystroke)
+	d.run(nil, s.Table.SortBy(1, true))
+	b.Run("refresh-sorted", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			refresh(b)
+		}
+		b.ReportMetric(heapMB(), "MB-heap-refreshed")
+	})
 }
 
 // heapMB is the live heap after a collection, in MB.

@@ -39,7 +39,7 @@ func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
 		rows := s.all
 		s.wallet, s.all = "", widget.RowSet[api.StakeRow]{}
 		s.refreshLine()
-		return tea.Batch(s.showRows(rows), mended), false
+		return tea.Batch(s.showRows(rows, false), mended), false
 	}
 	return mended, false
 }

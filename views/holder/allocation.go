@@ -53,8 +53,10 @@ type allocation struct {
 	// timeline is the allocation's history on chain, shown in the
 	// chart's place (timeline.go).
 	timeline *timeline
-	// count counts down to the next unlock (countdown.go).
-	count countdown
+	// count counts down to the next unlock (countdown.go); countRows are
+	// the lines it takes under the id, which the layout gives it.
+	count     countdown
+	countRows int
 	// following: the allocation on show is followed (follow.go).
 	following bool
 
@@ -112,7 +114,7 @@ func (a *allocation) SetSize(width, height int) {
 // otherwise; the line of the input stays on top.
 func (a *allocation) layout() {
 	a.timeline.SetSize(a.historyBox())
-	rest := max(a.height-1, 3)
+	rest := max(a.height-1-a.countRows, 3)
 	if a.wide() {
 		a.detail.SetSize(a.width/2, rest)
 		return
@@ -124,9 +126,10 @@ func (a *allocation) wide() bool { return a.width >= 120 }
 
 func (a *allocation) chartHeight() int {
 	if a.wide() {
-		return min(a.height-2, 16)
+		return min(a.height-2-a.countRows, 16)
 	}
-	return min(10, max(a.height-1, 3)/2)
+	// The countdown's lines come out of the chart's, not the fields'.
+	return max(min(10, max(a.height-1, 3)/2)-a.countRows, 3)
 }
 
 func (a *allocation) lookup(id string) tea.Cmd {
@@ -141,15 +144,28 @@ func (a *allocation) lookup(id string) tea.Cmd {
 	a.busy, a.looking, a.refreshing = true, id, false
 	s, j := a.ctx.Session, a.ctx.Journal
 	now := a.ctx.Now()
-	return views.Load(a.ctx, a.seq, func(c context.Context) (*wallet.Verification, error) {
-		return verify(c, s, id, now, func() {
+	return views.Load(a.ctx, a.seq, func(c context.Context) (lookedUp, error) {
+		v, err := verify(c, s, id, now, func() {
 			if j != nil {
 				// Only an id the service knows is worth offering again. A
 				// failed write only costs the recent list.
 				_ = j.Append(s.Deployment().Stamp(journal.Entry{Kind: journal.KindLookup, Ref: id}))
 			}
 		})
+		if err != nil {
+			return lookedUp{}, err
+		}
+		return lookedUp{v: v, unit: s.VesterUnits(c)(v.Vester)}, nil
 	})
+}
+
+// lookedUp is a lookup's answer: the allocation verified, and how its
+// amounts are named (session.VesterUnits): after the token whose
+// contracts list its vester, not the token the dashboard shows, which may
+// be another.
+type lookedUp struct {
+	v    *wallet.Verification
+	unit string
 }
 
 // verify reads allocation id's proof from the service and verifies it,
@@ -246,7 +262,7 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 			return a.lookup(a.looking)
 		}
 		return nil
-	case views.Loaded[*wallet.Verification]:
+	case views.Loaded[lookedUp]:
 		if msg.Seq != a.seq {
 			return nil
 		}
@@ -255,19 +271,20 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 			a.result = nil
 			return func() tea.Msg { return views.ErrorMsg{Op: "allocation", Err: msg.Err} }
 		}
-		a.result = msg.Value
+		v := msg.Value.v
+		a.result, a.count.unit = v, msg.Value.unit
 		a.fresh = views.Freshness{At: a.ctx.Now()}
 		// The id remembered is the one asked for: the service's answer
 		// could name any other.
 		a.remember(a.looking)
 		ids, _ := followed(a.ctx)
 		a.following = slices.Contains(ids, a.looking)
-		a.detail.SetFields(verificationFields(msg.Value, a.ctx.Now()))
+		a.detail.SetFields(verificationFields(v, a.ctx.Now()))
 		// The verdict replaces whatever an earlier lookup left in the
 		// status line.
-		text := "allocation " + a.looking + ": " + msg.Value.Outcome().String()
-		status := func() tea.Msg { return views.StatusMsg{Text: text, Error: msg.Value.Outcome() == wallet.Fail} }
-		return tea.Batch(status, a.timeline.Lookup(a.looking), a.count.start(a.seq, msg.Value))
+		text := "allocation " + a.looking + ": " + v.Outcome().String()
+		status := func() tea.Msg { return views.StatusMsg{Text: text, Error: v.Outcome() == wallet.Fail} }
+		return tea.Batch(status, a.timeline.Lookup(a.looking), a.count.start(a.seq, v))
 	case tea.KeyMsg:
 		if a.input.Focused() {
 			return a.updateInput(msg)
@@ -359,15 +376,15 @@ func (a *allocation) updateInput(msg tea.KeyMsg) tea.Cmd {
 
 func (a *allocation) View() string {
 	var b strings.Builder
-	if next := a.count.text(a.ctx.Now()); next != "" && !a.input.Focused() && a.result != nil {
-		// The countdown beside the id: the chart's heading has no room
-		// for it on a narrow chart.
-		line := strings.TrimRight(a.input.View(), " ")
-		b.WriteString(line + sanitize.Truncate("  · "+next, max(a.width-lipgloss.Width(line), 0)))
-	} else {
-		b.WriteString(a.input.View())
+	line, under := a.idLine()
+	b.WriteString(line + "\n")
+	for _, l := range under {
+		b.WriteString(l + "\n")
 	}
-	b.WriteString("\n")
+	if len(under) != a.countRows {
+		a.countRows = len(under)
+		a.layout()
+	}
 	if a.input.Focused() || a.result == nil {
 		a.viewPicks(&b)
 		return b.String()

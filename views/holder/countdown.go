@@ -1,7 +1,10 @@
 package holder
 
 import (
+	"strings"
 	"time"
+
+	"github.com/charmbracelet/lipgloss"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -25,6 +28,9 @@ type countdown struct {
 	seq  int // the lookup counted for; a tick of another is dropped
 	next vesting.Unlock
 	ok   bool // there is a next unlock
+	// unit names the amounts ("MRD"), as the lookup found them named
+	// (lookedUp); "" when unknown.
+	unit string
 }
 
 // tickMsg is a countdown's tick for the lookup seq.
@@ -70,29 +76,19 @@ func (c *countdown) tick(now time.Time) tea.Cmd {
 func (c *countdown) passed(now time.Time) bool { return c.ok && !now.Before(c.next.At) }
 
 // text is "next unlock in 2d 4h: 10%, 1,470.21 MRD", or "" when none is
-// ahead. The amount is named as the header names the token: its symbol
-// (or name) from the session, its id when it has none.
+// ahead. The amount is named as the header names a token (its symbol, or
+// name, its id when it has none), when its token is known.
 func (c *countdown) text(now time.Time) string {
 	if !c.ok {
 		return ""
 	}
 	left := int64(c.next.At.Sub(now).Round(time.Second) / time.Second)
-	return "next unlock in " + widget.FormatDuration(max(left, 1)) + ": " + vesting.FormatPPM(c.next.PPM) + "%, " +
-		wallet.FormatTokens(c.next.Amount) + c.unit()
-}
-
-// unit is " MRD": the token's short name, or its id, after an amount;
-// "" when the context names no token.
-func (c *countdown) unit() string {
-	if c.ctx.Token == "" {
-		return ""
+	text := "next unlock in " + widget.FormatDuration(max(left, 1)) + ": " + vesting.FormatPPM(c.next.PPM) + "%, " +
+		wallet.FormatTokens(c.next.Amount)
+	if c.unit != "" {
+		text += " " + c.unit
 	}
-	if c.ctx.Session != nil {
-		if n, ok := c.ctx.Session.TokenName(c.ctx.Token); ok && n.Short() != "" {
-			return " " + n.Short()
-		}
-	}
-	return " " + sanitize.Line(c.ctx.Token)
+	return text
 }
 
 // onTick moves the screen's result on when the unlock has passed, and
@@ -108,4 +104,23 @@ func (a *allocation) onTick(msg tickMsg) tea.Cmd {
 	a.result = a.result.AsOf(now)
 	a.detail.SetFields(verificationFields(a.result, now))
 	return a.count.start(a.count.seq, a.result)
+}
+
+// idLine is the line of the id, with the countdown beside it when it fits
+// there; when it does not, the countdown is under, on lines of its own
+// broken between words, never cut. No countdown while an id is typed or
+// none is looked up.
+func (a *allocation) idLine() (line string, under []string) {
+	next := ""
+	if !a.input.Focused() && a.result != nil {
+		next = sanitize.Line(a.count.text(a.ctx.Now()))
+	}
+	if next == "" {
+		return a.input.View(), nil
+	}
+	line = strings.TrimRight(a.input.View(), " ")
+	if beside := "  · " + next; lipgloss.Width(line+beside) <= a.width {
+		return line + beside, nil
+	}
+	return line, widget.WrapWords(next, a.width)
 }

@@ -1,35 +1,30 @@
 package holder
 
 import (
-	"math/big"
 	"strings"
 	"testing"
-	"time"
 
-	"allot/internal/config"
-	"allot/internal/session"
-	"allot/views"
-	"allot/wallet/vesting"
+	"github.com/charmbracelet/x/ansi"
+
+	"allot/api/sandbox"
+	"allot/views/viewstest"
 )
 
-// TestCountdownNamesTheToken: the countdown's amount carries the token's
-// symbol from the profile's token_names, and the token's id when it has
-// none, as the header names the token.
+// TestCountdownNamesTheToken: the countdown's amount is named after the
+// allocation's own token (the one whose contracts list its vester), as
+// the header names a token, whichever token the dashboard shows: on the
+// first token (MRD), an allocation of the second reads HBR. Before, it
+// read the dashboard's token, MRD, for both.
 func TestCountdownNamesTheToken(t *testing.T) {
-	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	amount := new(big.Int).Mul(big.NewInt(1000), big.NewInt(1e18))
-	next := vesting.Unlock{At: now.Add(22 * time.Hour), PPM: 250_000, Amount: amount}
-	for _, tc := range []struct {
-		names map[string]config.TokenName
-		want  string
-	}{
-		{map[string]config.TokenName{"tok-1": {Name: "Meridian", Symbol: "MRD"}}, "next unlock in 22h: 25%, 1,000.00 MRD"},
-		{nil, "next unlock in 22h: 25%, 1,000.00 tok-1"},
-	} {
-		sess := &session.Session{Profile: config.Profile{TokenNames: tc.names}}
-		c := countdown{ctx: &views.Context{Session: sess, Token: "tok-1"}, next: next, ok: true}
-		if got := c.text(now); !strings.Contains(got, tc.want) {
-			t.Errorf("countdown reads %q, want %q", got, tc.want)
+	ctx := viewstest.Sandbox(t)
+	for state, unit := range map[string]string{sandbox.StateActive: "MRD", sandbox.StateClaimedInPart: "HBR"} {
+		a := NewAllocation(ctx).(*allocation)
+		d := viewstest.NewDriver(t, a, 200, 40)
+		d.Run(a.lookup(stateID(t, ctx, state)))
+		d.Until("the lookup", func() bool { return a.result != nil })
+		line, _, _ := strings.Cut(ansi.Strip(a.View()), "\n")
+		if !strings.Contains(line, "next unlock in ") || !strings.HasSuffix(strings.TrimSpace(line), " "+unit) {
+			t.Errorf("%s allocation: %q, want its amount in %s", state, line, unit)
 		}
 	}
 }

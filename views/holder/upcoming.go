@@ -3,11 +3,13 @@ package holder
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
@@ -79,7 +81,9 @@ func (u *upcomingScreen) load() tea.Cmd {
 	u.seq, u.busy = views.NextSeq(), true
 	s, now := u.ctx.Session, u.ctx.Now()
 	return views.Load(u.ctx, u.seq, func(c context.Context) (upcoming.Report, error) {
-		return upcoming.Collect(c, s.CheckAllocation, ids, now, upcoming.DefaultDays), nil
+		r := upcoming.Collect(c, s.CheckAllocation, ids, now, upcoming.DefaultDays)
+		r.Name(s.VesterUnits(c))
+		return r, nil
 	})
 }
 
@@ -185,7 +189,9 @@ func (u *upcomingScreen) View() string {
 	return b.String()
 }
 
-// list draws rows lines of unlocks, the cursor's among them.
+// list draws rows lines of unlocks, the cursor's among them. The amount
+// and its token stay whole: on a narrow screen the allocation's id is
+// shortened (enter opens it whole), then the time left is left out.
 func (u *upcomingScreen) list(rows int) string {
 	list := u.unlocks()
 	if len(list) == 0 {
@@ -193,41 +199,61 @@ func (u *upcomingScreen) list(rows int) string {
 	}
 	rows--
 	u.top = min(max(u.top, u.cursor-rows+1), u.cursor)
+	amounts := make([]string, len(list))
+	amountWidth := len("AMOUNT")
+	for i, x := range list {
+		amounts[i] = amountText(x.Amount, x.Unit, x.Token)
+		amountWidth = max(amountWidth, lipgloss.Width(amounts[i]))
+	}
+	// WHEN, IN, ALLOCATION, PERCENT and AMOUNT, two spaces apart.
+	idWidth, in := 36, true
+	if 16+2+8+2+idWidth+2+9+2+amountWidth > u.width {
+		idWidth = 10 // 8 characters and "…", under the whole heading
+	}
+	if 16+2+8+2+idWidth+2+9+2+amountWidth > u.width {
+		in = false
+	}
+	line := func(when, left, id, percent, amount string) string {
+		cells := []string{when}
+		if in {
+			cells = append(cells, fmt.Sprintf("%-8s", left))
+		}
+		cells = append(cells, fmt.Sprintf("%-*s", idWidth, sanitize.Truncate(id, idWidth)), fmt.Sprintf("%9s", percent), amount)
+		return sanitize.Truncate(strings.Join(cells, "  "), u.width)
+	}
 	var b strings.Builder
-	b.WriteString(u.ctx.Styles.Muted.Render(sanitize.Truncate(fmt.Sprintf("%-16s  %-8s  %-36s  %9s  %s", "WHEN (UTC)", "IN", "ALLOCATION", "PERCENT", "AMOUNT"), u.width)) + "\n")
+	b.WriteString(u.ctx.Styles.Muted.Render(line(fmt.Sprintf("%-16s", "WHEN (UTC)"), "IN", "ALLOCATION", "PERCENT", "AMOUNT")) + "\n")
 	for i := u.top; i < len(list) && i < u.top+rows; i++ {
 		x := list[i]
-		line := fmt.Sprintf("%s  %-8s  %s  %8s%%  %s", x.At.UTC().Format("2006-01-02 15:04"),
-			widget.FormatDuration(int64(x.At.Sub(u.report.From).Seconds())), x.Allocation,
-			vesting.FormatPPM(x.PPM), wallet.FormatTokens(x.Amount))
-		line = sanitize.Truncate(line, u.width)
+		text := line(x.At.UTC().Format("2006-01-02 15:04"), widget.FormatDuration(int64(x.At.Sub(u.report.From).Seconds())),
+			x.Allocation, vesting.FormatPPM(x.PPM)+"%", amounts[i])
 		if i == u.cursor {
-			line = u.ctx.Styles.Selected.Render(line)
+			text = u.ctx.Styles.Selected.Render(text)
 		}
-		b.WriteString(line + "\n")
+		b.WriteString(text + "\n")
 	}
 	return b.String()
 }
 
-// chart draws the weekly totals as bars, then the monthly ones, per
-// token when there are several.
+// chart draws the weekly totals as bars, each token's on its own scale,
+// then the monthly ones, each named with its token.
 func (u *upcomingScreen) chart() []string {
 	weeks := u.report.Totals(upcoming.Week)
 	if len(weeks) == 0 {
 		return nil
 	}
-	several := len(u.report.Tokens()) > 1
-	full := decimal.Zero
+	// Each token's bars on its own scale: amounts of different tokens
+	// are not compared.
+	type token struct {
+		addr common.Address
+		unit string
+	}
+	full := map[token]decimal.Decimal{}
 	for _, w := range weeks {
-		full = decimal.Max(full, decimal.NewFromBigInt(w.Amount, 0))
+		k := token{w.Token, w.Unit}
+		full[k] = decimal.Max(full[k], decimal.NewFromBigInt(w.Amount, 0))
 	}
-	label := func(t upcoming.Total) string {
-		s := wallet.FormatTokens(t.Amount)
-		if several {
-			s += "  " + tokenHex(t)
-		}
-		return s
-	}
+	label := func(t upcoming.Total) string { return amountText(t.Amount, t.Unit, t.Token) }
 	width := max(min(u.width-40, 40), 4)
 	out := []string{"", u.ctx.Styles.Muted.Render("Per week, from Monday (UTC):")}
 	// The list of unlocks keeps at least half the screen.
@@ -236,7 +262,7 @@ func (u *upcomingScreen) chart() []string {
 		weeks = weeks[:room]
 	}
 	for _, w := range weeks {
-		out = append(out, sanitize.Truncate(w.Start.Format("2006-01-02")+"  "+widget.Bar(decimal.NewFromBigInt(w.Amount, 0), full, width)+"  "+label(w), u.width))
+		out = append(out, sanitize.Truncate(w.Start.Format("2006-01-02")+"  "+widget.Bar(decimal.NewFromBigInt(w.Amount, 0), full[token{w.Token, w.Unit}], width)+"  "+label(w), u.width))
 	}
 	months := u.report.Totals(upcoming.Month)
 	var parts []string
@@ -247,11 +273,17 @@ func (u *upcomingScreen) chart() []string {
 	return out
 }
 
-func tokenHex(t upcoming.Total) string {
-	if t.Token == (common.Address{}) {
-		return "token unknown"
+// amountText is an amount of tokens as every screen writes it, with its
+// token: its unit ("1,000.00 MRD"), else its address, else that it is
+// unknown (its vester's record was not read).
+func amountText(amount *big.Int, unit string, token common.Address) string {
+	switch {
+	case unit != "":
+		return wallet.FormatTokens(amount) + " " + unit
+	case token != (common.Address{}):
+		return wallet.FormatTokens(amount) + "  " + token.Hex()
 	}
-	return t.Token.Hex()
+	return wallet.FormatTokens(amount) + "  token unknown"
 }
 
 // notes say what kept an allocation's unlocks out, or not checked.

@@ -8,6 +8,7 @@ import (
 	"allot/api/sandbox"
 	"allot/internal/act"
 	"allot/internal/journal"
+	"allot/views"
 	"allot/views/reopen"
 	"allot/views/viewstest"
 )
@@ -16,17 +17,7 @@ import (
 // screen shows the newest one takes the cursor.
 func TestTransactionsOpenOnTheNewest(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{})
-	s, j := ctx.Session, ctx.Journal
-	d := s.Deployment()
-	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	send := func(hash string) {
-		t.Helper()
-		at = at.Add(time.Minute)
-		if err := j.Append(d.Stamp(journal.Entry{At: at, Kind: journal.KindTransaction,
-			Op: "claim", Ref: hash, Status: "pending"})); err != nil {
-			t.Fatal(err)
-		}
-	}
+	send := claimSender(t, ctx)
 	tr := New(ctx, reopen.Unknown).(*transactions)
 	send("0xaaa")
 	// Init's poll timer is dropped: the test reloads the list itself.
@@ -35,6 +26,21 @@ func TestTransactionsOpenOnTheNewest(t *testing.T) {
 	drv.Run(tr.Reload())
 	if row, ok := tr.Table.Selected(); !ok || row.ID != "0xbbb" {
 		t.Fatalf("the cursor is on %q, want the newest, 0xbbb:\n%s", row.ID, tr.View())
+	}
+}
+
+// claimSender journals, on ctx's deployment, a claim sent with the hash
+// it is given, a minute after the one before.
+func claimSender(t *testing.T, ctx *views.Context) func(hash string) {
+	j, d := ctx.Journal, ctx.Session.Deployment()
+	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	return func(hash string) {
+		t.Helper()
+		at = at.Add(time.Minute)
+		if err := j.Append(d.Stamp(journal.Entry{At: at, Kind: journal.KindTransaction,
+			Op: "claim", Ref: hash, Status: "pending"})); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

@@ -173,12 +173,16 @@ func (t *transactions) Update(msg tea.Msg) tea.Cmd {
 		t.polls++
 		if n := t.Ctx.Recorder.Appended(); n != t.seen || t.polls%pollsPerRead == 0 {
 			t.seen = n
-			return tea.Batch(t.Reload(), pollLater())
+			if t.LoadErr() != nil {
+				return tea.Batch(t.Reload(), pollLater())
+			}
+			// A refresh: quiet, and never sorting under the user.
+			return tea.Batch(t.List.Update(views.RefreshMsg{}), pollLater())
 		}
 		return pollLater()
 	case views.TxStatusMsg:
 		t.live[msg.Status.Hash.Hex()] = msg.Status
-		return t.SetRows(t.merge())
+		return t.RefreshRows(t.merge())
 	}
 	return t.List.Update(msg)
 }

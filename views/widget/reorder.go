@@ -36,6 +36,10 @@ type job[R any] struct {
 	focusRow      int    // its index in rows when they only grew, else -1
 	hasFocus      bool
 	top           bool
+	// shown and shownOrder are the rows on show and their order, for a
+	// refresh that keeps it (RefreshRowSet); shownOrder is nil otherwise.
+	shown      RowSet[R]
+	shownOrder []int
 }
 
 // jobDone is a job's result, delivered to Update.
@@ -60,6 +64,9 @@ func (j job[R]) run() jobDone[R] {
 	}
 	grown := j.order != nil && j.from < j.rows.Len()
 	switch {
+	case j.shownOrder != nil:
+		d.order = keepOrder(j.shown, j.shownOrder, j.rows, j.id, j.cols, j.sort)
+		d.sort.kept = true
 	case j.order == nil:
 		d.order = sortRows(j.rows, j.cols, j.sort)
 	case grown:
@@ -203,6 +210,11 @@ func mergeRows[R any](rows RowSet[R], cols []Column[R], key sortKey, a, b []int)
 // row when the job is done (a new filter); otherwise the focused row keeps
 // the cursor. note names the work for the footer meanwhile.
 func (t *Table[R]) reorder(top bool, note string) tea.Cmd {
+	return t.newJob(top, note).cmd()
+}
+
+// newJob is the job reorder starts, for a caller that adds to it.
+func (t *Table[R]) newJob(top bool, note string) job[R] {
 	t.jobSeq++
 	t.pending = note
 	j := job[R]{
@@ -225,8 +237,11 @@ func (t *Table[R]) reorder(top bool, note string) tea.Cmd {
 			j.focusRow = t.view[t.cursor]
 		}
 	}
-	return func() tea.Msg { return j.run() }
+	return j
 }
+
+// cmd runs the job off the UI goroutine.
+func (j job[R]) cmd() tea.Cmd { return func() tea.Msg { return j.run() } }
 
 // finish applies a job's result unless a newer job has started since, and
 // starts the next when rows arrived meanwhile.

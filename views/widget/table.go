@@ -67,6 +67,10 @@ type TableConfig[R any] struct {
 type sortKey struct {
 	col  int
 	desc bool
+	// kept marks an order a refresh kept (table_refresh.go): the order
+	// the rows were on show in, not the sort's. It never equals the sort
+	// the user asks for, so that a new sort or filter sorts anew.
+	kept bool
 }
 
 var unsorted = sortKey{col: -1}

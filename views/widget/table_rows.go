@@ -31,6 +31,12 @@ func (t *Table[R]) SetRowSet(rows RowSet[R]) tea.Cmd {
 	if before != nil && before.rows.Len() > 0 && extends(rows, before.rows) {
 		return t.restore(before, rows)
 	}
+	return t.replace(rows, false)
+}
+
+// replace shows rows in place of those on show; keep says to keep the
+// order on show under the sort (a refresh: RefreshRowSet).
+func (t *Table[R]) replace(rows RowSet[R], keep bool) tea.Cmd {
 	t.next = rows
 	t.nextGen++
 	t.measure(rows)
@@ -38,7 +44,11 @@ func (t *Table[R]) SetRowSet(rows RowSet[R]) tea.Cmd {
 	// Finding the focused row calls ID on every row: at a million rows
 	// that is longer than a frame, so a job does it.
 	if t.sort.col >= 0 || t.localQuery() != "" || hasFocus && rows.Len() > findInFrame {
-		return t.reorder(false, "updating")
+		j := t.newJob(false, "updating")
+		if keep {
+			j.shown, j.shownOrder = t.rows, t.order
+		}
+		return j.cmd()
 	}
 	t.jobSeq++ // a job still running worked on older rows
 	t.pending = ""
