@@ -212,7 +212,7 @@ func TestClaimFormErrors(t *testing.T) {
 	f.runes("C").wait("Claim allocation")
 	f.typ("0").wait("must be greater than 0")
 	f.key(tea.KeyBackspace).typ("12x").wait(`"12x" is not a decimal amount`)
-	f.key(tea.KeyTab).typ("X1").wait(`"X1" is not an ISO 3166-1 alpha-2 country code`)
+	f.key(tea.KeyTab).typ("X1").wait(`"X1" is not an ISO 3166-1 alpha-2 code`)
 	f.key(tea.KeyEnter).settle()
 	f.key(tea.KeyEsc).wait("Allocation:")
 	f.quit()

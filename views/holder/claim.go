@@ -49,14 +49,22 @@ func NewClaim(ctx *views.Context, id, claimable string, recipient common.Address
 	for _, f := range c.Form.Fields() {
 		f.Check = func(string) error { return c.check(f) }
 	}
-	c.Form.Field("userCountryCode").SetCharLimit(2)
+	// Room for a country typed by its name, to be refused as typed: cut
+	// to two letters, "Germany" read as Georgia's GE.
+	c.Form.Field("userCountryCode").SetCharLimit(40)
 	return c
 }
 
 // request builds the claim request from the form and validates it as the
 // api package does; an amount that is not a number is one more field error.
 func (c *claim) request() (api.ClaimRequest, error) {
-	req := api.ClaimRequest{UserCountryCode: strings.ToUpper(strings.TrimSpace(c.Form.Field("userCountryCode").Value()))}
+	// A code goes upper case, as the service takes it; anything else as
+	// typed, for the error to name it so.
+	country := strings.TrimSpace(c.Form.Field("userCountryCode").Value())
+	if code, err := api.CountryCode("userCountryCode", country); err == nil {
+		country = code
+	}
+	req := api.ClaimRequest{UserCountryCode: country}
 	if addr, _, ok := c.Ctx.Wallet.Account(); ok {
 		req.Sender = addr.Hex()
 	}
