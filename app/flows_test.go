@@ -160,6 +160,8 @@ func TestClaimFlow(t *testing.T) {
 	screen := f.seen.String()
 	f.runes("y").wait("success, mined in block")
 	screen += f.seen.String()[f.mark:]
+	// The claimable figure above the result is the one claimed against.
+	f.wait("Claimable before this claim: 5,145.7595 tokens")
 	// Back on the allocation, the amounts are read again once the claim is
 	// mined: what it withdrew is no longer claimable.
 	f.key(tea.KeyEsc).wait("Claimable now  0.00 ")

@@ -269,7 +269,12 @@ func (c *claim) headLines() string {
 	default:
 		b.WriteString("No account is unlocked: esc, then u (or :unlock) to unlock the beneficiary's account.\n")
 	}
-	if c.claimable != "" {
+	switch {
+	case c.claimable != "" && c.Sent():
+		// What the claim took is no longer claimable: the figure is the
+		// one the claim was made against, and says so.
+		b.WriteString(st.Muted.Render("Claimable before this claim: "+widget.FormatTokens(c.claimable)+" tokens; esc shows the allocation as it is now.") + "\n")
+	case c.claimable != "":
 		// Grouped as the allocation shows it (5,145.7595, not 5145.7595).
 		b.WriteString(st.Muted.Render("Claimable now: "+widget.FormatTokens(c.claimable)+" tokens (vested, less what was withdrawn, at most what the vester holds); an empty amount claims all of it.") + "\n")
 	}
