@@ -8,7 +8,7 @@ import (
 )
 
 // TestAmountsGoOutDigitForDigit: every command that sends an amount sends
-// it as the service takes it (D7: a JSON number), with the digits typed,
+// it as the service takes it (docs/deployment.md D7: a JSON number), with the digits typed,
 // never rounded through float64 nor written with an exponent: 38 integer
 // digits and 18 decimals, from a flag or from a --body file (where an
 // exponent is written out in full).

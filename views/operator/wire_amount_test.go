@@ -9,7 +9,7 @@ import (
 )
 
 // TestFundAmountGoesOutDigitForDigit: a 38-digit amount typed in the fund
-// form is reviewed and sent as the service takes it (D7: a JSON number),
+// form is reviewed and sent as the service takes it (docs/deployment.md D7: a JSON number),
 // digit for digit, never rounded through float64 nor given an exponent.
 func TestFundAmountGoesOutDigitForDigit(t *testing.T) {
 	t.Parallel()
