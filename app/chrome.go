@@ -121,15 +121,27 @@ func shrink(parts []forms, steps []int, give int, sep string, width int) string 
 	return widget.Fit(join(parts, at, sep), width, 1)
 }
 
-// shorten takes steps until the parts fit width, and returns the form
-// each part is at.
+// shorten takes steps until the parts fit width, then gives room back,
+// the steps undone from the last (the most telling parts first), where
+// the line still fits: a part shortened early is not left short when a
+// later step made room enough. It returns the form each part is at.
 func shorten(parts []forms, steps []int, sep string, width int) []int {
 	at := make([]int, len(parts))
+	fits := func() bool { return lipgloss.Width(join(parts, at, sep)) <= width }
+	taken := 0
 	for _, s := range steps {
-		if lipgloss.Width(join(parts, at, sep)) <= width {
+		if fits() {
 			break
 		}
 		at[s] = min(at[s]+1, len(parts[s])-1)
+		taken++
+	}
+	for i := taken - 1; i >= 0; i-- {
+		if s := steps[i]; at[s] > 0 {
+			if at[s]--; !fits() {
+				at[s]++
+			}
+		}
 	}
 	return at
 }

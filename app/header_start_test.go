@@ -36,3 +36,20 @@ func TestHeaderKeepsItsStartAt80(t *testing.T) {
 		t.Errorf("top line at 60 columns: %q", top)
 	}
 }
+
+// TestHeaderGivesRoomBack: a part shortened before a later step made room
+// enough gets its room back: on a profile without the SANDBOX badge, once
+// the account's address has gone, "token MRD" fits again at 80 columns.
+func TestHeaderGivesRoomBack(t *testing.T) {
+	t.Parallel()
+	parts := make([]forms, partBusy+1)
+	parts[partBrand] = forms{"allot", ""}
+	parts[partProfile], parts[partBadge] = profileParts("sandbox", false)
+	parts[partToken] = forms{"token Meridian (MRD)", "token MRD", "MRD", ""}
+	parts[partWallet] = forms{"0x3e3D…7Ae2 unlocked 4:55 · portal 59:55", "unlocked 4:55 · portal 59:55"}
+	parts[partFresh] = forms{"updated 13s ago", "13s ago", ""}
+	got := shrink(parts, headerSteps, partProfile, " │ ", 80)
+	if want := "allot │ profile sandbox │ token MRD │ unlocked 4:55 · portal 59:55 │ 13s ago"; got != want {
+		t.Errorf("header at 80 columns:\n got %q\nwant %q", got, want)
+	}
+}
