@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"allot/api/sandbox"
 	"allot/views/viewstest"
 )
@@ -33,5 +35,22 @@ func TestCreativeFileNamedFreely(t *testing.T) {
 	d.Until("the public URL", func() bool { return c.state == stageDone || c.state == stageFailed })
 	if c.state != stageDone || !strings.Contains(c.result.PublicURL, "/ete-2026-") {
 		t.Fatalf("state %d, %v, url %q", c.state, c.err, c.result.PublicURL)
+	}
+}
+
+// TestCreativeDetailsWholeAt60: at 60 columns the details of a file
+// stored under another name cut nothing: the head, and the choice of the
+// stored name, whose second option goes under the first.
+func TestCreativeDetailsWholeAt60(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	dir := t.TempDir()
+	const name = "my banner é.png"
+	writePNG(t, dir, name)
+	d := viewstest.NewDriver(t, newCreative(ctx, dir), 60, 20)
+	c := d.S.(*creative)
+	choose(d, name)
+	d.Until("the details", func() bool { return c.state == stageDetails || c.pickErr != "" })
+	if v := ansi.Strip(c.View()); strings.Contains(v, "…") || !strings.Contains(v, "( ) my-banner-e.png (replace)") {
+		t.Errorf("at 60 columns:\n%s", v)
 	}
 }

@@ -42,7 +42,7 @@ func (c *creative) View() string {
 		// Cut, not padded: the refusal is drawn under the list.
 		out = append(strings.Split(widget.Fit(strings.Join(out, "\n"), w, min(len(out), h-max(len(refusal), 2))), "\n"), refusal...)
 	case stageDetails:
-		out = []string{title + c.ctx.Styles.Muted.Render(" · ctrl+s: review · esc: choose another file"), "",
+		out = []string{title + c.ctx.Styles.Muted.Render(" · ctrl+s: review · esc: another file"), "",
 			sanitize.Truncate(fmt.Sprintf("File: %s · %s · %s", c.file.Name, c.file.Type, views.ByteSize(c.file.Size)), w)}
 		if c.file.Stored != c.file.Name {
 			out = append(out, strings.Split(widget.Page("Stored as "+c.file.Stored+": the service stores names of letters, digits, '.', '_' and '-' only.", w, 2), "\n")...)
