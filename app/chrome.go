@@ -137,7 +137,9 @@ func shorten(parts []forms, steps []int, sep string, width int) []int {
 		taken++
 	}
 	for i := taken - 1; i >= 0; i-- {
-		if s := steps[i]; at[s] > 0 {
+		// The badge's padding says nothing: it is not given back where a
+		// word could not be.
+		if s := steps[i]; at[s] > 0 && s != partBadge {
 			if at[s]--; !fits() {
 				at[s]++
 			}

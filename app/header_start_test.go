@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TestHeaderKeepsItsStartAt80: unlocked and signed in to the portal, on a
@@ -51,5 +52,20 @@ func TestHeaderGivesRoomBack(t *testing.T) {
 	got := shrink(parts, headerSteps, partProfile, " │ ", 80)
 	if want := "allot │ profile sandbox │ token MRD │ unlocked 4:55 · portal 59:55 │ 13s ago"; got != want {
 		t.Errorf("header at 80 columns:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestTopLineGivesNoRoomToPadding: on the compact top line, where the
+// token's symbol cannot come back, the SANDBOX badge's padding does not
+// take the room it left.
+func TestTopLineGivesNoRoomToPadding(t *testing.T) {
+	t.Parallel()
+	parts := make([]forms, partBusy+1)
+	parts[partProfile], parts[partBadge] = profileParts("sandbox", true)
+	parts[partToken] = forms{"token Meridian (MRD)", "token MRD", "MRD", ""}
+	parts[partWallet] = forms{"0x3e3D…7Ae2 unlocked 4:48 · portal 59:51", "unlocked 4:48 · portal 59:51"}
+	got := ansi.Strip(shrink(parts, compactSteps, partProfile, " │ ", 42))
+	if want := "SANDBOX │ unlocked 4:48 · portal 59:51"; got != want {
+		t.Errorf("top line's header in 42 columns:\n got %q\nwant %q", got, want)
 	}
 }
