@@ -384,7 +384,9 @@ func (s *signing) viewOf(st widget.Styles) string {
 		b.WriteString("Signing and sending…\n")
 	}
 	for i, st := range s.statuses {
-		b.WriteString(statusLine(s.signed[i].Op, st) + "\n")
+		// Wrapped here, a hash cut in equal parts (WrapWords), not where
+		// the screen's width runs out.
+		b.WriteString(strings.Join(widget.WrapWords(statusLine(s.signed[i].Op, st), s.width), "\n") + "\n")
 	}
 	if s.err != nil {
 		b.WriteString("✗ " + sanitize.Line(s.err.Error()) + "\n")
