@@ -320,7 +320,10 @@ func (f *Form) measure() {
 	for _, fld := range f.fields {
 		f.labelWidth = max(f.labelWidth, displayWidth(fld.Label))
 	}
-	f.labelWidth = min(f.labelWidth, f.width/3)
+	// Labels take what they need while 30 cells stay for the values,
+	// and a third of the width at least: a third alone cut the
+	// schedule's "Piece 1 delay (months)" at 60 columns.
+	f.labelWidth = min(f.labelWidth, max(f.width/3, f.width-30))
 	for _, fld := range f.fields {
 		fld.input.Width = max(f.width-f.labelWidth-5, 4)
 	}
