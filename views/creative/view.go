@@ -68,10 +68,13 @@ func (c *creative) View() string {
 	case stageDone:
 		r := c.result
 		// Wrapped, not cut: a URL cut short cannot be read off the screen.
+		// A long value wraps under itself, not under the labels.
+		field := func(label, value string) string {
+			const indent = "             "
+			return fmt.Sprintf("%-13s", label) + strings.Join(widget.WrapWords(sanitize.Line(value), max(w-len(indent), 20)), "\n"+indent)
+		}
 		done := widget.Page("Uploaded and registered "+sanitize.Line(c.file.Name)+"\n\n"+
-			"Public URL   "+sanitize.Line(r.PublicURL)+"\n"+
-			"ID           "+sanitize.Line(r.ID)+"\n"+
-			"Storage key  "+sanitize.Line(r.StorageKey), w, 0)
+			field("Public URL", r.PublicURL)+"\n"+field("ID", r.ID)+"\n"+field("Storage key", r.StorageKey), w, 0)
 		out = append([]string{title, ""}, strings.Split(done, "\n")...)
 		out = append(out, "", c.ctx.Styles.Muted.Render("c: copy the public URL · esc: close"))
 	case stageFailed:
