@@ -51,6 +51,6 @@ func CountryCode(path, typed string) (string, error) {
 		return code, nil
 	}
 	var c checker
-	c.add(path, "%q is not an ISO 3166-1 alpha-2 country code (two letters, e.g. DE for Germany)", truncate(typed, 20))
+	c.add(path, "%q is not an ISO 3166-1 alpha-2 code, e.g. DE", truncate(typed, 20))
 	return "", c.err()
 }

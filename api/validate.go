@@ -268,7 +268,7 @@ func (r ClaimRequest) Validate(allocationID string) error {
 	c.uuid("id", allocationID)
 	c.address("sender", r.Sender)
 	if r.UserCountryCode != "" && !countries[r.UserCountryCode] {
-		c.add("userCountryCode", "%q is not an ISO 3166-1 alpha-2 country code (two letters, e.g. DE for Germany)", truncate(r.UserCountryCode, 20))
+		c.add("userCountryCode", "%q is not an ISO 3166-1 alpha-2 code, e.g. DE", truncate(r.UserCountryCode, 20))
 	}
 	if r.Amount != nil {
 		c.amount("amount", *r.Amount)

@@ -121,15 +121,29 @@ func shrink(parts []forms, steps []int, give int, sep string, width int) string 
 	return widget.Fit(join(parts, at, sep), width, 1)
 }
 
-// shorten takes steps until the parts fit width, and returns the form
-// each part is at.
+// shorten takes steps until the parts fit width, then gives room back,
+// the steps undone from the last (the most telling parts first), where
+// the line still fits: a part shortened early is not left short when a
+// later step made room enough. It returns the form each part is at.
 func shorten(parts []forms, steps []int, sep string, width int) []int {
 	at := make([]int, len(parts))
+	fits := func() bool { return lipgloss.Width(join(parts, at, sep)) <= width }
+	taken := 0
 	for _, s := range steps {
-		if lipgloss.Width(join(parts, at, sep)) <= width {
+		if fits() {
 			break
 		}
 		at[s] = min(at[s]+1, len(parts[s])-1)
+		taken++
+	}
+	for i := taken - 1; i >= 0; i-- {
+		// The badge's padding says nothing: it is not given back where a
+		// word could not be.
+		if s := steps[i]; at[s] > 0 && s != partBadge {
+			if at[s]--; !fits() {
+				at[s]++
+			}
+		}
 	}
 	return at
 }
@@ -162,7 +176,7 @@ func (m *Model) headerParts() []forms {
 	parts[partBrand] = forms{headerStyle.Render("allot"), ""}
 	parts[partProfile], parts[partBadge] = profileParts(m.ctx.Session.Name, m.ctx.Session.Sandbox)
 	if m.ctx.Token != "" {
-		parts[partToken] = forms{"token " + m.tokenLabel(false), "token " + m.tokenLabel(true), m.tokenLabel(true)}
+		parts[partToken] = forms{"token " + m.tokenLabel(false), "token " + m.tokenLabel(true), m.tokenLabel(true), ""}
 	}
 	if addr, state, portal := m.walletParts(); addr != "" {
 		tail := ""
@@ -195,14 +209,19 @@ func profileParts(name string, sandbox bool) (profile, badge forms) {
 	return profile, badge
 }
 
-// headerSteps is the order in which the header's parts give up room: what
-// the user must always see (the profile, SANDBOX, the countdowns) last.
-var headerSteps = []int{partToken, partBusy, partFresh, partBrand, partProfile, partBadge, partToken, partProfile, partFresh, partWallet}
+// headerSteps is the order in which the header's parts give up room, the
+// least telling first: the token's long name, the words around the
+// spinner and the rows' age, the badge's padding, the account's address
+// (the countdowns stay), the age of rows that are not stale; the start of
+// the line ("allot │ profile sandbox") only then, and SANDBOX and the
+// countdowns never.
+var headerSteps = []int{partToken, partBusy, partFresh, partBadge, partToken, partWallet, partFresh, partBrand, partProfile}
 
 // compactSteps is headerSteps for the compact top line, which has the
-// page's name to fit beside: the token's name gives way after the
-// profile's ("sandbox" beside the SANDBOX badge says nothing more).
-var compactSteps = []int{partBusy, partFresh, partProfile, partProfile, partToken, partBadge, partToken, partFresh, partWallet}
+// page's name to fit beside: the profile's name goes first ("sandbox"
+// beside the SANDBOX badge says nothing more), and the token's symbol
+// last of all, before the page's name would be cut.
+var compactSteps = []int{partBusy, partFresh, partProfile, partProfile, partToken, partBadge, partToken, partWallet, partFresh, partToken}
 
 func (m *Model) header() string {
 	return shrink(m.headerParts(), headerSteps, partProfile, " │ ", m.width)

@@ -160,6 +160,8 @@ func TestClaimFlow(t *testing.T) {
 	screen := f.seen.String()
 	f.runes("y").wait("success, mined in block")
 	screen += f.seen.String()[f.mark:]
+	// The claimable figure above the result is the one claimed against.
+	f.wait("Claimable before this claim: 5,145.7595 tokens")
 	// Back on the allocation, the amounts are read again once the claim is
 	// mined: what it withdrew is no longer claimable.
 	f.key(tea.KeyEsc).wait("Claimable now  0.00 ")
@@ -212,7 +214,7 @@ func TestClaimFormErrors(t *testing.T) {
 	f.runes("C").wait("Claim allocation")
 	f.typ("0").wait("must be greater than 0")
 	f.key(tea.KeyBackspace).typ("12x").wait(`"12x" is not a decimal amount`)
-	f.key(tea.KeyTab).typ("X1").wait(`"X1" is not an ISO 3166-1 alpha-2 country code`)
+	f.key(tea.KeyTab).typ("X1").wait(`"X1" is not an ISO 3166-1 alpha-2 code`)
 	f.key(tea.KeyEnter).settle()
 	f.key(tea.KeyEsc).wait("Allocation:")
 	f.quit()

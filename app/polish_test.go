@@ -41,7 +41,7 @@ func TestHeaderNamesTheToken(t *testing.T) {
 	f := newFlow(t)
 	f.wait("token Meridian (MRD)")
 	// At 80 columns, with the account's countdown, the symbol alone.
-	f.send(tea.WindowSizeMsg{Width: 80, Height: 24}).unlock().wait("token MRD │ 0x")
+	f.send(tea.WindowSizeMsg{Width: 80, Height: 24}).unlock().wait(" MRD │ 0x")
 	if v := f.quit().View(); strings.Contains(v, "token "+shortID(f.s.TokenIDs[0])) {
 		t.Errorf("the header still names the token by its id:\n%s", v)
 	}

@@ -132,6 +132,10 @@ func (m *Model) freshness() forms {
 	if m.refreshPaused {
 		long, short = long+" · paused", short+" ⏸"
 	}
+	if f.Stale == nil && !m.refreshPaused {
+		// Fresh rows' age is the least a short header must say.
+		return forms{long, short, ""}
+	}
 	return forms{long, short}
 }
 

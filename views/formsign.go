@@ -97,6 +97,10 @@ func (f *FormSign) Sign(subject string, ops []string, calls []wallet.Call, label
 	return cmd
 }
 
+// Sent says the flow sent a transaction: what the head said before is
+// history from then on.
+func (f *FormSign) Sent() bool { return f.Flow != nil && len(f.Flow.statuses) > 0 }
+
 // UpdateFlow passes msg to the signing flow. When the flow ends with
 // nothing sent (declined, or failed before the first transaction left),
 // the form comes back with the reason, to change and try again.

@@ -242,10 +242,12 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 		if q == nil {
 			q = s.pinQuestion()
 		}
+		// The review scrolls while it asks, and when refused, where it
+		// asks nothing but is still to be read whole.
+		if s.stage == signReview && s.review.Key(msg) {
+			return nil, true
+		}
 		if q != nil {
-			if s.review.Key(msg) {
-				return nil, true
-			}
 			return q.Update(msg), true
 		}
 	}
@@ -289,7 +291,7 @@ func (s *signing) fill() {
 	if errors.As(s.refusal, &refused) {
 		b.WriteString("REFUSED by the signing policy; nothing can be signed:\n")
 		for _, r := range refused.Reasons {
-			b.WriteString("  - " + sanitize.Line(r) + "\n")
+			writeItem(&b, "  - ", sanitize.Line(r), s.width)
 		}
 		b.WriteString("\n")
 	} else if len(s.facts) > 0 {
@@ -305,7 +307,7 @@ func (s *signing) fill() {
 		}
 		writeLines(&b, lines, s.width)
 		for _, w := range sum.Warnings {
-			b.WriteString("  WARNING: " + sanitize.Line(w.Message) + "\n")
+			writeItem(&b, "  WARNING: ", sanitize.Line(w.Message), s.width)
 		}
 		if len(sum.Warnings) == 0 {
 			b.WriteString("  no warnings\n")
@@ -344,6 +346,16 @@ func writeLines(b *strings.Builder, lines []wallet.Line, total int) {
 	}
 }
 
+// writeItem writes text after prefix, a long text wrapping under itself
+// rather than at the left edge, where it would read as a line of its own.
+func writeItem(b *strings.Builder, prefix, text string, total int) {
+	indent := strings.Repeat(" ", len(prefix))
+	if room := total - len(indent); room >= 20 {
+		text = strings.Join(widget.WrapWords(text, room), "\n"+indent)
+	}
+	b.WriteString(prefix + text + "\n")
+}
+
 // viewOf draws the flow at its stage.
 func (s *signing) viewOf(st widget.Styles) string {
 	var b strings.Builder
@@ -372,7 +384,9 @@ func (s *signing) viewOf(st widget.Styles) string {
 		b.WriteString("Signing and sending…\n")
 	}
 	for i, st := range s.statuses {
-		b.WriteString(statusLine(s.signed[i].Op, st) + "\n")
+		// Wrapped here, a hash cut in equal parts (WrapWords), not where
+		// the screen's width runs out.
+		b.WriteString(strings.Join(widget.WrapWords(statusLine(s.signed[i].Op, st), s.width), "\n") + "\n")
 	}
 	if s.err != nil {
 		b.WriteString("✗ " + sanitize.Line(s.err.Error()) + "\n")
@@ -424,11 +438,15 @@ func (s *signing) help() []key.Binding {
 	if q == nil {
 		q = s.pinQuestion()
 	}
+	scroll := s.review.Help("scroll the review")
 	if q == nil {
+		if s.stage == signReview && scroll.Enabled() {
+			return []key.Binding{scroll}
+		}
 		return nil
 	}
 	// The review scrolls above the question while it is asked (update).
-	return append(q.ShortHelp(), s.review.Help("scroll the review"))
+	return append(q.ShortHelp(), scroll)
 }
 
 // pinErrLine says why a pin failed.

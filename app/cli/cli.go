@@ -326,12 +326,35 @@ func groupError(name string, rest []string) error {
 	subs := subcommands(name)
 	switch {
 	case len(subs) == 0:
+		if near := nearestCommand(name); near != "" {
+			return usagef("unknown command %q: did you mean %s?", name, near)
+		}
 		return usagef("unknown command %q", name)
 	case len(rest) == 0 || strings.HasPrefix(rest[0], "-"):
 		return usageError{msg: fmt.Sprintf("%s needs one of: %s", name, strings.Join(subs, ", ")), cmd: name, group: true}
 	}
 	return usageError{msg: fmt.Sprintf("%s has no command %q: it has %s", name, rest[0], strings.Join(subs, ", ")), cmd: name, group: true}
 }
+
+// nearestCommand is the command or group a mistyped name was meant for,
+// one that starts with the other ("contract" for contracts, "schedules"
+// for schedule), the closest in length; "" when none, or the name is too
+// short to tell.
+func nearestCommand(name string) string {
+	best := ""
+	for _, c := range commands {
+		word, _, _ := strings.Cut(c.name, " ")
+		if len(name) < 3 || !strings.HasPrefix(word, name) && !strings.HasPrefix(name, word) {
+			continue
+		}
+		if best == "" || abs(len(word)-len(name)) < abs(len(best)-len(name)) {
+			best = word
+		}
+	}
+	return best
+}
+
+func abs(n int) int { return max(n, -n) }
 
 // commandError starts every error of a command with its name, as in
 // "allot: claim: --sender ADDR is required", whichever layer worded it,

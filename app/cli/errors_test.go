@@ -55,7 +55,7 @@ func TestErrorsNameTheirCommand(t *testing.T) {
 		"tx initialize":   {[]string{"tx", "initialize", "x"}, `takes no arguments, got "x"`, ExitUsage},
 		"tx start":        {[]string{"tx", "start", "x"}, `takes no arguments, got "x"`, ExitUsage},
 		"tx fund":         {[]string{"tx", "fund", "x"}, `takes no arguments, got "x"`, ExitUsage},
-		"schedule create": {[]string{"schedule", "create"}, "--body is required", ExitUsage},
+		"schedule create": {[]string{"schedule", "create"}, "--body is required (--example prints one)", ExitUsage},
 		"creative upload": {[]string{"creative", "upload"}, "takes one file", ExitUsage},
 		"account list":    {[]string{"account", "list", "x"}, `takes no arguments, got "x"`, ExitUsage},
 		"transactions":    {[]string{"transactions", "x"}, `takes no arguments, got "x"`, ExitUsage},

@@ -51,3 +51,27 @@ func TestScheduleBodyAsDocumented(t *testing.T) {
 		t.Error("a refused body was sent")
 	}
 }
+
+// TestScheduleExampleIsTheDocumentedOne: `schedule create --example`
+// prints the body docs/commands.md shows (which TestScheduleBodyAsDocumented
+// sends), for a newcomer who has the program and not the docs; the help
+// and a missing --body name it.
+func TestScheduleExampleIsTheDocumentedOne(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "commands.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(doc), "### An unlock schedule")
+	_, rest, _ := strings.Cut(section, "```json\n")
+	body, _, _ := strings.Cut(rest, "```")
+	s := sandboxSession(t)
+	if r := runCLI(t, s, nil, "schedule", "create", "--example"); r.code != 0 || r.stdout != body {
+		t.Errorf("--example: exit %d, printed\n%s\nwant the documented body\n%s", r.code, r.stdout, body)
+	}
+	if r := runCLI(t, s, nil, "schedule", "create"); r.code != ExitUsage || !strings.Contains(r.stderr, "--example") {
+		t.Errorf("no --body: exit %d, stderr %s", r.code, r.stderr)
+	}
+	if r := runCLI(t, s, nil, "help", "schedule", "create"); !strings.Contains(r.stdout+r.stderr, "--example") {
+		t.Errorf("the help does not name --example:\n%s%s", r.stdout, r.stderr)
+	}
+}

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"allot/internal/isotime"
 	"allot/internal/journal"
+	"allot/internal/sanitize"
 	"allot/views/transactions"
 )
 
@@ -43,6 +45,7 @@ var transactionsCommand = command{
 				// listed.
 				fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
 			}
+			all := rows
 			rows = onlyRows(rows, *kind, *status)
 			switch *out {
 			case formatJSON:
@@ -55,7 +58,7 @@ var transactionsCommand = command{
 				return t.flush()
 			}
 			if len(rows) == 0 {
-				_, err := fmt.Fprintln(e.Stdout, noTransactions(s.Sandbox, *kind != "" || *status != ""))
+				_, err := fmt.Fprintln(e.Stdout, noTransactions(s.Sandbox, *kind != "" || *status != "", all))
 				return err
 			}
 			t := newTable(e.Stdout, "TRANSACTION", "KIND", "STATUS", "CREATED", "PROFILE")
@@ -79,9 +82,22 @@ func onlyRows(rows []transactions.Row, kind, status string) []transactions.Row {
 	return out
 }
 
-// noTransactions says why nothing is listed.
-func noTransactions(sandbox, filtered bool) string {
+// noTransactions says why nothing is listed; filtered, which kinds and
+// statuses all, the rows before the filter, hold.
+func noTransactions(sandbox, filtered bool, all []transactions.Row) string {
 	switch {
+	case filtered && len(all) > 0:
+		var kinds, statuses []string
+		for _, r := range all {
+			if !slices.Contains(kinds, r.Kind) {
+				kinds = append(kinds, r.Kind)
+			}
+			if !slices.Contains(statuses, r.Status) {
+				statuses = append(statuses, r.Status)
+			}
+		}
+		return fmt.Sprintf("No transactions of that kind and status (kinds here: %s; statuses here: %s).",
+			sanitize.Line(strings.Join(kinds, ", ")), sanitize.Line(strings.Join(statuses, ", ")))
 	case filtered:
 		return "No transactions of that kind and status."
 	case sandbox:

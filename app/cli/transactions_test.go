@@ -63,3 +63,18 @@ func TestTransactionsCommand(t *testing.T) {
 		t.Errorf("--status UNKNOWN: exit %d\n%s", r.code, r.stdout)
 	}
 }
+
+// TestTransactionsFilterSaysWhatThereIs: a --kind that matches no row
+// ("fund" for FUND_DISTRIBUTION) is answered with the kinds and statuses
+// there are, not only "No transactions of that kind and status".
+func TestTransactionsFilterSaysWhatThereIs(t *testing.T) {
+	s := sandboxSession(t)
+	fx := s.Fixtures
+	if r := runCLI(t, s, nil, "tx", "fund", "--token", s.TokenIDs[0], "--item", fx.AllocationIDs[0]+"=1"); r.code != 0 {
+		t.Fatalf("tx fund: exit %d: %s", r.code, r.stderr)
+	}
+	r := runCLI(t, s, nil, "transactions", "--kind", "fund")
+	if r.code != 0 || !strings.Contains(r.stdout, "kinds here: FUND_DISTRIBUTION") || !strings.Contains(r.stdout, "statuses here: CREATED") {
+		t.Errorf("--kind fund: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -302,7 +302,7 @@ func (s *stakes) LoadErr() error {
 }
 
 func (s *stakes) Update(msg tea.Msg) tea.Cmd {
-	cmd := s.update(msg)
+	cmd := tea.Batch(s.update(msg), s.dropRefused())
 	if s.histogram {
 		return tea.Batch(cmd, s.countShown())
 	}

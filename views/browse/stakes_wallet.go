@@ -56,6 +56,20 @@ func (s *stakes) mended() tea.Cmd {
 
 }
 
+// dropRefused takes a refused wallet filter out of force once it is no
+// longer being typed: the rows on show are the pool's, and the table does
+// not say "filter: 0x… (server)" over them. The error stays on the status
+// line to say why.
+func (s *stakes) dropRefused() tea.Cmd {
+	if !s.walletFailed || s.walletBusy || s.Table.EditingFilter() || s.Table.Query() == "" {
+		return nil
+	}
+	s.walletFailed = false // so that clearing does not take the error off
+	clear := s.Table.ClearFilter()
+	s.walletFailed = true
+	return clear
+}
+
 // walletStakes is the answer to a server-side wallet filter.
 type walletStakes struct {
 	wallet string

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"allot/api/sandbox"
 	"allot/views/viewstest"
 )
@@ -34,4 +36,46 @@ func TestCreativeFileNamedFreely(t *testing.T) {
 	if c.state != stageDone || !strings.Contains(c.result.PublicURL, "/ete-2026-") {
 		t.Fatalf("state %d, %v, url %q", c.state, c.err, c.result.PublicURL)
 	}
+}
+
+// TestCreativeDetailsWholeAt60: at 60 columns the details of a file
+// stored under another name cut nothing: the head, and the choice of the
+// stored name, whose second option goes under the first.
+func TestCreativeDetailsWholeAt60(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	dir := t.TempDir()
+	const name = "my banner é.png"
+	writePNG(t, dir, name)
+	d := viewstest.NewDriver(t, newCreative(ctx, dir), 60, 20)
+	c := d.S.(*creative)
+	choose(d, name)
+	d.Until("the details", func() bool { return c.state == stageDetails || c.pickErr != "" })
+	if v := ansi.Strip(c.View()); strings.Contains(v, "…") || !strings.Contains(v, "( ) my-banner-e.png (replace)") {
+		t.Errorf("at 60 columns:\n%s", v)
+	}
+}
+
+// TestCreativeDoneWrapsUnderItself: at 80 columns the public URL, longer
+// than a line, wraps under itself, not under the labels.
+func TestCreativeDoneWrapsUnderItself(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	dir := t.TempDir()
+	const name = "a-banner-with-a-long-name-for-its-url.png"
+	writePNG(t, dir, name)
+	d := viewstest.NewDriver(t, newCreative(ctx, dir), 80, 24)
+	c := d.S.(*creative)
+	choose(d, name)
+	d.Until("the details", func() bool { return c.state == stageDetails || c.pickErr != "" })
+	d.Keys("ctrl+s", "y")
+	d.Until("the public URL", func() bool { return c.state == stageDone || c.state == stageFailed })
+	lines := strings.Split(ansi.Strip(c.View()), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "Public URL") {
+			if len(l) < 70 || i+1 == len(lines) || !strings.HasPrefix(lines[i+1], strings.Repeat(" ", 13)) {
+				t.Errorf("the URL does not wrap under itself:\n%s", strings.Join(lines, "\n"))
+			}
+			return
+		}
+	}
+	t.Fatalf("no public URL:\n%s", strings.Join(lines, "\n"))
 }

@@ -42,7 +42,7 @@ func (c *creative) View() string {
 		// Cut, not padded: the refusal is drawn under the list.
 		out = append(strings.Split(widget.Fit(strings.Join(out, "\n"), w, min(len(out), h-max(len(refusal), 2))), "\n"), refusal...)
 	case stageDetails:
-		out = []string{title + c.ctx.Styles.Muted.Render(" · ctrl+s: review · esc: choose another file"), "",
+		out = []string{title + c.ctx.Styles.Muted.Render(" · ctrl+s: review · esc: another file"), "",
 			sanitize.Truncate(fmt.Sprintf("File: %s · %s · %s", c.file.Name, c.file.Type, views.ByteSize(c.file.Size)), w)}
 		if c.file.Stored != c.file.Name {
 			out = append(out, strings.Split(widget.Page("Stored as "+c.file.Stored+": the service stores names of letters, digits, '.', '_' and '-' only.", w, 2), "\n")...)
@@ -68,10 +68,13 @@ func (c *creative) View() string {
 	case stageDone:
 		r := c.result
 		// Wrapped, not cut: a URL cut short cannot be read off the screen.
+		// A long value wraps under itself, not under the labels.
+		field := func(label, value string) string {
+			const indent = "             "
+			return fmt.Sprintf("%-13s", label) + strings.Join(widget.WrapWords(sanitize.Line(value), max(w-len(indent), 20)), "\n"+indent)
+		}
 		done := widget.Page("Uploaded and registered "+sanitize.Line(c.file.Name)+"\n\n"+
-			"Public URL   "+sanitize.Line(r.PublicURL)+"\n"+
-			"ID           "+sanitize.Line(r.ID)+"\n"+
-			"Storage key  "+sanitize.Line(r.StorageKey), w, 0)
+			field("Public URL", r.PublicURL)+"\n"+field("ID", r.ID)+"\n"+field("Storage key", r.StorageKey), w, 0)
 		out = append([]string{title, ""}, strings.Split(done, "\n")...)
 		out = append(out, "", c.ctx.Styles.Muted.Render("c: copy the public URL · esc: close"))
 	case stageFailed:

@@ -351,6 +351,11 @@ func (a *allocation) updateInput(msg tea.KeyMsg) tea.Cmd {
 		return a.lookup(a.input.Value())
 	case key.Matches(msg, keyStopEdit):
 		a.input.Blur()
+		if a.busy || a.result != nil {
+			// The field names the allocation on show (or being looked
+			// up), not an id half typed over it.
+			a.input.SetValue(a.looking)
+		}
 		return nil
 	case key.Matches(msg, keyFillPrev, keyFillNext):
 		delta := 1

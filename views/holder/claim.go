@@ -49,14 +49,22 @@ func NewClaim(ctx *views.Context, id, claimable string, recipient common.Address
 	for _, f := range c.Form.Fields() {
 		f.Check = func(string) error { return c.check(f) }
 	}
-	c.Form.Field("userCountryCode").SetCharLimit(2)
+	// Room for a country typed by its name, to be refused as typed: cut
+	// to two letters, "Germany" read as Georgia's GE.
+	c.Form.Field("userCountryCode").SetCharLimit(40)
 	return c
 }
 
 // request builds the claim request from the form and validates it as the
 // api package does; an amount that is not a number is one more field error.
 func (c *claim) request() (api.ClaimRequest, error) {
-	req := api.ClaimRequest{UserCountryCode: strings.ToUpper(strings.TrimSpace(c.Form.Field("userCountryCode").Value()))}
+	// A code goes upper case, as the service takes it; anything else as
+	// typed, for the error to name it so.
+	country := strings.TrimSpace(c.Form.Field("userCountryCode").Value())
+	if code, err := api.CountryCode("userCountryCode", country); err == nil {
+		country = code
+	}
+	req := api.ClaimRequest{UserCountryCode: country}
 	if addr, _, ok := c.Ctx.Wallet.Account(); ok {
 		req.Sender = addr.Hex()
 	}
@@ -261,7 +269,12 @@ func (c *claim) headLines() string {
 	default:
 		b.WriteString("No account is unlocked: esc, then u (or :unlock) to unlock the beneficiary's account.\n")
 	}
-	if c.claimable != "" {
+	switch {
+	case c.claimable != "" && c.Sent():
+		// What the claim took is no longer claimable: the figure is the
+		// one the claim was made against, and says so.
+		b.WriteString(st.Muted.Render("Claimable before this claim: "+widget.FormatTokens(c.claimable)+" tokens; esc shows the allocation as it is now.") + "\n")
+	case c.claimable != "":
 		// Grouped as the allocation shows it (5,145.7595, not 5145.7595).
 		b.WriteString(st.Muted.Render("Claimable now: "+widget.FormatTokens(c.claimable)+" tokens (vested, less what was withdrawn, at most what the vester holds); an empty amount claims all of it.") + "\n")
 	}

@@ -22,3 +22,19 @@ func TestClaimFormRefusesUnassignedCountry(t *testing.T) {
 		t.Fatalf("under the country: %q\n%s", got, view)
 	}
 }
+
+// TestClaimFormNamesTheCountryAsTyped: a country typed by its name is
+// refused, named as typed, whole at 80 columns; it is not cut to its
+// first two letters, which read as another country's code (Ge: Georgia).
+func TestClaimFormNamesTheCountryAsTyped(t *testing.T) {
+	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{}).(*claim)
+	c.SetSize(80, 24)
+	c.Update(tea.KeyMsg{Type: tea.KeyTab})
+	view := typeInto(c, "Germany")
+	if got := viewstest.ErrUnder(view, "Country"); !strings.HasPrefix(got, `✗ "Germany" is not`) || strings.HasSuffix(got, "…") {
+		t.Errorf("under the country: %q\n%s", got, view)
+	}
+	if req, err := c.request(); err == nil || req.UserCountryCode == "GE" {
+		t.Errorf("Germany makes the request %+v, %v", req, err)
+	}
+}

@@ -39,3 +39,21 @@ func TestTypedIDReplacesTheShownOne(t *testing.T) {
 		})
 	}
 }
+
+// TestEscPutsTheShownIDBack: esc on an id half typed over a loaded
+// allocation stops the edit and puts the shown allocation's id back: the
+// field does not name "0b2a" beside another allocation's figures.
+func TestEscPutsTheShownIDBack(t *testing.T) {
+	ctx := viewstest.Sandbox(t)
+	id := ctx.Session.Fixtures.AllocationIDs[0]
+	a := NewAllocation(ctx).(*allocation)
+	d := viewstest.NewDriver(t, a, 80, 24)
+	d.Run(a.lookup(id))
+	d.Until("the allocation", func() bool { return !a.busy && a.result != nil })
+	d.Keys("/")
+	d.Type("0b2a")
+	d.Keys("esc")
+	if got := a.input.Value(); got != id || a.input.Focused() {
+		t.Errorf("after esc the field holds %q (focused %t), want %q", got, a.input.Focused(), id)
+	}
+}

@@ -143,16 +143,18 @@ func (t *timeline) View() string {
 		events := t.history.Events
 		end := min(len(events), t.top+t.rows())
 		for _, e := range events[t.top:end] {
-			lines = append(lines, t.fit(eventLine(e)))
+			lines = append(lines, t.fitFirst(eventLines(e)...))
 		}
-		footer := fmt.Sprintf("%d–%d of %d · full hashes: allot history %s", t.top+1, end, len(events), t.id)
+		count := fmt.Sprintf("%d–%d of %d", t.top+1, end, len(events))
 		if t.scrolls() {
-			footer = fmt.Sprintf("%d–%d of %d · [ ] scroll · full hashes: allot history %s", t.top+1, end, len(events), t.id)
+			count += " · [ ] scroll"
 		}
 		if n := t.history.Skipped; n > 0 {
-			footer = fmt.Sprintf("%d skipped: the node's answers disagree (allot history says why) · ", n) + footer
+			count = fmt.Sprintf("%d skipped: the node's answers disagree (allot history says why) · ", n) + count
 		}
-		lines = append(lines, muted.Render(t.fit(footer)))
+		// The command is whole or left out: a command cut short cannot
+		// be run.
+		lines = append(lines, muted.Render(t.fitFirst(count+" · full hashes: allot history "+t.id, count)))
 	}
 	if len(lines) > t.height {
 		lines = lines[:max(t.height, 1)]
@@ -160,9 +162,12 @@ func (t *timeline) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// eventLine is one event in a line: when, what, how much and where.
-func eventLine(e history.Event) string {
+// eventLines are one event in a line, from the whole (when, what, how
+// much, where, the fee, the transaction, the sender) to the shortest,
+// which gives up the sender, then the transaction, then the fee.
+func eventLines(e history.Event) []string {
 	at := e.Time.UTC().Format("2006-01-02 15:04")
+	var head, fee string
 	switch e.Kind {
 	case history.Claim:
 		what := "claim"
@@ -173,12 +178,25 @@ func eventLine(e history.Event) string {
 		if symbol == "" {
 			symbol = short(e.Token)
 		}
-		return fmt.Sprintf("%s  %s %s %s → %s  fee %s  tx %s  by %s", at, what, wallet.FormatTokens(e.Amount), symbol,
-			short(e.Recipient), wallet.FormatUnits(e.Fee), shortHash(e.Tx), short(e.Sender))
+		head = fmt.Sprintf("%s  %s %s %s → %s", at, what, wallet.FormatTokens(e.Amount), symbol, short(e.Recipient))
+		fee = "  fee " + wallet.FormatUnits(e.Fee)
 	case history.Transfer:
-		return fmt.Sprintf("%s  transfer of beneficiary → %s  tx %s  by %s", at, short(e.NewBeneficiary), shortHash(e.Tx), short(e.Sender))
+		head = fmt.Sprintf("%s  transfer of beneficiary → %s", at, short(e.NewBeneficiary))
+	default:
+		head = fmt.Sprintf("%s  %s", at, e.Kind)
 	}
-	return fmt.Sprintf("%s  %s  tx %s  by %s", at, e.Kind, shortHash(e.Tx), short(e.Sender))
+	tx, by := "  tx "+shortHash(e.Tx), "  by "+short(e.Sender)
+	return []string{head + fee + tx + by, head + fee + tx, head + fee, head}
+}
+
+// fitFirst is the first of forms that fits the width, or the last cut.
+func (t *timeline) fitFirst(forms ...string) string {
+	for _, f := range forms {
+		if lipgloss.Width(f) <= t.width {
+			return f
+		}
+	}
+	return t.fit(forms[len(forms)-1])
 }
 
 func short(a common.Address) string {

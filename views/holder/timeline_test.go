@@ -123,3 +123,27 @@ func TestTimelineErrorAndScroll(t *testing.T) {
 	}
 	fits(t, tl.View(), 60, 6)
 }
+
+// TestTimelineCutsNothingAt60: at 60 columns a claim's line gives up its
+// sender, transaction and fee rather than end cut ("fee …"), and the
+// footer names the whole command or leaves it out; at 80 the fee stays.
+func TestTimelineCutsNothingAt60(t *testing.T) {
+	ctx := viewstest.Sandbox(t)
+	tl := newTimeline(ctx)
+	tl.SetSize(60, 6)
+	tl.Lookup("c3a2d13c-2bf7-5f8d-b784-04a7e0d84d5e")
+	h := &history.History{ToBlock: 99, Events: []history.Event{{Kind: history.Claim, Time: time.Unix(0, 0), Amount: new(big.Int).Mul(big.NewInt(158512382), big.NewInt(1e14)), Fee: big.NewInt(5e14),
+		Symbol: "HBR", Tx: common.Hash{1}, Recipient: common.Address{2}, Sender: common.Address{3}}}}
+	tl.Update(views.Loaded[*history.History]{Seq: tl.seq, Value: h})
+	view := ansi.Strip(tl.View())
+	fits(t, view, 60, 6)
+	for _, line := range strings.Split(view, "\n") {
+		if strings.HasSuffix(line, "…") || strings.Contains(line, "allot history c") && !strings.Contains(line, tl.id) {
+			t.Errorf("a line cut: %q\n%s", line, view)
+		}
+	}
+	tl.SetSize(80, 6)
+	if v := ansi.Strip(tl.View()); !strings.Contains(v, "fee 0.0005") || strings.Contains(v, "tx 0x") {
+		t.Errorf("at 80 columns the fee gave way before the transaction:\n%s", v)
+	}
+}

@@ -217,18 +217,30 @@ func (u *unlock) View() string {
 	case len(u.accounts) == 0 && u.err == nil:
 		b.WriteString("The keystore has no accounts. Create one with `allot account new`, or import a key with `allot account import FILE`.\n")
 	}
+	// An address read from its file is said so; where the note does not
+	// fit whole, a shorter one, explained once under the list.
+	const note, short = "  (per its file; proved on unlock)", "  (per its file)"
+	shortened := false
 	for i, a := range u.accounts {
 		line := "  " + sanitize.Line(a.Label())
 		if i == u.cursor {
 			line = "▶ " + sanitize.Line(a.Label())
 		}
 		if !a.Verified && !a.Unnamed {
-			line += st.Muted.Render("  (per its file; proved on unlock)")
+			if lipgloss.Width(line+note) <= u.width {
+				line += st.Muted.Render(note)
+			} else {
+				line += st.Muted.Render(short)
+				shortened = true
+			}
 		}
 		if i == u.cursor {
 			line = st.Selected.Render(line)
 		}
 		b.WriteString(widget.Truncate(line, u.width) + "\n")
+	}
+	if shortened {
+		b.WriteString(widget.Page(st.Muted.Render("(per its file): the address its file states, proved when the account is unlocked."), u.width, 0) + "\n")
 	}
 	for _, p := range u.problems {
 		b.WriteString(widget.Truncate("  ✗ "+sanitize.Line(p.Error()), u.width) + "\n")

@@ -147,14 +147,14 @@ func (u *upcomingScreen) View() string {
 		b.WriteString(views.FailStyle.Render(sanitize.Truncate(u.err.Error(), u.width)) + "\n")
 	}
 	if !u.listed() {
-		b.WriteString("You follow no allocation. Follow one with f on its Allocation screen, or list\n" +
-			"allocations = [\"ID\"] in the profile; its unlocks of the next " + fmt.Sprint(upcoming.DefaultDays) + " days show here.\n")
+		b.WriteString(widget.Page("You follow no allocation. Follow one with f on its Allocation screen, or list "+
+			"allocations = [\"ID\"] in the profile; its unlocks of the next "+fmt.Sprint(upcoming.DefaultDays)+" days show here.", u.width, 0) + "\n")
 		if len(u.offered) > 0 {
 			what := "Looked up lately"
 			if u.ctx.Session.Fixtures != nil {
 				what += ", then the sandbox's demo allocations"
 			}
-			b.WriteString("\n" + muted.Render(what+" (f follows the one picked):") + "\n")
+			b.WriteString("\n" + widget.Page(muted.Render(what+" (f follows the one picked):"), u.width, 0) + "\n")
 		}
 		for i, id := range u.offered {
 			marker := "  "

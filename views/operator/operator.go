@@ -136,7 +136,7 @@ func New(ctx *views.Context, c api.Contract, action string) views.Screen {
 	case api.ActionStartDistribution:
 		o.contractID = widget.TextField("contractId", "Contract id", "UUID", nil)
 		o.tokenID = widget.TextField("tokenId", "Token id", "UUID", nil)
-		o.allocationIDs = widget.TextField("allocationIds", "Allocation ids", "UUIDs, separated by commas or spaces (ctrl+r: recent)", nil)
+		o.allocationIDs = widget.TextField("allocationIds", "Allocation ids", "UUIDs, comma-separated (ctrl+r: recent)", nil)
 		// A distribution may start with many allocations at once.
 		o.allocationIDs.SetCharLimit(40 * 1000)
 		o.allocationIDs.Item = "id"

@@ -320,7 +320,10 @@ func (f *Form) measure() {
 	for _, fld := range f.fields {
 		f.labelWidth = max(f.labelWidth, displayWidth(fld.Label))
 	}
-	f.labelWidth = min(f.labelWidth, f.width/3)
+	// Labels take what they need while 30 cells stay for the values,
+	// and a third of the width at least: a third alone cut the
+	// schedule's "Piece 1 delay (months)" at 60 columns.
+	f.labelWidth = min(f.labelWidth, max(f.width/3, f.width-30))
 	for _, fld := range f.fields {
 		fld.input.Width = max(f.width-f.labelWidth-5, 4)
 	}
@@ -385,16 +388,28 @@ func (f *Form) View() string {
 		label := truncate(fld.Label, f.labelWidth)
 		label += strings.Repeat(" ", f.labelWidth-displayWidth(label))
 		var value string
+		var more []string // the options that go on lines of their own
 		if fld.Options != nil {
-			parts := make([]string, len(fld.Options))
+			indent := strings.Repeat(" ", f.labelWidth+3)
+			room := f.width - len(indent)
 			for j, o := range fld.Options {
+				part := "( ) " + o
 				if j == fld.choice {
-					parts[j] = "(•) " + o
-				} else {
-					parts[j] = "( ) " + o
+					part = "(•) " + o
+				}
+				switch {
+				case j == 0:
+					value = part
+				case len(more) == 0 && displayWidth(value+"  "+part) <= room:
+					value += "  " + part
+				case len(more) > 0 && displayWidth(more[len(more)-1])-len(indent)+2+displayWidth(part) <= room:
+					more[len(more)-1] += "  " + part
+				default:
+					// Not cut: an option too wide for the line goes under
+					// the first, whole.
+					more = append(more, indent+part)
 				}
 			}
-			value = strings.Join(parts, "  ")
 		} else {
 			value = fld.input.View()
 		}
@@ -403,6 +418,7 @@ func (f *Form) View() string {
 			line = f.Styles.Title.Render(marker+label) + " " + value
 		}
 		lines = append(lines, line)
+		lines = append(lines, more...)
 		if err := f.shown(fld); err != nil {
 			msg := "✗ " + sanitize.Line(err.Error())
 			lines = append(lines, strings.Repeat(" ", f.labelWidth+3)+truncate(msg, max(f.width-f.labelWidth-3, 4)))

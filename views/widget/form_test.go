@@ -253,3 +253,19 @@ func TestFormSubmitOnLastEnter(t *testing.T) {
 		t.Error("a form with Submit does not offer enter in its help")
 	}
 }
+
+// TestFormLabelsWholeAt60: at 60 columns a label of 26 cells (the
+// schedule's "Piece 1 frequency (months)") is drawn whole: the labels take
+// what they need while 30 cells stay for the values, not a third of the
+// width, which cut it to "Piece 1 delay (mont…".
+func TestFormLabelsWholeAt60(t *testing.T) {
+	f := NewForm(TextField("name", "Name", "", nil), TextField("frequency", "Piece 1 frequency (months)", "", nil))
+	f.SetSize(60, 10)
+	if v := f.View(); !strings.Contains(v, "Piece 1 frequency (months)") || strings.Contains(v, "…") {
+		t.Errorf("at 60 columns:\n%s", v)
+	}
+	f.SetSize(40, 10)
+	if v := f.View(); !strings.Contains(v, "Piece 1 freq…") {
+		t.Errorf("at 40 columns, a third of the width:\n%s", v)
+	}
+}
