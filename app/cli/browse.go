@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"allot/api"
+	"allot/internal/amount"
 	"allot/internal/sanitize"
 )
 
@@ -65,7 +66,7 @@ func writeContracts(w io.Writer, list *api.List[api.Contract], out format, token
 	t := newTable(w, "ID", "NAME", "TYPE", "ADDRESS", "BALANCE", "CREATED")
 	t.alignDecimals(4)
 	for _, c := range list.Items {
-		t.row(c.ID, c.Name, c.Type, c.Address, c.Balance.String(), api.FormatTime(c.CreatedAt))
+		t.row(c.ID, c.Name, c.Type, c.Address, amount.Tokens(c.Balance.String()), api.FormatTime(c.CreatedAt))
 	}
 	return countUnder(w, t, len(list.Items), list.Total, "contracts", token)
 }
@@ -92,7 +93,7 @@ func writePools(w io.Writer, list *api.List[api.Pool], out format, token string)
 	t := newTable(w, "ID", "NAME", "STATUS", "TOTAL STAKED", "MAX APY", "MIN STAKE", "PERIOD FINISH")
 	t.alignDecimals(3, 4, 5)
 	for _, p := range list.Items {
-		t.row(p.ID, p.Name, p.Status, p.TotalStaked.String(), p.MaxAPY.String(), p.MinimumStakeAmount.String(), api.FormatTime(p.PeriodFinish))
+		t.row(p.ID, p.Name, p.Status, amount.Tokens(p.TotalStaked.String()), p.MaxAPY.String(), amount.Tokens(p.MinimumStakeAmount.String()), api.FormatTime(p.PeriodFinish))
 	}
 	return countUnder(w, t, len(list.Items), list.Total, "pools", token)
 }

@@ -36,10 +36,10 @@ func historyEvents(t *testing.T, r result) historyOutput {
 }
 
 var (
-	isoTime = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$`)
-	txHash  = regexp.MustCompile(`^0x[0-9a-f]{64}$`)
-	address = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
-	amount  = regexp.MustCompile(`^\d+(\.\d+)?$`)
+	isoTime     = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$`)
+	txHash      = regexp.MustCompile(`^0x[0-9a-f]{64}$`)
+	address     = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
+	exactAmount = regexp.MustCompile(`^\d+(\.\d+)?$`)
 )
 
 // TestHistorySeededStates: on the embedded sandbox, the history of each
@@ -64,7 +64,7 @@ func TestHistorySeededStates(t *testing.T) {
 			}
 			switch e.Kind {
 			case "claim":
-				if !amount.MatchString(e.Amount) || e.Amount == "0" || !amount.MatchString(e.Fee) || e.Symbol == "" ||
+				if !exactAmount.MatchString(e.Amount) || e.Amount == "0" || !exactAmount.MatchString(e.Fee) || e.Symbol == "" ||
 					!address.MatchString(e.Recipient) || e.ThroughHandler == nil || *e.ThroughHandler {
 					t.Errorf("%s: claim %+v", state, e)
 				}
@@ -107,7 +107,7 @@ func TestHistoryWalletCSV(t *testing.T) {
 	found := false
 	for _, row := range rows[1:] {
 		if !isoTime.MatchString(row[0]) || !regexp.MustCompile(`^\d+$`).MatchString(row[1]) || !txHash.MatchString(row[2]) ||
-			!amount.MatchString(row[4]) || !regexp.MustCompile(`^[A-Z]+$`).MatchString(row[5]) || !amount.MatchString(row[6]) {
+			!exactAmount.MatchString(row[4]) || !regexp.MustCompile(`^[A-Z]+$`).MatchString(row[5]) || !exactAmount.MatchString(row[6]) {
 			t.Errorf("row %q", row)
 		}
 		found = found || row[3] == claimed

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"allot/api"
+	"allot/internal/amount"
 	"allot/internal/isotime"
 	"allot/internal/sanitize"
 )
@@ -240,7 +241,7 @@ func writeStakesTable(w io.Writer, rows stakeChunks, total int) error {
 	var amounts decimalWidths // the amounts' points lined up, as table's
 	statusWidth := len(headers[3])
 	rows.each(func(r *api.StakeRow) error {
-		scratch = r.AppendAmount(scratch[:0])
+		scratch = appendTokens(scratch[:0], r)
 		amounts.add(scratch)
 		if r.Status == api.StakeOther {
 			statusWidth = max(statusWidth, utf8.RuneCountInString(status(r)))
@@ -276,7 +277,7 @@ func writeStakesTable(w io.Writer, rows stakeChunks, total int) error {
 		from = len(buf)
 		buf = pad(r.AppendWallet(buf), from, widths[1])
 		from = len(buf)
-		scratch = r.AppendAmount(scratch[:0])
+		scratch = appendTokens(scratch[:0], r)
 		buf = pad(amounts.appendCell(buf, scratch), from, widths[2])
 		from = len(buf)
 		if r.Status == api.StakeOther {
@@ -321,4 +322,10 @@ func appendTableTime(buf []byte, r *api.StakeRow) []byte {
 		return append(buf, api.FormatTime(api.Time{Time: r.Time()})...)
 	}
 	return append(append(append(append(buf, t[:10]...), ' '), t[11:16]...), " UTC"...)
+}
+
+// appendTokens appends r's amount as every table of allot writes an
+// amount of tokens: grouped, at least two decimals, never rounded.
+func appendTokens(dst []byte, r *api.StakeRow) []byte {
+	return append(dst, amount.Tokens(string(r.AppendAmount(nil)))...)
 }

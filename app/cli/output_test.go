@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"allot/api"
+	"allot/internal/amount"
 	"allot/internal/sanitize"
 	"allot/internal/session"
 )
@@ -178,7 +179,7 @@ func TestStakesTableAsTable(t *testing.T) {
 		tw.alignDecimals(2)
 		for i := range rows {
 			st := rows[i].Stake()
-			tw.row(st.ID, st.WalletAddress, st.Amount.String(), st.Status, api.FormatTime(st.CreatedAt))
+			tw.row(st.ID, st.WalletAddress, amount.Tokens(st.Amount.String()), st.Status, api.FormatTime(st.CreatedAt))
 		}
 		if err := tw.flush(); err != nil {
 			t.Fatal(err)
