@@ -11,6 +11,7 @@ import (
 // claim an allocation and see it mined; create a schedule and see its key;
 // start a distribution and see its transaction CREATED on the Transactions screen.
 func TestActionsInTmux(t *testing.T) {
+	t.Parallel() // its own binary, tmux server, home and ports; it waits on them
 	tm := startTmux(t, userEnv(t), 120, 36)
 	const wait = 30 * time.Second
 	tm.waitFor(wait, "SANDBOX", "Team & Advisors Vesting")

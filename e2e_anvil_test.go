@@ -28,6 +28,7 @@ import (
 // with a profile whose rpc_url is anvil: the transactions are mined there,
 // and the service's lists follow them.
 func TestSandboxOnAnvil(t *testing.T) {
+	t.Parallel() // its own binary, tmux server, home and ports; it waits on them
 	url := anviltest.Start(t, "--block-time", "1")
 	dir := t.TempDir()
 	keyFile := filepath.Join(dir, "deployer.key")

@@ -8,6 +8,7 @@ import (
 // TestDashboardInTmux runs the real binary on the embedded sandbox in tmux,
 // as a new user would after `go run .`, and reads the screen.
 func TestDashboardInTmux(t *testing.T) {
+	t.Parallel() // its own binary, tmux server, home and ports; it waits on them
 	tm := startTmux(t, userEnv(t), 120, 36)
 	const wait = 20 * time.Second
 

@@ -90,6 +90,7 @@ signin_domain = %q
 }
 
 func TestHeadlessCommandsAgainstSandbox(t *testing.T) {
+	t.Parallel() // its own binary, tmux server, home and ports; it waits on them
 	env := userEnv(t)
 	fx := startSandbox(t, env)
 	config := writeConfig(t, fx)

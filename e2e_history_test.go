@@ -18,6 +18,7 @@ import (
 // over HTTP, and foundry's anvil (--chain-rpc), where the seed's claims,
 // cancel, revoke and transfer are real transactions.
 func TestHistoryOnServedChains(t *testing.T) {
+	t.Parallel() // its own binary, tmux server, home and ports; it waits on them
 	t.Run("allot sandbox", func(t *testing.T) {
 		rpcAddr := freeAddr(t)
 		historyOn(t, "http://"+rpcAddr, "--rpc-addr", rpcAddr)

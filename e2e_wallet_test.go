@@ -16,6 +16,7 @@ import (
 // the keystore and the sandbox's chain, or the embedded sandbox with no
 // configuration at all.
 func TestWalletCommands(t *testing.T) {
+	t.Parallel() // its own binary, tmux server, home and ports; it waits on them
 	env := userEnv(t)
 	rpcAddr := freeAddr(t)
 	fx := startSandbox(t, env, "--rpc-addr", rpcAddr)

@@ -235,6 +235,7 @@ func TestNoWriteIsSentTwiceUnderResets(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, fx, _ := startSandbox(t, sandbox.Options{Faults: faults})
+	api.QuickRetries(c)
 	ctx := context.Background()
 	sent, unknown := 0, 0
 	for range 20 {

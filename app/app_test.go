@@ -65,7 +65,7 @@ type step struct {
 
 func drive(t *testing.T, s *session.Session, w, h int, steps ...step) string {
 	t.Helper()
-	tm := teatest.NewTestModel(t, probed{newModel(s)}, teatest.WithInitialTermSize(w, h))
+	tm := teatest.NewTestModel(t, unfaded{probed{newModel(s)}}, teatest.WithInitialTermSize(w, h))
 	for _, st := range steps {
 		switch {
 		case st.key != 0:
@@ -84,6 +84,20 @@ func drive(t *testing.T, s *session.Session, w, h int, steps ...step) string {
 	final(t, tm)
 	checkFits(t, view, w, h)
 	return view
+}
+
+// unfaded is the dashboard with its informational status line kept: the
+// view drive returns is the screen as the steps leave it, however long a
+// loaded machine takes to get there, while the line's fade (statusLife)
+// runs on the wall clock.
+type unfaded struct{ probed }
+
+func (u unfaded) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(clearStatus); ok {
+		return u, nil
+	}
+	_, cmd := u.probed.Update(msg)
+	return u, cmd
 }
 
 func checkFits(t *testing.T, view string, w, h int) {

@@ -31,18 +31,32 @@ import (
 // yesCounter counts the questions answered yes, by kind, as monitor does,
 // without monitor's checks of each frame.
 type yesCounter struct {
-	inner *Model
-	mu    sync.Mutex
-	yes   map[string]int
+	inner   *Model
+	mu      sync.Mutex
+	yes     map[string]int
+	answers int // the questions answered, yes or no
+}
+
+// answered returns how many questions have been answered.
+func (y *yesCounter) answered() int {
+	y.mu.Lock()
+	defer y.mu.Unlock()
+	return y.answers
 }
 
 func (y *yesCounter) Init() tea.Cmd { return y.inner.Init() }
 func (y *yesCounter) View() string  { return y.inner.View() }
 
 func (y *yesCounter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if c, ok := msg.(widget.ConfirmMsg); ok && c.Yes {
+	if answered(y.inner, msg) {
+		return y, nil
+	}
+	if c, ok := msg.(widget.ConfirmMsg); ok {
 		y.mu.Lock()
-		y.yes[strings.SplitN(c.Tag, "-", 2)[0]]++
+		y.answers++
+		if c.Yes {
+			y.yes[strings.SplitN(c.Tag, "-", 2)[0]]++
+		}
 		y.mu.Unlock()
 	}
 	_, cmd := y.inner.Update(msg)
@@ -84,39 +98,56 @@ func TestMonkeyUnderFaults(t *testing.T) {
 			p := tea.NewProgram(y, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 			done := make(chan error, 1)
 			go func() { _, err := p.Run(); done <- err }()
+			yes := runes("y")
 			p.Send(tea.WindowSizeMsg{Width: 120, Height: 36})
-			time.Sleep(time.Second)
+			// Each step waits for what it started to end (settle: the
+			// loads, the write a yes sent, its retries and its check),
+			// never for a length of time. An answer to a question comes
+			// back to the dashboard as a message of its own: a y to a
+			// question shown waits for it, so that the settle after it
+			// waits for the write it sends.
+			settled := func(msgs ...tea.Msg) {
+				for _, msg := range msgs {
+					if text, ok := msg.(showing); ok {
+						waitVia(t, p.Send, string(text), func(st probeState) bool { return strings.Contains(st.view, string(text)) })
+						continue
+					}
+					k, isKey := msg.(tea.KeyMsg)
+					asked := isKey && k.String() == "y" && strings.Contains(probeVia(t, p.Send).view, "y yes")
+					n := y.answered()
+					p.Send(msg)
+					if asked {
+						waitVia(t, p.Send, "the answer to the question", func(probeState) bool { return y.answered() > n })
+					}
+					settleVia(t, p.Send)
+				}
+			}
+			settled()
 			// Three times to a write's question, answered yes: the form
-			// opened directly, as the contracts may fail to load. Then the
-			// keys include y, c (check) and r (resend) on whatever page
-			// that leaves.
+			// opened directly, as the contracts may fail to load, and left
+			// open. Then the keys include y, c (check) and r (resend) on
+			// the last, in whatever state its write left it.
+			ctrlS := tea.KeyMsg{Type: tea.KeyCtrlS}
 			for range 3 {
 				form := operator.New(y.inner.ctx, api.Contract{ID: s.Fixtures.ContractIDs[0]}, api.ActionStartDistribution)
-				for _, msg := range []tea.Msg{views.NavigateMsg{Screen: form}, runes(s.Fixtures.AllocationIDs[1]), tea.KeyMsg{Type: tea.KeyCtrlS}, runes("y")} {
-					p.Send(msg)
-					time.Sleep(200 * time.Millisecond)
-				}
-				time.Sleep(500 * time.Millisecond)
-				p.Send(tea.KeyMsg{Type: tea.KeyEsc})
+				settled(views.NavigateMsg{Screen: form}, runes(s.Fixtures.AllocationIDs[1]), ctrlS, yes)
 			}
-			// Twice to the schedule's question and to the creative's,
-			// answered yes, then out (from an unknown outcome, esc goes
-			// to the form first).
-			lead := func(steps ...tea.Msg) {
-				for _, msg := range steps {
-					p.Send(msg)
-					time.Sleep(200 * time.Millisecond)
-				}
-				time.Sleep(time.Second)
-				p.Send(tea.KeyMsg{Type: tea.KeyEsc})
-				p.Send(tea.KeyMsg{Type: tea.KeyEsc})
-				time.Sleep(200 * time.Millisecond)
+			// Twice to the schedule's question and to the creative's, each
+			// form closed after whatever its state: in the loop's order, as
+			// an esc's close would come back later and could close the
+			// next form.
+			lead := func(form views.Screen, steps ...tea.Msg) {
+				settled(views.NavigateMsg{Screen: form})
+				settled(steps...)
+				settled(views.BackMsg{Screen: form})
 			}
-			ctrlS := tea.KeyMsg{Type: tea.KeyCtrlS}
 			for i := range 2 {
-				lead(views.NavigateMsg{Screen: schedule.New(y.inner.ctx)}, runes(fmt.Sprintf("Monkey %d", i)), tea.KeyMsg{Type: tea.KeyTab},
-					runes("d"), ctrlS, runes("p"), ctrlS, runes("y"))
-				lead(views.NavigateMsg{Screen: creative.New(y.inner.ctx)}, tea.KeyMsg{Type: tea.KeyEnter}, ctrlS, runes("y"))
+				lead(schedule.New(y.inner.ctx), runes(fmt.Sprintf("Monkey %d", i)), tea.KeyMsg{Type: tea.KeyTab},
+					runes("d"), ctrlS, runes("p"), ctrlS, yes)
+				// The folder is read, and the file chosen inspected, off
+				// the loop (no work a screen calls busy): each next key
+				// once its outcome shows.
+				lead(creative.New(y.inner.ctx), showing("logo.png"), tea.KeyMsg{Type: tea.KeyEnter}, showing("ctrl+s: review"), ctrlS, yes)
 			}
 			rng := rand.New(rand.NewPCG(seed, seed))
 			for i := range 600 {
@@ -125,11 +156,13 @@ func TestMonkeyUnderFaults(t *testing.T) {
 				} else {
 					p.Send(runes(string(monkeyRunes[rng.IntN(len(monkeyRunes))])))
 				}
-				if i%20 == 0 {
-					time.Sleep(30 * time.Millisecond)
+				if i%20 == 19 {
+					// The program catches up with the burst; answers
+					// land between keys as they come.
+					probeVia(t, p.Send)
 				}
 			}
-			time.Sleep(time.Second) // the last writes answer, or fail to
+			settleVia(t, p.Send) // the last writes answer, or fail to
 			stopMonkey(t, p, done)
 			y.mu.Lock()
 			defer y.mu.Unlock()
@@ -142,6 +175,26 @@ func TestMonkeyUnderFaults(t *testing.T) {
 			checkWritesShown(t, s)
 			checkNoneTwice(t, s)
 		})
+	}
+}
+
+// showing, among a monkey's steps, waits for its text on screen.
+type showing string
+
+// waitVia returns once the dashboard's state is what done wants, and
+// fails the test if it is not within 20 s.
+func waitVia(t *testing.T, send func(tea.Msg), what string, done func(probeState) bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		st := probeVia(t, send)
+		if done(st) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 20 s for %s:\n%s", what, st.view)
+		}
+		time.Sleep(10 * time.Millisecond) // a poll interval, not a wait for the outcome
 	}
 }
 

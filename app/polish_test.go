@@ -2,6 +2,8 @@ package app
 
 import (
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"allot/api"
 	"allot/api/sandbox"
 	"allot/internal/session"
 	"allot/views/widget"
@@ -18,20 +21,56 @@ import (
 // once the load is done the question goes, and the program stays.
 func TestQuitQuestionGoesWhenWorkEnds(t *testing.T) {
 	t.Parallel()
-	// The latency keeps the load running while q is pressed; nothing is
+	// The gate keeps the load running while q is pressed; nothing is
 	// timed: the test waits for what is drawn.
-	s, err := session.Sandbox(sandbox.Options{Faults: sandbox.Faults{Latency: 3 * time.Second}}, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
+	s, open := gatedSession(t)
 	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
 	f := &flow{t: t, s: s, m: m, tm: teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(120, 36))}
 	f.wait("loading").runes("q").wait("Quit anyway? (y/N)")
+	close(open)
 	f.wait(quitWorkDone)
 	if v := f.quit().View(); strings.Contains(v, "Quit anyway") {
 		t.Errorf("the question stays after the work ended:\n%s", v)
 	}
+}
+
+// gate holds every request until open is closed, then sends it on.
+type gate struct {
+	open <-chan struct{}
+	next http.RoundTripper
+}
+
+func (g gate) RoundTrip(r *http.Request) (*http.Response, error) {
+	select {
+	case <-g.open:
+		return g.next.RoundTrip(r)
+	case <-r.Context().Done():
+		return nil, r.Context().Err()
+	}
+}
+
+// gatedSession is a profile on a sandbox service (without a chain) whose
+// requests wait until the returned channel is closed.
+func gatedSession(t *testing.T) (*session.Session, chan struct{}) {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Start()
+	t.Cleanup(srv.Close)
+	sb, err := sandbox.New(sandbox.Options{PublicURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	srv.Config.Handler = sb
+	fx := sb.Fixtures()
+	open := make(chan struct{})
+	s := &session.Session{Name: "gated", TokenIDs: fx.TokenIDs, Requests: session.NewRequestLog(), Now: time.Now, Fixtures: &fx}
+	s.API, err = api.New(api.Config{BaseURL: fx.BaseURL, PortalURL: fx.PortalURL, PortalID: fx.PortalID, APIKey: fx.APIKey,
+		HTTPClient: &http.Client{Transport: gate{open: open, next: srv.Client().Transport}}, OnExchange: s.Requests.Add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, open
 }
 
 // TestHeaderNamesTheToken: on the embedded sandbox the header names the

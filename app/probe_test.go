@@ -87,6 +87,8 @@ func final(t testing.TB, tm *teatest.TestModel) *Model {
 	switch m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(type) {
 	case probed:
 		return m.Model
+	case unfaded:
+		return m.Model
 	case *Model:
 		return m
 	}

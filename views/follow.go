@@ -28,7 +28,7 @@ func follow(ctx *Context, signed []act.Signed) tea.Cmd {
 	cmds := make([]tea.Cmd, len(signed))
 	root := ctx.Root()
 	for i, st := range signed {
-		t := wallet.Track(root, ctx.Session.Chain, st.Tx, wallet.TrackOptions{Confirmations: 1})
+		t := wallet.Track(root, ctx.Session.Chain, st.Tx, wallet.TrackOptions{Confirmations: 1, Poll: ctx.Session.TrackPoll})
 		cmds[i] = watch(ctx.Recorder, st.Op, t)
 	}
 	return tea.Batch(cmds...)

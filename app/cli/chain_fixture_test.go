@@ -150,6 +150,8 @@ func newChainFixture(t *testing.T) *chainFixture {
 		StateDir: t.TempDir(),
 		Now:      time.Now,
 		Chain:    c.Client(),
+		// The fixture mines every 100 ms.
+		TrackPoll: 10 * time.Millisecond,
 	}
 	return f
 }

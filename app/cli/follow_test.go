@@ -209,6 +209,7 @@ func claimAndStake(t *testing.T, f chainFlow) {
 // TestSandboxFollowsItsChain runs the claim and the stake on the embedded
 // sandbox's in-process chain.
 func TestSandboxFollowsItsChain(t *testing.T) {
+	t.Parallel() // waits on its chain's blocks more than it computes
 	s := sandboxSession(t)
 	w := s.Fixtures.Wallets[1]
 	claimAndStake(t, chainFlow{s: s, wallet: w.Address, pass: map[string]string{"ALLOT_PASSPHRASE": w.Passphrase}})

@@ -39,6 +39,7 @@ func feeHistory(tip *big.Int) map[string]any {
 // why, and a node that answers honestly through the same proxy gets the
 // claim signed and mined, its worst case shown.
 func TestHostileNodeGasIsRefused(t *testing.T) {
+	t.Parallel() // waits on its chain's blocks more than it computes
 	h := newHostileClaim(t)
 	for _, tc := range []struct {
 		name string
@@ -92,6 +93,7 @@ func TestHostileNodeGasIsRefused(t *testing.T) {
 // nothing signed. A service that makes it 0, the contract's "all", does,
 // and a fee at the profile's max_native_fee is said to be at the cap.
 func TestClaimOfAllRewrittenToDustIsRefused(t *testing.T) {
+	t.Parallel() // waits on its chain's blocks more than it computes
 	h := newHostileClaim(t)
 	withdraw := func(amount *big.Int) func(map[string]any) {
 		return func(r map[string]any) {
@@ -128,6 +130,7 @@ func TestClaimOfAllRewrittenToDustIsRefused(t *testing.T) {
 // wallet holds is refused before any transaction is signed, in words: no
 // approve is mined and no allowance is left.
 func TestStakeBeyondTheWalletRefusedOnTheSandbox(t *testing.T) {
+	t.Parallel() // waits on its chain's blocks more than it computes
 	s := sandboxSession(t)
 	ctx := context.Background()
 	w := s.Fixtures.Wallets[0]

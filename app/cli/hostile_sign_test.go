@@ -126,6 +126,7 @@ func checkRefused(t *testing.T, r result, stateDir, op, subject, want string, no
 }
 
 func TestHostileClaimIsRefused(t *testing.T) {
+	t.Parallel() // waits on its chain's blocks more than it computes
 	h := newHostileClaim(t)
 	ctx := context.Background()
 	var token, vester common.Address

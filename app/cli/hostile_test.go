@@ -148,6 +148,7 @@ func assertInert(t *testing.T, what, out string) {
 // names do too: nothing that reaches stdout or stderr can act on a
 // terminal.
 func TestNoCommandTalksToTheTerminal(t *testing.T) {
+	t.Parallel() // waits on its chain's blocks more than it computes
 	for _, mode := range []string{"all", "text"} {
 		t.Run(mode, func(t *testing.T) {
 			s, fx, deployed := hostileSession(t, mode)

@@ -73,6 +73,7 @@ func contractOf(t *testing.T, s *session.Session, kind string, skip common.Addre
 // and the schedule pass; 3 when one fails; 4 when one could not run, and
 // the table says each.
 func TestProofVerifyExitStatus(t *testing.T) {
+	t.Parallel() // waits on its chain's blocks more than it computes
 	s := sandboxSession(t)
 	id := s.Fixtures.AllocationIDs[0]
 

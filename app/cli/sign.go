@@ -174,7 +174,7 @@ func (e *env) follow(ctx context.Context, s *opened, signed []act.Signed, status
 	trackers := make([]*wallet.Tracker, len(signed))
 	for i, st := range signed {
 		fmt.Fprintf(e.Stderr, "Waiting for %s transaction %s to be mined...\n", st.Op, st.Hash.Hex())
-		trackers[i] = wallet.Track(ctx, s.Chain, st.Tx, wallet.TrackOptions{Confirmations: 1})
+		trackers[i] = wallet.Track(ctx, s.Chain, st.Tx, wallet.TrackOptions{Confirmations: 1, Poll: s.TrackPoll})
 	}
 	var firstErr error
 	for i, t := range trackers {

@@ -302,6 +302,7 @@ func TestNoFlagOverridesThePolicy(t *testing.T) {
 // TestSandboxChainClaimAndStake runs the whole flow on the embedded
 // sandbox and its in-process chain.
 func TestSandboxChainClaimAndStake(t *testing.T) {
+	t.Parallel() // waits on its chain's blocks more than it computes
 	s := sandboxSession(t)
 	if s.Chain == nil {
 		t.Fatal("the embedded sandbox runs no chain")

@@ -61,6 +61,9 @@ type Session struct {
 	// Chain is the profile's EVM node (rpc_url), or the embedded sandbox's
 	// chain; nil when the profile names none.
 	Chain wallet.Node
+	// TrackPoll is how often a sent transaction's receipt is looked for
+	// (wallet.TrackOptions.Poll); zero is the wallet's default, a second.
+	TrackPoll time.Duration
 	// Fixtures describes the embedded sandbox's seed data; nil on a real
 	// deployment.
 	Fixtures *sandbox.Fixtures
@@ -306,6 +309,8 @@ func openSandbox(opts sandbox.Options, stateDir string, hold time.Duration) (*Se
 		Seeded:   sb.Seeded,
 		ledger:   l,
 		world:    newWorld(),
+
+		TrackPoll: sandboxTrackPoll,
 	}
 	s.closers = append(s.closers, func() { httpSrv.Close(); sb.Close() })
 	s.API, err = api.New(api.Config{
@@ -330,6 +335,12 @@ func openSandbox(opts sandbox.Options, stateDir string, hold time.Duration) (*Se
 // first screen's contracts and pools need neither, and come sooner with
 // the cores to themselves (on a two-core machine, about twice as soon).
 const sandboxHold = 200 * time.Millisecond
+
+// sandboxTrackPoll is how often the embedded sandbox's chain is looked at
+// for a sent transaction's receipt: a look in process costs next to
+// nothing, and a block is mined a second after the last, so a receipt is
+// seen as it is mined, not up to a second later.
+const sandboxTrackPoll = 100 * time.Millisecond
 
 func clockOf(opts sandbox.Options) func() time.Time {
 	if opts.Clock != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
 )
 
 // Gas limits of the deployer's transactions. Fixed limits, not estimates,
@@ -309,7 +310,9 @@ func (b *Batch) run(ctx context.Context) error {
 	} else {
 		c.awaitPending(len(b.steps))
 		for range maxBatchBlocks {
-			c.Commit()
+			if err := b.blockReceipts(ctx, c.Commit(), hashes, receipts); err != nil {
+				return err
+			}
 			missing, err := b.receipts(ctx, hashes, receipts)
 			if err != nil {
 				return err
@@ -348,6 +351,28 @@ func (b *Batch) receipts(ctx context.Context, hashes []common.Hash, receipts []*
 		}
 	}
 	return missing, nil
+}
+
+// blockReceipts fills in the receipts of the batch's transactions mined
+// in the block sealed as block, read in one call: a receipt asked for by
+// its transaction's hash makes the node hash the block's transactions
+// until it meets it, every transaction of the block for each. What a
+// block sealed meanwhile by the mining loop holds, receipts still finds.
+func (b *Batch) blockReceipts(ctx context.Context, block common.Hash, hashes []common.Hash, receipts []*types.Receipt) error {
+	mined, err := b.chain.client.BlockReceipts(ctx, rpc.BlockNumberOrHashWithHash(block, false))
+	if err != nil {
+		return fmt.Errorf("receipts of block %s: %w", block.Hex(), err)
+	}
+	byHash := make(map[common.Hash]*types.Receipt, len(mined))
+	for _, r := range mined {
+		byHash[r.TxHash] = r
+	}
+	for i, h := range hashes {
+		if r, ok := byHash[h]; ok && receipts[i] == nil {
+			receipts[i] = r
+		}
+	}
+	return nil
 }
 
 // awaitMined waits for an external node to mine the batch, up to

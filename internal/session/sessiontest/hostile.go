@@ -66,7 +66,7 @@ func NewHostile(t testing.TB, stateDir string) *Hostile {
 		ChainID: fx.ChainID, Keystore: fx.KeystoreDir, SigninDomain: fx.SigninDomain, Pins: pins,
 	}
 	s := &session.Session{Name: p.Name, Profile: p, TokenIDs: fx.TokenIDs, Requests: session.NewRequestLog(), StateDir: stateDir,
-		Now: time.Now, Fixtures: &fx, Chain: sb.Chain.Client(), Applied: sb.Server.Journal}
+		Now: time.Now, Fixtures: &fx, Chain: sb.Chain.Client(), Applied: sb.Server.Journal, TrackPoll: 100 * time.Millisecond}
 	s.API, err = api.New(api.Config{BaseURL: p.BaseURL, PortalURL: p.PortalURL, PortalID: p.PortalID, APIKey: p.APIKey,
 		APIKeyHeader: p.APIKeyHeader, Timeout: p.Timeout.Duration, OnExchange: s.Requests.Add})
 	if err != nil {
