@@ -42,10 +42,12 @@ type upcomingScreen struct {
 	cursor  int      // in the unlocks, or in offered
 	top     int      // first unlock line drawn
 
-	seq    int
-	busy   bool
-	report *upcoming.Report
-	err    error
+	seq        int
+	busy       bool
+	refreshing bool // a quiet read on the chain's rhythm
+	report     *upcoming.Report
+	fresh      views.Freshness
+	err        error
 
 	width, height int
 }
@@ -78,13 +80,65 @@ func (u *upcomingScreen) load() tea.Cmd {
 		u.offered = RecentAllocations(u.ctx)
 		return nil
 	}
-	u.seq, u.busy = views.NextSeq(), true
-	s, now := u.ctx.Session, u.ctx.Now()
+	u.busy, u.refreshing = true, false
+	return u.collect()
+}
+
+// collect reads the followed allocations' unlocks from now on.
+func (u *upcomingScreen) collect() tea.Cmd {
+	u.seq = views.NextSeq()
+	s, ids, now := u.ctx.Session, u.ids, u.ctx.Now()
 	return views.Load(u.ctx, u.seq, func(c context.Context) (upcoming.Report, error) {
 		r := upcoming.Collect(c, s.CheckAllocation, ids, now, upcoming.DefaultDays)
 		r.Name(s.VesterUnits(c))
 		return r, nil
 	})
+}
+
+// refresh reads the unlocks again on the chain's rhythm, quietly: the
+// list on show stays while it runs, and the cursor stays on its unlock
+// (an unlock passed with the chain's time leaves the list; a claim, a
+// cancel, a revoke or another allot's follow changes what is ahead).
+func (u *upcomingScreen) refresh() tea.Cmd {
+	if !u.listed() || u.busy || u.refreshing || u.report == nil {
+		return nil
+	}
+	// Another allot may have followed or unfollowed one meanwhile.
+	if ids, err := followed(u.ctx); err == nil && len(ids) > 0 {
+		u.ids = ids
+	}
+	u.refreshing = true
+	return u.collect()
+}
+
+// Freshness says how old the unlocks on show are; zero before they are
+// read.
+func (u *upcomingScreen) Freshness() views.Freshness {
+	if u.report == nil {
+		return views.Freshness{}
+	}
+	return u.fresh
+}
+
+// settle shows report, read just now, keeping the cursor on the unlock
+// it was on when that one is still ahead.
+func (u *upcomingScreen) settle(report upcoming.Report) {
+	var was *upcoming.Unlock
+	if l := u.unlocks(); u.refreshing && u.cursor < len(l) {
+		was = &l[u.cursor]
+	}
+	u.busy, u.refreshing = false, false
+	u.report = &report
+	u.fresh = views.Freshness{At: u.ctx.Now()}
+	u.cursor = min(u.cursor, max(len(report.Unlocks)-1, 0))
+	if was == nil {
+		return
+	}
+	if i := slices.IndexFunc(report.Unlocks, func(x upcoming.Unlock) bool {
+		return x.Allocation == was.Allocation && x.At.Equal(was.At)
+	}); i >= 0 {
+		u.cursor = i
+	}
 }
 
 func (u *upcomingScreen) Update(msg tea.Msg) tea.Cmd {
@@ -93,9 +147,13 @@ func (u *upcomingScreen) Update(msg tea.Msg) tea.Cmd {
 		if msg.Seq != u.seq {
 			return nil
 		}
-		u.busy = false
-		u.report = &msg.Value
+		u.settle(msg.Value)
 		return nil
+	case views.RefreshMsg:
+		if !msg.Chain {
+			return nil // what is ahead is read from the chain: its rhythm
+		}
+		return u.refresh()
 	case followedMsg:
 		return tea.Batch(followStatus(msg), u.load())
 	case tea.KeyMsg:
