@@ -279,7 +279,7 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		a.remember(a.looking)
 		ids, _ := followed(a.ctx)
 		a.following = slices.Contains(ids, a.looking)
-		a.detail.SetFields(verificationFields(v, a.ctx.Now()))
+		a.detail.SetFields(verificationFields(v, a.ctx.Now(), unit(msg.Value.unit)))
 		// The verdict replaces whatever an earlier lookup left in the
 		// status line.
 		text := "allocation " + a.looking + ": " + v.Outcome().String()

@@ -33,7 +33,7 @@ func TestUnlockedFieldUnclaimable(t *testing.T) {
 		return wallet.VerifyProof(context.Background(), &wallet.Proof{ID: "a", DecodableArgs: data, Hash: &leaf}, wallet.VerifyOptions{Now: now.Add(time.Hour)})
 	}
 	field := func(v *wallet.Verification) string {
-		for _, f := range verificationFields(v, now) {
+		for _, f := range verificationFields(v, now, "") {
 			if f.Label == "Unlocked now" {
 				return f.Value
 			}

@@ -2,6 +2,7 @@ package holder
 
 import (
 	"fmt"
+	"math/big"
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
@@ -46,8 +47,8 @@ func checkField(label string, c wallet.Check, detail string) widget.Field {
 }
 
 // verificationFields are the three checks first, what the leaf says next,
-// and the hashes they rest on last.
-func verificationFields(v *wallet.Verification, now time.Time) []widget.Field {
+// and the hashes they rest on last; amounts are named with u.
+func verificationFields(v *wallet.Verification, now time.Time, u unit) []widget.Field {
 	leaf := "the service stated no hash; the root vouches for it"
 	if v.Proof.Hash != nil {
 		leaf = "keccak256(decodableArgs) = the stated hash"
@@ -77,10 +78,10 @@ func verificationFields(v *wallet.Verification, now time.Time) []widget.Field {
 	}
 	al, sc := v.Args.Allocation, v.Args.Schedule
 	fields = append(fields,
-		widget.Field{Label: "Total", Value: wallet.FormatTokens(al.TotalAllocation)},
-		unlockedField(v),
+		widget.Field{Label: "Total", Value: u.tokens(al.TotalAllocation)},
+		unlockedField(v, u),
 	)
-	fields = append(fields, standingFields(v, now)...)
+	fields = append(fields, standingFields(v, now, u)...)
 	fields = append(fields,
 		widget.Field{Label: "Beneficiary", Value: al.OriginalBeneficiary.Hex()},
 		widget.Field{Label: "Flags", Value: fmt.Sprintf("cancelable %t · revokable %t · transferable by admin %t · by beneficiary %t",
@@ -121,11 +122,11 @@ func hashFields(v *wallet.Verification) []widget.Field {
 // the production vester cannot pay it out (D16), says so instead of any
 // amount. What the vester counts for a cancelled or revoked allocation is
 // in standingFields.
-func unlockedField(v *wallet.Verification) widget.Field {
+func unlockedField(v *wallet.Verification, u unit) widget.Field {
 	if v.Unclaimable != nil {
 		return widget.Field{Label: "Unlocked now", Value: "warning: " + v.Unclaimable.Error(), Style: views.FailStyle}
 	}
-	value := fmt.Sprintf("%s%%  %s", vesting.FormatPPM(v.UnlockedPPM), wallet.FormatTokens(v.Unlocked))
+	value := fmt.Sprintf("%s%%  %s", vesting.FormatPPM(v.UnlockedPPM), u.tokens(v.Unlocked))
 	if s := v.Standing; s != nil && s.Terminated() {
 		value += "  (the schedule alone)"
 	}
@@ -138,4 +139,18 @@ func steps(n uint32) string {
 		return "1 step"
 	}
 	return fmt.Sprintf("%d steps", n)
+}
+
+// unit names an allocation's amounts for people: its token's short name
+// ("HBR", the token of the vester that holds its root, which need not be
+// the dashboard's), or "" when it is not known.
+type unit string
+
+// tokens formats base units of the allocation's token as every screen
+// does, with the token's name when known.
+func (u unit) tokens(baseUnits *big.Int) string {
+	if u == "" {
+		return wallet.FormatTokens(baseUnits)
+	}
+	return wallet.FormatTokens(baseUnits) + " " + string(u)
 }

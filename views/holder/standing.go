@@ -15,7 +15,7 @@ import (
 // what was withdrawn, what the vester counts as vested and holds, and so
 // what a claim can take now. Only the vester knows: without its record
 // they say why not, never a guess.
-func standingFields(v *wallet.Verification, now time.Time) []widget.Field {
+func standingFields(v *wallet.Verification, now time.Time, u unit) []widget.Field {
 	s, p := v.Standing, v.Payout
 	if s == nil || p == nil || v.Args == nil {
 		return []widget.Field{{Label: "Claimable now", Value: "unknown: " + v.StateCheck.Reason, Style: uncheckedStyle}}
@@ -28,14 +28,14 @@ func standingFields(v *wallet.Verification, now time.Time) []widget.Field {
 		recipient.Style = uncheckedStyle
 	}
 	fields = append(fields, recipient,
-		widget.Field{Label: "Withdrawn", Value: wallet.FormatTokens(s.Withdrawn)})
+		widget.Field{Label: "Withdrawn", Value: u.tokens(s.Withdrawn)})
 	if s.Terminated() && p.Unclaimable == nil {
-		fields = append(fields, widget.Field{Label: "Vested", Value: wallet.FormatTokens(p.Vested) +
+		fields = append(fields, widget.Field{Label: "Vested", Value: u.tokens(p.Vested) +
 			"  at " + widget.FormatTime(p.VestedAt, now) + ", as the vester counts it"})
 	}
-	balance := widget.Field{Label: "Vester holds", Value: wallet.FormatTokens(s.VesterBalance)}
+	balance := widget.Field{Label: "Vester holds", Value: u.tokens(s.VesterBalance)}
 	if p.Unclaimable == nil && p.Underfunded() {
-		balance.Value += "  UNDERFUNDED: less than the " + wallet.FormatTokens(p.Owed) + " owed; a claim pays at most this"
+		balance.Value += "  UNDERFUNDED: less than the " + u.tokens(p.Owed) + " owed; a claim pays at most this"
 		balance.Style = views.FailStyle
 	}
 	fields = append(fields, balance)
@@ -44,7 +44,7 @@ func standingFields(v *wallet.Verification, now time.Time) []widget.Field {
 			Value: "only through post-claim handler " + handlerList(s) + ": the tokens go to that contract, not to a wallet"})
 	}
 	if c := v.Claimable(); c != nil {
-		return append(fields, widget.Field{Label: "Claimable now", Value: wallet.FormatTokens(c)})
+		return append(fields, widget.Field{Label: "Claimable now", Value: u.tokens(c)})
 	}
 	return append(fields, widget.Field{Label: "Claimable now", Value: "none until the schedule can be paid out (see above)"})
 }
