@@ -59,18 +59,7 @@ func TestHostileNodeAndDustRefusedInDashboard(t *testing.T) {
 					h.NodeLies(t, method, nil)
 				}
 			}()
-			h.Session.StateDir = t.TempDir()
-			f := newFlowOn(t, h.Session)
-			f.unlock()
-			f.runes("3").runes("/").typ(id).key(tea.KeyEnter).wait("Unlock schedule")
-			f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request")
-			f.runes("y").wait("REFUSED by the signing policy; nothing can be signed")
-			f.wait("✗ not signed: the signing policy refused it, for the reasons above")
-			if strings.Contains(f.seen.String(), "Sign and send this transaction?") {
-				t.Error("the dashboard asked to sign a refused claim")
-			}
-			f.quit()
-			checkRefusedOnScreen(t, h, "claim", id, tc.reason)
+			claimRefusedInDashboard(t, h, id, tc.reason)
 		})
 	}
 }

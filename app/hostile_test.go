@@ -39,6 +39,34 @@ func packToken(t *testing.T, method string, args ...any) string {
 	return hexutil.Encode(data)
 }
 
+// claimStartsOn opens a dashboard on h's session with a state of its
+// own, unlocks, and asks a claim of allocation id up to the policy's
+// answer.
+func claimStartsOn(t *testing.T, h *sessiontest.Hostile, id string) *flow {
+	t.Helper()
+	f := newFlowOn(t, h.Session)
+	f.unlock()
+	f.runes("3").runes("/").typ(id).key(tea.KeyEnter).wait("Unlock schedule")
+	f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request")
+	f.runes("y").wait("REFUSED by the signing policy; nothing can be signed")
+	return f
+}
+
+// claimRefusedInDashboard asks a claim of allocation id on h's session,
+// in a state directory of its own, and checks the policy refused it for
+// reason, never asking to sign.
+func claimRefusedInDashboard(t *testing.T, h *sessiontest.Hostile, id, reason string) {
+	t.Helper()
+	h.Session.StateDir = t.TempDir()
+	f := claimStartsOn(t, h, id)
+	f.wait("✗ not signed: the signing policy refused it, for the reasons above")
+	if strings.Contains(f.seen.String(), "Sign and send this transaction?") {
+		t.Error("the dashboard asked to sign a refused claim")
+	}
+	f.quit()
+	checkRefusedOnScreen(t, h, "claim", id, reason)
+}
+
 // checkRefusedOnScreen checks a refusal the dashboard showed: the screen
 // says so, the journal records it and no signature, and the account sent
 // nothing.
@@ -109,18 +137,7 @@ func TestHostileClaimRefusedInDashboard(t *testing.T) {
 			for _, suffix := range []string{"/claim", "/contracts"} {
 				h.Rewrite(suffix, tc.rewrite[suffix])
 			}
-			h.Session.StateDir = t.TempDir()
-			f := newFlowOn(t, h.Session)
-			f.unlock()
-			f.runes("3").runes("/").typ(id).key(tea.KeyEnter).wait("Unlock schedule")
-			f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request")
-			f.runes("y").wait("REFUSED by the signing policy; nothing can be signed")
-			f.wait("✗ not signed: the signing policy refused it, for the reasons above")
-			if strings.Contains(f.seen.String(), "Sign and send this transaction?") {
-				t.Error("the dashboard asked to sign a refused claim")
-			}
-			f.quit()
-			checkRefusedOnScreen(t, h, "claim", id, tc.reason)
+			claimRefusedInDashboard(t, h, id, tc.reason)
 		})
 	}
 }

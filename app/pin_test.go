@@ -160,11 +160,7 @@ func TestHostileSkimVesterInDashboard(t *testing.T) {
 	pins.Vesters = nil
 	h.PinIn(t, pins)
 
-	f := newFlowOn(t, h.Session)
-	f.unlock()
-	f.runes("3").runes("/").typ(id).key(tea.KeyEnter).wait("Unlock schedule")
-	f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request")
-	f.runes("y").wait("REFUSED by the signing policy; nothing can be signed")
+	f := claimStartsOn(t, h, id)
 	f.wait("Pin " + fake.Hex() + " as a vester?")
 	f.waitFrom(f.mark, "▶ [ No ]")
 	f.key(tea.KeyEnter).wait("✗ not signed: the signing policy refused it")
