@@ -37,15 +37,11 @@ func TestHostileStakingContractPinQuestion(t *testing.T) {
 	ctx := context.Background()
 	realPins := h.Session.Profile.Pins
 	real := common.HexToAddress(realPins.Staking[0])
-	token, err := wallet.StakingToken(ctx, h.Session.Chain, real)
+	token, err := wallet.StakingToken(ctx, h.Session.Chain, real) // what the fake would take
 	if err != nil {
 		t.Fatal(err)
 	}
-	fee, err := wallet.PlatformFee(ctx, h.Session.Chain, real)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fake := h.DeployFakeStaking(t, token, fee)
+	fake := h.DeployFakeStaking(t, real)
 	h.Rewrite("/contracts", func(r map[string]any) {
 		for _, c := range r["items"].([]any) {
 			if c := c.(map[string]any); c["type"] == "STAKING" {

@@ -52,15 +52,11 @@ func TestHostileStakingContractIsRefused(t *testing.T) {
 	h := newHostileClaim(t)
 	ctx := context.Background()
 	pool, real := activePool(t, h)
-	token, err := wallet.StakingToken(ctx, h.Session.Chain, real)
+	token, err := wallet.StakingToken(ctx, h.Session.Chain, real) // what the fake would take
 	if err != nil {
 		t.Fatal(err)
 	}
-	fee, err := wallet.PlatformFee(ctx, h.Session.Chain, real)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fake := h.DeployFakeStaking(t, token, fee)
+	fake := h.DeployFakeStaking(t, real)
 	h.Rewrite("/contracts", func(r map[string]any) {
 		for _, c := range r["items"].([]any) {
 			if c := c.(map[string]any); c["id"] == pool.ContractID {

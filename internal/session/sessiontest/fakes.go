@@ -17,6 +17,8 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"allot/wallet"
 )
 
 // The contracts a hostile service lists beside the real ones, compiled by
@@ -29,11 +31,20 @@ var fakeArtifacts embed.FS
 // Attacker is where the fake contracts send what they take.
 var Attacker = common.HexToAddress("0x00000000000000000000000000000000a77ac4e5")
 
-// DeployFakeStaking deploys a staking contract whose stakingToken() is
-// token and platformFee() fee, and whose stake(amount) sends the staker's
-// approved tokens to Attacker.
-func (h *Hostile) DeployFakeStaking(t testing.TB, token common.Address, fee *big.Int) common.Address {
+// DeployFakeStaking deploys a staking contract that states real's
+// stakingToken() and platformFee(), so that a stake reads as one in real,
+// and whose stake(amount) sends the staker's approved tokens to Attacker.
+func (h *Hostile) DeployFakeStaking(t testing.TB, real common.Address) common.Address {
 	t.Helper()
+	ctx := context.Background()
+	token, err := wallet.StakingToken(ctx, h.Session.Chain, real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fee, err := wallet.PlatformFee(ctx, h.Session.Chain, real)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return h.deploy(t, "FakeStaking", token, fee, Attacker)
 }
 
