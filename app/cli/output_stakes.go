@@ -237,11 +237,12 @@ func writeStakesTable(w io.Writer, rows stakeChunks, total int) error {
 	status := func(r *api.StakeRow) string {
 		return strings.ReplaceAll(sanitize.Line(r.StatusText()), "\t", " ")
 	}
-	var scratch []byte
+	var raw, scratch []byte
 	var amounts decimalWidths // the amounts' points lined up, as table's
 	statusWidth := len(headers[3])
 	rows.each(func(r *api.StakeRow) error {
-		scratch = appendTokens(scratch[:0], r)
+		raw = r.AppendAmount(raw[:0])
+		scratch = amount.AppendTokens(scratch[:0], raw) // as every table writes tokens
 		amounts.add(scratch)
 		if r.Status == api.StakeOther {
 			statusWidth = max(statusWidth, utf8.RuneCountInString(status(r)))
@@ -277,7 +278,8 @@ func writeStakesTable(w io.Writer, rows stakeChunks, total int) error {
 		from = len(buf)
 		buf = pad(r.AppendWallet(buf), from, widths[1])
 		from = len(buf)
-		scratch = appendTokens(scratch[:0], r)
+		raw = r.AppendAmount(raw[:0])
+		scratch = amount.AppendTokens(scratch[:0], raw) // as every table writes tokens
 		buf = pad(amounts.appendCell(buf, scratch), from, widths[2])
 		from = len(buf)
 		if r.Status == api.StakeOther {
@@ -322,10 +324,4 @@ func appendTableTime(buf []byte, r *api.StakeRow) []byte {
 		return append(buf, api.FormatTime(api.Time{Time: r.Time()})...)
 	}
 	return append(append(append(append(buf, t[:10]...), ' '), t[11:16]...), " UTC"...)
-}
-
-// appendTokens appends r's amount as every table of allot writes an
-// amount of tokens: grouped, at least two decimals, never rounded.
-func appendTokens(dst []byte, r *api.StakeRow) []byte {
-	return append(dst, amount.Tokens(string(r.AppendAmount(nil)))...)
 }

@@ -6,6 +6,7 @@
 package amount
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,43 @@ const TokenDecimals = 2
 // grouped, at least TokenDecimals decimals, never rounded ("5145.7595" ->
 // "5,145.7595", "127721.3" -> "127,721.30", "250000" -> "250,000.00").
 func Tokens(s string) string { return FormatMin(s, TokenDecimals) }
+
+// AppendTokens appends Tokens(string(s)) to dst. It is for a million
+// rows written one after another: a plain decimal ("-1234.5", as
+// api.StakeRow writes its amount) is grouped in place, with no string
+// made on the way; any other form goes through Tokens.
+func AppendTokens(dst, s []byte) []byte {
+	neg := len(s) > 0 && s[0] == '-'
+	digits := s
+	if neg {
+		digits = s[1:]
+	}
+	whole, frac, hasPoint := digits, []byte(nil), false
+	if i := bytes.IndexByte(digits, '.'); i >= 0 {
+		whole, frac, hasPoint = digits[:i], digits[i+1:], true
+	}
+	if len(whole) == 0 || whole[0] == '0' && len(whole) > 1 || !allDigits(whole) ||
+		hasPoint && (len(frac) == 0 || !allDigits(frac)) {
+		return append(dst, Tokens(string(s))...)
+	}
+	if neg {
+		dst = append(dst, '-')
+	}
+	head := len(whole) % 3
+	if head == 0 {
+		head = 3
+	}
+	dst = append(dst, whole[:head]...)
+	for i := head; i < len(whole); i += 3 {
+		dst = append(dst, ',')
+		dst = append(dst, whole[i:i+3]...)
+	}
+	dst = append(append(dst, '.'), frac...)
+	for n := len(frac); n < TokenDecimals; n++ {
+		dst = append(dst, '0')
+	}
+	return dst
+}
 
 // maxAmountExponent bounds the exponent Format expands ("1e18"): an
 // amount string from the network must not make it allocate a gigabyte of
@@ -109,7 +147,7 @@ func shiftPoint(whole, frac string, exp int) (string, string) {
 	}
 }
 
-func allDigits(s string) bool {
+func allDigits[T string | []byte](s T) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false

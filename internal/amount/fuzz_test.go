@@ -37,3 +37,19 @@ func FuzzFormat(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAppendTokens checks that AppendTokens writes what Tokens does, for
+// any input, after what dst held.
+func FuzzAppendTokens(f *testing.F) {
+	for _, s := range []string{"0", "0.5", "-1234.500000000000000001", "1250", "007", "1.", ".5", "-", "1e3", " 12", "115792089237316195423570985008687907853269984665640564039457.584007913129639936"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 200 {
+			return
+		}
+		if got, want := string(AppendTokens([]byte("x|"), []byte(s))), "x|"+Tokens(s); got != want {
+			t.Fatalf("AppendTokens(%q) = %q, Tokens %q", s, got, want)
+		}
+	})
+}
