@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
@@ -232,8 +233,11 @@ func (u *upcomingScreen) View() string {
 		return b.String()
 	}
 	r := u.report
-	b.WriteString(u.ctx.Styles.Title.Render(sanitize.Truncate(fmt.Sprintf("Unlocks of the next %d days · %d followed · from %s",
-		upcoming.DefaultDays, len(u.ids), r.From.Format("2006-01-02 15:04 UTC")), u.width)) + "\n")
+	title := fmt.Sprintf("Unlocks of the next %d days · %d followed · from %s", upcoming.DefaultDays, len(u.ids), r.From.Format("2006-01-02 15:04 UTC"))
+	if ansi.StringWidth(title) > u.width {
+		title = fmt.Sprintf("Next %d days · %d followed · from %s", upcoming.DefaultDays, len(u.ids), r.From.Format("2006-01-02"))
+	}
+	b.WriteString(u.ctx.Styles.Title.Render(sanitize.Truncate(title, u.width)) + "\n")
 	notes := u.notes()
 	chart := u.chart()
 	rows := max(u.height-2-len(notes)-len(chart), 3)
@@ -322,12 +326,23 @@ func (u *upcomingScreen) chart() []string {
 	for _, w := range weeks {
 		out = append(out, sanitize.Truncate(w.Start.Format("2006-01-02")+"  "+widget.Bar(decimal.NewFromBigInt(w.Amount, 0), full[token{w.Token, w.Unit}], width)+"  "+label(w), u.width))
 	}
-	months := u.report.Totals(upcoming.Month)
+	// A month's total is one piece: a narrow screen breaks the line
+	// between months (their spaces held by no-break spaces while
+	// wrapping), each further line under the first month.
+	const nbsp = "\u00a0"
 	var parts []string
-	for _, m := range months {
-		parts = append(parts, m.Start.Format("Jan 2006")+" "+label(m))
+	for _, m := range u.report.Totals(upcoming.Month) {
+		parts = append(parts, strings.ReplaceAll(m.Start.Format("Jan 2006")+" "+label(m), " ", nbsp))
 	}
-	out = append(out, u.ctx.Styles.Muted.Render("Per month: ")+sanitize.Truncate(strings.Join(parts, " · "), max(u.width-11, 1)))
+	head := "Per month: "
+	for i, line := range widget.WrapWords(strings.Join(parts, " · "), max(u.width-len(head), 1)) {
+		line = strings.ReplaceAll(line, nbsp, " ")
+		if i == 0 {
+			out = append(out, u.ctx.Styles.Muted.Render(head)+line)
+		} else {
+			out = append(out, strings.Repeat(" ", len(head))+line)
+		}
+	}
 	return out
 }
 
