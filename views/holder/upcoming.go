@@ -47,8 +47,11 @@ type upcomingScreen struct {
 	busy       bool
 	refreshing bool // a quiet read on the chain's rhythm
 	report     *upcoming.Report
-	fresh      views.Freshness
-	err        error
+	// units names the vesters' amounts as the last load found them (one
+	// contracts list a token); a refresh names with it, not asking again.
+	units func(common.Address) string
+	fresh views.Freshness
+	err   error
 
 	width, height int
 }
@@ -81,18 +84,28 @@ func (u *upcomingScreen) load() tea.Cmd {
 		u.offered = RecentAllocations(u.ctx)
 		return nil
 	}
-	u.busy, u.refreshing = true, false
+	u.busy, u.refreshing, u.units = true, false, nil
 	return u.collect()
 }
 
-// collect reads the followed allocations' unlocks from now on.
+// upcomingRead is a read of the unlocks, with the names it gave them.
+type upcomingRead struct {
+	report upcoming.Report
+	units  func(common.Address) string
+}
+
+// collect reads the followed allocations' unlocks from now on, naming
+// their amounts with the units known, else reading them.
 func (u *upcomingScreen) collect() tea.Cmd {
 	u.seq = views.NextSeq()
-	s, ids, now := u.ctx.Session, u.ids, u.ctx.Now()
-	return views.Load(u.ctx, u.seq, func(c context.Context) (upcoming.Report, error) {
+	s, ids, now, units := u.ctx.Session, u.ids, u.ctx.Now(), u.units
+	return views.Load(u.ctx, u.seq, func(c context.Context) (upcomingRead, error) {
 		r := upcoming.Collect(c, s.CheckAllocation, ids, now, upcoming.DefaultDays)
-		r.Name(s.VesterUnits(c))
-		return r, nil
+		if units == nil {
+			units = s.VesterUnits(c)
+		}
+		r.Name(units)
+		return upcomingRead{r, units}, nil
 	})
 }
 
@@ -144,11 +157,12 @@ func (u *upcomingScreen) settle(report upcoming.Report) {
 
 func (u *upcomingScreen) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case views.Loaded[upcoming.Report]:
+	case views.Loaded[upcomingRead]:
 		if msg.Seq != u.seq {
 			return nil
 		}
-		u.settle(msg.Value)
+		u.units = msg.Value.units
+		u.settle(msg.Value.report)
 		return nil
 	case views.RefreshMsg:
 		if !msg.Chain {

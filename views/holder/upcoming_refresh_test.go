@@ -14,7 +14,8 @@ import (
 // again on the chain's rhythm without a key, the followed allocations
 // included (here one followed meanwhile by another allot, on file); the
 // cursor stays on the unlock it was on, and the header's age starts
-// again. A service list's rhythm is not its own.
+// again. It names the amounts as its load did, without asking the
+// service's contracts lists again. A service list's rhythm is not its own.
 func TestUpcomingRefreshesOnTheChainsRhythm(t *testing.T) {
 	now := viewstest.Now
 	clock := func() time.Time { return now }
@@ -36,12 +37,24 @@ func TestUpcomingRefreshesOnTheChainsRhythm(t *testing.T) {
 	if err := ctx.Journal.SetFollowed(ctx.Session.Deployment(), other, true); err != nil {
 		t.Fatal(err)
 	}
+	contractsAsked := func() (n int) {
+		for _, x := range ctx.Session.Requests.All() {
+			if strings.Contains(x.URL, "/contracts") {
+				n++
+			}
+		}
+		return n
+	}
+	asked := contractsAsked()
 	now = now.Add(15 * time.Second)
 	d.Run(u.Update(views.RefreshMsg{Chain: true}))
 	d.Until("the quiet read", func() bool { return !u.refreshing && strings.Contains(u.View(), other) })
 	got := u.unlocks()[u.cursor]
 	if got.Allocation != was.Allocation || !got.At.Equal(was.At) || u.cursor == 2 {
 		t.Errorf("cursor %d on %s's unlock of %s; was on %s's of %s (now further down)", u.cursor, got.Allocation, got.At, one, was.At)
+	}
+	if n := contractsAsked(); n != asked {
+		t.Errorf("the refresh asked the contracts lists again (%d, before %d)", n, asked)
 	}
 	if at := u.Freshness().At; !at.Equal(now) {
 		t.Errorf("fresh at %s, want %s", at, now)
