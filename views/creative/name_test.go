@@ -14,14 +14,8 @@ import (
 // an emoji is no longer refused: it is stored under a name made from its
 // own, which the details say, and uploaded and registered.
 func TestCreativeFileNamedFreely(t *testing.T) {
-	ctx := viewstest.Journaled(t, sandbox.Options{})
-	dir := t.TempDir()
 	const name = "été 2026 🎉.png"
-	writePNG(t, dir, name)
-	d := viewstest.NewDriver(t, newCreative(ctx, dir), 100, 30)
-	c := d.S.(*creative)
-	choose(d, name)
-	d.Until("the details", func() bool { return c.state == stageDetails || c.pickErr != "" })
+	d, c := detailsOf(t, name, 100, 30)
 	if c.state != stageDetails {
 		t.Fatalf("refused: %s\n%s", c.pickErr, c.View())
 	}
@@ -42,14 +36,7 @@ func TestCreativeFileNamedFreely(t *testing.T) {
 // stored under another name cut nothing: the head, and the choice of the
 // stored name, whose second option goes under the first.
 func TestCreativeDetailsWholeAt60(t *testing.T) {
-	ctx := viewstest.Journaled(t, sandbox.Options{})
-	dir := t.TempDir()
-	const name = "my banner é.png"
-	writePNG(t, dir, name)
-	d := viewstest.NewDriver(t, newCreative(ctx, dir), 60, 20)
-	c := d.S.(*creative)
-	choose(d, name)
-	d.Until("the details", func() bool { return c.state == stageDetails || c.pickErr != "" })
+	_, c := detailsOf(t, "my banner é.png", 60, 20)
 	if v := ansi.Strip(c.View()); strings.Contains(v, "…") || !strings.Contains(v, "( ) my-banner-e.png (replace)") {
 		t.Errorf("at 60 columns:\n%s", v)
 	}
@@ -58,14 +45,7 @@ func TestCreativeDetailsWholeAt60(t *testing.T) {
 // TestCreativeDoneWrapsUnderItself: at 80 columns the public URL, longer
 // than a line, wraps under itself, not under the labels.
 func TestCreativeDoneWrapsUnderItself(t *testing.T) {
-	ctx := viewstest.Journaled(t, sandbox.Options{})
-	dir := t.TempDir()
-	const name = "a-banner-with-a-long-name-for-its-url.png"
-	writePNG(t, dir, name)
-	d := viewstest.NewDriver(t, newCreative(ctx, dir), 80, 24)
-	c := d.S.(*creative)
-	choose(d, name)
-	d.Until("the details", func() bool { return c.state == stageDetails || c.pickErr != "" })
+	d, c := detailsOf(t, "a-banner-with-a-long-name-for-its-url.png", 80, 24)
 	d.Keys("ctrl+s", "y")
 	d.Until("the public URL", func() bool { return c.state == stageDone || c.state == stageFailed })
 	lines := strings.Split(ansi.Strip(c.View()), "\n")
@@ -78,4 +58,19 @@ func TestCreativeDoneWrapsUnderItself(t *testing.T) {
 		}
 	}
 	t.Fatalf("no public URL:\n%s", strings.Join(lines, "\n"))
+}
+
+// detailsOf opens the creative form on a folder holding one PNG named
+// name, at width x height, and chooses it, up to its details (or its
+// refusal).
+func detailsOf(t *testing.T, name string, width, height int) (*viewstest.Driver, *creative) {
+	t.Helper()
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	dir := t.TempDir()
+	writePNG(t, dir, name)
+	d := viewstest.NewDriver(t, newCreative(ctx, dir), width, height)
+	c := d.S.(*creative)
+	choose(d, name)
+	d.Until("the details", func() bool { return c.state == stageDetails || c.pickErr != "" })
+	return d, c
 }
