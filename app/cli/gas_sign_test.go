@@ -9,7 +9,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
-	"allot/api"
 	"allot/api/sandbox/chain"
 	amountfmt "allot/internal/amount"
 	"allot/internal/journal"
@@ -135,27 +134,7 @@ func TestStakeBeyondTheWalletRefusedOnTheSandbox(t *testing.T) {
 	ctx := context.Background()
 	w := s.Fixtures.Wallets[0]
 	owner := common.HexToAddress(w.Address)
-	pools, err := s.API.AllPools(ctx, s.TokenIDs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pool api.Pool
-	for _, p := range pools.Items {
-		if p.Status == "ACTIVE" {
-			pool = p
-			break
-		}
-	}
-	contracts, err := s.API.Contracts(ctx, s.TokenIDs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var staking common.Address
-	for _, c := range contracts.Items {
-		if c.ID == pool.ContractID {
-			staking = common.HexToAddress(c.Address)
-		}
-	}
+	pool, staking := activePool(t, s)
 	token, err := wallet.StakingToken(ctx, s.Chain, staking)
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"allot/api"
 	"allot/internal/config"
+	"allot/internal/session"
 	"allot/internal/session/sessiontest"
 	"allot/wallet"
 	"allot/wallet/merkle"
@@ -20,14 +21,14 @@ import (
 
 // activePool is the first active pool of the sandbox's first token, and
 // the address its contract entry names.
-func activePool(t *testing.T, h *hostileClaim) (api.Pool, common.Address) {
+func activePool(t *testing.T, s *session.Session) (api.Pool, common.Address) {
 	t.Helper()
 	ctx := context.Background()
-	pools, err := h.Session.API.AllPools(ctx, h.Session.TokenIDs[0])
+	pools, err := s.API.AllPools(ctx, s.TokenIDs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	contracts, err := h.Session.API.Contracts(ctx, h.Session.TokenIDs[0])
+	contracts, err := s.API.Contracts(ctx, s.TokenIDs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func activePool(t *testing.T, h *hostileClaim) (api.Pool, common.Address) {
 func TestHostileStakingContractIsRefused(t *testing.T) {
 	h := newHostileClaim(t)
 	ctx := context.Background()
-	pool, real := activePool(t, h)
+	pool, real := activePool(t, h.Session)
 	token, err := wallet.StakingToken(ctx, h.Session.Chain, real) // what the fake would take
 	if err != nil {
 		t.Fatal(err)

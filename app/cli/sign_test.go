@@ -333,20 +333,7 @@ func TestSandboxChainClaimAndStake(t *testing.T) {
 
 	// Every demo wallet holds every token: stake the minimum into the first
 	// active pool.
-	pools, err := s.API.AllPools(context.Background(), s.TokenIDs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pool api.Pool
-	for _, p := range pools.Items {
-		if p.Status == "ACTIVE" {
-			pool = p
-			break
-		}
-	}
-	if pool.ID == "" {
-		t.Fatal("no active pool in the sandbox")
-	}
+	pool, _ := activePool(t, s)
 	r = runCLI(t, s, pass, "stake", "--pool", pool.ID, "--amount", pool.MinimumStakeAmount.String(), "--account", w.Address, "--send", "--yes", "--wait", "-o", "json")
 	if r.code != 0 {
 		t.Fatalf("stake: exit %d\n%s", r.code, r.stderr)
