@@ -32,7 +32,8 @@ func (t *Table[R]) RefreshRowSet(rows RowSet[R]) tea.Cmd {
 // keepOrder returns the indexes of rows in the order shownOrder gives the
 // same rows (by id) in shown, the rows read before: rows gone are left
 // out, and each new row goes just after the row the sort (key) puts
-// before it, first when none. Only new rows cost a sort.
+// before it, first when none. A sort of the rows runs only when new rows
+// came.
 func keepOrder[R any](shown RowSet[R], shownOrder []int, rows RowSet[R], id func(R) string, cols []Column[R], key sortKey) []int {
 	now := sameRows(shown, rows, id)
 	placed := make([]bool, rows.Len())
