@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"allot/internal/atomicfile"
 	"embed"
 	"encoding/hex"
 	"encoding/json"
@@ -74,22 +75,10 @@ func writeKeyFile(path string, w *Wallet) error {
 	if err != nil {
 		return err
 	}
-	// Write aside and rename, so that a keystore reading the directory
-	// never sees half a file.
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".sandbox-wallet-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write wallet %d: %w", w.Index, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write wallet %d: %w", w.Index, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write wallet %d: %w", w.Index, err)
+	// Whole or not at all: a keystore reading the directory never sees
+	// half a file.
+	if err := atomicfile.Write(path, data); err != nil {
+		return fmt.Errorf("wallet %d: %w", w.Index, err)
 	}
 	return nil
 }

@@ -1,12 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
+	"allot/internal/atomicfile"
 	"allot/internal/ical"
 	"allot/internal/isotime"
 	"allot/internal/journal"
@@ -319,23 +319,11 @@ func writeICS(path string, now time.Time, r upcoming.Report) error {
 				tokenLine(u.Token) + "\nListed by allot upcoming.",
 		}
 	}
-	dir, name := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+name+".*")
-	if err != nil {
+	var b bytes.Buffer
+	if err := ical.Write(&b, "-//allot//upcoming unlocks//EN", now, events); err != nil {
 		return fmt.Errorf("--ics: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if err := ical.Write(tmp, "-//allot//upcoming unlocks//EN", now, events); err != nil {
-		tmp.Close()
-		return fmt.Errorf("--ics: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("--ics: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.Write(path, b.Bytes()); err != nil {
 		return fmt.Errorf("--ics: %w", err)
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"allot/api"
+	"allot/internal/atomicfile"
 )
 
 // The allocations the user follows live in a small file beside the
@@ -155,23 +156,7 @@ func (j *Journal) writeFollows(f followsFile) error {
 	if err != nil {
 		return fmt.Errorf("follows: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(j.path), FollowsName+".*")
-	if err != nil {
-		return fmt.Errorf("follows: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("follows: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("follows: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("follows: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), j.followsPath()); err != nil {
+	if err := atomicfile.Write(j.followsPath(), append(data, '\n')); err != nil {
 		return fmt.Errorf("follows: %w", err)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"allot/internal/atomicfile"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,19 +74,7 @@ func WriteLooks(dir string, looks Looks) error {
 	if err != nil {
 		return fmt.Errorf("keep the looks: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, LooksName+".*")
-	if err != nil {
-		return fmt.Errorf("keep the looks: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("keep the looks: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("keep the looks: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, LooksName)); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, LooksName), data); err != nil {
 		return fmt.Errorf("keep the looks: %w", err)
 	}
 	return nil
