@@ -397,14 +397,10 @@ func (s *Session) contracts(ctx context.Context) ([]api.Contract, error) {
 // ClaimPolicy gathers what the signing policy holds a claim of
 // allocationID to, independently of the claim's answer: the allocation's
 // proof from the merkle-proof operation, the tokens' contracts that may be
-// its vester, and the profile's pins. amount is what the user asked for,
+// its vester, and pins, the profile's. amount is what the user asked for,
 // in base units; nil for all that is claimable.
-func (s *Session) ClaimPolicy(ctx context.Context, allocationID string, signer common.Address, amount *big.Int) (wallet.ClaimPolicy, error) {
-	p := wallet.ClaimPolicy{AllocationID: allocationID, Signer: signer, ChainID: s.Profile.ChainID, Amount: amount}
-	var err error
-	if p.Pins, err = s.SigningPins(ctx); err != nil {
-		return p, err
-	}
+func (s *Session) ClaimPolicy(ctx context.Context, pins wallet.Pins, allocationID string, signer common.Address, amount *big.Int) (wallet.ClaimPolicy, error) {
+	p := wallet.ClaimPolicy{AllocationID: allocationID, Signer: signer, ChainID: s.Profile.ChainID, Amount: amount, Pins: pins}
 	res, err := s.API.MerkleProof(ctx, allocationID)
 	if err != nil {
 		return p, fmt.Errorf("the allocation's proof, which the claim is checked against: %w", err)
@@ -420,13 +416,9 @@ func (s *Session) ClaimPolicy(ctx context.Context, allocationID string, signer c
 
 // StakePolicy gathers what the signing policy holds a stake of amount
 // (base units) in pool to: the pool's staking contract, as the contract
-// list names the pool's contractId, and the profile's pins.
-func (s *Session) StakePolicy(ctx context.Context, pool api.Pool, signer common.Address, amount *big.Int) (wallet.StakePolicy, error) {
-	p := wallet.StakePolicy{PoolID: pool.ID, Signer: signer, ChainID: s.Profile.ChainID, Amount: amount}
-	var err error
-	if p.Pins, err = s.SigningPins(ctx); err != nil {
-		return p, err
-	}
+// list names the pool's contractId, and pins, the profile's.
+func (s *Session) StakePolicy(ctx context.Context, pins wallet.Pins, pool api.Pool, signer common.Address, amount *big.Int) (wallet.StakePolicy, error) {
+	p := wallet.StakePolicy{PoolID: pool.ID, Signer: signer, ChainID: s.Profile.ChainID, Amount: amount, Pins: pins}
 	contracts, err := s.contracts(ctx)
 	if err != nil {
 		return p, err

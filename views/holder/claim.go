@@ -239,11 +239,11 @@ func (c *claim) policy() views.PolicyCheck {
 		asked, askedErr = api.BaseUnits(c.req.Amount.Decimal)
 	}
 	check := session.ClaimCheck(id, signer, asked)
-	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
+	return func(ctx context.Context, pins wallet.Pins, calls []wallet.Call) (*wallet.Approval, error) {
 		if askedErr != nil {
 			return nil, fmt.Errorf("the amount asked: %w", askedErr)
 		}
-		return check(ctx, calls)
+		return check(ctx, pins, calls)
 	}
 }
 
