@@ -32,10 +32,10 @@ type signing struct {
 	// its Refusal says why they may not be signed, shown with them.
 	prepared sign.Review
 	signed   []act.Signed
-	statuses  []wallet.Status // per signed transaction, as followed
-	done      int             // how many are final
-	err       error
-	confirm   *widget.Confirm
+	statuses []wallet.Status // per signed transaction, as followed
+	done     int             // how many are final
+	err      error
+	confirm  *widget.Confirm
 	// pin is the pin question of a refusal for a missing pin (pin.go);
 	// pinErr why pinning failed; pinning while it runs.
 	pin     *pinAsk

@@ -22,8 +22,8 @@ type Check func(ctx context.Context, pins wallet.Pins, calls []wallet.Call) (*wa
 
 // Request is calls that From is asked to sign, about one subject.
 type Request struct {
-	Op      string   // what it is: claim, stake; the journal's op of a refusal
-	Subject string   // what it is about: an allocation id, a pool id
+	Op      string // what it is: claim, stake; the journal's op of a refusal
+	Subject string // what it is about: an allocation id, a pool id
 	Calls   []wallet.Call
 	From    common.Address
 	// Labels name contracts the profile's tokens do not list (the token a
