@@ -339,6 +339,10 @@ type Verification struct {
 	// (Vester, or VerifyOptions.Vester); nil when none was read.
 	Vester      common.Address
 	OnChainRoot *common.Hash
+	// Holders are every candidate that holds ComputedRoot, Vester first
+	// among them, in the order the candidates were given (the profile's
+	// pinned vesters first); empty unless Candidates were asked.
+	Holders []common.Address
 	// StateCheck: the vester's record of the allocation (schedules), its
 	// token and its balance were read (D18). It does not judge the state:
 	// a revoked allocation passes, as its proof may be sound.
@@ -481,6 +485,7 @@ func (v *Verification) checkRoot(ctx context.Context, opts VerifyOptions) {
 		case err == nil:
 			root := v.ComputedRoot
 			v.Vester, v.OnChainRoot, v.RootCheck = found.Vester, &root, passed()
+			v.Holders = Holders(ctx, opts.Chain, opts.Candidates, index, root)
 		case errors.Is(err, ErrNoVester):
 			v.RootCheck = failed("no vester of this token holds this root: %d contracts asked for root %d", found.Asked, index)
 		default:

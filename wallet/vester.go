@@ -105,3 +105,18 @@ func FindVester(ctx context.Context, caller ethereum.ContractCaller, candidates 
 	}
 	return check, fmt.Errorf("find vester: %w: %d contracts asked for root %d", ErrNoVester, check.Asked, rootIndex)
 }
+
+// Holders are the candidates that hold root rootIndex = root, in the
+// order given: a proof's root may be held by more than one contract (a
+// copy that forwards to the genuine vester holds it too), and each is
+// named, never only the first. A contract that cannot be read is left
+// out: FindVester says whether one could not.
+func Holders(ctx context.Context, caller ethereum.ContractCaller, candidates []common.Address, rootIndex uint32, root common.Hash) []common.Address {
+	var out []common.Address
+	for _, c := range candidates {
+		if got, err := MerkleRoot(ctx, caller, c, rootIndex); err == nil && got == root && root != (common.Hash{}) {
+			out = append(out, c)
+		}
+	}
+	return out
+}

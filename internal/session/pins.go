@@ -75,9 +75,23 @@ func (s *Session) PinsSource() string {
 	case s.Sandbox:
 		return "the embedded sandbox's own deployment"
 	case s.ConfigPath == "":
-		return "no configuration file (nothing is pinned)"
+		return "the profile as opened (no configuration file)"
 	}
 	return s.ConfigPath
+}
+
+// VesterTrust says whether the profile pins vester, read from its file
+// now: a line of its own beside a proof's verdict, which it never
+// changes.
+func (s *Session) VesterTrust(ctx context.Context, vester common.Address) string {
+	pins, err := s.SigningPins(ctx)
+	switch {
+	case err != nil:
+		return "pins unreadable, claims refused: " + sanitize.Line(err.Error())
+	case pins.Pinned(wallet.PinVester, vester):
+		return "pinned in " + sanitize.Line(s.PinsSource())
+	}
+	return "not pinned: claims refused until `allot pin vester " + vester.Hex() + "`"
 }
 
 // sandboxCodeHashes reads the code hashes of the embedded sandbox's own

@@ -12,6 +12,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -471,18 +472,28 @@ func (s *Session) VerifyOptions(ctx context.Context) wallet.VerifyOptions {
 }
 
 // vesterCandidates are the contracts that may hold a proof's root, for a
-// claim and a verification alike: the profile's pinned vesters when it pins
-// them (docs/deployment.md D17), else the contracts of the profile's tokens, at most
-// maxVesterCandidates of them.
+// verification, the history and the unlocks ahead: the profile's pinned
+// vesters first, then every other contract of the profile's tokens that
+// may be a vester, pinned or not (at most maxVesterCandidates of those).
+// Whether a proof is on its vester is one fact, whether the user trusts
+// that vester to sign for it another (VesterTrust): only signing needs
+// the pin.
 func (s *Session) vesterCandidates(ctx context.Context) ([]common.Address, error) {
 	pins, err := s.SigningPins(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if len(pins.Vesters) > 0 {
-		return pins.Vesters, nil
+	listed, err := s.listedVesters(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return s.listedVesters(ctx)
+	out := slices.Clone(pins.Vesters)
+	for _, c := range listed {
+		if !pins.Pinned(wallet.PinVester, c) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 // listedVesters are the contracts of the profile's tokens that may be a
