@@ -343,6 +343,10 @@ type Verification struct {
 	// among them, in the order the candidates were given (the profile's
 	// pinned vesters first); empty unless Candidates were asked.
 	Holders []common.Address
+	// Trust says, one line for each of Holders, whether the profile pins
+	// it (session.VesterTrusts, which reads the pins): a line beside the
+	// root's verdict, which it never changes; only signing needs the pin.
+	Trust []VesterTrust
 	// StateCheck: the vester's record of the allocation (schedules), its
 	// token and its balance were read (D18). It does not judge the state:
 	// a revoked allocation passes, as its proof may be sound.

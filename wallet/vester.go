@@ -120,3 +120,16 @@ func Holders(ctx context.Context, caller ethereum.ContractCaller, candidates []c
 	}
 	return out
 }
+
+// VesterTrust is whether the profile pins a contract that holds a proof's
+// root: beside the proof's verdict, which it never changes, what signing
+// a claim needs.
+type VesterTrust struct {
+	Vester common.Address
+	Pinned bool
+	// Note says where it is pinned, or what pins it, or why the pins
+	// could not be read.
+	Note string
+}
+
+func (t VesterTrust) String() string { return "vester " + t.Vester.Hex() + ": " + t.Note }

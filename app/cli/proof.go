@@ -182,20 +182,13 @@ func proofOptions(ctx context.Context, e *env, vester string) (wallet.VerifyOpti
 // contract that holds the proof's root, pinned ones first: the proof's
 // verdict does not depend on it, signing a claim does.
 func trustPairs(ctx context.Context, e *env, v *wallet.Verification) []string {
-	holders := v.Holders
-	if len(holders) == 0 && v.RootCheck.State == wallet.Pass {
-		holders = []common.Address{v.Vester}
-	}
-	if len(holders) == 0 {
-		return nil
-	}
 	s, err := e.session(ctx)
 	if err != nil {
-		return []string{"pins", "unknown: " + sanitize.Line(err.Error())}
+		return []string{"trust", "unknown: " + sanitize.Line(err.Error())}
 	}
 	var pairs []string
-	for _, h := range holders {
-		pairs = append(pairs, "trust", "vester "+h.Hex()+": "+s.VesterTrust(ctx, h))
+	for _, t := range s.VesterTrusts(ctx, v) {
+		pairs = append(pairs, "trust", t.String())
 	}
 	return pairs
 }

@@ -80,18 +80,33 @@ func (s *Session) PinsSource() string {
 	return s.ConfigPath
 }
 
-// VesterTrust says whether the profile pins vester, read from its file
-// now: a line of its own beside a proof's verdict, which it never
-// changes.
-func (s *Session) VesterTrust(ctx context.Context, vester common.Address) string {
-	pins, err := s.SigningPins(ctx)
-	switch {
-	case err != nil:
-		return "pins unreadable, claims refused: " + sanitize.Line(err.Error())
-	case pins.Pinned(wallet.PinVester, vester):
-		return "pinned in " + sanitize.Line(s.PinsSource())
+// VesterTrusts says, for each contract that holds v's root (pinned ones
+// first, as vesterCandidates orders them), whether the profile pins it,
+// read from its file now: what signing a claim needs, beside the proof's
+// verdict, which it never changes. None when no vester holds the root.
+func (s *Session) VesterTrusts(ctx context.Context, v *wallet.Verification) []wallet.VesterTrust {
+	holders := v.Holders
+	if len(holders) == 0 && v.RootCheck.State == wallet.Pass {
+		holders = []common.Address{v.Vester}
 	}
-	return "not pinned: claims refused until `allot pin vester " + vester.Hex() + "`"
+	if len(holders) == 0 {
+		return nil
+	}
+	pins, err := s.SigningPins(ctx)
+	var out []wallet.VesterTrust
+	for _, h := range holders {
+		t := wallet.VesterTrust{Vester: h, Pinned: err == nil && pins.Pinned(wallet.PinVester, h)}
+		switch {
+		case err != nil:
+			t.Note = "the pins could not be read, so claims are refused: " + sanitize.Line(err.Error())
+		case t.Pinned:
+			t.Note = "pinned in " + sanitize.Line(s.PinsSource())
+		default:
+			t.Note = "not pinned: claims refused until `allot pin vester " + h.Hex() + "`"
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // sandboxCodeHashes reads the code hashes of the embedded sandbox's own

@@ -458,13 +458,20 @@ const maxVesterCandidates = 64
 // root is the vester (wallet.FindVester). When the root cannot be checked
 // (no chain, the list cannot be read), Unchecked says why.
 func (s *Session) VerifyOptions(ctx context.Context) wallet.VerifyOptions {
+	return s.verifyOptions(ctx, true)
+}
+
+// verifyOptions are VerifyOptions; without everyListed, only the pinned
+// vesters are asked when the profile pins any (a quick look that a
+// refresh repeats: Verify falls back on every listed one).
+func (s *Session) verifyOptions(ctx context.Context, everyListed bool) wallet.VerifyOptions {
 	if s.Chain == nil {
 		return wallet.VerifyOptions{Unchecked: fmt.Errorf("profile %q has no rpc_url to read the vester's root from", s.Name)}
 	}
 	if len(s.TokenIDs) == 0 {
 		return wallet.VerifyOptions{Unchecked: fmt.Errorf("profile %q names no token whose contracts could hold the root", s.Name)}
 	}
-	candidates, err := s.vesterCandidates(ctx)
+	candidates, err := s.vesterCandidates(ctx, everyListed)
 	if err != nil {
 		return wallet.VerifyOptions{Unchecked: err}
 	}
@@ -473,21 +480,24 @@ func (s *Session) VerifyOptions(ctx context.Context) wallet.VerifyOptions {
 
 // vesterCandidates are the contracts that may hold a proof's root, for a
 // verification, the history and the unlocks ahead: the profile's pinned
-// vesters first, then every other contract of the profile's tokens that
-// may be a vester, pinned or not (at most maxVesterCandidates of those).
-// Whether a proof is on its vester is one fact, whether the user trusts
-// that vester to sign for it another (VesterTrust): only signing needs
-// the pin.
-func (s *Session) vesterCandidates(ctx context.Context) ([]common.Address, error) {
+// vesters first, then, with everyListed or when it pins none, every other
+// contract of the profile's tokens that may be a vester, pinned or not (at
+// most maxVesterCandidates of those). Whether a proof is on its vester is
+// one fact, whether the user trusts that vester to sign for it another
+// (VesterTrusts): only signing needs the pin.
+func (s *Session) vesterCandidates(ctx context.Context, everyListed bool) ([]common.Address, error) {
 	pins, err := s.SigningPins(ctx)
 	if err != nil {
 		return nil, err
+	}
+	out := slices.Clone(pins.Vesters)
+	if len(out) > 0 && !everyListed {
+		return out, nil
 	}
 	listed, err := s.listedVesters(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := slices.Clone(pins.Vesters)
 	for _, c := range listed {
 		if !pins.Pinned(wallet.PinVester, c) {
 			out = append(out, c)

@@ -187,7 +187,9 @@ func verify(c context.Context, s *session.Session, id string, now time.Time, kno
 	known()
 	opts := s.VerifyOptions(c)
 	opts.Now = now
-	return wallet.VerifyProof(c, proof, opts), nil
+	v := wallet.VerifyProof(c, proof, opts)
+	v.Trust = s.VesterTrusts(c, v)
+	return v, nil
 }
 
 // remember puts id first in the recent lookups; the journal keeps it for
