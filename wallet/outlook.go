@@ -12,7 +12,8 @@ import (
 // that the signing policy would refuse whatever the amount.
 type ClaimOutlook struct {
 	// Blocked says why no claim can be signed now (revoked, nothing
-	// claimable, a schedule the vester cannot pay); empty when one can.
+	// left or nothing vested since the last claim, a schedule the vester
+	// cannot pay); empty when one can.
 	Blocked string
 	// Notes are what a claim should know first: a cancelled allocation,
 	// an underfunded vester, a vester that pays only through handlers.
@@ -33,20 +34,21 @@ func (v *Verification) ClaimOutlook() ClaimOutlook {
 		o.Blocked = "the allocation was revoked on the vester: nothing of it vests, and nothing can be claimed"
 	case p.Unclaimable != nil:
 		o.Blocked = p.Unclaimable.Error()
-	case p.Withdrawable.Sign() == 0 && p.Owed.Sign() > 0:
-		o.Blocked = fmt.Sprintf("the vester holds no tokens to pay the %s tokens owed: nothing can be claimed until it is funded", FormatTokens(p.Owed))
-	case p.Withdrawable.Sign() == 0 && s.Terminated():
+	case p.Owed.Sign() > 0:
+	case s.Terminated():
 		o.Blocked = "the allocation was cancelled and everything that vested before was claimed: nothing is left to claim"
-	case p.Withdrawable.Sign() == 0 && v.Args != nil && s.Withdrawn.Cmp(v.Args.Allocation.TotalAllocation) >= 0:
+	case v.Args != nil && s.Withdrawn.Cmp(v.Args.Allocation.TotalAllocation) >= 0:
 		o.Blocked = "the allocation was claimed in full: nothing is left to claim"
-	case p.Withdrawable.Sign() == 0:
+	default:
 		o.Blocked = "nothing is claimable now: what vested so far was claimed; wait for the next unlock"
 	}
 	if at, ok := s.CancelledAt(); ok && !s.Revoked() {
 		o.Notes = append(o.Notes, fmt.Sprintf("cancelled at %s: nothing more vests; %s tokens vested before then and were not claimed",
 			at.UTC().Format(time.RFC3339), FormatTokens(p.Owed)))
 	}
-	if p.Underfunded() && p.Withdrawable.Sign() > 0 {
+	if p.Underfunded() {
+		// Not a block: the vester may be funded before the claim is
+		// signed, and the policy reads its balance again then.
 		o.Notes = append(o.Notes, fmt.Sprintf("the vester holds %s tokens, less than the %s owed: a claim pays at most what it holds",
 			FormatTokens(p.Withdrawable), FormatTokens(p.Owed)))
 	}
