@@ -153,7 +153,7 @@ func TestClaimFlow(t *testing.T) {
 	f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request")
 	f.runes("y").wait("Sign and send this transaction?")
 	start := f.mark
-	for range 10 { // read the whole review
+	for range 11 { // read the whole review
 		f.key(tea.KeyDown)
 	}
 	f.waitFrom(start, "no warnings")

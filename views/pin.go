@@ -113,7 +113,7 @@ func (s *signing) updatePin(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		// Pinned: the same calls are checked again, against the pins as
 		// they are now.
-		s.refusal, s.summaries, s.stage = nil, nil, signBuilding
+		s.restart()
 		return s.build(), true
 	}
 	return nil, false

@@ -13,7 +13,7 @@ import (
 
 	"allot/internal/act"
 	"allot/internal/sanitize"
-	"allot/internal/session"
+	"allot/internal/sign"
 	"allot/views/widget"
 	"allot/wallet"
 )
@@ -28,18 +28,14 @@ type signing struct {
 	ops     []string
 
 	stage signStage
-	// summaries decode the calls, drafts are their transactions once the
-	// signing policy approved them (none when it refused), and facts what
-	// it established.
-	summaries []*wallet.Summary
-	drafts    []*wallet.Draft
-	facts     []wallet.Line
-	refusal   error // why the calls may not be signed, shown with the review
-	signed    []act.Signed
-	statuses  []wallet.Status // per signed transaction, as followed
-	done      int             // how many are final
-	err       error
-	confirm   *widget.Confirm
+	// prepared is the calls decoded, checked and built (sign.Review):
+	// its Refusal says why they may not be signed, shown with them.
+	prepared sign.Review
+	signed   []act.Signed
+	statuses []wallet.Status // per signed transaction, as followed
+	done     int             // how many are final
+	err      error
+	confirm  *widget.Confirm
 	// pin is the pin question of a refusal for a missing pin (pin.go);
 	// pinErr why pinning failed; pinning while it runs.
 	pin     *pinAsk
@@ -63,85 +59,24 @@ const (
 	signDone
 )
 
-// PolicyCheck applies the signing policy to a claim's or a stake's calls
-// (wallet.CheckClaim, wallet.CheckStake).
-type PolicyCheck func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error)
+// PolicyCheck applies the signing policy to a claim's or a stake's calls,
+// held to the pins sign.Prepare read (session.ClaimCheck, StakeCheck).
+type PolicyCheck = sign.Check
 
-// newSigning decodes calls, which the signer from is to sign, applies the
-// signing policy to them, and builds the transactions of those it
-// approves; a refusal is journaled and shown with the calls, and nothing
-// can be signed. labels name contracts the profile's tokens do not list
-// (the token a pool stakes), so that calling them is no surprise.
+// newSigning prepares calls, which the signer from is to sign, on the one
+// signing path (sign.Prepare): a refusal is journaled and shown with the
+// calls, and nothing can be signed. labels name contracts the profile's
+// tokens do not list (the token a pool stakes), so that calling them is
+// no surprise.
 func newSigning(ctx *Context, seq int, subject string, ops []string, calls []wallet.Call, from common.Address, labels map[common.Address]string, check PolicyCheck) (*signing, tea.Cmd) {
 	s := &signing{ctx: ctx, subject: subject, ops: ops, seq: seq, width: 80}
 	s.review.Styles = ctx.Styles
-	op := ops[len(ops)-1] // claim, stake
+	req := sign.Request{Op: ops[len(ops)-1], Subject: subject, Calls: calls, From: from, Labels: labels, Check: check}
+	sess, rec := ctx.Session, ctx.Recorder
 	s.build = func() tea.Cmd {
-		return Load(ctx, seq, buildChecked(ctx.Session, ctx.Recorder, op, subject, calls, from, labels, check))
+		return Load(ctx, seq, func(c context.Context) (sign.Review, error) { return sign.Prepare(c, sess, rec, req) })
 	}
 	return s, s.build()
-}
-
-// buildChecked is the work of newSigning: decode the calls, check them
-// against the signing policy and build those it approves.
-func buildChecked(sess *session.Session, rec *act.Recorder, op, subject string, calls []wallet.Call, from common.Address, labels map[common.Address]string, check PolicyCheck) func(context.Context) (built, error) {
-	return func(c context.Context) (built, error) {
-		if err := sess.NeedChain("signing"); err != nil {
-			return built{}, err
-		}
-		known, err := sess.KnownContracts(c)
-		if err != nil {
-			return built{}, err
-		}
-		for addr, label := range labels {
-			if _, ok := known[addr]; !ok {
-				known[addr] = label
-			}
-		}
-		opts := wallet.DecodeOptions{Signer: from, ChainID: sess.Profile.ChainID, Known: known, Chain: sess.Chain}
-		b := built{}
-		for _, call := range calls {
-			b.summaries = append(b.summaries, wallet.DecodeCall(c, call, opts))
-		}
-		approval, err := check(c, calls)
-		var refused *wallet.RefusedError
-		if errors.As(err, &refused) {
-			b.refusal = rec.Refused(op, subject, err)
-			return b, nil
-		}
-		if err != nil {
-			return built{}, err
-		}
-		b.facts = approval.Facts
-		maxGasFee, err := sess.Profile.GasCeiling()
-		if err != nil {
-			return built{}, fmt.Errorf("profile %q: %w", sess.Name, err)
-		}
-		// Build decodes the calls again (Draft.Summary), against the
-		// approved ones: the review reads that decoding. It refuses what
-		// gas would cost above the profile's ceilings, and what the
-		// account cannot pay, as the policy refuses.
-		buildOpts := wallet.BuildOptions{ChainID: sess.Profile.ChainID, From: from, Known: known, MaxGasFee: maxGasFee}
-		if b.drafts, err = wallet.Build(c, sess.Chain, approval, buildOpts); err != nil {
-			if errors.As(err, &refused) {
-				b.refusal = rec.Refused(op, subject, err)
-				return b, nil
-			}
-			return built{}, err
-		}
-		b.summaries = b.summaries[:0]
-		for _, d := range b.drafts {
-			b.summaries = append(b.summaries, d.Summary)
-		}
-		return b, nil
-	}
-}
-
-type built struct {
-	summaries []*wallet.Summary
-	drafts    []*wallet.Draft
-	facts     []wallet.Line
-	refusal   error
 }
 
 // sent is the answer of signing and sending.
@@ -165,7 +100,7 @@ func (s *signing) setSize(width, height int) {
 	case s.pinQuestion() != nil:
 		s.pin.confirm.SetWidth(min(width, 80))
 		question = lipgloss.Height(s.pin.confirm.View())
-	case s.refusal != nil:
+	case s.prepared.Refusal != nil:
 		question = lipgloss.Height(widget.Page(s.refusalLine(), width, 0))
 	}
 	if s.pinErr != nil {
@@ -181,7 +116,7 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 		return cmd, true
 	}
 	switch msg := msg.(type) {
-	case Loaded[built]:
+	case Loaded[sign.Review]:
 		if msg.Seq != s.seq {
 			return nil, false
 		}
@@ -189,14 +124,13 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 			s.err, s.stage = msg.Err, signDone
 			return nil, true
 		}
-		v := msg.Value
-		s.summaries, s.drafts, s.facts, s.refusal, s.stage = v.summaries, v.drafts, v.facts, v.refusal, signReview
+		s.prepared, s.stage = msg.Value, signReview
 		var cmd tea.Cmd
 		var refused *wallet.RefusedError
-		if errors.As(s.refusal, &refused) {
+		if errors.As(s.prepared.Refusal, &refused) {
 			cmd = s.askPin(refused)
-		} else if s.refusal == nil {
-			s.confirm = s.ctx.Confirm("sign", s.question(), wallet.WorstCaseLine(s.drafts))
+		} else if s.prepared.Refusal == nil {
+			s.confirm = s.ctx.Confirm("sign", s.question(), wallet.WorstCaseLine(s.prepared.Drafts))
 		}
 		s.setSize(s.width, s.height) // the question's height is known now
 		return cmd, true
@@ -265,45 +199,48 @@ func (s *signing) send() tea.Cmd {
 	}
 	s.stage = signSending
 	rec, chain := s.ctx.Recorder, s.ctx.Session.Chain
-	b := act.Batch{Subject: s.subject, Ops: s.ops, Drafts: s.drafts}
+	subject, ops, prepared := s.subject, s.ops, s.prepared
 	return Write(s.seq, func(ctx context.Context) (sent, error) {
-		signed, err := rec.Sign(b, signer)
+		signed, err := sign.Sign(rec, subject, ops, prepared, signer)
 		if err != nil {
 			return sent{}, err
 		}
-		statuses, err := rec.Send(ctx, chain, b.Subject, signed)
+		statuses, err := rec.Send(ctx, chain, subject, signed)
 		return sent{signed: signed, statuses: statuses}, err
 	})
 }
 
 func (s *signing) question() string {
-	if len(s.drafts) == 1 {
+	if len(s.prepared.Drafts) == 1 {
 		return "Sign and send this transaction?"
 	}
-	return fmt.Sprintf("Sign and send these %d transactions, in this order?", len(s.drafts))
+	return fmt.Sprintf("Sign and send these %d transactions, in this order?", len(s.prepared.Drafts))
 }
 
 // fill writes the review: why the policy refused the calls, or what it
 // established; then each call, and its transaction when it was built.
 func (s *signing) fill() {
 	var b strings.Builder
+	p := s.prepared
 	var refused *wallet.RefusedError
-	if errors.As(s.refusal, &refused) {
+	if errors.As(p.Refusal, &refused) {
 		b.WriteString("REFUSED by the signing policy; nothing can be signed:\n")
 		for _, r := range refused.Reasons {
 			writeItem(&b, "  - ", sanitize.Line(r), s.width)
 		}
+		writeItem(&b, "  ", pinsFrom(p), s.width)
 		b.WriteString("\n")
-	} else if len(s.facts) > 0 {
+	} else if len(p.Facts) > 0 {
 		b.WriteString("Checked by the signing policy:\n")
-		writeLines(&b, s.facts, s.width)
+		writeLines(&b, p.Facts, s.width)
+		writeItem(&b, "  ", pinsFrom(p), s.width)
 		b.WriteString("\n")
 	}
-	for i, sum := range s.summaries {
-		fmt.Fprintf(&b, "Transaction %d of %d (%s): %s\n", i+1, len(s.summaries), s.ops[i], sanitize.Line(sum.Title()))
+	for i, sum := range p.Summaries {
+		fmt.Fprintf(&b, "Transaction %d of %d (%s): %s\n", i+1, len(p.Summaries), s.ops[i], sanitize.Line(sum.Title()))
 		lines := sum.Lines()
-		if i < len(s.drafts) {
-			lines = append(lines, s.drafts[i].Lines()...)
+		if i < len(p.Drafts) {
+			lines = append(lines, p.Drafts[i].Lines()...)
 		}
 		writeLines(&b, lines, s.width)
 		for _, w := range sum.Warnings {
@@ -318,14 +255,20 @@ func (s *signing) fill() {
 	s.review.SetLines(strings.Split(text, "\n"))
 }
 
+// pinsFrom says where the policy read the pins it held the calls to, at
+// this review: a pin edited anywhere counts from the next review on.
+func pinsFrom(p sign.Review) string {
+	return "pins read at this review from " + sanitize.Line(p.PinsFrom)
+}
+
 // refusalLine is the line below a refused review, which lists the
 // reasons itself.
 func (s *signing) refusalLine() string {
 	var refused *wallet.RefusedError
-	if errors.As(s.refusal, &refused) {
+	if errors.As(s.prepared.Refusal, &refused) {
 		return "✗ not signed: the signing policy refused it, for the reasons above"
 	}
-	return "✗ " + sanitize.Line(s.refusal.Error())
+	return "✗ " + sanitize.Line(s.prepared.Refusal.Error())
 }
 
 // writeLines writes labelled lines, indented, their values aligned.
@@ -372,7 +315,7 @@ func (s *signing) viewOf(st widget.Styles) string {
 			b.WriteString(s.pin.confirm.View() + "\n")
 		case s.pinning:
 			b.WriteString("Pinning…\n")
-		case s.refusal != nil:
+		case s.prepared.Refusal != nil:
 			b.WriteString(s.refusalLine() + "\n")
 		case s.confirm != nil:
 			b.WriteString(s.confirm.View() + "\n")
@@ -451,3 +394,6 @@ func (s *signing) help() []key.Binding {
 
 // pinErrLine says why a pin failed.
 func (s *signing) pinErrLine() string { return "✗ " + sanitize.Line(s.pinErr.Error()) }
+
+// restart forgets the review, to prepare it again (after a pin).
+func (s *signing) restart() { s.prepared, s.stage = sign.Review{}, signBuilding }

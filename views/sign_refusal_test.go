@@ -1,6 +1,7 @@
 package views
 
 import (
+	"allot/internal/sign"
 	"errors"
 	"fmt"
 	"strings"
@@ -22,7 +23,7 @@ func TestRefusedReviewScrollsAndIndents(t *testing.T) {
 	for i := range 12 {
 		refused.Reasons = append(refused.Reasons, fmt.Sprintf("reason %d: transaction 2 stakes 300,000.00 tokens; the account 0x3e3Daf419A62d6665b5B6444e071475801B87Ae2 holds 250,000.00", i+1))
 	}
-	s := &signing{ctx: &Context{Styles: widget.DefaultStyles()}, stage: signReview, refusal: refused}
+	s := &signing{ctx: &Context{Styles: widget.DefaultStyles()}, stage: signReview, prepared: sign.Review{Refusal: refused}}
 	s.review.Styles = s.ctx.Styles
 	s.setSize(80, 12)
 	view := func() string { return ansi.Strip(s.viewOf(s.ctx.Styles)) }

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"allot/internal/sign"
 	"math/big"
 	"testing"
 
@@ -16,12 +17,12 @@ func TestSigningQuestionCountsTransactions(t *testing.T) {
 	draft := func(value int64) *wallet.Draft {
 		return &wallet.Draft{Tx: types.NewTx(&types.DynamicFeeTx{Gas: 100_000, GasFeeCap: big.NewInt(2_000_000_000), Value: big.NewInt(value)})}
 	}
-	one := &signing{drafts: []*wallet.Draft{draft(200_000_000_000_000)}}
-	if got, want := one.question()+" "+wallet.WorstCaseLine(one.drafts), "Sign and send this transaction? It sends 0.0002 ether and pays at most 0.0002 ether in fees: at most 0.0004 ether in all."; got != want {
+	one := &signing{prepared: sign.Review{Drafts: []*wallet.Draft{draft(200_000_000_000_000)}}}
+	if got, want := one.question()+" "+wallet.WorstCaseLine(one.prepared.Drafts), "Sign and send this transaction? It sends 0.0002 ether and pays at most 0.0002 ether in fees: at most 0.0004 ether in all."; got != want {
 		t.Errorf("one transaction:\n got %q\nwant %q", got, want)
 	}
-	two := &signing{drafts: []*wallet.Draft{draft(0), draft(200_000_000_000_000)}}
-	if got, want := two.question()+" "+wallet.WorstCaseLine(two.drafts), "Sign and send these 2 transactions, in this order? They send 0.0002 ether and pay at most 0.0004 ether in fees: at most 0.0006 ether in all."; got != want {
+	two := &signing{prepared: sign.Review{Drafts: []*wallet.Draft{draft(0), draft(200_000_000_000_000)}}}
+	if got, want := two.question()+" "+wallet.WorstCaseLine(two.prepared.Drafts), "Sign and send these 2 transactions, in this order? They send 0.0002 ether and pay at most 0.0004 ether in fees: at most 0.0006 ether in all."; got != want {
 		t.Errorf("two transactions:\n got %q\nwant %q", got, want)
 	}
 }

@@ -339,6 +339,14 @@ type Verification struct {
 	// (Vester, or VerifyOptions.Vester); nil when none was read.
 	Vester      common.Address
 	OnChainRoot *common.Hash
+	// Holders are every candidate that holds ComputedRoot, Vester first
+	// among them, in the order the candidates were given (the profile's
+	// pinned vesters first); empty unless Candidates were asked.
+	Holders []common.Address
+	// Trust says, one line for each of Holders, whether the profile pins
+	// it (session.VesterTrusts, which reads the pins): a line beside the
+	// root's verdict, which it never changes; only signing needs the pin.
+	Trust []VesterTrust
 	// StateCheck: the vester's record of the allocation (schedules), its
 	// token and its balance were read (D18). It does not judge the state:
 	// a revoked allocation passes, as its proof may be sound.
@@ -481,6 +489,7 @@ func (v *Verification) checkRoot(ctx context.Context, opts VerifyOptions) {
 		case err == nil:
 			root := v.ComputedRoot
 			v.Vester, v.OnChainRoot, v.RootCheck = found.Vester, &root, passed()
+			v.Holders = Holders(ctx, opts.Chain, opts.Candidates, index, root)
 		case errors.Is(err, ErrNoVester):
 			v.RootCheck = failed("no vester of this token holds this root: %d contracts asked for root %d", found.Asked, index)
 		default:

@@ -105,3 +105,31 @@ func FindVester(ctx context.Context, caller ethereum.ContractCaller, candidates 
 	}
 	return check, fmt.Errorf("find vester: %w: %d contracts asked for root %d", ErrNoVester, check.Asked, rootIndex)
 }
+
+// Holders are the candidates that hold root rootIndex = root, in the
+// order given: a proof's root may be held by more than one contract (a
+// copy that forwards to the genuine vester holds it too), and each is
+// named, never only the first. A contract that cannot be read is left
+// out: FindVester says whether one could not.
+func Holders(ctx context.Context, caller ethereum.ContractCaller, candidates []common.Address, rootIndex uint32, root common.Hash) []common.Address {
+	var out []common.Address
+	for _, c := range candidates {
+		if got, err := MerkleRoot(ctx, caller, c, rootIndex); err == nil && got == root && root != (common.Hash{}) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// VesterTrust is whether the profile pins a contract that holds a proof's
+// root: beside the proof's verdict, which it never changes, what signing
+// a claim needs.
+type VesterTrust struct {
+	Vester common.Address
+	Pinned bool
+	// Note says where it is pinned, or what pins it, or why the pins
+	// could not be read.
+	Note string
+}
+
+func (t VesterTrust) String() string { return "vester " + t.Vester.Hex() + ": " + t.Note }

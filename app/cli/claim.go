@@ -88,6 +88,9 @@ func (e *env) claim(ctx context.Context, a claimArgs) error {
 		}
 		defer acct.lock()
 	}
+	if err := e.claimOutlook(ctx, s, o.allocation); err != nil {
+		return err
+	}
 	res, err := s.rec.RequestClaim(ctx, s.API, o.allocation, o.req)
 	if err != nil {
 		return withDemoAllocations(s, err)
@@ -104,6 +107,30 @@ func (e *env) claim(ctx context.Context, a claimArgs) error {
 		return err
 	}
 	return e.transact(ctx, s, acct, b, a.tx, a.out)
+}
+
+// claimOutlook reads the allocation's record on the vester, on a profile
+// with a chain, before the claim is asked for: a claim the vester's record
+// blocks (revoked, nothing left, a vester with nothing to pay) is refused
+// with nothing sent, as the claim form refuses it (wallet.ClaimOutlook);
+// what a claim should know first is said on stderr. A record that cannot
+// be read blocks nothing here: the signing policy reads it again.
+func (e *env) claimOutlook(ctx context.Context, s *opened, id string) error {
+	if s.Chain == nil {
+		return nil
+	}
+	v, err := s.CheckAllocation(ctx, id)
+	if err != nil {
+		return nil
+	}
+	o := v.ClaimOutlook()
+	if o.Blocked != "" {
+		return fmt.Errorf("allocation %s: no claim can be signed: %s; nothing was sent", id, o.Blocked)
+	}
+	for _, n := range o.Notes {
+		fmt.Fprintln(e.Stderr, "note: "+sanitize.Line(n))
+	}
+	return nil
 }
 
 // resolve checks the flags before anything is sent: the signing flags,

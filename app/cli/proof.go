@@ -135,7 +135,7 @@ func verifyProof(ctx context.Context, e *env, raw []byte, vester string, out for
 		if err := writeJSON(e.Stdout, v); err != nil {
 			return err
 		}
-	} else if err := printVerification(e, v); err != nil {
+	} else if err := printVerification(e, v, trustPairs(ctx, e, v)); err != nil {
 		return err
 	}
 	switch v.Outcome() {
@@ -178,7 +178,24 @@ func proofOptions(ctx context.Context, e *env, vester string) (wallet.VerifyOpti
 	return opts, nil
 }
 
-func printVerification(e *env, v *wallet.Verification) error {
+// trustPairs say, on lines of their own, whether the profile pins each
+// contract that holds the proof's root, pinned ones first: the proof's
+// verdict does not depend on it, signing a claim does.
+func trustPairs(ctx context.Context, e *env, v *wallet.Verification) []string {
+	s, err := e.session(ctx)
+	if err != nil {
+		return []string{"trust", "unknown: " + sanitize.Line(err.Error())}
+	}
+	var pairs []string
+	for _, t := range s.VesterTrusts(ctx, v) {
+		pairs = append(pairs, "trust", t.String())
+	}
+	return pairs
+}
+
+// printVerification prints each check of v; trust (trustPairs) follows
+// the on-chain root's verdict.
+func printVerification(e *env, v *wallet.Verification, trust []string) error {
 	check := func(c wallet.Check, detail string) string {
 		if c.State == wallet.Pass {
 			return "PASS " + detail
@@ -195,6 +212,7 @@ func printVerification(e *env, v *wallet.Verification) error {
 		"computed root", v.ComputedRoot.Hex(),
 		"on-chain root", check(v.RootCheck, onChain),
 	}
+	pairs = append(pairs, trust...)
 	if v.Args != nil {
 		a := v.Args.Allocation
 		pairs = append(pairs,

@@ -15,6 +15,7 @@ import (
 
 	"allot/internal/act"
 	"allot/internal/sanitize"
+	"allot/internal/sign"
 	"allot/wallet"
 )
 
@@ -69,11 +70,12 @@ type txBatch struct {
 	calls   []wallet.Call
 	known   map[common.Address]string
 	// check applies the signing policy to the calls.
-	check func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error)
+	check sign.Check
 }
 
-// transact is the clear-signing flow of every command that signs: decode
-// each call and show it on stderr; apply the signing policy, which refuses
+// transact is the clear-signing flow of every command that signs, on the
+// one signing path (sign.Prepare, as the dashboard's review): decode each
+// call and show it on stderr; apply the signing policy, which refuses
 // (and journals the refusal of) anything but what was asked, before
 // anything is built; build the EIP-1559 transactions (which checks the
 // chains and the sender) and show their chain, nonce, gas and fees; with
@@ -82,47 +84,32 @@ type txBatch struct {
 // them to one confirmation. A transaction that reverted or was dropped is
 // exit status 1, after the output. s was opened for a write on a chain.
 func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b txBatch, f txFlags, out format) error {
-	chainID := s.Profile.ChainID
-	for i, c := range b.calls {
-		summary := wallet.DecodeCall(ctx, c, wallet.DecodeOptions{Signer: acct.address, ChainID: chainID, Known: b.known, Chain: s.Chain})
-		printSummary(e.Stderr, i, len(b.calls), b.ops[i], summary)
+	req := sign.Request{Op: b.op, Subject: b.subject, Calls: b.calls, From: acct.address, Labels: b.known, Check: b.check}
+	rv, err := sign.Prepare(ctx, s.Session, s.rec, req)
+	for i, summary := range rv.Summaries {
+		printSummary(e.Stderr, i, len(rv.Summaries), b.ops[i], summary)
 	}
-	rec := s.rec
-	refuse := func(err error) error {
-		var refused *wallet.RefusedError
-		if errors.As(err, &refused) {
-			fmt.Fprintln(e.Stderr, "REFUSED by the signing policy; nothing was signed:")
-			for _, r := range refused.Reasons {
-				fmt.Fprintln(e.Stderr, "  - "+sanitize.Line(r))
-			}
-			pinHint(e.Stderr, s, refused)
-		}
-		return rec.Refused(b.op, b.subject, err)
-	}
-	approval, err := b.check(ctx, b.calls)
-	if err != nil {
-		return refuse(err)
-	}
-	fmt.Fprintln(e.Stderr, "Checked by the signing policy:")
-	var facts []string
-	for _, l := range approval.Facts {
-		facts = append(facts, "  "+l.Label, l.Value)
-	}
-	fields(e.Stderr, facts...)
-	maxGasFee, err := s.Profile.GasCeiling()
-	if err != nil {
-		return fmt.Errorf("profile %q: %w", s.Name, err)
-	}
-	// Build refuses gas above the profile's ceilings, and what the
-	// account cannot pay, as the policy refuses.
-	drafts, err := wallet.Build(ctx, s.Chain, approval, wallet.BuildOptions{ChainID: chainID, From: acct.address, Known: b.known, MaxGasFee: maxGasFee})
 	var refused *wallet.RefusedError
-	if errors.As(err, &refused) {
-		return refuse(err)
+	if errors.As(rv.Refusal, &refused) {
+		fmt.Fprintln(e.Stderr, "REFUSED by the signing policy; nothing was signed:")
+		for _, r := range refused.Reasons {
+			fmt.Fprintln(e.Stderr, "  - "+sanitize.Line(r))
+		}
+		fmt.Fprintln(e.Stderr, "  pins read from "+sanitize.Line(rv.PinsFrom))
+		pinHint(e.Stderr, s, refused)
+		return rv.Refusal
 	}
 	if err != nil {
 		return err
 	}
+	fmt.Fprintln(e.Stderr, "Checked by the signing policy:")
+	var facts []string
+	for _, l := range rv.Facts {
+		facts = append(facts, "  "+l.Label, l.Value)
+	}
+	fields(e.Stderr, facts...)
+	fmt.Fprintln(e.Stderr, "  pins read from "+sanitize.Line(rv.PinsFrom))
+	drafts := rv.Drafts
 	for i, d := range drafts {
 		printDraft(e.Stderr, i, len(drafts), b.ops[i], d)
 	}
@@ -140,7 +127,7 @@ func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b t
 	if err != nil {
 		return err
 	}
-	signed, err := rec.Sign(act.Batch{Subject: b.subject, Ops: b.ops, Drafts: drafts}, signer)
+	signed, err := sign.Sign(s.rec, b.subject, b.ops, rv, signer)
 	if err != nil {
 		return err
 	}
@@ -148,7 +135,7 @@ func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b t
 		return printSigned(e.Stdout, signed, out)
 	}
 
-	statuses, err := rec.Send(ctx, s.Chain, b.subject, signed)
+	statuses, err := s.rec.Send(ctx, s.Chain, b.subject, signed)
 	if err != nil {
 		if perr := printStatuses(e.Stdout, b.ops, statuses, out); perr != nil {
 			fmt.Fprintf(e.Stderr, "allot: %v\n", perr)

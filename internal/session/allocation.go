@@ -24,16 +24,24 @@ func (s *Session) CheckAllocation(ctx context.Context, id string) (*wallet.Verif
 	if err != nil {
 		return nil, err
 	}
-	opts := s.VerifyOptions(ctx)
-	opts.Now = s.Now()
+	now := s.Now()
 	if s.Chain != nil {
 		head, err := s.Chain.HeaderByNumber(ctx, nil)
 		if err != nil {
 			return nil, fmt.Errorf("the chain's head block: %w", err)
 		}
-		opts.Now = time.Unix(int64(head.Time), 0)
+		now = time.Unix(int64(head.Time), 0)
 	}
+	// The pinned vesters first; every listed one only when none of them
+	// holds the root (a refresh repeats this, and lists nothing then).
+	opts := s.verifyOptions(ctx, false)
+	opts.Now = now
 	v := wallet.VerifyProof(ctx, proof, opts)
+	if v.RootCheck.State == wallet.Fail {
+		opts = s.verifyOptions(ctx, true)
+		opts.Now = now
+		v = wallet.VerifyProof(ctx, proof, opts)
+	}
 	if v.Args != nil && v.Args.Allocation.ID != id {
 		return nil, fmt.Errorf("the service's proof is of allocation %q, not of %s", sanitize.Truncate(v.Args.Allocation.ID, 60), id)
 	}

@@ -13,11 +13,12 @@ import (
 // ClaimCheck is the signing policy's check of a claim of allocationID by
 // signer (amount in base units, nil for all that is claimable), for the
 // dashboard and the command line alike: ClaimPolicy, then
-// wallet.CheckClaim on the session's chain. The policy is gathered at each
-// check: a pin made since holds.
-func (s *Session) ClaimCheck(allocationID string, signer common.Address, amount *big.Int) func(context.Context, []wallet.Call) (*wallet.Approval, error) {
-	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
-		p, err := s.ClaimPolicy(ctx, allocationID, signer, amount)
+// wallet.CheckClaim on the session's chain, held to pins (sign.Prepare
+// reads them from the profile's file at each check). The policy is
+// gathered at each check.
+func (s *Session) ClaimCheck(allocationID string, signer common.Address, amount *big.Int) func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error) {
+	return func(ctx context.Context, pins wallet.Pins, calls []wallet.Call) (*wallet.Approval, error) {
+		p, err := s.ClaimPolicy(ctx, pins, allocationID, signer, amount)
 		if err != nil {
 			return nil, err
 		}
@@ -27,9 +28,9 @@ func (s *Session) ClaimCheck(allocationID string, signer common.Address, amount 
 
 // StakeCheck is ClaimCheck for a stake of amount in pool: StakePolicy and
 // wallet.CheckStake.
-func (s *Session) StakeCheck(pool api.Pool, signer common.Address, amount *big.Int) func(context.Context, []wallet.Call) (*wallet.Approval, error) {
-	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
-		p, err := s.StakePolicy(ctx, pool, signer, amount)
+func (s *Session) StakeCheck(pool api.Pool, signer common.Address, amount *big.Int) func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error) {
+	return func(ctx context.Context, pins wallet.Pins, calls []wallet.Call) (*wallet.Approval, error) {
+		p, err := s.StakePolicy(ctx, pins, pool, signer, amount)
 		if err != nil {
 			return nil, err
 		}

@@ -43,13 +43,13 @@ func (s *Session) AllocationHistory(ctx context.Context, id string, opts history
 }
 
 // WalletHistory reads every claim whose tokens reached wallet from the
-// vesters of the profile's tokens (its pinned vesters when it pins them).
+// vesters of the profile's tokens, pinned or not.
 func (s *Session) WalletHistory(ctx context.Context, wallet common.Address, opts history.Options) (*history.History, error) {
 	node, err := s.historyNode()
 	if err != nil {
 		return nil, err
 	}
-	candidates, err := s.vesterCandidates(ctx)
+	candidates, err := s.vesterCandidates(ctx, true)
 	if err != nil {
 		return nil, err
 	}
@@ -73,12 +73,18 @@ func (s *Session) allocationVester(ctx context.Context, id string) (common.Addre
 	if args.Allocation.ID != id {
 		return common.Address{}, vesting.Args{}, fmt.Errorf("the service's proof is of allocation %q, not of %s", sanitize.Truncate(args.Allocation.ID, 60), id)
 	}
-	candidates, err := s.vesterCandidates(ctx)
-	if err != nil {
-		return common.Address{}, vesting.Args{}, err
-	}
 	root := merkle.ProcessProof(merkle.Leaf(proof.DecodableArgs), proof.Siblings)
-	check, err := wallet.FindVester(ctx, s.Chain, candidates, proof.RootIndex, root)
+	// The pinned vesters first; every listed one when none holds the root.
+	var check wallet.VesterCheck
+	for _, everyListed := range []bool{false, true} {
+		var candidates []common.Address
+		if candidates, err = s.vesterCandidates(ctx, everyListed); err != nil {
+			return common.Address{}, vesting.Args{}, err
+		}
+		if check, err = wallet.FindVester(ctx, s.Chain, candidates, proof.RootIndex, root); !errors.Is(err, wallet.ErrNoVester) {
+			break
+		}
+	}
 	if err != nil {
 		return common.Address{}, vesting.Args{}, fmt.Errorf("the allocation's vester: %w", err)
 	}

@@ -17,23 +17,30 @@ import (
 	"allot/wallet"
 )
 
-// pinState is what the session's signing trusts: the profile's pins as
-// last written (Pin changes them while the session is open), and, for
-// the embedded sandbox, the code hashes of its own deployment, read from
-// its own chain once it is deployed. pinsMu guards it in every session:
-// a session is copied by value in places, and pins change rarely.
+// pinState is what the session's signing caches: for the embedded
+// sandbox, the code hashes of its own deployment, read from its own chain
+// once it is deployed. pinsMu guards it in every session: a session is
+// copied by value in places. The profile's pins are never cached: they
+// are read from the file at each use (SigningPins).
 type pinState struct {
-	edited  *config.Pins // nil: the profile's as loaded
 	sandbox map[string]string
 }
 
 var pinsMu sync.Mutex
 
 // SigningPins are the pins and the fee ceiling a claim or a stake is held
-// to (wallet.Pins): the profile's, as last edited.
+// to (wallet.Pins): the profile's, read from its file now, so that a pin
+// added or removed by another allot or an editor counts from the next
+// check on; PinsSource says where they were read.
 func (s *Session) SigningPins(ctx context.Context) (wallet.Pins, error) {
 	p := s.Profile
-	p.Pins = s.currentPins()
+	if s.CanPin() {
+		onDisk, err := s.profileOnDisk()
+		if err != nil {
+			return wallet.Pins{}, err
+		}
+		p.Pins, p.MaxNativeFee = onDisk.Pins, onDisk.MaxNativeFee
+	}
 	if s.Sandbox && len(p.Pins.CodeHashes) == 0 {
 		hashes, err := s.sandboxCodeHashes(ctx)
 		if err != nil {
@@ -43,18 +50,63 @@ func (s *Session) SigningPins(ctx context.Context) (wallet.Pins, error) {
 	}
 	pins, err := p.SigningPins()
 	if err != nil {
-		return pins, fmt.Errorf("profile %q: %w", s.Name, err)
+		return pins, fmt.Errorf("profile %q in %s: %w", s.Name, s.PinsSource(), err)
 	}
 	return pins, nil
 }
 
-func (s *Session) currentPins() config.Pins {
-	pinsMu.Lock()
-	defer pinsMu.Unlock()
-	if s.pins.edited != nil {
-		return *s.pins.edited
+// profileOnDisk reads the session's profile from its file as it is now.
+func (s *Session) profileOnDisk() (config.Profile, error) {
+	cfg, err := config.Load(s.ConfigPath)
+	if err != nil {
+		return config.Profile{}, fmt.Errorf("read the pins: %w", err)
 	}
-	return s.Profile.Pins
+	p, err := cfg.Profile(s.Name)
+	if err != nil {
+		return config.Profile{}, fmt.Errorf("read the pins from %s: %w", s.ConfigPath, err)
+	}
+	return p, nil
+}
+
+// PinsSource says where SigningPins reads the pins: the profile's file,
+// or the embedded sandbox's own deployment.
+func (s *Session) PinsSource() string {
+	switch {
+	case s.Sandbox:
+		return "the embedded sandbox's own deployment"
+	case s.ConfigPath == "":
+		return "the profile as opened (no configuration file)"
+	}
+	return s.ConfigPath
+}
+
+// VesterTrusts says, for each contract that holds v's root (pinned ones
+// first, as vesterCandidates orders them), whether the profile pins it,
+// read from its file now: what signing a claim needs, beside the proof's
+// verdict, which it never changes. None when no vester holds the root.
+func (s *Session) VesterTrusts(ctx context.Context, v *wallet.Verification) []wallet.VesterTrust {
+	holders := v.Holders
+	if len(holders) == 0 && v.RootCheck.State == wallet.Pass {
+		holders = []common.Address{v.Vester}
+	}
+	if len(holders) == 0 {
+		return nil
+	}
+	pins, err := s.SigningPins(ctx)
+	var out []wallet.VesterTrust
+	for _, h := range holders {
+		t := wallet.VesterTrust{Vester: h, Pinned: err == nil && pins.Pinned(wallet.PinVester, h)}
+		switch {
+		case err != nil:
+			t.Note = "the pins could not be read, so claims are refused: " + sanitize.Line(err.Error())
+		case t.Pinned:
+			t.Note = "pinned in " + sanitize.Line(s.PinsSource())
+		default:
+			t.Note = "not pinned: claims refused until `allot pin vester " + h.Hex() + "`"
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // sandboxCodeHashes reads the code hashes of the embedded sandbox's own
@@ -132,7 +184,7 @@ var ErrCannotPin = errors.New("no configuration file to pin in")
 func (s *Session) CanPin() bool { return s.ConfigPath != "" && !s.Sandbox }
 
 // Pin pins addr as kind in the profile's file, with the hash of the code
-// it has now, and trusts it from now on in this session; remove unpins it
+// it has now, which the next check reads (SigningPins); remove unpins it
 // instead. It returns the code hash recorded (zero when removing). An
 // address with no code is not pinned.
 func (s *Session) Pin(ctx context.Context, kind wallet.PinKind, addr common.Address, remove bool) (common.Hash, error) {
@@ -156,17 +208,6 @@ func (s *Session) Pin(ctx context.Context, kind wallet.PinKind, addr common.Addr
 	if err := config.EditPinsFile(s.ConfigPath, edit); err != nil {
 		return common.Hash{}, err
 	}
-	cfg, err := config.Load(s.ConfigPath)
-	if err != nil {
-		return common.Hash{}, fmt.Errorf("read the pins back: %w", err)
-	}
-	p, err := cfg.Profile(s.Name)
-	if err != nil {
-		return common.Hash{}, fmt.Errorf("read the pins back: %w", err)
-	}
-	pinsMu.Lock()
-	s.pins.edited = &p.Pins
-	pinsMu.Unlock()
 	return edit.CodeHash, nil
 }
 

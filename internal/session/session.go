@@ -12,6 +12,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -397,14 +398,10 @@ func (s *Session) contracts(ctx context.Context) ([]api.Contract, error) {
 // ClaimPolicy gathers what the signing policy holds a claim of
 // allocationID to, independently of the claim's answer: the allocation's
 // proof from the merkle-proof operation, the tokens' contracts that may be
-// its vester, and the profile's pins. amount is what the user asked for,
+// its vester, and pins, the profile's. amount is what the user asked for,
 // in base units; nil for all that is claimable.
-func (s *Session) ClaimPolicy(ctx context.Context, allocationID string, signer common.Address, amount *big.Int) (wallet.ClaimPolicy, error) {
-	p := wallet.ClaimPolicy{AllocationID: allocationID, Signer: signer, ChainID: s.Profile.ChainID, Amount: amount}
-	var err error
-	if p.Pins, err = s.SigningPins(ctx); err != nil {
-		return p, err
-	}
+func (s *Session) ClaimPolicy(ctx context.Context, pins wallet.Pins, allocationID string, signer common.Address, amount *big.Int) (wallet.ClaimPolicy, error) {
+	p := wallet.ClaimPolicy{AllocationID: allocationID, Signer: signer, ChainID: s.Profile.ChainID, Amount: amount, Pins: pins}
 	res, err := s.API.MerkleProof(ctx, allocationID)
 	if err != nil {
 		return p, fmt.Errorf("the allocation's proof, which the claim is checked against: %w", err)
@@ -420,13 +417,9 @@ func (s *Session) ClaimPolicy(ctx context.Context, allocationID string, signer c
 
 // StakePolicy gathers what the signing policy holds a stake of amount
 // (base units) in pool to: the pool's staking contract, as the contract
-// list names the pool's contractId, and the profile's pins.
-func (s *Session) StakePolicy(ctx context.Context, pool api.Pool, signer common.Address, amount *big.Int) (wallet.StakePolicy, error) {
-	p := wallet.StakePolicy{PoolID: pool.ID, Signer: signer, ChainID: s.Profile.ChainID, Amount: amount}
-	var err error
-	if p.Pins, err = s.SigningPins(ctx); err != nil {
-		return p, err
-	}
+// list names the pool's contractId, and pins, the profile's.
+func (s *Session) StakePolicy(ctx context.Context, pins wallet.Pins, pool api.Pool, signer common.Address, amount *big.Int) (wallet.StakePolicy, error) {
+	p := wallet.StakePolicy{PoolID: pool.ID, Signer: signer, ChainID: s.Profile.ChainID, Amount: amount, Pins: pins}
 	contracts, err := s.contracts(ctx)
 	if err != nil {
 		return p, err
@@ -465,13 +458,20 @@ const maxVesterCandidates = 64
 // root is the vester (wallet.FindVester). When the root cannot be checked
 // (no chain, the list cannot be read), Unchecked says why.
 func (s *Session) VerifyOptions(ctx context.Context) wallet.VerifyOptions {
+	return s.verifyOptions(ctx, true)
+}
+
+// verifyOptions are VerifyOptions; without everyListed, only the pinned
+// vesters are asked when the profile pins any (a quick look that a
+// refresh repeats: Verify falls back on every listed one).
+func (s *Session) verifyOptions(ctx context.Context, everyListed bool) wallet.VerifyOptions {
 	if s.Chain == nil {
 		return wallet.VerifyOptions{Unchecked: fmt.Errorf("profile %q has no rpc_url to read the vester's root from", s.Name)}
 	}
 	if len(s.TokenIDs) == 0 {
 		return wallet.VerifyOptions{Unchecked: fmt.Errorf("profile %q names no token whose contracts could hold the root", s.Name)}
 	}
-	candidates, err := s.vesterCandidates(ctx)
+	candidates, err := s.vesterCandidates(ctx, everyListed)
 	if err != nil {
 		return wallet.VerifyOptions{Unchecked: err}
 	}
@@ -479,18 +479,31 @@ func (s *Session) VerifyOptions(ctx context.Context) wallet.VerifyOptions {
 }
 
 // vesterCandidates are the contracts that may hold a proof's root, for a
-// claim and a verification alike: the profile's pinned vesters when it pins
-// them (docs/deployment.md D17), else the contracts of the profile's tokens, at most
-// maxVesterCandidates of them.
-func (s *Session) vesterCandidates(ctx context.Context) ([]common.Address, error) {
+// verification, the history and the unlocks ahead: the profile's pinned
+// vesters first, then, with everyListed or when it pins none, every other
+// contract of the profile's tokens that may be a vester, pinned or not (at
+// most maxVesterCandidates of those). Whether a proof is on its vester is
+// one fact, whether the user trusts that vester to sign for it another
+// (VesterTrusts): only signing needs the pin.
+func (s *Session) vesterCandidates(ctx context.Context, everyListed bool) ([]common.Address, error) {
 	pins, err := s.SigningPins(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if len(pins.Vesters) > 0 {
-		return pins.Vesters, nil
+	out := slices.Clone(pins.Vesters)
+	if len(out) > 0 && !everyListed {
+		return out, nil
 	}
-	return s.listedVesters(ctx)
+	listed, err := s.listedVesters(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range listed {
+		if !pins.Pinned(wallet.PinVester, c) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 // listedVesters are the contracts of the profile's tokens that may be a

@@ -187,7 +187,9 @@ func verify(c context.Context, s *session.Session, id string, now time.Time, kno
 	known()
 	opts := s.VerifyOptions(c)
 	opts.Now = now
-	return wallet.VerifyProof(c, proof, opts), nil
+	v := wallet.VerifyProof(c, proof, opts)
+	v.Trust = s.VesterTrusts(c, v)
+	return v, nil
 }
 
 // remember puts id first in the recent lookups; the journal keeps it for
@@ -315,7 +317,7 @@ func (a *allocation) updateKey(msg tea.KeyMsg) tea.Cmd {
 		if v := a.result; v.Args != nil && v.Standing != nil {
 			recipient = v.Standing.Recipient(v.Args.Allocation.OriginalBeneficiary)
 		}
-		return views.Navigate(NewClaim(a.ctx, a.result.Proof.ID, claimable, recipient))
+		return views.Navigate(NewClaim(a.ctx, a.result.Proof.ID, claimable, recipient, a.result.ClaimOutlook()))
 	case key.Matches(msg, keyFollow) && a.result != nil && !a.busy:
 		if a.following && inProfile(a.ctx, a.looking) {
 			return func() tea.Msg {

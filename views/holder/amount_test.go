@@ -12,6 +12,7 @@ import (
 	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
+	"allot/wallet"
 )
 
 // formContext is enough of a Context for a form that sends nothing.
@@ -31,13 +32,13 @@ func TestClaimAmountChecksAsTyped(t *testing.T) {
 		{"1500.5", "✗ more than the 1500 tokens claimable now"},
 		{"0", "✗ must be greater than 0"},
 	} {
-		c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{})
+		c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{}, wallet.ClaimOutlook{})
 		c.SetSize(100, 30)
 		if v := typeInto(c, tt.amount); !strings.Contains(v, tt.want) {
 			t.Errorf("claim amount %q: want %q on screen:\n%s", tt.amount, tt.want, v)
 		}
 	}
-	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{})
+	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{}, wallet.ClaimOutlook{})
 	c.SetSize(100, 30)
 	if v := typeInto(c, "1500"); strings.Contains(v, "✗") {
 		t.Errorf("all that is unlocked is refused:\n%s", v)

@@ -3,6 +3,7 @@ package holder
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
@@ -46,6 +47,26 @@ func checkField(label string, c wallet.Check, detail string) widget.Field {
 	return widget.Field{Label: label, Value: checkMark(c) + "  " + detail, Style: style}
 }
 
+// trustFields say, when a vester that holds the root is not pinned,
+// whether the profile pins each, on its own line: not a check of the
+// proof, whose verdict they leave as it is, but what signing a claim
+// needs. A root held only by pinned vesters takes no line: the numbers a
+// holder acts on stay in sight.
+func trustFields(v *wallet.Verification) []widget.Field {
+	if !slices.ContainsFunc(v.Trust, func(t wallet.VesterTrust) bool { return !t.Pinned }) {
+		return nil
+	}
+	var out []widget.Field
+	for _, t := range v.Trust {
+		f := widget.Field{Label: "Pinned", Value: t.String()}
+		if !t.Pinned {
+			f.Style = uncheckedStyle
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 // verificationFields are the three checks first, what the leaf says next,
 // and the hashes they rest on last; amounts are named with u.
 func verificationFields(v *wallet.Verification, now time.Time, u unit) []widget.Field {
@@ -65,9 +86,12 @@ func verificationFields(v *wallet.Verification, now time.Time, u unit) []widget.
 		{Label: "Allocation", Value: v.Proof.ID},
 		checkField("Leaf", v.LeafCheck, leaf),
 		checkField("On-chain root", v.RootCheck, root),
+	}
+	fields = append(fields, trustFields(v)...)
+	fields = append(fields,
 		checkField("Schedule", v.ScheduleCheck, schedule),
 		checkField("Vester record", v.StateCheck, "read from the vester's schedules(id)"),
-	}
+	)
 	if v.Args == nil {
 		return append(fields, hashFields(v)...)
 	}

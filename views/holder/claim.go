@@ -15,6 +15,7 @@ import (
 
 	"allot/api"
 	"allot/internal/act"
+	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"
@@ -31,6 +32,9 @@ type claim struct {
 	claimable string
 	// recipient is where the vester sends the tokens; zero when unknown.
 	recipient common.Address
+	// outlook is what a claim can do now, from the allocation's record on
+	// the vester: when Blocked, nothing is sent (review).
+	outlook wallet.ClaimOutlook
 
 	req     *api.ClaimRequest // the request under review
 	confirm *widget.Confirm
@@ -39,9 +43,10 @@ type claim struct {
 // NewClaim is the claim screen of allocation id. claimable, when known, is
 // what a claim can take now, as the vester counts it, and recipient the
 // address its tokens reach: the screen says so when another account is
-// unlocked, before the service refuses the claim.
-func NewClaim(ctx *views.Context, id, claimable string, recipient common.Address) views.Screen {
-	c := &claim{id: id, claimable: claimable, recipient: recipient}
+// unlocked, before the service refuses the claim. outlook says what the
+// vester's record means for a claim: a claim it blocks is never sent.
+func NewClaim(ctx *views.Context, id, claimable string, recipient common.Address, outlook wallet.ClaimOutlook) views.Screen {
+	c := &claim{id: id, claimable: claimable, recipient: recipient, outlook: outlook}
 	c.FormSign = views.NewFormSign(ctx, c.headLines, "review the claim request",
 		widget.TextField("amount", "Amount (tokens)", "empty: all that is claimable now", nil),
 		widget.TextField("userCountryCode", "Country (optional)", "ISO 3166-1 alpha-2, e.g. DE", nil),
@@ -180,6 +185,10 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (c *claim) review() tea.Cmd {
+	if c.outlook.Blocked != "" {
+		c.Err = fmt.Errorf("no claim can be signed: %s; nothing was sent", c.outlook.Blocked)
+		return nil
+	}
 	if _, _, ok := c.Ctx.Wallet.Account(); !ok {
 		c.Err = errors.New("no account is unlocked: press esc, then u (or :unlock), and claim again")
 		return nil
@@ -239,11 +248,11 @@ func (c *claim) policy() views.PolicyCheck {
 		asked, askedErr = api.BaseUnits(c.req.Amount.Decimal)
 	}
 	check := session.ClaimCheck(id, signer, asked)
-	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
+	return func(ctx context.Context, pins wallet.Pins, calls []wallet.Call) (*wallet.Approval, error) {
 		if askedErr != nil {
 			return nil, fmt.Errorf("the amount asked: %w", askedErr)
 		}
-		return check(ctx, calls)
+		return check(ctx, pins, calls)
 	}
 }
 
@@ -268,6 +277,13 @@ func (c *claim) headLines() string {
 		b.WriteString("Claiming as " + addr.Hex() + "\n")
 	default:
 		b.WriteString("No account is unlocked: esc, then u (or :unlock) to unlock the beneficiary's account.\n")
+	}
+	if c.outlook.Blocked != "" {
+		b.WriteString(views.FailStyle.Render("✗ Nothing can be claimed: "+sanitize.Line(c.outlook.Blocked)+".") + "\n\n")
+		return b.String()
+	}
+	for _, n := range c.outlook.Notes {
+		b.WriteString("! " + sanitize.Line(n) + "\n")
 	}
 	switch {
 	case c.claimable != "" && c.Sent():

@@ -14,7 +14,7 @@ import (
 // TestClaimFormGroupsTheUnlockedAmount: the claim form writes what is
 // claimable as the allocation does, 5,145.7595, not 5145.7595.
 func TestClaimFormGroupsTheUnlockedAmount(t *testing.T) {
-	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "5145.7595", common.Address{}).(*claim)
+	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "5145.7595", common.Address{}, wallet.ClaimOutlook{}).(*claim)
 	c.SetSize(100, 30)
 	if v := ansi.Strip(c.View()); !strings.Contains(v, "Claimable now: 5,145.7595 tokens") {
 		t.Errorf("the claimable amount:\n%s", v)
@@ -37,7 +37,7 @@ func TestOneAmountReadsTheSameEverywhere(t *testing.T) {
 	if got := widget.FormatTokens("127721.3"); got != want {
 		t.Errorf("the tables say %q, want %q", got, want)
 	}
-	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "127721.3", common.Address{}).(*claim)
+	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "127721.3", common.Address{}, wallet.ClaimOutlook{}).(*claim)
 	c.SetSize(100, 30)
 	if v := ansi.Strip(c.View()); !strings.Contains(v, "Claimable now: "+want+" tokens") {
 		t.Errorf("the claim form does not say %q:\n%s", want, v)

@@ -133,11 +133,11 @@ func (s *stake) policy() views.PolicyCheck {
 		amount, _ = api.BaseUnits(n.Decimal)
 	}
 	check := session.StakeCheck(pool, signer, amount)
-	return func(ctx context.Context, calls []wallet.Call) (*wallet.Approval, error) {
+	return func(ctx context.Context, pins wallet.Pins, calls []wallet.Call) (*wallet.Approval, error) {
 		if amount == nil {
 			return nil, errors.New("the amount typed is not an amount of tokens")
 		}
-		return check(ctx, calls)
+		return check(ctx, pins, calls)
 	}
 }
 
