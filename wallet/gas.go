@@ -50,10 +50,20 @@ const feeHistoryBlocks = 10
 // of the recent blocks.
 const tipHistoryFactor = 2
 
+// recentBaseFactor: a max fee per gas may be this many times the highest
+// base fee of the feeHistoryBlocks blocks before the head, plus TipFloor.
+// The fee cap allot sets is twice the head's base fee plus the tip, and a
+// head's base fee is at most 9/8 of its parent's (EIP-1559): an honest cap
+// stays under 2.25 times the recent base fee plus the tip, and three times
+// leaves a tip of 0.75 times the base fee on top of TipFloor.
+const recentBaseFactor = 3
+
 // price is what a batch pays per gas: the node's suggested tip and the
-// latest base fee, and the fee cap made of them.
+// latest base fee, and the fee cap made of them; head is the latest
+// block's number.
 type price struct {
 	tip, baseFee, feeCap *big.Int
+	head                 uint64
 }
 
 // priceOf reads the price from the node: the suggested tip, and twice the
@@ -72,7 +82,48 @@ func priceOf(ctx context.Context, node Node) (price, error) {
 	}
 	// Twice the base fee stays above it through six full blocks in a row.
 	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
-	return price{tip: tip, baseFee: head.BaseFee, feeCap: feeCap}, nil
+	return price{tip: tip, baseFee: head.BaseFee, feeCap: feeCap, head: head.Number.Uint64()}, nil
+}
+
+// checkFeeCap refuses a max fee per gas far above what the chain's own
+// recent blocks paid: more than recentBaseFactor times the highest base
+// fee of the feeHistoryBlocks blocks before the head, read from their
+// headers (not eth_feeHistory), plus TipFloor. A node that inflates the
+// head's base fee and the tip with it is refused though under
+// max_gas_fee. A node that forges every header is not caught here;
+// max_gas_fee still bounds what it can cost.
+func checkFeeCap(ctx context.Context, node Node, p price, refused *RefusedError) error {
+	recent, err := recentBaseFee(ctx, node, p.head)
+	if err != nil || recent == nil {
+		return err
+	}
+	limit := new(big.Int).Mul(recent, big.NewInt(recentBaseFactor))
+	limit.Add(limit, TipFloor)
+	if p.feeCap.Cmp(limit) > 0 {
+		refused.refuse("a max fee per gas of %s gwei (base fee %s gwei, tip %s gwei), far above what the chain's last %d blocks paid (a base fee of at most %s gwei): at most %s gwei is accepted",
+			gwei(p.feeCap), gwei(p.baseFee), gwei(p.tip), feeHistoryBlocks, gwei(recent), gwei(limit))
+	}
+	return nil
+}
+
+// recentBaseFee is the highest base fee of the feeHistoryBlocks blocks
+// before block head, from their headers; nil when head is the first.
+func recentBaseFee(ctx context.Context, node Node, head uint64) (*big.Int, error) {
+	var highest *big.Int
+	for n := head; n > 0 && head-n < feeHistoryBlocks; n-- {
+		number := new(big.Int).SetUint64(n - 1)
+		h, err := node.HeaderByNumber(ctx, number)
+		if err != nil {
+			return nil, fmt.Errorf("block %d: %w", n-1, err)
+		}
+		if h.Number == nil || h.Number.Cmp(number) != 0 || h.BaseFee == nil || h.BaseFee.Sign() < 0 {
+			return nil, fmt.Errorf("block %d: the node answers another block, or one with no base fee", n-1)
+		}
+		if highest == nil || h.BaseFee.Cmp(highest) > 0 {
+			highest = new(big.Int).Set(h.BaseFee)
+		}
+	}
+	return highest, nil
 }
 
 // checkTip refuses a tip out of proportion to what the chain pays: above

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/params"
 )
 
@@ -20,6 +21,17 @@ type lyingNode struct {
 	gas     uint64
 	rewards *big.Int // every recent block's median tip
 	balance *big.Int
+	baseFee *big.Int // the latest block's
+}
+
+func (n lyingNode) HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error) {
+	h, err := n.Node.HeaderByNumber(ctx, number)
+	if err != nil || number != nil || n.baseFee == nil {
+		return h, err
+	}
+	forged := types.CopyHeader(h)
+	forged.BaseFee = n.baseFee
+	return forged, nil
 }
 
 func (n lyingNode) SuggestGasTipCap(ctx context.Context) (*big.Int, error) {
@@ -94,6 +106,9 @@ func TestBuildHoldsGasToItsCeilings(t *testing.T) {
 			want: []string{"priority fee of 50 gwei, out of proportion to the chain's base fee of"}, not: []string{"max_gas_fee"}},
 		{name: "a tip of 8,000 gwei and a history that vouches for it", node: lyingNode{tip: gweis(8000), rewards: gweis(8000)},
 			want: []string{"may cost up to", "more than max_gas_fee 0.05 ether"}, not: []string{"priority fee"}},
+		{name: "a base fee and a tip of 80 gwei, far above the recent blocks'", node: lyingNode{baseFee: gweis(80), tip: gweis(80)},
+			want: []string{"a max fee per gas of 240 gwei (base fee 80 gwei, tip 80 gwei), far above what the chain's last 10 blocks paid (a base fee of at most ", "gwei is accepted"},
+			not:  []string{"priority fee"}},
 		{name: "a profile's lower max_gas_fee", node: lyingNode{}, opts: func(o *BuildOptions) { o.MaxGasFee = big.NewInt(1) },
 			want: []string{"more than max_gas_fee 0.000000000000000001 ether"}},
 		{name: "too little ether for the fee and the gas", node: lyingNode{balance: new(big.Int).Set(claimFee)},

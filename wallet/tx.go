@@ -136,6 +136,9 @@ func build(ctx context.Context, node Node, subject string, calls []Call, opts Bu
 		return nil, fmt.Errorf("build transactions: %w", err)
 	}
 	checkTip(ctx, node, p, refused)
+	if err := checkFeeCap(ctx, node, p, refused); err != nil {
+		return nil, fmt.Errorf("build transactions: the recent blocks' base fees: %w", err)
+	}
 	chainID := new(big.Int).SetUint64(opts.ChainID)
 	drafts := make([]*Draft, len(calls))
 	var batch *batchGas

@@ -220,8 +220,8 @@ func TestPinCommand(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(data), "# mine\n[profiles.test]   # the chain fixture\n") || !strings.Contains(string(data), "  # none yet\n  \""+f.vester.Hex()+"\",\n]") {
 		t.Errorf("the file after pinning: %v\n%s", err, data)
 	}
-	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
-		t.Errorf("the file's mode after pinning: %v, %v", info.Mode().Perm(), err)
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o644 {
+		t.Errorf("the file's mode after pinning: %v, %v: want the user's 0644 kept", info.Mode().Perm(), err)
 	}
 	if r := claim(); r.code != 0 {
 		t.Errorf("the claim after pinning: exit %d\n%s", r.code, r.stderr)

@@ -17,7 +17,13 @@ import (
 // (mode 0600), synced, then renamed over it. An error names path, not the
 // temporary file, and wraps the system's cause (errors.Is(err,
 // fs.ErrNotExist) holds for a missing directory).
-func Write(path string, data []byte) (err error) {
+func Write(path string, data []byte) error {
+	return WriteMode(path, data, 0o600)
+}
+
+// WriteMode is Write with the new file's permission bits perm: an edit of
+// a file the user made keeps the mode they gave it.
+func WriteMode(path string, data []byte, perm fs.FileMode) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return failed(path, err)
@@ -29,6 +35,9 @@ func Write(path string, data []byte) (err error) {
 		}
 	}()
 	if _, err := tmp.Write(data); err != nil {
+		return failed(path, err)
+	}
+	if err := tmp.Chmod(perm.Perm()); err != nil {
 		return failed(path, err)
 	}
 	if err := tmp.Sync(); err != nil {

@@ -55,3 +55,14 @@ func TestWriteErrorNamesThePath(t *testing.T) {
 		t.Errorf("left behind: %v", entries)
 	}
 }
+
+// TestWriteModeKeepsMode: the new file has the mode asked for, not 0600.
+func TestWriteModeKeepsMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	if err := WriteMode(path, []byte("x"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, %v: want 0640", info.Mode().Perm(), err)
+	}
+}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -19,7 +20,7 @@ import (
 // order, blank lines and every other value stay as the user wrote them.
 // The edited text is parsed again and must decode to the configuration
 // before the edit with exactly the pin changed; only then does it replace
-// the file (atomically, mode 0600).
+// the file (atomically, its mode kept, under a lock: see EditPinsFile).
 
 // listKey is the key of kind's list in a pins table.
 func listKey(kind wallet.PinKind) (string, error) {
@@ -467,20 +468,78 @@ func removeElem(src string, a *tomlArray, i int) string {
 }
 
 // EditPinsFile applies edit to the configuration file at path, replacing
-// it atomically (mode 0600) once the edited text parsed as it must. A
-// symbolic link is followed: the file it names is edited.
+// it atomically with its mode kept, once the edited text parsed as it
+// must. A symbolic link is followed: the file it names is edited. The
+// read, the edit and the rename hold a lock beside the file, so that two
+// edits at once each see the other's; the file is read back after the
+// rename and must hold the edit. A read-only file, or another user's, is
+// refused, never replaced.
 func EditPinsFile(path string, edit PinEdit) error {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return fmt.Errorf("pin in %s: %w", path, err)
 	}
-	src, _, err := readFile(real)
+	unlock, err := lockBeside(real)
 	if err != nil {
 		return fmt.Errorf("pin in %s: %w", path, err)
 	}
-	text, err := EditPins(src, edit)
+	defer unlock()
+	// Read under the lock: the file may have changed while this edit
+	// waited for it.
+	src, info, err := readFile(real)
+	if err != nil {
+		return fmt.Errorf("pin in %s: %w", path, err)
+	}
+	if err := replaceable(info); err != nil {
+		return fmt.Errorf("pin in %s: %w", path, err)
+	}
+	text, err := editLineEnds(src, edit)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return atomicfile.Write(real, text)
+	if err := atomicfile.WriteMode(real, text, info.Mode()); err != nil {
+		return err
+	}
+	return holds(real, edit)
+}
+
+// editLineEnds is EditPins on a file whose lines all end in CRLF as well:
+// the edit is made on LF lines and the CRLF put back, so that the lines
+// it adds end like the others.
+func editLineEnds(src []byte, edit PinEdit) ([]byte, error) {
+	crlf := bytes.Count(src, []byte("\r\n"))
+	if crlf == 0 || crlf != bytes.Count(src, []byte("\n")) {
+		return EditPins(src, edit)
+	}
+	text, err := EditPins(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), edit)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.ReplaceAll(text, []byte("\n"), []byte("\r\n")), nil
+}
+
+// holds reads the file at path back and says whether it holds edit: the
+// pin there with its code hash, or gone. An edit is reported done only
+// when the file says so.
+func holds(path string, edit PinEdit) error {
+	src, _, err := readFile(path)
+	if err != nil {
+		return fmt.Errorf("pin in %s: read it back: %w", path, err)
+	}
+	cfg, err := Parse(src)
+	if err != nil {
+		return fmt.Errorf("pin in %s: read it back: %w", path, err)
+	}
+	pins, err := cfg.Profiles[edit.Profile].SigningPins()
+	if err != nil {
+		return fmt.Errorf("pin in %s: read it back: %w", path, err)
+	}
+	pinned := pins.Pinned(edit.Kind, edit.Address)
+	switch {
+	case edit.Remove && pinned:
+		return fmt.Errorf("pin in %s: read back, the file still pins %s %s", path, edit.Kind, edit.Address.Hex())
+	case !edit.Remove && (!pinned || pins.CodeHashes[edit.Address] != edit.CodeHash):
+		return fmt.Errorf("pin in %s: read back, the file does not pin %s %s with code hash %s", path, edit.Kind, edit.Address.Hex(), edit.CodeHash.Hex())
+	}
+	return nil
 }
