@@ -23,13 +23,16 @@ func (j *Journal) EachTransaction(d Deployment, fn func(Transaction) bool) ([]st
 		return nil, ErrNoJournal
 	}
 	warnings, err := j.eachTransaction(d, fn)
-	if errors.Is(err, errStale) {
-		// Changed since it was indexed (edited by hand): the file is
-		// the truth, indexed anew.
+	if errors.Is(err, errStale) || errors.Is(err, errChanged) {
+		// Changed since it was indexed (edited by hand, keeping its size
+		// and time): the file is the truth, indexed anew.
 		j.mu.Lock()
-		err = j.rebuild()
+		rerr := j.rebuild()
 		j.mu.Unlock()
-		if err == nil {
+		if rerr != nil {
+			return warnings, rerr
+		}
+		if errors.Is(err, errStale) {
 			warnings, err = j.eachTransaction(d, fn)
 		}
 	}
@@ -49,7 +52,8 @@ type scanRow struct {
 }
 
 // errChanged is the error of a scan that found the index not matching the
-// journal after giving rows: another scan would repeat them.
+// journal after giving rows: another scan would repeat them, so the
+// caller is told (the index is rebuilt for the next).
 var errChanged = errors.New("journal: the journal changed while it was read: read it again")
 
 func (j *Journal) eachTransaction(d Deployment, fn func(Transaction) bool) ([]string, error) {

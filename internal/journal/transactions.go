@@ -2,6 +2,7 @@ package journal
 
 import (
 	"encoding/json"
+	"errors"
 	"time"
 )
 
@@ -70,10 +71,15 @@ type chainStatus struct {
 // EachTransaction gives them one at a time.
 func (j *Journal) Transactions(d Deployment) ([]Transaction, []string, error) {
 	var out []Transaction
-	warnings, err := j.EachTransaction(d, func(t Transaction) bool {
+	collect := func(t Transaction) bool {
 		out = append(out, t)
 		return true
-	})
+	}
+	warnings, err := j.EachTransaction(d, collect)
+	if errors.Is(err, errChanged) {
+		out = nil // none were shown: read again, from the index rebuilt
+		warnings, err = j.EachTransaction(d, collect)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
