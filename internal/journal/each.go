@@ -102,7 +102,7 @@ func scanRows(xf io.ReaderAt, st indexState, d owner) ([]scanRow, []string, erro
 		warnings []string
 		writes   []scanRow
 		owned    []bool
-		byID     = map[uint64]int32{}
+		byID     = make(map[uint64]int32, st.records/2) // most lines are requests and outcomes
 		waiting  = map[uint64][]int32{}
 		signed   = map[uint32]bool{}
 		chain    = map[uint64]int32{}
@@ -181,7 +181,13 @@ func scanRows(xf io.ReaderAt, st indexState, d owner) ([]scanRow, []string, erro
 		}
 	}
 	rows = append(rows, chains...)
-	slices.SortFunc(rows, func(a, b scanRow) int { return cmp.Or(cmp.Compare(b.at, a.at), cmp.Compare(b.seq, a.seq)) })
+	// Rows come mostly oldest first: reversed, they are mostly sorted
+	// already, which is cheap to see.
+	slices.Reverse(rows)
+	newest := func(a, b scanRow) int { return cmp.Or(cmp.Compare(b.at, a.at), cmp.Compare(b.seq, a.seq)) }
+	if !slices.IsSortedFunc(rows, newest) {
+		slices.SortFunc(rows, newest)
+	}
 	return rows, warnings, nil
 }
 
