@@ -48,6 +48,7 @@ type scanRow struct {
 	last  int32 // a write's outcome, -1 when none; a chain transaction's last entry
 	sig   int32 // a chain transaction's signature, -1 when none
 	chain bool
+	owned bool  // of the deployment asked about
 	flags uint8 // a write outcome's
 }
 
@@ -101,7 +102,6 @@ func scanRows(xf io.ReaderAt, st indexState, d owner) ([]scanRow, []string, erro
 	var (
 		warnings []string
 		writes   []scanRow
-		owned    []bool
 		byID     = make(map[uint64]int32, st.records/2) // most lines are requests and outcomes
 		waiting  = map[uint64][]int32{}
 		signed   = map[uint32]bool{}
@@ -135,8 +135,7 @@ func scanRows(xf io.ReaderAt, st indexState, d owner) ([]scanRow, []string, erro
 			} else {
 				waiting[r.key] = append(waiting[r.key], int32(len(writes)))
 			}
-			writes = append(writes, scanRow{at: r.at, first: i, last: -1, sig: -1})
-			owned = append(owned, d.owns(r))
+			writes = append(writes, scanRow{at: r.at, first: i, last: -1, sig: -1, owned: d.owns(r)})
 		case lineOutcome:
 			w, ok := int32(0), false
 			if r.flags&flagWriteID != 0 {
@@ -147,8 +146,7 @@ func scanRows(xf io.ReaderAt, st indexState, d owner) ([]scanRow, []string, erro
 			switch {
 			case !ok && signed[r.op]:
 			case !ok:
-				writes = append(writes, scanRow{at: r.at, first: i, last: i, sig: -1, flags: r.flags})
-				owned = append(owned, d.owns(r))
+				writes = append(writes, scanRow{at: r.at, first: i, last: i, sig: -1, flags: r.flags, owned: d.owns(r)})
 			case writes[w].last < 0 || writes[w].flags&flagUnknown != 0:
 				writes[w].last, writes[w].flags, writes[w].at = i, r.flags, r.at
 			}
@@ -168,9 +166,9 @@ func scanRows(xf io.ReaderAt, st indexState, d owner) ([]scanRow, []string, erro
 	if st.torn {
 		warnings = append(warnings, fmt.Sprintf("journal line %d is damaged and was skipped", st.records+1))
 	}
-	rows := make([]scanRow, 0, len(writes)+len(chains))
+	rows := writes[:0] // d's, in place
 	for i, w := range writes {
-		if owned[i] {
+		if w.owned {
 			w.seq = int64(i)
 			rows = append(rows, w)
 		}
