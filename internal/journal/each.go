@@ -101,7 +101,7 @@ func (j *Journal) eachTransaction(d Deployment, fn func(Transaction) bool) ([]st
 func scanRows(xf io.ReaderAt, st indexState, d owner) ([]scanRow, []string, error) {
 	var (
 		warnings []string
-		writes   []scanRow
+		writes   = make([]scanRow, 0, st.records/2)     // grown by doubling, it held twice as much
 		byID     = make(map[uint64]int32, st.records/2) // most lines are requests and outcomes
 		waiting  = map[uint64][]int32{}
 		signed   = map[uint32]bool{}
