@@ -75,9 +75,12 @@ func WriteWrites(path string, d journal.Deployment, n int) error {
 }
 
 // PeakHeap samples the heap in use while run runs, every 5 ms: about the
-// most it held.
+// most it held beyond what was in use before (a sandbox's, a test's),
+// its garbage not yet collected included.
 func PeakHeap(run func()) uint64 {
 	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
 	var peak uint64
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -98,7 +101,7 @@ func PeakHeap(run func()) uint64 {
 	run()
 	close(done)
 	wg.Wait()
-	return peak
+	return peak - min(peak, before.HeapInuse)
 }
 
 // BenchSize is ALLOT_BENCH_JOURNAL, the journal benchmarks' entries;
