@@ -198,7 +198,12 @@ func (r rowReader) entry(i int32) (Entry, error) {
 	if _, err := r.index.ReadAt(b[:], headerSize+int64(i)*recordSize); err != nil {
 		return Entry{}, fmt.Errorf("journal index: %w", err)
 	}
-	line, err := lineAt(r.journal, getRecord(b[:]))
+	return r.entryOf(getRecord(b[:]))
+}
+
+// entryOf reads rec's entry from the journal, checked against it.
+func (r rowReader) entryOf(rec record) (Entry, error) {
+	line, err := lineAt(r.journal, rec)
 	if err != nil {
 		return Entry{}, err
 	}
@@ -283,4 +288,99 @@ func writeTransactions(w Write) []Transaction {
 		return nil
 	}
 	return []Transaction{t}
+}
+
+// Match says which entries EachEntry gives: those of Kind, and of Op
+// unless it is "".
+type Match struct{ Kind, Op string }
+
+// lineKinds are the kinds records tell apart.
+var lineKinds = map[string]uint8{KindRequest: lineRequest, KindOutcome: lineOutcome, KindSignature: lineSignature, KindTransaction: lineTransaction, KindLookup: lineLookup}
+
+// EachEntry calls fn with the entries m matches, newest first (the
+// journal's order), until fn returns false: the index finds them, and
+// only their lines are read.
+func (j *Journal) EachEntry(m Match, fn func(Entry) bool) error {
+	if j == nil {
+		return ErrNoJournal
+	}
+	kind, ok := lineKinds[m.Kind]
+	if !ok {
+		return fmt.Errorf("journal: entries of kind %q are not indexed", m.Kind)
+	}
+	match := func(r record) bool { return r.kind == kind && (m.Op == "" || r.op == uint32(fnv64(m.Op))) }
+	given := 0
+	err := j.eachRecord(match, func(e Entry) bool { given++; return fn(e) })
+	if errors.Is(err, errStale) {
+		j.mu.Lock()
+		err = j.rebuild()
+		j.mu.Unlock()
+		if err == nil && given == 0 {
+			err = j.eachRecord(match, fn)
+		} else if err == nil {
+			err = errChanged
+		}
+	}
+	return err
+}
+
+// Entries are the entries m matches, newest first, as EachEntry gives
+// them; read again, whole, when the journal changed under the reading.
+func (j *Journal) Entries(m Match) ([]Entry, error) {
+	var out []Entry
+	collect := func(e Entry) bool {
+		out = append(out, e)
+		return true
+	}
+	err := j.EachEntry(m, collect)
+	if errors.Is(err, errChanged) {
+		out = nil
+		err = j.EachEntry(m, collect)
+	}
+	return out, err
+}
+
+// eachRecord reads the index from its end, a chunk at a time, and gives
+// the entries of the records match keeps.
+func (j *Journal) eachRecord(match func(record) bool, fn func(Entry) bool) error {
+	j.mu.Lock()
+	st, err := j.current()
+	j.mu.Unlock()
+	if err != nil || st.records == 0 {
+		return err
+	}
+	xf, err := os.Open(j.indexPath())
+	if err != nil {
+		return fmt.Errorf("journal index: %w", err)
+	}
+	defer xf.Close()
+	jf, err := os.Open(j.path)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	defer jf.Close()
+	r := rowReader{index: xf, journal: jf}
+	const chunk = 1024
+	buf := make([]byte, chunk*recordSize)
+	for end := st.records; end > 0; end -= chunk {
+		start := max(end-chunk, 0)
+		b := buf[:(end-start)*recordSize]
+		if _, err := xf.ReadAt(b, headerSize+start*recordSize); err != nil {
+			return fmt.Errorf("journal index: %w", err)
+		}
+		for i := end - start - 1; i >= 0; i-- {
+			rec := getRecord(b[i*recordSize:])
+			if !match(rec) {
+				continue
+			}
+			e, err := r.entryOf(rec)
+			if err != nil {
+				return err
+			}
+			if !fn(e) {
+				return nil
+			}
+		}
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -176,4 +177,39 @@ func TestIndexFollowsTheJournal(t *testing.T) {
 			sameAsWholeFile(t, j)
 		})
 	}
+}
+
+// TestEntriesAsTheFile: the entries of a kind (and op) the index finds
+// are the file's, newest first, across more than one chunk of records,
+// and after the file was edited in place.
+func TestEntriesAsTheFile(t *testing.T) {
+	j, _ := openFilled(t, 100)
+	check := func() {
+		t.Helper()
+		res, err := j.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []Match{{Kind: KindSignature}, {Kind: KindOutcome, Op: OpClaim}, {Kind: KindLookup}} {
+			var want []Entry
+			for _, e := range slices.Backward(res.Entries) {
+				if e.Kind == m.Kind && (m.Op == "" || e.Op == m.Op) {
+					want = append(want, e)
+				}
+			}
+			got, err := j.Entries(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want) == 0 || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%+v: %d entries, the file's %d", m, len(got), len(want))
+			}
+		}
+	}
+	check()
+	b, _ := os.ReadFile(j.Path())
+	info, _ := os.Stat(j.Path())
+	os.WriteFile(j.Path(), bytes.Replace(b, []byte(`"to":"0x01"`), []byte(`"to":"0x02"`), 1), 0o600)
+	os.Chtimes(j.Path(), info.ModTime(), info.ModTime())
+	check()
 }
