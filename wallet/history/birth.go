@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 )
@@ -39,6 +40,30 @@ func birth(ctx context.Context, node Node, vester common.Address, from, head uin
 	return lo, true, nil
 }
 
+// births remembers the first blocks found in this process, by vester.
+// A remembered block is checked before it is used (code there, none the
+// block before: two questions instead of 21), so a chain started anew
+// under the same id (a development chain) is searched again.
+var births sync.Map // common.Address -> uint64
+
+// rememberedBirth is vester's first block as found before, if it holds.
+func rememberedBirth(ctx context.Context, node Node, vester common.Address) (uint64, bool) {
+	v, ok := births.Load(vester)
+	if !ok {
+		return 0, false
+	}
+	n := v.(uint64)
+	code, err := node.CodeAt(ctx, vester, blockNumber(n))
+	if err != nil || len(code) == 0 {
+		return 0, false
+	}
+	if n == 0 {
+		return 0, true
+	}
+	code, err = node.CodeAt(ctx, vester, blockNumber(n-1))
+	return n, err == nil && len(code) == 0
+}
+
 // fromBirth moves the scan's start to the first block any of vesters has
 // code at, when it was asked to start at block 0: nothing of theirs can
 // be before.
@@ -48,12 +73,16 @@ func (s *scan) fromBirth(ctx context.Context, vesters []common.Address) error {
 	}
 	first := s.to
 	for _, v := range vesters {
-		n, ok, err := birth(ctx, s.r.node, v, s.from, s.to)
-		if err != nil {
-			return fmt.Errorf("the vester's first block: %w", err)
-		}
-		if !ok {
-			return nil // cannot tell: from block 0, as asked
+		n, ok := rememberedBirth(ctx, s.r.node, v)
+		if !ok || n > s.to {
+			var err error
+			if n, ok, err = birth(ctx, s.r.node, v, s.from, s.to); err != nil {
+				return fmt.Errorf("the vester's first block: %w", err)
+			}
+			if !ok {
+				return nil // cannot tell: from block 0, as asked
+			}
+			births.Store(v, n)
 		}
 		first = min(first, n)
 	}

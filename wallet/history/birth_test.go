@@ -53,3 +53,29 @@ func TestBirthHalvesTheChain(t *testing.T) {
 		t.Errorf("no code: ok %v, %v", ok, err)
 	}
 }
+
+// TestBirthRemembered: a vester's first block is found once a process;
+// the next scan checks it with two questions, and a chain where it moved
+// (started anew under the same id) is searched again.
+func TestBirthRemembered(t *testing.T) {
+	vester := common.HexToAddress("0xb17")
+	node := &codeNode{vester: vester, born: 777_777}
+	from := func() uint64 {
+		s := &scan{r: &Reader{node: node}, to: 2_000_000}
+		if err := s.fromBirth(context.Background(), []common.Address{vester}); err != nil {
+			t.Fatal(err)
+		}
+		return s.from
+	}
+	if n := from(); n != 777_777 {
+		t.Fatalf("from %d", n)
+	}
+	node.asked = 0
+	if n := from(); n != 777_777 || node.asked != 2 {
+		t.Errorf("remembered: from %d after %d questions, want 2", n, node.asked)
+	}
+	node.born, node.asked = 1_500_000, 0
+	if n := from(); n != 1_500_000 || node.asked < 20 {
+		t.Errorf("moved: from %d after %d questions", n, node.asked)
+	}
+}
