@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -283,4 +284,51 @@ func fields(w io.Writer, pairs ...string) error {
 		fmt.Fprintf(tw, "%s:\t%s\n", pairs[i], sanitize.Line(pairs[i+1]))
 	}
 	return tw.Flush()
+}
+
+// jsonList writes {"NAME": [ ... ]} an item at a time, byte for byte as
+// writeJSON writes the whole: a list as long as a journal is never held.
+type jsonList struct {
+	w     *bufio.Writer
+	buf   bytes.Buffer
+	enc   *json.Encoder
+	items int
+}
+
+func newJSONList(w io.Writer, name string) *jsonList {
+	l := &jsonList{w: bufio.NewWriter(w)}
+	l.enc = json.NewEncoder(&l.buf)
+	l.enc.SetEscapeHTML(false)
+	l.enc.SetIndent("    ", "  ")
+	fmt.Fprintf(l.w, "{\n  %q: [", name)
+	return l
+}
+
+func (l *jsonList) item(v any) error {
+	l.buf.Reset()
+	if err := l.enc.Encode(v); err != nil {
+		return fmt.Errorf("write json: %w", err)
+	}
+	sep := ",\n    "
+	if l.items == 0 {
+		sep = "\n    "
+		defer l.w.Flush() // the first item shows at once
+	}
+	l.items++
+	l.w.WriteString(sep)
+	if _, err := l.w.Write(escapeUnprintable(bytes.TrimSuffix(l.buf.Bytes(), []byte("\n")))); err != nil {
+		return fmt.Errorf("write json: %w", err) // a closed pipe: stop reading
+	}
+	return nil
+}
+
+func (l *jsonList) end() error {
+	if l.items > 0 {
+		l.w.WriteString("\n  ")
+	}
+	l.w.WriteString("]\n}\n")
+	if err := l.w.Flush(); err != nil {
+		return fmt.Errorf("write json: %w", err)
+	}
+	return nil
 }

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"slices"
@@ -13,6 +15,7 @@ import (
 	"allot/internal/isotime"
 	"allot/internal/journal"
 	"allot/internal/sanitize"
+	"allot/views"
 	"allot/views/transactions"
 )
 
@@ -36,27 +39,51 @@ var transactionsCommand = command{
 			if err != nil {
 				return err
 			}
-			rows, err := transactions.Read(j, s.Deployment())
-			if err != nil && rows == nil {
-				return err
+			// Rows stream from the journal's index, newest first, as they
+			// are read: the first shows at once and memory stays flat
+			// however long the journal. The table alone waits for all,
+			// to size its columns.
+			each := func(fn func(transactions.Row) error) error {
+				var ferr error
+				err := transactions.Each(j, s.Deployment(), func(r transactions.Row) bool {
+					if matches(r, *kind, *status) {
+						ferr = fn(r)
+					}
+					return ferr == nil
+				})
+				var warn views.RowsWarning
+				if ferr == nil && errors.As(err, &warn) {
+					// A damaged line (a crash while writing): what was
+					// read is listed.
+					fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
+					return nil
+				}
+				return cmp.Or(ferr, err)
 			}
-			if err != nil {
-				// A damaged line (a crash while writing): what was read is
-				// listed.
+			switch *out {
+			case formatJSON:
+				list := newJSONList(e.Stdout, "transactions")
+				if err := each(func(r transactions.Row) error { return list.item(jsonRow(r)) }); err != nil {
+					return err
+				}
+				return list.end()
+			case formatCSV:
+				t := newCSV(e.Stdout, "transaction", "kind", "status", "block", "created", "profile")
+				err := each(func(r transactions.Row) error {
+					t.row(csvText(r.ID), csvText(r.Kind), csvText(r.StatusText()), blockText(r), isotime.Format(r.At), csvText(r.Profile))
+					return nil
+				})
+				return cmp.Or(err, t.flush())
+			}
+			rows, err := transactions.Read(j, s.Deployment())
+			var warn views.RowsWarning
+			if errors.As(err, &warn) {
 				fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
+			} else if err != nil {
+				return err
 			}
 			all := rows
 			rows = onlyRows(rows, *kind, *status)
-			switch *out {
-			case formatJSON:
-				return writeJSON(e.Stdout, map[string]any{"transactions": jsonRows(rows)})
-			case formatCSV:
-				t := newCSV(e.Stdout, "transaction", "kind", "status", "block", "created", "profile")
-				for _, r := range rows {
-					t.row(csvText(r.ID), csvText(r.Kind), csvText(r.StatusText()), blockText(r), isotime.Format(r.At), csvText(r.Profile))
-				}
-				return t.flush()
-			}
 			if len(rows) == 0 {
 				_, err := fmt.Fprintln(e.Stdout, noTransactions(s.Sandbox, *kind != "" || *status != "", all))
 				return err
@@ -70,16 +97,21 @@ var transactionsCommand = command{
 	},
 }
 
-// onlyRows keeps the rows of kind and status, each "" for any, compared
-// as the columns show them, in any case.
+// onlyRows keeps the rows of kind and status (matches).
 func onlyRows(rows []transactions.Row, kind, status string) []transactions.Row {
 	var out []transactions.Row
 	for _, r := range rows {
-		if (kind == "" || strings.EqualFold(r.Kind, kind)) && (status == "" || strings.EqualFold(r.Status, status)) {
+		if matches(r, kind, status) {
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// matches: r is of kind and status, each "" for any, compared as the
+// columns show them, in any case.
+func matches(r transactions.Row, kind, status string) bool {
+	return (kind == "" || strings.EqualFold(r.Kind, kind)) && (status == "" || strings.EqualFold(r.Status, status))
 }
 
 // noTransactions says why nothing is listed; filtered, which kinds and
@@ -129,11 +161,7 @@ type transactionJSON struct {
 	Sent          json.RawMessage `json:"sent,omitempty"` // the body a service transaction was created with
 }
 
-func jsonRows(rows []transactions.Row) []transactionJSON {
-	out := make([]transactionJSON, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, transactionJSON{ID: r.ID, Kind: r.Kind, Status: r.Status, CreatedAt: r.At.UTC(), Profile: r.Profile,
-			Block: r.Block, Confirmations: r.Confirmations, GasUsed: r.GasUsed, RevertReason: r.RevertReason, Sent: r.Sent})
-	}
-	return out
+func jsonRow(r transactions.Row) transactionJSON {
+	return transactionJSON{ID: r.ID, Kind: r.Kind, Status: r.Status, CreatedAt: r.At.UTC(), Profile: r.Profile,
+		Block: r.Block, Confirmations: r.Confirmations, GasUsed: r.GasUsed, RevertReason: r.RevertReason, Sent: r.Sent}
 }

@@ -346,21 +346,18 @@ func (r *Recorder) Refused(op, subject string, err error) error {
 // Seen reports which contracts the journal saw signed for before: the
 // targets of the transactions it recorded, of every profile. The pin
 // question tells it as a fact about the contract; it vouches for nothing
-// (only pins do). The journal is read once, when Seen is called; nil when
-// there is no journal to read.
+// (only pins do). The journal's signatures are read once, when Seen is
+// called (its index finds them); nil when there is no journal to read.
 func (r *Recorder) Seen() func(common.Address) bool {
 	if r == nil || r.Journal == nil {
 		return nil
 	}
-	read, err := r.Journal.Read()
+	signatures, err := r.Journal.Entries(journal.Match{Kind: journal.KindSignature})
 	if err != nil {
 		return nil
 	}
 	seen := map[common.Address]bool{}
-	for _, e := range read.Entries {
-		if e.Kind != journal.KindSignature {
-			continue
-		}
+	for _, e := range signatures {
 		var rec struct {
 			Summary struct {
 				To common.Address `json:"to"`

@@ -22,21 +22,16 @@ func (j *Journal) CreatedSchedules(d Deployment) ([]CreatedSchedule, error) {
 	if j == nil {
 		return nil, ErrNoJournal
 	}
-	res, err := j.Read()
+	outcomes, err := j.Entries(Match{Kind: KindOutcome, Op: OpSchedule})
 	if err != nil {
 		return nil, err
 	}
 	var out []CreatedSchedule
-	for i := len(res.Entries) - 1; i >= 0; i-- {
-		e := res.Entries[i]
-		if e.Kind != KindOutcome || e.Op != OpSchedule || len(e.Data) == 0 || !d.Owns(e) {
-			continue
-		}
+	for _, e := range outcomes {
 		var sch api.Schedule
-		if json.Unmarshal(e.Data, &sch) != nil || sch.Key == "" {
-			continue
+		if len(e.Data) > 0 && d.Owns(e) && json.Unmarshal(e.Data, &sch) == nil && sch.Key != "" {
+			out = append(out, CreatedSchedule{Key: sch.Key, ID: sch.ID, Name: sch.Name, At: e.At, Profile: e.Profile})
 		}
-		out = append(out, CreatedSchedule{Key: sch.Key, ID: sch.ID, Name: sch.Name, At: e.At, Profile: e.Profile})
 	}
 	return out, nil
 }

@@ -116,7 +116,7 @@ func New(ctx *views.Context, reopen Reopener) views.Screen {
 	}, func(r Row) []widget.Field { return r.Fields(ctx.Now()) })
 	j := ctx.Journal
 	d := ctx.Session.Deployment()
-	l.Fetch = func(context.Context) ([]Row, error) { return Read(j, d) }
+	l.Fetch = func(context.Context) ([]Row, error) { return screenful(j, d) }
 	l.NewestFirst = true
 	l.Actions = []views.RowAction[Row]{{
 		Key:  keyUnknown,
@@ -221,53 +221,89 @@ var writeKinds = map[string]string{
 // (journal.Transactions), as the screen's rows. A write whose outcome was
 // never recorded (the program ended while it was in flight) is unknown
 // too, in every run after, until a later outcome settles it.
-func Read(j *journal.Journal, d journal.Deployment) ([]Row, error) {
-	txs, warnings, err := j.Transactions(d)
+func Read(j *journal.Journal, d journal.Deployment) ([]Row, error) { return ReadNewest(j, d, -1) }
+
+// screenRows bounds what the screen reads: the newest rows, as fast from
+// years of journal as from a new one. `allot transactions` lists them all.
+const screenRows = 1000
+
+// screenful is the screen's rows, and a warning when there are more.
+func screenful(j *journal.Journal, d journal.Deployment) ([]Row, error) {
+	rows, err := ReadNewest(j, d, screenRows+1)
+	if len(rows) <= screenRows {
+		return rows, err
+	}
+	more := views.RowsWarning(fmt.Sprintf("the newest %d are listed: `allot transactions` lists every one", screenRows))
 	if err != nil {
+		return rows[:screenRows], views.RowsWarning(err.Error() + "; " + string(more))
+	}
+	return rows[:screenRows], more
+}
+
+// ReadNewest is Read of the newest max rows (all of them when max is
+// negative): the index gives them without the journal read whole.
+func ReadNewest(j *journal.Journal, d journal.Deployment, max int) ([]Row, error) {
+	var rows []Row
+	err := Each(j, d, func(r Row) bool {
+		rows = append(rows, r)
+		return max < 0 || len(rows) < max
+	})
+	if err != nil && rows == nil {
 		return nil, err
 	}
-	rows := make([]Row, 0, len(txs))
-	for _, t := range txs {
-		row := Row{ID: t.ID, Kind: t.Ref, Status: t.Status, At: t.At, Profile: t.Profile}
-		if k, ok := writeKinds[t.Op]; ok {
-			row.Kind = k // a write's; a transaction's kind is its action
-		}
-		switch t.Kind {
-		case journal.TxCreated:
-			row.Sent = t.Request
-		case journal.TxSettled:
-			// The ids were lost with the answer; the user may have sent
-			// it again, and the later request is listed too.
-			switch t.Status {
-			case journal.StatusNotApplied:
-				row.ID = "(not created)"
-			case journal.StatusResent:
-				row.ID = "(no answer: may have been created; sent again)"
-			default:
-				row.ID = "(created; its id was lost with the answer)"
-			}
-		case journal.TxUnknown:
-			row.ID, row.Status = "(no answer: may have been created)", statusUnknown
-			if t.NoOutcome {
-				row.ID = "(no outcome recorded: may have been created)"
-			}
-			row.op, row.ref, row.write = t.Op, t.Ref, t.Write
-			// Decided once, here: the footer asks on every frame.
-			if canReopen(t.Op, t.Ref, t.Request) {
-				row.Body = t.Request
-			}
-		case journal.TxChain:
-			row.Kind = cmp.Or(t.Op, "chain")
-			row.what = signedFields(t.Signed)
-			row.Block, row.Confirmations, row.GasUsed, row.RevertReason = t.Block, t.Confirmations, t.GasUsed, t.RevertReason
-		}
-		rows = append(rows, row)
+	return rows, err
+}
+
+// Each calls fn with Read's rows, newest first, one at a time, until fn
+// returns false. What of the journal could not be read is a RowsWarning.
+func Each(j *journal.Journal, d journal.Deployment, fn func(Row) bool) error {
+	warnings, err := j.EachTransaction(d, func(t journal.Transaction) bool { return fn(rowOf(t)) })
+	if err != nil {
+		return err
 	}
 	if len(warnings) > 0 {
 		// A torn last line after a crash: what was read is listed.
-		return rows, views.RowsWarning(strings.Join(warnings, "; "))
+		return views.RowsWarning(strings.Join(warnings, "; "))
 	}
-	return rows, nil
+	return nil
+}
+
+// rowOf is a journaled transaction as the screen shows it.
+func rowOf(t journal.Transaction) Row {
+	row := Row{ID: t.ID, Kind: t.Ref, Status: t.Status, At: t.At, Profile: t.Profile}
+	if k, ok := writeKinds[t.Op]; ok {
+		row.Kind = k // a write's; a transaction's kind is its action
+	}
+	switch t.Kind {
+	case journal.TxCreated:
+		row.Sent = t.Request
+	case journal.TxSettled:
+		// The ids were lost with the answer; the user may have sent
+		// it again, and the later request is listed too.
+		switch t.Status {
+		case journal.StatusNotApplied:
+			row.ID = "(not created)"
+		case journal.StatusResent:
+			row.ID = "(no answer: may have been created; sent again)"
+		default:
+			row.ID = "(created; its id was lost with the answer)"
+		}
+	case journal.TxUnknown:
+		row.ID, row.Status = "(no answer: may have been created)", statusUnknown
+		if t.NoOutcome {
+			row.ID = "(no outcome recorded: may have been created)"
+		}
+		row.op, row.ref, row.write = t.Op, t.Ref, t.Write
+		// Decided once, here: the footer asks on every frame.
+		if canReopen(t.Op, t.Ref, t.Request) {
+			row.Body = t.Request
+		}
+	case journal.TxChain:
+		row.Kind = cmp.Or(t.Op, "chain")
+		row.what = signedFields(t.Signed)
+		row.Block, row.Confirmations, row.GasUsed, row.RevertReason = t.Block, t.Confirmations, t.GasUsed, t.RevertReason
+	}
+	return row
 }
 
 // signedFields name what a chain transaction did, from its journaled

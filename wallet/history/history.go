@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"sync"
@@ -36,6 +37,7 @@ import (
 // ethclient.Client is one.
 type Node interface {
 	ethereum.ContractCaller
+	CodeAt(ctx context.Context, account common.Address, block *big.Int) ([]byte, error)
 	FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error)
 	ChainID(ctx context.Context) (*big.Int, error)
 	BlockNumber(ctx context.Context) (uint64, error)
@@ -107,10 +109,14 @@ type Progress struct {
 // Options configure a Reader.
 type Options struct {
 	// FromBlock and ToBlock bound the scan; ToBlock 0 is the head when the
-	// scan starts.
+	// scan starts. FromBlock 0 is the first block a vester has code at,
+	// when the node can tell.
 	FromBlock, ToBlock uint64
 	// Span is the block range of the first log query (DefaultSpan if 0).
 	Span uint64
+	// Sleep waits between the questions to a node that said it was busy
+	// (HTTP 429 or 5xx): a timer when nil; tests give their own.
+	Sleep func(context.Context, time.Duration) error
 	// Progress, when set, is called after each range scanned and every
 	// few hundred logs checked, from one goroutine at a time (the checks
 	// run on several).
@@ -152,6 +158,9 @@ func (r *Reader) Allocation(ctx context.Context, vester common.Address, a vestin
 	s, err := r.start(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if err := s.fromBirth(ctx, []common.Address{vester}); err != nil {
+		return nil, fmt.Errorf("history of %s: %w", sanitize.Truncate(a.ID, 60), err)
 	}
 	s.allocation = a.ID
 	// Tokens reach the beneficiary, each address it was transferred to
@@ -237,6 +246,9 @@ func (r *Reader) Wallet(ctx context.Context, wallet common.Address, vesters []co
 	if err != nil {
 		return nil, err
 	}
+	if err := s.fromBirth(ctx, slices.Collect(maps.Keys(tokens))); err != nil {
+		return nil, fmt.Errorf("history of %s: %w", wallet.Hex(), err)
+	}
 	claims := ethereum.FilterQuery{Addresses: addresses, Topics: [][]common.Hash{{topicTransfer}, from, {addressTopic(wallet)}}}
 	err = s.each(ctx, func(a, b uint64) error {
 		logs, err := s.scan.logs(ctx, claims, a, b)
@@ -295,7 +307,7 @@ func (r *Reader) start(ctx context.Context) (*scan, error) {
 	if s.from > s.to {
 		return nil, fmt.Errorf("from block %d is after block %d", s.from, s.to)
 	}
-	s.scan = newScanner(r.node, r.opts.Span, s.warnf)
+	s.scan = newScanner(r.node, r.opts.Span, s.warnf, r.opts.Sleep)
 	s.progress.Blocks = s.to - s.from + 1
 	return s, nil
 }

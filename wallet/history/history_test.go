@@ -131,11 +131,14 @@ func TestProgressAndRange(t *testing.T) {
 		t.Fatalf("%d events, want 2", len(h.Events))
 	}
 	last := reports[len(reports)-1]
-	if last.Scanned != last.Blocks || last.Blocks != h.ToBlock+1 || last.Found != 2 || last.Checked != 2 {
-		t.Errorf("last report %+v, want every block scanned and both claims checked (to block %d)", last, h.ToBlock)
+	if h.FromBlock == 0 || h.FromBlock > early.BlockNumber.Uint64() {
+		t.Errorf("scanned from block %d: want the vester's first, before the claim's %d", h.FromBlock, early.BlockNumber)
 	}
-	if len(reports) < int(h.ToBlock/5) {
-		t.Errorf("%d reports for %d blocks in ranges of 5", len(reports), h.ToBlock+1)
+	if last.Scanned != last.Blocks || last.Blocks != h.ToBlock-h.FromBlock+1 || last.Found != 2 || last.Checked != 2 {
+		t.Errorf("last report %+v, want every block scanned and both claims checked (%d to %d)", last, h.FromBlock, h.ToBlock)
+	}
+	if len(reports) < int((h.ToBlock-h.FromBlock)/5) {
+		t.Errorf("%d reports for %d blocks in ranges of 5", len(reports), h.ToBlock-h.FromBlock+1)
 	}
 
 	between, err := New(f.node, Options{FromBlock: early.BlockNumber.Uint64() + 1, ToBlock: late.BlockNumber.Uint64()}).

@@ -36,6 +36,14 @@ const (
 	growAfter = 4
 )
 
+// A node that says it is busy (HTTP 429) or failing for now (5xx) is
+// asked again after a pause that doubles, up to retries times, before
+// the query fails (a 5xx then halves the range, as before).
+const (
+	retries    = 5
+	firstPause = time.Second
+)
+
 // errTooMany: an answer held more than MaxLogsPerAnswer logs.
 var errTooMany = errors.New("more logs than allot reads in one answer")
 
@@ -46,13 +54,36 @@ type scanner struct {
 	maxSpan uint64
 	inARow  int // answers in a row since the last split
 	warn    func(format string, args ...any)
+	sleep   func(context.Context, time.Duration) error
 }
 
-func newScanner(node Node, span uint64, warn func(string, ...any)) *scanner {
+func newScanner(node Node, span uint64, warn func(string, ...any), sleep func(context.Context, time.Duration) error) *scanner {
 	if span == 0 {
 		span = DefaultSpan
 	}
-	return &scanner{node: node, span: span, maxSpan: span, warn: warn}
+	if sleep == nil {
+		sleep = pause
+	}
+	return &scanner{node: node, span: span, maxSpan: span, warn: warn, sleep: sleep}
+}
+
+// pause waits d, or until ctx ends.
+func pause(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// busy reports whether err is a node's answer that the same query may
+// pass later: too many requests, or a server error.
+func busy(err error) bool {
+	var status rpc.HTTPError
+	return errors.As(err, &status) && (status.StatusCode == 429 || status.StatusCode >= 500)
 }
 
 // logs returns q's logs in blocks from..to, in the node's order, asking
@@ -64,12 +95,20 @@ func newScanner(node Node, span uint64, warn func(string, ...any)) *scanner {
 // warning: the node answered something else than what was asked.
 func (s *scanner) logs(ctx context.Context, q ethereum.FilterQuery, from, to uint64) ([]types.Log, error) {
 	var out []types.Log
-	for a := from; ; {
+	for a, tries := from, 0; ; {
 		b := to
 		if to-a >= s.span {
 			b = a + s.span - 1
 		}
 		got, err := s.query(ctx, q, a, b)
+		if err != nil && busy(err) && tries < retries {
+			if err := s.sleep(ctx, firstPause<<tries); err != nil {
+				return nil, err
+			}
+			tries++
+			continue
+		}
+		tries = 0
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
