@@ -103,7 +103,7 @@ func claimReview(t *testing.T, state string, lookup, form []string) (*flow, stri
 func TestClaimOfATransferredAllocation(t *testing.T) {
 	t.Parallel()
 	f, signer := claimReview(t, sandbox.StateTransferred, []string{"transferred: not the leaf's beneficiary"},
-		[]string{"Claimable now: ", "! the tokens go to 0x"})
+		[]string{"Claimable now: ", "! you pay the claim fee and the gas; the tokens go to 0x"})
 	review := f.mark
 	f.waitFrom(review, "tokens go to  0x").waitFrom(review, "the withdrawal address the vester holds: NOT the leaf's beneficiary "+signer).waitFrom(review, "NOT the signer "+signer)
 	f.quit()

@@ -223,18 +223,25 @@ func TestClaimFormErrors(t *testing.T) {
 	}
 }
 
-// TestClaimWrongAccount: the screen says whose allocation it is when
-// another account is unlocked, before the service is asked.
-func TestClaimWrongAccount(t *testing.T) {
+// TestClaimForAnother: with another account unlocked, the screen says
+// before the service is asked who pays and who is paid; the service
+// builds the claim for that sender (anyone may send it, D19) and the
+// review says it again, with the fee, up to the signing question.
+func TestClaimForAnother(t *testing.T) {
 	t.Parallel()
 	f := newFlow(t)
 	f.runes("u").wait("enter: type the passphrase").key(tea.KeyDown).key(tea.KeyEnter).wait("Passphrase").
 		typ("allot-demo-1").key(tea.KeyEnter).wait("unlocked " + f.s.Fixtures.Wallets[1].Address)
 	f.runes("3").runes("/").typ(f.s.Fixtures.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
-	f.runes("C").wait("the tokens go to " + f.s.Fixtures.Wallets[0].Address + ", not to the signer")
+	holder := f.s.Fixtures.Wallets[0].Address
+	f.runes("C").wait("you pay the claim fee and the gas; the tokens go to " + holder + ", not to you")
+	f.key(tea.KeyEnter).wait("Send this claim request").runes("y").wait("Sign and send")
+	f.wait("ether and gas; ").wait(holder + ", a wallet, not")
+	f.runes("n").wait("not signed: nothing was sent")
 	f.quit()
-	if applied(f.s, "") != 0 {
-		t.Error("something was sent")
+	entries := journaltest.Entries(t, f.s.StateDir)
+	if n := len(journaltest.Of(entries, journal.KindSignature, "")) + len(journaltest.Of(entries, journal.KindTransaction, "")); n != 0 {
+		t.Errorf("%d signatures or transactions after a no", n)
 	}
 }
 

@@ -192,6 +192,13 @@ func CheckClaim(ctx context.Context, node Node, p ClaimPolicy, calls []Call) (*A
 		}
 		checkWithdraw(refused, i, c, values, p, facts)
 		checkRoute(refused, a, i, values, p, facts)
+		if facts.standing != nil && len(values) == 4 {
+			to := facts.standing.Recipient(facts.args.Allocation.OriginalBeneficiary)
+			amount, _ := values[0].(*big.Int)
+			if line, ok := behalfFact(ctx, node, p.Signer, to, amount, facts); ok {
+				a.Facts = append(a.Facts, line)
+			}
+		}
 	}
 	if err := refused.err(); err != nil {
 		return nil, err

@@ -78,6 +78,19 @@ func (failingNode) CallContract(context.Context, ethereum.CallMsg, *big.Int) ([]
 	return nil, errors.New("dial tcp 127.0.0.1:1: connection refused")
 }
 
+// TestHolderKind: the review of a claim sent for another says whether the
+// tokens go to a contract (a Safe, a treasury) or to a wallet.
+func TestHolderKind(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	if got := holderKind(ctx, f.node, f.vester); got != "a contract" {
+		t.Errorf("the vester is %q, want a contract", got)
+	}
+	if got := holderKind(ctx, f.node, f.alice.Address()); got != "a wallet" {
+		t.Errorf("alice is %q, want a wallet", got)
+	}
+}
+
 func TestCheckClaim(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
@@ -128,7 +141,8 @@ func TestCheckClaim(t *testing.T) {
 		{name: "another's allocation: anyone may send it, the tokens go to the beneficiary",
 			calls:  func() []Call { return []Call{f.withdrawCall(t, aliceLeaf, f.bob.Address(), ether(1))} },
 			policy: func(p *ClaimPolicy) { p.Signer, p.Amount = f.bob.Address(), ether(1) },
-			facts:  []string{alice.Hex() + ", the leaf's beneficiary; NOT the signer " + f.bob.Address().Hex()}},
+			facts: []string{alice.Hex() + ", the leaf's beneficiary; NOT the signer " + f.bob.Address().Hex(),
+				"you pay: " + FormatUnits(claimFee) + " ether and gas; 1.00 tokens go to " + alice.Hex() + ", a wallet, not to you"}},
 
 		{name: "an unlimited approve to an attacker", calls: func() []Call {
 			return []Call{{ChainID: f.chain.ChainID(), From: alice, To: f.token, Data: approve, Value: new(big.Int)}}

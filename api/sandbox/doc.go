@@ -52,8 +52,9 @@
 //     every other refusal (signature, wallet, domain, chain, time window,
 //     replayed nonce) is 401 {"error": "Invalid signature"}. Access tokens
 //     last TokenLifetime.
-//   - A claim's sender must be the allocation's beneficiary (400
-//     otherwise); userCountryCode must be an assigned ISO 3166-1 alpha-2
+//   - A claim's sender may be any address, as on the production vester:
+//     it pays the fee, the tokens go to the allocation's withdrawal
+//     address; userCountryCode must be an assigned ISO 3166-1 alpha-2
 //     code.
 //   - Upload URLs are {PublicURL}/_sandbox/uploads/{storageKey}?..., signed
 //     with HMAC-SHA256 over storage key, content type and expiry; a refused

@@ -270,9 +270,9 @@ func (c *claim) headLines() string {
 	switch {
 	case ok && c.recipient != (common.Address{}) && addr != c.recipient:
 		b.WriteString("Claiming as " + addr.Hex() + "\n")
-		// Anyone may send a withdraw (D16): it is not refused, but the
+		// Anyone may send a withdraw (D19): it is not refused, but the
 		// signer pays the fee and the tokens are not theirs.
-		b.WriteString("! the tokens go to " + c.recipient.Hex() + ", not to the signer\n")
+		b.WriteString("! you pay the claim fee and the gas; the tokens go to " + c.recipient.Hex() + ", not to you\n")
 	case ok:
 		b.WriteString("Claiming as " + addr.Hex() + "\n")
 	default:

@@ -1,0 +1,49 @@
+package wallet
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// A claim sent for someone else (D19): anyone may send a vester's
+// withdraw, pays its fee and gas, and the tokens go to the allocation's
+// withdrawal address, never to the sender. The review says so in plain
+// words, so that nobody pays a fee believing the tokens come to them.
+
+// behalfFact is the line that says who pays and who is paid when the
+// signer is not the one the tokens go to. amount is the withdraw's (0:
+// all that is claimable).
+func behalfFact(ctx context.Context, node Node, signer, recipient common.Address, amount *big.Int, f *claimFacts) (Line, bool) {
+	if signer == recipient || node == nil {
+		return Line{}, false
+	}
+	pays := "gas"
+	if f.fee != nil && f.fee.Sign() > 0 {
+		pays = FormatUnits(f.fee) + " ether and gas"
+	}
+	tokens := "the tokens"
+	switch {
+	case amount != nil && amount.Sign() > 0:
+		tokens = FormatTokens(amount) + " tokens"
+	case f.claimable != nil:
+		tokens = FormatTokens(f.claimable) + " tokens"
+	}
+	return Line{"you pay", fmt.Sprintf("%s; %s go to %s, %s, not to you", pays, tokens, recipient.Hex(), holderKind(ctx, node, recipient))}, true
+}
+
+// holderKind says what holds an address: a contract (a multisig, a
+// treasury) has code there, a wallet has none.
+func holderKind(ctx context.Context, node Node, addr common.Address) string {
+	code, err := node.CodeAt(ctx, addr, nil)
+	switch {
+	case err != nil:
+		return "an account whose code could not be read"
+	case len(code) > 0:
+		return "a contract"
+	default:
+		return "a wallet"
+	}
+}
