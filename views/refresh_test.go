@@ -106,3 +106,46 @@ func shownNames(l *views.List[fruit]) string {
 	}
 	return strings.Join(names, " ")
 }
+
+// TestAListRecoversByItself: r on rows on show keeps them, marked stale,
+// when the service is down, as the automatic refresh does; a screen whose
+// first load failed tries again on the lists' rhythm and shows the rows
+// once the service answers. Before, r replaced the rows with "✗ Could not
+// load", and that page stayed until r.
+func TestAListRecoversByItself(t *testing.T) {
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	ctx := &views.Context{Styles: widget.DefaultStyles(), Now: func() time.Time { return now }, Clipboard: widget.Clipboard{Out: io.Discard}}
+	fail := errors.New("dial tcp 127.0.0.1:8545: connection refused")
+	down := true
+	l := views.NewList(ctx, "Pools", widget.TableConfig[fruit]{
+		Columns: []widget.Column[fruit]{{Title: "Name", Cell: func(f fruit) string { return f.name }}},
+		ID:      func(f fruit) string { return f.name },
+	}, func(f fruit) []widget.Field { return []widget.Field{{Label: "Name", Value: f.name}} })
+	l.Fetch = func(context.Context) ([]fruit, error) {
+		if down {
+			return nil, fail
+		}
+		return []fruit{{"apple"}, {"banana"}}, nil
+	}
+	l.SetSize(80, 20)
+	run(t, l, l.Init())
+	if v := l.View(); !strings.Contains(v, "Could not load Pools") {
+		t.Fatalf("a first load that failed says nothing:\n%s", v)
+	}
+	down = false
+	now = now.Add(30 * time.Second)
+	run(t, l, l.Update(views.RefreshMsg{}))
+	if v := l.View(); strings.Contains(v, "Could not load") || !strings.Contains(v, "banana") || l.LoadErr() != nil {
+		t.Fatalf("the service answers again, the rhythm's load shows:\n%s", v)
+	}
+
+	down = true
+	now = now.Add(30 * time.Second)
+	run(t, l, l.Update(viewstest.Key("r")))
+	if v := l.View(); strings.Contains(v, "Could not load") || !strings.Contains(v, "banana") {
+		t.Fatalf("r while the service is down emptied the table:\n%s", v)
+	}
+	if got := l.Freshness(); !errors.Is(got.Stale, fail) || !got.At.Equal(now.Add(-30*time.Second)) {
+		t.Errorf("after r failed: %+v, want stale since the last read", got)
+	}
+}
