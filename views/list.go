@@ -156,9 +156,6 @@ func (l *List[R]) Reload() tea.Cmd {
 	return Load(l.Ctx, l.Seq, l.Fetch)
 }
 
-// shown says rows were loaded and are on show: a failed load keeps them.
-func (l *List[R]) shown() bool { return !l.fresh.At.IsZero() && l.Err == nil }
-
 // refresh reads the rows again quietly, unless a read is on its way; a
 // failed load's page stays on show until the service answers.
 func (l *List[R]) refresh() tea.Cmd {
@@ -302,8 +299,12 @@ func (l *List[R]) setRows(rows []R, refresh bool) tea.Cmd {
 		l.Table.SelectID(l.id(rows[0]))
 	}
 	l.Layout() // the rows decide how wide the table wants to be
-	l.Focused = ""
-	l.SyncDetail()
+	if row, ok := l.Table.Selected(); ok && l.id(row) == l.Focused {
+		l.detail.UpdateFields(l.fields(row)) // the same row: the pane keeps its place
+	} else {
+		l.Focused = ""
+		l.SyncDetail()
+	}
 	return cmd
 }
 

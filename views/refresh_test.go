@@ -149,3 +149,36 @@ func TestAListRecoversByItself(t *testing.T) {
 		t.Errorf("after r failed: %+v, want stale since the last read", got)
 	}
 }
+
+// TestRefreshKeepsTheDetailScrolled: a refresh leaves the focused row's
+// pane scrolled where the reader left it, with the new values. Before,
+// each refresh scrolled it to the top.
+func TestRefreshKeepsTheDetailScrolled(t *testing.T) {
+	ctx := &views.Context{Styles: widget.DefaultStyles(), Now: time.Now, Clipboard: widget.Clipboard{Out: io.Discard}}
+	version := "1"
+	l := views.NewList(ctx, "Fruits", widget.TableConfig[fruit]{
+		Columns: []widget.Column[fruit]{{Title: "Name", Cell: func(f fruit) string { return f.name }}},
+		ID:      func(f fruit) string { return f.name },
+	}, func(f fruit) []widget.Field {
+		var fields []widget.Field
+		for i := range 40 {
+			fields = append(fields, widget.Field{Label: fmt.Sprint("Field ", i), Value: version})
+		}
+		return fields
+	})
+	l.Fetch = func(context.Context) ([]fruit, error) { return []fruit{{"apple"}, {"banana"}}, nil }
+	l.SetSize(120, 20)
+	run(t, l, l.Init())
+	run(t, l, l.Update(viewstest.Key("J")))
+	run(t, l, l.Update(viewstest.Key("J")))
+	before := l.View()
+	if !strings.Contains(before, "3–") {
+		t.Fatalf("the pane did not scroll:\n%s", before)
+	}
+	version = "2"
+	run(t, l, l.Update(views.RefreshMsg{}))
+	after := l.View()
+	if !strings.Contains(after, "3–") || !strings.Contains(after, "Field 5   2") {
+		t.Errorf("after a refresh:\n%s\nbefore:\n%s", after, before)
+	}
+}
