@@ -62,6 +62,9 @@ type Client struct {
 	portal  *url.URL
 	http    *http.Client
 	backoff func(try int) time.Duration
+	// sleep waits d or until ctx ends, between two tries of a read;
+	// tests make it return at once.
+	sleep   func(ctx context.Context, d time.Duration) error
 	maxBody int64 // MaxResponseSize; tests lower it
 	// maxStakesBody, maxStakeRows and maxStakesWait bound StreamStakes:
 	// MaxStakesBody, MaxStakeRows and MaxStakesWait; tests lower them.
@@ -104,7 +107,7 @@ func New(cfg Config) (*Client, error) {
 		hc = &own
 	}
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &Client{cfg: cfg, base: base, portal: portal, http: hc, backoff: jitteredBackoff, maxBody: MaxResponseSize,
+	return &Client{cfg: cfg, base: base, portal: portal, http: hc, backoff: jitteredBackoff, sleep: sleep, maxBody: MaxResponseSize,
 		maxStakesBody: MaxStakesBody, maxStakeRows: MaxStakeRows, maxStakesWait: MaxStakesWait}, nil
 }
 
@@ -125,6 +128,31 @@ func parseBase(what, raw string) (*url.URL, error) {
 func jitteredBackoff(try int) time.Duration {
 	d := min(200*time.Millisecond<<try, 2*time.Second)
 	return d + time.Duration(rand.Int64N(int64(d/2)+1))
+}
+
+// sleep waits d, or until ctx ends (its error then).
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// transient reports whether a read answered with status may get another
+// answer if asked again: the service's own failure (500, as an
+// overloaded or restarting service answers) or a gateway's (502, 503,
+// 504). 501 and 505 say the request itself is not served: asking again
+// would get the same.
+func transient(status int) bool {
+	switch status {
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
 }
 
 // call describes one operation.
@@ -235,7 +263,7 @@ func (c *Client) do(ctx context.Context, k call, out any) error {
 		if k.received != nil {
 			*k.received += len(body)
 		}
-		if k.read && (status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout) && try < tries-1 {
+		if k.read && transient(status) && try < tries-1 {
 			return true, decodeError(k, status, "", body)
 		}
 		return false, decode(k, status, body, out)
@@ -244,16 +272,14 @@ func (c *Client) do(ctx context.Context, k call, out any) error {
 
 // retrying makes up to tries tries of k, backing off between them: once
 // makes one, and says whether its failure is worth another. The last
-// such failure is returned as it is when it is the service's (a 502,
-// 503 or 504), else saying how often it was tried.
+// such failure is returned as it is when it is the service's (a 500,
+// 502, 503 or 504), else saying how often it was tried.
 func (c *Client) retrying(ctx context.Context, k call, tries int, once func(try int) (retry bool, err error)) error {
 	var lastErr error
 	for try := range tries {
 		if try > 0 {
-			select {
-			case <-time.After(c.backoff(try - 1)):
-			case <-ctx.Done():
-				return fmt.Errorf("%s: %w", k.op, ctx.Err())
+			if err := c.sleep(ctx, c.backoff(try-1)); err != nil {
+				return fmt.Errorf("%s: %w", k.op, err)
 			}
 		}
 		retry, err := once(try)

@@ -32,7 +32,7 @@ func newTestClient(t *testing.T, h http.HandlerFunc, exchanges *[]Exchange) *Cli
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.backoff = func(int) time.Duration { return time.Millisecond }
+	c.sleep = noSleep
 	return c
 }
 
@@ -287,5 +287,61 @@ func TestExchangeRedactsAndCurl(t *testing.T) {
 func TestShellQuote(t *testing.T) {
 	if got := shellQuote(`it's $HOME`); got != `'it'\''s $HOME'` {
 		t.Errorf("shellQuote = %s", got)
+	}
+}
+
+// TestReadsRetriedOn500: a read that gets the service's 500 is tried
+// again after the backoff, as a reset is; a write that gets one is not,
+// nor a read that gets a 501 (asking again gets the same).
+func TestReadsRetriedOn500(t *testing.T) {
+	var calls atomic.Int32
+	c := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			w.WriteHeader(http.StatusInternalServerError)
+			io.WriteString(w, `{"isProcessed":false,"error":{"type":"InternalError","message":"injected fault (500)"}}`)
+			return
+		}
+		io.WriteString(w, `{"isProcessed":true,"result":{"items":[],"total":0}}`)
+	}, nil)
+	var waits []time.Duration
+	c.sleep = func(ctx context.Context, d time.Duration) error { waits = append(waits, d); return nil }
+	if _, err := c.Contracts(context.Background(), tokenID); err != nil || calls.Load() != 2 {
+		t.Fatalf("read after one 500: %v, %d calls", err, calls.Load())
+	}
+	if len(waits) != 1 || waits[0] < 200*time.Millisecond {
+		t.Errorf("waited %v before the second try, want the backoff", waits)
+	}
+
+	calls.Store(0)
+	c = newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.WriteHeader(http.StatusInternalServerError)
+	}, nil)
+	if _, err := c.CreateTransaction(context.Background(), &InitializeRequest{ContractID: tokenID, AdminWalletID: otherID}); err == nil || calls.Load() != 1 {
+		t.Errorf("write on a 500: %v after %d calls, want one", err, calls.Load())
+	}
+	calls.Store(0)
+	c = newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.WriteHeader(http.StatusNotImplemented)
+	}, nil)
+	if _, err := c.Contracts(context.Background(), tokenID); err == nil || calls.Load() != 1 {
+		t.Errorf("read on a 501: %v after %d calls, want one", err, calls.Load())
+	}
+}
+
+// TestRetryBackoffIsCancellable: a read waiting to try again ends with
+// its context, and tries no more.
+func TestRetryBackoffIsCancellable(t *testing.T) {
+	var calls atomic.Int32
+	c := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.WriteHeader(http.StatusInternalServerError)
+	}, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	c.sleep = func(ctx context.Context, _ time.Duration) error { cancel(); return noSleep(ctx, 0) }
+	_, err := c.Contracts(ctx, tokenID)
+	if !errors.Is(err, context.Canceled) || calls.Load() != 1 {
+		t.Errorf("cancelled during the backoff: %v after %d calls", err, calls.Load())
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // endlessPools answers every page with n pools of fresh ids, a next
@@ -100,7 +99,7 @@ func FuzzPoolPages(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.backoff = func(int) time.Duration { return 0 }
+		c.sleep = noSleep
 		all, err := c.AllPools(context.Background(), tokenID)
 		if requests.Load() > MaxPoolPages*maxTries {
 			t.Fatalf("%d requests", requests.Load())

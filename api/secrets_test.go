@@ -28,7 +28,7 @@ func TestURLPasswordShownNowhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.backoff = func(int) time.Duration { return time.Millisecond }
+	c.sleep = noSleep
 	if _, err := c.Contracts(context.Background(), tokenID); err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestURLPasswordShownNowhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refused.backoff = c.backoff
+	refused.sleep = noSleep
 	_, refusedErr := refused.Contracts(context.Background(), tokenID)
 	var shown []string
 	for _, x := range xs {

@@ -163,7 +163,7 @@ func (c *Client) streamOnce(ctx context.Context, k call, payload []byte, try int
 			return 0, !final, err
 		}
 		s := resp.StatusCode
-		return 0, s == http.StatusBadGateway || s == http.StatusServiceUnavailable || s == http.StatusGatewayTimeout, decodeError(k, s, "", body)
+		return 0, transient(s), decodeError(k, s, "", body)
 	}
 	if resp.ContentLength > c.maxStakesBody {
 		x.Err = "response too large"

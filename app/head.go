@@ -55,9 +55,13 @@ func (m *Model) onHead(h headSeen) tea.Cmd {
 	if h.err == nil && m.headKnown && h.block == m.head {
 		return m.waitRefresh(min(headEvery, chain), true)
 	}
+	var told tea.Cmd
 	if h.err == nil {
 		m.head, m.headKnown = h.block, true
+		// Every screen counts confirmations from it, not only the one on
+		// show.
+		_, told = m.update(m.ctx.SetHead(h.block))
 	}
 	top := m.top()
-	return tea.Batch(tag(top, top.Update(views.RefreshMsg{Chain: true})), m.waitRefresh(chain, true))
+	return tea.Batch(told, tag(top, top.Update(views.RefreshMsg{Chain: true})), m.waitRefresh(chain, true))
 }

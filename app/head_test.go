@@ -35,16 +35,21 @@ func (n *headNode) BlockNumber(context.Context) (uint64, error) {
 	return n.head.Load(), nil
 }
 
-// chainPage counts the chain's refreshes it is asked for.
+// chainPage counts the chain's refreshes it is asked for, and keeps the
+// head it was told of.
 type chainPage struct {
 	views.Base
 	reads atomic.Int32
+	head  atomic.Uint64
 }
 
 func (p *chainPage) Title() string { return "Chain page" }
 func (p *chainPage) Update(msg tea.Msg) tea.Cmd {
 	if r, ok := msg.(views.RefreshMsg); ok && r.Chain {
 		p.reads.Add(1)
+	}
+	if h, ok := msg.(views.HeadMsg); ok {
+		p.head.Store(h.Block)
 	}
 	return nil
 }
@@ -94,6 +99,9 @@ func TestChainRefreshFollowsBlocks(t *testing.T) {
 	step(3*time.Second, 3, 1)  // looked at again soon
 	node.head.Store(101)
 	step(3*time.Second, 4, 2) // a block: read at once
+	if got := page.head.Load(); got != 101 {
+		t.Errorf("the screens were told of head %d, want 101", got)
+	}
 	node.head.Store(102)
 	step(3*time.Second, 4, 2)  // a block, but the period has not passed
 	step(12*time.Second, 5, 3) // now it has

@@ -27,6 +27,7 @@ type refreshTick struct {
 func (m *Model) armRefresh() tea.Cmd {
 	m.refreshGen++
 	m.headKnown = false // another profile's node, or blocks missed paused
+	m.ctx.SetHead(0)
 	if m.refreshPaused {
 		return nil
 	}

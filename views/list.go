@@ -141,8 +141,8 @@ func (l *List[R]) Mode() Mode {
 
 func (l *List[R]) Init() tea.Cmd { return l.Reload() }
 
-// Reload fetches the rows again; a screen whose rows are pushed (no
-// Fetch) has nothing to reload.
+// Reload fetches the rows again (r), if the screen has a Fetch. Rows on
+// show stay, and stay marked stale if it fails, as on a refresh.
 func (l *List[R]) Reload() tea.Cmd {
 	if l.Fetch == nil {
 		return nil
@@ -150,14 +150,16 @@ func (l *List[R]) Reload() tea.Cmd {
 	l.Seq = NextSeq()
 	l.busy, l.refreshing = true, false
 	l.Err = nil
-	l.Table.SetLoading(func() string { return "" })
+	if !l.shown() {
+		l.Table.SetLoading(func() string { return "" })
+	}
 	return Load(l.Ctx, l.Seq, l.Fetch)
 }
 
-// refresh reads the rows again quietly, unless a read is on its way or
-// there are no rows to keep on show (a failed load waits for r).
+// refresh reads the rows again quietly, unless a read is on its way; a
+// failed load's page stays on show until the service answers.
 func (l *List[R]) refresh() tea.Cmd {
-	if l.Fetch == nil || l.busy || l.refreshing || l.Err != nil {
+	if l.Fetch == nil || l.busy || l.refreshing {
 		return nil
 	}
 	l.Seq = NextSeq()
@@ -184,7 +186,7 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 		quiet := l.refreshing
 		l.busy, l.refreshing = false, false
 		var warn RowsWarning
-		if msg.Err != nil && !errors.As(msg.Err, &warn) && quiet {
+		if msg.Err != nil && !errors.As(msg.Err, &warn) && l.shown() {
 			// The rows on show stay, marked stale in the header.
 			l.fresh.Stale = msg.Err
 			return nil
@@ -197,6 +199,7 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 			l.Table.SetLoading(nil)
 			return nil
 		}
+		l.Err = nil
 		l.fresh = Freshness{At: l.Ctx.Now()}
 		rows := msg.Value
 		if l.Loaded != nil {
@@ -296,8 +299,12 @@ func (l *List[R]) setRows(rows []R, refresh bool) tea.Cmd {
 		l.Table.SelectID(l.id(rows[0]))
 	}
 	l.Layout() // the rows decide how wide the table wants to be
-	l.Focused = ""
-	l.SyncDetail()
+	if row, ok := l.Table.Selected(); ok && l.id(row) == l.Focused {
+		l.detail.UpdateFields(l.fields(row)) // the same row: the pane keeps its place
+	} else {
+		l.Focused = ""
+		l.SyncDetail()
+	}
 	return cmd
 }
 

@@ -80,3 +80,6 @@ func (l *List[R]) unmarkOld() {
 		l.markedUntil = time.Time{}
 	}
 }
+
+// shown says rows were loaded and are on show: a failed load keeps them.
+func (l *List[R]) shown() bool { return !l.fresh.At.IsZero() && l.Err == nil }

@@ -106,3 +106,79 @@ func shownNames(l *views.List[fruit]) string {
 	}
 	return strings.Join(names, " ")
 }
+
+// TestAListRecoversByItself: r on rows on show keeps them, marked stale,
+// when the service is down, as the automatic refresh does; a screen whose
+// first load failed tries again on the lists' rhythm and shows the rows
+// once the service answers. Before, r replaced the rows with "✗ Could not
+// load", and that page stayed until r.
+func TestAListRecoversByItself(t *testing.T) {
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	ctx := &views.Context{Styles: widget.DefaultStyles(), Now: func() time.Time { return now }, Clipboard: widget.Clipboard{Out: io.Discard}}
+	fail := errors.New("dial tcp 127.0.0.1:8545: connection refused")
+	down := true
+	l := views.NewList(ctx, "Pools", widget.TableConfig[fruit]{
+		Columns: []widget.Column[fruit]{{Title: "Name", Cell: func(f fruit) string { return f.name }}},
+		ID:      func(f fruit) string { return f.name },
+	}, func(f fruit) []widget.Field { return []widget.Field{{Label: "Name", Value: f.name}} })
+	l.Fetch = func(context.Context) ([]fruit, error) {
+		if down {
+			return nil, fail
+		}
+		return []fruit{{"apple"}, {"banana"}}, nil
+	}
+	l.SetSize(80, 20)
+	run(t, l, l.Init())
+	if v := l.View(); !strings.Contains(v, "Could not load Pools") {
+		t.Fatalf("a first load that failed says nothing:\n%s", v)
+	}
+	down = false
+	now = now.Add(30 * time.Second)
+	run(t, l, l.Update(views.RefreshMsg{}))
+	if v := l.View(); strings.Contains(v, "Could not load") || !strings.Contains(v, "banana") || l.LoadErr() != nil {
+		t.Fatalf("the service answers again, the rhythm's load shows:\n%s", v)
+	}
+
+	down = true
+	now = now.Add(30 * time.Second)
+	run(t, l, l.Update(viewstest.Key("r")))
+	if v := l.View(); strings.Contains(v, "Could not load") || !strings.Contains(v, "banana") {
+		t.Fatalf("r while the service is down emptied the table:\n%s", v)
+	}
+	if got := l.Freshness(); !errors.Is(got.Stale, fail) || !got.At.Equal(now.Add(-30*time.Second)) {
+		t.Errorf("after r failed: %+v, want stale since the last read", got)
+	}
+}
+
+// TestRefreshKeepsTheDetailScrolled: a refresh leaves the focused row's
+// pane scrolled where the reader left it, with the new values. Before,
+// each refresh scrolled it to the top.
+func TestRefreshKeepsTheDetailScrolled(t *testing.T) {
+	ctx := &views.Context{Styles: widget.DefaultStyles(), Now: time.Now, Clipboard: widget.Clipboard{Out: io.Discard}}
+	version := "1"
+	l := views.NewList(ctx, "Fruits", widget.TableConfig[fruit]{
+		Columns: []widget.Column[fruit]{{Title: "Name", Cell: func(f fruit) string { return f.name }}},
+		ID:      func(f fruit) string { return f.name },
+	}, func(f fruit) []widget.Field {
+		var fields []widget.Field
+		for i := range 40 {
+			fields = append(fields, widget.Field{Label: fmt.Sprint("Field ", i), Value: version})
+		}
+		return fields
+	})
+	l.Fetch = func(context.Context) ([]fruit, error) { return []fruit{{"apple"}, {"banana"}}, nil }
+	l.SetSize(120, 20)
+	run(t, l, l.Init())
+	run(t, l, l.Update(viewstest.Key("J")))
+	run(t, l, l.Update(viewstest.Key("J")))
+	before := l.View()
+	if !strings.Contains(before, "3–") {
+		t.Fatalf("the pane did not scroll:\n%s", before)
+	}
+	version = "2"
+	run(t, l, l.Update(views.RefreshMsg{}))
+	after := l.View()
+	if !strings.Contains(after, "3–") || !strings.Contains(after, "Field 5   2") {
+		t.Errorf("after a refresh:\n%s\nbefore:\n%s", after, before)
+	}
+}

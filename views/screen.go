@@ -47,6 +47,8 @@ type Context struct {
 	// leave out their detail panes, which enter opens as a page.
 	Compact bool
 
+	// head is the chain's head last seen, 0 for none (head.go).
+	head uint64
 	// root is what the screens' work runs under, end cancels it (life.go).
 	root context.Context
 	end  context.CancelFunc

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -84,9 +85,14 @@ func (w *Wallet) Lock() {
 	w.SignOut()
 }
 
-// Portal is the portal session, when signed in and not expired.
+// Portal is the portal session, when signed in and not expired. The
+// portal owns it: once it refused the session's token (a 401, the
+// service restarted), every screen and the header read signed out.
 func (w *Wallet) Portal(now time.Time) (*wallet.Portal, wallet.Session, bool) {
 	if w.portal == nil || w.session == nil || w.session.Expired(now) {
+		return nil, wallet.Session{}, false
+	}
+	if _, err := w.portal.Session(); errors.Is(err, wallet.ErrNotSignedIn) {
 		return nil, wallet.Session{}, false
 	}
 	return w.portal, *w.session, true

@@ -144,7 +144,10 @@ func (a *allocation) lookup(id string) tea.Cmd {
 	a.busy, a.looking, a.refreshing = true, id, false
 	s, j := a.ctx.Session, a.ctx.Journal
 	now := a.ctx.Now()
-	return views.Load(a.ctx, a.seq, func(c context.Context) (lookedUp, error) {
+	// An earlier lookup's failure leaves the status line as this one
+	// starts: it says nothing of this one.
+	clear := func() tea.Msg { return views.StatusMsg{} }
+	return tea.Batch(clear, views.Load(a.ctx, a.seq, func(c context.Context) (lookedUp, error) {
 		v, err := verify(c, s, id, now, func() {
 			if j != nil {
 				// Only an id the service knows is worth offering again. A
@@ -156,7 +159,7 @@ func (a *allocation) lookup(id string) tea.Cmd {
 			return lookedUp{}, err
 		}
 		return lookedUp{v: v, unit: s.VesterUnits(c)(v.Vester)}, nil
-	})
+	}))
 }
 
 // lookedUp is a lookup's answer: the allocation verified, and how its

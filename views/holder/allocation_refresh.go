@@ -35,7 +35,7 @@ func (a *allocation) refreshUpdate(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		a.result = msg.Value
 		a.fresh = views.Freshness{At: a.ctx.Now()}
-		a.detail.SetFields(verificationFields(msg.Value, a.ctx.Now(), unit(a.count.unit)))
+		a.detail.UpdateFields(verificationFields(msg.Value, a.ctx.Now(), unit(a.count.unit)))
 		return nil, true
 	}
 	return nil, false

@@ -82,8 +82,8 @@ func verificationFields(v *wallet.Verification, now time.Time, u unit) []widget.
 	if v.Args != nil {
 		schedule = v.Args.Schedule.Kind + " " + v.Args.Schedule.UnlockScheduleID
 	}
-	fields := []widget.Field{
-		{Label: "Allocation", Value: v.Proof.ID},
+	fields := []widget.Field{{Label: "Allocation", Value: v.Proof.ID}}
+	checks := []widget.Field{
 		checkField("Leaf", v.LeafCheck, leaf),
 		checkField("On-chain root", v.RootCheck, root),
 	}
@@ -93,19 +93,23 @@ func verificationFields(v *wallet.Verification, now time.Time, u unit) []widget.
 		checkField("Vester record", v.StateCheck, "read from the vester's schedules(id)"),
 	)
 	if v.Args == nil {
-		return append(fields, hashFields(v)...)
+		return append(append(fields, checks...), hashFields(v)...)
 	}
 	if v.Standing != nil {
 		// What happened to the allocation comes first: it changes what
 		// every amount below means.
 		fields = append(fields, stateField(v, now))
 	}
+	// Then the numbers a holder acts on, in the first lines an 80x24
+	// terminal shows, before the checks that vouch for them (whose
+	// verdict the status line says).
+	fields = append(fields, standingFields(v, now, u)...)
 	al, sc := v.Args.Allocation, v.Args.Schedule
 	fields = append(fields,
 		widget.Field{Label: "Total", Value: u.tokens(al.TotalAllocation)},
 		unlockedField(v, u),
 	)
-	fields = append(fields, standingFields(v, now, u)...)
+	fields = append(fields, checks...)
 	fields = append(fields,
 		widget.Field{Label: "Beneficiary", Value: al.OriginalBeneficiary.Hex()},
 		widget.Field{Label: "Flags", Value: fmt.Sprintf("cancelable %t · revokable %t · transferable by admin %t · by beneficiary %t",

@@ -102,7 +102,7 @@ func (a *allocation) onTick(msg tickMsg) tea.Cmd {
 		return a.count.tick(now)
 	}
 	a.result = a.result.AsOf(now)
-	a.detail.SetFields(verificationFields(a.result, now, unit(a.count.unit)))
+	a.detail.UpdateFields(verificationFields(a.result, now, unit(a.count.unit)))
 	return a.count.start(a.count.seq, a.result)
 }
 

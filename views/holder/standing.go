@@ -11,24 +11,29 @@ import (
 )
 
 // standingFields say what the allocation's vester keeps of it (D18),
-// below its state (stateField): where the tokens of a claim go,
-// what was withdrawn, what the vester counts as vested and holds, and so
-// what a claim can take now. Only the vester knows: without its record
+// below its state (stateField): what a claim can take now, what was
+// withdrawn, where the tokens of a claim go, and what the vester counts
+// as vested and holds. Only the vester knows: without its record
 // they say why not, never a guess.
 func standingFields(v *wallet.Verification, now time.Time, u unit) []widget.Field {
 	s, p := v.Standing, v.Payout
 	if s == nil || p == nil || v.Args == nil {
 		return []widget.Field{{Label: "Claimable now", Value: "unknown: " + v.StateCheck.Reason, Style: uncheckedStyle}}
 	}
+	// What can be claimed first; what limits it (a vester short of
+	// tokens, a handler) follows.
+	claimable := widget.Field{Label: "Claimable now", Value: "none until the schedule can be paid out (see below)"}
+	if c := v.Claimable(); c != nil {
+		claimable.Value = u.tokens(c)
+	}
 	beneficiary := v.Args.Allocation.OriginalBeneficiary
-	var fields []widget.Field
+	fields := []widget.Field{claimable, {Label: "Withdrawn", Value: u.tokens(s.Withdrawn)}}
 	recipient := widget.Field{Label: "Tokens go to", Value: s.Recipient(beneficiary).Hex() + "  the leaf's beneficiary"}
 	if s.Transferred(beneficiary) {
 		recipient.Value = s.Recipient(beneficiary).Hex() + "  transferred: not the leaf's beneficiary " + beneficiary.Hex()
 		recipient.Style = uncheckedStyle
 	}
-	fields = append(fields, recipient,
-		widget.Field{Label: "Withdrawn", Value: u.tokens(s.Withdrawn)})
+	fields = append(fields, recipient)
 	if s.Terminated() && p.Unclaimable == nil {
 		fields = append(fields, widget.Field{Label: "Vested", Value: u.tokens(p.Vested) +
 			"  at " + widget.FormatTime(p.VestedAt, now) + ", as the vester counts it"})
@@ -43,10 +48,7 @@ func standingFields(v *wallet.Verification, now time.Time, u unit) []widget.Fiel
 		fields = append(fields, widget.Field{Label: "Claims", Style: uncheckedStyle,
 			Value: "only through post-claim handler " + handlerList(s) + ": the tokens go to that contract, not to a wallet"})
 	}
-	if c := v.Claimable(); c != nil {
-		return append(fields, widget.Field{Label: "Claimable now", Value: u.tokens(c)})
-	}
-	return append(fields, widget.Field{Label: "Claimable now", Value: "none until the schedule can be paid out (see above)"})
+	return fields
 }
 
 // stateField names the allocation's state and what it means for a claim.

@@ -183,18 +183,23 @@ func (t *transactions) Update(msg tea.Msg) tea.Cmd {
 	case views.TxStatusMsg:
 		t.live[msg.Status.Hash.Hex()] = msg.Status
 		return t.RefreshRows(t.merge())
+	case views.HeadMsg:
+		return t.RefreshRows(t.merge())
 	}
 	return t.List.Update(msg)
 }
 
-// merge lays the live statuses over the journal's rows.
+// merge lays the live statuses over the journal's rows, and counts a mined
+// transaction's confirmations up to the chain's head.
 func (t *transactions) merge() []Row {
 	rows := slices.Clone(t.rows)
+	head, _ := t.Ctx.Head()
 	for i := range rows {
 		if st, ok := t.live[rows[i].ID]; ok && rows[i].Block == 0 {
 			rows[i].Status = string(st.State)
 			rows[i].Block, rows[i].Confirmations, rows[i].GasUsed, rows[i].RevertReason = st.Block, st.Confirmations, st.GasUsed, st.RevertReason
 		}
+		rows[i].Confirmations = views.Confirmations(rows[i].Block, rows[i].Confirmations, head)
 	}
 	return rows
 }

@@ -67,6 +67,14 @@ func (d *Detail) SetFields(fields []Field) {
 	d.wrap()
 }
 
+// UpdateFields shows the same item's new values (a refresh's), scrolled
+// where the reader left it, as far as the new values reach.
+func (d *Detail) UpdateFields(fields []Field) {
+	d.fields = fields
+	d.wrap()
+	d.scroll(0)
+}
+
 // SetSize sets the pane's area.
 func (d *Detail) SetSize(width, height int) {
 	d.width, d.height = width, height
