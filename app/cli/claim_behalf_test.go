@@ -14,7 +14,7 @@ import (
 )
 
 // TestClaimSentForAnother: wallet 0 sends the claim of wallet 1's
-// allocation (anyone may, D19). The review says who pays and who is paid;
+// allocation (anyone may: docs/deployment.md D19). The review says who pays and who is paid;
 // the vester records the withdraw on wallet 1's allocation, wallet 0 pays
 // the fee and the gas, wallet 1 pays nothing.
 func TestClaimSentForAnother(t *testing.T) {
