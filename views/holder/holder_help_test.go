@@ -41,7 +41,7 @@ func TestHolderHelpNamesEveryKeyHandled(t *testing.T) {
 	}
 	id := ctx.Session.Fixtures.AllocationIDs[0]
 	claim := func(keys ...string) func(t *testing.T) views.Screen {
-		return func(t *testing.T) views.Screen { return open(NewClaim(ctx, id, "1500", common.Address{}), keys...)(t) }
+		return func(t *testing.T) views.Screen { return open(NewClaim(ctx, id, "1500", common.Address{}, ""), keys...)(t) }
 	}
 	stake := func(t *testing.T) views.Screen {
 		return open(NewStake(ctx, api.Pool{ID: ctx.Session.Fixtures.PoolIDs[0], Name: "Pool", Status: "ACTIVE"}))(t)
@@ -83,7 +83,7 @@ func TestClaimSigningHelpNamesEveryKeyHandled(t *testing.T) {
 	id := ctx.Session.Fixtures.AllocationIDs[0]
 	claim := func(answer ...string) func(t *testing.T) views.Screen {
 		return func(t *testing.T) views.Screen {
-			c := NewClaim(ctx, id, "", common.Address{}).(*claim)
+			c := NewClaim(ctx, id, "", common.Address{}, "").(*claim)
 			// 30 rows: the review scrolls above the question. At 40 it
 			// was a row or two from fitting, and the fees' digits, which
 			// each build reads anew, decided which.
