@@ -41,7 +41,9 @@ func TestHolderHelpNamesEveryKeyHandled(t *testing.T) {
 	}
 	id := ctx.Session.Fixtures.AllocationIDs[0]
 	claim := func(keys ...string) func(t *testing.T) views.Screen {
-		return func(t *testing.T) views.Screen { return open(NewClaim(ctx, id, "1500", common.Address{}, ""), keys...)(t) }
+		return func(t *testing.T) views.Screen {
+			return open(NewClaim(ctx, id, "1500", common.Address{}, ""), keys...)(t)
+		}
 	}
 	stake := func(t *testing.T) views.Screen {
 		return open(NewStake(ctx, api.Pool{ID: ctx.Session.Fixtures.PoolIDs[0], Name: "Pool", Status: "ACTIVE"}))(t)
