@@ -53,7 +53,9 @@ func TestUnlockErrorKeepsTheFileNameWhole(t *testing.T) {
 		u.Keys("enter")
 		u.Type("wrong")
 		u.Keys("enter")
-		u.Until("the wrong passphrase", func() bool { return strings.Contains(strings.Join(strings.Fields(ansi.Strip(u.S.View())), " "), "wrong passphrase") })
+		u.Until("the wrong passphrase", func() bool {
+			return strings.Contains(strings.Join(strings.Fields(ansi.Strip(u.S.View())), " "), "wrong passphrase")
+		})
 		v := ansi.Strip(u.S.View())
 		name := regexp.MustCompile(`sandbox-wallet-0--[0-9a-f]{40}\.json`)
 		switch {
