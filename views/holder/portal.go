@@ -207,7 +207,7 @@ func (p *portal) key(msg tea.KeyMsg) tea.Cmd {
 		if p.shown.Key(msg) {
 			return nil
 		}
-		if !p.shown.SeenEnd() && !key.Matches(msg, p.confirm.Keys.No) {
+		if ks := p.confirm.Keys; !p.shown.SeenEnd() && key.Matches(msg, ks.Yes, ks.Toggle, ks.Choose) {
 			// Nothing is signed that was not seen whole: the URI, the
 			// nonce and the expiry are at the message's end.
 			return func() tea.Msg {
