@@ -57,12 +57,15 @@ func CheckAmount(d decimal.Decimal) error {
 }
 
 // ParseTokenAmount reads an amount a person typed (a form's field, a
-// flag) under CheckAmount's rule.
+// flag) under CheckAmount's rule. It takes it grouped as the screens
+// write amounts ("5,145.7595"), a comma every three digits of the whole
+// part, or not grouped at all; a comma anywhere else is refused, not
+// guessed at ("1,00" may be a decimal comma).
 func ParseTokenAmount(s string) (Number, error) {
 	if strings.TrimSpace(s) == "" {
 		return Number{}, errors.New("empty amount")
 	}
-	n, err := ParseAmount(s)
+	n, err := ParseAmount(ungroup(s))
 	if err != nil {
 		return Number{}, err
 	}
@@ -70,4 +73,26 @@ func ParseTokenAmount(s string) (Number, error) {
 		return Number{}, err
 	}
 	return n, nil
+}
+
+// ungroup removes the commas of a whole part grouped by threes; any
+// other text is returned as it is, for ParseAmount to judge (and name as
+// typed).
+func ungroup(s string) string {
+	t := strings.TrimSpace(s)
+	whole, frac, hasFrac := strings.Cut(t, ".")
+	groups := strings.Split(whole, ",")
+	if len(groups) == 1 || len(groups[0]) == 0 || len(groups[0]) > 3 {
+		return s
+	}
+	for _, g := range groups[1:] {
+		if len(g) != 3 {
+			return s
+		}
+	}
+	out := strings.Join(groups, "")
+	if hasFrac {
+		out += "." + frac
+	}
+	return out
 }

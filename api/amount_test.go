@@ -30,11 +30,28 @@ func TestParseTokenAmount(t *testing.T) {
 		{"1e3", "is not a decimal amount"},
 		{"115792089237316195423570985008687907853269984665640564039457.584007913129639936", "do not fit a uint256"},
 		{"1" + strings.Repeat("0", 60), "do not fit a uint256"},
+		// Grouped as the screens write amounts: commas every three digits
+		// of the whole part, nowhere else.
+		{"1,000", ""},
+		{"5,145.7595", ""},
+		{"1,234,567.5", ""},
+		{"1,00", "is not a decimal amount"},     // a decimal comma, or a typo
+		{"1000,000", "is not a decimal amount"}, // groups of three from the left
+		{",100", "is not a decimal amount"},
+		{"1.000,5", "is not a decimal amount"},
 	} {
 		_, err := ParseTokenAmount(tt.in)
 		if (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
 			t.Errorf("ParseTokenAmount(%q) = %v, want %q", tt.in, err, tt.err)
 		}
+	}
+}
+
+// TestParseTokenAmountGrouped: "1,000" is the amount 1000, sent as 1000.
+func TestParseTokenAmountGrouped(t *testing.T) {
+	n, err := ParseTokenAmount("1,234,567.5")
+	if err != nil || n.String() != "1234567.5" {
+		t.Errorf("ParseTokenAmount(1,234,567.5) = %v, %v", n, err)
 	}
 }
 

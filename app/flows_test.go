@@ -732,7 +732,7 @@ func TestSigningFitsTheSmallestTerminal(t *testing.T) {
 			f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request").runes("y")
 		}},
 		{"stake", func(f *flow) {
-			f.runes("6").runes("s").wait("Sign this message").runes("y").wait("Signed in as")
+			f.runes("6").runes("s").wait("Sign this message").key(tea.KeyEnd).runes("y").wait("Signed in as")
 			f.runes("2").wait("Season").runes("S").wait("Stake in").typ("150").key(tea.KeyEnter)
 		}},
 	} {

@@ -127,7 +127,8 @@ const longTail = 7
 // what is cut is long, the thing the screen is about ("start distribution"
 // on the contracts), but not a short word the verb needs to be read ("type
 // id", "look up", "new lookup"), nor where two would then read the same
-// ("detail up", "detail down").
+// ("detail up", "detail down"), nor a negation: "n/esc do" cut from "do
+// not send" says the opposite.
 func headWords(bindings []key.Binding) []key.Binding {
 	out := make([]key.Binding, len(bindings))
 	seen := map[string]int{}
@@ -138,11 +139,23 @@ func headWords(bindings []key.Binding) []key.Binding {
 	for i, b := range bindings {
 		out[i] = b
 		head, tail, _ := strings.Cut(b.Help().Desc, " ")
-		if seen[head] == 1 && len([]rune(strings.ReplaceAll(tail, " ", ""))) >= longTail {
+		if seen[head] == 1 && len([]rune(strings.ReplaceAll(tail, " ", ""))) >= longTail && !negates(tail) {
 			out[i] = withHelp(b, head)
 		}
 	}
 	return out
+}
+
+// negates reports whether words hold a negation, which a shortened
+// description must keep.
+func negates(words string) bool {
+	return slices.ContainsFunc(strings.Fields(words), func(w string) bool {
+		switch strings.Trim(w, ",.:;()") {
+		case "not", "no", "nothing", "never", "without":
+			return true
+		}
+		return false
+	})
 }
 
 // wholeKeys shows as many of the bindings as fit in width, whole, and an

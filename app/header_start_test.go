@@ -20,7 +20,7 @@ func TestHeaderKeepsItsStartAt80(t *testing.T) {
 	f := newFlow(t)
 	f.send(tea.WindowSizeMsg{Width: FullWidth, Height: FullHeight})
 	f.unlock()
-	f.runes("6").runes("s").wait("Sign this message").runes("y").wait("Signed in as")
+	f.runes("6").runes("s").wait("Sign this message").key(tea.KeyEnd).runes("y").wait("Signed in as")
 	f.runes("1").wait("Team & Advisors Vesting").settle()
 	m := f.quit()
 	countdowns := regexp.MustCompile(`SANDBOX.* │ (MRD|token MRD) │ (0x\S+ )?unlocked \d+:\d\d · portal \d+:\d\d( │ |$)`)

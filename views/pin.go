@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/internal/session"
@@ -117,6 +118,15 @@ func (s *signing) updatePin(msg tea.Msg) (tea.Cmd, bool) {
 		return s.build(), true
 	}
 	return nil, false
+}
+
+// pinCrowds reports whether the pin question leaves the review behind it
+// too few rows (a line and where it scrolls, under its title): at 60x20
+// the review then gives way, so that the question is drawn whole and can
+// be answered; n returns to the review.
+func (s *signing) pinCrowds() bool {
+	q := s.pinQuestion()
+	return q != nil && s.height-1-lipgloss.Height(q.View()) < 3
 }
 
 func (s *signing) pinPrompt() string {

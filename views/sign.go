@@ -178,7 +178,7 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		// The review scrolls while it asks, and when refused, where it
 		// asks nothing but is still to be read whole.
-		if s.stage == signReview && s.review.Key(msg) {
+		if s.stage == signReview && !s.pinCrowds() && s.review.Key(msg) {
 			return nil, true
 		}
 		if q != nil {
@@ -306,9 +306,11 @@ func (s *signing) viewOf(st widget.Styles) string {
 	case signBuilding:
 		b.WriteString("Decoding the calls and building the transactions…\n")
 	case signReview:
-		b.WriteString(st.Title.Render("Review: exactly what will be signed") + "\n")
-		for _, l := range s.review.View() {
-			b.WriteString(l + "\n")
+		if !s.pinCrowds() {
+			b.WriteString(st.Title.Render("Review: exactly what will be signed") + "\n")
+			for _, l := range s.review.View() {
+				b.WriteString(l + "\n")
+			}
 		}
 		switch {
 		case s.pinQuestion() != nil:

@@ -345,10 +345,10 @@ func TestVerificationJSON(t *testing.T) {
 		"outcome":      "PASS",
 		"checks": map[string]any{"leaf": map[string]any{"state": "PASS"}, "onChainRoot": map[string]any{"state": "PASS"},
 			"schedule": map[string]any{"state": "PASS"}, "onChainState": map[string]any{"state": "PASS"}},
-		"vester":             strings.ToLower(f.vester.Hex()),
+		"vester":             f.vester.Hex(),
 		"withdrawn":          "0",
 		"state":              "active",
-		"recipient":          strings.ToLower(f.alice.Address().Hex()),
+		"recipient":          f.alice.Address().Hex(), // EIP-55, as the beneficiary beside it
 		"cancelledAt":        nil,
 		"revoked":            false,
 		"transferred":        false,

@@ -14,6 +14,12 @@ import (
 	"github.com/shopspring/decimal"
 )
 
+// checksummed is an address written as the screens write it, EIP-55
+// (common.Address's own JSON is lower case).
+type checksummed common.Address
+
+func (a checksummed) MarshalText() ([]byte, error) { return []byte(common.Address(a).Hex()), nil }
+
 type verificationJSON struct {
 	Proof        json.RawMessage `json:"proof"`
 	Outcome      CheckState      `json:"outcome"`
@@ -22,32 +28,32 @@ type verificationJSON struct {
 	ComputedRoot common.Hash     `json:"computedRoot"`
 	OnChainRoot  *common.Hash    `json:"onChainRoot"`
 	OnChainOK    *bool           `json:"onChainOk"`
-	Vester       *common.Address `json:"vester"`
+	Vester       *checksummed    `json:"vester"`
 	// State is "active", "cancelled" or "revoked" (D18); Transferred:
 	// the tokens go to another address than the leaf's beneficiary;
 	// Underfunded: the vester holds less than is owed.
-	State       *string         `json:"state"`
-	Transferred *bool           `json:"transferred"`
-	Underfunded *bool           `json:"underfunded"`
-	Withdrawn   *string         `json:"withdrawn"`
-	Recipient   *common.Address `json:"recipient"`
-	CancelledAt *string         `json:"cancelledAt"`
-	Revoked     *bool           `json:"revoked"`
+	State       *string      `json:"state"`
+	Transferred *bool        `json:"transferred"`
+	Underfunded *bool        `json:"underfunded"`
+	Withdrawn   *string      `json:"withdrawn"`
+	Recipient   *checksummed `json:"recipient"`
+	CancelledAt *string      `json:"cancelledAt"`
+	Revoked     *bool        `json:"revoked"`
 	// Vested is what the vester counts as vested: at the cancel time of a
 	// cancelled allocation, nothing of a revoked one; Unlocked is the
 	// leaf's schedule alone.
 	Vested *string `json:"vested"`
 	// DirectClaim: the vester pays a claim to the recipient itself;
 	// PostClaimHandlers are the contracts it may pay instead (D18).
-	DirectClaim        *bool            `json:"directClaim"`
-	PostClaimHandlers  []common.Address `json:"postClaimHandlers"`
-	VesterBalance      *string          `json:"vesterBalance"`
-	Claimable          *string          `json:"claimable"`
-	ClaimableBaseUnits *string          `json:"claimableBaseUnits"`
-	Allocation         *allocationJSON  `json:"allocation"`
-	Schedule           *scheduleJSON    `json:"schedule"`
-	Unlocked           *amountJSON      `json:"unlocked"`
-	Unclaimable        string           `json:"unclaimable,omitempty"`
+	DirectClaim        *bool           `json:"directClaim"`
+	PostClaimHandlers  []checksummed   `json:"postClaimHandlers"`
+	VesterBalance      *string         `json:"vesterBalance"`
+	Claimable          *string         `json:"claimable"`
+	ClaimableBaseUnits *string         `json:"claimableBaseUnits"`
+	Allocation         *allocationJSON `json:"allocation"`
+	Schedule           *scheduleJSON   `json:"schedule"`
+	Unlocked           *amountJSON     `json:"unlocked"`
+	Unclaimable        string          `json:"unclaimable,omitempty"`
 }
 
 type checksJSON struct {
@@ -160,7 +166,8 @@ func (v *Verification) MarshalJSON() ([]byte, error) {
 		out.OnChainOK = &ok
 	}
 	if v.Vester != (common.Address{}) {
-		out.Vester = &v.Vester
+		vester := checksummed(v.Vester)
+		out.Vester = &vester
 	}
 	out.addStanding(v)
 	if len(out.Proof) == 0 {
@@ -187,7 +194,7 @@ func (out *verificationJSON) addStanding(v *Verification) {
 	}
 	units := func(x *big.Int) *string { u := FormatUnits(x); return &u }
 	beneficiary := v.Args.Allocation.OriginalBeneficiary
-	recipient, revoked := s.Recipient(beneficiary), s.Revoked()
+	recipient, revoked := checksummed(s.Recipient(beneficiary)), s.Revoked()
 	state, transferred := s.State(), s.Transferred(beneficiary)
 	underfunded := v.Payout.Unclaimable == nil && v.Payout.Underfunded()
 	out.State, out.Transferred, out.Underfunded = &state, &transferred, &underfunded
@@ -198,7 +205,10 @@ func (out *verificationJSON) addStanding(v *Verification) {
 	}
 	out.VesterBalance = units(s.VesterBalance)
 	direct := s.DirectClaim()
-	out.DirectClaim, out.PostClaimHandlers = &direct, s.ViaHandlers()
+	out.DirectClaim, out.PostClaimHandlers = &direct, []checksummed{}
+	for _, h := range s.ViaHandlers() {
+		out.PostClaimHandlers = append(out.PostClaimHandlers, checksummed(h))
+	}
 	if c := v.Claimable(); c != nil {
 		base := c.String()
 		out.Vested, out.Claimable, out.ClaimableBaseUnits = units(v.Payout.Vested), units(c), &base

@@ -151,7 +151,7 @@ func (a claimArgs) resolve(e *env) (claimOrder, error) {
 		o.req.UserCountryCode = code
 	}
 	if a.amount != "" {
-		amount, err := api.ParseAmount(a.amount)
+		amount, err := api.ParseTokenAmount(a.amount)
 		if err != nil {
 			return claimOrder{}, usagef("--amount: %v", err)
 		}

@@ -295,6 +295,9 @@ func run(ctx context.Context, e *env, args []string) error {
 		return e.help(rest)
 	}
 	cmd, ok := lookup(name, rest)
+	if !ok && len(subcommands(name)) > 0 && len(rest) > 0 && isHelpFlag(rest[0]) {
+		return e.help([]string{name}) // allot pin --help, as allot help pin
+	}
 	if !ok {
 		return groupError(name, rest)
 	}
@@ -336,22 +339,64 @@ func groupError(name string, rest []string) error {
 	return usageError{msg: fmt.Sprintf("%s has no command %q: it has %s", name, rest[0], strings.Join(subs, ", ")), cmd: name, group: true}
 }
 
-// nearestCommand is the command or group a mistyped name was meant for,
+// isHelpFlag is what the flag package takes for a request of help.
+func isHelpFlag(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help" || arg == "--h"
+}
+
+// nearestCommand is the command or group a mistyped name was meant for:
 // one that starts with the other ("contract" for contracts, "schedules"
-// for schedule), the closest in length; "" when none, or the name is too
-// short to tell.
+// for schedule), the closest in length; else, for a name of six letters
+// or more, one at most two edits away ("upcomming" for upcoming); ""
+// when none, or the name is too short to tell.
 func nearestCommand(name string) string {
-	best := ""
+	if len(name) < 3 {
+		return ""
+	}
+	best, bestEdits := "", 3
 	for _, c := range commands {
 		word, _, _ := strings.Cut(c.name, " ")
-		if len(name) < 3 || !strings.HasPrefix(word, name) && !strings.HasPrefix(name, word) {
+		if strings.HasPrefix(word, name) || strings.HasPrefix(name, word) {
+			if bestEdits > 0 || abs(len(word)-len(name)) < abs(len(best)-len(name)) {
+				best, bestEdits = word, 0
+			}
 			continue
 		}
-		if best == "" || abs(len(word)-len(name)) < abs(len(best)-len(name)) {
-			best = word
+		if len(name) < 6 {
+			continue
+		}
+		if d := editDistance(name, word); d < bestEdits {
+			best, bestEdits = word, d
 		}
 	}
 	return best
+}
+
+// editDistance is the optimal string alignment distance between a and b:
+// letters inserted, deleted, changed, or two beside each other swapped
+// ("hsitory"), each one edit.
+func editDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
 }
 
 func abs(n int) int { return max(n, -n) }

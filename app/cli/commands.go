@@ -67,6 +67,9 @@ type command struct {
 	name    string
 	args    string // the synopsis after the name
 	summary string
+	// operands say what each of args' positional arguments is, for
+	// its help: a name, then what it takes.
+	operands [][2]string
 	// flags declares the command's own flags on fs and returns its run
 	// function, which receives the positional arguments.
 	flags func(fs *flag.FlagSet, e *env) func(ctx context.Context, args []string) error

@@ -78,10 +78,21 @@ func printCommands(w io.Writer, prefix string) {
 // own, then the global ones it takes. Flags are written with two dashes,
 // as the README and the synopses write them (the flag package prints one).
 func printCommandUsage(w io.Writer, cmd command, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "Usage: allot %s %s\n\n%s\n\nFlags:\n", cmd.name, cmd.args, cmd.summary)
+	fmt.Fprintf(w, "Usage: allot %s %s\n\n%s\n", cmd.name, cmd.args, cmd.summary)
+	if len(cmd.operands) > 0 {
+		fmt.Fprintln(w, "\nArguments:")
+		for _, o := range cmd.operands {
+			fmt.Fprintf(w, "  %s\n      %s\n", o[0], o[1])
+		}
+	}
 	global := map[string]bool{"config": true, "profile": true, "sandbox": true}
+	heading := "\nFlags:"
 	fs.VisitAll(func(f *flag.Flag) {
 		if !global[f.Name] || cmd.standalone {
+			if heading != "" { // once, and only over flags of its own
+				fmt.Fprintln(w, heading)
+				heading = ""
+			}
 			printFlag(w, f)
 		}
 	})

@@ -204,16 +204,17 @@ func historyJSON(h *history.History, args []string, addr common.Address) history
 
 // writeHistoryCSV writes the claims for a stakeholder's records: the
 // time (ISO 8601, UTC), block, transaction, allocation, amount in token
-// units, the token's symbol, and the fee paid in ether. The cancel, the
+// units, the token's address and its symbol (as upcoming -o csv and the
+// JSON of both name them), and the fee paid in ether. The cancel, the
 // revoke and transfers move no tokens and are not rows.
 func writeHistoryCSV(w io.Writer, h *history.History) error {
-	t := newCSV(w, "time", "block", "transaction", "allocation", "amount", "token", "feeEther")
+	t := newCSV(w, "time", "block", "transaction", "allocation", "amount", "token", "symbol", "feeEther")
 	for _, ev := range h.Events {
 		if ev.Kind != history.Claim {
 			continue
 		}
 		t.row(isotime.Format(ev.Time), strconv.FormatUint(ev.Block, 10), ev.Tx.Hex(),
-			csvText(ev.Allocation), wallet.FormatUnits(ev.Amount), csvText(tokenLabel(ev)), wallet.FormatUnits(ev.Fee))
+			csvText(ev.Allocation), wallet.FormatUnits(ev.Amount), tokenHex(ev.Token), csvText(ev.Symbol), wallet.FormatUnits(ev.Fee))
 	}
 	return t.flush()
 }

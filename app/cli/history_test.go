@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"allot/api/sandbox"
 	"allot/internal/session"
 	"allot/wallet/history"
@@ -101,13 +103,16 @@ func TestHistoryWalletCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(rows[0], ","); got != "time,block,transaction,allocation,amount,token,feeEther" {
+	// token is the contract's address, symbol its symbol, as in
+	// upcoming -o csv and both commands' JSON: a script merges them.
+	if got := strings.Join(rows[0], ","); got != "time,block,transaction,allocation,amount,token,symbol,feeEther" {
 		t.Fatalf("header %s", got)
 	}
 	found := false
 	for _, row := range rows[1:] {
 		if !isoTime.MatchString(row[0]) || !regexp.MustCompile(`^\d+$`).MatchString(row[1]) || !txHash.MatchString(row[2]) ||
-			!exactAmount.MatchString(row[4]) || !regexp.MustCompile(`^[A-Z]+$`).MatchString(row[5]) || !exactAmount.MatchString(row[6]) {
+			!exactAmount.MatchString(row[4]) || !common.IsHexAddress(row[5]) || common.HexToAddress(row[5]).Hex() != row[5] ||
+			!regexp.MustCompile(`^[A-Z]+$`).MatchString(row[6]) || !exactAmount.MatchString(row[7]) {
 			t.Errorf("row %q", row)
 		}
 		found = found || row[3] == claimed

@@ -23,9 +23,10 @@ import (
 // pinCommand builds `allot pin KIND ADDR`.
 func pinCommand(kind wallet.PinKind, what string) command {
 	return command{
-		name:    "pin " + string(kind),
-		args:    "ADDR",
-		summary: "pin " + what + " in the profile, with the hash of its code now",
+		name:     "pin " + string(kind),
+		args:     "ADDR",
+		summary:  "pin " + what + " in the profile, with the hash of its code now",
+		operands: [][2]string{{"ADDR", "the contract's address (0x and 40 hex digits)"}},
 		flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			return func(ctx context.Context, args []string) error {
 				addr, err := pinAddress(args)
@@ -66,6 +67,10 @@ var pinRemoveCommand = command{
 	name:    "pin rm",
 	args:    "KIND ADDR",
 	summary: "unpin a contract: KIND is vester, staking, token or handler",
+	operands: [][2]string{
+		{"KIND", "vester, staking, token or handler: the list the address is taken from"},
+		{"ADDR", "the pinned contract's address, as 'allot pin list' shows it"},
+	},
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 2 {

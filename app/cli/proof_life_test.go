@@ -112,6 +112,9 @@ func TestProofVerifyEachSeededState(t *testing.T) {
 				sandbox.StateUnderfunded:    "UNDERFUNDED: less than the",
 				sandbox.StateThroughHandler: "claims:         only through post-claim handler 0x",
 			}[seeded]
+			if seeded == sandbox.StateRevoked && (strings.Contains(table, "1970-01-01") || !strings.Contains(table, "vested:         none: revoked, nothing of it vests\n")) {
+				t.Errorf("the table of a revoked allocation dates its vesting:\n%s", table)
+			}
 			if !strings.Contains(table, words) || !strings.Contains(table, "claimable now:  "+amountfmt.Tokens(got.Claimable)+"\n") {
 				t.Errorf("the table does not say %q and claimable %s:\n%s", words, got.Claimable, table)
 			}

@@ -36,7 +36,10 @@ func standingPairs(v *wallet.Verification) []string {
 	if p.Unclaimable != nil {
 		return append(pairs, "vester holds", wallet.FormatTokens(s.VesterBalance), "claimable now", "none until the schedule can be paid out")
 	}
-	if s.Terminated() {
+	switch {
+	case s.Revoked(): // counted at time zero by the vester: no date to show
+		pairs = append(pairs, "vested", "none: revoked, nothing of it vests")
+	case s.Terminated():
 		pairs = append(pairs, "vested", wallet.FormatTokens(p.Vested)+" at "+p.VestedAt.Format(time.RFC3339)+", as the vester counts it")
 	}
 	if !s.DirectClaim() {

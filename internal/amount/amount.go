@@ -21,7 +21,20 @@ const TokenDecimals = 2
 // Tokens formats an exact decimal amount in token units for people:
 // grouped, at least TokenDecimals decimals, never rounded ("5145.7595" ->
 // "5,145.7595", "127721.3" -> "127,721.30", "250000" -> "250,000.00").
-func Tokens(s string) string { return FormatMin(s, TokenDecimals) }
+// Zeros that end the fraction beyond TokenDecimals say nothing and go
+// ("2000.0000" -> "2,000.00"), so one balance does not read in two ways.
+func Tokens(s string) string { return FormatMin(trimZeros(strings.TrimSpace(s)), TokenDecimals) }
+
+// trimZeros drops the zeros that end a plain decimal's fraction beyond
+// TokenDecimals; any other form comes back as it is.
+func trimZeros(s string) string {
+	i := strings.IndexByte(s, '.')
+	if i < 0 || strings.ContainsAny(s, "eE") {
+		return s
+	}
+	keep := max(len(strings.TrimRight(s, "0")), i+1+TokenDecimals)
+	return s[:min(keep, len(s))]
+}
 
 // AppendTokens appends Tokens(string(s)) to dst. It is for a million
 // rows written one after another: a plain decimal ("-1234.5", as
@@ -52,6 +65,9 @@ func AppendTokens(dst, s []byte) []byte {
 	for i := head; i < len(whole); i += 3 {
 		dst = append(dst, ',')
 		dst = append(dst, whole[i:i+3]...)
+	}
+	for len(frac) > TokenDecimals && frac[len(frac)-1] == '0' {
+		frac = frac[:len(frac)-1] // as Tokens: "2000.0000" is 2,000.00
 	}
 	dst = append(append(dst, '.'), frac...)
 	for n := len(frac); n < TokenDecimals; n++ {

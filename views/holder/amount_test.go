@@ -29,16 +29,16 @@ func typeInto(s views.Screen, text string) string {
 func TestClaimAmountChecksAsTyped(t *testing.T) {
 	for _, tt := range []struct{ amount, want string }{
 		{"1.1234567890123456789", "✗ at most 18 decimals"},
-		{"1500.5", "✗ more than the 1500 tokens claimable now"},
+		{"1500.5", "✗ more than the 1,500.00 tokens claimable now"},
 		{"0", "✗ must be greater than 0"},
 	} {
-		c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{}, wallet.ClaimOutlook{})
+		c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{}, wallet.ClaimOutlook{}, "")
 		c.SetSize(100, 30)
 		if v := typeInto(c, tt.amount); !strings.Contains(v, tt.want) {
 			t.Errorf("claim amount %q: want %q on screen:\n%s", tt.amount, tt.want, v)
 		}
 	}
-	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{}, wallet.ClaimOutlook{})
+	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{}, wallet.ClaimOutlook{}, "")
 	c.SetSize(100, 30)
 	if v := typeInto(c, "1500"); strings.Contains(v, "✗") {
 		t.Errorf("all that is unlocked is refused:\n%s", v)

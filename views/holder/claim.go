@@ -35,6 +35,8 @@ type claim struct {
 	// outlook is what a claim can do now, from the allocation's record on
 	// the vester: when Blocked, nothing is sent (review).
 	outlook wallet.ClaimOutlook
+	// token names the allocation's token; empty when unknown.
+	token string
 
 	req     *api.ClaimRequest // the request under review
 	confirm *widget.Confirm
@@ -45,8 +47,9 @@ type claim struct {
 // address its tokens reach: the screen says so when another account is
 // unlocked, before the service refuses the claim. outlook says what the
 // vester's record means for a claim: a claim it blocks is never sent.
-func NewClaim(ctx *views.Context, id, claimable string, recipient common.Address, outlook wallet.ClaimOutlook) views.Screen {
-	c := &claim{id: id, claimable: claimable, recipient: recipient, outlook: outlook}
+// token names the allocation's token, "" when unknown.
+func NewClaim(ctx *views.Context, id, claimable string, recipient common.Address, outlook wallet.ClaimOutlook, token string) views.Screen {
+	c := &claim{id: id, claimable: claimable, recipient: recipient, outlook: outlook, token: token}
 	c.FormSign = views.NewFormSign(ctx, c.headLines, "review the claim request",
 		widget.TextField("amount", "Amount (tokens)", "empty: all that is claimable now", nil),
 		widget.TextField("userCountryCode", "Country (optional)", "ISO 3166-1 alpha-2, e.g. DE", nil),
@@ -105,7 +108,16 @@ func (c *claim) withinClaimable(n api.Number) error {
 	if err != nil || n.LessThanOrEqual(claimable.Decimal) {
 		return nil
 	}
-	return fmt.Errorf("more than the %s tokens claimable now", claimable.String())
+	return fmt.Errorf("more than the %s claimable now", c.amount(claimable.String()))
+}
+
+// amount writes an amount in tokens as the screens do: grouped, with the
+// allocation's token ("5,145.7595 HBR"), or "tokens" when it is unknown.
+func (c *claim) amount(tokens string) string {
+	if c.token == "" {
+		return widget.FormatTokens(tokens) + " tokens"
+	}
+	return widget.FormatTokens(tokens) + " " + c.token
 }
 
 // check validates the request as the api package does and returns what
@@ -289,10 +301,10 @@ func (c *claim) headLines() string {
 	case c.claimable != "" && c.Sent():
 		// What the claim took is no longer claimable: the figure is the
 		// one the claim was made against, and says so.
-		b.WriteString(st.Muted.Render("Claimable before this claim: "+widget.FormatTokens(c.claimable)+" tokens; esc shows the allocation as it is now.") + "\n")
+		b.WriteString(st.Muted.Render("Claimable before this claim: "+c.amount(c.claimable)+"; esc shows the allocation as it is now.") + "\n")
 	case c.claimable != "":
 		// Grouped as the allocation shows it (5,145.7595, not 5145.7595).
-		b.WriteString(st.Muted.Render("Claimable now: "+widget.FormatTokens(c.claimable)+" tokens (vested, less what was withdrawn, at most what the vester holds); an empty amount claims all of it.") + "\n")
+		b.WriteString(st.Muted.Render("Claimable now: "+c.amount(c.claimable)+" (vested, less what was withdrawn, at most what the vester holds); an empty amount claims all of it.") + "\n")
 	}
 	b.WriteString("\n")
 	return b.String()

@@ -17,7 +17,7 @@ import (
 // request marks the field its path names; what no field shows (the
 // sender) is in the status line with the rest of the refusal.
 func TestClaimServiceErrorsMarkTheirField(t *testing.T) {
-	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{}, wallet.ClaimOutlook{}).(*claim)
+	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{}, wallet.ClaimOutlook{}, "").(*claim)
 	c.SetSize(100, 30)
 	c.Seq = views.NextSeq()
 	c.Update(views.Loaded[*api.ClaimResult]{Seq: c.Seq, Err: &api.ValidationError{Op: "claim", Remote: true, Fields: []api.FieldError{

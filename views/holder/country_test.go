@@ -15,7 +15,7 @@ import (
 // field as it is typed, before any question or request: only the
 // service refused it, after the confirm.
 func TestClaimFormRefusesUnassignedCountry(t *testing.T) {
-	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{}, wallet.ClaimOutlook{}).(*claim)
+	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{}, wallet.ClaimOutlook{}, "").(*claim)
 	c.SetSize(100, 30)
 	c.Update(tea.KeyMsg{Type: tea.KeyTab})
 	view := typeInto(c, "ZZ")
@@ -28,7 +28,7 @@ func TestClaimFormRefusesUnassignedCountry(t *testing.T) {
 // refused, named as typed, whole at 80 columns; it is not cut to its
 // first two letters, which read as another country's code (Ge: Georgia).
 func TestClaimFormNamesTheCountryAsTyped(t *testing.T) {
-	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{}, wallet.ClaimOutlook{}).(*claim)
+	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{}, wallet.ClaimOutlook{}, "").(*claim)
 	c.SetSize(80, 24)
 	c.Update(tea.KeyMsg{Type: tea.KeyTab})
 	view := typeInto(c, "Germany")

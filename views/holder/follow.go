@@ -42,7 +42,9 @@ func followStatus(msg followedMsg) tea.Cmd {
 	if msg.err != nil {
 		return func() tea.Msg { return views.ErrorMsg{Op: "follow", Err: msg.err} }
 	}
-	text := "following " + msg.id + ": its unlocks are on :upcoming, in allot upcoming and allot watch"
+	// Whole in the status line at 80 columns; docs/live.md names the
+	// commands that read the follows too.
+	text := "following " + msg.id + ": its unlocks are on :upcoming"
 	if !msg.on {
 		text = "no longer following " + msg.id
 	}

@@ -43,7 +43,7 @@ func TestHolderHelpNamesEveryKeyHandled(t *testing.T) {
 	id := ctx.Session.Fixtures.AllocationIDs[0]
 	claim := func(keys ...string) func(t *testing.T) views.Screen {
 		return func(t *testing.T) views.Screen {
-			return open(NewClaim(ctx, id, "1500", common.Address{}, wallet.ClaimOutlook{}), keys...)(t)
+			return open(NewClaim(ctx, id, "1500", common.Address{}, wallet.ClaimOutlook{}, ""), keys...)(t)
 		}
 	}
 	stake := func(t *testing.T) views.Screen {
@@ -86,7 +86,7 @@ func TestClaimSigningHelpNamesEveryKeyHandled(t *testing.T) {
 	id := ctx.Session.Fixtures.AllocationIDs[0]
 	claim := func(answer ...string) func(t *testing.T) views.Screen {
 		return func(t *testing.T) views.Screen {
-			c := NewClaim(ctx, id, "", common.Address{}, wallet.ClaimOutlook{}).(*claim)
+			c := NewClaim(ctx, id, "", common.Address{}, wallet.ClaimOutlook{}, "").(*claim)
 			// 30 rows: the review scrolls above the question. At 40 it
 			// was a row or two from fitting, and the fees' digits, which
 			// each build reads anew, decided which.

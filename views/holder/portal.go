@@ -207,6 +207,13 @@ func (p *portal) key(msg tea.KeyMsg) tea.Cmd {
 		if p.shown.Key(msg) {
 			return nil
 		}
+		if ks := p.confirm.Keys; !p.shown.SeenEnd() && key.Matches(msg, ks.Yes, ks.Toggle, ks.Choose) {
+			// Nothing is signed that was not seen whole: the URI, the
+			// nonce and the expiry are at the message's end.
+			return func() tea.Msg {
+				return views.StatusMsg{Text: "see the whole message before signing: ↓/pgdn shows the rest", Error: true}
+			}
+		}
 		return p.confirm.Update(msg)
 	}
 	if p.humanityIn.Focused() {

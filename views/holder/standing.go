@@ -34,7 +34,12 @@ func standingFields(v *wallet.Verification, now time.Time, u unit) []widget.Fiel
 		recipient.Style = uncheckedStyle
 	}
 	fields = append(fields, recipient)
-	if s.Terminated() && p.Unclaimable == nil {
+	switch {
+	case s.Revoked():
+		// The vester counts a revoke as vesting stopped at time zero: no
+		// date of it to show.
+		fields = append(fields, widget.Field{Label: "Vested", Value: "none: revoked, nothing of it vests"})
+	case s.Terminated() && p.Unclaimable == nil:
 		fields = append(fields, widget.Field{Label: "Vested", Value: u.tokens(p.Vested) +
 			"  at " + widget.FormatTime(p.VestedAt, now) + ", as the vester counts it"})
 	}

@@ -263,7 +263,9 @@ func (u *unlock) View() string {
 		}
 	}
 	if u.err != nil {
-		b.WriteString("\n✗ " + sanitize.Line(u.err.Error()) + "\n")
+		// At spaces only, as above: a key file's name broken at its "--"
+		// reads as two.
+		b.WriteString("\n" + strings.Join(wordWrap("✗ "+sanitize.Line(u.err.Error()), u.width), "\n") + "\n")
 	}
 	return widget.Page(b.String(), u.width, u.height)
 }

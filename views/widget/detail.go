@@ -155,7 +155,9 @@ func (d *Detail) View() string {
 
 // wrap lays the fields out for the current width: labels in a column as
 // wide as the longest (up to a third of the pane), values wrapped beside
-// them; on a narrow pane each value goes under its label.
+// them; on a narrow pane each value goes under its label. A label is
+// never cut: one longer than the column stands on its own line, its value
+// under it ("Stake withdrawal de…" said nothing).
 func (d *Detail) wrap() {
 	d.lines = d.lines[:0]
 	if d.width <= 0 {
@@ -173,10 +175,15 @@ func (d *Detail) wrap() {
 		valueW = max(d.width-gap, 1)
 	}
 	for _, f := range d.fields {
-		label := d.Styles.Muted.Render(fitCell(sanitize.Line(f.Label), labelW, AlignLeft))
+		text := sanitize.Line(f.Label)
+		label := d.Styles.Muted.Render(fitCell(text, labelW, AlignLeft))
 		values := wrapValue(sanitize.Block(f.Value), valueW)
+		if !stacked && displayWidth(text) > labelW {
+			d.lines = append(d.lines, d.Styles.Muted.Render(fitCell(text, d.width, AlignLeft)))
+			label = strings.Repeat(" ", labelW)
+		}
 		if stacked {
-			d.lines = append(d.lines, label)
+			d.lines = append(d.lines, d.Styles.Muted.Render(fitCell(text, d.width, AlignLeft)))
 		}
 		for i, v := range values {
 			v = f.Style.Render(v)

@@ -20,3 +20,29 @@ func TestDetailHashWrapsInEqualParts(t *testing.T) {
 		t.Errorf("the hash is laid out as %q / %q", first, second)
 	}
 }
+
+// TestDetailNeverCutsALabel: at 60 columns a pool's details say "Stake
+// withdrawal delay" whole (was "Stake withdrawal de…" beside empty
+// space): a label longer than the label column stands on its own line,
+// its value under it.
+func TestDetailNeverCutsALabel(t *testing.T) {
+	d := NewDetail()
+	d.SetFields([]Field{
+		{Label: "Name", Value: "Season 8 · 30-day Flex"},
+		{Label: "ID", Value: "2f167346-c4a2-5875-b293-b28c60e376e5"},
+		{Label: "Minimum stake length", Value: "30d"},
+		{Label: "Stake withdrawal delay", Value: "1d"},
+		{Label: "Reward withdrawal delay", Value: "0s"},
+	})
+	d.SetSize(60, 20)
+	view := ansi.Strip(d.View())
+	checkFits(t, view, 60, 20)
+	for _, label := range []string{"Stake withdrawal delay", "Reward withdrawal delay", "Minimum stake length"} {
+		if !strings.Contains(view, label) {
+			t.Errorf("the label %q is cut:\n%s", label, view)
+		}
+	}
+	if !strings.Contains(view, "1d") || !strings.Contains(view, "2f167346-c4a2-5875-b293-b28c60e376e5") {
+		t.Errorf("a value is lost:\n%s", view)
+	}
+}

@@ -23,6 +23,8 @@ type Scroll struct {
 	lines         []string
 	top           int
 	width, height int
+	// seenEnd: the window has shown the last line since Home.
+	seenEnd bool
 }
 
 // SetLines replaces the lines, keeping the position where it still fits.
@@ -38,8 +40,17 @@ func (s *Scroll) SetSize(w, h int) {
 	s.clamp()
 }
 
-// Home shows the first line again.
-func (s *Scroll) Home() { s.top = 0 }
+// Home shows the first line again, as to a reader who has not yet read
+// to the end (SeenEnd).
+func (s *Scroll) Home() {
+	s.top, s.seenEnd = 0, false
+	s.clamp()
+}
+
+// SeenEnd reports whether every line has been in the window since Home:
+// the lines fit, or the reader scrolled to the last. A question about
+// the lines (sign this message?) waits for it.
+func (s *Scroll) SeenEnd() bool { return s.seenEnd }
 
 // Top is the index of the first line shown.
 func (s *Scroll) Top() int { return s.top }
@@ -106,6 +117,9 @@ func (s *Scroll) page() int {
 
 func (s *Scroll) clamp() {
 	s.top = min(max(s.top, 0), max(len(s.lines)-s.page(), 0))
+	if s.height > 0 && s.Below() == 0 {
+		s.seenEnd = true
+	}
 }
 
 // Hardwrap breaks every line at width cells, wherever it must (a JSON body

@@ -7,7 +7,7 @@
 // decryption: its structure, and key-derivation parameters bounded so that
 // a hostile file cannot make us allocate gigabytes or run for minutes.
 // A decrypted key is kept only while its account is unlocked, relocks after
-// a timeout, and is zeroed when locked (as far as Go lets memory be zeroed:
+// a time without a signature, and is zeroed when locked (as far as Go lets memory be zeroed:
 // copies the runtime or the garbage collector made are beyond reach).
 package keystore
 
@@ -35,7 +35,7 @@ import (
 	"allot/wallet/siwe"
 )
 
-// DefaultRelock is how long an account stays unlocked.
+// DefaultRelock is how long an account stays unlocked without signing.
 const DefaultRelock = 5 * time.Minute
 
 // Errors a caller tells apart.
@@ -438,7 +438,10 @@ func (s *Store) key(addr common.Address) *unlocked {
 	return u
 }
 
-// SignHash signs a 32-byte hash: 65 bytes, V 0 or 1.
+// SignHash signs a 32-byte hash: 65 bytes, V 0 or 1. A signature gives
+// the account its whole relock time again: the timeout is for an account
+// left alone, not one in use (a claim and a stake sign four times in a
+// few minutes of reading).
 func (s *Store) SignHash(addr common.Address, hash []byte) ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -446,7 +449,11 @@ func (s *Store) SignHash(addr common.Address, hash []byte) ([]byte, error) {
 	if u == nil {
 		return nil, fmt.Errorf("%s: %w", addr.Hex(), ErrLocked)
 	}
-	return sign(u.key, hash)
+	sig, err := sign(u.key, hash)
+	if err == nil {
+		u.until = s.now().Add(s.relock)
+	}
+	return sig, err
 }
 
 // Signer returns a signer for the account, for wallet's flows. It signs only

@@ -455,3 +455,31 @@ func TestCheckFileNamesTheFileOnce(t *testing.T) {
 		t.Errorf("CheckFile(%s) = %q, want %q", path, got, want)
 	}
 }
+
+// TestSigningRenewsTheUnlock: the unlock is an idle timeout: each
+// signature gives the account its whole time again, so a walk that keeps
+// signing (sign in, claim, approve, stake) is not cut in the middle; an
+// account left alone for the time locks.
+func TestSigningRenewsTheUnlock(t *testing.T) {
+	data, addr := lightFile(t)
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	s := newStore(t, map[string][]byte{"k.json": data}, WithClock(func() time.Time { return now }), WithRelock(time.Minute))
+	if err := s.Unlock(addr, pass); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(50 * time.Second)
+	if _, err := s.Signer(addr).SignText([]byte("sign in")); err != nil {
+		t.Fatal(err)
+	}
+	if left := s.TimeLeft(addr); left != time.Minute {
+		t.Errorf("after a signature %v left, want the whole minute", left)
+	}
+	now = now.Add(50 * time.Second) // 100 s after the unlock
+	if _, err := s.Signer(addr).SignText([]byte("claim")); err != nil {
+		t.Errorf("locked 50 s after a signature: %v", err)
+	}
+	now = now.Add(time.Minute)
+	if s.TimeLeft(addr) != 0 {
+		t.Error("not locked after a minute without a signature")
+	}
+}
