@@ -87,8 +87,8 @@ func verificationFields(v *wallet.Verification, now time.Time, u unit) []widget.
 		checkField("Leaf", v.LeafCheck, leaf),
 		checkField("On-chain root", v.RootCheck, root),
 	}
-	fields = append(fields, trustFields(v)...)
-	fields = append(fields,
+	checks = append(checks, trustFields(v)...)
+	checks = append(checks,
 		checkField("Schedule", v.ScheduleCheck, schedule),
 		checkField("Vester record", v.StateCheck, "read from the vester's schedules(id)"),
 	)
