@@ -165,8 +165,8 @@ type claimFacts struct {
 //     0 is all of it), and exactly the amount asked when one was;
 //   - its tokens go where the vester pays (straight, only when the vester
 //     allows the direct claim; to a handler, only one on the vester's
-//     whitelist and the profile's pinned handlers), and the review says
-//     where;
+//     whitelist that the profile pins, its code as pinned), and the
+//     review says where;
 //   - it is for the profile's chain and from the signer.
 //
 // Anything else is a *RefusedError with every reason found. When the chain
@@ -191,7 +191,7 @@ func CheckClaim(ctx context.Context, node Node, p ClaimPolicy, calls []Call) (*A
 			continue
 		}
 		checkWithdraw(refused, i, c, values, p, facts)
-		checkRoute(refused, a, i, values, p, facts)
+		checkRoute(ctx, node, refused, a, i, values, p, facts)
 	}
 	if err := refused.err(); err != nil {
 		return nil, err

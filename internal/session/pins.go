@@ -92,7 +92,8 @@ func codeHashes(ctx context.Context, node wallet.Node, pins config.Pins) (map[st
 }
 
 // deploymentPins pins a sandbox's deployment: its tokens, vesters
-// (vesting and airdrop contracts) and staking contracts, without their
+// (vesting and airdrop contracts), staking contracts and the post-claim
+// handlers it deploys beside its vesters, without their
 // code hashes. On a new in-process chain the addresses are planned before
 // it starts, so this is known at once.
 func deploymentPins(deployed []onchain.Deployed) config.Pins {
@@ -106,6 +107,8 @@ func deploymentPins(deployed []onchain.Deployed) config.Pins {
 			pins.Vesters = append(pins.Vesters, addr)
 		case sandbox.ContractStaking:
 			pins.Staking = append(pins.Staking, addr)
+		case onchain.KindPostClaimHandler:
+			pins.Handlers = append(pins.Handlers, addr)
 		}
 	}
 	return pins
