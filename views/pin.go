@@ -146,10 +146,14 @@ func pinDetails(p pinInfo, profile string) []string {
 	case p.signedFor:
 		journal = "signed for in this journal before (that vouches for nothing)"
 	}
-	return []string{
+	lines := []string{
 		"Listed:  " + p.info.ListedAs(),
 		"Code:    " + p.info.CodeHash.Hex(),
-		"Journal: " + journal,
-		fmt.Sprintf("Check it on an explorer. Yes pins it, and this code, in profile %q.", profile),
 	}
+	if logic := p.info.Logic(); logic != "" {
+		lines = append(lines, "Logic:   "+logic)
+	}
+	return append(lines,
+		"Journal: "+journal,
+		fmt.Sprintf("Check it on an explorer. Yes pins it, and this code, in profile %q.", profile))
 }

@@ -122,9 +122,7 @@ func checkRoute(ctx context.Context, node Node, refused *RefusedError, a *Approv
 		return
 	}
 	through := Line{"tokens go to", fmt.Sprintf("handler contract %s, not to your wallet: the vester pays the handler and calls it with the claim", handler.Hex())}
-	if checkPinned(ctx, node, refused, PinHandler, handler, p.Pins, "post-claim handler") {
-		through.Value += pinnedNote(p.Pins, handler)
-	}
+	through.Value += checkPinned(ctx, node, refused, PinHandler, handler, p.Pins, "post-claim handler")
 	if at := slices.IndexFunc(a.Facts, func(l Line) bool { return l.Label == through.Label }); at >= 0 {
 		a.Facts[at] = through
 	} else {

@@ -38,8 +38,10 @@ type fakeVester struct {
 	// noSchedules makes the vester revert schedules and token, as a vester
 	// without the production interface does.
 	noSchedules bool
-	// code is the code of other contracts than the vester (handlers).
+	// code is the code of other contracts than the vester (handlers),
+	// slots the storage every contract but the vester answers.
 	code  map[common.Address][]byte
+	slots map[common.Hash]common.Hash
 	calls []string
 }
 
@@ -113,6 +115,14 @@ func (f *fakeVester) CodeAt(_ context.Context, addr common.Address, _ *big.Int) 
 		return fakeVesterCode, nil
 	}
 	return f.code[addr], nil
+}
+
+func (f *fakeVester) StorageAt(_ context.Context, addr common.Address, key common.Hash, _ *big.Int) ([]byte, error) {
+	if addr == f.vester {
+		return make([]byte, 32), nil
+	}
+	word := f.slots[key]
+	return word[:], nil
 }
 
 func (f *fakeVester) HeaderByNumber(context.Context, *big.Int) (*types.Header, error) {

@@ -178,7 +178,11 @@ func printContractInfo(w io.Writer, info session.ContractInfo) {
 	case info.CodeErr != nil:
 		code = "could not be read: " + info.CodeErr.Error()
 	}
-	fields(w, "contract", info.Address.Hex(), "listed", info.ListedAs(), "code hash", code)
+	pairs := []string{"contract", info.Address.Hex(), "listed", info.ListedAs(), "code hash", code}
+	if logic := info.Logic(); logic != "" {
+		pairs = append(pairs, "logic", logic)
+	}
+	fields(w, pairs...)
 }
 
 // pinHint follows a refusal that only missing pins caused: the commands

@@ -135,7 +135,8 @@ var ErrCannotPin = errors.New("no configuration file to pin in")
 func (s *Session) CanPin() bool { return s.ConfigPath != "" && !s.Sandbox }
 
 // Pin pins addr as kind in the profile's file, with the hash of the code
-// it has now, and trusts it from now on in this session; remove unpins it
+// it has now and, for a proxy, the implementation it delegates to now and
+// its code hash, and trusts it from now on in this session; remove unpins it
 // instead. It returns the code hash recorded (zero when removing). An
 // address with no code is not pinned.
 func (s *Session) Pin(ctx context.Context, kind wallet.PinKind, addr common.Address, remove bool) (common.Hash, error) {
@@ -147,14 +148,14 @@ func (s *Session) Pin(ctx context.Context, kind wallet.PinKind, addr common.Addr
 		if s.Chain == nil {
 			return common.Hash{}, fmt.Errorf("pin %s: profile %q has no rpc_url to read the contract's code from", addr.Hex(), s.Name)
 		}
-		hash, err := wallet.CodeHash(ctx, s.Chain, addr)
-		if errors.Is(err, wallet.ErrNoContract) {
+		hash, proxy, err := wallet.ReadPin(ctx, s.Chain, addr)
+		if errors.Is(err, wallet.ErrNoContract) && hash == (common.Hash{}) {
 			return common.Hash{}, fmt.Errorf("pin %s: it has no code on the chain: there is no contract to trust there", addr.Hex())
 		}
 		if err != nil {
 			return common.Hash{}, fmt.Errorf("pin %s: %w", addr.Hex(), err)
 		}
-		edit.CodeHash = hash
+		edit.CodeHash, edit.Implementation, edit.ImplementationHash = hash, proxy.Implementation, proxy.CodeHash
 	}
 	if err := config.EditPinsFile(s.ConfigPath, edit); err != nil {
 		return common.Hash{}, err
@@ -184,6 +185,10 @@ type ContractInfo struct {
 	// (wallet.ErrNoContract) or it could not be read.
 	CodeHash common.Hash
 	CodeErr  error
+	// Proxy is the logic behind it, when it is a proxy or its code could
+	// delegate; ProxyErr why that could not be read.
+	Proxy    wallet.Proxy
+	ProxyErr error
 }
 
 // Describe gathers what the service lists and the chain holds at addr.
@@ -200,8 +205,27 @@ func (s *Session) Describe(ctx context.Context, addr common.Address) ContractInf
 		info.CodeErr = fmt.Errorf("profile %q has no rpc_url", s.Name)
 		return info
 	}
-	info.CodeHash, info.CodeErr = wallet.CodeHash(ctx, s.Chain, addr)
+	hash, proxy, err := wallet.ReadPin(ctx, s.Chain, addr)
+	info.CodeHash, info.Proxy = hash, proxy
+	if hash == (common.Hash{}) {
+		info.CodeErr = err
+	} else {
+		info.ProxyErr = err
+	}
 	return info
+}
+
+// Logic says what runs behind the contract: "" for a contract whose code
+// cannot delegate, else the proxy and its implementation, or that its
+// delegation cannot be read.
+func (i ContractInfo) Logic() string {
+	switch {
+	case i.ProxyErr != nil:
+		return "could not be read: " + i.ProxyErr.Error()
+	case i.Proxy.Kind == "" && !i.Proxy.Delegates:
+		return ""
+	}
+	return i.Proxy.String()
 }
 
 // ListedAs says how the service lists a contract, in a few words.
