@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"slices"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -75,6 +76,24 @@ func (e *RefusedError) unpinned(kind PinKind, addr common.Address, format string
 	e.refuse("%s; check it on an explorer, then pin it: %s", fmt.Sprintf(format, args...), Unpinned{kind, addr}.PinCommand())
 	e.Unpinned = append(e.Unpinned, Unpinned{kind, addr})
 	e.pinReasons++
+}
+
+// nativePlaceholder is the address many services write for the native
+// coin: no contract.
+var nativePlaceholder = common.HexToAddress("0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE")
+
+// Reserved says why addr is no contract anyone deployed, so that a node's
+// answer of code for it vouches for nothing: the zero address, the
+// precompiles and burn addresses such as 0x…dEaD (all below 0x10000), and
+// the native coin's placeholder. It returns "" for any other address.
+func Reserved(addr common.Address) string {
+	switch {
+	case addr == nativePlaceholder:
+		return "the placeholder services write for the native coin"
+	case new(big.Int).SetBytes(addr.Bytes()).Cmp(big.NewInt(0x10000)) < 0:
+		return "the zero address, a precompile or a burn address like 0x…dEaD (every address below 0x10000 is reserved)"
+	}
+	return ""
 }
 
 // CodeHash reads the code at addr and returns its keccak256 hash: what a

@@ -145,6 +145,9 @@ func (s *Session) Pin(ctx context.Context, kind wallet.PinKind, addr common.Addr
 	}
 	edit := config.PinEdit{Profile: s.Name, Kind: kind, Address: addr, Remove: remove}
 	if !remove {
+		if why := wallet.Reserved(addr); why != "" {
+			return common.Hash{}, fmt.Errorf("pin %s: it is %s: no contract to trust, whatever code a node answers for it", addr.Hex(), why)
+		}
 		if s.Chain == nil {
 			return common.Hash{}, fmt.Errorf("pin %s: profile %q has no rpc_url to read the contract's code from", addr.Hex(), s.Name)
 		}
