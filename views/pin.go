@@ -78,6 +78,15 @@ func (s *signing) updatePin(msg tea.Msg) (tea.Cmd, bool) {
 			s.setSize(s.width, s.height)
 			return nil, true
 		}
+		if flag := info.Flag(); flag != "" {
+			// A y is too easy for a namesake: its address is typed, in
+			// allot pin --confirm-address.
+			kind := s.pin.unpinned.Kind
+			s.pin, s.pinErr = nil, fmt.Errorf("not offered: %s; check both, then pin it by typing its address: allot pin %s %s --confirm-address ADDR",
+				flag, kind, info.Address.Hex())
+			s.setSize(s.width, s.height)
+			return nil, true
+		}
 		s.pin.confirm = s.ctx.Confirm("pin", s.pinPrompt(), pinDetails(msg.Value, s.ctx.Session.Name)...)
 		s.pin.confirm.SetWidth(min(s.width, 80))
 		s.setSize(s.width, s.height)

@@ -27,6 +27,7 @@ func pinCommand(kind wallet.PinKind, what string) command {
 		args:    "ADDR",
 		summary: "pin " + what + " in the profile, with the hash of its code now",
 		flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+			confirm := fs.String("confirm-address", "", "the contract's address typed again: needed when it is flagged (it shares its name with a pinned contract)")
 			return func(ctx context.Context, args []string) error {
 				addr, err := pinAddress(args)
 				if err != nil {
@@ -43,6 +44,10 @@ func pinCommand(kind wallet.PinKind, what string) command {
 				printContractInfo(e.Stderr, info)
 				if errors.Is(info.CodeErr, wallet.ErrNoContract) {
 					return fmt.Errorf("%s has no code on the chain: there is no contract to pin", addr.Hex())
+				}
+				if info.Flag() != "" && !strings.EqualFold(strings.TrimSpace(*confirm), addr.Hex()) {
+					return fmt.Errorf("not pinned: %s is flagged; check both on an explorer and, to pin it anyway, type its address: allot pin %s %s --confirm-address %s",
+						addr.Hex(), kind, addr.Hex(), addr.Hex())
 				}
 				hash, err := s.Pin(ctx, kind, addr, false)
 				if err != nil {
@@ -181,6 +186,9 @@ func printContractInfo(w io.Writer, info session.ContractInfo) {
 	pairs := []string{"contract", info.Address.Hex(), "listed", info.ListedAs(), "code hash", code}
 	if logic := info.Logic(); logic != "" {
 		pairs = append(pairs, "logic", logic)
+	}
+	if flag := info.Flag(); flag != "" {
+		pairs = append(pairs, "flag", flag)
 	}
 	fields(w, pairs...)
 }

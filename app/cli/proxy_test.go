@@ -2,8 +2,11 @@ package cli
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
 
 	"allot/internal/config"
 	"allot/internal/session/sessiontest"
@@ -67,4 +70,41 @@ func pinsInFile(t *testing.T, path string) config.Pins {
 		t.Fatal(err)
 	}
 	return p.Pins
+}
+
+// TestPinOfANamesakeNeedsItsAddressTyped: the service lists a fake staking
+// contract as "Meridian Staking v2" while the genuine v2 is pinned: `allot
+// pin staking FAKE` flags it, names the genuine one, and pins nothing
+// until its address is typed with --confirm-address.
+func TestPinOfANamesakeNeedsItsAddressTyped(t *testing.T) {
+	h := newHostileClaim(t)
+	_, real := activePool(t, h.Session)
+	fake := h.DeployFakeStaking(t, real)
+	var genuine string
+	list, err := h.Session.API.Contracts(context.Background(), h.Session.TokenIDs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range list.Items {
+		if c.Name == "Meridian Staking v2" {
+			genuine = c.Address
+		}
+	}
+	h.ListContract("c-fake", "Meridian Staking v2", "STAKING", fake)
+	path := h.PinIn(t, h.Session.Profile.Pins)
+	s := *h.Session
+	r := runCLI(t, &s, nil, "pin", "staking", fake.Hex())
+	want := `the genuine "Meridian Staking v2" may be ` + common.HexToAddress(genuine).Hex() + ", already pinned"
+	if r.code != 1 || !strings.Contains(r.stderr, "FLAGGED") || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "--confirm-address "+fake.Hex()) {
+		t.Fatalf("pin of the namesake: exit %d, want a refusal saying %q\n%s%s", r.code, want, r.stdout, r.stderr)
+	}
+	if p := pinsInFile(t, path); slices.Contains(p.Staking, fake.Hex()) {
+		t.Fatal("the namesake was pinned")
+	}
+	if r := runCLI(t, &s, nil, "pin", "staking", fake.Hex(), "--confirm-address", real.Hex()); r.code != 1 {
+		t.Errorf("another address typed: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := runCLI(t, &s, nil, "pin", "staking", fake.Hex(), "--confirm-address", fake.Hex()); r.code != 0 || !slices.Contains(pinsInFile(t, path).Staking, fake.Hex()) {
+		t.Errorf("its address typed: exit %d\n%s", r.code, r.stderr)
+	}
 }

@@ -69,6 +69,18 @@ func writeMap(b *strings.Builder, table string, m map[string]string) {
 	}
 }
 
+// Holds reports whether p pins addr in any list.
+func (p Pins) Holds(addr common.Address) bool {
+	for _, kind := range wallet.PinKinds {
+		for _, v := range *p.list(kind) {
+			if sameAddress(v, addr) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // SigningPins reads the profile's pins and max_native_fee (ether, exact
 // decimal; empty is wallet.DefaultMaxNativeFee) for the signing policy.
 func (p Profile) SigningPins() (wallet.Pins, error) {

@@ -192,6 +192,28 @@ type ContractInfo struct {
 	// delegate; ProxyErr why that could not be read.
 	Proxy    wallet.Proxy
 	ProxyErr error
+	// Namesakes are the pinned contracts the service lists under a name
+	// it lists this one under too: the genuine one may be among them.
+	Namesakes []Namesake
+}
+
+// Namesake is a pinned contract that shares a listed name with another.
+type Namesake struct {
+	Name    string
+	Address common.Address
+}
+
+// Flag says, when the contract has pinned namesakes, why pinning it needs
+// its address typed; "" when it has none.
+func (i ContractInfo) Flag() string {
+	if len(i.Namesakes) == 0 {
+		return ""
+	}
+	var said []string
+	for _, n := range i.Namesakes {
+		said = append(said, fmt.Sprintf("the genuine %q may be %s, already pinned", sanitize.Truncate(n.Name, 40), n.Address.Hex()))
+	}
+	return "FLAGGED: it shares its name with a pinned contract: " + strings.Join(said, "; ")
 }
 
 // Describe gathers what the service lists and the chain holds at addr.
@@ -204,6 +226,7 @@ func (s *Session) Describe(ctx context.Context, addr common.Address) ContractInf
 			info.Listed = append(info.Listed, c)
 		}
 	}
+	info.Namesakes = namesakes(contracts, info.Listed, s.currentPins(), addr)
 	if s.Chain == nil {
 		info.CodeErr = fmt.Errorf("profile %q has no rpc_url", s.Name)
 		return info
@@ -229,6 +252,28 @@ func (i ContractInfo) Logic() string {
 		return ""
 	}
 	return i.Proxy.String()
+}
+
+// namesakes are the contracts pins holds, other than addr, that contracts
+// lists under a name listed (addr's entries) has too.
+func namesakes(contracts, listed []api.Contract, pins config.Pins, addr common.Address) []Namesake {
+	var out []Namesake
+	for _, c := range contracts {
+		if !common.IsHexAddress(c.Address) {
+			continue
+		}
+		other := common.HexToAddress(c.Address)
+		if other == addr || !pins.Holds(other) {
+			continue
+		}
+		for _, l := range listed {
+			if strings.EqualFold(strings.TrimSpace(l.Name), strings.TrimSpace(c.Name)) {
+				out = append(out, Namesake{Name: c.Name, Address: other})
+				break
+			}
+		}
+	}
+	return out
 }
 
 // ListedAs says how the service lists a contract, in a few words.
