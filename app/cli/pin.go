@@ -24,10 +24,10 @@ import (
 func pinCommand(kind wallet.PinKind, what string) command {
 	return command{
 		name:    "pin " + string(kind),
-		args:    "ADDR",
+		args:    "ADDR [--confirm-address ADDR]",
 		summary: "pin " + what + " in the profile, with the hash of its code now",
 		flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-			confirm := fs.String("confirm-address", "", "the contract's address typed again: needed when it is flagged (it shares its name with a pinned contract)")
+			confirm := fs.String("confirm-address", "", "the contract's `ADDR` typed again: needed when it is flagged (it shares its name with a pinned contract)")
 			return func(ctx context.Context, args []string) error {
 				addr, err := pinAddress(args)
 				if err != nil {
