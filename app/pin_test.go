@@ -163,3 +163,43 @@ func TestHostileSkimVesterInDashboard(t *testing.T) {
 	f.quit()
 	checkRefusedOnScreen(t, h, "claim", id, "the vester "+fake.Hex()+" is not pinned in the profile")
 }
+
+// TestNamesakeIsNotOfferedAPin: the service lists its own contract as
+// "Meridian Staking v2" for the pools while the genuine v2 is pinned: the
+// dashboard refuses the stake and does not offer to pin the namesake with
+// a y; it names the genuine one and the allot pin that takes its address
+// typed. The file is left as it was.
+func TestNamesakeIsNotOfferedAPin(t *testing.T) {
+	t.Parallel()
+	h := sessiontest.NewHostile(t, t.TempDir())
+	realPins := h.Session.Profile.Pins
+	real := common.HexToAddress(realPins.Staking[0])
+	fake := h.DeployFakeStaking(t, real)
+	genuine := common.HexToAddress(realPins.Staking[1]) // the sandbox's Meridian Staking v2
+	h.Rewrite("/contracts", func(r map[string]any) {
+		items := r["items"].([]any)
+		for _, c := range items {
+			if c := c.(map[string]any); c["type"] == "STAKING" {
+				c["address"], c["name"] = fake.Hex(), "Meridian Staking v2"
+			}
+		}
+		r["items"] = append(items, map[string]any{"id": "c-genuine", "name": "Meridian Staking v2", "type": "STAKING", "address": genuine.Hex(), "balance": "0", "createdAt": "2026-01-01T00:00:00.000Z"})
+	})
+	h.Rewrite("/parameters/stake", func(r map[string]any) { r["to"] = fake.Hex() })
+	path := h.PinIn(t, realPins)
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	f := stakeTo(newFlowOn(t, h.Session))
+	f.wait("REFUSED by the signing policy; nothing can be signed")
+	f.wait("FLAGGED").wait(genuine.Hex())
+	f.quit()
+	if strings.Contains(f.seen.String(), "as a staking contract?") {
+		t.Error("the dashboard offered to pin a namesake with a y")
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Errorf("the profile changed:\n%s", after)
+	}
+}

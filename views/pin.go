@@ -79,6 +79,15 @@ func (s *signing) updatePin(msg tea.Msg) (tea.Cmd, bool) {
 			s.setSize(s.width, s.height)
 			return nil, true
 		}
+		if flag := info.Flag(); flag != "" {
+			// A y is too easy for a namesake: its address is typed, in
+			// allot pin --confirm-address.
+			kind := s.pin.unpinned.Kind
+			s.pin, s.pinErr = nil, fmt.Errorf("not offered: %s; check both, then pin it by typing its address: allot pin %s %s --confirm-address ADDR",
+				flag, kind, info.Address.Hex())
+			s.setSize(s.width, s.height)
+			return nil, true
+		}
 		s.pin.confirm = s.ctx.Confirm("pin", s.pinPrompt(), pinDetails(msg.Value, s.ctx.Session.Name)...)
 		s.pin.confirm.SetWidth(min(s.width, 80))
 		s.setSize(s.width, s.height)
@@ -156,10 +165,14 @@ func pinDetails(p pinInfo, profile string) []string {
 	case p.signedFor:
 		journal = "signed for in this journal before (that vouches for nothing)"
 	}
-	return []string{
+	lines := []string{
 		"Listed:  " + p.info.ListedAs(),
 		"Code:    " + p.info.CodeHash.Hex(),
-		"Journal: " + journal,
-		fmt.Sprintf("Check it on an explorer. Yes pins it, and this code, in profile %q.", profile),
 	}
+	if logic := p.info.Logic(); logic != "" {
+		lines = append(lines, "Logic:   "+logic)
+	}
+	return append(lines,
+		"Journal: "+journal,
+		fmt.Sprintf("Check it on an explorer. Yes pins it, and this code, in profile %q.", profile))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"slices"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -77,53 +78,124 @@ func (e *RefusedError) unpinned(kind PinKind, addr common.Address, format string
 	e.pinReasons++
 }
 
+// nativePlaceholder is the address many services write for the native
+// coin: no contract.
+var nativePlaceholder = common.HexToAddress("0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE")
+
+// Reserved says why addr is no contract anyone deployed, so that a node's
+// answer of code for it vouches for nothing: the zero address, the
+// precompiles and burn addresses such as 0x…dEaD (all below 0x10000), and
+// the native coin's placeholder. It returns "" for any other address.
+func Reserved(addr common.Address) string {
+	switch {
+	case addr == nativePlaceholder:
+		return "the placeholder services write for the native coin"
+	case new(big.Int).SetBytes(addr.Bytes()).Cmp(big.NewInt(0x10000)) < 0:
+		return "the zero address, a precompile or a burn address like 0x…dEaD (every address below 0x10000 is reserved)"
+	}
+	return ""
+}
+
 // CodeHash reads the code at addr and returns its keccak256 hash: what a
 // pin records, and what a pinned contract must still have. An address
 // with no code is ErrNoContract.
 func CodeHash(ctx context.Context, node Node, addr common.Address) (common.Hash, error) {
-	code, err := node.CodeAt(ctx, addr, nil)
+	code, err := readCode(ctx, node, addr)
 	if err != nil {
-		return common.Hash{}, fmt.Errorf("the code at %s: %w", addr.Hex(), err)
-	}
-	if len(code) == 0 {
-		return common.Hash{}, fmt.Errorf("%s: %w", addr.Hex(), ErrNoContract)
+		return common.Hash{}, err
 	}
 	return crypto.Keccak256Hash(code), nil
 }
 
+// ReadPin reads what a pin of addr records: its code hash and, for a
+// proxy, the implementation it delegates to now.
+func ReadPin(ctx context.Context, node Node, addr common.Address) (common.Hash, Proxy, error) {
+	code, err := readCode(ctx, node, addr)
+	if err != nil {
+		return common.Hash{}, Proxy{}, err
+	}
+	proxy, err := ReadProxy(ctx, node, addr, code)
+	return crypto.Keccak256Hash(code), proxy, err
+}
+
+// readCode reads the code at addr; none is ErrNoContract.
+func readCode(ctx context.Context, node Node, addr common.Address) ([]byte, error) {
+	code, err := node.CodeAt(ctx, addr, nil)
+	if err != nil {
+		return nil, fmt.Errorf("the code at %s: %w", addr.Hex(), err)
+	}
+	if len(code) == 0 {
+		return nil, fmt.Errorf("%s: %w", addr.Hex(), ErrNoContract)
+	}
+	return code, nil
+}
+
 // checkPinned holds the contract addr, which a call needs as kind, to the
-// profile: it must be pinned, have code, and have the code it had when it
-// was pinned. what names it for the reasons ("vester", "pool's staking
-// contract"). It reports whether every check ran and passed.
-func checkPinned(ctx context.Context, node Node, refused *RefusedError, kind PinKind, addr common.Address, pins Pins, what string) bool {
-	hash, err := CodeHash(ctx, node, addr)
+// profile: it must be pinned, have code, have the code it had when it was
+// pinned and, for a proxy, delegate to the implementation it delegated to
+// then, whose code is as it was. what names it for the reasons ("vester",
+// "pool's staking contract"). When every check ran and passed, it returns
+// what the review says of it, else "".
+func checkPinned(ctx context.Context, node Node, refused *RefusedError, kind PinKind, addr common.Address, pins Pins, what string) string {
+	hash, proxy, err := ReadPin(ctx, node, addr)
 	switch {
-	case errors.Is(err, ErrNoContract):
+	case errors.Is(err, ErrNoContract) && hash == (common.Hash{}):
 		refused.refuse("the %s %s has no code on the chain: a node that answers for it vouches for nothing", what, addr.Hex())
-		return false
-	case err != nil:
+		return ""
+	case err != nil && hash == (common.Hash{}):
 		refused.unchecked("the code of the %s could not be read: %v", what, err)
-		return false
+		return ""
 	}
 	recorded, hasHash := pins.CodeHashes[addr]
 	switch {
 	case !pins.Pinned(kind, addr):
 		refused.unpinned(kind, addr, "the %s %s is not pinned in the profile (its code hash is %s)", what, addr.Hex(), hash.Hex())
-		return false
+		return ""
 	case !hasHash:
 		refused.unpinned(kind, addr, "the %s %s is pinned without the hash of its code (now %s)", what, addr.Hex(), hash.Hex())
-		return false
+		return ""
 	case recorded != hash:
 		refused.refuse("the code of the %s %s changed since it was pinned: its hash is %s, the profile recorded %s; an upgrade or a node swapping code must be checked again, and pinned again by hand",
 			what, addr.Hex(), hash.Hex(), recorded.Hex())
-		return false
+		return ""
 	}
-	return true
+	if err != nil {
+		refused.unchecked("the implementation behind the %s could not be read: %v", what, err)
+		return ""
+	}
+	if !checkImplementation(refused, kind, addr, what, pins.Implementations[addr], proxy) {
+		return ""
+	}
+	note := " · pinned in the profile, its code as pinned (" + hash.Hex() + ")"
+	if proxy.Kind != "" {
+		note += ", " + proxy.String() + ", as pinned"
+	} else if proxy.Delegates {
+		note += "; " + proxy.String()
+	}
+	return note
 }
 
-// pinnedNote is what the review says of a contract checkPinned passed.
-func pinnedNote(pins Pins, addr common.Address) string {
-	return " · pinned in the profile, its code as pinned (" + pins.CodeHashes[addr].Hex() + ")"
+// checkImplementation holds a pinned contract's proxy reading now to the
+// one its pin recorded (zero: not a proxy then): an implementation that
+// changed, or appeared, is refused, naming what changed and the pin that
+// accepts it after a check.
+func checkImplementation(refused *RefusedError, kind PinKind, addr common.Address, what string, recorded, now Proxy) bool {
+	again := Unpinned{kind, addr}.PinCommand()
+	switch {
+	case recorded.Implementation == (common.Address{}) && now.Kind == "":
+		return true
+	case recorded.Implementation == (common.Address{}):
+		refused.refuse("the %s %s is %s, and its pin records no implementation: check the implementation, then pin it again: %s", what, addr.Hex(), now, again)
+	case now.Kind == "":
+		refused.refuse("the %s %s was pinned as a proxy to implementation %s (code hash %s) and no longer reads as one: check it, then pin it again: %s",
+			what, addr.Hex(), recorded.Implementation.Hex(), recorded.CodeHash.Hex(), again)
+	case recorded.Implementation != now.Implementation || recorded.CodeHash != now.CodeHash:
+		refused.refuse("the logic behind the %s %s changed since it was pinned: its implementation was %s (code hash %s) and is now %s (code hash %s), an upgrade; check the new implementation, then pin it again: %s",
+			what, addr.Hex(), recorded.Implementation.Hex(), recorded.CodeHash.Hex(), now.Implementation.Hex(), now.CodeHash.Hex(), again)
+	default:
+		return true
+	}
+	return false
 }
 
 // findPinnedVester establishes a claim's vester: the pinned vester that

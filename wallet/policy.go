@@ -82,12 +82,15 @@ var DefaultMaxNativeFee = big.NewInt(10_000_000_000_000_000)
 type Pins struct {
 	Vesters, Staking, Tokens []common.Address
 	// Handlers are the post-claim handlers a claim may send tokens to;
-	// empty pins none, and the vester's whitelist alone decides.
+	// empty pins none: only direct claims are signed.
 	Handlers []common.Address
 	// CodeHashes are the keccak256 hashes of the pinned contracts' code,
 	// recorded when each was pinned: a contract whose code is not that
 	// any more is refused.
 	CodeHashes map[common.Address]common.Hash
+	// Implementations are, for each pinned proxy, the implementation it
+	// delegated to when pinned and that implementation's code hash.
+	Implementations map[common.Address]Proxy
 	// MaxNativeFee is the most wei a claim or a stake may send; nil is
 	// DefaultMaxNativeFee.
 	MaxNativeFee *big.Int
@@ -165,8 +168,8 @@ type claimFacts struct {
 //     0 is all of it), and exactly the amount asked when one was;
 //   - its tokens go where the vester pays (straight, only when the vester
 //     allows the direct claim; to a handler, only one on the vester's
-//     whitelist and the profile's pinned handlers), and the review says
-//     where;
+//     whitelist that the profile pins, its code as pinned), and the
+//     review says where;
 //   - it is for the profile's chain and from the signer.
 //
 // Anything else is a *RefusedError with every reason found. When the chain
@@ -191,7 +194,7 @@ func CheckClaim(ctx context.Context, node Node, p ClaimPolicy, calls []Call) (*A
 			continue
 		}
 		checkWithdraw(refused, i, c, values, p, facts)
-		checkRoute(refused, a, i, values, p, facts)
+		checkRoute(ctx, node, refused, a, i, values, p, facts)
 		if facts.standing != nil && len(values) == 4 {
 			to := facts.standing.Recipient(facts.args.Allocation.OriginalBeneficiary)
 			amount, _ := values[0].(*big.Int)
@@ -244,9 +247,9 @@ func establishClaim(ctx context.Context, node Node, p ClaimPolicy, refused *Refu
 		return facts
 	}
 	facts.vester = vester
-	if checkPinned(ctx, node, refused, PinVester, vester, p.Pins, "vester") {
+	if note := checkPinned(ctx, node, refused, PinVester, vester, p.Pins, "vester"); note != "" {
 		a.Facts = append(a.Facts, Line{"vester", fmt.Sprintf("%s holds root %d (read from the chain)%s",
-			vester.Hex(), proof.RootIndex, pinnedNote(p.Pins, vester))})
+			vester.Hex(), proof.RootIndex, note)})
 	}
 
 	fee, err := ClaimFee(ctx, node, facts.vester, p.AllocationID)
@@ -454,7 +457,8 @@ func CheckStake(ctx context.Context, node Node, p StakePolicy, calls []Call) (*A
 // establishStake holds the pool's staking contract to the pins, reads its
 // fee and token from the chain, and holds the token to the pins.
 func establishStake(ctx context.Context, node Node, p StakePolicy, refused *RefusedError, a *Approval) (common.Address, *big.Int) {
-	if !checkPinned(ctx, node, refused, PinStaking, p.Pool, p.Pins, "pool's staking contract") {
+	pool := checkPinned(ctx, node, refused, PinStaking, p.Pool, p.Pins, "pool's staking contract")
+	if pool == "" {
 		return common.Address{}, nil
 	}
 	fee, err := PlatformFee(ctx, node, p.Pool)
@@ -463,7 +467,7 @@ func establishStake(ctx context.Context, node Node, p StakePolicy, refused *Refu
 		return common.Address{}, nil
 	}
 	a.Facts = append(a.Facts,
-		Line{"staking contract", p.Pool.Hex() + " (the pool's contract in the token's list)" + pinnedNote(p.Pins, p.Pool)},
+		Line{"staking contract", p.Pool.Hex() + " (the pool's contract in the token's list)" + pool},
 		Line{"platform fee", FormatUnits(fee) + " ether (read from the chain)"})
 	token, err := StakingToken(ctx, node, p.Pool)
 	if err != nil {
@@ -471,8 +475,8 @@ func establishStake(ctx context.Context, node Node, p StakePolicy, refused *Refu
 		return common.Address{}, fee
 	}
 	if len(p.Pins.Tokens) > 0 {
-		if checkPinned(ctx, node, refused, PinToken, token, p.Pins, "pool's token") {
-			a.Facts = append(a.Facts, Line{"token", token.Hex() + " (the pool's stakingToken() on chain)" + pinnedNote(p.Pins, token)})
+		if note := checkPinned(ctx, node, refused, PinToken, token, p.Pins, "pool's token"); note != "" {
+			a.Facts = append(a.Facts, Line{"token", token.Hex() + " (the pool's stakingToken() on chain)" + note})
 		}
 		return token, fee
 	}

@@ -106,9 +106,10 @@ func checkAmount(refused *RefusedError, i int, amount *big.Int, f *claimFacts) {
 // the withdrawal address (the first withdraw, or the second with handler
 // 0), only when the vester whitelists the direct claim; to a post-claim
 // handler contract (the second withdraw, D18), not to a wallet, only for a
-// handler on the vester's whitelist and, when the profile pins handlers,
-// on that list too. The review says where the tokens go.
-func checkRoute(refused *RefusedError, a *Approval, i int, values []any, p ClaimPolicy, f *claimFacts) {
+// handler on the vester's whitelist that the profile pins with the code it
+// had when pinned, as every contract a claim trusts: no pinned handler
+// means direct claims only. The review says where the tokens go.
+func checkRoute(ctx context.Context, node Node, refused *RefusedError, a *Approval, i int, values []any, p ClaimPolicy, f *claimFacts) {
 	var handler common.Address
 	if len(values) == 6 {
 		handler, _ = values[4].(common.Address)
@@ -121,13 +122,11 @@ func checkRoute(refused *RefusedError, a *Approval, i int, values []any, p Claim
 		return
 	}
 	through := Line{"tokens go to", fmt.Sprintf("handler contract %s, not to your wallet: the vester pays the handler and calls it with the claim", handler.Hex())}
+	through.Value += checkPinned(ctx, node, refused, PinHandler, handler, p.Pins, "post-claim handler")
 	if at := slices.IndexFunc(a.Facts, func(l Line) bool { return l.Label == through.Label }); at >= 0 {
 		a.Facts[at] = through
 	} else {
 		a.Facts = append(a.Facts, through)
-	}
-	if len(p.Pins.Handlers) > 0 && !slices.Contains(p.Pins.Handlers, handler) {
-		refused.refuse("call %d sends the tokens to handler contract %s, which is not pinned in the profile's handlers list", i+1, handler.Hex())
 	}
 	if f.standing != nil && !slices.Contains(f.standing.Handlers, handler) {
 		refused.refuse("call %d sends the tokens to handler contract %s, which is not on the vester's whitelist of post-claim handlers", i+1, handler.Hex())

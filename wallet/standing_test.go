@@ -38,7 +38,11 @@ type fakeVester struct {
 	// noSchedules makes the vester revert schedules and token, as a vester
 	// without the production interface does.
 	noSchedules bool
-	calls       []string
+	// code is the code of other contracts than the vester (handlers),
+	// slots the storage every contract but the vester answers.
+	code  map[common.Address][]byte
+	slots map[common.Hash]common.Hash
+	calls []string
 }
 
 var (
@@ -103,11 +107,22 @@ func (f *fakeVester) CallContract(_ context.Context, msg ethereum.CallMsg, _ *bi
 // profile can pin it.
 var fakeVesterCode = []byte{0x60, 0x00}
 
+// handlerCode is the code of the post-claim handler as it was pinned.
+var handlerCode = []byte{0x60, 0x02}
+
 func (f *fakeVester) CodeAt(_ context.Context, addr common.Address, _ *big.Int) ([]byte, error) {
 	if addr == f.vester {
 		return fakeVesterCode, nil
 	}
-	return nil, nil
+	return f.code[addr], nil
+}
+
+func (f *fakeVester) StorageAt(_ context.Context, addr common.Address, key common.Hash, _ *big.Int) ([]byte, error) {
+	if addr == f.vester {
+		return make([]byte, 32), nil
+	}
+	word := f.slots[key]
+	return word[:], nil
 }
 
 func (f *fakeVester) HeaderByNumber(context.Context, *big.Int) (*types.Header, error) {
@@ -327,20 +342,32 @@ func TestCheckClaimStanding(t *testing.T) {
 			facts: []string{alice.Hex() + ", the leaf's beneficiary; NOT the signer " + common.Address{0x5e}.Hex()}},
 		{name: "not the production vester", change: func(f *fakeVester) { f.noSchedules = true }, amount: new(big.Int),
 			refused: "does not answer schedules(allocationId)"},
-		{name: "a handler on the vester's whitelist", change: func(f *fakeVester) { f.handlers = []common.Address{{}, handler} },
+		{name: "a handler on the vester's whitelist, no handler pinned", change: func(f *fakeVester) { f.handlers = []common.Address{{}, handler} },
 			amount: new(big.Int), handler: handler,
-			facts: []string{"handler contract " + handler.Hex() + ", not to your wallet"}},
+			refused: "the post-claim handler " + handler.Hex() + " is not pinned in the profile"},
 		{name: "a handler on the whitelist and the pins", change: func(f *fakeVester) { f.handlers = []common.Address{handler} },
-			amount: new(big.Int), handler: handler, pins: []common.Address{handler}},
+			amount: new(big.Int), handler: handler, pins: []common.Address{handler},
+			facts: []string{"handler contract " + handler.Hex() + ", not to your wallet", "pinned in the profile, its code as pinned"}},
+		{name: "a pinned handler whose code was swapped", change: func(f *fakeVester) {
+			f.handlers = []common.Address{handler}
+			f.code[handler] = []byte{0x60, 0x01, 0xff}
+		}, amount: new(big.Int), handler: handler, pins: []common.Address{handler},
+			refused: "the code of the post-claim handler " + handler.Hex() + " changed since it was pinned"},
+		{name: "a pinned handler without code", change: func(f *fakeVester) {
+			f.handlers = []common.Address{handler}
+			delete(f.code, handler)
+		}, amount: new(big.Int), handler: handler, pins: []common.Address{handler},
+			refused: "the post-claim handler " + handler.Hex() + " has no code on the chain"},
 		{name: "a handler off the vester's whitelist", change: func(f *fakeVester) { f.handlers = []common.Address{{}} },
 			amount: new(big.Int), handler: handler, refused: "which is not on the vester's whitelist of post-claim handlers"},
 		{name: "a direct claim on a vester that pays only through handlers", change: func(f *fakeVester) { f.handlers = []common.Address{handler} },
 			amount: new(big.Int), refused: "this vester pays only through its post-claim handlers " + handler.Hex()},
 		{name: "a handler off the pins", change: func(f *fakeVester) { f.handlers = []common.Address{handler} },
-			amount: new(big.Int), handler: handler, pins: []common.Address{attacker}, refused: "not pinned in the profile's handlers list"},
+			amount: new(big.Int), handler: handler, pins: []common.Address{attacker}, refused: "the post-claim handler " + handler.Hex() + " is not pinned in the profile"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeVester(root, aliceHead)
+			f.code = map[common.Address][]byte{handler: handlerCode}
 			if tc.change != nil {
 				tc.change(f)
 			}
@@ -350,6 +377,9 @@ func TestCheckClaimStanding(t *testing.T) {
 			}
 			policy, call := aliceClaim(t, f, p, signer, tc.amount, tc.handler)
 			policy.Pins.Handlers = tc.pins
+			for _, h := range tc.pins {
+				policy.Pins.CodeHashes[h] = crypto.Keccak256Hash(handlerCode)
+			}
 			a, err := CheckClaim(context.Background(), f, policy, []Call{call})
 			if tc.refused != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.refused) {

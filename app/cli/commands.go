@@ -57,6 +57,7 @@ var commands = []command{
 	pinHandlerCommand,
 	pinListCommand,
 	pinRemoveCommand,
+	pinCheckCommand,
 	// The sandbox service as a server: sandbox.go.
 	sandboxCommand,
 }

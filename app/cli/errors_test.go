@@ -68,6 +68,7 @@ func TestErrorsNameTheirCommand(t *testing.T) {
 		"pin handler":     {[]string{"pin", "handler", "a", "b"}, "takes one contract address", ExitUsage},
 		"pin list":        {[]string{"pin", "list", "x"}, `takes no arguments, got "x"`, ExitUsage},
 		"pin rm":          {[]string{"pin", "rm", "pool", "x"}, `"pool" is no kind of pin: vester, staking, token or handler`, ExitUsage},
+		"pin check":       {[]string{"pin", "check"}, "takes the JSON-RPC URL of a second node", ExitUsage},
 	}
 	for _, c := range commands {
 		tc, ok := cases[c.name]

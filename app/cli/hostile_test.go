@@ -193,6 +193,7 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 				"pin handler":     {{vester}},
 				"pin list":        {{}, {"-o", "json"}},
 				"pin rm":          {{"handler", vester}},
+				"pin check":       {{"http://127.0.0.1:1"}},
 			}
 			for _, cmd := range commands {
 				argSets, ok := runs[cmd.name]

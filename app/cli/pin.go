@@ -24,10 +24,11 @@ import (
 func pinCommand(kind wallet.PinKind, what string) command {
 	return command{
 		name:     "pin " + string(kind),
-		args:     "ADDR",
+		args:     "ADDR [--confirm-address ADDR]",
 		summary:  "pin " + what + " in the profile, with the hash of its code now",
 		operands: [][2]string{{"ADDR", "the contract's address (0x and 40 hex digits)"}},
 		flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+			confirm := fs.String("confirm-address", "", "the contract's `ADDR` typed again: needed when it is flagged (it shares its name with a pinned contract)")
 			return func(ctx context.Context, args []string) error {
 				addr, err := pinAddress(args)
 				if err != nil {
@@ -44,6 +45,10 @@ func pinCommand(kind wallet.PinKind, what string) command {
 				printContractInfo(e.Stderr, info)
 				if errors.Is(info.CodeErr, wallet.ErrNoContract) {
 					return fmt.Errorf("%s has no code on the chain: there is no contract to pin", addr.Hex())
+				}
+				if info.Flag() != "" && !strings.EqualFold(strings.TrimSpace(*confirm), addr.Hex()) {
+					return fmt.Errorf("not pinned: %s is flagged; check both on an explorer and, to pin it anyway, type its address: allot pin %s %s --confirm-address %s",
+						addr.Hex(), kind, addr.Hex(), addr.Hex())
 				}
 				hash, err := s.Pin(ctx, kind, addr, false)
 				if err != nil {
@@ -183,7 +188,14 @@ func printContractInfo(w io.Writer, info session.ContractInfo) {
 	case info.CodeErr != nil:
 		code = "could not be read: " + info.CodeErr.Error()
 	}
-	fields(w, "contract", info.Address.Hex(), "listed", info.ListedAs(), "code hash", code)
+	pairs := []string{"contract", info.Address.Hex(), "listed", info.ListedAs(), "code hash", code}
+	if logic := info.Logic(); logic != "" {
+		pairs = append(pairs, "logic", logic)
+	}
+	if flag := info.Flag(); flag != "" {
+		pairs = append(pairs, "flag", flag)
+	}
+	fields(w, pairs...)
 }
 
 // pinHint follows a refusal that only missing pins caused: the commands

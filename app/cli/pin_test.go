@@ -297,3 +297,37 @@ func TestNoCodeIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// codeForgingNode answers the code of real for every address: a node that
+// vouches for addresses no one deployed a contract at.
+type codeForgingNode struct {
+	wallet.Node
+	real common.Address
+}
+
+func (n codeForgingNode) CodeAt(ctx context.Context, _ common.Address, block *big.Int) ([]byte, error) {
+	return n.Node.CodeAt(ctx, n.real, block)
+}
+
+// TestPinOfAReservedAddressIsRefused: `allot pin` of the zero address, a
+// precompile or 0x…dEaD is refused, and the file left alone, even when
+// the node answers code for it.
+func TestPinOfAReservedAddressIsRefused(t *testing.T) {
+	f := newChainFixture(t)
+	path := filepath.Join(t.TempDir(), "config.toml")
+	src := "[profiles.test]\nbase_url = \"http://127.0.0.1:1\"\n"
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.sess.ConfigPath = path
+	f.sess.Chain = codeForgingNode{f.sess.Chain, f.vester}
+	for _, addr := range []string{"0x000000000000000000000000000000000000dEaD", "0x0000000000000000000000000000000000000000", "0x0000000000000000000000000000000000000001"} {
+		r := f.run(t, "pin", "staking", addr)
+		if r.code != 1 || !strings.Contains(r.stderr, "no contract to trust, whatever code a node answers for it") {
+			t.Errorf("pin %s: exit %d\n%s", addr, r.code, r.stderr)
+		}
+	}
+	if data, _ := os.ReadFile(path); string(data) != src {
+		t.Errorf("the file changed:\n%s", data)
+	}
+}

@@ -60,6 +60,10 @@ type PinEdit struct {
 	// CodeHash is the code hash to record with the pin; ignored when
 	// Remove is set.
 	CodeHash common.Hash
+	// Implementation and ImplementationHash are, for a proxy, the
+	// implementation it delegates to and its code hash (zero: no proxy).
+	Implementation     common.Address
+	ImplementationHash common.Hash
 	// Remove takes the address out of the list instead, and its code hash
 	// when no other list pins it.
 	Remove bool
@@ -87,11 +91,17 @@ func EditPins(src []byte, edit PinEdit) ([]byte, error) {
 		text, err = removePin(text, pins, key, edit.Address)
 		if err == nil && !pinnedElsewhere(profile.Pins, edit.Kind, edit.Address) {
 			text, err = removeCodeHash(text, append(pins, "code_hashes"), edit.Address)
+			if err == nil {
+				text, err = editImplementation(text, pins, edit, true)
+			}
 		}
 	} else {
 		text, err = addPin(text, pins, key, edit.Address)
 		if err == nil {
 			text, err = setCodeHash(text, append(pins, "code_hashes"), edit.Address, edit.CodeHash)
+		}
+		if err == nil {
+			text, err = editImplementation(text, pins, edit, false)
 		}
 	}
 	if err != nil {
@@ -149,6 +159,7 @@ func expected(before *Config, edit PinEdit) *Config {
 					delete(hashes, k)
 				}
 			}
+			expectImplementation(&pins, edit, true)
 		}
 	} else {
 		if !slices.ContainsFunc(*list, func(v string) bool { return sameAddress(v, edit.Address) }) {
@@ -163,6 +174,7 @@ func expected(before *Config, edit PinEdit) *Config {
 		if !set {
 			hashes[edit.Address.Hex()] = edit.CodeHash.Hex()
 		}
+		expectImplementation(&pins, edit, false)
 	}
 	pins.CodeHashes = hashes
 	p.Pins = pins
@@ -181,8 +193,10 @@ func normalize(c *Config) *Config {
 				*l = nil
 			}
 		}
-		if len(p.Pins.CodeHashes) == 0 {
-			p.Pins.CodeHashes = nil
+		for _, m := range []*map[string]string{&p.Pins.CodeHashes, &p.Pins.Implementations, &p.Pins.ImplementationHashes} {
+			if len(*m) == 0 {
+				*m = nil
+			}
 		}
 		out.Profiles[name] = p
 	}
@@ -242,11 +256,15 @@ func removePin(text string, table []string, key string, addr common.Address) (st
 
 // setCodeHash sets addr's code hash in table, a map keyed by address.
 func setCodeHash(text string, table []string, addr common.Address, hash common.Hash) (string, error) {
+	return setEntry(text, table, addr, strconv.Quote(hash.Hex()))
+}
+
+// setEntry sets addr's value in table, a map keyed by address, to lit.
+func setEntry(text string, table []string, addr common.Address, lit string) (string, error) {
 	doc, err := scanTOML(text)
 	if err != nil {
 		return "", err
 	}
-	lit := strconv.Quote(hash.Hex())
 	if e := doc.findAddressKey(table, addr); e != nil {
 		return text[:e.valStart] + lit + text[e.valEnd:], nil
 	}

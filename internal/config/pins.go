@@ -3,7 +3,8 @@ package config
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"allot/wallet"
@@ -15,14 +16,21 @@ import (
 // (docs/deployment.md D17, as amended): [profiles.NAME.pins] vesters,
 // staking, tokens and handlers, lists of addresses, and code_hashes, the
 // keccak256 hash of each pinned contract's code as it was when pinned,
-// keyed by address. A claim or a stake signs only for pinned contracts
-// whose code is still the code pinned. `allot pin` edits them.
+// keyed by address, and for a proxy its implementation and that
+// implementation's code hash. A claim or a stake signs only for pinned
+// contracts whose code (and logic behind a proxy) is still the one
+// pinned. `allot pin` edits them.
 type Pins struct {
 	Vesters    []string          `toml:"vesters" json:"vesters,omitempty"`
 	Staking    []string          `toml:"staking" json:"staking,omitempty"`
 	Tokens     []string          `toml:"tokens" json:"tokens,omitempty"`
 	Handlers   []string          `toml:"handlers" json:"handlers,omitempty"`
 	CodeHashes map[string]string `toml:"code_hashes" json:"codeHashes,omitempty"`
+	// Implementations and ImplementationHashes are, for each pinned proxy
+	// (keyed by its address), the implementation it delegated to when
+	// pinned and that implementation's code hash.
+	Implementations      map[string]string `toml:"implementations" json:"implementations,omitempty"`
+	ImplementationHashes map[string]string `toml:"implementation_hashes" json:"implementationHashes,omitempty"`
 }
 
 // TOML writes the pins as the [profiles.NAME.pins] table of profile, and
@@ -43,18 +51,34 @@ func (p Pins) TOML(profile string) string {
 		}
 		b.WriteString("]\n")
 	}
-	if len(p.CodeHashes) > 0 {
-		fmt.Fprintf(&b, "[%s.code_hashes]\n", table)
-		keys := make([]string, 0, len(p.CodeHashes))
-		for k := range p.CodeHashes {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			fmt.Fprintf(&b, "%q = %q\n", k, p.CodeHashes[k])
+	writeMap(&b, table+".code_hashes", p.CodeHashes)
+	writeMap(&b, table+"."+implementationsKey, p.Implementations)
+	writeMap(&b, table+"."+implementationHashesKey, p.ImplementationHashes)
+	return b.String()
+}
+
+// writeMap writes m, when it has entries, as the TOML table named table,
+// its keys in order.
+func writeMap(b *strings.Builder, table string, m map[string]string) {
+	if len(m) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "[%s]\n", table)
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		fmt.Fprintf(b, "%q = %q\n", k, m[k])
+	}
+}
+
+// Holds reports whether p pins addr in any list.
+func (p Pins) Holds(addr common.Address) bool {
+	for _, kind := range wallet.PinKinds {
+		for _, v := range *p.list(kind) {
+			if sameAddress(v, addr) {
+				return true
+			}
 		}
 	}
-	return b.String()
+	return false
 }
 
 // SigningPins reads the profile's pins and max_native_fee (ether, exact
@@ -106,6 +130,55 @@ func (p Pins) Signing() (wallet.Pins, error) {
 			out.CodeHashes = map[common.Address]common.Hash{}
 		}
 		out.CodeHashes[addr] = hash
+	}
+	impls, err := p.implementations()
+	out.Implementations = impls
+	return out, errors.Join(append(problems, err)...)
+}
+
+// implementations reads the pinned proxies' implementations: each proxy
+// with both its implementation's address and code hash.
+func (p Pins) implementations() (map[common.Address]wallet.Proxy, error) {
+	var problems []error
+	out := map[common.Address]wallet.Proxy{}
+	for k, v := range p.Implementations {
+		proxy, err := checksummed(k)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("pins.%s: key %w", implementationsKey, err))
+			continue
+		}
+		impl, err := checksummed(v)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("pins.%s.%s: %w", implementationsKey, proxy.Hex(), err))
+			continue
+		}
+		out[proxy] = wallet.Proxy{Implementation: impl}
+	}
+	for k, v := range p.ImplementationHashes {
+		proxy, err := checksummed(k)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("pins.%s: key %w", implementationHashesKey, err))
+			continue
+		}
+		hash, err := codeHash(v)
+		recorded, ok := out[proxy]
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Errorf("pins.%s.%s: %w", implementationHashesKey, proxy.Hex(), err))
+		case !ok:
+			problems = append(problems, fmt.Errorf("pins.%s.%s: no implementation recorded for it in pins.%s", implementationHashesKey, proxy.Hex(), implementationsKey))
+		default:
+			recorded.CodeHash = hash
+			out[proxy] = recorded
+		}
+	}
+	for proxy, recorded := range out {
+		if recorded.CodeHash == (common.Hash{}) {
+			problems = append(problems, fmt.Errorf("pins.%s.%s: no code hash recorded for its implementation in pins.%s", implementationsKey, proxy.Hex(), implementationHashesKey))
+		}
+	}
+	if len(out) == 0 {
+		out = nil
 	}
 	return out, errors.Join(problems...)
 }

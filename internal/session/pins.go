@@ -68,6 +68,18 @@ func (s *Session) profileOnDisk() (config.Profile, error) {
 	return p, nil
 }
 
+// currentPins are the profile's pins as its file holds them now (as
+// SigningPins reads them), or as opened when the file cannot be read: a
+// namesake is told apart from what the user pins today.
+func (s *Session) currentPins() config.Pins {
+	if s.CanPin() {
+		if p, err := s.profileOnDisk(); err == nil {
+			return p.Pins
+		}
+	}
+	return s.Profile.Pins
+}
+
 // PinsSource says where SigningPins reads the pins: the profile's file,
 // or the embedded sandbox's own deployment.
 func (s *Session) PinsSource() string {
@@ -144,7 +156,8 @@ func codeHashes(ctx context.Context, node wallet.Node, pins config.Pins) (map[st
 }
 
 // deploymentPins pins a sandbox's deployment: its tokens, vesters
-// (vesting and airdrop contracts) and staking contracts, without their
+// (vesting and airdrop contracts), staking contracts and the post-claim
+// handlers it deploys beside its vesters, without their
 // code hashes. On a new in-process chain the addresses are planned before
 // it starts, so this is known at once.
 func deploymentPins(deployed []onchain.Deployed) config.Pins {
@@ -158,6 +171,8 @@ func deploymentPins(deployed []onchain.Deployed) config.Pins {
 			pins.Vesters = append(pins.Vesters, addr)
 		case sandbox.ContractStaking:
 			pins.Staking = append(pins.Staking, addr)
+		case onchain.KindPostClaimHandler:
+			pins.Handlers = append(pins.Handlers, addr)
 		}
 	}
 	return pins
@@ -184,7 +199,8 @@ var ErrCannotPin = errors.New("no configuration file to pin in")
 func (s *Session) CanPin() bool { return s.ConfigPath != "" && !s.Sandbox }
 
 // Pin pins addr as kind in the profile's file, with the hash of the code
-// it has now, which the next check reads (SigningPins); remove unpins it
+// it has now and, for a proxy, the implementation it delegates to now and
+// its code hash, which the next check reads (SigningPins); remove unpins it
 // instead. It returns the code hash recorded (zero when removing). An
 // address with no code is not pinned.
 func (s *Session) Pin(ctx context.Context, kind wallet.PinKind, addr common.Address, remove bool) (common.Hash, error) {
@@ -193,17 +209,20 @@ func (s *Session) Pin(ctx context.Context, kind wallet.PinKind, addr common.Addr
 	}
 	edit := config.PinEdit{Profile: s.Name, Kind: kind, Address: addr, Remove: remove}
 	if !remove {
+		if why := wallet.Reserved(addr); why != "" {
+			return common.Hash{}, fmt.Errorf("pin %s: it is %s: no contract to trust, whatever code a node answers for it", addr.Hex(), why)
+		}
 		if s.Chain == nil {
 			return common.Hash{}, fmt.Errorf("pin %s: profile %q has no rpc_url to read the contract's code from", addr.Hex(), s.Name)
 		}
-		hash, err := wallet.CodeHash(ctx, s.Chain, addr)
-		if errors.Is(err, wallet.ErrNoContract) {
+		hash, proxy, err := wallet.ReadPin(ctx, s.Chain, addr)
+		if errors.Is(err, wallet.ErrNoContract) && hash == (common.Hash{}) {
 			return common.Hash{}, fmt.Errorf("pin %s: it has no code on the chain: there is no contract to trust there", addr.Hex())
 		}
 		if err != nil {
 			return common.Hash{}, fmt.Errorf("pin %s: %w", addr.Hex(), err)
 		}
-		edit.CodeHash = hash
+		edit.CodeHash, edit.Implementation, edit.ImplementationHash = hash, proxy.Implementation, proxy.CodeHash
 	}
 	if err := config.EditPinsFile(s.ConfigPath, edit); err != nil {
 		return common.Hash{}, err
@@ -222,6 +241,32 @@ type ContractInfo struct {
 	// (wallet.ErrNoContract) or it could not be read.
 	CodeHash common.Hash
 	CodeErr  error
+	// Proxy is the logic behind it, when it is a proxy or its code could
+	// delegate; ProxyErr why that could not be read.
+	Proxy    wallet.Proxy
+	ProxyErr error
+	// Namesakes are the pinned contracts the service lists under a name
+	// it lists this one under too: the genuine one may be among them.
+	Namesakes []Namesake
+}
+
+// Namesake is a pinned contract that shares a listed name with another.
+type Namesake struct {
+	Name    string
+	Address common.Address
+}
+
+// Flag says, when the contract has pinned namesakes, why pinning it needs
+// its address typed; "" when it has none.
+func (i ContractInfo) Flag() string {
+	if len(i.Namesakes) == 0 {
+		return ""
+	}
+	var said []string
+	for _, n := range i.Namesakes {
+		said = append(said, fmt.Sprintf("the genuine %q may be %s, already pinned", sanitize.Truncate(n.Name, 40), n.Address.Hex()))
+	}
+	return "FLAGGED: it shares its name with a pinned contract: " + strings.Join(said, "; ")
 }
 
 // Describe gathers what the service lists and the chain holds at addr.
@@ -234,12 +279,54 @@ func (s *Session) Describe(ctx context.Context, addr common.Address) ContractInf
 			info.Listed = append(info.Listed, c)
 		}
 	}
+	info.Namesakes = namesakes(contracts, info.Listed, s.currentPins(), addr)
 	if s.Chain == nil {
 		info.CodeErr = fmt.Errorf("profile %q has no rpc_url", s.Name)
 		return info
 	}
-	info.CodeHash, info.CodeErr = wallet.CodeHash(ctx, s.Chain, addr)
+	hash, proxy, err := wallet.ReadPin(ctx, s.Chain, addr)
+	info.CodeHash, info.Proxy = hash, proxy
+	if hash == (common.Hash{}) {
+		info.CodeErr = err
+	} else {
+		info.ProxyErr = err
+	}
 	return info
+}
+
+// Logic says what runs behind the contract: "" for a contract whose code
+// cannot delegate, else the proxy and its implementation, or that its
+// delegation cannot be read.
+func (i ContractInfo) Logic() string {
+	switch {
+	case i.ProxyErr != nil:
+		return "could not be read: " + i.ProxyErr.Error()
+	case i.Proxy.Kind == "" && !i.Proxy.Delegates:
+		return ""
+	}
+	return i.Proxy.String()
+}
+
+// namesakes are the contracts pins holds, other than addr, that contracts
+// lists under a name listed (addr's entries) has too.
+func namesakes(contracts, listed []api.Contract, pins config.Pins, addr common.Address) []Namesake {
+	var out []Namesake
+	for _, c := range contracts {
+		if !common.IsHexAddress(c.Address) {
+			continue
+		}
+		other := common.HexToAddress(c.Address)
+		if other == addr || !pins.Holds(other) {
+			continue
+		}
+		for _, l := range listed {
+			if strings.EqualFold(strings.TrimSpace(l.Name), strings.TrimSpace(c.Name)) {
+				out = append(out, Namesake{Name: c.Name, Address: other})
+				break
+			}
+		}
+	}
+	return out
 }
 
 // ListedAs says how the service lists a contract, in a few words.
