@@ -84,7 +84,7 @@ func historyOn(t *testing.T, rpcURL string, sandboxArgs ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(rows, func(row []string) bool { return len(row) == 7 && row[3] == byState["revoked"] }) {
+	if !slices.ContainsFunc(rows, func(row []string) bool { return len(row) == 8 && row[3] == byState["revoked"] }) {
 		t.Errorf("the claim of the revoked allocation is not among %s's:\n%v", wallet, rows)
 	}
 }
