@@ -123,7 +123,7 @@ func TestCompactLayout(t *testing.T) {
 		}
 	}
 	f.unlock()
-	f.runes("6").runes("s").wait("Sign this message").runes("y").wait("Signed in as")
+	f.runes("6").runes("s").wait("Sign this message").key(tea.KeyEnd).runes("y").wait("Signed in as")
 	f.runes("1").runes("d").wait("ID")
 	m = f.quit()
 	view = lines(m)

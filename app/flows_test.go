@@ -161,7 +161,7 @@ func TestClaimFlow(t *testing.T) {
 	f.runes("y").wait("success, mined in block")
 	screen += f.seen.String()[f.mark:]
 	// The claimable figure above the result is the one claimed against.
-	f.wait("Claimable before this claim: 5,145.7595 tokens")
+	f.wait("Claimable before this claim: 5,145.7595 MRD")
 	// Back on the allocation, the amounts are read again once the claim is
 	// mined: what it withdrew is no longer claimable.
 	f.key(tea.KeyEsc).wait("Claimable now  0.00 ")
@@ -342,7 +342,7 @@ func TestStakeFlow(t *testing.T) {
 	f.typ("5").wait("the pool's minimum stake is")
 	f.key(tea.KeyBackspace).typ("150").key(tea.KeyEnter).wait("Sign and send these 2 transactions")
 	start := f.mark
-	for range 30 { // read the whole review
+	for range 45 { // read the whole review
 		f.key(tea.KeyDown)
 	}
 	f.waitFrom(start, "lines ").waitFrom(start, "↑/pgup scrolls back")

@@ -47,7 +47,7 @@ var reviews = []struct {
 	}, "Sign and send this transaction?", "not signed", func(f *flow) int { return signatures(f, "claim") }},
 	{"stake signing", func(f *flow) {
 		f.unlock()
-		f.runes("6").runes("s").wait("Sign this message").runes("y").wait("Signed in as")
+		f.runes("6").runes("s").wait("Sign this message").key(tea.KeyEnd).runes("y").wait("Signed in as")
 		f.runes("2").wait("Season").runes("S").wait("Stake in").typ("150").key(tea.KeyEnter)
 	}, "Sign and send", "not signed", func(f *flow) int { return signatures(f, "stake") + signatures(f, "approve") }},
 	{"operator request", func(f *flow) {
