@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +107,27 @@ func (f *flow) waitFrom(mark int, text string) *flow {
 	return f
 }
 
+// readToEnd scrolls the review the last key drew down a line at a time,
+// each line drawn before the next key, until its last line is on screen:
+// all of it is then in seen, however the frames fell.
+func (f *flow) readToEnd() *flow {
+	f.t.Helper()
+	status := regexp.MustCompile(`lines (\d+)–(\d+) of (\d+)`)
+	from := f.mark // what the last key drew: the review, not a screen before it
+	for {
+		all := status.FindAllSubmatch(f.seen.Bytes()[from:], -1)
+		if len(all) == 0 {
+			return f // it fits whole
+		}
+		last := all[len(all)-1]
+		top, _ := strconv.Atoi(string(last[1]))
+		if string(last[2]) == string(last[3]) {
+			return f
+		}
+		f.key(tea.KeyDown).wait(fmt.Sprintf("lines %d–", top+1))
+	}
+}
+
 // quit ends the program and returns the dashboard's final state.
 func (f *flow) quit() *Model {
 	f.t.Helper()
@@ -153,10 +175,7 @@ func TestClaimFlow(t *testing.T) {
 	f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request")
 	f.runes("y").wait("Sign and send this transaction?")
 	start := f.mark
-	for range 11 { // read the whole review
-		f.key(tea.KeyDown)
-	}
-	f.waitFrom(start, "no warnings")
+	f.readToEnd().waitFrom(start, "no warnings")
 	screen := f.seen.String()
 	f.runes("y").wait("success, mined in block")
 	screen += f.seen.String()[f.mark:]
@@ -342,10 +361,7 @@ func TestStakeFlow(t *testing.T) {
 	f.typ("5").wait("the pool's minimum stake is")
 	f.key(tea.KeyBackspace).typ("150").key(tea.KeyEnter).wait("Sign and send these 2 transactions")
 	start := f.mark
-	for range 45 { // read the whole review
-		f.key(tea.KeyDown)
-	}
-	f.waitFrom(start, "lines ").waitFrom(start, "↑/pgup scrolls back")
+	f.waitFrom(start, "lines ").readToEnd().waitFrom(start, "↑/pgup scrolls back")
 	screen := f.seen.String()
 	for _, want := range []string{"approve(address,uint256)", "= 150.00 tokens", "an approve of exactly 150.00 comes first"} {
 		if !strings.Contains(screen, want) {
