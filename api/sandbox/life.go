@@ -67,14 +67,6 @@ type vesterState struct {
 	balance           *big.Int
 }
 
-// recipient is where the allocation's claims go.
-func (v vesterState) recipient(a *Allocation) common.Address {
-	if v.withdrawalAddress != (common.Address{}) {
-		return v.withdrawalAddress
-	}
-	return a.Beneficiary()
-}
-
 // claimable is what a withdraw of the allocation takes at now, as the
 // production vester computes it: what vested by now (by the cancel time
 // when cancelled, at time 1 when revoked) less what was withdrawn, and no

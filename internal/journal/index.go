@@ -117,17 +117,16 @@ func svcKey(baseURL string, chainID uint64, profile string) uint64 {
 
 func depKey(svc uint64, world string) uint64 { return fnv64(strconv.FormatUint(svc, 16), world) }
 
-// owner matches records to a deployment as Deployment.Owns and
-// SameService match entries.
-type owner struct{ dep, depOld, svc, svcOld uint64 }
+// owner matches records to a deployment as Deployment.Owns matches
+// entries.
+type owner struct{ dep, depOld uint64 }
 
 func ownerOf(d Deployment) owner {
 	svc, svcOld := svcKey(d.BaseURL, d.ChainID, ""), svcKey("", 0, d.Profile)
-	return owner{dep: depKey(svc, d.World), depOld: depKey(svcOld, d.World), svc: svc, svcOld: svcOld}
+	return owner{dep: depKey(svc, d.World), depOld: depKey(svcOld, d.World)}
 }
 
-func (o owner) owns(r record) bool        { return r.dep == o.dep || r.dep == o.depOld }
-func (o owner) sameService(r record) bool { return r.svc == o.svc || r.svc == o.svcOld }
+func (o owner) owns(r record) bool { return r.dep == o.dep || r.dep == o.depOld }
 
 // indexLine makes the record of one line (without its newline) at off,
 // judged as read judges entries.
