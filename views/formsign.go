@@ -49,6 +49,10 @@ func NewFormSign(ctx *Context, head func() string, submit string, fields ...*wid
 	return f
 }
 
+// Withhold takes the submit key away: a form that can send nothing (a
+// claim its vester refuses) offers only esc, and enter does nothing.
+func (f *FormSign) Withhold() { f.keys.Submit.SetEnabled(false) }
+
 func (f *FormSign) Mode() Mode {
 	return Mode{Busy: f.Working != "" || f.Flow != nil && f.Flow.busy(), TakesKeys: f.Flow == nil || f.Flow.capturing()}
 }

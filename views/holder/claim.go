@@ -60,6 +60,9 @@ func NewClaim(ctx *views.Context, id, claimable string, recipient common.Address
 	// Room for a country typed by its name, to be refused as typed: cut
 	// to two letters, "Germany" read as Georgia's GE.
 	c.Form.Field("userCountryCode").SetCharLimit(40)
+	if outlook.Blocked != "" {
+		c.Withhold()
+	}
 	return c
 }
 
@@ -269,6 +272,9 @@ func (c *claim) policy() views.PolicyCheck {
 }
 
 func (c *claim) View() string {
+	if c.outlook.Blocked != "" {
+		return c.Draw("esc goes back: nothing can be claimed, so nothing is sent", c.confirm)
+	}
 	return c.Draw("enter reviews the claim request · esc cancels: nothing is sent", c.confirm)
 }
 
