@@ -44,8 +44,11 @@ func TestPinsEditedElsewhereCountInAnOpenDashboard(t *testing.T) {
 	if seen := f.seen.String()[f.mark:]; !strings.Contains(strings.Join(strings.Fields(seen), ""), path) {
 		t.Errorf("the review does not say it read the pins from %s", path)
 	}
+	// No to the pin question; esc then leaves the claim, and C opens a
+	// new one.
+	f.waitFrom(f.mark, "as a vester?") // the pin question, asked once what allot knows is read
 	f.key(tea.KeyEnter).wait("✗ not signed: the signing policy refused it")
-	f.key(tea.KeyEsc)
+	f.key(tea.KeyEsc).wait("C claim")
 
 	edit(false)
 	f.runes("C").wait("Claim allocation").key(tea.KeyEnter).wait("Send this claim request")
