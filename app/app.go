@@ -151,6 +151,7 @@ func New(s *session.Session, opts Options) *Model {
 		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		cmdline: newCommandLine(),
 	}
+	m.ctx.Sight = &m.sight
 	m.ctx.Begin()
 	m.stacks = make([][]views.Screen, len(tabNames))
 	m.buildTabs()

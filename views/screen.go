@@ -43,6 +43,9 @@ type Context struct {
 	Wallet *session.Wallet
 	// Token is the token the screens show; the header switches it.
 	Token string
+	// Sight is the dashboard's frames, which tell its questions whether
+	// they are shown whole (nil in a screen's own test).
+	Sight *widget.Sight
 	// Compact says the terminal is below the full layout (80x24): screens
 	// leave out their detail panes, which enter opens as a page.
 	Compact bool
@@ -60,6 +63,9 @@ type Context struct {
 func (c *Context) Confirm(tag, prompt string, details ...string) *widget.Confirm {
 	q := widget.NewConfirm(tag, prompt, details...)
 	q.Styles = c.Styles
+	if c.Sight != nil {
+		c.Sight.Watch(q)
+	}
 	return q
 }
 

@@ -2,7 +2,6 @@ package widget
 
 import (
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -67,9 +66,9 @@ type Confirm struct {
 	done        bool
 	width       int
 
-	// sight is the Sight whose frames drew the dialog, seen the number
-	// of the last of its frames that showed it whole, and box what View
-	// drew last.
+	// sight is the Sight whose frames draw the dialog (Watch), seen the
+	// number of the last of its frames that showed it whole, and box what
+	// View drew last.
 	sight *Sight
 	seen  uint64
 	box   string
@@ -100,7 +99,7 @@ func (c *Confirm) Answers(msg ConfirmMsg) bool { return c != nil && msg.from == 
 func (c *Confirm) Done() bool { return c.done }
 
 // Visible reports whether the user can read the whole question now: the
-// last frame drawn showed it whole. A dialog no Sight has drawn (a
+// last frame drawn showed it whole. A dialog no Sight watches (a
 // screen's own test) counts as visible: under the dashboard, a page's
 // keys reach it only after a frame has drawn the page.
 func (c *Confirm) Visible() bool {
@@ -155,7 +154,10 @@ func (c *Confirm) FullHelp() [][]key.Binding { return c.Keys.FullHelp() }
 // the two buttons, the focused one marked with "▶" (visible without color)
 // and highlighted.
 func (c *Confirm) View() string {
-	s := drawing.Load()
+	s := c.sight
+	if s != nil && !s.drawing {
+		s = nil // measured, not drawn
+	}
 	if s != nil && c.seen != s.frames.Load() {
 		// Not shown whole in the frame before this one: whatever the focus
 		// was, it is drawn, and starts, on No.
@@ -194,7 +196,6 @@ func (c *Confirm) View() string {
 			Render(c.box)
 	}
 	if s != nil {
-		c.sight = s
 		s.drawn = append(s.drawn, c)
 	}
 	return c.box
@@ -215,24 +216,22 @@ const FramedConfirmWidth = 70
 type Sight struct {
 	frames atomic.Uint64
 	drawn  []*Confirm
+	// drawing is true while Frame draws: a dialog's View outside a frame
+	// (a screen measuring its height in Update) is not a frame shown.
+	drawing bool
 }
 
-var (
-	// drawing is the Sight of the frame being drawn; frames of several
-	// programs (tests run in parallel) take turns.
-	drawing   atomic.Pointer[Sight]
-	drawingMu sync.Mutex
-)
+// Watch makes c a dialog of this program's frames: it is answerable
+// only once one of them has shown it whole.
+func (s *Sight) Watch(c *Confirm) { c.sight = s }
 
 // Frame draws a frame with draw and returns it; every dialog drawn into it
 // learns whether it was shown whole.
 func (s *Sight) Frame(draw func() string) string {
-	drawingMu.Lock()
 	s.drawn = s.drawn[:0]
-	drawing.Store(s)
+	s.drawing = true
 	frame := draw()
-	drawing.Store(nil)
-	drawingMu.Unlock()
+	s.drawing = false
 
 	n := s.frames.Add(1)
 	lines := strings.Split(ansi.Strip(frame), "\n")

@@ -80,6 +80,7 @@ func TestConfirmView(t *testing.T) {
 func TestConfirmAnswersOnlyWhatWasSeen(t *testing.T) {
 	var sight Sight
 	c := NewConfirm("send", "Send?")
+	sight.Watch(c)
 	whole := func() string { return "title\n" + c.View() + "\nfooter" }
 	cut := func() string {
 		lines := strings.Split(c.View(), "\n")
@@ -150,6 +151,7 @@ func TestConfirmBareWhenNarrow(t *testing.T) {
 		}
 	}
 	var sight Sight
+	sight.Watch(c)
 	sight.Frame(func() string {
 		lines := strings.Split(c.View(), "\n")
 		return strings.Join(lines[:len(lines)-1], "\n") // the buttons cut
@@ -160,5 +162,29 @@ func TestConfirmBareWhenNarrow(t *testing.T) {
 	sight.Frame(c.View)
 	if cmd := c.Update(keyMsg("y")); cmd == nil || !cmd().(ConfirmMsg).Yes {
 		t.Fatal("y did not answer a bare question drawn whole")
+	}
+}
+
+// TestConfirmMeasuredIsNotAFrame: a question's View outside its own
+// program's frame (a screen measuring its height in Update, or another
+// program's frame in a test running beside it) neither shows nor hides
+// it: the focus the user moved stays, and it stays answerable.
+func TestConfirmMeasuredIsNotAFrame(t *testing.T) {
+	var mine, other Sight
+	c := NewConfirm("send", "Send?")
+	mine.Watch(c)
+	mine.Frame(func() string { return c.View() })
+	c.Update(keyMsg("tab")) // the focus on Yes
+	c.View()                // measured in Update
+	other.Frame(func() string { c.View(); return "another program's page" })
+	if !c.Visible() {
+		t.Fatal("a question measured, or drawn into another program's frame, counts as hidden")
+	}
+	cmd := c.Update(keyMsg("enter"))
+	if cmd == nil {
+		t.Fatal("enter did not answer a question shown whole")
+	}
+	if msg := cmd().(ConfirmMsg); !msg.Yes {
+		t.Error("the focus moved to Yes was lost to a View outside the frame")
 	}
 }
