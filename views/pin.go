@@ -48,7 +48,7 @@ func (s *signing) askPin(refused *wallet.RefusedError) tea.Cmd {
 	s.pin = &pinAsk{unpinned: u}
 	session, rec := s.ctx.Session, s.ctx.Recorder
 	return Load(s.ctx, s.seq, func(ctx context.Context) (pinInfo, error) {
-		p := pinInfo{info: session.Describe(ctx, u.Address)}
+		p := pinInfo{info: session.Describe(ctx, u.Kind, u.Address)}
 		if seen := rec.Seen(); seen != nil {
 			p.journalRead, p.signedFor = true, seen(u.Address)
 		}
@@ -171,6 +171,9 @@ func pinDetails(p pinInfo, profile string) []string {
 	}
 	if logic := p.info.Logic(); logic != "" {
 		lines = append(lines, "Logic:   "+logic)
+	}
+	for _, c := range p.info.Candidates {
+		lines = append(lines, "Also:    "+c.String())
 	}
 	return append(lines,
 		"Journal: "+journal,

@@ -41,7 +41,7 @@ func pinCommand(kind wallet.PinKind, what string) command {
 				if !s.CanPin() {
 					return fmt.Errorf("%w: the embedded sandbox pins its own contracts; pin in a profile of a configuration file", session.ErrCannotPin)
 				}
-				info := s.Describe(ctx, addr)
+				info := s.Describe(ctx, kind, addr)
 				printContractInfo(e.Stderr, info)
 				if errors.Is(info.CodeErr, wallet.ErrNoContract) {
 					return fmt.Errorf("%s has no code on the chain: there is no contract to pin", addr.Hex())
@@ -195,7 +195,26 @@ func printContractInfo(w io.Writer, info session.ContractInfo) {
 	if flag := info.Flag(); flag != "" {
 		pairs = append(pairs, "flag", flag)
 	}
+	if info.Kind == wallet.PinVester || info.Kind == wallet.PinStaking {
+		pairs = append(pairs, "candidates", candidatesSaid(info))
+	}
 	fields(w, pairs...)
+	for _, c := range info.Candidates {
+		fmt.Fprintf(w, "  %s\n", c)
+	}
+}
+
+// candidatesSaid introduces the other listed contracts the one to pin
+// could stand for.
+func candidatesSaid(info session.ContractInfo) string {
+	what := "that hold a root it holds"
+	if info.Kind == wallet.PinStaking {
+		what = "that stake the token it stakes"
+	}
+	if len(info.Candidates) == 0 {
+		return "no other listed contract " + what
+	}
+	return fmt.Sprintf("%d other listed contract(s) %s (check which one is genuine):", len(info.Candidates), what)
 }
 
 // pinHint follows a refusal that only missing pins caused: the commands
