@@ -63,6 +63,24 @@ func (c Candidate) String() string {
 	return b.String() + " · deployer unknown"
 }
 
+// Brief says the candidate in a few words, for a small screen: its
+// address shortened (12 of its 40 digits), pinned or not, and whether its
+// code is a pinned contract's.
+func (c Candidate) Brief() string {
+	a := c.Address.Hex()
+	out := a[:8] + "…" + a[36:]
+	if c.Pinned {
+		out += " PINNED"
+	}
+	if c.SamePinnedCode {
+		out += ", a pinned contract's code"
+	}
+	if c.Proxy.Kind != "" {
+		out += ", " + c.Proxy.Kind + " proxy"
+	}
+	return out
+}
+
 func abbrev(h common.Hash) string { s := h.Hex(); return s[:10] + "…" }
 
 // candidates are the listed contracts of kind's list (other than addr)
