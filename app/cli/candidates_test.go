@@ -34,14 +34,14 @@ func TestPinNamesEveryVesterOfTheRoot(t *testing.T) {
 	// Under a name of its own: the root alone flags it, not a namesake.
 	h.ListContract("c-skim", "Team Vesting (migrated)", "VESTING", fake)
 
-	path := h.PinIn(t, config.Pins{})
+	h.PinIn(t, config.Pins{})
 	s := *h.Session
 	r := runCLI(t, &s, nil, "pin", "vester", fake.Hex())
 	if r.code != 0 || !strings.Contains(r.stderr, "other listed contract(s) that hold a root it holds") || !strings.Contains(r.stderr, "  "+real.Hex()+" · code 0x") {
 		t.Fatalf("pin of the fake without pins: exit %d, want the genuine %s named\n%s%s", r.code, real.Hex(), r.stdout, r.stderr)
 	}
 
-	path = h.PinIn(t, config.Pins{Vesters: []string{real.Hex()}})
+	path := h.PinIn(t, config.Pins{Vesters: []string{real.Hex()}})
 	s = *h.Session
 	r = runCLI(t, &s, nil, "pin", "vester", fake.Hex())
 	want := "it holds a root a pinned vester holds: the genuine one may be " + real.Hex() + ", already pinned"
