@@ -37,7 +37,7 @@ func TestPinNamesEveryVesterOfTheRoot(t *testing.T) {
 	h.PinIn(t, config.Pins{})
 	s := *h.Session
 	r := runCLI(t, &s, nil, "pin", "vester", fake.Hex())
-	if r.code != 0 || !strings.Contains(r.stderr, "other listed contract(s) that hold a root it holds") || !strings.Contains(r.stderr, "  "+real.Hex()+" · code 0x") {
+	if r.code != 0 || !strings.Contains(r.stderr, "other listed contract(s) that hold a root it holds") || !strings.Contains(r.stderr, "  "+real.Hex()+" · code 0x") || !strings.Contains(r.stderr, " · deployed at block ") {
 		t.Fatalf("pin of the fake without pins: exit %d, want the genuine %s named\n%s%s", r.code, real.Hex(), r.stdout, r.stderr)
 	}
 
