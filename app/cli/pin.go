@@ -28,7 +28,7 @@ func pinCommand(kind wallet.PinKind, what string) command {
 		summary:  "pin " + what + " in the profile, with the hash of its code now",
 		operands: [][2]string{{"ADDR", "the contract's address (0x and 40 hex digits)"}},
 		flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-			confirm := fs.String("confirm-address", "", "the contract's `ADDR` typed again: needed when it is flagged (it shares its name with a pinned contract)")
+			confirm := fs.String("confirm-address", "", "the contract's `ADDR` typed again: needed when it is flagged (it shares its name with a pinned contract, or, a vester, a root with a pinned vester)")
 			return func(ctx context.Context, args []string) error {
 				addr, err := pinAddress(args)
 				if err != nil {
