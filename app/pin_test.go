@@ -119,7 +119,8 @@ func TestPinQuestionPinsAndGoesOn(t *testing.T) {
 // TestHostileSkimVesterInDashboard: the service lists first a vester that
 // answers the real root and the real fee plus a skim. In a profile that
 // pins no vester, the review refuses it and asks, on No, whether to pin
-// it, naming how the service lists it; enter signs nothing.
+// it, naming how the service lists it and the genuine vester that holds
+// the same root; enter signs nothing.
 func TestHostileSkimVesterInDashboard(t *testing.T) {
 	t.Parallel()
 	h := sessiontest.NewHostile(t, t.TempDir())
@@ -158,6 +159,7 @@ func TestHostileSkimVesterInDashboard(t *testing.T) {
 
 	f := claimStartsOn(t, h, id)
 	f.wait("Pin " + fake.Hex() + " as a vester?")
+	f.waitFrom(f.mark, "Also:    "+check.Vester.Hex()) // the genuine one, holding the same root
 	f.waitFrom(f.mark, "▶ [ No ]")
 	f.key(tea.KeyEnter).wait("✗ not signed: the signing policy refused it")
 	f.quit()

@@ -48,7 +48,7 @@ func (s *signing) askPin(refused *wallet.RefusedError) tea.Cmd {
 	s.pin = &pinAsk{unpinned: u}
 	session, rec := s.ctx.Session, s.ctx.Recorder
 	return Load(s.ctx, s.seq, func(ctx context.Context) (pinInfo, error) {
-		p := pinInfo{info: session.Describe(ctx, u.Address)}
+		p := pinInfo{info: session.Describe(ctx, u.Kind, u.Address)}
 		if seen := rec.Seen(); seen != nil {
 			p.journalRead, p.signedFor = true, seen(u.Address)
 		}
@@ -88,7 +88,7 @@ func (s *signing) updatePin(msg tea.Msg) (tea.Cmd, bool) {
 			s.setSize(s.width, s.height)
 			return nil, true
 		}
-		s.pin.confirm = s.ctx.Confirm("pin", s.pinPrompt(), pinDetails(msg.Value, s.ctx.Session.Name)...)
+		s.pin.confirm = s.ctx.Confirm("pin", s.pinPrompt(), pinDetails(msg.Value, s.ctx.Session.Name, s.height < smallPinHeight)...)
 		s.pin.confirm.SetWidth(min(s.width, 80))
 		s.setSize(s.width, s.height)
 		return nil, true
@@ -157,7 +157,7 @@ func kindName(kind wallet.PinKind) string {
 // pinDetails say what allot knows of the contract, and what yes does:
 // one line each at the dashboard's usual widths, so that the question is
 // drawn whole (and so can be answered) at 80x24.
-func pinDetails(p pinInfo, profile string) []string {
+func pinDetails(p pinInfo, profile string, small bool) []string {
 	journal := "never signed for in this journal"
 	switch {
 	case !p.journalRead:
@@ -167,12 +167,45 @@ func pinDetails(p pinInfo, profile string) []string {
 	}
 	lines := []string{
 		"Listed:  " + p.info.ListedAs(),
-		"Code:    " + p.info.CodeHash.Hex(),
+		"Code:    " + codeSaid(p.info.CodeHash, small),
 	}
 	if logic := p.info.Logic(); logic != "" {
 		lines = append(lines, "Logic:   "+logic)
 	}
+	lines = append(lines, alsoLines(p.info, small)...)
 	return append(lines,
 		"Journal: "+journal,
 		fmt.Sprintf("Check it on an explorer. Yes pins it, and this code, in profile %q.", profile))
+}
+
+// smallPinHeight: on a terminal shorter than this, the pin question says
+// the other candidates briefly, so that it is drawn whole at 60x20.
+const smallPinHeight = 24
+
+// alsoLines name the other listed contracts the one to pin could stand
+// for (session.Candidate), one line each; on a small screen one line in
+// all: the first (a pinned one first) briefly, and how many more.
+func alsoLines(info session.ContractInfo, small bool) []string {
+	if small && len(info.Candidates) > 0 {
+		line := "Also:    " + info.Candidates[0].Brief()
+		if more := len(info.Candidates) - 1; more > 0 {
+			line += fmt.Sprintf(" (+%d more)", more)
+		}
+		return []string{line}
+	}
+	var lines []string
+	for _, c := range info.Candidates {
+		lines = append(lines, "Also:    "+c.String())
+	}
+	return lines
+}
+
+// codeSaid is the code hash, whole but on a small screen, where its
+// middle gives way (three rows at 60 columns) to the other candidates.
+func codeSaid(h common.Hash, small bool) string {
+	if !small {
+		return h.Hex()
+	}
+	x := h.Hex()
+	return x[:18] + "…" + x[58:]
 }

@@ -28,7 +28,7 @@ func pinCommand(kind wallet.PinKind, what string) command {
 		summary:  "pin " + what + " in the profile, with the hash of its code now",
 		operands: [][2]string{{"ADDR", "the contract's address (0x and 40 hex digits)"}},
 		flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-			confirm := fs.String("confirm-address", "", "the contract's `ADDR` typed again: needed when it is flagged (it shares its name with a pinned contract)")
+			confirm := fs.String("confirm-address", "", "the contract's `ADDR` typed again: needed when it is flagged (it shares its name with a pinned contract, or, a vester, a root with a pinned vester)")
 			return func(ctx context.Context, args []string) error {
 				addr, err := pinAddress(args)
 				if err != nil {
@@ -41,7 +41,7 @@ func pinCommand(kind wallet.PinKind, what string) command {
 				if !s.CanPin() {
 					return fmt.Errorf("%w: the embedded sandbox pins its own contracts; pin in a profile of a configuration file", session.ErrCannotPin)
 				}
-				info := s.Describe(ctx, addr)
+				info := s.Describe(ctx, kind, addr)
 				printContractInfo(e.Stderr, info)
 				if errors.Is(info.CodeErr, wallet.ErrNoContract) {
 					return fmt.Errorf("%s has no code on the chain: there is no contract to pin", addr.Hex())
@@ -195,7 +195,26 @@ func printContractInfo(w io.Writer, info session.ContractInfo) {
 	if flag := info.Flag(); flag != "" {
 		pairs = append(pairs, "flag", flag)
 	}
+	if info.Kind == wallet.PinVester || info.Kind == wallet.PinStaking {
+		pairs = append(pairs, "candidates", candidatesSaid(info))
+	}
 	fields(w, pairs...)
+	for _, c := range info.Candidates {
+		fmt.Fprintf(w, "  %s\n", c)
+	}
+}
+
+// candidatesSaid introduces the other listed contracts the one to pin
+// could stand for.
+func candidatesSaid(info session.ContractInfo) string {
+	what := "that hold a root it holds"
+	if info.Kind == wallet.PinStaking {
+		what = "that stake the token it stakes"
+	}
+	if len(info.Candidates) == 0 {
+		return "no other listed contract " + what
+	}
+	return fmt.Sprintf("%d other listed contract(s) %s (check which one is genuine):", len(info.Candidates), what)
 }
 
 // pinHint follows a refusal that only missing pins caused: the commands

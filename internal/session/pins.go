@@ -233,6 +233,7 @@ func (s *Session) Pin(ctx context.Context, kind wallet.PinKind, addr common.Addr
 // ContractInfo is what allot knows of a contract before the user pins it.
 type ContractInfo struct {
 	Address common.Address
+	Kind    wallet.PinKind
 	// Listed are the service's contract list's entries at the address.
 	Listed []api.Contract
 	// ListErr is why the list could not be read, if it could not.
@@ -248,6 +249,9 @@ type ContractInfo struct {
 	// Namesakes are the pinned contracts the service lists under a name
 	// it lists this one under too: the genuine one may be among them.
 	Namesakes []Namesake
+	// Candidates are the other listed contracts it could stand for
+	// (candidates), pinned ones first.
+	Candidates []Candidate
 }
 
 // Namesake is a pinned contract that shares a listed name with another.
@@ -256,22 +260,39 @@ type Namesake struct {
 	Address common.Address
 }
 
-// Flag says, when the contract has pinned namesakes, why pinning it needs
-// its address typed; "" when it has none.
+// Flag says, when the contract has pinned namesakes or, for a vester,
+// shares a root with a pinned vester, why pinning it needs its address
+// typed; "" when neither.
 func (i ContractInfo) Flag() string {
-	if len(i.Namesakes) == 0 {
+	var flags []string
+	if len(i.Namesakes) > 0 {
+		var said []string
+		for _, n := range i.Namesakes {
+			said = append(said, fmt.Sprintf("the genuine %q may be %s, already pinned", sanitize.Truncate(n.Name, 40), n.Address.Hex()))
+		}
+		flags = append(flags, "it shares its name with a pinned contract: "+strings.Join(said, "; "))
+	}
+	if i.Kind == wallet.PinVester {
+		var said []string
+		for _, c := range i.Candidates {
+			if c.Pinned {
+				said = append(said, "the genuine one may be "+c.Address.Hex()+", already pinned")
+			}
+		}
+		if len(said) > 0 {
+			flags = append(flags, "it holds a root a pinned vester holds: "+strings.Join(said, "; "))
+		}
+	}
+	if len(flags) == 0 {
 		return ""
 	}
-	var said []string
-	for _, n := range i.Namesakes {
-		said = append(said, fmt.Sprintf("the genuine %q may be %s, already pinned", sanitize.Truncate(n.Name, 40), n.Address.Hex()))
-	}
-	return "FLAGGED: it shares its name with a pinned contract: " + strings.Join(said, "; ")
+	return "FLAGGED: " + strings.Join(flags, "; ")
 }
 
-// Describe gathers what the service lists and the chain holds at addr.
-func (s *Session) Describe(ctx context.Context, addr common.Address) ContractInfo {
-	info := ContractInfo{Address: addr}
+// Describe gathers what the service lists and the chain holds at addr,
+// to be pinned as kind, and the other contracts it could stand for.
+func (s *Session) Describe(ctx context.Context, kind wallet.PinKind, addr common.Address) ContractInfo {
+	info := ContractInfo{Address: addr, Kind: kind}
 	contracts, err := s.contracts(ctx)
 	info.ListErr = err
 	for _, c := range contracts {
@@ -279,7 +300,9 @@ func (s *Session) Describe(ctx context.Context, addr common.Address) ContractInf
 			info.Listed = append(info.Listed, c)
 		}
 	}
-	info.Namesakes = namesakes(contracts, info.Listed, s.currentPins(), addr)
+	pins := s.currentPins()
+	info.Namesakes = namesakes(contracts, info.Listed, pins, addr)
+	info.Candidates = s.candidates(ctx, kind, addr, contracts, pins)
 	if s.Chain == nil {
 		info.CodeErr = fmt.Errorf("profile %q has no rpc_url", s.Name)
 		return info

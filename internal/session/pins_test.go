@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"allot/api/sandbox"
 	"allot/wallet"
 )
@@ -38,5 +40,24 @@ func TestEmbeddedSandboxPinsItsDeployment(t *testing.T) {
 	}
 	if _, err := s.Pin(ctx, wallet.PinVester, pins.Vesters[0], false); err == nil {
 		t.Error("Pin wrote on the embedded sandbox")
+	}
+}
+
+// TestVesterSharingAPinnedRootIsFlagged: a vester that holds a root a
+// pinned vester holds is flagged, naming the pinned one; a staking
+// contract beside a pinned one staking the same token is not (its
+// namesake is what flags it), nor a vester whose candidates are unpinned.
+func TestVesterSharingAPinnedRootIsFlagged(t *testing.T) {
+	genuine := common.HexToAddress("0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0")
+	pinned := []Candidate{{Address: genuine, Pinned: true}}
+	want := "FLAGGED: it holds a root a pinned vester holds: the genuine one may be " + genuine.Hex() + ", already pinned"
+	if got := (ContractInfo{Kind: wallet.PinVester, Candidates: pinned}).Flag(); got != want {
+		t.Errorf("vester: %q, want %q", got, want)
+	}
+	if got := (ContractInfo{Kind: wallet.PinStaking, Candidates: pinned}).Flag(); got != "" {
+		t.Errorf("staking: %q, want no flag", got)
+	}
+	if got := (ContractInfo{Kind: wallet.PinVester, Candidates: []Candidate{{Address: genuine}}}).Flag(); got != "" {
+		t.Errorf("beside an unpinned vester: %q, want no flag", got)
 	}
 }

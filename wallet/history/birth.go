@@ -90,3 +90,20 @@ func (s *scan) fromBirth(ctx context.Context, vesters []common.Address) error {
 	s.progress.Blocks = s.to - s.from + 1
 	return nil
 }
+
+// FirstBlock is the first block at which addr has code (its deployment),
+// found as the scan finds a vester's; ok is false when the node cannot
+// tell (it keeps no old state).
+func FirstBlock(ctx context.Context, node Node, addr common.Address) (n uint64, ok bool, err error) {
+	if n, ok := rememberedBirth(ctx, node, addr); ok {
+		return n, true, nil
+	}
+	head, err := node.BlockNumber(ctx)
+	if err != nil {
+		return 0, false, ctx.Err()
+	}
+	if n, ok, err = birth(ctx, node, addr, 0, head); ok {
+		births.Store(addr, n)
+	}
+	return n, ok, err
+}
