@@ -165,7 +165,7 @@ func TestReadsAreRetried(t *testing.T) {
 	}
 	c = newTestClient(t, reply(http.StatusBadGateway, "<html>bad gateway</html>"), nil)
 	if _, err := c.StreamStakes(context.Background(), StakesRequest{StakingPoolID: tokenID}, func([]StakeRow) error { return nil }); !errors.As(err, new(*UnexpectedResponseError)) ||
-		err.Error() != "staking/stakes: unexpected response (status 502, not JSON): <html>bad gateway</html> (tried 3 times)" {
+		err.Error() != "staking/stakes: unexpected response (status 502, not JSON): <html>bad gateway</html> (tried 5 times)" {
 		t.Errorf("stakes after 3 502s: %v", err)
 	}
 	if calls.Load() != maxTries {

@@ -54,6 +54,8 @@ type List[R any] struct {
 	// refreshing is a quiet reload on its way (RefreshMsg): the rows stay
 	// on show, and the dashboard does not count it as work to lose.
 	refreshing bool
+	// warned says the last load put its warning on the status line.
+	warned bool
 	// fresh is how old the rows on show are.
 	fresh Freshness
 	// prints are the rows' fingerprints at the last load, to tell the
@@ -156,17 +158,6 @@ func (l *List[R]) Reload() tea.Cmd {
 	return Load(l.Ctx, l.Seq, l.Fetch)
 }
 
-// refresh reads the rows again quietly, unless a read is on its way; a
-// failed load's page stays on show until the service answers.
-func (l *List[R]) refresh() tea.Cmd {
-	if l.Fetch == nil || l.busy || l.refreshing {
-		return nil
-	}
-	l.Seq = NextSeq()
-	l.refreshing = true
-	return Load(l.Ctx, l.Seq, l.Fetch)
-}
-
 // Freshness says how old the rows on show are.
 func (l *List[R]) Freshness() Freshness { return l.fresh }
 
@@ -208,6 +199,7 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 		l.markChanged(rows, quiet)
 		cmd := l.setRows(rows, quiet)
 		if warn != "" {
+			l.warned = true
 			return tea.Batch(cmd, func() tea.Msg { return widget.StatusMsg{Text: l.title + ": " + string(warn), Error: true} })
 		}
 		return cmd
@@ -232,7 +224,7 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if key.Matches(msg, KeyRefresh) && l.Fetch != nil {
-			return l.Reload()
+			return l.reloadClearing()
 		}
 		row, ok := l.Table.Selected()
 		switch {

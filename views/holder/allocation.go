@@ -145,9 +145,11 @@ func (a *allocation) lookup(id string) tea.Cmd {
 	s, j := a.ctx.Session, a.ctx.Journal
 	now := a.ctx.Now()
 	// An earlier lookup's failure leaves the status line as this one
-	// starts: it says nothing of this one.
+	// starts: it says nothing of this one. In sequence, not in a batch:
+	// a batch runs both at once, and a failure quicker than the clear
+	// would be wiped by it.
 	clear := func() tea.Msg { return views.StatusMsg{} }
-	return tea.Batch(clear, views.Load(a.ctx, a.seq, func(c context.Context) (lookedUp, error) {
+	return tea.Sequence(clear, views.Load(a.ctx, a.seq, func(c context.Context) (lookedUp, error) {
 		v, err := verify(c, s, id, now, func() {
 			if j != nil {
 				// Only an id the service knows is worth offering again. A

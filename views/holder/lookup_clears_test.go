@@ -29,3 +29,14 @@ func TestLookupClearsTheOldError(t *testing.T) {
 		t.Fatalf("as the lookup started, the status line got %#v, want it cleared first", d.Got)
 	}
 }
+
+// TestLookupClearsBeforeItLoads: the clear and the load are in sequence,
+// not a batch whose commands run at once: there, a failure quicker than
+// the clear would come first and be wiped by it.
+func TestLookupClearsBeforeItLoads(t *testing.T) {
+	a := NewAllocation(viewstest.Sandbox(t)).(*allocation)
+	cmd := a.lookup("00000000-0000-4000-8000-000000000000")
+	if _, batched := cmd().(tea.BatchMsg); batched {
+		t.Fatal("the lookup's clear and load run at once: its failure may come before the clear")
+	}
+}

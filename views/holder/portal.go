@@ -38,7 +38,10 @@ type portal struct {
 	// submitter is the wallet whose submission this is: shown only while
 	// that wallet is the one signed in (unlocking another account, or the
 	// session's end, signs it out).
-	submitter  common.Address
+	submitter common.Address
+	// unread is why the last read of the submission failed: its facts are
+	// then unknown, never the zero answer's "no".
+	unread     error
 	humanityIn textinput.Model
 	humanity   string // the last answer, as a line
 
@@ -139,7 +142,7 @@ func (p *portal) loadSubmission() tea.Cmd {
 	}
 	p.seq = views.NextSeq()
 	p.busy = "reading the submission"
-	p.submission, p.submitter = nil, sess.Wallet
+	p.submission, p.submitter, p.unread = nil, sess.Wallet, nil
 	return views.Load(p.ctx, p.seq, func(ctx context.Context) (*api.SubmissionAccounts, error) {
 		return pt.SubmissionAccounts(ctx)
 	})
@@ -178,7 +181,9 @@ func (p *portal) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.busy = ""
-		p.submission, p.err = msg.Value, msg.Err
+		if p.unread = msg.Err; msg.Err == nil {
+			p.submission = msg.Value
+		}
 	case views.Loaded[humanityAnswer]:
 		if msg.Seq != p.seq {
 			return nil
@@ -352,6 +357,8 @@ func (p *portal) View() string {
 			}
 			line(hang(fmt.Sprintf("  %s  %s  eligible %s%s", sanitize.Line(a.Value), sanitize.Line(a.Type), yesNo(a.IsEligible), desc), p.width, 4))
 		}
+	case p.unread != nil && signed:
+		line("submitted unknown · humanity passed unknown: ✗ " + sanitize.Line(p.unread.Error()))
 	case signed:
 		line(st.Muted.Render("r reads the submission accounts of the signed-in wallet"))
 	default:

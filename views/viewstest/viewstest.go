@@ -5,6 +5,7 @@ package viewstest
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -188,6 +189,18 @@ func (d *Driver) runBatch(cmds tea.BatchMsg) {
 }
 
 func (d *Driver) handle(msg tea.Msg) {
+	if cmds, ok := sequenced(msg); ok {
+		// In order, each answer handled before the next runs, as the
+		// program does.
+		for _, c := range cmds {
+			if c != nil {
+				ch := make(chan tea.Msg, 1)
+				go func() { ch <- c() }()
+				d.handle(d.wait(ch))
+			}
+		}
+		return
+	}
 	switch m := msg.(type) {
 	case nil:
 	case tea.BatchMsg:
@@ -269,4 +282,21 @@ func Writes(t *testing.T, j *journal.Journal) []journal.Entry {
 		}
 	}
 	return out
+}
+
+// sequenced is the commands of a tea.Sequence's message, whose type
+// bubbletea does not export: a list of commands that is not a batch.
+func sequenced(msg tea.Msg) ([]tea.Cmd, bool) {
+	if _, batch := msg.(tea.BatchMsg); batch || msg == nil {
+		return nil, false
+	}
+	v := reflect.ValueOf(msg)
+	if v.Kind() != reflect.Slice || v.Type().Elem() != reflect.TypeFor[tea.Cmd]() {
+		return nil, false
+	}
+	cmds := make([]tea.Cmd, v.Len())
+	for i := range cmds {
+		cmds[i] = v.Index(i).Interface().(tea.Cmd)
+	}
+	return cmds, true
 }
