@@ -347,7 +347,10 @@ func TestStakeFlow(t *testing.T) {
 	}
 	f.waitFrom(start, "lines ").waitFrom(start, "↑/pgup scrolls back")
 	screen := f.seen.String()
-	for _, want := range []string{"approve(address,uint256)", "= 150.00 tokens", "an approve of exactly 150.00 comes first"} {
+	if strings.Contains(screen, " tokens\n") || strings.Contains(screen, "150.00 tokens") {
+		t.Errorf("an amount of the review is in tokens, not MRD:\n%s", screen)
+	}
+	for _, want := range []string{"approve(address,uint256)", "= 150.00 MRD", "an approve of exactly 150.00 comes first"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the review did not show %q", want)
 		}
@@ -385,7 +388,7 @@ func checkSigned(t *testing.T, screen string, entries []journal.Entry, op string
 			Gas          uint64 `json:"gas"`
 			MaxFeePerGas string `json:"maxFeePerGas"`
 			Summary      struct {
-				From, To, ToLabel, Signature string
+				From, To, ToLabel, Signature, Unit string
 				Args                         []struct{ Name, Value, Units string }
 				Warnings                     []struct{ Message string }
 			} `json:"summary"`
@@ -398,7 +401,7 @@ func checkSigned(t *testing.T, screen string, entries []journal.Entry, op string
 		for _, a := range sum.Args {
 			v := a.Value
 			if a.Units != "" {
-				v += " = " + amount.Tokens(a.Units) + " tokens"
+				v += " = " + amount.Tokens(a.Units) + " " + sum.Unit
 			}
 			lines = append(lines, [2]string{a.Name, v})
 		}
