@@ -389,8 +389,8 @@ func checkSigned(t *testing.T, screen string, entries []journal.Entry, op string
 			MaxFeePerGas string `json:"maxFeePerGas"`
 			Summary      struct {
 				From, To, ToLabel, Signature, Unit string
-				Args                         []struct{ Name, Value, Units string }
-				Warnings                     []struct{ Message string }
+				Args                               []struct{ Name, Value, Units string }
+				Warnings                           []struct{ Message string }
 			} `json:"summary"`
 		}
 		if err := json.Unmarshal(e.Data, &signed); err != nil || signed.Summary.Signature == "" {
