@@ -254,7 +254,8 @@ func (u *upcomingScreen) View() string {
 	}
 	b.WriteString(u.ctx.Styles.Title.Render(sanitize.Truncate(title, u.width)) + "\n")
 	notes := u.notes()
-	chart := u.chart()
+	// The chart has a third of the screen, and what the unlocks leave.
+	chart := u.chart(max(u.height/3, u.height-2-len(notes)-len(u.unlocks())-1))
 	rows := max(u.height-2-len(notes)-len(chart), 3)
 	b.WriteString(u.list(rows))
 	for _, line := range chart {
@@ -314,7 +315,7 @@ func (u *upcomingScreen) list(rows int) string {
 
 // chart draws the weekly totals as bars, each token's on its own scale,
 // then the monthly ones, each named with its token.
-func (u *upcomingScreen) chart() []string {
+func (u *upcomingScreen) chart(lines int) []string {
 	weeks := u.report.Totals(upcoming.Week)
 	if len(weeks) == 0 {
 		return nil
@@ -351,9 +352,9 @@ func (u *upcomingScreen) chart() []string {
 	}
 	width := max(min(u.width-40, 40), 4)
 	out := []string{"", u.ctx.Styles.Muted.Render("Per week, from Monday (UTC):")}
-	// The unlocks keep two thirds of the screen: the weeks get what the
-	// months leave of the last third, one at least.
-	if room := max(u.height/3-len(out)-len(months), 1); len(weeks) > room {
+	// The weeks get what the months leave of the chart's lines, one at
+	// least.
+	if room := max(lines-len(out)-len(months), 1); len(weeks) > room {
 		out[1] = u.ctx.Styles.Muted.Render(fmt.Sprintf("Per week, from Monday (UTC), the first %d of %d:", room, len(weeks)))
 		weeks = weeks[:room]
 	}

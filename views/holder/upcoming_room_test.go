@@ -48,3 +48,21 @@ func TestUpcomingAmountsWholeWithRoom(t *testing.T) {
 		}
 	}
 }
+
+// TestUpcomingWeeksTakeTheRoomLeft: with few unlocks the weeks take the
+// room the list leaves ("the first 1 of 6" stood above empty lines).
+func TestUpcomingWeeksTakeTheRoomLeft(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	for _, state := range []string{sandbox.StateActive, sandbox.StateClaimedInPart} {
+		if err := ctx.Journal.SetFollowed(ctx.Session.Deployment(), stateID(t, ctx, state), true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u := NewUpcoming(ctx)
+	d := viewstest.NewDriver(t, u, 80, 22)
+	view := func() string { return ansi.Strip(u.View()) }
+	d.Until("the unlocks", func() bool { return strings.Contains(view(), "Per week") })
+	if !strings.Contains(view(), "Per week, from Monday (UTC):") {
+		t.Errorf("weeks left out with room for them:\n%s", view())
+	}
+}
