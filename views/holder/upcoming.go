@@ -255,7 +255,7 @@ func (u *upcomingScreen) View() string {
 	b.WriteString(u.ctx.Styles.Title.Render(sanitize.Truncate(title, u.width)) + "\n")
 	notes := u.notes()
 	// The chart has a third of the screen, and what the unlocks leave.
-	chart := u.chart(max(u.height/3, u.height-2-len(notes)-len(u.unlocks())-1))
+	chart := u.chart(max(u.height/3, u.height-2-len(notes)-len(u.unlocks())))
 	rows := max(u.height-2-len(notes)-len(chart), 3)
 	b.WriteString(u.list(rows))
 	for _, line := range chart {
