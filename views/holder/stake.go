@@ -25,13 +25,19 @@ type stake struct {
 	views.FormSign
 	pool api.Pool
 	plan *wallet.StakePlan
+	unit string // the pool's token, as the header names it; "tokens" when not known
 }
 
 // NewStake is the stake screen of pool.
 func NewStake(ctx *views.Context, pool api.Pool) views.Screen {
-	s := &stake{pool: pool}
+	s := &stake{pool: pool, unit: "tokens"}
+	if ctx.Session != nil {
+		if n, ok := ctx.Session.TokenName(pool.TokenID); ok && n.Short() != "" {
+			s.unit = sanitize.Line(n.Short())
+		}
+	}
 	s.FormSign = views.NewFormSign(ctx, s.headLines, "prepare the stake",
-		widget.TextField("amount", "Amount (tokens)", "e.g. 100", nil))
+		widget.TextField("amount", "Amount ("+s.unit+")", "e.g. 100", nil))
 	s.Form.Field("amount").Check = func(v string) error {
 		_, err := s.amount(v)
 		return err
@@ -49,7 +55,7 @@ func (s *stake) amount(v string) (api.Number, error) {
 		return api.Number{}, err
 	}
 	if min := s.pool.MinimumStakeAmount.Decimal; n.LessThan(min) {
-		return api.Number{}, fmt.Errorf("the pool's minimum stake is %s", min.String())
+		return api.Number{}, fmt.Errorf("the pool's minimum stake is %s %s", widget.FormatTokens(min.String()), s.unit)
 	}
 	return n, nil
 }
