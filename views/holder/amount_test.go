@@ -55,7 +55,7 @@ func TestStakeAmountChecksAsTyped(t *testing.T) {
 	} {
 		s := NewStake(formContext(), pool)
 		s.SetSize(100, 30)
-		if v := typeInto(s, tt.amount); !strings.Contains(v, tt.want) {
+		if v := typeInto(s, tt.amount); !strings.Contains(v, tt.want) || !strings.Contains(v, "minimum 10.00 tokens ·") {
 			t.Errorf("stake amount %q: want %q on screen:\n%s", tt.amount, tt.want, v)
 		}
 	}
