@@ -86,7 +86,8 @@ type Model struct {
 	// about the dashboard (a warning, a profile without tokens), shown on
 	// every page.
 	statusPage views.Screen
-	statusSeq  int // numbers informational lines, which fade after statusLife
+	statusSeq  int  // numbers informational lines, which fade after statusLife
+	lapseSaid  bool // the status line said the unlock is about to lapse (warnLapse)
 	lastErr    error
 	warnings   warnings      // the session's, kept under E
 	showErr    bool          // the details of lastErr cover the screen; never without one (setErr)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/ethereum/go-ethereum/common"
 
@@ -356,15 +357,45 @@ func (m *Model) walletParts() (addr, state, portal string) {
 	if a == (common.Address{}) {
 		return "", "", ""
 	}
-	state = "locked (u)"
-	if ok {
-		state = "unlocked " + countdown(left)
-	}
+	state = unlockState(left, ok)
 	hex := a.Hex()
 	if _, sess, ok := m.ctx.Wallet.Portal(m.ctx.Now()); ok {
 		portal = countdown(sess.TimeLeft(m.ctx.Now()))
 	}
 	return hex[:6] + "…" + hex[len(hex)-4:], state, portal
+}
+
+// lapseWarning is how long before the unlock lapses the header warns:
+// time to finish a review, or to sign (which renews it).
+const lapseWarning = time.Minute
+
+// unlockState is the header's word on the account's unlock: how long it
+// has left, and in its last minute that it is about to lock, in words
+// and the error colour ("locks in 0:42"), so a signature in progress is
+// not met by the passphrase question.
+func unlockState(left time.Duration, unlocked bool) string {
+	switch {
+	case !unlocked:
+		return "locked (u)"
+	case left < lapseWarning:
+		return errStyle.Render("locks in " + countdown(left))
+	}
+	return "unlocked " + countdown(left)
+}
+
+// warnLapse says on the status line, once an unlock, that it is in its
+// last minute and what keeps it (the header's countdown says it too, but
+// the eyes are on a review).
+func (m *Model) warnLapse(left time.Duration, unlocked bool) tea.Cmd {
+	switch {
+	case !unlocked || left >= lapseWarning:
+		m.lapseSaid = false
+		return nil
+	case m.lapseSaid:
+		return nil
+	}
+	m.lapseSaid = true
+	return m.inform("the account locks in under a minute: a signature renews it; once locked, u unlocks it again")
 }
 
 // countdown writes d as m:ss.

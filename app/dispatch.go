@@ -79,7 +79,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.ticking = false
 			return m, nil
 		}
-		return m, clockTick()
+		_, left, unlocked := m.ctx.Wallet.Account()
+		return m, tea.Batch(m.warnLapse(left, unlocked), clockTick())
 	case spinner.TickMsg:
 		if msg.ID != m.spin.ID() {
 			return m, nil // the start's, which the dashboard took over from

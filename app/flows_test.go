@@ -363,7 +363,10 @@ func TestStakeFlow(t *testing.T) {
 	start := f.mark
 	f.waitFrom(start, "lines ").readToEnd().waitFrom(start, "↑/pgup scrolls back")
 	screen := f.seen.String()
-	for _, want := range []string{"approve(address,uint256)", "= 150.00 tokens", "an approve of exactly 150.00 comes first"} {
+	if strings.Contains(screen, " tokens\n") || strings.Contains(screen, "150.00 tokens") {
+		t.Errorf("an amount of the review is in tokens, not MRD:\n%s", screen)
+	}
+	for _, want := range []string{"approve(address,uint256)", "= 150.00 MRD", "an approve of exactly 150.00 comes first"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the review did not show %q", want)
 		}
@@ -401,9 +404,9 @@ func checkSigned(t *testing.T, screen string, entries []journal.Entry, op string
 			Gas          uint64 `json:"gas"`
 			MaxFeePerGas string `json:"maxFeePerGas"`
 			Summary      struct {
-				From, To, ToLabel, Signature string
-				Args                         []struct{ Name, Value, Units string }
-				Warnings                     []struct{ Message string }
+				From, To, ToLabel, Signature, Unit string
+				Args                               []struct{ Name, Value, Units string }
+				Warnings                           []struct{ Message string }
 			} `json:"summary"`
 		}
 		if err := json.Unmarshal(e.Data, &signed); err != nil || signed.Summary.Signature == "" {
@@ -414,7 +417,7 @@ func checkSigned(t *testing.T, screen string, entries []journal.Entry, op string
 		for _, a := range sum.Args {
 			v := a.Value
 			if a.Units != "" {
-				v += " = " + amount.Tokens(a.Units) + " tokens"
+				v += " = " + amount.Tokens(a.Units) + " " + sum.Unit
 			}
 			lines = append(lines, [2]string{a.Name, v})
 		}

@@ -40,7 +40,10 @@ type Summary struct {
 	// Pays names the fee the ether sent is ("claim fee", "platform fee")
 	// when the chain says the contract asks exactly that; empty when it
 	// was not read or differs, which a warning says.
-	Pays     string
+	Pays string
+	// Unit is the symbol of the token the call's amounts are in ("MRD");
+	// empty when the caller did not know it, and the amounts read "tokens".
+	Unit     string
 	Warnings []Warning
 }
 
@@ -153,6 +156,9 @@ type DecodeOptions struct {
 	Known map[common.Address]string
 	// Chain, when set, is asked for the vester's root and fees.
 	Chain ethereum.ContractCaller
+	// Units names the token a contract's amounts are in, by the call's
+	// target (Summary.Unit).
+	Units map[common.Address]string
 }
 
 // knownMethod is a call allot can decode.
@@ -185,6 +191,7 @@ func DecodeCall(ctx context.Context, c Call, opts DecodeOptions) *Summary {
 		s.Call.Value = new(big.Int)
 	}
 	s.Known = sanitize.Line(opts.Known[c.To])
+	s.Unit = sanitize.Line(opts.Units[c.To])
 	if _, ok := opts.Known[c.To]; !ok {
 		s.warn(WarnUnknownContract, "%s is not a contract allot knows for this profile", c.To.Hex())
 	}

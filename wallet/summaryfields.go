@@ -24,10 +24,14 @@ func (s *Summary) Lines() []Line {
 	lines := []Line{{"to", to}, {"from", s.Call.From.Hex()}}
 	if s.Decoded() {
 		lines = append(lines, Line{"function", s.Signature})
+		unit := s.Unit
+		if unit == "" {
+			unit = "tokens"
+		}
 		for _, a := range s.Args {
 			v := a.Value
 			if a.Units != "" {
-				v += " = " + amount.Tokens(a.Units) + " tokens"
+				v += " = " + amount.Tokens(a.Units) + " " + unit
 			}
 			lines = append(lines, Line{a.Name, v})
 		}

@@ -18,6 +18,7 @@ type summaryJSON struct {
 	Signature  string          `json:"signature"`
 	Selector   string          `json:"selector"`
 	Args       []argJSON       `json:"args"`
+	Unit       string          `json:"unit,omitempty"`
 	ValueWei   string          `json:"valueWei"`
 	ValueEther string          `json:"valueEther"`
 	Withdrawal *withdrawalJSON `json:"withdrawal,omitempty"`
@@ -62,6 +63,7 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 		Signature:  s.Signature,
 		Selector:   s.selectorHex(),
 		Args:       make([]argJSON, len(s.Args)),
+		Unit:       s.Unit,
 		ValueWei:   bigString(s.Call.Value),
 		ValueEther: s.ValueEther(),
 		Warnings:   make([]warningJSON, len(s.Warnings)),

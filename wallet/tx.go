@@ -39,6 +39,9 @@ type BuildOptions struct {
 	// Known labels the contracts the user trusts as targets (see
 	// DecodeOptions).
 	Known map[common.Address]string
+	// Units names the token each target's amounts are in (see
+	// DecodeOptions).
+	Units map[common.Address]string
 	// GasLimit, when not zero, is used instead of an estimate.
 	GasLimit uint64
 	// MaxGasFee is the most a transaction's gas may cost, in wei (the
@@ -143,7 +146,7 @@ func build(ctx context.Context, node Node, subject string, calls []Call, opts Bu
 	drafts := make([]*Draft, len(calls))
 	var batch *batchGas
 	for i, c := range calls {
-		summary := DecodeCall(ctx, c, DecodeOptions{Signer: opts.From, ChainID: opts.ChainID, Known: opts.Known, Chain: node})
+		summary := DecodeCall(ctx, c, DecodeOptions{Signer: opts.From, ChainID: opts.ChainID, Known: opts.Known, Chain: node, Units: opts.Units})
 		d := &Draft{Summary: summary, From: opts.From}
 		gas := opts.GasLimit
 		if gas == 0 {

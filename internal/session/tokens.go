@@ -96,3 +96,35 @@ func (s *Session) VesterUnits(ctx context.Context) func(vester common.Address) s
 		return s.TokenUnit(only)
 	}
 }
+
+// ContractUnits names the amounts of each contract the profile's tokens
+// list (the short name of the token that lists it), so that a review
+// writes a vester's or a pool's amounts in their token. A token without a
+// name (its id is no unit to read an amount in), a contract two tokens
+// list and a token whose list cannot be read name none.
+func (s *Session) ContractUnits(ctx context.Context) map[common.Address]string {
+	units := map[common.Address]string{}
+	seen := map[common.Address]bool{}
+	for _, token := range s.TokenIDs {
+		name, ok := s.TokenName(token)
+		if !ok || name.Short() == "" {
+			continue
+		}
+		list, err := s.API.Contracts(ctx, token)
+		if err != nil {
+			continue
+		}
+		for _, c := range list.Items {
+			if !common.IsHexAddress(c.Address) {
+				continue
+			}
+			addr := common.HexToAddress(c.Address)
+			if seen[addr] && units[addr] != name.Short() {
+				units[addr] = ""
+				continue
+			}
+			seen[addr], units[addr] = true, name.Short()
+		}
+	}
+	return units
+}

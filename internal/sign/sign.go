@@ -68,7 +68,8 @@ func Prepare(ctx context.Context, sess *session.Session, rec *act.Recorder, r Re
 		}
 	}
 	rv := Review{PinsFrom: sess.PinsSource()}
-	opts := wallet.DecodeOptions{Signer: r.From, ChainID: sess.Profile.ChainID, Known: known, Chain: sess.Chain}
+	units := callUnits(sess.ContractUnits(ctx), r)
+	opts := wallet.DecodeOptions{Signer: r.From, ChainID: sess.Profile.ChainID, Known: known, Chain: sess.Chain, Units: units}
 	for _, call := range r.Calls {
 		rv.Summaries = append(rv.Summaries, wallet.DecodeCall(ctx, call, opts))
 	}
@@ -93,7 +94,7 @@ func Prepare(ctx context.Context, sess *session.Session, rec *act.Recorder, r Re
 	// ones: the review reads that decoding. It refuses what gas would cost
 	// above the profile's ceilings, and what the account cannot pay, as
 	// the policy refuses.
-	buildOpts := wallet.BuildOptions{ChainID: sess.Profile.ChainID, From: r.From, Known: known, MaxGasFee: maxGasFee}
+	buildOpts := wallet.BuildOptions{ChainID: sess.Profile.ChainID, From: r.From, Known: known, Units: units, MaxGasFee: maxGasFee}
 	drafts, err := wallet.Build(ctx, sess.Chain, approval, buildOpts)
 	if refused(err) {
 		rv.Refusal = rec.Refused(r.Op, r.Subject, err)
@@ -122,4 +123,29 @@ func Sign(rec *act.Recorder, subject string, ops []string, rv Review, signer wal
 func refused(err error) bool {
 	var r *wallet.RefusedError
 	return errors.As(err, &r)
+}
+
+// callUnits names the token each call's amounts are in: a listed
+// contract's (session.ContractUnits), and a contract the request labels
+// (the token a pool stakes, approved for it) the one token the listed
+// contracts of the request are in, when they agree.
+func callUnits(listed map[common.Address]string, r Request) map[common.Address]string {
+	units := map[common.Address]string{}
+	batch, agree := "", true
+	for _, c := range r.Calls {
+		if unit, ok := listed[c.To]; ok {
+			units[c.To] = unit
+			agree = agree && (batch == "" || unit == batch)
+			batch = unit
+		}
+	}
+	if !agree {
+		batch = ""
+	}
+	for addr := range r.Labels {
+		if _, ok := listed[addr]; !ok {
+			units[addr] = batch
+		}
+	}
+	return units
 }

@@ -50,12 +50,12 @@ func TestStakeAmountChecksAsTyped(t *testing.T) {
 	pool.MinimumStakeAmount, _ = api.ParseDecimal("10")
 	for _, tt := range []struct{ amount, want string }{
 		{"10.1234567890123456789", "✗ at most 18 decimals"},
-		{"5", "✗ the pool's minimum stake is 10"},
+		{"5", "✗ the pool's minimum stake is 10.00 tokens"},
 		{"1" + strings.Repeat("0", 60), "✗ too large: its base units do not fit a uint256"},
 	} {
 		s := NewStake(formContext(), pool)
 		s.SetSize(100, 30)
-		if v := typeInto(s, tt.amount); !strings.Contains(v, tt.want) {
+		if v := typeInto(s, tt.amount); !strings.Contains(v, tt.want) || !strings.Contains(v, "minimum 10.00 tokens ·") {
 			t.Errorf("stake amount %q: want %q on screen:\n%s", tt.amount, tt.want, v)
 		}
 	}

@@ -50,8 +50,12 @@ type claim struct {
 // token names the allocation's token, "" when unknown.
 func NewClaim(ctx *views.Context, id, claimable string, recipient common.Address, outlook wallet.ClaimOutlook, token string) views.Screen {
 	c := &claim{id: id, claimable: claimable, recipient: recipient, outlook: outlook, token: token}
+	unit := "tokens"
+	if token != "" {
+		unit = token
+	}
 	c.FormSign = views.NewFormSign(ctx, c.headLines, "review the claim request",
-		widget.TextField("amount", "Amount (tokens)", "empty: all that is claimable now", nil),
+		widget.TextField("amount", "Amount ("+unit+")", "empty: all that is claimable now", nil),
 		widget.TextField("userCountryCode", "Country (optional)", "ISO 3166-1 alpha-2, e.g. DE", nil),
 	)
 	for _, f := range c.Form.Fields() {

@@ -60,3 +60,16 @@ func TestClaimAmountGroupedAndNamed(t *testing.T) {
 		t.Errorf("the amount 6,000 against 5,145.7595 HBR claimable:\n%s", v)
 	}
 }
+
+// TestClaimAmountFieldNamesTheToken: the amount's field is labelled with
+// the allocation's token ("Amount (HBR)", was "Amount (tokens)"), and
+// "tokens" only where the token is not known.
+func TestClaimAmountFieldNamesTheToken(t *testing.T) {
+	for token, want := range map[string]string{"HBR": "Amount (HBR)", "": "Amount (tokens)"} {
+		c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "5145.7595", common.Address{}, wallet.ClaimOutlook{}, token)
+		c.SetSize(100, 30)
+		if v := ansi.Strip(c.View()); !strings.Contains(v, want) {
+			t.Errorf("token %q: no %q:\n%s", token, want, v)
+		}
+	}
+}

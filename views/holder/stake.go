@@ -25,13 +25,19 @@ type stake struct {
 	views.FormSign
 	pool api.Pool
 	plan *wallet.StakePlan
+	unit string // the pool's token, as the header names it; "tokens" when not known
 }
 
 // NewStake is the stake screen of pool.
 func NewStake(ctx *views.Context, pool api.Pool) views.Screen {
-	s := &stake{pool: pool}
+	s := &stake{pool: pool, unit: "tokens"}
+	if ctx.Session != nil {
+		if n, ok := ctx.Session.TokenName(pool.TokenID); ok && n.Short() != "" {
+			s.unit = sanitize.Line(n.Short())
+		}
+	}
 	s.FormSign = views.NewFormSign(ctx, s.headLines, "prepare the stake",
-		widget.TextField("amount", "Amount (tokens)", "e.g. 100", nil))
+		widget.TextField("amount", "Amount ("+s.unit+")", "e.g. 100", nil))
 	s.Form.Field("amount").Check = func(v string) error {
 		_, err := s.amount(v)
 		return err
@@ -49,7 +55,7 @@ func (s *stake) amount(v string) (api.Number, error) {
 		return api.Number{}, err
 	}
 	if min := s.pool.MinimumStakeAmount.Decimal; n.LessThan(min) {
-		return api.Number{}, fmt.Errorf("the pool's minimum stake is %s", min.String())
+		return api.Number{}, fmt.Errorf("the pool's minimum stake is %s %s", widget.FormatTokens(min.String()), s.unit)
 	}
 	return n, nil
 }
@@ -151,8 +157,8 @@ func (s *stake) headLines() string {
 	st := s.Ctx.Styles
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Stake in "+sanitize.Line(s.pool.Name)) + "\n")
-	b.WriteString(st.Muted.Render(fmt.Sprintf("minimum %s · minimum length %s · max APY %s%%",
-		widget.FormatTokens(s.pool.MinimumStakeAmount.String()), widget.FormatDuration(s.pool.MinimumStakeLength), s.pool.MaxAPY.String())) + "\n")
+	b.WriteString(st.Muted.Render(fmt.Sprintf("minimum %s %s · minimum length %s · max APY %s%%",
+		widget.FormatTokens(s.pool.MinimumStakeAmount.String()), s.unit, widget.FormatDuration(s.pool.MinimumStakeLength), s.pool.MaxAPY.String())) + "\n")
 	// What the stake needs is said on open, as the claim form does, not
 	// only once the amount is typed and sent.
 	addr, _, unlocked := s.Ctx.Wallet.Account()

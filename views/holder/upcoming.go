@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
+	"allot/internal/amount"
 	"allot/internal/sanitize"
 	"allot/internal/upcoming"
 	"allot/views"
@@ -253,7 +254,8 @@ func (u *upcomingScreen) View() string {
 	}
 	b.WriteString(u.ctx.Styles.Title.Render(sanitize.Truncate(title, u.width)) + "\n")
 	notes := u.notes()
-	chart := u.chart()
+	// The chart has a third of the screen, and what the unlocks leave.
+	chart := u.chart(max(u.height/3, u.height-2-len(notes)-len(u.unlocks())))
 	rows := max(u.height-2-len(notes)-len(chart), 3)
 	b.WriteString(u.list(rows))
 	for _, line := range chart {
@@ -313,7 +315,7 @@ func (u *upcomingScreen) list(rows int) string {
 
 // chart draws the weekly totals as bars, each token's on its own scale,
 // then the monthly ones, each named with its token.
-func (u *upcomingScreen) chart() []string {
+func (u *upcomingScreen) chart(lines int) []string {
 	weeks := u.report.Totals(upcoming.Week)
 	if len(weeks) == 0 {
 		return nil
@@ -330,16 +332,6 @@ func (u *upcomingScreen) chart() []string {
 		full[k] = decimal.Max(full[k], decimal.NewFromBigInt(w.Amount, 0))
 	}
 	label := func(t upcoming.Total) string { return amountText(t.Amount, t.Unit, t.Token) }
-	width := max(min(u.width-40, 40), 4)
-	out := []string{"", u.ctx.Styles.Muted.Render("Per week, from Monday (UTC):")}
-	// The list of unlocks keeps at least half the screen.
-	if room := max(u.height/2-3, 1); len(weeks) > room {
-		out[1] = u.ctx.Styles.Muted.Render(fmt.Sprintf("Per week, from Monday (UTC), the first %d of %d:", room, len(weeks)))
-		weeks = weeks[:room]
-	}
-	for _, w := range weeks {
-		out = append(out, sanitize.Truncate(w.Start.Format("2006-01-02")+"  "+widget.Bar(decimal.NewFromBigInt(w.Amount, 0), full[token{w.Token, w.Unit}], width)+"  "+label(w), u.width))
-	}
 	// A month's total is one piece: a narrow screen breaks the line
 	// between months (their spaces held by no-break spaces while
 	// wrapping), each further line under the first month.
@@ -349,41 +341,69 @@ func (u *upcomingScreen) chart() []string {
 		parts = append(parts, strings.ReplaceAll(m.Start.Format("Jan 2006")+" "+label(m), " ", nbsp))
 	}
 	head := "Per month: "
+	var months []string
 	for i, line := range widget.WrapWords(strings.Join(parts, " · "), max(u.width-len(head), 1)) {
 		line = strings.ReplaceAll(line, nbsp, " ")
 		if i == 0 {
-			out = append(out, u.ctx.Styles.Muted.Render(head)+line)
+			months = append(months, u.ctx.Styles.Muted.Render(head)+line)
 		} else {
-			out = append(out, strings.Repeat(" ", len(head))+line)
+			months = append(months, strings.Repeat(" ", len(head))+line)
 		}
 	}
+	width := max(min(u.width-40, 40), 4)
+	out := []string{"", u.ctx.Styles.Muted.Render("Per week, from Monday (UTC):")}
+	// The weeks get what the months leave of the chart's lines, one at
+	// least.
+	if room := max(lines-len(out)-len(months), 1); len(weeks) > room {
+		out[1] = u.ctx.Styles.Muted.Render(fmt.Sprintf("Per week, from Monday (UTC), the first %d of %d:", room, len(weeks)))
+		weeks = weeks[:room]
+	}
+	for _, w := range weeks {
+		out = append(out, sanitize.Truncate(w.Start.Format("2006-01-02")+"  "+widget.Bar(decimal.NewFromBigInt(w.Amount, 0), full[token{w.Token, w.Unit}], width)+"  "+label(w), u.width))
+	}
+	out = append(out, months...)
 	return out
 }
 
-// amountText is an amount of tokens as every screen writes it, with its
-// token: its unit ("1,000.00 MRD"), else its address, else that it is
-// unknown (its vester's record was not read).
-func amountText(amount *big.Int, unit string, token common.Address) string {
+// forecastDecimals is how many decimals an unlock shows: its amount is a
+// share of the allocation (PERCENT), so it runs to 18 decimals of
+// repeating digits ("11,137.372909722222222223") that cut the token off
+// the line. Four are what every other screen shows of these tokens; the
+// exact figures are in allot upcoming -o csv.
+const forecastDecimals = 4
+
+// amountText is an amount of tokens as every screen writes it
+// (amount.Tokens), rounded down to forecastDecimals so it never reads
+// more than unlocks, with its token: its unit ("1,000.00 MRD"), else its
+// address, else that it is unknown (its vester's record was not read).
+func amountText(units *big.Int, unit string, token common.Address) string {
+	text := "0.00"
+	if units != nil {
+		text = amount.Tokens(decimal.NewFromBigInt(units, -wallet.Decimals).Truncate(forecastDecimals).String())
+	}
 	switch {
 	case unit != "":
-		return wallet.FormatTokens(amount) + " " + unit
+		return text + " " + unit
 	case token != (common.Address{}):
-		return wallet.FormatTokens(amount) + "  " + token.Hex()
+		return text + "  " + token.Hex()
 	}
-	return wallet.FormatTokens(amount) + "  token unknown"
+	return text + "  token unknown"
 }
 
 // notes say what kept an allocation's unlocks out, or not checked.
 func (u *upcomingScreen) notes() []string {
 	var out []string
 	for _, a := range u.report.Allocations {
+		if u.width < 100 { // the id shortened as in the list, the words whole
+			a.ID = sanitize.Truncate(a.ID, 9)
+		}
 		switch {
 		case a.Err != nil:
 			out = append(out, a.ID+": "+a.Err.Error())
 		case a.State == "revoked":
 			out = append(out, a.ID+" is revoked: nothing of it unlocks")
 		case a.State == "cancelled":
-			out = append(out, a.ID+" is cancelled: nothing unlocks after its cancel time")
+			out = append(out, a.ID+" is cancelled: nothing more unlocks")
 		case a.Unchecked != "":
 			out = append(out, a.ID+" not fully checked: "+a.Unchecked)
 		}

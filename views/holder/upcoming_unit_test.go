@@ -51,7 +51,12 @@ func TestUpcomingScreenNamesTheToken(t *testing.T) {
 		}
 		// Each token's bars on its own scale: every week unlocks as much of
 		// each here, so every bar is full.
-		bars := strings.Split(totals, "\n")[1:5]
+		var bars []string
+		for _, line := range strings.Split(totals, "\n") {
+			if strings.HasPrefix(line, "20") {
+				bars = append(bars, line)
+			}
+		}
 		for _, bar := range bars {
 			if strings.Count(bar, "█") != strings.Count(bars[0], "█") {
 				t.Errorf("%dx%d: the tokens' bars share a scale:\n%s", size[0], size[1], totals)
