@@ -60,6 +60,8 @@ var commands = []command{
 	pinCheckCommand,
 	// The sandbox service as a server: sandbox.go.
 	sandboxCommand,
+	// What was built: version.go.
+	versionCommand,
 }
 
 // command is one headless command. Its run function gets what it works on

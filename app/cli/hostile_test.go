@@ -194,6 +194,7 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 				"pin list":        {{}, {"-o", "json"}},
 				"pin rm":          {{"handler", vester}},
 				"pin check":       {{"http://127.0.0.1:1"}},
+				"version":         {{}, {"-o", "json"}},
 			}
 			for _, cmd := range commands {
 				argSets, ok := runs[cmd.name]
