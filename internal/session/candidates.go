@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -116,7 +117,7 @@ func (s *Session) candidates(ctx context.Context, kind wallet.PinKind, addr comm
 	}
 	var pinned, rest []Candidate
 	seen := map[common.Address]bool{addr: true}
-	for _, c := range contracts {
+	for _, c := range examined(contracts, pins) {
 		if !common.IsHexAddress(c.Address) || seen[common.HexToAddress(c.Address)] {
 			continue
 		}
@@ -133,6 +134,30 @@ func (s *Session) candidates(ctx context.Context, kind wallet.PinKind, addr comm
 		}
 	}
 	return append(pinned, rest...)
+}
+
+// maxExamined bounds the listed contracts compared with the one being
+// pinned: each costs up to maxRoots reads and a search for its
+// deployment block, and a hostile service may list thousands.
+const maxExamined = 64
+
+// examined are the listed contracts compared, at most maxExamined: the
+// pinned ones first, so that a list padded with fakes cannot push the
+// genuine contract out of the comparison (and out of the flag).
+func examined(contracts []api.Contract, pins config.Pins) []api.Contract {
+	ordered := slices.Clone(contracts)
+	slices.SortStableFunc(ordered, func(a, b api.Contract) int {
+		pa := common.IsHexAddress(a.Address) && pins.Holds(common.HexToAddress(a.Address))
+		pb := common.IsHexAddress(b.Address) && pins.Holds(common.HexToAddress(b.Address))
+		switch {
+		case pa && !pb:
+			return -1
+		case pb && !pa:
+			return 1
+		}
+		return 0
+	})
+	return ordered[:min(len(ordered), maxExamined)]
 }
 
 // candidate reads what the chain tells of one candidate.

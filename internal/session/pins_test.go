@@ -2,11 +2,14 @@ package session
 
 import (
 	"context"
+	"math/big"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"allot/api"
 	"allot/api/sandbox"
+	"allot/internal/config"
 	"allot/wallet"
 )
 
@@ -59,5 +62,21 @@ func TestVesterSharingAPinnedRootIsFlagged(t *testing.T) {
 	}
 	if got := (ContractInfo{Kind: wallet.PinVester, Candidates: []Candidate{{Address: genuine}}}).Flag(); got != "" {
 		t.Errorf("beside an unpinned vester: %q, want no flag", got)
+	}
+}
+
+// TestExaminedPutsPinnedFirstAndBounds: a contract list padded with fakes
+// before the genuine, pinned vester still has it compared (first), and no
+// more than maxExamined contracts cost reads of the chain.
+func TestExaminedPutsPinnedFirstAndBounds(t *testing.T) {
+	genuine := common.HexToAddress("0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0")
+	var listed []api.Contract
+	for i := range 500 {
+		listed = append(listed, api.Contract{Address: common.BigToAddress(big.NewInt(int64(0x10000 + i))).Hex(), Type: "VESTING"})
+	}
+	listed = append(listed, api.Contract{Address: genuine.Hex(), Type: "VESTING"})
+	got := examined(listed, config.Pins{Vesters: []string{genuine.Hex()}})
+	if len(got) != maxExamined || got[0].Address != genuine.Hex() {
+		t.Errorf("examined %d contracts, the first %s; want %d, the pinned %s first", len(got), got[0].Address, maxExamined, genuine.Hex())
 	}
 }
