@@ -152,7 +152,7 @@ func TestSandboxOnAnvil(t *testing.T) {
 // startSandboxOn runs `allot sandbox` with args on a free loopback port and
 // returns its fixtures and what it printed on stderr so far. Deploying on
 // an external node takes a few blocks: it may take up to a minute.
-func startSandboxOn(t *testing.T, env []string, dir string, extra ...string) (fixtures, func() string) {
+func startSandboxOn(t testing.TB, env []string, dir string, extra ...string) (fixtures, func() string) {
 	t.Helper()
 	fixturesPath := filepath.Join(dir, "fixtures.json")
 	args := append([]string{"sandbox", "--addr", "127.0.0.1:0", "--fixtures", fixturesPath, "--keystore-dir", filepath.Join(dir, "keystore")}, extra...)

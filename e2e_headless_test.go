@@ -51,7 +51,7 @@ func startSandbox(t *testing.T, env []string, extra ...string) fixtures {
 // writeConfig writes a configuration whose only profile points at fx, with
 // the API key taken from the environment as config.example.toml shows,
 // and the deployment's contracts pinned as `allot sandbox` prints them.
-func writeConfig(t *testing.T, fx fixtures) string {
+func writeConfig(t testing.TB, fx fixtures) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "config.toml")
 	quoted := make([]string, len(fx.TokenIDs))

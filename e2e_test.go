@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 }
 
 // userEnv is a fresh user's environment: no configuration, private state.
-func userEnv(t *testing.T) []string {
+func userEnv(t testing.TB) []string {
 	home := t.TempDir()
 	return append(os.Environ(),
 		"HOME="+home,
@@ -46,7 +46,7 @@ func userEnv(t *testing.T) []string {
 }
 
 // run runs the binary and returns stdout, stderr and the exit status.
-func run(t *testing.T, env []string, args ...string) (string, string, int) {
+func run(t testing.TB, env []string, args ...string) (string, string, int) {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Env = env

@@ -125,7 +125,7 @@ func freeAddr(t *testing.T) string {
 	return l.Addr().String()
 }
 
-func appendConfig(t *testing.T, path, text string) {
+func appendConfig(t testing.TB, path, text string) {
 	t.Helper()
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {

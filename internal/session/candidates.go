@@ -169,7 +169,7 @@ func (s *Session) candidate(ctx context.Context, addr common.Address, name strin
 		c.SamePinnedCode = pinnedCode(pins, c.CodeHash)
 	}
 	if node, err := s.historyNode(); err == nil {
-		c.Deployed, c.DeployedKnown, _ = history.FirstBlock(ctx, node, addr)
+		c.Deployed, c.DeployedKnown, _ = history.FirstBlock(ctx, node, addr, s.births())
 	}
 	return c
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -39,7 +40,7 @@ func (s *Session) AllocationHistory(ctx context.Context, id string, opts history
 	if err != nil {
 		return nil, err
 	}
-	return history.New(node, opts).Allocation(ctx, vester, args.Allocation)
+	return history.New(node, s.withBirths(opts)).Allocation(ctx, vester, args.Allocation)
 }
 
 // WalletHistory reads every claim whose tokens reached wallet from the
@@ -53,7 +54,28 @@ func (s *Session) WalletHistory(ctx context.Context, wallet common.Address, opts
 	if err != nil {
 		return nil, err
 	}
-	return history.New(node, opts).Wallet(ctx, wallet, candidates)
+	return history.New(node, s.withBirths(opts)).Wallet(ctx, wallet, candidates)
+}
+
+// births remembers contracts' deployment blocks between runs, in the
+// state directory: the next history of the same vester, or the next pin
+// question about the same contract, checks that block with two questions
+// instead of searching the chain again. Without a state directory, this
+// process remembers them.
+func (s *Session) births() history.Births {
+	if s.StateDir == "" {
+		return nil
+	}
+	return history.BirthFile(filepath.Join(s.StateDir, "births.json"))
+}
+
+// withBirths is opts remembering first blocks in the state directory,
+// unless the caller gave its own.
+func (s *Session) withBirths(opts history.Options) history.Options {
+	if opts.Births == nil {
+		opts.Births = s.births()
+	}
+	return opts
 }
 
 // allocationVester establishes where allocation id lives on chain.

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -18,6 +21,7 @@ type codeNode struct {
 	born      uint64
 	asked     int
 	failBelow uint64
+	chain     int64
 }
 
 func (n *codeNode) CodeAt(_ context.Context, a common.Address, block *big.Int) ([]byte, error) {
@@ -30,6 +34,10 @@ func (n *codeNode) CodeAt(_ context.Context, a common.Address, block *big.Int) (
 	}
 	return nil, nil
 }
+
+func (n *codeNode) ChainID(context.Context) (*big.Int, error) { return big.NewInt(n.chain), nil }
+
+func (n *codeNode) BlockNumber(context.Context) (uint64, error) { return 2_000_000, nil }
 
 // TestBirthHalvesTheChain: the vester's first block among 2,000,000 is
 // found in about 21 questions; a node that keeps no old state cannot
@@ -77,5 +85,54 @@ func TestBirthRemembered(t *testing.T) {
 	node.born, node.asked = 1_500_000, 0
 	if n := from(); n != 1_500_000 || node.asked < 20 {
 		t.Errorf("moved: from %d after %d questions", n, node.asked)
+	}
+	node.chain, node.asked = 5, 0 // the same address on another chain
+	if n := from(); n != 1_500_000 || node.asked < 20 {
+		t.Errorf("another chain: from %d after %d questions", n, node.asked)
+	}
+}
+
+// TestBirthFileBetweenRuns: a first block found by one run is checked,
+// not searched, by the next (a new BirthFile on the same path, as a new
+// process makes); the file is a hint: a damaged, oversized or hand-edited
+// file costs a search and is mended, never a wrong start.
+func TestBirthFileBetweenRuns(t *testing.T) {
+	vester := common.HexToAddress("0xb17")
+	node := &codeNode{vester: vester, born: 777_777, chain: 31337}
+	path := filepath.Join(t.TempDir(), "state", "births.json")
+	first := func() (uint64, int) {
+		node.asked = 0
+		n, ok, err := FirstBlock(context.Background(), node, vester, BirthFile(path))
+		if err != nil || !ok {
+			t.Fatalf("first block: %v, %v", ok, err)
+		}
+		return n, node.asked
+	}
+	if n, asked := first(); n != 777_777 || asked < 20 {
+		t.Fatalf("searched: %d after %d questions", n, asked)
+	}
+	if n, asked := first(); n != 777_777 || asked != 2 {
+		t.Errorf("the next run: %d after %d questions, want 2", n, asked)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(data), `"31337/0x0000000000000000000000000000000000000B17": 777777`) {
+		t.Errorf("births file: %s, %v", data, err)
+	}
+	for name, content := range map[string]string{
+		"damaged":   `{"births": {"31337/0x0000000000000000000000000000000000000b17": 7`,
+		"lying":     `{"births": {"31337/0x0000000000000000000000000000000000000b17": 12}}`,
+		"beyond":    `{"births": {"31337/0x0000000000000000000000000000000000000b17": 99999999999}}`,
+		"oversized": `{"births": {}, "pad": "` + strings.Repeat("x", maxBirthFile) + `"}`,
+		"not json":  "<html>",
+	} {
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if n, asked := first(); n != 777_777 || asked < 20 {
+			t.Errorf("%s file: %d after %d questions", name, n, asked)
+		}
+		if n, asked := first(); n != 777_777 || asked != 2 {
+			t.Errorf("%s file, mended: %d after %d questions", name, n, asked)
+		}
 	}
 }

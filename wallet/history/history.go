@@ -121,6 +121,9 @@ type Options struct {
 	// few hundred logs checked, from one goroutine at a time (the checks
 	// run on several).
 	Progress func(Progress)
+	// Births remembers the vesters' first blocks between scans (this
+	// process's memory when nil; BirthFile keeps them between runs).
+	Births Births
 }
 
 // Reader reads histories from a node.
