@@ -114,6 +114,8 @@ type Model struct {
 	headKnown bool
 
 	width, height int
+	// lateWaiting: the late tabs' first loads wait (late.go).
+	lateWaiting bool
 }
 
 // New returns the dashboard for s.
@@ -167,11 +169,7 @@ func New(s *session.Session, opts Options) *Model {
 
 // Init loads every tab at once, so switching shows data without waiting.
 func (m *Model) Init() tea.Cmd {
-	var cmds []tea.Cmd
-	for _, stack := range m.stacks {
-		cmds = append(cmds, tag(stack[0], stack[0].Init()))
-	}
-	return tea.Batch(append(cmds, m.animate(), m.waitSeeded(), m.armRefresh())...)
+	return tea.Batch(append(m.initTabs(), m.animate(), m.waitSeeded(), m.armRefresh())...)
 }
 
 // seededMsg says the embedded sandbox of session has seeded its world,

@@ -43,7 +43,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.quitting = false
 		m.status, m.statusErr = quitWorkDone, false
 	}
-	return model, tea.Batch(cmd, next, m.animate())
+	return model, tea.Batch(cmd, next, m.startLate(), m.animate())
 }
 
 // quitWorkDone replaces the quit question once nothing runs any more.

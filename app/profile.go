@@ -168,10 +168,7 @@ func (m *Model) profileSwitched(msg profileOpened) tea.Cmd {
 	if m.ctx.Token == "" {
 		m.status, m.statusErr, m.statusPage = "the profile lists no tokens: add tokens = [\"ID\"] to it, or use :token ID", true, nil
 	}
-	for _, stack := range m.stacks {
-		cmds = append(cmds, tag(stack[0], stack[0].Init()))
-	}
-	return tea.Batch(append(cmds, m.armRefresh())...)
+	return tea.Batch(append(append(cmds, m.initTabs()...), m.armRefresh())...)
 }
 
 // track keeps count of the transactions followed until they are final:
