@@ -40,7 +40,13 @@ type Config struct {
 	// OnExchange receives a record of every HTTP exchange, retries
 	// included, for the request inspector. Secrets are redacted.
 	OnExchange func(Exchange)
+	// ReadOnly refuses every operation that is not a read (ErrReadOnly)
+	// before anything is sent: the last wall of a read-only profile.
+	ReadOnly bool
 }
+
+// ErrReadOnly is the refusal of a write by a read-only client.
+var ErrReadOnly = errors.New("read-only: nothing is written")
 
 // DefaultAPIKeyHeader is the header of D1.
 const DefaultAPIKeyHeader = "x-service-api-token"
@@ -227,6 +233,11 @@ func endpoint(base *url.URL, query url.Values, segments ...string) string {
 
 // do performs the call and decodes the result into out.
 func (c *Client) do(ctx context.Context, k call, out any) error {
+	if !k.read {
+		if err := c.writable(k.op); err != nil {
+			return err
+		}
+	}
 	var payload []byte
 	if k.body != nil {
 		var err error
@@ -582,4 +593,21 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// writable refuses op, a write, on a read-only client: before its
+// request is checked or sent.
+func (c *Client) writable(op string) error {
+	if c.cfg.ReadOnly {
+		return fmt.Errorf("%s: %w", op, ErrReadOnly)
+	}
+	return nil
+}
+
+// ReadOnly returns a client like c that refuses every write
+// (ErrReadOnly) before anything is sent.
+func (c *Client) ReadOnly() *Client {
+	cp := *c
+	cp.cfg.ReadOnly = true
+	return &cp
 }

@@ -132,6 +132,9 @@ func (c *Client) MerkleProof(ctx context.Context, allocationID string) (*MerkleP
 // CreateTransaction creates the on-chain transaction(s) of req (operation 1).
 // It is never retried: an unknown outcome is an *OutcomeUnknownError.
 func (c *Client) CreateTransaction(ctx context.Context, req TransactionRequest) (*TransactionsResult, error) {
+	if err := c.writable("transactions/create"); err != nil {
+		return nil, err
+	}
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
@@ -143,6 +146,9 @@ func (c *Client) CreateTransaction(ctx context.Context, req TransactionRequest) 
 
 // CreateSchedule creates an unlock schedule (operation 2).
 func (c *Client) CreateSchedule(ctx context.Context, req ScheduleRequest) (*Schedule, error) {
+	if err := c.writable("schedules/create"); err != nil {
+		return nil, err
+	}
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
@@ -154,6 +160,9 @@ func (c *Client) CreateSchedule(ctx context.Context, req ScheduleRequest) (*Sche
 
 // CreativeUploadURL asks where to upload a creative (operation 5).
 func (c *Client) CreativeUploadURL(ctx context.Context, req UploadURLRequest) (*UploadURL, error) {
+	if err := c.writable("portals/creatives/upload-url"); err != nil {
+		return nil, err
+	}
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
@@ -165,6 +174,9 @@ func (c *Client) CreativeUploadURL(ctx context.Context, req UploadURLRequest) (*
 
 // CreateCreative registers an uploaded creative (operation 6).
 func (c *Client) CreateCreative(ctx context.Context, req CreateCreativeRequest) (*Creative, error) {
+	if err := c.writable("portals/creatives/create"); err != nil {
+		return nil, err
+	}
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
@@ -176,6 +188,9 @@ func (c *Client) CreateCreative(ctx context.Context, req CreateCreativeRequest) 
 
 // Claim builds the unsigned claim transactions of an allocation (operation 7).
 func (c *Client) Claim(ctx context.Context, allocationID string, req ClaimRequest) (*ClaimResult, error) {
+	if err := c.writable("allocations/claim"); err != nil {
+		return nil, err
+	}
 	if err := req.Validate(allocationID); err != nil {
 		return nil, err
 	}
@@ -188,6 +203,9 @@ func (c *Client) Claim(ctx context.Context, allocationID string, req ClaimReques
 // SignIn exchanges a signed sign-in message for an access token
 // (operation 10).
 func (c *Client) SignIn(ctx context.Context, wallet, message, signature string) (*SignInResult, error) {
+	if err := c.writable("auth/signin"); err != nil {
+		return nil, err
+	}
 	var ch checker
 	ch.address("wallet", wallet)
 	ch.nonEmpty("message", message)
@@ -250,6 +268,9 @@ func (c *Client) StakeParameters(ctx context.Context, accessToken, poolID string
 // Upload PUTs a creative's bytes to a pre-signed upload URL. The URL is a
 // capability: it is not logged beyond its path.
 func (c *Client) Upload(ctx context.Context, uploadURL, contentType string, body io.Reader, size int64) error {
+	if err := c.writable("upload"); err != nil {
+		return err
+	}
 	u, err := url.Parse(uploadURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return errors.New("upload: the service gave no usable upload URL")

@@ -175,7 +175,8 @@ const (
 func (m *Model) headerParts() []forms {
 	parts := make([]forms, partBusy+1)
 	parts[partBrand] = forms{headerStyle.Render("allot"), ""}
-	parts[partProfile], parts[partBadge] = profileParts(m.ctx.Session.Name, m.ctx.Session.Sandbox)
+	_, readOnly := m.ctx.Session.ReadOnly()
+	parts[partProfile], parts[partBadge] = profileParts(m.ctx.Session.Name, m.ctx.Session.Sandbox, readOnly)
 	if m.ctx.Token != "" {
 		parts[partToken] = forms{"token " + m.tokenLabel(false), "token " + m.tokenLabel(true), m.tokenLabel(true), ""}
 	}
@@ -193,13 +194,22 @@ func (m *Model) headerParts() []forms {
 	return parts
 }
 
-// profileParts are the header's profile name and SANDBOX badge, in their
-// forms.
-func profileParts(name string, sandbox bool) (profile, badge forms) {
+// profileParts are the header's profile name and its badge (SANDBOX,
+// READ-ONLY or both), in their forms.
+func profileParts(name string, sandbox, readOnly bool) (profile, badge forms) {
 	name = sanitize.Line(name)
 	profile = forms{"profile " + name, name}
+	var words []string
 	if sandbox {
-		badge = forms{sandboxStyle.Render(" SANDBOX "), sandboxStyle.Render("SANDBOX")}
+		words = append(words, "SANDBOX")
+	}
+	if readOnly {
+		words = append(words, "READ-ONLY")
+	}
+	if text := strings.Join(words, " "); text != "" {
+		badge = forms{sandboxStyle.Render(" " + text + " "), sandboxStyle.Render(text)}
+	}
+	if sandbox {
 		if strings.EqualFold(name, "sandbox") {
 			// The badge says it already: short of room the name goes
 			// whole, as a bare "sandbox" beside SANDBOX read as a header

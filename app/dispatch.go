@@ -93,6 +93,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd
 	case views.NavigateMsg:
+		if _, acting := msg.Screen.(views.Acting); acting {
+			if err := m.ctx.Session.Writable(); err != nil {
+				return m, m.fail(msg.Screen.Title(), err)
+			}
+		}
 		w, h := m.bodySize()
 		msg.Screen.SetSize(w, h)
 		m.stacks[m.active] = append(m.stacks[m.active], msg.Screen)

@@ -45,7 +45,7 @@ func TestHeaderGivesRoomBack(t *testing.T) {
 	t.Parallel()
 	parts := make([]forms, partBusy+1)
 	parts[partBrand] = forms{"allot", ""}
-	parts[partProfile], parts[partBadge] = profileParts("sandbox", false)
+	parts[partProfile], parts[partBadge] = profileParts("sandbox", false, false)
 	parts[partToken] = forms{"token Meridian (MRD)", "token MRD", "MRD", ""}
 	parts[partWallet] = forms{"0x3e3D…7Ae2 unlocked 4:55 · portal 59:55", "unlocked 4:55 · portal 59:55"}
 	parts[partFresh] = forms{"updated 13s ago", "13s ago", ""}
@@ -61,7 +61,7 @@ func TestHeaderGivesRoomBack(t *testing.T) {
 func TestTopLineGivesNoRoomToPadding(t *testing.T) {
 	t.Parallel()
 	parts := make([]forms, partBusy+1)
-	parts[partProfile], parts[partBadge] = profileParts("sandbox", true)
+	parts[partProfile], parts[partBadge] = profileParts("sandbox", true, false)
 	parts[partToken] = forms{"token Meridian (MRD)", "token MRD", "MRD", ""}
 	parts[partWallet] = forms{"0x3e3D…7Ae2 unlocked 4:48 · portal 59:51", "unlocked 4:48 · portal 59:51"}
 	got := ansi.Strip(shrink(parts, compactSteps, partProfile, " │ ", 42))

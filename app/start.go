@@ -158,7 +158,7 @@ func (st *start) View() string {
 	}
 	parts := make([]forms, partBusy+1)
 	parts[partBrand] = forms{headerStyle.Render("allot"), ""}
-	parts[partProfile], parts[partBadge] = profileParts(st.open.Name, st.open.Sandbox)
+	parts[partProfile], parts[partBadge] = profileParts(st.open.Name, st.open.Sandbox, st.open.ReadOnly)
 	top := []string{shrink(parts, headerSteps, partProfile, " │ ", st.width), widget.Fit(tabLabels(tabContracts, tabsSpaced), st.width, 1)}
 	if st.width < FullWidth || st.height < FullHeight {
 		parts[partBrand] = nil

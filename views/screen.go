@@ -135,6 +135,11 @@ type ErrorMsg struct {
 // StatusMsg is an informational line for the status line.
 type StatusMsg = widget.StatusMsg
 
+// Acting is a page that signs, sends or writes: a form that creates a
+// transaction, a schedule or a creative, a claim, a stake. A read-only
+// session does not open it, and says why instead.
+type Acting interface{ Acting() }
+
 // Navigate opens s on top of the current page.
 func Navigate(s Screen) tea.Cmd {
 	return func() tea.Msg { return NavigateMsg{Screen: s} }

@@ -53,6 +53,7 @@ type env struct {
 	configPath string
 	profile    string
 	sandbox    bool
+	readOnly   bool
 	dashboard  Dashboard
 
 	sess *session.Session
@@ -73,6 +74,9 @@ type env struct {
 
 func (e *env) session(ctx context.Context) (*session.Session, error) {
 	if e.sess != nil {
+		if e.readOnly {
+			e.sess.SetReadOnly(session.ReadOnlyFlag)
+		}
 		return e.sess, nil
 	}
 	s, err := session.Open(ctx, e.sessionOptions())
@@ -90,6 +94,7 @@ func (e *env) sessionOptions() session.Options {
 		ConfigPath:   e.configPath,
 		Profile:      e.profile,
 		ForceSandbox: e.sandbox,
+		ReadOnly:     e.readOnly,
 		Getenv:       e.Getenv,
 		Notice:       func(msg string) { fmt.Fprintln(e.Stderr, "allot: "+msg) },
 	}
@@ -259,6 +264,7 @@ func (e *env) globalFlags(fs *flag.FlagSet) {
 	fs.StringVar(&e.configPath, "config", e.configPath, "read the configuration from `PATH`")
 	fs.StringVar(&e.profile, "profile", e.profile, "use the profile `NAME` of the configuration")
 	fs.BoolVar(&e.sandbox, "sandbox", e.sandbox, "use the embedded sandbox, whatever the configuration says")
+	fs.BoolVar(&e.readOnly, "read-only", e.readOnly, "sign, send and write nothing: look only (as read_only = true in a profile)")
 }
 
 func run(ctx context.Context, e *env, args []string) error {
@@ -291,7 +297,7 @@ func run(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		e.interactive.Store(true)
-		return e.dashboard(ctx, open, session.NewSwitch(session.Options{ConfigPath: e.configPath, Getenv: e.Getenv}))
+		return e.dashboard(ctx, open, session.NewSwitch(session.Options{ConfigPath: e.configPath, Getenv: e.Getenv, ReadOnly: e.readOnly}))
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" {
@@ -307,8 +313,8 @@ func run(ctx context.Context, e *env, args []string) error {
 	if strings.Contains(cmd.name, " ") {
 		rest = rest[1:]
 	}
-	if cmd.standalone && (e.configPath != "" || e.profile != "" || e.sandbox) {
-		return usageError{msg: cmd.name + " uses no profile: --config, --profile and --sandbox do not apply", cmd: cmd.name}
+	if cmd.standalone && (e.configPath != "" || e.profile != "" || e.sandbox || e.readOnly) {
+		return usageError{msg: cmd.name + " uses no profile: --config, --profile, --sandbox and --read-only do not apply", cmd: cmd.name}
 	}
 	fs := newFlagSet(cmd, e)
 	runFn := cmd.flags(fs, e)

@@ -53,6 +53,7 @@ Global flags (before or after the command):
   --config PATH    configuration file (default $XDG_CONFIG_HOME/allot/config.toml)
   --profile NAME   profile of the configuration
   --sandbox        use the embedded sandbox
+  --read-only      sign, send and write nothing: look only
 
 Run 'allot help COMMAND' for a command's flags.
 `)

@@ -48,6 +48,12 @@ func (e *env) open(ctx context.Context, o opening) (*opened, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.write {
+		// Refused before a passphrase is asked or anything is read.
+		if err := s.Writable(); err != nil {
+			return nil, err
+		}
+	}
 	op := &opened{Session: s}
 	if o.token != nil {
 		if op.token, err = resolveToken(s, *o.token); err != nil {

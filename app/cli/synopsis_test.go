@@ -13,7 +13,7 @@ import (
 // aside, each with the placeholder its help gives (claim's left out
 // --keystore and --passphrase-file, which its help listed).
 func TestSynopsesMatchFlags(t *testing.T) {
-	global := map[string]bool{"config": true, "profile": true, "sandbox": true}
+	global := map[string]bool{"config": true, "profile": true, "sandbox": true, "read-only": true}
 	// A flag in a synopsis, and the word after it when it is a
 	// placeholder: --sender ADDR, [--yes], -o json|csv.
 	inSynopsis := regexp.MustCompile(`(?:^|[\s\[|])--?([a-z][a-z0-9-]*)(?: ([A-Z][A-Z0-9_]*(?:\.[a-z]+)?))?`)

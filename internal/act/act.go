@@ -42,6 +42,10 @@ type Recorder struct {
 	// Ledger says which writes the deployment applied, for Check; nil
 	// when it cannot say (a real deployment).
 	Ledger Ledger
+	// ReadOnly, when set, is the refusal of every act: nothing is
+	// written, signed or sent, and nothing is journaled (a read-only
+	// profile).
+	ReadOnly error
 
 	appended atomic.Uint64
 	marks    sync.Map // write id -> the Ledger's Mark before it was sent
@@ -82,6 +86,9 @@ func (r *Recorder) After(entry journal.Entry) {
 // never retried here: the user decides, knowing it may have applied. ref
 // says what the write is about (an action, an allocation id, a file).
 func (r *Recorder) Write(op, ref string, body any, send func() (status string, result any, err error)) error {
+	if err := r.refusal(); err != nil {
+		return err
+	}
 	data, _ := json.Marshal(body)
 	id := writeID()
 	if err := r.Before(journal.Entry{Kind: journal.KindRequest, Op: op, Ref: ref, Write: id, Data: data}); err != nil {
@@ -105,6 +112,14 @@ func (r *Recorder) Write(op, ref string, body any, send func() (status string, r
 	}
 	r.After(outcome)
 	return err
+}
+
+// refusal is the read-only refusal, if the recorder has one.
+func (r *Recorder) refusal() error {
+	if r == nil {
+		return nil
+	}
+	return r.ReadOnly
 }
 
 // writeID ties a request's entry to its outcome's.
@@ -258,6 +273,9 @@ const (
 // journaling the message before it is signed (never the key or the token).
 // The caller has shown text to the user.
 func (r *Recorder) SignIn(ctx context.Context, portal *wallet.Portal, text string, signer wallet.Signer) (wallet.Session, error) {
+	if err := r.refusal(); err != nil {
+		return wallet.Session{}, err
+	}
 	addr := signer.Address().Hex()
 	data, _ := json.Marshal(map[string]string{"address": addr, "message": text})
 	if err := r.Before(journal.Entry{Kind: journal.KindSignature, Op: "signin", Ref: addr, Data: data}); err != nil {
@@ -303,6 +321,9 @@ type Batch struct {
 // Sign signs every draft of b, journaling each signed transaction (what
 // was signed, never the key) before it is kept.
 func (r *Recorder) Sign(b Batch, signer wallet.Signer) ([]Signed, error) {
+	if err := r.refusal(); err != nil {
+		return nil, err
+	}
 	signed := make([]Signed, len(b.Drafts))
 	for i, d := range b.Drafts {
 		tx, err := d.Sign(signer)
@@ -375,6 +396,9 @@ func (r *Recorder) Seen() func(common.Address) bool {
 // later nonces and could not be mined. A transaction whose answer was lost
 // is journaled as unknown, and the error says to look for it.
 func (r *Recorder) Send(ctx context.Context, node wallet.Node, subject string, signed []Signed) ([]wallet.Status, error) {
+	if err := r.refusal(); err != nil {
+		return nil, err
+	}
 	var statuses []wallet.Status
 	for i, st := range signed {
 		entry := func(status string) journal.Entry {

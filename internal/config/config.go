@@ -68,6 +68,10 @@ type Profile struct {
 	// beside those followed from the dashboard: `allot upcoming`, `allot
 	// watch` and the Upcoming screen list them.
 	Allocations []string `toml:"allocations"`
+	// ReadOnly makes every signature, transaction and write of the
+	// service impossible with this profile (support staff look, and
+	// cannot act): `--read-only` does the same for one run.
+	ReadOnly bool `toml:"read_only"`
 
 	// Name is the profile's key in the file.
 	Name string `toml:"-"`

@@ -87,5 +87,5 @@ func (s *Session) Ledger() act.Ledger { return s.ledger }
 // Recorder journals the acts of this session in j; on the embedded
 // sandbox it can check what a write whose answer was lost did.
 func (s *Session) Recorder(j *journal.Journal) *act.Recorder {
-	return &act.Recorder{Journal: j, Deployment: s.Deployment(), Ledger: s.ledger}
+	return &act.Recorder{Journal: j, Deployment: s.Deployment(), Ledger: s.ledger, ReadOnly: s.Writable()}
 }

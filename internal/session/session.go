@@ -37,7 +37,10 @@ type Options struct {
 	ConfigPath   string // empty: the default path
 	Profile      string // empty: the default profile
 	ForceSandbox bool   // the embedded sandbox even when a configuration exists
-	Getenv       func(string) string
+	// ReadOnly makes the session read-only whatever its profile says
+	// (--read-only).
+	ReadOnly bool
+	Getenv   func(string) string
 	// Notice receives one-line messages for the user (the embedded sandbox
 	// in use, configuration warnings). Headless commands print them on
 	// stderr; the dashboard shows them in its status line.
@@ -93,6 +96,9 @@ type Session struct {
 	// historyChain is the history's own connection to rpc_url, its
 	// answers bounded (history.go); nil on the embedded sandbox.
 	historyChain *ethclient.Client
+	// readOnly is why the session may not act (readonly.go); "" when it
+	// may.
+	readOnly string
 }
 
 // Switch opens the other profiles of the configuration a session came
@@ -132,6 +138,7 @@ func NewSwitch(opts Options) Switch {
 type Opener struct {
 	Name     string // the profile's name
 	Sandbox  bool   // Open starts the embedded sandbox
+	ReadOnly bool   // the session will be read-only
 	StateDir string
 	// Open returns the session. Call it once: the caller closes what it
 	// returns.
@@ -170,8 +177,12 @@ func Prepare(opts Options) (Opener, error) {
 	if err != nil {
 		return Opener{}, err
 	}
-	sandboxOpener := Opener{Name: SandboxProfile, Sandbox: true, StateDir: stateDir, Open: func() (*Session, error) {
-		return openSandbox(sandbox.Options{}, stateDir, sandboxHold)
+	sandboxOpener := Opener{Name: SandboxProfile, Sandbox: true, ReadOnly: opts.ReadOnly, StateDir: stateDir, Open: func() (*Session, error) {
+		s, err := openSandbox(sandbox.Options{}, stateDir, sandboxHold)
+		if err == nil && opts.ReadOnly {
+			s.SetReadOnly(ReadOnlyFlag)
+		}
+		return s, err
 	}}
 	if opts.ForceSandbox {
 		return sandboxOpener, nil
@@ -203,7 +214,14 @@ func Prepare(opts Options) (Opener, error) {
 	}
 	s.Warnings = warnings
 	s.ConfigPath = cfg.Path
-	return Opener{Name: s.Name, StateDir: stateDir, Open: func() (*Session, error) { return s, nil }}, nil
+	switch {
+	case opts.ReadOnly:
+		s.SetReadOnly(ReadOnlyFlag)
+	case profile.ReadOnly:
+		s.SetReadOnly(readOnlyInProfile)
+	}
+	_, readOnly := s.ReadOnly()
+	return Opener{Name: s.Name, ReadOnly: readOnly, StateDir: stateDir, Open: func() (*Session, error) { return s, nil }}, nil
 }
 
 func openProfile(p config.Profile, stateDir string, getenv func(string) string) (*Session, error) {

@@ -55,6 +55,9 @@ type Review struct {
 // signing before anything is read (a read-only profile, ...) goes here.
 // Only Sign turns the review's drafts into signatures.
 func Prepare(ctx context.Context, sess *session.Session, rec *act.Recorder, r Request) (Review, error) {
+	if err := sess.Writable(); err != nil {
+		return Review{}, err
+	}
 	if err := sess.NeedChain("signing"); err != nil {
 		return Review{}, err
 	}

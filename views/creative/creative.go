@@ -116,6 +116,9 @@ func newCreative(ctx *views.Context, dir string) *creative {
 		bar: progress.New(progress.WithDefaultGradient(), progress.WithoutPercentage())}
 }
 
+// Acting: the page uploads and registers a creative.
+func (c *creative) Acting() {}
+
 func (c *creative) Title() string { return "Upload creative" }
 
 // Drafted says a file is chosen, its details being filled in or reviewed.

@@ -70,6 +70,9 @@ func NewClaim(ctx *views.Context, id, claimable string, recipient common.Address
 	return c
 }
 
+// Acting: the form requests a claim and signs it.
+func (c *claim) Acting() {}
+
 // request builds the claim request from the form and validates it as the
 // api package does; an amount that is not a number is one more field error.
 func (c *claim) request() (api.ClaimRequest, error) {

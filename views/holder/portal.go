@@ -261,6 +261,10 @@ func (p *portal) key(msg tea.KeyMsg) tea.Cmd {
 // nothing is signed until the user says yes.
 func (p *portal) prepare() tea.Cmd {
 	p.err = nil
+	if err := p.ctx.Session.Writable(); err != nil {
+		p.err = err
+		return nil
+	}
 	addr, _, ok := p.ctx.Wallet.Account()
 	if !ok {
 		p.err = errors.New("no account is unlocked: press u (or :unlock) to unlock one, then sign in")

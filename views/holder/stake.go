@@ -45,6 +45,9 @@ func NewStake(ctx *views.Context, pool api.Pool) views.Screen {
 	return s
 }
 
+// Acting: the form signs a stake.
+func (s *stake) Acting() {}
+
 func (s *stake) amount(v string) (api.Number, error) {
 	v = strings.TrimSpace(v)
 	if v == "" {

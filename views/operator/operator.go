@@ -185,6 +185,9 @@ func New(ctx *views.Context, c api.Contract, action string) views.Screen {
 	return o
 }
 
+// Acting: the form creates an on-chain transaction.
+func (o *operator) Acting() {}
+
 // Drafted says the form holds what the user typed or reviews, not sent.
 func (o *operator) Drafted() bool {
 	return (o.state == stageForm || o.state == stageReview) && !slices.Equal(o.values(), o.initial)

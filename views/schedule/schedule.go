@@ -93,6 +93,9 @@ func New(ctx *views.Context) views.Screen {
 	return s
 }
 
+// Acting: the form creates an unlock schedule.
+func (s *schedule) Acting() {}
+
 func (s *schedule) reset() {
 	s.name = widget.TextField("name", "Name", "e.g. Team 4y", nil)
 	s.description = widget.TextField("description", "Description", "what the schedule is for", nil)

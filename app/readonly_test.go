@@ -1,0 +1,44 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/api"
+	"allot/internal/session"
+	"allot/views"
+	"allot/views/holder"
+	"allot/views/operator"
+	"allot/views/schedule"
+	"allot/wallet"
+)
+
+// TestReadOnlyDashboard: a read-only session says so in the header, and
+// no page that would sign, send or write opens: the status line says why
+// in one line, and the page on show stays.
+func TestReadOnlyDashboard(t *testing.T) {
+	t.Parallel()
+	s := newSession(t)
+	s.SetReadOnly(session.ReadOnlyFlag)
+	m := newModel(s)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
+	if top := lines(m)[0]; !strings.Contains(top, "SANDBOX READ-ONLY") {
+		t.Errorf("header %q", top)
+	}
+	contract := api.Contract{ID: "14f74a96-09be-51d7-9a23-06d5c91a3733", Name: "Team & Advisors Vesting"}
+	for _, page := range []views.Screen{
+		operator.New(m.ctx, contract, api.ActionInitialize),
+		schedule.New(m.ctx),
+		holder.NewClaim(m.ctx, "b99d73de-cf9b-513d-b8a6-bab0ccae0a79", "1", [20]byte{1}, wallet.ClaimOutlook{}, "MRD"),
+	} {
+		m.Update(views.NavigateMsg{Screen: page})
+		if m.top() == page {
+			t.Errorf("%s opened", page.Title())
+		}
+		if status, isErr := m.shownStatus(); !isErr || !strings.HasSuffix(status, "profile sandbox is read-only (--read-only): nothing is signed, sent or written") {
+			t.Errorf("%s: status %q", page.Title(), status)
+		}
+	}
+}
