@@ -18,33 +18,27 @@ import (
 
 var historyCommand = command{
 	name:    "history",
-	args:    "ALLOCATION_ID | --wallet ADDR [--from-block N] [--to-block N] [-o json|csv]",
-	summary: "what happened on chain to an allocation (claims, cancel, revoke, transfers), or every claim a wallet received",
+	args:    "ALLOCATION_ID | --wallet ADDR [--from-block N] [--to-block N] [-o json|csv|koinly|cointracker] [--prices FILE]",
+	summary: "what happened on chain to an allocation (claims, cancel, revoke, transfers), or every claim a wallet received (also as Koinly's or CoinTracker's import)",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		walletAddr := fs.String("wallet", "", "every claim that reached the wallet `ADDR` from the vesters of the profile's tokens, each with its allocation")
 		var from, to blockFlag
 		fs.Var(&from, "from-block", "scan from block `N` (default: the first)")
 		fs.Var(&to, "to-block", "scan up to block `N` (default: the head when the scan starts)")
-		out := listOutputFlag(fs)
+		pricesFile := fs.String("prices", "", "with -o koinly: each claim's Net Worth from the CSV `FILE` of prices (date,symbol,price,currency; docs/history.md)")
+		out := new(format)
+		*out = formatTable
+		fs.Var(formatFlag{f: out, withCSV: true, withTax: true}, "o", "output `FORMAT`: table, json or csv (the operation's result, nothing else on stdout; csv: a header row, then one row an item, amounts exact); with --wallet also koinly or cointracker (the claims as those tax tools import them)")
 		return func(ctx context.Context, args []string) error {
-			switch {
-			case *walletAddr != "" && len(args) > 0:
-				return usagef("takes one allocation id or --wallet, not both")
-			case *walletAddr == "" && len(args) != 1:
-				return usagef("takes one allocation id, or --wallet ADDR")
-			case to.set && to.n == 0:
-				return usagef("--to-block 0 is the genesis block, which holds no claim")
-			case to.set && from.n > to.n:
-				return usagef("--from-block %d is after --to-block %d", from.n, to.n)
+			addr, err := historyArgs(*walletAddr, args, from, to, *out, *pricesFile)
+			if err != nil {
+				return err
 			}
-			var addr common.Address
-			if *walletAddr != "" {
-				if err := api.CheckAddress("--wallet", *walletAddr); err != nil {
-					return usageError{msg: err.Error()}
+			var p prices
+			if *pricesFile != "" {
+				if p, err = readPrices(*pricesFile); err != nil {
+					return err
 				}
-				addr = common.HexToAddress(*walletAddr)
-			} else if err := api.CheckUUID("allocation id", args[0]); err != nil {
-				return usageError{msg: err.Error()}
 			}
 			s, err := e.open(ctx, opening{})
 			if err != nil {
@@ -72,10 +66,44 @@ var historyCommand = command{
 				return writeJSON(e.Stdout, historyJSON(h, args, addr))
 			case formatCSV:
 				return writeHistoryCSV(e.Stdout, h)
+			case formatKoinly:
+				return writeKoinly(e.Stdout, e.Stderr, h, addr, p)
+			case formatCoinTracker:
+				return writeCoinTracker(e.Stdout, h, addr)
 			}
 			return writeHistoryTable(e.Stdout, h, *walletAddr != "")
 		}
 	},
+}
+
+// historyArgs checks history's arguments before anything is read, and
+// returns the wallet's address when --wallet names one.
+func historyArgs(walletAddr string, args []string, from, to blockFlag, out format, pricesFile string) (common.Address, error) {
+	tax := out == formatKoinly || out == formatCoinTracker
+	switch {
+	case walletAddr != "" && len(args) > 0:
+		return common.Address{}, usagef("takes one allocation id or --wallet, not both")
+	case tax && walletAddr == "":
+		return common.Address{}, usagef("-o %s is a wallet's tax record: it takes --wallet ADDR (an allocation's history is not one wallet's)", out)
+	case walletAddr == "" && len(args) != 1:
+		return common.Address{}, usagef("takes one allocation id, or --wallet ADDR")
+	case pricesFile != "" && out != formatKoinly:
+		return common.Address{}, usagef("--prices fills the Net Worth of -o koinly; no other output has a column for it")
+	case to.set && to.n == 0:
+		return common.Address{}, usagef("--to-block 0 is the genesis block, which holds no claim")
+	case to.set && from.n > to.n:
+		return common.Address{}, usagef("--from-block %d is after --to-block %d", from.n, to.n)
+	}
+	if walletAddr == "" {
+		if err := api.CheckUUID("allocation id", args[0]); err != nil {
+			return common.Address{}, usageError{msg: err.Error()}
+		}
+		return common.Address{}, nil
+	}
+	if err := api.CheckAddress("--wallet", walletAddr); err != nil {
+		return common.Address{}, usageError{msg: err.Error()}
+	}
+	return common.HexToAddress(walletAddr), nil
 }
 
 // blockFlag is a block number; unset, its help names no default (its
@@ -152,6 +180,8 @@ type eventJSON struct {
 	ThroughHandler *bool  `json:"throughHandler,omitempty"`
 	Fee            string `json:"fee,omitempty"`
 	FeeWei         string `json:"feeWei,omitempty"`
+	Gas            string `json:"gas,omitempty"` // what the claim's gas cost its sender, in ether
+	GasWei         string `json:"gasWei,omitempty"`
 	// A transfer's.
 	NewBeneficiary string `json:"newBeneficiary,omitempty"`
 }
@@ -194,6 +224,7 @@ func historyJSON(h *history.History, args []string, addr common.Address) history
 			j.Amount, j.AmountWei = wallet.FormatUnits(ev.Amount), ev.Amount.String()
 			j.Recipient, j.ThroughHandler = ev.Recipient.Hex(), &handler
 			j.Fee, j.FeeWei = wallet.FormatUnits(ev.Fee), ev.Fee.String()
+			j.Gas, j.GasWei = wallet.FormatUnits(ev.Gas), ev.Gas.String()
 		case history.Transfer:
 			j.NewBeneficiary = ev.NewBeneficiary.Hex()
 		}

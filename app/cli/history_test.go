@@ -152,7 +152,7 @@ func TestHistoryUsage(t *testing.T) {
 		{[]string{"history", "--wallet", "0x12"}, "--wallet"},
 		{[]string{"history", "not-a-uuid"}, "allocation id"},
 		{[]string{"history", id, "--from-block", "9", "--to-block", "3"}, "--from-block 9 is after --to-block 3"},
-		{[]string{"history", id, "-o", "xml"}, "want table, json or csv"},
+		{[]string{"history", id, "-o", "xml"}, "want table, json, csv, koinly or cointracker"},
 		{[]string{"history", id, "--from-block", "-1"}, "want a block number"},
 		{[]string{"history", id, "--to-block", "0"}, "genesis"},
 	} {

@@ -169,7 +169,7 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 				"pools":           {{}, {"-o", "json"}, {"-o", "csv"}},
 				"stakes":          {{"--pool", fx.PoolIDs[0]}, {"--pool", fx.PoolIDs[0], "-o", "json"}, {"--pool", fx.PoolIDs[0], "-o", "csv"}, {"--pool", "Whale pool"}, {"--pool", "nope\x1b]0;t\x07\x9b"}},
 				"proof":           {{fx.AllocationIDs[0]}, {fx.AllocationIDs[0], "-o", "json"}, {fx.AllocationIDs[0], "--verify"}},
-				"history":         {{fx.AllocationIDs[0]}, {fx.AllocationIDs[0], "-o", "json"}, {fx.AllocationIDs[0], "-o", "csv"}, {"--wallet", w0.Address, "-o", "csv"}},
+				"history":         {{fx.AllocationIDs[0]}, {fx.AllocationIDs[0], "-o", "json"}, {fx.AllocationIDs[0], "-o", "csv"}, {"--wallet", w0.Address, "-o", "csv"}, {"--wallet", w0.Address, "-o", "koinly"}, {"--wallet", w0.Address, "-o", "cointracker"}},
 				"claim":           {{fx.AllocationIDs[0], "--sender", w0.Address}, {fx.AllocationIDs[0], "--sender", w0.Address, "-o", "json"}, {fx.AllocationIDs[0], "--sign", "--account", w0.Address, "--keystore", ks}},
 				"humanity":        {{w0.Address}, {w0.Address, "-o", "json"}},
 				"upcoming":        {{fx.AllocationIDs[0]}, {fx.AllocationIDs[0], "-o", "json"}, {fx.AllocationIDs[0], "-o", "csv"}, {fx.AllocationIDs[0], "--ics", filepath.Join(dir, "u.ics")}},

@@ -20,20 +20,24 @@ import (
 )
 
 // format is the -o flag: a readable table, the operation's result as JSON,
-// or, for the lists accounting takes (contracts, pools, stakes), CSV.
+// or, for the lists accounting takes (contracts, pools, stakes), CSV; for
+// a wallet's history, the CSV two tax tools import.
 type format string
 
 const (
-	formatTable format = "table"
-	formatJSON  format = "json"
-	formatCSV   format = "csv"
+	formatTable       format = "table"
+	formatJSON        format = "json"
+	formatCSV         format = "csv"
+	formatKoinly      format = "koinly"
+	formatCoinTracker format = "cointracker"
 )
 
-// formatFlag is the -o flag's value; csv is accepted only where the
-// command writes it.
+// formatFlag is the -o flag's value; csv and the tax tools' formats are
+// accepted only where the command writes them.
 type formatFlag struct {
 	f       *format
 	withCSV bool
+	withTax bool
 }
 
 func (v formatFlag) String() string {
@@ -45,9 +49,12 @@ func (v formatFlag) String() string {
 
 func (v formatFlag) Set(s string) error {
 	switch f := format(s); {
-	case f == formatTable, f == formatJSON, f == formatCSV && v.withCSV:
+	case f == formatTable, f == formatJSON, f == formatCSV && v.withCSV,
+		(f == formatKoinly || f == formatCoinTracker) && v.withTax:
 		*v.f = f
 		return nil
+	case v.withTax:
+		return errors.New("want table, json, csv, koinly or cointracker")
 	case v.withCSV:
 		return errors.New("want table, json or csv")
 	}

@@ -481,7 +481,42 @@ func (c *checker) event(p pending, tx *types.Transaction, receipt *types.Receipt
 	e.Recipient = recipient
 	e.Handler = w.handler != (common.Address{})
 	e.Fee = tx.Value()
+	if e.Gas, why = gasPaid(tx, receipt, header); why != "" {
+		return Event{}, false, why
+	}
 	return e, true, ""
+}
+
+// gasPaid is what a transaction's gas cost its sender, in wei: the
+// receipt's gasUsed times its effectiveGasPrice. A node that states no
+// effectiveGasPrice (older ones) has it computed as the chain does, from
+// the transaction's fee caps and the block's base fee. Both numbers come
+// from the node, so both are held to what the sender signed: no more gas
+// than its limit, no higher price than its fee cap. A tighter check (the
+// price exactly base fee plus tip) would refuse chains that price gas
+// otherwise, as some rollups do.
+func gasPaid(tx *types.Transaction, receipt *types.Receipt, header *types.Header) (*big.Int, string) {
+	if receipt.GasUsed > tx.Gas() {
+		return nil, fmt.Sprintf("its receipt says it used %d gas, more than its limit of %d", receipt.GasUsed, tx.Gas())
+	}
+	price := receipt.EffectiveGasPrice
+	if price == nil {
+		price = tx.GasFeeCap() // a legacy transaction's gas price
+		if header.BaseFee != nil {
+			price = bigMin(price, new(big.Int).Add(header.BaseFee, tx.GasTipCap()))
+		}
+	}
+	if price.Cmp(tx.GasFeeCap()) > 0 {
+		return nil, fmt.Sprintf("its receipt's gas price %s wei is above the %s wei its sender allowed", price, tx.GasFeeCap())
+	}
+	return new(big.Int).Mul(new(big.Int).SetUint64(receipt.GasUsed), price), ""
+}
+
+func bigMin(a, b *big.Int) *big.Int {
+	if a.Cmp(b) <= 0 {
+		return a
+	}
+	return b
 }
 
 // maxAllocationID bounds an allocation id as shown: a UUID has 36

@@ -75,14 +75,17 @@ type Event struct {
 
 	// A claim's: the token moved, what it moved in base units, where to,
 	// whether through a post-claim handler (then Recipient is the handler
-	// contract, not a wallet), and the transaction's value in wei (the
-	// claim fee paid).
+	// contract, not a wallet), the transaction's value in wei (the claim
+	// fee paid) and what its gas cost the sender in wei (the receipt's
+	// gasUsed times its effectiveGasPrice). Both are the Sender's costs,
+	// not the Recipient's.
 	Token     common.Address
 	Symbol    string // the token's symbol() on chain, sanitized; empty when it has none
 	Amount    *big.Int
 	Recipient common.Address
 	Handler   bool
 	Fee       *big.Int
+	Gas       *big.Int
 
 	// A transfer's: the new withdrawal address.
 	NewBeneficiary common.Address

@@ -46,6 +46,8 @@ func wantClaims(t *testing.T, f *fixture, got []Event, want []claimed, allocatio
 			t.Errorf("event %d: amount %s, want %s", i, e.Amount, w.amount)
 		case e.Fee.Cmp(claimFee) != 0:
 			t.Errorf("event %d: fee %s, want the claim fee %s", i, e.Fee, claimFee)
+		case e.Gas.Cmp(gasCost(w.receipt)) != 0 || e.Gas.Sign() == 0:
+			t.Errorf("event %d: gas %s wei, want the receipt's %s", i, e.Gas, gasCost(w.receipt))
 		case e.Sender != w.sender:
 			t.Errorf("event %d: sender %s, want %s", i, e.Sender.Hex(), w.sender.Hex())
 		case e.Recipient != recipient || e.Handler:
@@ -56,6 +58,11 @@ func wantClaims(t *testing.T, f *fixture, got []Event, want []claimed, allocatio
 			t.Errorf("event %d: vester %s token %s %q", i, e.Vester.Hex(), e.Token.Hex(), e.Symbol)
 		}
 	}
+}
+
+// gasCost is what a receipt says its transaction's gas cost.
+func gasCost(r *types.Receipt) *big.Int {
+	return new(big.Int).Mul(new(big.Int).SetUint64(r.GasUsed), r.EffectiveGasPrice)
 }
 
 // TestAllocationClaims: the claims of one allocation, whoever sent them,

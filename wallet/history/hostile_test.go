@@ -305,6 +305,12 @@ func TestAnswersDisagree(t *testing.T) {
 				r.Logs[len(r.Logs)-1] = &l
 			})
 		}, "another one"},
+		{"more gas used than the limit", func(p *proxy) {
+			p.receipt = receipt(func(r *types.Receipt) { r.GasUsed = 1_000_001 })
+		}, "more than its limit"},
+		{"a gas price above the cap", func(p *proxy) {
+			p.receipt = receipt(func(r *types.Receipt) { r.EffectiveGasPrice = big.NewInt(1e18) })
+		}, "above the"},
 		{"receipt of another block", func(p *proxy) {
 			p.receipt = receipt(func(r *types.Receipt) { r.BlockHash = common.Hash{1} })
 		}, "another block"},
@@ -357,6 +363,30 @@ func TestAnswersDisagree(t *testing.T) {
 			t.Errorf("warnings %v", h.Warnings)
 		}
 	})
+}
+
+// TestGasWithoutEffectivePrice: a node that states no effectiveGasPrice
+// in its receipts (older ones) has the gas cost computed from the
+// transaction's fee caps and the block's base fee, the same as the
+// chain's own receipts say.
+func TestGasWithoutEffectivePrice(t *testing.T) {
+	f := newFixture(t)
+	want := spreadClaims(t, f)
+	p := &proxy{Node: f.node, receipt: func(r *types.Receipt) *types.Receipt {
+		c := *r
+		c.EffectiveGasPrice = nil
+		return &c
+	}}
+	h, err := New(p, Options{}).Wallet(context.Background(), addr(f.alice), []common.Address{f.vester})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameTxs(t, h.Events, want)
+	for i, e := range h.Events {
+		if e.Gas.Cmp(gasCost(want[i])) != 0 {
+			t.Errorf("claim %d: gas %s wei, want %s", i, e.Gas, gasCost(want[i]))
+		}
+	}
 }
 
 // rawProxy is a node that takes batches, whose raw transactions a test
