@@ -93,7 +93,7 @@ func startTmux(t *testing.T, env []string, width, height int, args ...string) *t
 	})
 	var envArgs []string
 	for _, kv := range env {
-		for _, prefix := range []string{"HOME=", "XDG_", "NO_COLOR=", "PATH=", "ALLOT_API_KEY="} {
+		for _, prefix := range []string{"HOME=", "XDG_", "NO_COLOR=", "PATH=", "ALLOT_API_KEY=", "ALLOT_THEME=", "COLORTERM="} {
 			if strings.HasPrefix(kv, prefix) {
 				envArgs = append(envArgs, "-e", kv)
 			}
@@ -122,8 +122,12 @@ func (tm *tmux) typeText(text string) {
 	tm.send("-l", text)
 }
 
-func (tm *tmux) screen() string {
-	out, err := tm.command("capture-pane", "-p", "-t", tm.session).Output()
+func (tm *tmux) screen() string { return tm.capture() }
+
+// capture is the screen, with flags for capture-pane (-e: with its
+// escape sequences).
+func (tm *tmux) capture(flags ...string) string {
+	out, err := tm.command(append([]string{"capture-pane", "-p", "-t", tm.session}, flags...)...).Output()
 	if err != nil {
 		return ""
 	}

@@ -150,7 +150,7 @@ func New(s *session.Session, opts Options) *Model {
 			Recorder: s.Recorder(j), Wallet: &session.Wallet{}},
 		opts:    opts,
 		keys:    defaultKeys(),
-		help:    help.New(),
+		help:    newHelp(),
 		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		cmdline: newCommandLine(),
 	}

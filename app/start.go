@@ -24,6 +24,7 @@ import (
 // profiles (:profile). A session that could not be opened is shown, and
 // returned once the user has quit.
 func Run(ctx context.Context, open session.Opener, sw session.Switch) error {
+	applyTheme(open.Theme)
 	st := startOpening(open, Options{Switch: sw})
 	err := run(ctx, st, open.StateDir, tea.WithAltScreen())
 	if openErr := st.close(); err == nil {
@@ -80,7 +81,7 @@ func startOpening(open session.Opener, opts Options) *start {
 		open: open,
 		opts: opts,
 		keys: defaultKeys(),
-		help: help.New(),
+		help: newHelp(),
 		spin: spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		done: make(chan struct{}),
 	}

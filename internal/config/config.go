@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -32,6 +33,10 @@ const DefaultAPIKeyHeader = "x-service-api-token"
 type Config struct {
 	DefaultProfile string             `toml:"default_profile"`
 	Profiles       map[string]Profile `toml:"profiles"`
+	// Theme is the dashboard's colours: "auto" (the default) asks the
+	// terminal its background, "light" and "dark" say it (ALLOT_THEME
+	// overrides it; NO_COLOR turns colour off whatever it says).
+	Theme string `toml:"theme"`
 
 	// Path is the file the configuration was read from.
 	Path string `toml:"-"`
@@ -247,6 +252,9 @@ func Parse(data []byte) (*Config, error) {
 			problems = append(problems, fmt.Errorf("profile %q: %w", name, err))
 		}
 	}
+	if err := CheckTheme(cfg.Theme); err != nil {
+		problems = append(problems, fmt.Errorf("theme: %w", err))
+	}
 	if cfg.DefaultProfile != "" {
 		if _, ok := cfg.Profiles[cfg.DefaultProfile]; !ok {
 			problems = append(problems, fmt.Errorf("default_profile %q names no profile", cfg.DefaultProfile))
@@ -256,6 +264,17 @@ func Parse(data []byte) (*Config, error) {
 		return nil, err
 	}
 	return &cfg, nil
+}
+
+// Themes are the values theme takes; "" is "auto".
+var Themes = []string{"auto", "light", "dark"}
+
+// CheckTheme refuses a theme that is not one of Themes.
+func CheckTheme(theme string) error {
+	if theme == "" || slices.Contains(Themes, theme) {
+		return nil
+	}
+	return fmt.Errorf("%q is not a theme: want %s", sanitize.Truncate(theme, 40), strings.Join(Themes, ", "))
 }
 
 func (p Profile) validate() error {

@@ -140,6 +140,9 @@ type Opener struct {
 	Sandbox  bool   // Open starts the embedded sandbox
 	ReadOnly bool   // the session will be read-only
 	StateDir string
+	// Theme is the dashboard's colours (config.Themes; "" is "auto"):
+	// ALLOT_THEME, else the configuration's theme.
+	Theme string
 	// Open returns the session. Call it once: the caller closes what it
 	// returns.
 	Open func() (*Session, error)
@@ -177,7 +180,11 @@ func Prepare(opts Options) (Opener, error) {
 	if err != nil {
 		return Opener{}, err
 	}
-	sandboxOpener := Opener{Name: SandboxProfile, Sandbox: true, ReadOnly: opts.ReadOnly, StateDir: stateDir, Open: func() (*Session, error) {
+	theme := opts.Getenv("ALLOT_THEME")
+	if err := config.CheckTheme(theme); err != nil {
+		return Opener{}, fmt.Errorf("ALLOT_THEME: %w", err)
+	}
+	sandboxOpener := Opener{Name: SandboxProfile, Sandbox: true, ReadOnly: opts.ReadOnly, StateDir: stateDir, Theme: theme, Open: func() (*Session, error) {
 		s, err := openSandbox(sandbox.Options{}, stateDir, sandboxHold)
 		if err == nil && opts.ReadOnly {
 			s.SetReadOnly(ReadOnlyFlag)
@@ -197,6 +204,9 @@ func Prepare(opts Options) (Opener, error) {
 	}
 	if err != nil {
 		return Opener{}, err
+	}
+	if theme == "" {
+		theme, sandboxOpener.Theme = cfg.Theme, cfg.Theme
 	}
 	for _, w := range cfg.Warnings {
 		notice("warning: " + w)
@@ -221,7 +231,7 @@ func Prepare(opts Options) (Opener, error) {
 		s.SetReadOnly(readOnlyInProfile)
 	}
 	_, readOnly := s.ReadOnly()
-	return Opener{Name: s.Name, ReadOnly: readOnly, StateDir: stateDir, Open: func() (*Session, error) { return s, nil }}, nil
+	return Opener{Name: s.Name, ReadOnly: readOnly, StateDir: stateDir, Theme: theme, Open: func() (*Session, error) { return s, nil }}, nil
 }
 
 func openProfile(p config.Profile, stateDir string, getenv func(string) string) (*Session, error) {
