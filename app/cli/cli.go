@@ -271,6 +271,9 @@ func run(ctx context.Context, e *env, args []string) error {
 	// Whatever a command prints, nothing reaches the terminal that could
 	// start an escape sequence: most of it came from the network or a file.
 	e.Stdout, e.Stderr = inert(e.Stdout), inert(e.Stderr)
+	if len(args) > 0 && args[0] == completeName {
+		return e.complete(ctx, args[1:])
+	}
 	if len(args) == 1 && (args[0] == "--version" || args[0] == "-version") {
 		args = []string{"version"} // as gh, kubectl and cast take it
 	}

@@ -62,6 +62,9 @@ var commands = []command{
 	sandboxCommand,
 	// What was built: version.go.
 	versionCommand,
+	// The shells' completion scripts: completion.go, over the candidates
+	// of complete.go.
+	completionCommand,
 }
 
 // command is one headless command. Its run function gets what it works on

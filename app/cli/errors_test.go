@@ -63,6 +63,7 @@ func TestErrorsNameTheirCommand(t *testing.T) {
 		"account import":  {[]string{"account", "import"}, "takes one keystore file", ExitUsage},
 		"sandbox":         {[]string{"sandbox", "x"}, `takes no arguments, got "x"`, ExitUsage},
 		"version":         {[]string{"version", "x"}, `takes no arguments, got "x"`, ExitUsage},
+		"completion":      {[]string{"completion", "tcsh"}, `"tcsh" is no shell allot completes: bash, zsh or fish`, ExitUsage},
 		"pin vester":      {[]string{"pin", "vester"}, "takes one contract address", ExitUsage},
 		"pin staking":     {[]string{"pin", "staking", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"}, `"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD" has a wrong EIP-55 checksum: 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed is the checksummed address`, ExitUsage},
 		"pin token":       {[]string{"pin", "token", "x"}, `"x" is not a 0x address`, ExitUsage},

@@ -195,6 +195,7 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 				"pin rm":          {{"handler", vester}},
 				"pin check":       {{"http://127.0.0.1:1"}},
 				"version":         {{}, {"-o", "json"}},
+				"completion":      {{"bash"}, {"zsh"}, {"fish"}},
 			}
 			for _, cmd := range commands {
 				argSets, ok := runs[cmd.name]

@@ -61,6 +61,14 @@ func (v formatFlag) Set(s string) error {
 	return errors.New("want table or json")
 }
 
+// choices are the formats Set takes, for completion.
+func (v formatFlag) choices() []string {
+	if v.withCSV {
+		return []string{string(formatTable), string(formatJSON), string(formatCSV)}
+	}
+	return []string{string(formatTable), string(formatJSON)}
+}
+
 func outputFlag(fs *flag.FlagSet) *format {
 	f := new(format)
 	declareOutput(fs, f)

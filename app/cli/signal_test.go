@@ -17,7 +17,14 @@ import (
 // run allot as a process of its own without building it.
 const childArgsEnv = "ALLOT_TEST_CHILD_ARGS"
 
+// childArgvEnv, when set, makes the test binary run allot's Main with its
+// own arguments: a shell runs it as allot (the completion tests).
+const childArgvEnv = "ALLOT_TEST_CHILD_ARGV"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(childArgvEnv) != "" {
+		os.Exit(Main(os.Args[1:], IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, nil))
+	}
 	if raw := os.Getenv(childArgsEnv); raw != "" {
 		var args []string
 		if err := json.Unmarshal([]byte(raw), &args); err != nil {

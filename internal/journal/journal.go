@@ -79,6 +79,14 @@ func Open(dir string) (*Journal, error) {
 	return j, nil
 }
 
+// Look returns the journal in dir for reading, changing nothing: no
+// folder is made and no mode mended, as Open does. Only the queries that
+// read the files as they are (ReadTail, RecentLookups, Followed) are for
+// it: shell completion reads the record so, and must leave no trace.
+func Look(dir string) *Journal {
+	return &Journal{path: filepath.Join(dir, FileName), now: time.Now}
+}
+
 // private takes away the group's and others' access to path, when it
 // exists and is ours to change.
 func (j *Journal) private(path string, mode os.FileMode) {

@@ -1,6 +1,9 @@
 package journal
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -40,5 +43,42 @@ func TestRecentLookups(t *testing.T) {
 	var none *Journal
 	if got := none.RecentLookups(local, 8); got != nil {
 		t.Errorf("no journal offers %v", got)
+	}
+}
+
+// TestLookChangesNothing: a journal looked at where there is none offers
+// nothing and makes no folder; one that exists is read, its modes left as
+// they are.
+func TestLookChangesNothing(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "state")
+	j := Look(missing)
+	if got := j.RecentLookups(Deployment{Profile: "p"}, 8); got != nil {
+		t.Errorf("no journal offers %v", got)
+	}
+	if ids, err := j.Followed(Deployment{Profile: "p"}); ids != nil || err != nil {
+		t.Errorf("no follows file: %v, %v", ids, err)
+	}
+	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("looking made %s: %v", missing, err)
+	}
+
+	dir := t.TempDir()
+	d := Deployment{Profile: "p", BaseURL: "https://api.example.com", ChainID: 1}
+	w, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := "6f1c0d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f"
+	if err := w.Append(d.Stamp(Entry{Kind: KindLookup, Ref: id})); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := Look(dir).RecentLookups(d, 8); !slices.Equal(got, []string{id}) {
+		t.Errorf("recent %v, want [%s]", got, id)
+	}
+	if info, err := os.Stat(dir); err != nil || info.Mode().Perm() != 0o755 {
+		t.Errorf("looking changed the folder's mode: %v %v", info.Mode(), err)
 	}
 }
