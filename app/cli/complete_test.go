@@ -103,6 +103,7 @@ func TestCompletionCandidates(t *testing.T) {
 		{[]string{"version", "-"}, []string{"-o", "--help"}, directiveNone},
 		{[]string{"proof", "-o", ""}, []string{"table", "json"}, directiveNone},
 		{[]string{"pools", "-o", ""}, []string{"table", "json", "csv"}, directiveNone},
+		{[]string{"history", "-o", ""}, []string{"table", "json", "csv", "koinly", "cointracker"}, directiveNone},
 		{[]string{"pools", "-o=j"}, []string{"-o=json"}, directiveNone},
 		{[]string{"completion", ""}, []string{"bash", "fish", "zsh"}, directiveNone},
 		{[]string{"pin", "rm", ""}, []string{"vester", "staking", "token", "handler"}, directiveNone},

@@ -63,10 +63,14 @@ func (v formatFlag) Set(s string) error {
 
 // choices are the formats Set takes, for completion.
 func (v formatFlag) choices() []string {
+	choices := []string{string(formatTable), string(formatJSON)}
 	if v.withCSV {
-		return []string{string(formatTable), string(formatJSON), string(formatCSV)}
+		choices = append(choices, string(formatCSV))
 	}
-	return []string{string(formatTable), string(formatJSON)}
+	if v.withTax {
+		choices = append(choices, string(formatKoinly), string(formatCoinTracker))
+	}
+	return choices
 }
 
 func outputFlag(fs *flag.FlagSet) *format {
