@@ -126,3 +126,27 @@ func listPackages(t *testing.T) []goPackage {
 	}
 	return pkgs
 }
+
+// TestHeadlessLinksNoTerminalUI: the commands (app/cli), which scripts
+// run, link nothing of the dashboard: no screen, no Bubble Tea, no
+// lipgloss, through any chain of imports. The dashboard is reached only
+// through the function main gives them.
+func TestHeadlessLinksNoTerminalUI(t *testing.T) {
+	gocmd, err := exec.LookPath("go")
+	if err != nil {
+		gocmd = filepath.Join(build.Default.GOROOT, "bin", "go")
+	}
+	out, err := exec.Command(gocmd, "list", "-deps", "./app/cli").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "allot/internal/session") {
+		t.Fatalf("go list -deps ./app/cli does not list internal/session: the test reads the wrong tree")
+	}
+	for _, dep := range deps {
+		if strings.HasPrefix(dep, "github.com/charmbracelet/") || dep == "allot/views" || strings.HasPrefix(dep, "allot/views/") {
+			t.Errorf("app/cli links %s: the commands must not depend on the dashboard", dep)
+		}
+	}
+}

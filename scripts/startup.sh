@@ -5,12 +5,14 @@
 #
 #   scripts/startup.sh                 # a new journal
 #   JOURNAL=1000000 scripts/startup.sh # with a journal of that many entries
+#   JOURNAL=1000000 NOINDEX=1 scripts/startup.sh # its index missing at each start
 #
 # The journal's size must not change the figures: allot does not read it
 # before the first frame. Needs tmux and go; leaves nothing behind.
 set -euo pipefail
 RUNS=${RUNS:-5}
 JOURNAL=${JOURNAL:-0}
+NOINDEX=${NOINDEX:-0}
 ROW='Team & Advisors Vesting'
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -51,9 +53,12 @@ stats() { sort -n | awk '{ v[NR] = $1 } END { printf "%d/%d/%d ms", v[1], v[int(
 echoes=() allots=()
 for _ in $(seq "$RUNS"); do
 	echoes+=("$(measure 'startup-42' 'echo startup-$((6*7))')")
+	if [ "$NOINDEX" = 1 ]; then
+		rm -f "$work/state/allot/journal.index"
+	fi
 	allots+=("$(measure "$ROW" "$work/allot --sandbox")")
 	tmux send-keys -t "$session" q
 done
-printf 'journal %d entries, %d runs (min/median/max)\n' "$JOURNAL" "$RUNS"
+printf 'journal %d entries (index removed before each start: %s), %d runs (min/median/max), load %s\n' "$JOURNAL" "$NOINDEX" "$RUNS" "$(cut -d' ' -f1 /proc/loadavg)"
 printf '  echo:                        %s\n' "$(printf '%s\n' "${echoes[@]}" | stats)"
 printf '  allot to first contract row: %s\n' "$(printf '%s\n' "${allots[@]}" | stats)"

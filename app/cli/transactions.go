@@ -15,8 +15,7 @@ import (
 	"allot/internal/isotime"
 	"allot/internal/journal"
 	"allot/internal/sanitize"
-	"allot/views"
-	"allot/views/transactions"
+	"allot/internal/txlog"
 )
 
 var transactionsCommand = command{
@@ -43,15 +42,15 @@ var transactionsCommand = command{
 			// are read: the first shows at once and memory stays flat
 			// however long the journal. The table alone waits for all,
 			// to size its columns.
-			each := func(fn func(transactions.Row) error) error {
+			each := func(fn func(txlog.Row) error) error {
 				var ferr error
-				err := transactions.Each(j, s.Deployment(), func(r transactions.Row) bool {
+				err := txlog.Each(j, s.Deployment(), func(r txlog.Row) bool {
 					if matches(r, *kind, *status) {
 						ferr = fn(r)
 					}
 					return ferr == nil
 				})
-				var warn views.RowsWarning
+				var warn txlog.Warning
 				if ferr == nil && errors.As(err, &warn) {
 					// A damaged line (a crash while writing): what was
 					// read is listed.
@@ -63,20 +62,20 @@ var transactionsCommand = command{
 			switch *out {
 			case formatJSON:
 				list := newJSONList(e.Stdout, "transactions")
-				if err := each(func(r transactions.Row) error { return list.item(jsonRow(r)) }); err != nil {
+				if err := each(func(r txlog.Row) error { return list.item(jsonRow(r)) }); err != nil {
 					return err
 				}
 				return list.end()
 			case formatCSV:
 				t := newCSV(e.Stdout, "transaction", "kind", "status", "block", "created", "profile")
-				err := each(func(r transactions.Row) error {
+				err := each(func(r txlog.Row) error {
 					t.row(csvText(r.ID), csvText(r.Kind), csvText(r.StatusText()), blockText(r), isotime.Format(r.At), csvText(r.Profile))
 					return nil
 				})
 				return cmp.Or(err, t.flush())
 			}
-			rows, err := transactions.Read(j, s.Deployment())
-			var warn views.RowsWarning
+			rows, err := txlog.Read(j, s.Deployment())
+			var warn txlog.Warning
 			if errors.As(err, &warn) {
 				fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
 			} else if err != nil {
@@ -98,8 +97,8 @@ var transactionsCommand = command{
 }
 
 // onlyRows keeps the rows of kind and status (matches).
-func onlyRows(rows []transactions.Row, kind, status string) []transactions.Row {
-	var out []transactions.Row
+func onlyRows(rows []txlog.Row, kind, status string) []txlog.Row {
+	var out []txlog.Row
 	for _, r := range rows {
 		if matches(r, kind, status) {
 			out = append(out, r)
@@ -110,13 +109,13 @@ func onlyRows(rows []transactions.Row, kind, status string) []transactions.Row {
 
 // matches: r is of kind and status, each "" for any, compared as the
 // columns show them, in any case.
-func matches(r transactions.Row, kind, status string) bool {
+func matches(r txlog.Row, kind, status string) bool {
 	return (kind == "" || strings.EqualFold(r.Kind, kind)) && (status == "" || strings.EqualFold(r.Status, status))
 }
 
 // noTransactions says why nothing is listed; filtered, which kinds and
 // statuses all, the rows before the filter, hold.
-func noTransactions(sandbox, filtered bool, all []transactions.Row) string {
+func noTransactions(sandbox, filtered bool, all []txlog.Row) string {
 	switch {
 	case filtered && len(all) > 0:
 		var kinds, statuses []string
@@ -140,7 +139,7 @@ func noTransactions(sandbox, filtered bool, all []transactions.Row) string {
 }
 
 // blockText is the block a chain transaction was mined in; "" when none.
-func blockText(r transactions.Row) string {
+func blockText(r txlog.Row) string {
 	if r.Block == 0 {
 		return ""
 	}
@@ -161,7 +160,7 @@ type transactionJSON struct {
 	Sent          json.RawMessage `json:"sent,omitempty"` // the body a service transaction was created with
 }
 
-func jsonRow(r transactions.Row) transactionJSON {
+func jsonRow(r txlog.Row) transactionJSON {
 	return transactionJSON{ID: r.ID, Kind: r.Kind, Status: r.Status, CreatedAt: r.At.UTC(), Profile: r.Profile,
 		Block: r.Block, Confirmations: r.Confirmations, GasUsed: r.GasUsed, RevertReason: r.RevertReason, Sent: r.Sent}
 }

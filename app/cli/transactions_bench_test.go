@@ -11,7 +11,7 @@ import (
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
 	"allot/internal/session"
-	"allot/views/transactions"
+	"allot/internal/txlog"
 )
 
 // BenchmarkTransactionsJSON: `allot transactions -o json` over a journal
@@ -33,7 +33,7 @@ func BenchmarkTransactionsJSON(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := transactions.ReadNewest(j, s.Deployment(), 1); err != nil { // the index, built once
+	if _, err := txlog.ReadNewest(j, s.Deployment(), 1); err != nil { // the index, built once
 		b.Fatal(err)
 	}
 	measure := func(b *testing.B, command func(out io.Writer) error) {
@@ -59,7 +59,7 @@ func BenchmarkTransactionsJSON(b *testing.B) {
 	})
 	b.Run("whole", func(b *testing.B) {
 		measure(b, func(out io.Writer) error {
-			rows, err := transactions.Read(j, s.Deployment())
+			rows, err := txlog.Read(j, s.Deployment())
 			if err != nil {
 				return err
 			}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"allot/internal/journal"
-	"allot/views/transactions"
+	"allot/internal/txlog"
 )
 
 // TestTransactionsCommand: allot transactions lists what the
@@ -27,7 +27,7 @@ func TestTransactionsCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	screen, err := transactions.Read(j, s.Deployment())
+	screen, err := txlog.Read(j, s.Deployment())
 	if err != nil || len(screen) != 2 {
 		t.Fatalf("the screen's rows: %+v, %v", screen, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/internal/act"
+	"allot/internal/txlog"
 	"allot/views/reopen"
 	"allot/views/viewstest"
 )
@@ -23,7 +24,7 @@ func TestUnknownRowOffersEnterOnce(t *testing.T) {
 	})
 	tr := New(ctx, reopen.Unknown).(*transactions)
 	viewstest.NewSyncDriver(t, tr, 120, 30, viewstest.NoInit).Run(tr.Reload())
-	if row, ok := tr.Table.Selected(); !ok || row.Status != statusUnknown {
+	if row, ok := tr.Table.Selected(); !ok || row.Status != txlog.StatusUnknown {
 		t.Fatalf("the UNKNOWN write is not on the cursor: %+v", row)
 	}
 	var enter []string

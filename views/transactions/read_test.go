@@ -8,6 +8,7 @@ import (
 	"allot/api"
 	"allot/internal/act"
 	"allot/internal/journal"
+	"allot/internal/txlog"
 )
 
 // TestReadRows: what the screen lists of each thing the journal tells: a
@@ -50,8 +51,8 @@ func TestReadRows(t *testing.T) {
 	}
 	want := []struct{ id, kind, status, body string }{
 		{"0xaa", "chain", "mined", ""},
-		{"(no outcome recorded: may have been created)", "claim request", statusUnknown, ""},
-		{"(no answer: may have been created)", "claim request", statusUnknown, string(claim)},
+		{"(no outcome recorded: may have been created)", "claim request", txlog.StatusUnknown, ""},
+		{"(no answer: may have been created)", "claim request", txlog.StatusUnknown, string(claim)},
 		{"(no answer: may have been created; sent again)", "creative upload URL", act.StatusResent, ""},
 		{"(not created)", "creative", act.StatusNotApplied, ""},
 		{"(created; its id was lost with the answer)", "schedule", act.StatusApplied, ""},

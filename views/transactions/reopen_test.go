@@ -15,6 +15,7 @@ import (
 	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/internal/session"
+	"allot/internal/txlog"
 	"allot/views"
 	"allot/views/reopen"
 	"allot/views/viewstest"
@@ -96,11 +97,11 @@ func TestReopenEveryKind(t *testing.T) {
 					Token: s.TokenIDs[0], Journal: j, Recorder: s.Recorder(j)}
 				inBody := tc.write(ctx.Recorder, apply)
 				rows, err := Read(j, s.Deployment())
-				if err != nil || len(rows) != 1 || rows[0].Status != statusUnknown || rows[0].Body == nil {
+				if err != nil || len(rows) != 1 || rows[0].Status != txlog.StatusUnknown || rows[0].Body == nil {
 					t.Fatalf("Transactions: %+v, %v; want one UNKNOWN row that reopens", rows, err)
 				}
 				r := rows[0]
-				scr := reopen.Unknown(ctx, r.op, r.ref, r.write, r.Body, r.At)
+				scr := reopen.Unknown(ctx, r.Op, r.Ref, r.Write, r.Body, r.At)
 				if scr == nil {
 					t.Fatal("the row does not reopen")
 				}

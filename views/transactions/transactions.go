@@ -5,9 +5,9 @@
 package transactions
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,50 +19,26 @@ import (
 	"allot/api"
 	"allot/internal/act"
 	"allot/internal/journal"
+	"allot/internal/txlog"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"
 )
 
-// Row is a transaction this machine created or sent, read back from the
-// local journal.
+// Row is a transaction this machine created or sent (txlog.Row), with
+// what the screen decides once, when the row is read: what it did, as
+// its signature recorded it, and whether an unknown write can be opened
+// again (the footer asks on every frame).
 type Row struct {
-	ID      string // the service's transaction id, or a chain hash
-	Kind    string // the action, or "chain"
-	Status  string
-	At      time.Time
-	Profile string
-	// Chain transactions: where they were mined, once they are.
-	Block, Confirmations, GasUsed uint64
-	RevertReason                  string
-	// Body is the request of an unknown outcome, as the journal holds it,
-	// when it can be checked or sent again (see canReopen); nil otherwise.
+	txlog.Row
+	// Body is the request of an unknown outcome when it can be checked
+	// or sent again (see canReopen); nil otherwise.
 	Body json.RawMessage
-	// Sent is the body a service transaction was created with.
-	Sent json.RawMessage
-	// What a chain transaction did, as its signature recorded it (see
-	// signedFields); none when it was not recorded.
 	what []widget.Field
-	// op, ref and write are the journaled write of an unknown outcome.
-	op, ref, write string
 }
 
 // keyUnknown opens a request whose outcome is unknown.
 var keyUnknown = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "check/resend an UNKNOWN"))
-
-// statusUnknown marks a request whose answer never came.
-const statusUnknown = "UNKNOWN"
-
-// StatusText is the status with where the transaction was mined.
-func (r Row) StatusText() string {
-	switch {
-	case r.RevertReason != "":
-		return fmt.Sprintf("%s in block %d: %s", r.Status, r.Block, r.RevertReason)
-	case r.Block > 0:
-		return fmt.Sprintf("%s, block %d", r.Status, r.Block)
-	}
-	return r.Status
-}
 
 // fields are the row's details; a service transaction's say what is known
 // of it and the body it was created with.
@@ -120,8 +96,8 @@ func New(ctx *views.Context, reopen Reopener) views.Screen {
 	l.NewestFirst = true
 	l.Actions = []views.RowAction[Row]{{
 		Key:  keyUnknown,
-		Open: func(r Row) views.Screen { return reopen(ctx, r.op, r.ref, r.write, r.Body, r.At) },
-		Only: func(r Row) bool { return r.Status == statusUnknown },
+		Open: func(r Row) views.Screen { return reopen(ctx, r.Op, r.Ref, r.Write, r.Body, r.At) },
+		Only: func(r Row) bool { return r.Status == txlog.StatusUnknown },
 		Refuse: func(r Row) string {
 			if r.Body == nil {
 				return cannotReopen
@@ -213,19 +189,8 @@ func compareFold(a, b string) int {
 	return strings.Compare(a, b)
 }
 
-// writeKinds name the writes of other operations than transactions/create
-// in the Kind column.
-var writeKinds = map[string]string{
-	act.OpSchedule:  "schedule",
-	act.OpUploadURL: "creative upload URL",
-	act.OpCreative:  "creative",
-	act.OpClaim:     "claim request",
-}
-
 // Read lists what the journal says was created on deployment d
-// (journal.Transactions), as the screen's rows. A write whose outcome was
-// never recorded (the program ended while it was in flight) is unknown
-// too, in every run after, until a later outcome settles it.
+// (txlog.Read), as the screen's rows.
 func Read(j *journal.Journal, d journal.Deployment) ([]Row, error) { return ReadNewest(j, d, -1) }
 
 // screenRows bounds what the screen reads: the newest rows, as fast from
@@ -245,68 +210,29 @@ func screenful(j *journal.Journal, d journal.Deployment) ([]Row, error) {
 	return rows[:screenRows], more
 }
 
-// ReadNewest is Read of the newest max rows (all of them when max is
-// negative): the index gives them without the journal read whole.
+// ReadNewest is txlog.ReadNewest as the screen's rows; what of the
+// journal could not be read is a RowsWarning, shown beside the rows.
 func ReadNewest(j *journal.Journal, d journal.Deployment, max int) ([]Row, error) {
-	var rows []Row
-	err := Each(j, d, func(r Row) bool {
-		rows = append(rows, r)
-		return max < 0 || len(rows) < max
-	})
-	if err != nil && rows == nil {
+	logged, err := txlog.ReadNewest(j, d, max)
+	var partial txlog.Warning
+	if errors.As(err, &partial) {
+		err = views.RowsWarning(partial)
+	}
+	if logged == nil && err != nil {
 		return nil, err
+	}
+	rows := make([]Row, len(logged))
+	for i, r := range logged {
+		rows[i] = rowOf(r)
 	}
 	return rows, err
 }
 
-// Each calls fn with Read's rows, newest first, one at a time, until fn
-// returns false. What of the journal could not be read is a RowsWarning.
-func Each(j *journal.Journal, d journal.Deployment, fn func(Row) bool) error {
-	warnings, err := j.EachTransaction(d, func(t journal.Transaction) bool { return fn(rowOf(t)) })
-	if err != nil {
-		return err
-	}
-	if len(warnings) > 0 {
-		// A torn last line after a crash: what was read is listed.
-		return views.RowsWarning(strings.Join(warnings, "; "))
-	}
-	return nil
-}
-
 // rowOf is a journaled transaction as the screen shows it.
-func rowOf(t journal.Transaction) Row {
-	row := Row{ID: t.ID, Kind: t.Ref, Status: t.Status, At: t.At, Profile: t.Profile}
-	if k, ok := writeKinds[t.Op]; ok {
-		row.Kind = k // a write's; a transaction's kind is its action
-	}
-	switch t.Kind {
-	case journal.TxCreated:
-		row.Sent = t.Request
-	case journal.TxSettled:
-		// The ids were lost with the answer; the user may have sent
-		// it again, and the later request is listed too.
-		switch t.Status {
-		case journal.StatusNotApplied:
-			row.ID = "(not created)"
-		case journal.StatusResent:
-			row.ID = "(no answer: may have been created; sent again)"
-		default:
-			row.ID = "(created; its id was lost with the answer)"
-		}
-	case journal.TxUnknown:
-		row.ID, row.Status = "(no answer: may have been created)", statusUnknown
-		if t.NoOutcome {
-			row.ID = "(no outcome recorded: may have been created)"
-		}
-		row.op, row.ref, row.write = t.Op, t.Ref, t.Write
-		// Decided once, here: the footer asks on every frame.
-		if canReopen(t.Op, t.Ref, t.Request) {
-			row.Body = t.Request
-		}
-	case journal.TxChain:
-		row.Kind = cmp.Or(t.Op, "chain")
-		row.what = signedFields(t.Signed)
-		row.Block, row.Confirmations, row.GasUsed, row.RevertReason = t.Block, t.Confirmations, t.GasUsed, t.RevertReason
+func rowOf(r txlog.Row) Row {
+	row := Row{Row: r, what: signedFields(r.Signed)}
+	if r.Status == txlog.StatusUnknown && canReopen(r.Op, r.Ref, r.Request) {
+		row.Body = r.Request
 	}
 	return row
 }

@@ -9,6 +9,7 @@ import (
 	"allot/api/sandbox"
 	"allot/internal/act"
 	"allot/internal/journal"
+	"allot/internal/txlog"
 	"allot/views"
 	"allot/views/reopen"
 	"allot/views/viewstest"
@@ -34,7 +35,7 @@ func TestTransactionsHelpNamesEveryKeyHandled(t *testing.T) {
 		return "", nil, &api.OutcomeUnknownError{Op: "claim", Err: io.ErrUnexpectedEOF}
 	})
 	rows, err := Read(ctx.Journal, d)
-	if err != nil || len(rows) == 0 || rows[0].Status != statusUnknown {
+	if err != nil || len(rows) == 0 || rows[0].Status != txlog.StatusUnknown {
 		t.Fatalf("rows %+v, %v: want the lost claim first", rows, err)
 	}
 	lost := rows[0]
@@ -47,7 +48,7 @@ func TestTransactionsHelpNamesEveryKeyHandled(t *testing.T) {
 	}
 	page := func(keys ...string) func(t *testing.T) views.Screen {
 		return func(t *testing.T) views.Screen {
-			scr := reopen.Unknown(ctx, lost.op, lost.ref, lost.write, lost.Body, lost.At)
+			scr := reopen.Unknown(ctx, lost.Op, lost.Ref, lost.Write, lost.Body, lost.At)
 			viewstest.NewSyncDriver(t, scr, 100, 40).Keys(keys...)
 			return scr
 		}
