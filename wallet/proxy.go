@@ -2,7 +2,9 @@ package wallet
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 
@@ -85,21 +87,42 @@ func ReadProxy(ctx context.Context, node Node, addr common.Address, code []byte)
 		if err != nil {
 			return Proxy{}, fmt.Errorf("the %s slot of %s: %w", s.kind, addr.Hex(), err)
 		}
-		at := common.BytesToAddress(word)
+		at, ok := addressWord(word)
+		if !ok {
+			return Proxy{}, fmt.Errorf("the %s slot of %s holds no address: %x", s.kind, addr.Hex(), word)
+		}
 		if at == (common.Address{}) {
 			continue
 		}
 		if s.kind == beaconKind {
 			beacon := at
 			out, err := node.CallContract(ctx, ethereum.CallMsg{To: &beacon, Data: beaconImplementation}, nil)
-			if err != nil || len(out) != 32 {
-				return Proxy{}, fmt.Errorf("the implementation() of %s's beacon %s: %v", addr.Hex(), at.Hex(), err)
+			if at, ok = addressWord(out); err != nil || len(out) != 32 || !ok {
+				return Proxy{}, fmt.Errorf("the implementation() of %s's beacon %s: %v", addr.Hex(), beacon.Hex(), cmp.Or(err, errNotAnAddress))
 			}
-			at = common.BytesToAddress(out)
 		}
 		return implementation(ctx, node, s.kind, at)
 	}
 	return Proxy{Delegates: true}, nil
+}
+
+// errNotAnAddress: a word that should hold an address holds more.
+var errNotAnAddress = errors.New("not an address")
+
+// addressWord is the address a 32-byte word holds, as Solidity stores
+// and returns one: ok is false when its 12 high bytes are not zero (or
+// it is longer than a word), and the word is no address at all.
+func addressWord(word []byte) (common.Address, bool) {
+	if len(word) > 32 {
+		return common.Address{}, false
+	}
+	w := common.BytesToHash(word)
+	for _, b := range w[:12] {
+		if b != 0 {
+			return common.Address{}, false
+		}
+	}
+	return common.BytesToAddress(w[12:]), true
 }
 
 // proxySlot is a storage slot a proxy layout keeps its implementation in.
