@@ -17,6 +17,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/shopspring/decimal"
 
 	"allot/api/sandbox/chain"
@@ -146,6 +147,38 @@ func TestSandboxOnAnvil(t *testing.T) {
 	if n == 0 || !decimal.RequireFromString(stakes.Items[n-1].Amount).Equal(decimal.RequireFromString(pool.MinimumStakeAmount)) ||
 		common.HexToAddress(stakes.Items[n-1].WalletAddress) != common.HexToAddress(w.Address) {
 		t.Errorf("the stake of %s %s is not listed: %+v", pool.MinimumStakeAmount, w.Address, stakes.Items)
+	}
+
+	// A node, or an upgrade, swaps the vesters' code for other code (here
+	// their own with a byte appended, which runs alike: the service still
+	// builds the claim): the pins recorded the old code, and the claim is
+	// refused before anything is signed.
+	var contracts struct {
+		Items []struct{ Type, Address string } `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(allot("contracts", "-o", "json")), &contracts); err != nil {
+		t.Fatal(err)
+	}
+	node, err := rpc.Dial(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	for _, c := range contracts.Items {
+		if c.Type != "VESTING" && c.Type != "AIRDROP" {
+			continue
+		}
+		var code hexutil.Bytes
+		if err := node.Call(&code, "eth_getCode", c.Address, "latest"); err != nil {
+			t.Fatalf("eth_getCode %s: %v", c.Address, err)
+		}
+		if err := node.Call(nil, "anvil_setCode", c.Address, hexutil.Bytes(append(code, 0))); err != nil {
+			t.Fatalf("anvil_setCode %s: %v", c.Address, err)
+		}
+	}
+	_, refusal, code2 := run(t, env, append([]string{"--config", config, "claim", allocation, "--amount", "1", "--sign", "--account", w.Address}, send...)...)
+	if code2 == 0 || !strings.Contains(refusal, "changed since it was pinned") || !strings.Contains(refusal, "pinned again by hand") {
+		t.Errorf("a claim from a vester whose code was swapped: exit %d\n%s", code2, refusal)
 	}
 }
 
