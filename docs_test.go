@@ -1,6 +1,7 @@
 package main
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -113,5 +114,57 @@ func TestCitationsSayWhere(t *testing.T) {
 		if len(bare) > 0 && !strings.Contains(doc, "docs/deployment.md") {
 			t.Errorf("package %s cites D-ids or operations (%s) and its doc does not say they are docs/deployment.md's", dir, strings.Join(bare[:min(len(bare), 3)], ", "))
 		}
+	}
+}
+
+// TestSigningRulesAreHeld: every test docs/signing.md names as holding one
+// of its rules exists, and every rule names at least one.
+func TestSigningRulesAreHeld(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("docs", "signing.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(data), "## Each rule and the test that holds it")
+	if !ok {
+		t.Fatal("docs/signing.md has no table of its rules and their tests")
+	}
+	defined := map[string]bool{}
+	err = filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			if fn, ok := decl.(*ast.FuncDecl); ok && fn.Recv == nil {
+				defined[fn.Name.Name] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testName := regexp.MustCompile("`(Test[A-Za-z0-9_]+)`")
+	rows := 0
+	for _, line := range strings.Split(table, "\n") {
+		if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| Rule") {
+			continue
+		}
+		rows++
+		names := testName.FindAllStringSubmatch(line, -1)
+		if len(names) == 0 {
+			t.Errorf("a rule names no test: %s", line)
+		}
+		for _, n := range names {
+			if !defined[n[1]] {
+				t.Errorf("docs/signing.md names %s, which no test file defines", n[1])
+			}
+		}
+	}
+	if rows < 10 {
+		t.Errorf("docs/signing.md's table has %d rules: the test reads the wrong table", rows)
 	}
 }
