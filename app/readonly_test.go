@@ -41,4 +41,13 @@ func TestReadOnlyDashboard(t *testing.T) {
 			t.Errorf("%s: status %q", page.Title(), status)
 		}
 	}
+
+	// With rows on screen: the footer offers no write, and its key says why.
+	f := newFlowOn(t, s)
+	view := strings.Split(settle(t, f.tm).view, "\n")
+	if footer := view[len(view)-1]; strings.Contains(footer, "initialize") || !strings.Contains(footer, "? help") {
+		t.Errorf("Contracts' footer offers a write: %q", footer)
+	}
+	f.runes("I").wait("is read-only (--read-only)")
+	f.quit()
 }

@@ -97,6 +97,22 @@ type RowAction[R any] struct {
 	// refuse, when set, says why the action cannot be taken on a row it
 	// is for ("" when it can): the status line tells, and nothing opens.
 	Refuse func(R) string
+	// Acts: the action signs, sends or writes; a read-only session
+	// neither offers it nor opens it, and says why.
+	Acts bool
+}
+
+// refusal is why a cannot be taken on row in ctx, "" when it can.
+func (a RowAction[R]) refusal(ctx *Context, row R) string {
+	if a.Acts && ctx.Session != nil {
+		if err := ctx.Session.Writable(); err != nil {
+			return err.Error()
+		}
+	}
+	if a.Refuse != nil {
+		return a.Refuse(row)
+	}
+	return ""
 }
 
 // NewList is a list titled title: the table cfg, fields for the detail
@@ -237,10 +253,8 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 			if !ok || !key.Matches(msg, a.Key) || a.Only != nil && !a.Only(row) {
 				continue
 			}
-			if a.Refuse != nil {
-				if why := a.Refuse(row); why != "" {
-					return func() tea.Msg { return widget.StatusMsg{Text: why, Error: true} }
-				}
+			if why := a.refusal(l.Ctx, row); why != "" {
+				return func() tea.Msg { return widget.StatusMsg{Text: why, Error: true} }
 			}
 			return Navigate(a.Open(row))
 		}
@@ -393,7 +407,7 @@ func (l *List[R]) ShortHelp() []key.Binding {
 	var keys []key.Binding
 	row, selected := l.Table.Selected()
 	for _, a := range l.Actions {
-		if !selected || a.Only != nil && !a.Only(row) || a.Refuse != nil && a.Refuse(row) != "" {
+		if !selected || a.Only != nil && !a.Only(row) || a.refusal(l.Ctx, row) != "" {
 			continue
 		}
 		keys = append(keys, a.Key)

@@ -78,9 +78,9 @@ func NewContracts(ctx *views.Context) views.Screen {
 		}
 	})
 	l.Actions = []views.RowAction[api.Contract]{
-		{Key: keyInit, Open: func(c api.Contract) views.Screen { return operator.New(ctx, c, api.ActionInitialize) }},
-		{Key: keyStart, Open: func(c api.Contract) views.Screen { return operator.New(ctx, c, api.ActionStartDistribution) }, Refuse: distributionRefusal},
-		{Key: keyFund, Open: func(c api.Contract) views.Screen { return operator.New(ctx, c, api.ActionFundDistribution) }, Refuse: distributionRefusal},
+		{Key: keyInit, Open: func(c api.Contract) views.Screen { return operator.New(ctx, c, api.ActionInitialize) }, Acts: true},
+		{Key: keyStart, Open: func(c api.Contract) views.Screen { return operator.New(ctx, c, api.ActionStartDistribution) }, Refuse: distributionRefusal, Acts: true},
+		{Key: keyFund, Open: func(c api.Contract) views.Screen { return operator.New(ctx, c, api.ActionFundDistribution) }, Refuse: distributionRefusal, Acts: true},
 	}
 	// A claim moves tokens out of its vester, a stake into its staking
 	// contract: the balances are read again once either is mined.

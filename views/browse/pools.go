@@ -50,7 +50,7 @@ func NewPools(ctx *views.Context) views.Screen {
 			{Label: "Contract", Value: p.ContractID},
 		}
 	})
-	l.Actions = []views.RowAction[api.Pool]{{Key: keyStake, Open: func(p api.Pool) views.Screen { return holder.NewStake(ctx, p) }, Refuse: stakeRefusal}}
+	l.Actions = []views.RowAction[api.Pool]{{Key: keyStake, Open: func(p api.Pool) views.Screen { return holder.NewStake(ctx, p) }, Refuse: stakeRefusal, Acts: true}}
 	l.ReloadAfter = []string{"stake"} // a stake mined changes its pool's total
 	token := ctx.Token
 	l.Fetch = func(c context.Context) ([]api.Pool, error) {

@@ -469,7 +469,11 @@ func (a *allocation) ShortHelp() []key.Binding {
 		if a.following {
 			follow = keyUnfollow
 		}
-		return append(append([]key.Binding{keyClaim, follow, keyEditID, keyNewLookup}, a.detail.ShortHelp()...), a.timeline.keys()...)
+		keys := []key.Binding{follow, keyEditID, keyNewLookup}
+		if a.ctx.Session.Writable() == nil { // a read-only session offers no claim
+			keys = append([]key.Binding{keyClaim}, keys...)
+		}
+		return append(append(keys, a.detail.ShortHelp()...), a.timeline.keys()...)
 	case len(a.picks()) > 0:
 		return []key.Binding{keyEditID, joined("↑/↓ enter", "look one up", keyPickPrev, keyPickNext, keyLookUp), keyNewLookup}
 	}

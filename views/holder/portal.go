@@ -430,6 +430,9 @@ func (p *portal) ShortHelp() []key.Binding {
 	signOut, refresh := p.keys.SignOut, p.keys.Refresh
 	signOut.SetEnabled(signedIn)
 	refresh.SetEnabled(signedIn)
+	if p.ctx.Session.Writable() != nil { // a read-only session signs nothing
+		return []key.Binding{signOut, refresh, p.keys.Humanity}
+	}
 	return []key.Binding{p.keys.SignIn, signOut, refresh, p.keys.Humanity}
 }
 
