@@ -104,7 +104,7 @@ type RowAction[R any] struct {
 
 // refusal is why a cannot be taken on row in ctx, "" when it can.
 func (a RowAction[R]) refusal(ctx *Context, row R) string {
-	if a.Acts && ctx.Session != nil {
+	if a.Acts {
 		if err := ctx.Session.Writable(); err != nil {
 			return err.Error()
 		}

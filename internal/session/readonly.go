@@ -41,9 +41,9 @@ func (s *Session) SetReadOnly(why string) {
 func (s *Session) ReadOnly() (why string, ok bool) { return s.readOnly, s.readOnly != "" }
 
 // Writable is nil when the session may sign, send and write, else the
-// one-line refusal (a *ReadOnlyError).
+// one-line refusal (a *ReadOnlyError). No session (a screen's test) may.
 func (s *Session) Writable() error {
-	if s.readOnly == "" {
+	if s == nil || s.readOnly == "" {
 		return nil
 	}
 	return &ReadOnlyError{Profile: s.Name, Why: s.readOnly}
