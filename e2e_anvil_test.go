@@ -164,16 +164,44 @@ func TestSandboxOnAnvil(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer node.Close()
-	for _, c := range contracts.Items {
-		if c.Type != "VESTING" && c.Type != "AIRDROP" {
-			continue
-		}
+	swap := func(addr string) {
+		t.Helper()
 		var code hexutil.Bytes
-		if err := node.Call(&code, "eth_getCode", c.Address, "latest"); err != nil {
-			t.Fatalf("eth_getCode %s: %v", c.Address, err)
+		if err := node.Call(&code, "eth_getCode", addr, "latest"); err != nil {
+			t.Fatalf("eth_getCode %s: %v", addr, err)
 		}
-		if err := node.Call(nil, "anvil_setCode", c.Address, hexutil.Bytes(append(code, 0))); err != nil {
-			t.Fatalf("anvil_setCode %s: %v", c.Address, err)
+		if err := node.Call(nil, "anvil_setCode", addr, hexutil.Bytes(append(code, 0))); err != nil {
+			t.Fatalf("anvil_setCode %s: %v", addr, err)
+		}
+	}
+
+	// The same for the post-claim handler an allocation's claim goes
+	// through: pinned, then its code swapped, it is refused.
+	handled := fx.LifeAllocationIDs[len(fx.LifeAllocationIDs)-1]
+	var holder struct{ WalletAddress string }
+	if err := json.Unmarshal([]byte(allot("proof", handled, "-o", "json")), &holder); err != nil {
+		t.Fatal(err)
+	}
+	k := -1
+	for i, w := range fx.Wallets {
+		if strings.EqualFold(w.Address, holder.WalletAddress) {
+			k = i
+		}
+	}
+	if k < 0 || len(fx.Pins.Handlers) != 1 {
+		t.Fatalf("the handled allocation's holder %s has no demo key, or %d handlers pinned", holder.WalletAddress, len(fx.Pins.Handlers))
+	}
+	handlerEnv := slices.Concat(env, []string{"ALLOT_PASSPHRASE=" + fx.Wallets[k].Passphrase})
+	claimHandled := append([]string{"--config", config, "claim", handled, "--amount", "1", "--sign", "--account", fx.Wallets[k].Address}, send...)
+	swap(fx.Pins.Handlers[0])
+	_, refusal, code := run(t, handlerEnv, claimHandled...)
+	if code == 0 || !strings.Contains(refusal, "handler "+fx.Pins.Handlers[0]) || !strings.Contains(refusal, "changed since it was pinned") {
+		t.Errorf("a claim through a handler whose code was swapped: exit %d\n%s", code, refusal)
+	}
+
+	for _, c := range contracts.Items {
+		if c.Type == "VESTING" || c.Type == "AIRDROP" {
+			swap(c.Address)
 		}
 	}
 	_, refusal, code2 := run(t, env, append([]string{"--config", config, "claim", allocation, "--amount", "1", "--sign", "--account", w.Address}, send...)...)

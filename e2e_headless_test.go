@@ -31,8 +31,12 @@ type fixtures struct {
 		Vesters    []string          `json:"vesters"`
 		Staking    []string          `json:"staking"`
 		Tokens     []string          `json:"tokens"`
+		Handlers   []string          `json:"handlers"`
 		CodeHashes map[string]string `json:"codeHashes"`
 	} `json:"pins"`
+	// LifeAllocationIDs are the allocations in a state of their own, the
+	// one claimed through a handler last.
+	LifeAllocationIDs []string `json:"lifeAllocationIds"`
 	Wallets []struct {
 		Address    string `json:"address"`
 		KeyFile    string `json:"keyFile"`
@@ -78,8 +82,8 @@ signin_domain = %q
 	}
 	// Dotted keys, not a [pins] table: appendConfig adds keys to the
 	// profile at the end of the file.
-	cfg += fmt.Sprintf("pins.vesters = %s\npins.staking = %s\npins.tokens = %s\n",
-		list(fx.Pins.Vesters), list(fx.Pins.Staking), list(fx.Pins.Tokens))
+	cfg += fmt.Sprintf("pins.vesters = %s\npins.staking = %s\npins.tokens = %s\npins.handlers = %s\n",
+		list(fx.Pins.Vesters), list(fx.Pins.Staking), list(fx.Pins.Tokens), list(fx.Pins.Handlers))
 	for addr, hash := range fx.Pins.CodeHashes {
 		cfg += fmt.Sprintf("pins.code_hashes.%q = %q\n", addr, hash)
 	}
