@@ -37,7 +37,7 @@ type fixtures struct {
 	// LifeAllocationIDs are the allocations in a state of their own, the
 	// one claimed through a handler last.
 	LifeAllocationIDs []string `json:"lifeAllocationIds"`
-	Wallets []struct {
+	Wallets           []struct {
 		Address    string `json:"address"`
 		KeyFile    string `json:"keyFile"`
 		Passphrase string `json:"passphrase"`

@@ -32,20 +32,21 @@ func TestImportsPointDown(t *testing.T) {
 			refused: func(imp string) bool { return under(imp, "allot/app") },
 		},
 		{
-			// internal/session opens the embedded sandbox for a session;
+			// internal/embedded opens the embedded sandbox as a session;
 			// app/cli is `allot sandbox`, the sandbox's own entry point;
-			// views/viewstest opens it for the screens' tests, which alone
-			// import it (the next rule).
-			why: "only internal/session (and `allot sandbox` in app/cli) import the sandbox",
+			// viewstest and internal/session/sessiontest open it for
+			// tests, which alone import them (the next rule).
+			why: "only internal/embedded (and `allot sandbox` in app/cli) import the sandbox",
 			applies: func(p string) bool {
-				return !under(p, "allot/api/sandbox") && !under(p, "allot/internal/session") && p != "allot/app/cli" && p != "allot/views/viewstest"
+				return !under(p, "allot/api/sandbox") && p != "allot/internal/embedded" && p != "allot/app/cli" &&
+					p != "allot/viewstest" && p != "allot/internal/session/sessiontest"
 			},
 			refused: func(imp string) bool { return under(imp, "allot/api/sandbox") },
 		},
 		{
-			why:     "views/viewstest is for tests only",
+			why:     "viewstest and sessiontest are for tests only",
 			applies: func(string) bool { return true },
-			refused: func(imp string) bool { return imp == "allot/views/viewstest" },
+			refused: func(imp string) bool { return imp == "allot/viewstest" || imp == "allot/internal/session/sessiontest" },
 		},
 		{
 			why: "api, wallet and the shared core know nothing of screens or of Bubble Tea",
@@ -127,26 +128,47 @@ func listPackages(t *testing.T) []goPackage {
 	return pkgs
 }
 
-// TestHeadlessLinksNoTerminalUI: the commands (app/cli), which scripts
-// run, link nothing of the dashboard: no screen, no Bubble Tea, no
-// lipgloss, through any chain of imports. The dashboard is reached only
-// through the function main gives them.
-func TestHeadlessLinksNoTerminalUI(t *testing.T) {
+// TestBoundariesHoldThroughEveryImport: what a package links through any
+// chain of imports (go list -deps), beyond what it imports itself. The
+// commands (app/cli), which scripts run, link nothing of the dashboard:
+// no screen, no Bubble Tea, no lipgloss; they reach it only through the
+// function main gives them. The screens link nothing of the sandbox:
+// they read a session, whose embedded sandbox package embedded opens.
+func TestBoundariesHoldThroughEveryImport(t *testing.T) {
+	for _, rule := range []struct {
+		pattern string
+		refused func(dep string) bool
+		why     string
+	}{
+		{"./app/cli", func(dep string) bool {
+			return strings.HasPrefix(dep, "github.com/charmbracelet/") || dep == "allot/views" || strings.HasPrefix(dep, "allot/views/")
+		}, "the commands must not depend on the dashboard"},
+		{"./views/...", func(dep string) bool {
+			return dep == "allot/api/sandbox" || strings.HasPrefix(dep, "allot/api/sandbox/") || dep == "allot/internal/embedded"
+		}, "the screens must not depend on the sandbox"},
+	} {
+		deps := listDeps(t, rule.pattern)
+		if !slices.Contains(deps, "allot/internal/session") {
+			t.Fatalf("go list -deps %s does not list internal/session: the test reads the wrong tree", rule.pattern)
+		}
+		for _, dep := range deps {
+			if rule.refused(dep) {
+				t.Errorf("%s links %s: %s", rule.pattern, dep, rule.why)
+			}
+		}
+	}
+}
+
+// listDeps is go list -deps of pattern: every package its packages link.
+func listDeps(t *testing.T, pattern string) []string {
+	t.Helper()
 	gocmd, err := exec.LookPath("go")
 	if err != nil {
 		gocmd = filepath.Join(build.Default.GOROOT, "bin", "go")
 	}
-	out, err := exec.Command(gocmd, "list", "-deps", "./app/cli").Output()
+	out, err := exec.Command(gocmd, "list", "-deps", pattern).Output()
 	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
+		t.Fatalf("go list -deps %s: %v", pattern, err)
 	}
-	deps := strings.Fields(string(out))
-	if !slices.Contains(deps, "allot/internal/session") {
-		t.Fatalf("go list -deps ./app/cli does not list internal/session: the test reads the wrong tree")
-	}
-	for _, dep := range deps {
-		if strings.HasPrefix(dep, "github.com/charmbracelet/") || dep == "allot/views" || strings.HasPrefix(dep, "allot/views/") {
-			t.Errorf("app/cli links %s: the commands must not depend on the dashboard", dep)
-		}
-	}
+	return strings.Fields(string(out))
 }

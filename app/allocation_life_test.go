@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api/sandbox"
+	"allot/internal/session"
 )
 
 // TestAllocationLife: the demo list says the state each seeded allocation
@@ -71,7 +72,7 @@ func claimReview(t *testing.T, state string, lookup, form []string) (*flow, stri
 		t.Fatal(err)
 	}
 	signer := proof.WalletAddress // the leaf's beneficiary, a demo wallet
-	wallet := slices.IndexFunc(s.Fixtures.Wallets, func(w sandbox.FixtureWallet) bool { return strings.EqualFold(w.Address, signer) })
+	wallet := slices.IndexFunc(s.Fixtures.Wallets, func(w session.FixtureWallet) bool { return strings.EqualFold(w.Address, signer) })
 	if wallet < 0 {
 		t.Fatalf("the %s allocation's beneficiary %s is no demo wallet", state, signer)
 	}

@@ -23,6 +23,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
+	"allot/internal/embedded"
 	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
@@ -38,7 +39,7 @@ func init() {
 
 func newSession(t testing.TB) *session.Session {
 	t.Helper()
-	s, err := session.Sandbox(sandbox.Options{Clock: func() time.Time { return clock }}, t.TempDir())
+	s, err := embedded.Sandbox(sandbox.Options{Clock: func() time.Time { return clock }}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +247,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 	for b.Loop() {
 		start := time.Now()
 		st := startOpening(session.Opener{Name: session.SandboxProfile, Sandbox: true, Open: func() (*session.Session, error) {
-			return session.Sandbox(sandbox.Options{KeystoreDir: b.TempDir()}, b.TempDir())
+			return embedded.Sandbox(sandbox.Options{KeystoreDir: b.TempDir()}, b.TempDir())
 		}}, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
 		st.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
 		if !strings.Contains(st.View(), "starting the embedded sandbox") {

@@ -23,6 +23,7 @@ import (
 	"allot/api/sandbox"
 	"allot/internal/act"
 	"allot/internal/amount"
+	"allot/internal/embedded"
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
 	"allot/internal/session"
@@ -53,7 +54,7 @@ func newFlow(t *testing.T) *flow {
 func journaled(t *testing.T) (*session.Session, *journal.Journal) {
 	t.Helper()
 	dir := t.TempDir()
-	s, err := session.Sandbox(sandbox.Options{}, dir)
+	s, err := embedded.Sandbox(sandbox.Options{}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestRootKeysAreTheKeymaps: the screens' help checks leave out the keys

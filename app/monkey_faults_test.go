@@ -18,6 +18,7 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/internal/act"
+	"allot/internal/embedded"
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
 	"allot/internal/session"
@@ -89,7 +90,7 @@ func TestMonkeyUnderFaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := session.Sandbox(sandbox.Options{Faults: faults, Clock: func() time.Time { return clock }}, t.TempDir())
+			s, err := embedded.Sandbox(sandbox.Options{Faults: faults, Clock: func() time.Time { return clock }}, t.TempDir())
 			if err != nil {
 				t.Fatal(err)
 			}

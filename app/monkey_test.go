@@ -15,6 +15,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"allot/api/sandbox"
+	"allot/internal/embedded"
 	"allot/internal/session"
 	"allot/views/widget"
 )
@@ -114,7 +115,7 @@ func monkey(t *testing.T, seed uint64, presses int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := session.Sandbox(sandbox.Options{Faults: faults, Clock: func() time.Time { return clock }}, t.TempDir())
+	s, err := embedded.Sandbox(sandbox.Options{Faults: faults, Clock: func() time.Time { return clock }}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

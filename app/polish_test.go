@@ -13,6 +13,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
+	"allot/internal/embedded"
 	"allot/internal/session"
 	"allot/views/widget"
 )
@@ -62,7 +63,7 @@ func gatedSession(t *testing.T) (*session.Session, chan struct{}) {
 	}
 	t.Cleanup(func() { sb.Close() })
 	srv.Config.Handler = sb
-	fx := sb.Fixtures()
+	fx := embedded.Fixtures(sb.Fixtures())
 	open := make(chan struct{})
 	s := &session.Session{Name: "gated", TokenIDs: fx.TokenIDs, Requests: session.NewRequestLog(), Now: time.Now, Fixtures: &fx}
 	s.API, err = api.New(api.Config{BaseURL: fx.BaseURL, PortalURL: fx.PortalURL, PortalID: fx.PortalID, APIKey: fx.APIKey,

@@ -14,6 +14,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
+	"allot/internal/embedded"
 	"allot/internal/session"
 	"allot/views"
 	"allot/views/operator"
@@ -25,7 +26,7 @@ import (
 // none of, and switches: the screens start again on the new session, the
 // key is locked, and the old session is closed.
 func TestSwitchProfile(t *testing.T) {
-	first, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	first, err := embedded.Sandbox(sandbox.Options{}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func TestSwitchProfile(t *testing.T) {
 	sw := session.Switch{
 		Names: []string{"sandbox", "staging"},
 		Open: func(name string) (*session.Session, error) {
-			s, err := session.Sandbox(sandbox.Options{}, first.StateDir)
+			s, err := embedded.Sandbox(sandbox.Options{}, first.StateDir)
 			if s != nil {
 				s.Name = name // a second deployment, as the header names it
 			}
@@ -118,7 +119,7 @@ func TestNoSwitchWhileFollowing(t *testing.T) {
 // y to a question the terminal hid (it became too small); y to the
 // question in sight switches.
 func TestSwitchProfileAsksFirst(t *testing.T) {
-	first, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	first, err := embedded.Sandbox(sandbox.Options{}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestSwitchProfileAsksFirst(t *testing.T) {
 	sw := session.Switch{
 		Names: []string{"sandbox", "staging"},
 		Open: func(name string) (*session.Session, error) {
-			s, err := session.Sandbox(sandbox.Options{}, first.StateDir)
+			s, err := embedded.Sandbox(sandbox.Options{}, first.StateDir)
 			if s != nil {
 				s.Name = name
 				opened = append(opened, s)

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"allot/api/sandbox"
-	"allot/internal/session"
+	"allot/internal/embedded"
 	"allot/views/widget"
 )
 
@@ -21,7 +21,7 @@ func TestSeedingIsSaid(t *testing.T) {
 	t.Parallel()
 	// The latency keeps the first load waiting; the gate holds the seed.
 	// Nothing is timed: the test waits for what is drawn.
-	s, err := session.Sandbox(sandbox.Options{Faults: sandbox.Faults{Latency: 3 * time.Second}}, t.TempDir())
+	s, err := embedded.Sandbox(sandbox.Options{Faults: sandbox.Faults{Latency: 3 * time.Second}}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

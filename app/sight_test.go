@@ -16,9 +16,9 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/internal/act"
+	"allot/internal/embedded"
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
-	"allot/internal/session"
 	"allot/views"
 	"allot/views/operator"
 	"allot/views/reopen"
@@ -152,7 +152,7 @@ func TestTooSmallOnlyQuits(t *testing.T) {
 // too-small notice asks it too; where it does not fit, y does nothing.
 func TestQuitQuestionAnsweredOnlyWhenShown(t *testing.T) {
 	t.Parallel()
-	s, err := session.Sandbox(sandbox.Options{Faults: sandbox.Faults{Latency: time.Minute}}, t.TempDir())
+	s, err := embedded.Sandbox(sandbox.Options{Faults: sandbox.Faults{Latency: time.Minute}}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +273,7 @@ func TestFailedLoadIsNotEmpty(t *testing.T) {
 func TestQuitWhileWriting(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	slow, err := session.Sandbox(sandbox.Options{Faults: sandbox.Faults{Latency: time.Minute}}, dir)
+	slow, err := embedded.Sandbox(sandbox.Options{Faults: sandbox.Faults{Latency: time.Minute}}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

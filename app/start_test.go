@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"allot/api/sandbox"
+	"allot/internal/embedded"
 	"allot/internal/session"
 	"allot/views/widget"
 )
@@ -32,7 +33,7 @@ func startFlow(t *testing.T, open session.Opener) (*start, *flow) {
 
 func sandboxSession(t *testing.T) func() (*session.Session, error) {
 	return func() (*session.Session, error) {
-		return session.Sandbox(sandbox.Options{KeystoreDir: t.TempDir()}, t.TempDir())
+		return embedded.Sandbox(sandbox.Options{KeystoreDir: t.TempDir()}, t.TempDir())
 	}
 }
 

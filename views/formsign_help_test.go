@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"allot/views"
-	"allot/views/viewstest"
 	"allot/views/widget"
+	"allot/viewstest"
 )
 
 // TestFormSignHelpFollowsTheField: a signing form's help is its form's,

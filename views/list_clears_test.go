@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"allot/views"
-	"allot/views/viewstest"
 	"allot/views/widget"
+	"allot/viewstest"
 )
 
 // TestListWarningLeavesAsItLoadsAgain: a list's warning on the status

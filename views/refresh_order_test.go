@@ -13,8 +13,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/views"
-	"allot/views/viewstest"
 	"allot/views/widget"
+	"allot/viewstest"
 )
 
 // score is a row whose number a refresh changes.

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"allot/views"
-	"allot/views/viewstest"
 	"allot/views/widget"
+	"allot/viewstest"
 )
 
 // TestRefreshKeepsThePlace: a refresh shows the new rows with the cursor

@@ -20,6 +20,7 @@ import (
 
 	"allot/internal/act"
 	"allot/internal/clock"
+	"allot/internal/embedded"
 	"allot/internal/sanitize"
 	"allot/internal/session"
 )
@@ -95,6 +96,7 @@ func (e *env) sessionOptions() session.Options {
 		Profile:      e.profile,
 		ForceSandbox: e.sandbox,
 		ReadOnly:     e.readOnly,
+		Embedded:     embedded.Start{},
 		Getenv:       e.Getenv,
 		Notice:       func(msg string) { fmt.Fprintln(e.Stderr, "allot: "+msg) },
 	}
@@ -300,7 +302,7 @@ func run(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		e.interactive.Store(true)
-		return e.dashboard(ctx, open, session.NewSwitch(session.Options{ConfigPath: e.configPath, Getenv: e.Getenv, ReadOnly: e.readOnly}))
+		return e.dashboard(ctx, open, session.NewSwitch(session.Options{ConfigPath: e.configPath, Getenv: e.Getenv, ReadOnly: e.readOnly, Embedded: embedded.Start{}}))
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"allot/internal/config"
+	"allot/internal/embedded"
 	"allot/internal/journal"
 	"allot/internal/sanitize"
 	"allot/internal/session"
@@ -139,6 +140,7 @@ func (e *env) peek(w *words) (session.Peek, bool) {
 		Profile:      w.values["profile"],
 		ForceSandbox: w.values["sandbox"] == "true",
 		Getenv:       e.Getenv,
+		Embedded:     embedded.Start{},
 	})
 	return p, err == nil
 }

@@ -7,7 +7,7 @@ import (
 
 	"allot/api/sandbox/onchain"
 	"allot/internal/config"
-	"allot/internal/session"
+	"allot/internal/embedded"
 )
 
 // TestExampleProfilePinsTheSandbox: config.example.toml's sandbox profile,
@@ -25,7 +25,7 @@ func TestExampleProfilePinsTheSandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sb.Close() })
-	want, err := session.SandboxPins(context.Background(), sb)
+	want, err := embedded.Pins(context.Background(), sb)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"allot/api/sandbox/chain/anviltest"
 	"allot/api/sandbox/onchain"
 	"allot/internal/config"
+	"allot/internal/embedded"
 	"allot/internal/session"
 	"allot/wallet"
 )
@@ -249,7 +250,7 @@ func TestSandboxOnAnvilFollowsItsChain(t *testing.T) {
 	hs.Start()
 	t.Cleanup(func() { hs.Close(); sb.Close() })
 
-	fx := sb.Server.Fixtures()
+	fx := embedded.Fixtures(sb.Server.Fixtures())
 	if fx.ChainID != node.ChainID() || fx.ChainID != 31337 {
 		t.Errorf("fixtures name chain %d, the node is %d", fx.ChainID, node.ChainID())
 	}
@@ -269,7 +270,7 @@ func TestSandboxOnAnvilFollowsItsChain(t *testing.T) {
 	}
 	// The profile pins what was deployed on anvil, as `allot sandbox
 	// --chain-rpc` prints it: signing fails closed without.
-	pins, err := session.SandboxPins(ctx, sb)
+	pins, err := embedded.Pins(ctx, sb)
 	if err != nil {
 		t.Fatal(err)
 	}

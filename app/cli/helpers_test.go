@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"allot/api/sandbox"
+	"allot/internal/embedded"
 	"allot/internal/session"
 )
 
@@ -39,7 +40,7 @@ func runCLI(t *testing.T, s *session.Session, environ map[string]string, args ..
 // configuration, with its keystore and state in temporary directories.
 func sandboxSession(t *testing.T) *session.Session {
 	t.Helper()
-	s, err := session.Sandbox(sandbox.Options{KeystoreDir: t.TempDir()}, t.TempDir())
+	s, err := embedded.Sandbox(sandbox.Options{KeystoreDir: t.TempDir()}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ import (
 	"allot/api/sandbox/chain"
 	"allot/api/sandbox/onchain"
 	"allot/internal/config"
-	"allot/internal/session"
+	"allot/internal/embedded"
 )
 
 // nextPort is the address after the port of addr, which was asked for as
@@ -217,7 +217,7 @@ func serveSandbox(ctx context.Context, e *env, addr, rpcAddr, fixturesPath strin
 	// an integrator pins these (config.example.toml's sandbox profile
 	// holds those of the in-process chain).
 	readCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	pins, err := session.SandboxPins(readCtx, sb)
+	pins, err := embedded.Pins(readCtx, sb)
 	cancel()
 	if err != nil {
 		listener.Close()

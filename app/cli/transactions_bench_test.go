@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"allot/api/sandbox"
+	"allot/internal/embedded"
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
-	"allot/internal/session"
 	"allot/internal/txlog"
 )
 
@@ -21,7 +21,7 @@ import (
 //
 //	go test -run '^$' -bench TransactionsJSON -benchtime 1x -count 3 ./app/cli/
 func BenchmarkTransactionsJSON(b *testing.B) {
-	s, err := session.Sandbox(sandbox.Options{KeystoreDir: b.TempDir()}, b.TempDir())
+	s, err := embedded.Sandbox(sandbox.Options{KeystoreDir: b.TempDir()}, b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}

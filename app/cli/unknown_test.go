@@ -10,9 +10,9 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/internal/act"
+	"allot/internal/embedded"
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
-	"allot/internal/session"
 )
 
 // TestUnknownWriteChecked: a write whose answer comes garbled (the
@@ -20,7 +20,7 @@ import (
 // sandbox ends with it: the error says the service applied it, and the
 // journal lists the write as applied, no longer as unknown.
 func TestUnknownWriteChecked(t *testing.T) {
-	s, err := session.Sandbox(sandbox.Options{Faults: sandbox.Faults{Malformed: 1, Seed: 3}, KeystoreDir: t.TempDir()}, t.TempDir())
+	s, err := embedded.Sandbox(sandbox.Options{Faults: sandbox.Faults{Malformed: 1, Seed: 3}, KeystoreDir: t.TempDir()}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/internal/act"
+	"allot/internal/embedded"
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
 	"allot/internal/session"
@@ -79,7 +80,7 @@ func TestWritesUnderFaults(t *testing.T) {
 					// Half the answers: the upload before it gets through.
 					faults.Reset, faults.Malformed, faults.HTML, faults.Error = faults.Reset/2, faults.Malformed/2, faults.HTML/2, faults.Error/2
 				}
-				s, err := session.Sandbox(sandbox.Options{Faults: faults}, t.TempDir())
+				s, err := embedded.Sandbox(sandbox.Options{Faults: faults}, t.TempDir())
 				if err != nil {
 					t.Fatal(err)
 				}

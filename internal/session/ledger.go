@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"allot/api/sandbox"
 	"allot/internal/act"
 	"allot/internal/journal"
 )
@@ -18,14 +17,14 @@ import (
 // whose client gave up (a timeout) may still be in the handler; a check
 // that did not wait for it could say "not applied" a moment before it is.
 type ledger struct {
-	server *sandbox.Server
+	server EmbeddedServer
 
 	mu      sync.Mutex
 	next    uint64
 	serving map[uint64]chan struct{} // closed when the request ends
 }
 
-func newLedger(server *sandbox.Server) *ledger {
+func newLedger(server EmbeddedServer) *ledger {
 	return &ledger{server: server, serving: map[uint64]chan struct{}{}}
 }
 
@@ -71,7 +70,7 @@ func (l *ledger) AppliedAfter(ctx context.Context, mark int, op, ref string, bod
 	}
 	sum := sha256.Sum256(body)
 	want := hex.EncodeToString(sum[:])
-	for _, e := range l.server.JournalFrom(mark) {
+	for _, e := range l.server.AppliedFrom(mark) {
 		if e.Operation == operation && strings.EqualFold(e.BodySHA256, want) {
 			return true, nil
 		}

@@ -5,11 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"allot/api"
-	"allot/api/sandbox"
-	"allot/api/sandbox/chain"
 	"allot/internal/config"
 	"allot/internal/journal"
 )
@@ -24,9 +21,9 @@ type Peek struct {
 	Deployment journal.Deployment
 	StateDir   string
 
-	profile config.Profile // zero on the embedded sandbox
-	sandbox bool
-	getenv  func(string) string
+	profile  config.Profile // zero on the embedded sandbox
+	embedded Embedded       // the embedded sandbox's, when it is
+	getenv   func(string) string
 }
 
 // PeekAt resolves the profile opts name as Prepare does, from the
@@ -36,13 +33,18 @@ func PeekAt(opts Options) (Peek, error) {
 	if err != nil {
 		return Peek{}, err
 	}
-	sandboxPeek := Peek{Name: SandboxProfile, Deployment: sandboxDeployment(), StateDir: stateDir, sandbox: true}
+	sandboxPeek := func() (Peek, error) {
+		if opts.Embedded == nil {
+			return Peek{}, errors.New("this build of allot has no embedded sandbox")
+		}
+		return Peek{Name: SandboxProfile, Deployment: opts.Embedded.Deployment(), StateDir: stateDir, embedded: opts.Embedded}, nil
+	}
 	if opts.ForceSandbox {
-		return sandboxPeek, nil
+		return sandboxPeek()
 	}
 	cfg, err := config.Load(opts.ConfigPath)
 	if errors.Is(err, config.ErrNotFound) && (opts.Profile == "" || opts.Profile == SandboxProfile) {
-		return sandboxPeek, nil
+		return sandboxPeek()
 	}
 	if err != nil {
 		return Peek{}, err
@@ -60,13 +62,6 @@ func PeekAt(opts Options) (Peek, error) {
 	}, nil
 }
 
-// sandboxDeployment is the embedded sandbox's deployment in the journal,
-// in whichever of its worlds (its seeded allocations are the same in
-// each): the service at its public URL on the chain it plans.
-func sandboxDeployment() journal.Deployment {
-	return journal.Deployment{Profile: SandboxProfile, BaseURL: sandbox.DefaultPublicURL, ChainID: chain.DefaultChainID}
-}
-
 // Token is a token the user may name on the command line: by its id, its
 // name or its symbol (Session.FindToken).
 type Token struct{ ID, Name, Symbol string }
@@ -74,16 +69,8 @@ type Token struct{ ID, Name, Symbol string }
 // Tokens are the profile's tokens, then those only its token_names names,
 // as Session.Tokens orders them; on the embedded sandbox, its seeded ones.
 func (p Peek) Tokens() ([]Token, error) {
-	if p.sandbox {
-		w, err := seedNames()
-		if err != nil {
-			return nil, err
-		}
-		tokens := make([]Token, len(w.Tokens))
-		for i, t := range w.Tokens {
-			tokens[i] = Token{ID: t.ID, Name: t.Name, Symbol: t.Symbol}
-		}
-		return tokens, nil
+	if p.embedded != nil {
+		return p.embedded.Tokens()
 	}
 	s := Session{Profile: p.profile, TokenIDs: p.profile.Tokens}
 	var tokens []Token
@@ -107,18 +94,8 @@ func (p Peek) PoolNames(ctx context.Context, ref string) ([]string, error) {
 	if token == "" {
 		return nil, fmt.Errorf("no token %q", ref)
 	}
-	if p.sandbox {
-		w, err := seedNames()
-		if err != nil {
-			return nil, err
-		}
-		var names []string
-		for _, pool := range w.Pools {
-			if pool.TokenID == token {
-				names = append(names, pool.Name)
-			}
-		}
-		return names, nil
+	if p.embedded != nil {
+		return p.embedded.PoolNames(token)
 	}
 	key, err := p.profile.ResolveAPIKey(p.getenv)
 	if err != nil {
@@ -164,11 +141,4 @@ func findToken(tokens []Token, ref string) string {
 		return ref
 	}
 	return ""
-}
-
-// seedNames seeds the embedded sandbox's world for its names alone: the
-// tokens and pools are the same whatever the day and the whale pool's
-// size, so the smallest whale pool does (a few milliseconds).
-func seedNames() (*sandbox.World, error) {
-	return sandbox.SeedFirst(time.Now(), 1)
 }

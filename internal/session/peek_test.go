@@ -7,46 +7,10 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"allot/api/sandbox"
 )
-
-// TestPeekSandbox: without a configuration, Peek is the embedded sandbox
-// as Open starts it (the journal's deployment but for its world), its
-// tokens and pool names from the seed, and nothing is started or written.
-func TestPeekSandbox(t *testing.T) {
-	state := filepath.Join(t.TempDir(), "state")
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("XDG_STATE_HOME", state)
-	p, err := PeekAt(Options{Getenv: os.Getenv})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Sandbox(sandbox.Options{KeystoreDir: t.TempDir()}, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	want := s.Deployment()
-	want.World = ""
-	if p.Name != SandboxProfile || p.Deployment != want {
-		t.Errorf("peek %q %+v, want %q %+v", p.Name, p.Deployment, SandboxProfile, want)
-	}
-	tokens, err := p.Tokens()
-	if err != nil || len(tokens) != len(s.Fixtures.Tokens) || tokens[1].Symbol != s.Fixtures.Tokens[1].Symbol {
-		t.Errorf("tokens %+v (%v), want the fixtures' %+v", tokens, err, s.Fixtures.Tokens)
-	}
-	names, err := p.PoolNames(context.Background(), tokens[0].Symbol)
-	if err != nil || !slices.Contains(names, "Whale pool") {
-		t.Errorf("pool names of %s: %q (%v), want the whale pool among them", tokens[0].Symbol, names, err)
-	}
-	if _, err := p.PoolNames(context.Background(), "nope"); err == nil {
-		t.Error("the pools of a token the sandbox does not have")
-	}
-	if _, err := os.Stat(state); !os.IsNotExist(err) {
-		t.Errorf("peeking made the state folder: %v", err)
-	}
-}
 
 // TestPeekProfile: a profile's deployment and token names come from the
 // configuration; its pool names from the service, with its API key.
@@ -74,7 +38,7 @@ func TestPeekProfile(t *testing.T) {
 		t.Errorf("peek %q %+v", p.Name, p.Deployment)
 	}
 	names, err := p.PoolNames(context.Background(), "mrd")
-	w, _ := seedNames()
+	w, _ := sandbox.SeedFirst(time.Now(), 1)
 	var want []string
 	for _, pool := range w.Pools {
 		if pool.TokenID == fx.TokenIDs[0] {

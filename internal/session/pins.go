@@ -10,8 +10,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/api/sandbox"
-	"allot/api/sandbox/onchain"
 	"allot/internal/config"
 	"allot/internal/sanitize"
 	"allot/wallet"
@@ -130,7 +128,7 @@ func (s *Session) sandboxCodeHashes(ctx context.Context) (map[string]string, err
 	if hashes != nil {
 		return hashes, nil
 	}
-	hashes, err := codeHashes(ctx, s.Chain, s.Profile.Pins)
+	hashes, err := CodeHashes(ctx, s.Chain, s.Profile.Pins)
 	if err != nil {
 		return nil, fmt.Errorf("the embedded sandbox's own contracts: %w", err)
 	}
@@ -140,8 +138,9 @@ func (s *Session) sandboxCodeHashes(ctx context.Context) (map[string]string, err
 	return hashes, nil
 }
 
-// codeHashes reads the code hash of every address pins lists.
-func codeHashes(ctx context.Context, node wallet.Node, pins config.Pins) (map[string]string, error) {
+// CodeHashes reads the code hash of every address pins lists: what a pin
+// records of each.
+func CodeHashes(ctx context.Context, node wallet.Node, pins config.Pins) (map[string]string, error) {
 	out := map[string]string{}
 	for _, list := range [][]string{pins.Vesters, pins.Staking, pins.Tokens, pins.Handlers} {
 		for _, v := range list {
@@ -153,42 +152,6 @@ func codeHashes(ctx context.Context, node wallet.Node, pins config.Pins) (map[st
 		}
 	}
 	return out, nil
-}
-
-// deploymentPins pins a sandbox's deployment: its tokens, vesters
-// (vesting and airdrop contracts), staking contracts and the post-claim
-// handlers it deploys beside its vesters, without their
-// code hashes. On a new in-process chain the addresses are planned before
-// it starts, so this is known at once.
-func deploymentPins(deployed []onchain.Deployed) config.Pins {
-	var pins config.Pins
-	for _, d := range deployed {
-		addr := d.Address.Hex()
-		switch d.Kind {
-		case "token":
-			pins.Tokens = append(pins.Tokens, addr)
-		case sandbox.ContractVesting, sandbox.ContractAirdrop:
-			pins.Vesters = append(pins.Vesters, addr)
-		case sandbox.ContractStaking:
-			pins.Staking = append(pins.Staking, addr)
-		case onchain.KindPostClaimHandler:
-			pins.Handlers = append(pins.Handlers, addr)
-		}
-	}
-	return pins
-}
-
-// SandboxPins pins sb's deployment, code hashes included: what `allot
-// sandbox` prints for a profile, and what tests of a sandbox behind a
-// hostile service trust. sb must be seeded.
-func SandboxPins(ctx context.Context, sb *onchain.Sandbox) (config.Pins, error) {
-	pins := deploymentPins(sb.Deployed())
-	hashes, err := codeHashes(ctx, sb.Chain.Client(), pins)
-	if err != nil {
-		return config.Pins{}, fmt.Errorf("the sandbox's contracts: %w", err)
-	}
-	pins.CodeHashes = hashes
-	return pins, nil
 }
 
 // ErrCannotPin: the session has no configuration file to pin in (the

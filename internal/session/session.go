@@ -17,8 +17,6 @@ import (
 	"time"
 
 	"allot/api"
-	"allot/api/sandbox"
-	"allot/api/sandbox/onchain"
 	"allot/internal/act"
 	"allot/internal/config"
 	"allot/internal/journal"
@@ -40,11 +38,30 @@ type Options struct {
 	// ReadOnly makes the session read-only whatever its profile says
 	// (--read-only).
 	ReadOnly bool
+	// Embedded is the embedded sandbox, opened without a configuration
+	// or with ForceSandbox (package embedded provides it).
+	Embedded Embedded
 	Getenv   func(string) string
 	// Notice receives one-line messages for the user (the embedded sandbox
 	// in use, configuration warnings). Headless commands print them on
 	// stderr; the dashboard shows them in its status line.
 	Notice func(string)
+}
+
+// Embedded is the embedded sandbox, which this package does not know
+// (so that what reads a session never depends on the sandbox): package
+// embedded provides it.
+type Embedded interface {
+	// Open starts it and opens a session on it, its state in stateDir;
+	// its chain's start and its seed's rest wait a moment for the first
+	// screen's requests.
+	Open(stateDir string) (*Session, error)
+	// Deployment is its deployment in the journal, in whichever of its
+	// worlds; Tokens and PoolNames name its seed's tokens and a token's
+	// pools, with nothing started (shell completion).
+	Deployment() journal.Deployment
+	Tokens() ([]Token, error)
+	PoolNames(tokenID string) ([]string, error)
 }
 
 // Session is one profile, opened.
@@ -70,12 +87,12 @@ type Session struct {
 	TrackPoll time.Duration
 	// Fixtures describes the embedded sandbox's seed data; nil on a real
 	// deployment.
-	Fixtures *sandbox.Fixtures
+	Fixtures *Fixtures
 	// Applied lists the writes the embedded sandbox applied, oldest first
 	// (GET /_sandbox/journal), for tests to hold allot to; nil on a real
 	// deployment. A write whose answer was lost is checked through
 	// Recorder (act.Recorder.Check), never by reading this.
-	Applied func() []sandbox.JournalEntry
+	Applied func() []AppliedWrite
 	// Seeded waits until the embedded sandbox has seeded and deployed its
 	// world, which it does in the background after Open returns, and says
 	// why not if it could not; nil on a real deployment. It does not hurry
@@ -185,7 +202,10 @@ func Prepare(opts Options) (Opener, error) {
 		return Opener{}, fmt.Errorf("ALLOT_THEME: %w", err)
 	}
 	sandboxOpener := Opener{Name: SandboxProfile, Sandbox: true, ReadOnly: opts.ReadOnly, StateDir: stateDir, Theme: theme, Open: func() (*Session, error) {
-		s, err := openSandbox(sandbox.Options{}, stateDir, sandboxHold)
+		if opts.Embedded == nil {
+			return nil, errors.New("this build of allot has no embedded sandbox")
+		}
+		s, err := opts.Embedded.Open(stateDir)
 		if err == nil && opts.ReadOnly {
 			s.SetReadOnly(ReadOnlyFlag)
 		}
@@ -276,38 +296,50 @@ func openProfile(p config.Profile, stateDir string, getenv func(string) string) 
 	return s, nil
 }
 
-// Sandbox starts the embedded sandbox in process, with opts (tests pin its
-// clock), its world deployed on an in-process chain, and opens a session on
-// it. The client reaches the service over an in-memory network (real HTTP,
-// no socket) and the chain through its in-process client. It returns as
-// soon as the sandbox takes requests, before its chain has started, so
-// that the first screen's data comes at once: the chain's start, the
-// seed's rest and the deployment go on in the background (Seeded). The
-// contracts and pools are listed from the seed meanwhile, as the chain
-// will hold them; every other answer and every chain call waits, and
-// Close stops the background work. The background work begins at once:
-// allot's own start (Prepare) holds it back for the first screen.
-func Sandbox(opts sandbox.Options, stateDir string) (*Session, error) {
-	return openSandbox(opts, stateDir, 0)
+// EmbeddedParts are what package embedded starts of the embedded
+// sandbox, for NewEmbedded: its service, served in process, the seed's
+// fixtures, the pins of its deployment, its chain and when it is seeded.
+type EmbeddedParts struct {
+	Server   EmbeddedServer
+	Fixtures Fixtures
+	// Pins are its own deployment, planned before the chain starts; the
+	// code hashes are read from the chain once it is deployed
+	// (SigningPins).
+	Pins config.Pins
+	// Seeded blocks, bounded by its context, until the world is deployed
+	// and seeded (nil once it is); Need is Seeded for a chain call, which
+	// also ends the hold on the world's start; Node is the chain, asked
+	// only once Need has returned nil.
+	Seeded, Need func(ctx context.Context) error
+	Node         func() wallet.Node
+	// Now is the sandbox's clock (tests pin it); nil is the wall clock.
+	Now func() time.Time
+	// Close stops the sandbox and its chain.
+	Close func()
 }
 
-// openSandbox is Sandbox holding the chain's start and the seed's rest
-// back for up to hold, until a request or a chain call needs them.
-func openSandbox(opts sandbox.Options, stateDir string, hold time.Duration) (*Session, error) {
-	if opts.PublicURL == "" {
-		opts.PublicURL = sandbox.DefaultPublicURL
-	}
-	sb, err := onchain.Start(context.Background(), onchain.Options{Sandbox: opts, Background: true, Hold: hold})
-	if err != nil {
-		return nil, fmt.Errorf("start the embedded sandbox: %w", err)
-	}
+// EmbeddedServer is the embedded sandbox's service as a session serves
+// it in process: its handler, and the journal of the writes it applied.
+type EmbeddedServer interface {
+	http.Handler
+	// JournalLen is how many writes it applied so far; AppliedFrom those
+	// from the mark'th on, each with the SHA-256 of its body (hex).
+	JournalLen() int
+	AppliedFrom(mark int) []AppliedWrite
+}
+
+// NewEmbedded opens a session on the embedded sandbox p describes. The
+// client reaches the service over an in-memory network (real HTTP, no
+// socket) and the chain through its in-process client, each chain call
+// waiting until the world is deployed. stateDir keeps the journal.
+func NewEmbedded(p EmbeddedParts, stateDir string) (*Session, error) {
 	listener := memnet.Listen()
-	l := newLedger(sb.Server)
+	l := newLedger(p.Server)
 	httpSrv := &http.Server{Handler: l, ReadHeaderTimeout: 10 * time.Second}
 	go httpSrv.Serve(listener)
 
-	fx := sb.Server.Fixtures()
-	p := config.Profile{
+	fx := p.Fixtures
+	profile := config.Profile{
 		Name:         SandboxProfile,
 		BaseURL:      fx.BaseURL,
 		PortalURL:    fx.PortalURL,
@@ -319,36 +351,38 @@ func openSandbox(opts sandbox.Options, stateDir string, hold time.Duration) (*Se
 		ChainID:      fx.ChainID,
 		Keystore:     fx.KeystoreDir,
 		SigninDomain: fx.SigninDomain,
-		// Its own deployment, planned before the chain starts; the code
-		// hashes are read from the chain once it is deployed
-		// (SigningPins).
-		Pins: deploymentPins(sb.Deployed()),
+		Pins:         p.Pins,
+	}
+	now := p.Now
+	if now == nil {
+		now = time.Now
 	}
 	s := &Session{
 		Name:     SandboxProfile,
 		Sandbox:  true,
-		Profile:  p,
+		Profile:  profile,
 		TokenIDs: fx.TokenIDs,
 		Requests: NewRequestLog(),
 		StateDir: stateDir,
-		Now:      clockOf(opts),
+		Now:      now,
 		Fixtures: &fx,
-		Chain:    seededNode{sb.Need, func() wallet.Node { return sb.Chain.Client() }},
-		Applied:  sb.Server.Journal,
-		Seeded:   sb.Seeded,
+		Chain:    seededNode{p.Need, p.Node},
+		Applied:  func() []AppliedWrite { return p.Server.AppliedFrom(0) },
+		Seeded:   p.Seeded,
 		ledger:   l,
 		world:    newWorld(),
 
 		TrackPoll: sandboxTrackPoll,
 	}
-	s.closers = append(s.closers, func() { httpSrv.Close(); sb.Close() })
+	s.closers = append(s.closers, func() { httpSrv.Close(); p.Close() })
+	var err error
 	s.API, err = api.New(api.Config{
-		BaseURL:      p.BaseURL,
-		PortalURL:    p.PortalURL,
-		PortalID:     p.PortalID,
-		APIKey:       p.APIKey,
-		APIKeyHeader: p.APIKeyHeader,
-		Timeout:      p.Timeout.Duration,
+		BaseURL:      profile.BaseURL,
+		PortalURL:    profile.PortalURL,
+		PortalID:     profile.PortalID,
+		APIKey:       profile.APIKey,
+		APIKeyHeader: profile.APIKeyHeader,
+		Timeout:      profile.Timeout.Duration,
 		HTTPClient:   &http.Client{Transport: &http.Transport{DialContext: listener.DialContext}},
 		OnExchange:   s.Requests.Add,
 	})
@@ -359,24 +393,11 @@ func openSandbox(opts sandbox.Options, stateDir string, hold time.Duration) (*Se
 	return s, nil
 }
 
-// sandboxHold is how long the embedded sandbox holds back its chain's
-// start and its seed's rest, unless a request needs them sooner: the
-// first screen's contracts and pools need neither, and come sooner with
-// the cores to themselves (on a two-core machine, about twice as soon).
-const sandboxHold = 200 * time.Millisecond
-
 // sandboxTrackPoll is how often the embedded sandbox's chain is looked at
 // for a sent transaction's receipt: a look in process costs next to
 // nothing, and a block is mined a second after the last, so a receipt is
 // seen as it is mined, not up to a second later.
 const sandboxTrackPoll = 100 * time.Millisecond
-
-func clockOf(opts sandbox.Options) func() time.Time {
-	if opts.Clock != nil {
-		return opts.Clock
-	}
-	return time.Now
-}
 
 // Deployment names what the session works with, for the journal: its
 // entries are told apart by service and chain, not by the profile's name

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"testing"
 
-	"allot/api/sandbox"
 	"allot/internal/config"
 )
 
@@ -21,7 +20,7 @@ base_url = "https://api.example.com"
 		t.Fatal(err)
 	}
 	p, _ := cfg.Profile("p")
-	s := &Session{Profile: p, TokenIDs: []string{meridian, harbor, other}, Fixtures: &sandbox.Fixtures{Tokens: []sandbox.FixtureToken{
+	s := &Session{Profile: p, TokenIDs: []string{meridian, harbor, other}, Fixtures: &Fixtures{Tokens: []FixtureToken{
 		{ID: meridian, Name: "Meridian", Symbol: "MRD"}, {ID: harbor, Name: "Harbor", Symbol: "HBR"},
 	}}}
 	for _, tt := range []struct{ id, want string }{

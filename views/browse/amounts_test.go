@@ -8,8 +8,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"allot/views/viewstest"
 	"allot/views/widget"
+	"allot/viewstest"
 )
 
 var paneField = regexp.MustCompile(`^(\S.*?)\s{2,}(\S.*)$`)

@@ -6,7 +6,7 @@ import (
 
 	"allot/api"
 	"allot/views"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestBrowseHelpNamesEveryKeyHandled: each browse screen's help names

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestShowContract: ShowContract puts the cursor on the contract and its

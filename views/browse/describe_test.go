@@ -9,8 +9,8 @@ import (
 
 	"allot/api"
 	"allot/views"
-	"allot/views/viewstest"
 	"allot/views/widget"
+	"allot/viewstest"
 )
 
 // opened runs cmd and returns the screen it navigates to, if any.

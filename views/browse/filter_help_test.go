@@ -6,7 +6,7 @@ import (
 
 	"allot/api"
 	"allot/views"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestFooterWhileAFilterIsTyped: while a filter is typed every printable

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestRequestsOpenOnTheNewest: the inspector lists the newest request

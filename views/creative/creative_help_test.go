@@ -5,7 +5,7 @@ import (
 
 	"allot/api/sandbox"
 	"allot/views"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestCreativeHelpNamesEveryKeyHandled: the upload screen's help names

@@ -22,7 +22,7 @@ import (
 	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/transactions"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // writePNG writes a small PNG image to dir/name and returns its bytes.

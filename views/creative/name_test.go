@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api/sandbox"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestCreativeFileNamedFreely: a file named with a space, an accent and

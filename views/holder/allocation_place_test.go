@@ -9,7 +9,7 @@ import (
 
 	"allot/api/sandbox"
 	"allot/views"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // scrolled is the fields pane's scroll indicator: "2–9 of 60".

@@ -7,7 +7,7 @@ import (
 
 	"allot/api/sandbox"
 	"allot/views"
-	"allot/views/viewstest"
+	"allot/viewstest"
 	"allot/wallet"
 )
 

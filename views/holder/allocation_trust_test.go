@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestAllocationOfAnUnpinnedVesterPasses: the profile pins a vester that

@@ -9,7 +9,7 @@ import (
 
 	"allot/api"
 	"allot/views"
-	"allot/views/viewstest"
+	"allot/viewstest"
 	"allot/wallet"
 )
 

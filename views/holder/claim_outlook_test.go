@@ -9,7 +9,7 @@ import (
 	"allot/api/sandbox"
 	"allot/internal/session"
 	"allot/views"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestClaimFormKnowsTheState: C on an allocation of each life opens a

@@ -12,8 +12,8 @@ import (
 	"allot/internal/clock"
 	"allot/internal/session"
 	"allot/views"
-	"allot/views/viewstest"
 	"allot/views/widget"
+	"allot/viewstest"
 )
 
 // TestCountdownWholeAtEverySize: the countdown reads whole at every size,

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api/sandbox"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestCountdownNamesTheToken: the countdown's amount is named after the

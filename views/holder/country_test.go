@@ -7,7 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/views/viewstest"
+	"allot/viewstest"
 	"allot/wallet"
 )
 

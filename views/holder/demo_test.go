@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"allot/views"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestDemoAllocationsOfferEveryState: the demo list keeps the first plain

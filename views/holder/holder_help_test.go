@@ -12,7 +12,7 @@ import (
 	"allot/api/sandbox"
 	"allot/internal/session"
 	"allot/views"
-	"allot/views/viewstest"
+	"allot/viewstest"
 	"allot/wallet"
 )
 

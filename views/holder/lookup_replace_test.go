@@ -3,7 +3,7 @@ package holder
 import (
 	"testing"
 
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestTypedIDReplacesTheShownOne: on a loaded allocation, / (or i) opens

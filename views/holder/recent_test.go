@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"allot/internal/journal"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestRecentAllocations: what :alloc completes is the allocations looked

@@ -15,7 +15,7 @@ import (
 
 	"allot/api/sandbox"
 	"allot/views"
-	"allot/views/viewstest"
+	"allot/viewstest"
 	"allot/wallet/history"
 )
 

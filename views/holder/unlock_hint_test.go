@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/internal/session"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestUnlockHintKeepsThePassphraseWhole: at 60 columns the sandbox's

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api/sandbox"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestUpcomingNothingFollowedFitsAt60: with nothing followed, :upcoming's

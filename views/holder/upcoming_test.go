@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api/sandbox"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestFollowAndUpcoming: with nothing followed, :upcoming offers the

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api/sandbox"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestUpcomingScreenNamesTheToken: on :upcoming each amount is named with

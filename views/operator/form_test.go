@@ -12,7 +12,7 @@ import (
 	"allot/api/sandbox"
 	"allot/internal/act"
 	"allot/views"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 func TestOperatorValidationInPlace(t *testing.T) {

@@ -12,8 +12,8 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/views"
-	"allot/views/viewstest"
 	"allot/views/widget"
+	"allot/viewstest"
 )
 
 // TestStartFormWholeAt60: at 60 columns the start form's hints are whole:

@@ -10,7 +10,7 @@ import (
 	"allot/api/sandbox"
 	"allot/internal/journal"
 	"allot/views"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestOperatorHelpNamesEveryKeyHandled: the operator screen's help names

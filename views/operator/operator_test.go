@@ -16,12 +16,13 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
+	"allot/internal/embedded"
 	"allot/internal/journal"
 	"allot/internal/session"
 	"allot/views"
 	"allot/views/transactions"
-	"allot/views/viewstest"
 	"allot/views/widget"
+	"allot/viewstest"
 )
 
 func TestOperatorValidSubmit(t *testing.T) {
@@ -286,7 +287,7 @@ type screen struct {
 
 func newSandbox(t *testing.T, opts sandbox.Options) *session.Session {
 	t.Helper()
-	s, err := session.Sandbox(opts, t.TempDir())
+	s, err := embedded.Sandbox(opts, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,7 +473,7 @@ func (h *screen) assertNothingSentSince(applied int) {
 func (h *screen) assertSentOnceSince(applied int, action string, body []byte) {
 	h.T.Helper()
 	all := h.s.Applied
-	h.s.Applied = func() []sandbox.JournalEntry { return all()[applied:] }
+	h.s.Applied = func() []session.AppliedWrite { return all()[applied:] }
 	defer func() { h.s.Applied = all }()
 	h.assertSentOnce(action, body)
 }

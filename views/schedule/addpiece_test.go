@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestAddPieceKeepsTheSum: ctrl+n on a schedule whose portions sum to 1

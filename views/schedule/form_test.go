@@ -11,7 +11,7 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/views"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 func TestScheduleErrorsInPlace(t *testing.T) {

@@ -14,10 +14,10 @@ import (
 
 	"allot/api/sandbox"
 	"allot/internal/act"
-	"allot/internal/session"
+	"allot/internal/embedded"
 	"allot/views"
 	"allot/views/transactions"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // newDriver drives the schedule form s.
@@ -323,7 +323,7 @@ func TestScheduleCheckSettlesAcrossRestart(t *testing.T) {
 	if len(rows) != 1 || rows[0].Kind != "schedule" || rows[0].Status != act.StatusApplied {
 		t.Fatalf("Transactions after a restart: %+v, want the schedule %q", rows, act.StatusApplied)
 	}
-	later, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	later, err := embedded.Sandbox(sandbox.Options{}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

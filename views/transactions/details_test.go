@@ -9,7 +9,7 @@ import (
 	"allot/api/sandbox"
 	"allot/internal/journal"
 	"allot/views/reopen"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 const claimHash = "0xe7bcd7e518162c71b8f9801b73edf7019319a25e3e851227c2ef023008043aaf"

@@ -10,7 +10,7 @@ import (
 	"allot/internal/act"
 	"allot/internal/txlog"
 	"allot/views/reopen"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestUnknownRowOffersEnterOnce: on an UNKNOWN write enter checks or

@@ -8,7 +8,7 @@ import (
 
 	"allot/api/sandbox"
 	"allot/views/reopen"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestConfirmationsCountUpFromTheHead: a claim journaled when it was

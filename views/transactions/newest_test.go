@@ -10,7 +10,7 @@ import (
 	"allot/internal/journal"
 	"allot/views"
 	"allot/views/reopen"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestTransactionsOpenOnTheNewest: a transaction recorded while the

@@ -9,7 +9,7 @@ import (
 	"allot/api/sandbox"
 	"allot/views"
 	"allot/views/reopen"
-	"allot/views/viewstest"
+	"allot/viewstest"
 	"allot/wallet"
 )
 

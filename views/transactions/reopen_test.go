@@ -13,13 +13,13 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/internal/act"
+	"allot/internal/embedded"
 	"allot/internal/journal"
-	"allot/internal/session"
 	"allot/internal/txlog"
 	"allot/views"
 	"allot/views/reopen"
-	"allot/views/viewstest"
 	"allot/views/widget"
+	"allot/viewstest"
 )
 
 // TestReopenEveryKind: an UNKNOWN creative registration, creative upload
@@ -30,7 +30,7 @@ import (
 // bytes, only after r and a yes (n sends nothing); an upload URL is not
 // sent again from here.
 func TestReopenEveryKind(t *testing.T) {
-	s, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	s, err := embedded.Sandbox(sandbox.Options{}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"allot/internal/txlog"
 	"allot/views"
 	"allot/views/reopen"
-	"allot/views/viewstest"
+	"allot/viewstest"
 )
 
 // TestTransactionsHelpNamesEveryKeyHandled: the transactions list's help,

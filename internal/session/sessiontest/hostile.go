@@ -20,6 +20,7 @@ import (
 	"allot/api/sandbox"
 	"allot/api/sandbox/onchain"
 	"allot/internal/config"
+	"allot/internal/embedded"
 	"allot/internal/session"
 )
 
@@ -53,10 +54,10 @@ func NewHostile(t testing.TB, stateDir string) *Hostile {
 	h.Sandbox = sb
 	srv.Config.Handler = http.HandlerFunc(h.serve)
 
-	fx := sb.Server.Fixtures()
+	fx := embedded.Fixtures(sb.Server.Fixtures())
 	// The profile pins the sandbox's own deployment, as a user who
 	// checked it would: what the service lists beside it is not pinned.
-	pins, err := session.SandboxPins(context.Background(), sb)
+	pins, err := embedded.Pins(context.Background(), sb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func NewHostile(t testing.TB, stateDir string) *Hostile {
 		ChainID: fx.ChainID, Keystore: fx.KeystoreDir, SigninDomain: fx.SigninDomain, Pins: pins,
 	}
 	s := &session.Session{Name: p.Name, Profile: p, TokenIDs: fx.TokenIDs, Requests: session.NewRequestLog(), StateDir: stateDir,
-		Now: time.Now, Fixtures: &fx, Chain: sb.Chain.Client(), Applied: sb.Server.Journal, TrackPoll: 100 * time.Millisecond}
+		Now: time.Now, Fixtures: &fx, Chain: sb.Chain.Client(), Applied: func() []session.AppliedWrite { return embedded.Applied(sb.Server) }, TrackPoll: 100 * time.Millisecond}
 	s.API, err = api.New(api.Config{BaseURL: p.BaseURL, PortalURL: p.PortalURL, PortalID: p.PortalID, APIKey: p.APIKey,
 		APIKeyHeader: p.APIKeyHeader, Timeout: p.Timeout.Duration, OnExchange: s.Requests.Add})
 	if err != nil {

@@ -1,10 +1,11 @@
-package session
+package embedded
 
 import (
 	"testing"
 
 	"allot/api/sandbox"
 	"allot/internal/journal"
+	"allot/internal/session"
 )
 
 // TestEmbeddedSandboxRunsAreWorldsApart: the embedded sandbox is a new
@@ -16,7 +17,7 @@ func TestEmbeddedSandboxRunsAreWorldsApart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	open := func() *Session {
+	openRun := func() *session.Session {
 		s, err := Sandbox(sandbox.Options{KeystoreDir: t.TempDir()}, state)
 		if err != nil {
 			t.Fatal(err)
@@ -24,14 +25,14 @@ func TestEmbeddedSandboxRunsAreWorldsApart(t *testing.T) {
 		t.Cleanup(s.Close)
 		return s
 	}
-	first := open()
+	first := openRun()
 	tx := first.Deployment().Stamp(journal.Entry{Kind: journal.KindTransaction, Op: "claim", Ref: "0x01", Status: "success"})
 	if err := j.Append(tx); err != nil {
 		t.Fatal(err)
 	}
-	second := open()
+	second := openRun()
 	for _, c := range []struct {
-		s    *Session
+		s    *session.Session
 		want int
 	}{{first, 1}, {second, 0}} {
 		got, _, err := j.Transactions(c.s.Deployment())

@@ -15,8 +15,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api/sandbox"
+	"allot/internal/embedded"
 	"allot/internal/journal"
-	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
 )
@@ -41,7 +41,7 @@ func Key(name string) tea.KeyMsg {
 // Sandbox is a context on the embedded sandbox, without a journal.
 func Sandbox(t *testing.T) *views.Context {
 	t.Helper()
-	s, err := session.Sandbox(sandbox.Options{}, t.TempDir())
+	s, err := embedded.Sandbox(sandbox.Options{}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ var Now = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 // Journaled opens the embedded sandbox and a journal for a screen test.
 func Journaled(t *testing.T, opts sandbox.Options) *views.Context {
 	t.Helper()
-	s, err := session.Sandbox(opts, t.TempDir())
+	s, err := embedded.Sandbox(opts, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package session
+package embedded
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 )
 
 // BenchmarkEmbeddedSandbox starts the embedded sandbox as allot does with
-// no configuration (its background work held back, sandboxHold) and lists
+// no configuration (its background work held back, Hold) and lists
 // the default token's contracts, the first screen's data. Per start it measures the milliseconds to that first data
 // (first-data-ms, the target is under 300) and until the whole world is
 // seeded and deployed (seeded-ms), and reports their medians; -v logs
@@ -19,7 +19,7 @@ func BenchmarkEmbeddedSandbox(b *testing.B) {
 	var first, seeded []float64
 	for b.Loop() {
 		start := time.Now()
-		s, err := openSandbox(sandbox.Options{KeystoreDir: b.TempDir()}, b.TempDir(), sandboxHold)
+		s, err := open(sandbox.Options{KeystoreDir: b.TempDir()}, b.TempDir(), Hold)
 		if err != nil {
 			b.Fatal(err)
 		}
