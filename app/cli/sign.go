@@ -84,6 +84,14 @@ type txBatch struct {
 // them to one confirmation. A transaction that reverted or was dropped is
 // exit status 1, after the output. s was opened for a write on a chain.
 func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b txBatch, f txFlags, out format) error {
+	_, err := e.transactStatuses(ctx, s, acct, b, f, out)
+	return err
+}
+
+// transactStatuses is transact, which also returns the status of each
+// transaction sent, as last seen: a stake's says whether its approve was
+// mined and the stake was not.
+func (e *env) transactStatuses(ctx context.Context, s *opened, acct *signingAccount, b txBatch, f txFlags, out format) ([]wallet.Status, error) {
 	req := sign.Request{Op: b.op, Subject: b.subject, Calls: b.calls, From: acct.address, Labels: b.known, Check: b.check}
 	rv, err := sign.Prepare(ctx, s.Session, s.rec, req)
 	for i, summary := range rv.Summaries {
@@ -97,10 +105,10 @@ func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b t
 		}
 		fmt.Fprintln(e.Stderr, "  pins read from "+sanitize.Line(rv.PinsFrom))
 		pinHint(e.Stderr, s, refused)
-		return rv.Refusal
+		return nil, rv.Refusal
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Fprintln(e.Stderr, "Checked by the signing policy:")
 	var facts []string
@@ -120,39 +128,41 @@ func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b t
 			question = fmt.Sprintf("Sign and send these %d transactions, in this order?", len(drafts))
 		}
 		if !e.confirm(question) {
-			return errors.New("not signed: you did not answer yes; nothing was sent")
+			return nil, errors.New("not signed: you did not answer yes; nothing was sent")
 		}
 	}
 	signer, err := acct.unlock()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	signed, err := sign.Sign(s.rec, b.subject, b.ops, rv, signer)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !f.send {
-		return printSigned(e.Stdout, signed, out)
+		return nil, printSigned(e.Stdout, signed, out)
 	}
 
-	statuses, err := s.rec.Send(ctx, s.Chain, b.subject, signed)
-	if err != nil {
-		if perr := printStatuses(e.Stdout, b.ops, statuses, out); perr != nil {
-			fmt.Fprintf(e.Stderr, "allot: %v\n", perr)
-		}
-		return err
-	}
+	statuses, sendErr := s.rec.Send(ctx, s.Chain, b.subject, signed)
 	var waitErr error
-	if f.wait {
-		statuses, waitErr = e.follow(ctx, s, signed, statuses)
+	if f.wait && len(statuses) > 0 {
+		// Those sent before one failed are followed too: an approve
+		// mined before its stake was refused leaves an allowance.
+		statuses, waitErr = e.follow(ctx, s, signed[:len(statuses)], statuses)
 	}
 	if err := printStatuses(e.Stdout, b.ops, statuses, out); err != nil {
-		return err
+		if sendErr == nil {
+			return statuses, err
+		}
+		fmt.Fprintf(e.Stderr, "allot: %v\n", err)
+	}
+	if sendErr != nil {
+		return statuses, sendErr
 	}
 	if err := failures(b.ops, statuses); err != nil {
-		return err
+		return statuses, err
 	}
-	return waitErr
+	return statuses, waitErr
 }
 
 // follow tracks every sent transaction at once until each is final, and
