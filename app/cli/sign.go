@@ -166,17 +166,26 @@ func (e *env) transactStatuses(ctx context.Context, s *opened, acct *signingAcco
 }
 
 // follow tracks every sent transaction at once until each is final, and
-// journals each final status.
+// journals each final status. One the node holds in its queue (a nonce
+// gap) is said as soon as it is seen, and no longer waited for: it is
+// mined only once the nonce it waits for is.
 func (e *env) follow(ctx context.Context, s *opened, signed []act.Signed, statuses []wallet.Status) ([]wallet.Status, error) {
 	trackers := make([]*wallet.Tracker, len(signed))
 	for i, st := range signed {
 		fmt.Fprintf(e.Stderr, "Waiting for %s transaction %s to be mined...\n", st.Op, st.Hash.Hex())
-		trackers[i] = wallet.Track(ctx, s.Chain, st.Tx, wallet.TrackOptions{Confirmations: 1, Poll: s.TrackPoll})
+		// The batch's transactions before this one are on the nonces
+		// below its own: waiting for them is no gap.
+		trackers[i] = wallet.Track(ctx, s.Chain, st.Tx, wallet.TrackOptions{Confirmations: 1, Poll: s.TrackPoll, Ahead: uint64(i)})
 	}
 	var firstErr error
 	for i, t := range trackers {
-		st, err := t.Wait(ctx)
+		st, err := awaitFinal(ctx, t)
 		statuses[i] = st
+		if st.State == wallet.StateQueued {
+			fmt.Fprintf(e.Stderr, "%s transaction %s is %s. Not waiting for it: `allot transactions` says when it is mined.\n",
+				signed[i].Op, st.Hash.Hex(), st.QueuedNote())
+			continue
+		}
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -191,6 +200,23 @@ func (e *env) follow(ctx context.Context, s *opened, signed []act.Signed, status
 	return statuses, nil
 }
 
+// awaitFinal waits for t's final status, or its first queued one.
+func awaitFinal(ctx context.Context, t *wallet.Tracker) (wallet.Status, error) {
+	for {
+		select {
+		case st, open := <-t.Updates():
+			if st.State == wallet.StateQueued {
+				return st, nil
+			}
+			if !open {
+				return t.Wait(ctx)
+			}
+		case <-ctx.Done():
+			return t.Wait(ctx)
+		}
+	}
+}
+
 // failures says which transactions reverted or were dropped.
 func failures(ops []string, statuses []wallet.Status) error {
 	var problems []string
@@ -202,6 +228,8 @@ func failures(ops []string, statuses []wallet.Status) error {
 				reason = "the node gave no reason"
 			}
 			problems = append(problems, fmt.Sprintf("%s transaction %s reverted: %s", ops[i], st.Hash.Hex(), reason))
+		case wallet.StateQueued:
+			problems = append(problems, fmt.Sprintf("%s transaction %s is %s", ops[i], st.Hash.Hex(), st.QueuedNote()))
 		case wallet.StateDropped:
 			what := "was dropped"
 			if st.Reorged {
@@ -275,6 +303,9 @@ func printStatuses(w io.Writer, ops []string, statuses []wallet.Status, out form
 		state := string(st.State)
 		if st.Reorged {
 			state += " (" + wallet.Reorg + ")"
+		}
+		if st.State == wallet.StateQueued {
+			state += fmt.Sprintf(" (behind nonce %d)", st.Behind)
 		}
 		t.row(ops[i], st.Hash.Hex(), state, block, gas, confs, st.RevertReason)
 	}

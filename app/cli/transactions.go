@@ -39,6 +39,17 @@ var transactionsCommand = command{
 			if err != nil {
 				return err
 			}
+			// What was sent and not followed to its end (allot exited,
+			// or the node queued it) is asked of the chain first: the
+			// journal learns the outcomes found, and the list reads them.
+			var learned transactions.Learned
+			if s.Chain != nil {
+				rec := s.Recorder(j)
+				rec.Warn = func(err error) { fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err) }
+				if learned, err = transactions.Learn(ctx, rec, s.Chain, s.Profile.ChainID, j, s.Deployment()); err != nil {
+					fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
+				}
+			}
 			// Rows stream from the journal's index, newest first, as they
 			// are read: the first shows at once and memory stays flat
 			// however long the journal. The table alone waits for all,
@@ -46,7 +57,7 @@ var transactionsCommand = command{
 			each := func(fn func(transactions.Row) error) error {
 				var ferr error
 				err := transactions.Each(j, s.Deployment(), func(r transactions.Row) bool {
-					if matches(r, *kind, *status) {
+					if r = learned.Apply(r); matches(r, *kind, *status) {
 						ferr = fn(r)
 					}
 					return ferr == nil
@@ -76,6 +87,9 @@ var transactionsCommand = command{
 				return cmp.Or(err, t.flush())
 			}
 			rows, err := transactions.Read(j, s.Deployment())
+			for i := range rows {
+				rows[i] = learned.Apply(rows[i])
+			}
 			var warn views.RowsWarning
 			if errors.As(err, &warn) {
 				fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
@@ -158,10 +172,15 @@ type transactionJSON struct {
 	Confirmations uint64          `json:"confirmations,omitempty"`
 	GasUsed       uint64          `json:"gasUsed,omitempty"`
 	RevertReason  string          `json:"revertReason,omitempty"`
-	Sent          json.RawMessage `json:"sent,omitempty"` // the body a service transaction was created with
+	QueuedBehind  *uint64         `json:"queuedBehind,omitempty"` // the nonce a queued transaction waits for
+	Sent          json.RawMessage `json:"sent,omitempty"`         // the body a service transaction was created with
 }
 
 func jsonRow(r transactions.Row) transactionJSON {
-	return transactionJSON{ID: r.ID, Kind: r.Kind, Status: r.Status, CreatedAt: r.At.UTC(), Profile: r.Profile,
+	j := transactionJSON{ID: r.ID, Kind: r.Kind, Status: r.Status, CreatedAt: r.At.UTC(), Profile: r.Profile,
 		Block: r.Block, Confirmations: r.Confirmations, GasUsed: r.GasUsed, RevertReason: r.RevertReason, Sent: r.Sent}
+	if behind, ok := r.QueuedBehind(); ok {
+		j.QueuedBehind = &behind
+	}
+	return j
 }

@@ -45,6 +45,11 @@ type Row struct {
 	what []widget.Field
 	// op, ref and write are the journaled write of an unknown outcome.
 	op, ref, write string
+	// unsettled is a chain transaction the journal holds without a final
+	// status, for the chain to be asked about it (Learn).
+	unsettled *act.Unsettled
+	// behind is the nonce a queued transaction waits for.
+	behind uint64
 }
 
 // keyUnknown opens a request whose outcome is unknown.
@@ -56,6 +61,8 @@ const statusUnknown = "UNKNOWN"
 // StatusText is the status with where the transaction was mined.
 func (r Row) StatusText() string {
 	switch {
+	case r.Status == string(wallet.StateQueued):
+		return fmt.Sprintf("queued behind nonce %d", r.behind)
 	case r.RevertReason != "":
 		return fmt.Sprintf("%s in block %d: %s", r.Status, r.Block, r.RevertReason)
 	case r.Block > 0:
@@ -116,7 +123,12 @@ func New(ctx *views.Context, reopen Reopener) views.Screen {
 	}, func(r Row) []widget.Field { return r.Fields(ctx.Now()) })
 	j := ctx.Journal
 	d := ctx.Session.Deployment()
-	l.Fetch = func(context.Context) ([]Row, error) { return screenful(j, d) }
+	rec, node, chainID := ctx.Recorder, ctx.Session.Chain, ctx.Session.Profile.ChainID
+	l.Fetch = func(c context.Context) ([]Row, error) {
+		rows, err := screenful(j, d)
+		learn(c, rec, node, chainID, rows)
+		return rows, err
+	}
 	l.NewestFirst = true
 	l.Actions = []views.RowAction[Row]{{
 		Key:  keyUnknown,
@@ -196,7 +208,7 @@ func (t *transactions) merge() []Row {
 	head, _ := t.Ctx.Head()
 	for i := range rows {
 		if st, ok := t.live[rows[i].ID]; ok && rows[i].Block == 0 {
-			rows[i].Status = string(st.State)
+			rows[i].Status, rows[i].behind = string(st.State), st.Behind
 			rows[i].Block, rows[i].Confirmations, rows[i].GasUsed, rows[i].RevertReason = st.Block, st.Confirmations, st.GasUsed, st.RevertReason
 		}
 		rows[i].Confirmations = views.Confirmations(rows[i].Block, rows[i].Confirmations, head)
@@ -307,6 +319,9 @@ func rowOf(t journal.Transaction) Row {
 		row.Kind = cmp.Or(t.Op, "chain")
 		row.what = signedFields(t.Signed)
 		row.Block, row.Confirmations, row.GasUsed, row.RevertReason = t.Block, t.Confirmations, t.GasUsed, t.RevertReason
+		if u, ok := act.UnsettledOf(t); ok {
+			row.unsettled = &u
+		}
 	}
 	return row
 }
