@@ -39,17 +39,7 @@ var transactionsCommand = command{
 			if err != nil {
 				return err
 			}
-			// What was sent and not followed to its end (allot exited,
-			// or the node queued it) is asked of the chain first: the
-			// journal learns the outcomes found, and the list reads them.
-			var learned transactions.Learned
-			if s.Chain != nil {
-				rec := s.Recorder(j)
-				rec.Warn = func(err error) { fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err) }
-				if learned, err = transactions.Learn(ctx, rec, s.Chain, s.Profile.ChainID, j, s.Deployment()); err != nil {
-					fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
-				}
-			}
+			learned := e.learn(ctx, s, j)
 			// Rows stream from the journal's index, newest first, as they
 			// are read: the first shows at once and memory stays flat
 			// however long the journal. The table alone waits for all,
@@ -109,6 +99,24 @@ var transactionsCommand = command{
 			return t.flush()
 		}
 	},
+}
+
+// learn asks the chain first about what was sent and not followed to its
+// end (allot exited, or the node queued it): the journal learns the
+// outcomes found, and the list reads them; what has no end yet is
+// returned for the list to show.
+func (e *env) learn(ctx context.Context, s *opened, j *journal.Journal) transactions.Learned {
+	if s.Chain == nil {
+		return nil
+	}
+	warn := func(err error) { fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err) }
+	rec := s.Recorder(j)
+	rec.Warn = warn
+	learned, err := transactions.Learn(ctx, rec, s.Chain, s.Profile.ChainID, j, s.Deployment())
+	if err != nil {
+		warn(err)
+	}
+	return learned
 }
 
 // onlyRows keeps the rows of kind and status (matches).

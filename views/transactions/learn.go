@@ -2,6 +2,7 @@ package transactions
 
 import (
 	"context"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -23,6 +24,8 @@ func learn(ctx context.Context, rec *act.Recorder, node wallet.Node, chainID uin
 	if len(txs) == 0 {
 		return
 	}
+	ctx, cancel := context.WithTimeout(ctx, learnTimeout)
+	defer cancel()
 	learned := Learned(rec.Learn(ctx, node, chainID, txs))
 	for i := range rows {
 		rows[i] = learned.Apply(rows[i])
@@ -64,8 +67,14 @@ func Learn(ctx context.Context, rec *act.Recorder, node wallet.Node, chainID uin
 	if rows == nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, learnTimeout)
+	defer cancel()
 	return Learned(rec.Learn(ctx, node, chainID, unsettled(rows))), nil
 }
+
+// learnTimeout bounds one look at the chain: a node that does not answer
+// delays the list by this much at most, and the rest is asked next time.
+const learnTimeout = 10 * time.Second
 
 // unsettled are the rows' chain transactions without a final status,
 // newest first, at most act.MaxLearn.
