@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/internal/sanitize"
@@ -42,15 +43,29 @@ func LeftAllowance(ctx context.Context, node Node, token, owner, spender common.
 	return &Leftover{Token: token, Owner: owner, Spender: spender, Amount: amount, Symbol: TokenSymbol(ctx, node, token)}, nil
 }
 
-// TokenSymbol is token's symbol() made safe for a terminal, or "tokens"
-// when it answers none allot can read.
-func TokenSymbol(ctx context.Context, node Node, token common.Address) string {
-	symbol, err := view[string](ctx, node, tokenABI, token, "symbol")
-	symbol = strings.TrimSpace(sanitize.Truncate(symbol, maxSymbol))
-	if err != nil || symbol == "" || strings.ContainsAny(symbol, " \t") {
+// TokenSymbol is token's symbol() as the chain answers it, or "tokens"
+// when it answers none, or one that is not a plain symbol (letters,
+// digits, ".", "-", "_", "$", at most 16): a contract's answer is shown,
+// and a symbol made of escapes or spaces could pass for another text.
+func TokenSymbol(ctx context.Context, caller ethereum.ContractCaller, token common.Address) string {
+	symbol, err := view[string](ctx, caller, tokenABI, token, "symbol")
+	if err != nil || !plainSymbol(symbol) {
 		return "tokens"
 	}
 	return symbol
+}
+
+func plainSymbol(s string) bool {
+	if s == "" || len(s) > maxSymbol {
+		return false
+	}
+	for _, r := range s {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(".-_$", r)
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // Sentence says the leftover in one line: how much, of which token, who

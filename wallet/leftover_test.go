@@ -158,3 +158,23 @@ func TestCheckResetRefuses(t *testing.T) {
 		t.Errorf("LeftAllowance with none approved = %+v, %v; want nil", left, err)
 	}
 }
+
+// symbolNode answers every symbol() with symbol.
+type symbolNode struct{ symbol string }
+
+func (n symbolNode) CallContract(context.Context, ethereum.CallMsg, *big.Int) ([]byte, error) {
+	return tokenABI.Methods["symbol"].Outputs.Pack(n.symbol)
+}
+
+// TestTokenSymbolIsPlain: a symbol the contract answers is shown only when
+// it is a plain symbol; escapes, spaces or a long text read "tokens".
+func TestTokenSymbolIsPlain(t *testing.T) {
+	for symbol, want := range map[string]string{
+		"MRD": "MRD", "USDC.e": "USDC.e", "": "tokens", "\x1b]52;c;eA==\x07": "tokens",
+		"MRD (verified)": "tokens", "ABCDEFGHIJKLMNOPQ": "tokens", "М": "tokens",
+	} {
+		if got := TokenSymbol(context.Background(), symbolNode{symbol}, common.Address{1}); got != want {
+			t.Errorf("symbol %q shown as %q, want %q", symbol, got, want)
+		}
+	}
+}
