@@ -3,7 +3,9 @@ package transactions
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,6 +82,11 @@ func TestTransactionsLearnOutcomes(t *testing.T) {
 	}
 	if status[mined.Hex()] != "success, block 5" || status[queued.Hex()] != "queued behind nonce 1" {
 		t.Errorf("statuses %v; want the mined one success in block 5, the other queued behind nonce 1", status)
+	}
+	for _, i := range shown {
+		if r := rows.At(i); r.ID == queued.Hex() && !strings.Contains(fmt.Sprint(r.Fields(at)), "another transaction from this account must be mined first") {
+			t.Errorf("the queued transaction's details do not say what it waits for: %v", r.Fields(at))
+		}
 	}
 	list, err := Read(j, d)
 	if err != nil {

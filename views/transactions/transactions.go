@@ -80,8 +80,11 @@ func (r Row) Fields(now time.Time) []widget.Field {
 		{Label: "Status", Value: r.Status},
 	}
 	fields = append(fields, r.what...)
-	if r.Status == api.TransactionCreated {
+	switch r.Status {
+	case api.TransactionCreated:
 		fields[2].Value = api.TransactionCreatedNote
+	case string(wallet.StateQueued):
+		fields[2].Value = wallet.Status{State: wallet.StateQueued, Behind: r.behind}.QueuedNote()
 	}
 	if r.Block > 0 {
 		fields = append(fields,
