@@ -131,3 +131,16 @@ func TestSuccessfulStakeLeavesNothingToSay(t *testing.T) {
 		t.Errorf("exit %d; a stake mined says nothing left:\n%s", r.code, r.stderr)
 	}
 }
+
+// TestStakeRefusedWithoutWaitSaysWhatMayBeLeft: without --wait, a stake
+// the node refused after taking its approve says that the approve may
+// leave an allowance once mined, and the command that resets it.
+func TestStakeRefusedWithoutWaitSaysWhatMayBeLeft(t *testing.T) {
+	f := newChainFixture(t)
+	f.sess.Chain = stakeRefusingNode{Node: f.sess.Chain, pool: f.pool}
+	r := f.run(t, "stake", "--pool", testPoolID, "--amount", "10", "--account", f.user.Hex(), "--send", "--yes")
+	want := "The approve was sent and the stake was not: once the approve is mined, the staking contract " + f.pool.Hex() + " may move 10.00 of your tokens"
+	if r.code != 1 || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "reset-allowance --pool "+testPoolID) {
+		t.Errorf("exit %d; want %q and the reset command:\n%s", r.code, want, r.stderr)
+	}
+}
