@@ -68,7 +68,7 @@ const Reorg = "reorged: not mined any more"
 func (s Status) Mined() bool { return s.State == StateSuccess || s.State == StateReverted }
 
 // MarshalJSON writes
-// {"hash": HEX, "status": "pending"|"success"|"reverted"|"dropped", "block": N,
+// {"hash": HEX, "status": "pending"|"queued"|"success"|"reverted"|"dropped", "block": N,
 // "gasUsed": N, "confirmations": N, "revertReason": STRING}; numbers are 0
 // and the reason "" where they do not apply. A reorged transaction adds
 // "reorged": true, and only then; a queued one adds "queuedBehind": N, the
