@@ -28,7 +28,9 @@ func follow(ctx *Context, signed []act.Signed) tea.Cmd {
 	cmds := make([]tea.Cmd, len(signed))
 	root := ctx.Root()
 	for i, st := range signed {
-		t := wallet.Track(root, ctx.Session.Chain, st.Tx, wallet.TrackOptions{Confirmations: 1, Poll: ctx.Session.TrackPoll})
+		// The batch's transactions before this one are on the nonces
+		// below its own: waiting for them is no gap.
+		t := wallet.Track(root, ctx.Session.Chain, st.Tx, wallet.TrackOptions{Confirmations: 1, Poll: ctx.Session.TrackPoll, Ahead: uint64(i)})
 		cmds[i] = watch(ctx.Recorder, st.Op, t)
 	}
 	return tea.Batch(cmds...)

@@ -24,11 +24,17 @@ type FormSign struct {
 	// Working says what is being prepared while it runs; empty when idle.
 	Working string
 	Flow    *signing
-	Err     error
-	Seq     int
+	// prev is the flow before this one (SignAfter): its outcome stays
+	// above, and it comes back when this one ends with nothing sent.
+	prev *signing
+	Err  error
+	Seq  int
 	// head is what the screen draws above the form or the flow, line by
 	// line; the flow has the height it leaves, once wrapped.
 	head func() string
+	// Foot, when set, is drawn below the flow: what its outcome left
+	// (the allowance a failed stake left behind).
+	Foot func() string
 
 	Width, height int
 }
@@ -66,9 +72,23 @@ func (f *FormSign) SetSize(width, height int) {
 	}
 }
 
-// chrome counts the lines of the head as drawn at the width: a line wider
-// than the screen takes more than one.
-func (f *FormSign) chrome() int { return LinesAt(f.head(), f.Width) }
+// chrome counts the lines of the head, and of an earlier flow's outcome
+// (SignAfter), as drawn at the width: a line wider than the screen takes
+// more than one.
+func (f *FormSign) chrome() int {
+	head := f.head()
+	if f.prev != nil {
+		head += f.prev.viewOf(f.Ctx.Styles) + "\n"
+	}
+	if f.Foot != nil {
+		head += f.Foot()
+	}
+	return LinesAt(head, f.Width)
+}
+
+// Resize sizes the flow again, at the screen's size: after the lines
+// around it changed.
+func (f *FormSign) Resize() { f.SetSize(f.Width, f.height) }
 
 // FormKey handles a key while the form is shown: esc leaves, sending
 // nothing; the submit key runs submit; other keys edit the form.
@@ -101,6 +121,32 @@ func (f *FormSign) Sign(subject string, ops []string, calls []wallet.Call, label
 	return cmd
 }
 
+// SignAfter starts another signing flow once the one shown is done (the
+// reset of what a stake left behind, after the stake): the earlier flow's
+// outcome stays above it, and comes back when the new flow ends with
+// nothing sent.
+func (f *FormSign) SignAfter(subject string, ops []string, calls []wallet.Call, labels map[common.Address]string, check PolicyCheck) tea.Cmd {
+	f.prev, f.Err = f.Flow, nil // before Sign sizes the new flow below it
+	cmd := f.Sign(subject, ops, calls, labels, check)
+	if f.Flow == f.prev {
+		f.prev = nil // not started: the account locked itself
+	}
+	return cmd
+}
+
+// Finished returns the statuses of what the flow shown sent, once each is
+// final (or following stopped); false while it runs, or when it sent
+// nothing.
+func (f *FormSign) Finished() ([]wallet.Status, bool) {
+	if f.Flow == nil || f.Flow.stage != signDone || len(f.Flow.statuses) == 0 {
+		return nil, false
+	}
+	return f.Flow.statuses, true
+}
+
+// After says the flow shown came after another (SignAfter).
+func (f *FormSign) After() bool { return f.prev != nil }
+
 // Sent says the flow sent a transaction: what the head said before is
 // history from then on.
 func (f *FormSign) Sent() bool { return f.Flow != nil && len(f.Flow.statuses) > 0 }
@@ -113,6 +159,11 @@ func (f *FormSign) UpdateFlow(msg tea.Msg) tea.Cmd {
 	if f.Flow.stage != signDone || len(f.Flow.statuses) > 0 {
 		return cmd
 	}
+	if f.prev != nil {
+		// A flow after another: that one comes back, with the reason.
+		f.Err, f.Flow, f.prev = f.Flow.err, f.prev, nil
+		return cmd
+	}
 	f.Err, f.Flow = f.Flow.err, nil
 	return tea.Batch(cmd, f.Form.Focus(f.Form.Focused()))
 }
@@ -123,9 +174,15 @@ func (f *FormSign) Draw(hint string, question *widget.Confirm) string {
 	st := f.Ctx.Styles
 	var b strings.Builder
 	b.WriteString(f.head())
+	if f.prev != nil && f.Flow != nil {
+		b.WriteString(f.prev.viewOf(st) + "\n")
+	}
 	switch {
 	case f.Flow != nil:
 		b.WriteString(f.Flow.viewOf(st))
+		if f.Foot != nil {
+			b.WriteString(f.Foot())
+		}
 	case question != nil:
 		b.WriteString(question.View() + "\n")
 	default:

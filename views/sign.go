@@ -351,6 +351,8 @@ func statusLine(op string, st wallet.Status) string {
 			return fmt.Sprintf("%s %s: %s, pending again…", op, h, wallet.Reorg)
 		}
 		return fmt.Sprintf("%s %s: pending, waiting to be mined…", op, h)
+	case wallet.StateQueued:
+		return fmt.Sprintf("%s %s: QUEUED, not pending: %s", op, h, st.QueuedNote())
 	case wallet.StateReverted:
 		reason := st.RevertReason
 		if reason == "" {

@@ -33,3 +33,15 @@ func TestSentStatusKeepsTheHashTogether(t *testing.T) {
 		}
 	}
 }
+
+// TestQueuedStatusIsNotPending: a transaction the node holds in its queue
+// is said to be queued behind the nonce it waits for, never "pending,
+// waiting to be mined".
+func TestQueuedStatusIsNotPending(t *testing.T) {
+	hash := common.HexToHash("0x01")
+	line := statusLine("claim", wallet.Status{Hash: hash, State: wallet.StateQueued, Behind: 4})
+	if !strings.Contains(line, "QUEUED, not pending: queued behind nonce 4: another transaction from this account must be mined first") ||
+		strings.Contains(line, "waiting to be mined") {
+		t.Errorf("queued status line %q", line)
+	}
+}

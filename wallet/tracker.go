@@ -25,6 +25,12 @@ const (
 	// not be mined: another transaction took its nonce, or it stayed
 	// unknown for TrackOptions.DropAfter.
 	StateDropped State = "dropped"
+	// StateQueued: the node took the transaction but holds it in its
+	// queue, not to be mined: its nonce is above the account's next one
+	// (a nonce gap), and a transaction of the account with the nonce in
+	// Status.Behind must be mined first. It is not final: filled, the gap
+	// lets it be mined.
+	StateQueued State = "queued"
 )
 
 // Status is a tracked transaction's state at one moment.
@@ -45,6 +51,14 @@ type Status struct {
 	// its block left the canonical chain (a reorg), and it is pending
 	// again or, gone from the node too, dropped. Mined again, it clears.
 	Reorged bool
+	// Behind is, for a queued transaction, the account's next nonce as
+	// mined: the transaction with this nonce must be mined first.
+	Behind uint64
+}
+
+// QueuedNote says what a queued transaction waits for, in words.
+func (s Status) QueuedNote() string {
+	return fmt.Sprintf("queued behind nonce %d: another transaction from this account must be mined first; the node holds this one until then", s.Behind)
 }
 
 // Reorg is how a reorged transaction is described to the user.
@@ -54,11 +68,16 @@ const Reorg = "reorged: not mined any more"
 func (s Status) Mined() bool { return s.State == StateSuccess || s.State == StateReverted }
 
 // MarshalJSON writes
-// {"hash": HEX, "status": "pending"|"success"|"reverted"|"dropped", "block": N,
+// {"hash": HEX, "status": "pending"|"queued"|"success"|"reverted"|"dropped", "block": N,
 // "gasUsed": N, "confirmations": N, "revertReason": STRING}; numbers are 0
 // and the reason "" where they do not apply. A reorged transaction adds
-// "reorged": true, and only then.
+// "reorged": true, and only then; a queued one adds "queuedBehind": N, the
+// nonce that must be mined first.
 func (s Status) MarshalJSON() ([]byte, error) {
+	var behind *uint64
+	if s.State == StateQueued {
+		behind = &s.Behind
+	}
 	return json.Marshal(struct {
 		Hash          common.Hash `json:"hash"`
 		Status        State       `json:"status"`
@@ -67,7 +86,8 @@ func (s Status) MarshalJSON() ([]byte, error) {
 		Confirmations uint64      `json:"confirmations"`
 		RevertReason  string      `json:"revertReason"`
 		Reorged       bool        `json:"reorged,omitempty"`
-	}{s.Hash, s.State, s.Block, s.GasUsed, s.Confirmations, s.RevertReason, s.Reorged})
+		QueuedBehind  *uint64     `json:"queuedBehind,omitempty"`
+	}{s.Hash, s.State, s.Block, s.GasUsed, s.Confirmations, s.RevertReason, s.Reorged, behind})
 }
 
 // TrackOptions configure Track. Zero values take the defaults.
@@ -83,6 +103,9 @@ type TrackOptions struct {
 	// DropAfter is how long the node may not know the transaction before it
 	// counts as dropped; default 1 minute.
 	DropAfter time.Duration
+	// Ahead counts the transactions of the same batch signed before this
+	// one, on the nonces just below its own: waiting for them is no gap.
+	Ahead uint64
 }
 
 // Defaults of TrackOptions.
@@ -255,6 +278,9 @@ func (t *Tracker) poll(ctx context.Context, lastSeen time.Time) (s Status, final
 	_, _, err = t.node.TransactionByHash(ctx, hash)
 	switch {
 	case err == nil:
+		if behind, ok := t.queued(ctx); ok {
+			s.State, s.Behind = StateQueued, behind
+		}
 		return s, false, true
 	case !errors.Is(err, ethereum.NotFound):
 		return s, false, false
@@ -274,6 +300,23 @@ func (t *Tracker) poll(ctx context.Context, lastSeen time.Time) (s Status, final
 		return s, true, false
 	}
 	return s, false, false
+}
+
+// queued reports whether the node holds the transaction in its queue, and
+// the nonce that must be mined first: the account's mined nonce is below
+// the batch's first, and the node's next nonce for the account does not
+// pass this transaction (an honest node counts only what it can mine; a
+// node that lied about it to make the gap answers the same lie).
+func (t *Tracker) queued(ctx context.Context) (uint64, bool) {
+	mined, err := t.node.NonceAt(ctx, t.from, nil)
+	if err != nil || mined >= t.tx.Nonce()-min(t.opts.Ahead, t.tx.Nonce()) {
+		return 0, false
+	}
+	next, err := t.node.PendingNonceAt(ctx, t.from)
+	if err != nil || next > t.tx.Nonce() {
+		return 0, false
+	}
+	return mined, true
 }
 
 // receipt returns the transaction's receipt while its block is on the
@@ -331,15 +374,21 @@ func (t *Tracker) mined(ctx context.Context, prev Status, r *types.Receipt) (Sta
 // that took it (which includes the transactions before it) to learn why it
 // reverted.
 func (t *Tracker) revertReason(ctx context.Context, r *types.Receipt) string {
-	msg := ethereum.CallMsg{From: t.from, To: t.tx.To(), Gas: t.tx.Gas(), Value: t.tx.Value(), Data: t.tx.Data()}
-	_, err := t.node.CallContract(ctx, msg, r.BlockNumber)
+	return minedRevertReason(ctx, t.node, t.from, t.tx, r)
+}
+
+// minedRevertReason is why tx, sent by from and mined with receipt r,
+// reverted, as far as the node tells; "" when it does not.
+func minedRevertReason(ctx context.Context, node Node, from common.Address, tx *types.Transaction, r *types.Receipt) string {
+	msg := ethereum.CallMsg{From: from, To: tx.To(), Gas: tx.Gas(), Value: tx.Value(), Data: tx.Data()}
+	_, err := node.CallContract(ctx, msg, r.BlockNumber)
 	if err != nil {
 		if reason, ok := revertReason(err); ok {
 			return reason
 		}
 	}
-	if r.GasUsed >= t.tx.Gas() {
-		return fmt.Sprintf("out of gas: used all %d", t.tx.Gas())
+	if r.GasUsed >= tx.Gas() {
+		return fmt.Sprintf("out of gas: used all %d", tx.Gas())
 	}
 	return ""
 }

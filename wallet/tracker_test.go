@@ -266,6 +266,14 @@ func (n *fakeNode) NonceAt(context.Context, common.Address, *big.Int) (uint64, e
 	return n.nonce, nil
 }
 
+// PendingNonceAt counts the pool after the mined nonce, as an honest node
+// whose pool holds no gap does.
+func (n *fakeNode) PendingNonceAt(context.Context, common.Address) (uint64, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.nonce + uint64(len(n.pool)), nil
+}
+
 func (n *fakeNode) CallContract(context.Context, ethereum.CallMsg, *big.Int) ([]byte, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()

@@ -34,10 +34,12 @@ var commands = []command{
 	// claim.go, over the signing flow of sign.go.
 	claimCommand,
 	// The claim portal, signed in with a keystore account: signin.go;
-	// staking through it: stake.go.
+	// staking through it: stake.go; what a failed stake left behind,
+	// taken back: reset.go.
 	signinCommand,
 	submissionCommand,
 	stakeCommand,
+	resetAllowanceCommand,
 	// The operator's writes: tx.go, schedule.go, creative.go.
 	txInitializeCommand,
 	txStartCommand,

@@ -52,6 +52,7 @@ func TestErrorsNameTheirCommand(t *testing.T) {
 		"signin":          {[]string{"signin"}, "--account ADDR is required", ExitUsage},
 		"submission":      {[]string{"submission", "x"}, `takes no arguments, got "x"`, ExitUsage},
 		"stake":           {[]string{"stake"}, "--pool ID is required", ExitUsage},
+		"reset-allowance": {[]string{"reset-allowance"}, "--pool ID is required", ExitUsage},
 		"tx initialize":   {[]string{"tx", "initialize", "x"}, `takes no arguments, got "x"`, ExitUsage},
 		"tx start":        {[]string{"tx", "start", "x"}, `takes no arguments, got "x"`, ExitUsage},
 		"tx fund":         {[]string{"tx", "fund", "x"}, `takes no arguments, got "x"`, ExitUsage},

@@ -187,6 +187,7 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 				"signin":          {{"--account", w0.Address, "--keystore", ks}},
 				"submission":      {{"--account", w0.Address, "--keystore", ks}},
 				"stake":           {{"--pool", fx.PoolIDs[0], "--amount", "1", "--account", w0.Address, "--keystore", ks}},
+				"reset-allowance": {{"--pool", fx.PoolIDs[0], "--account", w0.Address, "--keystore", ks}},
 				"pin vester":      {{vester}},
 				"pin staking":     {{vester}},
 				"pin token":       {{vester}},

@@ -84,6 +84,14 @@ type txBatch struct {
 // them to one confirmation. A transaction that reverted or was dropped is
 // exit status 1, after the output. s was opened for a write on a chain.
 func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b txBatch, f txFlags, out format) error {
+	_, err := e.transactStatuses(ctx, s, acct, b, f, out)
+	return err
+}
+
+// transactStatuses is transact, which also returns the status of each
+// transaction sent, as last seen: a stake's says whether its approve was
+// mined and the stake was not.
+func (e *env) transactStatuses(ctx context.Context, s *opened, acct *signingAccount, b txBatch, f txFlags, out format) ([]wallet.Status, error) {
 	req := sign.Request{Op: b.op, Subject: b.subject, Calls: b.calls, From: acct.address, Labels: b.known, Check: b.check}
 	rv, err := sign.Prepare(ctx, s.Session, s.rec, req)
 	for i, summary := range rv.Summaries {
@@ -97,10 +105,10 @@ func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b t
 		}
 		fmt.Fprintln(e.Stderr, "  pins read from "+sanitize.Line(rv.PinsFrom))
 		pinHint(e.Stderr, s, refused)
-		return rv.Refusal
+		return nil, rv.Refusal
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Fprintln(e.Stderr, "Checked by the signing policy:")
 	var facts []string
@@ -120,53 +128,64 @@ func (e *env) transact(ctx context.Context, s *opened, acct *signingAccount, b t
 			question = fmt.Sprintf("Sign and send these %d transactions, in this order?", len(drafts))
 		}
 		if !e.confirm(question) {
-			return errors.New("not signed: you did not answer yes; nothing was sent")
+			return nil, errors.New("not signed: you did not answer yes; nothing was sent")
 		}
 	}
 	signer, err := acct.unlock()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	signed, err := sign.Sign(s.rec, b.subject, b.ops, rv, signer)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !f.send {
-		return printSigned(e.Stdout, signed, out)
+		return nil, printSigned(e.Stdout, signed, out)
 	}
 
-	statuses, err := s.rec.Send(ctx, s.Chain, b.subject, signed)
-	if err != nil {
-		if perr := printStatuses(e.Stdout, b.ops, statuses, out); perr != nil {
-			fmt.Fprintf(e.Stderr, "allot: %v\n", perr)
-		}
-		return err
-	}
+	statuses, sendErr := s.rec.Send(ctx, s.Chain, b.subject, signed)
 	var waitErr error
-	if f.wait {
-		statuses, waitErr = e.follow(ctx, s, signed, statuses)
+	if f.wait && len(statuses) > 0 {
+		// Those sent before one failed are followed too: an approve
+		// mined before its stake was refused leaves an allowance.
+		statuses, waitErr = e.follow(ctx, s, signed[:len(statuses)], statuses)
 	}
 	if err := printStatuses(e.Stdout, b.ops, statuses, out); err != nil {
-		return err
+		if sendErr == nil {
+			return statuses, err
+		}
+		fmt.Fprintf(e.Stderr, "allot: %v\n", err)
+	}
+	if sendErr != nil {
+		return statuses, sendErr
 	}
 	if err := failures(b.ops, statuses); err != nil {
-		return err
+		return statuses, err
 	}
-	return waitErr
+	return statuses, waitErr
 }
 
 // follow tracks every sent transaction at once until each is final, and
-// journals each final status.
+// journals each final status. One the node holds in its queue (a nonce
+// gap) is said as soon as it is seen, and no longer waited for: it is
+// mined only once the nonce it waits for is.
 func (e *env) follow(ctx context.Context, s *opened, signed []act.Signed, statuses []wallet.Status) ([]wallet.Status, error) {
 	trackers := make([]*wallet.Tracker, len(signed))
 	for i, st := range signed {
 		fmt.Fprintf(e.Stderr, "Waiting for %s transaction %s to be mined...\n", st.Op, st.Hash.Hex())
-		trackers[i] = wallet.Track(ctx, s.Chain, st.Tx, wallet.TrackOptions{Confirmations: 1, Poll: s.TrackPoll})
+		// The batch's transactions before this one are on the nonces
+		// below its own: waiting for them is no gap.
+		trackers[i] = wallet.Track(ctx, s.Chain, st.Tx, wallet.TrackOptions{Confirmations: 1, Poll: s.TrackPoll, Ahead: uint64(i)})
 	}
 	var firstErr error
 	for i, t := range trackers {
-		st, err := t.Wait(ctx)
+		st, err := awaitFinal(ctx, t)
 		statuses[i] = st
+		if st.State == wallet.StateQueued {
+			fmt.Fprintf(e.Stderr, "%s transaction %s is %s. Not waiting for it: `allot transactions` says when it is mined.\n",
+				signed[i].Op, st.Hash.Hex(), st.QueuedNote())
+			continue
+		}
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -181,6 +200,23 @@ func (e *env) follow(ctx context.Context, s *opened, signed []act.Signed, status
 	return statuses, nil
 }
 
+// awaitFinal waits for t's final status, or its first queued one.
+func awaitFinal(ctx context.Context, t *wallet.Tracker) (wallet.Status, error) {
+	for {
+		select {
+		case st, open := <-t.Updates():
+			if st.State == wallet.StateQueued {
+				return st, nil
+			}
+			if !open {
+				return t.Wait(ctx)
+			}
+		case <-ctx.Done():
+			return t.Wait(ctx)
+		}
+	}
+}
+
 // failures says which transactions reverted or were dropped.
 func failures(ops []string, statuses []wallet.Status) error {
 	var problems []string
@@ -192,6 +228,8 @@ func failures(ops []string, statuses []wallet.Status) error {
 				reason = "the node gave no reason"
 			}
 			problems = append(problems, fmt.Sprintf("%s transaction %s reverted: %s", ops[i], st.Hash.Hex(), reason))
+		case wallet.StateQueued:
+			problems = append(problems, fmt.Sprintf("%s transaction %s is %s", ops[i], st.Hash.Hex(), st.QueuedNote()))
 		case wallet.StateDropped:
 			what := "was dropped"
 			if st.Reorged {
@@ -265,6 +303,9 @@ func printStatuses(w io.Writer, ops []string, statuses []wallet.Status, out form
 		state := string(st.State)
 		if st.Reorged {
 			state += " (" + wallet.Reorg + ")"
+		}
+		if st.State == wallet.StateQueued {
+			state += fmt.Sprintf(" (behind nonce %d)", st.Behind)
 		}
 		t.row(ops[i], st.Hash.Hex(), state, block, gas, confs, st.RevertReason)
 	}

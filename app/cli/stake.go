@@ -43,6 +43,42 @@ type stakeArgs struct {
 	out     format
 }
 
+// openPool checks --account, opens the session for a write on the chain
+// (cmd names it), finds the pool by id or, when --pool is not an id, by
+// name among the token's pools, as stakes does; then the account in the
+// keystore. Nothing is signed or sent.
+func openPool(ctx context.Context, e *env, cmd, poolFlag string, token *string, account string, ks keystoreFlags) (*opened, api.Pool, *signingAccount, error) {
+	addr, err := parseAddress("account", account)
+	if err != nil {
+		return nil, api.Pool{}, nil, err
+	}
+	byName := api.CheckUUID("--pool", poolFlag) != nil
+	need := opening{write: true, chain: cmd}
+	if byName {
+		need.token = token
+	}
+	s, err := e.open(ctx, need)
+	if err != nil {
+		return nil, api.Pool{}, nil, err
+	}
+	// A name is looked up among the token's pools, which gives the pool
+	// itself: listing them again (s.Pool) would only repeat it.
+	var pool api.Pool
+	if byName {
+		pool, err = poolNamed(ctx, s, poolFlag)
+	} else {
+		pool, err = s.Pool(ctx, poolFlag)
+	}
+	if err != nil {
+		return nil, api.Pool{}, nil, err
+	}
+	acct, err := openAccount(ctx, e, ks, addr)
+	if err != nil {
+		return nil, api.Pool{}, nil, err
+	}
+	return s, pool, acct, nil
+}
+
 // stakeOrder is a stake resolved: the pool found, the amount and the
 // account checked, the session open on the profile's chain.
 type stakeOrder struct {
@@ -82,7 +118,11 @@ func (e *env) stake(ctx context.Context, a stakeArgs) error {
 		fmt.Fprintf(e.Stderr, "The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",
 			wallet.FormatTokens(p.chain.Allowance), wallet.FormatTokens(p.chain.Amount), wallet.FormatTokens(p.chain.Amount))
 	}
-	return e.transact(ctx, o.s, o.acct, p.batch, a.tx, a.out)
+	statuses, err := e.transactStatuses(ctx, o.s, o.acct, p.batch, a.tx, a.out)
+	if p.chain.Approve != nil {
+		e.leftover(ctx, o, p.chain, statuses)
+	}
+	return err
 }
 
 // resolve checks the flags, the amount rule among them, before the session
@@ -95,9 +135,6 @@ func (a stakeArgs) resolve(ctx context.Context, e *env) (*stakeOrder, error) {
 	if a.pool == "" {
 		return nil, usagef("stake: --pool ID is required")
 	}
-	// Not an id, --pool is a name, looked up once the session is open, as
-	// stakes does.
-	byName := api.CheckUUID("--pool", a.pool) != nil
 	if a.amount == "" {
 		return nil, usagef("stake: --amount X is required")
 	}
@@ -109,30 +146,7 @@ func (a stakeArgs) resolve(ctx context.Context, e *env) (*stakeOrder, error) {
 	if err != nil {
 		return nil, usagef("--amount: %v", err)
 	}
-	addr, err := parseAddress("account", a.account)
-	if err != nil {
-		return nil, err
-	}
-	need := opening{write: true, chain: "stake"}
-	if byName {
-		need.token = &a.token
-	}
-	s, err := e.open(ctx, need)
-	if err != nil {
-		return nil, err
-	}
-	// A name is looked up among the token's pools, which gives the pool
-	// itself: listing them again (s.Pool) would only repeat it.
-	var pool api.Pool
-	if byName {
-		pool, err = poolNamed(ctx, s, a.pool)
-	} else {
-		pool, err = s.Pool(ctx, a.pool)
-	}
-	if err != nil {
-		return nil, err
-	}
-	acct, err := openAccount(ctx, e, a.ks, addr)
+	s, pool, acct, err := openPool(ctx, e, "stake", a.pool, &a.token, a.account, a.ks)
 	if err != nil {
 		return nil, err
 	}

@@ -38,6 +38,7 @@ var transactionsCommand = command{
 			if err != nil {
 				return err
 			}
+			learned := e.learn(ctx, s, j)
 			// Rows stream from the journal's index, newest first, as they
 			// are read: the first shows at once and memory stays flat
 			// however long the journal. The table alone waits for all,
@@ -45,7 +46,7 @@ var transactionsCommand = command{
 			each := func(fn func(txlog.Row) error) error {
 				var ferr error
 				err := txlog.Each(j, s.Deployment(), func(r txlog.Row) bool {
-					if matches(r, *kind, *status) {
+					if r = learned.Apply(r); matches(r, *kind, *status) {
 						ferr = fn(r)
 					}
 					return ferr == nil
@@ -75,6 +76,9 @@ var transactionsCommand = command{
 				return cmp.Or(err, t.flush())
 			}
 			rows, err := txlog.Read(j, s.Deployment())
+			for i := range rows {
+				rows[i] = learned.Apply(rows[i])
+			}
 			var warn txlog.Warning
 			if errors.As(err, &warn) {
 				fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
@@ -94,6 +98,24 @@ var transactionsCommand = command{
 			return t.flush()
 		}
 	},
+}
+
+// learn asks the chain first about what was sent and not followed to its
+// end (allot exited, or the node queued it): the journal learns the
+// outcomes found, and the list reads them; what has no end yet is
+// returned for the list to show.
+func (e *env) learn(ctx context.Context, s *opened, j *journal.Journal) txlog.Learned {
+	if s.Chain == nil {
+		return nil
+	}
+	warn := func(err error) { fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err) }
+	rec := s.Recorder(j)
+	rec.Warn = warn
+	learned, err := txlog.Learn(ctx, rec, s.Chain, s.Profile.ChainID, j, s.Deployment())
+	if err != nil {
+		warn(err)
+	}
+	return learned
 }
 
 // onlyRows keeps the rows of kind and status (matches).
@@ -157,10 +179,15 @@ type transactionJSON struct {
 	Confirmations uint64          `json:"confirmations,omitempty"`
 	GasUsed       uint64          `json:"gasUsed,omitempty"`
 	RevertReason  string          `json:"revertReason,omitempty"`
-	Sent          json.RawMessage `json:"sent,omitempty"` // the body a service transaction was created with
+	QueuedBehind  *uint64         `json:"queuedBehind,omitempty"` // the nonce a queued transaction waits for
+	Sent          json.RawMessage `json:"sent,omitempty"`         // the body a service transaction was created with
 }
 
 func jsonRow(r txlog.Row) transactionJSON {
-	return transactionJSON{ID: r.ID, Kind: r.Kind, Status: r.Status, CreatedAt: r.At.UTC(), Profile: r.Profile,
+	j := transactionJSON{ID: r.ID, Kind: r.Kind, Status: r.Status, CreatedAt: r.At.UTC(), Profile: r.Profile,
 		Block: r.Block, Confirmations: r.Confirmations, GasUsed: r.GasUsed, RevertReason: r.RevertReason, Sent: r.Sent}
+	if behind, ok := r.QueuedBehind(); ok {
+		j.QueuedBehind = &behind
+	}
+	return j
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
+	"allot/internal/sanitize"
 	"allot/wallet"
 )
 
@@ -35,5 +36,23 @@ func (s *Session) StakeCheck(pool api.Pool, signer common.Address, amount *big.I
 			return nil, err
 		}
 		return wallet.CheckStake(ctx, s.Chain, p, calls)
+	}
+}
+
+// ResetCheck is ClaimCheck for the reset of the allowance pool's staking
+// contract holds on signer's token: the staking contract as the token's
+// contract list names it (StakePolicy), and wallet.CheckReset.
+func (s *Session) ResetCheck(pool api.Pool, signer, token common.Address) func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error) {
+	return func(ctx context.Context, pins wallet.Pins, calls []wallet.Call) (*wallet.Approval, error) {
+		p, err := s.StakePolicy(ctx, pins, pool, signer, nil)
+		if err != nil {
+			return nil, err
+		}
+		if p.Pool == (common.Address{}) {
+			return nil, &wallet.RefusedError{Subject: "reset of an allowance in pool " + sanitize.Truncate(pool.ID, 60),
+				Reasons: []string{"the token's contract list names no staking contract for this pool"}}
+		}
+		rp := wallet.ResetPolicy{Signer: signer, ChainID: s.Profile.ChainID, Spender: p.Pool, Token: token, Pins: pins}
+		return wallet.CheckReset(ctx, s.Chain, rp, calls)
 	}
 }

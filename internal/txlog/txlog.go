@@ -13,6 +13,7 @@ import (
 
 	"allot/internal/act"
 	"allot/internal/journal"
+	"allot/wallet"
 )
 
 // Row is a transaction this machine created or sent, read back from the
@@ -35,6 +36,11 @@ type Row struct {
 	// outcome: its operation, what it was about, its id and its body.
 	Op, Ref, Write string
 	Request        json.RawMessage
+	// Unsettled is a chain transaction the journal holds without a final
+	// status, for the chain to be asked about it (Learn); Behind the
+	// nonce a queued transaction waits for.
+	Unsettled *act.Unsettled
+	Behind    uint64
 }
 
 // StatusUnknown marks a request whose answer never came.
@@ -43,6 +49,8 @@ const StatusUnknown = "UNKNOWN"
 // StatusText is the status with where the transaction was mined.
 func (r Row) StatusText() string {
 	switch {
+	case r.Status == string(wallet.StateQueued):
+		return fmt.Sprintf("queued behind nonce %d", r.Behind)
 	case r.RevertReason != "":
 		return fmt.Sprintf("%s in block %d: %s", r.Status, r.Block, r.RevertReason)
 	case r.Block > 0:
@@ -129,6 +137,9 @@ func rowOf(t journal.Transaction) Row {
 		row.Kind = cmp.Or(t.Op, "chain")
 		row.Signed = t.Signed
 		row.Block, row.Confirmations, row.GasUsed, row.RevertReason = t.Block, t.Confirmations, t.GasUsed, t.RevertReason
+		if u, ok := act.UnsettledOf(t); ok {
+			row.Unsettled = &u
+		}
 	}
 	return row
 }

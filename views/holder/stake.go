@@ -26,6 +26,7 @@ type stake struct {
 	pool api.Pool
 	plan *wallet.StakePlan
 	unit string // the pool's token, as the header names it; "tokens" when not known
+	left leftover
 }
 
 // NewStake is the stake screen of pool.
@@ -38,6 +39,7 @@ func NewStake(ctx *views.Context, pool api.Pool) views.Screen {
 	}
 	s.FormSign = views.NewFormSign(ctx, s.headLines, "prepare the stake",
 		widget.TextField("amount", "Amount ("+s.unit+")", "e.g. 100", nil))
+	s.Foot = s.leftoverLines
 	s.Form.Field("amount").Check = func(v string) error {
 		_, err := s.amount(v)
 		return err
@@ -66,8 +68,12 @@ func (s *stake) amount(v string) (api.Number, error) {
 func (s *stake) Title() string { return "Stake" }
 
 func (s *stake) Update(msg tea.Msg) tea.Cmd {
+	if cmd, ok := s.updateLeftover(msg); ok {
+		return cmd
+	}
 	if s.Flow != nil {
-		return s.UpdateFlow(msg)
+		cmd := s.UpdateFlow(msg)
+		return tea.Batch(cmd, s.checkLeftover())
 	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
@@ -178,14 +184,14 @@ func (s *stake) headLines() string {
 		}
 	}
 	b.WriteString("\n")
-	if p := s.plan; s.Flow != nil && p.Approve != nil {
+	if p := s.plan; s.Flow != nil && p.Approve != nil && !s.After() {
 		b.WriteString(fmt.Sprintf("The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",
 			wallet.FormatTokens(p.Allowance), wallet.FormatTokens(p.Amount), wallet.FormatTokens(p.Amount)))
 	}
 	return b.String()
 }
 
-func (s *stake) ShortHelp() []key.Binding { return s.Help(nil) }
+func (s *stake) ShortHelp() []key.Binding { return append(s.Help(nil), s.resetHelp()...) }
 
 func (s *stake) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
 

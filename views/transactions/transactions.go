@@ -49,8 +49,11 @@ func (r Row) Fields(now time.Time) []widget.Field {
 		{Label: "Status", Value: r.Status},
 	}
 	fields = append(fields, r.what...)
-	if r.Status == api.TransactionCreated {
+	switch r.Status {
+	case api.TransactionCreated:
 		fields[2].Value = api.TransactionCreatedNote
+	case string(wallet.StateQueued):
+		fields[2].Value = wallet.Status{State: wallet.StateQueued, Behind: r.Behind}.QueuedNote()
 	}
 	if r.Block > 0 {
 		fields = append(fields,
@@ -92,7 +95,12 @@ func New(ctx *views.Context, reopen Reopener) views.Screen {
 	}, func(r Row) []widget.Field { return r.Fields(ctx.Now()) })
 	j := ctx.Journal
 	d := ctx.Session.Deployment()
-	l.Fetch = func(context.Context) ([]Row, error) { return screenful(j, d) }
+	rec, node, chainID := ctx.Recorder, ctx.Session.Chain, ctx.Session.Profile.ChainID
+	l.Fetch = func(c context.Context) ([]Row, error) {
+		rows, err := screenful(j, d)
+		learn(c, rec, node, chainID, rows)
+		return rows, err
+	}
 	l.NewestFirst = true
 	l.Actions = []views.RowAction[Row]{{
 		Key:  keyUnknown,
@@ -172,7 +180,7 @@ func (t *transactions) merge() []Row {
 	head, _ := t.Ctx.Head()
 	for i := range rows {
 		if st, ok := t.live[rows[i].ID]; ok && rows[i].Block == 0 {
-			rows[i].Status = string(st.State)
+			rows[i].Status, rows[i].Behind = string(st.State), st.Behind
 			rows[i].Block, rows[i].Confirmations, rows[i].GasUsed, rows[i].RevertReason = st.Block, st.Confirmations, st.GasUsed, st.RevertReason
 		}
 		rows[i].Confirmations = views.Confirmations(rows[i].Block, rows[i].Confirmations, head)
