@@ -115,9 +115,10 @@ func (o *Outcome) Note() string {
 	return ""
 }
 
-// Numbered is note, what the last check found, said to be a check asked
-// again when it is one: else a check that finds what the one before
-// found changes nothing on the page, as if c did nothing.
+// Numbered prefixes note (what the last check found) with the check's
+// number from the second check on ("Check 2: …"). Without it, a check
+// that finds what the one before found would leave the page unchanged,
+// and the user could not tell that c did anything.
 func (o *Outcome) Numbered(note string) string {
 	if o.answers < 2 || o.checking || note == "" {
 		return note
