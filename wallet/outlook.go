@@ -1,6 +1,7 @@
 package wallet
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -20,10 +21,12 @@ type ClaimOutlook struct {
 	Notes []string
 }
 
-// ClaimOutlook reads v's standing and payout. Unknown standing (no chain,
-// a record that could not be read) blocks nothing: the signing policy
+// ClaimOutlook reads v's standing and payout; amounts are said in unit
+// (the token's symbol; "" says tokens). Unknown standing (no chain, a
+// record that could not be read) blocks nothing: the signing policy
 // reads it again, and refuses what it cannot check.
-func (v *Verification) ClaimOutlook() ClaimOutlook {
+func (v *Verification) ClaimOutlook(unit string) ClaimOutlook {
+	unit = cmp.Or(unit, "tokens")
 	var o ClaimOutlook
 	s, p := v.Standing, v.Payout
 	if s == nil || p == nil {
@@ -43,14 +46,14 @@ func (v *Verification) ClaimOutlook() ClaimOutlook {
 		o.Blocked = "nothing is claimable now: what vested so far was claimed; wait for the next unlock"
 	}
 	if at, ok := s.CancelledAt(); ok && !s.Revoked() {
-		o.Notes = append(o.Notes, fmt.Sprintf("cancelled at %s: nothing more vests; %s tokens vested before then and were not claimed",
-			at.UTC().Format(time.RFC3339), FormatTokens(p.Owed)))
+		o.Notes = append(o.Notes, fmt.Sprintf("cancelled at %s: nothing more vests; %s %s vested before then and were not claimed",
+			at.UTC().Format(time.RFC3339), FormatTokens(p.Owed), unit))
 	}
 	if p.Underfunded() {
 		// Not a block: the vester may be funded before the claim is
 		// signed, and the policy reads its balance again then.
-		o.Notes = append(o.Notes, fmt.Sprintf("the vester holds %s tokens, less than the %s owed: a claim pays at most what it holds",
-			FormatTokens(p.Withdrawable), FormatTokens(p.Owed)))
+		o.Notes = append(o.Notes, fmt.Sprintf("the vester holds %s %s, less than the %s owed: a claim pays at most what it holds",
+			FormatTokens(p.Withdrawable), unit, FormatTokens(p.Owed)))
 	}
 	if via := s.ViaHandlers(); !s.DirectClaim() && len(via) > 0 {
 		var names []string

@@ -2,6 +2,7 @@ package wallet
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -136,10 +137,14 @@ type ClaimPolicy struct {
 	// for: a candidate that holds the root is named, to be pinned.
 	Candidates []common.Address
 	Pins       Pins
+	// Units names the token a vester pays, for the amounts the policy
+	// says (its symbol); nil, or "" for a vester, says "tokens".
+	Units func(vester common.Address) string
 }
 
 // claimFacts is what CheckClaim established from the proof and the chain.
 type claimFacts struct {
+	unit      string // the vester's token, for amounts said: "tokens" when unknown
 	args      vesting.Args
 	root      common.Hash
 	vester    common.Address // zero when not established
@@ -213,7 +218,7 @@ func CheckClaim(ctx context.Context, node Node, p ClaimPolicy, calls []Call) (*A
 // establishClaim reads what the claim must match from the proof and the
 // chain, and says it in a's facts.
 func establishClaim(ctx context.Context, node Node, p ClaimPolicy, refused *RefusedError, a *Approval) *claimFacts {
-	facts := &claimFacts{}
+	facts := &claimFacts{unit: "tokens"}
 	proof := p.Proof
 	if proof == nil {
 		refused.unchecked("no merkle proof of the allocation: the claim cannot be checked")
@@ -247,6 +252,9 @@ func establishClaim(ctx context.Context, node Node, p ClaimPolicy, refused *Refu
 		return facts
 	}
 	facts.vester = vester
+	if p.Units != nil {
+		facts.unit = cmp.Or(p.Units(vester), facts.unit)
+	}
 	if note := checkPinned(ctx, node, refused, PinVester, vester, p.Pins, "vester"); note != "" {
 		a.Facts = append(a.Facts, Line{"vester", fmt.Sprintf("%s holds root %d (read from the chain)%s",
 			vester.Hex(), proof.RootIndex, note)})
@@ -302,13 +310,13 @@ func checkWithdraw(refused *RefusedError, i int, c Call, values []any, p ClaimPo
 		// More than is claimable is checkAmount's, which says why.
 		claimable := "not known"
 		if f.claimable != nil {
-			claimable = FormatTokens(f.claimable) + " tokens"
+			claimable = FormatTokens(f.claimable) + " " + f.unit
 		}
-		refused.refuse("call %d withdraws %s tokens; you asked for all that is claimable (%s), which is 0 (everything vested) or exactly that", i+1, FormatTokens(amount), claimable)
+		refused.refuse("call %d withdraws %s %s; you asked for all that is claimable (%s), which is 0 (everything vested) or exactly that", i+1, FormatTokens(amount), f.unit, claimable)
 		return
 	}
 	if p.Amount != nil && amount.Cmp(p.Amount) != 0 {
-		asked := FormatTokens(amount) + " tokens"
+		asked := FormatTokens(amount) + " " + f.unit
 		if amount.Sign() == 0 {
 			asked = "everything vested"
 		}

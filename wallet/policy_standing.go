@@ -58,12 +58,12 @@ func establishStanding(ctx context.Context, node Node, p ClaimPolicy, f *claimFa
 	}
 	a.Facts = append(a.Facts,
 		Line{"state", state},
-		Line{"claimable", fmt.Sprintf("%s tokens: %s vested at %s, %s withdrawn, the vester holds %s",
-			FormatTokens(payout.Withdrawable), FormatTokens(payout.Vested), payout.VestedAt.Format(time.RFC3339),
+		Line{"claimable", fmt.Sprintf("%s %s: %s vested at %s, %s withdrawn, the vester holds %s",
+			FormatTokens(payout.Withdrawable), f.unit, FormatTokens(payout.Vested), payout.VestedAt.Format(time.RFC3339),
 			FormatTokens(s.Withdrawn), FormatTokens(s.VesterBalance))})
 	if payout.Underfunded() {
-		a.Facts = append(a.Facts, Line{"underfunded", fmt.Sprintf("the vester holds %s tokens, less than the %s vested and not withdrawn: a claim pays at most what it holds",
-			FormatTokens(s.VesterBalance), FormatTokens(payout.Owed))})
+		a.Facts = append(a.Facts, Line{"underfunded", fmt.Sprintf("the vester holds %s %s, less than the %s vested and not withdrawn: a claim pays at most what it holds",
+			FormatTokens(s.VesterBalance), f.unit, FormatTokens(payout.Owed))})
 	}
 }
 
@@ -96,9 +96,9 @@ func checkAmount(refused *RefusedError, i int, amount *big.Int, f *claimFacts) {
 		refused.refuse("call %d withdraws everything vested, and nothing is claimable now", i+1)
 	case amount.Cmp(f.claimable) <= 0:
 	case f.payout != nil && amount.Cmp(f.payout.Owed) <= 0:
-		refused.refuse("call %d withdraws %s tokens; the vester holds only %s, too few to pay it", i+1, FormatTokens(amount), FormatTokens(f.standing.VesterBalance))
+		refused.refuse("call %d withdraws %s %s; the vester holds only %s, too few to pay it", i+1, FormatTokens(amount), f.unit, FormatTokens(f.standing.VesterBalance))
 	default:
-		refused.refuse("call %d withdraws %s tokens; %s are claimable now", i+1, FormatTokens(amount), FormatTokens(f.claimable))
+		refused.refuse("call %d withdraws %s %s; %s are claimable now", i+1, FormatTokens(amount), f.unit, FormatTokens(f.claimable))
 	}
 }
 

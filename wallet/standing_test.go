@@ -421,3 +421,35 @@ func TestDecodeWithdrawNamesTheRecipient(t *testing.T) {
 		t.Errorf("warnings %q; want one saying %q", said, want)
 	}
 }
+
+// TestClaimAmountsNameTheToken: the policy says its amounts in the token
+// the vester pays (ClaimPolicy.Units), as every other line of the review
+// does, and "tokens" only when it is not known.
+func TestClaimAmountsNameTheToken(t *testing.T) {
+	p, root := fakeProof(t)
+	alice := common.Address{0xa1}
+	f := newFakeVester(root, aliceHead)
+	policy, call := aliceClaim(t, f, p, alice, ether(250), common.Address{})
+	policy.Units = func(v common.Address) string {
+		if v == f.vester {
+			return "MRD"
+		}
+		return ""
+	}
+	a, err := CheckClaim(context.Background(), f, policy, []Call{call})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var facts strings.Builder
+	for _, l := range a.Facts {
+		facts.WriteString(l.Label + ": " + l.Value + "\n")
+	}
+	if !strings.Contains(facts.String(), "250.00 MRD: 250.00 vested") {
+		t.Errorf("facts %s", facts.String())
+	}
+	f.withdrawn = ether(100)
+	_, err = CheckClaim(context.Background(), f, policy, []Call{call})
+	if err == nil || !strings.Contains(err.Error(), "withdraws 250.00 MRD; 150.00 are claimable now") {
+		t.Errorf("refusal %v", err)
+	}
+}

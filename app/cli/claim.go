@@ -123,7 +123,7 @@ func (e *env) claimOutlook(ctx context.Context, s *opened, id string) error {
 	if err != nil {
 		return nil
 	}
-	o := v.ClaimOutlook()
+	o := v.ClaimOutlook(s.VesterUnits(ctx)(v.Vester))
 	if o.Blocked != "" {
 		return fmt.Errorf("allocation %s: no claim can be signed: %s; nothing was sent", id, o.Blocked)
 	}

@@ -450,7 +450,7 @@ func (s *Session) contracts(ctx context.Context) ([]api.Contract, error) {
 // its vester, and pins, the profile's. amount is what the user asked for,
 // in base units; nil for all that is claimable.
 func (s *Session) ClaimPolicy(ctx context.Context, pins wallet.Pins, allocationID string, signer common.Address, amount *big.Int) (wallet.ClaimPolicy, error) {
-	p := wallet.ClaimPolicy{AllocationID: allocationID, Signer: signer, ChainID: s.Profile.ChainID, Amount: amount, Pins: pins}
+	p := wallet.ClaimPolicy{AllocationID: allocationID, Signer: signer, ChainID: s.Profile.ChainID, Amount: amount, Pins: pins, Units: s.VesterUnits(ctx)}
 	res, err := s.API.MerkleProof(ctx, allocationID)
 	if err != nil {
 		return p, fmt.Errorf("the allocation's proof, which the claim is checked against: %w", err)

@@ -322,7 +322,7 @@ func (a *allocation) updateKey(msg tea.KeyMsg) tea.Cmd {
 		if v := a.result; v.Args != nil && v.Standing != nil {
 			recipient = v.Standing.Recipient(v.Args.Allocation.OriginalBeneficiary)
 		}
-		return views.Navigate(NewClaim(a.ctx, a.result.Proof.ID, claimable, recipient, a.result.ClaimOutlook(), a.count.unit))
+		return views.Navigate(NewClaim(a.ctx, a.result.Proof.ID, claimable, recipient, a.result.ClaimOutlook(a.count.unit), a.count.unit))
 	case key.Matches(msg, keyFollow) && a.result != nil && !a.busy:
 		if a.following && inProfile(a.ctx, a.looking) {
 			return func() tea.Msg {
