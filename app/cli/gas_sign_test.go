@@ -108,7 +108,7 @@ func TestClaimOfAllRewrittenToDustIsRefused(t *testing.T) {
 	before := h.nonce(t)
 	r := h.run(t, "claim", h.allocation, "--sign", "--account", h.wallet, "--send", "--yes", "--wait")
 	checkRefused(t, r, h.Session.StateDir, "claim", h.allocation,
-		"call 1 withdraws 0.000000000000000001 tokens; you asked for all that is claimable", before, h.nonce(t))
+		"call 1 withdraws 0.000000000000000001 MRD; you asked for all that is claimable", before, h.nonce(t))
 
 	// withdraw(0) is signed; its fee, exactly the profile's cap, is said
 	// to be at the cap.
