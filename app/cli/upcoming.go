@@ -107,7 +107,6 @@ func (e *env) allocations(s *opened, given []string, verb string) ([]string, err
 	if len(given) > 0 {
 		return slices.Compact(given), nil
 	}
-	ids := slices.Clone(s.Profile.Allocations)
 	var j *journal.Journal
 	if s.StateDir != "" {
 		var err error
@@ -115,14 +114,9 @@ func (e *env) allocations(s *opened, given []string, verb string) ([]string, err
 			fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
 		}
 	}
-	followed, err := j.Followed(s.Deployment())
+	ids, err := s.Follows(j).IDs()
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
-	}
-	for _, id := range followed {
-		if !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
 	}
 	if len(ids) > 0 {
 		return ids, nil

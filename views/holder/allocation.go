@@ -7,7 +7,6 @@ package holder
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -261,7 +260,7 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		if msg.err == nil && msg.id == a.looking {
 			a.following = msg.on
 		}
-		return followStatus(msg)
+		return followStatus(a, msg)
 	case views.TxStatusMsg:
 		// A claim mined changes what was withdrawn and what is claimable:
 		// the amounts on show are read again rather than left stale.
@@ -284,7 +283,7 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		// The id remembered is the one asked for: the service's answer
 		// could name any other.
 		a.remember(a.looking)
-		ids, _ := followed(a.ctx)
+		ids, _ := follows(a.ctx).IDs()
 		a.following = slices.Contains(ids, a.looking)
 		a.detail.SetFields(verificationFields(v, a.ctx.Now(), unit(msg.Value.unit)))
 		// The verdict replaces whatever an earlier lookup left in the
@@ -324,12 +323,7 @@ func (a *allocation) updateKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return views.Navigate(NewClaim(a.ctx, a.result.Proof.ID, claimable, recipient, a.result.ClaimOutlook(), a.count.unit))
 	case key.Matches(msg, keyFollow) && a.result != nil && !a.busy:
-		if a.following && inProfile(a.ctx, a.looking) {
-			return func() tea.Msg {
-				return views.ErrorMsg{Op: "follow", Err: errors.New("the profile's allocations list it: remove it there to stop following it")}
-			}
-		}
-		return setFollowed(a.ctx, a.looking, !a.following)
+		return setFollowed(a.ctx, a, a.looking, !a.following)
 	case a.result != nil && key.Matches(msg, keyHistory, keyHistoryUp, keyHistoryDown):
 		return a.timeline.key(msg)
 	}
