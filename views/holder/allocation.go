@@ -65,6 +65,10 @@ type allocation struct {
 	refreshing bool
 	refreshSeq int
 	fresh      views.Freshness
+	// basis is what the allocation on show was verified on (the contract
+	// lists, the pins), which the chain's refresh verifies on again; nil
+	// once the lists' rhythm says to read it anew.
+	basis *session.VerifyBasis
 
 	width, height int
 }
@@ -149,7 +153,7 @@ func (a *allocation) lookup(id string) tea.Cmd {
 	// would be wiped by it.
 	clear := func() tea.Msg { return views.StatusMsg{} }
 	return tea.Sequence(clear, views.Load(a.ctx, a.seq, func(c context.Context) (lookedUp, error) {
-		v, err := verify(c, s, id, now, func() {
+		v, basis, err := verify(c, s, id, now, nil, func() {
 			if j != nil {
 				// Only an id the service knows is worth offering again. A
 				// failed write only costs the recent list.
@@ -159,41 +163,48 @@ func (a *allocation) lookup(id string) tea.Cmd {
 		if err != nil {
 			return lookedUp{}, err
 		}
-		return lookedUp{v: v, unit: s.VesterUnits(c)(v.Vester)}, nil
+		return lookedUp{v: v, unit: s.VesterUnits(c)(v.Vester), basis: basis}, nil
 	}))
 }
 
-// lookedUp is a lookup's answer: the allocation verified, and how its
+// lookedUp is a lookup's answer: the allocation verified, how its
 // amounts are named (session.VesterUnits): after the token whose
 // contracts list its vester, not the token the dashboard shows, which may
-// be another.
+// be another; and the basis it was verified on.
 type lookedUp struct {
-	v    *wallet.Verification
-	unit string
+	v     *wallet.Verification
+	unit  string
+	basis session.VerifyBasis
 }
 
 // verify reads allocation id's proof from the service and verifies it,
-// against the chain, as of now; known runs once the service has shown it
-// knows the id.
-func verify(c context.Context, s *session.Session, id string, now time.Time, known func()) (*wallet.Verification, error) {
+// against the chain, as of now, on basis, or on one read now when basis
+// is nil (session.VerifyBasis: the contract lists and the pins); known
+// runs once the service has shown it knows the id. It returns the basis
+// it verified on.
+func verify(c context.Context, s *session.Session, id string, now time.Time, basis *session.VerifyBasis, known func()) (*wallet.Verification, session.VerifyBasis, error) {
 	p, err := s.API.MerkleProof(c, id)
 	if err != nil {
-		return nil, err
+		return nil, session.VerifyBasis{}, err
 	}
 	raw, err := json.Marshal(p)
 	if err != nil {
-		return nil, err
+		return nil, session.VerifyBasis{}, err
 	}
 	proof, err := wallet.DecodeProof(raw)
 	if err != nil {
-		return nil, err
+		return nil, session.VerifyBasis{}, err
 	}
 	known()
-	opts := s.VerifyOptions(c)
+	if basis == nil {
+		b := s.VerifyBasis(c)
+		basis = &b
+	}
+	opts := basis.Options
 	opts.Now = now
 	v := wallet.VerifyProof(c, proof, opts)
-	v.Trust = s.VesterTrusts(c, v)
-	return v, nil
+	v.Trust = basis.Trusts(v)
+	return v, *basis, nil
 }
 
 // remember puts id first in the recent lookups; the journal keeps it for
@@ -278,7 +289,7 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { return views.ErrorMsg{Op: "allocation", Err: msg.Err} }
 		}
 		v := msg.Value.v
-		a.result, a.count.unit = v, msg.Value.unit
+		a.result, a.count.unit, a.basis = v, msg.Value.unit, &msg.Value.basis
 		a.fresh = views.Freshness{At: a.ctx.Now()}
 		// The id remembered is the one asked for: the service's answer
 		// could name any other.

@@ -8,7 +8,6 @@ import (
 	"allot/api/sandbox"
 	"allot/views"
 	"allot/views/viewstest"
-	"allot/wallet"
 )
 
 // TestAllocationRefreshOnTheChainsRhythm: the allocation on show is
@@ -48,8 +47,57 @@ func TestAllocationRefreshOnTheChainsRhythm(t *testing.T) {
 	}
 
 	a.Update(views.RefreshMsg{Chain: true})
-	a.Update(views.Loaded[*wallet.Verification]{Seq: a.refreshSeq, Err: errors.New("node down")})
+	a.Update(views.Loaded[reverified]{Seq: a.refreshSeq, Err: errors.New("node down")})
 	if got := a.Freshness(); got.Stale == nil || a.result == nil {
 		t.Fatalf("a failed refresh: %+v, result %v", got, a.result)
+	}
+}
+
+// contractsRead counts the contract lists the session asked the service
+// for.
+func contractsRead(ctx *views.Context) int {
+	n := 0
+	for _, x := range ctx.Session.Requests.All() {
+		if x.Op == "contracts" && x.Attempt == 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestAllocationRefreshReadsNoContractList: the chain's refresh verifies
+// the allocation on show again on the contract lists the lookup read; the
+// lists' rhythm has them read anew, by the next check. Before, every
+// block read the token's contract list (and the profile's file) again.
+func TestAllocationRefreshReadsNoContractList(t *testing.T) {
+	ctx := viewstest.Sandbox(t)
+	a := NewAllocation(ctx).(*allocation)
+	d := viewstest.NewDriver(t, a, 120, 36)
+	d.Run(a.Update(LookupMsg{ID: stateID(t, ctx, sandbox.StateRevoked)}))
+	d.Until("looked up", func() bool { return a.result != nil && !a.busy })
+	before := contractsRead(ctx)
+	if before == 0 {
+		t.Fatal("the lookup read no contract list: the count counts nothing")
+	}
+	for range 3 {
+		d.Run(a.Update(views.RefreshMsg{Chain: true}))
+		d.Until("verified again", func() bool { return !a.refreshing })
+	}
+	if n := contractsRead(ctx); n != before || a.Freshness().Stale != nil {
+		t.Fatalf("three chain refreshes read %d contract lists (stale %v)", n-before, a.Freshness().Stale)
+	}
+	if a.Update(views.RefreshMsg{}) != nil {
+		t.Fatal("the lists' rhythm verified the allocation by itself")
+	}
+	d.Run(a.Update(views.RefreshMsg{Chain: true}))
+	d.Until("verified again", func() bool { return !a.refreshing })
+	if contractsRead(ctx) == before {
+		t.Fatal("after the lists' rhythm, the check did not read the contract lists anew")
+	}
+	before = contractsRead(ctx)
+	d.Run(a.Update(views.RefreshMsg{Chain: true}))
+	d.Until("verified again", func() bool { return !a.refreshing })
+	if n := contractsRead(ctx); n != before {
+		t.Fatalf("the chain refresh after read %d contract lists again", n-before)
 	}
 }
