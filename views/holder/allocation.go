@@ -65,6 +65,9 @@ type allocation struct {
 	refreshing bool
 	refreshSeq int
 	fresh      views.Freshness
+	// retry is the id of a lookup that failed as the service was down,
+	// looked up again on the lists' rhythm until it answers; "" none.
+	retry string
 	// basis is what the allocation on show was verified on (the contract
 	// lists, the pins), which the chain's refresh verifies on again; nil
 	// once the lists' rhythm says to read it anew.
@@ -144,7 +147,7 @@ func (a *allocation) lookup(id string) tea.Cmd {
 		return func() tea.Msg { return views.ErrorMsg{Op: "allocation", Err: err} }
 	}
 	a.seq = views.NextSeq()
-	a.busy, a.looking, a.refreshing = true, id, false
+	a.busy, a.looking, a.refreshing, a.retry = true, id, false, ""
 	s, j := a.ctx.Session, a.ctx.Journal
 	now := a.ctx.Now()
 	// An earlier lookup's failure leaves the status line as this one
@@ -283,9 +286,12 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		if msg.Seq != a.seq {
 			return nil
 		}
-		a.busy = false
+		a.busy, a.retry = false, ""
 		if msg.Err != nil {
 			a.result = nil
+			if api.Unavailable(msg.Err) {
+				a.retry = a.looking
+			}
 			return func() tea.Msg { return views.ErrorMsg{Op: "allocation", Err: msg.Err} }
 		}
 		v := msg.Value.v

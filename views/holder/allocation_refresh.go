@@ -18,7 +18,9 @@ import (
 // tokens' contract lists and the profile's pins: session.VerifyBasis),
 // which the lists' rhythm has read anew by the next check; a block costs
 // no contract list and no read of the profile's file. Signing reads the
-// pins at its own review, whatever the screen shows.
+// pins at its own review, whatever the screen shows. A lookup that failed
+// as the service was down (api.Unavailable) is made again on the lists'
+// rhythm; its error leaves the status line as it starts.
 
 // reverified is a check's answer: the allocation verified again, and the
 // basis when the check read it anew.
@@ -33,8 +35,13 @@ func (a *allocation) refreshUpdate(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case views.RefreshMsg:
 		if !msg.Chain {
-			// The lists may have changed: the next check reads them.
+			// The lists may have changed: the next check reads them. A
+			// lookup the service was down for tries again, as a list whose
+			// first load failed does.
 			a.basis = nil
+			if a.retry != "" && a.result == nil && !a.busy && !a.input.Focused() {
+				return a.lookup(a.retry), true
+			}
 			return nil, true
 		}
 		return a.refresh(), true

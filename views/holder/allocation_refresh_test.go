@@ -2,9 +2,11 @@ package holder
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
+	"allot/api"
 	"allot/api/sandbox"
 	"allot/views"
 	"allot/views/viewstest"
@@ -99,5 +101,37 @@ func TestAllocationRefreshReadsNoContractList(t *testing.T) {
 	d.Until("verified again", func() bool { return !a.refreshing })
 	if n := contractsRead(ctx); n != before {
 		t.Fatalf("the chain refresh after read %d contract lists again", n-before)
+	}
+}
+
+// TestLookupTriedAgainWhenTheServiceIsBack: a lookup that failed as the
+// service was down (a 503 after every try) is made again on the lists'
+// rhythm: its error leaves the status line as it starts, and the verdict
+// follows once the service answers. One the service refused (a 404) is
+// not: asked again it would say the same.
+func TestLookupTriedAgainWhenTheServiceIsBack(t *testing.T) {
+	ctx := viewstest.Sandbox(t)
+	id := stateID(t, ctx, sandbox.StateRevoked)
+	a := NewAllocation(ctx).(*allocation)
+	d := viewstest.NewDriver(t, a, 120, 36)
+	a.Update(LookupMsg{ID: id}) // its answer is the outage below
+	down := &api.StatusError{Op: "allocations/merkle-proof", Status: 503, Kind: api.ErrServer}
+	if msg := a.Update(views.Loaded[lookedUp]{Seq: a.seq, Err: down})(); a.result != nil || msg.(views.ErrorMsg).Err != down {
+		t.Fatalf("the failed lookup said %#v", msg)
+	}
+	d.Run(a.Update(views.RefreshMsg{}))
+	d.Until("looked up again, its verdict said", func() bool { return a.result != nil && len(d.Got) >= 2 })
+	if len(d.Got) < 2 || d.Got[0] != (views.StatusMsg{}) {
+		t.Fatalf("the status line got %#v: want the old error cleared first", d.Got)
+	}
+	if st, ok := d.Got[len(d.Got)-1].(views.StatusMsg); !ok || !strings.Contains(st.Text, id) {
+		t.Fatalf("the status line got %#v last: want the verdict", d.Got)
+	}
+
+	b := NewAllocation(ctx).(*allocation)
+	b.Update(LookupMsg{ID: id})
+	b.Update(views.Loaded[lookedUp]{Seq: b.seq, Err: &api.StatusError{Op: "allocations/merkle-proof", Status: 404, Kind: api.ErrNotFound}})
+	if b.Update(views.RefreshMsg{}) != nil {
+		t.Fatal("a lookup the service refused was made again")
 	}
 }
