@@ -312,9 +312,31 @@ func (c *Client) retrying(ctx context.Context, k call, tries int, once func(try 
 // try's, which may name the operation already.
 func tried(op string, lastErr error, tries int) error {
 	if strings.HasPrefix(lastErr.Error(), op+": ") {
-		return fmt.Errorf("%w (tried %d times)", lastErr, tries)
+		return &TriedError{fmt.Errorf("%w (tried %d times)", lastErr, tries)}
 	}
-	return fmt.Errorf("%s: %w (tried %d times)", op, lastErr, tries)
+	return &TriedError{fmt.Errorf("%s: %w (tried %d times)", op, lastErr, tries)}
+}
+
+// TriedError is a read that got no answer however often it was tried (a
+// reset, a refused connection, a timeout): the service was not there.
+type TriedError struct{ err error }
+
+func (e *TriedError) Error() string { return e.err.Error() }
+func (e *TriedError) Unwrap() error { return e.err }
+
+// Unavailable reports whether err is a read that failed because the
+// service was not there or failed as a service does when it is down or
+// restarting (a 500, 502, 503 or 504, or no answer, after every try, or
+// no answer in its time): asked again later, it may be answered. A
+// refusal (4xx), an answer allot refuses and a request that cannot be
+// served are not.
+func Unavailable(err error) bool {
+	var status *StatusError
+	if errors.As(err, &status) {
+		return transient(status.Status)
+	}
+	var triedErr *TriedError
+	return errors.As(err, &triedErr) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // refusedResponse reports whether err is an answer allot refuses (a

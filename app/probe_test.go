@@ -89,6 +89,8 @@ func final(t testing.TB, tm *teatest.TestModel) *Model {
 		return m.Model
 	case unfaded:
 		return m.Model
+	case *heldPin:
+		return m.Model
 	case *Model:
 		return m
 	}

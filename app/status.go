@@ -5,6 +5,7 @@ package app
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -102,8 +103,9 @@ type fromPage struct {
 	msg  tea.Msg // views.ErrorMsg or widget.StatusMsg
 }
 
-// tag makes the status and error messages cmd yields name page: the
-// status line shows an error only while the page it is about is on show.
+// tag makes the status and error messages cmd yields name page, in a
+// batch or a sequence alike: the status line shows an error only while
+// the page it is about is on show, and a page's clear clears only its own.
 func tag(page views.Screen, cmd tea.Cmd) tea.Cmd {
 	if cmd == nil {
 		return nil
@@ -118,9 +120,29 @@ func tag(page views.Screen, cmd tea.Cmd) tea.Cmd {
 		case views.ErrorMsg, widget.StatusMsg:
 			return fromPage{page, msg}
 		default:
+			if seq, ok := sequence(msg); ok {
+				for i := range seq.Len() {
+					c := seq.Index(i)
+					c.Set(reflect.ValueOf(tag(page, c.Interface().(tea.Cmd))))
+				}
+			}
 			return msg
 		}
 	}
+}
+
+// sequence is tea.Sequence's message, whose type bubbletea does not
+// export: a list of commands that is not a batch. Its commands are run in
+// order by the program, so tag rewrites them in place.
+func sequence(msg tea.Msg) (reflect.Value, bool) {
+	if msg == nil {
+		return reflect.Value{}, false
+	}
+	v := reflect.ValueOf(msg)
+	if v.Kind() != reflect.Slice || v.Type().Elem() != reflect.TypeFor[tea.Cmd]() {
+		return reflect.Value{}, false
+	}
+	return v, true
 }
 
 // said shows a page's error or status message.
@@ -129,6 +151,10 @@ func (m *Model) said(page views.Screen, msg tea.Msg) tea.Cmd {
 	case views.ErrorMsg:
 		m.failOn(page, msg.Op, msg.Err)
 	case widget.StatusMsg:
+		if msg == (widget.StatusMsg{}) {
+			m.clearFor(page)
+			return nil
+		}
 		if !msg.Error {
 			return m.inform(msg.Text)
 		}
@@ -136,4 +162,15 @@ func (m *Model) said(page views.Screen, msg tea.Msg) tea.Cmd {
 		m.setErr(nil)
 	}
 	return nil
+}
+
+// clearFor takes what page said off the status line as it loads again:
+// its error or warning, or an informational line (which would fade
+// anyway); never another page's error, nor one about every page.
+func (m *Model) clearFor(page views.Screen) {
+	if m.statusErr && m.statusPage != page {
+		return
+	}
+	m.status, m.statusErr, m.statusPage = "", false, nil
+	m.setErr(nil)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/ethereum/go-ethereum/common"
@@ -63,6 +64,29 @@ func (s *signing) pinQuestion() *widget.Confirm {
 		return nil
 	}
 	return s.pin.confirm
+}
+
+// keyPinDontAsk drops the pin question while it is read.
+var keyPinDontAsk = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "do not ask"))
+
+// pinPending: the pin question is to be asked, once what allot knows of
+// the contract is read.
+func (s *signing) pinPending() bool { return s.pin != nil && s.pin.confirm == nil }
+
+func (s *signing) pinPendingLine() string {
+	return fmt.Sprintf("Reading what allot knows of %s, to ask whether to pin it… esc: do not ask", s.pin.unpinned.Address.Hex())
+}
+
+// pendingKey takes a key while the pin question is read: esc drops the
+// question, so that it never comes, and leaves the refused review; every
+// other key is held from the screen below, which it was not meant for (a
+// y or an enter typed for the question to come).
+func (s *signing) pendingKey(msg tea.KeyMsg) tea.Cmd {
+	if key.Matches(msg, keyPinDontAsk) {
+		s.pin = nil
+		s.setSize(s.width, s.height)
+	}
+	return nil
 }
 
 // updatePin handles the pin question's messages; it reports whether msg

@@ -100,6 +100,8 @@ func (s *signing) setSize(width, height int) {
 	case s.pinQuestion() != nil:
 		s.pin.confirm.SetWidth(min(width, 80))
 		question = lipgloss.Height(s.pin.confirm.View())
+	case s.pinPending():
+		question = lipgloss.Height(widget.Page(s.pinPendingLine(), width, 0))
 	case s.prepared.Refusal != nil:
 		question = lipgloss.Height(widget.Page(s.refusalLine(), width, 0))
 	}
@@ -183,6 +185,9 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		if q != nil {
 			return q.Update(msg), true
+		}
+		if s.pinPending() {
+			return s.pendingKey(msg), true
 		}
 	}
 	return nil, false
@@ -315,6 +320,8 @@ func (s *signing) viewOf(st widget.Styles) string {
 		switch {
 		case s.pinQuestion() != nil:
 			b.WriteString(s.pin.confirm.View() + "\n")
+		case s.pinPending():
+			b.WriteString(s.pinPendingLine() + "\n")
 		case s.pinning:
 			b.WriteString("Pinning…\n")
 		case s.prepared.Refusal != nil:
@@ -377,8 +384,10 @@ func (s *signing) busy() bool {
 }
 
 // capturing is true while the review asks its question, or the pin
-// question.
-func (s *signing) capturing() bool { return s.confirm != nil || s.pinQuestion() != nil }
+// question, and while what that one shows is read: a key meant for the
+// question must not reach the dashboard (esc closing the page, a tab
+// key) or the screen below.
+func (s *signing) capturing() bool { return s.confirm != nil || s.pin != nil }
 
 func (s *signing) help() []key.Binding {
 	q := s.confirm
@@ -386,6 +395,9 @@ func (s *signing) help() []key.Binding {
 		q = s.pinQuestion()
 	}
 	scroll := s.review.Help("scroll the review")
+	if s.pinPending() {
+		return []key.Binding{keyPinDontAsk, scroll}
+	}
 	if q == nil {
 		if s.stage == signReview && scroll.Enabled() {
 			return []key.Binding{scroll}

@@ -126,13 +126,13 @@ func (o *opened) tokenText() string {
 // checkTimeout bounds the check of a write whose answer was lost.
 const checkTimeout = 30 * time.Second
 
-// checkUnknown asks, when the deployment can say (the embedded sandbox),
-// whether a write whose answer was lost was applied, settles it in the
-// journal and says what it found after err. The embedded sandbox ends with
-// the command: this is the only time it can be asked.
+// checkUnknown checks a write whose answer was lost and says after err
+// what the check found: on the embedded sandbox whether it was applied
+// (settled in the journal; the sandbox ends with the command, so this is
+// the only time it can be asked), elsewhere why allot cannot tell.
 func (e *env) checkUnknown(ctx context.Context, err error) error {
 	var unknown *act.UnknownError
-	if e.rec == nil || e.rec.Ledger == nil || !errors.As(err, &unknown) {
+	if e.rec == nil || !errors.As(err, &unknown) {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
@@ -146,5 +146,5 @@ func (e *env) checkUnknown(ctx context.Context, err error) error {
 	case v.Check == act.NotApplied:
 		return fmt.Errorf("%w; checked: the service did not apply it, so sending it again applies it once", err)
 	}
-	return err
+	return fmt.Errorf("%w; allot cannot check: %s; ask the service's operators before sending it again", err, v.Reason)
 }

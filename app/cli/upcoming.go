@@ -18,6 +18,7 @@ import (
 	"allot/internal/ical"
 	"allot/internal/isotime"
 	"allot/internal/journal"
+	"allot/internal/session"
 	"allot/internal/upcoming"
 	"allot/wallet"
 	"allot/wallet/vesting"
@@ -35,11 +36,11 @@ var upcomingCommand = command{
 			if *days < 1 || *days > upcoming.MaxDays {
 				return usagef("--days %d: give 1 to %d", *days, upcoming.MaxDays)
 			}
-			s, ids, err := e.openAllocations(ctx, args, "list")
+			s, on, err := e.openAllocations(ctx, args, "list")
 			if err != nil {
 				return err
 			}
-			r := upcoming.Collect(ctx, s.CheckAllocation, ids, s.Now(), *days)
+			r := upcoming.Collect(ctx, s.CheckAllocation, on.ids, s.Now(), *days)
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -72,7 +73,7 @@ var upcomingCommand = command{
 				return err
 			}
 			if failed > 0 {
-				return fmt.Errorf("%d of %d allocations could not be read (see above)", failed, len(ids))
+				return fmt.Errorf("%d of %d allocations could not be read (see above)", failed, len(on.ids))
 			}
 			return nil
 		}
@@ -82,32 +83,38 @@ var upcomingCommand = command{
 // openAllocations opens the session of a command that works on the
 // allocations given (ids checked first) or followed (allocations), what
 // it does to them named by verb ("list", "watch").
-func (e *env) openAllocations(ctx context.Context, given []string, verb string) (*opened, []string, error) {
+func (e *env) openAllocations(ctx context.Context, given []string, verb string) (*opened, workedOn, error) {
 	for _, id := range given {
 		if err := api.CheckUUID("allocation id", id); err != nil {
-			return nil, nil, usageError{msg: err.Error()}
+			return nil, workedOn{}, usageError{msg: err.Error()}
 		}
 	}
 	s, err := e.open(ctx, opening{})
 	if err != nil {
-		return nil, nil, err
+		return nil, workedOn{}, err
 	}
 	ids, err := e.allocations(s, given, verb)
 	if err != nil {
-		return nil, nil, err
+		return nil, workedOn{}, err
 	}
 	return s, ids, nil
+}
+
+// workedOn are the allocations a command works on, and, when they
+// are the followed ones, where to read them again (session.Follows).
+type workedOn struct {
+	ids     []string
+	follows *session.Follows // nil: the ids were given
 }
 
 // allocations are the ids a command works on: those given, else the
 // profile's allocations and those followed on the deployment, each once.
 // None is a usage error that says how to follow one, and offers the
 // allocations looked up lately.
-func (e *env) allocations(s *opened, given []string, verb string) ([]string, error) {
+func (e *env) allocations(s *opened, given []string, verb string) (workedOn, error) {
 	if len(given) > 0 {
-		return slices.Compact(given), nil
+		return workedOn{ids: slices.Compact(given)}, nil
 	}
-	ids := slices.Clone(s.Profile.Allocations)
 	var j *journal.Journal
 	if s.StateDir != "" {
 		var err error
@@ -115,23 +122,19 @@ func (e *env) allocations(s *opened, given []string, verb string) ([]string, err
 			fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
 		}
 	}
-	followed, err := j.Followed(s.Deployment())
+	follows := s.Follows(j)
+	ids, err := follows.IDs()
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
 	}
-	for _, id := range followed {
-		if !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
-	}
 	if len(ids) > 0 {
-		return ids, nil
+		return workedOn{ids: ids, follows: &follows}, nil
 	}
 	msg := "no allocation to " + verb + ": give ids, list allocations = [\"ID\"] in the profile, or follow one with f on the allocation screen"
 	if recent := j.RecentLookups(s.Deployment(), 3); len(recent) > 0 {
 		msg += "; looked up lately: " + strings.Join(recent, " ")
 	}
-	return nil, usagef("%s", msg)
+	return workedOn{}, usagef("%s", msg)
 }
 
 // unlockJSON is one unlock as `upcoming -o json` prints it: amounts as

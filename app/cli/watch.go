@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"allot/internal/clock"
 	"allot/internal/sanitize"
+	"allot/internal/session"
 	"allot/internal/watch"
 	"allot/wallet"
 )
@@ -40,11 +42,11 @@ var watchCommand = command{
 			if *interval < time.Second {
 				return usagef("--interval %s: at least 1s", *interval)
 			}
-			s, ids, err := e.openAllocations(ctx, args, "watch")
+			s, on, err := e.openAllocations(ctx, args, "watch")
 			if err != nil {
 				return err
 			}
-			w := &watcher{e: e, check: s.CheckAllocation, ids: ids, threshold: limit, seen: map[string]*watch.Snapshot{}, out: json.NewEncoder(e.Stdout)}
+			w := &watcher{e: e, check: s.CheckAllocation, ids: on.ids, follows: on.follows, threshold: limit, seen: map[string]*watch.Snapshot{}, out: json.NewEncoder(e.Stdout)}
 			if *once {
 				d := s.Deployment()
 				return w.once(ctx, s.StateDir, fmt.Sprintf("%s|%d|", strings.TrimRight(d.BaseURL, "/"), d.ChainID))
@@ -56,9 +58,15 @@ var watchCommand = command{
 
 // watcher looks at allocations and prints what changed.
 type watcher struct {
-	e         *env
-	check     func(context.Context, string) (*wallet.Verification, error)
-	ids       []string
+	e     *env
+	check func(context.Context, string) (*wallet.Verification, error)
+	ids   []string
+	// follows, when the ids are the followed ones, reads them again at
+	// each look of a running watch: one followed or unfollowed meanwhile
+	// (in a dashboard, by another allot) is watched, or no longer, from
+	// the next look on. nil for ids given.
+	follows   *session.Follows
+	followErr string // the last failure to read them, said once
 	threshold *big.Int
 	seen      map[string]*watch.Snapshot // the last look at each id
 	out       *json.Encoder
@@ -144,6 +152,7 @@ func (w *watcher) run(ctx context.Context, interval time.Duration) error {
 	}
 	failures := 0
 	for {
+		w.refollow()
 		_, err := w.look(ctx)
 		if ctx.Err() != nil {
 			return nil
@@ -164,6 +173,29 @@ func (w *watcher) run(ctx context.Context, interval time.Duration) error {
 			return nil
 		}
 	}
+}
+
+// refollow reads the followed allocations again, when the watch is of
+// them. A read that fails keeps the last list, and says why once.
+func (w *watcher) refollow() {
+	if w.follows == nil {
+		return
+	}
+	ids, err := w.follows.IDs()
+	if err != nil {
+		if msg := sanitize.Line(err.Error()); msg != w.followErr {
+			w.followErr = msg
+			fmt.Fprintf(w.e.Stderr, "allot: watch: the follows could not be read again: %s; watching the %d read before\n", msg, len(w.ids))
+		}
+		return
+	}
+	w.followErr = ""
+	for id := range w.seen {
+		if !slices.Contains(ids, id) {
+			delete(w.seen, id) // followed again later, it is watched anew
+		}
+	}
+	w.ids = ids
 }
 
 // writeError is a failure to write the events: nobody reads them any

@@ -19,6 +19,7 @@ import (
 
 	"allot/api"
 	"allot/internal/clock"
+	"allot/internal/journal"
 	"allot/internal/session"
 	"allot/internal/watch"
 	"allot/wallet"
@@ -246,5 +247,50 @@ func TestWatchBacksOff(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "allot: watch: cannot check: allocation "+testAllocation+": the chain's head block: connection refused") {
 		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+// TestWatchFollowsTheFollows: a watch of the followed allocations (no ids
+// given) reads them again at each look: one followed meanwhile, as the
+// dashboard's f does, is watched from the next look on, one unfollowed no
+// longer. Before, the watch kept the list it started with.
+func TestWatchFollowsTheFollows(t *testing.T) {
+	s := sandboxSession(t)
+	if err := s.Seeded(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	j, err := journal.Open(s.StateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, second := s.Fixtures.AllocationIDs[0], s.Fixtures.AllocationIDs[1]
+	follows := s.Follows(j)
+	if err := follows.Set(first, true); err != nil {
+		t.Fatal(err)
+	}
+	fake := clock.NewFake(time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
+	stdout, stderr, stop := startWatch(t, s, fake, "--interval", "30s")
+	stdout.waitFor(t, `"allocation":"`+first+`","event":"watching"`)
+
+	if err := follows.Set(second, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := follows.Set(first, false); err != nil {
+		t.Fatal(err)
+	}
+	wait, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := fake.BlockUntil(wait, 1); err != nil {
+		t.Fatal("the watch waits on no clock:", err)
+	}
+	fake.Advance(30 * time.Second)
+	stdout.waitFor(t, `"allocation":"`+second+`","event":"watching"`)
+	if code := stop(); code != ExitOK {
+		t.Errorf("stopped: exit %d\n%s", code, stderr)
+	}
+	for _, ev := range events(t, stdout.String()) {
+		if ev.Allocation != first && ev.Allocation != second {
+			t.Errorf("an event of an allocation never followed: %+v", ev)
+		}
 	}
 }

@@ -145,7 +145,7 @@ func (e *UnknownError) Sent() Sent {
 }
 
 func (e *UnknownError) Error() string {
-	return fmt.Sprintf("%v; check before sending it again (the journal records it)", e.Err)
+	return fmt.Sprintf("%v; the journal records it as unknown: find out whether it was before sending it again", e.Err)
 }
 
 func (e *UnknownError) Unwrap() error { return e.Err }

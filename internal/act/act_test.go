@@ -50,8 +50,8 @@ func TestWriteOutcomes(t *testing.T) {
 			if !errors.Is(err, tc.err) {
 				t.Errorf("error %v, want %v", err, tc.err)
 			}
-			if tc.status == StatusUnknown && !strings.Contains(err.Error(), "check before sending it again") {
-				t.Errorf("an unknown outcome does not say to check first: %v", err)
+			if tc.status == StatusUnknown && !strings.Contains(err.Error(), "find out whether it was before sending it again") {
+				t.Errorf("an unknown outcome does not say to find out first: %v", err)
 			}
 			if !journaledFirst {
 				t.Error("the request was not journaled before it was sent")

@@ -11,8 +11,9 @@ import (
 type Check int
 
 const (
-	// CannotTell: the deployment cannot be asked (a real deployment's
-	// interface reads no write back), or not about this write.
+	// CannotTell: the deployment cannot be asked (the service's interface
+	// reads no write back: only the embedded sandbox's ledger can), or not
+	// about this write.
 	CannotTell Check = iota
 	// Applied: the service applied the write; sending it again applies it
 	// a second time.
@@ -49,11 +50,30 @@ type Verdict struct {
 	Reason string
 }
 
-// Reasons a check cannot tell, as Verdict.Reason says them.
-var (
-	errNoLedger = errors.New("this service's interface cannot say whether it applied a write")
-	errNoMark   = errors.New("the request was sent before this run of allot, to a sandbox that is gone with its writes")
-)
+// errNoMark: a check on the embedded sandbox of a write of another run.
+var errNoMark = errors.New("the request was sent before this run of allot, to a sandbox that is gone with its writes")
+
+// noReadBack is why a deployment without a ledger cannot tell whether it
+// applied a write of op: the service's interface (docs/deployment.md)
+// creates transactions, schedules, creatives and claim transactions, and
+// has no operation that lists or reads back any of them.
+func noReadBack(op string) string {
+	const cannot = "this service's interface cannot say whether it applied a write"
+	switch op {
+	case OpTransaction:
+		return cannot + ": it creates transactions and has no operation that lists or reads one back"
+	case OpSchedule:
+		return cannot + ": it creates schedules and has no operation that lists them; sent again, a second one may be created"
+	case OpCreative:
+		return cannot + ": it registers creatives and has no operation that lists them; sent again, the asset may be registered twice"
+	case OpUploadURL:
+		return cannot + ": it lists no upload URLs; one changes nothing by itself"
+	case OpClaim:
+		return cannot + ": it builds claim transactions and lists none; no tokens moved for this request, " +
+			"as they move only once signed and allot signed none for it"
+	}
+	return cannot
+}
 
 // Check finds out whether the write w, whose outcome is unknown, was
 // applied, and when it can tell, settles it in the journal: Transactions
@@ -62,7 +82,7 @@ var (
 // command.
 func (r *Recorder) Check(ctx context.Context, w Sent) (Verdict, error) {
 	if r == nil || r.Ledger == nil {
-		return Verdict{Check: CannotTell, Reason: errNoLedger.Error()}, nil
+		return Verdict{Check: CannotTell, Reason: noReadBack(w.Op)}, nil
 	}
 	mark, ok := r.marks.Load(w.Write)
 	if w.Write == "" || !ok {

@@ -3,6 +3,7 @@ package act
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"allot/api"
@@ -113,5 +114,27 @@ func TestResentSettlesUnknown(t *testing.T) {
 	w := journal.Writes(res.Entries)
 	if len(w) != 2 || w[0].Outcome.Status != StatusResent || w[1].Outcome.Status != StatusNotApplied {
 		t.Fatalf("outcomes %q, %q; want %q, %q", w[0].Outcome.Status, w[1].Outcome.Status, StatusResent, StatusNotApplied)
+	}
+}
+
+// TestCheckWithoutLedgerSaysWhatItCannot: on a deployment without a
+// ledger (a real one, or `allot sandbox` over HTTP) the check says, for
+// each kind of write, that the service's interface reads none back, and
+// what that leaves: for a claim request, that no tokens moved. Before, it
+// said only that the interface cannot tell, whatever the write.
+func TestCheckWithoutLedgerSaysWhatItCannot(t *testing.T) {
+	rec := &Recorder{}
+	for op, want := range map[string]string{
+		OpTransaction: "creates transactions and has no operation that lists or reads one back",
+		OpSchedule:    "a second one may be created",
+		OpCreative:    "registered twice",
+		OpUploadURL:   "changes nothing by itself",
+		OpClaim:       "no tokens moved for this request",
+	} {
+		v, err := rec.Check(context.Background(), Sent{Op: op, Write: "w1"})
+		if err != nil || v.Check != CannotTell || !strings.Contains(v.Reason, want) ||
+			!strings.Contains(v.Reason, "cannot say whether it applied") {
+			t.Errorf("%s: %+v, %v; want it to say %q", op, v, err, want)
+		}
 	}
 }

@@ -95,22 +95,33 @@ func (s *Session) PinsSource() string {
 // read from its file now: what signing a claim needs, beside the proof's
 // verdict, which it never changes. None when no vester holds the root.
 func (s *Session) VesterTrusts(ctx context.Context, v *wallet.Verification) []wallet.VesterTrust {
-	holders := v.Holders
-	if len(holders) == 0 && v.RootCheck.State == wallet.Pass {
-		holders = []common.Address{v.Vester}
-	}
+	holders := holdersOf(v)
 	if len(holders) == 0 {
 		return nil
 	}
 	pins, err := s.SigningPins(ctx)
+	return vesterTrusts(holders, pins, err, s.PinsSource())
+}
+
+// holdersOf are the contracts that hold v's root.
+func holdersOf(v *wallet.Verification) []common.Address {
+	if len(v.Holders) == 0 && v.RootCheck.State == wallet.Pass {
+		return []common.Address{v.Vester}
+	}
+	return v.Holders
+}
+
+// vesterTrusts are VesterTrusts of holders under pins, read from source
+// (pinsErr: why they could not be).
+func vesterTrusts(holders []common.Address, pins wallet.Pins, pinsErr error, source string) []wallet.VesterTrust {
 	var out []wallet.VesterTrust
 	for _, h := range holders {
-		t := wallet.VesterTrust{Vester: h, Pinned: err == nil && pins.Pinned(wallet.PinVester, h)}
+		t := wallet.VesterTrust{Vester: h, Pinned: pinsErr == nil && pins.Pinned(wallet.PinVester, h)}
 		switch {
-		case err != nil:
-			t.Note = "the pins could not be read, so claims are refused: " + sanitize.Line(err.Error())
+		case pinsErr != nil:
+			t.Note = "the pins could not be read, so claims are refused: " + sanitize.Line(pinsErr.Error())
 		case t.Pinned:
-			t.Note = "pinned in " + sanitize.Line(s.PinsSource())
+			t.Note = "pinned in " + sanitize.Line(source)
 		default:
 			t.Note = "not pinned: claims refused until `allot pin vester " + h.Hex() + "`"
 		}

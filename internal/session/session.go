@@ -514,17 +514,26 @@ func (s *Session) VerifyOptions(ctx context.Context) wallet.VerifyOptions {
 // vesters are asked when the profile pins any (a quick look that a
 // refresh repeats: Verify falls back on every listed one).
 func (s *Session) verifyOptions(ctx context.Context, everyListed bool) wallet.VerifyOptions {
-	if s.Chain == nil {
-		return wallet.VerifyOptions{Unchecked: fmt.Errorf("profile %q has no rpc_url to read the vester's root from", s.Name)}
-	}
-	if len(s.TokenIDs) == 0 {
-		return wallet.VerifyOptions{Unchecked: fmt.Errorf("profile %q names no token whose contracts could hold the root", s.Name)}
+	if err := s.unverifiable(); err != nil {
+		return wallet.VerifyOptions{Unchecked: err}
 	}
 	candidates, err := s.vesterCandidates(ctx, everyListed)
 	if err != nil {
 		return wallet.VerifyOptions{Unchecked: err}
 	}
 	return wallet.VerifyOptions{Chain: s.Chain, Candidates: candidates}
+}
+
+// unverifiable says why no proof's root can be checked on this session;
+// nil when one can.
+func (s *Session) unverifiable() error {
+	if s.Chain == nil {
+		return fmt.Errorf("profile %q has no rpc_url to read the vester's root from", s.Name)
+	}
+	if len(s.TokenIDs) == 0 {
+		return fmt.Errorf("profile %q names no token whose contracts could hold the root", s.Name)
+	}
+	return nil
 }
 
 // vesterCandidates are the contracts that may hold a proof's root, for a
@@ -539,6 +548,11 @@ func (s *Session) vesterCandidates(ctx context.Context, everyListed bool) ([]com
 	if err != nil {
 		return nil, err
 	}
+	return s.candidatesOf(ctx, pins, everyListed)
+}
+
+// candidatesOf are vesterCandidates under pins.
+func (s *Session) candidatesOf(ctx context.Context, pins wallet.Pins, everyListed bool) ([]common.Address, error) {
 	out := slices.Clone(pins.Vesters)
 	if len(out) > 0 && !everyListed {
 		return out, nil

@@ -5,12 +5,8 @@
 package holder
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -19,7 +15,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/internal/journal"
 	"allot/internal/sanitize"
 	"allot/internal/session"
 	"allot/views"
@@ -66,6 +61,13 @@ type allocation struct {
 	refreshing bool
 	refreshSeq int
 	fresh      views.Freshness
+	// retry is the id of a lookup that failed as the service was down,
+	// looked up again on the lists' rhythm until it answers; "" none.
+	retry string
+	// basis is what the allocation on show was verified on (the contract
+	// lists, the pins), which the chain's refresh verifies on again; nil
+	// once the lists' rhythm says to read it anew.
+	basis *session.VerifyBasis
 
 	width, height int
 }
@@ -132,71 +134,6 @@ func (a *allocation) chartHeight() int {
 	return max(min(10, max(a.height-1, 3)/2)-a.countRows, 3)
 }
 
-func (a *allocation) lookup(id string) tea.Cmd {
-	id = strings.TrimSpace(id)
-	a.input.Blur()
-	a.input.SetValue(id)
-	if err := api.CheckUUID("allocation id", id); err != nil {
-		a.result = nil
-		return func() tea.Msg { return views.ErrorMsg{Op: "allocation", Err: err} }
-	}
-	a.seq = views.NextSeq()
-	a.busy, a.looking, a.refreshing = true, id, false
-	s, j := a.ctx.Session, a.ctx.Journal
-	now := a.ctx.Now()
-	// An earlier lookup's failure leaves the status line as this one
-	// starts: it says nothing of this one. In sequence, not in a batch:
-	// a batch runs both at once, and a failure quicker than the clear
-	// would be wiped by it.
-	clear := func() tea.Msg { return views.StatusMsg{} }
-	return tea.Sequence(clear, views.Load(a.ctx, a.seq, func(c context.Context) (lookedUp, error) {
-		v, err := verify(c, s, id, now, func() {
-			if j != nil {
-				// Only an id the service knows is worth offering again. A
-				// failed write only costs the recent list.
-				_ = j.Append(s.Deployment().Stamp(journal.Entry{Kind: journal.KindLookup, Ref: id}))
-			}
-		})
-		if err != nil {
-			return lookedUp{}, err
-		}
-		return lookedUp{v: v, unit: s.VesterUnits(c)(v.Vester)}, nil
-	}))
-}
-
-// lookedUp is a lookup's answer: the allocation verified, and how its
-// amounts are named (session.VesterUnits): after the token whose
-// contracts list its vester, not the token the dashboard shows, which may
-// be another.
-type lookedUp struct {
-	v    *wallet.Verification
-	unit string
-}
-
-// verify reads allocation id's proof from the service and verifies it,
-// against the chain, as of now; known runs once the service has shown it
-// knows the id.
-func verify(c context.Context, s *session.Session, id string, now time.Time, known func()) (*wallet.Verification, error) {
-	p, err := s.API.MerkleProof(c, id)
-	if err != nil {
-		return nil, err
-	}
-	raw, err := json.Marshal(p)
-	if err != nil {
-		return nil, err
-	}
-	proof, err := wallet.DecodeProof(raw)
-	if err != nil {
-		return nil, err
-	}
-	known()
-	opts := s.VerifyOptions(c)
-	opts.Now = now
-	v := wallet.VerifyProof(c, proof, opts)
-	v.Trust = s.VesterTrusts(c, v)
-	return v, nil
-}
-
 // remember puts id first in the recent lookups; the journal keeps it for
 // the next run (written by the lookup's command: an fsync has no place on
 // the UI goroutine).
@@ -261,7 +198,7 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		if msg.err == nil && msg.id == a.looking {
 			a.following = msg.on
 		}
-		return followStatus(msg)
+		return followStatus(a, msg)
 	case views.TxStatusMsg:
 		// A claim mined changes what was withdrawn and what is claimable:
 		// the amounts on show are read again rather than left stale.
@@ -273,18 +210,21 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		if msg.Seq != a.seq {
 			return nil
 		}
-		a.busy = false
+		a.busy, a.retry = false, ""
 		if msg.Err != nil {
 			a.result = nil
+			if api.Unavailable(msg.Err) {
+				a.retry = a.looking
+			}
 			return func() tea.Msg { return views.ErrorMsg{Op: "allocation", Err: msg.Err} }
 		}
 		v := msg.Value.v
-		a.result, a.count.unit = v, msg.Value.unit
+		a.result, a.count.unit, a.basis = v, msg.Value.unit, &msg.Value.basis
 		a.fresh = views.Freshness{At: a.ctx.Now()}
 		// The id remembered is the one asked for: the service's answer
 		// could name any other.
 		a.remember(a.looking)
-		ids, _ := followed(a.ctx)
+		ids, _ := follows(a.ctx).IDs()
 		a.following = slices.Contains(ids, a.looking)
 		a.detail.SetFields(verificationFields(v, a.ctx.Now(), unit(msg.Value.unit)))
 		// The verdict replaces whatever an earlier lookup left in the
@@ -324,12 +264,7 @@ func (a *allocation) updateKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return views.Navigate(NewClaim(a.ctx, a.result.Proof.ID, claimable, recipient, a.result.ClaimOutlook(a.count.unit), a.count.unit))
 	case key.Matches(msg, keyFollow) && a.result != nil && !a.busy:
-		if a.following && inProfile(a.ctx, a.looking) {
-			return func() tea.Msg {
-				return views.ErrorMsg{Op: "follow", Err: errors.New("the profile's allocations list it: remove it there to stop following it")}
-			}
-		}
-		return setFollowed(a.ctx, a.looking, !a.following)
+		return setFollowed(a.ctx, a, a.looking, !a.following)
 	case a.result != nil && key.Matches(msg, keyHistory, keyHistoryUp, keyHistoryDown):
 		return a.timeline.key(msg)
 	}

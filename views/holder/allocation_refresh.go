@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"allot/internal/session"
 	"allot/views"
 	"allot/wallet"
 )
@@ -13,7 +14,20 @@ import (
 // is unlocked, claimed and claimable moves with the blocks. The check is
 // quiet: the figures on show stay while it runs, nothing is journaled
 // and the status line is left alone; one that fails leaves them, marked
-// stale in the header.
+// stale in the header. It verifies on the basis the last check read (the
+// tokens' contract lists and the profile's pins: session.VerifyBasis),
+// which the lists' rhythm has read anew by the next check; a block costs
+// no contract list and no read of the profile's file. Signing reads the
+// pins at its own review, whatever the screen shows. A lookup that failed
+// as the service was down (api.Unavailable) is made again on the lists'
+// rhythm; its error leaves the status line as it starts.
+
+// reverified is a check's answer: the allocation verified again, and the
+// basis when the check read it anew.
+type reverified struct {
+	v     *wallet.Verification
+	basis *session.VerifyBasis
+}
 
 // refreshUpdate takes a RefreshMsg and the answer of the check it
 // starts; ok says msg was one of them.
@@ -21,10 +35,17 @@ func (a *allocation) refreshUpdate(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case views.RefreshMsg:
 		if !msg.Chain {
-			return nil, true // the chain's numbers: their own rhythm
+			// The lists may have changed: the next check reads them. A
+			// lookup the service was down for tries again, as a list whose
+			// first load failed does.
+			a.basis = nil
+			if a.retry != "" && a.result == nil && !a.busy && !a.input.Focused() {
+				return a.lookup(a.retry), true
+			}
+			return nil, true
 		}
 		return a.refresh(), true
-	case views.Loaded[*wallet.Verification]:
+	case views.Loaded[reverified]:
 		if !a.refreshing || msg.Seq != a.refreshSeq {
 			return nil, false
 		}
@@ -33,9 +54,12 @@ func (a *allocation) refreshUpdate(msg tea.Msg) (tea.Cmd, bool) {
 			a.fresh.Stale = msg.Err
 			return nil, true
 		}
-		a.result = msg.Value
+		a.result = msg.Value.v
+		if msg.Value.basis != nil {
+			a.basis = msg.Value.basis
+		}
 		a.fresh = views.Freshness{At: a.ctx.Now()}
-		a.detail.UpdateFields(verificationFields(msg.Value, a.ctx.Now(), unit(a.count.unit)))
+		a.detail.UpdateFields(verificationFields(a.result, a.ctx.Now(), unit(a.count.unit)))
 		return nil, true
 	}
 	return nil, false
@@ -48,9 +72,13 @@ func (a *allocation) refresh() tea.Cmd {
 		return nil
 	}
 	a.refreshSeq, a.refreshing = views.NextSeq(), true
-	s, id, now := a.ctx.Session, a.looking, a.ctx.Now()
-	return views.Load(a.ctx, a.refreshSeq, func(c context.Context) (*wallet.Verification, error) {
-		return verify(c, s, id, now, func() {})
+	s, id, now, basis := a.ctx.Session, a.looking, a.ctx.Now(), a.basis
+	return views.Load(a.ctx, a.refreshSeq, func(c context.Context) (reverified, error) {
+		v, read, err := verify(c, s, id, now, basis, func() {})
+		if err != nil || basis != nil {
+			return reverified{v: v}, err
+		}
+		return reverified{v: v, basis: &read}, nil
 	})
 }
 

@@ -1,12 +1,10 @@
 package holder
 
 import (
-	"errors"
-	"slices"
-
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"allot/internal/session"
 	"allot/views"
 )
 
@@ -15,31 +13,33 @@ var (
 	keyUnfollow = key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "unfollow"))
 )
 
-// followedMsg answers a follow (on) or an unfollow of id.
+// followedMsg answers a follow (on) or an unfollow of id, asked by the
+// screen by: every screen takes the change, only by says it on the status
+// line (another tab's screen saying it would tie it to a page not on
+// show).
 type followedMsg struct {
 	id  string
 	on  bool
 	err error
+	by  views.Screen
 }
 
-// errNoJournal: follows live beside the journal, which could not open.
-var errNoJournal = errors.New("the state directory is unusable: nothing can be followed")
-
-// setFollowed follows id or stops following it, in a command: the file
-// is written and synced off the UI goroutine.
-func setFollowed(ctx *views.Context, id string, on bool) tea.Cmd {
-	j, d := ctx.Journal, ctx.Session.Deployment()
-	return func() tea.Msg {
-		if j == nil {
-			return followedMsg{id: id, on: on, err: errNoJournal}
-		}
-		return followedMsg{id: id, on: on, err: j.SetFollowed(d, id, on)}
-	}
+// setFollowed follows id or stops following it through the session's
+// follows, in a command: the file is written and synced off the UI
+// goroutine. Its answer goes to every screen, so that each showing
+// follows shows the change at once.
+func setFollowed(ctx *views.Context, by views.Screen, id string, on bool) tea.Cmd {
+	f := follows(ctx)
+	return func() tea.Msg { return followedMsg{id: id, on: on, err: f.Set(id, on), by: by} }
 }
 
-// followStatus says what a follow did, for the status line.
-func followStatus(msg followedMsg) tea.Cmd {
-	if msg.err != nil {
+// followStatus says what a follow did, for the status line, when me
+// asked for it.
+func followStatus(me views.Screen, msg followedMsg) tea.Cmd {
+	switch {
+	case msg.by != me:
+		return nil
+	case msg.err != nil:
 		return func() tea.Msg { return views.ErrorMsg{Op: "follow", Err: msg.err} }
 	}
 	// Whole in the status line at 80 columns; docs/live.md names the
@@ -51,22 +51,6 @@ func followStatus(msg followedMsg) tea.Cmd {
 	return func() tea.Msg { return views.StatusMsg{Text: text} }
 }
 
-// followed are the allocations the user follows on the session's
-// deployment: the profile's allocations, then those followed from the
-// dashboard, each once; err says why the latter could not be read.
-func followed(ctx *views.Context) (ids []string, err error) {
-	ids = slices.Clone(ctx.Session.Profile.Allocations)
-	more, err := ctx.Journal.Followed(ctx.Session.Deployment())
-	for _, id := range more {
-		if !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
-	}
-	return ids, err
-}
-
-// inProfile reports whether the profile lists id: only an edit of the
-// configuration stops following it.
-func inProfile(ctx *views.Context, id string) bool {
-	return slices.Contains(ctx.Session.Profile.Allocations, id)
-}
+// follows are the allocations followed on the session's deployment
+// (session.Follows), read where they are kept at each call.
+func follows(ctx *views.Context) session.Follows { return ctx.Session.Follows(ctx.Journal) }

@@ -78,7 +78,7 @@ func (u *upcomingScreen) unlocks() []upcoming.Unlock {
 // load reads the followed allocations' unlocks, or, with none followed,
 // offers some to follow.
 func (u *upcomingScreen) load() tea.Cmd {
-	ids, err := followed(u.ctx)
+	ids, err := follows(u.ctx).IDs()
 	u.ids, u.err, u.cursor, u.top = ids, err, 0, 0
 	if len(ids) == 0 {
 		u.report, u.busy = nil, false
@@ -119,7 +119,7 @@ func (u *upcomingScreen) refresh() tea.Cmd {
 		return nil
 	}
 	// Another allot may have followed or unfollowed one meanwhile.
-	if ids, err := followed(u.ctx); err == nil && len(ids) > 0 {
+	if ids, err := follows(u.ctx).IDs(); err == nil && len(ids) > 0 {
 		u.ids = ids
 	}
 	u.refreshing = true
@@ -171,7 +171,10 @@ func (u *upcomingScreen) Update(msg tea.Msg) tea.Cmd {
 		}
 		return u.refresh()
 	case followedMsg:
-		return tea.Batch(followStatus(msg), u.load())
+		if msg.err != nil {
+			return followStatus(u, msg)
+		}
+		return tea.Batch(followStatus(u, msg), u.load())
 	case tea.KeyMsg:
 		return u.key(msg)
 	}
@@ -191,15 +194,9 @@ func (u *upcomingScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, keyUpReload) && !u.busy:
 		return u.load()
 	case key.Matches(msg, keyFollow) && !u.listed() && u.cursor < len(u.offered):
-		return setFollowed(u.ctx, u.offered[u.cursor], true)
+		return setFollowed(u.ctx, u, u.offered[u.cursor], true)
 	case key.Matches(msg, keyUnfollow) && u.listed() && u.cursor < n:
-		id := u.unlocks()[u.cursor].Allocation
-		if inProfile(u.ctx, id) {
-			return func() tea.Msg {
-				return views.ErrorMsg{Op: "follow", Err: fmt.Errorf("the profile's allocations list %s: remove it there to stop following it", id)}
-			}
-		}
-		return setFollowed(u.ctx, id, false)
+		return setFollowed(u.ctx, u, u.unlocks()[u.cursor].Allocation, false)
 	case key.Matches(msg, keyUpOpen) && u.listed() && u.cursor < n:
 		a := NewAllocation(u.ctx).(*allocation)
 		return tea.Batch(views.Navigate(a), a.lookup(u.unlocks()[u.cursor].Allocation))
