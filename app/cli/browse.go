@@ -22,7 +22,7 @@ var poolsCommand = tokenListCommand("pools", "list every staking pool of a token
 // writes it.
 func tokenListCommand[T any](name, summary string,
 	list func(c *api.Client, ctx context.Context, token string) (*api.List[T], error),
-	write func(w io.Writer, list *api.List[T], out format, token string) error) command {
+	write func(w io.Writer, list *api.List[T], out format, token listToken) error) command {
 	return command{
 		name:    name,
 		args:    "[--token ID|NAME] [-o json|csv]",
@@ -44,15 +44,27 @@ func tokenListCommand[T any](name, summary string,
 				if err != nil {
 					return err
 				}
-				return write(e.Stdout, items, out, s.tokenText())
+				return write(e.Stdout, items, out, listToken{text: s.tokenText(), unit: s.tokenUnit()})
 			}
 		},
 	}
 }
 
+// listToken is the token a list is of: its name under a table, and the
+// unit its amounts are in (its symbol; "" when it has no name).
+type listToken struct{ text, unit string }
+
+// withUnit is a table's header naming the unit of its amounts.
+func (t listToken) withUnit(header string) string {
+	if t.unit == "" {
+		return header
+	}
+	return header + " (" + t.unit + ")"
+}
+
 // writeContracts writes the contracts of the token named token: a table
 // with a count under it, JSON, or CSV.
-func writeContracts(w io.Writer, list *api.List[api.Contract], out format, token string) error {
+func writeContracts(w io.Writer, list *api.List[api.Contract], out format, token listToken) error {
 	switch out {
 	case formatJSON:
 		return writeJSON(w, list)
@@ -63,17 +75,17 @@ func writeContracts(w io.Writer, list *api.List[api.Contract], out format, token
 		}
 		return t.flush()
 	}
-	t := newTable(w, "ID", "NAME", "TYPE", "ADDRESS", "BALANCE", "CREATED")
+	t := newTable(w, "ID", "NAME", "TYPE", "ADDRESS", token.withUnit("BALANCE"), "CREATED")
 	t.alignDecimals(4)
 	for _, c := range list.Items {
 		t.row(c.ID, c.Name, c.Type, c.Address, amount.Tokens(c.Balance.String()), api.FormatTime(c.CreatedAt))
 	}
-	return countUnder(w, t, len(list.Items), list.Total, "contracts", token)
+	return countUnder(w, t, len(list.Items), list.Total, "contracts", token.text)
 }
 
 // writePools writes the pools of the token named token as writeContracts
 // writes its contracts.
-func writePools(w io.Writer, list *api.List[api.Pool], out format, token string) error {
+func writePools(w io.Writer, list *api.List[api.Pool], out format, token listToken) error {
 	switch out {
 	case formatJSON:
 		return writeJSON(w, list)
@@ -90,12 +102,12 @@ func writePools(w io.Writer, list *api.List[api.Pool], out format, token string)
 		}
 		return t.flush()
 	}
-	t := newTable(w, "ID", "NAME", "STATUS", "TOTAL STAKED", "MAX APY", "MIN STAKE", "PERIOD FINISH")
+	t := newTable(w, "ID", "NAME", "STATUS", token.withUnit("TOTAL STAKED"), "MAX APY", token.withUnit("MIN STAKE"), "PERIOD FINISH")
 	t.alignDecimals(3, 4, 5)
 	for _, p := range list.Items {
 		t.row(p.ID, p.Name, p.Status, amount.Tokens(p.TotalStaked.String()), p.MaxAPY.String(), amount.Tokens(p.MinimumStakeAmount.String()), api.FormatTime(p.PeriodFinish))
 	}
-	return countUnder(w, t, len(list.Items), list.Total, "pools", token)
+	return countUnder(w, t, len(list.Items), list.Total, "pools", token.text)
 }
 
 // countUnder writes table t, then how many of the token's things it shows

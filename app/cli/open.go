@@ -123,6 +123,13 @@ func (o *opened) tokenText() string {
 	return "token " + sanitize.Line(o.token)
 }
 
+// tokenUnit is what the resolved --token's amounts are said in: its
+// symbol (or short name); "" when it has no name.
+func (o *opened) tokenUnit() string {
+	n, _ := o.TokenName(o.token)
+	return n.Short()
+}
+
 // checkTimeout bounds the check of a write whose answer was lost.
 const checkTimeout = 30 * time.Second
 

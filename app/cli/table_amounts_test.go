@@ -22,14 +22,14 @@ func TestTablesGroupTokenAmounts(t *testing.T) {
 	}
 	var contracts, pools, csv bytes.Buffer
 	c := &api.List[api.Contract]{Items: api.Items[api.Contract]{{ID: "c1", Name: "Vester", Balance: dec("91978016.67")}}, Total: 1}
-	if err := writeContracts(&contracts, c, formatTable, "MRD"); err != nil {
+	if err := writeContracts(&contracts, c, formatTable, listToken{"Meridian (MRD)", "MRD"}); err != nil {
 		t.Fatal(err)
 	}
 	p := &api.List[api.Pool]{Items: api.Items[api.Pool]{{ID: "p1", Name: "Pool", TotalStaked: dec("1250000.000000000000000001"), MinimumStakeAmount: dec("1000")}}, Total: 1}
-	if err := writePools(&pools, p, formatTable, "MRD"); err != nil {
+	if err := writePools(&pools, p, formatTable, listToken{"Meridian (MRD)", "MRD"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeContracts(&csv, c, formatCSV, "MRD"); err != nil {
+	if err := writeContracts(&csv, c, formatCSV, listToken{"Meridian (MRD)", "MRD"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []struct{ out, amount string }{
@@ -37,6 +37,9 @@ func TestTablesGroupTokenAmounts(t *testing.T) {
 		{pools.String(), "1,250,000.000000000000000001"},
 		{pools.String(), "1,000.00"},
 		{csv.String(), ",91978016.67,"},
+		{contracts.String(), "BALANCE (MRD)"},
+		{pools.String(), "TOTAL STAKED (MRD)"},
+		{pools.String(), "MIN STAKE (MRD)"},
 	} {
 		if !strings.Contains(want.out, want.amount) {
 			t.Errorf("want %q in\n%s", want.amount, want.out)

@@ -18,11 +18,12 @@ import (
 // NewPools is every staking pool of the current token, all pages.
 func NewPools(ctx *views.Context) views.Screen {
 	var most decimal.Decimal // the largest total staked, for the bars
+	unit := tokenUnit(ctx)
 	l := views.NewList(ctx, "Pools", widget.TableConfig[api.Pool]{
 		Columns: []widget.Column[api.Pool]{
 			{Title: "Name", Cell: func(p api.Pool) string { return p.Name }, Text: true, Flex: 2, MinWidth: 14, Sort: func(a, b api.Pool) int { return strings.Compare(a.Name, b.Name) }},
 			{Title: "Status", Cell: func(p api.Pool) string { return p.Status }, MinWidth: 8, Priority: 2, Sort: func(a, b api.Pool) int { return strings.Compare(a.Status, b.Status) }},
-			{Title: "Total staked", Cell: func(p api.Pool) string { return widget.FormatTokens(p.TotalStaked.String()) }, Align: widget.AlignRight, Decimal: true, MinWidth: 18, Sort: func(a, b api.Pool) int { return a.TotalStaked.Cmp(b.TotalStaked.Decimal) }},
+			{Title: withUnit("Total staked", unit), Cell: func(p api.Pool) string { return widget.FormatTokens(p.TotalStaked.String()) }, Align: widget.AlignRight, Decimal: true, MinWidth: 18, Sort: func(a, b api.Pool) int { return a.TotalStaked.Cmp(b.TotalStaked.Decimal) }},
 			{Title: "Share", Cell: func(p api.Pool) string { return widget.Bar(p.TotalStaked.Decimal, most, 12) }, MinWidth: 12, MaxWidth: 12, Priority: 4},
 			{Title: "Max APY", Cell: func(p api.Pool) string { return widget.FormatAmountMin(p.MaxAPY.String(), 2) + "%" }, Align: widget.AlignRight, Decimal: true, MinWidth: 8, Priority: 3, Sort: func(a, b api.Pool) int { return a.MaxAPY.Cmp(b.MaxAPY.Decimal) }},
 			{Title: "Period finish", Cell: func(p api.Pool) string { return api.FormatTime(p.PeriodFinish) }, MinWidth: 20, Priority: 5},
