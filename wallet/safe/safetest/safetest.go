@@ -102,6 +102,12 @@ func (d *Deployer) From() common.Address { return crypto.PubkeyToAddress(d.Key.P
 // unless it succeeded. A nil to deploys data.
 func (d *Deployer) Send(t testing.TB, to *common.Address, data []byte) *types.Receipt {
 	t.Helper()
+	return d.SendValue(t, to, data, nil)
+}
+
+// SendValue is Send with value wei.
+func (d *Deployer) SendValue(t testing.TB, to *common.Address, data []byte, value *big.Int) *types.Receipt {
+	t.Helper()
 	ctx := context.Background()
 	chainID, err := d.Client.ChainID(ctx)
 	if err != nil {
@@ -112,7 +118,7 @@ func (d *Deployer) Send(t testing.TB, to *common.Address, data []byte) *types.Re
 		t.Fatal(err)
 	}
 	tx, err := types.SignNewTx(d.Key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
-		ChainID: chainID, Nonce: nonce, To: to, Data: data, Gas: 10_000_000,
+		ChainID: chainID, Nonce: nonce, To: to, Data: data, Value: value, Gas: 10_000_000,
 		GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(20e9),
 	})
 	if err != nil {
