@@ -48,8 +48,7 @@ func TestReadRefusesWhatIsNoSafe(t *testing.T) {
 	// The factory makes a proxy of any contract: here MultiSendCallOnly,
 	// with no initializer.
 	var zero common.Address
-	fake := w.d.View(t, w.safes.Factory, w.safes.FactoryAddr, "createProxyWithNonce", w.safes.MultiSendAddr, []byte{}, big.NewInt(9))[0].(common.Address)
-	w.d.Call(t, w.safes.Factory, w.safes.FactoryAddr, "createProxyWithNonce", w.safes.MultiSendAddr, []byte{}, big.NewInt(9))
+	fake := w.safes.Proxy(t, w.d, w.safes.MultiSendAddr, 9)
 	for name, addr := range map[string]common.Address{"a proxy of another singleton": fake, "the singleton": w.safes.Singleton, "no code": zero} {
 		info, err := safe.Read(context.Background(), w.chain.Client(), addr)
 		if !errors.Is(err, safe.ErrNotSafe) {

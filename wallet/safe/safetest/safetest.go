@@ -223,3 +223,13 @@ func (s *Safes) Create(t testing.TB, d *Deployer, singleton common.Address, owne
 	d.Call(t, s.Factory, s.FactoryAddr, "createProxyWithNonce", args...)
 	return proxy
 }
+
+// Proxy creates a bare proxy of singleton through the factory, with no
+// initializer: how a proxy of something that is no Safe is made.
+func (s *Safes) Proxy(t testing.TB, d *Deployer, singleton common.Address, salt int64) common.Address {
+	t.Helper()
+	args := []any{singleton, []byte{}, big.NewInt(salt)}
+	proxy := d.View(t, s.Factory, s.FactoryAddr, "createProxyWithNonce", args...)[0].(common.Address)
+	d.Call(t, s.Factory, s.FactoryAddr, "createProxyWithNonce", args...)
+	return proxy
+}
