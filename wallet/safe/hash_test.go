@@ -1,6 +1,7 @@
 package safe_test
 
 import (
+	"context"
 	"math/big"
 	"testing"
 
@@ -61,8 +62,27 @@ func TestHashRefuses(t *testing.T) {
 // Safe 1.4.1's own (domainSeparator() and getTransactionHash(...)) for
 // the same fields, on the sandbox's chain.
 func TestHashEqualsTheSafes(t *testing.T) {
-	w := newWorld(t)
-	chainID := new(big.Int).SetUint64(w.chain.ChainID())
+	checkHashes(t, newWorld(t))
+}
+
+// TestOnAnvil: the same Safe on anvil, through JSON-RPC, is read as on
+// the sandbox's chain and hashes as the Safe does.
+func TestOnAnvil(t *testing.T) {
+	w := newAnvilWorld(t)
+	info, err := safe.Read(context.Background(), w.d.Client, w.safe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Threshold != 2 || len(info.Owners) != 3 || info.Kind.Version != "1.4.1" {
+		t.Errorf("read %+v", info)
+	}
+	checkHashes(t, w)
+}
+
+// checkHashes compares allot's hashes of transactions with the Safe's.
+func checkHashes(t *testing.T, w *world) {
+	t.Helper()
+	chainID := w.chainID
 	domain, err := safe.DomainSeparator(chainID, w.safe)
 	if err != nil {
 		t.Fatal(err)

@@ -39,7 +39,7 @@ func TestMultiSendOnTheRealContract(t *testing.T) {
 	}
 	w.d.SendValue(t, &w.safes.MultiSendAddr, data, big.NewInt(3))
 	for addr, want := range map[common.Address]int64{a: 1, b: 2} {
-		got, err := w.chain.Client().BalanceAt(context.Background(), addr, nil)
+		got, err := w.d.Client.BalanceAt(context.Background(), addr, nil)
 		if err != nil || got.Int64() != want {
 			t.Errorf("%s has %v wei (%v), want %d", addr.Hex(), got, err, want)
 		}

@@ -204,8 +204,8 @@ func call[T any](ctx context.Context, node Node, addr common.Address, method str
 // trim shortens a string a node answered for an error message; the caller
 // sanitizes it before it reaches a terminal.
 func trim(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
 	}
 	return s
 }

@@ -23,7 +23,7 @@ import (
 // TestRead reads the 2-of-3 Safe 1.4.1 the real factory made.
 func TestRead(t *testing.T) {
 	w := newWorld(t)
-	info, err := safe.Read(context.Background(), w.chain.Client(), w.safe)
+	info, err := safe.Read(context.Background(), w.d.Client, w.safe)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestReadRefusesWhatIsNoSafe(t *testing.T) {
 	var zero common.Address
 	fake := w.safes.Proxy(t, w.d, w.safes.MultiSendAddr, 9)
 	for name, addr := range map[string]common.Address{"a proxy of another singleton": fake, "the singleton": w.safes.Singleton, "no code": zero} {
-		info, err := safe.Read(context.Background(), w.chain.Client(), addr)
+		info, err := safe.Read(context.Background(), w.d.Client, addr)
 		if !errors.Is(err, safe.ErrNotSafe) {
 			t.Errorf("%s: %v, want ErrNotSafe", name, err)
 		}
@@ -58,7 +58,7 @@ func TestReadRefusesWhatIsNoSafe(t *testing.T) {
 			t.Errorf("%s: owners read from what is no Safe", name)
 		}
 	}
-	info, _ := safe.Read(context.Background(), w.chain.Client(), fake)
+	info, _ := safe.Read(context.Background(), w.d.Client, fake)
 	if info.Singleton != w.safes.MultiSendAddr {
 		t.Errorf("the refused proxy's singleton %s, want %s named", info.Singleton.Hex(), w.safes.MultiSendAddr.Hex())
 	}
@@ -114,7 +114,7 @@ func TestReadRefusesAHostileNode(t *testing.T) {
 		"slot 0 not an address": {slot0: bytes.Repeat([]byte{0xff}, 32)},
 	}
 	for name, h := range cases {
-		h.Client = w.chain.Client()
+		h.Client = w.d.Client
 		_, err := safe.Read(context.Background(), h, w.safe)
 		if !errors.Is(err, safe.ErrBadAnswer) {
 			t.Errorf("%s: %v, want ErrBadAnswer", name, err)

@@ -321,8 +321,8 @@ func optionalAddress(field, s string) (common.Address, error) {
 // clip shortens a file's text for an error; whoever shows the error
 // sanitizes it.
 func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:80]) + "…"
 	}
 	return s
 }
