@@ -47,7 +47,7 @@ var safeShowCommand = command{
 			}
 			held := map[common.Address]bool{}
 			for _, a := range store.Accounts() {
-				held[a.Address] = info.IsOwner(a.Address)
+				held[a.Address] = true
 			}
 			return writeSafe(e.Stdout, info, held, out)
 		}

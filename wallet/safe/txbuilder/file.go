@@ -104,6 +104,10 @@ func Write(w io.Writer, b Batch) error {
 	if len(b.Transactions) == 0 || len(b.Transactions) > MaxTransactions {
 		return fmt.Errorf("transaction builder file: %d transactions, not 1 to %d", len(b.Transactions), MaxTransactions)
 	}
+	// What Read refuses, Write does not write.
+	if b.ChainID == 0 || b.CreatedAt.UnixMilli() < 0 {
+		return fmt.Errorf("transaction builder file: chain id %d, created at %s: a chain and a time since 1970 are needed", b.ChainID, b.CreatedAt)
+	}
 	description := b.Description
 	f := wireFile{
 		Version:   formatVersion,

@@ -48,6 +48,20 @@ func TestWriteRead(t *testing.T) {
 	if sum, err := checksum(root); err != nil || sum != want {
 		t.Errorf("the file's checksum %v, its content's %s (%v)", want, sum, err)
 	}
+	for name, bad := range map[string]func(*Batch){
+		"no chain":       func(b *Batch) { b.ChainID = 0 },
+		"no time":        func(b *Batch) { b.CreatedAt = time.Time{} },
+		"no transaction": func(b *Batch) { b.Transactions = nil },
+		"a negative value": func(b *Batch) {
+			b.Transactions = []Transaction{{To: someone, Value: big.NewInt(-1)}}
+		},
+	} {
+		c := b
+		bad(&c)
+		if err := Write(new(bytes.Buffer), c); err == nil {
+			t.Errorf("%s: written", name)
+		}
+	}
 	if !strings.Contains(buf.String(), `"contractMethod": null`) || strings.Contains(buf.String(), "txBuilderVersion") {
 		t.Errorf("the file is not as the Transaction Builder imports a call with calldata:\n%s", buf.String())
 	}
