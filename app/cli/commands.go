@@ -60,6 +60,10 @@ var commands = []command{
 	pinListCommand,
 	pinRemoveCommand,
 	pinCheckCommand,
+	// A Safe read from the chain, and the hashes its owners sign:
+	// safe.go.
+	safeShowCommand,
+	safeHashCommand,
 	// The sandbox service as a server: sandbox.go.
 	sandboxCommand,
 	// What was built: version.go.

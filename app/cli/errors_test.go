@@ -72,6 +72,8 @@ func TestErrorsNameTheirCommand(t *testing.T) {
 		"pin list":        {[]string{"pin", "list", "x"}, `takes no arguments, got "x"`, ExitUsage},
 		"pin rm":          {[]string{"pin", "rm", "pool", "x"}, `"pool" is no kind of pin: vester, staking, token or handler`, ExitUsage},
 		"pin check":       {[]string{"pin", "check"}, "takes the JSON-RPC URL of a second node", ExitUsage},
+		"safe show":       {[]string{"safe", "show"}, "takes one Safe address", ExitUsage},
+		"safe hash":       {[]string{"safe", "hash", "--safe", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "--to", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "--operation", "2"}, `--operation "2": give 0 (a call) or 1 (a delegatecall)`, ExitUsage},
 	}
 	for _, c := range commands {
 		tc, ok := cases[c.name]

@@ -195,6 +195,8 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 				"pin list":        {{}, {"-o", "json"}},
 				"pin rm":          {{"handler", vester}},
 				"pin check":       {{"http://127.0.0.1:1"}},
+				"safe show":       {{vester}, {vester, "-o", "json"}},
+				"safe hash":       {{"--safe", vester, "--to", vester}},
 				"version":         {{}, {"-o", "json"}},
 				"completion":      {{"bash"}, {"zsh"}, {"fish"}},
 			}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 
@@ -45,6 +46,20 @@ func (n seededNode) CodeAt(ctx context.Context, account common.Address, block *b
 		return nil, err
 	}
 	return node.CodeAt(ctx, account, block)
+}
+
+// StorageAt reads storage, as proxies and Safes are read (wallet.ReadProxy,
+// safe.Read), from a chain that can.
+func (n seededNode) StorageAt(ctx context.Context, account common.Address, key common.Hash, block *big.Int) ([]byte, error) {
+	node, err := n.wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	storage, ok := node.(wallet.StorageReader)
+	if !ok {
+		return nil, errors.New("the embedded sandbox's chain cannot read storage")
+	}
+	return storage.StorageAt(ctx, account, key, block)
 }
 
 func (n seededNode) ChainID(ctx context.Context) (*big.Int, error) {
@@ -142,3 +157,5 @@ func (n seededNode) TransactionReceipt(ctx context.Context, hash common.Hash) (*
 	}
 	return node.TransactionReceipt(ctx, hash)
 }
+
+var _ wallet.StorageReader = seededNode{}
