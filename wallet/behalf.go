@@ -6,6 +6,8 @@ import (
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"allot/wallet/safe"
 )
 
 // A claim sent for someone else (D19): anyone may send a vester's
@@ -27,23 +29,28 @@ func behalfFact(ctx context.Context, node Node, signer, recipient common.Address
 	tokens := "the tokens"
 	switch {
 	case amount != nil && amount.Sign() > 0:
-		tokens = FormatTokens(amount) + " tokens"
+		tokens = FormatTokens(amount) + " " + f.unit
 	case f.claimable != nil:
-		tokens = FormatTokens(f.claimable) + " tokens"
+		tokens = FormatTokens(f.claimable) + " " + f.unit
 	}
 	return Line{"you pay", fmt.Sprintf("%s; %s go to %s, %s, not to you", pays, tokens, recipient.Hex(), holderKind(ctx, node, recipient))}, true
 }
 
-// holderKind says what holds an address: a contract (a multisig, a
-// treasury) has code there, a wallet has none.
+// holderKind says what holds an address: a wallet has no code there; a
+// contract has, and a Safe is named as one, with how many of its owners
+// sign for it, when its code is a canonical Safe's (safe.Read).
 func holderKind(ctx context.Context, node Node, addr common.Address) string {
 	code, err := node.CodeAt(ctx, addr, nil)
 	switch {
 	case err != nil:
 		return "an account whose code could not be read"
-	case len(code) > 0:
-		return "a contract"
-	default:
+	case len(code) == 0:
 		return "a wallet"
 	}
+	if storage, ok := node.(safe.Node); ok {
+		if info, err := safe.Read(ctx, storage, addr); err == nil {
+			return fmt.Sprintf("a Safe (%d of its %d owners sign for it)", info.Threshold, len(info.Owners))
+		}
+	}
+	return "a contract"
 }
