@@ -19,7 +19,9 @@ var colorSGR = regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10
 func TestColoursAsTheTerminalWants(t *testing.T) {
 	t.Parallel()
 	base := slices.DeleteFunc(userEnv(t), func(kv string) bool { return strings.HasPrefix(kv, "NO_COLOR=") })
-	base = append(base, "COLORTERM=truecolor")
+	// A person's terminal: CI (set by CI, inherited by the tmux server)
+	// makes termenv take any output for no terminal, with no colour.
+	base = append(base, "COLORTERM=truecolor", "CI=")
 	screen := func(extra ...string) string {
 		tm := startTmux(t, append(slices.Clone(base), extra...), 120, 36)
 		tm.waitFor(30*time.Second, "Team & Advisors Vesting", "? help")

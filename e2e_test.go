@@ -93,7 +93,7 @@ func startTmux(t *testing.T, env []string, width, height int, args ...string) *t
 	})
 	var envArgs []string
 	for _, kv := range env {
-		for _, prefix := range []string{"HOME=", "XDG_", "NO_COLOR=", "PATH=", "ALLOT_API_KEY=", "ALLOT_THEME=", "COLORTERM="} {
+		for _, prefix := range []string{"HOME=", "XDG_", "NO_COLOR=", "PATH=", "ALLOT_API_KEY=", "ALLOT_THEME=", "COLORTERM=", "CI="} {
 			if strings.HasPrefix(kv, prefix) {
 				envArgs = append(envArgs, "-e", kv)
 			}
