@@ -379,13 +379,6 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 	return s.List.Update(msg)
 }
 
-// histogramKeys are the table's keys that change the histogram: its
-// filter, which the histogram follows.
-func (s *stakes) histogramKeys() []key.Binding {
-	k := s.Table.Keys()
-	return []key.Binding{k.Filter, k.ClearFilter}
-}
-
 // noSession is whether the screen was opened with no session: its error
 // state then is all it shows, and no key of its own does anything.
 func (s *stakes) noSession() bool { return errors.Is(s.Err, errNoSession) }
@@ -418,43 +411,4 @@ func (s *stakes) View() string {
 	// The hint goes before the title is cut.
 	title := s.Ctx.Styles.Title.Render(widget.JoinParts(s.Width, " ", sanitize.Line(what), "(h: back to the list)"))
 	return title + "\n" + widget.Histogram(bins.Buckets(), s.Width, max(s.Height-1, 3))
-}
-
-func (s *stakes) ShortHelp() []key.Binding {
-	if s.noSession() {
-		return nil
-	}
-	if s.pool.ID == "" {
-		return []key.Binding{views.KeyRefresh}
-	}
-	if s.Table.EditingFilter() {
-		return s.List.ShortHelp() // every other key is typed into the filter
-	}
-	if s.histogram {
-		back := keyHistogram
-		back.SetHelp(back.Help().Key, "back to the list")
-		keys := []key.Binding{back, views.KeyRefresh, s.Table.Keys().Filter}
-		if s.Table.Query() != "" {
-			keys = append(keys, s.Table.Keys().ClearFilter)
-		}
-		return keys
-	}
-	return append([]key.Binding{keyHistogram, views.KeyRefresh}, s.List.ShortHelp()...)
-}
-
-// FullHelp lists h and r too: the list's own help does not know them.
-func (s *stakes) FullHelp() [][]key.Binding {
-	if s.noSession() {
-		return nil
-	}
-	if s.pool.ID == "" {
-		return [][]key.Binding{{views.KeyRefresh}}
-	}
-	if s.Table.EditingFilter() {
-		return s.List.FullHelp()
-	}
-	if s.histogram {
-		return [][]key.Binding{s.ShortHelp()}
-	}
-	return append([][]key.Binding{{keyHistogram, views.KeyRefresh}}, s.List.FullHelp()...)
 }
