@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"go/build"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -171,4 +172,29 @@ func listDeps(t *testing.T, pattern string) []string {
 		t.Fatalf("go list -deps %s: %v", pattern, err)
 	}
 	return strings.Fields(string(out))
+}
+
+// maxViewsFileLines bounds a screen's file: past it a screen does too
+// much in one place, and is split by what it does (keys, loading, a pane).
+const maxViewsFileLines = 450
+
+// TestViewsFilesWithinBounds: no file of the screens (tests aside) is
+// longer than maxViewsFileLines.
+func TestViewsFilesWithinBounds(t *testing.T) {
+	err := filepath.WalkDir("views", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if n := bytes.Count(data, []byte("\n")); n > maxViewsFileLines {
+			t.Errorf("%s has %d lines, more than %d: split it by what it does", path, n, maxViewsFileLines)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
