@@ -97,13 +97,6 @@ func wrapWords(words []string, sep string, width int) string {
 	return strings.Join(append(lines, line), "\n")
 }
 
-var (
-	headerStyle  = lipgloss.NewStyle().Bold(true)
-	sandboxStyle = lipgloss.NewStyle().Bold(true).Reverse(true)
-	activeTab    = lipgloss.NewStyle().Bold(true).Underline(true)
-	errStyle     = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#CF222E", Dark: "#F85149"})
-)
-
 // forms are the ways to draw one part of a line, from the longest to the
 // shortest; an empty form leaves the part out.
 type forms []string
@@ -174,9 +167,9 @@ const (
 // headerParts are the header's parts in every form the width may ask for.
 func (m *Model) headerParts() []forms {
 	parts := make([]forms, partBusy+1)
-	parts[partBrand] = forms{headerStyle.Render("allot"), ""}
+	parts[partBrand] = forms{m.ctx.Styles.Brand.Render("allot"), ""}
 	_, readOnly := m.ctx.Session.ReadOnly()
-	parts[partProfile], parts[partBadge] = profileParts(m.ctx.Session.Name, m.ctx.Session.Sandbox, readOnly)
+	parts[partProfile], parts[partBadge] = profileParts(m.ctx.Styles, m.ctx.Session.Name, m.ctx.Session.Sandbox, readOnly)
 	if m.ctx.Token != "" {
 		parts[partToken] = forms{"token " + m.tokenLabel(false), "token " + m.tokenLabel(true), m.tokenLabel(true), ""}
 	}
@@ -196,7 +189,7 @@ func (m *Model) headerParts() []forms {
 
 // profileParts are the header's profile name and its badge (SANDBOX,
 // READ-ONLY or both), in their forms.
-func profileParts(name string, sandbox, readOnly bool) (profile, badge forms) {
+func profileParts(styles widget.Styles, name string, sandbox, readOnly bool) (profile, badge forms) {
 	name = sanitize.Line(name)
 	profile = forms{"profile " + name, name}
 	var words []string
@@ -207,7 +200,7 @@ func profileParts(name string, sandbox, readOnly bool) (profile, badge forms) {
 		words = append(words, "READ-ONLY")
 	}
 	if text := strings.Join(words, " "); text != "" {
-		badge = forms{sandboxStyle.Render(" " + text + " "), sandboxStyle.Render(text)}
+		badge = forms{styles.Badge.Render(" " + text + " "), styles.Badge.Render(text)}
 	}
 	if sandbox {
 		if strings.EqualFold(name, "sandbox") {
@@ -269,7 +262,7 @@ func (m *Model) crumbs(inTab bool) []string {
 		crumbs = append(crumbs, sanitize.Line(s.Title()))
 	}
 	if inTab {
-		crumbs[0] = activeTab.Render(fmt.Sprintf("%d %s", m.active+1, tabNames[m.active]))
+		crumbs[0] = m.ctx.Styles.ActiveTab.Render(fmt.Sprintf("%d %s", m.active+1, tabNames[m.active]))
 	}
 	return crumbs
 }
@@ -339,16 +332,16 @@ const (
 	tabsNumbers        // "1 [2 Pools] 3"
 )
 
-func (m *Model) tabLabels(style int) string { return tabLabels(m.active, style) }
+func (m *Model) tabLabels(style int) string { return tabLabels(m.ctx.Styles, m.active, style) }
 
 // tabLabels draws the tabs in style, active the current one.
-func tabLabels(active, style int) string {
+func tabLabels(styles widget.Styles, active, style int) string {
 	var parts []string
 	for i, name := range tabNames {
 		label := fmt.Sprintf("%d %s", i+1, name)
 		switch {
 		case i == active:
-			label = activeTab.Render("[" + label + "]")
+			label = styles.ActiveTab.Render("[" + label + "]")
 		case style == tabsSpaced:
 			label = " " + label + " "
 		case style == tabsNumbers:
@@ -367,7 +360,7 @@ func (m *Model) walletParts() (addr, state, portal string) {
 	if a == (common.Address{}) {
 		return "", "", ""
 	}
-	state = unlockState(left, ok)
+	state = unlockState(m.ctx.Styles, left, ok)
 	hex := a.Hex()
 	if _, sess, ok := m.ctx.Wallet.Portal(m.ctx.Now()); ok {
 		portal = countdown(sess.TimeLeft(m.ctx.Now()))
@@ -383,12 +376,12 @@ const lapseWarning = time.Minute
 // has left, and in its last minute that it is about to lock, in words
 // and the error colour ("locks in 0:42"), so a signature in progress is
 // not met by the passphrase question.
-func unlockState(left time.Duration, unlocked bool) string {
+func unlockState(styles widget.Styles, left time.Duration, unlocked bool) string {
 	switch {
 	case !unlocked:
 		return "locked (u)"
 	case left < lapseWarning:
-		return errStyle.Render("locks in " + countdown(left))
+		return styles.Error.Render("locks in " + countdown(left))
 	}
 	return "unlocked " + countdown(left)
 }
@@ -437,7 +430,7 @@ func (m *Model) statusLine() string {
 			hint = "  (E: details)"
 		}
 		// A long line is cut before the hint, which stays in sight.
-		line := widget.Fit(errStyle.Render("✗ "+status), max(m.width-lipgloss.Width(hint), 1), 1)
+		line := widget.Fit(m.ctx.Styles.Error.Render("✗ "+status), max(m.width-lipgloss.Width(hint), 1), 1)
 		return widget.Fit(line+hint, m.width, 1)
 	}
 	return widget.Fit(status, m.width, 1)

@@ -222,17 +222,17 @@ func (m *Model) helpColumns(groups [][]key.Binding) string {
 
 func (m *Model) fullHelp() string {
 	var b strings.Builder
-	b.WriteString(headerStyle.Render("Keys") + "  (?, f1 or esc to close)\n\n")
+	b.WriteString(m.ctx.Styles.Brand.Render("Keys") + "  (?, f1 or esc to close)\n\n")
 	b.WriteString(m.helpColumns(m.keys.full()))
-	b.WriteString("\n\n" + headerStyle.Render(sanitize.Line(m.top().Title())) + "\n")
+	b.WriteString("\n\n" + m.ctx.Styles.Brand.Render(sanitize.Line(m.top().Title())) + "\n")
 	b.WriteString(m.helpColumns(m.top().FullHelp()))
-	b.WriteString("\n\n" + headerStyle.Render("Commands") + " (: then tab completes)\n")
+	b.WriteString("\n\n" + m.ctx.Styles.Brand.Render("Commands") + " (: then tab completes)\n")
 	var names []string
 	for _, c := range commands {
 		names = append(names, ":"+strings.TrimSpace(c.name+" "+c.args))
 	}
 	b.WriteString(wrapWords(names, " · ", m.width))
-	b.WriteString("\n\n" + headerStyle.Render("Terminal size") + "\n")
+	b.WriteString("\n\n" + m.ctx.Styles.Brand.Render("Terminal size") + "\n")
 	b.WriteString(wrapWords(strings.Fields(layoutHelp), " ", m.width))
 	return b.String()
 }

@@ -7,6 +7,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"allot/views/widget"
 )
 
 // TestHeaderKeepsItsStartAt80: unlocked and signed in to the portal, on a
@@ -45,7 +47,7 @@ func TestHeaderGivesRoomBack(t *testing.T) {
 	t.Parallel()
 	parts := make([]forms, partBusy+1)
 	parts[partBrand] = forms{"allot", ""}
-	parts[partProfile], parts[partBadge] = profileParts("sandbox", false, false)
+	parts[partProfile], parts[partBadge] = profileParts(widget.DefaultStyles(), "sandbox", false, false)
 	parts[partToken] = forms{"token Meridian (MRD)", "token MRD", "MRD", ""}
 	parts[partWallet] = forms{"0x3e3D…7Ae2 unlocked 4:55 · portal 59:55", "unlocked 4:55 · portal 59:55"}
 	parts[partFresh] = forms{"updated 13s ago", "13s ago", ""}
@@ -61,7 +63,7 @@ func TestHeaderGivesRoomBack(t *testing.T) {
 func TestTopLineGivesNoRoomToPadding(t *testing.T) {
 	t.Parallel()
 	parts := make([]forms, partBusy+1)
-	parts[partProfile], parts[partBadge] = profileParts("sandbox", true, false)
+	parts[partProfile], parts[partBadge] = profileParts(widget.DefaultStyles(), "sandbox", true, false)
 	parts[partToken] = forms{"token Meridian (MRD)", "token MRD", "MRD", ""}
 	parts[partWallet] = forms{"0x3e3D…7Ae2 unlocked 4:48 · portal 59:51", "unlocked 4:48 · portal 59:51"}
 	got := ansi.Strip(shrink(parts, compactSteps, partProfile, " │ ", 42))

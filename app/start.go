@@ -158,9 +158,10 @@ func (st *start) View() string {
 		body = widget.Page("✗ "+sanitize.Block(st.err.Error()), st.width, 0)
 	}
 	parts := make([]forms, partBusy+1)
-	parts[partBrand] = forms{headerStyle.Render("allot"), ""}
-	parts[partProfile], parts[partBadge] = profileParts(st.open.Name, st.open.Sandbox, st.open.ReadOnly)
-	top := []string{shrink(parts, headerSteps, partProfile, " │ ", st.width), widget.Fit(tabLabels(tabContracts, tabsSpaced), st.width, 1)}
+	styles := widget.DefaultStyles() // the dashboard's, before it has a context
+	parts[partBrand] = forms{styles.Brand.Render("allot"), ""}
+	parts[partProfile], parts[partBadge] = profileParts(styles, st.open.Name, st.open.Sandbox, st.open.ReadOnly)
+	top := []string{shrink(parts, headerSteps, partProfile, " │ ", st.width), widget.Fit(tabLabels(styles, tabContracts, tabsSpaced), st.width, 1)}
 	if st.width < FullWidth || st.height < FullHeight {
 		parts[partBrand] = nil
 		top = []string{shrink(parts, headerSteps, partProfile, " │ ", st.width)}

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"allot/views/widget"
 )
 
 // TestUnlockWarnsBeforeItLapses: in its last minute the header's unlock
@@ -23,7 +25,7 @@ func TestUnlockWarnsBeforeItLapses(t *testing.T) {
 		{42 * time.Second, true, "locks in 0:42"},
 		{0, false, "locked (u)"},
 	} {
-		if got := ansi.Strip(unlockState(c.left, c.unlocked)); got != c.want {
+		if got := ansi.Strip(unlockState(widget.DefaultStyles(), c.left, c.unlocked)); got != c.want {
 			t.Errorf("%v left: %q, want %q", c.left, got, c.want)
 		}
 	}

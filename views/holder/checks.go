@@ -6,18 +6,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-
-	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"
 	"allot/wallet/vesting"
-)
-
-var (
-	passStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#1A7F37", Dark: "#3FB950"}).Bold(true)
-	// uncheckedStyle: neither green nor red, and never mistaken for a pass.
-	uncheckedStyle = lipgloss.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#9A6700", Dark: "#D29922"}).Bold(true)
 )
 
 // checkMark is a check's state as the screen shows it.
@@ -34,17 +25,17 @@ func checkMark(c wallet.Check) string {
 // checkField shows one check: its state, then what passed (detail) or
 // why it failed or could not run.
 func checkField(label string, c wallet.Check, detail string) widget.Field {
-	style := uncheckedStyle
+	tone := widget.ToneUnchecked
 	switch c.State {
 	case wallet.Pass:
-		style = passStyle
+		tone = widget.TonePass
 	case wallet.Fail:
-		style = views.FailStyle
+		tone = widget.ToneFail
 	}
 	if c.State != wallet.Pass {
 		detail = c.Reason
 	}
-	return widget.Field{Label: label, Value: checkMark(c) + "  " + detail, Style: style}
+	return widget.Field{Label: label, Value: checkMark(c) + "  " + detail, Tone: tone}
 }
 
 // trustFields say, when a vester that holds the root is not pinned,
@@ -60,7 +51,7 @@ func trustFields(v *wallet.Verification) []widget.Field {
 	for _, t := range v.Trust {
 		f := widget.Field{Label: "Pinned", Value: t.String()}
 		if !t.Pinned {
-			f.Style = uncheckedStyle
+			f.Tone = widget.ToneUnchecked
 		}
 		out = append(out, f)
 	}
@@ -152,7 +143,7 @@ func hashFields(v *wallet.Verification) []widget.Field {
 // in standingFields.
 func unlockedField(v *wallet.Verification, u unit) widget.Field {
 	if v.Unclaimable != nil {
-		return widget.Field{Label: "Unlocked now", Value: "warning: " + v.Unclaimable.Error(), Style: views.FailStyle}
+		return widget.Field{Label: "Unlocked now", Value: "warning: " + v.Unclaimable.Error(), Tone: widget.ToneFail}
 	}
 	value := fmt.Sprintf("%s%%  %s", vesting.FormatPPM(v.UnlockedPPM), u.tokens(v.Unlocked))
 	if s := v.Standing; s != nil && s.Terminated() {

@@ -304,7 +304,7 @@ func (c *claim) headLines() string {
 		b.WriteString("No account is unlocked: esc, then u (or :unlock) to unlock the beneficiary's account.\n")
 	}
 	if c.outlook.Blocked != "" {
-		b.WriteString(views.FailStyle.Render("✗ Nothing can be claimed: "+sanitize.Line(c.outlook.Blocked)+".") + "\n\n")
+		b.WriteString(c.Ctx.Styles.Fail.Render("✗ Nothing can be claimed: "+sanitize.Line(c.outlook.Blocked)+".") + "\n\n")
 		return b.String()
 	}
 	for _, n := range c.outlook.Notes {

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"
 )
@@ -18,7 +17,7 @@ import (
 func standingFields(v *wallet.Verification, now time.Time, u unit) []widget.Field {
 	s, p := v.Standing, v.Payout
 	if s == nil || p == nil || v.Args == nil {
-		return []widget.Field{{Label: "Claimable now", Value: "unknown: " + v.StateCheck.Reason, Style: uncheckedStyle}}
+		return []widget.Field{{Label: "Claimable now", Value: "unknown: " + v.StateCheck.Reason, Tone: widget.ToneUnchecked}}
 	}
 	// What can be claimed first; what limits it (a vester short of
 	// tokens, a handler) follows.
@@ -31,7 +30,7 @@ func standingFields(v *wallet.Verification, now time.Time, u unit) []widget.Fiel
 	recipient := widget.Field{Label: "Tokens go to", Value: s.Recipient(beneficiary).Hex() + "  the leaf's beneficiary"}
 	if s.Transferred(beneficiary) {
 		recipient.Value = s.Recipient(beneficiary).Hex() + "  transferred: not the leaf's beneficiary " + beneficiary.Hex()
-		recipient.Style = uncheckedStyle
+		recipient.Tone = widget.ToneUnchecked
 	}
 	fields = append(fields, recipient)
 	switch {
@@ -46,11 +45,11 @@ func standingFields(v *wallet.Verification, now time.Time, u unit) []widget.Fiel
 	balance := widget.Field{Label: "Vester holds", Value: u.tokens(s.VesterBalance)}
 	if p.Unclaimable == nil && p.Underfunded() {
 		balance.Value += "  UNDERFUNDED: less than the " + u.tokens(p.Owed) + " owed; a claim pays at most this"
-		balance.Style = views.FailStyle
+		balance.Tone = widget.ToneFail
 	}
 	fields = append(fields, balance)
 	if !s.DirectClaim() {
-		fields = append(fields, widget.Field{Label: "Claims", Style: uncheckedStyle,
+		fields = append(fields, widget.Field{Label: "Claims", Tone: widget.ToneUnchecked,
 			Value: "only through post-claim handler " + handlerList(s) + ": the tokens go to that contract, not to a wallet"})
 	}
 	return fields
@@ -65,9 +64,9 @@ func stateField(v *wallet.Verification, now time.Time) widget.Field {
 	}
 	switch at, cancelled := s.CancelledAt(); {
 	case s.Revoked():
-		return widget.Field{Label: "State", Value: "REVOKED: nothing of it vests, and nothing can be claimed" + claimed, Style: views.FailStyle}
+		return widget.Field{Label: "State", Value: "REVOKED: nothing of it vests, and nothing can be claimed" + claimed, Tone: widget.ToneFail}
 	case cancelled:
-		return widget.Field{Label: "State", Value: "CANCELLED at " + widget.FormatTime(at, now) + ": vesting stopped then" + claimed, Style: uncheckedStyle}
+		return widget.Field{Label: "State", Value: "CANCELLED at " + widget.FormatTime(at, now) + ": vesting stopped then" + claimed, Tone: widget.ToneUnchecked}
 	}
 	return widget.Field{Label: "State", Value: "active" + claimed}
 }

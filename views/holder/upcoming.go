@@ -215,7 +215,7 @@ func (u *upcomingScreen) View() string {
 	muted := u.ctx.Styles.Muted
 	var b strings.Builder
 	if u.err != nil {
-		b.WriteString(views.FailStyle.Render(sanitize.Truncate(u.err.Error(), u.width)) + "\n")
+		b.WriteString(u.ctx.Styles.Fail.Render(sanitize.Truncate(u.err.Error(), u.width)) + "\n")
 	}
 	if !u.listed() {
 		b.WriteString(widget.Page("You follow no allocation. Follow one with f on its Allocation screen, or list "+

@@ -50,7 +50,7 @@ func (o *operator) formView() []string {
 	case o.general == fixMarked && !o.form.HasError():
 		// The marked fields were fixed: the message went with their marks.
 	case o.general != "":
-		status = views.FailStyle.Render("✗ " + o.general)
+		status = o.ctx.Styles.Fail.Render("✗ " + o.general)
 	case o.hint != "":
 		status = o.hint
 	case o.adminFocused():
@@ -126,7 +126,7 @@ func (o *operator) unknownView() []string {
 // sent: what happened, and what the check found.
 func (o *operator) unknownHead() []string {
 	wrap := func(s string) []string { return strings.Split(widget.Page(s, o.width, 0), "\n") }
-	lines := []string{views.FailStyle.Render("Outcome unknown: " + o.action)}
+	lines := []string{o.ctx.Styles.Fail.Render("Outcome unknown: " + o.action)}
 	lines = append(lines, wrap("The service may or may not have created the transaction(s): the request was sent but no readable answer came ("+
 		sanitize.Line(errorCause(o.unknownErr))+"). It is recorded in the local journal.")...)
 	lines = append(lines, "Body SHA-256 "+o.bodySum(), "")

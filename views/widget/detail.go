@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/internal/sanitize"
@@ -17,9 +16,9 @@ type Field struct {
 	Label string
 	// Value is shown sanitized; newlines are kept, long lines wrap.
 	Value string
-	// Style draws the value, for example a pass/fail mark in color; the
-	// zero Style draws it plain.
-	Style lipgloss.Style
+	// Tone is what the value says (a check passed, failed, could not
+	// run), for the theme to draw; the zero Tone draws it plain.
+	Tone Tone
 }
 
 // DetailKeyMap holds the detail pane's keys. It implements help.KeyMap.
@@ -186,7 +185,7 @@ func (d *Detail) wrap() {
 			d.lines = append(d.lines, d.Styles.Muted.Render(fitCell(text, d.width, AlignLeft)))
 		}
 		for i, v := range values {
-			v = f.Style.Render(v)
+			v = d.Styles.Tone(f.Tone).Render(v)
 			switch {
 			case stacked:
 				d.lines = append(d.lines, strings.Repeat(" ", gap)+v)

@@ -19,6 +19,39 @@ type Styles struct {
 	Title lipgloss.Style
 	// Border draws pane separators and the dialog frame.
 	Border lipgloss.Style
+	// Pass, Fail and Unchecked draw what a check found (Tone); Fail also
+	// what failed (a write, a field), Unchecked what could not be checked:
+	// neither green nor red, never mistaken for a pass.
+	Pass, Fail, Unchecked lipgloss.Style
+	// Error draws the status line's error and a countdown about to end.
+	Error lipgloss.Style
+	// Brand draws the header's name and help's headings; Badge the
+	// SANDBOX / READ-ONLY badge; ActiveTab the tab on show.
+	Brand, Badge, ActiveTab lipgloss.Style
+}
+
+// Tone is what a value says, for the theme to draw: a check passed,
+// failed, or could not be run; ToneNone draws it plain.
+type Tone int
+
+const (
+	ToneNone Tone = iota
+	TonePass
+	ToneFail
+	ToneUnchecked
+)
+
+// Tone is the style that draws tone t.
+func (s Styles) Tone(t Tone) lipgloss.Style {
+	switch t {
+	case TonePass:
+		return s.Pass
+	case ToneFail:
+		return s.Fail
+	case ToneUnchecked:
+		return s.Unchecked
+	}
+	return lipgloss.NewStyle()
 }
 
 // subtle is secondary text that still reads: 5.3:1 against white, 6.4:1
@@ -29,14 +62,30 @@ var subtle = lipgloss.AdaptiveColor{Light: "#6B6B6B", Dark: "#8A8A8A"}
 // the words beside them.
 var keyColor = lipgloss.AdaptiveColor{Light: "#3C3C3C", Dark: "#B8B8B8"}
 
-// DefaultStyles returns the dashboard's default look.
+// The colours of what a check found, and of an error: readable on light
+// and dark backgrounds alike.
+var (
+	passColor      = lipgloss.AdaptiveColor{Light: "#1A7F37", Dark: "#3FB950"}
+	failColor      = lipgloss.AdaptiveColor{Light: "#CF222E", Dark: "#F85149"}
+	uncheckedColor = lipgloss.AdaptiveColor{Light: "#9A6700", Dark: "#D29922"}
+)
+
+// DefaultStyles returns the dashboard's look: every style of the screens
+// and the chrome, in this one place.
 func DefaultStyles() Styles {
 	return Styles{
-		Header:   lipgloss.NewStyle().Bold(true),
-		Selected: lipgloss.NewStyle().Reverse(true),
-		Muted:    lipgloss.NewStyle().Foreground(subtle),
-		Title:    lipgloss.NewStyle().Bold(true),
-		Border:   lipgloss.NewStyle().Foreground(subtle),
+		Header:    lipgloss.NewStyle().Bold(true),
+		Selected:  lipgloss.NewStyle().Reverse(true),
+		Muted:     lipgloss.NewStyle().Foreground(subtle),
+		Title:     lipgloss.NewStyle().Bold(true),
+		Border:    lipgloss.NewStyle().Foreground(subtle),
+		Pass:      lipgloss.NewStyle().Foreground(passColor).Bold(true),
+		Fail:      lipgloss.NewStyle().Foreground(failColor).Bold(true),
+		Unchecked: lipgloss.NewStyle().Foreground(uncheckedColor).Bold(true),
+		Error:     lipgloss.NewStyle().Foreground(failColor),
+		Brand:     lipgloss.NewStyle().Bold(true),
+		Badge:     lipgloss.NewStyle().Bold(true).Reverse(true),
+		ActiveTab: lipgloss.NewStyle().Bold(true).Underline(true),
 	}
 }
 
