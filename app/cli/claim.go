@@ -11,6 +11,7 @@ import (
 
 	"allot/api"
 	"allot/internal/sanitize"
+	"allot/internal/session"
 	"allot/wallet"
 )
 
@@ -92,6 +93,9 @@ func (e *env) claim(ctx context.Context, a claimArgs) error {
 		return err
 	}
 	res, err := s.rec.RequestClaim(ctx, s.API, o.allocation, o.req)
+	if err != nil && acct != nil && session.SenderRefused(err) {
+		return e.selfBuiltClaim(ctx, s, acct, o, a, err)
+	}
 	if err != nil {
 		return withDemoAllocations(s, err)
 	}
@@ -220,6 +224,24 @@ func writeClaim(w io.Writer, res *api.ClaimResult) {
 	}
 }
 
+// selfBuiltClaim builds the claim the service refused to build for the
+// sender (refused) from the allocation's proof and the chain's claim fee,
+// says so, and signs it as the service's would be signed: under the same
+// policy, after the same review (docs/deployment.md D19).
+func (e *env) selfBuiltClaim(ctx context.Context, s *opened, acct *signingAccount, o claimOrder, a claimArgs, refused error) error {
+	calls, err := s.SelfBuiltClaim(ctx, o.allocation, acct.address, o.asked)
+	if err != nil {
+		return fmt.Errorf("%w; allot did not build it either: %w", refused, err)
+	}
+	fmt.Fprintf(e.Stderr, "allot: the service would not build this claim for %s (%s); allot built the same withdraw from the allocation's proof and the chain's claim fee, and the signing policy checks it as any claim\n",
+		acct.address.Hex(), sanitize.Truncate(refused.Error(), 200))
+	b, err := o.planCalls(ctx, s, acct, calls)
+	if err != nil {
+		return err
+	}
+	return e.transact(ctx, s, acct, b, a.tx, a.out)
+}
+
 // plan is what signing the service's claim means: its calls, each a
 // claim, and the signing policy's check that they claim no more than was
 // asked, for the account that signs. A claim with an instruction that is
@@ -229,6 +251,11 @@ func (o claimOrder) plan(ctx context.Context, s *opened, acct *signingAccount, r
 	if err != nil {
 		return txBatch{}, err
 	}
+	return o.planCalls(ctx, s, acct, calls)
+}
+
+// planCalls is plan of calls, the service's or allot's own.
+func (o claimOrder) planCalls(ctx context.Context, s *opened, acct *signingAccount, calls []wallet.Call) (txBatch, error) {
 	known, err := s.KnownContracts(ctx)
 	if err != nil {
 		return txBatch{}, err

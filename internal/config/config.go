@@ -77,6 +77,10 @@ type Profile struct {
 	// service impossible with this profile (support staff look, and
 	// cannot act): `--read-only` does the same for one run.
 	ReadOnly bool `toml:"read_only"`
+	// ServiceClaimsOnly, when true, signs only the claims the service
+	// builds: a claim the service refuses to build for a sender is not
+	// built by allot from the proof instead.
+	ServiceClaimsOnly bool `toml:"service_claims_only"`
 
 	// Name is the profile's key in the file.
 	Name string `toml:"-"`

@@ -31,6 +31,9 @@ type Hostile struct {
 
 	mu       sync.Mutex
 	rewrites map[string]func(result map[string]any)
+	// refusals answer the operations whose path ends in their key with a
+	// status and a body of their own, never reaching the sandbox.
+	refusals map[string]refusal
 	// lies are the node's false answers by method (see NodeLies).
 	lies map[string]json.RawMessage
 	// cleanup is NewHostile's test's: what NodeLies starts lasts as long.
@@ -87,6 +90,37 @@ func (h *Hostile) Rewrite(suffix string, rewrite func(result map[string]any)) {
 	h.rewrites[suffix] = rewrite
 }
 
+type refusal struct {
+	status int
+	body   string
+}
+
+// Refuse answers the operations whose path ends in suffix with status
+// and body, as a service that refuses them does; status 0 stops it.
+func (h *Hostile) Refuse(suffix string, status int, body string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.refusals == nil {
+		h.refusals = map[string]refusal{}
+	}
+	if status == 0 {
+		delete(h.refusals, suffix)
+		return
+	}
+	h.refusals[suffix] = refusal{status, body}
+}
+
+func (h *Hostile) refusalOf(path string) (refusal, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for suffix, r := range h.refusals {
+		if strings.HasSuffix(path, suffix) {
+			return r, true
+		}
+	}
+	return refusal{}, false
+}
+
 func (h *Hostile) rewriteOf(path string) func(map[string]any) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -99,6 +133,12 @@ func (h *Hostile) rewriteOf(path string) func(map[string]any) {
 }
 
 func (h *Hostile) serve(w http.ResponseWriter, r *http.Request) {
+	if refused, ok := h.refusalOf(r.URL.Path); ok {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(refused.status)
+		w.Write([]byte(refused.body))
+		return
+	}
 	rec := httptest.NewRecorder()
 	h.Sandbox.Server.ServeHTTP(rec, r)
 	body := rec.Body.Bytes()
