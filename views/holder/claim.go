@@ -16,6 +16,7 @@ import (
 	"allot/api"
 	"allot/internal/act"
 	"allot/internal/sanitize"
+	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"
@@ -180,7 +181,7 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 			return c.Form.Focus(c.Form.Focused())
 		}
 		return c.send()
-	case views.Loaded[*api.ClaimResult]:
+	case views.Loaded[claimAnswer]:
 		if msg.Seq != c.Seq {
 			return nil
 		}
@@ -192,16 +193,23 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 			c.Form.SetErrors(views.PathErrors(msg.Err))
 			return nil
 		}
-		calls, err := wallet.ClaimCalls(msg.Value)
-		if err != nil {
-			c.Err = fmt.Errorf("the claim cannot be signed here: %w", err)
-			return nil
+		calls := msg.Value.calls
+		if calls == nil {
+			var err error
+			if calls, err = wallet.ClaimCalls(msg.Value.res); err != nil {
+				c.Err = fmt.Errorf("the claim cannot be signed here: %w", err)
+				return nil
+			}
 		}
 		ops := make([]string, len(calls))
 		for i := range ops {
 			ops[i] = "claim"
 		}
-		return c.Sign(c.id, ops, calls, nil, c.policy())
+		sign := c.Sign(c.id, ops, calls, nil, c.policy())
+		if note := msg.Value.selfBuilt; note != "" {
+			return tea.Batch(sign, func() tea.Msg { return views.StatusMsg{Text: note} })
+		}
+		return sign
 	}
 	return c.Form.Update(msg)
 }
@@ -232,13 +240,39 @@ func (c *claim) review() tea.Cmd {
 	return nil
 }
 
+// claimAnswer is the claim's transactions: the service's answer, or the
+// calls allot built when the service would not build them for the
+// signer, and the sentence that says so.
+type claimAnswer struct {
+	res       *api.ClaimResult
+	calls     []wallet.Call
+	selfBuilt string
+}
+
 func (c *claim) send() tea.Cmd {
 	req, id := *c.req, c.id
-	rec, client, root := c.Ctx.Recorder, c.Ctx.Session.API, c.Ctx.Root()
+	rec, sess, root := c.Ctx.Recorder, c.Ctx.Session, c.Ctx.Root()
+	client := sess.API
+	signer, _, _ := c.Ctx.Wallet.Account()
+	var asked *big.Int
+	if req.Amount != nil {
+		asked, _ = api.BaseUnits(req.Amount.Decimal) // checked again by the policy
+	}
 	c.Working = "Sending the claim request"
 	c.Seq = views.NextSeq()
-	return views.Write(c.Seq, func(ctx context.Context) (*api.ClaimResult, error) {
+	return views.Write(c.Seq, func(ctx context.Context) (claimAnswer, error) {
 		res, err := rec.RequestClaim(ctx, client, id, req)
+		if err != nil && session.SenderRefused(err) {
+			// Anyone may send a vester's withdraw (docs/custody.md):
+			// built here from the proof, it is reviewed and checked as
+			// the service's would be.
+			calls, berr := sess.SelfBuiltClaim(ctx, id, signer, asked)
+			if berr != nil {
+				return claimAnswer{}, fmt.Errorf("%w; allot did not build it either: %w", err, berr)
+			}
+			return claimAnswer{calls: calls, selfBuilt: "The service would not build this claim for " + signer.Hex() +
+				"; allot built the same withdraw from the allocation's proof and the chain's claim fee: review it below."}, nil
+		}
 		var unknown *act.UnknownError
 		if errors.As(err, &unknown) {
 			// Checked at once, which settles it in the journal. A claim
@@ -254,7 +288,7 @@ func (c *claim) send() tea.Cmd {
 			}
 			err = fmt.Errorf("%w. %s", err, note)
 		}
-		return res, err
+		return claimAnswer{res: res}, err
 	})
 }
 
