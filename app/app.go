@@ -22,7 +22,7 @@ import (
 	"allot/views/widget"
 )
 
-// Tabs.
+// Tabs, in their order: the table tabs (navigation.go) says what each is.
 const (
 	tabContracts = iota
 	tabPools
@@ -31,8 +31,6 @@ const (
 	tabRequests
 	tabPortal
 )
-
-var tabNames = []string{"Contracts", "Pools", "Allocation", "Transactions", "Requests", "Portal"}
 
 // Options adjust the dashboard, for tests.
 type Options struct {
@@ -156,7 +154,7 @@ func New(s *session.Session, opts Options) *Model {
 	}
 	m.ctx.Sight = &m.sight
 	m.ctx.Begin()
-	m.stacks = make([][]views.Screen, len(tabNames))
+	m.stacks = make([][]views.Screen, len(tabs))
 	m.buildTabs()
 	if len(warnings) > 0 {
 		m.warn(warnings)

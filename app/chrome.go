@@ -262,7 +262,7 @@ func (m *Model) crumbs(inTab bool) []string {
 		crumbs = append(crumbs, sanitize.Line(s.Title()))
 	}
 	if inTab {
-		crumbs[0] = m.ctx.Styles.ActiveTab.Render(fmt.Sprintf("%d %s", m.active+1, tabNames[m.active]))
+		crumbs[0] = m.ctx.Styles.ActiveTab.Render(fmt.Sprintf("%d %s", m.active+1, tabs[m.active].name))
 	}
 	return crumbs
 }
@@ -337,8 +337,8 @@ func (m *Model) tabLabels(style int) string { return tabLabels(m.ctx.Styles, m.a
 // tabLabels draws the tabs in style, active the current one.
 func tabLabels(styles widget.Styles, active, style int) string {
 	var parts []string
-	for i, name := range tabNames {
-		label := fmt.Sprintf("%d %s", i+1, name)
+	for i, t := range tabs {
+		label := fmt.Sprintf("%d %s", i+1, t.name)
 		switch {
 		case i == active:
 			label = styles.ActiveTab.Render("[" + label + "]")

@@ -49,12 +49,11 @@ func (c call) need(n int, what string) error {
 	return nil
 }
 
-// commands are what the : line takes; tab completes their names. It is
-// filled in init: its handlers reach code that reads it.
-var commands []command
-
-func init() {
-	commands = []command{
+// commands are what the : line takes; tab completes their names. A
+// function, not a variable: its handlers reach code that reads the table
+// (help lists it), which a variable's initializer could not refer to.
+func commands() []command {
+	return []command{
 		{"contracts", nil, "", "the contracts of the token", func(m *Model, _ call) tea.Cmd { return m.switchTab(tabContracts) }},
 		{"contract", nil, "NAME", "a contract of the token, its details shown (tab completes)", func(m *Model, c call) tea.Cmd {
 			if c.rest == "" {
@@ -120,7 +119,7 @@ func init() {
 
 // lookupCommand is the command called name, by its name or an alias.
 func lookupCommand(name string) (command, bool) {
-	for _, c := range commands {
+	for _, c := range commands() {
 		if c.name == name || slices.Contains(c.aliases, name) {
 			return c, true
 		}
@@ -160,7 +159,7 @@ func complete(line string, c completions) (string, string) {
 	name, arg, hasArg := strings.Cut(line, " ")
 	if !hasArg {
 		var names []string
-		for _, cmd := range commands {
+		for _, cmd := range commands() {
 			names = append(names, cmd.name)
 		}
 		return completeWord(line, "", names, "command")

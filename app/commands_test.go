@@ -12,7 +12,7 @@ func TestEveryCommandDispatches(t *testing.T) {
 	t.Parallel()
 	s := newSession(t)
 	words := map[string]string{}
-	for _, c := range commands {
+	for _, c := range commands() {
 		if c.run == nil {
 			t.Errorf(":%s has no handler", c.name)
 			continue

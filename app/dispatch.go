@@ -218,9 +218,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Back):
 		return m.back(msg)
 	case key.Matches(msg, m.keys.NextTab):
-		return m.switchTab((m.active + 1) % len(tabNames))
+		return m.switchTab((m.active + 1) % len(tabs))
 	case key.Matches(msg, m.keys.PrevTab):
-		return m.switchTab((m.active + len(tabNames) - 1) % len(tabNames))
+		return m.switchTab((m.active + len(tabs) - 1) % len(tabs))
 	case key.Matches(msg, m.keys.Token):
 		return m.nextToken()
 	case key.Matches(msg, m.keys.Details):

@@ -228,7 +228,7 @@ func (m *Model) fullHelp() string {
 	b.WriteString(m.helpColumns(m.top().FullHelp()))
 	b.WriteString("\n\n" + m.ctx.Styles.Brand.Render("Commands") + " (: then tab completes)\n")
 	var names []string
-	for _, c := range commands {
+	for _, c := range commands() {
 		names = append(names, ":"+strings.TrimSpace(c.name+" "+c.args))
 	}
 	b.WriteString(wrapWords(names, " · ", m.width))

@@ -31,9 +31,9 @@ func defaultKeys() keyMap {
 		AnyHelp: key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "help")),
 		AnyQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 	}
-	for i := 1; i <= len(tabNames); i++ {
+	for i := 1; i <= len(tabs); i++ {
 		n := string(rune('0' + i))
-		k.Tabs = append(k.Tabs, key.NewBinding(key.WithKeys(n), key.WithHelp(n, tabNames[i-1])))
+		k.Tabs = append(k.Tabs, key.NewBinding(key.WithKeys(n), key.WithHelp(n, tabs[i-1].name)))
 	}
 	return k
 }

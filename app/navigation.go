@@ -20,14 +20,33 @@ import (
 
 // buildTabs makes the root screen of every tab for the current token.
 func (m *Model) buildTabs() {
-	m.stacks[tabContracts] = []views.Screen{browse.NewContracts(m.ctx)}
-	m.stacks[tabPools] = []views.Screen{browse.NewPools(m.ctx)}
-	if m.stacks[tabAllocation] == nil {
-		m.stacks[tabAllocation] = []views.Screen{holder.NewAllocation(m.ctx)}
-		m.stacks[tabTransactions] = []views.Screen{transactions.New(m.ctx, reopen.Unknown)}
-		m.stacks[tabRequests] = []views.Screen{browse.NewRequests(m.ctx)}
-		m.stacks[tabPortal] = []views.Screen{holder.NewPortal(m.ctx)}
+	for i, t := range tabs {
+		if m.stacks[i] == nil || t.ofToken {
+			m.stacks[i] = []views.Screen{t.page(m.ctx)}
+		}
 	}
+}
+
+// tab is one of the dashboard's tabs: its name (the key to it is its
+// place, from 1) and its first page.
+type tab struct {
+	name string
+	page func(*views.Context) views.Screen
+	// ofToken: the page is the current token's, made anew when the token
+	// changes; the others keep their pages.
+	ofToken bool
+	// late: its first load waits for the first data (late.go).
+	late bool
+}
+
+// tabs are the dashboard's tabs, each where its constant says.
+var tabs = [...]tab{
+	tabContracts:    {name: "Contracts", page: browse.NewContracts, ofToken: true},
+	tabPools:        {name: "Pools", page: browse.NewPools, ofToken: true},
+	tabAllocation:   {name: "Allocation", page: holder.NewAllocation},
+	tabTransactions: {name: "Transactions", page: func(ctx *views.Context) views.Screen { return transactions.New(ctx, reopen.Unknown) }, late: true},
+	tabRequests:     {name: "Requests", page: browse.NewRequests},
+	tabPortal:       {name: "Portal", page: holder.NewPortal},
 }
 
 // top is the page on show.

@@ -154,7 +154,7 @@ func (m *Model) profileSwitched(msg profileOpened) tea.Cmd {
 	if len(msg.s.TokenIDs) > 0 {
 		m.ctx.Token = msg.s.TokenIDs[0]
 	}
-	m.stacks = make([][]views.Screen, len(tabNames))
+	m.stacks = make([][]views.Screen, len(tabs))
 	m.buildTabs()
 	m.resize()
 	// Not a command: one still queued when the program ends never runs,
