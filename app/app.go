@@ -63,8 +63,10 @@ type Model struct {
 	commandH          string   // completion hint
 	poolNames         namesMsg // the token's pools, for completion
 	contractNames     namesMsg // the token's contracts, for completion
-	showHelp          bool
-	quitting          bool // asking whether to quit with work running
+	// cover is the page covering the screens, if any: help or the
+	// error details, which take every key until closed.
+	cover    cover
+	quitting bool // asking whether to quit with work running
 	// quitShown says the last frame showed the quit question: y answers
 	// only a question that was read.
 	quitShown bool
@@ -88,7 +90,6 @@ type Model struct {
 	lapseSaid  bool // the status line said the unlock is about to lapse (warnLapse)
 	lastErr    error
 	warnings   warnings      // the session's, kept under E
-	showErr    bool          // the details of lastErr cover the screen; never without one (setErr)
 	page       widget.Scroll // the help or the error details, when shown
 
 	// switching is the profile being opened; following the transactions
@@ -217,8 +218,19 @@ func (m *Model) resize() {
 
 // openPage shows the help or the error details (flag says which) from
 // their first line.
-func (m *Model) openPage(flag *bool) {
-	*flag = true
+// cover is what covers the screens: nothing, help (?), or the details of
+// the last error (E), never without one (setErr).
+type cover int
+
+const (
+	coverNone cover = iota
+	coverHelp
+	coverErr
+)
+
+// openPage covers the screens with c, scrolled to its top.
+func (m *Model) openPage(c cover) {
+	m.cover = c
 	m.fillPage()
 	m.page.Home()
 }
@@ -229,9 +241,9 @@ func (m *Model) fillPage() {
 	w, h := m.bodySize()
 	var lines []string
 	switch {
-	case m.showHelp:
+	case m.cover == coverHelp:
 		lines = strings.Split(m.fullHelp(), "\n") // columns: cut at the width, not wrapped
-	case m.showErr:
+	case m.cover == coverErr:
 		text := m.lastErr.Error()
 		if _, own := m.lastErr.(warnings); !own && len(m.warnings) > 0 {
 			// A later error took the status line from the warnings: they
@@ -298,7 +310,7 @@ func (m *Model) view() string {
 	m.switchShown = m.switchAsk != "" && !m.quitting && !m.cmdline.Focused() && lipgloss.Width(m.switchQuestion()) <= m.width
 	var body string
 	switch {
-	case m.showHelp, m.showErr:
+	case m.cover != coverNone:
 		body = strings.Join(m.page.View(), "\n")
 	default:
 		body = m.top().View()

@@ -184,20 +184,20 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	// The help and the error details cover the screen: they take every
 	// key, scroll, and close.
-	if m.showHelp {
+	switch m.cover {
+	case coverHelp:
 		if !m.page.Key(msg) && key.Matches(msg, m.keys.Help, m.keys.AnyHelp, m.keys.Back, m.keys.Quit) {
-			m.showHelp = false
+			m.cover = coverNone
 		}
 		return nil
-	}
-	if m.showErr {
+	case coverErr:
 		if !m.page.Key(msg) && key.Matches(msg, m.keys.Details, m.keys.Back, m.keys.Quit) {
-			m.showErr = false
+			m.cover = coverNone
 		}
 		return nil
 	}
 	if key.Matches(msg, m.keys.AnyHelp) {
-		m.openPage(&m.showHelp)
+		m.openPage(coverHelp)
 		return nil
 	}
 	top := m.top()
@@ -208,7 +208,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Quit):
 		return m.quit()
 	case key.Matches(msg, m.keys.Help):
-		m.openPage(&m.showHelp)
+		m.openPage(coverHelp)
 		return nil
 	case key.Matches(msg, m.keys.Command):
 		m.cmdline.SetValue("")
@@ -232,7 +232,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		if m.lastErr == nil {
 			return m.inform("no error to show: E details the last one while it is on the status line")
 		}
-		m.openPage(&m.showErr)
+		m.openPage(coverErr)
 		return nil
 	case key.Matches(msg, m.keys.Unlock):
 		return m.open(holder.NewUnlock(m.ctx))

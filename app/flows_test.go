@@ -560,7 +560,7 @@ func TestHelpInForms(t *testing.T) {
 	f.key(tea.KeyF1).wait("help, also in forms")
 	f.key(tea.KeyF1).wait("Why? quarterly")
 	m := f.quit()
-	if m.showHelp {
+	if m.cover == coverHelp {
 		t.Error("f1 did not close the help")
 	}
 }
@@ -580,8 +580,8 @@ func TestPagesScrollAndHoldKeys(t *testing.T) {
 	f.runes("1") // the Contracts tab, were the details not holding the keys
 	f.runes("E")
 	m := f.quit()
-	if m.active != tabPools || m.showErr {
-		t.Fatalf("tab %d, details shown %v: a key went past the error details", m.active, m.showErr)
+	if m.active != tabPools || m.cover == coverErr {
+		t.Fatalf("tab %d, details shown %v: a key went past the error details", m.active, m.cover == coverErr)
 	}
 }
 

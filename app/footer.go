@@ -22,7 +22,7 @@ var keyPageClose = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clos
 // distribution"); those still left out are marked "…": the help lists
 // them all.
 func (m *Model) footer() string {
-	if m.showHelp || m.showErr {
+	if m.cover != coverNone {
 		// The page's scroll (home/end too) only when it is taller than
 		// the body, from the Scroll that answers those keys.
 		return widget.Fit(m.help.ShortHelpView([]key.Binding{m.page.Help("scroll"), keyPageClose}), m.width, 1)
