@@ -113,8 +113,8 @@ type Model struct {
 	headKnown bool
 
 	width, height int
-	// lateWaiting: the late tabs' first loads wait (late.go).
-	lateWaiting bool
+	// late is where the late tabs' first loads are (late.go).
+	late lateState
 }
 
 // New returns the dashboard for s.

@@ -58,6 +58,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.profileSwitched(msg)
 	case refreshTick:
 		return m, m.refresh(msg)
+	case lateStart:
+		return m, m.initLate()
 	case headSeen:
 		return m, m.onHead(msg)
 	case seededMsg:

@@ -48,6 +48,9 @@ func TestJournalWaitsForTheFirstData(t *testing.T) {
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("Team & Advisors Vesting")) },
 		teatest.WithDuration(15*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	// It starts a moment after the contracts are drawn (lateDelay).
+	teatest.WaitFor(t, tm.Output(), func([]byte) bool { return spy.inits.Load() > 0 },
+		teatest.WithDuration(15*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 	final(t, tm)
 	if n := spy.inits.Load(); n != 1 {
 		t.Fatalf("the Transactions tab's first load started %d times", n)
