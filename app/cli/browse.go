@@ -22,7 +22,7 @@ var poolsCommand = tokenListCommand("pools", "list every staking pool of a token
 // writes it.
 func tokenListCommand[T any](name, summary string,
 	list func(c *api.Client, ctx context.Context, token string) (*api.List[T], error),
-	write func(w io.Writer, list *api.List[T], out format, token string) error) command {
+	write func(w io.Writer, list *api.List[T], out format, token listedToken) error) command {
 	return command{
 		name:    name,
 		args:    "[--token ID|NAME] [-o json|csv]",
@@ -44,15 +44,29 @@ func tokenListCommand[T any](name, summary string,
 				if err != nil {
 					return err
 				}
-				return write(e.Stdout, items, out, s.tokenText())
+				return write(e.Stdout, items, out, listedToken{text: s.tokenText(), unit: s.tokenUnit()})
 			}
 		},
 	}
 }
 
-// writeContracts writes the contracts of the token named token: a table
-// with a count under it, JSON, or CSV.
-func writeContracts(w io.Writer, list *api.List[api.Contract], out format, token string) error {
+// listedToken is the token whose things a table lists: text names it
+// under the table, unit in the headers of its amounts ("" when the
+// profile and the sandbox name it neither).
+type listedToken struct{ text, unit string }
+
+// amountHeader is the header of a column of amounts of the token: "BALANCE
+// (MRD)", as the dashboard titles it.
+func (t listedToken) amountHeader(h string) string {
+	if t.unit == "" {
+		return h
+	}
+	return h + " (" + t.unit + ")"
+}
+
+// writeContracts writes the contracts of the token: a table with a count
+// under it, JSON, or CSV.
+func writeContracts(w io.Writer, list *api.List[api.Contract], out format, token listedToken) error {
 	switch out {
 	case formatJSON:
 		return writeJSON(w, list)
@@ -63,17 +77,17 @@ func writeContracts(w io.Writer, list *api.List[api.Contract], out format, token
 		}
 		return t.flush()
 	}
-	t := newTable(w, "ID", "NAME", "TYPE", "ADDRESS", "BALANCE", "CREATED")
+	t := newTable(w, "ID", "NAME", "TYPE", "ADDRESS", token.amountHeader("BALANCE"), "CREATED")
 	t.alignDecimals(4)
 	for _, c := range list.Items {
 		t.row(c.ID, c.Name, c.Type, c.Address, amount.Tokens(c.Balance.String()), api.FormatTime(c.CreatedAt))
 	}
-	return countUnder(w, t, len(list.Items), list.Total, "contracts", token)
+	return countUnder(w, t, len(list.Items), list.Total, "contracts", token.text)
 }
 
-// writePools writes the pools of the token named token as writeContracts
-// writes its contracts.
-func writePools(w io.Writer, list *api.List[api.Pool], out format, token string) error {
+// writePools writes the pools of the token as writeContracts writes its
+// contracts; the APY as the dashboard writes it ("6.50%").
+func writePools(w io.Writer, list *api.List[api.Pool], out format, token listedToken) error {
 	switch out {
 	case formatJSON:
 		return writeJSON(w, list)
@@ -90,12 +104,12 @@ func writePools(w io.Writer, list *api.List[api.Pool], out format, token string)
 		}
 		return t.flush()
 	}
-	t := newTable(w, "ID", "NAME", "STATUS", "TOTAL STAKED", "MAX APY", "MIN STAKE", "PERIOD FINISH")
+	t := newTable(w, "ID", "NAME", "STATUS", token.amountHeader("TOTAL STAKED"), "MAX APY", token.amountHeader("MIN STAKE"), "PERIOD FINISH")
 	t.alignDecimals(3, 4, 5)
 	for _, p := range list.Items {
-		t.row(p.ID, p.Name, p.Status, amount.Tokens(p.TotalStaked.String()), p.MaxAPY.String(), amount.Tokens(p.MinimumStakeAmount.String()), api.FormatTime(p.PeriodFinish))
+		t.row(p.ID, p.Name, p.Status, amount.Tokens(p.TotalStaked.String()), amount.Percent(p.MaxAPY.String()), amount.Tokens(p.MinimumStakeAmount.String()), api.FormatTime(p.PeriodFinish))
 	}
-	return countUnder(w, t, len(list.Items), list.Total, "pools", token)
+	return countUnder(w, t, len(list.Items), list.Total, "pools", token.text)
 }
 
 // countUnder writes table t, then how many of the token's things it shows

@@ -148,3 +148,13 @@ func (e *env) checkUnknown(ctx context.Context, err error) error {
 	}
 	return fmt.Errorf("%w; allot cannot check: %s; ask the service's operators before sending it again", err, v.Reason)
 }
+
+// tokenUnit names the resolved --token after its amounts: its symbol, or
+// its name when it has none; "" when the profile and the sandbox name it
+// neither (the id, under the table, says which it is).
+func (o *opened) tokenUnit() string {
+	if n, ok := o.TokenName(o.token); ok {
+		return sanitize.Truncate(n.Short(), 12)
+	}
+	return ""
+}
