@@ -86,3 +86,25 @@ func TestAmountsNameTheToken(t *testing.T) {
 		}
 	}
 }
+
+// TestStakeAmountsNameTheToken: a pool's stakes name the token the header
+// names, in the Amount column's title, the details and the pool's totals.
+func TestStakeAmountsNameTheToken(t *testing.T) {
+	ctx := viewstest.Sandbox(t)
+	all, err := ctx.Session.API.AllPools(context.Background(), ctx.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewStakes(ctx, all.Items[0])
+	d := viewstest.NewDriver(t, s, 200, 40)
+	d.Until("loaded", func() bool { return !s.Mode().Busy })
+	v := ansi.Strip(s.View())
+	for _, want := range []string{" Amount (MRD)", "staked 127,721.30 MRD"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("no %q:\n%s", want, v)
+		}
+	}
+	if got := pane(v)["Amount"]; !strings.HasSuffix(got, " MRD") {
+		t.Errorf("the details' amount reads %q, without MRD:\n%s", got, v)
+	}
+}

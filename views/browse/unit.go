@@ -14,6 +14,9 @@ const maxUnit = 12
 // the interface has no call that names a token, and a 36-character id
 // beside every amount says nothing a person reads.
 func unit(ctx *views.Context) string {
+	if ctx.Session == nil {
+		return ""
+	}
 	n, ok := ctx.Session.TokenName(ctx.Token)
 	if !ok {
 		return ""
