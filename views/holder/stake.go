@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
+	"allot/internal/amount"
 	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/widget"
@@ -166,8 +167,8 @@ func (s *stake) headLines() string {
 	st := s.Ctx.Styles
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Stake in "+sanitize.Line(s.pool.Name)) + "\n")
-	b.WriteString(st.Muted.Render(fmt.Sprintf("minimum %s %s · minimum length %s · max APY %s%%",
-		widget.FormatTokens(s.pool.MinimumStakeAmount.String()), s.unit, widget.FormatDuration(s.pool.MinimumStakeLength), s.pool.MaxAPY.String())) + "\n")
+	b.WriteString(st.Muted.Render(fmt.Sprintf("minimum %s %s · minimum length %s · max APY %s",
+		widget.FormatTokens(s.pool.MinimumStakeAmount.String()), s.unit, widget.FormatDuration(s.pool.MinimumStakeLength), amount.Percent(s.pool.MaxAPY.String()))) + "\n")
 	// What the stake needs is said on open, as the claim form does, not
 	// only once the amount is typed and sent.
 	addr, _, unlocked := s.Ctx.Wallet.Account()
