@@ -186,8 +186,9 @@ func (s *stake) headLines() string {
 	}
 	b.WriteString("\n")
 	if p := s.plan; s.Flow != nil && p.Approve != nil && !s.After() {
-		b.WriteString(fmt.Sprintf("The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",
-			wallet.FormatTokens(p.Allowance), wallet.FormatTokens(p.Amount), wallet.FormatTokens(p.Amount)))
+		need := wallet.FormatTokens(p.Amount) + " " + s.unit
+		b.WriteString(fmt.Sprintf("The pool may move %s %s of yours and the stake needs %s: an approve of exactly %s comes first.\n",
+			wallet.FormatTokens(p.Allowance), s.unit, need, need))
 	}
 	return b.String()
 }
