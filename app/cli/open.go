@@ -158,3 +158,13 @@ func (o *opened) tokenUnit() string {
 	}
 	return ""
 }
+
+// poolUnit names the amounts of pool's token as the dashboard's stake form
+// does: its symbol (its name when it has none), "tokens" when the profile
+// and the sandbox name it neither.
+func (o *opened) poolUnit(pool api.Pool) string {
+	if n, ok := o.TokenName(pool.TokenID); ok && n.Short() != "" {
+		return sanitize.Truncate(n.Short(), 12)
+	}
+	return "tokens"
+}
