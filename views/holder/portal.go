@@ -107,31 +107,35 @@ func (p *portal) fitMessage() {
 
 // signInLayout is what goes above the sign-in message, whether rules
 // frame it, and its rows. The question is drawn whole below it (it is
-// answered only when seen) and the message keeps two rows, a line and
-// where it scrolls; on a short page what is around them goes, the rules
-// first, then the blank line, the head's status, the title, and last the
-// caption that says the message is signed as shown.
+// answered only when seen) and the message keeps messageRows rows (its
+// lines and where it scrolls), or all of it when shorter; what is around
+// them gives way first, the rules, then the blank line, the head's
+// status, the title, and last the caption that says the message is
+// signed as shown.
 func (p *portal) signInLayout() (top []string, rules bool, rows int) {
 	head := strings.Split(strings.TrimSuffix(widget.Page(p.head(), p.width, 0), "\n"), "\n")
 	caption := sanitize.Truncate("Sign-in message (EIP-4361), exactly as it will be signed:", p.width)
-	question := lipgloss.Height(p.confirm.View())
-	free := p.height - question - 2
+	free := p.height - lipgloss.Height(p.confirm.View())
+	want := min(lipgloss.Height(widget.Page(sanitize.Block(p.message), p.width, 0))+1, messageRows)
 	top = append(append(head, ""), caption)
-	rules = len(top)+2 <= free
-	// On a short page the top gives way, its least needed part first:
-	// the blank line, the head's status, the title; the caption last.
+	rules = len(top)+2+want <= free
 	for _, shorter := range [][]string{append(head, caption), {head[0], caption}, {caption}, nil} {
-		if len(top) <= free {
+		if len(top)+want <= free {
 			break
 		}
 		top = shorter
 	}
-	rows = p.height - question - len(top)
+	rows = free - len(top)
 	if rules {
 		rows -= 2
 	}
-	return top, rules, rows
+	return top, rules, max(rows, 2)
 }
+
+// messageRows is what the sign-in message keeps before the page's head
+// stays: five of its lines and where it scrolls, so the address, the
+// chain and the expiry are read in few steps.
+const messageRows = 6
 
 func (p *portal) Init() tea.Cmd { return p.loadSubmission() }
 
