@@ -107,4 +107,8 @@ func TestStakeAmountsNameTheToken(t *testing.T) {
 	if got := pane(v)["Amount"]; !strings.HasSuffix(got, " MRD") {
 		t.Errorf("the details' amount reads %q, without MRD:\n%s", got, v)
 	}
+	d.Keys("h") // the histogram's sizes are in MRD too
+	if v := ansi.Strip(s.View()); !strings.Contains(v, "Stake sizes (MRD) in ") {
+		t.Errorf("the histogram does not name MRD:\n%s", v)
+	}
 }

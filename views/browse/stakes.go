@@ -405,7 +405,7 @@ func (s *stakes) View() string {
 	if !s.histogram {
 		return s.List.View()
 	}
-	what := "Stake sizes in " + s.pool.Name + ", staked (not withdrawn)"
+	what := titled("Stake sizes", s.unit) + " in " + s.pool.Name + ", staked (not withdrawn)"
 	if q := s.Table.Query(); q != "" {
 		what += fmt.Sprintf(" matching %q", q)
 	}
