@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"allot/api"
 	"allot/internal/amount"
 	"allot/internal/sanitize"
@@ -276,7 +278,17 @@ var humanityCommand = command{
 			if *out == formatJSON {
 				return writeJSON(e.Stdout, res)
 			}
-			return fields(e.Stdout, "wallet", args[0], "verified", strconv.FormatBool(res.Verified))
+			// As the Portal screen says it, the address checksummed.
+			return fields(e.Stdout, "wallet", common.HexToAddress(args[0]).Hex(), "humanity passed", yesNo(res.Verified))
 		}
 	},
+}
+
+// yesNo writes a yes-or-no answer for people, as the dashboard does; JSON
+// keeps the service's booleans.
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
 }
