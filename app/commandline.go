@@ -131,7 +131,9 @@ func newCommandLine() textinput.Model {
 	in := textinput.New()
 	in.Prompt = ":"
 	in.CharLimit = 120
-	in.Placeholder = "pools · stakes POOL · alloc ID · token ID · q (tab completes)"
+	// Whole at 60 columns, the smallest the dashboard lays out; tab
+	// lists the other commands, ? all of them.
+	in.Placeholder = "pools · stakes POOL · alloc ID · q · tab completes"
 	return in
 }
 

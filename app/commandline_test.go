@@ -161,3 +161,13 @@ func TestContractCommandKeepsBusyPages(t *testing.T) {
 		t.Fatalf("the details page stays over the list: %d pages", len(m.stacks[tabContracts]))
 	}
 }
+
+// TestCommandHintWholeAt60: the : line's hint fits the documented
+// smallest terminal, 60 columns, whole ("… (tab complet…" was cut).
+func TestCommandHintWholeAt60(t *testing.T) {
+	t.Parallel()
+	view := drive(t, newSession(t), 60, 20, step{keys: ":", want: "tab completes"})
+	if !strings.Contains(view, "tab completes") || strings.Contains(view, "complet…") {
+		t.Errorf("the hint is cut at 60 columns:\n%s", view)
+	}
+}

@@ -232,7 +232,7 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 			m.lastErr = f.LoadErr()
 		}
 		if m.lastErr == nil {
-			return m.inform("no error to show: E details the last one while it is on the status line")
+			return m.inform("no error to show: E details the one on the status line")
 		}
 		m.openPage(coverErr)
 		return nil

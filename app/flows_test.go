@@ -367,7 +367,7 @@ func TestStakeFlow(t *testing.T) {
 	if strings.Contains(screen, " tokens\n") || strings.Contains(screen, "150.00 tokens") {
 		t.Errorf("an amount of the review is in tokens, not MRD:\n%s", screen)
 	}
-	for _, want := range []string{"approve(address,uint256)", "= 150.00 MRD", "an approve of exactly 150.00 comes first"} {
+	for _, want := range []string{"approve(address,uint256)", "= 150.00 MRD", "may move 0.00 MRD of yours", "an approve of exactly 150.00 MRD comes first"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the review did not show %q", want)
 		}

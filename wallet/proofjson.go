@@ -14,12 +14,6 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// checksummed is an address written as the screens write it, EIP-55
-// (common.Address's own JSON is lower case).
-type checksummed common.Address
-
-func (a checksummed) MarshalText() ([]byte, error) { return []byte(common.Address(a).Hex()), nil }
-
 type verificationJSON struct {
 	Proof        json.RawMessage `json:"proof"`
 	Outcome      CheckState      `json:"outcome"`
@@ -28,7 +22,7 @@ type verificationJSON struct {
 	ComputedRoot common.Hash     `json:"computedRoot"`
 	OnChainRoot  *common.Hash    `json:"onChainRoot"`
 	OnChainOK    *bool           `json:"onChainOk"`
-	Vester       *checksummed    `json:"vester"`
+	Vester       *Checksummed    `json:"vester"`
 	// State is "active", "cancelled" or "revoked" (D18); Transferred:
 	// the tokens go to another address than the leaf's beneficiary;
 	// Underfunded: the vester holds less than is owed.
@@ -36,7 +30,7 @@ type verificationJSON struct {
 	Transferred *bool        `json:"transferred"`
 	Underfunded *bool        `json:"underfunded"`
 	Withdrawn   *string      `json:"withdrawn"`
-	Recipient   *checksummed `json:"recipient"`
+	Recipient   *Checksummed `json:"recipient"`
 	CancelledAt *string      `json:"cancelledAt"`
 	Revoked     *bool        `json:"revoked"`
 	// Vested is what the vester counts as vested: at the cancel time of a
@@ -46,7 +40,7 @@ type verificationJSON struct {
 	// DirectClaim: the vester pays a claim to the recipient itself;
 	// PostClaimHandlers are the contracts it may pay instead (D18).
 	DirectClaim        *bool           `json:"directClaim"`
-	PostClaimHandlers  []checksummed   `json:"postClaimHandlers"`
+	PostClaimHandlers  []Checksummed   `json:"postClaimHandlers"`
 	VesterBalance      *string         `json:"vesterBalance"`
 	Claimable          *string         `json:"claimable"`
 	ClaimableBaseUnits *string         `json:"claimableBaseUnits"`
@@ -166,7 +160,7 @@ func (v *Verification) MarshalJSON() ([]byte, error) {
 		out.OnChainOK = &ok
 	}
 	if v.Vester != (common.Address{}) {
-		vester := checksummed(v.Vester)
+		vester := Checksummed(v.Vester)
 		out.Vester = &vester
 	}
 	out.addStanding(v)
@@ -194,7 +188,7 @@ func (out *verificationJSON) addStanding(v *Verification) {
 	}
 	units := func(x *big.Int) *string { u := FormatUnits(x); return &u }
 	beneficiary := v.Args.Allocation.OriginalBeneficiary
-	recipient, revoked := checksummed(s.Recipient(beneficiary)), s.Revoked()
+	recipient, revoked := Checksummed(s.Recipient(beneficiary)), s.Revoked()
 	state, transferred := s.State(), s.Transferred(beneficiary)
 	underfunded := v.Payout.Unclaimable == nil && v.Payout.Underfunded()
 	out.State, out.Transferred, out.Underfunded = &state, &transferred, &underfunded
@@ -205,9 +199,9 @@ func (out *verificationJSON) addStanding(v *Verification) {
 	}
 	out.VesterBalance = units(s.VesterBalance)
 	direct := s.DirectClaim()
-	out.DirectClaim, out.PostClaimHandlers = &direct, []checksummed{}
+	out.DirectClaim, out.PostClaimHandlers = &direct, []Checksummed{}
 	for _, h := range s.ViaHandlers() {
-		out.PostClaimHandlers = append(out.PostClaimHandlers, checksummed(h))
+		out.PostClaimHandlers = append(out.PostClaimHandlers, Checksummed(h))
 	}
 	if c := v.Claimable(); c != nil {
 		base := c.String()

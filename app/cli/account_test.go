@@ -93,8 +93,11 @@ func TestAddressChecksumRefused(t *testing.T) {
 			t.Errorf("%v: exit %d\n%s", args, r.code, r.stderr)
 		}
 	}
-	if r := runCLI(t, s, nil, "humanity", strings.ToLower(w)); r.code != 0 {
-		t.Errorf("lower case: exit %d\n%s", r.code, r.stderr)
+	// All lower case is taken, and written back as every screen writes
+	// an address, checksummed; "humanity passed yes" as the Portal
+	// screen says it.
+	if r := runCLI(t, s, nil, "humanity", strings.ToLower(w)); r.code != 0 || !strings.Contains(r.stdout, " "+w+"\n") || !strings.Contains(r.stdout, "humanity passed:  yes\n") {
+		t.Errorf("lower case: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if n := len(s.Requests.All()) - sent; n != 1 {
 		t.Errorf("%d requests sent, want only the lower-case humanity one", n)

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"allot/api"
 	"allot/internal/amount"
 	"allot/internal/sanitize"
@@ -22,7 +24,7 @@ var poolsCommand = tokenListCommand("pools", "list every staking pool of a token
 // writes it.
 func tokenListCommand[T any](name, summary string,
 	list func(c *api.Client, ctx context.Context, token string) (*api.List[T], error),
-	write func(w io.Writer, list *api.List[T], out format, token listToken) error) command {
+	write func(w io.Writer, list *api.List[T], out format, token listedToken) error) command {
 	return command{
 		name:    name,
 		args:    "[--token ID|NAME] [-o json|csv]",
@@ -44,27 +46,29 @@ func tokenListCommand[T any](name, summary string,
 				if err != nil {
 					return err
 				}
-				return write(e.Stdout, items, out, listToken{text: s.tokenText(), unit: s.tokenUnit()})
+				return write(e.Stdout, items, out, listedToken{text: s.tokenText(), unit: s.tokenUnit()})
 			}
 		},
 	}
 }
 
-// listToken is the token a list is of: its name under a table, and the
-// unit its amounts are in (its symbol; "" when it has no name).
-type listToken struct{ text, unit string }
+// listedToken is the token whose things a table lists: text names it
+// under the table, unit in the headers of its amounts ("" when the
+// profile and the sandbox name it neither).
+type listedToken struct{ text, unit string }
 
-// withUnit is a table's header naming the unit of its amounts.
-func (t listToken) withUnit(header string) string {
+// amountHeader is the header of a column of amounts of the token: "BALANCE
+// (MRD)", as the dashboard titles it.
+func (t listedToken) amountHeader(h string) string {
 	if t.unit == "" {
-		return header
+		return h
 	}
-	return header + " (" + t.unit + ")"
+	return h + " (" + t.unit + ")"
 }
 
-// writeContracts writes the contracts of the token named token: a table
-// with a count under it, JSON, or CSV.
-func writeContracts(w io.Writer, list *api.List[api.Contract], out format, token listToken) error {
+// writeContracts writes the contracts of the token: a table with a count
+// under it, JSON, or CSV.
+func writeContracts(w io.Writer, list *api.List[api.Contract], out format, token listedToken) error {
 	switch out {
 	case formatJSON:
 		return writeJSON(w, list)
@@ -75,7 +79,7 @@ func writeContracts(w io.Writer, list *api.List[api.Contract], out format, token
 		}
 		return t.flush()
 	}
-	t := newTable(w, "ID", "NAME", "TYPE", "ADDRESS", token.withUnit("BALANCE"), "CREATED")
+	t := newTable(w, "ID", "NAME", "TYPE", "ADDRESS", token.amountHeader("BALANCE"), "CREATED")
 	t.alignDecimals(4)
 	for _, c := range list.Items {
 		t.row(c.ID, c.Name, c.Type, c.Address, amount.Tokens(c.Balance.String()), api.FormatTime(c.CreatedAt))
@@ -83,9 +87,9 @@ func writeContracts(w io.Writer, list *api.List[api.Contract], out format, token
 	return countUnder(w, t, len(list.Items), list.Total, "contracts", token.text)
 }
 
-// writePools writes the pools of the token named token as writeContracts
-// writes its contracts.
-func writePools(w io.Writer, list *api.List[api.Pool], out format, token listToken) error {
+// writePools writes the pools of the token as writeContracts writes its
+// contracts; the APY as the dashboard writes it ("6.50%").
+func writePools(w io.Writer, list *api.List[api.Pool], out format, token listedToken) error {
 	switch out {
 	case formatJSON:
 		return writeJSON(w, list)
@@ -102,10 +106,10 @@ func writePools(w io.Writer, list *api.List[api.Pool], out format, token listTok
 		}
 		return t.flush()
 	}
-	t := newTable(w, "ID", "NAME", "STATUS", token.withUnit("TOTAL STAKED"), "MAX APY", token.withUnit("MIN STAKE"), "PERIOD FINISH")
+	t := newTable(w, "ID", "NAME", "STATUS", token.amountHeader("TOTAL STAKED"), "MAX APY", token.amountHeader("MIN STAKE"), "PERIOD FINISH")
 	t.alignDecimals(3, 4, 5)
 	for _, p := range list.Items {
-		t.row(p.ID, p.Name, p.Status, amount.Tokens(p.TotalStaked.String()), p.MaxAPY.String(), amount.Tokens(p.MinimumStakeAmount.String()), api.FormatTime(p.PeriodFinish))
+		t.row(p.ID, p.Name, p.Status, amount.Tokens(p.TotalStaked.String()), amount.Percent(p.MaxAPY.String()), amount.Tokens(p.MinimumStakeAmount.String()), api.FormatTime(p.PeriodFinish))
 	}
 	return countUnder(w, t, len(list.Items), list.Total, "pools", token.text)
 }
@@ -274,7 +278,17 @@ var humanityCommand = command{
 			if *out == formatJSON {
 				return writeJSON(e.Stdout, res)
 			}
-			return fields(e.Stdout, "wallet", args[0], "verified", strconv.FormatBool(res.Verified))
+			// As the Portal screen says it, the address checksummed.
+			return fields(e.Stdout, "wallet", common.HexToAddress(args[0]).Hex(), "humanity passed", yesNo(res.Verified))
 		}
 	},
+}
+
+// yesNo writes a yes-or-no answer for people, as the dashboard does; JSON
+// keeps the service's booleans.
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
 }

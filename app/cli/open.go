@@ -123,13 +123,6 @@ func (o *opened) tokenText() string {
 	return "token " + sanitize.Line(o.token)
 }
 
-// tokenUnit is what the resolved --token's amounts are said in: its
-// symbol (or short name); "" when it has no name.
-func (o *opened) tokenUnit() string {
-	n, _ := o.TokenName(o.token)
-	return n.Short()
-}
-
 // checkTimeout bounds the check of a write whose answer was lost.
 const checkTimeout = 30 * time.Second
 
@@ -154,4 +147,24 @@ func (e *env) checkUnknown(ctx context.Context, err error) error {
 		return fmt.Errorf("%w; checked: the service did not apply it, so sending it again applies it once", err)
 	}
 	return fmt.Errorf("%w; allot cannot check: %s; ask the service's operators before sending it again", err, v.Reason)
+}
+
+// tokenUnit names the resolved --token after its amounts: its symbol, or
+// its name when it has none; "" when the profile and the sandbox name it
+// neither (the id, under the table, says which it is).
+func (o *opened) tokenUnit() string {
+	if n, ok := o.TokenName(o.token); ok {
+		return sanitize.Truncate(n.Short(), 12)
+	}
+	return ""
+}
+
+// poolUnit names the amounts of pool's token as the dashboard's stake form
+// does: its symbol (its name when it has none), "tokens" when the profile
+// and the sandbox name it neither.
+func (o *opened) poolUnit(pool api.Pool) string {
+	if n, ok := o.TokenName(pool.TokenID); ok && n.Short() != "" {
+		return sanitize.Truncate(n.Short(), 12)
+	}
+	return "tokens"
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/big"
 	"os"
 	"strings"
 	"time"
@@ -135,7 +136,7 @@ func verifyProof(ctx context.Context, e *env, raw []byte, vester string, out for
 		if err := writeJSON(e.Stdout, v); err != nil {
 			return err
 		}
-	} else if err := printVerification(e, v, trustPairs(ctx, e, v)); err != nil {
+	} else if err := printVerification(e, v, trustPairs(ctx, e, v), vesterUnit(ctx, e, v)); err != nil {
 		return err
 	}
 	switch v.Outcome() {
@@ -193,9 +194,32 @@ func trustPairs(ctx context.Context, e *env, v *wallet.Verification) []string {
 	return pairs
 }
 
+// vesterUnit names the amounts of v's vester as the dashboard's
+// Allocation screen does ("HBR"; Session.VesterUnits), "" when nothing
+// tells.
+func vesterUnit(ctx context.Context, e *env, v *wallet.Verification) string {
+	s, err := e.session(ctx)
+	if err != nil {
+		return ""
+	}
+	return s.VesterUnits(ctx)(v.Vester)
+}
+
+// inUnit formats amounts of base units as every table does, followed by
+// unit when it is known.
+type inUnit string
+
+func (u inUnit) tokens(baseUnits *big.Int) string {
+	if u == "" {
+		return wallet.FormatTokens(baseUnits)
+	}
+	return wallet.FormatTokens(baseUnits) + " " + string(u)
+}
+
 // printVerification prints each check of v; trust (trustPairs) follows
-// the on-chain root's verdict.
-func printVerification(e *env, v *wallet.Verification, trust []string) error {
+// the on-chain root's verdict; the amounts name unit.
+func printVerification(e *env, v *wallet.Verification, trust []string, unit string) error {
+	u := inUnit(unit)
 	check := func(c wallet.Check, detail string) string {
 		if c.State == wallet.Pass {
 			return "PASS " + detail
@@ -218,15 +242,15 @@ func printVerification(e *env, v *wallet.Verification, trust []string) error {
 		pairs = append(pairs,
 			"schedule", check(v.ScheduleCheck, v.Args.Schedule.Kind+" "+v.Args.Schedule.UnlockScheduleID),
 			"beneficiary", a.OriginalBeneficiary.Hex(),
-			"total", wallet.FormatTokens(a.TotalAllocation),
+			"total", u.tokens(a.TotalAllocation),
 		)
 		if v.Unclaimable != nil {
 			pairs = append(pairs, "unlocked now", "WARNING: "+v.Unclaimable.Error())
 		} else {
-			pairs = append(pairs, "unlocked now", fmt.Sprintf("%s%% = %s", vesting.FormatPPM(v.UnlockedPPM), wallet.FormatTokens(v.Unlocked)))
+			pairs = append(pairs, "unlocked now", fmt.Sprintf("%s%% = %s", vesting.FormatPPM(v.UnlockedPPM), u.tokens(v.Unlocked)))
 		}
 		pairs = append(pairs, "vester record", check(v.StateCheck, "read from the vester's schedules(id)"))
-		pairs = append(pairs, standingPairs(v)...)
+		pairs = append(pairs, standingPairs(v, u)...)
 	} else {
 		pairs = append(pairs, "schedule", check(v.ScheduleCheck, ""))
 	}

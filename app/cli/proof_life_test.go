@@ -115,8 +115,23 @@ func TestProofVerifyEachSeededState(t *testing.T) {
 			if seeded == sandbox.StateRevoked && (strings.Contains(table, "1970-01-01") || !strings.Contains(table, "vested:         none: revoked, nothing of it vests\n")) {
 				t.Errorf("the table of a revoked allocation dates its vesting:\n%s", table)
 			}
-			if !strings.Contains(table, words) || !strings.Contains(table, "claimable now:  "+amountfmt.Tokens(got.Claimable)+"\n") {
-				t.Errorf("the table does not say %q and claimable %s:\n%s", words, got.Claimable, table)
+			// Every amount names the token, as the dashboard's Allocation
+			// screen does ("HBR" for a vester of HBR).
+			unit := s.VesterUnits(ctx)(got.Vester)
+			if unit == "" {
+				t.Fatalf("the sandbox names no token of vester %s", got.Vester.Hex())
+			}
+			if !strings.Contains(table, words) || !strings.Contains(table, "claimable now:  "+amountfmt.Tokens(got.Claimable)+" "+unit+"\n") {
+				t.Errorf("the table does not say %q and claimable %s %s:\n%s", words, got.Claimable, unit, table)
+			}
+			for _, l := range strings.Split(table, "\n") {
+				label, value, _ := strings.Cut(l, ":")
+				switch strings.TrimSpace(label) {
+				case "total", "unlocked now", "withdrawn", "vester holds":
+					if !strings.Contains(value, " "+unit) {
+						t.Errorf("%s does not name %s: %q", label, unit, l)
+					}
+				}
 			}
 		})
 	}

@@ -182,7 +182,7 @@ func TestStakeApprovesThenStakes(t *testing.T) {
 	if got := new(big.Int).Sub(before, f.balance(t)); got.Cmp(ether(10)) != 0 {
 		t.Errorf("the stake moved %s base units, want 10 tokens", got)
 	}
-	for _, want := range []string{"Sign-in message", "an approve of exactly 10.00 comes first", "(approve): ERC-20 token approve", "(stake): staking pool stake"} {
+	for _, want := range []string{"Sign-in message", "may move 0.00 tokens of yours", "an approve of exactly 10.00 tokens comes first", "(approve): ERC-20 token approve", "(stake): staking pool stake"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 
 	"allot/internal/isotime"
 	"allot/internal/sanitize"
@@ -104,8 +103,8 @@ var submissionCommand = portalCommand("submission", "", "sign in to the claim po
 			}
 			if err := fields(w,
 				"wallet", sess.Wallet.Hex(),
-				"submitted", strconv.FormatBool(res.Submitted),
-				"humanity passed", strconv.FormatBool(res.PohPassed),
+				"submitted", yesNo(res.Submitted),
+				"humanity passed", yesNo(res.PohPassed),
 				"claim wallet", claimWallet,
 			); err != nil {
 				return err
@@ -121,7 +120,7 @@ var submissionCommand = portalCommand("submission", "", "sign in to the claim po
 				if a.Description != nil {
 					description = *a.Description
 				}
-				t.row(a.Value, a.Type, strconv.FormatBool(a.IsEligible), description)
+				t.row(a.Value, a.Type, yesNo(a.IsEligible), description)
 			}
 			return t.flush()
 		}

@@ -115,8 +115,10 @@ func (e *env) stake(ctx context.Context, a stakeArgs) error {
 		return err
 	}
 	if p.chain.Approve != nil {
-		fmt.Fprintf(e.Stderr, "The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",
-			wallet.FormatTokens(p.chain.Allowance), wallet.FormatTokens(p.chain.Amount), wallet.FormatTokens(p.chain.Amount))
+		unit := o.s.poolUnit(o.pool)
+		need := wallet.FormatTokens(p.chain.Amount) + " " + unit
+		fmt.Fprintf(e.Stderr, "The pool may move %s %s of yours and the stake needs %s: an approve of exactly %s comes first.\n",
+			wallet.FormatTokens(p.chain.Allowance), unit, need, need)
 	}
 	statuses, err := e.transactStatuses(ctx, o.s, o.acct, p.batch, a.tx, a.out)
 	if p.chain.Approve != nil {

@@ -221,7 +221,7 @@ var txFundCommand = txCommand(api.ActionFundDistribution, "fund",
 	func(fs *flag.FlagSet) func() (api.TransactionRequest, error) {
 		token := fs.String("token", "", txTokenHelp)
 		var items listFlag
-		fs.Var(&items, "item", "`ALLOCATION_ID=AMOUNT` to fund (repeat for several)")
+		fs.Var(&items, "item", "`ALLOCATION_ID=AMOUNT` to fund (repeat, or separate by commas, for several; amounts without grouping: 1000)")
 		test := fs.Bool("test", false, "mark the funding as a test (isTest)")
 		return func() (api.TransactionRequest, error) {
 			req := &api.FundDistributionRequest{TokenID: *token}
@@ -230,6 +230,10 @@ var txFundCommand = txCommand(api.ActionFundDistribution, "fund",
 			}
 			for i, item := range items {
 				id, amount, ok := strings.Cut(item, "=")
+				if !ok && i > 0 && strings.Contains(items[i-1], "=") {
+					// "ID=1,000" was split at its grouping comma.
+					return nil, usagef("--item %q: want ALLOCATION_ID=AMOUNT; a comma separates items, so write an amount without grouping: 1000, not 1,000", item)
+				}
 				if !ok {
 					return nil, usagef("--item %q: want ALLOCATION_ID=AMOUNT", item)
 				}

@@ -68,3 +68,16 @@ func TestTxPrintsOtherStatusesAsSent(t *testing.T) {
 		t.Errorf("exit %d, printed:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestTxFundGroupedAmountSaysWhy: an amount written with a grouping comma
+// ("1,000", as every screen writes it) is split at the comma, which
+// separates items; the error says so rather than only that "000" is not
+// an item.
+func TestTxFundGroupedAmountSaysWhy(t *testing.T) {
+	s := sandboxSession(t)
+	fx := s.Fixtures
+	r := runCLI(t, s, nil, "tx", "fund", "--token", fx.TokenIDs[0], "--item", fx.AllocationIDs[0]+"=1,000")
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "1000, not 1,000") {
+		t.Errorf("exit %d:\n%s", r.code, r.stderr)
+	}
+}

@@ -229,7 +229,8 @@ func writeUpcomingCSV(w io.Writer, r upcoming.Report) error {
 
 // writeUpcomingTable prints the unlocks, then their totals per week and
 // per month, and what was found of each allocation that will not unlock.
-// Each amount is followed by its token (unitText).
+// Each amount is written as the dashboard's :upcoming writes it
+// (upcoming.FormatAmount), followed by its token (unitText).
 func writeUpcomingTable(w io.Writer, r upcoming.Report, days int) error {
 	fmt.Fprintf(w, "Unlocks of the next %d days, from %s\n", days, r.From.Format("2006-01-02 15:04 UTC"))
 	if len(r.Unlocks) == 0 {
@@ -239,7 +240,7 @@ func writeUpcomingTable(w io.Writer, r upcoming.Report, days int) error {
 		t.alignDecimals(3, 4)
 		for _, u := range r.Unlocks {
 			t.row(u.At.UTC().Format("2006-01-02 15:04"), inText(u.At.Sub(r.From)), u.Allocation,
-				vesting.FormatPPM(u.PPM)+"%", wallet.FormatTokens(u.Amount), unitText(u.Unit, u.Token))
+				vesting.FormatPPM(u.PPM)+"%", upcoming.FormatAmount(u.Amount), unitText(u.Unit, u.Token))
 		}
 		if err := t.flush(); err != nil {
 			return err
@@ -252,7 +253,7 @@ func writeUpcomingTable(w io.Writer, r upcoming.Report, days int) error {
 			t := newTable(w, "FROM", "UNLOCKS", "AMOUNT", "TOKEN")
 			t.alignDecimals(1, 2)
 			for _, tot := range r.Totals(p.period) {
-				t.row(tot.Start.Format(time.DateOnly), strconv.Itoa(tot.Unlocks), wallet.FormatTokens(tot.Amount), unitText(tot.Unit, tot.Token))
+				t.row(tot.Start.Format(time.DateOnly), strconv.Itoa(tot.Unlocks), upcoming.FormatAmount(tot.Amount), unitText(tot.Unit, tot.Token))
 			}
 			if err := t.flush(); err != nil {
 				return err

@@ -116,3 +116,23 @@ func TestUpcoming(t *testing.T) {
 		}
 	}
 }
+
+// TestUpcomingTableAsTheDashboard: allot upcoming's table writes an unlock
+// and a total as the dashboard's :upcoming does, four decimals at most,
+// rounded down ("201.9628 MRD", not "201.962833333333333334"); -o csv
+// keeps the exact figure.
+func TestUpcomingTableAsTheDashboard(t *testing.T) {
+	s := sandboxSession(t)
+	id := "0b2a2405-539d-518e-8b44-38468f36a63f" // unlocks of 3.5417%: repeating decimals
+	r := runCLI(t, s, nil, "upcoming", id)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "201.9628  ") || strings.Contains(r.stdout, "201.96283") {
+		t.Errorf("want 201.9628 as the dashboard writes it:\n%s", r.stdout)
+	}
+	csv := runCLI(t, s, nil, "upcoming", id, "-o", "csv")
+	if !strings.Contains(csv.stdout, ",201.962833333333333334,") {
+		t.Errorf("the CSV lost the exact amount:\n%s", csv.stdout)
+	}
+}

@@ -295,17 +295,17 @@ func (r *Recorder) SignIn(ctx context.Context, portal *wallet.Portal, text strin
 // Signed is a signed transaction as shown before it is sent and as
 // journaled (without the raw bytes).
 type Signed struct {
-	Op                   string          `json:"op"`
-	Hash                 common.Hash     `json:"hash"`
-	From                 common.Address  `json:"from"`
-	ChainID              uint64          `json:"chainId"`
-	Nonce                uint64          `json:"nonce"`
-	Gas                  uint64          `json:"gas"`
-	GasEstimated         bool            `json:"gasEstimated"`
-	MaxFeePerGas         string          `json:"maxFeePerGas"`         // wei
-	MaxPriorityFeePerGas string          `json:"maxPriorityFeePerGas"` // wei
-	Raw                  string          `json:"raw,omitempty"`
-	Summary              *wallet.Summary `json:"summary"`
+	Op                   string             `json:"op"`
+	Hash                 common.Hash        `json:"hash"`
+	From                 wallet.Checksummed `json:"from"` // as every screen writes it
+	ChainID              uint64             `json:"chainId"`
+	Nonce                uint64             `json:"nonce"`
+	Gas                  uint64             `json:"gas"`
+	GasEstimated         bool               `json:"gasEstimated"`
+	MaxFeePerGas         string             `json:"maxFeePerGas"`         // wei
+	MaxPriorityFeePerGas string             `json:"maxPriorityFeePerGas"` // wei
+	Raw                  string             `json:"raw,omitempty"`
+	Summary              *wallet.Summary    `json:"summary"`
 
 	Tx *types.Transaction `json:"-"`
 }
@@ -332,7 +332,7 @@ func (r *Recorder) Sign(b Batch, signer wallet.Signer) ([]Signed, error) {
 		}
 		raw, _ := tx.MarshalBinary() // a signed dynamic-fee transaction always encodes
 		signed[i] = Signed{
-			Op: b.Ops[i], Hash: tx.Hash(), From: d.From, ChainID: tx.ChainId().Uint64(), Nonce: tx.Nonce(),
+			Op: b.Ops[i], Hash: tx.Hash(), From: wallet.Checksummed(d.From), ChainID: tx.ChainId().Uint64(), Nonce: tx.Nonce(),
 			Gas: tx.Gas(), GasEstimated: d.GasEstimated,
 			MaxFeePerGas: tx.GasFeeCap().String(), MaxPriorityFeePerGas: tx.GasTipCap().String(),
 			Raw: hexutil.Encode(raw), Summary: d.Summary, Tx: tx,

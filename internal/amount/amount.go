@@ -196,3 +196,7 @@ func groupThousands(digits string) string {
 	}
 	return b.String()
 }
+
+// Percent writes a percentage (an APY) as every screen and table shows
+// one: at least two decimals, never rounded, and the sign ("6.50%").
+func Percent(s string) string { return FormatMin(s, 2) + "%" }

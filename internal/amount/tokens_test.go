@@ -25,3 +25,13 @@ func TestTokensDropsEmptyZeros(t *testing.T) {
 		}
 	}
 }
+
+// TestPercent: an APY reads as the dashboard's pools and allot pools write
+// it, two decimals at least and none lost.
+func TestPercent(t *testing.T) {
+	for in, want := range map[string]string{"6.5": "6.50%", "16.875": "16.875%", "20": "20.00%"} {
+		if got := Percent(in); got != want {
+			t.Errorf("Percent(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -56,13 +56,13 @@ func (c *contracts) Update(msg tea.Msg) tea.Cmd {
 // short, Type (vesting, staking, airdrop: what an operator can do with the
 // contract) stays before Address, which is whole in the details (d).
 func NewContracts(ctx *views.Context) views.Screen {
-	unit := tokenUnit(ctx)
+	unit := unit(ctx)
 	l := views.NewList(ctx, "Contracts", widget.TableConfig[api.Contract]{
 		Columns: []widget.Column[api.Contract]{
 			{Title: "Name", Cell: func(c api.Contract) string { return c.Name }, Text: true, Flex: 1, MinWidth: 12, Sort: func(a, b api.Contract) int { return strings.Compare(a.Name, b.Name) }},
 			{Title: "Type", Cell: func(c api.Contract) string { return c.Type }, MinWidth: 8, Priority: 1, Sort: func(a, b api.Contract) int { return strings.Compare(a.Type, b.Type) }},
 			{Title: "Address", Cell: func(c api.Contract) string { return c.Address }, MinWidth: 14, MaxWidth: 42, Flex: 3, Priority: 2},
-			{Title: withUnit("Balance", unit), Cell: func(c api.Contract) string { return widget.FormatTokens(c.Balance.String()) }, Align: widget.AlignRight, Decimal: true, MinWidth: 18, Sort: func(a, b api.Contract) int { return a.Balance.Cmp(b.Balance.Decimal) }},
+			{Title: titled("Balance", unit), Cell: func(c api.Contract) string { return widget.FormatTokens(c.Balance.String()) }, Align: widget.AlignRight, Decimal: true, MinWidth: 18, Sort: func(a, b api.Contract) int { return a.Balance.Cmp(b.Balance.Decimal) }},
 			{Title: "Created", Cell: func(c api.Contract) string { return api.FormatTime(c.CreatedAt) }, MinWidth: 20, Priority: 3},
 		},
 		ID:       func(c api.Contract) string { return c.ID },
@@ -74,7 +74,7 @@ func NewContracts(ctx *views.Context) views.Screen {
 			{Label: "ID", Value: c.ID},
 			{Label: "Type", Value: c.Type},
 			{Label: "Address", Value: c.Address},
-			{Label: "Balance", Value: strings.TrimSpace(widget.FormatTokens(c.Balance.String()) + " " + unit)}, // as the table shows it
+			{Label: "Balance", Value: amountIn(widget.FormatTokens(c.Balance.String()), unit)}, // as the table shows it
 			{Label: "Created", Value: widget.FormatTime(c.CreatedAt.Time, ctx.Now())},
 		}
 	})
@@ -104,22 +104,4 @@ func distributionRefusal(c api.Contract) string {
 		return ""
 	}
 	return fmt.Sprintf("%s is a STAKING contract: distributions start and are funded on a vesting or airdrop contract", sanitize.Truncate(c.Name, 40))
-}
-
-// tokenUnit is what the current token's amounts are said in: its symbol
-// (or short name); "" when it has no name.
-func tokenUnit(ctx *views.Context) string {
-	if ctx.Session == nil {
-		return ""
-	}
-	n, _ := ctx.Session.TokenName(ctx.Token)
-	return n.Short()
-}
-
-// withUnit is a column's title naming the unit of its amounts.
-func withUnit(title, unit string) string {
-	if unit == "" {
-		return title
-	}
-	return title + " (" + unit + ")"
 }

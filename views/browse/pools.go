@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"allot/api"
+	"allot/internal/amount"
 	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/holder"
@@ -18,14 +19,14 @@ import (
 // NewPools is every staking pool of the current token, all pages.
 func NewPools(ctx *views.Context) views.Screen {
 	var most decimal.Decimal // the largest total staked, for the bars
-	unit := tokenUnit(ctx)
+	unit := unit(ctx)
 	l := views.NewList(ctx, "Pools", widget.TableConfig[api.Pool]{
 		Columns: []widget.Column[api.Pool]{
 			{Title: "Name", Cell: func(p api.Pool) string { return p.Name }, Text: true, Flex: 2, MinWidth: 14, Sort: func(a, b api.Pool) int { return strings.Compare(a.Name, b.Name) }},
 			{Title: "Status", Cell: func(p api.Pool) string { return p.Status }, MinWidth: 8, Priority: 2, Sort: func(a, b api.Pool) int { return strings.Compare(a.Status, b.Status) }},
-			{Title: withUnit("Total staked", unit), Cell: func(p api.Pool) string { return widget.FormatTokens(p.TotalStaked.String()) }, Align: widget.AlignRight, Decimal: true, MinWidth: 18, Sort: func(a, b api.Pool) int { return a.TotalStaked.Cmp(b.TotalStaked.Decimal) }},
+			{Title: titled("Total staked", unit), Cell: func(p api.Pool) string { return widget.FormatTokens(p.TotalStaked.String()) }, Align: widget.AlignRight, Decimal: true, MinWidth: 18, Sort: func(a, b api.Pool) int { return a.TotalStaked.Cmp(b.TotalStaked.Decimal) }},
 			{Title: "Share", Cell: func(p api.Pool) string { return widget.Bar(p.TotalStaked.Decimal, most, 12) }, MinWidth: 12, MaxWidth: 12, Priority: 4},
-			{Title: "Max APY", Cell: func(p api.Pool) string { return widget.FormatAmountMin(p.MaxAPY.String(), 2) + "%" }, Align: widget.AlignRight, Decimal: true, MinWidth: 8, Priority: 3, Sort: func(a, b api.Pool) int { return a.MaxAPY.Cmp(b.MaxAPY.Decimal) }},
+			{Title: "Max APY", Cell: func(p api.Pool) string { return amount.Percent(p.MaxAPY.String()) }, Align: widget.AlignRight, Decimal: true, MinWidth: 8, Priority: 3, Sort: func(a, b api.Pool) int { return a.MaxAPY.Cmp(b.MaxAPY.Decimal) }},
 			{Title: "Period finish", Cell: func(p api.Pool) string { return api.FormatTime(p.PeriodFinish) }, MinWidth: 20, Priority: 5},
 		},
 		ID:       func(p api.Pool) string { return p.ID },
@@ -37,11 +38,11 @@ func NewPools(ctx *views.Context) views.Screen {
 			{Label: "Name", Value: p.Name},
 			{Label: "ID", Value: p.ID},
 			{Label: "Status", Value: p.Status},
-			{Label: "Total staked", Value: widget.FormatTokens(p.TotalStaked.String())}, // as the table shows it
-			{Label: "Rewards deposited", Value: widget.FormatTokens(p.TotalRewardsDeposited.String())},
-			{Label: "Max APY", Value: p.MaxAPY.String() + "%"},
+			{Label: "Total staked", Value: amountIn(widget.FormatTokens(p.TotalStaked.String()), unit)}, // as the table shows it
+			{Label: "Rewards deposited", Value: amountIn(widget.FormatTokens(p.TotalRewardsDeposited.String()), unit)},
+			{Label: "Max APY", Value: amount.Percent(p.MaxAPY.String())},
 			{Label: "Period finish", Value: widget.FormatTime(p.PeriodFinish.Time, ctx.Now())},
-			{Label: "Minimum stake", Value: widget.FormatTokens(p.MinimumStakeAmount.String())},
+			{Label: "Minimum stake", Value: amountIn(widget.FormatTokens(p.MinimumStakeAmount.String()), unit)},
 			// The interface leaves the unit open; decisions and the sandbox use seconds.
 			{Label: "Minimum stake length", Value: widget.FormatDuration(p.MinimumStakeLength)},
 			{Label: "Stake withdrawal delay", Value: widget.FormatDuration(p.StakeWithdrawalDelay)},

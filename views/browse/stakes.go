@@ -43,6 +43,7 @@ type stakes struct {
 	expect int
 	broke  error       // why the pool's answer broke off, its rows kept
 	sums   *stakeSums  // of the whole pool, once it arrived
+	unit   string      // the token's symbol, after the amounts ("" unnamed)
 	total  int         // the service's count of the pool's stakes
 	bins   widget.Bins // sizes of the pool's staked stakes arrived so far
 
@@ -74,7 +75,7 @@ type stakes struct {
 func NewStakes(ctx *views.Context, pool api.Pool) views.Screen { return newStakes(ctx, pool) }
 
 func newStakes(ctx *views.Context, pool api.Pool) *stakes {
-	s := &stakes{pool: pool}
+	s := &stakes{pool: pool, unit: unit(ctx)}
 	if ctx.Session != nil {
 		s.source = ctx.Session.API
 	}
@@ -83,7 +84,7 @@ func newStakes(ctx *views.Context, pool api.Pool) *stakes {
 			{Title: "Wallet", Cell: func(st api.StakeRow) string { return st.WalletString() }, MinWidth: 42, MaxWidth: 42, Flex: 3, SortRef: func(a, b *api.StakeRow) int {
 				return bytes.Compare(a.Wallet[:], b.Wallet[:])
 			}, SortKey: (*api.StakeRow).WalletKey},
-			{Title: "Amount", Cell: func(st api.StakeRow) string { return widget.FormatTokens(st.AmountString()) }, Align: widget.AlignRight, Decimal: true, MinWidth: 16, SortRef: api.CompareAmounts, SortKey: (*api.StakeRow).AmountKey},
+			{Title: titled("Amount", s.unit), Cell: func(st api.StakeRow) string { return widget.FormatTokens(st.AmountString()) }, Align: widget.AlignRight, Decimal: true, MinWidth: 16, SortRef: api.CompareAmounts, SortKey: (*api.StakeRow).AmountKey},
 			{Title: "Status", Cell: func(st api.StakeRow) string { return st.StatusText() }, MinWidth: 9, Priority: 2, SortRef: func(a, b *api.StakeRow) int { return strings.Compare(a.StatusText(), b.StatusText()) }},
 			{Title: "Created", Cell: func(st api.StakeRow) string { return api.FormatTime(api.Time{Time: st.Time()}) }, MinWidth: 20, Priority: 3, SortRef: compareCreated, SortKey: (*api.StakeRow).CreatedKey},
 			{Title: "ID", Cell: func(st api.StakeRow) string { return st.IDString() }, MinWidth: 10, Priority: 4},
@@ -96,7 +97,7 @@ func newStakes(ctx *views.Context, pool api.Pool) *stakes {
 	}, func(st api.StakeRow) []widget.Field {
 		return []widget.Field{
 			{Label: "Wallet", Value: st.WalletString()},
-			{Label: "Amount", Value: widget.FormatTokens(st.AmountString())},
+			{Label: "Amount", Value: amountIn(widget.FormatTokens(st.AmountString()), s.unit)},
 			{Label: "Status", Value: st.StatusText()},
 			{Label: "Created", Value: widget.FormatTime(st.Time(), ctx.Now())},
 			{Label: "Stake ID", Value: st.IDString()},
@@ -281,7 +282,7 @@ func (s *stakes) poolLine() []string {
 	case s.sums == nil:
 		return nil
 	}
-	return summarize(s.sums, s.total)
+	return summarize(s.sums, s.total, s.unit)
 }
 
 // Mode is the list's, busy too while the pool's stakes arrive or a
@@ -397,7 +398,7 @@ func (s *stakes) View() string {
 	if !s.histogram {
 		return s.List.View()
 	}
-	what := "Stake sizes in " + s.pool.Name + ", staked (not withdrawn)"
+	what := titled("Stake sizes", s.unit) + " in " + s.pool.Name + ", staked (not withdrawn)"
 	if q := s.Table.Query(); q != "" {
 		what += fmt.Sprintf(" matching %q", q)
 	}

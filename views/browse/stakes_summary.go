@@ -14,8 +14,9 @@ import (
 // totals say what they count: a pool's "staked" leaves out the stakes
 // withdrawn, as the pool's own total does. total is the service's count of
 // the stakes: when it is not the number that arrived, the line says so
-// rather than pick one.
-func summarize(sums *stakeSums, total int) []string {
+// rather than pick one. The first amount names the token (unit), as the
+// column's title does.
+func summarize(sums *stakeSums, total int, unit string) []string {
 	largest := "0"
 	if sums.hasLargest {
 		largest = sums.largest.AmountString()
@@ -26,7 +27,7 @@ func summarize(sums *stakeSums, total int) []string {
 	}
 	return []string{
 		count,
-		"staked " + widget.FormatTokens(sums.staked.decimal().String()),
+		"staked " + amountIn(widget.FormatTokens(sums.staked.decimal().String()), unit),
 		fmt.Sprintf("withdrawn %s (%s)", widget.FormatTokens(sums.withdrawn.decimal().String()), widget.FormatCount(sums.withdrawnCount)),
 		"largest " + widget.FormatTokens(largest),
 		"h: histogram",

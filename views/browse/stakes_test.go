@@ -284,10 +284,10 @@ func TestAddBinAgreesWithDecimals(t *testing.T) {
 func TestStakesSummarySingular(t *testing.T) {
 	var sums stakeSums
 	sums.add(decodeRows(t, []string{stakeItem(1, walletA, "5", "STAKED")}))
-	if text := summarize(&sums, 1); text[0] != "1 stake" {
+	if text := summarize(&sums, 1, "MRD"); text[0] != "1 stake" {
 		t.Errorf("summary of one stake: %q", text)
 	}
-	if text := summarize(&sums, 2); text[0] != "1 stake (the service counts 2)" {
+	if text := summarize(&sums, 2, "MRD"); text[0] != "1 stake (the service counts 2)" {
 		t.Errorf("summary of one stake the service counts as two: %q", text)
 	}
 	for n, want := range map[int]string{0: "0 stakes", 1: "1 stake", 1204: "1,204 stakes"} {

@@ -70,3 +70,15 @@ func TestStakeSaysWhatItNeedsOnOpen(t *testing.T) {
 		t.Errorf("the stake form opens without saying no account is unlocked:\n%s", v)
 	}
 }
+
+// TestStakeAPYAsThePoolsWriteIt: the stake form's max APY reads as the
+// Pools table, its details and allot pools write it ("6.50%", not "6.5%").
+func TestStakeAPYAsThePoolsWriteIt(t *testing.T) {
+	pool := api.Pool{ID: "p", Name: "Pool"}
+	pool.MaxAPY, _ = api.ParseDecimal("6.5")
+	s := NewStake(formContext(), pool)
+	s.SetSize(100, 30)
+	if v := ansi.Strip(s.View()); !strings.Contains(v, "max APY 6.50%") {
+		t.Errorf("want max APY 6.50%%:\n%s", v)
+	}
+}

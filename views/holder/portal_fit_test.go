@@ -45,3 +45,27 @@ func TestPortalSignInQuestionWhole(t *testing.T) {
 		})
 	}
 }
+
+// TestPortalSignInMessageRoom: on the dashboard's pages at 80x24 and at
+// 60x20 the sign-in message keeps five lines at least, the page's head
+// and the rules giving way first: it showed two (60x20) or four (80x24)
+// lines of eleven beside a head that says what the caption says again.
+func TestPortalSignInMessageRoom(t *testing.T) {
+	msg := "allot.example wants you to sign in with your Ethereum account:\n0x52908400098527886E0F7030069857D2E4169EE7\n\nSign in to the claim portal.\n\nURI: https://allot.example\nVersion: 1\nChain ID: 1\nNonce: 32891756\nIssued At: 2026-11-23T20:00:00Z\nExpiration Time: 2026-11-23T20:10:00Z"
+	for _, size := range [][2]int{{60, 16}, {60, 17}, {80, 19}, {80, 20}} {
+		ctx := &views.Context{Styles: widget.DefaultStyles(), Wallet: &session.Wallet{}, Now: time.Now}
+		p := NewPortal(ctx).(*portal)
+		p.message = msg
+		p.confirm = ctx.Confirm("signin", "Sign this message with 0x52908400098527886E0F7030069857D2E4169EE7?",
+			"The signature proves to the portal that you hold this wallet; the portal answers with a session token, kept in memory only. It moves no funds.")
+		p.SetSize(size[0], size[1])
+		view := ansi.Strip(p.View())
+		var first, last int
+		if _, err := fmt.Sscanf(view[strings.Index(view, "lines "):], "lines %d–%d", &first, &last); err != nil || last-first+1 < 5 {
+			t.Errorf("%dx%d: %d lines of the message shown, want 5 at least:\n%s", size[0], size[1], last-first+1, view)
+		}
+		if strings.Count(view, "\n")+1 > size[1] {
+			t.Errorf("%dx%d: taller than the page:\n%s", size[0], size[1], view)
+		}
+	}
+}

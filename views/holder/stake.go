@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
+	"allot/internal/amount"
 	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/widget"
@@ -166,8 +167,8 @@ func (s *stake) headLines() string {
 	st := s.Ctx.Styles
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Stake in "+sanitize.Line(s.pool.Name)) + "\n")
-	b.WriteString(st.Muted.Render(fmt.Sprintf("minimum %s %s · minimum length %s · max APY %s%%",
-		widget.FormatTokens(s.pool.MinimumStakeAmount.String()), s.unit, widget.FormatDuration(s.pool.MinimumStakeLength), s.pool.MaxAPY.String())) + "\n")
+	b.WriteString(st.Muted.Render(fmt.Sprintf("minimum %s %s · minimum length %s · max APY %s",
+		widget.FormatTokens(s.pool.MinimumStakeAmount.String()), s.unit, widget.FormatDuration(s.pool.MinimumStakeLength), amount.Percent(s.pool.MaxAPY.String()))) + "\n")
 	// What the stake needs is said on open, as the claim form does, not
 	// only once the amount is typed and sent.
 	addr, _, unlocked := s.Ctx.Wallet.Account()
@@ -185,8 +186,9 @@ func (s *stake) headLines() string {
 	}
 	b.WriteString("\n")
 	if p := s.plan; s.Flow != nil && p.Approve != nil && !s.After() {
-		b.WriteString(fmt.Sprintf("The pool may move %s of your tokens and the stake needs %s: an approve of exactly %s comes first.\n",
-			wallet.FormatTokens(p.Allowance), wallet.FormatTokens(p.Amount), wallet.FormatTokens(p.Amount)))
+		need := wallet.FormatTokens(p.Amount) + " " + s.unit
+		b.WriteString(fmt.Sprintf("The pool may move %s %s of yours and the stake needs %s: an approve of exactly %s comes first.\n",
+			wallet.FormatTokens(p.Allowance), s.unit, need, need))
 	}
 	return b.String()
 }

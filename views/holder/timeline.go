@@ -179,7 +179,7 @@ func eventLines(e history.Event) []string {
 			symbol = short(e.Token)
 		}
 		head = fmt.Sprintf("%s  %s %s %s → %s", at, what, wallet.FormatTokens(e.Amount), symbol, short(e.Recipient))
-		fee = "  fee " + wallet.FormatUnits(e.Fee)
+		fee = "  fee " + wallet.FormatUnits(e.Fee) + " ETH" // as allot history's FEE (ETH)
 	case history.Transfer:
 		head = fmt.Sprintf("%s  transfer of beneficiary → %s", at, short(e.NewBeneficiary))
 	default:

@@ -126,7 +126,8 @@ func TestTimelineErrorAndScroll(t *testing.T) {
 
 // TestTimelineCutsNothingAt60: at 60 columns a claim's line gives up its
 // sender, transaction and fee rather than end cut ("fee …"), and the
-// footer names the whole command or leaves it out; at 80 the fee stays.
+// footer names the whole command or leaves it out; at 80 the fee stays,
+// in ETH as allot history's FEE (ETH) column writes it.
 func TestTimelineCutsNothingAt60(t *testing.T) {
 	ctx := viewstest.Sandbox(t)
 	tl := newTimeline(ctx)
@@ -143,7 +144,7 @@ func TestTimelineCutsNothingAt60(t *testing.T) {
 		}
 	}
 	tl.SetSize(80, 6)
-	if v := ansi.Strip(tl.View()); !strings.Contains(v, "fee 0.0005") || strings.Contains(v, "tx 0x") {
+	if v := ansi.Strip(tl.View()); !strings.Contains(v, "fee 0.0005 ETH") || strings.Contains(v, "tx 0x") {
 		t.Errorf("at 80 columns the fee gave way before the transaction:\n%s", v)
 	}
 }

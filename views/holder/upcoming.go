@@ -14,12 +14,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
-	"allot/internal/amount"
 	"allot/internal/sanitize"
 	"allot/internal/upcoming"
 	"allot/views"
 	"allot/views/widget"
-	"allot/wallet"
 	"allot/wallet/vesting"
 )
 
@@ -362,22 +360,11 @@ func (u *upcomingScreen) chart(lines int) []string {
 	return out
 }
 
-// forecastDecimals is how many decimals an unlock shows: its amount is a
-// share of the allocation (PERCENT), so it runs to 18 decimals of
-// repeating digits ("11,137.372909722222222223") that cut the token off
-// the line. Four are what every other screen shows of these tokens; the
-// exact figures are in allot upcoming -o csv.
-const forecastDecimals = 4
-
 // amountText is an amount of tokens as every screen writes it
-// (amount.Tokens), rounded down to forecastDecimals so it never reads
-// more than unlocks, with its token: its unit ("1,000.00 MRD"), else its
+// (upcoming.FormatAmount, as allot upcoming's table does), with its token: its unit ("1,000.00 MRD"), else its
 // address, else that it is unknown (its vester's record was not read).
 func amountText(units *big.Int, unit string, token common.Address) string {
-	text := "0.00"
-	if units != nil {
-		text = amount.Tokens(decimal.NewFromBigInt(units, -wallet.Decimals).Truncate(forecastDecimals).String())
-	}
+	text := upcoming.FormatAmount(units)
 	switch {
 	case unit != "":
 		return text + " " + unit

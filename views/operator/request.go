@@ -45,7 +45,7 @@ func (o *operator) build() api.TransactionRequest {
 		req.IsTest = &yes
 	}
 	for _, r := range o.rows {
-		amount, _ := api.ParseAmount(r.amount.Value())
+		amount, _ := api.ParseTokenAmount(r.amount.Value()) // grouped or not, as its field takes it
 		req.Data = append(req.Data, api.FundItem{AllocationID: strings.TrimSpace(r.id.Value()), Amount: amount})
 	}
 	return req

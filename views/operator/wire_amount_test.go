@@ -35,3 +35,19 @@ func TestFundAmountGoesOutDigitForDigit(t *testing.T) {
 		t.Errorf("sent %q, want one body holding %s", sent, want)
 	}
 }
+
+// TestFundAmountTakesGrouping: an amount typed grouped as every screen
+// writes one ("1,000") is reviewed as 1000, as the claim form takes it; it
+// was read as zero and refused as "must be greater than 0".
+func TestFundAmountTakesGrouping(t *testing.T) {
+	t.Parallel()
+	s := newSandbox(t, sandbox.Options{})
+	h := openForm(t, s, api.ActionFundDistribution)
+	h.Paste(s.Fixtures.AllocationIDs[0])
+	h.Keys("tab")
+	h.Paste("1,000.5")
+	h.Keys("ctrl+s")
+	if shown := string(h.reviewedBody()); !strings.Contains(shown, `"amount":1000.5}`) {
+		t.Fatalf("review shows %s, want the amount 1000.5", shown)
+	}
+}

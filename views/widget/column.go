@@ -64,9 +64,10 @@ type Column[R any] struct {
 	// of comparing rows read at random (a million stakes: seconds).
 	SortKey func(r *R) (key [3]uint64, exact bool)
 	// Decimal says the cells are decimal numbers (maybe with a unit
-	// after them): right-aligned, each shows as many fraction digits as
-	// the most among the first rows, zeros added, so that the points
-	// line up (6.500% above 16.875%). The value shown stays exact.
+	// after them): right-aligned, each padded with spaces to as many
+	// fraction digits as the most among the first rows, so that the
+	// points line up (6.50% above 16.875%). Each reads as its cell
+	// writes it: no zero is added.
 	Decimal bool
 }
 
@@ -335,7 +336,7 @@ func contentWidths[R any](cols []Column[R], rows RowSet[R]) (widths []int, ids [
 	return widths, ids, fracs
 }
 
-// maxFraction bounds the zeros a Decimal column adds: past it, a cell
+// maxFraction bounds the padding a Decimal column adds: past it, a cell
 // with more digits (a token's 18) shows them as they are.
 const maxFraction = 6
 
@@ -371,9 +372,11 @@ func fractionDigits(cell string) int {
 	return end - point - 1
 }
 
-// padFraction adds zeros to cell's number up to digits after the point,
-// so that right-aligned numbers line up on it; what follows the number
-// (a "%") stays after it.
+// padFraction adds spaces after cell up to digits after its number's
+// point (and the point), so that right-aligned numbers line up on it
+// while each reads as its cell writes it, as its details and the command
+// line write it ("49,040,483.89", never "49,040,483.8900"); what follows
+// the number (a "%") stays next to it.
 func padFraction(cell string, digits int) string {
 	start, point, end := numberAt(cell)
 	if start < 0 || digits == 0 {
@@ -386,11 +389,11 @@ func padFraction(cell string, digits int) string {
 	if have >= digits {
 		return cell
 	}
-	pad := strings.Repeat("0", digits-have)
+	pad := digits - have
 	if point < 0 {
-		pad = "." + pad
+		pad++ // the point too
 	}
-	return cell[:end] + pad + cell[end:]
+	return cell + strings.Repeat(" ", pad)
 }
 
 // naturalWidth is the width at which every column shows its content

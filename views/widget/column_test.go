@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -97,9 +98,11 @@ func TestShortenMiddle(t *testing.T) {
 	}
 }
 
-// TestDecimalColumnsLineUp: a Decimal column shows its numbers with as
-// many fraction digits as the most among its rows, so that the points
-// line up under right alignment; a unit after the number stays after it.
+// TestDecimalColumnsLineUp: a Decimal column lines its numbers up on
+// their points under right alignment, each written as its cell writes it
+// (as its details and the command line do: "49,040,483.89" above
+// "1,108,244.2683", never "49,040,483.8900"); a unit after the number
+// stays after it.
 func TestDecimalColumnsLineUp(t *testing.T) {
 	type pool struct{ Name, APY, Staked string }
 	cols := []Column[pool]{
@@ -109,18 +112,23 @@ func TestDecimalColumnsLineUp(t *testing.T) {
 	}
 	tb := NewTable(TableConfig[pool]{Columns: cols, ID: func(p pool) string { return p.Name }, Clipboard: Clipboard{Out: discard{}}})
 	tb.SetSize(60, 8)
-	tb.SetRows([]pool{{"Flex", "6.50", "127,721.3"}, {"Lock", "16.875", "3,042,191.07"}, {"Whale", "20", "15"}})
+	tb.SetRows([]pool{{"Flex", "6.50", "49,040,483.89"}, {"Lock", "16.875", "1,108,244.2683"}, {"Whale", "20", "15"}})
 	view := ansi.Strip(tb.View())
-	for _, want := range []string{"6.500%", "16.875%", "20.000%", "127,721.30", "3,042,191.07", "15.00"} {
+	for _, want := range []string{" 6.50% ", "16.875%", " 20% ", "49,040,483.89 ", "1,108,244.2683", " 15 "} {
 		if !strings.Contains(view, want) {
 			t.Errorf("no %q in:\n%s", want, view)
 		}
 	}
-	// The points line up: every row's point in the Staked column at the
-	// same place.
+	if strings.Contains(view, ".8900") || strings.Contains(view, "6.500") {
+		t.Errorf("zeros added to a number:\n%s", view)
+	}
+	// The points line up: every row's whole part of the Staked column
+	// ends at the same place.
+	whole := regexp.MustCompile(`([0-9,]+)(\.[0-9]+)? *$`)
 	var points []int
 	for _, l := range strings.Split(view, "\n")[1:4] {
-		points = append(points, utf8.RuneCountInString(l[:strings.LastIndex(l, ".")]))
+		m := whole.FindStringSubmatchIndex(l)
+		points = append(points, utf8.RuneCountInString(l[:m[3]]))
 	}
 	if points[0] != points[1] || points[1] != points[2] {
 		t.Errorf("points at %v, not lined up:\n%s", points, view)
@@ -133,11 +141,11 @@ func TestPadFraction(t *testing.T) {
 		digits int
 		want   string
 	}{
-		{"6.5%", 3, "6.500%"},
-		{"20", 2, "20.00"},
-		{"1,000", 2, "1,000.00"},
+		{"6.5%", 3, "6.5%  "},
+		{"20", 2, "20   "},
+		{"1,000", 2, "1,000   "},
 		{"0.123456789", 2, "0.123456789"}, // more digits stay as they are
-		{"-1.5", 2, "-1.50"},
+		{"-1.5", 2, "-1.5 "},
 		{"n/a", 2, "n/a"},
 		{"12.5", 0, "12.5"},
 	} {
