@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"strings"
-	"time"
 )
 
 // ClaimOutlook is what a claim of an allocation can do now, from its
@@ -47,7 +46,7 @@ func (v *Verification) ClaimOutlook(unit string) ClaimOutlook {
 	}
 	if at, ok := s.CancelledAt(); ok && !s.Revoked() {
 		o.Notes = append(o.Notes, fmt.Sprintf("cancelled at %s: nothing more vests; %s %s vested before then and were not claimed",
-			at.UTC().Format(time.RFC3339), FormatTokens(p.Owed), unit))
+			FactTime(at), FormatTokens(p.Owed), unit))
 	}
 	if p.Underfunded() {
 		// Not a block: the vester may be funded before the claim is

@@ -54,13 +54,13 @@ func establishStanding(ctx context.Context, node Node, p ClaimPolicy, f *claimFa
 	f.claimable = payout.Withdrawable
 	state := "active"
 	if cancelled, ok := s.CancelledAt(); ok {
-		state = "cancelled at " + cancelled.Format(time.RFC3339) + ": vesting stopped then"
+		state = "cancelled at " + FactTime(cancelled) + ": vesting stopped then"
 	}
 	a.Facts = append(a.Facts,
 		Line{"state", state},
-		Line{"claimable", fmt.Sprintf("%s %s: %s vested at %s, %s withdrawn, the vester holds %s",
-			FormatTokens(payout.Withdrawable), f.unit, FormatTokens(payout.Vested), payout.VestedAt.Format(time.RFC3339),
-			FormatTokens(s.Withdrawn), FormatTokens(s.VesterBalance))})
+		Line{"claimable", fmt.Sprintf("%s %s: %s vested at %s, %s withdrawn, the vester holds %s %s",
+			FormatTokens(payout.Withdrawable), f.unit, FormatTokens(payout.Vested), FactTime(payout.VestedAt),
+			FormatTokens(s.Withdrawn), FormatTokens(s.VesterBalance), f.unit)})
 	if payout.Underfunded() {
 		a.Facts = append(a.Facts, Line{"underfunded", fmt.Sprintf("the vester holds %s %s, less than the %s vested and not withdrawn: a claim pays at most what it holds",
 			FormatTokens(s.VesterBalance), f.unit, FormatTokens(payout.Owed))})
@@ -155,3 +155,7 @@ func addressList(addrs []common.Address) string {
 func PostClaimHandlers(ctx context.Context, caller ethereum.ContractCaller, vester common.Address) ([]common.Address, error) {
 	return view[[]common.Address](ctx, caller, vesterABI, vester, "getPostClaimHandlers")
 }
+
+// FactTime writes a time in a review's facts and notes as the screens
+// write times: "2026-11-28 11:22 UTC".
+func FactTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }

@@ -444,8 +444,10 @@ func TestClaimAmountsNameTheToken(t *testing.T) {
 	for _, l := range a.Facts {
 		facts.WriteString(l.Label + ": " + l.Value + "\n")
 	}
-	if !strings.Contains(facts.String(), "250.00 MRD: 250.00 vested") {
-		t.Errorf("facts %s", facts.String())
+	for _, want := range []string{"250.00 MRD: 250.00 vested at " + FactTime(aliceHead), "the vester holds ", " MRD\n"} {
+		if !strings.Contains(facts.String(), want) {
+			t.Errorf("facts lack %q:\n%s", want, facts.String())
+		}
 	}
 	f.withdrawn = ether(100)
 	_, err = CheckClaim(context.Background(), f, policy, []Call{call})

@@ -47,8 +47,8 @@ func NewPools(ctx *views.Context) views.Screen {
 			{Label: "Minimum stake length", Value: widget.FormatDuration(p.MinimumStakeLength)},
 			{Label: "Stake withdrawal delay", Value: widget.FormatDuration(p.StakeWithdrawalDelay)},
 			{Label: "Reward withdrawal delay", Value: widget.FormatDuration(p.RewardWithdrawalDelay)},
-			{Label: "Claim fee", Value: widget.FormatAmount(p.ClaimNativeTokenFee.String()) + " (native)"},
-			{Label: "Unstake fee", Value: widget.FormatAmount(p.UnstakeNativeTokenFee.String()) + " (native)"},
+			{Label: "Claim fee", Value: widget.FormatAmount(p.ClaimNativeTokenFee.String()) + " ether"},
+			{Label: "Unstake fee", Value: widget.FormatAmount(p.UnstakeNativeTokenFee.String()) + " ether"},
 			{Label: "Contract", Value: p.ContractID},
 		}
 	})
