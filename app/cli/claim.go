@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -89,7 +90,7 @@ func (e *env) claim(ctx context.Context, a claimArgs) error {
 		}
 		defer acct.lock()
 	}
-	if err := e.claimOutlook(ctx, s, o.allocation); err != nil {
+	if err := e.claimOutlook(ctx, s, o.allocation, o.asked); err != nil {
 		return err
 	}
 	res, err := s.rec.RequestClaim(ctx, s.API, o.allocation, o.req)
@@ -119,7 +120,7 @@ func (e *env) claim(ctx context.Context, a claimArgs) error {
 // with nothing sent, as the claim form refuses it (wallet.ClaimOutlook);
 // what a claim should know first is said on stderr. A record that cannot
 // be read blocks nothing here: the signing policy reads it again.
-func (e *env) claimOutlook(ctx context.Context, s *opened, id string) error {
+func (e *env) claimOutlook(ctx context.Context, s *opened, id string, asked *big.Int) error {
 	if s.Chain == nil {
 		return nil
 	}
@@ -127,9 +128,14 @@ func (e *env) claimOutlook(ctx context.Context, s *opened, id string) error {
 	if err != nil {
 		return nil
 	}
-	o := v.ClaimOutlook(s.VesterUnits(ctx)(v.Vester))
+	unit := cmp.Or(s.VesterUnits(ctx)(v.Vester), "tokens")
+	o := v.ClaimOutlook(unit)
 	if o.Blocked != "" {
 		return fmt.Errorf("allocation %s: no claim can be signed: %s; nothing was sent", id, o.Blocked)
+	}
+	if c := v.Claimable(); asked != nil && c != nil && asked.Cmp(c) > 0 {
+		return fmt.Errorf("--amount %s %s is more than the %s %s claimable now from allocation %s; nothing was sent",
+			wallet.FormatTokens(asked), unit, wallet.FormatTokens(c), unit, id)
 	}
 	for _, n := range o.Notes {
 		fmt.Fprintln(e.Stderr, "note: "+sanitize.Line(n))

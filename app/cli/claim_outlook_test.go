@@ -32,3 +32,19 @@ func TestClaimOfARevokedAllocationSendsNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimMoreThanClaimableIsRefusedHere: an amount above what is
+// claimable is refused before the service is asked, in the words and
+// units of the screens ('5,145.7595 MRD'), with nothing sent.
+func TestClaimMoreThanClaimableIsRefusedHere(t *testing.T) {
+	t.Parallel()
+	s := sandboxSession(t)
+	holder := s.Fixtures.Wallets[0].Address
+	r := runCLI(t, s, nil, "claim", s.Fixtures.AllocationIDs[0], "--sender", holder, "--amount", "99,999,999")
+	if r.code != 1 || !strings.Contains(r.stderr, "--amount 99,999,999.00 MRD is more than the ") || !strings.Contains(r.stderr, " MRD claimable now") {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if n := len(s.Applied()); n != 0 {
+		t.Errorf("%d writes reached the service", n)
+	}
+}

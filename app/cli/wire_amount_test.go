@@ -30,7 +30,14 @@ func TestAmountsGoOutDigitForDigit(t *testing.T) {
 		{[]string{"claim", fx.AllocationIDs[0], "--sender", fx.Wallets[0].Address, "--amount", digits}, "/claim", `"amount":` + digits + `}`},
 	} {
 		before := len(s.Requests.All())
+		// A claim of more than is claimable is refused before it is sent
+		// where the chain can be read: without it, the body goes out.
+		chain := s.Chain
+		if c.args[0] == "claim" {
+			s.Chain = nil
+		}
 		r := runCLI(t, s, nil, c.args...)
+		s.Chain = chain
 		var sent []string
 		for _, x := range s.Requests.All()[before:] {
 			if strings.HasSuffix(x.URL, c.op) && x.Method == "POST" {
