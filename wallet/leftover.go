@@ -118,10 +118,8 @@ func CheckReset(ctx context.Context, node Node, p ResetPolicy, calls []Call) (*A
 		refused.refuse("a reset signs exactly one approve of 0; there are %d calls", len(calls))
 	}
 	for i, c := range calls {
-		checkCommon(refused, a, i, c, p.Signer, p.ChainID, p.Pins)
-		m, values, ok := decodeKnown(c.Data)
+		m, values, ok := checkAndDecode(refused, a, i, c, p.Signer, p.ChainID, p.Pins)
 		if !ok {
-			refused.refuse("call %d to %s: calldata allot cannot decode (%d bytes)", i+1, c.To.Hex(), len(c.Data))
 			continue
 		}
 		if m.method.RawName != "approve" {

@@ -188,10 +188,8 @@ func CheckClaim(ctx context.Context, node Node, p ClaimPolicy, calls []Call) (*A
 		refused.refuse("a claim signs exactly one vester withdraw; the service's answer holds %d calls", len(calls))
 	}
 	for i, c := range calls {
-		checkCommon(refused, a, i, c, p.Signer, p.ChainID, p.Pins)
-		m, values, ok := decodeKnown(c.Data)
+		m, values, ok := checkAndDecode(refused, a, i, c, p.Signer, p.ChainID, p.Pins)
 		if !ok {
-			refused.refuse("call %d to %s: calldata allot cannot decode (%d bytes)", i+1, c.To.Hex(), len(c.Data))
 			continue
 		}
 		if m.method.RawName != "withdraw" {
@@ -328,6 +326,17 @@ func checkWithdraw(refused *RefusedError, i int, c Call, values []any, p ClaimPo
 
 // checkCommon holds every call to the chain, the signer and the fee
 // ceiling, and says in a's facts when a call sends exactly the ceiling.
+// checkAndDecode applies checkCommon to call i and decodes it; ok is false,
+// and refused says why, when allot cannot decode its calldata.
+func checkAndDecode(refused *RefusedError, a *Approval, i int, c Call, signer common.Address, chainID uint64, pins Pins) (knownMethod, []any, bool) {
+	checkCommon(refused, a, i, c, signer, chainID, pins)
+	m, values, ok := decodeKnown(c.Data)
+	if !ok {
+		refused.refuse("call %d to %s: calldata allot cannot decode (%d bytes)", i+1, c.To.Hex(), len(c.Data))
+	}
+	return m, values, ok
+}
+
 func checkCommon(refused *RefusedError, a *Approval, i int, c Call, signer common.Address, chainID uint64, pins Pins) {
 	if c.ChainID != 0 && c.ChainID != chainID {
 		refused.refuse("call %d is for chain %d; the profile's chain is %d", i+1, c.ChainID, chainID)
@@ -417,10 +426,8 @@ func CheckStake(ctx context.Context, node Node, p StakePolicy, calls []Call) (*A
 		refused.refuse("a stake signs a stake, with an approve before it at most; there are %d calls", n)
 	}
 	for i, c := range calls {
-		checkCommon(refused, a, i, c, p.Signer, p.ChainID, p.Pins)
-		m, values, ok := decodeKnown(c.Data)
+		m, values, ok := checkAndDecode(refused, a, i, c, p.Signer, p.ChainID, p.Pins)
 		if !ok {
-			refused.refuse("call %d to %s: calldata allot cannot decode (%d bytes)", i+1, c.To.Hex(), len(c.Data))
 			continue
 		}
 		last := i == len(calls)-1
