@@ -324,8 +324,6 @@ func checkWithdraw(refused *RefusedError, i int, c Call, values []any, p ClaimPo
 	checkAmount(refused, i, amount, f)
 }
 
-// checkCommon holds every call to the chain, the signer and the fee
-// ceiling, and says in a's facts when a call sends exactly the ceiling.
 // checkAndDecode applies checkCommon to call i and decodes it; ok is false,
 // and refused says why, when allot cannot decode its calldata.
 func checkAndDecode(refused *RefusedError, a *Approval, i int, c Call, signer common.Address, chainID uint64, pins Pins) (knownMethod, []any, bool) {
@@ -337,6 +335,8 @@ func checkAndDecode(refused *RefusedError, a *Approval, i int, c Call, signer co
 	return m, values, ok
 }
 
+// checkCommon holds every call to the chain, the signer and the fee
+// ceiling, and says in a's facts when a call sends exactly the ceiling.
 func checkCommon(refused *RefusedError, a *Approval, i int, c Call, signer common.Address, chainID uint64, pins Pins) {
 	if c.ChainID != 0 && c.ChainID != chainID {
 		refused.refuse("call %d is for chain %d; the profile's chain is %d", i+1, c.ChainID, chainID)
