@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -215,4 +216,9 @@ func (c *Chain) vesterToken(ctx context.Context, vester common.Address) (common.
 	return token, nil
 }
 
-func isNotFound(err error) bool { return errors.Is(err, ethereum.NotFound) }
+func isNotFound(err error) bool {
+	// A receipt asked for while the node still indexes its transactions
+	// (geth's "transaction indexing is in progress", under load) is not
+	// there yet either: asked again, it is.
+	return errors.Is(err, ethereum.NotFound) || err != nil && strings.Contains(err.Error(), "transaction indexing is in progress")
+}
