@@ -80,37 +80,54 @@ func (s *Session) withBirths(opts history.Options) history.Options {
 
 // allocationVester establishes where allocation id lives on chain.
 func (s *Session) allocationVester(ctx context.Context, id string) (common.Address, vesting.Args, error) {
-	res, err := s.API.MerkleProof(ctx, id)
+	proof, args, err := s.allocationProof(ctx, id)
 	if err != nil {
 		return common.Address{}, vesting.Args{}, err
+	}
+	vester, err := s.vesterOf(ctx, proof)
+	return vester, args, err
+}
+
+// allocationProof is the service's proof of allocation id and its leaf's
+// arguments; a proof of another allocation is refused.
+func (s *Session) allocationProof(ctx context.Context, id string) (*wallet.Proof, vesting.Args, error) {
+	res, err := s.API.MerkleProof(ctx, id)
+	if err != nil {
+		return nil, vesting.Args{}, err
 	}
 	proof, err := wallet.ProofFromAPI(res)
 	if err != nil {
-		return common.Address{}, vesting.Args{}, err
+		return nil, vesting.Args{}, err
 	}
 	args, err := vesting.Decode(proof.DecodableArgs)
 	if err != nil {
-		return common.Address{}, vesting.Args{}, fmt.Errorf("the allocation's leaf: %w", err)
+		return nil, vesting.Args{}, fmt.Errorf("the allocation's leaf: %w", err)
 	}
 	if args.Allocation.ID != id {
-		return common.Address{}, vesting.Args{}, fmt.Errorf("the service's proof is of allocation %q, not of %s", sanitize.Truncate(args.Allocation.ID, 60), id)
+		return nil, vesting.Args{}, fmt.Errorf("the service's proof is of allocation %q, not of %s", sanitize.Truncate(args.Allocation.ID, 60), id)
 	}
+	return proof, args, nil
+}
+
+// vesterOf is the contract that holds the root of proof on the chain:
+// among the pinned vesters first, else among every listed one.
+func (s *Session) vesterOf(ctx context.Context, proof *wallet.Proof) (common.Address, error) {
 	root := merkle.ProcessProof(merkle.Leaf(proof.DecodableArgs), proof.Siblings)
-	// The pinned vesters first; every listed one when none holds the root.
 	var check wallet.VesterCheck
+	var err error
 	for _, everyListed := range []bool{false, true} {
 		var candidates []common.Address
 		if candidates, err = s.vesterCandidates(ctx, everyListed); err != nil {
-			return common.Address{}, vesting.Args{}, err
+			return common.Address{}, err
 		}
 		if check, err = wallet.FindVester(ctx, s.Chain, candidates, proof.RootIndex, root); !errors.Is(err, wallet.ErrNoVester) {
 			break
 		}
 	}
 	if err != nil {
-		return common.Address{}, vesting.Args{}, fmt.Errorf("the allocation's vester: %w", err)
+		return common.Address{}, fmt.Errorf("the allocation's vester: %w", err)
 	}
-	return check.Vester, args, nil
+	return check.Vester, nil
 }
 
 // historyNode is the node the history reads: the embedded sandbox's chain

@@ -45,15 +45,13 @@ func (s *Session) SelfBuiltClaim(ctx context.Context, id string, sender common.A
 	if err := s.NeedChain("building a claim"); err != nil {
 		return nil, err
 	}
-	vester, _, err := s.allocationVester(ctx, id)
+	// One proof: the vester found holds its root, and the withdraw
+	// carries it.
+	proof, _, err := s.allocationProof(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.API.MerkleProof(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	proof, err := wallet.ProofFromAPI(res)
+	vester, err := s.vesterOf(ctx, proof)
 	if err != nil {
 		return nil, err
 	}
