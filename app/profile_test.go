@@ -50,7 +50,7 @@ func TestSwitchProfile(t *testing.T) {
 
 	f.runes(":").typ("profile").key(tea.KeyEnter).wait("profiles: sandbox · staging (now: sandbox)")
 	f.runes(":").typ("profile nope").key(tea.KeyEnter).wait(`no profile "nope" (have: sandbox, staging)`)
-	f.unlock()
+	f.unlock().settle() // nothing running but the unlocked key
 	f.runes(":").typ("profile st").key(tea.KeyTab).wait("profile staging")
 	f.key(tea.KeyEnter).wait("Switch to profile staging? It drops the unlocked key. (y/N)")
 	// The header names the profile; the screens start again (the contracts
@@ -143,7 +143,9 @@ func TestSwitchProfileAsksFirst(t *testing.T) {
 	})
 	m := New(first, Options{Clipboard: widget.Clipboard{Out: io.Discard}, Switch: sw})
 	f := &flow{t: t, s: first, tm: teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(120, 36))}
-	f.wait("Team & Advisors Vesting")
+	// Nothing running: the Transactions tab's first load starts once the
+	// contracts are drawn (late.go), and a switch would drop it.
+	f.wait("Team & Advisors Vesting").settle()
 	f.runes(":").typ("profile staging").key(tea.KeyEnter).wait("allot │ profile staging")
 	if strings.Contains(f.seen.String(), "(y/N)") {
 		t.Fatal("a switch that drops nothing asked")
