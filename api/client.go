@@ -43,6 +43,11 @@ type Config struct {
 	// ReadOnly refuses every operation that is not a read (ErrReadOnly)
 	// before anything is sent: the last wall of a read-only profile.
 	ReadOnly bool
+	// Backoff is the wait before the try after try (0 for the first
+	// retry); nil: 200 ms doubling to 2 s, with jitter. A test of a
+	// service that fails on purpose sets no wait, so that it waits on
+	// nothing but the answers.
+	Backoff func(try int) time.Duration
 }
 
 // ErrReadOnly is the refusal of a write by a read-only client.
@@ -115,7 +120,11 @@ func New(cfg Config) (*Client, error) {
 		hc = &own
 	}
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &Client{cfg: cfg, base: base, portal: portal, http: hc, backoff: jitteredBackoff, sleep: sleep, maxBody: MaxResponseSize,
+	backoff := cfg.Backoff
+	if backoff == nil {
+		backoff = jitteredBackoff
+	}
+	return &Client{cfg: cfg, base: base, portal: portal, http: hc, backoff: backoff, sleep: sleep, maxBody: MaxResponseSize,
 		maxStakesBody: MaxStakesBody, maxStakeRows: MaxStakeRows, maxStakesWait: MaxStakesWait}, nil
 }
 

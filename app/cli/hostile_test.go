@@ -104,7 +104,8 @@ func hostileSession(t *testing.T, mode string) (*session.Session, sandbox.Fixtur
 	os.WriteFile(filepath.Join(ksDir, "junk\x1b[2J\x07\x9b"), []byte("{\x1b]52;c;x\x07"), 0o600)
 
 	client, err := api.New(api.Config{BaseURL: srv.URL, PortalURL: srv.URL, PortalID: fx.PortalID,
-		APIKey: fx.APIKey, APIKeyHeader: fx.APIKeyHeader, Timeout: 20 * time.Second})
+		APIKey: fx.APIKey, APIKeyHeader: fx.APIKeyHeader, Timeout: 20 * time.Second,
+		Backoff: func(int) time.Duration { return 0 }}) // its failures are on purpose: nothing to wait for
 	if err != nil {
 		t.Fatal(err)
 	}

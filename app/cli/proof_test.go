@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -110,7 +111,7 @@ func TestProofVerifyExitStatus(t *testing.T) {
 	noService := sandboxSession(t)
 	noService.Profile.Pins = config.Pins{}
 	var err error
-	noService.API, err = api.New(api.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k"})
+	noService.API, err = api.New(api.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k", Backoff: func(int) time.Duration { return 0 }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,6 +158,7 @@ func TestProofVerifyExitStatus(t *testing.T) {
 // TestProofVerifyJSON: -o json carries each check's state and reason, and
 // the exit status follows them as the table's does.
 func TestProofVerifyJSON(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	s.Chain = nil
 	r := runCLI(t, s, nil, "proof", s.Fixtures.AllocationIDs[0], "--verify", "-o", "json")

@@ -72,7 +72,8 @@ func NewHostile(t testing.TB, stateDir string) *Hostile {
 	s := &session.Session{Name: p.Name, Profile: p, TokenIDs: fx.TokenIDs, Requests: session.NewRequestLog(), StateDir: stateDir,
 		Now: time.Now, Fixtures: &fx, Chain: sb.Chain.Client(), Applied: func() []session.AppliedWrite { return embedded.Applied(sb.Server) }, TrackPoll: 100 * time.Millisecond}
 	s.API, err = api.New(api.Config{BaseURL: p.BaseURL, PortalURL: p.PortalURL, PortalID: p.PortalID, APIKey: p.APIKey,
-		APIKeyHeader: p.APIKeyHeader, Timeout: p.Timeout.Duration, OnExchange: s.Requests.Add})
+		APIKeyHeader: p.APIKeyHeader, Timeout: p.Timeout.Duration, OnExchange: s.Requests.Add,
+		Backoff: func(int) time.Duration { return 0 }}) // its failures are on purpose: nothing to wait for
 	if err != nil {
 		t.Fatal(err)
 	}
