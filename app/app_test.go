@@ -126,6 +126,7 @@ func golden(t *testing.T, view string) {
 // TestScreens takes each golden once its text shows and nothing runs
 // (settle), so they run side by side.
 func TestScreens(t *testing.T) {
+	t.Parallel()
 	fx := newSession(t).Fixtures // the same ids on every start
 	screens := []struct {
 		name  string

@@ -36,6 +36,7 @@ func (p panicky) View() string {
 // and writes the panic and its stack to a crash file of mode 0600 in the
 // state directory, which the error names.
 func TestCrashFile(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name  string
 		model panicky
@@ -98,6 +99,7 @@ func (p panickyCmd) View() string                        { return "ready" }
 // crash file as one in Update, which the error names; nothing is printed
 // over the screen.
 func TestCrashInCommand(t *testing.T) {
+	t.Parallel()
 	boom := func() tea.Msg { panic("boom in a command") }
 	for _, tt := range []struct {
 		name string

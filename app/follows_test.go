@@ -11,6 +11,7 @@ import (
 // tab, without r, and unfollowed there it is no longer followed on the
 // Allocation screen: the follows are one fact of the dashboard.
 func TestFollowShowsOnUpcomingAtOnce(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	id := f.s.Fixtures.AllocationIDs[0]
 	f.runes(":upcoming").key(tea.KeyEnter).wait("You follow no allocation")

@@ -64,6 +64,7 @@ func (p *chainPage) FullHelp() [][]key.Binding { return nil }
 // every few seconds); a node that does not answer has the screen read
 // (and say it failed). Before, they were read every period, block or not.
 func TestChainRefreshFollowsBlocks(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	node := &headNode{Node: s.Chain}
 	node.head.Store(100)

@@ -14,6 +14,7 @@ import (
 // while a screen takes every key); those lists are the dashboard's keymap,
 // which viewstest cannot import.
 func TestRootKeysAreTheKeymaps(t *testing.T) {
+	t.Parallel()
 	k := defaultKeys()
 	keysOf := func(bs ...key.Binding) []string {
 		var out []string

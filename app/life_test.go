@@ -67,6 +67,7 @@ func ended(t *testing.T, ctx context.Context, what string) {
 // TestQuitCancelsWork: quitting cancels the loads in flight instead of
 // leaving them to run for no one.
 func TestQuitCancelsWork(t *testing.T) {
+	t.Parallel()
 	s, h := hangingSession(t, "hang")
 	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))
@@ -79,6 +80,7 @@ func TestQuitCancelsWork(t *testing.T) {
 // TestSwitchCancelsTheOldProfilesWork: a profile switch cancels what the
 // old profile's screens had in flight, and not what the new one's start.
 func TestSwitchCancelsTheOldProfilesWork(t *testing.T) {
+	t.Parallel()
 	first, h1 := hangingSession(t, "one")
 	second, h2 := hangingSession(t, "two")
 	sw := session.Switch{Names: []string{"one", "two"}, Open: func(string) (*session.Session, error) { return second, nil }}

@@ -26,6 +26,7 @@ import (
 // none of, and switches: the screens start again on the new session, the
 // key is locked, and the old session is closed.
 func TestSwitchProfile(t *testing.T) {
+	t.Parallel()
 	first, err := embedded.Sandbox(sandbox.Options{}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +83,7 @@ func TestSwitchProfile(t *testing.T) {
 // TestProfileWithoutConfiguration: with no configuration file the embedded
 // sandbox is the only profile, and :profile says so.
 func TestProfileWithoutConfiguration(t *testing.T) {
+	t.Parallel()
 	f := newFlow(t)
 	f.runes(":").typ("profile staging").key(tea.KeyEnter).wait("the embedded sandbox is the only profile")
 	f.quit()
@@ -90,6 +92,7 @@ func TestProfileWithoutConfiguration(t *testing.T) {
 // TestNoSwitchWhileFollowing: a transaction followed until mined uses the
 // session's chain; the profile stays until it is final.
 func TestNoSwitchWhileFollowing(t *testing.T) {
+	t.Parallel()
 	opened := false
 	sw := session.Switch{Names: []string{"sandbox", "staging"}, Open: func(string) (*session.Session, error) {
 		opened = true
@@ -119,6 +122,7 @@ func TestNoSwitchWhileFollowing(t *testing.T) {
 // y to a question the terminal hid (it became too small); y to the
 // question in sight switches.
 func TestSwitchProfileAsksFirst(t *testing.T) {
+	t.Parallel()
 	first, err := embedded.Sandbox(sandbox.Options{}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -175,6 +179,7 @@ func TestSwitchProfileAsksFirst(t *testing.T) {
 // cannot be answered yes, so at 60 columns the losses are named in a word
 // each.
 func TestSwitchQuestionFitsNarrowTerminals(t *testing.T) {
+	t.Parallel()
 	m := &Model{width: 60, switchAsk: "staging", switchLost: []loss{
 		{"the unlocked key", "key"}, {"the work running", "work"}, {"2 forms filled in", "2 forms"}}}
 	q := m.switchQuestion()

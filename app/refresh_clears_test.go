@@ -22,6 +22,7 @@ import (
 // in a sequence the dashboard did not tie to its page, and the quiet
 // refresh sent none, so the warning outlived the load that mended it.
 func TestAutomaticRefreshClearsTheListsWarning(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	fake := clk.NewFake(clock)
 	m := New(s, Options{Clock: fake, Clipboard: widget.Clipboard{Out: io.Discard}})
@@ -59,6 +60,7 @@ func TestAutomaticRefreshClearsTheListsWarning(t *testing.T) {
 // its own error off the status line, never another page's nor one about
 // every page.
 func TestPagesClearLeavesOtherErrors(t *testing.T) {
+	t.Parallel()
 	m := newModel(newSession(t))
 	mine, other := &aged{}, &aged{}
 	m.stacks[m.active] = append(m.stacks[m.active], mine)

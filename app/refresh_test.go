@@ -33,6 +33,7 @@ func contractsRead(s *session.Session) int {
 // profile's period has passed on the dashboard's clock (moved by the test,
 // never slept on), and the header says how old its rows are.
 func TestRefreshOnTheClock(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	fake := clk.NewFake(clock)
 	m := New(s, Options{Clock: fake, Clipboard: widget.Clipboard{Out: io.Discard}})
@@ -64,6 +65,7 @@ func TestRefreshOnTheClock(t *testing.T) {
 // asks no screen to read again, nor waits for the next), and resumes it,
 // reading the screen on show again at once; the help lists p.
 func TestPauseDropsTheTicks(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	m := New(s, Options{Clock: clk.NewFake(clock), Clipboard: widget.Clipboard{Out: io.Discard}})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
@@ -106,6 +108,7 @@ func poolsRead(s *session.Session) int {
 // TestTabShownAgainCatchesUp: a tab in the background is not refreshed;
 // shown again with rows older than its period, it reads them at once.
 func TestTabShownAgainCatchesUp(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	fake := clk.NewFake(clock)
 	m := New(s, Options{Clock: fake, Clipboard: widget.Clipboard{Out: io.Discard}})
@@ -156,6 +159,7 @@ func (a *aged) Freshness() views.Freshness { return a.fresh }
 // TestHeaderSaysHowOld: the header says how old the data on show is, to
 // the second under a minute; stale after a failed refresh; paused.
 func TestHeaderSaysHowOld(t *testing.T) {
+	t.Parallel()
 	m := New(newSession(t), Options{Clock: clk.NewFake(clock), Clipboard: widget.Clipboard{Out: io.Discard}})
 	page := &aged{}
 	m.stacks[m.active] = append(m.stacks[m.active], page)

@@ -20,6 +20,7 @@ import (
 // which y answers once the dashboard has drawn it whole, and the same
 // bytes go again, settling the first request as resent.
 func TestReopenLostClaimRequest(t *testing.T) {
+	t.Parallel()
 	s, j := journaled(t)
 	allocation := s.Fixtures.AllocationIDs[0]
 	body, _ := json.Marshal(api.ClaimRequest{Sender: s.Fixtures.Wallets[0].Address})

@@ -15,6 +15,7 @@ import (
 // 0:42"); before, it read "unlocked 0:42" as calmly as at 4:55, and the
 // unlock ran out in the middle of a claim-and-stake walk.
 func TestUnlockWarnsBeforeItLapses(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		left     time.Duration
 		unlocked bool
@@ -34,6 +35,7 @@ func TestUnlockWarnsBeforeItLapses(t *testing.T) {
 // TestLapseSaidOnce: the status line says the unlock is in its last
 // minute once, not at every tick, and again after a new unlock.
 func TestLapseSaidOnce(t *testing.T) {
+	t.Parallel()
 	m := newModel(newSession(t))
 	if m.warnLapse(200*time.Second, true) != nil || m.status != "" {
 		t.Fatalf("said with minutes left: %q", m.status)

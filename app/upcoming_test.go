@@ -10,6 +10,7 @@ import (
 // nothing followed offers the demo allocations; f follows the one picked
 // and its unlocks are listed.
 func TestUpcomingCommand(t *testing.T) {
+	t.Parallel()
 	s := newSession(t)
 	drive(t, s, 120, 36,
 		step{keys: ":upcoming"}, step{key: tea.KeyEnter, want: "You follow no allocation"},

@@ -10,6 +10,7 @@ import (
 // without paths into it (they named files nobody could open after), and
 // a line says how to keep them.
 func TestAccountListOnTheEmbeddedSandbox(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	dir := s.Fixtures.KeystoreDir
 	r := runCLI(t, s, nil, "account", "list")

@@ -40,6 +40,7 @@ func foundryKeystore(t *testing.T) (dir, file, addr string) {
 // TestFoundryKeyListedAndSignsIn: a key made by `cast wallet new` (no
 // address in the file) is listed by its file, and signs in by address.
 func TestFoundryKeyListedAndSignsIn(t *testing.T) {
+	t.Parallel()
 	dir, file, addr := foundryKeystore(t)
 	s := sandboxSession(t)
 	env := map[string]string{"ALLOT_PASSPHRASE": "fixture passphrase"}
@@ -72,6 +73,7 @@ func TestFoundryKeyListedAndSignsIn(t *testing.T) {
 // line, mixed case with a wrong EIP-55 checksum, is refused before anything
 // is sent, with the right spelling shown; lower case is taken.
 func TestAddressChecksumRefused(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	w := s.Fixtures.Wallets[0].Address // EIP-55 form
 	// Flip the case of the first letter of the address.
@@ -108,6 +110,7 @@ func TestAddressChecksumRefused(t *testing.T) {
 // terminal, refuses a mismatch (creating nothing) and warns below 8
 // characters.
 func TestAccountNewAsksTwice(t *testing.T) {
+	t.Parallel()
 	run1 := func(typed ...string) (result, string) {
 		dir := t.TempDir()
 		var stdout, stderr bytes.Buffer

@@ -15,6 +15,7 @@ const beyondUint256 = "115792089237316195423570985008687907853269984665640564039
 // usage mistake said at once by every command that takes one: nothing is
 // sent, journaled, signed in or asked of the portal first.
 func TestAmountRuleBeforeAnything(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	fx := s.Fixtures
 	wallet := fx.Wallets[0].Address
@@ -43,6 +44,7 @@ func TestAmountRuleBeforeAnything(t *testing.T) {
 // sent, as the dashboard sends them after its warning, but not without a
 // word; a body's data entries are named as the body names them.
 func TestFundWarnsOfOneAllocationTwice(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	fx := s.Fixtures
 	a, b := fx.AllocationIDs[0], fx.AllocationIDs[1]

@@ -31,6 +31,7 @@ func testEnv(s *session.Session, environ map[string]string) (*env, *strings.Buil
 // as a usage mistake before the session is opened for a write: no
 // journal, no request applied.
 func TestStakeResolveRefusesBeforeAnything(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	fx := s.Fixtures
 	account := fx.Wallets[0].Address
@@ -68,6 +69,7 @@ func TestStakeResolveRefusesBeforeAnything(t *testing.T) {
 // TestStakeResolveFindsThePoolByName: --pool may name one of the token's
 // pools; resolve gives the pool itself, and refuses a name no pool has.
 func TestStakeResolveFindsThePoolByName(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	want := firstPool(t, s)
 	w := s.Fixtures.Wallets[0]
@@ -101,6 +103,7 @@ func firstPool(t *testing.T, s *session.Session) api.Pool {
 // is an approve of exactly the amount on the pool's token, then the stake
 // on the pool, and nothing is signed by planning it.
 func TestStakePlanApprovesThenStakes(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	ctx := context.Background()
 	e, _ := testEnv(f.sess, map[string]string{"ALLOT_PASSPHRASE": testPassphrase})
@@ -143,6 +146,7 @@ func TestStakePlanApprovesThenStakes(t *testing.T) {
 // TestStakesResolve: the stakes listing's pool by name is the request's
 // pool id; a malformed --wallet is refused before any session is opened.
 func TestStakesResolve(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	want := firstPool(t, s)
 	e, _ := testEnv(s, nil)
@@ -179,6 +183,7 @@ func pngFile(t *testing.T, name, content string) string {
 // the plan stores the bytes under the name with the content's hash, or
 // under the name itself with --replace.
 func TestUploadResolveAndPlan(t *testing.T) {
+	t.Parallel()
 	path := pngFile(t, "logo.png", "first")
 	for _, tc := range []struct {
 		args uploadArgs
@@ -222,6 +227,7 @@ func TestUploadResolveAndPlan(t *testing.T) {
 // is refused before --replace asks to replace anything, and nothing is
 // sent.
 func TestUploadRefusesTooLargeBeforeAsking(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	path := pngFile(t, "logo.png", "")
 	// Sparse: the bytes beyond the header are never read with --replace.
@@ -242,6 +248,7 @@ func TestUploadRefusesTooLargeBeforeAsking(t *testing.T) {
 // (--sender or --account standing for the other), a signing flag needs
 // --sign, and the amount asked is carried in base units for the policy.
 func TestClaimResolve(t *testing.T) {
+	t.Parallel()
 	const (
 		alice = "0x1111111111111111111111111111111111111111"
 		bob   = "0x2222222222222222222222222222222222222222"
@@ -282,6 +289,7 @@ func TestClaimResolve(t *testing.T) {
 // is read; built from flags, a request's token named by symbol becomes
 // its id, and nothing is sent or journaled to resolve it.
 func TestTxResolve(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	fx := s.Fixtures
 	e, _ := testEnv(s, nil)

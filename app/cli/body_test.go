@@ -10,6 +10,7 @@ import (
 // TestBodyErrorsInServiceTerms: a bad --body names the value at fault by
 // its path in the body and says what it must be, never Go's type names.
 func TestBodyErrorsInServiceTerms(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, cmd, body, want string
 	}{

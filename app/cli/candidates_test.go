@@ -18,6 +18,7 @@ import (
 // root; with the genuine one pinned, the fake is flagged ("the genuine
 // one may be …, already pinned") and pinned only with its address typed.
 func TestPinNamesEveryVesterOfTheRoot(t *testing.T) {
+	t.Parallel()
 	h := newHostileClaim(t)
 	ctx := context.Background()
 	contracts, err := h.Session.API.Contracts(ctx, h.Session.TokenIDs[0])

@@ -12,6 +12,7 @@ import (
 // claim form does: a revoked allocation is refused, and no claim request
 // reaches the service.
 func TestClaimOfARevokedAllocationSendsNothing(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	var id string
 	for _, a := range s.Fixtures.LifeAllocationIDs {

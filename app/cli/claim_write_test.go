@@ -12,6 +12,7 @@ import (
 // TestClaimListIsInert: the type, a transaction id and a raw instruction
 // of a claim are the service's text; the list prints none of their escapes.
 func TestClaimListIsInert(t *testing.T) {
+	t.Parallel()
 	res := &api.ClaimResult{
 		Type: "EVM\x1b]52;c;eA==\x07",
 		Parameters: []api.ClaimGroup{{

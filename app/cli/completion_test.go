@@ -14,6 +14,7 @@ import (
 // an unknown shell is a usage error naming the three; the help says how
 // to install each.
 func TestCompletionScripts(t *testing.T) {
+	t.Parallel()
 	for shell, marks := range map[string][]string{
 		"bash": {"complete -F _allot allot", "__complete"},
 		"zsh":  {"#compdef allot", "compdef _allot allot", "__complete"},
@@ -88,6 +89,7 @@ func shellLines(t *testing.T, dir string, environ []string, name string, args ..
 // TestBashCompletion runs the bash script's function as bash calls it,
 // with COMP_WORDS split as bash splits them (at =), and reads COMPREPLY.
 func TestBashCompletion(t *testing.T) {
+	t.Parallel()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash")
@@ -117,6 +119,7 @@ func TestBashCompletion(t *testing.T) {
 // TestFishCompletion asks fish what it completes (complete -C), the
 // script loaded.
 func TestFishCompletion(t *testing.T) {
+	t.Parallel()
 	fish, err := exec.LookPath("fish")
 	if err != nil {
 		t.Skip("no fish")
@@ -144,6 +147,7 @@ func TestFishCompletion(t *testing.T) {
 // CURRENT as zsh sets them, compadd and _files standing in for zsh's own
 // (which need a terminal): what the function hands them.
 func TestZshCompletion(t *testing.T) {
+	t.Parallel()
 	zsh, err := exec.LookPath("zsh")
 	if err != nil {
 		t.Skip("no zsh")

@@ -9,6 +9,7 @@ import (
 // is sent, and named as typed: "Germany", not "GERMANY"; ZZ, which the
 // service refuses, is refused here first.
 func TestClaimCountryCheckedAsTyped(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	id, sender := s.Fixtures.AllocationIDs[0], s.Fixtures.Wallets[0].Address
 	for _, country := range []string{"Germany", "ZZ"} {

@@ -12,6 +12,7 @@ import (
 // a valid name made from its own to pass as --name; --name sets the name
 // it is stored and shown under, as its help says.
 func TestCreativeUploadNames(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	path := filepath.Join(t.TempDir(), "été 2026 🎉.png")
 	if err := os.WriteFile(path, []byte("\x89PNG\r\n\x1a\ncontent"), 0o600); err != nil {

@@ -11,6 +11,7 @@ import (
 // apart by default, each public URL serving its own bytes; --replace
 // keeps the name, and without a terminal to ask on it needs --yes.
 func TestCreativeUploadKeepsEarlierUploads(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	portal := s.Fixtures.PortalSlug
 	upload := func(content string, extra ...string) (result, string) {

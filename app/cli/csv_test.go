@@ -12,6 +12,7 @@ import (
 // TestListsAsCSV: contracts, pools and stakes -o csv hold a header row and
 // one row an item, the amounts the same text -o json writes.
 func TestListsAsCSV(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	read := func(args ...string) [][]string {
 		t.Helper()

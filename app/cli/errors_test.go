@@ -12,6 +12,7 @@ import (
 // (allot tx) is a usage error that points to the group's help, which lists
 // its commands, not to the whole usage.
 func TestGroupPointsToItsHelp(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -35,6 +36,7 @@ func TestGroupPointsToItsHelp(t *testing.T) {
 // name, as its flag errors do ("signin: --account ADDR is required" read
 // "--account ADDR is required"), once. Each command has a case here.
 func TestErrorsNameTheirCommand(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct {
 		args []string
 		want string
@@ -92,6 +94,7 @@ func TestErrorsNameTheirCommand(t *testing.T) {
 // TestRuntimeErrorsNameTheirCommand: an error that is no usage error, from
 // a layer below the command, starts with the command's name too, and once.
 func TestRuntimeErrorsNameTheirCommand(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -109,6 +112,7 @@ func TestRuntimeErrorsNameTheirCommand(t *testing.T) {
 // TestAccountImportMissingFile: one line naming the file once (it read
 // "nonexistent: stat /nonexistent: no such file or directory").
 func TestAccountImportMissingFile(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, nil, nil, "account", "import", "/nonexistent")
 	if want := "allot: account import: nonexistent: no such file or directory\n"; r.code != ExitError || r.stderr != want {
 		t.Errorf("exit %d, stderr %q; want exit %d, stderr %q", r.code, r.stderr, ExitError, want)
@@ -119,6 +123,7 @@ func TestAccountImportMissingFile(t *testing.T) {
 // that holds it, "docs/deployment.md" and the decision's number: a reader of
 // the code has no other list of them (output_stakes.go cited a bare one).
 func TestDecisionsCiteTheirDoc(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
@@ -144,6 +149,7 @@ func TestDecisionsCiteTheirDoc(t *testing.T) {
 // does ("Whale pool" was refused as not a UUID); an unknown name is a
 // usage error that says where the names are.
 func TestStakesByPoolName(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	byID := runCLI(t, s, nil, "stakes", "--pool", "2f167346-c4a2-5875-b293-b28c60e376e5", "-o", "csv")
 	if byID.code != ExitOK || strings.Count(byID.stdout, "\n") < 2 {
@@ -165,6 +171,7 @@ func TestStakesByPoolName(t *testing.T) {
 // TestJSONKeepsAmpersands: -o json writes "Team & Advisors Vesting" as it
 // reads, not with & escaped for HTML as "\u0026".
 func TestJSONKeepsAmpersands(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, sandboxSession(t), nil, "contracts", "-o", "json")
 	if r.code != ExitOK || !strings.Contains(r.stdout, `"name": "Team & Advisors Vesting"`) || strings.Contains(r.stdout, `\u0026`) {
 		t.Errorf("exit %d, stderr %q\n%s", r.code, r.stderr, r.stdout)
@@ -176,6 +183,7 @@ func TestJSONKeepsAmpersands(t *testing.T) {
 // a newcomer can look up instead, as the dashboard's Allocation screen
 // does; one of them then works.
 func TestUnknownAllocationNamesDemoOnes(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	demo := s.Fixtures.AllocationIDs[0]
 	unknown := "3f1a2b4c-0000-4000-8000-000000000004"
@@ -197,6 +205,7 @@ func TestUnknownAllocationNamesDemoOnes(t *testing.T) {
 // is resolved before the account is unlocked, so that an unknown one is a
 // usage error and a known one goes on to the passphrase.
 func TestStakeByPoolName(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	account := "0x3e3Daf419A62d6665b5B6444e071475801B87Ae2"
 	r := runCLI(t, s, map[string]string{}, "stake", "--pool", "No such pool", "--amount", "1", "--account", account)
@@ -213,6 +222,7 @@ func TestStakeByPoolName(t *testing.T) {
 // token's pools once, to find the pool by its name, and not a second time
 // to read the pool it found (the pools are many pages on a real service).
 func TestStakeByPoolNameListsThePoolsOnce(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	listings := func() int {
 		n := 0

@@ -16,6 +16,7 @@ import (
 // and code on every start), so that its claims and stakes are signed.
 // When the sandbox's contracts change, paste what the failure prints.
 func TestExampleProfilePinsTheSandbox(t *testing.T) {
+	t.Parallel()
 	cfg, err := config.Load("../../config.example.toml")
 	if err != nil {
 		t.Fatal(err)

@@ -217,6 +217,7 @@ func TestSandboxFollowsItsChain(t *testing.T) {
 }
 
 func TestFailuresSayReorged(t *testing.T) {
+	t.Parallel()
 	err := failures([]string{"claim"}, []wallet.Status{{State: wallet.StateDropped, Reorged: true}})
 	if err == nil || !strings.Contains(err.Error(), "reorged: not mined any more, and dropped") {
 		t.Errorf("failures = %v", err)
@@ -228,6 +229,7 @@ func TestFailuresSayReorged(t *testing.T) {
 // claim and stake through the CLI as on the in-process chain, with a
 // profile that names anvil as its rpc_url.
 func TestSandboxOnAnvilFollowsItsChain(t *testing.T) {
+	t.Parallel()
 	url := anviltest.Start(t)
 	ctx := context.Background()
 	key, err := chain.ParseKey([]byte(anviltest.Keys[0]))

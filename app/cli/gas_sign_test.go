@@ -178,6 +178,7 @@ func TestStakeBeyondTheWalletRefusedOnTheSandbox(t *testing.T) {
 // the host of its portal_url signs no sign-in: the refusal names both,
 // and nothing is signed or journaled.
 func TestSigninRefusedForAnotherHost(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	s.Profile.SigninDomain = "evil.example"
 	w := s.Fixtures.Wallets[0]

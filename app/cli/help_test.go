@@ -12,6 +12,7 @@ import (
 // no file outside the repository, and each file of it they name exists, so
 // a reader can follow the reference.
 func TestHelpCitesOnlyRepoFiles(t *testing.T) {
+	t.Parallel()
 	var all strings.Builder
 	printUsage(&all)
 	for _, cmd := range commands {

@@ -47,6 +47,7 @@ var (
 // TestHistorySeededStates: on the embedded sandbox, the history of each
 // demo allocation tells what the seed did to it on chain, in order.
 func TestHistorySeededStates(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	for state, want := range map[string]string{
 		sandbox.StateClaimedInPart: "claim",
@@ -88,6 +89,7 @@ func TestHistorySeededStates(t *testing.T) {
 // TestHistoryWalletCSV: a wallet's claims as CSV, exactly the columns of
 // a stakeholder's records, each claim named by its allocation.
 func TestHistoryWalletCSV(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	claimed := stateAllocation(t, s, sandbox.StateClaimedInPart)
 	proof := runCLI(t, s, nil, "proof", claimed, "-o", "json")
@@ -124,6 +126,7 @@ func TestHistoryWalletCSV(t *testing.T) {
 
 // TestHistoryTable: the table names each event and ends with a count.
 func TestHistoryTable(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	r := runCLI(t, s, nil, "history", stateAllocation(t, s, sandbox.StateRevoked))
 	if r.code != ExitOK {
@@ -142,6 +145,7 @@ func TestHistoryTable(t *testing.T) {
 }
 
 func TestHistoryUsage(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	id := s.Fixtures.AllocationIDs[0]
 	for _, tc := range []struct {
@@ -167,6 +171,7 @@ func TestHistoryUsage(t *testing.T) {
 // tenth, of the blocks and then of the checks, only when stderr is a
 // terminal; a short one says nothing.
 func TestHistoryProgress(t *testing.T) {
+	t.Parallel()
 	var stderr strings.Builder
 	e := &env{IO: IO{Stderr: &stderr}}
 	if e.historyProgress() != nil {

@@ -235,6 +235,7 @@ func TestHostileClaimIsRefused(t *testing.T) {
 }
 
 func TestHostileStakeIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHostileClaim(t)
 	ctx := context.Background()
 	pools, err := h.Session.API.AllPools(ctx, h.Session.TokenIDs[0])

@@ -10,6 +10,7 @@ import (
 // byte for byte, what writeJSON writes of it whole, empty or not, text
 // that sanitize would change escaped alike.
 func TestJSONListWritesAsWriteJSON(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	rows := []transactionJSON{
 		{ID: "t1", Kind: "START_DISTRIBUTION", Status: "CREATED", CreatedAt: at, Sent: []byte(`{"a":"<b>"}`)},

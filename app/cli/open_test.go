@@ -15,6 +15,7 @@ import (
 // directory, only for a command that writes, and only after what the
 // command needs (a token, a chain) is there.
 func TestOpenJournalsOnlyWrites(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	path := filepath.Join(s.StateDir, journal.FileName)
 	if r := runCLI(t, s, nil, "contracts"); r.code != ExitOK {

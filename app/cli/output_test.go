@@ -22,6 +22,7 @@ import (
 // controls, bidirectional overrides and a RawMessage's invalid UTF-8 as
 // they are; writeJSON escapes them, and the value decodes the same.
 func TestWriteJSONEscapesWhatTerminalsActOn(t *testing.T) {
+	t.Parallel()
 	v := map[string]any{
 		"name": "pool \u009b2J \u202eevil é…",
 		"raw":  json.RawMessage("\"\x9b\xc2\x85\""),
@@ -47,6 +48,7 @@ func TestWriteJSONEscapesWhatTerminalsActOn(t *testing.T) {
 // TestCSVCells: RFC 4180 quoting, text sanitized and never a formula, a
 // negative amount left a number.
 func TestCSVCells(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	c := newCSV(&out, "name", "amount")
 	c.row(csvText(`=HYPERLINK("http://x","a, b")`), "-12.5")
@@ -78,6 +80,7 @@ func TestCSVCells(t *testing.T) {
 }
 
 func TestCSVOnlyForLists(t *testing.T) {
+	t.Parallel()
 	if err := (formatFlag{f: new(format)}).Set("csv"); err == nil || err.Error() != "want table or json" {
 		t.Errorf("-o csv where no csv is written: %v", err)
 	}
@@ -94,6 +97,7 @@ func TestCSVOnlyForLists(t *testing.T) {
 // the same list, byte for byte: hostile statuses, exact amounts, absent
 // times, mixed-case addresses and empty lists included.
 func TestStakesJSONAsWriteJSON(t *testing.T) {
+	t.Parallel()
 	rows := testStakeRows(t)
 	for _, rows := range [][]api.StakeRow{rows, nil} {
 		list := api.List[api.Stake]{Items: api.Items[api.Stake]{}, Total: 7}
@@ -148,6 +152,7 @@ func testStakeRows(t *testing.T) []api.StakeRow {
 // TestStakesCSVAsCSVTable: the stakes' streamed CSV is what csvTable
 // writes for the same stakes.
 func TestStakesCSVAsCSVTable(t *testing.T) {
+	t.Parallel()
 	rows := testStakeRows(t)
 	var want, got bytes.Buffer
 	tw := newCSV(&want, "id", "amount", "status", "createdAt", "walletAddress")
@@ -173,6 +178,7 @@ func TestStakesCSVAsCSVTable(t *testing.T) {
 // TestStakesTableAsTable: the stakes' table is what table (tabwriter)
 // writes for the same stakes.
 func TestStakesTableAsTable(t *testing.T) {
+	t.Parallel()
 	for _, rows := range [][]api.StakeRow{testStakeRows(t), nil} {
 		var want, got bytes.Buffer
 		tw := newTable(&want, "ID", "WALLET", "AMOUNT", "STATUS", "CREATED")
@@ -197,6 +203,7 @@ func TestStakesTableAsTable(t *testing.T) {
 // TestStakesTableCountBelowRows: a total below the stakes listed is
 // said beside their count, never as "3 of 2 stakes".
 func TestStakesTableCountBelowRows(t *testing.T) {
+	t.Parallel()
 	rows := testStakeRows(t)
 	var got bytes.Buffer
 	if err := writeStakesTable(&got, stakeChunks{rows}, 2); err != nil {
@@ -212,6 +219,7 @@ func TestStakesTableCountBelowRows(t *testing.T) {
 // exits 1 and says how many arrived; a refusal before any stake leaves
 // stdout empty.
 func TestStakesCutMidStream(t *testing.T) {
+	t.Parallel()
 	const pool = "3f1a2b4c-0000-4000-8000-000000000001"
 	var items []string
 	for i := range 10_000 {
@@ -264,6 +272,7 @@ func TestStakesCutMidStream(t *testing.T) {
 // glance (pools' TOTAL STAKED read 127721.3 over 3042191.07, both flush
 // left); a cell that is no number ends where the points are.
 func TestTableAlignsDecimals(t *testing.T) {
+	t.Parallel()
 	var got bytes.Buffer
 	tw := newTable(&got, "NAME", "TOTAL STAKED", "APY", "BLOCK")
 	tw.alignDecimals(1, 2, 3)

@@ -50,6 +50,7 @@ func activePool(t *testing.T, s *session.Session) (api.Pool, common.Address) {
 // staking contract the profile does not pin, and the refusal names the
 // command that pins it.
 func TestHostileStakingContractIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHostileClaim(t)
 	ctx := context.Background()
 	pool, real := activePool(t, h.Session)
@@ -98,6 +99,7 @@ func TestHostileStakingContractIsRefused(t *testing.T) {
 // on to the real vester, keeping the skim. Without pins allot signed it
 // (the user got the tokens and never noticed); now it is refused.
 func TestHostileSkimVesterIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHostileClaim(t)
 	ctx := context.Background()
 	contracts, err := h.Session.API.Contracts(ctx, h.Session.TokenIDs[0])
@@ -160,6 +162,7 @@ func TestHostileSkimVesterIsRefused(t *testing.T) {
 // refused under a profile that does not, though the journal holds the
 // signature.
 func TestSigningOnceDoesNotPin(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	r := f.run(t, "stake", "--pool", testPoolID, "--amount", "1", "--account", f.user.Hex(), "--send", "--yes", "--wait", "-o", "json")
 	if r.code != 0 {
@@ -177,6 +180,7 @@ func TestSigningOnceDoesNotPin(t *testing.T) {
 // code pinned (an upgrade, or a node swapping code) is refused, and the
 // refusal offers no pin command: it must be checked again first.
 func TestPinnedCodeChangedIsRefused(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	f.sess.Profile.Pins.CodeHashes[f.vester.Hex()] = common.Hash{0xc0, 0xde}.Hex()
 	r := f.run(t, "claim", testAllocation, "--sender", f.user.Hex(), "--sign", "--account", f.user.Hex(), "--send", "--yes")
@@ -190,6 +194,7 @@ func TestPinnedCodeChangedIsRefused(t *testing.T) {
 // written by hand: the file keeps its comments, the claim refused before
 // is signed after, and `pin rm` takes the pin back out.
 func TestPinCommand(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	path := filepath.Join(t.TempDir(), "config.toml")
 	src := "# mine\n[profiles.test]   # the chain fixture\nbase_url = \"http://127.0.0.1:1\" # not used\n\n[profiles.test.pins]\nvesters = [\n  # none yet\n]\n"
@@ -265,6 +270,7 @@ func (n forgingNode) CallContract(ctx context.Context, call ethereum.CallMsg, bl
 // address with no code, which the service aims the claim at and the
 // profile even pins: refused, pinned or not, nothing sent there.
 func TestNoCodeIsRefused(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	empty := common.HexToAddress("0x00000000000000000000000000000000000e3971")
 	f.sess.Chain = forgingNode{f.sess.Chain, empty, f.vester}
@@ -313,6 +319,7 @@ func (n codeForgingNode) CodeAt(ctx context.Context, _ common.Address, block *bi
 // precompile or 0x…dEaD is refused, and the file left alone, even when
 // the node answers code for it.
 func TestPinOfAReservedAddressIsRefused(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	path := filepath.Join(t.TempDir(), "config.toml")
 	src := "[profiles.test]\nbase_url = \"http://127.0.0.1:1\"\n"

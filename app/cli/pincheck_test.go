@@ -11,6 +11,7 @@ import (
 // node: all as pinned passes; a code hash the first node lied about when
 // it was pinned (here one recorded wrong) is named, exit status 3.
 func TestPinCheck(t *testing.T) {
+	t.Parallel()
 	h := newHostileClaim(t)
 	second := httptest.NewServer(h.Sandbox.Chain.RPCHandler())
 	t.Cleanup(second.Close)

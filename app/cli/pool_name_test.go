@@ -16,6 +16,7 @@ import (
 // line listing their ids, the service's bytes made inert, and no stakes
 // asked for.
 func TestStakesAmbiguousPoolName(t *testing.T) {
+	t.Parallel()
 	const token = "7b1c2d3e-0000-4000-8000-000000000001"
 	stakesAsked := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -16,6 +16,7 @@ import (
 // TestParsePrices: a price file's rows by token and day; whatever is not
 // a good row is refused with its line and what was wanted.
 func TestParsePrices(t *testing.T) {
+	t.Parallel()
 	token := common.HexToAddress("0x00000000000000000000000000000000000000bb")
 	good := "\ufeffdate,symbol,price,currency\r\n" +
 		"2026-01-02,ALLOT,0.125,USD\r\n" +
@@ -82,6 +83,7 @@ func TestParsePrices(t *testing.T) {
 // TestReadPricesBounded: a price file larger than any needs is refused
 // unread past the bound; a missing one says so.
 func TestReadPricesBounded(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	large := filepath.Join(dir, "large.csv")
 	if err := os.WriteFile(large, []byte("date,symbol,price,currency\n"+strings.Repeat("2026-01-02,ALLOT,1,USD\n", maxPriceFile/20)), 0o600); err != nil {
@@ -98,6 +100,7 @@ func TestReadPricesBounded(t *testing.T) {
 // TestPricesAmbiguousSymbol: a symbol two tokens of the history share
 // cannot price either.
 func TestPricesAmbiguousSymbol(t *testing.T) {
+	t.Parallel()
 	p, err := parsePrices([]byte("date,symbol,price,currency\n2026-01-02,ALLOT,1,USD\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 // the recipient, the vester and the handlers as every screen does, EIP-55
 // (they were lower case, common.Address's own JSON).
 func TestProofJSONChecksumsAddresses(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	r := runCLI(t, s, nil, "proof", stateAllocation(t, s, sandbox.StateThroughHandler), "--verify", "-o", "json")
 	var got struct {

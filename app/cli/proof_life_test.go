@@ -44,6 +44,7 @@ type lifeJSON struct {
 // takes all, goes through exactly when something is claimable. The table
 // says the state in words.
 func TestProofVerifyEachSeededState(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	ctx := context.Background()
 	sender := common.HexToAddress(s.Fixtures.Wallets[0].Address) // holds ether for the fee

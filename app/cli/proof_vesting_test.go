@@ -19,6 +19,7 @@ import (
 // no unlocked amount but says, in plain words, until when it cannot be
 // claimed (docs/deployment.md D16); the proof's own checks still pass.
 func TestProofVerifyUnclaimable(t *testing.T) {
+	t.Parallel()
 	const start = 1_600_000_000
 	args := vesting.Args{
 		Allocation: vesting.Allocation{ID: "alloc-zero", OriginalBeneficiary: common.Address{1}, TotalAllocation: big.NewInt(1e18)},

@@ -20,6 +20,7 @@ import (
 // did not change, but the stake is refused, naming the old and the new
 // implementation and the pin that accepts it; nothing is sent.
 func TestUpgradedProxyIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHostileClaim(t)
 	ctx := context.Background()
 	pool, real := activePool(t, h.Session)
@@ -77,6 +78,7 @@ func pinsInFile(t *testing.T, path string) config.Pins {
 // pin staking FAKE` flags it, names the genuine one, and pins nothing
 // until its address is typed with --confirm-address.
 func TestPinOfANamesakeNeedsItsAddressTyped(t *testing.T) {
+	t.Parallel()
 	h := newHostileClaim(t)
 	_, real := activePool(t, h.Session)
 	fake := h.DeployFakeStaking(t, real)

@@ -27,6 +27,7 @@ func (n nonceGapNode) PendingNonceAt(ctx context.Context, a common.Address) (uin
 // for; once the gap is filled and it is mined, `allot transactions` asks
 // the chain and the journal learns its outcome, which it never did.
 func TestQueuedClaimIsSaidAndItsOutcomeLearned(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	honest := f.sess.Chain
 	f.sess.Chain = nonceGapNode{honest}

@@ -62,6 +62,7 @@ func (n stakeRefusingNode) SendTransaction(ctx context.Context, tx *types.Transa
 // the policy, and the allowance is 0 after it. Run again, it has nothing
 // to reset.
 func TestStakeLeftoverIsSaidAndReset(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		node  func(f *chainFixture) wallet.Node
@@ -125,6 +126,7 @@ func TestStakeLeftoverIsSaidAndReset(t *testing.T) {
 // TestSuccessfulStakeLeavesNothingToSay: a stake whose approve and stake
 // were both mined says nothing of an allowance.
 func TestSuccessfulStakeLeavesNothingToSay(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	r := f.run(t, "stake", "--pool", testPoolID, "--amount", "10", "--account", f.user.Hex(), "--send", "--yes", "--wait")
 	if r.code != 0 || strings.Contains(r.stderr, "Left behind") || strings.Contains(r.stderr, "reset-allowance") {
@@ -136,6 +138,7 @@ func TestSuccessfulStakeLeavesNothingToSay(t *testing.T) {
 // the node refused after taking its approve says that the approve may
 // leave an allowance once mined, and the command that resets it.
 func TestStakeRefusedWithoutWaitSaysWhatMayBeLeft(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	f.sess.Chain = stakeRefusingNode{Node: f.sess.Chain, pool: f.pool}
 	r := f.run(t, "stake", "--pool", testPoolID, "--amount", "10", "--account", f.user.Hex(), "--send", "--yes")

@@ -68,6 +68,7 @@ func newSafeFixture(t *testing.T) *safeFixture {
 // TestSafeShow: allot safe show reads the real Safe's owners, threshold,
 // nonce, version and singleton, and says which owner's key is here.
 func TestSafeShow(t *testing.T) {
+	t.Parallel()
 	f := newSafeFixture(t)
 	r := runCLI(t, f.sess, nil, "safe", "show", f.safe.Hex(), "-o", "json")
 	if r.code != 0 {
@@ -98,6 +99,7 @@ func TestSafeShow(t *testing.T) {
 // whose singleton is not a Safe's code is refused, naming the singleton,
 // and nothing of it is shown.
 func TestSafeShowRefusesAProxyOfAnythingElse(t *testing.T) {
+	t.Parallel()
 	f := newSafeFixture(t)
 	fake := f.safes.Proxy(t, f.d, f.safes.MultiSendAddr, 2)
 	r := runCLI(t, f.sess, nil, "safe", "show", fake.Hex())
@@ -109,6 +111,7 @@ func TestSafeShowRefusesAProxyOfAnythingElse(t *testing.T) {
 // TestSafeHashEqualsTheSafes: allot safe hash prints the hash the real
 // Safe computes for the same fields, at its next nonce.
 func TestSafeHashEqualsTheSafes(t *testing.T) {
+	t.Parallel()
 	f := newSafeFixture(t)
 	to := f.owners[1]
 	r := runCLI(t, f.sess, nil, "safe", "hash", "--safe", f.safe.Hex(), "--to", to.Hex(), "--value", "1000", "--data", "0x0102", "--operation", "1", "-o", "json")

@@ -10,6 +10,7 @@ import (
 )
 
 func TestReadDeployerKey(t *testing.T) {
+	t.Parallel()
 	const key = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
 	write := func(t *testing.T, text string, mode os.FileMode) string {
 		t.Helper()
@@ -60,6 +61,7 @@ func TestReadDeployerKey(t *testing.T) {
 }
 
 func TestSandboxChainFlags(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	for _, args := range [][]string{
 		{"sandbox", "--chain-rpc", "http://127.0.0.1:1"},
@@ -73,6 +75,7 @@ func TestSandboxChainFlags(t *testing.T) {
 }
 
 func TestSandboxWhaleStakesBounds(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	for _, n := range []string{"0", "-1", "2000001", "many"} {
 		r := runCLI(t, s, nil, "sandbox", "--whale-stakes", n)

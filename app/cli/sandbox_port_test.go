@@ -11,6 +11,7 @@ import (
 // another program, and the RPC takes any free port too (a CI run lost
 // TestHeadlessCommandsAgainstSandbox to "address already in use").
 func TestNextPort(t *testing.T) {
+	t.Parallel()
 	listening := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 44177}
 	for _, tt := range []struct{ asked, want string }{
 		{"127.0.0.1:8080", "127.0.0.1:44178"},
@@ -28,6 +29,7 @@ func TestNextPort(t *testing.T) {
 // is a runtime error (exit 1) that says so (--addr bad gave exit 1 and the
 // listen error).
 func TestSandboxAddr(t *testing.T) {
+	t.Parallel()
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

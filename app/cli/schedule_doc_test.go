@@ -12,6 +12,7 @@ import (
 // object ("startDelay": 12) is that object; a field beside value is still
 // refused, before anything is sent.
 func TestScheduleBodyAsDocumented(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "commands.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +58,7 @@ func TestScheduleBodyAsDocumented(t *testing.T) {
 // sends), for a newcomer who has the program and not the docs; the help
 // and a missing --body name it.
 func TestScheduleExampleIsTheDocumentedOne(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "commands.md"))
 	if err != nil {
 		t.Fatal(err)

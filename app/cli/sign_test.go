@@ -21,6 +21,7 @@ import (
 )
 
 func TestClaimSignWithoutSendPrintsSignedTransaction(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	r := f.run(t, "claim", testAllocation, "--sign", "--account", f.user.Hex(), "-o", "json")
 	if r.code != 0 {
@@ -81,6 +82,7 @@ func TestClaimSignWithoutSendPrintsSignedTransaction(t *testing.T) {
 }
 
 func TestClaimSendWaitReportsReceipt(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	before := f.balance(t)
 	r := f.run(t, "claim", testAllocation, "--sign", "--account", f.user.Hex(), "--send", "--yes", "--wait", "-o", "json")
@@ -107,6 +109,7 @@ func TestClaimSendWaitReportsReceipt(t *testing.T) {
 }
 
 func TestClaimSendWithoutWaitIsPending(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	r := f.run(t, "claim", testAllocation, "--sender", f.user.Hex(), "--sign", "--send", "--yes", "-o", "json")
 	if r.code != 0 {
@@ -118,6 +121,7 @@ func TestClaimSendWithoutWaitIsPending(t *testing.T) {
 }
 
 func TestClaimRevertedOnChainExitsOne(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	// 1000 tokens are unlocked. Two claims of 600 each pass the policy and
 	// their estimates while neither is mined; mined in that order, the
@@ -169,6 +173,7 @@ func TestClaimRevertedOnChainExitsOne(t *testing.T) {
 }
 
 func TestStakeApprovesThenStakes(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	before := f.balance(t)
 	r := f.run(t, "stake", "--pool", testPoolID, "--amount", "10", "--account", f.user.Hex(), "--send", "--yes", "--wait", "-o", "json")
@@ -202,6 +207,7 @@ func TestStakeApprovesThenStakes(t *testing.T) {
 }
 
 func TestSigningRefusals(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	stranger := common.HexToAddress("0x00000000000000000000000000000000005ea1ed")
 	unknown := func(to common.Address) func(common.Address) []api.EVMInstruction {
@@ -288,6 +294,7 @@ func TestSigningRefusals(t *testing.T) {
 }
 
 func TestNoFlagOverridesThePolicy(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	for _, args := range [][]string{
 		{"claim", testAllocation, "--sign", "--account", f.user.Hex(), "--force"},
@@ -359,6 +366,7 @@ func runOnTerminal(t *testing.T, s *session.Session, environ map[string]string, 
 }
 
 func TestSendAsksFirstOnATerminal(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	pass := map[string]string{"ALLOT_PASSPHRASE": testPassphrase}
 	args := []string{"claim", testAllocation, "--sign", "--account", f.user.Hex(), "--send", "--wait"}
@@ -394,6 +402,7 @@ func TestSendAsksFirstOnATerminal(t *testing.T) {
 }
 
 func TestSendWithoutATerminalNeedsYes(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	for _, args := range [][]string{
 		{"claim", testAllocation, "--sign", "--account", f.user.Hex(), "--send"},

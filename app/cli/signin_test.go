@@ -17,6 +17,7 @@ import (
 )
 
 func TestSigninPrintsExpirationNotToken(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	w := s.Fixtures.Wallets[0]
 	pass := map[string]string{"ALLOT_PASSPHRASE": w.Passphrase}
@@ -66,6 +67,7 @@ func TestSigninPrintsExpirationNotToken(t *testing.T) {
 }
 
 func TestSigninShowToken(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	w := s.Fixtures.Wallets[1]
 	r := runCLI(t, s, map[string]string{"ALLOT_PASSPHRASE": w.Passphrase}, "signin", "--account", w.Address, "--show-token")
@@ -100,6 +102,7 @@ func TestSigninShowToken(t *testing.T) {
 }
 
 func TestSigninRefusals(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	w := s.Fixtures.Wallets[0]
 	passFile := filepath.Join(t.TempDir(), "pass")
@@ -134,6 +137,7 @@ func TestSigninRefusals(t *testing.T) {
 }
 
 func TestSubmissionListsAccounts(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	w := s.Fixtures.Wallets[0]
 	r := runCLI(t, s, map[string]string{"ALLOT_PASSPHRASE": w.Passphrase}, "submission", "--account", w.Address, "-o", "json")

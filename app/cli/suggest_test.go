@@ -8,6 +8,7 @@ import (
 // TestUnknownCommandSuggests: a command name short or long by a letter
 // or a word is answered with the command meant; a name like none is not.
 func TestUnknownCommandSuggests(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ typed, want string }{
 		{"contract", `unknown command "contract": did you mean contracts?`},
 		{"pool", `unknown command "pool": did you mean pools?`},
@@ -26,6 +27,7 @@ func TestUnknownCommandSuggests(t *testing.T) {
 // off (a doubled, dropped or swapped letter) is answered with the command
 // meant; a short one is left alone, where two letters change too much.
 func TestUnknownCommandSuggestsByDistance(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ typed, want string }{
 		{"upcomming", `unknown command "upcomming": did you mean upcoming?`},
 		{"hsitory", `unknown command "hsitory": did you mean history?`},
@@ -42,6 +44,7 @@ func TestUnknownCommandSuggestsByDistance(t *testing.T) {
 // TestGroupHelpIsHelp: `allot pin --help` (and -h) is the group's help
 // on stdout, exit 0, as `allot help pin` is; not a usage error.
 func TestGroupHelpIsHelp(t *testing.T) {
+	t.Parallel()
 	for _, group := range []string{"pin", "account", "tx", "creative", "schedule"} {
 		for _, flag := range []string{"--help", "-h"} {
 			r := runCLI(t, nil, nil, group, flag)
@@ -55,6 +58,7 @@ func TestGroupHelpIsHelp(t *testing.T) {
 // TestHelpShowsArguments: a command that takes arguments says what each
 // is, and one with no flags of its own has no empty "Flags:" heading.
 func TestHelpShowsArguments(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, nil, nil, "pin", "rm", "--help")
 	if r.code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)

@@ -13,6 +13,7 @@ import (
 // aside, each with the placeholder its help gives (claim's left out
 // --keystore and --passphrase-file, which its help listed).
 func TestSynopsesMatchFlags(t *testing.T) {
+	t.Parallel()
 	global := map[string]bool{"config": true, "profile": true, "sandbox": true, "read-only": true}
 	// A flag in a synopsis, and the word after it when it is a
 	// placeholder: --sender ADDR, [--yes], -o json|csv.

@@ -14,6 +14,7 @@ import (
 // token named in the column's header; an APY as a percentage with two
 // decimals. JSON and CSV keep the exact decimal.
 func TestTablesGroupTokenAmounts(t *testing.T) {
+	t.Parallel()
 	dec := func(s string) api.Decimal {
 		d, err := api.ParseDecimal(s)
 		if err != nil {

@@ -84,6 +84,7 @@ func seededClaim(t *testing.T, s *session.Session) (eventJSON, string) {
 // exports, dated as each tool documents, with no fee (the wallet paid
 // none) and, in Koinly's, a description that says who did.
 func TestHistoryTaxExportsOfClaimSentByAnother(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	claim, holder := seededClaim(t, s)
 	if strings.EqualFold(claim.Sender, holder) {
@@ -187,6 +188,7 @@ func TestHistoryTaxExportsOfOwnClaim(t *testing.T) {
 // the UTC day of its block, exactly; a claim no row prices is left blank
 // and said on stderr.
 func TestHistoryKoinlyPrices(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	claim, holder := seededClaim(t, s)
 	day := claim.Time[:len("2006-01-02")]
@@ -216,6 +218,7 @@ func TestHistoryKoinlyPrices(t *testing.T) {
 // TestHistoryTaxUsage: the tax exports are a wallet's, and --prices is
 // Koinly's; a bad price file is refused before any scan, naming its line.
 func TestHistoryTaxUsage(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	id := s.Fixtures.AllocationIDs[0]
 	w := s.Fixtures.Wallets[0].Address
@@ -244,6 +247,7 @@ func TestHistoryTaxUsage(t *testing.T) {
 // from the chain; a spreadsheet opening either export runs no formula,
 // and a token without a symbol is named by its address.
 func TestTaxExportsAreInert(t *testing.T) {
+	t.Parallel()
 	holder := common.HexToAddress("0x00000000000000000000000000000000000000aa")
 	token := common.HexToAddress("0x00000000000000000000000000000000000000bb")
 	h := &history.History{Events: []history.Event{

@@ -11,6 +11,7 @@ import (
 // they are: the token's name from the profile (or the embedded sandbox),
 // else its whole id.
 func TestTablesNameTheToken(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	last := func(args ...string) string {
 		t.Helper()

@@ -13,6 +13,7 @@ import (
 // Transactions screen lists, the same rows in the same order, as a table,
 // -o json or -o csv, filtered by kind and status in any case.
 func TestTransactionsCommand(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	fx := s.Fixtures
 	for _, args := range [][]string{
@@ -68,6 +69,7 @@ func TestTransactionsCommand(t *testing.T) {
 // ("fund" for FUND_DISTRIBUTION) is answered with the kinds and statuses
 // there are, not only "No transactions of that kind and status".
 func TestTransactionsFilterSaysWhatThereIs(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	fx := s.Fixtures
 	if r := runCLI(t, s, nil, "tx", "fund", "--token", s.TokenIDs[0], "--item", fx.AllocationIDs[0]+"=1"); r.code != 0 {

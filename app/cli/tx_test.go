@@ -12,6 +12,7 @@ import (
 // updates, is printed as the dashboard shows it: CREATED, saying its
 // execution is not reported; -o json is the service's answer as it came.
 func TestTxPrintsCreated(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	fx := s.Fixtures
 	for _, args := range [][]string{
@@ -51,6 +52,7 @@ func TestTxPrintsCreated(t *testing.T) {
 // service's own word, printed as it came (sanitized), and an answer
 // without transactions says so.
 func TestTxPrintsOtherStatusesAsSent(t *testing.T) {
+	t.Parallel()
 	h := sessiontest.NewHostile(t, t.TempDir())
 	fx := h.Session.Fixtures
 	args := []string{"tx", "initialize", "--contract", fx.ContractIDs[0], "--admin-wallet", fx.AdminWalletIDs[0]}
@@ -74,6 +76,7 @@ func TestTxPrintsOtherStatusesAsSent(t *testing.T) {
 // separates items; the error says so rather than only that "000" is not
 // an item.
 func TestTxFundGroupedAmountSaysWhy(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	fx := s.Fixtures
 	r := runCLI(t, s, nil, "tx", "fund", "--token", fx.TokenIDs[0], "--item", fx.AllocationIDs[0]+"=1,000")

@@ -9,6 +9,7 @@ import (
 // symbol, as contracts, pools and stakes do (it said "not a UUID"); a name
 // of no token is refused before anything is sent.
 func TestTxTokenByName(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	fx := s.Fixtures
 	for _, token := range []string{"MRD", "meridian"} {

@@ -21,6 +21,7 @@ import (
 // sandbox ends with it: the error says the service applied it, and the
 // journal lists the write as applied, no longer as unknown.
 func TestUnknownWriteChecked(t *testing.T) {
+	t.Parallel()
 	s, err := embedded.Sandbox(sandbox.Options{Faults: sandbox.Faults{Malformed: 1, Seed: 3}, KeystoreDir: t.TempDir()}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -53,6 +54,7 @@ func TestUnknownWriteChecked(t *testing.T) {
 // one may be created; the operators are the ones to ask. Before, the
 // error promised a check that never ran.
 func TestUnknownWriteWithoutLedgerSaysWhy(t *testing.T) {
+	t.Parallel()
 	h := sessiontest.NewHostile(t, t.TempDir())
 	h.Rewrite("/schedules/create", func(r map[string]any) { r["id"] = 5 }) // an answer that cannot be read
 	s := h.Session

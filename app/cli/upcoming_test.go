@@ -19,6 +19,7 @@ import (
 // allocations when none is given, and what to do when none is; CSV; an
 // iCalendar file whose UIDs stay the same when written again.
 func TestUpcoming(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	active := stateAllocation(t, s, sandbox.StateActive)
 	cancelled := stateAllocation(t, s, sandbox.StateCancelled)
@@ -122,6 +123,7 @@ func TestUpcoming(t *testing.T) {
 // rounded down ("201.9628 MRD", not "201.962833333333333334"); -o csv
 // keeps the exact figure.
 func TestUpcomingTableAsTheDashboard(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	id := "0b2a2405-539d-518e-8b44-38468f36a63f" // unlocks of 3.5417%: repeating decimals
 	r := runCLI(t, s, nil, "upcoming", id)

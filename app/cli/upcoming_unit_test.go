@@ -13,6 +13,7 @@ import (
 // for the second's, in the table, the totals and -o json. Before, the
 // table's amounts were bare.
 func TestUpcomingNamesTheToken(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	mrd := stateAllocation(t, s, sandbox.StateActive)
 	hbr := stateAllocation(t, s, sandbox.StateClaimedInPart)

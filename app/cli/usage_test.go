@@ -8,6 +8,7 @@ import (
 )
 
 func TestUsage(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name       string
 		args       []string
@@ -73,6 +74,7 @@ func TestUsage(t *testing.T) {
 // A keystore needs no API key: account list works with a profile whose
 // key is not in the environment.
 func TestAccountListNeedsNoAPIKey(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ks := filepath.Join(dir, "keystore")
 	if err := os.Mkdir(ks, 0o700); err != nil {
@@ -92,6 +94,7 @@ func TestAccountListNeedsNoAPIKey(t *testing.T) {
 // account import says a file is no keystore before it asks for a
 // passphrase (a script with none gave "no passphrase" for notes.txt).
 func TestAccountImportChecksTheFileFirst(t *testing.T) {
+	t.Parallel()
 	notes := filepath.Join(t.TempDir(), "notes.txt")
 	if err := os.WriteFile(notes, []byte("groceries"), 0o600); err != nil {
 		t.Fatal(err)
@@ -106,6 +109,7 @@ func TestAccountImportChecksTheFileFirst(t *testing.T) {
 // checks refuse is a usage error (exit 2) naming the flag or argument as
 // typed, not the service's field, and nothing is sent.
 func TestTypedValuesAreUsageErrors(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	id := s.TokenIDs[0] // any well-formed UUID
 	text := filepath.Join(t.TempDir(), "notes.txt")

@@ -15,6 +15,7 @@ import (
 // vester is not pinned and what pins it; history and upcoming read it too.
 // Only signing needs the pin.
 func TestProofOfAnUnpinnedVesterPasses(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	f.sess.Profile.Pins = pinsOf(t, f.sess.Chain, map[wallet.PinKind][]common.Address{wallet.PinVester: {f.pool}})
 

@@ -10,6 +10,7 @@ import (
 // info says, and -o json the same as one object; a build with no
 // version control says no commit rather than a made-up one.
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	stamped := func() (*debug.BuildInfo, bool) {
 		return &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "allot", Version: "v1.2.3"},
 			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "8155cd8aa"}, {Key: "vcs.time", Value: "2026-11-27T04:12:00Z"}, {Key: "vcs.modified", Value: "true"}}}, true

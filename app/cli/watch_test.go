@@ -110,6 +110,7 @@ func eventKinds(list []watch.Event) string {
 // between two runs is the second's news; a damaged file of the last
 // looks starts afresh.
 func TestWatchOnce(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	r := f.run(t, "watch", testAllocation, "--once")
 	if r.code != ExitClaimable || eventKinds(events(t, r.stdout)) != "watching claimable" || r.stderr != "" {
@@ -159,6 +160,7 @@ func TestWatchOnce(t *testing.T) {
 // chain at its next look, which comes when its (fake) clock is moved on:
 // nothing sleeps. ctrl+c (the context's end) stops it cleanly.
 func TestWatchSeesAClaim(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	fake := clock.NewFake(time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
 	stdout, stderr, stop := startWatch(t, f.sess, fake, testAllocation, "--interval", "30s")
@@ -222,6 +224,7 @@ func (n *flakyNode) HeaderByNumber(ctx context.Context, number *big.Int) (*types
 // stderr and waits twice as long each time; when it answers again, the
 // watch says so and its first look is printed.
 func TestWatchBacksOff(t *testing.T) {
+	t.Parallel()
 	f := newChainFixture(t)
 	node := &flakyNode{Node: f.sess.Chain}
 	node.down.Store(true)
@@ -255,6 +258,7 @@ func TestWatchBacksOff(t *testing.T) {
 // dashboard's f does, is watched from the next look on, one unfollowed no
 // longer. Before, the watch kept the list it started with.
 func TestWatchFollowsTheFollows(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	if err := s.Seeded(context.Background()); err != nil {
 		t.Fatal(err)

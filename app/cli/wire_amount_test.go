@@ -13,6 +13,7 @@ import (
 // digits and 18 decimals, from a flag or from a --body file (where an
 // exponent is written out in full).
 func TestAmountsGoOutDigitForDigit(t *testing.T) {
+	t.Parallel()
 	const digits = "12345678901234567890123456789012345678.123456789012345678"
 	s := sandboxSession(t)
 	fx := s.Fixtures
