@@ -90,14 +90,18 @@ type ownerJSON struct {
 	InKeystore bool   `json:"inKeystore"`
 }
 
+func safeAsJSON(info safe.Info, held map[common.Address]bool) *safeJSON {
+	v := &safeJSON{Safe: info.Address.Hex(), Singleton: info.Singleton.Hex(), SingletonCodeHash: info.SingletonCodeHash.Hex(),
+		Canonical: info.Kind.String(), Version: info.Version, Threshold: info.Threshold, Nonce: info.Nonce.String()}
+	for _, o := range info.Owners {
+		v.Owners = append(v.Owners, ownerJSON{Address: o.Hex(), InKeystore: held[o]})
+	}
+	return v
+}
+
 func writeSafe(w io.Writer, info safe.Info, held map[common.Address]bool, out format) error {
 	if out == formatJSON {
-		v := safeJSON{Safe: info.Address.Hex(), Singleton: info.Singleton.Hex(), SingletonCodeHash: info.SingletonCodeHash.Hex(),
-			Canonical: info.Kind.String(), Version: info.Version, Threshold: info.Threshold, Nonce: info.Nonce.String()}
-		for _, o := range info.Owners {
-			v.Owners = append(v.Owners, ownerJSON{Address: o.Hex(), InKeystore: held[o]})
-		}
-		return writeJSON(w, v)
+		return writeJSON(w, safeAsJSON(info, held))
 	}
 	mine := 0
 	for _, o := range info.Owners {
