@@ -1,0 +1,84 @@
+package holder
+
+import (
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	gethkeystore "github.com/ethereum/go-ethereum/accounts/keystore"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/internal/session"
+	"allot/internal/session/sessiontest"
+	"allot/views"
+	"allot/views/widget"
+	"allot/viewstest"
+	"allot/wallet/safe/safetest"
+)
+
+// sandboxSafes starts the sandbox and its chain, deploys the real Safe
+// 1.4.1 contracts there (from npm; the test skips without them), and
+// makes a 2-of-3 Safe whose first two owners are demo wallets, whose keys
+// the profile's keystore holds, and a proxy of something that is no Safe.
+func sandboxSafes(t *testing.T) (h *sessiontest.Hostile, treasury, fake common.Address, owners []common.Address) {
+	t.Helper()
+	safetest.Dir(t, safetest.Contracts) // skips before the sandbox starts
+	h = sessiontest.NewHostile(t, t.TempDir())
+	fx := h.Session.Fixtures
+	payer := fx.Wallets[len(fx.Wallets)-1]
+	keyJSON, err := os.ReadFile(payer.KeyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := gethkeystore.DecryptKey(keyJSON, payer.Passphrase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := h.Sandbox.Chain
+	d := &safetest.Deployer{Client: c.Client(), Key: key.PrivateKey, Commit: func() { c.Commit() }}
+	safes := safetest.DeploySafes(t, d)
+	owners = []common.Address{common.HexToAddress(fx.Wallets[0].Address), common.HexToAddress(fx.Wallets[1].Address),
+		common.HexToAddress("0x00000000000000000000000000000000000b0b01")}
+	treasury = safes.Create(t, d, safes.Singleton, owners, 2, 1)
+	fake = safes.Proxy(t, d, safes.MultiSendAddr, 2)
+	return h, treasury, fake, owners
+}
+
+// TestUnlockListsTheProfilesSafes: the accounts page lists the profile's
+// Safes under the keystore's accounts, read from the sandbox's chain: the
+// real Safe with "2 of 3", its nonce and its owners, the two whose keys
+// the keystore holds marked; the proxy of something else shown with why,
+// not as an account. A Safe listed later shows on the lists' rhythm.
+func TestUnlockListsTheProfilesSafes(t *testing.T) {
+	h, treasury, fake, owners := sandboxSafes(t)
+	h.Session.Profile.Safes = []string{treasury.Hex()}
+	ctx := &views.Context{Session: h.Session, Now: time.Now, Styles: widget.DefaultStyles(),
+		Clipboard: widget.Clipboard{Out: io.Discard}, Token: h.Session.TokenIDs[0], Wallet: &session.Wallet{}}
+	u := viewstest.NewDriver(t, NewUnlock(ctx), 120, 80)
+	view := func() string { return strings.Join(strings.Fields(ansi.Strip(u.S.View())), " ") }
+	u.Until("the Safe", func() bool { return strings.Contains(view(), "2 of 3 owners sign") })
+	for _, want := range []string{
+		"Safes of the profile", treasury.Hex() + " Safe 1.4.1", "2 of 3 owners sign · nonce 0 · 2 owners' keys are in the keystore",
+		"✓ " + owners[0].Hex() + " key in the keystore", "✓ " + owners[1].Hex() + " key in the keystore",
+	} {
+		if !strings.Contains(view(), want) {
+			t.Errorf("the page lacks %q:\n%s", want, ansi.Strip(u.S.View()))
+		}
+	}
+	if v := view(); strings.Contains(v, "✓ "+owners[2].Hex()) || !strings.Contains(v, owners[2].Hex()) {
+		t.Errorf("the third owner, whose key is not here, is not listed unmarked:\n%s", ansi.Strip(u.S.View()))
+	}
+	if f := u.S.(views.Refresher).Freshness(); f.At.IsZero() || f.Stale != nil {
+		t.Errorf("freshness %+v", f)
+	}
+
+	h.Session.Profile.Safes = []string{treasury.Hex(), fake.Hex()}
+	u.Run(u.S.Update(views.RefreshMsg{}))
+	u.Until("the refused one", func() bool { return strings.Contains(view(), fake.Hex()+" is no Safe allot works with:") })
+	if v := view(); !strings.Contains(v, "not a canonical Safe 1.3.0 or 1.4.1 singleton") || !strings.Contains(v, "2 of 3 owners sign") {
+		t.Errorf("after the refresh:\n%s", ansi.Strip(u.S.View()))
+	}
+}
