@@ -1,7 +1,10 @@
 package holder
 
 import (
+	"errors"
+	"fmt"
 	"io"
+	"math/big"
 	"os"
 	"strings"
 	"testing"
@@ -16,6 +19,7 @@ import (
 	"allot/views"
 	"allot/views/widget"
 	"allot/viewstest"
+	"allot/wallet/safe"
 	"allot/wallet/safe/safetest"
 )
 
@@ -80,5 +84,42 @@ func TestUnlockListsTheProfilesSafes(t *testing.T) {
 	u.Until("the refused one", func() bool { return strings.Contains(view(), fake.Hex()+" is no Safe allot works with:") })
 	if v := view(); !strings.Contains(v, "not a canonical Safe 1.3.0 or 1.4.1 singleton") || !strings.Contains(v, "2 of 3 owners sign") {
 		t.Errorf("after the refresh:\n%s", ansi.Strip(u.S.View()))
+	}
+}
+
+// TestSafesRefreshKeepsWhatIsShown: a refresh that fails keeps the Safes
+// on show, marked stale; a Safe the node did not answer for keeps its
+// last reading; a refusal replaces it at once.
+func TestSafesRefreshKeepsWhatIsShown(t *testing.T) {
+	now := viewstest.Now
+	ctx := &views.Context{Session: &session.Session{}, Now: func() time.Time { return now }, Styles: widget.DefaultStyles()}
+	p := newSafesPane(ctx)
+	addr := common.HexToAddress("0x12753968b1983d941F183544FAAFb84f81A97C7C")
+	good := session.SafeAccount{Address: addr, Info: safe.Info{Address: addr, Kind: safe.Singleton{Version: "1.4.1"}, Threshold: 2,
+		Owners: []common.Address{{1}, {2}, {3}}, Nonce: big.NewInt(7)}}
+	answer := func(list []session.SafeAccount, err error) {
+		t.Helper()
+		p.seq, p.loading, p.quiet = views.NextSeq(), true, true
+		if _, ok := p.Update(views.Loaded[[]session.SafeAccount]{Seq: p.seq, Value: list, Err: err}); !ok {
+			t.Fatal("the pane did not take its answer")
+		}
+	}
+	view := func() string { return ansi.Strip(strings.Join(p.View(100, nil, common.Address{}), "\n")) }
+
+	answer([]session.SafeAccount{good}, nil)
+	if f := p.Freshness(); !f.At.Equal(now) || f.Stale != nil || !strings.Contains(view(), "2 of 3 owners sign · nonce 7") {
+		t.Fatalf("the first reading: %+v\n%s", f, view())
+	}
+	answer(nil, errors.New("the profile's file: permission denied"))
+	if f := p.Freshness(); f.Stale == nil || !strings.Contains(view(), "nonce 7") {
+		t.Errorf("a failed refresh: %+v\n%s", f, view())
+	}
+	answer([]session.SafeAccount{{Address: addr, Err: errors.New("dial tcp: connection refused")}}, nil)
+	if f := p.Freshness(); f.Stale == nil || !strings.Contains(view(), "nonce 7") || strings.Contains(view(), "could not be read") {
+		t.Errorf("a Safe the node did not answer for: %+v\n%s", f, view())
+	}
+	answer([]session.SafeAccount{{Address: addr, Err: fmt.Errorf("%s: its code is not a Safe proxy's: %w", addr.Hex(), safe.ErrNotSafe)}}, nil)
+	if v := view(); strings.Contains(v, "nonce 7") || !strings.Contains(v, addr.Hex()+" is no Safe allot works with:\n    its code is not a Safe proxy's") {
+		t.Errorf("a refusal:\n%s", v)
 	}
 }
