@@ -119,7 +119,7 @@ var safeListCommand = command{
 				return err
 			}
 			if out != formatJSON {
-				sayListed(e.Stdout, s.Name, len(accounts))
+				sayListed(e.Stdout, s.Session, len(accounts))
 			}
 			return safeListStatus(accounts)
 		}
@@ -189,12 +189,15 @@ func writeSafeList(w io.Writer, accounts []session.SafeAccount, held map[common.
 }
 
 // sayListed closes the table: how many, or how to list one.
-func sayListed(w io.Writer, profile string, n int) {
-	if n == 0 {
-		fmt.Fprintf(w, "profile %q lists no Safes: allot safe add SAFE lists one\n", profile)
-		return
+func sayListed(w io.Writer, s *session.Session, n int) {
+	switch {
+	case n > 0:
+		fmt.Fprintf(w, "\n%d Safe(s) in profile %q\n", n, s.Name)
+	case s.CanPin():
+		fmt.Fprintf(w, "profile %q lists no Safes: allot safe add SAFE lists one\n", s.Name)
+	default:
+		fmt.Fprintf(w, "profile %q lists no Safes (the embedded sandbox's profile is its own: list Safes in a profile of a configuration file)\n", s.Name)
 	}
-	fmt.Fprintf(w, "\n%d Safe(s) in profile %q\n", n, profile)
 }
 
 // safeListStatus is the list's exit: a Safe refused is a check that
