@@ -53,6 +53,10 @@ func (s *Session) ProfileSafes() ([]common.Address, error) {
 	return p.SafeAddresses(), nil
 }
 
+// Safes are the Safes the peeked profile lists: none on the embedded
+// sandbox.
+func (p Peek) Safes() []common.Address { return p.profile.SafeAddresses() }
+
 // SafeNode is the profile's node as a Safe is read from it, or why there
 // is none.
 func (s *Session) SafeNode() (safe.Node, error) {
