@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
-	gethkeystore "github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/internal/session"
@@ -31,19 +29,9 @@ func sandboxSafes(t *testing.T) (h *sessiontest.Hostile, treasury, fake common.A
 	t.Helper()
 	safetest.Dir(t, safetest.Contracts) // skips before the sandbox starts
 	h = sessiontest.NewHostile(t, t.TempDir())
-	fx := h.Session.Fixtures
-	payer := fx.Wallets[len(fx.Wallets)-1]
-	keyJSON, err := os.ReadFile(payer.KeyFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := gethkeystore.DecryptKey(keyJSON, payer.Passphrase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := h.Sandbox.Chain
-	d := &safetest.Deployer{Client: c.Client(), Key: key.PrivateKey, Commit: func() { c.Commit() }}
+	d := h.SafeDeployer(t)
 	safes := safetest.DeploySafes(t, d)
+	fx := h.Session.Fixtures
 	owners = []common.Address{common.HexToAddress(fx.Wallets[0].Address), common.HexToAddress(fx.Wallets[1].Address),
 		common.HexToAddress("0x00000000000000000000000000000000000b0b01")}
 	treasury = safes.Create(t, d, safes.Singleton, owners, 2, 1)
