@@ -62,9 +62,9 @@ func readSafe(ctx context.Context, e *env, what string, addr common.Address) (sa
 	if err != nil {
 		return safe.Info{}, err
 	}
-	node, ok := s.Chain.(safe.Node)
-	if !ok {
-		return safe.Info{}, errors.New("the profile's node cannot read storage, where a Safe keeps its singleton")
+	node, err := s.SafeNode()
+	if err != nil {
+		return safe.Info{}, err
 	}
 	info, err := safe.Read(ctx, node, addr)
 	if errors.Is(err, safe.ErrNotSafe) || errors.Is(err, safe.ErrBadAnswer) {

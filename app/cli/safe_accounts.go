@@ -32,8 +32,8 @@ var safeAddCommand = command{
 			if err != nil {
 				return err
 			}
-			if !s.CanPin() {
-				return fmt.Errorf("%w: the embedded sandbox's profile is its own; list Safes in a profile of a configuration file", session.ErrNoSafesFile)
+			if err := s.SafesEditable(); err != nil {
+				return err
 			}
 			// Read first: a contract safe.Read refuses is never listed.
 			info, err := readSafe(ctx, e, "safe add", addr)

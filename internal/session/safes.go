@@ -107,8 +107,17 @@ func (s *Session) ReadSafes(ctx context.Context) ([]SafeAccount, error) {
 // out). The caller reads the Safe first: a profile lists only what
 // safe.Read accepts when it is added.
 func (s *Session) ListSafe(addr common.Address, remove bool) error {
+	if err := s.SafesEditable(); err != nil {
+		return err
+	}
+	return config.EditSafesFile(s.ConfigPath, s.Name, addr, remove)
+}
+
+// SafesEditable says why ListSafe cannot edit the profile's Safes, if it
+// cannot: said before a Safe is read for nothing.
+func (s *Session) SafesEditable() error {
 	if !s.CanPin() {
 		return fmt.Errorf("%w: the embedded sandbox's profile is its own; list Safes in a profile of a configuration file", ErrNoSafesFile)
 	}
-	return config.EditSafesFile(s.ConfigPath, s.Name, addr, remove)
+	return nil
 }
