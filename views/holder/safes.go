@@ -111,8 +111,13 @@ func (p *safesPane) settle(list []session.SafeAccount, err error) {
 			}
 		}
 	}
+	at := p.ctx.Now()
+	if stale != nil {
+		// A reading kept is as old as the last full one.
+		at = p.fresh.At
+	}
 	p.list, p.err = list, nil
-	p.fresh = views.Freshness{At: p.ctx.Now(), Stale: stale}
+	p.fresh = views.Freshness{At: at, Stale: stale}
 }
 
 // Freshness is how old the Safes on show are; zero while there are none.
