@@ -64,6 +64,10 @@ var commands = []command{
 	// safe.go.
 	safeShowCommand,
 	safeHashCommand,
+	// The Safes a profile works with: safe_accounts.go.
+	safeAddCommand,
+	safeListCommand,
+	safeRemoveCommand,
 	// The sandbox service as a server: sandbox.go.
 	sandboxCommand,
 	// What was built: version.go.

@@ -128,13 +128,15 @@ func TestCompletionCandidates(t *testing.T) {
 // TestCompletionProfilesAndAllocations: --profile completes the
 // configuration's profiles, a hostile name left out; an allocation id the
 // ids followed on the profile's deployment, then those looked up lately,
-// read from the local record, which is left as it was.
+// read from the local record, which is left as it was; a Safe the Safes
+// the profile lists.
 func TestCompletionProfilesAndAllocations(t *testing.T) {
 	state := completeHome(t)
 	cfg := filepath.Join(t.TempDir(), "config.toml")
 	body := "default_profile = \"prod\"\n" +
 		"[profiles.prod]\nbase_url = \"https://api.example.com\"\nchain_id = 1\n" +
 		"[profiles.staging]\nbase_url = \"https://staging.example.com\"\nchain_id = 1\n" +
+		"safes = [\"0x12753968b1983d941f183544faafb84f81a97c7c\"]\n" +
 		"[profiles.\"evil\\u001b]0;t\\u0007\"]\nbase_url = \"https://api.example.com\"\n"
 	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
@@ -186,6 +188,8 @@ func TestCompletionProfilesAndAllocations(t *testing.T) {
 		{[]string{"--config", cfg, "--profile", "staging", "history", ""}, []string{other}},
 		{[]string{"--config", cfg, "tx", "start", "--allocation", a + ",0"}, []string{a + "," + followed}},
 		{[]string{"--config", cfg, "proof", a, ""}, nil},
+		{[]string{"--config", cfg, "--profile", "staging", "safe", "remove", ""}, []string{"0x12753968b1983d941F183544FAAFb84f81A97C7C"}},
+		{[]string{"--config", cfg, "safe", "show", ""}, nil},
 	} {
 		if got, _ := complete(t, tc.words...); !slices.Equal(got, tc.want) {
 			t.Errorf("%q: %q, want %q", tc.words, got, tc.want)

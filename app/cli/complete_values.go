@@ -27,6 +27,7 @@ const (
 	allocationIDs                  // allocation ids, followed or looked up lately
 	shellValue                     // a shell allot completes
 	pinKindValue                   // a kind of pin
+	safeValue                      // a Safe the profile lists
 )
 
 // flagKinds name the values of the flags whose placeholder does not tell
@@ -54,6 +55,8 @@ var operandKinds = map[string]struct {
 	"creative upload": {each: []valueKind{fileValue}},
 	"account import":  {each: []valueKind{fileValue}},
 	"pin rm":          {each: []valueKind{pinKindValue}},
+	"safe show":       {each: []valueKind{safeValue}},
+	"safe remove":     {each: []valueKind{safeValue}},
 	"completion":      {each: []valueKind{shellValue}},
 }
 
@@ -128,6 +131,16 @@ func (e *env) values(ctx context.Context, w *words, kind valueKind, cur string) 
 		return e.poolNames(ctx, w), directiveNone
 	case allocationIDs:
 		return e.allocationIDs(w, cur), directiveNone
+	case safeValue:
+		p, ok := e.peek(w)
+		if !ok {
+			return nil, directiveNone
+		}
+		var out []candidate
+		for _, a := range p.Safes() {
+			out = append(out, candidate{value: a.Hex()})
+		}
+		return out, directiveNone
 	}
 	return nil, directiveNone
 }

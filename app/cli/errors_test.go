@@ -76,6 +76,9 @@ func TestErrorsNameTheirCommand(t *testing.T) {
 		"pin check":       {[]string{"pin", "check"}, "takes the JSON-RPC URL of a second node", ExitUsage},
 		"safe show":       {[]string{"safe", "show"}, "takes one Safe address", ExitUsage},
 		"safe hash":       {[]string{"safe", "hash", "--safe", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "--to", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "--operation", "2"}, `--operation "2": give 0 (a call) or 1 (a delegatecall)`, ExitUsage},
+		"safe add":        {[]string{"safe", "add"}, "takes one Safe address", ExitUsage},
+		"safe remove":     {[]string{"safe", "remove", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"}, `"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD" has a wrong EIP-55 checksum: 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed is the checksummed address`, ExitUsage},
+		"safe list":       {[]string{"safe", "list", "x"}, `takes no arguments, got "x"`, ExitUsage},
 	}
 	for _, c := range commands {
 		tc, ok := cases[c.name]

@@ -198,6 +198,9 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 				"pin check":       {{"http://127.0.0.1:1"}},
 				"safe show":       {{vester}, {vester, "-o", "json"}},
 				"safe hash":       {{"--safe", vester, "--to", vester}},
+				"safe add":        {{vester}},
+				"safe list":       {{}, {"-o", "json"}},
+				"safe remove":     {{vester}},
 				"version":         {{}, {"-o", "json"}},
 				"completion":      {{"bash"}, {"zsh"}, {"fish"}},
 			}

@@ -62,9 +62,9 @@ func readSafe(ctx context.Context, e *env, what string, addr common.Address) (sa
 	if err != nil {
 		return safe.Info{}, err
 	}
-	node, ok := s.Chain.(safe.Node)
-	if !ok {
-		return safe.Info{}, errors.New("the profile's node cannot read storage, where a Safe keeps its singleton")
+	node, err := s.SafeNode()
+	if err != nil {
+		return safe.Info{}, err
 	}
 	info, err := safe.Read(ctx, node, addr)
 	if errors.Is(err, safe.ErrNotSafe) || errors.Is(err, safe.ErrBadAnswer) {
@@ -90,14 +90,18 @@ type ownerJSON struct {
 	InKeystore bool   `json:"inKeystore"`
 }
 
+func safeAsJSON(info safe.Info, held map[common.Address]bool) *safeJSON {
+	v := &safeJSON{Safe: info.Address.Hex(), Singleton: info.Singleton.Hex(), SingletonCodeHash: info.SingletonCodeHash.Hex(),
+		Canonical: info.Kind.String(), Version: info.Version, Threshold: info.Threshold, Nonce: info.Nonce.String()}
+	for _, o := range info.Owners {
+		v.Owners = append(v.Owners, ownerJSON{Address: o.Hex(), InKeystore: held[o]})
+	}
+	return v
+}
+
 func writeSafe(w io.Writer, info safe.Info, held map[common.Address]bool, out format) error {
 	if out == formatJSON {
-		v := safeJSON{Safe: info.Address.Hex(), Singleton: info.Singleton.Hex(), SingletonCodeHash: info.SingletonCodeHash.Hex(),
-			Canonical: info.Kind.String(), Version: info.Version, Threshold: info.Threshold, Nonce: info.Nonce.String()}
-		for _, o := range info.Owners {
-			v.Owners = append(v.Owners, ownerJSON{Address: o.Hex(), InKeystore: held[o]})
-		}
-		return writeJSON(w, v)
+		return writeJSON(w, safeAsJSON(info, held))
 	}
 	mine := 0
 	for _, o := range info.Owners {

@@ -81,6 +81,10 @@ type Profile struct {
 	// builds: a claim the service refuses to build for a sender is not
 	// built by allot from the proof instead.
 	ServiceClaimsOnly bool `toml:"service_claims_only"`
+	// Safes are the Safes the profile works with (docs/custody.md): the
+	// dashboard's accounts and `allot safe list` read each from the chain.
+	// `allot safe add` and `allot safe remove` edit the list.
+	Safes []string `toml:"safes"`
 
 	// Name is the profile's key in the file.
 	Name string `toml:"-"`
@@ -306,6 +310,9 @@ func (p Profile) validate() error {
 		if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
 			problems = append(problems, fmt.Errorf("allocations[%d]: %q is not a UUID", i, id))
 		}
+	}
+	if err := checkSafes(p.Safes); err != nil {
+		problems = append(problems, err)
 	}
 	if p.Timeout.Duration < 0 {
 		problems = append(problems, errors.New("timeout must be positive"))

@@ -188,7 +188,7 @@ func normalize(c *Config) *Config {
 	out := *c
 	out.Profiles = map[string]Profile{}
 	for name, p := range c.Profiles {
-		for _, l := range []*[]string{&p.Pins.Vesters, &p.Pins.Staking, &p.Pins.Tokens, &p.Pins.Handlers} {
+		for _, l := range []*[]string{&p.Pins.Vesters, &p.Pins.Staking, &p.Pins.Tokens, &p.Pins.Handlers, &p.Safes} {
 			if len(*l) == 0 {
 				*l = nil
 			}
@@ -351,7 +351,7 @@ func (d *tomlDoc) insert(table []string, key, value string) (string, error) {
 		return insertLine(src, last.lineEnd, src[lineStart(src, last.start):last.start], pair), nil
 	}
 	if d.definedInline(table) {
-		return "", fmt.Errorf("%s is inside an inline table: add the pin by hand", dotted(table))
+		return "", fmt.Errorf("%s is inside an inline table: add it by hand", dotted(table))
 	}
 	// A new section, after the last section of the nearest ancestor that
 	// has one (a profile's [profiles.NAME] and its sub-tables).
@@ -373,7 +373,7 @@ func (d *tomlDoc) insert(table []string, key, value string) (string, error) {
 			return src[:at] + "\n" + section + src[at:], nil
 		}
 	}
-	return "", fmt.Errorf("no [%s] table to add %s to: add the pin by hand", dotted(table[:2]), dotted(table))
+	return "", fmt.Errorf("no [%s] table to add %s to: add it by hand", dotted(table[:2]), dotted(table))
 }
 
 // definedInline reports whether table, or one of its ancestors, is an
@@ -511,7 +511,7 @@ func EditPinsFile(path string, edit PinEdit) error {
 	if err := replaceable(info); err != nil {
 		return fmt.Errorf("pin in %s: %w", path, err)
 	}
-	text, err := editLineEnds(src, edit)
+	text, err := editLineEnds(src, func(src []byte) ([]byte, error) { return EditPins(src, edit) })
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -521,15 +521,15 @@ func EditPinsFile(path string, edit PinEdit) error {
 	return holds(real, edit)
 }
 
-// editLineEnds is EditPins on a file whose lines all end in CRLF as well:
+// editLineEnds is edit on a file whose lines all end in CRLF as well:
 // the edit is made on LF lines and the CRLF put back, so that the lines
 // it adds end like the others.
-func editLineEnds(src []byte, edit PinEdit) ([]byte, error) {
+func editLineEnds(src []byte, edit func([]byte) ([]byte, error)) ([]byte, error) {
 	crlf := bytes.Count(src, []byte("\r\n"))
 	if crlf == 0 || crlf != bytes.Count(src, []byte("\n")) {
-		return EditPins(src, edit)
+		return edit(src)
 	}
-	text, err := EditPins(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), edit)
+	text, err := edit(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")))
 	if err != nil {
 		return nil, err
 	}

@@ -137,7 +137,7 @@ func TestEditPinsRefuses(t *testing.T) {
 		want      string
 	}{
 		{"no such profile", "[profiles.prod]\nbase_url = \"https://a.example\"\n", PinEdit{Profile: "dev", Kind: wallet.PinVester, Address: pinA}, `no profile "dev"`},
-		{"an inline profile", "[profiles]\nprod = { base_url = \"https://a.example\" }\n", PinEdit{Profile: "prod", Kind: wallet.PinVester, Address: pinA}, "add the pin by hand"},
+		{"an inline profile", "[profiles]\nprod = { base_url = \"https://a.example\" }\n", PinEdit{Profile: "prod", Kind: wallet.PinVester, Address: pinA}, "add it by hand"},
 		{"removing what is not pinned", "[profiles.prod]\nbase_url = \"https://a.example\"\n", PinEdit{Profile: "prod", Kind: wallet.PinVester, Address: pinA, Remove: true}, "is not pinned as vesters"},
 		{"an unknown kind", "[profiles.prod]\nbase_url = \"https://a.example\"\n", PinEdit{Profile: "prod", Kind: "pool", Address: pinA}, `no kind of pin "pool"`},
 	} {

@@ -33,6 +33,9 @@ type unlock struct {
 	loaded   bool
 	err      error
 	keys     unlockKeys
+	// safes are the profile's Safes, listed under the keystore's
+	// accounts (safes.go).
+	safes *safesPane
 
 	width, height int
 }
@@ -50,7 +53,7 @@ func NewUnlock(ctx *views.Context) views.Screen {
 	in.EchoMode = textinput.EchoPassword
 	in.EchoCharacter = '•'
 	in.CharLimit = 1024
-	return &unlock{ctx: ctx, pass: in, keys: unlockKeys{
+	return &unlock{ctx: ctx, pass: in, safes: newSafesPane(ctx), keys: unlockKeys{
 		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "unlock")),
@@ -80,7 +83,7 @@ func (u *unlock) Init() tea.Cmd {
 	u.seq = views.NextSeq()
 	u.busy = true
 	ctx := u.ctx
-	return views.Load(u.ctx, u.seq, func(context.Context) (keystoreListing, error) {
+	return tea.Batch(views.Load(u.ctx, u.seq, func(context.Context) (keystoreListing, error) {
 		store, err := ctx.Wallet.Store(ctx.Session)
 		if err != nil {
 			return keystoreListing{}, err
@@ -89,10 +92,16 @@ func (u *unlock) Init() tea.Cmd {
 			return keystoreListing{}, fmt.Errorf("read the keystore: %w", err)
 		}
 		return keystoreListing{dir: store.Dir(), accounts: store.Accounts(), problems: store.Problems()}, nil
-	})
+	}), u.safes.read(false))
 }
 
+// Freshness is how old the profile's Safes on show are.
+func (u *unlock) Freshness() views.Freshness { return u.safes.Freshness() }
+
 func (u *unlock) Update(msg tea.Msg) tea.Cmd {
+	if cmd, ok := u.safes.Update(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case views.Loaded[keystoreListing]:
 		if msg.Seq != u.seq {
@@ -266,6 +275,10 @@ func (u *unlock) View() string {
 		// At spaces only, as above: a key file's name broken at its "--"
 		// reads as two.
 		b.WriteString("\n" + strings.Join(wordWrap("✗ "+sanitize.Line(u.err.Error()), u.width), "\n") + "\n")
+	}
+	unlocked, _, _ := u.ctx.Wallet.Account()
+	if safes := u.safes.View(u.width, heldKeys(u.accounts), unlocked); len(safes) > 0 {
+		b.WriteString("\n" + strings.Join(safes, "\n") + "\n")
 	}
 	return widget.Page(b.String(), u.width, u.height)
 }
