@@ -106,4 +106,3 @@ func lineInOrder(text string, parts ...string) bool {
 	}
 	return false
 }
-
