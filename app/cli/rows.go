@@ -48,7 +48,8 @@ func writeRowsTable[R any](w io.Writer, cs rows.Columns[R], unit string, each ea
 	}
 	var cell, scratch, safe []byte
 	err := each(func(r *R) error {
-		for i, c := range cs {
+		for i := range cs {
+			c := &cs[i]
 			cell, scratch = c.AppendCell(cell[:0], scratch, r)
 			safe = appendSafe(safe[:0], cell)
 			if c.Kind.Number() {
@@ -62,8 +63,8 @@ func writeRowsTable[R any](w io.Writer, cs rows.Columns[R], unit string, each ea
 	if err != nil {
 		return err
 	}
-	for i, c := range cs {
-		if c.Kind.Number() {
+	for i := range cs {
+		if cs[i].Kind.Number() {
 			headers[i] = numbers[i].header(headers[i])
 			widths[i] = numbers[i].width()
 		}
@@ -136,15 +137,15 @@ func writeRowsCSV[R any](w io.Writer, cs rows.Columns[R], each eachRow[R]) (int,
 	var exact []byte
 	err := each(func(r *R) error {
 		n++
-		for i, c := range cs {
+		for i := range cs {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			if c.Kind != rows.Text {
-				buf = c.Value(r, buf)
+			if cs[i].Kind != rows.Text {
+				buf = cs[i].Value(r, buf)
 				continue
 			}
-			exact = c.Value(r, exact[:0])
+			exact = cs[i].Value(r, exact[:0])
 			buf = appendCSVText(buf, exact)
 		}
 		buf = append(buf, '\n')

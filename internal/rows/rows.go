@@ -94,12 +94,12 @@ type Column[R any] struct {
 }
 
 // In reports whether the column is written in place p.
-func (c Column[R]) In(p Place) bool { return c.Out&p == 0 }
+func (c *Column[R]) In(p Place) bool { return c.Out&p == 0 }
 
 // Header is the column's title in place p ("Total staked (MRD)", "TOTAL
 // STAKED (MRD)" in the commands' table, "totalStaked" in CSV), naming the
 // unit of its amounts: unit is the token's symbol ("" unnamed).
-func (c Column[R]) Header(p Place, unit string) string {
+func (c *Column[R]) Header(p Place, unit string) string {
 	if p == CSV {
 		return c.Field
 	}
@@ -114,7 +114,7 @@ func (c Column[R]) Header(p Place, unit string) string {
 }
 
 // unit is the unit the column's amounts are in, "" for none.
-func (c Column[R]) unit(token string) string {
+func (c *Column[R]) unit(token string) string {
 	switch c.Kind {
 	case Tokens:
 		return token
@@ -127,26 +127,26 @@ func (c Column[R]) unit(token string) string {
 // AppendCell appends the column's value of r as the tables write it; the
 // scratch buffer holds the exact value on the way (its grown self is
 // returned for the next call).
-func (c Column[R]) AppendCell(dst, scratch []byte, r *R) (out, grown []byte) {
+func (c *Column[R]) AppendCell(dst, scratch []byte, r *R) (out, grown []byte) {
 	scratch = c.Value(r, scratch[:0])
 	return AppendCell(dst, c.Kind, scratch), scratch
 }
 
 // Cell is the column's value of r as the tables write it.
-func (c Column[R]) Cell(r *R) string {
+func (c *Column[R]) Cell(r *R) string {
 	out, _ := c.AppendCell(nil, nil, r)
 	return string(out)
 }
 
 // Exact is the column's exact value of r, as the CSV writes it (a text
 // cell also guarded there).
-func (c Column[R]) Exact(r *R) string { return string(c.Value(r, nil)) }
+func (c *Column[R]) Exact(r *R) string { return string(c.Value(r, nil)) }
 
 // Detail is the column's value of r as the details write it: the cell,
 // an amount followed by its unit, a time as at writes it (the dashboard's
 // says how far from now; the zero time is one not set); "" when there is
 // none, which the details leave out.
-func (c Column[R]) Detail(r *R, unit string, at func(time.Time) string) string {
+func (c *Column[R]) Detail(r *R, unit string, at func(time.Time) string) string {
 	if c.Note != nil {
 		return c.Note(r)
 	}
