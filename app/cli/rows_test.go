@@ -127,7 +127,7 @@ func checkList[R any](t *testing.T, unit string, cs rows.Columns[R], items []R, 
 	for i := range items {
 		var cells []string
 		for _, c := range ccols {
-			v := c.Exact(&items[i])
+			v := string(c.Value(&items[i], nil))
 			if c.Kind == rows.Text {
 				v = csvText(v)
 			}

@@ -78,10 +78,11 @@ type Column[R any] struct {
 	// Out are the places the column is not written in; zero: everywhere.
 	Out   Place
 	Width Width
-	// Value appends the exact value to dst (the argument order of a
-	// method expression, (*api.StakeRow).AppendID): text as it came, a decimal as the
-	// service wrote it, a time in D15; nothing for none (a time not set,
-	// a block not mined), which the tables show as "-".
+	// Value appends the exact value to dst: text as it came, a decimal
+	// as the service wrote it, a time in D15; nothing for none (a time
+	// not set, a block not mined), which the tables show as "-". Its
+	// arguments are in a method expression's order, so that a compact
+	// row's own method is one: (*api.StakeRow).AppendID.
 	Value func(r *R, dst []byte) []byte
 	// Note is the details' value when it says more than the column's
 	// cell (a status explained); nil: the cell's.
@@ -96,9 +97,11 @@ type Column[R any] struct {
 // In reports whether the column is written in place p.
 func (c *Column[R]) In(p Place) bool { return c.Out&p == 0 }
 
-// Header is the column's title in place p ("Total staked (MRD)", "TOTAL
-// STAKED (MRD)" in the commands' table, "totalStaked" in CSV), naming the
-// unit of its amounts: unit is the token's symbol ("" unnamed).
+// Header heads the column in a table or the CSV, p: "Total staked (MRD)"
+// on the dashboard, "TOTAL STAKED (MRD)" in the commands' table,
+// "totalStaked" in CSV, naming the unit of its amounts in the tables (unit
+// is the token's symbol, "" unnamed). The details label a value with the
+// title, and write its unit after it.
 func (c *Column[R]) Header(p Place, unit string) string {
 	if p == CSV {
 		return c.Field
@@ -107,7 +110,7 @@ func (c *Column[R]) Header(p Place, unit string) string {
 	if p == Table {
 		h = strings.ToUpper(h)
 	}
-	if u := c.unit(unit); u != "" && p != Details {
+	if u := c.unit(unit); u != "" {
 		h += " (" + u + ")"
 	}
 	return h
@@ -137,10 +140,6 @@ func (c *Column[R]) Cell(r *R) string {
 	out, _ := c.AppendCell(nil, nil, r)
 	return string(out)
 }
-
-// Exact is the column's exact value of r, as the CSV writes it (a text
-// cell also guarded there).
-func (c *Column[R]) Exact(r *R) string { return string(c.Value(r, nil)) }
 
 // Detail is the column's value of r as the details write it: the cell,
 // an amount followed by its unit, a time as at writes it (the dashboard's
