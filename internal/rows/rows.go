@@ -183,7 +183,8 @@ func AppendCell(dst []byte, k Kind, exact []byte) []byte {
 	case Percent:
 		return append(dst, amount.Percent(string(exact))...)
 	case Minute, Second:
-		// D15 cut, not a time formatted a row: 2006-01-02T15:04:05.000Z.
+		// isotime.Layout cut where its date, minutes and seconds end, not
+		// a time formatted a row.
 		if len(exact) != len(isotime.Layout) {
 			return append(dst, exact...)
 		}
