@@ -77,8 +77,7 @@ func writeList[R any](w io.Writer, list *api.List[R], out format, token listedTo
 	case formatJSON:
 		return writeJSON(w, list)
 	case formatCSV:
-		_, err := writeRowsCSV(w, cs, rowsOf(list.Items))
-		return err
+		return writeRowsCSV(w, cs, rowsOf(list.Items))
 	}
 	if err := writeRowsTable(w, cs, token.unit, rowsOf(list.Items)); err != nil {
 		return err
@@ -234,11 +233,10 @@ func writeStakes(ctx context.Context, client *api.Client, req api.StakesRequest,
 		}
 		return jw.end(total)
 	case formatCSV:
-		_, err := writeRowsCSV(w, rows.Stakes, func(f func(*api.StakeRow) error) error {
+		return writeRowsCSV(w, rows.Stakes, func(f func(*api.StakeRow) error) error {
 			_, err := client.StreamStakes(ctx, req, func(batch []api.StakeRow) error { return rowsOf(batch)(f) })
 			return err
 		})
-		return err
 	}
 	var chunks stakeChunks
 	total, err := client.StreamStakes(ctx, req, chunks.add)

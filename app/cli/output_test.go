@@ -164,7 +164,7 @@ func TestStakesCSVAsCSVTable(t *testing.T) {
 	if err := tw.flush(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := writeRowsCSV(&got, rows.Stakes, rowsOf(stakes)); err != nil {
+	if err := writeRowsCSV(&got, rows.Stakes, rowsOf(stakes)); err != nil {
 		t.Fatal(err)
 	}
 	if got.String() != want.String() {

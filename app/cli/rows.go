@@ -123,7 +123,7 @@ func appendSafe(dst, cell []byte) []byte {
 // decoded and are written as they are, exact. Nothing is written before
 // the first batch is full or the rows end, so that a failed request
 // leaves stdout empty; after a failure the rows that came are written.
-func writeRowsCSV[R any](w io.Writer, cs rows.Columns[R], each eachRow[R]) (int, error) {
+func writeRowsCSV[R any](w io.Writer, cs rows.Columns[R], each eachRow[R]) error {
 	cs = cs.In(rows.CSV)
 	buf := make([]byte, 0, flushAt+1024)
 	for i, h := range cs.Headers(rows.CSV, "") {
@@ -160,12 +160,12 @@ func writeRowsCSV[R any](w io.Writer, cs rows.Columns[R], each eachRow[R]) (int,
 		return nil
 	})
 	if err != nil && n == 0 {
-		return 0, err
+		return err
 	}
 	if _, werr := w.Write(buf); werr != nil && err == nil {
 		err = fmt.Errorf("write csv: %w", werr)
 	}
-	return n, err
+	return err
 }
 
 // appendCSVText appends text as encoding/csv writes csvText's cell.

@@ -67,10 +67,9 @@ var transactionsCommand = command{
 				}
 				return list.end()
 			case formatCSV:
-				_, err := writeRowsCSV(e.Stdout, rows.Transactions, func(f func(*txlog.Row) error) error {
+				return writeRowsCSV(e.Stdout, rows.Transactions, func(f func(*txlog.Row) error) error {
 					return each(func(r txlog.Row) error { return f(&r) })
 				})
-				return err
 			}
 			listed, err := txlog.Read(j, s.Deployment())
 			for i := range listed {
