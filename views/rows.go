@@ -29,15 +29,26 @@ func Columns[R any](cs rows.Columns[R], unit string) []widget.Column[R] {
 }
 
 // Details are the details' fields of row r, from its description: an
-// amount followed by its unit, a time also how far from now; a column
-// with no value is left out.
+// amount followed by its unit, a time also how far from now, in the tone
+// the description gives it; a column with no value is left out.
 func Details[R any](cs rows.Columns[R], unit string, now time.Time, r R) []widget.Field {
 	at := func(t time.Time) string { return widget.FormatTime(t, now) }
 	var out []widget.Field
 	for _, c := range cs.In(rows.Details) {
-		if v := c.Detail(&r, unit, at); v != "" {
-			out = append(out, widget.Field{Label: c.Title, Value: v})
+		v := c.Detail(&r, unit, at)
+		if v == "" {
+			continue
 		}
+		f := widget.Field{Label: c.Title, Value: v}
+		if c.Tone != nil {
+			f.Tone = tones[c.Tone(&r)]
+		}
+		out = append(out, f)
 	}
 	return out
+}
+
+// tones are the theme's tones of the descriptions'.
+var tones = map[rows.Tone]widget.Tone{
+	rows.Plain: widget.ToneNone, rows.Pass: widget.TonePass, rows.Fail: widget.ToneFail, rows.Unknown: widget.ToneUnchecked,
 }

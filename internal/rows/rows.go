@@ -57,6 +57,17 @@ const (
 // right-align with their decimal points lined up.
 func (k Kind) Number() bool { return k == Tokens || k == Ether || k == Percent || k == Count }
 
+// Tone is what a value says, for a view to draw (the dashboard's theme):
+// it is said in words too, never by colour alone.
+type Tone uint8
+
+const (
+	Plain   Tone = iota
+	Pass         // went as it should: a transaction mined
+	Fail         // did not: reverted, dropped
+	Unknown      // cannot be told yet: a write whose answer was lost
+)
+
 // Width is the dashboard's rule for a column's width (widget.Column's
 // fields of the same names); the commands' table is as wide as its cells.
 type Width struct {
@@ -85,8 +96,10 @@ type Column[R any] struct {
 	// row's own method is one: (*api.StakeRow).AppendID.
 	Value func(r *R, dst []byte) []byte
 	// Note is the details' value when it says more than the column's
-	// cell (a status explained); nil: the cell's.
+	// cell (a status explained); nil: the cell's. Tone is what the value
+	// says there; nil: Plain.
 	Note func(r *R) string
+	Tone func(r *R) Tone
 	// Compare orders two rows by the column on the dashboard (nil: the
 	// column does not sort); SortKey is what it compares as three words,
 	// for the dashboard's sort of many rows (widget.Column.SortKey).
@@ -234,6 +247,9 @@ func Lift[R, S any](cs Columns[S], get func(*R) *S) Columns[R] {
 			Value: func(r *R, dst []byte) []byte { return c.Value(get(r), dst) }}
 		if c.Note != nil {
 			out[i].Note = func(r *R) string { return c.Note(get(r)) }
+		}
+		if c.Tone != nil {
+			out[i].Tone = func(r *R) Tone { return c.Tone(get(r)) }
 		}
 		if c.Compare != nil {
 			out[i].Compare = func(a, b *R) int { return c.Compare(get(a), get(b)) }

@@ -25,6 +25,7 @@ var Transactions = Columns[txlog.Row]{
 	{Title: "Status", Field: "status", Width: Width{Free: true, Min: 16, Max: 22, Flex: 1},
 		Value:   String(func(r *txlog.Row) string { return r.StatusText() }),
 		Note:    statusNote,
+		Tone:    statusTone,
 		Compare: func(a, b *txlog.Row) int { return compareFold(a.Status, b.Status) }},
 	{Title: "Block", Field: "block", Kind: Count, Out: Dashboard | Table,
 		Value: Positive(func(r *txlog.Row) uint64 { return r.Block })},
@@ -48,6 +49,19 @@ func statusNote(r *txlog.Row) string {
 		return wallet.Status{State: wallet.StateQueued, Behind: r.Behind}.QueuedNote()
 	}
 	return r.Status
+}
+
+// statusTone is what a status says: mined, failed, or not known.
+func statusTone(r *txlog.Row) Tone {
+	switch r.Status {
+	case string(wallet.StateSuccess):
+		return Pass
+	case string(wallet.StateReverted), string(wallet.StateDropped):
+		return Fail
+	case txlog.StatusUnknown:
+		return Unknown
+	}
+	return Plain
 }
 
 // mined appends what the chain said of a mined transaction: nothing before

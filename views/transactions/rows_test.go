@@ -11,13 +11,14 @@ import (
 	"allot/internal/rows"
 	"allot/internal/txlog"
 	"allot/views/reopen"
+	"allot/views/widget"
 	"allot/viewstest"
 )
 
 // TestScreenIsItsDescription: the Transactions table and a row's details
-// are the columns rows.Transactions gives them, titles and values, in its
-// order (what a chain transaction did after its status); a column added
-// to the description shows in both, from that one edit.
+// are the columns rows.Transactions gives them, titles, values and tones,
+// in its order (what a chain transaction did after its status); a column
+// added to the description shows in both, from that one edit.
 func TestScreenIsItsDescription(t *testing.T) {
 	was := rows.Transactions
 	rows.Transactions = append(slices.Clip(was), rows.Column[txlog.Row]{Title: "Probe", Field: "probe",
@@ -45,6 +46,9 @@ func TestScreenIsItsDescription(t *testing.T) {
 	var labels []string
 	for _, f := range row.Fields(viewstest.Now) {
 		labels = append(labels, f.Label)
+		if f.Label == "Status" && f.Tone != widget.TonePass {
+			t.Errorf("a mined claim's status %q in tone %v, want pass", f.Value, f.Tone)
+		}
 	}
 	want := []string{"Transaction", "Kind", "Status", "Allocation", "Amount", "Contract", "Function", "Fee sent", "Block", "Confirmations", "Gas used", "Created", "Profile", "Probe"}
 	if !slices.Equal(labels, want) {
