@@ -150,15 +150,15 @@ func TestStakesResolve(t *testing.T) {
 	s := sandboxSession(t)
 	want := firstPool(t, s)
 	e, _ := testEnv(s, nil)
-	_, req, err := stakesArgs{pool: strings.ToUpper(want.Name)}.resolve(context.Background(), e)
-	if err != nil || req.StakingPoolID != want.ID {
+	_, req, pool, err := stakesArgs{pool: strings.ToUpper(want.Name)}.resolve(context.Background(), e)
+	if err != nil || req.StakingPoolID != want.ID || pool.TokenID != want.TokenID {
 		t.Errorf("resolve %q: pool %q, %v; want %s", strings.ToUpper(want.Name), req.StakingPoolID, err, want.ID)
 	}
 	// No session: a resolve that opened one would fail otherwise.
 	e.sess = nil
 	e.configPath = filepath.Join(t.TempDir(), "missing.toml")
 	for _, a := range []stakesArgs{{pool: want.ID, wallet: "0x12"}, {pool: want.Name, wallet: "0x12"}, {}} {
-		_, _, err := a.resolve(context.Background(), e)
+		_, _, _, err := a.resolve(context.Background(), e)
 		var usage usageError
 		if !errors.As(err, &usage) {
 			t.Errorf("%+v: %v, want a usage error", a, err)

@@ -188,7 +188,7 @@ func BenchmarkWhaleCSV(b *testing.B) {
 		})
 		b.Run("jq @csv", func(b *testing.B) {
 			for b.Loop() {
-				w.jq(b, "-r", `["id","amount","status","createdAt","walletAddress"], (.result.items[] | [.id, .amount, .status, .createdAt, .walletAddress]) | @csv`)
+				w.jq(b, "-r", `["id","walletAddress","amount","status","createdAt"], (.result.items[] | [.id, .walletAddress, .amount, .status, .createdAt]) | @csv`)
 			}
 		})
 	})

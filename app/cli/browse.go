@@ -1,17 +1,18 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/internal/amount"
+	"allot/internal/rows"
 	"allot/internal/sanitize"
 )
 
@@ -57,71 +58,32 @@ func tokenListCommand[T any](name, summary string,
 // profile and the sandbox name it neither).
 type listedToken struct{ text, unit string }
 
-// amountHeader is the header of a column of amounts of the token: "BALANCE
-// (MRD)", as the dashboard titles it.
-func (t listedToken) amountHeader(h string) string {
-	if t.unit == "" {
-		return h
-	}
-	return h + " (" + t.unit + ")"
-}
-
-// writeContracts writes the contracts of the token: a table with a count
-// under it, JSON, or CSV.
+// writeContracts writes the contracts of the token as rows.Contracts
+// describes them: a table with a count under it, JSON, or CSV.
 func writeContracts(w io.Writer, list *api.List[api.Contract], out format, token listedToken) error {
-	switch out {
-	case formatJSON:
-		return writeJSON(w, list)
-	case formatCSV:
-		t := newCSV(w, "id", "name", "type", "address", "balance", "createdAt")
-		for _, c := range list.Items {
-			t.row(csvText(c.ID), csvText(c.Name), csvText(c.Type), csvText(c.Address), c.Balance.String(), csvTime(c.CreatedAt))
-		}
-		return t.flush()
-	}
-	t := newTable(w, "ID", "NAME", "TYPE", "ADDRESS", token.amountHeader("BALANCE"), "CREATED")
-	t.alignDecimals(4)
-	for _, c := range list.Items {
-		t.row(c.ID, c.Name, c.Type, c.Address, amount.Tokens(c.Balance.String()), api.FormatTime(c.CreatedAt))
-	}
-	return countUnder(w, t, len(list.Items), list.Total, "contracts", token.text)
+	return writeList(w, list, out, token, rows.Contracts, "contracts")
 }
 
 // writePools writes the pools of the token as writeContracts writes its
-// contracts; the APY as the dashboard writes it ("6.50%").
+// contracts.
 func writePools(w io.Writer, list *api.List[api.Pool], out format, token listedToken) error {
+	return writeList(w, list, out, token, rows.Pools, "pools")
+}
+
+// writeList writes a list of the token's things, described by cs: a table
+// with how many of how many there are under it, JSON, or CSV.
+func writeList[R any](w io.Writer, list *api.List[R], out format, token listedToken, cs rows.Columns[R], things string) error {
 	switch out {
 	case formatJSON:
 		return writeJSON(w, list)
 	case formatCSV:
-		t := newCSV(w, "id", "name", "tokenId", "contractId", "status", "totalStaked", "totalRewardsDeposited",
-			"periodFinish", "minimumStakeAmount", "minimumStakeLength", "stakeWithdrawalDelay", "rewardWithdrawalDelay",
-			"maxApy", "claimNativeTokenFee", "unstakeNativeTokenFee")
-		for _, p := range list.Items {
-			t.row(csvText(p.ID), csvText(p.Name), csvText(p.TokenID), csvText(p.ContractID), csvText(p.Status),
-				p.TotalStaked.String(), p.TotalRewardsDeposited.String(), csvTime(p.PeriodFinish), p.MinimumStakeAmount.String(),
-				strconv.FormatInt(p.MinimumStakeLength, 10), strconv.FormatInt(p.StakeWithdrawalDelay, 10),
-				strconv.FormatInt(p.RewardWithdrawalDelay, 10), p.MaxAPY.String(), p.ClaimNativeTokenFee.String(),
-				p.UnstakeNativeTokenFee.String())
-		}
-		return t.flush()
+		return writeRowsCSV(w, cs, rowsOf(list.Items))
 	}
-	t := newTable(w, "ID", "NAME", "STATUS", token.amountHeader("TOTAL STAKED"), "MAX APY", token.amountHeader("MIN STAKE"), "PERIOD FINISH")
-	t.alignDecimals(3, 4, 5)
-	for _, p := range list.Items {
-		t.row(p.ID, p.Name, p.Status, amount.Tokens(p.TotalStaked.String()), amount.Percent(p.MaxAPY.String()), amount.Tokens(p.MinimumStakeAmount.String()), api.FormatTime(p.PeriodFinish))
-	}
-	return countUnder(w, t, len(list.Items), list.Total, "pools", token.text)
-}
-
-// countUnder writes table t, then how many of the token's things it shows
-// of how many there are.
-func countUnder(w io.Writer, t *table, shown, total int, things, token string) error {
-	if err := t.flush(); err != nil {
+	if err := writeRowsTable(w, cs, token.unit, rowsOf(list.Items)); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%d of %d %s of %s\n", shown, total, things, token)
-	return nil
+	_, err := fmt.Fprintf(w, "%d of %d %s of %s\n", len(list.Items), list.Total, things, token.text)
+	return err
 }
 
 // declarePool declares --pool, parsed into v: a pool's id, or the name
@@ -164,11 +126,15 @@ var stakesCommand = command{
 			if err := noArgs(args); err != nil {
 				return err
 			}
-			s, req, err := a.resolve(ctx, e)
+			s, req, pool, err := a.resolve(ctx, e)
 			if err != nil {
 				return err
 			}
-			return writeStakes(ctx, s.API, req, e.Stdout, a.out)
+			unit := ""
+			if a.out == formatTable {
+				unit = s.unitOf(cmp.Or(pool.TokenID, poolToken(ctx, s, req.StakingPoolID, a.token)))
+			}
+			return writeStakes(ctx, s.API, req, e.Stdout, a.out, unit)
 		}
 	},
 }
@@ -182,10 +148,11 @@ type stakesArgs struct {
 }
 
 // resolve checks the flags before the session is opened, then finds a
-// pool --pool names: the request to list.
-func (a stakesArgs) resolve(ctx context.Context, e *env) (*opened, api.StakesRequest, error) {
+// pool --pool names: the request to list, and the pool when it was looked
+// up by its name.
+func (a stakesArgs) resolve(ctx context.Context, e *env) (*opened, api.StakesRequest, api.Pool, error) {
 	if a.pool == "" {
-		return nil, api.StakesRequest{}, usagef("stakes: --pool is required")
+		return nil, api.StakesRequest{}, api.Pool{}, usagef("stakes: --pool is required")
 	}
 	// Not an id, --pool is a name, looked up once --wallet is found well
 	// formed.
@@ -199,7 +166,7 @@ func (a stakesArgs) resolve(ctx context.Context, e *env) (*opened, api.StakesReq
 		err = api.CheckAddress("walletAddress", a.wallet)
 	}
 	if err != nil {
-		return nil, api.StakesRequest{}, typed(err, map[string]string{"stakingPoolId": "--pool", "walletAddress": "--wallet"})
+		return nil, api.StakesRequest{}, api.Pool{}, typed(err, map[string]string{"stakingPoolId": "--pool", "walletAddress": "--wallet"})
 	}
 	need := opening{}
 	if byName {
@@ -207,23 +174,56 @@ func (a stakesArgs) resolve(ctx context.Context, e *env) (*opened, api.StakesReq
 	}
 	s, err := e.open(ctx, need)
 	if err != nil {
-		return nil, api.StakesRequest{}, err
+		return nil, api.StakesRequest{}, api.Pool{}, err
 	}
+	var pool api.Pool
 	if byName {
-		p, err := poolNamed(ctx, s, a.pool)
-		if err != nil {
-			return nil, api.StakesRequest{}, err
+		if pool, err = poolNamed(ctx, s, a.pool); err != nil {
+			return nil, api.StakesRequest{}, api.Pool{}, err
 		}
-		req.StakingPoolID = p.ID
+		req.StakingPoolID = pool.ID
 	}
-	return s, req, nil
+	return s, req, pool, nil
 }
 
-// writeStakes lists the stakes req asks for to w. -o json and -o csv
-// write the stakes as they arrive. On a failure mid-listing the ones that
-// arrived stay written, the JSON unclosed, and the error says how many
-// they are.
-func writeStakes(ctx context.Context, client *api.Client, req api.StakesRequest, w io.Writer, out format) error {
+// poolToken is the token of the pool poolID, given by its id, for the
+// stakes' table to name it after the amounts as the dashboard does. It is
+// looked for among the pools of --token, else of each token the profile
+// (or the sandbox) names, since the interface reads no pool by its id; ""
+// when none has it. A failed look is no failure of the listing, only a
+// header without its unit: the stakes' own request says what is wrong
+// with the service.
+func poolToken(ctx context.Context, s *opened, poolID, token string) string {
+	tokens := s.Tokens()
+	if token != "" {
+		id, err := resolveToken(s.Session, token)
+		if err != nil {
+			return ""
+		}
+		tokens = []string{id}
+	}
+	for _, id := range tokens {
+		if _, named := s.TokenName(id); !named {
+			continue // no unit to learn
+		}
+		list, err := s.API.AllPools(ctx, id)
+		if err != nil {
+			return ""
+		}
+		for _, p := range list.Items {
+			if strings.EqualFold(p.ID, poolID) {
+				return id
+			}
+		}
+	}
+	return ""
+}
+
+// writeStakes lists the stakes req asks for to w, the table naming their
+// token's unit. -o json and -o csv write the stakes as they arrive. On a
+// failure mid-listing the ones that arrived stay written, the JSON
+// unclosed, and the error says how many they are.
+func writeStakes(ctx context.Context, client *api.Client, req api.StakesRequest, w io.Writer, out format, unit string) error {
 	switch out {
 	case formatJSON:
 		jw := newStakesJSON(w)
@@ -233,17 +233,13 @@ func writeStakes(ctx context.Context, client *api.Client, req api.StakesRequest,
 		}
 		return jw.end(total)
 	case formatCSV:
-		cw := newStakesCSV(w)
-		if _, err := client.StreamStakes(ctx, req, cw.rows); err != nil {
-			if cw.n == 0 {
-				return err
-			}
-			return errors.Join(err, cw.flush())
-		}
-		return cw.flush()
+		return writeRowsCSV(w, rows.Stakes, func(f func(*api.StakeRow) error) error {
+			_, err := client.StreamStakes(ctx, req, func(batch []api.StakeRow) error { return rowsOf(batch)(f) })
+			return err
+		})
 	}
-	var rows stakeChunks
-	total, err := client.StreamStakes(ctx, req, rows.add)
+	var chunks stakeChunks
+	total, err := client.StreamStakes(ctx, req, chunks.add)
 	var partial *api.PartialError
 	if err != nil && !errors.As(err, &partial) {
 		return err
@@ -251,7 +247,7 @@ func writeStakes(ctx context.Context, client *api.Client, req api.StakesRequest,
 	if partial != nil {
 		total = -1
 	}
-	return errors.Join(writeStakesTable(w, rows, total), err)
+	return errors.Join(writeStakesTable(w, chunks, total, unit), err)
 }
 
 var humanityCommand = command{

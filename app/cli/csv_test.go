@@ -34,21 +34,21 @@ func TestListsAsCSV(t *testing.T) {
 		Total int         `json:"total"`
 	}
 	decodeJSON(t, runCLI(t, s, nil, "stakes", "--pool", pool, "-o", "json"), &list)
-	if strings.Join(rows[0], ",") != "id,amount,status,createdAt,walletAddress" {
+	if strings.Join(rows[0], ",") != "id,walletAddress,amount,status,createdAt" {
 		t.Fatalf("stakes header %q", rows[0])
 	}
 	if len(rows) != len(list.Items)+1 || len(list.Items) == 0 {
 		t.Fatalf("stakes: %d rows for %d items", len(rows), len(list.Items))
 	}
 	for i, st := range list.Items {
-		want := []string{st.ID, st.Amount.String(), st.Status, isotime.Format(st.CreatedAt.Time), st.WalletAddress}
+		want := []string{st.ID, st.WalletAddress, st.Amount.String(), st.Status, isotime.Format(st.CreatedAt.Time)}
 		if strings.Join(rows[i+1], ",") != strings.Join(want, ",") {
 			t.Fatalf("stake %d: %q, want %q", i, rows[i+1], want)
 		}
 	}
 
 	pools := read("pools", "-o", "csv")
-	if len(pools[0]) != 15 || pools[0][5] != "totalStaked" || len(pools) < 2 {
+	if len(pools[0]) != 15 || pools[0][3] != "totalStaked" || len(pools) < 2 {
 		t.Errorf("pools: header %q, %d rows", pools[0], len(pools))
 	}
 	contracts := read("contracts", "-o", "csv")

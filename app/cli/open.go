@@ -152,8 +152,11 @@ func (e *env) checkUnknown(ctx context.Context, err error) error {
 // tokenUnit names the resolved --token after its amounts: its symbol, or
 // its name when it has none; "" when the profile and the sandbox name it
 // neither (the id, under the table, says which it is).
-func (o *opened) tokenUnit() string {
-	if n, ok := o.TokenName(o.token); ok {
+func (o *opened) tokenUnit() string { return o.unitOf(o.token) }
+
+// unitOf names the amounts of token as tokenUnit names --token's.
+func (o *opened) unitOf(token string) string {
+	if n, ok := o.TokenName(token); ok {
 		return sanitize.Truncate(n.Short(), 12)
 	}
 	return ""

@@ -14,8 +14,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"allot/api"
-	"allot/internal/isotime"
 	"allot/internal/sanitize"
 )
 
@@ -286,14 +284,6 @@ func csvText(s string) string {
 		return "'" + s
 	}
 	return s
-}
-
-// csvTime is a time cell in the service's layout; empty when absent.
-func csvTime(t api.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return isotime.Format(t.Time)
 }
 
 // fields prints label: value lines, aligned, sanitized.

@@ -14,6 +14,8 @@ import (
 
 	"allot/api"
 	"allot/internal/amount"
+	"allot/internal/isotime"
+	"allot/internal/rows"
 	"allot/internal/sanitize"
 	"allot/internal/session"
 )
@@ -153,21 +155,21 @@ func testStakeRows(t *testing.T) []api.StakeRow {
 // writes for the same stakes.
 func TestStakesCSVAsCSVTable(t *testing.T) {
 	t.Parallel()
-	rows := testStakeRows(t)
+	stakes := testStakeRows(t)
 	var want, got bytes.Buffer
-	tw := newCSV(&want, "id", "amount", "status", "createdAt", "walletAddress")
-	for i := range rows {
-		st := rows[i].Stake()
-		tw.row(csvText(st.ID), st.Amount.String(), csvText(st.Status), csvTime(st.CreatedAt), csvText(st.WalletAddress))
+	tw := newCSV(&want, "id", "walletAddress", "amount", "status", "createdAt")
+	for i := range stakes {
+		st := stakes[i].Stake()
+		created := ""
+		if !st.CreatedAt.IsZero() {
+			created = isotime.Format(st.CreatedAt.Time)
+		}
+		tw.row(csvText(st.ID), csvText(st.WalletAddress), st.Amount.String(), csvText(st.Status), created)
 	}
 	if err := tw.flush(); err != nil {
 		t.Fatal(err)
 	}
-	cw := newStakesCSV(&got)
-	if err := cw.rows(rows); err != nil {
-		t.Fatal(err)
-	}
-	if err := cw.flush(); err != nil {
+	if err := writeRowsCSV(&got, rows.Stakes, rowsOf(stakes)); err != nil {
 		t.Fatal(err)
 	}
 	if got.String() != want.String() {
@@ -181,7 +183,7 @@ func TestStakesTableAsTable(t *testing.T) {
 	t.Parallel()
 	for _, rows := range [][]api.StakeRow{testStakeRows(t), nil} {
 		var want, got bytes.Buffer
-		tw := newTable(&want, "ID", "WALLET", "AMOUNT", "STATUS", "CREATED")
+		tw := newTable(&want, "ID", "WALLET", "AMOUNT (MRD)", "STATUS", "CREATED")
 		tw.alignDecimals(2)
 		for i := range rows {
 			st := rows[i].Stake()
@@ -191,7 +193,7 @@ func TestStakesTableAsTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&want, "%d of %d stakes\n", len(rows), 9)
-		if err := writeStakesTable(&got, stakeChunks{rows[:min(2, len(rows))], rows[min(2, len(rows)):]}, 9); err != nil {
+		if err := writeStakesTable(&got, stakeChunks{rows[:min(2, len(rows))], rows[min(2, len(rows)):]}, 9, "MRD"); err != nil {
 			t.Fatal(err)
 		}
 		if got.String() != want.String() {
@@ -206,7 +208,7 @@ func TestStakesTableCountBelowRows(t *testing.T) {
 	t.Parallel()
 	rows := testStakeRows(t)
 	var got bytes.Buffer
-	if err := writeStakesTable(&got, stakeChunks{rows}, 2); err != nil {
+	if err := writeStakesTable(&got, stakeChunks{rows}, 2, ""); err != nil {
 		t.Fatal(err)
 	}
 	if want := fmt.Sprintf("\n%d stakes (the service counts 2)\n", len(rows)); len(rows) <= 2 || !strings.HasSuffix(got.String(), want) {

@@ -8,12 +8,11 @@ import (
 	"flag"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
-	"allot/internal/isotime"
 	"allot/internal/journal"
+	"allot/internal/rows"
 	"allot/internal/sanitize"
 	"allot/internal/txlog"
 )
@@ -68,16 +67,13 @@ var transactionsCommand = command{
 				}
 				return list.end()
 			case formatCSV:
-				t := newCSV(e.Stdout, "transaction", "kind", "status", "block", "created", "profile")
-				err := each(func(r txlog.Row) error {
-					t.row(csvText(r.ID), csvText(r.Kind), csvText(r.StatusText()), blockText(r), isotime.Format(r.At), csvText(r.Profile))
-					return nil
+				return writeRowsCSV(e.Stdout, rows.Transactions, func(f func(*txlog.Row) error) error {
+					return each(func(r txlog.Row) error { return f(&r) })
 				})
-				return cmp.Or(err, t.flush())
 			}
-			rows, err := txlog.Read(j, s.Deployment())
-			for i := range rows {
-				rows[i] = learned.Apply(rows[i])
+			listed, err := txlog.Read(j, s.Deployment())
+			for i := range listed {
+				listed[i] = learned.Apply(listed[i])
 			}
 			var warn txlog.Warning
 			if errors.As(err, &warn) {
@@ -85,17 +81,13 @@ var transactionsCommand = command{
 			} else if err != nil {
 				return err
 			}
-			all := rows
-			rows = onlyRows(rows, *kind, *status)
-			if len(rows) == 0 {
+			all := listed
+			listed = onlyRows(listed, *kind, *status)
+			if len(listed) == 0 {
 				_, err := fmt.Fprintln(e.Stdout, noTransactions(s.Sandbox, *kind != "" || *status != "", all))
 				return err
 			}
-			t := newTable(e.Stdout, "TRANSACTION", "KIND", "STATUS", "CREATED", "PROFILE")
-			for _, r := range rows {
-				t.row(r.ID, r.Kind, r.StatusText(), r.At.UTC().Format("2006-01-02 15:04:05"), r.Profile)
-			}
-			return t.flush()
+			return writeRowsTable(e.Stdout, rows.Transactions, "", rowsOf(listed))
 		}
 	},
 }
@@ -158,14 +150,6 @@ func noTransactions(sandbox, filtered bool, all []txlog.Row) string {
 			"Use a profile (or one for `allot sandbox`) to list what was sent across runs."
 	}
 	return "No transactions yet: what allot creates or sends (operator forms, claims, stakes, allot tx) is listed here."
-}
-
-// blockText is the block a chain transaction was mined in; "" when none.
-func blockText(r txlog.Row) string {
-	if r.Block == 0 {
-		return ""
-	}
-	return strconv.FormatUint(r.Block, 10)
 }
 
 // transactionJSON is one row as -o json prints it.

@@ -1,4 +1,5 @@
-// Package isotime writes the service's timestamps: ISO 8601 in UTC with
+// Package isotime writes the service's timestamps, and spans of seconds
+// (Span) as people read them. Timestamps: ISO 8601 in UTC with
 // milliseconds, 2006-01-02T15:04:05.000Z (D15 in docs/deployment.md). The
 // layout is defined here alone, and written only through Format and
 // Append, which convert to UTC first: the layout's Z is a literal, so a

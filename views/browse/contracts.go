@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
+	"allot/internal/rows"
 	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/operator"
@@ -52,32 +53,16 @@ func (c *contracts) Update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// NewContracts is the contracts of the current token. When the width is
-// short, Type (vesting, staking, airdrop: what an operator can do with the
-// contract) stays before Address, which is whole in the details (d).
+// NewContracts is the contracts of the current token, as rows.Contracts
+// describes them.
 func NewContracts(ctx *views.Context) views.Screen {
 	unit := unit(ctx)
 	l := views.NewList(ctx, "Contracts", widget.TableConfig[api.Contract]{
-		Columns: []widget.Column[api.Contract]{
-			{Title: "Name", Cell: func(c api.Contract) string { return c.Name }, Text: true, Flex: 1, MinWidth: 12, Sort: func(a, b api.Contract) int { return strings.Compare(a.Name, b.Name) }},
-			{Title: "Type", Cell: func(c api.Contract) string { return c.Type }, MinWidth: 8, Priority: 1, Sort: func(a, b api.Contract) int { return strings.Compare(a.Type, b.Type) }},
-			{Title: "Address", Cell: func(c api.Contract) string { return c.Address }, MinWidth: 14, MaxWidth: 42, Flex: 3, Priority: 2},
-			{Title: titled("Balance", unit), Cell: func(c api.Contract) string { return widget.FormatTokens(c.Balance.String()) }, Align: widget.AlignRight, Decimal: true, MinWidth: 18, Sort: func(a, b api.Contract) int { return a.Balance.Cmp(b.Balance.Decimal) }},
-			{Title: "Created", Cell: func(c api.Contract) string { return api.FormatTime(c.CreatedAt) }, MinWidth: 20, Priority: 3},
-		},
+		Columns:  views.Columns(rows.Contracts, unit),
 		ID:       func(c api.Contract) string { return c.ID },
 		CopyText: func(c api.Contract) string { return c.Address },
 		Empty:    "This token has no contracts.",
-	}, func(c api.Contract) []widget.Field {
-		return []widget.Field{
-			{Label: "Name", Value: c.Name},
-			{Label: "ID", Value: c.ID},
-			{Label: "Type", Value: c.Type},
-			{Label: "Address", Value: c.Address},
-			{Label: "Balance", Value: amountIn(widget.FormatTokens(c.Balance.String()), unit)}, // as the table shows it
-			{Label: "Created", Value: widget.FormatTime(c.CreatedAt.Time, ctx.Now())},
-		}
-	})
+	}, func(c api.Contract) []widget.Field { return views.Details(rows.Contracts, unit, ctx.Now(), c) })
 	l.Actions = []views.RowAction[api.Contract]{
 		{Key: keyInit, Open: func(c api.Contract) views.Screen { return operator.New(ctx, c, api.ActionInitialize) }, Acts: true},
 		{Key: keyStart, Open: func(c api.Contract) views.Screen { return operator.New(ctx, c, api.ActionStartDistribution) }, Refuse: distributionRefusal, Acts: true},

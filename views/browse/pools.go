@@ -3,13 +3,14 @@ package browse
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/shopspring/decimal"
 
 	"allot/api"
-	"allot/internal/amount"
+	"allot/internal/rows"
 	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/holder"
@@ -20,38 +21,17 @@ import (
 func NewPools(ctx *views.Context) views.Screen {
 	var most decimal.Decimal // the largest total staked, for the bars
 	unit := unit(ctx)
+	// The bars are the dashboard's alone, beside the totals they draw.
+	columns := views.Columns(rows.Pools, unit)
+	at := slices.IndexFunc(columns, func(c widget.Column[api.Pool]) bool { return strings.HasPrefix(c.Title, "Total staked") })
+	columns = slices.Insert(columns, at+1, widget.Column[api.Pool]{Title: "Share", Cell: func(p api.Pool) string { return widget.Bar(p.TotalStaked.Decimal, most, 12) }, MinWidth: 12, MaxWidth: 12, Priority: 4})
 	l := views.NewList(ctx, "Pools", widget.TableConfig[api.Pool]{
-		Columns: []widget.Column[api.Pool]{
-			{Title: "Name", Cell: func(p api.Pool) string { return p.Name }, Text: true, Flex: 2, MinWidth: 14, Sort: func(a, b api.Pool) int { return strings.Compare(a.Name, b.Name) }},
-			{Title: "Status", Cell: func(p api.Pool) string { return p.Status }, MinWidth: 8, Priority: 2, Sort: func(a, b api.Pool) int { return strings.Compare(a.Status, b.Status) }},
-			{Title: titled("Total staked", unit), Cell: func(p api.Pool) string { return widget.FormatTokens(p.TotalStaked.String()) }, Align: widget.AlignRight, Decimal: true, MinWidth: 18, Sort: func(a, b api.Pool) int { return a.TotalStaked.Cmp(b.TotalStaked.Decimal) }},
-			{Title: "Share", Cell: func(p api.Pool) string { return widget.Bar(p.TotalStaked.Decimal, most, 12) }, MinWidth: 12, MaxWidth: 12, Priority: 4},
-			{Title: "Max APY", Cell: func(p api.Pool) string { return amount.Percent(p.MaxAPY.String()) }, Align: widget.AlignRight, Decimal: true, MinWidth: 8, Priority: 3, Sort: func(a, b api.Pool) int { return a.MaxAPY.Cmp(b.MaxAPY.Decimal) }},
-			{Title: "Period finish", Cell: func(p api.Pool) string { return api.FormatTime(p.PeriodFinish) }, MinWidth: 20, Priority: 5},
-		},
+		Columns:  columns,
 		ID:       func(p api.Pool) string { return p.ID },
 		CopyText: func(p api.Pool) string { return p.ID },
 		OnOpen:   func(p api.Pool) tea.Cmd { return views.Navigate(NewStakes(ctx, p)) },
 		Empty:    "This token has no staking pools.",
-	}, func(p api.Pool) []widget.Field {
-		return []widget.Field{
-			{Label: "Name", Value: p.Name},
-			{Label: "ID", Value: p.ID},
-			{Label: "Status", Value: p.Status},
-			{Label: "Total staked", Value: amountIn(widget.FormatTokens(p.TotalStaked.String()), unit)}, // as the table shows it
-			{Label: "Rewards deposited", Value: amountIn(widget.FormatTokens(p.TotalRewardsDeposited.String()), unit)},
-			{Label: "Max APY", Value: amount.Percent(p.MaxAPY.String())},
-			{Label: "Period finish", Value: widget.FormatTime(p.PeriodFinish.Time, ctx.Now())},
-			{Label: "Minimum stake", Value: amountIn(widget.FormatTokens(p.MinimumStakeAmount.String()), unit)},
-			// The interface leaves the unit open; decisions and the sandbox use seconds.
-			{Label: "Minimum stake length", Value: widget.FormatDuration(p.MinimumStakeLength)},
-			{Label: "Stake withdrawal delay", Value: widget.FormatDuration(p.StakeWithdrawalDelay)},
-			{Label: "Reward withdrawal delay", Value: widget.FormatDuration(p.RewardWithdrawalDelay)},
-			{Label: "Claim fee", Value: widget.FormatAmount(p.ClaimNativeTokenFee.String()) + " ether"},
-			{Label: "Unstake fee", Value: widget.FormatAmount(p.UnstakeNativeTokenFee.String()) + " ether"},
-			{Label: "Contract", Value: p.ContractID},
-		}
-	})
+	}, func(p api.Pool) []widget.Field { return views.Details(rows.Pools, unit, ctx.Now(), p) })
 	l.Actions = []views.RowAction[api.Pool]{{Key: keyStake, Open: func(p api.Pool) views.Screen { return holder.NewStake(ctx, p) }, Refuse: stakeRefusal, Acts: true}}
 	l.ReloadAfter = []string{"stake"} // a stake mined changes its pool's total
 	token := ctx.Token

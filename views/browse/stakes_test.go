@@ -15,6 +15,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"allot/api"
+	"allot/internal/rows"
 	"allot/views/widget"
 )
 
@@ -298,19 +299,27 @@ func TestStakesSummarySingular(t *testing.T) {
 }
 
 // TestStakeFilterTextIsTheCells: the filter searches what the table
-// shows, column by column.
+// shows, column by column as rows.Stakes describes them, then the id,
+// with nothing left for the collector.
 func TestStakeFilterTextIsTheCells(t *testing.T) {
-	rows := decodeRows(t, []string{
+	stakes := decodeRows(t, []string{
 		stakeItem(1, "0xAbCd000000000000000000000000000000000001", "1234567.5", "STAKED"),
 		stakeItem(2, walletB, "0.000000000000000001", "WITHDRAWN"),
 		stakeItem(3, walletA, "15000", "COOLING"),
 	})
-	for _, st := range rows {
-		want := strings.Join([]string{st.WalletString(), widget.FormatAmountMin(st.AmountString(), 2), st.StatusText(),
-			api.FormatTime(api.Time{Time: st.Time()}), st.IDString()}, "\x00")
-		if got := string(stakeFilterText(nil, st)); got != want {
+	for _, st := range stakes {
+		var want []string
+		for _, c := range rows.Stakes.In(rows.Dashboard) {
+			want = append(want, c.Cell(&st))
+		}
+		want = append(want, st.IDString())
+		if got := string(stakeFilterText(nil, st)); got != strings.Join(want, "\x00") {
 			t.Errorf("filter text %q, want the cells %q", got, want)
 		}
+	}
+	buf := make([]byte, 0, 4096)
+	if n := testing.AllocsPerRun(100, func() { buf = stakeFilterText(buf[:0], stakes[0]) }); n != 0 {
+		t.Errorf("%v allocations a stake", n)
 	}
 }
 

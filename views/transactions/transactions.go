@@ -19,6 +19,7 @@ import (
 	"allot/api"
 	"allot/internal/act"
 	"allot/internal/journal"
+	"allot/internal/rows"
 	"allot/internal/txlog"
 	"allot/views"
 	"allot/views/widget"
@@ -40,37 +41,21 @@ type Row struct {
 // keyUnknown opens a request whose outcome is unknown.
 var keyUnknown = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "check/resend an UNKNOWN"))
 
-// fields are the row's details; a service transaction's say what is known
-// of it and the body it was created with.
+// Fields are the row's details (rows.Transactions), what it did after its
+// status, and the body a service transaction was created with.
 func (r Row) Fields(now time.Time) []widget.Field {
-	fields := []widget.Field{
-		{Label: "Transaction", Value: r.ID},
-		{Label: "Kind", Value: r.Kind},
-		{Label: "Status", Value: r.Status},
-	}
-	fields = append(fields, r.what...)
-	switch r.Status {
-	case api.TransactionCreated:
-		fields[2].Value = api.TransactionCreatedNote
-	case string(wallet.StateQueued):
-		fields[2].Value = wallet.Status{State: wallet.StateQueued, Behind: r.Behind}.QueuedNote()
-	}
-	if r.Block > 0 {
-		fields = append(fields,
-			widget.Field{Label: "Block", Value: fmt.Sprint(r.Block)},
-			widget.Field{Label: "Confirmations", Value: fmt.Sprint(r.Confirmations)},
-			widget.Field{Label: "Gas used", Value: fmt.Sprint(r.GasUsed)})
-	}
-	if r.RevertReason != "" {
-		fields = append(fields, widget.Field{Label: "Revert reason", Value: r.RevertReason})
-	}
-	fields = append(fields,
-		widget.Field{Label: "Created", Value: widget.FormatTime(r.At, now)},
-		widget.Field{Label: "Profile", Value: r.Profile})
+	fields := views.Details(described(), "", now, r)
+	at := slices.IndexFunc(fields, func(f widget.Field) bool { return f.Label == "Status" }) + 1
+	fields = slices.Insert(fields, at, r.what...)
 	if r.Sent != nil {
 		fields = append(fields, widget.Field{Label: "Body sent", Value: strings.Join(views.PrettyBody(r.Sent), "\n")})
 	}
 	return fields
+}
+
+// described is the screen's rows as rows.Transactions describes theirs.
+func described() rows.Columns[Row] {
+	return rows.Lift(rows.Transactions, func(r *Row) *txlog.Row { return &r.Row })
 }
 
 // New lists every transaction this machine created (with
@@ -80,15 +65,7 @@ func (r Row) Fields(now time.Time) []widget.Field {
 // given, since each write is reopened by the family of screens that sends it.
 func New(ctx *views.Context, reopen Reopener) views.Screen {
 	l := views.NewList(ctx, "Transactions", widget.TableConfig[Row]{
-		Columns: []widget.Column[Row]{
-			{Title: "Transaction", Cell: func(r Row) string { return r.ID }, MinWidth: 14, Flex: 3},
-			{Title: "Kind", Cell: func(r Row) string { return r.Kind }, MinWidth: 18, MaxWidth: 18, Sort: func(a, b Row) int { return compareFold(a.Kind, b.Kind) }},
-			// Short: a revert's reason is whole in the details, and the
-			// ids and the pane need the room a long one took.
-			{Title: "Status", Cell: Row.StatusText, Text: true, MinWidth: 16, MaxWidth: 22, Flex: 1, Sort: func(a, b Row) int { return compareFold(a.Status, b.Status) }},
-			{Title: "Created", Cell: func(r Row) string { return r.At.UTC().Format("2006-01-02 15:04:05") }, MinWidth: 19, Priority: 2, Sort: func(a, b Row) int { return a.At.Compare(b.At) }},
-			{Title: "Profile", Cell: func(r Row) string { return r.Profile }, MinWidth: 8, Priority: 3},
-		},
+		Columns:  views.Columns(described(), ""),
 		ID:       func(r Row) string { return r.Kind + r.ID },
 		CopyText: func(r Row) string { return r.ID },
 		Empty:    "No transactions yet. Transactions you create or send with allot (operator forms on Contracts, claims, stakes, allot tx) appear here.",
@@ -186,15 +163,6 @@ func (t *transactions) merge() []Row {
 		rows[i].Confirmations = views.Confirmations(rows[i].Block, rows[i].Confirmations, head)
 	}
 	return rows
-}
-
-// compareFold orders a and b ignoring case: "claim" sorts beside
-// "CREATIVE", not after every upper-case kind.
-func compareFold(a, b string) int {
-	if c := strings.Compare(strings.ToLower(a), strings.ToLower(b)); c != 0 {
-		return c
-	}
-	return strings.Compare(a, b)
 }
 
 // Read lists what the journal says was created on deployment d

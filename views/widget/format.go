@@ -3,10 +3,10 @@ package widget
 import (
 	"bytes"
 	"strconv"
-	"strings"
 	"time"
 
 	"allot/internal/amount"
+	"allot/internal/isotime"
 )
 
 // FormatAmount formats an exact decimal string for people, grouped and
@@ -64,37 +64,9 @@ func relative(t, now time.Time) string {
 }
 
 // FormatDuration shows a span of seconds in its two largest units, the way
-// staking periods read best: 90 -> "1m 30s", 2592000 -> "30d",
-// 90061 -> "1d 1h", 0 -> "0s".
-func FormatDuration(seconds int64) string {
-	if seconds == 0 {
-		return "0s"
-	}
-	sign := ""
-	// Work in uint64 so that the most negative int64 negates safely.
-	u := uint64(seconds)
-	if seconds < 0 {
-		sign, u = "-", -u
-	}
-	units := [...]struct {
-		size   uint64
-		suffix string
-	}{{86400, "d"}, {3600, "h"}, {60, "m"}, {1, "s"}}
-	parts := make([]string, 0, 2)
-	for _, unit := range units {
-		if n := u / unit.size; n > 0 {
-			parts = append(parts, strconv.FormatUint(n, 10)+unit.suffix)
-			u -= n * unit.size
-		} else if len(parts) > 0 {
-			// "1d 0h 5m" would read as 1d 5m: stop at the first gap.
-			break
-		}
-		if len(parts) == 2 {
-			break
-		}
-	}
-	return sign + strings.Join(parts, " ")
-}
+// staking periods read best: 90 -> "1m 30s", 2592000 -> "30d": isotime.Span,
+// the rule the commands write spans with too.
+func FormatDuration(seconds int64) string { return isotime.Span(seconds) }
 
 // AppendAmountMin appends FormatAmountMin's text of a plain decimal (an
 // optional "-", digits, an optional point and digits) without allocating,

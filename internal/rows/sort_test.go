@@ -1,4 +1,4 @@
-package transactions
+package rows
 
 import "testing"
 
