@@ -4,7 +4,8 @@
 // value of its kind reads in a table. The dashboard's columns and details
 // (views) and the commands' table and CSV (app/cli) are all made from these
 // descriptions, so that they cannot disagree, and a column added here shows
-// in each. It is plain Go: a view maps what it says to styles.
+// in each. It is plain Go: a view maps what it says to styles. The D-ids
+// its comments cite are docs/deployment.md's.
 package rows
 
 import (
