@@ -55,3 +55,26 @@ func CanonicalProxy(codeHash common.Hash) bool {
 	_, ok := proxies[codeHash]
 	return ok
 }
+
+// multiSendCallOnly are the code hashes of the canonical MultiSendCallOnly
+// 1.3.0 and 1.4.1, as @safe-global/safe-deployments 1.37.63 lists them
+// (v1.3.0 and v1.4.1 multi_send_call_only.json, canonical and eip155),
+// the keccak256 of the packages' deployedBytecode (recomputed by
+// TestMultiSendHashesFromArtifacts). A Safe delegatecalls nothing else:
+// a delegatecall runs the target's code as the Safe, with all it holds,
+// and this contract's code makes only calls (operation 0) of the batch.
+var multiSendCallOnly = map[common.Hash]string{
+	common.HexToHash("0xa9865ac2d9c7a1591619b188c4d88167b50df6cc0c5327fcbd1c8c75f7c066ad"): "1.3.0",
+	common.HexToHash("0xecd5bd14a08c5d2122379900b2f272bdf107a7e92423c10dd5fe3254386c9939"): "1.4.1",
+}
+
+// DefaultMultiSendCallOnly is the canonical MultiSendCallOnly 1.4.1's
+// address, the same on every chain Safe deployed it to.
+var DefaultMultiSendCallOnly = common.HexToAddress("0x9641d764fc13c8B624c04430C7356C1C7C8102e2")
+
+// CanonicalMultiSendCallOnly names the MultiSendCallOnly version whose
+// runtime code hashes to codeHash; ok is false for any other code.
+func CanonicalMultiSendCallOnly(codeHash common.Hash) (version string, ok bool) {
+	version, ok = multiSendCallOnly[codeHash]
+	return version, ok
+}
