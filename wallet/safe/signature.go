@@ -79,7 +79,7 @@ func PackSignatures(sigs []Signature) []byte {
 // ExecData is the calldata of the Safe's execTransaction of tx with
 // signatures (PackSignatures).
 func ExecData(tx Tx, signatures []byte) ([]byte, error) {
-	data, err := execABI.Pack("execTransaction", tx.To, orZero(tx.Value), tx.Data, uint8(tx.Operation),
+	data, err := ExecABI.Pack("execTransaction", tx.To, orZero(tx.Value), tx.Data, uint8(tx.Operation),
 		orZero(tx.SafeTxGas), orZero(tx.BaseGas), orZero(tx.GasPrice), tx.GasToken, tx.RefundReceiver, signatures)
 	if err != nil {
 		return nil, fmt.Errorf("execTransaction: %w", err)
@@ -87,7 +87,8 @@ func ExecData(tx Tx, signatures []byte) ([]byte, error) {
 	return data, nil
 }
 
-var execABI = mustParse(`[{"type":"function","name":"execTransaction","stateMutability":"payable","inputs":[
+// ExecABI is the Safe's execTransaction, the same in 1.3.0 and 1.4.1.
+var ExecABI = mustParse(`[{"type":"function","name":"execTransaction","stateMutability":"payable","inputs":[
 {"name":"to","type":"address"},{"name":"value","type":"uint256"},{"name":"data","type":"bytes"},{"name":"operation","type":"uint8"},
 {"name":"safeTxGas","type":"uint256"},{"name":"baseGas","type":"uint256"},{"name":"gasPrice","type":"uint256"},
 {"name":"gasToken","type":"address"},{"name":"refundReceiver","type":"address"},{"name":"signatures","type":"bytes"}],
