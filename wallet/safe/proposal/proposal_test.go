@@ -20,7 +20,7 @@ type owners struct {
 	addrs []common.Address
 }
 
-func newOwners(t *testing.T, n int) owners {
+func newOwners(t testing.TB, n int) owners {
 	t.Helper()
 	var o owners
 	for i := 0; i < n; i++ {
@@ -34,7 +34,7 @@ func newOwners(t *testing.T, n int) owners {
 	return o
 }
 
-func sign(t *testing.T, k *ecdsa.PrivateKey, h common.Hash) []byte {
+func sign(t testing.TB, k *ecdsa.PrivateKey, h common.Hash) []byte {
 	t.Helper()
 	sig, err := crypto.Sign(h[:], k)
 	if err != nil {
@@ -55,7 +55,7 @@ func twoCalls() []safe.InnerCall {
 	return []safe.InnerCall{{To: token, Data: []byte{1, 2, 3}}, {To: pool, Value: big.NewInt(5), Data: []byte{4}}}
 }
 
-func newProposal(t *testing.T, o owners) *proposal.Proposal {
+func newProposal(t testing.TB, o owners) *proposal.Proposal {
 	t.Helper()
 	info := safe.Info{Address: theSafe, Version: "1.4.1", Owners: o.addrs, Threshold: 2, Nonce: big.NewInt(7)}
 	p, err := proposal.New(31337, info, proposal.Act{Op: proposal.OpStake, Subject: "pool-1", Amount: big.NewInt(10)}, twoCalls(), multiSend)
