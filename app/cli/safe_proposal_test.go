@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
@@ -317,4 +318,58 @@ func mustRead(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(raw)
+}
+
+// TestSafeClaimForItsHolder: the Safe sends the claim of wallet 1's
+// allocation (anyone may, D19): proposed by owner 0, signed by owner 2,
+// executed by a fourth key; the vester records the withdraw, and the
+// Safe, not the holder, paid the fee.
+func TestSafeClaimForItsHolder(t *testing.T) {
+	tr := newTreasury(t)
+	s := tr.h.Session
+	ctx := context.Background()
+	owner0, pass0 := tr.wallet(0)
+	owner2, pass2 := tr.wallet(2)
+	executor, pass3 := tr.wallet(3)
+	holder := s.Fixtures.Wallets[1].Address
+	id, vester := claimableOf(t, s, holder, tr.safe.Hex())
+	before, err := wallet.ReadStanding(ctx, s.Chain, vester, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fee, err := wallet.ClaimFee(ctx, s.Chain, vester, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	safeBefore := nativeBalance(t, s, tr.safe.Hex())
+	file := tr.path("claim.json")
+	r := tr.run(t, pass0, "claim", id, "--account", tr.safe.Hex(), "--owner", owner0, "--proposal", file, "--yes", "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("propose: exit %d\n%s", r.code, r.stderr)
+	}
+	var shown proposalJSON
+	decodeJSON(t, r, &shown)
+	if shown.Act != "claim" || shown.Operation != "call" || len(shown.Calls) != 1 || shown.Calls[0].To != vester.Hex() {
+		t.Fatalf("proposed %+v", shown)
+	}
+	if r = tr.run(t, pass2, "safe", "sign", file, "--owner", owner2, "--yes"); r.code != 0 {
+		t.Fatalf("sign: exit %d\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "2 of 2") || !strings.Contains(r.stdout, "ready") {
+		t.Errorf("signed:\n%s", r.stdout)
+	}
+	r = tr.run(t, pass3, "safe", "exec", file, "--account", executor, "--send", "--wait", "--yes", "-o", "json")
+	if sent := decodeSent(t, r); r.code != 0 || len(sent) != 1 || sent[0].Status != "success" {
+		t.Fatalf("exec: exit %d, %+v\n%s", r.code, sent, r.stderr)
+	}
+	after, err := wallet.ReadStanding(ctx, s.Chain, vester, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Withdrawn.Cmp(before.Withdrawn) <= 0 {
+		t.Errorf("withdrawn %s -> %s: the claim did not happen", before.Withdrawn, after.Withdrawn)
+	}
+	if paid := new(big.Int).Sub(safeBefore, nativeBalance(t, s, tr.safe.Hex())); paid.Cmp(fee) != 0 {
+		t.Errorf("the Safe paid %s wei, the fee is %s", paid, fee)
+	}
 }
