@@ -72,7 +72,11 @@ func TestErrorsNameTheirCommand(t *testing.T) {
 		"pin list":        {[]string{"pin", "list", "x"}, `takes no arguments, got "x"`, ExitUsage},
 		"pin rm":          {[]string{"pin", "rm", "pool", "x"}, `"pool" is no kind of pin: vester, staking, token or handler`, ExitUsage},
 		"pin check":       {[]string{"pin", "check"}, "takes the JSON-RPC URL of a second node", ExitUsage},
-		"safe show":       {[]string{"safe", "show"}, "takes one Safe address", ExitUsage},
+		"safe show":       {[]string{"safe", "show"}, "takes one Safe address or proposal file", ExitUsage},
+		"safe sign":       {[]string{"safe", "sign"}, "takes one proposal file", ExitUsage},
+		"safe exec":       {[]string{"safe", "exec", "p.json", "--account", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "--wait"}, "--wait needs --send", ExitUsage},
+		"safe export":     {[]string{"safe", "export", "p.json"}, "-o tx-builder is required: the one format export writes", ExitUsage},
+		"safe import":     {[]string{"safe", "import"}, "takes one Transaction Builder file", ExitUsage},
 		"safe hash":       {[]string{"safe", "hash", "--safe", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "--to", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "--operation", "2"}, `--operation "2": give 0 (a call) or 1 (a delegatecall)`, ExitUsage},
 	}
 	for _, c := range commands {
