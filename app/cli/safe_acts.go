@@ -94,7 +94,7 @@ func (e *env) safeStake(ctx context.Context, a stakeArgs, f safeActFlags) error 
 		return err
 	}
 	p := proposing{s: s, info: info, act: proposal.Act{Op: proposal.OpStake, Subject: pool.ID, Amount: asked}, calls: calls, multiSend: multiSend}
-	return e.propose(ctx, p, owner, f.proposal, a.tx.yes, a.out)
+	return e.propose(ctx, p, owner, f, a.tx.yes, a.out)
 }
 
 // findPool finds the pool by id, or by name among the token's pools.
@@ -153,7 +153,7 @@ func (e *env) safeClaim(ctx context.Context, a claimArgs, f safeActFlags) error 
 		return err
 	}
 	p := proposing{s: s, info: info, act: proposal.Act{Op: proposal.OpClaim, Subject: a.allocation, Amount: asked}, calls: inner, multiSend: multiSend}
-	return e.propose(ctx, p, owner, f.proposal, a.tx.yes, a.out)
+	return e.propose(ctx, p, owner, f, a.tx.yes, a.out)
 }
 
 // innerOf are calls as the Safe makes them, refusing one to be sent by

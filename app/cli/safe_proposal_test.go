@@ -18,6 +18,7 @@ import (
 	"allot/internal/session/sessiontest"
 	"allot/wallet"
 	"allot/wallet/safe/safetest"
+	"allot/wallet/safe/txbuilder"
 )
 
 // treasury is the real Safe 1.4.1 contracts on the sandbox's chain and a
@@ -158,6 +159,7 @@ func TestSafeStakeProposedSignedExecuted(t *testing.T) {
 	if sent := decodeSent(t, r); len(sent) != 1 || sent[0].Status != "success" {
 		t.Fatalf("exec statuses %+v\n%s", sent, r.stderr)
 	}
+	t.Logf("exec review:\n%s", r.stderr)
 	r = tr.run(t, nil, "stakes", "--pool", tr.pool.ID, "--wallet", tr.safe.Hex(), "-o", "json")
 	if r.code != 0 || !strings.Contains(strings.ToLower(r.stdout), strings.ToLower(tr.safe.Hex())) {
 		t.Errorf("the service lists no stake of the Safe: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
@@ -251,8 +253,8 @@ func (tr *treasury) key(t *testing.T, i int) *keystore.Key {
 	return key
 }
 
-// TestSafeTxBuilderRoundTrip: a proposal exported as a Transaction Builder
-// file is read back by safe import with the checksum it was written with,
+// TestSafeTxBuilderRoundTrip: the act's --tx-builder file holds its calls;
+// a proposal exported as a Transaction Builder file is read back by safe import with the checksum it was written with,
 // each call reviewed under the policy, and makes the same Safe
 // transaction, signed by another owner; a file changed after it was made
 // is refused by its checksum.
@@ -262,12 +264,20 @@ func TestSafeTxBuilderRoundTrip(t *testing.T) {
 	owner2, pass2 := tr.wallet(2)
 	file := tr.path("stake.json")
 	r := tr.run(t, pass0, "stake", "--pool", tr.pool.ID, "--amount", tr.amount, "--account", tr.safe.Hex(), "--owner", owner0,
-		"--proposal", file, "--multisend", tr.safes.MultiSendAddr.Hex(), "--yes", "-o", "json")
+		"--proposal", file, "--tx-builder", tr.path("direct.json"), "--multisend", tr.safes.MultiSendAddr.Hex(), "--yes", "-o", "json")
 	if r.code != 0 {
 		t.Fatalf("propose: exit %d\n%s", r.code, r.stderr)
 	}
 	var proposed proposalJSON
 	decodeJSON(t, r, &proposed)
+	direct, err := os.Open(tr.path("direct.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer direct.Close()
+	if b, err := txbuilder.Read(direct); err != nil || len(b.Transactions) != len(proposed.Calls) || b.Safe != tr.safe {
+		t.Errorf("the act's --tx-builder file: %+v (%v)", b, err)
+	}
 
 	r = tr.run(t, nil, "safe", "export", file, "-o", "tx-builder")
 	if r.code != 0 {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -16,17 +17,22 @@ import (
 	"allot/wallet"
 	"allot/wallet/safe"
 	"allot/wallet/safe/proposal"
+	"allot/wallet/safe/txbuilder"
 )
 
 // safeActFlags are the flags that make a stake or a claim an act of a
 // Safe: --account names the Safe, --owner the owner who proposes it.
 type safeActFlags struct {
 	owner, proposal, multiSend string
+	// txBuilder is where to write the proposal's calls as a Transaction
+	// Builder file too, for owners who sign in Safe{Wallet}.
+	txBuilder string
 }
 
 func declareSafeAct(fs *flag.FlagSet, f *safeActFlags) {
 	fs.StringVar(&f.owner, "owner", "", "make it an act of the Safe --account names: the keystore account `KEY` of one of its owners signs the Safe transaction and writes a proposal; `allot safe exec` sends it once enough owners signed")
 	fs.StringVar(&f.proposal, "proposal", "", "with --owner: write the proposal to `FILE`, for the other owners (a copy is kept in the state directory)")
+	fs.StringVar(&f.txBuilder, "tx-builder", "", "with --owner: also write the calls as a Safe{Wallet} Transaction Builder `FILE`, with its checksum (as `allot safe export -o tx-builder`)")
 	fs.StringVar(&f.multiSend, "multisend", safe.DefaultMultiSendCallOnly.Hex(), "with --owner: the MultiSendCallOnly `ADDR` a batch of calls is made through; its code must be a canonical MultiSendCallOnly's")
 }
 
@@ -91,6 +97,15 @@ func (e *env) reviewSafeTx(ctx context.Context, p proposing, tx safe.Tx, hashes 
 	known, err := s.KnownContracts(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if p.act.Op == proposal.OpStake {
+		// The approve's token is named as a key's stake names it: the
+		// policy holds it to the pool's stakingToken() all the same.
+		if token, err := wallet.StakingToken(ctx, s.Chain, p.calls[len(p.calls)-1].To); err == nil {
+			if _, ok := known[token]; !ok {
+				known[token] = "the token the pool stakes"
+			}
+		}
 	}
 	calls := wallet.InnerCalls(s.Profile.ChainID, p.info.Address, p.calls)
 	opts := wallet.DecodeOptions{Signer: p.info.Address, ChainID: s.Profile.ChainID, Known: known, Chain: s.Chain, Units: s.ContractUnits(ctx)}
@@ -192,7 +207,7 @@ func (e *env) saveProposal(s *opened, p *proposal.Proposal, path string) error {
 
 // propose reviews p's act under the signing policy, signs it as owner and
 // saves the proposal; the summary goes to stdout.
-func (e *env) propose(ctx context.Context, p proposing, owner *signingAccount, path string, yes bool, out format) error {
+func (e *env) propose(ctx context.Context, p proposing, owner *signingAccount, f safeActFlags, yes bool, out format) error {
 	if !p.info.IsOwner(owner.address) {
 		return fmt.Errorf("%s is not an owner of the Safe %s", owner.address.Hex(), p.info.Address.Hex())
 	}
@@ -206,8 +221,17 @@ func (e *env) propose(ctx context.Context, p proposing, owner *signingAccount, p
 	if err := e.ownerSign(prop, owner, yes); err != nil {
 		return err
 	}
-	if err := e.saveProposal(p.s, prop, path); err != nil {
+	if err := e.saveProposal(p.s, prop, f.proposal); err != nil {
 		return err
+	}
+	if f.txBuilder != "" {
+		var buf bytes.Buffer
+		if err := txbuilder.Write(&buf, txBuilderBatch(prop, time.Now())); err != nil {
+			return err
+		}
+		if err := atomicfile.Write(f.txBuilder, buf.Bytes()); err != nil {
+			return fmt.Errorf("write the Transaction Builder file: %w", err)
+		}
 	}
 	return writeProposal(e.Stdout, prop, p.info, out)
 }

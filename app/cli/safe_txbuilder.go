@@ -70,7 +70,7 @@ func txBuilderBatch(p *proposal.Proposal, now time.Time) txbuilder.Batch {
 // the act it makes, signed by the owner as a proposal.
 var safeImportCommand = command{
 	name:     "safe import",
-	args:     "TXBUILDER.json --safe SAFE --owner KEY [--proposal FILE] [--multisend ADDR] [--yes] [--keystore DIR] [--passphrase-file FILE] [-o json]",
+	args:     "TXBUILDER.json --safe SAFE --owner KEY [--proposal FILE] [--tx-builder FILE] [--multisend ADDR] [--yes] [--keystore DIR] [--passphrase-file FILE] [-o json]",
 	summary:  "review a Safe{Wallet} Transaction Builder file under the signing policy and make a signed proposal of it",
 	operands: [][2]string{{"TXBUILDER.json", "a Transaction Builder file, its checksum intact"}},
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
@@ -108,7 +108,7 @@ var safeImportCommand = command{
 			p.multiSend = multiSend
 			fmt.Fprintf(e.Stderr, "Transaction Builder file %q: its checksum %s is its content's; %d call(s), each reviewed below.\n",
 				sanitize.Line(b.Name), b.Checksum, len(b.Transactions))
-			return e.propose(ctx, p, owner, f.proposal, yes, out)
+			return e.propose(ctx, p, owner, f, yes, out)
 		}
 	},
 }

@@ -12,7 +12,7 @@ import (
 
 var stakeCommand = command{
 	name:    "stake",
-	args:    "--pool ID|NAME [--token ID|NAME] --amount X --account ADDR [--send [--wait] [--yes]] [--owner KEY [--proposal FILE] [--multisend ADDR] [--yes]] [--keystore DIR] [--passphrase-file FILE] [-o json]",
+	args:    "--pool ID|NAME [--token ID|NAME] --amount X --account ADDR [--send [--wait] [--yes]] [--owner KEY [--proposal FILE] [--tx-builder FILE] [--multisend ADDR] [--yes]] [--keystore DIR] [--passphrase-file FILE] [-o json]",
 	summary: "stake tokens in a pool: sign in, approve exactly the stake when the allowance is short, sign, send; the signing policy refuses anything else",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var a stakeArgs
