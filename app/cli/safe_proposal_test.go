@@ -114,7 +114,11 @@ func TestSafeStakeProposedSignedExecuted(t *testing.T) {
 	file := tr.path("stake.json")
 	stake := []string{"stake", "--pool", tr.pool.ID, "--amount", tr.amount, "--account", tr.safe.Hex(), "--owner", owner0, "--proposal", file, "--yes"}
 
-	r := tr.run(t, pass0, append(stake, "--multisend", tr.safes.Singleton.Hex())...)
+	r := tr.run(t, pass0, stake...)
+	if r.code == 0 || !strings.Contains(r.stderr, "the MultiSendCallOnly 0x9641d764fc13c8B624c04430C7356C1C7C8102e2 has no code") {
+		t.Fatalf("through the canonical MultiSendCallOnly, not deployed on the sandbox's chain: exit %d\n%s", r.code, r.stderr)
+	}
+	r = tr.run(t, pass0, append(stake, "--multisend", tr.safes.Singleton.Hex())...)
 	if r.code == 0 || !strings.Contains(r.stderr, "is not a canonical MultiSendCallOnly") || !strings.Contains(r.stderr, "nothing was signed") {
 		t.Fatalf("through a MultiSend that is not the canonical one: exit %d\n%s", r.code, r.stderr)
 	}

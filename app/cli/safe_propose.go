@@ -33,14 +33,19 @@ func declareSafeAct(fs *flag.FlagSet, f *safeActFlags) {
 	fs.StringVar(&f.owner, "owner", "", "make it an act of the Safe --account names: the keystore account `KEY` of one of its owners signs the Safe transaction and writes a proposal; `allot safe exec` sends it once enough owners signed")
 	fs.StringVar(&f.proposal, "proposal", "", "with --owner: write the proposal to `FILE`, for the other owners (a copy is kept in the state directory)")
 	fs.StringVar(&f.txBuilder, "tx-builder", "", "with --owner: also write the calls as a Safe{Wallet} Transaction Builder `FILE`, with its checksum (as `allot safe export -o tx-builder`)")
-	fs.StringVar(&f.multiSend, "multisend", safe.DefaultMultiSendCallOnly.Hex(), "with --owner: the MultiSendCallOnly `ADDR` a batch of calls is made through; its code must be a canonical MultiSendCallOnly's")
+	fs.StringVar(&f.multiSend, "multisend", "", "with --owner: the MultiSendCallOnly `ADDR` a batch of calls is made through; its code must be a canonical MultiSendCallOnly's (default: the canonical deployment of the Safe's version, as Safe{Wallet} uses)")
 }
 
 // check refuses, for an act of a Safe, the flags of a key's act: the
-// owners sign a proposal, and `allot safe exec` sends it.
+// owners sign a proposal, and `allot safe exec` sends it. It returns the
+// --multisend address, zero when not given (propose then takes the
+// canonical one of the Safe's version).
 func (f safeActFlags) check(tx txFlags) (common.Address, error) {
 	if tx.send || tx.wait {
 		return common.Address{}, usagef("--owner signs a proposal of the Safe, which is sent by `allot safe exec FILE --account KEY --send` once enough owners signed: no --send or --wait here")
+	}
+	if f.multiSend == "" {
+		return common.Address{}, nil
 	}
 	return parseAddress("multisend", f.multiSend)
 }
@@ -210,6 +215,9 @@ func (e *env) saveProposal(s *opened, p *proposal.Proposal, path string) error {
 func (e *env) propose(ctx context.Context, p proposing, owner *signingAccount, f safeActFlags, yes bool, out format) error {
 	if !p.info.IsOwner(owner.address) {
 		return fmt.Errorf("%s is not an owner of the Safe %s", owner.address.Hex(), p.info.Address.Hex())
+	}
+	if p.multiSend == (common.Address{}) {
+		p.multiSend = safe.MultiSendCallOnlyOf(p.info.Version)
 	}
 	prop, err := proposal.New(p.s.Profile.ChainID, p.info, p.act, p.calls, p.multiSend)
 	if err != nil {

@@ -68,9 +68,19 @@ var multiSendCallOnly = map[common.Hash]string{
 	common.HexToHash("0xecd5bd14a08c5d2122379900b2f272bdf107a7e92423c10dd5fe3254386c9939"): "1.4.1",
 }
 
-// DefaultMultiSendCallOnly is the canonical MultiSendCallOnly 1.4.1's
-// address, the same on every chain Safe deployed it to.
-var DefaultMultiSendCallOnly = common.HexToAddress("0x9641d764fc13c8B624c04430C7356C1C7C8102e2")
+// MultiSendCallOnlyOf is the canonical MultiSendCallOnly's address for a
+// Safe of version ("1.3.0", "1.4.1"), the one Safe{Wallet} batches a
+// Safe's calls through, the same on every chain Safe deployed it to; zero
+// for another version.
+func MultiSendCallOnlyOf(version string) common.Address {
+	switch version {
+	case "1.3.0":
+		return common.HexToAddress("0x40A2aCCbd92BCA938b02010E17A5b8929b49130D")
+	case "1.4.1":
+		return common.HexToAddress("0x9641d764fc13c8B624c04430C7356C1C7C8102e2")
+	}
+	return common.Address{}
+}
 
 // CanonicalMultiSendCallOnly names the MultiSendCallOnly version whose
 // runtime code hashes to codeHash; ok is false for any other code.
