@@ -387,3 +387,39 @@ func TestSafeClaimForItsHolder(t *testing.T) {
 		t.Errorf("the Safe paid %s wei, the fee is %s", paid, fee)
 	}
 }
+
+// TestSafeHostileClaimIsRefused: a service that rewrites the claim it
+// builds for the Safe cannot make an owner sign it: a transfer of the
+// Safe's tokens, or a withdraw to another contract, is refused by the
+// key's policy held over the Safe's call, nothing is signed and no
+// proposal is written.
+func TestSafeHostileClaimIsRefused(t *testing.T) {
+	tr := newTreasury(t)
+	s := tr.h.Session
+	owner0, pass0 := tr.wallet(0)
+	holder := s.Fixtures.Wallets[1].Address
+	id, _ := claimableOf(t, s, holder, tr.safe.Hex())
+	attacker := common.HexToAddress("0x00000000000000000000000000000000a77ac4e2")
+	for _, tc := range []struct {
+		name    string
+		rewrite func(map[string]any)
+		want    string
+	}{
+		{"a transfer of the Safe's tokens", func(r map[string]any) {
+			instruction(r)["data"] = tokenABI("transfer", attacker, big.NewInt(1e18))
+		}, "the Safe's call 1 is a transfer of 1.00 tokens"},
+		{"a withdraw to another contract", func(r map[string]any) {
+			instruction(r)["to"] = attacker.Hex()
+		}, "the Safe's call 1 goes to " + attacker.Hex() + ", not to the vester"},
+	} {
+		tr.h.Rewrite("/claim", tc.rewrite)
+		file := tr.path(strings.ReplaceAll(tc.name, " ", "-") + ".json")
+		r := tr.run(t, pass0, "claim", id, "--account", tr.safe.Hex(), "--owner", owner0, "--proposal", file, "--yes")
+		if r.code == 0 || !strings.Contains(r.stderr, tc.want) || !strings.Contains(r.stderr, "nothing was signed") {
+			t.Errorf("%s: exit %d, want a refusal saying %q:\n%s", tc.name, r.code, tc.want, r.stderr)
+		}
+		if _, err := os.Stat(file); !os.IsNotExist(err) {
+			t.Errorf("%s: a proposal was written (%v)", tc.name, err)
+		}
+	}
+}
