@@ -392,7 +392,7 @@ func TestSafeClaimForItsHolder(t *testing.T) {
 // builds for the Safe cannot make an owner sign it: a transfer of the
 // Safe's tokens, or a withdraw to another contract, is refused by the
 // key's policy held over the Safe's call, nothing is signed and no
-// proposal is written.
+// proposal is written; with --read-only nothing is even asked.
 func TestSafeHostileClaimIsRefused(t *testing.T) {
 	tr := newTreasury(t)
 	s := tr.h.Session
@@ -421,5 +421,12 @@ func TestSafeHostileClaimIsRefused(t *testing.T) {
 		if _, err := os.Stat(file); !os.IsNotExist(err) {
 			t.Errorf("%s: a proposal was written (%v)", tc.name, err)
 		}
+	}
+	// Last: --read-only stays on the session. A read-only profile signs
+	// no proposal either.
+	tr.h.Rewrite("/claim", func(map[string]any) {})
+	r := tr.run(t, pass0, "--read-only", "claim", id, "--account", tr.safe.Hex(), "--owner", owner0, "--yes")
+	if r.code == 0 || !strings.Contains(r.stderr, "--read-only") {
+		t.Errorf("read-only: exit %d\n%s", r.code, r.stderr)
 	}
 }
