@@ -2,6 +2,7 @@ package wallet
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"errors"
 	"math/big"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"allot/api/sandbox/chain"
 	"allot/wallet/safe"
+	"allot/wallet/safe/proposal"
 	"allot/wallet/safe/safetest"
 )
 
@@ -19,6 +21,12 @@ import (
 // a 2-of-3 Safe read from it, and a policy whose key check approves
 // everything unless told to refuse.
 func safePolicyWorld(t *testing.T) (*chain.Chain, *safetest.Safes, SafePolicy) {
+	c, safes, p, _ := safePolicyOwners(t)
+	return c, safes, p
+}
+
+// safePolicyOwners is safePolicyWorld with the owners' keys.
+func safePolicyOwners(t *testing.T) (*chain.Chain, *safetest.Safes, SafePolicy, []*ecdsa.PrivateKey) {
 	t.Helper()
 	safetest.Dir(t, safetest.Contracts) // skips before a chain starts
 	key, err := crypto.GenerateKey()
@@ -33,7 +41,16 @@ func safePolicyWorld(t *testing.T) (*chain.Chain, *safetest.Safes, SafePolicy) {
 	t.Cleanup(func() { c.Close() })
 	d := &safetest.Deployer{Client: c.Client(), Key: key, Commit: func() { c.Commit() }}
 	safes := safetest.DeploySafes(t, d)
-	addr := safes.Create(t, d, safes.Singleton, []common.Address{{0x01}, {0x02}, {0x03}}, 2, 1)
+	var keys []*ecdsa.PrivateKey
+	var owners []common.Address
+	for i := 0; i < 3; i++ {
+		k, err := crypto.GenerateKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys, owners = append(keys, k), append(owners, crypto.PubkeyToAddress(k.PublicKey))
+	}
+	addr := safes.Create(t, d, safes.Singleton, owners, 2, 1)
 	info, err := safe.Read(context.Background(), c.Client(), addr)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +64,7 @@ func safePolicyWorld(t *testing.T) (*chain.Chain, *safetest.Safes, SafePolicy) {
 			}
 			return &Approval{calls: calls, Facts: []Line{{"inner", "approved"}}}, nil
 		}}
-	return c, safes, p
+	return c, safes, p, keys
 }
 
 // TestSafeTxPolicy: a batch made through the pinned MultiSendCallOnly, and
@@ -125,4 +142,54 @@ func hasFact(facts []Line, label, value string) bool {
 		}
 	}
 	return false
+}
+
+// TestSafeExecPolicy: the execTransaction of a proposal two owners signed
+// is approved, from the executor, sending nothing; another calldata (a
+// signature left out), another sender, a value, and a proposal one
+// owner signed are refused.
+func TestSafeExecPolicy(t *testing.T) {
+	c, _, p, keys := safePolicyOwners(t)
+	ctx := context.Background()
+	calls := []safe.InnerCall{{To: common.HexToAddress("0x00000000000000000000000000000000000070c3"), Data: []byte{0x09}},
+		{To: common.HexToAddress("0x000000000000000000000000000000000000b001"), Data: []byte{0x0a}}}
+	prop, err := proposal.New(p.ChainID, p.Safe, proposal.Act{Op: proposal.OpStake, Subject: "pool", Amount: big.NewInt(1)}, calls, p.MultiSend)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys[:2] {
+		sig, err := crypto.Sign(prop.Hashes.SafeTx[:], k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sig[64] += 27
+		if err := prop.AddSignature(crypto.PubkeyToAddress(k.PublicKey), sig); err != nil {
+			t.Fatal(err)
+		}
+	}
+	executor := common.HexToAddress("0x00000000000000000000000000000000000e8ec0")
+	policy := ExecPolicy{SafePolicy: p, Executor: executor}
+	data, err := safe.ExecData(prop.Tx, prop.Packed())
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec := Call{ChainID: p.ChainID, From: executor, To: p.Safe.Address, Data: data, Value: new(big.Int)}
+	a, err := CheckSafeExec(ctx, c.Client(), policy, prop, []Call{exec})
+	if err != nil || len(a.Calls()) != 1 || !hasFact(a.Facts, "signatures", "2 of 2 owners signed") {
+		t.Fatalf("the execution: %v, facts %v", err, a)
+	}
+	oneSig, _ := safe.ExecData(prop.Tx, prop.Signatures[0].Bytes)
+	otherSender, withValue, shortData := exec, exec, exec
+	otherSender.From = p.Safe.Address
+	withValue.Value = big.NewInt(1)
+	shortData.Data = oneSig
+	for name, call := range map[string]Call{"another calldata": shortData, "another sender": otherSender, "a value": withValue} {
+		if _, err := CheckSafeExec(ctx, c.Client(), policy, prop, []Call{call}); !errors.Is(err, ErrRefused) {
+			t.Errorf("%s: %v, want a refusal", name, err)
+		}
+	}
+	prop.Signatures = prop.Signatures[:1]
+	if _, err := CheckSafeExec(ctx, c.Client(), policy, prop, []Call{exec}); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "1 of 2 signatures") {
+		t.Errorf("one signature: %v", err)
+	}
 }

@@ -31,7 +31,7 @@ func (p *Proposal) StateAt(info safe.Info) (State, string) {
 		return Executed, "executed by transaction " + p.Executed.Hex()
 	}
 	if info.Nonce != nil && info.Nonce.Cmp(p.Tx.Nonce) != 0 {
-		return Stale, fmt.Sprintf("the Safe's nonce is %s, this proposal's %s: another transaction took its place, or this one was executed elsewhere", info.Nonce, p.Tx.Nonce)
+		return Stale, nonceMoved(info, p)
 	}
 	if changed := p.changed(info); changed != "" {
 		return Changed, changed
@@ -51,7 +51,7 @@ func (p *Proposal) Executable(info safe.Info) error {
 		return fmt.Errorf("the proposal is for the Safe %s, not %s", p.Safe.Hex(), info.Address.Hex())
 	}
 	if info.Nonce == nil || info.Nonce.Cmp(p.Tx.Nonce) != 0 {
-		return fmt.Errorf("the Safe's nonce is %v, the proposal's %s: the Safe executed another transaction in its place (or this one); it can never be executed, propose it again", info.Nonce, p.Tx.Nonce)
+		return fmt.Errorf("%s; it cannot be executed, propose it again", nonceMoved(info, p))
 	}
 	if changed := p.changed(info); changed != "" {
 		return fmt.Errorf("%s since it was proposed: its owners must review it again, propose it again", changed)
@@ -82,4 +82,12 @@ func (p *Proposal) changed(info safe.Info) string {
 		}
 	}
 	return ""
+}
+
+// nonceMoved says how the Safe's nonce differs from the proposal's.
+func nonceMoved(info safe.Info, p *Proposal) string {
+	if info.Nonce != nil && info.Nonce.Cmp(p.Tx.Nonce) < 0 {
+		return fmt.Sprintf("the proposal is at nonce %s, ahead of the Safe's %s: the Safe executes its nonces in order", p.Tx.Nonce, info.Nonce)
+	}
+	return fmt.Sprintf("the Safe's nonce is %v, the proposal's %s: the Safe executed another transaction at that nonce, or this one elsewhere", info.Nonce, p.Tx.Nonce)
 }
