@@ -62,7 +62,8 @@ func CanonicalProxy(codeHash common.Hash) bool {
 // the keccak256 of the packages' deployedBytecode (recomputed by
 // TestMultiSendHashesFromArtifacts). A Safe delegatecalls nothing else:
 // a delegatecall runs the target's code as the Safe, with all it holds,
-// and this contract's code makes only calls (operation 0) of the batch.
+// and this contract's code makes the batch's calls as calls, never a
+// delegatecall.
 var multiSendCallOnly = map[common.Hash]string{
 	common.HexToHash("0xa9865ac2d9c7a1591619b188c4d88167b50df6cc0c5327fcbd1c8c75f7c066ad"): "1.3.0",
 	common.HexToHash("0xecd5bd14a08c5d2122379900b2f272bdf107a7e92423c10dd5fe3254386c9939"): "1.4.1",
