@@ -1,6 +1,7 @@
 package wallet
 
 import (
+	"allot/wallet/safe"
 	"bytes"
 	"context"
 	"errors"
@@ -180,6 +181,7 @@ var knownMethods = func() map[[4]byte]knownMethod {
 	add("staking pool", stakingABI, "stake", "amount")
 	add("ERC-20 token", tokenABI, "approve", "value")
 	add("ERC-20 token", tokenABI, "transfer", "value")
+	add("Safe", safe.ExecABI, "execTransaction")
 	return out
 }()
 

@@ -37,6 +37,11 @@ var gasLimits = map[string]uint64{
 	"withdraw": 1_000_000,
 	"approve":  600_000,
 	"stake":    2_500_000,
+	// A Safe's execTransaction makes at most an approve and a stake (or
+	// one withdraw) through MultiSendCallOnly: their ceilings, and as much
+	// again for the Safe's own work (its checks of the signatures, the
+	// delegatecall, the nonce).
+	"execTransaction": 2 * (600_000 + 2_500_000),
 }
 
 // TipFloor is a priority fee always in proportion: what wallets offer by

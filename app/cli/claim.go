@@ -18,10 +18,11 @@ import (
 
 var claimCommand = command{
 	name:    "claim",
-	args:    "ALLOCATION_ID --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--keystore DIR] [--passphrase-file FILE] [--send [--wait] [--yes]]] [-o json]",
+	args:    "ALLOCATION_ID --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--keystore DIR] [--passphrase-file FILE] [--send [--wait] [--yes]]] [--account SAFE --owner KEY [--proposal FILE] [--tx-builder FILE] [--multisend ADDR] [--yes]] [-o json]",
 	summary: "build the claim transaction(s) of an allocation; with --sign, check, sign and send them",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var a claimArgs
+		var safeAct safeActFlags
 		fs.StringVar(&a.sender, "sender", "", "wallet `ADDR` that claims (required; with --sign, default: --account)")
 		fs.StringVar(&a.amount, "amount", "", "amount `X` to claim in tokens (default: all that is claimable now)")
 		fs.StringVar(&a.country, "country", "", "the claimer's ISO 3166-1 alpha-2 country `CC`")
@@ -29,12 +30,16 @@ var claimCommand = command{
 		fs.StringVar(&a.account, "account", "", "with --sign: keystore account `ADDR` that signs (default: --sender)")
 		declareKeystore(fs, &a.ks)
 		declareTx(fs, &a.tx)
+		declareSafeAct(fs, &safeAct)
 		declareOutput(fs, &a.out)
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
 				return usagef("takes one allocation id")
 			}
 			a.allocation = args[0]
+			if safeAct.owner != "" {
+				return e.safeClaim(ctx, a, safeAct) // safe_acts.go
+			}
 			return e.claim(ctx, a)
 		}
 	},

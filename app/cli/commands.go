@@ -61,13 +61,20 @@ var commands = []command{
 	pinRemoveCommand,
 	pinCheckCommand,
 	// A Safe read from the chain, and the hashes its owners sign:
-	// safe.go.
+	// safe.go; its proposals signed, shown and executed: safe_sign.go,
+	// safe_proposal_show.go, safe_exec.go (made by stake and claim with
+	// --owner: safe_acts.go, safe_propose.go); Transaction Builder files:
+	// safe_txbuilder.go.
 	safeShowCommand,
 	safeHashCommand,
 	// The Safes a profile works with: safe_accounts.go.
 	safeAddCommand,
 	safeListCommand,
 	safeRemoveCommand,
+	safeSignCommand,
+	safeExecCommand,
+	safeExportCommand,
+	safeImportCommand,
 	// The sandbox service as a server: sandbox.go.
 	sandboxCommand,
 	// What was built: version.go.

@@ -18,12 +18,13 @@ import (
 
 // safeShowCommand builds `allot safe show SAFE`: a Safe as the chain holds
 // it, refused unless it is a canonical Safe, with the owners whose keys
-// this machine holds.
+// this machine holds; and `allot safe show FILE`, a proposal and where it
+// stands (safe_proposal_show.go).
 var safeShowCommand = command{
 	name:     "safe show",
-	args:     "SAFE [--keystore DIR] [-o json]",
-	summary:  "show a Safe's owners, threshold, nonce and singleton, and which owners' keys the keystore holds",
-	operands: [][2]string{{"SAFE", "the Safe's address"}},
+	args:     "SAFE|FILE [--keystore DIR] [-o json]",
+	summary:  "show a Safe's owners, threshold, nonce and singleton, and which owners' keys the keystore holds; or a proposal's signatures and state",
+	operands: [][2]string{{"SAFE", "the Safe's address"}, {"FILE", "a proposal file: its calls, hashes, signatures (1 of 2) and state"}},
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var ks keystoreFlags
 		var out format
@@ -31,7 +32,10 @@ var safeShowCommand = command{
 		declareOutput(fs, &out)
 		return func(ctx context.Context, args []string) error {
 			if len(args) != 1 {
-				return usagef("takes one Safe address")
+				return usagef("takes one Safe address or proposal file")
+			}
+			if !common.IsHexAddress(args[0]) {
+				return e.showProposal(ctx, args[0], out)
 			}
 			addr, err := config.ParseAddress(args[0])
 			if err != nil {

@@ -12,20 +12,25 @@ import (
 
 var stakeCommand = command{
 	name:    "stake",
-	args:    "--pool ID|NAME [--token ID|NAME] --amount X --account ADDR [--send [--wait] [--yes]] [--keystore DIR] [--passphrase-file FILE] [-o json]",
+	args:    "--pool ID|NAME [--token ID|NAME] --amount X --account ADDR [--send [--wait] [--yes]] [--owner KEY [--proposal FILE] [--tx-builder FILE] [--multisend ADDR] [--yes]] [--keystore DIR] [--passphrase-file FILE] [-o json]",
 	summary: "stake tokens in a pool: sign in, approve exactly the stake when the allowance is short, sign, send; the signing policy refuses anything else",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var a stakeArgs
+		var safeAct safeActFlags
 		declarePool(fs, &a.pool)
 		declareToken(fs, &a.token)
 		fs.StringVar(&a.amount, "amount", "", "amount `X` to stake, in tokens (required)")
 		fs.StringVar(&a.account, "account", "", "keystore account `ADDR` that signs in and stakes (required)")
 		declareKeystore(fs, &a.ks)
 		declareTx(fs, &a.tx)
+		declareSafeAct(fs, &safeAct)
 		declareOutput(fs, &a.out)
 		return func(ctx context.Context, args []string) error {
 			if err := noArgs(args); err != nil {
 				return err
+			}
+			if safeAct.owner != "" {
+				return e.safeStake(ctx, a, safeAct) // safe_acts.go
 			}
 			return e.stake(ctx, a)
 		}

@@ -55,3 +55,37 @@ func CanonicalProxy(codeHash common.Hash) bool {
 	_, ok := proxies[codeHash]
 	return ok
 }
+
+// multiSendCallOnly are the code hashes of the canonical MultiSendCallOnly
+// 1.3.0 and 1.4.1, as @safe-global/safe-deployments 1.37.63 lists them
+// (v1.3.0 and v1.4.1 multi_send_call_only.json, canonical and eip155),
+// the keccak256 of the packages' deployedBytecode (recomputed by
+// TestMultiSendHashesFromArtifacts). A Safe delegatecalls nothing else:
+// a delegatecall runs the target's code as the Safe, with all it holds,
+// and this contract's code makes the batch's calls as calls, never a
+// delegatecall.
+var multiSendCallOnly = map[common.Hash]string{
+	common.HexToHash("0xa9865ac2d9c7a1591619b188c4d88167b50df6cc0c5327fcbd1c8c75f7c066ad"): "1.3.0",
+	common.HexToHash("0xecd5bd14a08c5d2122379900b2f272bdf107a7e92423c10dd5fe3254386c9939"): "1.4.1",
+}
+
+// MultiSendCallOnlyOf is the canonical MultiSendCallOnly's address for a
+// Safe of version ("1.3.0", "1.4.1"), the one Safe{Wallet} batches a
+// Safe's calls through, the same on every chain Safe deployed it to; zero
+// for another version.
+func MultiSendCallOnlyOf(version string) common.Address {
+	switch version {
+	case "1.3.0":
+		return common.HexToAddress("0x40A2aCCbd92BCA938b02010E17A5b8929b49130D")
+	case "1.4.1":
+		return common.HexToAddress("0x9641d764fc13c8B624c04430C7356C1C7C8102e2")
+	}
+	return common.Address{}
+}
+
+// CanonicalMultiSendCallOnly names the MultiSendCallOnly version whose
+// runtime code hashes to codeHash; ok is false for any other code.
+func CanonicalMultiSendCallOnly(codeHash common.Hash) (version string, ok bool) {
+	version, ok = multiSendCallOnly[codeHash]
+	return version, ok
+}

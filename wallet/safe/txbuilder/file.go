@@ -41,6 +41,9 @@ type Batch struct {
 	// createdFromOwnerAddress); zero when it names none.
 	Safe, Owner  common.Address
 	Transactions []Transaction
+	// Checksum is the file's meta.checksum, which Read checked against
+	// its content; Write computes its own and ignores this one.
+	Checksum string
 }
 
 // Transaction is one call of a batch, made by the Safe.
@@ -177,7 +180,8 @@ func Read(r io.Reader) (Batch, error) {
 	if !utf8.Valid(raw) {
 		return Batch{}, errors.New("transaction builder file: not UTF-8 text")
 	}
-	if err := verify(raw); err != nil {
+	sum, err := verify(raw)
+	if err != nil {
 		return Batch{}, fmt.Errorf("transaction builder file: %w", err)
 	}
 	var f wireFile
@@ -190,37 +194,39 @@ func Read(r io.Reader) (Batch, error) {
 	if err != nil {
 		return Batch{}, fmt.Errorf("transaction builder file: %w", err)
 	}
+	b.Checksum = sum
 	return b, nil
 }
 
-// verify parses the file strictly and checks its checksum.
-func verify(raw []byte) error {
+// verify parses the file strictly and checks its checksum, which it
+// returns.
+func verify(raw []byte) (string, error) {
 	tree, err := parse(json.NewDecoder(bytes.NewReader(raw)))
 	if err != nil {
-		return err
+		return "", err
 	}
 	root, ok := tree.(*object)
 	if !ok {
-		return errors.New("not a JSON object")
+		return "", errors.New("not a JSON object")
 	}
 	meta, ok := root.vals["meta"].(*object)
 	if !ok {
-		return errors.New("meta is not an object")
+		return "", errors.New("meta is not an object")
 	}
 	want, ok := meta.vals["checksum"].(string)
 	if !ok {
-		return errors.New("meta.checksum: none, so nothing says the file is as it was made")
+		return "", errors.New("meta.checksum: none, so nothing says the file is as it was made")
 	}
 	root = root.without("meta")
 	root.set("meta", meta.without("checksum"))
 	got, err := checksum(root)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if got != want {
-		return ErrChecksum
+		return "", ErrChecksum
 	}
-	return nil
+	return got, nil
 }
 
 func (f wireFile) batch() (Batch, error) {

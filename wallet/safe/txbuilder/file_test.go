@@ -39,11 +39,16 @@ func TestWriteRead(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, buf.String())
 	}
+	sum := got.Checksum
+	got.Checksum = ""
 	if !reflect.DeepEqual(got, b) {
 		t.Errorf("read %+v\nwrote %+v", got, b)
 	}
 	root := vectorTree(t, buf.String())
 	want := root.vals["meta"].(*object).vals["checksum"]
+	if sum != want {
+		t.Errorf("read the checksum %q, the file holds %v", sum, want)
+	}
 	root.set("meta", root.vals["meta"].(*object).without("checksum"))
 	if sum, err := checksum(root); err != nil || sum != want {
 		t.Errorf("the file's checksum %v, its content's %s (%v)", want, sum, err)

@@ -1,0 +1,245 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/internal/atomicfile"
+	"allot/internal/sanitize"
+	"allot/wallet"
+	"allot/wallet/safe"
+	"allot/wallet/safe/proposal"
+	"allot/wallet/safe/txbuilder"
+)
+
+// safeActFlags are the flags that make a stake or a claim an act of a
+// Safe: --account names the Safe, --owner the owner who proposes it.
+type safeActFlags struct {
+	owner, proposal, multiSend string
+	// txBuilder is where to write the proposal's calls as a Transaction
+	// Builder file too, for owners who sign in Safe{Wallet}.
+	txBuilder string
+}
+
+func declareSafeAct(fs *flag.FlagSet, f *safeActFlags) {
+	fs.StringVar(&f.owner, "owner", "", "make it an act of the Safe --account names: the keystore account `KEY` of one of its owners signs the Safe transaction and writes a proposal; `allot safe exec` sends it once enough owners signed")
+	fs.StringVar(&f.proposal, "proposal", "", "with --owner: write the proposal to `FILE`, for the other owners (a copy is kept in the state directory)")
+	fs.StringVar(&f.txBuilder, "tx-builder", "", "with --owner: also write the calls as a Safe{Wallet} Transaction Builder `FILE`, with its checksum (as `allot safe export -o tx-builder`)")
+	fs.StringVar(&f.multiSend, "multisend", "", "with --owner: the MultiSendCallOnly `ADDR` a batch of calls is made through; its code must be a canonical MultiSendCallOnly's (default: the canonical deployment of the Safe's version, as Safe{Wallet} uses)")
+}
+
+// check refuses, for an act of a Safe, the flags of a key's act: the
+// owners sign a proposal, and `allot safe exec` sends it. It returns the
+// --multisend address, zero when not given (propose then takes the
+// canonical one of the Safe's version).
+func (f safeActFlags) check(tx txFlags) (common.Address, error) {
+	if tx.send || tx.wait {
+		return common.Address{}, usagef("--owner signs a proposal of the Safe, which is sent by `allot safe exec FILE --account KEY --send` once enough owners signed: no --send or --wait here")
+	}
+	if f.multiSend == "" {
+		return common.Address{}, nil
+	}
+	return parseAddress("multisend", f.multiSend)
+}
+
+// proposing is a Safe's act on its way to a proposal: the session on the
+// Safe's chain, the Safe as the chain holds it, the act and its calls.
+type proposing struct {
+	s         *opened
+	info      safe.Info
+	act       proposal.Act
+	calls     []safe.InnerCall
+	multiSend common.Address
+}
+
+// readSafeOn reads the Safe at addr on s's chain, as readSafe does.
+func readSafeOn(ctx context.Context, s *opened, what string, addr common.Address) (safe.Info, error) {
+	node, ok := s.Chain.(safe.Node)
+	if !ok {
+		return safe.Info{}, errors.New("the profile's node cannot read storage, where a Safe keeps its singleton")
+	}
+	info, err := safe.Read(ctx, node, addr)
+	if errors.Is(err, safe.ErrNotSafe) || errors.Is(err, safe.ErrBadAnswer) {
+		return info, checkFailed{fmt.Sprintf("%s: no Safe allot works with: %v", what, err)}
+	}
+	return info, err
+}
+
+// innerCheck is the key's signing policy of the act's calls, the Safe
+// being the key (session.StakeCheck, session.ClaimCheck).
+func innerCheck(ctx context.Context, s *opened, act proposal.Act, safeAddr common.Address) (func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error), error) {
+	switch act.Op {
+	case proposal.OpStake:
+		pool, err := s.Pool(ctx, act.Subject)
+		if err != nil {
+			return nil, err
+		}
+		return s.StakeCheck(pool, safeAddr, act.Amount), nil
+	case proposal.OpClaim:
+		return s.ClaimCheck(act.Subject, safeAddr, act.Amount), nil
+	}
+	return nil, fmt.Errorf("a proposal to %q: allot reviews a Safe's stakes and claims", sanitize.Truncate(act.Op, 20))
+}
+
+// reviewSafeTx shows what the owner signs, on stderr: each call the Safe
+// makes, decoded; the Safe transaction and its three hashes; and the
+// signing policy's check of all of it, which a refusal ends (journaled as
+// any refusal).
+func (e *env) reviewSafeTx(ctx context.Context, p proposing, tx safe.Tx, hashes safe.Hashes) (*wallet.SafeApproval, error) {
+	s := p.s
+	inner, err := innerCheck(ctx, s, p.act, p.info.Address)
+	if err != nil {
+		return nil, err
+	}
+	known, err := s.KnownContracts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if p.act.Op == proposal.OpStake {
+		// The approve's token is named as a key's stake names it: the
+		// policy holds it to the pool's stakingToken() all the same.
+		if token, err := wallet.StakingToken(ctx, s.Chain, p.calls[len(p.calls)-1].To); err == nil {
+			if _, ok := known[token]; !ok {
+				known[token] = "the token the pool stakes"
+			}
+		}
+	}
+	calls := wallet.InnerCalls(s.Profile.ChainID, p.info.Address, p.calls)
+	opts := wallet.DecodeOptions{Signer: p.info.Address, ChainID: s.Profile.ChainID, Known: known, Chain: s.Chain, Units: s.ContractUnits(ctx)}
+	for i, c := range calls {
+		printSummary(e.Stderr, i, len(calls), "the Safe's call", wallet.DecodeCall(ctx, c, opts))
+	}
+	how := "one call, made as it is"
+	if tx.Operation == safe.DelegateCall {
+		how = fmt.Sprintf("a delegatecall of multiSend to %s, which makes the %d calls above in order", tx.To.Hex(), len(p.calls))
+	}
+	fields(e.Stderr,
+		"Safe transaction", how,
+		"  Safe", fmt.Sprintf("%s on chain %d, nonce %s", p.info.Address.Hex(), s.Profile.ChainID, tx.Nonce),
+		"  Domain hash", hashes.Domain.Hex(),
+		"  Message hash", hashes.Message.Hex(),
+		"  safeTxHash", hashes.SafeTx.Hex(),
+	)
+	fmt.Fprintln(e.Stderr, "  Compare these hashes with what Safe{Wallet} or your hardware wallet shows before you sign.")
+	pins, err := s.SigningPins(ctx)
+	if err != nil {
+		return nil, err
+	}
+	policy := wallet.SafePolicy{ChainID: s.Profile.ChainID, Safe: p.info, MultiSend: p.multiSend, Inner: inner, Pins: pins}
+	a, err := wallet.CheckSafeTx(ctx, s.Chain, policy, p.calls, tx)
+	var refused *wallet.RefusedError
+	if errors.As(err, &refused) {
+		fmt.Fprintln(e.Stderr, "REFUSED by the signing policy; nothing was signed:")
+		for _, r := range refused.Reasons {
+			fmt.Fprintln(e.Stderr, "  - "+sanitize.Line(r))
+		}
+		fmt.Fprintln(e.Stderr, "  pins read from "+sanitize.Line(s.PinsSource()))
+		pinHint(e.Stderr, s, refused)
+		return nil, s.rec.Refused("safe "+p.act.Op, hashes.SafeTx.Hex(), err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(e.Stderr, "Checked by the signing policy:")
+	var facts []string
+	for _, l := range a.Facts {
+		facts = append(facts, "  "+l.Label, l.Value)
+	}
+	fields(e.Stderr, facts...)
+	return a, nil
+}
+
+// ownerSign asks, unless yes, and signs the proposal's safeTxHash with the
+// owner's key: an EIP-712 signature, v 27 or 28, checked to recover to the
+// owner before it is added.
+func (e *env) ownerSign(p *proposal.Proposal, owner *signingAccount, yes bool) error {
+	if !yes {
+		if !e.terminal() {
+			return usagef("stdin is not a terminal, so nothing can ask you to confirm: review without signing first, then add --yes")
+		}
+		if !e.confirm(fmt.Sprintf("Sign safeTxHash %s as %s?", p.Hashes.SafeTx.Hex(), owner.address.Hex())) {
+			return errors.New("not signed: you did not answer yes")
+		}
+	}
+	if _, err := owner.unlock(); err != nil {
+		return err
+	}
+	sig, err := owner.store.SignHash(owner.address, p.Hashes.SafeTx[:])
+	if err != nil {
+		return fmt.Errorf("sign the Safe transaction: %w", err)
+	}
+	sig[64] += 27
+	return p.AddSignature(owner.address, sig)
+}
+
+// saveProposal writes p to path, when one is given, and its copy to the
+// state directory, where the dashboard finds the proposals of this
+// machine: safe-proposals/SAFETXHASH.json. It says where on stderr.
+func (e *env) saveProposal(s *opened, p *proposal.Proposal, path string) error {
+	var buf bytes.Buffer
+	if err := proposal.Write(&buf, p); err != nil {
+		return err
+	}
+	var paths []string
+	if path != "" {
+		paths = append(paths, path)
+	}
+	if s.StateDir != "" {
+		dir := filepath.Join(s.StateDir, "safe-proposals")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("the state directory's copy of the proposal: %w", err)
+		}
+		paths = append(paths, filepath.Join(dir, p.Hashes.SafeTx.Hex()+".json"))
+	}
+	for _, out := range paths {
+		if err := atomicfile.Write(out, buf.Bytes()); err != nil {
+			return fmt.Errorf("write the proposal: %w", err)
+		}
+	}
+	if len(paths) > 0 {
+		fmt.Fprintf(e.Stderr, "Proposal written to %s\n", sanitize.Line(paths[0]))
+	}
+	return nil
+}
+
+// propose reviews p's act under the signing policy, signs it as owner and
+// saves the proposal; the summary goes to stdout.
+func (e *env) propose(ctx context.Context, p proposing, owner *signingAccount, f safeActFlags, yes bool, out format) error {
+	if !p.info.IsOwner(owner.address) {
+		return fmt.Errorf("%s is not an owner of the Safe %s", owner.address.Hex(), p.info.Address.Hex())
+	}
+	if p.multiSend == (common.Address{}) {
+		p.multiSend = safe.MultiSendCallOnlyOf(p.info.Version)
+	}
+	prop, err := proposal.New(p.s.Profile.ChainID, p.info, p.act, p.calls, p.multiSend)
+	if err != nil {
+		return err
+	}
+	if _, err := e.reviewSafeTx(ctx, p, prop.Tx, prop.Hashes); err != nil {
+		return err
+	}
+	if err := e.ownerSign(prop, owner, yes); err != nil {
+		return err
+	}
+	if err := e.saveProposal(p.s, prop, f.proposal); err != nil {
+		return err
+	}
+	if f.txBuilder != "" {
+		var buf bytes.Buffer
+		if err := txbuilder.Write(&buf, txBuilderBatch(prop, time.Now())); err != nil {
+			return err
+		}
+		if err := atomicfile.Write(f.txBuilder, buf.Bytes()); err != nil {
+			return fmt.Errorf("write the Transaction Builder file: %w", err)
+		}
+	}
+	return writeProposal(e.Stdout, prop, p.info, out)
+}
