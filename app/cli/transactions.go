@@ -16,6 +16,7 @@ import (
 	"allot/internal/journal"
 	"allot/internal/sanitize"
 	"allot/internal/txlog"
+	"allot/internal/write"
 )
 
 var transactionsCommand = command{
@@ -181,11 +182,12 @@ type transactionJSON struct {
 	RevertReason  string          `json:"revertReason,omitempty"`
 	QueuedBehind  *uint64         `json:"queuedBehind,omitempty"` // the nonce a queued transaction waits for
 	Sent          json.RawMessage `json:"sent,omitempty"`         // the body a service transaction was created with
+	About         []write.Field   `json:"about,omitempty"`        // what a write asked for, as the Transactions screen's details say
 }
 
 func jsonRow(r txlog.Row) transactionJSON {
 	j := transactionJSON{ID: r.ID, Kind: r.Kind, Status: r.Status, CreatedAt: r.At.UTC(), Profile: r.Profile,
-		Block: r.Block, Confirmations: r.Confirmations, GasUsed: r.GasUsed, RevertReason: r.RevertReason, Sent: r.Sent}
+		Block: r.Block, Confirmations: r.Confirmations, GasUsed: r.GasUsed, RevertReason: r.RevertReason, Sent: r.Sent, About: r.About}
 	if behind, ok := r.QueuedBehind(); ok {
 		j.QueuedBehind = &behind
 	}

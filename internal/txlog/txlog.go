@@ -13,6 +13,7 @@ import (
 
 	"allot/internal/act"
 	"allot/internal/journal"
+	"allot/internal/write"
 	"allot/wallet"
 )
 
@@ -36,6 +37,9 @@ type Row struct {
 	// outcome: its operation, what it was about, its id and its body.
 	Op, Ref, Write string
 	Request        json.RawMessage
+	// About is what a write's body asks for, as its kind describes it
+	// (write.Kind.Describe); nil for a chain transaction.
+	About []write.Field
 	// Unsettled is a chain transaction the journal holds without a final
 	// status, for the chain to be asked about it (Learn); Behind the
 	// nonce a queued transaction waits for.
@@ -64,15 +68,6 @@ func (r Row) StatusText() string {
 type Warning string
 
 func (w Warning) Error() string { return string(w) }
-
-// writeKinds name the writes of other operations than transactions/create
-// in the Kind column.
-var writeKinds = map[string]string{
-	act.OpSchedule:  "schedule",
-	act.OpUploadURL: "creative upload URL",
-	act.OpCreative:  "creative",
-	act.OpClaim:     "claim request",
-}
 
 // Read lists what the journal says was created on deployment d
 // (journal.Transactions). A write whose outcome was never recorded (the
@@ -109,9 +104,9 @@ func Each(j *journal.Journal, d journal.Deployment, fn func(Row) bool) error {
 
 // rowOf is a journaled transaction as a row.
 func rowOf(t journal.Transaction) Row {
-	row := Row{ID: t.ID, Kind: t.Ref, Status: t.Status, At: t.At, Profile: t.Profile}
-	if k, ok := writeKinds[t.Op]; ok {
-		row.Kind = k // a write's; a transaction's kind is its action
+	row := Row{ID: t.ID, Kind: write.Label(t.Op, t.Ref), Status: t.Status, At: t.At, Profile: t.Profile}
+	if k, ok := write.Of(t.Op); ok && len(t.Request) > 0 {
+		row.About = k.Describe(t.Ref, t.Request)
 	}
 	switch t.Kind {
 	case journal.TxCreated:

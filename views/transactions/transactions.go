@@ -17,9 +17,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/internal/txlog"
+	"allot/internal/write"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"
@@ -49,6 +49,9 @@ func (r Row) Fields(now time.Time) []widget.Field {
 		{Label: "Status", Value: r.Status},
 	}
 	fields = append(fields, r.what...)
+	for _, f := range r.About {
+		fields = append(fields, widget.Field{Label: f.Label, Value: f.Value})
+	}
 	switch r.Status {
 	case api.TransactionCreated:
 		fields[2].Value = api.TransactionCreatedNote
@@ -288,23 +291,11 @@ func signedFields(data json.RawMessage) []widget.Field {
 type Reopener func(ctx *views.Context, op, ref, write string, body []byte, at time.Time) views.Screen
 
 // canReopen says whether a Reopener can take the journaled write: only
-// a body that encodes back to the same bytes may be sent again.
+// a body that reads back as its kind's request, encoding to the same
+// bytes, may be checked or sent again.
 func canReopen(op, ref string, body []byte) bool {
-	switch op {
-	case act.OpTransaction:
-		_, ok := views.ReadTransactionRequest(ref, body)
-		return ok
-	case act.OpSchedule:
-		_, ok := views.ReadScheduleRequest(body)
-		return ok
-	case act.OpUploadURL:
-		return views.SameJSON(body, &api.UploadURLRequest{})
-	case act.OpCreative:
-		return views.SameJSON(body, &api.CreateCreativeRequest{})
-	case act.OpClaim:
-		return views.SameJSON(body, &api.ClaimRequest{})
-	}
-	return false
+	k, ok := write.Of(op)
+	return ok && k.AsSent(ref, body)
 }
 
 // cannotReopen says why an UNKNOWN write cannot be opened again.
