@@ -41,8 +41,8 @@ func TestTransactionsNameEveryKindAsTheScreen(t *testing.T) {
 		if cli.Kind != k.Label(row.Ref) || row.Kind != cli.Kind || !strings.Contains(lines[i+1], "  "+cli.Kind+"  ") {
 			t.Errorf("%s: the command says %q (table %q), the screen %q, the registry %q", row.Op, cli.Kind, lines[i+1], row.Kind, k.Label(row.Ref))
 		}
-		if len(cli.About) == 0 || !slices.Equal(cli.About, row.About) {
-			t.Errorf("%s: the command describes it as %+v, the screen as %+v", row.Op, cli.About, row.About)
+		if len(cli.About) == 0 || !slices.Equal(cli.About, row.About()) {
+			t.Errorf("%s: the command describes it as %+v, the screen as %+v", row.Op, cli.About, row.About())
 		}
 	}
 }

@@ -37,9 +37,11 @@ type Row struct {
 	// outcome: its operation, what it was about, its id and its body.
 	Op, Ref, Write string
 	Request        json.RawMessage
-	// About is what a write's body asks for, as its kind describes it
-	// (write.Kind.Describe); nil for a chain transaction.
-	About []write.Field
+	// write is the journaled write a service row is of, for About.
+	write struct {
+		op, ref string
+		body    json.RawMessage
+	}
 	// Unsettled is a chain transaction the journal holds without a final
 	// status, for the chain to be asked about it (Learn); Behind the
 	// nonce a queued transaction waits for.
@@ -61,6 +63,18 @@ func (r Row) StatusText() string {
 		return fmt.Sprintf("%s, block %d", r.Status, r.Block)
 	}
 	return r.Status
+}
+
+// About is what the write of a service row asked for, as its kind
+// describes it (write.Kind.Describe); nil for a chain transaction, or a
+// write whose body the journal does not hold. It reads the body each time
+// it is asked: ask it of the rows shown, not of every row read.
+func (r Row) About() []write.Field {
+	k, ok := write.Of(r.write.op)
+	if !ok || len(r.write.body) == 0 {
+		return nil
+	}
+	return k.Describe(r.write.ref, r.write.body)
 }
 
 // Warning is what of the journal could not be read, beside the rows that
@@ -105,9 +119,7 @@ func Each(j *journal.Journal, d journal.Deployment, fn func(Row) bool) error {
 // rowOf is a journaled transaction as a row.
 func rowOf(t journal.Transaction) Row {
 	row := Row{ID: t.ID, Kind: write.Label(t.Op, t.Ref), Status: t.Status, At: t.At, Profile: t.Profile}
-	if k, ok := write.Of(t.Op); ok && len(t.Request) > 0 {
-		row.About = k.Describe(t.Ref, t.Request)
-	}
+	row.write.op, row.write.ref, row.write.body = t.Op, t.Ref, t.Request
 	switch t.Kind {
 	case journal.TxCreated:
 		row.Sent = t.Request

@@ -31,6 +31,16 @@ const cannot = "this service's interface cannot say whether it applied a write"
 // or pasted, and the journal is a file.
 func field(label, value string) Field { return Field{Label: label, Value: sanitize.Line(value)} }
 
+// some says how many ids there are, and names the first few: a
+// distribution may start with thousands.
+func some(ids []string) string {
+	const named = 3
+	if len(ids) <= named {
+		return fmt.Sprintf("%d: %s", len(ids), strings.Join(ids, ", "))
+	}
+	return fmt.Sprintf("%d: %s, …", len(ids), strings.Join(ids[:named], ", "))
+}
+
 // Transaction is a transaction request (transactions/create): its ref is
 // its action, which is also its label.
 var Transaction = &Def[api.TransactionRequest, *api.TransactionsResult]{
@@ -44,8 +54,7 @@ var Transaction = &Def[api.TransactionRequest, *api.TransactionsResult]{
 		case *api.InitializeRequest:
 			return []Field{field("Contract", r.ContractID), field("Admin wallet", r.AdminWalletID)}
 		case *api.StartDistributionRequest:
-			return []Field{field("Contract", r.ContractID), field("Token", r.TokenID),
-				field("Allocations", fmt.Sprintf("%d: %s", len(r.AllocationIDs), strings.Join(r.AllocationIDs, ", ")))}
+			return []Field{field("Contract", r.ContractID), field("Token", r.TokenID), field("Allocations", some(r.AllocationIDs))}
 		case *api.FundDistributionRequest:
 			total := decimal.Zero
 			for _, d := range r.Data {

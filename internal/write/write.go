@@ -78,24 +78,23 @@ type Def[Req, Res any] struct {
 // the request encodes back to exactly those bytes: only then may it be
 // sent again.
 func (d *Def[Req, Res]) Read(ref string, body []byte) (Req, bool) {
-	req, same, _ := d.read(ref, body)
-	return req, same
+	req, ok := d.decode(ref, body)
+	if !ok {
+		return req, false
+	}
+	again, err := json.Marshal(req)
+	return req, err == nil && bytes.Equal(again, body)
 }
 
-// read decodes body, and says whether it encodes back to the same bytes.
-func (d *Def[Req, Res]) read(ref string, body []byte) (req Req, same, decoded bool) {
+// decode decodes a journaled body of a write about ref.
+func (d *Def[Req, Res]) decode(ref string, body []byte) (req Req, ok bool) {
 	if d.New != nil {
-		var ok bool
 		if req, ok = d.New(ref); !ok {
-			return req, false, false
+			return req, false
 		}
 	}
 	// A Req that is an interface holds a pointer, which json fills.
-	if json.Unmarshal(body, &req) != nil {
-		return req, false, false
-	}
-	again, err := json.Marshal(req)
-	return req, err == nil && bytes.Equal(again, body), true
+	return req, json.Unmarshal(body, &req) == nil
 }
 
 // Kind is a Def with its types erased, for what handles writes of every
@@ -108,7 +107,8 @@ type Kind struct {
 	NoResend   string
 	label      string
 	path       func(string) string
-	read       func(ref string, body []byte) (req any, same, decoded bool)
+	read       func(ref string, body []byte) (req any, asSent bool)
+	decode     func(ref string, body []byte) (req any, ok bool)
 	describe   func(ref string, req any) []Field
 	send       func(ctx context.Context, c *api.Client, ref string, req any) (status string, kept any, said []string, err error)
 	lists      func(answer []byte) []Created
@@ -117,7 +117,8 @@ type Kind struct {
 // Kind erases d's types.
 func (d *Def[Req, Res]) Kind() Kind {
 	k := Kind{Op: d.Op, NoReadBack: d.NoReadBack, NoResend: d.NoResend, label: d.Label, path: d.Path}
-	k.read = func(ref string, body []byte) (any, bool, bool) { return d.read(ref, body) }
+	k.read = func(ref string, body []byte) (any, bool) { return d.Read(ref, body) }
+	k.decode = func(ref string, body []byte) (any, bool) { return d.decode(ref, body) }
 	k.describe = func(ref string, req any) []Field { return d.Describe(ref, req.(Req)) }
 	k.send = func(ctx context.Context, c *api.Client, ref string, req any) (string, any, []string, error) {
 		res, err := d.Send(ctx, c, ref, req.(Req))
@@ -158,15 +159,15 @@ func (k Kind) Path(ref string) string {
 // as a request of this kind that encodes to exactly the bytes sent: only
 // such a body may be checked and sent again.
 func (k Kind) AsSent(ref string, body []byte) bool {
-	_, same, _ := k.read(ref, body)
-	return same
+	_, asSent := k.read(ref, body)
+	return asSent
 }
 
 // Describe says what a journaled body of a write about ref asks for; nil
 // when the body cannot be read as a request of this kind.
 func (k Kind) Describe(ref string, body []byte) []Field {
-	req, _, decoded := k.read(ref, body)
-	if !decoded {
+	req, ok := k.decode(ref, body)
+	if !ok {
 		return nil
 	}
 	return k.describe(ref, req)
@@ -206,7 +207,7 @@ func (k Kind) Send(ctx context.Context, c *api.Client, ref string, body []byte) 
 	if err := k.Refuses(ref, body); err != nil {
 		return "", nil, nil, err
 	}
-	req, _, _ := k.read(ref, body)
+	req, _ := k.read(ref, body)
 	return k.send(ctx, c, ref, req)
 }
 

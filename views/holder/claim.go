@@ -16,6 +16,7 @@ import (
 	"allot/internal/act"
 	"allot/internal/sanitize"
 	"allot/internal/session"
+	"allot/internal/write"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"
@@ -233,7 +234,7 @@ func (c *claim) review() tea.Cmd {
 	c.req = &req
 	body, _ := json.MarshalIndent(req, "", "  ")
 	c.confirm = c.Ctx.Confirm("claim", "Send this claim request for allocation "+c.id+"?",
-		"POST allocations/"+c.id+"/claim", string(body),
+		"POST "+write.Claim.Path(c.id), string(body),
 		"The service answers with the transaction(s) to sign, which you review next. Nothing is signed yet.")
 	c.confirm.SetWidth(min(c.Width, 80))
 	return nil

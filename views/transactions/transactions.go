@@ -49,7 +49,7 @@ func (r Row) Fields(now time.Time) []widget.Field {
 		{Label: "Status", Value: r.Status},
 	}
 	fields = append(fields, r.what...)
-	for _, f := range r.About {
+	for _, f := range r.About() {
 		fields = append(fields, widget.Field{Label: f.Label, Value: f.Value})
 	}
 	switch r.Status {
