@@ -3,6 +3,9 @@ package write_test
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -136,4 +139,40 @@ func FuzzKinds(f *testing.F) {
 		}
 		_ = k.Label(ref) + k.Path(ref)
 	})
+}
+
+// TestNothingElseSwitchesOnTheOp: outside the registry, no code (tests
+// aside) tells kinds of write apart by their operation (a case, a
+// comparison, a map keyed by it), save views/reopen's table of the kinds
+// that reopen in their own form: what a kind is, is said here once.
+func TestNothingElseSwitchesOnTheOp(t *testing.T) {
+	ops := `(act|write|journal)\.Op(Transaction|Schedule|UploadURL|Creative|Claim)\b`
+	switches := regexp.MustCompile(`(case|==|!=)\s*` + ops + `|` + ops + `\s*(==|!=|:)`)
+	allowed := map[string]bool{filepath.Join("views", "reopen", "reopen.go"): true}
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || rel == filepath.Join("internal", "write")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || allowed[rel] {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if switches.MatchString(line) {
+				t.Errorf("%s:%d tells kinds of write apart by their op: ask internal/write instead\n\t%s", rel, i+1, strings.TrimSpace(line))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
