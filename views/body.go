@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"allot/api"
 	"allot/internal/sanitize"
 	"allot/views/widget"
 )
@@ -33,16 +32,6 @@ func LinesAt(text string, width int) int {
 	return n
 }
 
-// SameJSON decodes a journaled body into v, and says whether v encodes
-// back to exactly those bytes: only then may it be sent again.
-func SameJSON(body []byte, v any) bool {
-	if json.Unmarshal(body, v) != nil {
-		return false
-	}
-	again, err := json.Marshal(v)
-	return err == nil && bytes.Equal(again, body)
-}
-
 // ByteSize writes a byte count for people.
 func ByteSize[N int | int64](n N) string {
 	switch {
@@ -52,26 +41,4 @@ func ByteSize[N int | int64](n N) string {
 		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
-}
-
-// ReadTransactionRequest reads a journaled request of action; only one that
-// encodes back to the same bytes may be sent again.
-func ReadTransactionRequest(action string, body []byte) (api.TransactionRequest, bool) {
-	req := api.NewTransactionRequest(action)
-	if req == nil || json.Unmarshal(body, req) != nil {
-		return nil, false
-	}
-	again, err := json.Marshal(req)
-	return req, err == nil && bytes.Equal(again, body)
-}
-
-// ReadScheduleRequest reads a journaled schedule; only one that encodes back
-// to the same bytes may be sent again.
-func ReadScheduleRequest(body []byte) (api.ScheduleRequest, bool) {
-	var req api.ScheduleRequest
-	if json.Unmarshal(body, &req) != nil {
-		return req, false
-	}
-	again, err := json.Marshal(req)
-	return req, err == nil && bytes.Equal(again, body)
 }

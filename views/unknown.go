@@ -12,6 +12,7 @@ import (
 
 	"allot/internal/act"
 	"allot/internal/sanitize"
+	"allot/internal/write"
 	"allot/views/widget"
 )
 
@@ -25,7 +26,7 @@ import (
 // found an Outcome.
 type LostWrite struct {
 	ctx  *Context
-	kind string // what the write is, e.g. "creative registration"
+	kind string // its kind's label, e.g. "claim request"
 	path string // where it was sent, as the service names it
 	at   time.Time
 
@@ -57,17 +58,34 @@ var (
 	lostKeyClose  = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
 )
 
-// NewLostWrite is the page of sent, a write of kind whose answer was lost
-// at at; it checks the write as it opens.
-func NewLostWrite(ctx *Context, kind string, sent act.Sent, at time.Time) *LostWrite {
-	w := &LostWrite{ctx: ctx, kind: kind, path: sent.Op, at: at, body: PrettyBody(sent.Body), width: 80, height: 20}
+// NewLostWrite is the page of sent, a write whose answer was lost at at,
+// as its kind says (internal/write): what it is called, where it was
+// sent, and whether it is sent again (Resend: the same bytes through
+// act.Recorder.Resend) or why not (NoResend). It checks the write as it
+// opens.
+func NewLostWrite(ctx *Context, sent act.Sent, at time.Time) *LostWrite {
+	k, _ := write.Of(sent.Op)
+	w := &LostWrite{ctx: ctx, kind: k.Label(sent.Ref), path: k.Path(sent.Ref), at: at, body: PrettyBody(sent.Body), width: 80, height: 20}
 	w.scroll.Styles = ctx.Styles
 	w.outcome.Reopen(ctx, sent)
-	if sent.Op == act.OpClaim {
-		w.path = "allocations/" + sent.Ref + "/claim"
+	if k.NoResend != "" {
+		w.NoResend = sentence(k.NoResend)
+	} else if ctx.Session != nil { // a context of no session sends nothing
+		client := ctx.Session.API
+		// Journaled as a new write, with no id of the first's.
+		again := act.Sent{Op: sent.Op, Ref: sent.Ref, Body: sent.Body}
+		w.Resend = func(c context.Context, rec *act.Recorder) ([]string, error) { return rec.Resend(c, client, again) }
 	}
 	w.SetSize(w.width, w.height)
 	return w
+}
+
+// sentence is s with a capital and a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:] + "."
 }
 
 func (w *LostWrite) Title() string {
@@ -154,10 +172,7 @@ func (w *LostWrite) askResend() {
 		return
 	}
 	// Tagged by the kind of write, as the write screens tag theirs.
-	tag := "creative-resend"
-	if w.outcome.Sent().Op == act.OpClaim {
-		tag = "claim-resend"
-	}
+	tag := w.outcome.Sent().Op + " resend"
 	w.asking = NewWriteReview(w.ctx, "Send again? POST "+w.path, "The body, exactly as it will be sent:", w.body, w.ctx.Confirm(tag, prompt))
 	w.asking.SetSize(w.width, w.height)
 }

@@ -67,7 +67,7 @@ func lostPage(t *testing.T, l *ledger, resend func(context.Context, *act.Recorde
 	rec := &act.Recorder{Ledger: l}
 	ctx := &Context{Styles: widget.DefaultStyles(), Recorder: rec,
 		Now: func() time.Time { return time.Date(2026, 11, 22, 10, 5, 0, 0, time.UTC) }}
-	w := NewLostWrite(ctx, "claim request", writeLost(t, rec, lostBody()), time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
+	w := NewLostWrite(ctx, writeLost(t, rec, lostBody()), time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
 	w.Resend = resend
 	return w
 }

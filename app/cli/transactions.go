@@ -15,6 +15,7 @@ import (
 	"allot/internal/rows"
 	"allot/internal/sanitize"
 	"allot/internal/txlog"
+	"allot/internal/write"
 )
 
 var transactionsCommand = command{
@@ -165,6 +166,7 @@ type transactionJSON struct {
 	RevertReason  string          `json:"revertReason,omitempty"`
 	QueuedBehind  *uint64         `json:"queuedBehind,omitempty"` // the nonce a queued transaction waits for
 	Sent          json.RawMessage `json:"sent,omitempty"`         // the body a service transaction was created with
+	About         []write.Field   `json:"about,omitempty"`        // what a write without sent asked for, as the screen's details say
 }
 
 func jsonRow(r txlog.Row) transactionJSON {
@@ -172,6 +174,11 @@ func jsonRow(r txlog.Row) transactionJSON {
 		Block: r.Block, Confirmations: r.Confirmations, GasUsed: r.GasUsed, RevertReason: r.RevertReason, Sent: r.Sent}
 	if behind, ok := r.QueuedBehind(); ok {
 		j.QueuedBehind = &behind
+	}
+	if r.Sent == nil {
+		// Only a row without its body is described: reading one back
+		// costs as much as the rest of the row, and sent says it all.
+		j.About = r.About()
 	}
 	return j
 }

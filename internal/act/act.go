@@ -23,6 +23,7 @@ import (
 	"allot/api"
 	"allot/internal/isotime"
 	"allot/internal/journal"
+	"allot/internal/write"
 	"allot/wallet"
 )
 
@@ -195,78 +196,77 @@ const StatusUnknown = journal.StatusUnknown
 
 // CreateTransaction creates the transaction(s) of req (transactions/create).
 func (r *Recorder) CreateTransaction(ctx context.Context, client *api.Client, req api.TransactionRequest) (*api.TransactionsResult, error) {
-	var res *api.TransactionsResult
-	err := r.Write(OpTransaction, req.Action(), req, func() (string, any, error) {
-		var err error
-		if res, err = client.CreateTransaction(ctx, req); err != nil {
-			return "", nil, err
-		}
-		return res.Statuses(), res, nil
-	})
-	return res, err
+	return send(ctx, r, client, write.Transaction, req.Action(), req)
 }
 
 // CreateSchedule creates an unlock schedule (schedules/create).
 func (r *Recorder) CreateSchedule(ctx context.Context, client *api.Client, req api.ScheduleRequest) (*api.Schedule, error) {
-	var res *api.Schedule
-	err := r.Write(OpSchedule, req.Name, req, func() (string, any, error) {
-		var err error
-		if res, err = client.CreateSchedule(ctx, req); err != nil {
-			return "", nil, err
-		}
-		return res.Key, res, nil
-	})
-	return res, err
+	return send(ctx, r, client, write.Schedule, req.Name, req)
 }
 
 // CreativeUploadURL asks where to upload a creative. The answer is not
 // journaled: an upload URL is a capability. ref names the file.
 func (r *Recorder) CreativeUploadURL(ctx context.Context, client *api.Client, ref string, req api.UploadURLRequest) (*api.UploadURL, error) {
-	var res *api.UploadURL
-	err := r.Write(OpUploadURL, ref, req, func() (string, any, error) {
-		var err error
-		res, err = client.CreativeUploadURL(ctx, req)
-		return "", nil, err
-	})
-	return res, err
+	return send(ctx, r, client, write.UploadURL, ref, req)
 }
 
 // RegisterCreative registers an uploaded creative (creatives/create); ref
 // names the file.
 func (r *Recorder) RegisterCreative(ctx context.Context, client *api.Client, ref string, req api.CreateCreativeRequest) (*api.Creative, error) {
-	var res *api.Creative
-	err := r.Write(OpCreative, ref, req, func() (string, any, error) {
-		var err error
-		if res, err = client.CreateCreative(ctx, req); err != nil {
-			return "", nil, err
-		}
-		return "created", res, nil
-	})
-	return res, err
+	return send(ctx, r, client, write.Creative, ref, req)
 }
 
 // RequestClaim asks the service for the claim transactions of an
 // allocation (allocations/{id}/claim).
 func (r *Recorder) RequestClaim(ctx context.Context, client *api.Client, allocationID string, req api.ClaimRequest) (*api.ClaimResult, error) {
-	var res *api.ClaimResult
-	err := r.Write(OpClaim, allocationID, req, func() (string, any, error) {
+	return send(ctx, r, client, write.Claim, allocationID, req)
+}
+
+// send is the workflow of a write of kind d about ref: journaled (Write),
+// sent as the registry says, its answer recorded as the kind keeps it.
+func send[Req, Res any](ctx context.Context, r *Recorder, client *api.Client, d *write.Def[Req, Res], ref string, req Req) (Res, error) {
+	var res Res
+	err := r.Write(d.Op, ref, req, func() (string, any, error) {
 		var err error
-		if res, err = client.Claim(ctx, allocationID, req); err != nil {
+		if res, err = d.Send(ctx, client, ref, req); err != nil {
 			return "", nil, err
 		}
-		return "", res, nil
+		status, kept := d.Outcome(res)
+		return status, kept, nil
 	})
 	return res, err
 }
 
-// The operations writes are journaled under, as the command line names
-// them.
+// Resend sends w, a write whose answer was lost, again with the same
+// bytes, journaled as a write of its own; the caller recorded Resent
+// first. It returns the answer in lines, as the write's kind says it. A
+// kind that is not sent again, or a body that does not encode back to
+// the bytes sent, is refused before anything is journaled.
+func (r *Recorder) Resend(ctx context.Context, client *api.Client, w Sent) ([]string, error) {
+	k, ok := write.Of(w.Op)
+	if !ok {
+		return nil, fmt.Errorf("%s: not a write allot sends", w.Op)
+	}
+	if err := k.Refuses(w.Ref, w.Body); err != nil {
+		return nil, err
+	}
+	var said []string
+	err := r.Write(w.Op, w.Ref, json.RawMessage(w.Body), func() (string, any, error) {
+		status, kept, lines, err := k.Send(ctx, client, w.Ref, w.Body)
+		said = lines
+		return status, kept, err
+	})
+	return said, err
+}
+
+// The operations writes are journaled under, as the registry names them
+// (internal/write).
 const (
-	OpTransaction = journal.OpTransaction
-	OpSchedule    = journal.OpSchedule
-	OpUploadURL   = journal.OpUploadURL
-	OpCreative    = journal.OpCreative
-	OpClaim       = journal.OpClaim
+	OpTransaction = write.OpTransaction
+	OpSchedule    = write.OpSchedule
+	OpUploadURL   = write.OpUploadURL
+	OpCreative    = write.OpCreative
+	OpClaim       = write.OpClaim
 )
 
 // SignIn signs the portal's sign-in message text with signer and sends it,

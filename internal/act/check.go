@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"allot/internal/write"
 )
 
 // Check is what asking the deployment about a write whose answer was lost
@@ -54,25 +56,12 @@ type Verdict struct {
 var errNoMark = errors.New("the request was sent before this run of allot, to a sandbox that is gone with its writes")
 
 // noReadBack is why a deployment without a ledger cannot tell whether it
-// applied a write of op: the service's interface (docs/deployment.md)
-// creates transactions, schedules, creatives and claim transactions, and
-// has no operation that lists or reads back any of them.
+// applied a write of op, as the write's kind says.
 func noReadBack(op string) string {
-	const cannot = "this service's interface cannot say whether it applied a write"
-	switch op {
-	case OpTransaction:
-		return cannot + ": it creates transactions and has no operation that lists or reads one back"
-	case OpSchedule:
-		return cannot + ": it creates schedules and has no operation that lists them; sent again, a second one may be created"
-	case OpCreative:
-		return cannot + ": it registers creatives and has no operation that lists them; sent again, the asset may be registered twice"
-	case OpUploadURL:
-		return cannot + ": it lists no upload URLs; one changes nothing by itself"
-	case OpClaim:
-		return cannot + ": it builds claim transactions and lists none; no tokens moved for this request, " +
-			"as they move only once signed and allot signed none for it"
+	if k, ok := write.Of(op); ok {
+		return k.NoReadBack
 	}
-	return cannot
+	return "this service's interface cannot say whether it applied a write"
 }
 
 // Check finds out whether the write w, whose outcome is unknown, was

@@ -18,6 +18,7 @@ import (
 	"allot/internal/journal"
 	"allot/internal/journal/journaltest"
 	"allot/internal/session"
+	"allot/internal/write"
 )
 
 // TestWritesUnderFaults sends each kind of write through its act workflow
@@ -70,6 +71,16 @@ func TestWritesUnderFaults(t *testing.T) {
 			_, err := r.RequestClaim(ctx, s.API, s.Fixtures.AllocationIDs[0], api.ClaimRequest{Sender: s.Fixtures.Wallets[0].Address})
 			return err
 		}},
+	}
+	// Every kind of write the registry knows is sent here.
+	tested := map[string]bool{}
+	for _, w := range writes {
+		tested[w.op] = true
+	}
+	for _, k := range write.Kinds() {
+		if !tested[k.Op] {
+			t.Errorf("%s, a kind of write, is not sent under faults here", k.Op)
+		}
 	}
 	for _, f := range faults {
 		for _, w := range writes {

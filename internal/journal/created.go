@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"allot/api"
+	"allot/internal/write"
 )
 
 // CreatedSchedule is a schedule this machine created, as its journal
@@ -22,7 +23,7 @@ func (j *Journal) CreatedSchedules(d Deployment) ([]CreatedSchedule, error) {
 	if j == nil {
 		return nil, ErrNoJournal
 	}
-	outcomes, err := j.Entries(Match{Kind: KindOutcome, Op: OpSchedule})
+	outcomes, err := j.Entries(Match{Kind: KindOutcome, Op: write.OpSchedule})
 	if err != nil {
 		return nil, err
 	}

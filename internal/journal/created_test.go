@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"allot/internal/write"
 )
 
 // TestCreatedSchedules: the schedules the service answered with, newest
@@ -17,13 +19,13 @@ func TestCreatedSchedules(t *testing.T) {
 	}
 	at := time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)
 	for i, e := range []Entry{
-		{Kind: KindRequest, Op: OpSchedule, Ref: "a", Data: json.RawMessage(`{"name":"a"}`)},
-		{Kind: KindOutcome, Op: OpSchedule, Ref: "a", Status: "S-AAAAAAAA", Data: json.RawMessage(`{"id":"1","key":"S-AAAAAAAA","name":"a"}`)},
-		{Kind: KindOutcome, Op: OpSchedule, Ref: "b", Status: "failed"},
-		{Kind: KindOutcome, Op: OpSchedule, Ref: "c", Status: StatusUnknown},
-		{Kind: KindOutcome, Op: OpTransaction, Data: json.RawMessage(`{"key":"S-NOTASCHE"}`)},
-		{Kind: KindOutcome, Op: OpSchedule, Ref: "e", Profile: "q", Data: json.RawMessage(`{"id":"3","key":"S-EEEEEEEE","name":"e"}`)},
-		{Kind: KindOutcome, Op: OpSchedule, Ref: "d", Data: json.RawMessage(`{"id":"2","key":"S-DDDDDDDD","name":"d"}`)},
+		{Kind: KindRequest, Op: write.OpSchedule, Ref: "a", Data: json.RawMessage(`{"name":"a"}`)},
+		{Kind: KindOutcome, Op: write.OpSchedule, Ref: "a", Status: "S-AAAAAAAA", Data: json.RawMessage(`{"id":"1","key":"S-AAAAAAAA","name":"a"}`)},
+		{Kind: KindOutcome, Op: write.OpSchedule, Ref: "b", Status: "failed"},
+		{Kind: KindOutcome, Op: write.OpSchedule, Ref: "c", Status: StatusUnknown},
+		{Kind: KindOutcome, Op: write.OpTransaction, Data: json.RawMessage(`{"key":"S-NOTASCHE"}`)},
+		{Kind: KindOutcome, Op: write.OpSchedule, Ref: "e", Profile: "q", Data: json.RawMessage(`{"id":"3","key":"S-EEEEEEEE","name":"e"}`)},
+		{Kind: KindOutcome, Op: write.OpSchedule, Ref: "d", Data: json.RawMessage(`{"id":"2","key":"S-DDDDDDDD","name":"d"}`)},
 	} {
 		e.At = at.Add(time.Duration(i) * time.Hour)
 		if e.Profile == "" {

@@ -10,7 +10,7 @@ import (
 	"os"
 	"slices"
 
-	"allot/api"
+	"allot/internal/write"
 )
 
 // EachTransaction calls fn with what Transactions lists, newest first, a
@@ -261,23 +261,20 @@ func (r rowReader) chainTransaction(row scanRow, first Entry) ([]Transaction, er
 func writeTransactions(w Write) []Transaction {
 	e := w.Request
 	t := Transaction{Op: e.Op, Ref: e.Ref, Write: e.Write, At: e.At, Profile: e.Profile}
+	k, _ := write.Of(e.Op)
 	if w.Outcome != nil {
 		t.At = w.Outcome.At
 	}
 	switch {
-	case w.Settled() && e.Op == OpTransaction && len(w.Outcome.Data) > 0:
-		var created api.TransactionsResult
-		if json.Unmarshal(w.Outcome.Data, &created) != nil {
-			return nil
-		}
-		// Shown as the operator's result page and `allot tx` show
-		// it: no call reports a change of the PENDING it answers.
-		out := make([]Transaction, 0, len(created.Transactions))
-		for _, tx := range created.Transactions {
-			c := t
-			c.Kind, c.ID, c.Request = TxCreated, tx.TransactionID, e.Data
-			c.Status, _ = tx.Shown()
-			out = append(out, c)
+	case w.Settled() && len(w.Outcome.Data) > 0 && k.Listed():
+		// What the answer lists, as the write's kind reads it: nothing
+		// when it cannot be read.
+		created := k.Lists(w.Outcome.Data)
+		out := make([]Transaction, 0, len(created))
+		for _, c := range created {
+			tx := t
+			tx.Kind, tx.ID, tx.Status, tx.Request = TxCreated, c.ID, c.Status, e.Data
+			out = append(out, tx)
 		}
 		return out
 	case w.Outcome != nil && (w.Outcome.Status == StatusApplied || w.Outcome.Status == StatusNotApplied || w.Outcome.Status == StatusResent):

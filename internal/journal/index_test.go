@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"allot/internal/write"
 )
 
 var (
@@ -27,18 +29,18 @@ func fillJournal(t testing.TB, j *Journal, n int) {
 		w := fmt.Sprintf("w%d", i)
 		hash := fmt.Sprintf("0x%064x", i)
 		entries = append(entries,
-			indexDep.Stamp(Entry{Kind: KindRequest, Op: OpTransaction, Ref: "initialize", Write: w, Data: json.RawMessage(`{"action":"initialize"}`)}),
-			indexDep.Stamp(Entry{Kind: KindOutcome, Op: OpTransaction, Ref: "initialize", Write: w, Status: "ok",
+			indexDep.Stamp(Entry{Kind: KindRequest, Op: write.OpTransaction, Ref: "initialize", Write: w, Data: json.RawMessage(`{"action":"initialize"}`)}),
+			indexDep.Stamp(Entry{Kind: KindOutcome, Op: write.OpTransaction, Ref: "initialize", Write: w, Status: "ok",
 				Data: json.RawMessage(fmt.Sprintf(`{"transactions":[{"transactionId":"t%d","status":"PENDING"},{"transactionId":"u%d","status":"FAILED"}]}`, i, i))}),
-			indexDep.Stamp(Entry{Kind: KindRequest, Op: OpClaim, Ref: "c", Write: w + "c"}),
-			indexDep.Stamp(Entry{Kind: KindOutcome, Op: OpClaim, Ref: "c", Write: w + "c", Status: StatusUnknown}),
-			indexOther.Stamp(Entry{Kind: KindRequest, Op: OpClaim, Ref: "elsewhere", Write: w + "o"}),
-			indexDep.Stamp(Entry{Kind: KindRequest, Op: OpSchedule, Ref: "old"}), // no Write id: paired by op and ref
+			indexDep.Stamp(Entry{Kind: KindRequest, Op: write.OpClaim, Ref: "c", Write: w + "c"}),
+			indexDep.Stamp(Entry{Kind: KindOutcome, Op: write.OpClaim, Ref: "c", Write: w + "c", Status: StatusUnknown}),
+			indexOther.Stamp(Entry{Kind: KindRequest, Op: write.OpClaim, Ref: "elsewhere", Write: w + "o"}),
+			indexDep.Stamp(Entry{Kind: KindRequest, Op: write.OpSchedule, Ref: "old"}), // no Write id: paired by op and ref
 			indexDep.Stamp(Entry{Kind: KindSignature, Op: "claim", Ref: hash, Data: json.RawMessage(`{"summary":{"to":"0x01"}}`)}),
 			indexDep.Stamp(Entry{Kind: KindTransaction, Op: "claim", Ref: hash, Status: "pending"}),
 			indexDep.Stamp(Entry{Kind: KindLookup, Ref: "a"}),
-			indexDep.Stamp(Entry{Kind: KindOutcome, Op: OpSchedule, Ref: "old", Status: StatusUnknown}),
-			indexDep.Stamp(Entry{Kind: KindOutcome, Op: OpClaim, Ref: "c", Write: w + "c", Status: StatusApplied}),
+			indexDep.Stamp(Entry{Kind: KindOutcome, Op: write.OpSchedule, Ref: "old", Status: StatusUnknown}),
+			indexDep.Stamp(Entry{Kind: KindOutcome, Op: write.OpClaim, Ref: "c", Write: w + "c", Status: StatusApplied}),
 			indexDep.Stamp(Entry{Kind: KindTransaction, Op: "claim", Ref: hash, Status: "success", Data: json.RawMessage(`{"block":7,"gasUsed":21000}`)}),
 		)
 	}
@@ -141,7 +143,7 @@ func shuffleRecords(p string) error {
 func TestIndexFollowsTheJournal(t *testing.T) {
 	for name, change := range map[string]func(b []byte) []byte{
 		"appended elsewhere": func(b []byte) []byte {
-			line, _ := json.Marshal(indexDep.Stamp(Entry{At: time.Now().UTC(), Kind: KindRequest, Op: OpClaim, Ref: "late", Write: "late"}))
+			line, _ := json.Marshal(indexDep.Stamp(Entry{At: time.Now().UTC(), Kind: KindRequest, Op: write.OpClaim, Ref: "late", Write: "late"}))
 			return append(b, append(line, '\n')...)
 		},
 		"truncated":      func(b []byte) []byte { return b[:len(b)/2] },
@@ -190,7 +192,7 @@ func TestEntriesAsTheFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range []Match{{Kind: KindSignature}, {Kind: KindOutcome, Op: OpClaim}, {Kind: KindLookup}} {
+		for _, m := range []Match{{Kind: KindSignature}, {Kind: KindOutcome, Op: write.OpClaim}, {Kind: KindLookup}} {
 			var want []Entry
 			for _, e := range slices.Backward(res.Entries) {
 				if e.Kind == m.Kind && (m.Op == "" || e.Op == m.Op) {

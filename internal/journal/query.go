@@ -126,15 +126,5 @@ func Writes(entries []Entry) []Write {
 	return out
 }
 
-// The operations writes are journaled under, as the command line names
-// them (internal/act writes them; the queries here read them back).
-const (
-	OpTransaction = "transactions/create"
-	OpSchedule    = "schedules/create"
-	OpUploadURL   = "portals/creatives/upload-url"
-	OpCreative    = "portals/creatives/create"
-	OpClaim       = "allocations/claim"
-)
-
 // ErrNoJournal is the error of a query with no journal to read.
 var ErrNoJournal = errors.New("the local journal is not available")

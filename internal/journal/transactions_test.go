@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"allot/internal/write"
 )
 
 // TestTransactions: what a deployment's journal lists, newest first: the
@@ -25,19 +27,19 @@ func TestTransactions(t *testing.T) {
 	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	body := json.RawMessage(`{"action":"initialize"}`)
 	for i, e := range []Entry{
-		d.Stamp(Entry{Kind: KindRequest, Op: OpTransaction, Ref: "initialize", Write: "w1", Data: body}),
-		d.Stamp(Entry{Kind: KindOutcome, Op: OpTransaction, Ref: "initialize", Write: "w1", Status: "ok",
+		d.Stamp(Entry{Kind: KindRequest, Op: write.OpTransaction, Ref: "initialize", Write: "w1", Data: body}),
+		d.Stamp(Entry{Kind: KindOutcome, Op: write.OpTransaction, Ref: "initialize", Write: "w1", Status: "ok",
 			Data: json.RawMessage(`{"transactions":[{"transactionId":"t1","status":"PENDING"},{"transactionId":"t2","status":"FAILED"}]}`)}),
-		d.Stamp(Entry{Kind: KindRequest, Op: OpSchedule, Ref: "s", Write: "w2", Data: json.RawMessage(`{"name":"s"}`)}),
-		d.Stamp(Entry{Kind: KindOutcome, Op: OpSchedule, Ref: "s", Write: "w2", Status: "S-AAAAAAAA", Data: json.RawMessage(`{"key":"S-AAAAAAAA"}`)}),
-		d.Stamp(Entry{Kind: KindRequest, Op: OpClaim, Ref: "c", Write: "w3", Data: json.RawMessage(`{"claim":1}`)}),
-		d.Stamp(Entry{Kind: KindOutcome, Op: OpClaim, Ref: "c", Write: "w3", Status: StatusUnknown}),
-		d.Stamp(Entry{Kind: KindRequest, Op: OpCreative, Ref: "k", Write: "w4", Data: json.RawMessage(`{"creative":1}`)}),
-		d.Stamp(Entry{Kind: KindRequest, Op: OpUploadURL, Ref: "u", Write: "w5"}),
-		d.Stamp(Entry{Kind: KindOutcome, Op: OpUploadURL, Ref: "u", Write: "w5", Status: StatusUnknown}),
-		d.Stamp(Entry{Kind: KindOutcome, Op: OpUploadURL, Ref: "u", Write: "w5", Status: StatusResent}),
+		d.Stamp(Entry{Kind: KindRequest, Op: write.OpSchedule, Ref: "s", Write: "w2", Data: json.RawMessage(`{"name":"s"}`)}),
+		d.Stamp(Entry{Kind: KindOutcome, Op: write.OpSchedule, Ref: "s", Write: "w2", Status: "S-AAAAAAAA", Data: json.RawMessage(`{"key":"S-AAAAAAAA"}`)}),
+		d.Stamp(Entry{Kind: KindRequest, Op: write.OpClaim, Ref: "c", Write: "w3", Data: json.RawMessage(`{"claim":1}`)}),
+		d.Stamp(Entry{Kind: KindOutcome, Op: write.OpClaim, Ref: "c", Write: "w3", Status: StatusUnknown}),
+		d.Stamp(Entry{Kind: KindRequest, Op: write.OpCreative, Ref: "k", Write: "w4", Data: json.RawMessage(`{"creative":1}`)}),
+		d.Stamp(Entry{Kind: KindRequest, Op: write.OpUploadURL, Ref: "u", Write: "w5"}),
+		d.Stamp(Entry{Kind: KindOutcome, Op: write.OpUploadURL, Ref: "u", Write: "w5", Status: StatusUnknown}),
+		d.Stamp(Entry{Kind: KindOutcome, Op: write.OpUploadURL, Ref: "u", Write: "w5", Status: StatusResent}),
 		d.Stamp(Entry{Kind: KindTransaction, Op: "claim", Ref: "0xaa", Status: "pending"}),
-		other.Stamp(Entry{Kind: KindRequest, Op: OpClaim, Ref: "elsewhere", Write: "w6"}),
+		other.Stamp(Entry{Kind: KindRequest, Op: write.OpClaim, Ref: "elsewhere", Write: "w6"}),
 		other.Stamp(Entry{Kind: KindTransaction, Ref: "0xbb", Status: "pending"}),
 		d.Stamp(Entry{Kind: KindTransaction, Op: "claim", Ref: "0xaa", Status: "reverted", Data: json.RawMessage(`{"block":7,"gasUsed":21000,"confirmations":2,"revertReason":"no"}`)}),
 	} {
@@ -63,11 +65,11 @@ func TestTransactions(t *testing.T) {
 	// transaction is dated by its first entry.
 	want := []line{
 		{TxChain, "0xaa", "claim", "reverted", false, "", 7, "no", 10},
-		{TxSettled, "", OpUploadURL, StatusResent, false, "", 0, "", 9},
-		{TxUnknown, "", OpCreative, StatusUnknown, true, `{"creative":1}`, 0, "", 6},
-		{TxUnknown, "", OpClaim, StatusUnknown, false, `{"claim":1}`, 0, "", 5},
-		{TxCreated, "t2", OpTransaction, "FAILED", false, string(body), 0, "", 1},
-		{TxCreated, "t1", OpTransaction, "CREATED", false, string(body), 0, "", 1},
+		{TxSettled, "", write.OpUploadURL, StatusResent, false, "", 0, "", 9},
+		{TxUnknown, "", write.OpCreative, StatusUnknown, true, `{"creative":1}`, 0, "", 6},
+		{TxUnknown, "", write.OpClaim, StatusUnknown, false, `{"claim":1}`, 0, "", 5},
+		{TxCreated, "t2", write.OpTransaction, "FAILED", false, string(body), 0, "", 1},
+		{TxCreated, "t1", write.OpTransaction, "CREATED", false, string(body), 0, "", 1},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d transactions, want %d: %+v", len(got), len(want), got)

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"allot/api"
+	"allot/internal/write"
 )
 
 // wholeFileTransactions is how Transactions read before the index: the
@@ -29,7 +30,7 @@ func wholeFileTransactions(j *Journal, d Deployment) ([]Transaction, []string, e
 			t.At = w.Outcome.At
 		}
 		switch {
-		case w.Settled() && e.Op == OpTransaction && len(w.Outcome.Data) > 0:
+		case w.Settled() && e.Op == write.OpTransaction && len(w.Outcome.Data) > 0:
 			var created api.TransactionsResult
 			if json.Unmarshal(w.Outcome.Data, &created) != nil {
 				continue

@@ -10,6 +10,7 @@ import (
 
 	"allot/internal/act"
 	"allot/internal/journal"
+	"allot/internal/write"
 )
 
 // ledger is the embedded sandbox as an act.Ledger: its journal of applied
@@ -65,8 +66,8 @@ func (l *ledger) AppliedAfter(ctx context.Context, mark int, op, ref string, bod
 		}
 	}
 	operation := op
-	if op == act.OpClaim {
-		operation = "allocations/" + ref + "/claim"
+	if k, ok := write.Of(op); ok {
+		operation = k.Path(ref) // a claim's names its allocation
 	}
 	sum := sha256.Sum256(body)
 	want := hex.EncodeToString(sum[:])

@@ -13,6 +13,7 @@ import (
 
 	"allot/internal/act"
 	"allot/internal/journal"
+	"allot/internal/write"
 	"allot/wallet"
 )
 
@@ -36,6 +37,11 @@ type Row struct {
 	// outcome: its operation, what it was about, its id and its body.
 	Op, Ref, Write string
 	Request        json.RawMessage
+	// write is the journaled write a service row is of, for About.
+	write struct {
+		op, ref string
+		body    json.RawMessage
+	}
 	// Unsettled is a chain transaction the journal holds without a final
 	// status, for the chain to be asked about it (Learn); Behind the
 	// nonce a queued transaction waits for.
@@ -59,20 +65,23 @@ func (r Row) StatusText() string {
 	return r.Status
 }
 
+// About is what the write of a service row asked for, as its kind
+// describes it (write.Kind.Describe); nil for a chain transaction, or a
+// write whose body the journal does not hold. It reads the body each time
+// it is asked: ask it of the rows shown, not of every row read.
+func (r Row) About() []write.Field {
+	k, ok := write.Of(r.write.op)
+	if !ok || len(r.write.body) == 0 {
+		return nil
+	}
+	return k.Describe(r.write.ref, r.write.body)
+}
+
 // Warning is what of the journal could not be read, beside the rows that
 // could: a torn last line after a crash.
 type Warning string
 
 func (w Warning) Error() string { return string(w) }
-
-// writeKinds name the writes of other operations than transactions/create
-// in the Kind column.
-var writeKinds = map[string]string{
-	act.OpSchedule:  "schedule",
-	act.OpUploadURL: "creative upload URL",
-	act.OpCreative:  "creative",
-	act.OpClaim:     "claim request",
-}
 
 // Read lists what the journal says was created on deployment d
 // (journal.Transactions). A write whose outcome was never recorded (the
@@ -109,10 +118,8 @@ func Each(j *journal.Journal, d journal.Deployment, fn func(Row) bool) error {
 
 // rowOf is a journaled transaction as a row.
 func rowOf(t journal.Transaction) Row {
-	row := Row{ID: t.ID, Kind: t.Ref, Status: t.Status, At: t.At, Profile: t.Profile}
-	if k, ok := writeKinds[t.Op]; ok {
-		row.Kind = k // a write's; a transaction's kind is its action
-	}
+	row := Row{ID: t.ID, Kind: write.Label(t.Op, t.Ref), Status: t.Status, At: t.At, Profile: t.Profile}
+	row.write.op, row.write.ref, row.write.body = t.Op, t.Ref, t.Request
 	switch t.Kind {
 	case journal.TxCreated:
 		row.Sent = t.Request

@@ -5,10 +5,8 @@
 package creative
 
 import (
-	"context"
 	"errors"
 	"os"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
@@ -16,17 +14,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/internal/act"
-	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/widget"
-)
-
-// The request paths of an upload's writes, the names the CLI and the
-// journal give them.
-const (
-	pathUploadURL = "portals/creatives/upload-url"
-	pathCreate    = "portals/creatives/create"
 )
 
 type stage int
@@ -306,40 +295,6 @@ func (c *creative) key(k tea.KeyMsg) tea.Cmd {
 		case k.String() == "esc":
 			return views.Back
 		}
-	}
-	return nil
-}
-
-// Reopen is the page of a creative's upload URL or registration
-// whose answer was lost, read back from the journal; nil when body is not
-// such a request that encodes back to the same bytes. A registration may
-// be sent again; an upload URL is not (it changes nothing by itself).
-func Reopen(ctx *views.Context, op, ref, write string, body []byte, at time.Time) views.Screen {
-	sent := act.Sent{Op: op, Ref: ref, Write: write, Body: body}
-	switch op {
-	case pathUploadURL:
-		var req api.UploadURLRequest
-		if !views.SameJSON(body, &req) {
-			return nil
-		}
-		w := views.NewLostWrite(ctx, "creative upload URL", sent, at)
-		w.NoResend = "An upload URL changes nothing by itself: upload the file again with :creative."
-		return w
-	case pathCreate:
-		var req api.CreateCreativeRequest
-		if !views.SameJSON(body, &req) {
-			return nil
-		}
-		w := views.NewLostWrite(ctx, "creative registration", sent, at)
-		client := ctx.Session.API
-		w.Resend = func(c context.Context, rec *act.Recorder) ([]string, error) {
-			cr, err := rec.RegisterCreative(c, client, ref, req)
-			if err != nil {
-				return nil, err
-			}
-			return []string{"Registered " + sanitize.Line(ref) + ".", "Public URL   " + sanitize.Line(cr.PublicURL), "ID           " + sanitize.Line(cr.ID)}, nil
-		}
-		return w
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ import (
 	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/internal/sanitize"
+	"allot/internal/write"
 	"allot/views"
 	"allot/views/transactions"
 	"allot/viewstest"
@@ -370,7 +371,7 @@ func TestCreativeRegisterLostNotApplied(t *testing.T) {
 		t.Fatalf("seed %d: the second registration failed: %s", lostSeed, c.err)
 	}
 	writes := viewstest.Writes(t, ctx.Journal)
-	if len(writes) != 3 || writes[1].Op != pathCreate || writes[2].Op != pathCreate || string(writes[1].Data) != string(writes[2].Data) {
+	if len(writes) != 3 || writes[1].Op != write.OpCreative || writes[2].Op != write.OpCreative || string(writes[1].Data) != string(writes[2].Data) {
 		t.Fatalf("journal %+v, want the registration twice, the same bytes", writes)
 	}
 	if n := appliedCount(ctx, "portals/creatives/create"); n != 1 {

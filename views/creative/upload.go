@@ -12,6 +12,7 @@ import (
 	"allot/api"
 	"allot/internal/act"
 	"allot/internal/sanitize"
+	"allot/internal/write"
 	"allot/views"
 	"allot/views/widget"
 )
@@ -36,7 +37,7 @@ func (c *creative) review() tea.Cmd {
 		fmt.Sprintf("Type: %s (from the %s) · Size: %s", c.file.Type, c.file.TypeFrom, views.ByteSize(c.file.Size)),
 		"Name: " + c.nameF.Value() + " · Portal: " + c.portalF.Value(),
 		"",
-		"1. POST " + pathUploadURL,
+		"1. POST " + write.OpUploadURL,
 	}
 	// The bodies indented, a field a line: one long line wrapped
 	// mid-key at 80 columns.
@@ -46,7 +47,7 @@ func (c *creative) review() tea.Cmd {
 		}
 	}
 	indented(body)
-	lines = append(lines, "2. PUT the file's bytes to the upload URL it returns (Content-Type: "+c.file.Type+")", "3. POST "+pathCreate)
+	lines = append(lines, "2. PUT the file's bytes to the upload URL it returns (Content-Type: "+c.file.Type+")", "3. POST "+write.OpCreative)
 	indented(create)
 	for i, l := range lines {
 		lines[i] = sanitize.Line(l) // a path and a name are what the disk and the user gave
@@ -73,7 +74,7 @@ func (c *creative) askRegister() {
 		}
 		question = prompt
 	}
-	c.ask("Register again: POST "+pathCreate, "The body, exactly as it will be sent:", views.PrettyBody(body), c.ctx.Confirm("creative-register", question))
+	c.ask("Register again: POST "+write.OpCreative, "The body, exactly as it will be sent:", views.PrettyBody(body), c.ctx.Confirm("creative-register", question))
 	c.state = stageRetry
 }
 
@@ -201,7 +202,7 @@ func (c *creative) registered(answer *views.Answer[*api.Creative]) tea.Cmd {
 		return nil
 	}
 	body, _ := json.Marshal(c.registration(c.uploaded))
-	written, lost := answer.Lost(act.Sent{Op: pathCreate, Ref: c.file.Name, Body: body})
+	written, lost := answer.Lost(act.Sent{Op: write.OpCreative, Ref: c.file.Name, Body: body})
 	c.unknown, c.outcome = lost, views.Outcome{}
 	c.fail("register", answer.Err)
 	if lost {

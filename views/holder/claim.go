@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -17,6 +16,7 @@ import (
 	"allot/internal/act"
 	"allot/internal/sanitize"
 	"allot/internal/session"
+	"allot/internal/write"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"
@@ -234,7 +234,7 @@ func (c *claim) review() tea.Cmd {
 	c.req = &req
 	body, _ := json.MarshalIndent(req, "", "  ")
 	c.confirm = c.Ctx.Confirm("claim", "Send this claim request for allocation "+c.id+"?",
-		"POST allocations/"+c.id+"/claim", string(body),
+		"POST "+write.Claim.Path(c.id), string(body),
 		"The service answers with the transaction(s) to sign, which you review next. Nothing is signed yet.")
 	c.confirm.SetWidth(min(c.Width, 80))
 	return nil
@@ -360,25 +360,3 @@ func (c *claim) headLines() string {
 func (c *claim) ShortHelp() []key.Binding { return c.Help(c.confirm) }
 
 func (c *claim) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
-
-// ReopenClaim is the page of a claim request whose answer was lost, read
-// back from the journal; nil when body is not a claim request that
-// encodes back to the same bytes. Sending it again signs nothing: the
-// transactions it answers with are signed from the allocation's claim.
-func ReopenClaim(ctx *views.Context, allocationID, write string, body []byte, at time.Time) views.Screen {
-	var req api.ClaimRequest
-	if !views.SameJSON(body, &req) {
-		return nil
-	}
-	w := views.NewLostWrite(ctx, "claim request", act.Sent{Op: act.OpClaim, Ref: allocationID, Write: write, Body: body}, at)
-	client := ctx.Session.API
-	w.Resend = func(c context.Context, rec *act.Recorder) ([]string, error) {
-		res, err := rec.RequestClaim(c, client, allocationID, req)
-		if err != nil {
-			return nil, err
-		}
-		return []string{fmt.Sprintf("The service answered with %d transaction(s) to sign for allocation %s. Nothing was signed: "+
-			"to review and sign them, look the allocation up (3) and claim.", len(res.Parameters), allocationID)}, nil
-	}
-	return w
-}

@@ -15,6 +15,7 @@ import (
 
 	"allot/api"
 	"allot/internal/act"
+	"allot/internal/write"
 	"allot/views"
 	"allot/views/widget"
 )
@@ -99,8 +100,8 @@ var (
 // came, read back from the journal (by a later run, or after its page was
 // closed): check whether the service applied it, or send the same bytes
 // again after a yes. It is nil when body is not a request of action.
-func Reopen(ctx *views.Context, action, write string, body []byte, at time.Time) views.Screen {
-	req, ok := views.ReadTransactionRequest(action, body)
+func Reopen(ctx *views.Context, action, id string, body []byte, at time.Time) views.Screen {
+	req, ok := write.Transaction.Read(action, body)
 	if !ok {
 		return nil
 	}
@@ -112,7 +113,7 @@ func Reopen(ctx *views.Context, action, write string, body []byte, at time.Time)
 	o.req, o.body, o.pretty = req, body, views.PrettyBody(body)
 	o.rewrap()
 	o.state, o.sentAt = stageUnknown, at
-	o.outcome.Reopen(ctx, act.Sent{Op: act.OpTransaction, Ref: action, Write: write, Body: body})
+	o.outcome.Reopen(ctx, act.Sent{Op: act.OpTransaction, Ref: action, Write: id, Body: body})
 	o.unknownErr = fmt.Errorf("as the journal recorded at %s", views.SentAt(at))
 	o.fitScroll()
 	return o

@@ -16,11 +16,10 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/api"
-	"allot/internal/act"
 	"allot/internal/journal"
 	"allot/internal/rows"
 	"allot/internal/txlog"
+	"allot/internal/write"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"
@@ -46,7 +45,11 @@ var keyUnknown = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "ch
 func (r Row) Fields(now time.Time) []widget.Field {
 	fields := views.Details(described(), "", now, r)
 	at := slices.IndexFunc(fields, func(f widget.Field) bool { return f.Label == "Status" }) + 1
-	fields = slices.Insert(fields, at, r.what...)
+	what := slices.Clone(r.what)
+	for _, f := range r.About() {
+		what = append(what, widget.Field{Label: f.Label, Value: f.Value})
+	}
+	fields = slices.Insert(fields, at, what...)
 	if r.Sent != nil {
 		fields = append(fields, widget.Field{Label: "Body sent", Value: strings.Join(views.PrettyBody(r.Sent), "\n")})
 	}
@@ -256,23 +259,11 @@ func signedFields(data json.RawMessage) []widget.Field {
 type Reopener func(ctx *views.Context, op, ref, write string, body []byte, at time.Time) views.Screen
 
 // canReopen says whether a Reopener can take the journaled write: only
-// a body that encodes back to the same bytes may be sent again.
+// a body that reads back as its kind's request, encoding to the same
+// bytes, may be checked or sent again.
 func canReopen(op, ref string, body []byte) bool {
-	switch op {
-	case act.OpTransaction:
-		_, ok := views.ReadTransactionRequest(ref, body)
-		return ok
-	case act.OpSchedule:
-		_, ok := views.ReadScheduleRequest(body)
-		return ok
-	case act.OpUploadURL:
-		return views.SameJSON(body, &api.UploadURLRequest{})
-	case act.OpCreative:
-		return views.SameJSON(body, &api.CreateCreativeRequest{})
-	case act.OpClaim:
-		return views.SameJSON(body, &api.ClaimRequest{})
-	}
-	return false
+	k, ok := write.Of(op)
+	return ok && k.AsSent(ref, body)
 }
 
 // cannotReopen says why an UNKNOWN write cannot be opened again.

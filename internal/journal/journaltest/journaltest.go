@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"allot/internal/journal"
+	"allot/internal/write"
 )
 
 // Entries reads every entry of the journal in dir.
@@ -56,7 +57,7 @@ func WriteWrites(path string, d journal.Deployment, n int) error {
 	body := json.RawMessage(`{"action":"START_DISTRIBUTION","contract":"0x5FbDB2315678afecb367f032d93F642f64180aa3","recipients":[{"wallet":"0x70997970C51812dc3A010C7d01b50e0d17dc79C8","amount":"1000000000000000000"}]}`)
 	for i := range n / 2 {
 		id := fmt.Sprintf("%032x", i)
-		req := d.Stamp(journal.Entry{At: at, Kind: journal.KindRequest, Op: journal.OpTransaction, Ref: "START_DISTRIBUTION", Write: id, Data: body})
+		req := d.Stamp(journal.Entry{At: at, Kind: journal.KindRequest, Op: write.OpTransaction, Ref: "START_DISTRIBUTION", Write: id, Data: body})
 		out := req
 		out.Kind, out.Status, out.Data = journal.KindOutcome, "ok", json.RawMessage(`{"transactions":[{"transactionId":"`+id+`","status":"PENDING"}]}`)
 		for _, e := range []journal.Entry{req, out} {
