@@ -1,0 +1,166 @@
+package wallet
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/api/sandbox/chain"
+)
+
+// freeVester deploys a second vester of the fixture's token that asks no
+// claim fee, holding the fixture's root and funded.
+func (f *fixture) freeVester(t *testing.T) common.Address {
+	t.Helper()
+	var free common.Address
+	err := f.chain.Transact(context.Background(), func(b *chain.Batch) {
+		free = b.DeployVester(f.token, new(big.Int))
+		b.AddRoot(free, f.tree.Root())
+		b.Mint(f.token, f.chain.Deployer(), ether(10_000))
+		b.Fund(free, ether(10_000))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return free
+}
+
+// batchPolicies are the policies of a batch of leaves, claimed by alice
+// from vester, which is pinned.
+func (f *fixture) batchPolicies(t *testing.T, vester common.Address, leaves ...int) []ClaimPolicy {
+	var out []ClaimPolicy
+	for _, leaf := range leaves {
+		p := f.claimPolicy(t, leaf)
+		p.Candidates = []common.Address{vester}
+		p.Pins = f.pins(t, PinVester, vester)
+		out = append(out, p)
+	}
+	return out
+}
+
+// TestCheckClaimBatch: a batch signs a multicall only of withdraws the
+// claim policy would sign alone, each of a fee of 0, and otherwise one
+// withdraw per allocation; anything else in a multicall is refused with
+// its reason. A multicall approved is mined and leaves each allocation
+// with nothing claimable.
+func TestCheckClaimBatch(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	alice := f.alice.Address()
+	free := f.freeVester(t)
+	// Bob's leaf unlocks its first quarter 100 s after genesis: the
+	// fillers, each unlocked a quarter at genesis as alice's, are claimable.
+	leaves := []int{aliceLeaf, 2, 3}
+	withdraw := func(to common.Address, leaf int) Call {
+		c := f.withdrawCall(t, leaf, alice, new(big.Int))
+		c.To, c.Value = to, new(big.Int)
+		return c
+	}
+	multicall := func(calls ...Call) Call {
+		m, err := Multicall(calls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	approve, _ := tokenABI.Pack("approve", attacker, maxUint256)
+	feeWithdraw := func(leaf int) Call { return f.withdrawCall(t, leaf, alice, new(big.Int)) }
+	withFee := func(c Call) Call { c.Value = new(big.Int).Set(claimFee); return c }
+	for _, tc := range []struct {
+		name    string
+		vester  common.Address
+		leaves  []int
+		calls   func() []Call
+		refused []string // empty: approved
+	}{
+		{"a multicall of fee-free withdraws", free, leaves, func() []Call {
+			return []Call{multicall(withdraw(free, aliceLeaf), withdraw(free, 2), withdraw(free, 3))}
+		}, nil},
+		{"one withdraw each where a fee is due", f.vester, leaves, func() []Call {
+			return []Call{feeWithdraw(aliceLeaf), feeWithdraw(2), feeWithdraw(3)}
+		}, nil},
+		{"a multicall where a fee is due", f.vester, leaves[:2], func() []Call {
+			return []Call{multicall(withdraw(f.vester, aliceLeaf), withdraw(f.vester, 2))}
+		}, []string{"its claim fee is 0.001 ether as the chain states; a multicall sends none"}},
+		{"another function inside", free, leaves[:2], func() []Call {
+			return []Call{multicall(withdraw(free, aliceLeaf), Call{ChainID: f.chain.ChainID(), From: alice, To: free, Data: approve})}
+		}, []string{"a claim signs only the vester's withdraw"}},
+		{"a multicall inside a multicall", free, leaves, func() []Call {
+			return []Call{multicall(withdraw(free, aliceLeaf), multicall(withdraw(free, 2), withdraw(free, 3)))}
+		}, []string{"call 1.2 is a multicall inside a multicall"}},
+		{"an inner call rewritten to another allocation", free, leaves[:2], func() []Call {
+			return []Call{multicall(withdraw(free, aliceLeaf), withdraw(free, 4))}
+		}, []string{"allocation filler-a (call 1.2): call 1 withdraws with another leaf"}},
+		{"a multicall sending ether", free, leaves[:2], func() []Call {
+			return []Call{withFee(multicall(withdraw(free, aliceLeaf), withdraw(free, 2)))}
+		}, []string{"a multicall is not payable and sends none"}},
+		{"an allocation left out", free, leaves, func() []Call {
+			return []Call{multicall(withdraw(free, aliceLeaf), withdraw(free, 2))}
+		}, []string{"the calls withdraw for 2 of the 3 allocations asked"}},
+		{"an allocation asked twice", free, []int{aliceLeaf, aliceLeaf}, func() []Call {
+			return []Call{multicall(withdraw(free, aliceLeaf), withdraw(free, aliceLeaf))}
+		}, []string{"is asked twice"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := CheckClaimBatch(ctx, f.node, f.batchPolicies(t, tc.vester, tc.leaves...), tc.calls())
+			if len(tc.refused) == 0 {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				if last := a.Facts[len(a.Facts)-1]; last.Label != "total" || !strings.Contains(last.Value, "from 3 allocations") {
+					t.Errorf("the review ends with %+v, want the total", last)
+				}
+				return
+			}
+			var r *RefusedError
+			if !errors.As(err, &r) {
+				t.Fatalf("approved (%v), want refused", err)
+			}
+			for _, want := range tc.refused {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("refusal %q does not say %q", err, want)
+				}
+			}
+		})
+	}
+
+	a, err := CheckClaimBatch(ctx, f.node, f.batchPolicies(t, free, leaves...),
+		[]Call{multicall(withdraw(free, aliceLeaf), withdraw(free, 2), withdraw(free, 3))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drafts, err := Build(ctx, f.node, a, f.buildOptions(f.alice))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(drafts) != 1 || drafts[0].Summary.Method != "multicall" || len(drafts[0].Summary.Inner) != 3 {
+		t.Fatalf("drafts %d, the first a %q of %d calls", len(drafts), drafts[0].Summary.Method, len(drafts[0].Summary.Inner))
+	}
+	signed, err := drafts[0].Sign(f.alice.keystoreSigner(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Send(ctx, f.node, signed); err != nil {
+		t.Fatal(err)
+	}
+	if s := waitFinal(t, f, signed); s.State != StateSuccess {
+		t.Fatalf("the multicall %+v", s)
+	}
+	head, _ := f.node.HeaderByNumber(ctx, nil)
+	for _, leaf := range leaves {
+		p := f.claimPolicy(t, leaf)
+		s, err := ReadStanding(ctx, f.node, free, p.AllocationID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := testAllocations(alice, f.bob.Address())[leaf]
+		if left := s.Payout(args, time.Unix(int64(head.Time), 0)).Withdrawable; left.Sign() != 0 {
+			t.Errorf("allocation %s has %s left to claim after the multicall", p.AllocationID, left)
+		}
+	}
+}
