@@ -18,8 +18,8 @@ import (
 
 var claimCommand = command{
 	name:    "claim",
-	args:    "ALLOCATION_ID --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--keystore DIR] [--passphrase-file FILE] [--send [--wait] [--yes]]] [-o json]",
-	summary: "build the claim transaction(s) of an allocation; with --sign, check, sign and send them",
+	args:    "(ALLOCATION_ID | --all --wallet ADDR | --ids ID,...) --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--keystore DIR] [--passphrase-file FILE] [--send [--wait] [--yes]]] [-o json]",
+	summary: "build the claim transaction(s) of an allocation, or of several (--all, --ids); with --sign, check, sign and send them",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var a claimArgs
 		fs.StringVar(&a.sender, "sender", "", "wallet `ADDR` that claims (required; with --sign, default: --account)")
@@ -30,7 +30,12 @@ var claimCommand = command{
 		declareKeystore(fs, &a.ks)
 		declareTx(fs, &a.tx)
 		declareOutput(fs, &a.out)
+		var batch batchFlags
+		declareBatch(fs, &batch)
 		return func(ctx context.Context, args []string) error {
+			if batch.set() {
+				return e.claimBatch(ctx, a, batch, args)
+			}
 			if len(args) != 1 {
 				return usagef("takes one allocation id")
 			}

@@ -90,13 +90,13 @@ func (b *ClaimBatch) Ops() []string {
 }
 
 // BuildClaimBatch asks the service for the claim of each allocation of
-// ids for sender, journaled by rec as a claim alone is, or builds it
+// ids for sender (from the claimer's country, when not empty), journaled by rec as a claim alone is, or builds it
 // itself where the service refuses the sender (SelfBuiltClaim); then it
 // puts the withdraws of a vester whose claim fee, read from the chain, is
 // 0 for each of them into one multicall, and leaves every other withdraw a
 // transaction of its own. The signing policy checks all of it
 // (ClaimBatchCheck). A failure names its allocation.
-func (s *Session) BuildClaimBatch(ctx context.Context, rec *act.Recorder, ids []string, sender common.Address) (*ClaimBatch, error) {
+func (s *Session) BuildClaimBatch(ctx context.Context, rec *act.Recorder, ids []string, sender common.Address, country string) (*ClaimBatch, error) {
 	if len(ids) == 0 || len(ids) > MaxBatch {
 		return nil, fmt.Errorf("a batch claims 1 to %d allocations, not %d", MaxBatch, len(ids))
 	}
@@ -107,7 +107,7 @@ func (s *Session) BuildClaimBatch(ctx context.Context, rec *act.Recorder, ids []
 	withdraws := make([]wallet.Call, len(ids))
 	free := make([]bool, len(ids))
 	for i, id := range ids {
-		call, self, err := s.claimCall(ctx, rec, id, sender)
+		call, self, err := s.claimCall(ctx, rec, id, api.ClaimRequest{Sender: sender.Hex(), UserCountryCode: country})
 		if err != nil {
 			return nil, fmt.Errorf("allocation %s: %w", id, err)
 		}
@@ -164,16 +164,16 @@ func (b *ClaimBatch) add(call wallet.Call, ids ...string) {
 	b.IDs = append(b.IDs, ids...)
 }
 
-// claimCall is the one withdraw of allocation id for sender: the
+// claimCall is the one withdraw of allocation id that req asks for: the
 // service's, or allot's own when the service refuses the sender (self
 // reports which).
-func (s *Session) claimCall(ctx context.Context, rec *act.Recorder, id string, sender common.Address) (call wallet.Call, self bool, err error) {
+func (s *Session) claimCall(ctx context.Context, rec *act.Recorder, id string, req api.ClaimRequest) (call wallet.Call, self bool, err error) {
 	var calls []wallet.Call
-	res, err := rec.RequestClaim(ctx, s.API, id, api.ClaimRequest{Sender: sender.Hex()})
+	res, err := rec.RequestClaim(ctx, s.API, id, req)
 	switch {
 	case err != nil && SenderRefused(err):
 		refused := err
-		if calls, err = s.SelfBuiltClaim(ctx, id, sender, nil); err != nil {
+		if calls, err = s.SelfBuiltClaim(ctx, id, common.HexToAddress(req.Sender), nil); err != nil {
 			return wallet.Call{}, false, fmt.Errorf("%w; allot did not build it either: %w", refused, err)
 		}
 		self = true
