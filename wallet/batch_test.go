@@ -129,8 +129,27 @@ func TestCheckClaimBatch(t *testing.T) {
 		})
 	}
 
-	a, err := CheckClaimBatch(ctx, f.node, f.batchPolicies(t, free, leaves...),
-		[]Call{multicall(withdraw(free, aliceLeaf), withdraw(free, 2), withdraw(free, 3))})
+	claimInOneMulticall(t, f, free, leaves)
+}
+
+// claimInOneMulticall claims leaves from the fee-free vester free in one
+// multicall the batch policy approved, sent by alice: it is mined, and
+// leaves each allocation with nothing claimable.
+func claimInOneMulticall(t *testing.T, f *fixture, free common.Address, leaves []int) {
+	t.Helper()
+	ctx := context.Background()
+	alice := f.alice.Address()
+	var calls []Call
+	for _, leaf := range leaves {
+		c := f.withdrawCall(t, leaf, alice, new(big.Int))
+		c.To, c.Value = free, new(big.Int)
+		calls = append(calls, c)
+	}
+	multicall, err := Multicall(calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := CheckClaimBatch(ctx, f.node, f.batchPolicies(t, free, leaves...), []Call{multicall})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +157,7 @@ func TestCheckClaimBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(drafts) != 1 || drafts[0].Summary.Method != "multicall" || len(drafts[0].Summary.Inner) != 3 {
+	if len(drafts) != 1 || drafts[0].Summary.Method != "multicall" || len(drafts[0].Summary.Inner) != len(leaves) {
 		t.Fatalf("drafts %d, the first a %q of %d calls", len(drafts), drafts[0].Summary.Method, len(drafts[0].Summary.Inner))
 	}
 	signed, err := drafts[0].Sign(f.alice.keystoreSigner(t))
