@@ -20,7 +20,8 @@ import (
 )
 
 // batchFlags are the flags that make `allot claim` a batch: every
-// claimable allocation of a holder, or the allocations listed (D19).
+// claimable allocation of a holder, or the allocations listed
+// (docs/deployment.md D19).
 type batchFlags struct {
 	all    bool
 	wallet string

@@ -67,7 +67,7 @@ func (s *Session) ClaimableOf(ctx context.Context, ids []string, holder *common.
 }
 
 // ClaimBatch is the claims of several allocations for one sender, to be
-// signed after one review (D19).
+// signed after one review (docs/deployment.md D19).
 type ClaimBatch struct {
 	// IDs are the allocations in the order the calls withdraw them.
 	IDs   []string
