@@ -24,7 +24,7 @@ const (
 	Withdraw        = "withdraw"
 	WithdrawHandler = "withdraw0"
 	// Multicall is OpenZeppelin's multicall(bytes[]): several calls of the
-	// vester in one transaction, which sends no ether (D19).
+	// vester in one transaction, which sends no ether (docs/deployment.md D19).
 	Multicall = "multicall"
 )
 
