@@ -16,7 +16,8 @@ import (
 // the revoked one it skips; enter asks the service for each claim, one
 // review says each call and the total, one yes signs them (a fee is due
 // on the sandbox's vesters: a transaction each), and each is followed
-// until it is mined. Then neither has anything left to claim.
+// until it is mined. Then neither has anything left to claim, and C says
+// so.
 func TestClaimAllOnUpcoming(t *testing.T) {
 	t.Parallel()
 	s, _ := journaled(t)
@@ -41,6 +42,9 @@ func TestClaimAllOnUpcoming(t *testing.T) {
 	}
 	f.runes("y").wait("success, mined in block")
 	f.settle()
+	// Claimed, nothing is left: a second C says so and offers no enter.
+	f.key(tea.KeyEsc).wait("3 followed")
+	f.runes("C").wait("Nothing is claimable now among the followed allocations").wait("esc goes back")
 	f.quit()
 
 	sigs := journaltest.Of(journaltest.Entries(t, s.StateDir), journal.KindSignature, "claim")

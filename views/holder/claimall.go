@@ -67,6 +67,9 @@ func (c *claimAll) Update(msg tea.Msg) tea.Cmd {
 	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
+		if !c.read && msg.Type == tea.KeyEsc {
+			return views.Back // the read only reads: nothing to wait for
+		}
 		return c.FormKey(msg, c.request)
 	case views.Loaded[claimableRead]:
 		if msg.Seq != c.Seq {
