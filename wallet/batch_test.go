@@ -183,3 +183,25 @@ func claimInOneMulticall(t *testing.T, f *fixture, free common.Address, leaves [
 		}
 	}
 }
+
+// TestMulticallReviewIsBounded: a multicall's calls are decoded for the
+// review, each read against the chain, up to MaxMulticall; more are said,
+// not read.
+func TestMulticallReviewIsBounded(t *testing.T) {
+	stake, err := chain.PackStake(big.NewInt(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner := make([][]byte, MaxMulticall+1)
+	for i := range inner {
+		inner[i] = stake
+	}
+	data, err := vesterABI.Pack("multicall", inner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := DecodeCall(context.Background(), Call{Data: data}, DecodeOptions{})
+	if s.Method != "multicall" || len(s.Inner) != MaxMulticall || !s.Has(WarnUnchecked) {
+		t.Errorf("decoded %q with %d calls, unchecked warning %v; want %d calls and the warning", s.Method, len(s.Inner), s.Has(WarnUnchecked), MaxMulticall)
+	}
+}

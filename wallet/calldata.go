@@ -373,6 +373,10 @@ func (s *Summary) warn(k WarningKind, format string, args ...any) {
 	s.Warnings = append(s.Warnings, Warning{Kind: k, Message: strings.TrimSpace(msg)})
 }
 
+// MaxMulticall bounds the calls of a multicall decoded for review: each
+// is read against the chain. A batch of claims makes at most this many.
+const MaxMulticall = 64
+
 // decodeInner decodes each call of a vester multicall as a call to the
 // same vester that sends nothing (the multicall is not payable), one
 // level deep: a multicall inside is named, not opened.
@@ -381,6 +385,10 @@ func (s *Summary) decodeInner(ctx context.Context, values []any, opts DecodeOpti
 		s.warn(WarnFeeMismatch, "the multicall sends %s ether; it is not payable, and sends none", s.ValueEther())
 	}
 	inner, _ := values[0].([][]byte)
+	if len(inner) > MaxMulticall {
+		s.warn(WarnUnchecked, "the multicall makes %d calls; allot reads at most %d, the first of them", len(inner), MaxMulticall)
+		inner = inner[:MaxMulticall]
+	}
 	for i, data := range inner {
 		c := Call{ChainID: s.Call.ChainID, From: s.Call.From, To: s.Call.To, Data: data, Value: new(big.Int)}
 		if _, nested := multicallData(data); nested {
