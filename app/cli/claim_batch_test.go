@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"strconv"
 	"strings"
@@ -243,5 +244,38 @@ func TestClaimBatchFailureNamesItsAllocation(t *testing.T) {
 	}
 	if after, _ := f.Session.Chain.PendingNonceAt(ctx, common.HexToAddress(w.Address)); after != nonce {
 		t.Errorf("nonce %d -> %d: something was sent", nonce, after)
+	}
+}
+
+// TestBatchOutcomeNamesTheFailure: when a transaction of a batch of
+// three fails (the second reverts; or sending the second fails, and the
+// third is not sent), the error names the allocation that failed, with
+// why, and reports the rest; each allocation's outcome is said on stderr.
+func TestBatchOutcomeNamesTheFailure(t *testing.T) {
+	b := &session.ClaimBatch{IDs: []string{"A", "B", "C"}, Claims: [][]string{{"A"}, {"B"}, {"C"}}}
+	for _, tc := range []struct {
+		name     string
+		statuses []wallet.Status
+		want     string
+	}{
+		{"the second reverted", []wallet.Status{{State: wallet.StateSuccess},
+			{State: wallet.StateReverted, RevertReason: "InsufficientFunds()"}, {State: wallet.StateSuccess}},
+			"the claim of allocation B: reverted: InsufficientFunds(); the rest: A: success; C: success"},
+		{"sending the second failed", []wallet.Status{{State: wallet.StatePending}},
+			"the claim of allocation B: not sent: sending it failed; the rest: A: pending; C: not sent"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stderr strings.Builder
+			e := &env{IO: IO{Stderr: &stderr}}
+			err := batchOutcome(e, b, tc.statuses, errors.New("claim transaction 2 failed"))
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "nothing is sent again") {
+				t.Errorf("error %v, want it to say %q", err, tc.want)
+			}
+			for _, id := range b.IDs {
+				if !strings.Contains(stderr.String(), "allocation "+id+": ") {
+					t.Errorf("stderr does not say what became of %s:\n%s", id, stderr.String())
+				}
+			}
+		})
 	}
 }
