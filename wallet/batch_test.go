@@ -205,3 +205,51 @@ func TestMulticallReviewIsBounded(t *testing.T) {
 		t.Errorf("decoded %q with %d calls, unchecked warning %v; want %d calls and the warning", s.Method, len(s.Inner), s.Has(WarnUnchecked), MaxMulticall)
 	}
 }
+
+// TestCheckClaimBatchPayOnce: on a vester that asks its fee once per
+// allocation, a multicall is refused while a fee is due on one of its
+// withdraws, and signed once each has paid it: the chain then states 0.
+func TestCheckClaimBatchPayOnce(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	alice := f.alice.Address()
+	var once common.Address
+	err := f.chain.Transact(ctx, func(b *chain.Batch) {
+		once = b.DeployVesterFeeOnce(f.token, claimFee)
+		b.AddRoot(once, f.tree.Root())
+		b.Mint(f.token, f.chain.Deployer(), ether(10_000))
+		b.Fund(once, ether(10_000))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaves := []int{aliceLeaf, 2}
+	multicall := func() []Call {
+		var calls []Call
+		for _, leaf := range leaves {
+			c := f.withdrawCall(t, leaf, alice, new(big.Int))
+			c.To, c.Value = once, new(big.Int)
+			calls = append(calls, c)
+		}
+		m, err := Multicall(calls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []Call{m}
+	}
+	if _, err := CheckClaimBatch(ctx, f.node, f.batchPolicies(t, once, leaves...), multicall()); err == nil ||
+		!strings.Contains(err.Error(), "its claim fee is 0.001 ether as the chain states") {
+		t.Fatalf("a multicall before the fee was paid: %v, want refused for the fee", err)
+	}
+	// Each allocation's first claim, of a little, pays its fee.
+	for _, leaf := range leaves {
+		c := f.withdrawCall(t, leaf, alice, ether(1))
+		c.To = once
+		if s := waitFinal(t, f, sendCalls(t, f, f.alice, f.buildOptions(f.alice), c)[0]); s.State != StateSuccess {
+			t.Fatalf("first claim of leaf %d: %+v", leaf, s)
+		}
+	}
+	if _, err := CheckClaimBatch(ctx, f.node, f.batchPolicies(t, once, leaves...), multicall()); err != nil {
+		t.Errorf("a multicall once each fee was paid: %v, want it signed", err)
+	}
+}
