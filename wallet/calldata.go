@@ -38,6 +38,9 @@ type Summary struct {
 	Args      []Arg
 	// Withdraw details a vester withdraw; nil for other calls.
 	Withdraw *Withdrawal
+	// Inner are the calls of a vester multicall, each decoded as a call
+	// of its own to the same vester, sending nothing; nil for other calls.
+	Inner []*Summary
 	// Pays names the fee the ether sent is ("claim fee", "platform fee")
 	// when the chain says the contract asks exactly that; empty when it
 	// was not read or differs, which a warning says.
@@ -178,6 +181,7 @@ var knownMethods = func() map[[4]byte]knownMethod {
 	}
 	add("vester", vesterABI, vesterabi.Withdraw, "withdrawalAmount")
 	add("vester", vesterABI, vesterabi.WithdrawHandler, "withdrawalAmount")
+	add("vester", vesterABI, vesterabi.Multicall)
 	add("staking pool", stakingABI, "stake", "amount")
 	add("ERC-20 token", tokenABI, "approve", "value")
 	add("ERC-20 token", tokenABI, "transfer", "value")
@@ -217,6 +221,8 @@ func DecodeCall(ctx context.Context, c Call, opts DecodeOptions) *Summary {
 		s.checkWithdraw(ctx, values, opts)
 	case "stake":
 		s.checkFee(ctx, opts, "platform fee", PlatformFee)
+	case vesterabi.Multicall:
+		s.decodeInner(ctx, values, opts)
 	default: // approve and transfer take no native coin
 		if s.Call.Value.Sign() != 0 {
 			s.warn(WarnFeeMismatch, "the call sends %s ether to a token, which takes none", s.ValueEther())
@@ -267,6 +273,8 @@ func newArg(in abi.Argument, v any, amount bool) Arg {
 		a.Value = fmt.Sprintf("%d bytes", len(v))
 	case [][32]byte:
 		a.Value = fmt.Sprintf("%d hashes", len(v))
+	case [][]byte:
+		a.Value = fmt.Sprintf("%d calls, each below", len(v))
 	default:
 		a.Value = sanitize.Truncate(fmt.Sprint(v), 80)
 	}
@@ -365,4 +373,32 @@ func (s *Summary) checkFee(ctx context.Context, opts DecodeOptions, name string,
 func (s *Summary) warn(k WarningKind, format string, args ...any) {
 	msg := sanitize.Line(fmt.Sprintf(format, args...))
 	s.Warnings = append(s.Warnings, Warning{Kind: k, Message: strings.TrimSpace(msg)})
+}
+
+// MaxMulticall bounds the calls of a multicall decoded for review: each
+// is read against the chain. A batch of claims makes at most this many.
+const MaxMulticall = 64
+
+// decodeInner decodes each call of a vester multicall as a call to the
+// same vester that sends nothing (the multicall is not payable), one
+// level deep: a multicall inside is named, not opened.
+func (s *Summary) decodeInner(ctx context.Context, values []any, opts DecodeOptions) {
+	if s.Call.Value.Sign() != 0 {
+		s.warn(WarnFeeMismatch, "the multicall sends %s ether; it is not payable, and sends none", s.ValueEther())
+	}
+	inner, _ := values[0].([][]byte)
+	if len(inner) > MaxMulticall {
+		s.warn(WarnUnchecked, "the multicall makes %d calls; allot reads at most %d, the first of them", len(inner), MaxMulticall)
+		inner = inner[:MaxMulticall]
+	}
+	for i, data := range inner {
+		c := Call{ChainID: s.Call.ChainID, From: s.Call.From, To: s.Call.To, Data: data, Value: new(big.Int)}
+		if _, nested := multicallData(data); nested {
+			sub := &Summary{Call: c, Contract: "vester", Method: vesterabi.Multicall, Known: s.Known, Unit: s.Unit}
+			sub.warn(WarnUnknownCalldata, "call %d is a multicall inside the multicall", i+1)
+			s.Inner = append(s.Inner, sub)
+			continue
+		}
+		s.Inner = append(s.Inner, DecodeCall(ctx, c, opts))
+	}
 }

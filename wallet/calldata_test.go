@@ -211,7 +211,8 @@ func FuzzDecodeCalldata(f *testing.F) {
 	stake, _ := chain.PackStake(big.NewInt(5))
 	approve, _ := chain.PackApprove(common.Address{1}, big.NewInt(5))
 	withdraw, _ := chain.PackWithdraw(big.NewInt(5), 1, []byte("decodable"), []common.Hash{{1}, {2}})
-	for _, seed := range [][]byte{nil, {1, 2, 3}, stake, approve, withdraw, withdraw[:len(withdraw)-7]} {
+	multicall, _ := vesterABI.Pack("multicall", [][]byte{withdraw, stake})
+	for _, seed := range [][]byte{nil, {1, 2, 3}, stake, approve, withdraw, withdraw[:len(withdraw)-7], multicall} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

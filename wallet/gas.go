@@ -174,9 +174,13 @@ func checkGas(drafts []*Draft, maxGasFee *big.Int, refused *RefusedError) {
 	for i, d := range drafts {
 		kind := d.Summary.Method
 		ceiling, ok := gasLimits[kind]
+		if inner, multi := multicallData(d.Tx.Data()); multi && kind == "multicall" {
+			// A multicall of withdraws may use what they would alone.
+			ceiling, ok = gasLimits["withdraw"]*uint64(len(inner)), true
+		}
 		switch {
 		case !ok:
-			refused.refuse("transaction %d: allot knows no gas ceiling for %q: it signs only a withdraw, an approve and a stake", i+1, kind)
+			refused.refuse("transaction %d: allot knows no gas ceiling for %q: it signs only a withdraw, a multicall of withdraws, an approve and a stake", i+1, kind)
 		case d.Tx.Gas() > ceiling:
 			refused.refuse("transaction %d (%s) is given %d gas, more than the %d a %s may use", i+1, kind, d.Tx.Gas(), ceiling, kind)
 		}

@@ -128,6 +128,15 @@ func newFixture(t testing.TB) *fixture {
 		}
 	})
 	f.chain, f.node = c, c.Client()
+	f.seed(t)
+	return f
+}
+
+// seed deploys the fixture's contracts on its chain: a token, a vester
+// holding the tree of testAllocations and funded, a staking pool.
+func (f *fixture) seed(t testing.TB) {
+	t.Helper()
+	c := f.chain
 	allocations := testAllocations(f.alice.Address(), f.bob.Address())
 	leaves := make([]common.Hash, len(allocations))
 	for i, a := range allocations {
@@ -138,6 +147,7 @@ func newFixture(t testing.TB) *fixture {
 		f.args = append(f.args, data)
 		leaves[i] = merkle.Leaf(data)
 	}
+	var err error
 	if f.tree, err = merkle.New(leaves); err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +163,6 @@ func newFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f
 }
 
 // testAllocations are the leaves of the fixture's tree: alice's and bob's,

@@ -180,6 +180,13 @@ type claimFacts struct {
 // Anything else is a *RefusedError with every reason found. When the chain
 // cannot be read, the claim is refused too: unchecked is never allowed.
 func CheckClaim(ctx context.Context, node Node, p ClaimPolicy, calls []Call) (*Approval, error) {
+	a, _, err := checkClaim(ctx, node, p, calls)
+	return a, err
+}
+
+// checkClaim is CheckClaim, which also returns what it established, for a
+// batch's review (CheckClaimBatch).
+func checkClaim(ctx context.Context, node Node, p ClaimPolicy, calls []Call) (*Approval, *claimFacts, error) {
 	refused := &RefusedError{Subject: "claim of allocation " + sanitize.Truncate(p.AllocationID, 60)}
 	a := &Approval{Subject: refused.Subject}
 	calls = withValues(calls)
@@ -207,10 +214,10 @@ func CheckClaim(ctx context.Context, node Node, p ClaimPolicy, calls []Call) (*A
 		}
 	}
 	if err := refused.err(); err != nil {
-		return nil, err
+		return nil, facts, err
 	}
 	a.calls = slices.Clone(calls)
-	return a, nil
+	return a, facts, nil
 }
 
 // establishClaim reads what the claim must match from the proof and the

@@ -48,6 +48,17 @@ func (s *Summary) Lines() []Line {
 		}
 		lines = append(lines, Line{"proof root", wd.ComputedRoot.Hex()}, Line{"vester root", fmt.Sprintf("%d: %s", wd.RootIndex, onChain)})
 	}
+	for i, in := range s.Inner {
+		// Each call of a multicall, without what it shares with it.
+		for _, l := range in.Lines() {
+			if l.Label != "to" && l.Label != "from" {
+				lines = append(lines, Line{fmt.Sprintf("call %d %s", i+1, l.Label), l.Value})
+			}
+		}
+		for _, w := range in.Warnings {
+			lines = append(lines, Line{fmt.Sprintf("call %d warning", i+1), w.Message})
+		}
+	}
 	sent := s.ValueEther()
 	if s.Pays != "" {
 		sent += " = the " + s.Pays + " (read from the chain)"

@@ -22,6 +22,7 @@ type summaryJSON struct {
 	ValueWei   string          `json:"valueWei"`
 	ValueEther string          `json:"valueEther"`
 	Withdrawal *withdrawalJSON `json:"withdrawal,omitempty"`
+	Calls      []*Summary      `json:"calls,omitempty"` // a multicall's
 	Warnings   []warningJSON   `json:"warnings"`
 }
 
@@ -67,6 +68,7 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 		ValueWei:   bigString(s.Call.Value),
 		ValueEther: s.ValueEther(),
 		Warnings:   make([]warningJSON, len(s.Warnings)),
+		Calls:      s.Inner,
 	}
 	for i, a := range s.Args {
 		out.Args[i] = argJSON(a)

@@ -18,8 +18,8 @@ import (
 
 var claimCommand = command{
 	name:    "claim",
-	args:    "ALLOCATION_ID --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--keystore DIR] [--passphrase-file FILE] [--send [--wait] [--yes]]] [--account SAFE --owner KEY [--proposal FILE] [--tx-builder FILE] [--multisend ADDR] [--yes]] [-o json]",
-	summary: "build the claim transaction(s) of an allocation; with --sign, check, sign and send them",
+	args:    "(ALLOCATION_ID | --all --wallet ADDR | --ids ID,...) --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--keystore DIR] [--passphrase-file FILE] [--send [--wait] [--yes]]] [--account SAFE --owner KEY [--proposal FILE] [--tx-builder FILE] [--multisend ADDR] [--yes]] [-o json]",
+	summary: "build the claim transaction(s) of an allocation, or of several (--all, --ids); with --sign, check, sign and send them",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var a claimArgs
 		var safeAct safeActFlags
@@ -32,7 +32,12 @@ var claimCommand = command{
 		declareTx(fs, &a.tx)
 		declareSafeAct(fs, &safeAct)
 		declareOutput(fs, &a.out)
+		var batch batchFlags
+		declareBatch(fs, &batch)
 		return func(ctx context.Context, args []string) error {
+			if batch.set() {
+				return e.claimBatch(ctx, a, batch, args)
+			}
 			if len(args) != 1 {
 				return usagef("takes one allocation id")
 			}

@@ -14,11 +14,18 @@ import (
 )
 
 // nonceGapNode adds 2 to the account's next nonce, as the node of issue 30
-// (item 5) did: what allot signs on it waits in the node's queue.
-type nonceGapNode struct{ wallet.Node }
+// (item 5) did: what allot signs on it waits in the node's queue. It
+// reads storage as the node below it does: a vester's Multicall holds a
+// DELEGATECALL, which signing looks behind.
+type nonceGapNode struct{ storageNode }
+
+type storageNode interface {
+	wallet.Node
+	wallet.StorageReader
+}
 
 func (n nonceGapNode) PendingNonceAt(ctx context.Context, a common.Address) (uint64, error) {
-	next, err := n.Node.PendingNonceAt(ctx, a)
+	next, err := n.storageNode.PendingNonceAt(ctx, a)
 	return next + 2, err
 }
 
@@ -30,7 +37,7 @@ func TestQueuedClaimIsSaidAndItsOutcomeLearned(t *testing.T) {
 	t.Parallel()
 	f := newChainFixture(t)
 	honest := f.sess.Chain
-	f.sess.Chain = nonceGapNode{honest}
+	f.sess.Chain = nonceGapNode{honest.(storageNode)}
 	r := f.run(t, "claim", testAllocation, "--sign", "--account", f.user.Hex(), "--send", "--yes", "--wait")
 	queued := "is queued behind nonce 0: another transaction from this account must be mined first"
 	if r.code != 1 || !strings.Contains(r.stderr, queued) || !strings.Contains(r.stdout, "queued (behind nonce 0)") {

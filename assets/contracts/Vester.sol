@@ -6,6 +6,7 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {MerkleProof} from "@openzeppelin/contracts/utils/cryptography/MerkleProof.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {Multicall} from "@openzeppelin/contracts/utils/Multicall.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 
 /// @notice What a vester calls after a claim that names it: the claimed
@@ -60,8 +61,10 @@ error ETHTransferFailed();
 /// against this sandbox holds there too. Our own code: the function,
 /// event and error signatures, the roles, the order of the checks and the
 /// vesting math are production's; production's leaf-data getters, fee
-/// setter and maximum fee, token rescue, multicall and revokeAll are left
-/// out (allot uses none), and so the constructor takes fewer arguments.
+/// setter and maximum fee, token rescue and revokeAll are left out (allot
+/// uses none), and so the constructor takes fewer arguments. Multicall is
+/// OpenZeppelin's, as production's is: multicall(bytes[]) is not payable,
+/// so it batches withdraws only when each one's claim fee is 0.
 ///
 /// Leaf format (D8): leaf = keccak256(decodableArgs), hashed once, with
 /// decodableArgs = abi.encode(string allocationType, Allocation, Schedule),
@@ -71,7 +74,7 @@ error ETHTransferFailed();
 ///
 /// The vesting math is mirrored to the wei by wallet/vesting in Go; change
 /// both together.
-contract Vester is AccessControl, ReentrancyGuard {
+contract Vester is AccessControl, ReentrancyGuard, Multicall {
     using SafeERC20 for IERC20;
 
     /// @notice 100% in the unit of schedule percents.

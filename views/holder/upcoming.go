@@ -26,6 +26,7 @@ var (
 	keyUpNext   = key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down"))
 	keyUpOpen   = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the allocation"))
 	keyUpReload = key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "read again"))
+	keyClaimAll = key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "claim all claimable"))
 )
 
 // upcomingScreen lists the unlocks of the next upcoming.DefaultDays days
@@ -195,6 +196,13 @@ func (u *upcomingScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return setFollowed(u.ctx, u, u.offered[u.cursor], true)
 	case key.Matches(msg, keyUnfollow) && u.listed() && u.cursor < n:
 		return setFollowed(u.ctx, u, u.unlocks()[u.cursor].Allocation, false)
+	case key.Matches(msg, keyClaimAll) && u.listed():
+		if _, _, ok := u.ctx.Wallet.Account(); !ok {
+			return func() tea.Msg {
+				return views.StatusMsg{Text: "Unlock the account that pays the claims first: u (or :unlock), then C", Error: true}
+			}
+		}
+		return views.Navigate(NewClaimAll(u.ctx, slices.Clone(u.ids)))
 	case key.Matches(msg, keyUpOpen) && u.listed() && u.cursor < n:
 		a := NewAllocation(u.ctx).(*allocation)
 		return tea.Batch(views.Navigate(a), a.lookup(u.unlocks()[u.cursor].Allocation))
@@ -206,7 +214,7 @@ func (u *upcomingScreen) ShortHelp() []key.Binding {
 	if !u.listed() {
 		return []key.Binding{joined("↑/↓", "pick", keyUpPrev, keyUpNext), keyFollow}
 	}
-	return []key.Binding{joined("↑/↓", "move", keyUpPrev, keyUpNext), keyUpOpen, keyUnfollow, keyUpReload}
+	return []key.Binding{joined("↑/↓", "move", keyUpPrev, keyUpNext), keyUpOpen, keyUnfollow, keyUpReload, keyClaimAll}
 }
 
 func (u *upcomingScreen) View() string {

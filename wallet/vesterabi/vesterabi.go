@@ -7,8 +7,8 @@
 //
 // Only what allot calls, decodes or names is declared: the roots, the
 // fees, an allocation's record (schedules), the token and its handlers,
-// both withdraws, the events of an allocation's life, and every custom
-// error.
+// both withdraws, multicall, the events of an allocation's life, and every
+// custom error.
 package vesterabi
 
 import (
@@ -23,6 +23,9 @@ import (
 const (
 	Withdraw        = "withdraw"
 	WithdrawHandler = "withdraw0"
+	// Multicall is OpenZeppelin's multicall(bytes[]): several calls of the
+	// vester in one transaction, which sends no ether (docs/deployment.md D19).
+	Multicall = "multicall"
 )
 
 // ABI is the production vester's interface as allot needs it.
@@ -60,6 +63,8 @@ const source = `[
  "inputs":[{"name":"withdrawalAmount","type":"uint256"},{"name":"rootIndex","type":"uint32"},
   {"name":"decodableArgs","type":"bytes"},{"name":"proof","type":"bytes32[]"},
   {"name":"postClaimHandler","type":"address"},{"name":"extraData","type":"bytes"}],"outputs":[]},
+{"type":"function","name":"multicall","stateMutability":"nonpayable",
+ "inputs":[{"name":"data","type":"bytes[]"}],"outputs":[{"name":"results","type":"bytes[]"}]},
 {"type":"event","name":"TransferredBeneficiary","anonymous":false,
  "inputs":[{"name":"id","type":"string","indexed":false},{"name":"newBeneficiary","type":"address","indexed":false}]},
 {"type":"event","name":"ScheduleCanceled","anonymous":false,"inputs":[{"name":"id","type":"string","indexed":false}]},
@@ -76,6 +81,7 @@ const source = `[
 {"type":"error","name":"ClaimHandlerNotYetWhitelisted","inputs":[]},
 {"type":"error","name":"DeflationaryTokensNotSupported","inputs":[]},
 {"type":"error","name":"ETHTransferFailed","inputs":[]},
+{"type":"error","name":"FailedCall","inputs":[]},
 {"type":"error","name":"FailedInnerCall","inputs":[]},
 {"type":"error","name":"InsufficientFunds","inputs":[]},
 {"type":"error","name":"InvalidAllocation","inputs":[]},

@@ -1,0 +1,181 @@
+package holder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/internal/sanitize"
+	"allot/internal/session"
+	"allot/views"
+	"allot/wallet"
+)
+
+// claimAll claims every claimable allocation among those followed for
+// the unlocked account, after one review (D19): it reads what each has to
+// claim from the chain and lists them; enter asks the service for each
+// claim (allot builds one the service will not build for the signer);
+// the one signing flow then reviews every call and the total, asks once,
+// and follows each transaction until it is mined. A vester's withdraws go
+// in one multicall when no fee is due on any, else one transaction each.
+type claimAll struct {
+	views.FormSign
+	ids []string // followed, to look at
+
+	read    bool // what each has to claim was read
+	claim   []session.Claimable
+	skipped []session.Skipped
+	batch   *session.ClaimBatch
+}
+
+// NewClaimAll is the "claim all claimable" page of the allocations ids
+// (:upcoming's followed ones).
+func NewClaimAll(ctx *views.Context, ids []string) views.Screen {
+	c := &claimAll{ids: ids}
+	c.FormSign = views.NewFormSign(ctx, c.headLines, "ask for these claims and review them")
+	return c
+}
+
+// Acting: the page requests claims and signs them.
+func (c *claimAll) Acting() {}
+
+func (c *claimAll) Title() string { return "Claim all" }
+
+// claimableRead is what the followed allocations have to claim now.
+type claimableRead struct {
+	claim   []session.Claimable
+	skipped []session.Skipped
+}
+
+func (c *claimAll) Init() tea.Cmd {
+	s, ids := c.Ctx.Session, c.ids
+	c.Working = fmt.Sprintf("Reading what the %d followed allocations have to claim", len(ids))
+	c.Seq = views.NextSeq()
+	return views.Load(c.Ctx, c.Seq, func(ctx context.Context) (claimableRead, error) {
+		claim, skipped := s.ClaimableOf(ctx, ids, nil)
+		return claimableRead{claim, skipped}, nil
+	})
+}
+
+func (c *claimAll) Update(msg tea.Msg) tea.Cmd {
+	if c.Flow != nil {
+		return c.UpdateFlow(msg)
+	}
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		if !c.read && msg.Type == tea.KeyEsc {
+			return views.Back // the read only reads: nothing to wait for
+		}
+		return c.FormKey(msg, c.request)
+	case views.Loaded[claimableRead]:
+		if msg.Seq != c.Seq {
+			return nil
+		}
+		c.Working, c.read = "", true
+		c.claim, c.skipped = msg.Value.claim, msg.Value.skipped
+		if len(c.claim) == 0 {
+			c.Withhold()
+		}
+		c.Resize()
+		return nil
+	case views.Loaded[*session.ClaimBatch]:
+		if msg.Seq != c.Seq {
+			return nil
+		}
+		c.Working = ""
+		if msg.Err != nil {
+			c.Err = msg.Err
+			return nil
+		}
+		c.batch = msg.Value
+		signer, _, _ := c.Ctx.Wallet.Account()
+		sign := c.Sign("allocations "+strings.Join(c.batch.IDs, ","), c.batch.Ops(), c.batch.Calls, nil,
+			c.Ctx.Session.ClaimBatchCheck(c.batch.IDs, signer))
+		if n := len(c.batch.SelfBuilt); n > 0 {
+			note := fmt.Sprintf("The service would not build %d of these claims for %s; allot built the same withdraws from the proofs and the chain's claim fees: review them below.", n, signer.Hex())
+			return tea.Batch(sign, func() tea.Msg { return views.StatusMsg{Text: note} })
+		}
+		return sign
+	}
+	return nil
+}
+
+// request asks the service for each claim, as the unlocked account, and
+// builds the batch: nothing is signed before the review.
+func (c *claimAll) request() tea.Cmd {
+	if !c.read || len(c.claim) == 0 {
+		return nil
+	}
+	signer, _, ok := c.Ctx.Wallet.Account()
+	if !ok {
+		c.Err = errors.New("no account is unlocked: press esc, then u (or :unlock), and claim again")
+		return nil
+	}
+	if len(c.claim) > session.MaxBatch {
+		c.Err = fmt.Errorf("%d allocations are claimable; a batch takes at most %d: unfollow some (f on :upcoming)", len(c.claim), session.MaxBatch)
+		return nil
+	}
+	s, rec := c.Ctx.Session, c.Ctx.Recorder
+	ids := make([]string, len(c.claim))
+	for i, cl := range c.claim {
+		ids[i] = cl.ID
+	}
+	c.Working = fmt.Sprintf("Asking the service for %d claims", len(ids))
+	c.Seq = views.NextSeq()
+	return views.Write(c.Seq, func(ctx context.Context) (*session.ClaimBatch, error) {
+		return s.BuildClaimBatch(ctx, rec, ids, signer, "")
+	})
+}
+
+func (c *claimAll) View() string {
+	if c.read && len(c.claim) == 0 {
+		return c.Draw("esc goes back: nothing is claimable now, so nothing is sent", nil)
+	}
+	return c.Draw("enter asks the service for these claims and reviews them all · esc cancels: nothing is sent", nil)
+}
+
+// headLines are the lines above the flow: as whom, each claimable
+// allocation with its amount and where it goes, and how many were
+// skipped, the first of them with why.
+func (c *claimAll) headLines() string {
+	st := c.Ctx.Styles
+	var b strings.Builder
+	b.WriteString(st.Title.Render("Claim all claimable") + "\n")
+	addr, _, ok := c.Ctx.Wallet.Account()
+	if ok {
+		b.WriteString("Claiming as " + addr.Hex() + ": you pay the claim fees and the gas; the tokens go to each allocation's holder\n")
+	} else {
+		b.WriteString("No account is unlocked: esc, then u (or :unlock).\n")
+	}
+	if !c.read {
+		return b.String() + "\n"
+	}
+	if c.Flow == nil {
+		for _, cl := range c.claim {
+			to := cl.Recipient.Hex()
+			if ok && cl.Recipient == addr {
+				to = "you"
+			}
+			line := fmt.Sprintf("  %s  %s %s to %s", sanitize.Truncate(cl.ID, 36), wallet.FormatTokens(cl.Amount), sanitize.Line(cl.Unit), to)
+			b.WriteString(sanitize.Truncate(line, max(c.Width, 20)) + "\n")
+		}
+	}
+	switch n := len(c.skipped); {
+	case n == 1:
+		b.WriteString(st.Muted.Render(sanitize.Truncate("Skipped "+c.skipped[0].ID+": "+c.skipped[0].Why, max(c.Width, 20))) + "\n")
+	case n > 1:
+		b.WriteString(st.Muted.Render(sanitize.Truncate(fmt.Sprintf("Skipped %d, the first %s: %s", n, c.skipped[0].ID, c.skipped[0].Why), max(c.Width, 20))) + "\n")
+	}
+	if len(c.claim) == 0 {
+		b.WriteString("Nothing is claimable now among the followed allocations.\n")
+	}
+	return b.String() + "\n"
+}
+
+func (c *claimAll) ShortHelp() []key.Binding { return c.Help(nil) }
+
+func (c *claimAll) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
