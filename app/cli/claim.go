@@ -18,7 +18,7 @@ import (
 
 var claimCommand = command{
 	name:    "claim",
-	args:    "(ALLOCATION_ID | --all --wallet ADDR | --ids ID,...) --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--keystore DIR] [--passphrase-file FILE] [--send [--wait] [--yes]]] [--account SAFE --owner KEY [--proposal FILE] [--tx-builder FILE] [--multisend ADDR] [--yes]] [-o json]",
+	args:    "(ALLOCATION_ID | --all --wallet ADDR | --ids A,B,...) --sender ADDR [--amount X] [--country CC] [--sign --account ADDR [--keystore DIR] [--passphrase-file FILE] [--send [--wait] [--yes]]] [--owner KEY [--proposal FILE] [--tx-builder FILE] [--multisend ADDR] [--yes]] [-o json]",
 	summary: "build the claim transaction(s) of an allocation, or of several (--all, --ids); with --sign, check, sign and send them",
 	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 		var a claimArgs

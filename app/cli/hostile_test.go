@@ -162,6 +162,12 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 			body := filepath.Join(dir, "schedule.json")
 			os.WriteFile(body, []byte(`{"tokenId":"`+fx.TokenIDs[0]+`","name":"n\u001b[2J","description":"d","unlockAtStart":1,"cliff":{"value":0,"duration":0},"pieces":[]}`), 0o600)
 			keyCopy := filepath.Join(dir, "import\x1b]0;t\x07.json")
+			// A proposal and a Transaction Builder file written to talk to
+			// the terminal, in their names and their fields.
+			proposalFile := filepath.Join(dir, "proposal\x1b]0;t\x07.json")
+			os.WriteFile(proposalFile, []byte(`{"version":1,"safe":"`+vester+`","act":"stake\u001b]52;c;eA==\u0007","detail":"\u009b2J"}`), 0o600)
+			txbFile := filepath.Join(dir, "batch\x1b[2J.json")
+			os.WriteFile(txbFile, []byte(`{"version":"1.0","chainId":"1","createdAt":1,"meta":{"name":"n\u001b[2J","checksum":"0x\u001b]0;t\u0007"},"transactions":[{"to":"`+vester+`","value":"0","data":"0x\u009b"}]}`), 0o600)
 			key, _ := os.ReadFile(fx.Wallets[1].KeyFile)
 			os.WriteFile(keyCopy, key, 0o600)
 
@@ -196,7 +202,11 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 				"pin list":        {{}, {"-o", "json"}},
 				"pin rm":          {{"handler", vester}},
 				"pin check":       {{"http://127.0.0.1:1"}},
-				"safe show":       {{vester}, {vester, "-o", "json"}},
+				"safe show":       {{vester}, {vester, "-o", "json"}, {proposalFile}, {proposalFile, "-o", "json"}},
+				"safe sign":       {{proposalFile, "--owner", w0.Address, "--keystore", ks}},
+				"safe exec":       {{proposalFile, "--account", w0.Address, "--keystore", ks}},
+				"safe export":     {{proposalFile, "-o", "tx-builder"}},
+				"safe import":     {{txbFile, "--safe", vester, "--owner", w0.Address, "--keystore", ks, "--proposal", filepath.Join(dir, "p.json")}},
 				"safe hash":       {{"--safe", vester, "--to", vester}},
 				"safe add":        {{vester}},
 				"safe list":       {{}, {"-o", "json"}},

@@ -335,7 +335,7 @@ func mustRead(t *testing.T, path string) string {
 }
 
 // TestSafeClaimForItsHolder: the Safe sends the claim of wallet 1's
-// allocation (anyone may, D19): proposed by owner 0, signed by owner 2,
+// allocation (anyone may: docs/deployment.md D19): proposed by owner 0, signed by owner 2,
 // executed by a fourth key; the vester records the withdraw, and the
 // Safe, not the holder, paid the fee.
 func TestSafeClaimForItsHolder(t *testing.T) {
