@@ -1,0 +1,101 @@
+package widget
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Binding is one key a screen answers: which keys and what help says of
+// them (Key), what pressing it does (Run), and, when it cannot be pressed
+// now, why (Disabled). A screen declares its keys once, as Bindings, and
+// its key dispatch, the footer and the help all read that one list, so
+// that help never offers a key the screen does not handle, nor the other
+// way round.
+type Binding struct {
+	Key key.Binding
+	Run func() tea.Cmd
+	// Disabled says why the key does nothing now, "" when it works; nil
+	// is always enabled. The help shows the reason beside the key, the
+	// footer leaves the key out, and pressing it says the reason on the
+	// status line instead of running Run.
+	Disabled func() string
+	// Short lists the key in the footer, in the list's order.
+	Short bool
+	// Group is the column of the full help the key is listed in: columns
+	// come in the order their first key does.
+	Group int
+	// Long, when set, is what the full help says of the key, which has
+	// room to say more than the footer's Key.Help.
+	Long string
+}
+
+// reason is why b cannot be pressed now, "" when it can.
+func (b Binding) reason() string {
+	if b.Disabled == nil {
+		return ""
+	}
+	return b.Disabled()
+}
+
+// Bindings are a screen's keys, in the order the footer shows them.
+type Bindings []Binding
+
+// Dispatch runs the binding msg presses, the first of bs that matches it.
+// A disabled one runs nothing and says why on the status line. handled
+// is false when no binding matches: the key is someone else's.
+func (bs Bindings) Dispatch(msg tea.KeyMsg) (cmd tea.Cmd, handled bool) {
+	for _, b := range bs {
+		if !key.Matches(msg, b.Key) {
+			continue
+		}
+		if why := b.reason(); why != "" {
+			text := b.Key.Help().Desc + ": " + why
+			return func() tea.Msg { return StatusMsg{Text: text} }, true
+		}
+		if b.Run == nil {
+			return nil, true
+		}
+		return b.Run(), true
+	}
+	return nil, false
+}
+
+// ShortHelp is the footer's keys: the Short ones that work now.
+func (bs Bindings) ShortHelp() []key.Binding {
+	var out []key.Binding
+	for _, b := range bs {
+		if b.Short && b.Key.Enabled() && b.reason() == "" {
+			out = append(out, b.Key)
+		}
+	}
+	return out
+}
+
+// FullHelp is every key in its column; a disabled one says why beside
+// its description ("start distribution (not while loading)").
+func (bs Bindings) FullHelp() [][]key.Binding {
+	var cols [][]key.Binding
+	at := map[int]int{}
+	for _, b := range bs {
+		if !b.Key.Enabled() {
+			continue
+		}
+		k := b.Key
+		desc := k.Help().Desc
+		if b.Long != "" {
+			desc = b.Long
+		}
+		if why := b.reason(); why != "" {
+			desc += " (" + why + ")"
+		}
+		k.SetHelp(k.Help().Key, desc)
+		i, ok := at[b.Group]
+		if !ok {
+			i = len(cols)
+			at[b.Group] = i
+			cols = append(cols, nil)
+		}
+		cols[i] = append(cols[i], k)
+	}
+	return cols
+}
