@@ -17,7 +17,7 @@ type Binding struct {
 	// Disabled says why the key does nothing now, "" when it works; nil
 	// is always enabled. The help shows the reason beside the key, the
 	// footer leaves the key out, and pressing it says the reason on the
-	// status line instead of running Run.
+	// status line, as a refusal, instead of running Run.
 	Disabled func() string
 	// Short lists the key in the footer, in the list's order.
 	Short bool
@@ -27,6 +27,20 @@ type Binding struct {
 	// Long, when set, is what the full help says of the key, which has
 	// room to say more than the footer's Key.Help.
 	Long string
+	// Label says the binding only names keys that others in the list run
+	// ("↑/↓ move" for up and down): the footer and the help show it in
+	// their place, and Dispatch passes over it.
+	Label bool
+}
+
+// Names is a Label binding, in the footer: keys named as one, desc what
+// they do.
+func Names(keys, desc string, named ...Binding) Binding {
+	var all []string
+	for _, b := range named {
+		all = append(all, b.Key.Keys()...)
+	}
+	return Binding{Key: key.NewBinding(key.WithKeys(all...), key.WithHelp(keys, desc)), Label: true, Short: true}
 }
 
 // reason is why b cannot be pressed now, "" when it can.
@@ -41,16 +55,16 @@ func (b Binding) reason() string {
 type Bindings []Binding
 
 // Dispatch runs the binding msg presses, the first of bs that matches it.
-// A disabled one runs nothing and says why on the status line. handled
+// A disabled one runs nothing and says why on the status line. A binding
+// without Run takes its key and does nothing. handled
 // is false when no binding matches: the key is someone else's.
 func (bs Bindings) Dispatch(msg tea.KeyMsg) (cmd tea.Cmd, handled bool) {
 	for _, b := range bs {
-		if !key.Matches(msg, b.Key) {
+		if b.Label || !key.Matches(msg, b.Key) {
 			continue
 		}
 		if why := b.reason(); why != "" {
-			text := b.Key.Help().Desc + ": " + why
-			return func() tea.Msg { return StatusMsg{Text: text} }, true
+			return func() tea.Msg { return StatusMsg{Text: why, Error: true} }, true
 		}
 		if b.Run == nil {
 			return nil, true
@@ -63,7 +77,7 @@ func (bs Bindings) Dispatch(msg tea.KeyMsg) (cmd tea.Cmd, handled bool) {
 // ShortHelp is the footer's keys: the Short ones that work now.
 func (bs Bindings) ShortHelp() []key.Binding {
 	var out []key.Binding
-	for _, b := range bs {
+	for _, b := range bs.shown() {
 		if b.Short && b.Key.Enabled() && b.reason() == "" {
 			out = append(out, b.Key)
 		}
@@ -76,7 +90,7 @@ func (bs Bindings) ShortHelp() []key.Binding {
 func (bs Bindings) FullHelp() [][]key.Binding {
 	var cols [][]key.Binding
 	at := map[int]int{}
-	for _, b := range bs {
+	for _, b := range bs.shown() {
 		if !b.Key.Enabled() {
 			continue
 		}
@@ -98,4 +112,35 @@ func (bs Bindings) FullHelp() [][]key.Binding {
 		cols[i] = append(cols[i], k)
 	}
 	return cols
+}
+
+// shown is bs without the bindings a Label names: help shows the label.
+func (bs Bindings) shown() Bindings {
+	labelled := map[string]bool{}
+	for _, b := range bs {
+		if b.Label {
+			for _, k := range b.Key.Keys() {
+				labelled[k] = true
+			}
+		}
+	}
+	if len(labelled) == 0 {
+		return bs
+	}
+	var out Bindings
+	for _, b := range bs {
+		if b.Label || !all(b.Key.Keys(), labelled) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func all(keys []string, in map[string]bool) bool {
+	for _, k := range keys {
+		if !in[k] {
+			return false
+		}
+	}
+	return len(keys) > 0
 }

@@ -36,7 +36,7 @@ func TestDisabledBindingSaysWhy(t *testing.T) {
 	if !handled || ran != 0 {
 		t.Fatalf("pressed while disabled: handled %v, ran %d times", handled, ran)
 	}
-	if st, ok := cmd().(StatusMsg); !ok || !strings.Contains(st.Text, why) {
+	if st, ok := cmd().(StatusMsg); !ok || st.Text != why || !st.Error {
 		t.Errorf("pressing it says %#v, not why", cmd())
 	}
 	why = ""
