@@ -51,7 +51,7 @@ func (m *Model) globalKeys(md views.Mode) widget.Bindings {
 	k := m.keys
 	idle := !md.TakesKeys
 	on := func(b key.Binding) key.Binding { b.SetEnabled(idle); return b }
-	const tabsGroup, mainGroup, anyGroup = 0, 1, 2
+	const mainGroup, anyGroup = "keys", "anywhere"
 	bs := widget.Bindings{
 		{Key: on(k.NextTab), Run: func() tea.Cmd { return m.switchTab((m.active + 1) % len(tabs)) }},
 		{Key: on(k.PrevTab), Run: func() tea.Cmd { return m.switchTab((m.active + len(tabs) - 1) % len(tabs)) }},

@@ -21,9 +21,9 @@ type Binding struct {
 	Disabled func() string
 	// Short lists the key in the footer, in the list's order.
 	Short bool
-	// Group is the column of the full help the key is listed in: columns
-	// come in the order their first key does.
-	Group int
+	// Group names the column of the full help the key is listed in:
+	// columns come in the order their first key does.
+	Group string
 	// Long, when set, is what the full help says of the key, which has
 	// room to say more than the footer's Key.Help.
 	Long string
@@ -31,6 +31,17 @@ type Binding struct {
 	// ("↑/↓ move" for up and down): the footer and the help show it in
 	// their place, and Dispatch passes over it.
 	Label bool
+}
+
+// Described is a component's keys (a form's, a question's) as Label
+// bindings in the footer: listed where the screen lists them, run by the
+// component the screen hands its other keys to.
+func Described(keys ...key.Binding) Bindings {
+	out := make(Bindings, len(keys))
+	for i, k := range keys {
+		out[i] = Binding{Key: k, Label: true, Short: true}
+	}
+	return out
 }
 
 // Names is a Label binding, in the footer: keys named as one, desc what
@@ -53,6 +64,16 @@ func (b Binding) reason() string {
 
 // Bindings are a screen's keys, in the order the footer shows them.
 type Bindings []Binding
+
+// InGroup is bs listed in the help's column group.
+func (bs Bindings) InGroup(group string) Bindings {
+	out := make(Bindings, len(bs))
+	for i, b := range bs {
+		b.Group = group
+		out[i] = b
+	}
+	return out
+}
 
 // Dispatch runs the binding msg presses, the first of bs that matches it.
 // A disabled one runs nothing and says why on the status line. A binding
@@ -77,7 +98,7 @@ func (bs Bindings) Dispatch(msg tea.KeyMsg) (cmd tea.Cmd, handled bool) {
 // ShortHelp is the footer's keys: the Short ones that work now.
 func (bs Bindings) ShortHelp() []key.Binding {
 	var out []key.Binding
-	for _, b := range bs.shown() {
+	for _, b := range bs.shown(true) {
 		if b.Short && b.Key.Enabled() && b.reason() == "" {
 			out = append(out, b.Key)
 		}
@@ -89,8 +110,8 @@ func (bs Bindings) ShortHelp() []key.Binding {
 // its description ("start distribution (not while loading)").
 func (bs Bindings) FullHelp() [][]key.Binding {
 	var cols [][]key.Binding
-	at := map[int]int{}
-	for _, b := range bs.shown() {
+	at := map[string]int{}
+	for _, b := range bs.shown(false) {
 		if !b.Key.Enabled() {
 			continue
 		}
@@ -114,9 +135,12 @@ func (bs Bindings) FullHelp() [][]key.Binding {
 	return cols
 }
 
-// shown is bs without the bindings a Label names: help shows the label.
-func (bs Bindings) shown() Bindings {
-	labelled := map[string]bool{}
+// shown is what help lists of bs: not the bindings a Label names (it
+// shows the label), nor, in the footer (once), one whose every key an
+// earlier binding takes (a row's action on enter before the table's
+// open).
+func (bs Bindings) shown(once bool) Bindings {
+	labelled, taken := map[string]bool{}, map[string]bool{}
 	for _, b := range bs {
 		if b.Label {
 			for _, k := range b.Key.Keys() {
@@ -124,13 +148,17 @@ func (bs Bindings) shown() Bindings {
 			}
 		}
 	}
-	if len(labelled) == 0 {
-		return bs
-	}
 	var out Bindings
 	for _, b := range bs {
-		if b.Label || !all(b.Key.Keys(), labelled) {
-			out = append(out, b)
+		keys := b.Key.Keys()
+		if !b.Label && (all(keys, labelled) || once && all(keys, taken)) {
+			continue
+		}
+		out = append(out, b)
+		if !b.Label && b.Key.Enabled() {
+			for _, k := range keys {
+				taken[k] = true
+			}
 		}
 	}
 	return out

@@ -18,7 +18,7 @@ func TestDisabledBindingSaysWhy(t *testing.T) {
 		{Key: key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "start")), Short: true,
 			Run:      func() tea.Cmd { ran++; return nil },
 			Disabled: func() string { return why }},
-		{Key: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")), Short: true, Group: 1},
+		{Key: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")), Short: true, Group: "list"},
 	}
 	var descs []string
 	for _, col := range bs.FullHelp() {
@@ -49,12 +49,13 @@ func TestDisabledBindingSaysWhy(t *testing.T) {
 }
 
 // TestFullHelpColumns: the help lists keys by Group, the columns in the
-// order of their first key, and Long in place of the footer's words.
+// order of their first key, and Long in place of the footer's words; a
+// key an earlier binding takes is in the footer once.
 func TestFullHelpColumns(t *testing.T) {
-	b := func(k string, g int, long string) Binding {
+	b := func(k string, g string, long string) Binding {
 		return Binding{Key: key.NewBinding(key.WithKeys(k), key.WithHelp(k, k+" short")), Group: g, Long: long}
 	}
-	cols := Bindings{b("a", 2, ""), b("b", 0, "b at length"), b("c", 2, "")}.FullHelp()
+	cols := Bindings{b("a", "x", ""), b("b", "y", "b at length"), b("c", "x", ""), b("a", "y", "")}.FullHelp()
 	var got []string
 	for _, col := range cols {
 		var keys []string
@@ -63,7 +64,7 @@ func TestFullHelpColumns(t *testing.T) {
 		}
 		got = append(got, strings.Join(keys, ","))
 	}
-	want := []string{"a=a short,c=c short", "b=b at length"}
+	want := []string{"a=a short,c=c short", "b=b at length,a=a short"}
 	if !slices.Equal(got, want) {
 		t.Errorf("columns %q, want %q", got, want)
 	}

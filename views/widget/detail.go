@@ -93,6 +93,18 @@ func (d *Detail) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// Bindings are the pane's scroll keys, on while there is something to
+// scroll.
+func (d *Detail) Bindings() Bindings {
+	up, down := d.Keys.Up, d.Keys.Down
+	up.SetEnabled(d.scrollable())
+	down.SetEnabled(d.scrollable())
+	return Bindings{
+		{Key: up, Group: "detail", Run: func() tea.Cmd { d.scroll(-1); return nil }},
+		{Key: down, Group: "detail", Run: func() tea.Cmd { d.scroll(1); return nil }},
+	}
+}
+
 // ShortHelp implements help.KeyMap: the scroll keys, when there is
 // something to scroll.
 func (d *Detail) ShortHelp() []key.Binding {
