@@ -255,61 +255,6 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (c *creative) key(k tea.KeyMsg) tea.Cmd {
-	switch c.state {
-	case stagePick:
-		if k.String() == "esc" {
-			return views.Back
-		}
-		cmd, path := c.picker.key(k)
-		if path != "" {
-			c.pickErr = ""
-			return func() tea.Msg { return inspect(path) }
-		}
-		return cmd
-	case stageDetails:
-		switch {
-		case key.Matches(k, keyBack):
-			c.state = stagePick
-			c.message = ""
-			return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick())
-		case key.Matches(k, keyReview):
-			return c.review()
-		}
-		// The form checks what changed; enter on the last field reviews.
-		cmd := c.form.Update(k)
-		if c.state == stageDetails {
-			if loose := c.unmatched(); loose != "" {
-				c.message = loose
-			}
-		}
-		return cmd
-	case stageReview:
-		return c.asking.Update(k)
-	case stageFailed:
-		switch {
-		case key.Matches(k, keyBack):
-			c.state, c.err, c.uploaded = stageDetails, "", nil
-			return c.form.Focus(c.form.Focused())
-		case key.Matches(k, keyAgain) && c.uploaded != nil:
-			c.askRegister()
-		case key.Matches(k, keyCheck) && c.unknown && c.uploaded != nil:
-			c.hint = ""
-			return c.outcome.Check()
-		}
-	case stageRetry:
-		return c.asking.Update(k)
-	case stageDone:
-		switch {
-		case key.Matches(k, keyCopy):
-			return c.ctx.Clipboard.Copy(c.result.PublicURL)
-		case k.String() == "esc":
-			return views.Back
-		}
-	}
-	return nil
-}
-
 // Reopen is the page of a creative's upload URL or registration
 // whose answer was lost, read back from the journal; nil when body is not
 // such a request that encodes back to the same bytes. A registration may
