@@ -51,7 +51,7 @@ func (c *creative) bindings() widget.Bindings {
 				c.message = ""
 				return tea.Batch(c.picker.read(c.picker.dir), c.picker.tick())
 			}},
-		}, widget.Described(c.form.ShortHelp()...)...)
+		}, widget.Described(c.form.ShortHelp()...).InFooter()...)
 	case stageFailed:
 		// A check is offered while it can still tell; r while the file is
 		// uploaded and no check found the first registration applied.

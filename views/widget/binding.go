@@ -33,13 +33,23 @@ type Binding struct {
 	Label bool
 }
 
-// Described is a component's keys (a form's, a question's) as Label
-// bindings in the footer: listed where the screen lists them, run by the
-// component the screen hands its other keys to.
+// Described is a component's keys (a form's) as Label bindings: listed
+// where the screen lists them, run by the component the screen hands its
+// other keys to.
 func Described(keys ...key.Binding) Bindings {
 	out := make(Bindings, len(keys))
 	for i, k := range keys {
-		out[i] = Binding{Key: k, Label: true, Short: true}
+		out[i] = Binding{Key: k, Label: true}
+	}
+	return out
+}
+
+// InFooter is bs listed in the footer too.
+func (bs Bindings) InFooter() Bindings {
+	out := make(Bindings, len(bs))
+	for i, b := range bs {
+		b.Short = true
+		out[i] = b
 	}
 	return out
 }
