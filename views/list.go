@@ -33,6 +33,9 @@ type List[R any] struct {
 	SummaryLine bool
 	// Loaded, when set, reworks rows as they arrive.
 	Loaded func([]R) []R
+	// Own, when set, are the screen's own keys on the focused row (c
+	// copies a request as curl), listed and answered before the list's.
+	Own func(row R, ok bool) widget.Bindings
 	// Actions open a screen about the focused row.
 	Actions []RowAction[R]
 	// DetailActions, when set, are the keys a row's details page (enter)

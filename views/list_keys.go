@@ -38,8 +38,8 @@ func (a RowAction[R]) refusal(ctx *Context, row R) string {
 	return ""
 }
 
-// keys are the list's keys on the focused row: the row's actions, the
-// table's keys, the detail pane's, d and r. Its dispatch, the footer and
+// keys are the list's keys on the focused row: the screen's own, the
+// row's actions, the table's keys, the detail pane's, d and r. Its dispatch, the footer and
 // the help read them, so that a key is offered where it works. An action
 // refused on the focused row (Refuse, a read-only session) or not for it
 // (Only) says why, in the help and when pressed; but where the table
@@ -53,6 +53,9 @@ func (l *List[R]) keys() widget.Bindings {
 	var bs widget.Bindings
 	table := l.Table.Bindings()
 	row, selected := l.Table.Selected()
+	if l.Own != nil {
+		bs = append(bs, l.Own(row, selected)...)
+	}
 	for _, a := range l.Actions {
 		refusal := func() string { return a.refusal(l.Ctx, row) }
 		switch {
