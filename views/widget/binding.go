@@ -27,10 +27,13 @@ type Binding struct {
 	// Long, when set, is what the full help says of the key, which has
 	// room to say more than the footer's Key.Help.
 	Long string
-	// Label says the binding only names keys that others in the list run
-	// ("↑/↓ move" for up and down): the footer and the help show it in
-	// their place, and Dispatch passes over it.
+	// Label says the binding only names keys something else runs (a
+	// form the screen hands its other keys to): Dispatch passes over it.
 	Label bool
+	// joins says the Label stands in the footer for the bindings of the
+	// list it names ("↑/↓ move" for up and down), which the full help
+	// lists instead (Names).
+	joins bool
 }
 
 // Described is a component's keys (a form's) as Label bindings: listed
@@ -54,14 +57,14 @@ func (bs Bindings) InFooter() Bindings {
 	return out
 }
 
-// Names is a Label binding, in the footer: keys named as one, desc what
-// they do.
+// Names is the footer's label for named, keys named as one and desc
+// what they do; the full help lists each of named.
 func Names(keys, desc string, named ...Binding) Binding {
 	var all []string
 	for _, b := range named {
 		all = append(all, b.Key.Keys()...)
 	}
-	return Binding{Key: key.NewBinding(key.WithKeys(all...), key.WithHelp(keys, desc)), Label: true, Short: true}
+	return Binding{Key: key.NewBinding(key.WithKeys(all...), key.WithHelp(keys, desc)), Label: true, Short: true, joins: true}
 }
 
 // reason is why b cannot be pressed now, "" when it can.
@@ -145,27 +148,31 @@ func (bs Bindings) FullHelp() [][]key.Binding {
 	return cols
 }
 
-// shown is what help lists of bs: not the bindings a Label names (it
-// shows the label), nor, in the footer (once), one whose every key an
-// earlier binding takes (a row's action on enter before the table's
-// open).
-func (bs Bindings) shown(once bool) Bindings {
-	labelled, taken := map[string]bool{}, map[string]bool{}
+// shown is what the footer (footer) or the full help lists of bs. The
+// footer shows a Names label in place of the bindings it names, and a
+// binding whose every key an earlier one takes once (a row's action on
+// enter before the table's open); the full help lists every binding, and
+// no Names label.
+func (bs Bindings) shown(footer bool) Bindings {
+	joined, taken := map[string]bool{}, map[string]bool{}
 	for _, b := range bs {
-		if b.Label {
+		if b.joins {
 			for _, k := range b.Key.Keys() {
-				labelled[k] = true
+				joined[k] = true
 			}
 		}
 	}
 	var out Bindings
 	for _, b := range bs {
 		keys := b.Key.Keys()
-		if !b.Label && (all(keys, labelled) || once && all(keys, taken)) {
+		switch {
+		case b.joins && !footer:
+			continue
+		case !b.joins && footer && (all(keys, joined) || all(keys, taken)):
 			continue
 		}
 		out = append(out, b)
-		if !b.Label && b.Key.Enabled() {
+		if !b.joins && b.Key.Enabled() {
 			for _, k := range keys {
 				taken[k] = true
 			}

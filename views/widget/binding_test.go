@@ -69,3 +69,22 @@ func TestFullHelpColumns(t *testing.T) {
 		t.Errorf("columns %q, want %q", got, want)
 	}
 }
+
+// TestNamesJoinInTheFooterOnly: a Names label stands for the keys it
+// names in the footer, and is passed over by Dispatch; the full help
+// lists each named key.
+func TestNamesJoinInTheFooterOnly(t *testing.T) {
+	moved := 0
+	up := Binding{Key: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "up")), Short: true, Run: func() tea.Cmd { moved--; return nil }}
+	down := Binding{Key: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "down")), Short: true, Run: func() tea.Cmd { moved++; return nil }}
+	bs := Bindings{up, down, Names("↑/↓", "move", up, down)}
+	if short := bs.ShortHelp(); len(short) != 1 || short[0].Help().Key != "↑/↓" {
+		t.Errorf("the footer shows %v, not the label alone", short)
+	}
+	if full := bs.FullHelp(); len(full) != 1 || len(full[0]) != 2 || full[0][1].Help().Key != "↓" {
+		t.Errorf("the help shows %v, not each key", full)
+	}
+	if _, handled := bs.Dispatch(keyMsg("down")); !handled || moved != 1 {
+		t.Errorf("down moved %d: the label took it", moved)
+	}
+}
