@@ -83,12 +83,7 @@ func (d *Detail) SetSize(width, height int) {
 // Update scrolls on the pane's keys.
 func (d *Detail) Update(msg tea.Msg) tea.Cmd {
 	if msg, ok := msg.(tea.KeyMsg); ok {
-		switch {
-		case key.Matches(msg, d.Keys.Down):
-			d.scroll(1)
-		case key.Matches(msg, d.Keys.Up):
-			d.scroll(-1)
-		}
+		d.Bindings().Dispatch(msg)
 	}
 	return nil
 }
@@ -107,20 +102,10 @@ func (d *Detail) Bindings() Bindings {
 
 // ShortHelp implements help.KeyMap: the scroll keys, when there is
 // something to scroll.
-func (d *Detail) ShortHelp() []key.Binding {
-	if !d.scrollable() {
-		return nil
-	}
-	return d.Keys.ShortHelp()
-}
+func (d *Detail) ShortHelp() []key.Binding { return d.Bindings().InFooter().ShortHelp() }
 
 // FullHelp implements help.KeyMap.
-func (d *Detail) FullHelp() [][]key.Binding {
-	if !d.scrollable() {
-		return nil
-	}
-	return d.Keys.FullHelp()
-}
+func (d *Detail) FullHelp() [][]key.Binding { return d.Bindings().FullHelp() }
 
 func (d *Detail) scrollable() bool { return len(d.lines) > d.height }
 
