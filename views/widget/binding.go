@@ -152,7 +152,8 @@ func (bs Bindings) FullHelp() [][]key.Binding {
 // footer shows a Names label in place of the bindings it names, and a
 // binding whose every key an earlier one takes once (a row's action on
 // enter before the table's open); the full help lists every binding, and
-// no Names label.
+// no Names label. Neither lists a binding without help (a key a Label
+// names with others: a form's ← and →).
 func (bs Bindings) shown(footer bool) Bindings {
 	joined, taken := map[string]bool{}, map[string]bool{}
 	for _, b := range bs {
@@ -166,7 +167,7 @@ func (bs Bindings) shown(footer bool) Bindings {
 	for _, b := range bs {
 		keys := b.Key.Keys()
 		switch {
-		case b.joins && !footer:
+		case b.Key.Help().Key == "", b.joins && !footer:
 			continue
 		case !b.joins && footer && (all(keys, joined) || all(keys, taken)):
 			continue
