@@ -30,16 +30,19 @@ func (t *Table[R]) Update(msg tea.Msg) tea.Cmd {
 
 // Bindings are the table's keys as it stands, which its dispatch, its
 // ShortHelp and its FullHelp read, and a screen lists with its own.
-// While the filter is edited they only say what the keys do: every key
-// goes to the filter (Update).
+// While the filter is edited, a key none of them takes is typed into it
+// (updateInput).
 func (t *Table[R]) Bindings() Bindings {
 	k := t.keys
 	if t.editing {
 		return Bindings{
-			{Key: k.AcceptFilter, Short: true, Group: "filter"},
-			{Key: k.CancelFilter, Short: true, Group: "filter"},
-			{Key: k.FilterUp, Group: "matches"},
-			{Key: k.FilterDown, Group: "matches"},
+			{Key: k.AcceptFilter, Short: true, Group: "filter", Run: func() tea.Cmd {
+				t.stopEditing()
+				return t.applyQuery(t.input.Value())
+			}},
+			{Key: k.CancelFilter, Short: true, Group: "filter", Run: t.clearFilter},
+			{Key: k.FilterUp, Group: "matches", Run: func() tea.Cmd { t.move(-1); return nil }},
+			{Key: k.FilterDown, Group: "matches", Run: func() tea.Cmd { t.move(1); return nil }},
 		}
 	}
 	body := max(t.bodyHeight(), 1)
