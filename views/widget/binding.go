@@ -36,37 +36,6 @@ type Binding struct {
 	joins bool
 }
 
-// Described is a component's keys (a form's) as Label bindings: listed
-// where the screen lists them, run by the component the screen hands its
-// other keys to.
-func Described(keys ...key.Binding) Bindings {
-	out := make(Bindings, len(keys))
-	for i, k := range keys {
-		out[i] = Binding{Key: k, Label: true}
-	}
-	return out
-}
-
-// InFooter is bs listed in the footer too.
-func (bs Bindings) InFooter() Bindings {
-	out := make(Bindings, len(bs))
-	for i, b := range bs {
-		b.Short = true
-		out[i] = b
-	}
-	return out
-}
-
-// Names is the footer's label for named, keys named as one and desc
-// what they do; the full help lists each of named.
-func Names(keys, desc string, named ...Binding) Binding {
-	var all []string
-	for _, b := range named {
-		all = append(all, b.Key.Keys()...)
-	}
-	return Binding{Key: key.NewBinding(key.WithKeys(all...), key.WithHelp(keys, desc)), Label: true, Short: true, joins: true}
-}
-
 // reason is why b cannot be pressed now, "" when it can.
 func (b Binding) reason() string {
 	if b.Disabled == nil {
@@ -88,10 +57,42 @@ func (bs Bindings) InGroup(group string) Bindings {
 	return out
 }
 
-// Dispatch runs the binding msg presses, the first of bs that matches it.
-// A disabled one runs nothing and says why on the status line. A binding
-// without Run takes its key and does nothing. handled
-// is false when no binding matches: the key is someone else's.
+// InFooter is bs listed in the footer too.
+func (bs Bindings) InFooter() Bindings {
+	out := make(Bindings, len(bs))
+	for i, b := range bs {
+		b.Short = true
+		out[i] = b
+	}
+	return out
+}
+
+// Described is a component's keys (a form's) as Label bindings: listed
+// where the screen lists them, run by the component the screen hands its
+// other keys to.
+func Described(keys ...key.Binding) Bindings {
+	out := make(Bindings, len(keys))
+	for i, k := range keys {
+		out[i] = Binding{Key: k, Label: true}
+	}
+	return out
+}
+
+// Names is the footer's label for named, keys named as one and desc
+// what they do; the full help lists each of named.
+func Names(keys, desc string, named ...Binding) Binding {
+	var all []string
+	for _, b := range named {
+		all = append(all, b.Key.Keys()...)
+	}
+	return Binding{Key: key.NewBinding(key.WithKeys(all...), key.WithHelp(keys, desc)), Label: true, Short: true, joins: true}
+}
+
+// Dispatch runs the binding msg presses, the first of bs that matches it
+// (a Label runs nothing: it is passed over). A disabled one runs nothing
+// and says why on the status line; one without Run takes its key and
+// does nothing. handled is false when no binding matches: the key is
+// someone else's.
 func (bs Bindings) Dispatch(msg tea.KeyMsg) (cmd tea.Cmd, handled bool) {
 	for _, b := range bs {
 		if b.Label || !key.Matches(msg, b.Key) {
