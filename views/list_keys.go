@@ -39,12 +39,13 @@ func (a RowAction[R]) refusal(ctx *Context, row R) string {
 }
 
 // keys are the list's keys on the focused row: the screen's own, the
-// row's actions, the table's keys, the detail pane's, d and r. Its dispatch, the footer and
-// the help read them, so that a key is offered where it works. An action
-// refused on the focused row (Refuse, a read-only session) or not for it
-// (Only) says why, in the help and when pressed; but where the table
-// answers its key on this row (enter opens the row's details), it leaves
-// the key to the table. Without a row, the actions are only listed.
+// row's actions, the table's keys, the detail pane's, d and r. Its
+// dispatch, the footer and the help read them, so that a key is offered
+// where it works. An action refused on the focused row (Refuse, a
+// read-only session) or not for it (Only) says why, in the help and when
+// pressed; but where the table answers its key on this row (enter opens
+// the row's details), it leaves the key to the table. Without a row, the
+// actions are only listed.
 func (l *List[R]) keys() widget.Bindings {
 	if l.Table.EditingFilter() {
 		// Every other key is typed into the filter: none is offered.
