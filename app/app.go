@@ -63,15 +63,15 @@ type Model struct {
 	commandH          string   // completion hint
 	poolNames         namesMsg // the token's pools, for completion
 	contractNames     namesMsg // the token's contracts, for completion
-	// cover is the page covering the screens, if any: help or the
-	// error details, which take every key until closed.
-	cover    cover
-	quitting bool // asking whether to quit with work running
+	// mode is what takes the keys: the screens, or one thing over them
+	// (help, the error details, the command line, a question). One
+	// value, so that two can never both be on.
+	mode mode
 	// quitShown says the last frame showed the quit question: y answers
 	// only a question that was read.
 	quitShown bool
-	// switchAsk is the profile a question asks to switch to, as switching
-	// drops switchLost; switchShown says the last frame showed the
+	// switchAsk is the profile modeSwitch's question asks to switch to,
+	// as switching drops switchLost; switchShown says the last frame showed the
 	// question whole (see profile.go).
 	switchAsk   string
 	switchLost  []loss
@@ -216,21 +216,10 @@ func (m *Model) resize() {
 	m.fillPage()
 }
 
-// openPage shows the help or the error details (flag says which) from
-// their first line.
-// cover is what covers the screens: nothing, help (?), or the details of
-// the last error (E), never without one (setErr).
-type cover int
-
-const (
-	coverNone cover = iota
-	coverHelp
-	coverErr
-)
-
-// openPage covers the screens with c, scrolled to its top.
-func (m *Model) openPage(c cover) {
-	m.cover = c
+// openPage covers the screens with the help or the error details (m,
+// modeHelp or modeErr), scrolled to its top.
+func (m *Model) openPage(c mode) {
+	m.setMode(c)
 	m.fillPage()
 	m.page.Home()
 }
@@ -240,10 +229,10 @@ func (m *Model) openPage(c cover) {
 func (m *Model) fillPage() {
 	w, h := m.bodySize()
 	var lines []string
-	switch {
-	case m.cover == coverHelp:
+	switch m.mode {
+	case modeHelp:
 		lines = strings.Split(m.fullHelp(), "\n") // columns: cut at the width, not wrapped
-	case m.cover == coverErr:
+	case modeErr:
 		text := m.lastErr.Error()
 		if _, own := m.lastErr.(warnings); !own && len(m.warnings) > 0 {
 			// A later error took the status line from the warnings: they
@@ -302,15 +291,15 @@ func (m *Model) view() string {
 		return ""
 	}
 	if m.tooSmall() {
-		view, asked := tooSmallNotice(m.width, m.height, m.quitting)
+		view, asked := tooSmallNotice(m.width, m.height, m.mode == modeQuit)
 		m.quitShown = asked
 		return view
 	}
-	m.quitShown = m.quitting && !m.cmdline.Focused() // the status line asks it
-	m.switchShown = m.switchAsk != "" && !m.quitting && !m.cmdline.Focused() && lipgloss.Width(m.switchQuestion()) <= m.width
+	m.quitShown = m.mode == modeQuit // the status line asks it
+	m.switchShown = m.mode == modeSwitch && lipgloss.Width(m.switchQuestion()) <= m.width
 	var body string
 	switch {
-	case m.cover != coverNone:
+	case m.mode.covers():
 		body = strings.Join(m.page.View(), "\n")
 	default:
 		body = m.top().View()

@@ -410,15 +410,15 @@ func countdown(d time.Duration) string {
 func (m *Model) statusLine() string {
 	status, isErr := m.shownStatus()
 	switch {
-	case m.cmdline.Focused():
+	case m.mode == modeCommand:
 		line := m.cmdline.View()
 		if m.commandH != "" {
 			line += "  " + m.ctx.Styles.Muted.Render(m.commandH)
 		}
 		return widget.Fit(line, m.width, 1)
-	case m.quitting:
+	case m.mode == modeQuit:
 		return widget.Fit(quitQuestion, m.width, 1)
-	case m.switchAsk != "":
+	case m.mode == modeSwitch:
 		return widget.Fit(m.switchQuestion(), m.width, 1)
 	case status == "" && m.seeding == m.ctx.Session && m.busy():
 		return widget.Fit(m.spin.View()+" the sandbox is still seeding…", m.width, 1)

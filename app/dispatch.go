@@ -13,7 +13,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/views"
-	"allot/views/holder"
 	"allot/views/widget"
 )
 
@@ -36,11 +35,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// the next one: keep it running whatever the screens do.
 	msg, next := views.Unwrap(msg)
 	model, cmd := m.update(msg)
-	if m.quitting && !m.busy() {
+	if m.mode == modeQuit && !m.busy() {
 		// The work the question waited for has finished: the question
 		// goes, and the program stays, so that its outcome (a failure, a
 		// transaction created) is seen before anyone quits.
-		m.quitting = false
+		m.setMode(modeScreens)
 		m.status, m.statusErr = quitWorkDone, false
 	}
 	return model, tea.Batch(cmd, next, m.startLate(), m.animate())
@@ -116,7 +115,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case namesMsg:
 		if msg.token == m.ctx.Token {
 			*m.namesOf(msg.cmd) = msg
-			if m.cmdline.Focused() && m.commandH == loadingNames(msg.cmd) {
+			if m.mode == modeCommand && m.commandH == loadingNames(msg.cmd) {
 				// tab was pressed while they loaded: complete now.
 				m.completeCommand()
 			}
@@ -145,7 +144,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, tag(s, s.Update(msg)))
 		}
 	}
-	if m.cmdline.Focused() {
+	if m.mode == modeCommand {
 		var cmd tea.Cmd
 		m.cmdline, cmd = m.cmdline.Update(msg)
 		cmds = append(cmds, cmd)
@@ -153,24 +152,17 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
+// handleKey gives a key to the one mode that is on: a question, the
+// command line, the page covering the screens, or the screens under the
+// global keys.
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
 		return m.exit()
 	}
-	if m.quitting {
-		switch msg.String() {
-		case "y", "Y":
-			if m.quitShown {
-				return m.exit()
-			}
-			return nil
-		default:
-			m.quitting = false
-			m.status = ""
-			return nil
-		}
-	}
-	if m.switchAsk != "" {
+	switch m.mode {
+	case modeQuit:
+		return m.answerQuit(msg)
+	case modeSwitch:
 		return m.answerSwitch(msg)
 	}
 	if m.tooSmall() {
@@ -181,84 +173,54 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.cmdline.Focused() {
+	switch m.mode {
+	case modeCommand:
 		return m.commandKey(msg)
-	}
-	// The help and the error details cover the screen: they take every
-	// key, scroll, and close.
-	switch m.cover {
-	case coverHelp:
-		if !m.page.Key(msg) && key.Matches(msg, m.keys.Help, m.keys.AnyHelp, m.keys.Back, m.keys.Quit) {
-			m.cover = coverNone
+	case modeHelp, modeErr:
+		// The page takes every key: it scrolls, and closes.
+		if !m.page.Key(msg) {
+			cmd, _ := m.pageKeys().Dispatch(msg)
+			return cmd
 		}
-		return nil
-	case coverErr:
-		if !m.page.Key(msg) && key.Matches(msg, m.keys.Details, m.keys.Back, m.keys.Quit) {
-			m.cover = coverNone
-		}
-		return nil
-	}
-	if key.Matches(msg, m.keys.AnyHelp) {
-		m.openPage(coverHelp)
 		return nil
 	}
 	top := m.top()
-	if top.Mode().TakesKeys {
-		return tag(top, top.Update(msg))
-	}
-	switch {
-	case key.Matches(msg, m.keys.Quit):
-		return m.quit()
-	case key.Matches(msg, m.keys.Help):
-		m.openPage(coverHelp)
-		return nil
-	case key.Matches(msg, m.keys.Command):
-		m.cmdline.SetValue("")
-		m.commandH = ""
-		m.cmdline.Focus()
-		return tea.Batch(textinput.Blink, m.fetchNames("stakes", poolNames), m.fetchNames("contract", contractNames))
-	case key.Matches(msg, m.keys.Back):
-		return m.back(msg)
-	case key.Matches(msg, m.keys.NextTab):
-		return m.switchTab((m.active + 1) % len(tabs))
-	case key.Matches(msg, m.keys.PrevTab):
-		return m.switchTab((m.active + len(tabs) - 1) % len(tabs))
-	case key.Matches(msg, m.keys.Token):
-		return m.nextToken()
-	case key.Matches(msg, m.keys.Details):
-		// A screen that failed to load shows that failure where its rows
-		// would be: E details it, before the status line's last error.
-		if f, ok := top.(interface{ LoadErr() error }); ok && f.LoadErr() != nil {
-			m.lastErr = f.LoadErr()
-		}
-		if m.lastErr == nil {
-			return m.inform("no error to show: E details the one on the status line")
-		}
-		m.openPage(coverErr)
-		return nil
-	case key.Matches(msg, m.keys.Unlock):
-		return m.open(holder.NewUnlock(m.ctx))
-	case key.Matches(msg, m.keys.Lock):
-		return m.lock()
-	case key.Matches(msg, m.keys.Pause):
-		return m.togglePause()
-	}
-	for i, k := range m.keys.Tabs {
-		if key.Matches(msg, k) {
-			return m.switchTab(i)
-		}
+	if cmd, ok := m.globalKeys(top.Mode()).Dispatch(msg); ok {
+		return cmd
 	}
 	return tag(top, top.Update(msg))
+}
+
+// openCommandLine focuses the : line, and loads the names it completes.
+func (m *Model) openCommandLine() tea.Cmd {
+	m.cmdline.SetValue("")
+	m.commandH = ""
+	m.setMode(modeCommand)
+	return tea.Batch(textinput.Blink, m.fetchNames("stakes", poolNames), m.fetchNames("contract", contractNames))
+}
+
+// openDetails shows the details of the last error. A screen that failed
+// to load shows that failure where its rows would be: E details it,
+// before the status line's last error.
+func (m *Model) openDetails() tea.Cmd {
+	if f, ok := m.top().(interface{ LoadErr() error }); ok && f.LoadErr() != nil {
+		m.lastErr = f.LoadErr()
+	}
+	if m.lastErr == nil {
+		return m.inform("no error to show: E details the one on the status line")
+	}
+	m.openPage(modeErr)
+	return nil
 }
 
 func (m *Model) commandKey(msg tea.KeyMsg) tea.Cmd {
 	switch msg.String() {
 	case "esc":
-		m.cmdline.Blur()
+		m.setMode(modeScreens)
 		return nil
 	case "enter":
 		line := m.cmdline.Value()
-		m.cmdline.Blur()
+		m.setMode(modeScreens)
 		return m.runCommand(line)
 	case "tab":
 		m.completeCommand()
@@ -271,7 +233,7 @@ func (m *Model) commandKey(msg tea.KeyMsg) tea.Cmd {
 
 func (m *Model) quit() tea.Cmd {
 	if m.busy() {
-		m.quitting = true
+		m.setMode(modeQuit)
 		return nil
 	}
 	return m.exit()

@@ -560,7 +560,7 @@ func TestHelpInForms(t *testing.T) {
 	f.key(tea.KeyF1).wait("help, also in forms")
 	f.key(tea.KeyF1).wait("Why? quarterly")
 	m := f.quit()
-	if m.cover == coverHelp {
+	if m.mode == modeHelp {
 		t.Error("f1 did not close the help")
 	}
 }
@@ -580,8 +580,8 @@ func TestPagesScrollAndHoldKeys(t *testing.T) {
 	f.runes("1") // the Contracts tab, were the details not holding the keys
 	f.runes("E")
 	m := f.quit()
-	if m.active != tabPools || m.cover == coverErr {
-		t.Fatalf("tab %d, details shown %v: a key went past the error details", m.active, m.cover == coverErr)
+	if m.active != tabPools || m.mode == modeErr {
+		t.Fatalf("tab %d, details shown %v: a key went past the error details", m.active, m.mode == modeErr)
 	}
 }
 
@@ -654,7 +654,7 @@ func TestKeysReadTogether(t *testing.T) {
 		t.Fatalf(`":tx" then enter in one read: tab %d`, m.active)
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2:"), Paste: true})
-	if m.active != tabTransactions || m.cmdline.Focused() {
+	if m.active != tabTransactions || m.mode == modeCommand {
 		t.Fatal("a paste acted as keys")
 	}
 }

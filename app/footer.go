@@ -9,11 +9,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"allot/internal/sanitize"
+	"allot/views"
 	"allot/views/widget"
 )
-
-// keyPageClose closes the help and the error details.
-var keyPageClose = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
 
 // footer shows the screen's keys, then the global ones. The help key is
 // always there; the other global keys go before any of the screen's own,
@@ -22,10 +20,10 @@ var keyPageClose = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clos
 // distribution"); those still left out are marked "…": the help lists
 // them all.
 func (m *Model) footer() string {
-	if m.cover != coverNone {
+	if m.mode.covers() {
 		// The page's scroll (home/end too) only when it is taller than
 		// the body, from the Scroll that answers those keys.
-		return widget.Fit(m.help.ShortHelpView([]key.Binding{m.page.Help("scroll"), keyPageClose}), m.width, 1)
+		return widget.Fit(m.help.ShortHelpView(m.pageKeys().ShortHelp()), m.width, 1)
 	}
 	var local []key.Binding
 	for _, b := range m.top().ShortHelp() {
@@ -33,7 +31,7 @@ func (m *Model) footer() string {
 			local = append(local, b)
 		}
 	}
-	global := withoutKeysOf(m.keys.short(m.top().Mode()), local)
+	global := withoutKeysOf(m.globalKeys(m.top().Mode()).ShortHelp(), local)
 	line, n := m.keyLine(local, global)
 	if n < len(local) {
 		// Shortened only when the keys do not fit: not every frame.
@@ -223,7 +221,7 @@ func (m *Model) helpColumns(groups [][]key.Binding) string {
 func (m *Model) fullHelp() string {
 	var b strings.Builder
 	b.WriteString(m.ctx.Styles.Brand.Render("Keys") + "  (?, f1 or esc to close)\n\n")
-	b.WriteString(m.helpColumns(m.keys.full()))
+	b.WriteString(m.helpColumns(m.globalKeys(views.Mode{}).FullHelp()))
 	b.WriteString("\n\n" + m.ctx.Styles.Brand.Render(sanitize.Line(m.top().Title())) + "\n")
 	b.WriteString(m.helpColumns(m.top().FullHelp()))
 	b.WriteString("\n\n" + m.ctx.Styles.Brand.Render("Commands") + " (: then tab completes)\n")

@@ -15,7 +15,7 @@ func TestHelpPageFooterOffersScrollOnlyWhenItScrolls(t *testing.T) {
 	m := newModel(newSession(t))
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 200})
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
-	if m.cover != coverHelp {
+	if m.mode != modeHelp {
 		t.Fatal("? did not open the help")
 	}
 	if footer := m.footer(); strings.Contains(footer, "scroll") || !strings.Contains(footer, "esc close") {

@@ -2,8 +2,11 @@ package app
 
 import (
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/views"
+	"allot/views/holder"
+	"allot/views/widget"
 )
 
 // keyMap holds the dashboard's global keys. Screens add their own.
@@ -38,27 +41,37 @@ func defaultKeys() keyMap {
 	return k
 }
 
-// short are the global keys the footer shows for a screen in mode: while
-// it takes every key, only those that still work; while it owns esc (a
-// write on its way, a question, a filter), not "esc back": esc is the
-// screen's, and what it does there is in the screen's own keys if
-// anything.
-func (k keyMap) short(mode views.Mode) []key.Binding {
-	if mode.TakesKeys {
-		return []key.Binding{k.AnyHelp, k.AnyQuit}
+// globalKeys are the keys the dashboard answers over every screen, for a
+// screen in mode: its dispatch, the footer and the help read them. While
+// the screen takes every key (a form, where ? and q are typed), only f1
+// and ctrl+c are on; while it owns esc (a write on its way, a question, a
+// filter), esc is the screen's, and the footer leaves out "esc back":
+// what esc does there is in the screen's own keys if anything.
+func (m *Model) globalKeys(md views.Mode) widget.Bindings {
+	k := m.keys
+	idle := !md.TakesKeys
+	on := func(b key.Binding) key.Binding { b.SetEnabled(idle); return b }
+	const mainGroup, anyGroup = "keys", "anywhere"
+	bs := widget.Bindings{
+		{Key: on(k.NextTab), Run: func() tea.Cmd { return m.switchTab((m.active + 1) % len(tabs)) }},
+		{Key: on(k.PrevTab), Run: func() tea.Cmd { return m.switchTab((m.active + len(tabs) - 1) % len(tabs)) }},
 	}
-	if mode.OwnsEsc {
-		return []key.Binding{k.Help, k.Command, k.Quit}
+	for i, t := range k.Tabs {
+		bs = append(bs, widget.Binding{Key: on(t), Run: func() tea.Cmd { return m.switchTab(i) }})
 	}
-	return []key.Binding{k.Help, k.Command, k.Back, k.Quit}
-}
-
-func (k keyMap) full() [][]key.Binding {
-	return [][]key.Binding{
-		append([]key.Binding{k.NextTab, k.PrevTab}, k.Tabs...),
-		{k.Help, k.Command, k.Back, k.Token, k.Details, k.Unlock, k.Lock, k.Pause, k.Quit},
-		{withHelp(k.AnyHelp, "help, also in forms"), withHelp(k.AnyQuit, "quit at once")},
-	}
+	return append(bs, widget.Bindings{
+		{Key: on(k.Help), Short: true, Group: mainGroup, Run: func() tea.Cmd { m.openPage(modeHelp); return nil }},
+		{Key: on(k.Command), Short: true, Group: mainGroup, Run: m.openCommandLine},
+		{Key: on(k.Back), Short: !md.OwnsEsc, Group: mainGroup, Run: func() tea.Cmd { return m.back(tea.KeyMsg{Type: tea.KeyEsc}) }},
+		{Key: on(k.Token), Group: mainGroup, Run: m.nextToken},
+		{Key: on(k.Details), Group: mainGroup, Run: m.openDetails},
+		{Key: on(k.Unlock), Group: mainGroup, Run: func() tea.Cmd { return m.open(holder.NewUnlock(m.ctx)) }},
+		{Key: on(k.Lock), Group: mainGroup, Run: m.lock},
+		{Key: on(k.Pause), Group: mainGroup, Run: m.togglePause},
+		{Key: on(k.Quit), Short: true, Group: mainGroup, Run: m.quit},
+		{Key: k.AnyHelp, Short: !idle, Group: anyGroup, Long: "help, also in forms", Run: func() tea.Cmd { m.openPage(modeHelp); return nil }},
+		{Key: k.AnyQuit, Short: !idle, Group: anyGroup, Long: "quit at once", Run: m.exit},
+	}...)
 }
 
 // withHelp is b described otherwise: the full help has room to say more

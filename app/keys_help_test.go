@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/charmbracelet/bubbles/key"
-
+	"allot/views"
+	"allot/views/widget"
 	"allot/viewstest"
 )
 
@@ -15,21 +15,22 @@ import (
 // which viewstest cannot import.
 func TestRootKeysAreTheKeymaps(t *testing.T) {
 	t.Parallel()
-	k := defaultKeys()
-	keysOf := func(bs ...key.Binding) []string {
+	m := &Model{keys: defaultKeys()}
+	keysOf := func(bs widget.Bindings) []string {
 		var out []string
 		for _, b := range bs {
-			out = append(out, b.Keys()...)
+			if b.Key.Enabled() {
+				out = append(out, b.Key.Keys()...)
+			}
 		}
 		slices.Sort(out)
 		return slices.Compact(out)
 	}
 	sorted := func(s []string) []string { s = slices.Clone(s); slices.Sort(s); return s }
-	idle := keysOf(append([]key.Binding{k.Help, k.Command, k.Back, k.Quit, k.NextTab, k.PrevTab, k.Token, k.Details, k.Unlock, k.Lock, k.Pause, k.AnyHelp, k.AnyQuit}, k.Tabs...)...)
-	if got := sorted(viewstest.RootKeys); !slices.Equal(got, idle) {
-		t.Errorf("viewstest.RootKeys = %q, the keymap's = %q", got, idle)
+	if got, want := sorted(viewstest.RootKeys), keysOf(m.globalKeys(views.Mode{})); !slices.Equal(got, want) {
+		t.Errorf("viewstest.RootKeys = %q, the dashboard's = %q", got, want)
 	}
-	if got, want := sorted(viewstest.RootKeysTaking), keysOf(k.AnyHelp, k.AnyQuit); !slices.Equal(got, want) {
-		t.Errorf("viewstest.RootKeysTaking = %q, the keymap's = %q", got, want)
+	if got, want := sorted(viewstest.RootKeysTaking), keysOf(m.globalKeys(views.Mode{TakesKeys: true})); !slices.Equal(got, want) {
+		t.Errorf("viewstest.RootKeysTaking = %q, the dashboard's = %q", got, want)
 	}
 }

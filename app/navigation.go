@@ -99,7 +99,9 @@ func (m *Model) open(s views.Screen) tea.Cmd {
 // switchTab shows tab i, with the page it was left on.
 func (m *Model) switchTab(i int) tea.Cmd {
 	m.active = i
-	m.cover = coverNone
+	if m.mode.covers() {
+		m.setMode(modeScreens)
+	}
 	return m.catchUp()
 }
 

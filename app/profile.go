@@ -51,6 +51,7 @@ func (m *Model) switchProfile(name string) tea.Cmd {
 	}
 	if lost := m.switchLosses(); len(lost) > 0 {
 		m.switchAsk, m.switchLost = name, lost
+		m.setMode(modeSwitch)
 		return nil
 	}
 	return m.openProfile(name)
@@ -115,6 +116,7 @@ func (m *Model) switchQuestion() string {
 func (m *Model) answerSwitch(msg tea.KeyMsg) tea.Cmd {
 	name, shown := m.switchAsk, m.switchShown
 	m.switchAsk, m.switchLost = "", nil
+	m.setMode(modeScreens)
 	if (msg.String() == "y" || msg.String() == "Y") && shown {
 		return m.openProfile(name)
 	}

@@ -17,7 +17,8 @@ import (
 
 // TestReadOnlyDashboard: a read-only session says so in the header, and
 // no page that would sign, send or write opens: the status line says why
-// in one line, and the page on show stays.
+// in one line, and the page on show stays; the help says it beside the
+// key.
 func TestReadOnlyDashboard(t *testing.T) {
 	t.Parallel()
 	s := newSession(t)
@@ -49,5 +50,7 @@ func TestReadOnlyDashboard(t *testing.T) {
 		t.Errorf("Contracts' footer offers a write: %q", footer)
 	}
 	f.runes("I").wait("is read-only (--read-only)")
+	// The help lists the write with the reason it is off.
+	f.runes("?").wait("I initialize (profile sandbox is read-only")
 	f.quit()
 }

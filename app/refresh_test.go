@@ -87,7 +87,7 @@ func TestPauseDropsTheTicks(t *testing.T) {
 	if m.refresh(tick) != nil {
 		t.Fatal("a tick armed before the pause still counts")
 	}
-	m.cover = coverHelp
+	m.mode = modeHelp
 	m.fillPage()
 	if !strings.Contains(m.fullHelp(), "pause or resume the refresh") {
 		t.Fatal("the help does not list p")

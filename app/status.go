@@ -79,9 +79,9 @@ func (m *Model) shownStatus() (string, bool) {
 func (m *Model) setErr(err error) {
 	m.lastErr = err
 	switch {
-	case err == nil && m.cover == coverErr:
-		m.cover = coverNone
-	case err != nil && m.cover == coverErr:
+	case err == nil && m.mode == modeErr:
+		m.setMode(modeScreens)
+	case err != nil && m.mode == modeErr:
 		m.fillPage()
 	}
 }

@@ -51,47 +51,30 @@ func (d *describe) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
+	cmd, _ := d.bindings().Dispatch(km)
+	return cmd
+}
+
+// bindings are the page's keys, its list's actions first, which its
+// dispatch, the footer and the help read.
+func (d *describe) bindings() widget.Bindings {
+	var bs widget.Bindings
 	for _, a := range d.acts {
-		if key.Matches(km, a.Key) {
-			return a.Do()
-		}
+		bs = append(bs, widget.Binding{Key: a.Key, Short: true, Group: "actions", Run: a.Do})
 	}
 	k := d.keys
-	switch {
-	case key.Matches(km, k.up):
-		d.detail.ScrollBy(-1)
-	case key.Matches(km, k.down):
-		d.detail.ScrollBy(1)
-	case key.Matches(km, k.pageUp):
-		d.detail.ScrollBy(-d.detail.Room())
-	case key.Matches(km, k.pageDown):
-		d.detail.ScrollBy(d.detail.Room())
-	case key.Matches(km, k.top):
-		d.detail.ScrollBy(-1 << 30)
-	case key.Matches(km, k.bottom):
-		d.detail.ScrollBy(1 << 30)
-	}
-	return nil
+	by := func(n func() int) func() tea.Cmd { return func() tea.Cmd { d.detail.ScrollBy(n()); return nil } }
+	return append(bs, widget.Bindings{
+		{Key: k.up, Short: true, Run: by(func() int { return -1 })},
+		{Key: k.down, Short: true, Run: by(func() int { return 1 })},
+		{Key: k.pageUp, Run: by(func() int { return -d.detail.Room() })},
+		{Key: k.pageDown, Short: true, Run: by(d.detail.Room)},
+		{Key: k.top, Run: by(func() int { return -1 << 30 })},
+		{Key: k.bottom, Run: by(func() int { return 1 << 30 })},
+	}.InGroup("scroll")...)
 }
 
 func (d *describe) View() string              { return d.detail.View() }
 func (d *describe) SetSize(width, height int) { d.detail.SetSize(width, height) }
-func (d *describe) ShortHelp() []key.Binding {
-	return append(d.actKeys(), d.keys.up, d.keys.down, d.keys.pageDown)
-}
-func (d *describe) FullHelp() [][]key.Binding {
-	k := d.keys
-	full := [][]key.Binding{{k.up, k.down, k.pageUp, k.pageDown, k.top, k.bottom}}
-	if len(d.acts) > 0 {
-		full = append([][]key.Binding{d.actKeys()}, full...)
-	}
-	return full
-}
-
-func (d *describe) actKeys() []key.Binding {
-	keys := make([]key.Binding, len(d.acts))
-	for i, a := range d.acts {
-		keys[i] = a.Key
-	}
-	return keys
-}
+func (d *describe) ShortHelp() []key.Binding  { return d.bindings().ShortHelp() }
+func (d *describe) FullHelp() [][]key.Binding { return d.bindings().FullHelp() }

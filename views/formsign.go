@@ -96,14 +96,21 @@ func (f *FormSign) FormKey(msg tea.KeyMsg, submit func() tea.Cmd) tea.Cmd {
 	if f.Working != "" {
 		return nil
 	}
-	switch {
-	case key.Matches(msg, f.keys.Cancel):
-		return Back
-	case key.Matches(msg, f.keys.Submit):
-		f.Err = nil
-		return submit()
+	cmd, handled := f.formKeys(submit).Dispatch(msg)
+	if !handled {
+		return f.Form.Update(msg)
 	}
-	return f.Form.Update(msg)
+	return cmd
+}
+
+// formKeys are the form's page keys, which FormKey dispatches and Help
+// lists, and the form's own, listed. The form's help names only what
+// applies on the focused field (←/→ on a choice).
+func (f *FormSign) formKeys(submit func() tea.Cmd) widget.Bindings {
+	return append(widget.Bindings{
+		{Key: f.keys.Submit, Short: true, Run: func() tea.Cmd { f.Err = nil; return submit() }},
+		{Key: f.keys.Cancel, Short: true, Run: func() tea.Cmd { return Back }},
+	}, widget.Described(f.Form.ShortHelp()...).InFooter()...)
 }
 
 // Sign starts the clear-signing flow of calls for the unlocked account,
@@ -206,7 +213,5 @@ func (f *FormSign) Help(question *widget.Confirm) []key.Binding {
 	case question != nil:
 		return question.ShortHelp()
 	}
-	// The form's own help names only what applies on the focused field
-	// (←/→ on a choice).
-	return append([]key.Binding{f.keys.Submit, f.keys.Cancel}, f.Form.ShortHelp()...)
+	return f.formKeys(nil).ShortHelp() // listed, not run: no submit needed
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/internal/sanitize"
@@ -34,6 +33,9 @@ type List[R any] struct {
 	SummaryLine bool
 	// Loaded, when set, reworks rows as they arrive.
 	Loaded func([]R) []R
+	// Own, when set, are the screen's own keys on the focused row (c
+	// copies a request as curl), listed and answered before the list's.
+	Own func(row R, ok bool) widget.Bindings
 	// Actions open a screen about the focused row.
 	Actions []RowAction[R]
 	// DetailActions, when set, are the keys a row's details page (enter)
@@ -210,27 +212,15 @@ func (l *List[R]) Update(msg tea.Msg) tea.Cmd {
 			}
 			return nil
 		}
-		if key.Matches(msg, KeyRefresh) && l.Fetch != nil {
-			return l.reloadClearing()
-		}
-		row, ok := l.Table.Selected()
-		switch {
-		case key.Matches(msg, l.detail.Keys.Up, l.detail.Keys.Down):
-			return l.detail.Update(msg)
-		case ok && key.Matches(msg, keyDetailKey):
-			return l.describe(row)
-		}
-		for _, a := range l.Actions {
-			if !ok || !key.Matches(msg, a.Key) || a.Only != nil && !a.Only(row) {
-				continue
-			}
-			if why := a.refusal(l.Ctx, row); why != "" {
-				return func() tea.Msg { return widget.StatusMsg{Text: why, Error: true} }
-			}
-			return Navigate(a.Open(row))
-		}
+		cmd, _ := l.keys().Dispatch(msg)
+		return l.synced(cmd)
 	}
-	cmd := l.Table.Update(msg)
+	return l.synced(l.Table.Update(msg))
+}
+
+// synced shows the row now focused in the detail pane, and gives the
+// keys held while a filter landed their turn.
+func (l *List[R]) synced(cmd tea.Cmd) tea.Cmd {
 	l.SyncDetail()
 	if len(l.held) > 0 && !l.Table.Filtering() {
 		held := l.held

@@ -4,6 +4,9 @@ import (
 	"slices"
 
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"allot/views/widget"
 )
 
 // RowAction is a key that opens a screen about the focused row: a form
@@ -35,60 +38,73 @@ func (a RowAction[R]) refusal(ctx *Context, row R) string {
 	return ""
 }
 
-func (l *List[R]) ShortHelp() []key.Binding {
+// keys are the list's keys on the focused row: the screen's own, the
+// row's actions, the table's keys, the detail pane's, d and r. Its
+// dispatch, the footer and the help read them, so that a key is offered
+// where it works. An action refused on the focused row (Refuse, a
+// read-only session) or not for it (Only) says why, in the help and when
+// pressed; but where the table answers its key on this row (enter opens
+// the row's details), it leaves the key to the table. Without a row, the
+// actions are only listed.
+func (l *List[R]) keys() widget.Bindings {
 	if l.Table.EditingFilter() {
 		// Every other key is typed into the filter: none is offered.
-		return l.Table.ShortHelp()
+		return l.Table.Bindings()
 	}
-	// The screen's own actions first: the footer cuts from the right. One
-	// that is not for the focused row is left out (the full help lists it).
-	var keys []key.Binding
+	var bs widget.Bindings
+	table := l.Table.Bindings()
 	row, selected := l.Table.Selected()
+	if l.Own != nil {
+		bs = append(bs, l.Own(row, selected)...)
+	}
 	for _, a := range l.Actions {
-		if !selected || a.Only != nil && !a.Only(row) || a.refusal(l.Ctx, row) != "" {
-			continue
+		refusal := func() string { return a.refusal(l.Ctx, row) }
+		switch {
+		case !selected:
+			refusal = nil // no row yet: listed in the help, and does nothing
+		case a.Only == nil || a.Only(row):
+		case takes(table, a.Key):
+			continue // the table's key on this row
+		default:
+			refusal = func() string { return "not for this row" }
 		}
-		keys = append(keys, a.Key)
+		// The screen's own actions first: the footer cuts from the right.
+		bs = append(bs, widget.Binding{Key: a.Key, Short: selected, Group: "actions", Disabled: refusal,
+			Run: func() tea.Cmd {
+				if !selected {
+					return nil
+				}
+				return Navigate(a.Open(row))
+			}})
 	}
-	// A table key an action takes on this row (enter, on an UNKNOWN
-	// write) is the action's: offered once.
-	for _, b := range l.Table.ShortHelp() {
-		if !slices.ContainsFunc(keys, func(a key.Binding) bool { return sharesKey(a, b) }) {
-			keys = append(keys, b)
+	bs = append(bs, table...)
+	details := widget.Binding{Key: keyDetailKey, Group: "detail", Run: func() tea.Cmd {
+		if !selected {
+			return nil
 		}
-	}
-	if l.Fetch != nil {
-		keys = append(keys, KeyRefresh)
-	}
-	return keys
-}
-
-// sharesKey reports whether a and b answer a key in common.
-func sharesKey(a, b key.Binding) bool {
-	return slices.ContainsFunc(a.Keys(), func(k string) bool { return slices.Contains(b.Keys(), k) })
-}
-
-func (l *List[R]) FullHelp() [][]key.Binding {
-	if l.Table.EditingFilter() {
-		return l.Table.FullHelp()
-	}
-	var full [][]key.Binding
-	var acts []key.Binding
-	for _, a := range l.Actions {
-		acts = append(acts, a.Key)
-	}
-	if acts != nil {
-		// First, so that a narrow terminal does not cut them off.
-		full = append(full, acts)
-	}
-	full = append(full, l.Table.FullHelp()...)
+		return l.describe(row)
+	}}
 	if l.Ctx.Compact {
-		full = append(full, []key.Binding{keyDetailKey}) // no pane to scroll
+		bs = append(bs, details) // no pane to scroll
 	} else {
-		full = append(full, append(l.detail.ShortHelp(), keyDetailKey))
+		bs = append(append(bs, l.detail.Bindings()...), details)
 	}
 	if l.Fetch != nil {
-		full = append(full, []key.Binding{KeyRefresh})
+		bs = append(bs, widget.Binding{Key: KeyRefresh, Short: true, Group: "refresh", Run: l.reloadClearing})
 	}
-	return full
+	return bs
 }
+
+// takes says whether a binding of bs answers a key of k.
+func takes(bs widget.Bindings, k key.Binding) bool {
+	for _, b := range bs {
+		if b.Key.Enabled() && slices.ContainsFunc(k.Keys(), func(s string) bool { return slices.Contains(b.Key.Keys(), s) }) {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *List[R]) ShortHelp() []key.Binding { return l.keys().ShortHelp() }
+
+func (l *List[R]) FullHelp() [][]key.Binding { return l.keys().FullHelp() }

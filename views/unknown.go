@@ -142,16 +142,34 @@ func (w *LostWrite) key(k tea.KeyMsg) tea.Cmd {
 	if w.asking != nil {
 		return w.asking.Update(k)
 	}
-	if w.scroll.Key(k) || w.result != nil || w.sending.Busy() {
+	if w.scroll.Key(k) {
 		return nil
 	}
+	cmd, _ := w.bindings().Dispatch(k)
+	return cmd
+}
+
+// bindings are the page's keys but while the question is asked, which
+// its dispatch, the footer and the help read: c and r while they act,
+// the body's scroll (w.scroll.Key moves it) and esc, which the dashboard
+// answers by closing the page. A write found applied is not sent again:
+// r is not offered, and says so when pressed.
+func (w *LostWrite) bindings() widget.Bindings {
+	scroll := widget.Binding{Key: w.scroll.Help("scroll the body"), Short: true}
+	closing := widget.Binding{Key: lostKeyClose, Short: true}
 	switch {
-	case key.Matches(k, lostKeyCheck):
-		return w.check()
-	case key.Matches(k, lostKeyResend) && w.Resend != nil:
-		w.askResend()
+	case w.sending.Busy():
+		return widget.Bindings{scroll}
+	case w.result != nil:
+		return widget.Bindings{scroll, closing}
 	}
-	return nil
+	resend := lostKeyResend
+	resend.SetEnabled(w.Resend != nil)
+	return widget.Bindings{
+		{Key: lostKeyCheck, Short: true, Run: w.check},
+		{Key: resend, Short: !w.outcome.Applied(), Run: func() tea.Cmd { w.askResend(); return nil }},
+		scroll, closing,
+	}
 }
 
 // check asks again whether the write was applied; "Checking…" takes the
@@ -271,26 +289,17 @@ func (w *LostWrite) View() string {
 // ShortHelp is the page's keys, drawn by the footer: c and r while they
 // act, the question's while it is asked.
 func (w *LostWrite) ShortHelp() []key.Binding {
-	switch {
-	case w.asking != nil:
+	if w.asking != nil {
 		return w.asking.ShortHelp()
-	case w.sending.Busy():
-		return []key.Binding{w.scroll.Help("scroll the body")}
-	case w.result != nil:
-		return []key.Binding{w.scroll.Help("scroll the body"), lostKeyClose}
 	}
-	keys := []key.Binding{lostKeyCheck}
-	if w.Resend != nil && !w.outcome.Applied() {
-		keys = append(keys, lostKeyResend)
-	}
-	return append(keys, w.scroll.Help("scroll the body"), lostKeyClose)
+	return w.bindings().ShortHelp()
 }
 
 func (w *LostWrite) FullHelp() [][]key.Binding {
 	if w.asking != nil {
 		return w.asking.FullHelp()
 	}
-	return [][]key.Binding{w.ShortHelp()}
+	return w.bindings().FullHelp()
 }
 
 // ResendQuestion is the question asked before a write whose answer was

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
@@ -57,6 +56,7 @@ func NewRequests(ctx *views.Context) views.Screen {
 		Empty: "No requests yet: every call the dashboard makes to the service appears here.",
 	}, exchangeFields)
 	r.NewestFirst = true
+	r.Own = r.curlKey
 	r.DetailActions = func(i indexed) []views.DetailAction {
 		return []views.DetailAction{{Key: keyCurl, Do: func() tea.Cmd { return r.curl(i) }}}
 	}
@@ -190,31 +190,18 @@ func (r *requests) refresh() tea.Cmd {
 }
 
 func (r *requests) Update(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case exchangesChanged:
+	if _, ok := msg.(exchangesChanged); ok {
 		return tea.Batch(r.refresh(), r.wait())
-	case tea.KeyMsg:
-		if !r.Table.EditingFilter() && key.Matches(msg, keyCurl) {
-			row, ok := r.Table.Selected()
-			if !ok {
-				return nil
-			}
-			return r.curl(row)
-		}
 	}
 	return r.List.Update(msg)
 }
 
-func (r *requests) ShortHelp() []key.Binding {
-	if r.Table.EditingFilter() {
-		return r.List.ShortHelp() // c is typed into the filter
-	}
-	return append([]key.Binding{keyCurl}, r.List.ShortHelp()...)
-}
-
-func (r *requests) FullHelp() [][]key.Binding {
-	if r.Table.EditingFilter() {
-		return r.List.FullHelp()
-	}
-	return append([][]key.Binding{{keyCurl}}, r.List.FullHelp()...)
+// curlKey copies the focused request as curl.
+func (r *requests) curlKey(row indexed, ok bool) widget.Bindings {
+	return widget.Bindings{{Key: keyCurl, Short: true, Group: "curl", Run: func() tea.Cmd {
+		if !ok {
+			return nil
+		}
+		return r.curl(row)
+	}}}
 }

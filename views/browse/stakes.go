@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
@@ -88,6 +87,9 @@ func newStakes(ctx *views.Context, pool api.Pool) *stakes {
 		return append(views.Details(rows.Stakes, s.unit, ctx.Now(), st), widget.Field{Label: "Pool", Value: s.pool.Name + " (" + s.pool.ID + ")"})
 	})
 	s.SummaryLine = true
+	s.Own = func(api.StakeRow, bool) widget.Bindings {
+		return widget.Bindings{s.histogramKey("histogram"), s.refreshKey()}.InGroup("stakes")
+	}
 	return s
 }
 
@@ -317,31 +319,9 @@ func (s *stakes) update(msg tea.Msg) tea.Cmd {
 		s.shown, s.shownFor = msg.bins, msg.key
 		return nil
 	case tea.KeyMsg:
-		if s.noSession() {
-			// Nothing to read, filter or chart, and r would only say so
-			// again: esc, the footer's, is the way on.
-			return nil
-		}
-		if s.pool.ID == "" {
-			// No pool yet: nothing to filter, sort or chart; r looks again.
-			if key.Matches(msg, views.KeyRefresh) {
-				return s.reload()
-			}
-			return nil
-		}
-		if s.Table.EditingFilter() {
-			break
-		}
-		switch {
-		case key.Matches(msg, keyHistogram):
-			s.histogram = !s.histogram
-			return nil
-		case key.Matches(msg, views.KeyRefresh):
-			return s.reload()
-		case s.histogram && !key.Matches(msg, s.histogramKeys()...):
-			// The rows are hidden: keys that move, open, copy or sort one
-			// would act on a row nobody sees.
-			return nil
+		if bs, apart := s.apart(); apart {
+			cmd, _ := bs.Dispatch(msg)
+			return cmd
 		}
 	}
 	return s.List.Update(msg)

@@ -1,53 +1,60 @@
 package browse
 
 import (
+	"slices"
+
 	"github.com/charmbracelet/bubbles/key"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"allot/views"
+	"allot/views/widget"
 )
 
-// histogramKeys are the table's keys that change the histogram: its
-// filter, which the histogram follows.
-func (s *stakes) histogramKeys() []key.Binding {
-	k := s.Table.Keys()
-	return []key.Binding{k.Filter, k.ClearFilter}
+// histogramKey shows the histogram in place of the rows, or the rows
+// again (desc says which).
+func (s *stakes) histogramKey(desc string) widget.Binding {
+	k := keyHistogram
+	k.SetHelp(k.Help().Key, desc)
+	return widget.Binding{Key: k, Short: true, Run: func() tea.Cmd { s.histogram = !s.histogram; return nil }}
+}
+
+func (s *stakes) refreshKey() widget.Binding {
+	return widget.Binding{Key: views.KeyRefresh, Short: true, Run: s.reload}
+}
+
+// apart are the screen's keys while the list's are not: with no session
+// (nothing to read, filter or chart, and r would only say so again: esc,
+// the footer's, is the way on), no pool yet (r looks again), and while
+// the histogram hides the rows, whose keys would act on a row nobody
+// sees: then only its filter, which the histogram follows, and h and r.
+// While the filter is typed, the list's keys are the filter's.
+func (s *stakes) apart() (widget.Bindings, bool) {
+	switch {
+	case s.noSession():
+		return nil, true
+	case s.pool.ID == "":
+		return widget.Bindings{s.refreshKey()}, true
+	case s.histogram && !s.Table.EditingFilter():
+		k := s.Table.Keys()
+		filter := slices.DeleteFunc(s.Table.Bindings(), func(b widget.Binding) bool {
+			return !slices.Equal(b.Key.Keys(), k.Filter.Keys()) && !slices.Equal(b.Key.Keys(), k.ClearFilter.Keys())
+		})
+		return append(widget.Bindings{s.histogramKey("back to the list"), s.refreshKey()}, filter.InGroup("")...), true
+	}
+	return nil, false
 }
 
 func (s *stakes) ShortHelp() []key.Binding {
-	if s.noSession() {
-		return nil
+	if bs, apart := s.apart(); apart {
+		return bs.ShortHelp()
 	}
-	if s.pool.ID == "" {
-		return []key.Binding{views.KeyRefresh}
-	}
-	if s.Table.EditingFilter() {
-		return s.List.ShortHelp() // every other key is typed into the filter
-	}
-	if s.histogram {
-		back := keyHistogram
-		back.SetHelp(back.Help().Key, "back to the list")
-		keys := []key.Binding{back, views.KeyRefresh, s.Table.Keys().Filter}
-		if s.Table.Query() != "" {
-			keys = append(keys, s.Table.Keys().ClearFilter)
-		}
-		return keys
-	}
-	return append([]key.Binding{keyHistogram, views.KeyRefresh}, s.List.ShortHelp()...)
+	return s.List.ShortHelp()
 }
 
-// FullHelp lists h and r too: the list's own help does not know them.
 func (s *stakes) FullHelp() [][]key.Binding {
-	if s.noSession() {
-		return nil
+	if bs, apart := s.apart(); apart {
+		return bs.FullHelp()
 	}
-	if s.pool.ID == "" {
-		return [][]key.Binding{{views.KeyRefresh}}
-	}
-	if s.Table.EditingFilter() {
-		return s.List.FullHelp()
-	}
-	if s.histogram {
-		return [][]key.Binding{s.ShortHelp()}
-	}
-	return append([][]key.Binding{{keyHistogram, views.KeyRefresh}}, s.List.FullHelp()...)
+	return s.List.FullHelp()
 }

@@ -12,6 +12,7 @@ import (
 
 	"allot/internal/sanitize"
 	"allot/views"
+	"allot/views/widget"
 )
 
 // folder lists one folder for the creative's choice of a file. Each
@@ -135,32 +136,18 @@ func (f *folder) clamp() {
 	f.top = max(min(f.top, f.cursor), f.cursor-f.height+1, 0)
 }
 
-// key moves the cursor or opens a folder; path is the file chosen, if any.
-func (f *folder) key(k tea.KeyMsg) (cmd tea.Cmd, path string) {
-	switch {
-	case key.Matches(k, folderKeyDown):
-		f.cursor++
-	case key.Matches(k, folderKeyUp):
-		f.cursor--
-	case key.Matches(k, folderKeyTop):
-		f.cursor = 0
-	case key.Matches(k, folderKeyEnd):
-		f.cursor = len(f.entries) - 1
-	case key.Matches(k, folderKeyPgDn):
-		f.cursor += f.height
-	case key.Matches(k, folderKeyPgUp):
-		f.cursor -= f.height
-	case key.Matches(k, keyUp):
-		return f.read(filepath.Dir(f.dir)), ""
-	case key.Matches(k, keyChoose) && f.cursor < len(f.entries):
-		e := f.entries[f.cursor]
-		if e.dir {
-			return f.read(filepath.Join(f.dir, e.name)), ""
-		}
-		return nil, filepath.Join(f.dir, e.name)
+// bindings move the cursor through the folder; the screen clamps it
+// after each key.
+func (f *folder) bindings() widget.Bindings {
+	to := func(move func()) func() tea.Cmd { return func() tea.Cmd { move(); return nil } }
+	return widget.Bindings{
+		{Key: folderKeyUp, Group: "folder", Run: to(func() { f.cursor-- })},
+		{Key: folderKeyDown, Group: "folder", Run: to(func() { f.cursor++ })},
+		{Key: folderKeyTop, Group: "folder", Run: to(func() { f.cursor = 0 })},
+		{Key: folderKeyEnd, Group: "folder", Run: to(func() { f.cursor = len(f.entries) - 1 })},
+		{Key: folderKeyPgUp, Group: "folder", Run: to(func() { f.cursor -= f.height })},
+		{Key: folderKeyPgDn, Group: "folder", Run: to(func() { f.cursor += f.height })},
 	}
-	f.clamp()
-	return nil, ""
 }
 
 // lines draws the visible entries, the one under the cursor marked "▶".

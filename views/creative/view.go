@@ -99,37 +99,17 @@ func (c *creative) View() string {
 }
 
 func (c *creative) ShortHelp() []key.Binding {
-	switch c.state {
-	case stagePick:
-		return []key.Binding{keyChoose, keyUp, keyClose}
-	case stageDetails:
-		// The form's own help: enter on the last field reviews too.
-		return append([]key.Binding{keyReview, keyBack}, c.form.ShortHelp()...)
-	case stageReview, stageRetry:
+	if c.state == stageReview || c.state == stageRetry {
 		return c.asking.ShortHelp()
-	case stageDone:
-		return []key.Binding{keyCopy, keyClose}
-	case stageFailed:
-		var keys []key.Binding
-		if c.unknown && c.uploaded != nil && !c.outcome.Applied() {
-			keys = append(keys, keyCheck)
-		}
-		if c.againOffered() {
-			keys = append(keys, keyAgain)
-		}
-		return append(keys, keyBack)
 	}
-	return nil
+	return c.bindings().ShortHelp()
 }
 
 func (c *creative) FullHelp() [][]key.Binding {
-	switch c.state {
-	case stagePick:
-		return [][]key.Binding{c.ShortHelp(), {folderKeyUp, folderKeyDown, folderKeyTop, folderKeyEnd, folderKeyPgUp, folderKeyPgDn}}
-	case stageReview, stageRetry:
+	if c.state == stageReview || c.state == stageRetry {
 		return c.asking.FullHelp()
 	}
-	return [][]key.Binding{c.ShortHelp()}
+	return c.bindings().FullHelp()
 }
 
 // againOffered says whether r is offered on a failed registration: the

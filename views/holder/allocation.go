@@ -12,7 +12,6 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
 	"allot/internal/sanitize"
@@ -233,10 +232,7 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		status := func() tea.Msg { return views.StatusMsg{Text: text, Error: v.Outcome() == wallet.Fail} }
 		return tea.Batch(status, a.timeline.Lookup(a.looking), a.count.start(a.seq, v))
 	case tea.KeyMsg:
-		if a.input.Focused() {
-			return a.updateInput(msg)
-		}
-		return a.updateKey(msg)
+		return a.key(msg)
 	}
 	if a.input.Focused() {
 		var cmd tea.Cmd
@@ -244,81 +240,6 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	return nil
-}
-
-// updateKey handles a key while the id field is not edited.
-func (a *allocation) updateKey(msg tea.KeyMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, keyEditID):
-		return a.edit()
-	case key.Matches(msg, keyNewLookup):
-		a.input.SetValue("")
-		return a.edit()
-	case key.Matches(msg, keyClaim) && a.result != nil && !a.busy:
-		claimable, recipient := "", common.Address{}
-		if c := a.result.Claimable(); c != nil {
-			claimable = wallet.FormatUnits(c)
-		}
-		if v := a.result; v.Args != nil && v.Standing != nil {
-			recipient = v.Standing.Recipient(v.Args.Allocation.OriginalBeneficiary)
-		}
-		return views.Navigate(NewClaim(a.ctx, a.result.Proof.ID, claimable, recipient, a.result.ClaimOutlook(a.count.unit), a.count.unit))
-	case key.Matches(msg, keyFollow) && a.result != nil && !a.busy:
-		return setFollowed(a.ctx, a, a.looking, !a.following)
-	case a.result != nil && key.Matches(msg, keyHistory, keyHistoryUp, keyHistoryDown):
-		return a.timeline.key(msg)
-	}
-	if a.result != nil {
-		return a.detail.Update(msg)
-	}
-	// No result: the offered ids are a list to pick from.
-	switch {
-	case key.Matches(msg, keyPickPrev):
-		a.move(-1)
-	case key.Matches(msg, keyPickNext):
-		a.move(1)
-	case key.Matches(msg, keyLookUp):
-		if picks := a.picks(); a.pick >= 0 && a.pick < len(picks) {
-			return a.lookup(picks[a.pick])
-		}
-		return a.edit()
-	}
-	return nil
-}
-
-// updateInput handles a key while the id field is edited.
-func (a *allocation) updateInput(msg tea.KeyMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, keyLookUp):
-		return a.lookup(a.input.Value())
-	case key.Matches(msg, keyStopEdit):
-		a.input.Blur()
-		if a.busy || a.result != nil {
-			// The field names the allocation on show (or being looked
-			// up), not an id half typed over it.
-			a.input.SetValue(a.looking)
-		}
-		return nil
-	case key.Matches(msg, keyFillPrev, keyFillNext):
-		delta := 1
-		if key.Matches(msg, keyFillPrev) {
-			delta = -1
-		}
-		if a.move(delta) {
-			a.input.SetValue(a.picks()[a.pick])
-			a.input.CursorEnd()
-			a.replace = true
-		}
-		return nil
-	}
-	if a.replace && msg.Type == tea.KeyRunes {
-		a.input.SetValue("")
-	}
-	// Any other key (a backspace, the cursor moved) edits the id shown.
-	a.replace = false
-	var cmd tea.Cmd
-	a.input, cmd = a.input.Update(msg)
-	return cmd
 }
 
 func (a *allocation) View() string {
@@ -395,33 +316,5 @@ func (a *allocation) viewPicks(b *strings.Builder) {
 	}
 }
 
-func (a *allocation) ShortHelp() []key.Binding {
-	switch {
-	case a.input.Focused():
-		return []key.Binding{keyLookUp, joined("↑/↓", "pick", keyFillPrev, keyFillNext), keyStopEdit}
-	case a.result != nil:
-		follow := keyFollow
-		if a.following {
-			follow = keyUnfollow
-		}
-		keys := []key.Binding{follow, keyEditID, keyNewLookup}
-		if a.ctx.Session.Writable() == nil { // a read-only session offers no claim
-			keys = append([]key.Binding{keyClaim}, keys...)
-		}
-		return append(append(keys, a.detail.ShortHelp()...), a.timeline.keys()...)
-	case len(a.picks()) > 0:
-		return []key.Binding{keyEditID, joined("↑/↓ enter", "look one up", keyPickPrev, keyPickNext, keyLookUp), keyNewLookup}
-	}
-	return []key.Binding{keyEditID, keyNewLookup}
-}
-
-// FullHelp names each key the footer joins.
-func (a *allocation) FullHelp() [][]key.Binding {
-	switch {
-	case a.input.Focused():
-		return [][]key.Binding{{keyLookUp, keyFillPrev, keyFillNext, keyStopEdit}}
-	case a.result == nil && len(a.picks()) > 0:
-		return [][]key.Binding{{keyEditID, keyPickPrev, keyPickNext, keyLookUp, keyNewLookup}}
-	}
-	return [][]key.Binding{a.ShortHelp()}
-}
+func (a *allocation) ShortHelp() []key.Binding  { return a.bindings().ShortHelp() }
+func (a *allocation) FullHelp() [][]key.Binding { return a.bindings().FullHelp() }

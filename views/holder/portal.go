@@ -184,40 +184,57 @@ func (p *portal) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return p.confirm.Update(msg)
 	}
-	if p.humanityIn.Focused() {
-		switch {
-		case key.Matches(msg, p.keys.StopEdit):
-			p.humanityIn.Blur()
-			return nil
-		case key.Matches(msg, p.keys.Check):
-			return p.askHumanity()
-		}
-		var cmd tea.Cmd
+	cmd, handled := p.bindings().Dispatch(msg)
+	if !handled && p.humanityIn.Focused() {
 		p.humanityIn, cmd = p.humanityIn.Update(msg)
-		return cmd
+	}
+	return cmd
+}
+
+// bindings are the screen's keys as it stands (but for the sign-in
+// question's, its own), which its dispatch, the footer and the help
+// read: the wallet field's while it is typed, the portal's otherwise
+// (none while a request runs).
+func (p *portal) bindings() widget.Bindings {
+	if p.humanityIn.Focused() {
+		return widget.Bindings{
+			{Key: p.keys.Check, Short: true, Run: p.askHumanity},
+			{Key: p.keys.StopEdit, Short: true, Run: func() tea.Cmd { p.humanityIn.Blur(); return nil }},
+		}
 	}
 	if p.busy != "" {
 		return nil
 	}
-	switch {
-	case key.Matches(msg, p.keys.SignIn):
-		return p.prepare()
-	case key.Matches(msg, p.keys.SignOut):
-		if _, _, ok := p.ctx.Wallet.Portal(p.ctx.Now()); ok {
+	// Signing out and reloading the submission need a portal session; a
+	// read-only session signs nothing.
+	signedOut := func() string {
+		if _, _, ok := p.ctx.Wallet.Portal(p.ctx.Now()); !ok {
+			return "not signed in to the portal"
+		}
+		return ""
+	}
+	readOnly := func() string {
+		if err := p.ctx.Session.Writable(); err != nil {
+			return err.Error()
+		}
+		return ""
+	}
+	return widget.Bindings{
+		{Key: p.keys.SignIn, Short: true, Run: p.prepare, Disabled: readOnly},
+		{Key: p.keys.SignOut, Short: true, Disabled: signedOut, Run: func() tea.Cmd {
 			p.ctx.Wallet.SignOut()
 			p.submission = nil
 			return func() tea.Msg { return views.StatusMsg{Text: "signed out: the portal token is forgotten"} }
-		}
-	case key.Matches(msg, p.keys.Refresh):
-		return p.loadSubmission()
-	case key.Matches(msg, p.keys.Humanity):
-		p.err = nil
-		if addr, _, ok := p.ctx.Wallet.Account(); ok && p.humanityIn.Value() == "" {
-			p.humanityIn.SetValue(addr.Hex())
-		}
-		return p.humanityIn.Focus()
+		}},
+		{Key: p.keys.Refresh, Short: true, Run: p.loadSubmission, Disabled: signedOut},
+		{Key: p.keys.Humanity, Short: true, Run: func() tea.Cmd {
+			p.err = nil
+			if addr, _, ok := p.ctx.Wallet.Account(); ok && p.humanityIn.Value() == "" {
+				p.humanityIn.SetValue(addr.Hex())
+			}
+			return p.humanityIn.Focus()
+		}},
 	}
-	return nil
 }
 
 func (p *portal) askHumanity() tea.Cmd {
@@ -338,22 +355,15 @@ func (p *portal) ShortHelp() []key.Binding {
 	if p.confirm != nil {
 		return append(p.confirm.ShortHelp(), p.shown.Help("scroll the message"))
 	}
-	if p.humanityIn.Focused() {
-		return []key.Binding{p.keys.Check, p.keys.StopEdit}
-	}
-	// Signing out and reloading the submission need a portal session: not
-	// offered without one (they would do nothing).
-	_, _, signedIn := p.ctx.Wallet.Portal(p.ctx.Now())
-	signOut, refresh := p.keys.SignOut, p.keys.Refresh
-	signOut.SetEnabled(signedIn)
-	refresh.SetEnabled(signedIn)
-	if p.ctx.Session.Writable() != nil { // a read-only session signs nothing
-		return []key.Binding{signOut, refresh, p.keys.Humanity}
-	}
-	return []key.Binding{p.keys.SignIn, signOut, refresh, p.keys.Humanity}
+	return p.bindings().ShortHelp()
 }
 
-func (p *portal) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+func (p *portal) FullHelp() [][]key.Binding {
+	if p.confirm != nil {
+		return [][]key.Binding{p.ShortHelp()}
+	}
+	return p.bindings().FullHelp()
+}
 
 // hang wraps s to width with its lines after the first indented by
 // indent, so that a wrapped account reads as one, not as the next.

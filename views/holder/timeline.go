@@ -13,6 +13,7 @@ import (
 
 	"allot/internal/sanitize"
 	"allot/views"
+	"allot/views/widget"
 	"allot/wallet"
 	"allot/wallet/history"
 )
@@ -57,20 +58,23 @@ func (t *timeline) Lookup(id string) tea.Cmd {
 	return nil
 }
 
-// key answers the timeline's keys: H shows it (reading it the first time)
-// or the chart again, [ and ] scroll it.
-func (t *timeline) key(msg tea.KeyMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, keyHistory):
-		if t.shown = !t.shown; t.shown {
-			return t.read()
-		}
-	case key.Matches(msg, keyHistoryUp) && t.scrolls():
-		t.Scroll(-1)
-	case key.Matches(msg, keyHistoryDown) && t.scrolls():
-		t.Scroll(1)
+// bindings are the timeline's keys: H shows it (reading it the first
+// time) or the chart again, [ and ] scroll it while it is longer than
+// its box.
+func (t *timeline) bindings() widget.Bindings {
+	up, down := keyHistoryUp, keyHistoryDown
+	up.SetEnabled(t.scrolls())
+	down.SetEnabled(t.scrolls())
+	return widget.Bindings{
+		{Key: keyHistory, Short: true, Run: func() tea.Cmd {
+			if t.shown = !t.shown; t.shown {
+				return t.read()
+			}
+			return nil
+		}},
+		{Key: up, Short: true, Run: func() tea.Cmd { t.Scroll(-1); return nil }},
+		{Key: down, Short: true, Run: func() tea.Cmd { t.Scroll(1); return nil }},
 	}
-	return nil
 }
 
 // read reads the history of the allocation, unless it is read or being
@@ -230,14 +234,6 @@ func wrap(s string, width int) []string {
 // scrolls reports whether the history on show is longer than its box.
 func (t *timeline) scrolls() bool {
 	return t.shown && t.history != nil && len(t.history.Events) > t.rows()
-}
-
-// keys are the timeline's bindings, for the screen's help.
-func (t *timeline) keys() []key.Binding {
-	if t.scrolls() {
-		return []key.Binding{keyHistory, keyHistoryUp, keyHistoryDown}
-	}
-	return []key.Binding{keyHistory}
 }
 
 // historyBox is the timeline's box on the allocation screen: the chart's

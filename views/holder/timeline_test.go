@@ -86,7 +86,7 @@ func TestTimelineErrorAndScroll(t *testing.T) {
 	tl := newTimeline(ctx)
 	tl.SetSize(60, 6)
 	tl.Lookup("0d9a7c3e-1b2f-4c5d-8e6f-00000000a001")
-	tl.key(viewstest.Key("H"))
+	tl.bindings().Dispatch(viewstest.Key("H"))
 	stale := tl.seq
 	tl.Lookup("0d9a7c3e-1b2f-4c5d-8e6f-00000000a001") // looked up again: a new read
 	tl.read()
@@ -112,12 +112,12 @@ func TestTimelineErrorAndScroll(t *testing.T) {
 		t.Fatalf("first rows:\n%s", tl.View())
 	}
 	for range 20 {
-		tl.key(viewstest.Key("]"))
+		tl.bindings().Dispatch(viewstest.Key("]"))
 	}
 	if !strings.Contains(tl.View(), "7–10 of 10") {
 		t.Errorf("scrolled to the end:\n%s", tl.View())
 	}
-	tl.key(viewstest.Key("["))
+	tl.bindings().Dispatch(viewstest.Key("["))
 	if !strings.Contains(tl.View(), "6–9 of 10") {
 		t.Errorf("scrolled up one:\n%s", tl.View())
 	}

@@ -141,41 +141,51 @@ func (u *unlock) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (u *unlock) key(msg tea.KeyMsg) tea.Cmd {
-	if u.pass.Focused() {
-		switch {
-		case key.Matches(msg, u.keys.Cancel):
-			u.pass.Reset()
-			u.pass.Blur()
-			return nil
-		case key.Matches(msg, u.keys.Submit):
-			return u.start()
-		}
-		var cmd tea.Cmd
+	cmd, handled := u.bindings().Dispatch(msg)
+	if !handled && u.pass.Focused() {
 		u.pass, cmd = u.pass.Update(msg)
-		return cmd
 	}
-	if u.busy {
-		return nil
+	return cmd
+}
+
+// bindings are the screen's keys as it stands, which its dispatch, the
+// footer and the help read: the passphrase's while it is typed, the
+// accounts' otherwise (none while an unlock runs).
+func (u *unlock) bindings() widget.Bindings {
+	if u.pass.Focused() {
+		return widget.Bindings{
+			{Key: u.keys.Submit, Short: true, Run: u.start},
+			{Key: u.keys.Cancel, Short: true, Run: func() tea.Cmd { u.pass.Reset(); u.pass.Blur(); return nil }},
+		}
 	}
-	switch {
-	case key.Matches(msg, u.keys.Up):
-		u.cursor = max(u.cursor-1, 0)
-	case key.Matches(msg, u.keys.Down):
-		u.cursor = min(u.cursor+1, max(len(u.accounts)-1, 0))
-	case key.Matches(msg, u.keys.Choose):
-		if len(u.accounts) > 0 {
+	idle := func(run func() tea.Cmd) func() tea.Cmd {
+		return func() tea.Cmd {
+			if u.busy {
+				return nil
+			}
+			return run()
+		}
+	}
+	return widget.Bindings{
+		{Key: u.keys.Up, Short: true, Run: idle(func() tea.Cmd { u.cursor = max(u.cursor-1, 0); return nil })},
+		{Key: u.keys.Down, Short: true, Run: idle(func() tea.Cmd { u.cursor = min(u.cursor+1, max(len(u.accounts)-1, 0)); return nil })},
+		{Key: u.keys.Choose, Short: true, Run: idle(func() tea.Cmd {
+			if len(u.accounts) == 0 {
+				return nil
+			}
 			u.err = nil
 			return u.pass.Focus()
-		}
-	case key.Matches(msg, u.keys.Lock):
-		if _, _, ok := u.ctx.Wallet.Account(); ok {
+		})},
+		{Key: u.keys.Lock, Short: true, Run: idle(func() tea.Cmd {
+			if _, _, ok := u.ctx.Wallet.Account(); !ok {
+				return nil
+			}
 			u.ctx.Wallet.Lock()
 			return func() tea.Msg {
 				return views.StatusMsg{Text: "locked: the key is forgotten and the portal session closed"}
 			}
-		}
+		})},
 	}
-	return nil
 }
 
 // start decrypts the chosen account's key in the background. The
@@ -283,14 +293,9 @@ func (u *unlock) View() string {
 	return widget.Page(b.String(), u.width, u.height)
 }
 
-func (u *unlock) ShortHelp() []key.Binding {
-	if u.pass.Focused() {
-		return []key.Binding{u.keys.Submit, u.keys.Cancel}
-	}
-	return []key.Binding{u.keys.Up, u.keys.Down, u.keys.Choose, u.keys.Lock}
-}
+func (u *unlock) ShortHelp() []key.Binding { return u.bindings().ShortHelp() }
 
-func (u *unlock) FullHelp() [][]key.Binding { return [][]key.Binding{u.ShortHelp()} }
+func (u *unlock) FullHelp() [][]key.Binding { return u.bindings().FullHelp() }
 
 // wordWrap breaks s into lines of at most width columns at its spaces
 // alone; a word wider than width is a line of its own.

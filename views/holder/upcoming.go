@@ -63,7 +63,7 @@ func (u *upcomingScreen) Title() string             { return "Upcoming" }
 func (u *upcomingScreen) Mode() views.Mode          { return views.Mode{Busy: u.busy} }
 func (u *upcomingScreen) SetSize(width, height int) { u.width, u.height = width, height }
 func (u *upcomingScreen) Init() tea.Cmd             { return u.load() }
-func (u *upcomingScreen) FullHelp() [][]key.Binding { return [][]key.Binding{u.ShortHelp()} }
+func (u *upcomingScreen) FullHelp() [][]key.Binding { return u.keys().FullHelp() }
 func (u *upcomingScreen) listed() bool              { return len(u.ids) > 0 }
 
 // unlocks are the unlocks listed; none before the report.
@@ -175,47 +175,64 @@ func (u *upcomingScreen) Update(msg tea.Msg) tea.Cmd {
 		}
 		return tea.Batch(followStatus(u, msg), u.load())
 	case tea.KeyMsg:
-		return u.key(msg)
+		cmd, _ := u.keys().Dispatch(msg)
+		return cmd
 	}
 	return nil
 }
 
-func (u *upcomingScreen) key(msg tea.KeyMsg) tea.Cmd {
+// keys are the screen's keys as it stands: its dispatch, the footer and
+// the help read them. With none followed, f follows the allocation
+// picked; with some, enter opens the one focused and f unfollows it.
+func (u *upcomingScreen) keys() widget.Bindings {
 	n := len(u.unlocks())
 	if !u.listed() {
 		n = len(u.offered)
 	}
-	switch {
-	case key.Matches(msg, keyUpPrev):
-		u.cursor = max(u.cursor-1, 0)
-	case key.Matches(msg, keyUpNext):
-		u.cursor = max(min(u.cursor+1, n-1), 0)
-	case key.Matches(msg, keyUpReload) && !u.busy:
-		return u.load()
-	case key.Matches(msg, keyFollow) && !u.listed() && u.cursor < len(u.offered):
-		return setFollowed(u.ctx, u, u.offered[u.cursor], true)
-	case key.Matches(msg, keyUnfollow) && u.listed() && u.cursor < n:
-		return setFollowed(u.ctx, u, u.unlocks()[u.cursor].Allocation, false)
-	case key.Matches(msg, keyClaimAll) && u.listed():
-		if _, _, ok := u.ctx.Wallet.Account(); !ok {
-			return func() tea.Msg {
-				return views.StatusMsg{Text: "Unlock the account that pays the claims first: u (or :unlock), then C", Error: true}
-			}
+	up := widget.Binding{Key: keyUpPrev, Run: func() tea.Cmd { u.cursor = max(u.cursor-1, 0); return nil }}
+	down := widget.Binding{Key: keyUpNext, Run: func() tea.Cmd { u.cursor = max(min(u.cursor+1, n-1), 0); return nil }}
+	if !u.listed() {
+		return widget.Bindings{up, down, widget.Names("↑/↓", "pick", up, down),
+			{Key: keyFollow, Short: true, Run: func() tea.Cmd {
+				if u.cursor >= n {
+					return nil
+				}
+				return setFollowed(u.ctx, u, u.offered[u.cursor], true)
+			}},
 		}
-		return views.Navigate(NewClaimAll(u.ctx, slices.Clone(u.ids)))
-	case key.Matches(msg, keyUpOpen) && u.listed() && u.cursor < n:
-		a := NewAllocation(u.ctx).(*allocation)
-		return tea.Batch(views.Navigate(a), a.lookup(u.unlocks()[u.cursor].Allocation))
 	}
-	return nil
+	return widget.Bindings{up, down, widget.Names("↑/↓", "move", up, down),
+		{Key: keyUpOpen, Short: true, Run: func() tea.Cmd {
+			if u.cursor >= n {
+				return nil
+			}
+			a := NewAllocation(u.ctx).(*allocation)
+			return tea.Batch(views.Navigate(a), a.lookup(u.unlocks()[u.cursor].Allocation))
+		}},
+		{Key: keyUnfollow, Short: true, Run: func() tea.Cmd {
+			if u.cursor >= n {
+				return nil
+			}
+			return setFollowed(u.ctx, u, u.unlocks()[u.cursor].Allocation, false)
+		}},
+		{Key: keyUpReload, Short: true, Run: func() tea.Cmd {
+			if u.busy {
+				return nil
+			}
+			return u.load()
+		}},
+		{Key: keyClaimAll, Short: true, Run: func() tea.Cmd {
+			return views.Navigate(NewClaimAll(u.ctx, slices.Clone(u.ids)))
+		}, Disabled: func() string {
+			if _, _, ok := u.ctx.Wallet.Account(); !ok {
+				return "Unlock the account that pays the claims first: u (or :unlock), then C"
+			}
+			return ""
+		}},
+	}
 }
 
-func (u *upcomingScreen) ShortHelp() []key.Binding {
-	if !u.listed() {
-		return []key.Binding{joined("↑/↓", "pick", keyUpPrev, keyUpNext), keyFollow}
-	}
-	return []key.Binding{joined("↑/↓", "move", keyUpPrev, keyUpNext), keyUpOpen, keyUnfollow, keyUpReload, keyClaimAll}
-}
+func (u *upcomingScreen) ShortHelp() []key.Binding { return u.keys().ShortHelp() }
 
 func (u *upcomingScreen) View() string {
 	muted := u.ctx.Styles.Muted

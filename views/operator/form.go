@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/views"
 	"allot/views/widget"
 )
 
@@ -54,32 +52,6 @@ func (o *operator) renumber() {
 // fundRowStart is the index of the first row's field: tokenId and isTest
 // come first.
 func (o *operator) fundRowStart() int { return 2 }
-
-func (o *operator) formKey(msg tea.KeyMsg) tea.Cmd {
-	o.hint = ""
-	if o.pick != nil {
-		o.pickKey(msg)
-		return nil
-	}
-	switch {
-	case key.Matches(msg, keyCancel):
-		return views.Back
-	case key.Matches(msg, keyReview):
-		return o.review()
-	case o.adminFocused() && len(o.admins) > 0 && key.Matches(msg, keyAdmins):
-		o.openAdmins()
-		return nil
-	case o.action != api.ActionInitialize && key.Matches(msg, keyRecent):
-		o.openPick()
-		return nil
-	case o.action == api.ActionFundDistribution && key.Matches(msg, keyAddRow):
-		return o.addRow()
-	case o.action == api.ActionFundDistribution && key.Matches(msg, keyDelRow):
-		o.removeRow()
-		return nil
-	}
-	return o.form.Update(msg)
-}
 
 // focusedRow is the index of the row holding the focus, or -1.
 func (o *operator) focusedRow() int {

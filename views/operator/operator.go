@@ -267,25 +267,3 @@ func (o *operator) Update(msg tea.Msg) tea.Cmd {
 	}
 	return nil
 }
-
-func (o *operator) key(msg tea.KeyMsg) tea.Cmd {
-	switch o.state {
-	case stageForm:
-		return o.formKey(msg)
-	case stageReview, stageResend:
-		return o.asking.Update(msg)
-	case stageResult:
-		o.scroll.Key(msg)
-		return nil
-	case stageUnknown:
-		defer o.fitScroll() // the check and a hint change the page
-		switch {
-		case o.scroll.Key(msg):
-		case key.Matches(msg, keyCheck):
-			return o.outcome.Check()
-		case key.Matches(msg, keyResend):
-			return o.askResend()
-		}
-	}
-	return nil
-}

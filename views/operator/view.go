@@ -167,42 +167,15 @@ func errorCause(err error) string {
 }
 
 func (o *operator) ShortHelp() []key.Binding {
-	switch o.state {
-	case stageForm:
-		if o.pick != nil {
-			return o.pick.help()
-		}
-		keys := []key.Binding{keyReview}
-		if o.action == api.ActionFundDistribution {
-			keys = append(keys, keyAddRow, keyDelRow)
-		}
-		switch {
-		case o.adminFocused() && len(o.admins) > 0:
-			keys = append(keys, keyAdmins)
-		case o.action != api.ActionInitialize:
-			keys = append(keys, keyRecent)
-		}
-		return append(keys, keyCancel)
-	case stageReview, stageResend:
+	if o.state == stageReview || o.state == stageResend {
 		return o.asking.ShortHelp()
-	case stageResult:
-		return []key.Binding{o.scroll.Help("scroll"), keyClose}
-	case stageUnknown:
-		if o.outcome.Applied() {
-			return []key.Binding{o.scroll.Help("scroll"), keyClose}
-		}
-		return []key.Binding{keyCheck, keyResend, o.scroll.Help("scroll"), keyClose}
 	}
-	return nil
+	return o.bindings().ShortHelp()
 }
 
 func (o *operator) FullHelp() [][]key.Binding {
-	switch {
-	case o.state == stageForm && o.pick == nil:
-		// The form's own help names what applies on the focused field.
-		return [][]key.Binding{o.ShortHelp(), o.form.ShortHelp()}
-	case o.state == stageReview || o.state == stageResend:
+	if o.state == stageReview || o.state == stageResend {
 		return o.asking.FullHelp()
 	}
-	return [][]key.Binding{o.ShortHelp()}
+	return o.bindings().FullHelp()
 }

@@ -6,13 +6,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/shopspring/decimal"
 
 	"allot/api"
 	"allot/internal/sanitize"
-	"allot/views"
 	"allot/views/widget"
 )
 
@@ -126,24 +124,6 @@ func checkDay(v string) error {
 		return fmt.Errorf("%q is not a whole number (a day from 1 to 28)", sanitize.Truncate(v, 20))
 	}
 	return nil
-}
-
-func (s *schedule) formKey(k tea.KeyMsg) tea.Cmd {
-	switch {
-	case key.Matches(k, keyCancel):
-		return views.Back
-	case key.Matches(k, keyReview):
-		return s.review()
-	case key.Matches(k, keyAdd):
-		return s.addPiece()
-	case key.Matches(k, keyRemove):
-		s.removePiece()
-		return nil
-	}
-	cmd := s.form.Update(k)
-	s.syncKinds()
-	s.revalidate()
-	return cmd
 }
 
 // pieceAt is the piece whose field is at form index i, and where the

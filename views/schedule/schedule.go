@@ -181,42 +181,6 @@ func (s *schedule) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (s *schedule) key(k tea.KeyMsg) tea.Cmd {
-	switch s.state {
-	case stageForm:
-		return s.formKey(k)
-	case stageReview, stageResending:
-		return s.asking.Update(k)
-	case stageCreated:
-		switch {
-		case key.Matches(k, keyCopy):
-			return s.ctx.Clipboard.Copy(s.created.Key)
-		case key.Matches(k, keyNew):
-			s.reset()
-			return s.form.Focus(0)
-		case key.Matches(k, keyClose):
-			return views.Back
-		}
-	case stageUnknown:
-		switch {
-		case s.scroll.Key(k):
-			return nil
-		case key.Matches(k, keyCheck):
-			s.hint = ""
-			cmd := s.outcome.Check()
-			s.layout()
-			return cmd
-		case key.Matches(k, keyResend):
-			s.askResend()
-			return nil
-		case key.Matches(k, keyEdit):
-			s.state = stageForm
-			return s.form.Focus(s.form.Focused())
-		}
-	}
-	return nil
-}
-
 func (s *schedule) setMessage(text string, isErr bool) { s.message, s.messageErr = text, isErr }
 
 func (s *schedule) SetSize(width, height int) {

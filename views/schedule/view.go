@@ -161,31 +161,17 @@ func (s *schedule) unknownView(w, h int) []string {
 }
 
 func (s *schedule) ShortHelp() []key.Binding {
-	switch s.state {
-	case stageForm:
-		return []key.Binding{keyReview, keyAdd, keyRemove, keyCancel}
-	case stageReview, stageResending:
+	if s.state == stageReview || s.state == stageResending {
 		return s.asking.ShortHelp()
-	case stageCreated:
-		return []key.Binding{keyCopy, keyNew, keyClose}
-	case stageUnknown:
-		if s.outcome.Applied() {
-			return []key.Binding{s.scroll.Help("scroll body"), keyEdit}
-		}
-		return []key.Binding{keyCheck, keyResend, s.scroll.Help("scroll body"), keyEdit}
 	}
-	return nil
+	return s.bindings().ShortHelp()
 }
 
 func (s *schedule) FullHelp() [][]key.Binding {
-	switch s.state {
-	case stageForm:
-		// The form's own help names what applies on the focused field.
-		return [][]key.Binding{s.ShortHelp(), s.form.ShortHelp()}
-	case stageReview, stageResending:
+	if s.state == stageReview || s.state == stageResending {
 		return s.asking.FullHelp()
 	}
-	return [][]key.Binding{s.ShortHelp()}
+	return s.bindings().FullHelp()
 }
 
 // side draws left and right columns with a bar between them.

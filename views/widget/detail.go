@@ -83,32 +83,29 @@ func (d *Detail) SetSize(width, height int) {
 // Update scrolls on the pane's keys.
 func (d *Detail) Update(msg tea.Msg) tea.Cmd {
 	if msg, ok := msg.(tea.KeyMsg); ok {
-		switch {
-		case key.Matches(msg, d.Keys.Down):
-			d.scroll(1)
-		case key.Matches(msg, d.Keys.Up):
-			d.scroll(-1)
-		}
+		d.Bindings().Dispatch(msg)
 	}
 	return nil
 }
 
-// ShortHelp implements help.KeyMap: the scroll keys, when there is
-// something to scroll.
-func (d *Detail) ShortHelp() []key.Binding {
-	if !d.scrollable() {
-		return nil
+// Bindings are the pane's scroll keys, on while there is something to
+// scroll.
+func (d *Detail) Bindings() Bindings {
+	up, down := d.Keys.Up, d.Keys.Down
+	up.SetEnabled(d.scrollable())
+	down.SetEnabled(d.scrollable())
+	return Bindings{
+		{Key: up, Group: "detail", Run: func() tea.Cmd { d.scroll(-1); return nil }},
+		{Key: down, Group: "detail", Run: func() tea.Cmd { d.scroll(1); return nil }},
 	}
-	return d.Keys.ShortHelp()
 }
 
+// ShortHelp implements help.KeyMap: the scroll keys, when there is
+// something to scroll.
+func (d *Detail) ShortHelp() []key.Binding { return d.Bindings().InFooter().ShortHelp() }
+
 // FullHelp implements help.KeyMap.
-func (d *Detail) FullHelp() [][]key.Binding {
-	if !d.scrollable() {
-		return nil
-	}
-	return d.Keys.FullHelp()
-}
+func (d *Detail) FullHelp() [][]key.Binding { return d.Bindings().FullHelp() }
 
 func (d *Detail) scrollable() bool { return len(d.lines) > d.height }
 

@@ -6,7 +6,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/internal/sanitize"
@@ -217,18 +216,8 @@ func (t *Table[R]) stopEditing() {
 
 // updateInput handles a key while the filter input has the keyboard.
 func (t *Table[R]) updateInput(msg tea.KeyMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, t.keys.AcceptFilter):
-		t.stopEditing()
-		return t.applyQuery(t.input.Value())
-	case key.Matches(msg, t.keys.CancelFilter):
-		return t.clearFilter()
-	case key.Matches(msg, t.keys.FilterDown):
-		t.move(1)
-		return nil
-	case key.Matches(msg, t.keys.FilterUp):
-		t.move(-1)
-		return nil
+	if cmd, handled := t.Bindings().Dispatch(msg); handled {
+		return cmd
 	}
 	before := t.input.Value()
 	var cmd tea.Cmd

@@ -168,22 +168,6 @@ func (f *Form) Field(k string) *FormField {
 // Focused is the index of the focused field.
 func (f *Form) Focused() int { return f.focus }
 
-// ShortHelp implements help.KeyMap with the keys the form handles now:
-// the arrows that change a choice on a choice, enter when it submits.
-func (f *Form) ShortHelp() []key.Binding {
-	keys := []key.Binding{f.Keys.Next, f.Keys.Prev}
-	if f.focus < len(f.fields) && f.fields[f.focus].Options != nil {
-		keys = append(keys, f.Keys.Change)
-	}
-	if f.Submit != nil {
-		keys = append(keys, f.Keys.Submit)
-	}
-	return keys
-}
-
-// FullHelp implements help.KeyMap.
-func (f *Form) FullHelp() [][]key.Binding { return [][]key.Binding{f.ShortHelp()} }
-
 // Insert adds fields at index i; the focus stays on its field.
 func (f *Form) Insert(i int, fields ...*FormField) {
 	i = min(max(i, 0), len(f.fields))
@@ -337,30 +321,8 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 	}
 	fld := f.fields[f.focus]
 	if k, ok := msg.(tea.KeyMsg); ok {
-		switch {
-		case key.Matches(k, f.Keys.Next):
-			return f.Focus((f.focus + 1) % len(f.fields))
-		case key.Matches(k, f.Keys.Prev):
-			return f.Focus((f.focus + len(f.fields) - 1) % len(f.fields))
-		case f.Submit != nil && key.Matches(k, f.Keys.Submit):
-			if f.focus < len(f.fields)-1 {
-				return f.Focus(f.focus + 1)
-			}
-			f.tried = true
-			return f.Submit()
-		case fld.Options != nil && key.Matches(k, f.Keys.Change):
-			step := 1
-			if k.String() == "left" {
-				step = len(fld.Options) - 1
-			}
-			fld.choice = (fld.choice + step) % len(fld.Options)
-			// A change ends an error set on the choice (the service's), as
-			// typing does on a text.
-			fld.edited = true
-			fld.check()
-			return nil
-		case fld.Options != nil:
-			return nil
+		if cmd, handled := f.Bindings().Dispatch(k); handled || fld.Options != nil {
+			return cmd // a choice takes no typing
 		}
 	}
 	before := fld.input.Value()

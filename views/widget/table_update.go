@@ -14,7 +14,8 @@ func (t *Table[R]) Update(msg tea.Msg) tea.Cmd {
 		if t.editing {
 			return t.updateInput(msg)
 		}
-		return t.handleKey(msg)
+		cmd, _ := t.Bindings().Dispatch(msg)
+		return cmd
 	case filterTick:
 		if msg.tag == t.tag && msg.seq == t.filterSeq {
 			return t.applyQuery(t.input.Value())
@@ -27,44 +28,58 @@ func (t *Table[R]) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (t *Table[R]) handleKey(msg tea.KeyMsg) tea.Cmd {
-	k := &t.keys
-	body := max(t.bodyHeight(), 1)
-	switch {
-	case key.Matches(msg, k.Down):
-		t.move(1)
-	case key.Matches(msg, k.Up):
-		t.move(-1)
-	case key.Matches(msg, k.PageDown):
-		t.move(body)
-	case key.Matches(msg, k.PageUp):
-		t.move(-body)
-	case key.Matches(msg, k.HalfPageDown):
-		t.move(max(body/2, 1))
-	case key.Matches(msg, k.HalfPageUp):
-		t.move(-max(body/2, 1))
-	case key.Matches(msg, k.Top):
-		t.setCursor(0)
-	case key.Matches(msg, k.Bottom):
-		t.setCursor(len(t.view) - 1)
-	case key.Matches(msg, k.Open):
-		if r, ok := t.Selected(); ok && t.onOpen != nil {
-			return t.onOpen(r)
-		}
-	case key.Matches(msg, k.Sort):
-		return t.cycleSort()
-	case key.Matches(msg, k.Filter):
-		return t.startEditing()
-	case key.Matches(msg, k.ClearFilter):
-		if t.query != "" {
-			return t.clearFilter()
-		}
-	case key.Matches(msg, k.Copy):
-		if r, ok := t.Selected(); ok {
-			return t.clipboard.Copy(t.copyText(r))
+// Bindings are the table's keys as it stands, which its dispatch, its
+// ShortHelp and its FullHelp read, and a screen lists with its own.
+// While the filter is edited, a key none of them takes is typed into it
+// (updateInput).
+func (t *Table[R]) Bindings() Bindings {
+	k := t.keys
+	if t.editing {
+		return Bindings{
+			{Key: k.AcceptFilter, Short: true, Group: "filter", Run: func() tea.Cmd {
+				t.stopEditing()
+				return t.applyQuery(t.input.Value())
+			}},
+			{Key: k.CancelFilter, Short: true, Group: "filter", Run: t.clearFilter},
+			{Key: k.FilterUp, Group: "matches", Run: func() tea.Cmd { t.move(-1); return nil }},
+			{Key: k.FilterDown, Group: "matches", Run: func() tea.Cmd { t.move(1); return nil }},
 		}
 	}
-	return nil
+	body := max(t.bodyHeight(), 1)
+	move := func(n int) func() tea.Cmd { return func() tea.Cmd { t.move(n); return nil } }
+	// The arrows are left to the full help: every table moves with them,
+	// and a footer has room for what this one does. Open, sort and copy
+	// are offered while a row is shown ("No match": none).
+	rows := len(t.view) > 0
+	open, clear, sort := k.Open, k.ClearFilter, k.Sort
+	open.SetEnabled(t.onOpen != nil)
+	clear.SetEnabled(t.query != "")
+	sort.SetEnabled(t.sortable())
+	return Bindings{
+		{Key: k.Up, Group: "move", Run: move(-1)},
+		{Key: k.Down, Group: "move", Run: move(1)},
+		{Key: k.Top, Group: "move", Run: func() tea.Cmd { t.setCursor(0); return nil }},
+		{Key: k.Bottom, Group: "move", Run: func() tea.Cmd { t.setCursor(len(t.view) - 1); return nil }},
+		{Key: k.PageUp, Group: "page", Run: move(-body)},
+		{Key: k.PageDown, Group: "page", Run: move(body)},
+		{Key: k.HalfPageUp, Group: "page", Run: move(-max(body/2, 1))},
+		{Key: k.HalfPageDown, Group: "page", Run: move(max(body/2, 1))},
+		{Key: open, Short: rows, Group: "rows", Run: func() tea.Cmd {
+			if r, ok := t.Selected(); ok {
+				return t.onOpen(r)
+			}
+			return nil
+		}},
+		{Key: k.Filter, Short: true, Group: "filter", Run: t.startEditing},
+		{Key: clear, Short: true, Group: "filter", Run: t.clearFilter},
+		{Key: sort, Short: rows, Group: "rows", Run: t.cycleSort},
+		{Key: k.Copy, Short: rows, Group: "rows", Run: func() tea.Cmd {
+			if r, ok := t.Selected(); ok {
+				return t.clipboard.Copy(t.copyText(r))
+			}
+			return nil
+		}},
+	}
 }
 
 // Keys are the table's key bindings, for a screen that lets only some
@@ -72,55 +87,7 @@ func (t *Table[R]) handleKey(msg tea.KeyMsg) tea.Cmd {
 func (t *Table[R]) Keys() TableKeyMap { return t.keys }
 
 // ShortHelp implements help.KeyMap with the keys that apply right now.
-// The arrows are left to the full help: every table moves with them, and
-// a footer has room for what this one does.
-func (t *Table[R]) ShortHelp() []key.Binding {
-	k := t.keys
-	if t.editing {
-		return []key.Binding{k.AcceptFilter, k.CancelFilter}
-	}
-	if len(t.view) == 0 {
-		// No row shown ("No match"): nothing to open, sort or copy.
-		if t.query != "" {
-			return []key.Binding{k.Filter, k.ClearFilter}
-		}
-		return []key.Binding{k.Filter}
-	}
-	var b []key.Binding
-	if t.onOpen != nil {
-		b = append(b, k.Open)
-	}
-	b = append(b, k.Filter)
-	if t.query != "" {
-		b = append(b, k.ClearFilter)
-	}
-	if t.sortable() {
-		b = append(b, k.Sort)
-	}
-	return append(b, k.Copy)
-}
+func (t *Table[R]) ShortHelp() []key.Binding { return t.Bindings().ShortHelp() }
 
 // FullHelp implements help.KeyMap with the keys that apply right now.
-func (t *Table[R]) FullHelp() [][]key.Binding {
-	k := t.keys
-	if t.editing {
-		return [][]key.Binding{{k.AcceptFilter, k.CancelFilter}, {k.FilterUp, k.FilterDown}}
-	}
-	actions := []key.Binding{k.Copy}
-	if t.onOpen != nil {
-		actions = append([]key.Binding{k.Open}, actions...)
-	}
-	if t.sortable() {
-		actions = append(actions, k.Sort)
-	}
-	filter := []key.Binding{k.Filter}
-	if t.query != "" {
-		filter = append(filter, k.ClearFilter)
-	}
-	return [][]key.Binding{
-		{k.Up, k.Down, k.Top, k.Bottom},
-		{k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown},
-		actions,
-		filter,
-	}
-}
+func (t *Table[R]) FullHelp() [][]key.Binding { return t.Bindings().FullHelp() }
