@@ -225,8 +225,12 @@ func batchLines(claims []batchClaim) []Line {
 	for _, u := range units {
 		sums = append(sums, FormatTokens(totals[u])+" "+u)
 	}
-	lines = append(lines, Line{"total", fmt.Sprintf("%s from %d allocations; you pay %s ether in claim fees, and the gas",
-		strings.Join(sums, " and "), len(claims), FormatUnits(fees))})
+	from := fmt.Sprintf("%d allocations", len(claims))
+	if len(claims) == 1 {
+		from = "1 allocation"
+	}
+	lines = append(lines, Line{"total", fmt.Sprintf("%s from %s; you pay %s ether in claim fees, and the gas",
+		strings.Join(sums, " and "), from, FormatUnits(fees))})
 	return lines
 }
 
