@@ -42,6 +42,7 @@ type upcomingScreen struct {
 	cursor  int      // in the unlocks, or in offered
 	top     int      // first unlock line drawn
 
+	reqs       views.Requests
 	seq        int
 	busy       bool
 	refreshing bool // a quiet read on the chain's rhythm
@@ -96,7 +97,7 @@ type upcomingRead struct {
 // collect reads the followed allocations' unlocks from now on, naming
 // their amounts with the units known, else reading them.
 func (u *upcomingScreen) collect() tea.Cmd {
-	u.seq = views.NextSeq()
+	u.seq = u.reqs.Next()
 	s, ids, now, units := u.ctx.Session, u.ids, u.ctx.Now(), u.units
 	return views.Load(u.ctx, u.seq, func(c context.Context) (upcomingRead, error) {
 		r := upcoming.Collect(c, s.CheckAllocation, ids, now, upcoming.DefaultDays)
