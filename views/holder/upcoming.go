@@ -198,7 +198,8 @@ func (u *upcomingScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return setFollowed(u.ctx, u, u.unlocks()[u.cursor].Allocation, false)
 	case key.Matches(msg, keyUpOpen) && u.listed() && u.cursor < n:
 		a := NewAllocation(u.ctx).(*allocation)
-		return tea.Batch(views.Navigate(a), a.lookup(u.unlocks()[u.cursor].Allocation))
+		// The lookup's answer is the page's, once it is open.
+		return tea.Sequence(views.Navigate(a), views.Address(a, a.lookup(u.unlocks()[u.cursor].Allocation)))
 	}
 	return nil
 }
