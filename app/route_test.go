@@ -42,39 +42,17 @@ func (s *trusting) SetSize(int, int)          {}
 func (s *trusting) ShortHelp() []key.Binding  { return nil }
 func (s *trusting) FullHelp() [][]key.Binding { return nil }
 
-// open opens s as the root does, and returns the answer its Init's load
-// yields, in the envelope the program hands back to the root.
+// openAsking opens s as the root does, and returns the answer of its
+// load in the envelope the program hands back to the root (its Init runs
+// again for it: a load and nothing else).
 func openAsking(t *testing.T, m *Model, s *trusting) tea.Msg {
 	t.Helper()
-	_, cmd := m.Update(views.NavigateMsg{Screen: s})
-	var answer tea.Msg
-	for _, c := range flatten(cmd) {
-		if env, ok := c().(views.Addressed); ok {
-			if _, ok := env.Msg.(views.Loaded[string]); ok {
-				answer = env
-			}
-		}
-	}
-	if answer == nil {
-		t.Fatalf("%s's load yielded no addressed answer", s.name)
+	m.Update(views.NavigateMsg{Screen: s})
+	answer, ok := tag(s, s.Init())().(views.Addressed)
+	if !ok || answer.To != views.Screen(s) {
+		t.Fatalf("%s's load yielded %#v, not an answer addressed to it", s.name, answer)
 	}
 	return answer
-}
-
-// flatten runs the batches cmd yields down to their commands.
-func flatten(cmd tea.Cmd) []tea.Cmd {
-	if cmd == nil {
-		return nil
-	}
-	batch, ok := cmd().(tea.BatchMsg)
-	if !ok {
-		return []tea.Cmd{cmd}
-	}
-	var out []tea.Cmd
-	for _, c := range batch {
-		out = append(out, flatten(c)...)
-	}
-	return out
 }
 
 // TestAnswerReachesOnlyWhoAsked: two screens of the same kind, open in
@@ -151,5 +129,26 @@ func TestEventsReachEveryScreen(t *testing.T) {
 		if len(s.heard) != 1 || s.heard[0] != "status of claim" {
 			t.Errorf("%s heard %q, want the transaction's status", s.name, s.heard)
 		}
+	}
+}
+
+// TestAnswerAcrossProfileSwitchIsDropped: a page's load still on its way
+// when the profile switches comes back to no one: not to the page, gone
+// with the old profile's tabs, nor to its like opened on the new profile.
+func TestAnswerAcrossProfileSwitchIsDropped(t *testing.T) {
+	t.Parallel()
+	s, _ := journaled(t)
+	m := New(s, Options{Clipboard: widget.Clipboard{Out: io.Discard}})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
+	old := &trusting{ctx: m.ctx, name: "Lookup"}
+	late := openAsking(t, m, old)
+
+	m.switching = "other"
+	m.Update(profileOpened{s: newSession(t)})
+	fresh := &trusting{ctx: m.ctx, name: "Lookup"}
+	openAsking(t, m, fresh)
+	m.Update(late)
+	if len(fresh.heard) != 0 || len(old.heard) != 0 {
+		t.Fatalf("an answer from before the switch reached a page: new %q, old %q", fresh.heard, old.heard)
 	}
 }
