@@ -76,7 +76,7 @@ func commands() []command {
 				return m.fail("command", err)
 			}
 			cmd := m.switchTab(tabAllocation)
-			return tea.Batch(cmd, m.top().Update(holder.LookupMsg{ID: c.args[0]}))
+			return tea.Batch(cmd, tag(m.top(), m.top().Update(holder.LookupMsg{ID: c.args[0]})))
 		}},
 		{"upcoming", nil, "", "the unlocks ahead of the allocations you follow (f on an allocation)", func(m *Model, _ call) tea.Cmd { return m.open(holder.NewUpcoming(m.ctx)) }},
 		{"transactions", []string{"tx"}, "", "transactions created on this machine", func(m *Model, _ call) tea.Cmd { return m.switchTab(tabTransactions) }},

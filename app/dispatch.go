@@ -17,7 +17,8 @@ import (
 )
 
 // Update handles a message: the root's own (sizes, ticks, navigation,
-// status), keys, and everything else passed to every screen.
+// status), keys, answers addressed to the screen that asked (route.go),
+// and events passed to every screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// Keys read together arrive as one message (keys pressed faster than
 	// the program reads, or sent by a script: ":tx" then enter): each is
@@ -103,8 +104,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		msg.Screen.SetSize(w, h)
 		m.stacks[m.active] = append(m.stacks[m.active], msg.Screen)
 		return m, tag(msg.Screen, msg.Screen.Init())
-	case fromPage:
-		return m, m.said(msg.page, msg.msg)
+	case views.Addressed:
+		return m, m.deliver(msg)
 	case views.ErrorMsg, widget.StatusMsg:
 		return m, m.said(m.top(), msg)
 	case clearStatus:
@@ -136,14 +137,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return m, m.handleKey(msg)
 	}
-	// Everything else (answers, ticks) goes to every screen: each drops
-	// what is not its own.
-	var cmds []tea.Cmd
-	for _, stack := range m.stacks {
-		for _, s := range stack {
-			cmds = append(cmds, tag(s, s.Update(msg)))
-		}
-	}
+	// An event goes to every screen. Anything else left is the root's
+	// own (the command line's cursor): a screen's answers come addressed.
+	cmds := []tea.Cmd{m.broadcast(msg)}
 	if m.mode == modeCommand {
 		var cmd tea.Cmd
 		m.cmdline, cmd = m.cmdline.Update(msg)

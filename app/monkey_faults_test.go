@@ -52,7 +52,7 @@ func (y *yesCounter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if answered(y.inner, msg) {
 		return y, nil
 	}
-	if c, ok := msg.(widget.ConfirmMsg); ok {
+	if c, ok := unaddressed(msg).(widget.ConfirmMsg); ok {
 		y.mu.Lock()
 		y.answers++
 		if c.Yes {

@@ -17,6 +17,7 @@ import (
 	"allot/api/sandbox"
 	"allot/internal/embedded"
 	"allot/internal/session"
+	"allot/views"
 	"allot/views/widget"
 )
 
@@ -38,6 +39,15 @@ type monitor struct {
 
 func (m *monitor) Init() tea.Cmd { return m.inner.Init() }
 
+// unaddressed is the message inside an answer's envelope (views.Addressed),
+// or msg itself.
+func unaddressed(msg tea.Msg) tea.Msg {
+	if env, ok := msg.(views.Addressed); ok {
+		return env.Msg
+	}
+	return msg
+}
+
 func (m *monitor) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if answered(m.inner, msg) {
 		return m, nil
@@ -47,7 +57,7 @@ func (m *monitor) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.w, m.h = ws.Width, ws.Height
 		m.mu.Unlock()
 	}
-	if c, ok := msg.(widget.ConfirmMsg); ok && c.Yes {
+	if c, ok := unaddressed(msg).(widget.ConfirmMsg); ok && c.Yes {
 		m.mu.Lock()
 		m.yes[strings.SplitN(c.Tag, "-", 2)[0]]++
 		m.mu.Unlock()

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"allot/internal/session/sessiontest"
+	"allot/views"
 	"allot/views/widget"
 )
 
@@ -37,7 +38,7 @@ func (h *heldPin) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		r.reply <- h.Model.view()
 		return h, cmd
 	}
-	if h.held == nil && strings.Contains(fmt.Sprintf("%T", msg), "pinInfo") {
+	if env, ok := msg.(views.Addressed); ok && h.held == nil && strings.Contains(fmt.Sprintf("%T", env.Msg), "pinInfo") {
 		h.held = msg
 		close(h.caught)
 		return h, nil

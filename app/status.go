@@ -5,7 +5,6 @@ package app
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"time"
 
@@ -96,54 +95,11 @@ func oneLine(err error) string {
 	return sanitize.Line(msg)
 }
 
-// fromPage is a status or an error message with the page whose command
-// sent it (tag).
-type fromPage struct {
-	page views.Screen
-	msg  tea.Msg // views.ErrorMsg or widget.StatusMsg
-}
-
-// tag makes the status and error messages cmd yields name page, in a
-// batch or a sequence alike: the status line shows an error only while
-// the page it is about is on show, and a page's clear clears only its own.
-func tag(page views.Screen, cmd tea.Cmd) tea.Cmd {
-	if cmd == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		switch msg := cmd().(type) {
-		case tea.BatchMsg:
-			for i, c := range msg {
-				msg[i] = tag(page, c)
-			}
-			return msg
-		case views.ErrorMsg, widget.StatusMsg:
-			return fromPage{page, msg}
-		default:
-			if seq, ok := sequence(msg); ok {
-				for i := range seq.Len() {
-					c := seq.Index(i)
-					c.Set(reflect.ValueOf(tag(page, c.Interface().(tea.Cmd))))
-				}
-			}
-			return msg
-		}
-	}
-}
-
-// sequence is tea.Sequence's message, whose type bubbletea does not
-// export: a list of commands that is not a batch. Its commands are run in
-// order by the program, so tag rewrites them in place.
-func sequence(msg tea.Msg) (reflect.Value, bool) {
-	if msg == nil {
-		return reflect.Value{}, false
-	}
-	v := reflect.ValueOf(msg)
-	if v.Kind() != reflect.Slice || v.Type().Elem() != reflect.TypeFor[tea.Cmd]() {
-		return reflect.Value{}, false
-	}
-	return v, true
-}
+// tag addresses what cmd yields, in a batch or a sequence alike, to page
+// (views.Address): its answers reach it alone, and the status line shows
+// an error only while the page it is about is on show, and a page's clear
+// clears only its own.
+func tag(page views.Screen, cmd tea.Cmd) tea.Cmd { return views.Address(page, cmd) }
 
 // said shows a page's error or status message.
 func (m *Model) said(page views.Screen, msg tea.Msg) tea.Cmd {

@@ -29,6 +29,9 @@ type FormSign struct {
 	prev *signing
 	Err  error
 	Seq  int
+	// Reqs numbers the flows' requests, and those of the screen embedding
+	// it (a stake's plan, a claim's request).
+	Reqs Requests
 	// head is what the screen draws above the form or the flow, line by
 	// line; the flow has the height it leaves, once wrapped.
 	head func() string
@@ -121,7 +124,7 @@ func (f *FormSign) Sign(subject string, ops []string, calls []wallet.Call, label
 		f.Err = errors.New("the account locked itself: unlock it again (u); nothing was signed")
 		return nil
 	}
-	f.Seq = NextSeq()
+	f.Seq = f.Reqs.Next()
 	var cmd tea.Cmd
 	f.Flow, cmd = newSigning(f.Ctx, f.Seq, subject, ops, calls, addr, labels, check)
 	f.Flow.setSize(f.Width, f.height-f.chrome())

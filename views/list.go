@@ -51,7 +51,9 @@ type List[R any] struct {
 	// as newer rows arrive, so that the screen opens on the newest.
 	NewestFirst bool
 
-	Seq  int
+	Seq int
+	// Reqs numbers the list's loads, and those of a screen built on it.
+	Reqs Requests
 	busy bool
 	// refreshing is a quiet reload on its way (RefreshMsg): the rows stay
 	// on show, and the dashboard does not count it as work to lose.
@@ -138,7 +140,7 @@ func (l *List[R]) Reload() tea.Cmd {
 	if l.Fetch == nil {
 		return nil
 	}
-	l.Seq = NextSeq()
+	l.Seq = l.Reqs.Next()
 	l.busy, l.refreshing = true, false
 	l.Err = nil
 	if !l.shown() {

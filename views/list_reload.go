@@ -20,7 +20,7 @@ func (l *List[R]) refresh() tea.Cmd {
 	if l.Fetch == nil || l.busy || l.refreshing {
 		return nil
 	}
-	l.Seq = NextSeq()
+	l.Seq = l.Reqs.Next()
 	l.refreshing = true
 	return l.clearingWarning(Load(l.Ctx, l.Seq, l.Fetch))
 }

@@ -20,6 +20,7 @@ type Outcome struct {
 	rec  *act.Recorder
 	sent act.Sent
 
+	reqs     Requests
 	seq      int
 	checking bool
 	verdict  *act.Verdict
@@ -50,12 +51,17 @@ func (o *Outcome) Reopen(ctx *Context, sent act.Sent) {
 	o.ctx, o.rec, o.sent, o.verdict, o.err, o.checking, o.answers = ctx, ctx.Recorder, sent, nil, "", false, 0
 }
 
+// Forget drops the write and what its checks found. The checks' numbers
+// go on, so that the answer of one still on its way is never taken for a
+// later write's.
+func (o *Outcome) Forget() { *o = Outcome{reqs: o.reqs} }
+
 // Check asks again whether the write was applied; nil while a check runs.
 func (o *Outcome) Check() tea.Cmd {
 	if o.checking || o.rec == nil {
 		return nil
 	}
-	o.seq = NextSeq()
+	o.seq = o.reqs.Next()
 	o.checking, o.err = true, ""
 	seq, rec, sent, root := o.seq, o.rec, o.sent, o.ctx.Root()
 	return func() tea.Msg {

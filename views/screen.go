@@ -1,17 +1,17 @@
 // Package views is the kit the dashboard's screens share: Screen and
-// Context, the declarative List, Load and its sequence numbers, the
+// Context, the declarative List, Load and its request numbers, the
 // signing review (FormSign), the page of a write whose answer was lost
 // (LostWrite), and helpers for bodies, amounts and recent lookups. The
 // screens live in packages by family beside it (browse, holder, operator,
 // schedule, creative, transactions), built on the widgets of views/widget.
 // A screen asks for data with a tea.Cmd that calls the api or wallet
-// packages; the answer comes back as a message carrying the request's
-// sequence number, and a stale answer is dropped.
+// packages; the answer comes back to that screen alone (Addressed),
+// carrying the request's number, and an answer to an older request of
+// the screen's is dropped.
 package views
 
 import (
 	"context"
-	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -145,12 +145,20 @@ func Navigate(s Screen) tea.Cmd {
 	return func() tea.Msg { return NavigateMsg{Screen: s} }
 }
 
-// seqs numbers requests across every screen: answers are delivered to all
-// screens, so a number must never be shared by two screens' requests.
-var seqs atomic.Int64
+// Requests numbers the requests of one screen, or of one part of it (a
+// list, a send, a check), so that a newer request supersedes an older one:
+// the answer to any but the latest is dropped. Answers come back to the
+// screen that asked (Addressed), so numbers need differ only within it.
+// The zero Requests is ready; a part made anew keeps its owner's Requests
+// (or its own), so that an answer to the part it replaced is not taken for
+// its own.
+type Requests struct{ last int }
 
-// NextSeq is a request number no other request has.
-func NextSeq() int { return int(seqs.Add(1)) }
+// Next is the number of a new request, above every earlier one's.
+func (r *Requests) Next() int {
+	r.last++
+	return r.last
+}
 
 // Load runs fn off the UI goroutine, under c's root (it ends when the
 // user quits or switches profile) and RequestTimeout, and wraps its

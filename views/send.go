@@ -18,6 +18,7 @@ import (
 // lost), so that every screen tells them apart alike.
 type Sending[T any] struct {
 	spin spinner.Model
+	reqs Requests
 	seq  int
 	on   bool
 }
@@ -37,7 +38,7 @@ func (s *Sending[T]) Start(call func(context.Context) (T, error)) tea.Cmd {
 	if s.spin.Spinner.Frames == nil {
 		s.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	}
-	s.seq, s.on = NextSeq(), true
+	s.seq, s.on = s.reqs.Next(), true
 	seq := s.seq
 	send := func() tea.Msg {
 		c, cancel := writeContext()

@@ -205,6 +205,12 @@ func (d *Driver) handle(msg tea.Msg) {
 	case nil:
 	case tea.BatchMsg:
 		d.runBatch(m)
+	case views.Addressed:
+		// As the dashboard does: the screen's own, opened; another's (a
+		// page the screen opened) reaches no one here.
+		if m.To == d.S {
+			d.handle(m.Msg)
+		}
 	case views.BackMsg, views.StatusMsg, views.ErrorMsg, views.NavigateMsg:
 		d.Got = append(d.Got, msg)
 	case spinner.TickMsg:

@@ -140,7 +140,7 @@ func (s *stakes) reloadWhole() tea.Cmd {
 		s.quiet.cancel()
 		s.quiet = nil
 	}
-	s.Seq = views.NextSeq()
+	s.Seq = s.Reqs.Next()
 	s.Err, s.broke, s.sums = nil, nil, nil
 	s.arrived, s.bins = 0, widget.Bins{}
 	s.Table.SetLoading(func() string { return "" })

@@ -29,7 +29,7 @@ func NewStakesByRef(ctx *views.Context, ref string) views.Screen {
 
 // findPool looks up the pool that ref names among the token's pools.
 func (s *stakes) findPool() tea.Cmd {
-	s.Seq = views.NextSeq()
+	s.Seq = s.Reqs.Next()
 	s.Err, s.finding = nil, true
 	s.Table.SetLoading(func() string { return "" })
 	ref, pools := s.ref, s.pools

@@ -4,7 +4,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/views"
 )
 
 // A pool's stakes refresh behind the rows on show: a second read runs
@@ -21,7 +20,7 @@ func (s *stakes) refresh() tea.Cmd {
 	if s.quiet != nil || s.feed != nil || s.finding || s.pool.ID == "" || s.source == nil || s.Err != nil {
 		return nil
 	}
-	s.quietSeq = views.NextSeq()
+	s.quietSeq = s.Reqs.Next()
 	var cmd tea.Cmd
 	s.quiet, cmd = startFeed(s.Ctx.Root(), s.quietSeq, s.source, api.StakesRequest{StakingPoolID: s.pool.ID})
 	return cmd

@@ -20,7 +20,7 @@ func (s *stakes) onFilter(query string) (tea.Cmd, bool) {
 		return nil, false // no pool yet to ask about
 	}
 	// A wallet's answer still on its way is for a filter no longer asked.
-	s.walletSeq, s.walletBusy = views.NextSeq(), false
+	s.walletSeq, s.walletBusy = s.Reqs.Next(), false
 	if strings.HasPrefix(q, "0x") && common.IsHexAddress(q) {
 		s.walletBusy = true
 		seq, source, poolID := s.walletSeq, s.source, s.pool.ID

@@ -70,6 +70,7 @@ type creative struct {
 	asking  *views.WriteReview // what will be sent, and the question
 	message string
 
+	reqs   views.Requests
 	seq    int
 	step   string
 	sent   int64

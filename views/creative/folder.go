@@ -27,7 +27,6 @@ type folder struct {
 	cursor  int
 	top     int
 	height  int
-	id      int // the reads of this folder's screen, from NextSeq
 	// ticking is the tick awaited; an older one (a chain of ticks stopped
 	// and started again) is dropped.
 	ticking folderTick
@@ -44,12 +43,11 @@ const folderEvery = 2 * time.Second
 
 type (
 	folderRead struct {
-		id      int
 		dir     string
 		entries []folderEntry
 		err     error
 	}
-	folderTick struct{ id, n int }
+	folderTick struct{ n int }
 )
 
 var (
@@ -61,20 +59,19 @@ var (
 	folderKeyPgUp = key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up"))
 )
 
-func newFolder(dir string) *folder { return &folder{dir: dir, height: 10, id: views.NextSeq()} }
+func newFolder(dir string) *folder { return &folder{dir: dir, height: 10} }
 
 // read lists dir off the UI goroutine.
 func (f *folder) read(dir string) tea.Cmd {
-	id := f.id
 	return func() tea.Msg {
 		entries, err := readFolder(dir)
-		return folderRead{id: id, dir: dir, entries: entries, err: err}
+		return folderRead{dir: dir, entries: entries, err: err}
 	}
 }
 
 // tick reads the folder again later, for as long as it is shown.
 func (f *folder) tick() tea.Cmd {
-	f.ticking = folderTick{id: f.id, n: f.ticking.n + 1}
+	f.ticking = folderTick{n: f.ticking.n + 1}
 	t := f.ticking
 	return tea.Tick(folderEvery, func(time.Time) tea.Msg { return t })
 }
@@ -112,9 +109,6 @@ func readFolder(dir string) ([]folderEntry, error) {
 // loaded takes a read; the cursor stays on the entry of the same name
 // when it is still there.
 func (f *folder) loaded(msg folderRead) {
-	if msg.id != f.id {
-		return
-	}
 	name := ""
 	if msg.dir == f.dir && f.cursor < len(f.entries) {
 		name = f.entries[f.cursor].name

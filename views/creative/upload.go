@@ -93,7 +93,7 @@ func (c *creative) fail(step string, err error) tea.Cmd {
 // requestURL asks for the upload URL through the recorder. The answer is
 // not journaled: an upload URL is a capability.
 func (c *creative) requestURL() tea.Cmd {
-	c.seq = views.NextSeq()
+	c.seq = c.reqs.Next()
 	c.state, c.step, c.sent, c.err, c.uploaded = stageWorking, "asking for an upload URL", 0, "", nil
 	seq, req, ref := c.seq, c.urlRequest(), c.file.Name
 	rec, client, root := c.ctx.Recorder, c.ctx.Session.API, c.ctx.Root()
@@ -203,7 +203,8 @@ func (c *creative) registered(answer *views.Answer[*api.Creative]) tea.Cmd {
 	}
 	body, _ := json.Marshal(c.registration(c.uploaded))
 	written, lost := answer.Lost(act.Sent{Op: write.OpCreative, Ref: c.file.Name, Body: body})
-	c.unknown, c.outcome = lost, views.Outcome{}
+	c.unknown = lost
+	c.outcome.Forget()
 	c.fail("register", answer.Err)
 	if lost {
 		return c.outcome.Lost(c.ctx, written)

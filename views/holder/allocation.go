@@ -39,6 +39,7 @@ type allocation struct {
 	// picked), which what is typed or pasted next replaces, not extends.
 	replace bool
 
+	reqs    views.Requests // the lookups' and the quiet refreshes'
 	seq     int
 	busy    bool
 	looking string // the id of the lookup in flight, as the user gave it

@@ -25,7 +25,7 @@ func (a *allocation) lookup(id string) tea.Cmd {
 		a.result = nil
 		return func() tea.Msg { return views.ErrorMsg{Op: "allocation", Err: err} }
 	}
-	a.seq = views.NextSeq()
+	a.seq = a.reqs.Next()
 	a.busy, a.looking, a.refreshing, a.retry = true, id, false, ""
 	s, j := a.ctx.Session, a.ctx.Journal
 	now := a.ctx.Now()

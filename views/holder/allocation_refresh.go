@@ -71,7 +71,7 @@ func (a *allocation) refresh() tea.Cmd {
 	if a.result == nil || a.busy || a.refreshing {
 		return nil
 	}
-	a.refreshSeq, a.refreshing = views.NextSeq(), true
+	a.refreshSeq, a.refreshing = a.reqs.Next(), true
 	s, id, now, basis := a.ctx.Session, a.looking, a.ctx.Now(), a.basis
 	return views.Load(a.ctx, a.refreshSeq, func(c context.Context) (reverified, error) {
 		v, read, err := verify(c, s, id, now, basis, func() {})

@@ -259,7 +259,7 @@ func (c *claim) send() tea.Cmd {
 		asked, _ = api.BaseUnits(req.Amount.Decimal) // checked again by the policy
 	}
 	c.Working = "Sending the claim request"
-	c.Seq = views.NextSeq()
+	c.Seq = c.Reqs.Next()
 	return views.Write(c.Seq, func(ctx context.Context) (claimAnswer, error) {
 		res, err := rec.RequestClaim(ctx, client, id, req)
 		if err != nil && session.SenderRefused(err) {

@@ -54,7 +54,7 @@ type claimableRead struct {
 func (c *claimAll) Init() tea.Cmd {
 	s, ids := c.Ctx.Session, c.ids
 	c.Working = fmt.Sprintf("Reading what the %d followed allocations have to claim", len(ids))
-	c.Seq = views.NextSeq()
+	c.Seq = c.Reqs.Next()
 	return views.Load(c.Ctx, c.Seq, func(ctx context.Context) (claimableRead, error) {
 		claim, skipped := s.ClaimableOf(ctx, ids, nil)
 		return claimableRead{claim, skipped}, nil
@@ -125,7 +125,7 @@ func (c *claimAll) request() tea.Cmd {
 		ids[i] = cl.ID
 	}
 	c.Working = fmt.Sprintf("Asking the service for %d claims", len(ids))
-	c.Seq = views.NextSeq()
+	c.Seq = c.Reqs.Next()
 	return views.Write(c.Seq, func(ctx context.Context) (*session.ClaimBatch, error) {
 		return s.BuildClaimBatch(ctx, rec, ids, signer, "")
 	})

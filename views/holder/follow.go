@@ -24,6 +24,10 @@ type followedMsg struct {
 	by  views.Screen
 }
 
+// Event makes a follow heard by every screen (views.Event): the follows
+// are the session's, not the asking screen's.
+func (followedMsg) Event() {}
+
 // setFollowed follows id or stops following it through the session's
 // follows, in a command: the file is written and synced off the UI
 // goroutine. Its answer goes to every screen, so that each showing

@@ -43,6 +43,7 @@ type portal struct {
 	humanityIn textinput.Model
 	humanity   string // the last answer, as a line
 
+	reqs views.Requests
 	seq  int
 	busy string // what runs, for the screen; empty when idle
 	err  error
@@ -103,7 +104,7 @@ func (p *portal) loadSubmission() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	p.seq = views.NextSeq()
+	p.seq = p.reqs.Next()
 	p.busy = "reading the submission"
 	p.submission, p.submitter, p.unread = nil, sess.Wallet, nil
 	return views.Load(p.ctx, p.seq, func(ctx context.Context) (*api.SubmissionAccounts, error) {
@@ -246,7 +247,7 @@ func (p *portal) askHumanity() tea.Cmd {
 	}
 	p.humanityIn.Blur()
 	addr := common.HexToAddress(v).Hex()
-	p.seq = views.NextSeq()
+	p.seq = p.reqs.Next()
 	p.busy = "asking about humanity"
 	client := p.ctx.Session.API
 	return views.Load(p.ctx, p.seq, func(ctx context.Context) (humanityAnswer, error) {

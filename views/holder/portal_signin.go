@@ -93,7 +93,7 @@ func (p *portal) signIn() tea.Cmd {
 		return nil
 	}
 	pt, text, rec := p.pending, p.message, p.ctx.Recorder
-	p.seq = views.NextSeq()
+	p.seq = p.reqs.Next()
 	p.busy = "signing in"
 	return views.Load(p.ctx, p.seq, func(ctx context.Context) (wallet.Session, error) {
 		return rec.SignIn(ctx, pt, text, signer)

@@ -29,6 +29,7 @@ type safesPane struct {
 	ctx  *views.Context
 	spin spinner.Model
 
+	reqs    views.Requests
 	seq     int
 	loading bool
 	quiet   bool // the read in flight is a refresh
@@ -47,7 +48,7 @@ func (p *safesPane) read(quiet bool) tea.Cmd {
 	if p.loading {
 		return nil
 	}
-	p.seq, p.loading, p.quiet = views.NextSeq(), true, quiet
+	p.seq, p.loading, p.quiet = p.reqs.Next(), true, quiet
 	s := p.ctx.Session
 	load := views.Load(p.ctx, p.seq, func(c context.Context) ([]session.SafeAccount, error) {
 		return s.ReadSafes(c)

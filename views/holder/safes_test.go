@@ -87,7 +87,7 @@ func TestSafesRefreshKeepsWhatIsShown(t *testing.T) {
 		Owners: []common.Address{{1}, {2}, {3}}, Nonce: big.NewInt(7)}}
 	answer := func(list []session.SafeAccount, err error) {
 		t.Helper()
-		p.seq, p.loading, p.quiet = views.NextSeq(), true, true
+		p.seq, p.loading, p.quiet = p.reqs.Next(), true, true
 		if _, ok := p.Update(views.Loaded[[]session.SafeAccount]{Seq: p.seq, Value: list, Err: err}); !ok {
 			t.Fatal("the pane did not take its answer")
 		}

@@ -123,7 +123,7 @@ func (s *stake) prepare() tea.Cmd {
 		return nil
 	}
 	s.Working = "Asking the portal and reading the allowance"
-	s.Seq = views.NextSeq()
+	s.Seq = s.Reqs.Next()
 	poolID, chain := s.pool.ID, s.Ctx.Session.Chain
 	return views.Load(s.Ctx, s.Seq, func(ctx context.Context) (*wallet.StakePlan, error) {
 		params, err := portal.StakeParameters(ctx, poolID, amount)

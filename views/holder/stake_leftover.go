@@ -8,7 +8,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/internal/sanitize"
-	"allot/views"
 	"allot/wallet"
 )
 
@@ -58,7 +57,7 @@ func (s *stake) checkLeftover() tea.Cmd {
 	default:
 		return nil
 	}
-	s.left.seq, s.left.reading = views.NextSeq(), true
+	s.left.seq, s.left.reading = s.Reqs.Next(), true
 	seq, chain, plan := s.left.seq, s.Ctx.Session.Chain, s.plan
 	root := s.Ctx.Root()
 	return func() tea.Msg {

@@ -32,6 +32,7 @@ var (
 type timeline struct {
 	ctx  *views.Context
 	spin spinner.Model
+	reqs views.Requests // numbers the reads, from one allocation to the next
 
 	shown   bool   // in the chart's place, H toggles it
 	id      string // the allocation shown; "" before a lookup
@@ -51,7 +52,7 @@ func newTimeline(ctx *views.Context) *timeline {
 // Lookup makes the timeline the one of allocation id, looked up (again):
 // read at once when it is shown, else when it is next shown.
 func (t *timeline) Lookup(id string) tea.Cmd {
-	*t = timeline{ctx: t.ctx, spin: t.spin, shown: t.shown, id: id, width: t.width, height: t.height}
+	*t = timeline{ctx: t.ctx, spin: t.spin, reqs: t.reqs, shown: t.shown, id: id, width: t.width, height: t.height}
 	if t.shown {
 		return t.read()
 	}
@@ -83,7 +84,7 @@ func (t *timeline) read() tea.Cmd {
 	if t.id == "" || t.seq != 0 {
 		return nil
 	}
-	t.seq, t.loading, t.err, t.history = views.NextSeq(), true, nil, nil
+	t.seq, t.loading, t.err, t.history = t.reqs.Next(), true, nil, nil
 	s, id := t.ctx.Session, t.id
 	load := views.Load(t.ctx, t.seq, func(c context.Context) (*history.History, error) {
 		return s.AllocationHistory(c, id, history.Options{})

@@ -28,6 +28,7 @@ type unlock struct {
 	dir      string
 	cursor   int
 	pass     textinput.Model
+	reqs     views.Requests
 	seq      int
 	busy     bool
 	loaded   bool
@@ -80,7 +81,7 @@ func (u *unlock) SetSize(width, height int) {
 }
 
 func (u *unlock) Init() tea.Cmd {
-	u.seq = views.NextSeq()
+	u.seq = u.reqs.Next()
 	u.busy = true
 	ctx := u.ctx
 	return tea.Batch(views.Load(u.ctx, u.seq, func(context.Context) (keystoreListing, error) {
@@ -202,7 +203,7 @@ func (u *unlock) start() tea.Cmd {
 	// By file: a file made by foundry names no address, and the
 	// decryption proves which one it holds.
 	account := u.accounts[u.cursor]
-	u.seq = views.NextSeq()
+	u.seq = u.reqs.Next()
 	u.busy = true
 	u.err = nil
 	ctx := u.ctx

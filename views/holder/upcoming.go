@@ -43,6 +43,7 @@ type upcomingScreen struct {
 	cursor  int      // in the unlocks, or in offered
 	top     int      // first unlock line drawn
 
+	reqs       views.Requests
 	seq        int
 	busy       bool
 	refreshing bool // a quiet read on the chain's rhythm
@@ -97,7 +98,7 @@ type upcomingRead struct {
 // collect reads the followed allocations' unlocks from now on, naming
 // their amounts with the units known, else reading them.
 func (u *upcomingScreen) collect() tea.Cmd {
-	u.seq = views.NextSeq()
+	u.seq = u.reqs.Next()
 	s, ids, now, units := u.ctx.Session, u.ids, u.ctx.Now(), u.units
 	return views.Load(u.ctx, u.seq, func(c context.Context) (upcomingRead, error) {
 		r := upcoming.Collect(c, s.CheckAllocation, ids, now, upcoming.DefaultDays)
@@ -207,7 +208,8 @@ func (u *upcomingScreen) keys() widget.Bindings {
 				return nil
 			}
 			a := NewAllocation(u.ctx).(*allocation)
-			return tea.Batch(views.Navigate(a), a.lookup(u.unlocks()[u.cursor].Allocation))
+			// The lookup's answer is the page's, once it is open.
+			return tea.Sequence(views.Navigate(a), views.Address(a, a.lookup(u.unlocks()[u.cursor].Allocation)))
 		}},
 		{Key: keyUnfollow, Short: true, Run: func() tea.Cmd {
 			if u.cursor >= n {

@@ -80,6 +80,7 @@ type schedule struct {
 	outcome                      views.Outcome // the write whose answer was lost, and its check
 	list                         []journal.CreatedSchedule
 	listErr                      error
+	listReqs                     views.Requests
 	listSeq                      int
 	width, height                int
 	formWidth, formHeight, chart int
@@ -148,7 +149,7 @@ func (s *schedule) Mode() views.Mode {
 }
 
 func (s *schedule) reloadList() tea.Cmd {
-	s.listSeq = views.NextSeq()
+	s.listSeq = s.listReqs.Next()
 	j, d := s.ctx.Journal, s.ctx.Session.Deployment()
 	return views.Load(s.ctx, s.listSeq, func(context.Context) ([]journal.CreatedSchedule, error) { return j.CreatedSchedules(d) })
 }

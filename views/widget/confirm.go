@@ -19,12 +19,8 @@ type ConfirmMsg struct {
 	Tag string
 	Yes bool
 
-	from uint64 // the id of the dialog that answered
+	from *Confirm // the dialog that answered: a screen may ask again
 }
-
-// confirmIDs numbers dialogs: an answer reaches every screen of the
-// dashboard, and only the dialog that asked may act on it.
-var confirmIDs atomic.Uint64
 
 // ConfirmKeyMap holds a confirm dialog's keys. It implements help.KeyMap.
 type ConfirmKeyMap struct {
@@ -59,7 +55,6 @@ type Confirm struct {
 	Keys   ConfirmKeyMap
 	Styles Styles
 
-	id          uint64
 	tag, prompt string
 	details     []string
 	yes         bool
@@ -78,7 +73,6 @@ type Confirm struct {
 // happen: amounts, addresses). The texts are sanitized when drawn.
 func NewConfirm(tag, prompt string, details ...string) *Confirm {
 	return &Confirm{
-		id:      confirmIDs.Add(1),
 		Keys:    DefaultConfirmKeyMap(),
 		Styles:  DefaultStyles(),
 		tag:     tag,
@@ -93,7 +87,7 @@ func (c *Confirm) SetWidth(width int) { c.width = width }
 
 // Answers reports whether msg is this dialog's answer; false for a nil
 // dialog, so that a screen with no question open ignores every answer.
-func (c *Confirm) Answers(msg ConfirmMsg) bool { return c != nil && msg.from == c.id }
+func (c *Confirm) Answers(msg ConfirmMsg) bool { return c != nil && msg.from == c }
 
 // Done reports whether the dialog has answered.
 func (c *Confirm) Done() bool { return c.done }
@@ -140,7 +134,7 @@ func (c *Confirm) Update(msg tea.Msg) tea.Cmd {
 
 func (c *Confirm) answer(yes bool) tea.Cmd {
 	c.done = true
-	msg := ConfirmMsg{Tag: c.tag, Yes: yes, from: c.id}
+	msg := ConfirmMsg{Tag: c.tag, Yes: yes, from: c}
 	return func() tea.Msg { return msg }
 }
 
@@ -155,9 +149,6 @@ func (c *Confirm) FullHelp() [][]key.Binding { return c.Keys.FullHelp() }
 // and highlighted.
 func (c *Confirm) View() string {
 	s := c.sight
-	if s != nil && !s.drawing {
-		s = nil // measured, not drawn
-	}
 	if s != nil && c.seen != s.frames.Load() {
 		// Not shown whole in the frame before this one: whatever the focus
 		// was, it is drawn, and starts, on No.
@@ -215,10 +206,10 @@ const FramedConfirmWidth = 70
 // frames, drawn on its one goroutine.
 type Sight struct {
 	frames atomic.Uint64
-	drawn  []*Confirm
-	// drawing is true while Frame draws: a dialog's View outside a frame
-	// (a screen measuring its height in Update) is not a frame shown.
-	drawing bool
+	// drawn are the dialogs drawn since the last frame: Frame starts
+	// afresh, so that one drawn outside it (a screen measuring its height
+	// in Update) is not taken for one shown.
+	drawn []*Confirm
 }
 
 // Watch makes c a dialog of this program's frames: it is answerable
@@ -229,9 +220,7 @@ func (s *Sight) Watch(c *Confirm) { c.sight = s }
 // learns whether it was shown whole.
 func (s *Sight) Frame(draw func() string) string {
 	s.drawn = s.drawn[:0]
-	s.drawing = true
 	frame := draw()
-	s.drawing = false
 
 	n := s.frames.Add(1)
 	lines := strings.Split(ansi.Strip(frame), "\n")

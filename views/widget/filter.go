@@ -196,9 +196,11 @@ func (t *Table[R]) FilterIndices(query string) []int {
 }
 
 // filterTick fires when the filter input has been quiet for the debounce
-// time; seq tells whether a later keystroke superseded it.
+// time; from is the table that set it off (a screen may hold several),
+// and seq tells whether a later keystroke superseded it.
 type filterTick struct {
-	tag, seq int64
+	from any
+	seq  int64
 }
 
 func (t *Table[R]) startEditing() tea.Cmd {
@@ -226,9 +228,9 @@ func (t *Table[R]) updateInput(msg tea.KeyMsg) tea.Cmd {
 		return cmd
 	}
 	t.filterSeq++
-	tag, seq := t.tag, t.filterSeq
+	seq := t.filterSeq
 	return tea.Batch(cmd, tea.Tick(t.debounce, func(time.Time) tea.Msg {
-		return filterTick{tag: tag, seq: seq}
+		return filterTick{from: t, seq: seq}
 	}))
 }
 

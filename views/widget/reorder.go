@@ -21,21 +21,22 @@ import (
 // show: each batch costs its own size plus a merge, never a sort of all
 // the rows again.
 type job[R any] struct {
-	tag, seq, gen int64
-	rows          RowSet[R]
-	cols          []Column[R]
-	text          rowText[R]
-	id            func(R) string
-	sort          sortKey
-	from          int   // rows covered by order, view and index
-	order         []int // order of rows[:from] for sort, or nil
-	view          []int // order filtered by query, or nil
-	index         *filterIndex
-	query         string
-	focus         string // ID of the focused row, to find it again
-	focusRow      int    // its index in rows when they only grew, else -1
-	hasFocus      bool
-	top           bool
+	table    *Table[R] // the one that started it: a screen may hold several
+	seq, gen int64
+	rows     RowSet[R]
+	cols     []Column[R]
+	text     rowText[R]
+	id       func(R) string
+	sort     sortKey
+	from     int   // rows covered by order, view and index
+	order    []int // order of rows[:from] for sort, or nil
+	view     []int // order filtered by query, or nil
+	index    *filterIndex
+	query    string
+	focus    string // ID of the focused row, to find it again
+	focusRow int    // its index in rows when they only grew, else -1
+	hasFocus bool
+	top      bool
 	// shown and shownOrder are the rows on show and their order, for a
 	// refresh that keeps it (RefreshRowSet); shownOrder is nil otherwise.
 	shown      RowSet[R]
@@ -44,21 +45,22 @@ type job[R any] struct {
 
 // jobDone is a job's result, delivered to Update.
 type jobDone[R any] struct {
-	tag, seq, gen int64
-	rows          RowSet[R]
-	sort          sortKey
-	order, view   []int
-	index         *filterIndex
-	query         string
-	focus         string
-	focusRow      int
-	focusPos      int // position of the focused row in view, -1 if gone
-	top           bool
+	table       *Table[R]
+	seq, gen    int64
+	rows        RowSet[R]
+	sort        sortKey
+	order, view []int
+	index       *filterIndex
+	query       string
+	focus       string
+	focusRow    int
+	focusPos    int // position of the focused row in view, -1 if gone
+	top         bool
 }
 
 func (j job[R]) run() jobDone[R] {
 	d := jobDone[R]{
-		tag: j.tag, seq: j.seq, gen: j.gen,
+		table: j.table, seq: j.seq, gen: j.gen,
 		rows: j.rows, sort: j.sort, index: j.index,
 		query: j.query, focus: j.focus, focusRow: j.focusRow, focusPos: -1, top: j.top,
 	}
@@ -218,7 +220,7 @@ func (t *Table[R]) newJob(top bool, note string) job[R] {
 	t.jobSeq++
 	t.pending = note
 	j := job[R]{
-		tag: t.tag, seq: t.jobSeq, gen: t.nextGen,
+		table: t, seq: t.jobSeq, gen: t.nextGen,
 		rows: t.next, cols: t.cols, text: t.text, id: t.id,
 		sort: t.sort, query: t.localQuery(), top: top, focusRow: -1,
 	}

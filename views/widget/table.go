@@ -2,7 +2,6 @@ package widget
 
 import (
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -75,10 +74,6 @@ type sortKey struct {
 
 var unsorted = sortKey{col: -1}
 
-// tableTags numbers tables so that each recognizes its own messages when a
-// screen holds several.
-var tableTags atomic.Int64
-
 // Table is a scrolling, sortable, filterable table of rows of type R that
 // stays fluid at a million rows: rows stay where the caller put them and the
 // table orders and filters a slice of indexes into them; each row's line is
@@ -101,7 +96,6 @@ type Table[R any] struct {
 	styles    Styles
 	debounce  time.Duration
 	empty     string
-	tag       int64
 
 	// rows are on screen. next is the newest slice given to SetRows; it
 	// differs from rows while a background job sorts or filters it, and the
@@ -172,7 +166,6 @@ func NewTable[R any](cfg TableConfig[R]) *Table[R] {
 		styles:    DefaultStyles(),
 		debounce:  cfg.Debounce,
 		empty:     cfg.Empty,
-		tag:       tableTags.Add(1),
 		sort:      unsorted,
 		orderSort: unsorted,
 		widths:    make([]int, len(cfg.Columns)),

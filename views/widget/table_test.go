@@ -292,20 +292,20 @@ func TestTableFilter(t *testing.T) {
 			tb.Update(keyMsg("/"))
 			tb.Update(keyMsg("a"))
 			tb.Update(keyMsg("b")) // input is now "ab", tick 2 is the live one
-			if cmd := tb.Update(filterTick{tag: tb.tag, seq: tb.filterSeq - 1}); cmd != nil || tb.Query() != "" {
+			if cmd := tb.Update(filterTick{from: tb, seq: tb.filterSeq - 1}); cmd != nil || tb.Query() != "" {
 				t.Fatal("a superseded tick must do nothing")
 			}
-			if cmd := tb.Update(filterTick{tag: tb.tag + 1000, seq: tb.filterSeq}); cmd != nil {
+			if cmd := tb.Update(filterTick{from: newStakeTable(rows, 120, 20, TableConfig[stake]{}), seq: tb.filterSeq}); cmd != nil {
 				t.Fatal("another table's tick must do nothing")
 			}
-			jobAB := tb.Update(filterTick{tag: tb.tag, seq: tb.filterSeq})
+			jobAB := tb.Update(filterTick{from: tb, seq: tb.filterSeq})
 			if jobAB == nil || tb.Query() != "ab" {
 				t.Fatalf("the live tick must start filtering for %q", "ab")
 			}
 			resultAB := jobAB()
 			// A newer query starts before the first result arrives.
 			tb.Update(keyMsg("backspace"))
-			resultA := tb.Update(filterTick{tag: tb.tag, seq: tb.filterSeq})()
+			resultA := tb.Update(filterTick{from: tb, seq: tb.filterSeq})()
 			if newestFirst {
 				tb.Update(resultA)
 				tb.Update(resultAB)

@@ -17,11 +17,11 @@ func (t *Table[R]) Update(msg tea.Msg) tea.Cmd {
 		cmd, _ := t.Bindings().Dispatch(msg)
 		return cmd
 	case filterTick:
-		if msg.tag == t.tag && msg.seq == t.filterSeq {
+		if msg.from == any(t) && msg.seq == t.filterSeq {
 			return t.applyQuery(t.input.Value())
 		}
 	case jobDone[R]:
-		if msg.tag == t.tag {
+		if msg.table == t {
 			return t.finish(msg)
 		}
 	}
