@@ -222,6 +222,7 @@ func (o *operator) Init() tea.Cmd {
 func (o *operator) Mode() views.Mode {
 	return views.Mode{
 		Busy:      o.state == stageSending || o.outcome.Checking(),
+		Writing:   o.state == stageSending,
 		TakesKeys: o.state == stageForm,
 		OwnsEsc:   o.state == stageReview || o.state == stageSending || o.state == stageResend,
 	}
