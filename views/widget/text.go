@@ -226,6 +226,19 @@ func WrapWords(s string, width int) []string {
 	return append(lines, cur)
 }
 
+// wrapWordsBlock is WrapWords for each line of sanitized text: a question
+// breaks at spaces only, never at an id's dashes, and shortens an id too
+// long for a line in the middle.
+func wrapWordsBlock(s string, width int) []string {
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		for _, l := range WrapWords(para, width) {
+			lines = append(lines, truncate(l, width))
+		}
+	}
+	return lines
+}
+
 // fitID shortens an identifier word longer than width cells to width,
 // in the middle, keeping the punctuation around it ("(0x12…ab),").
 func fitID(w string, width int) string {
