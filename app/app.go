@@ -204,6 +204,18 @@ func (m *Model) busy() bool {
 	return false
 }
 
+// writing reports whether a screen has a write on its way (Mode.Writing).
+func (m *Model) writing() bool {
+	for _, stack := range m.stacks {
+		for _, s := range stack {
+			if s.Mode().Writing {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (m *Model) resize() {
 	w, h := m.bodySize()
 	m.ctx.Compact = m.compact()

@@ -62,17 +62,18 @@ func (m *Model) switchProfile(name string) tea.Cmd {
 type drafter interface{ Drafted() bool }
 
 // switchLosses says what switching profiles would drop: the unlocked key,
-// the work running (a write in flight is journaled whatever its end), the
-// forms filled in.
+// the writes on their way (journaled whatever their end), the forms filled
+// in. Reads running, such as the screens' first loads, are not asked
+// about: the switch cancels them and the new profile loads its own.
 func (m *Model) switchLosses() []loss {
 	var lost []loss
 	if _, _, ok := m.ctx.Wallet.Account(); ok {
 		lost = append(lost, loss{"the unlocked key", "key"})
 	}
-	if m.busy() {
+	if m.writing() {
 		// A write in flight is journaled whatever comes of it: it stays on
 		// Transactions.
-		lost = append(lost, loss{"the work running", "work"})
+		lost = append(lost, loss{"the write on its way", "write"})
 	}
 	forms := 0
 	for _, stack := range m.stacks {

@@ -181,13 +181,13 @@ func TestSwitchProfileAsksFirst(t *testing.T) {
 func TestSwitchQuestionFitsNarrowTerminals(t *testing.T) {
 	t.Parallel()
 	m := &Model{width: 60, switchAsk: "staging", switchLost: []loss{
-		{"the unlocked key", "key"}, {"the work running", "work"}, {"2 forms filled in", "2 forms"}}}
+		{"the unlocked key", "key"}, {"the write on its way", "write"}, {"2 forms filled in", "2 forms"}}}
 	q := m.switchQuestion()
-	if w := lipgloss.Width(q); w > 60 || !strings.Contains(q, "key, work, 2 forms") || !strings.HasSuffix(q, "(y/N)") {
+	if w := lipgloss.Width(q); w > 60 || !strings.Contains(q, "key, write, 2 forms") || !strings.HasSuffix(q, "(y/N)") {
 		t.Errorf("at 60 columns the question is %q (%d wide)", q, lipgloss.Width(q))
 	}
 	m.width = 120
-	if q := m.switchQuestion(); !strings.Contains(q, "It drops the unlocked key, the work running, 2 forms filled in. (y/N)") {
+	if q := m.switchQuestion(); !strings.Contains(q, "It drops the unlocked key, the write on its way, 2 forms filled in. (y/N)") {
 		t.Errorf("at 120 columns the question is %q", q)
 	}
 }

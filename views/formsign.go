@@ -63,7 +63,10 @@ func NewFormSign(ctx *Context, head func() string, submit string, fields ...*wid
 func (f *FormSign) Withhold() { f.keys.Submit.SetEnabled(false) }
 
 func (f *FormSign) Mode() Mode {
-	return Mode{Busy: f.Working != "" || f.Flow != nil && f.Flow.busy(), TakesKeys: f.Flow == nil || f.Flow.capturing()}
+	// Working may be a read the user asked for (what claim-all has to
+	// claim); it counts as a write, the user's own step on the form.
+	busy := f.Working != "" || f.Flow != nil && f.Flow.busy()
+	return Mode{Busy: busy, Writing: busy, TakesKeys: f.Flow == nil || f.Flow.capturing()}
 }
 func (f *FormSign) Init() tea.Cmd { return f.Form.Focus(0) }
 

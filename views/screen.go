@@ -91,6 +91,11 @@ type Mode struct {
 	// Busy is true while the screen waits for the network: the header
 	// spins, and quitting asks first.
 	Busy bool
+	// Writing is true while a write the user asked for is on its way
+	// (sent, signed, uploaded): a profile switch asks first. A read,
+	// such as a screen's first load, is Busy alone: a switch only
+	// cancels it, and the new profile's screens load their own.
+	Writing bool
 	// TakesKeys is true while the screen takes text (a filter, an id, a
 	// form, a question), so that keys such as q and 1 are typed, not
 	// obeyed.

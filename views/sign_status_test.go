@@ -13,8 +13,8 @@ import (
 )
 
 // TestSentStatusKeepsTheHashTogether: at 60 columns a sent transaction's
-// line cuts its hash in equal parts, as the review does, and not after 60
-// characters with "e656f2:" alone under it.
+// line keeps its hash on one line, shortened in the middle as the review
+// does, and not cut after 60 characters with "e656f2:" alone under it.
 func TestSentStatusKeepsTheHashTogether(t *testing.T) {
 	hash := common.HexToHash("0x9c37e9f9a91b1d164fcaaf2659e9f0b70a0f880c0fe19bb7db5d7de0fae656f2")
 	s := &signing{ctx: &Context{Styles: widget.DefaultStyles()}, stage: signDone, width: 60,

@@ -108,7 +108,7 @@ func (w *LostWrite) heading() string {
 func (w *LostWrite) Init() tea.Cmd { return w.check() }
 
 func (w *LostWrite) Mode() Mode {
-	return Mode{Busy: w.outcome.Checking() || w.sending.Busy(), TakesKeys: w.asking != nil, OwnsEsc: w.asking != nil || w.sending.Busy()}
+	return Mode{Busy: w.outcome.Checking() || w.sending.Busy(), Writing: w.sending.Busy(), TakesKeys: w.asking != nil, OwnsEsc: w.asking != nil || w.sending.Busy()}
 }
 
 func (w *LostWrite) Update(msg tea.Msg) tea.Cmd {

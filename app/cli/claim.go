@@ -80,6 +80,8 @@ type claimOrder struct {
 // the claim's transactions and prints them; with --sign it signs them and
 // as the flags ask sends them.
 func (e *env) claim(ctx context.Context, a claimArgs) error {
+	// The outlook, the policy and the review each need the contract list.
+	ctx = session.ReadListsOnce(ctx)
 	o, err := a.resolve(e)
 	if err != nil {
 		return err

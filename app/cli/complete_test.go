@@ -127,7 +127,8 @@ func TestCompletionCandidates(t *testing.T) {
 
 // TestCompletionProfilesAndAllocations: --profile completes the
 // configuration's profiles, a hostile name left out; an allocation id the
-// ids followed on the profile's deployment, then those looked up lately,
+// ids followed on the profile's deployment (the profile's allocations
+// first, as session.Follows reads them), then those looked up lately,
 // read from the local record, which is left as it was; a Safe the Safes
 // the profile lists.
 func TestCompletionProfilesAndAllocations(t *testing.T) {
@@ -137,6 +138,7 @@ func TestCompletionProfilesAndAllocations(t *testing.T) {
 		"[profiles.prod]\nbase_url = \"https://api.example.com\"\nchain_id = 1\n" +
 		"[profiles.staging]\nbase_url = \"https://staging.example.com\"\nchain_id = 1\n" +
 		"safes = [\"0x12753968b1983d941f183544faafb84f81a97c7c\"]\n" +
+		"allocations = [\"7c0e9a1b-2d3f-4e5a-8b6c-0d1e2f3a4b5c\"]\n" +
 		"[profiles.\"evil\\u001b]0;t\\u0007\"]\nbase_url = \"https://api.example.com\"\n"
 	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
@@ -185,7 +187,7 @@ func TestCompletionProfilesAndAllocations(t *testing.T) {
 		{[]string{"--config", cfg, "proof", ""}, []string{followed, b, a}},
 		{[]string{"--config", cfg, "watch", a, "--once", ""}, []string{followed, b, a}},
 		{[]string{"--config", cfg, "claim", "6"}, []string{b}},
-		{[]string{"--config", cfg, "--profile", "staging", "history", ""}, []string{other}},
+		{[]string{"--config", cfg, "--profile", "staging", "history", ""}, []string{"7c0e9a1b-2d3f-4e5a-8b6c-0d1e2f3a4b5c", other}},
 		{[]string{"--config", cfg, "tx", "start", "--allocation", a + ",0"}, []string{a + "," + followed}},
 		{[]string{"--config", cfg, "proof", a, ""}, nil},
 		{[]string{"--config", cfg, "--profile", "staging", "safe", "remove", ""}, []string{"0x12753968b1983d941F183544FAAFb84f81A97C7C"}},

@@ -259,7 +259,7 @@ func (e *env) allocationIDs(w *words, cur string) []candidate {
 			}
 		}
 	}
-	followed, _ := j.Followed(p.Deployment) // a file that does not read follows none
+	followed, _ := p.Follows().IDs() // a file that does not read follows none beyond the profile's
 	add(followed, "followed")
 	add(j.RecentLookups(p.Deployment, recentIDs), "looked up lately")
 	return out

@@ -27,6 +27,12 @@ func (s *Session) Follows(j *journal.Journal) Follows {
 	return Follows{profile: slices.Clone(s.Profile.Allocations), j: j, d: s.Deployment()}
 }
 
+// Follows are the allocations followed on p's deployment, read as a
+// session's are but with no session opened: completion offers them.
+func (p Peek) Follows() Follows {
+	return Follows{profile: slices.Clone(p.profile.Allocations), j: journal.Look(p.StateDir), d: p.Deployment}
+}
+
 // ErrNoFollows: follows live beside the journal, which could not open.
 var ErrNoFollows = errors.New("the state directory is unusable: nothing can be followed")
 

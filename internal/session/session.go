@@ -435,7 +435,7 @@ func (s *Session) KnownContracts(ctx context.Context) (map[common.Address]string
 func (s *Session) contracts(ctx context.Context) ([]api.Contract, error) {
 	var all []api.Contract
 	for _, token := range s.TokenIDs {
-		list, err := s.API.Contracts(ctx, token)
+		list, err := s.tokenContracts(ctx, token)
 		if err != nil {
 			return nil, fmt.Errorf("list the contracts of token %s, to find the vester and check the calls against: %w", token, err)
 		}

@@ -73,7 +73,7 @@ func (s *Session) TokenUnit(id string) string {
 func (s *Session) VesterUnits(ctx context.Context) func(vester common.Address) string {
 	tokens := map[common.Address]string{}
 	for _, token := range s.TokenIDs {
-		list, err := s.API.Contracts(ctx, token)
+		list, err := s.tokenContracts(ctx, token)
 		if err != nil {
 			continue
 		}
@@ -110,7 +110,7 @@ func (s *Session) ContractUnits(ctx context.Context) map[common.Address]string {
 		if !ok || name.Short() == "" {
 			continue
 		}
-		list, err := s.API.Contracts(ctx, token)
+		list, err := s.tokenContracts(ctx, token)
 		if err != nil {
 			continue
 		}

@@ -119,6 +119,7 @@ func (c *creative) Init() tea.Cmd { return tea.Batch(c.picker.read(c.picker.dir)
 func (c *creative) Mode() views.Mode {
 	return views.Mode{
 		Busy:      c.state == stageWorking || c.outcome.Checking(),
+		Writing:   c.state == stageWorking,
 		TakesKeys: c.state == stageDetails || c.state == stageReview || c.state == stageRetry,
 		OwnsEsc:   c.state != stagePick,
 	}

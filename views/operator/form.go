@@ -23,11 +23,30 @@ func (o *operator) values() []string {
 func (o *operator) newRow() fundRow {
 	r := fundRow{
 		id:     widget.TextField("allocationId", "Allocation", "UUID (ctrl+r: recent)", nil),
-		amount: widget.TextField("amount", "Amount", "tokens, e.g. 1250.5", nil),
+		amount: widget.TextField("amount", "Amount", o.amountHint(), nil),
 	}
 	o.attachCheck(r.id)
 	o.attachCheck(r.amount)
 	return r
+}
+
+// amountHint is an amount field's placeholder: it names the token the
+// token field holds, which the user may change, and says "amount" while
+// no token known by name is there (an id would not fit).
+func (o *operator) amountHint() string {
+	if o.tokenID != nil {
+		if n, ok := o.ctx.Session.TokenName(strings.TrimSpace(o.tokenID.Value())); ok && n.Short() != "" {
+			return n.Short() + ", e.g. 1250.5"
+		}
+	}
+	return "amount, e.g. 1250.5"
+}
+
+// nameAmounts gives the rows' amount fields amountHint.
+func (o *operator) nameAmounts() {
+	for _, r := range o.rows {
+		r.amount.SetPlaceholder(o.amountHint())
+	}
 }
 
 // attachCheck makes f's check the request's own validation, read for f.
@@ -44,6 +63,7 @@ func (o *operator) renumber() {
 		r.id.Key = fmt.Sprintf("data[%d].allocationId", i)
 		r.amount.Key = fmt.Sprintf("data[%d].amount", i)
 	}
+	o.nameAmounts()
 	if o.form != nil {
 		o.form.SetSize(o.width, o.formHeight())
 	}

@@ -381,3 +381,29 @@ func TestOperatorErrorsShowOnLeave(t *testing.T) {
 		t.Errorf("the new row's empty amount, left, says nothing: %q\n%s", got, h.o.View())
 	}
 }
+
+// TestFundAmountNamesTheToken: the amount's placeholder names the token
+// the token field holds, and says "amount" once it holds none known.
+func TestFundAmountNamesTheToken(t *testing.T) {
+	t.Parallel()
+	s := newSandbox(t, sandbox.Options{})
+	h := openForm(t, s, api.ActionFundDistribution)
+	n, ok := s.TokenName(s.TokenIDs[0])
+	if !ok || n.Short() == "" {
+		t.Fatalf("the sandbox's token has no name: %+v", n)
+	}
+	if v := h.view(); !strings.Contains(v, n.Short()+", e.g. 1250.5") || strings.Contains(v, "tokens, e.g.") {
+		t.Errorf("the amount does not name %s:\n%s", n.Short(), v)
+	}
+	h.o.tokenID.SetValue("not-a-token")
+	if v := h.view(); !strings.Contains(v, "amount, e.g. 1250.5") || strings.Contains(v, n.Short()+", e.g.") {
+		t.Errorf("the amount names a token no longer chosen:\n%s", v)
+	}
+	h.Keys("ctrl+n")
+	if len(h.o.rows) != 2 {
+		t.Fatalf("rows after ctrl+n: %d", len(h.o.rows))
+	}
+	if v := h.view(); strings.Count(v, "amount, e.g. 1250.5") != 2 {
+		t.Errorf("a new row's amount does not say amount:\n%s", v)
+	}
+}

@@ -162,6 +162,14 @@ func New(ctx *views.Context, c api.Contract, action string) views.Screen {
 			o.attachCheck(f)
 		}
 	}
+	if o.rows != nil {
+		// The amounts are of the token typed: their placeholders follow it.
+		check := o.tokenID.Check
+		o.tokenID.Check = func(v string) error {
+			o.nameAmounts()
+			return check(v)
+		}
+	}
 	o.form = widget.NewForm(fields...)
 	o.form.Styles = ctx.Styles
 	// The form shows a field's own error once the user has left the field
@@ -214,6 +222,7 @@ func (o *operator) Init() tea.Cmd {
 func (o *operator) Mode() views.Mode {
 	return views.Mode{
 		Busy:      o.state == stageSending || o.outcome.Checking(),
+		Writing:   o.state == stageSending,
 		TakesKeys: o.state == stageForm,
 		OwnsEsc:   o.state == stageReview || o.state == stageSending || o.state == stageResend,
 	}

@@ -143,6 +143,7 @@ func (s *schedule) Init() tea.Cmd {
 func (s *schedule) Mode() views.Mode {
 	return views.Mode{
 		Busy:      s.state == stageSending || s.outcome.Checking(),
+		Writing:   s.state == stageSending,
 		TakesKeys: s.state == stageForm || s.state == stageReview || s.state == stageResending,
 		OwnsEsc:   s.state != stageForm,
 	}

@@ -163,7 +163,7 @@ func (c *Confirm) View() string {
 		inner = max(c.width-4, 12) // frame and padding take four cells
 	}
 	var lines []string
-	for _, l := range wrapText(sanitize.Block(c.prompt), inner) {
+	for _, l := range wrapWordsBlock(sanitize.Block(c.prompt), inner) {
 		lines = append(lines, c.Styles.Title.Render(l))
 	}
 	if framed && len(c.details) > 0 {
@@ -171,7 +171,7 @@ func (c *Confirm) View() string {
 	}
 	for _, d := range c.details {
 		if framed || d != "" {
-			lines = append(lines, wrapText(sanitize.Block(d), inner)...)
+			lines = append(lines, wrapWordsBlock(sanitize.Block(d), inner)...)
 		}
 	}
 	if framed {

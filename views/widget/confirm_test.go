@@ -74,6 +74,20 @@ func TestConfirmView(t *testing.T) {
 	checkFits(t, c.View(), 30, 20)
 }
 
+// TestConfirmKeepsAnIDWhole: at 60 columns "Send this claim request for
+// allocation 05b5c169-826c-5127-" broke the id at a dash; the question
+// breaks at spaces only.
+func TestConfirmKeepsAnIDWhole(t *testing.T) {
+	const id = "05b5c169-826c-5127-b4be-e82e50f24f7a"
+	c := NewConfirm("claim", "Send this claim request for allocation "+id+"?")
+	c.SetWidth(60)
+	view := c.View()
+	checkFits(t, view, 60, 20)
+	if !strings.Contains(view, id+"?") {
+		t.Errorf("the id is broken:\n%s", view)
+	}
+}
+
 // TestConfirmAnswersOnlyWhatWasSeen: under a Sight, y answers only a
 // question the last frame showed whole; a cut or hidden question takes
 // only No, and comes back with the focus on No.

@@ -159,12 +159,7 @@ func (d *Detail) wrap() {
 	if d.width <= 0 {
 		return
 	}
-	labelW := 0
-	for _, f := range d.fields {
-		labelW = max(labelW, displayWidth(sanitize.Line(f.Label)))
-	}
-	labelW = min(labelW, max(d.width/3, 1))
-	const gap = 2
+	labelW, gap := d.labelColumn()
 	valueW := d.width - labelW - gap
 	stacked := valueW < 16
 	if stacked {
@@ -196,13 +191,43 @@ func (d *Detail) wrap() {
 	d.scroll(0)
 }
 
+// labelColumn is the width of the labels' column and the gap after it:
+// as wide as the longest label up to a third of the pane, or wider, with
+// a gap of one when need be, when every value still fits beside it on one
+// line (a pool's "Reward withdrawal delay" and its id at 60 columns).
+func (d *Detail) labelColumn() (labelW, gap int) {
+	longest, widest := 0, 0
+	for _, f := range d.fields {
+		longest = max(longest, displayWidth(sanitize.Line(f.Label)))
+		for _, l := range strings.Split(sanitize.Block(f.Value), "\n") {
+			widest = max(widest, displayWidth(l))
+		}
+	}
+	labelW, gap = min(longest, max(d.width/3, 1)), 2
+	switch {
+	case longest == labelW:
+	case longest+gap+widest <= d.width:
+		labelW = longest
+	case longest+1+widest <= d.width:
+		labelW, gap = longest, 1
+	}
+	return labelW, gap
+}
+
 // wrapValue is wrapText for a field's value, save that a hash or an
 // address too long for the width is cut into equal parts: a 66-character
-// hash in 65 columns was one line and a lone character under it.
+// hash in 65 columns was one line and a lone character under it; a UUID
+// too long is shortened in the middle (e5af6…f2856).
 func wrapValue(s string, width int) []string {
 	var lines []string
 	for _, para := range strings.Split(s, "\n") {
 		w := len(para)
+		if w > width && isID(para) && strings.Contains(para, "-") {
+			// A UUID cut at its dashes reads as two ids: it is shortened
+			// in the middle instead, as the tables shorten it.
+			lines = append(lines, shortenMiddle(para, width))
+			continue
+		}
 		if w <= width || width < 8 || !isASCII(para) || strings.ContainsAny(para, " -") {
 			lines = append(lines, wrapText(para, width)...)
 			continue

@@ -43,6 +43,9 @@ func TextField(key, label, placeholder string, check func(string) error) *FormFi
 	return &FormField{Key: key, Label: label, Check: check, input: in}
 }
 
+// SetPlaceholder changes what an empty text field shows.
+func (f *FormField) SetPlaceholder(p string) { f.input.Placeholder = p }
+
 // ChoiceField chooses one of options; the first is chosen.
 func ChoiceField(key, label string, options ...string) *FormField {
 	return &FormField{Key: key, Label: label, Options: options}

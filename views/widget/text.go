@@ -181,9 +181,11 @@ func Page(s string, width, height int) string {
 }
 
 // WrapWords breaks one line of sanitized text into lines of at most width
-// cells, at spaces; a word longer than a line (a hash, an address) is cut
-// into equal parts, so that no line holds a lone few characters of it (a
-// 68-character hash in 64 columns was a line and "4cb)" under it).
+// cells, at spaces. An identifier longer than a line (a hash, an address,
+// maybe in brackets) is shortened in the middle, 0x405a…c2d1, as the
+// tables shorten it: a hash broken across lines reads as two (the whole
+// one is in the details or the copy). Another word longer than a line is
+// cut into equal parts, so that no line holds a lone few characters of it.
 func WrapWords(s string, width int) []string {
 	if width < 1 || ansi.StringWidth(s) <= width {
 		return []string{s}
@@ -191,6 +193,7 @@ func WrapWords(s string, width int) []string {
 	var lines []string
 	cur := ""
 	for _, w := range strings.Split(s, " ") {
+		w = fitID(w, width)
 		ww := ansi.StringWidth(w)
 		switch {
 		case ww > width && isASCII(w):
@@ -221,4 +224,34 @@ func WrapWords(s string, width int) []string {
 		}
 	}
 	return append(lines, cur)
+}
+
+// wrapWordsBlock is WrapWords for each line of sanitized text: a question
+// breaks at spaces only, never at an id's dashes, and shortens an id too
+// long for a line in the middle.
+func wrapWordsBlock(s string, width int) []string {
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		for _, l := range WrapWords(para, width) {
+			lines = append(lines, truncate(l, width))
+		}
+	}
+	return lines
+}
+
+// fitID shortens an identifier word longer than width cells to width,
+// in the middle, keeping the punctuation around it ("(0x12…ab),").
+func fitID(w string, width int) string {
+	if len(w) <= width {
+		return w
+	}
+	core := strings.TrimLeft(w, "([")
+	lead := w[:len(w)-len(core)]
+	core = strings.TrimRight(core, ")],.;:")
+	trail := w[len(lead)+len(core):]
+	room := width - len(lead) - len(trail)
+	if !isID(core) || room < 11 {
+		return w
+	}
+	return lead + shortenMiddle(core, room) + trail
 }
