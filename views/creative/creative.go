@@ -245,4 +245,3 @@ func (c *creative) Update(msg tea.Msg) tea.Cmd {
 	}
 	return nil
 }
-
