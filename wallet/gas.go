@@ -37,6 +37,9 @@ var gasLimits = map[string]uint64{
 	"withdraw": 1_000_000,
 	"approve":  600_000,
 	"stake":    2_500_000,
+	// A transfer of beneficiary checks the same proof as a withdraw and
+	// writes one slot where the withdraw moves tokens: the withdraw's.
+	"transferBeneficiaryAddress": 1_000_000,
 	// A Safe's execTransaction makes at most an approve and a stake (or
 	// one withdraw) through MultiSendCallOnly: their ceilings, and as much
 	// again for the Safe's own work (its checks of the signatures, the
@@ -180,7 +183,7 @@ func checkGas(drafts []*Draft, maxGasFee *big.Int, refused *RefusedError) {
 		}
 		switch {
 		case !ok:
-			refused.refuse("transaction %d: allot knows no gas ceiling for %q: it signs only a withdraw, a multicall of withdraws, an approve and a stake", i+1, kind)
+			refused.refuse("transaction %d: allot knows no gas ceiling for %q: it signs only a withdraw, a multicall of withdraws, an approve, a stake and a transfer of beneficiary", i+1, kind)
 		case d.Tx.Gas() > ceiling:
 			refused.refuse("transaction %d (%s) is given %d gas, more than the %d a %s may use", i+1, kind, d.Tx.Gas(), ceiling, kind)
 		}
