@@ -87,7 +87,7 @@ func TestTransferByKeyThenBySafe(t *testing.T) {
 	}
 	var shown proposalJSON
 	decodeJSON(t, r, &shown)
-	if shown.Act != "transfer" || shown.Subject != id || shown.Operation != "call" || len(shown.Calls) != 1 {
+	if shown.Act != "transfer" || shown.Subject != id || shown.NewAddress != common.HexToAddress(owner2).Hex() || shown.Operation != "call" || len(shown.Calls) != 1 {
 		t.Fatalf("proposed %+v", shown)
 	}
 	if want := "the allocation's future tokens will go to " + common.HexToAddress(owner2).Hex() + " (a wallet), no longer to this Safe " + tr.safe.Hex(); !strings.Contains(r.stderr, want) {

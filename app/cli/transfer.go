@@ -11,9 +11,10 @@ import (
 )
 
 // transferCommand builds `allot transfer ALLOCATION_ID --to ADDR`: a
-// transfer of beneficiary (D18), which its current withdrawal address
-// sends when the leaf is transferableByBeneficiary; every later claim of
-// the allocation pays --to. The service builds none: allot builds it from
+// transfer of beneficiary (docs/deployment.md D18), which the
+// allocation's current withdrawal address sends when the leaf is
+// transferableByBeneficiary; every later claim of the allocation pays
+// --to. The service builds none: allot builds it from
 // the allocation's proof, under the signing policy (wallet.CheckTransfer),
 // for a key (--account) or a Safe (--account SAFE --owner KEY).
 var transferCommand = command{

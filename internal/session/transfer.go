@@ -10,9 +10,9 @@ import (
 )
 
 // TransferCall is the transfer of beneficiary of allocation id to
-// newAddress, sent by sender (D18): the service builds none, so allot
-// builds it from the allocation's own proof, to the vester that holds its
-// root. The signing policy checks it (TransferCheck).
+// newAddress, sent by sender (D18 in docs/deployment.md): the service
+// builds none, so allot builds it from the allocation's own proof, to the
+// vester that holds its root. The signing policy checks it (TransferCheck).
 func (s *Session) TransferCall(ctx context.Context, id string, sender, newAddress common.Address) ([]wallet.Call, error) {
 	if err := s.NeedChain("building a transfer of beneficiary"); err != nil {
 		return nil, err

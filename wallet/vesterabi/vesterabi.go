@@ -26,7 +26,8 @@ const (
 	// Multicall is OpenZeppelin's multicall(bytes[]): several calls of the
 	// vester in one transaction, which sends no ether (docs/deployment.md D19).
 	Multicall = "multicall"
-	// TransferBeneficiary changes where an allocation's tokens go (D18).
+	// TransferBeneficiary changes where an allocation's tokens go
+	// (docs/deployment.md D18).
 	TransferBeneficiary = "transferBeneficiaryAddress"
 )
 
