@@ -40,10 +40,11 @@ var gasLimits = map[string]uint64{
 	// A transfer of beneficiary checks the same proof as a withdraw and
 	// writes one slot where the withdraw moves tokens: the withdraw's.
 	"transferBeneficiaryAddress": 1_000_000,
-	// A Safe's execTransaction makes at most an approve and a stake (or
-	// one withdraw) through MultiSendCallOnly: their ceilings, and as much
+	// A Safe's execTransaction of an approve and a stake (or one
+	// withdraw) through MultiSendCallOnly: their ceilings, and as much
 	// again for the Safe's own work (its checks of the signatures, the
-	// delegatecall, the nonce).
+	// delegatecall, the nonce). A larger batch may use as much for each
+	// of its calls (execCeiling).
 	"execTransaction": 2 * (600_000 + 2_500_000),
 }
 
@@ -180,6 +181,9 @@ func checkGas(drafts []*Draft, maxGasFee *big.Int, refused *RefusedError) {
 		if inner, multi := multicallData(d.Tx.Data()); multi && kind == "multicall" {
 			// A multicall of withdraws may use what they would alone.
 			ceiling, ok = gasLimits["withdraw"]*uint64(len(inner)), true
+		}
+		if batch, known := execCeiling(d.Tx.Data()); known && kind == "execTransaction" {
+			ceiling = batch // gas_safe.go
 		}
 		switch {
 		case !ok:
