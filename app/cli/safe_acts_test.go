@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"math/big"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +14,8 @@ import (
 
 	"allot/internal/session"
 	"allot/wallet"
+	"allot/wallet/safe"
+	"allot/wallet/safe/proposal"
 	"allot/wallet/safe/txbuilder"
 	"allot/wallet/vesting"
 )
@@ -159,6 +163,7 @@ func TestSafeBatchClaimsAndStake(t *testing.T) {
 		t.Fatalf("import: exit %d %+v, want the batch %s\n%s", r.code, imported, shown.SafeTxHash, r.stderr)
 	}
 	tr.refusesRewrittenApprove(t, builder, owner2, pass2)
+	tr.refusesRemadeProposal(t, file, owner1, pass1)
 
 	if r = tr.run(t, pass1, "safe", "sign", file, "--owner", owner1, "--yes"); r.code != 0 {
 		t.Fatalf("sign: exit %d\n%s", r.code, r.stderr)
@@ -216,5 +221,43 @@ func (tr *treasury) refusesRewrittenApprove(t *testing.T, builder, owner string,
 		"--multisend", tr.safes.MultiSendAddr.Hex(), "--yes")
 	if r.code == 0 || !strings.Contains(r.stderr, "act 3") || !strings.Contains(r.stderr, "nothing was signed") {
 		t.Errorf("a batch whose approve was rewritten: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// refusesRemadeProposal makes the batch proposal at file anew, as a
+// hostile teammate could, with its approve's spender another address: a
+// proposal that holds together (its transaction and hashes the new
+// calls'), unsigned. Another owner's review refuses it by the stake's
+// policy, and signs nothing.
+func (tr *treasury) refusesRemadeProposal(t *testing.T, file, owner string, pass map[string]string) {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := proposal.Read(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := slices.Clone(p.Calls)
+	amount := new(big.Int).SetBytes(calls[2].Data[36:])
+	calls[2].Data = hexutil.MustDecode(tokenABI("approve", common.HexToAddress("0x00000000000000000000000000000000DeaDBeef"), amount))
+	info := safe.Info{Address: p.Safe, Version: p.SafeVersion, Owners: p.Owners, Threshold: p.Threshold, Nonce: p.Tx.Nonce}
+	remade, err := proposal.New(p.ChainID, info, p.Act, calls, p.MultiSend)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := proposal.Write(&buf, remade); err != nil {
+		t.Fatal(err)
+	}
+	path := tr.path("remade.json")
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := tr.run(t, pass, "safe", "sign", path, "--owner", owner, "--yes")
+	if r.code == 0 || !strings.Contains(r.stderr, "act 3") || !strings.Contains(r.stderr, "approves 0x00000000000000000000000000000000DeaDBeef") || !strings.Contains(r.stderr, "nothing was signed") {
+		t.Errorf("a batch proposal remade with another approve: exit %d\n%s", r.code, r.stderr)
 	}
 }
