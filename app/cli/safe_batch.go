@@ -40,10 +40,10 @@ var safeBatchCommand = command{
 		fs.Func("claim", "claim all that is claimable of the allocation `ID` (anyone's: the tokens go to its holder); repeat for more", func(v string) error {
 			return addBatchAct(&acts, proposal.OpClaim, v)
 		})
-		fs.Func("stake", "stake `POOL_ID=AMOUNT` tokens of the Safe in the pool (an approve first when its allowance is short); repeat for more", func(v string) error {
+		fs.Func("stake", "stake the Safe's tokens, `POOL_ID=AMOUNT`: AMOUNT tokens in the pool (an approve first when its allowance is short); repeat for more", func(v string) error {
 			return addBatchAct(&acts, proposal.OpStake, v)
 		})
-		fs.Func("transfer", "transfer the allocation `ID=ADDR` the Safe holds to the new withdrawal address ADDR; repeat for more", func(v string) error {
+		fs.Func("transfer", "hand on an allocation the Safe holds, `ID=ADDR`: ADDR becomes its withdrawal address; repeat for more", func(v string) error {
 			return addBatchAct(&acts, proposal.OpTransfer, v)
 		})
 		declareSafeAct(fs, &f)
