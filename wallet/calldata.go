@@ -182,6 +182,7 @@ var knownMethods = func() map[[4]byte]knownMethod {
 	add("vester", vesterABI, vesterabi.Withdraw, "withdrawalAmount")
 	add("vester", vesterABI, vesterabi.WithdrawHandler, "withdrawalAmount")
 	add("vester", vesterABI, vesterabi.Multicall)
+	add("vester", vesterABI, vesterabi.TransferBeneficiary)
 	add("staking pool", stakingABI, "stake", "amount")
 	add("ERC-20 token", tokenABI, "approve", "value")
 	add("ERC-20 token", tokenABI, "transfer", "value")

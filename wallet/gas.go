@@ -37,10 +37,14 @@ var gasLimits = map[string]uint64{
 	"withdraw": 1_000_000,
 	"approve":  600_000,
 	"stake":    2_500_000,
-	// A Safe's execTransaction makes at most an approve and a stake (or
-	// one withdraw) through MultiSendCallOnly: their ceilings, and as much
+	// A transfer of beneficiary checks the same proof as a withdraw and
+	// writes one slot where the withdraw moves tokens: the withdraw's.
+	"transferBeneficiaryAddress": 1_000_000,
+	// A Safe's execTransaction of an approve and a stake (or one
+	// withdraw) through MultiSendCallOnly: their ceilings, and as much
 	// again for the Safe's own work (its checks of the signatures, the
-	// delegatecall, the nonce).
+	// delegatecall, the nonce). A larger batch may use as much for each
+	// of its calls (execCeiling).
 	"execTransaction": 2 * (600_000 + 2_500_000),
 }
 
@@ -178,9 +182,12 @@ func checkGas(drafts []*Draft, maxGasFee *big.Int, refused *RefusedError) {
 			// A multicall of withdraws may use what they would alone.
 			ceiling, ok = gasLimits["withdraw"]*uint64(len(inner)), true
 		}
+		if batch, known := execCeiling(d.Tx.Data()); known && kind == "execTransaction" {
+			ceiling = batch // gas_safe.go
+		}
 		switch {
 		case !ok:
-			refused.refuse("transaction %d: allot knows no gas ceiling for %q: it signs only a withdraw, a multicall of withdraws, an approve and a stake", i+1, kind)
+			refused.refuse("transaction %d: allot knows no gas ceiling for %q: it signs only a withdraw, a multicall of withdraws, an approve, a stake and a transfer of beneficiary", i+1, kind)
 		case d.Tx.Gas() > ceiling:
 			refused.refuse("transaction %d (%s) is given %d gas, more than the %d a %s may use", i+1, kind, d.Tx.Gas(), ceiling, kind)
 		}

@@ -111,6 +111,8 @@ type fixture struct {
 const (
 	aliceLeaf = 0 // calendar: 25% at genesis, 75% a year later
 	bobLeaf   = 1 // interval: a quarter each 100 s from genesis
+	// bob's, as bobLeaf's, and transferableByBeneficiary
+	transferLeaf = 5
 )
 
 func newFixture(t testing.TB) *fixture {
@@ -166,7 +168,7 @@ func (f *fixture) seed(t testing.TB) {
 }
 
 // testAllocations are the leaves of the fixture's tree: alice's and bob's,
-// then three more for other wallets.
+// three more for other wallets, then bob's transferable one.
 func testAllocations(alice, bob common.Address) []vesting.Args {
 	start := uint32(testStart.Unix())
 	allocations := []vesting.Args{
@@ -188,7 +190,11 @@ func testAllocations(alice, bob common.Address) []vesting.Args {
 		filler.Allocation.OriginalBeneficiary = common.BigToAddress(big.NewInt(int64(1000 + i)))
 		allocations = append(allocations, filler)
 	}
-	return allocations
+	// Bob's second allocation, which its holder may transfer (D18).
+	transferable := allocations[bobLeaf]
+	transferable.Allocation.ID = "7f3c2a10-0000-4000-8000-0000000007f4"
+	transferable.Allocation.TransferableByBeneficiary = true
+	return append(allocations, transferable)
 }
 
 // proof returns the merkle proof of leaf i as the service would serve it.

@@ -225,28 +225,11 @@ func checkClaim(ctx context.Context, node Node, p ClaimPolicy, calls []Call) (*A
 func establishClaim(ctx context.Context, node Node, p ClaimPolicy, refused *RefusedError, a *Approval) *claimFacts {
 	facts := &claimFacts{unit: "tokens"}
 	proof := p.Proof
-	if proof == nil {
-		refused.unchecked("no merkle proof of the allocation: the claim cannot be checked")
+	args, root, ok := establishLeaf(proof, p.AllocationID, "claim", refused)
+	if !ok {
 		return facts
 	}
-	leaf := merkle.Leaf(proof.DecodableArgs)
-	args, err := vesting.Decode(proof.DecodableArgs)
-	switch {
-	case proof.Hash != nil && *proof.Hash != leaf:
-		refused.refuse("the proof's leaf %s is not the hash it states, %s", leaf.Hex(), proof.Hash.Hex())
-		return facts
-	case err != nil:
-		refused.refuse("the allocation's proof does not decode: %v", err)
-		return facts
-	case args.Allocation.ID != p.AllocationID:
-		refused.refuse("the proof is of allocation %q, not of %s, the one asked for", sanitize.Truncate(args.Allocation.ID, 60), p.AllocationID)
-		return facts
-	case len(proof.Siblings) > merkle.MaxProofLength:
-		refused.refuse("the proof has %d nodes, more than %d", len(proof.Siblings), merkle.MaxProofLength)
-		return facts
-	}
-	facts.args = args
-	facts.root = merkle.ProcessProof(leaf, proof.Siblings)
+	facts.args, facts.root = args, root
 	if node == nil {
 		refused.unchecked("no chain connection (rpc_url): the vester, its root and the claim fee cannot be read")
 		return facts
@@ -277,6 +260,31 @@ func establishClaim(ctx context.Context, node Node, p ClaimPolicy, refused *Refu
 	return facts
 }
 
+// establishLeaf decodes the leaf of proof, which must be the allocation
+// id's, and the root it proves; act names what is checked ("claim"). ok
+// is false, and refused says why, when there is no such leaf.
+func establishLeaf(proof *Proof, id, act string, refused *RefusedError) (args vesting.Args, root common.Hash, ok bool) {
+	if proof == nil {
+		refused.unchecked("no merkle proof of the allocation: the %s cannot be checked", act)
+		return args, root, false
+	}
+	leaf := merkle.Leaf(proof.DecodableArgs)
+	args, err := vesting.Decode(proof.DecodableArgs)
+	switch {
+	case proof.Hash != nil && *proof.Hash != leaf:
+		refused.refuse("the proof's leaf %s is not the hash it states, %s", leaf.Hex(), proof.Hash.Hex())
+	case err != nil:
+		refused.refuse("the allocation's proof does not decode: %v", err)
+	case args.Allocation.ID != id:
+		refused.refuse("the proof is of allocation %q, not of %s, the one asked for", sanitize.Truncate(args.Allocation.ID, 60), id)
+	case len(proof.Siblings) > merkle.MaxProofLength:
+		refused.refuse("the proof has %d nodes, more than %d", len(proof.Siblings), merkle.MaxProofLength)
+	default:
+		return args, merkle.ProcessProof(leaf, proof.Siblings), true
+	}
+	return args, root, false
+}
+
 // reverted reports whether err is a call that reverted (not a node that
 // could not be reached).
 func reverted(err error) bool {
@@ -297,14 +305,8 @@ func checkWithdraw(refused *RefusedError, i int, c Call, values []any, p ClaimPo
 	if f.vester != (common.Address{}) && c.To != f.vester {
 		refused.refuse("call %d goes to %s, not to the vester %s that holds the allocation's root", i+1, c.To.Hex(), f.vester.Hex())
 	}
-	if proof := p.Proof; proof != nil {
-		sameProof := len(nodes) == len(proof.Siblings)
-		for j := 0; sameProof && j < len(nodes); j++ {
-			sameProof = common.Hash(nodes[j]) == proof.Siblings[j]
-		}
-		if rootIndex != proof.RootIndex || !bytes.Equal(decodableArgs, proof.DecodableArgs) || !sameProof {
-			refused.refuse("call %d withdraws with another leaf, proof or root index than the allocation's proof", i+1)
-		}
+	if p.Proof != nil && !p.Proof.carriedBy(rootIndex, decodableArgs, nodes) {
+		refused.refuse("call %d withdraws with another leaf, proof or root index than the allocation's proof", i+1)
 	}
 	if f.fee != nil && c.Value.Cmp(f.fee) != 0 {
 		refused.refuse("call %d sends %s ether; the vester's claim fee is %s ether", i+1, FormatUnits(c.Value), FormatUnits(f.fee))
@@ -329,6 +331,20 @@ func checkWithdraw(refused *RefusedError, i int, c Call, values []any, p ClaimPo
 		return
 	}
 	checkAmount(refused, i, amount, f)
+}
+
+// carriedBy reports whether a vester call's rootIndex, decodableArgs and
+// proof nodes are exactly p's.
+func (p *Proof) carriedBy(rootIndex uint32, decodableArgs []byte, nodes [][32]byte) bool {
+	if rootIndex != p.RootIndex || !bytes.Equal(decodableArgs, p.DecodableArgs) || len(nodes) != len(p.Siblings) {
+		return false
+	}
+	for j, n := range nodes {
+		if common.Hash(n) != p.Siblings[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // checkAndDecode applies checkCommon to call i and decodes it; ok is false,

@@ -33,17 +33,19 @@ func SafeStake(ctx context.Context, chain ethereum.ContractCaller, chainID uint6
 
 // SafeAct is what a batch of a Safe's calls does, as allot knows acts: a
 // stake of Amount in the staking contract Pool (an approve first at
-// most), or a claim of Allocation (Amount nil: all that is vested).
+// most), a claim of Allocation (Amount nil: all that is vested), or a
+// transfer of Allocation to the withdrawal address To.
 type SafeAct struct {
-	Op         string // "stake" or "claim"
+	Op         string // "stake", "claim" or "transfer"
 	Pool       common.Address
 	Allocation string
 	Amount     *big.Int
+	To         common.Address
 }
 
-// ErrUnknownAct: calls that are no stake and no claim, which allot has no
-// policy to review.
-var ErrUnknownAct = errors.New("allot reviews a Safe's stake (an approve, then the stake) or claim (one withdraw), nothing else")
+// ErrUnknownAct: calls that are no stake, claim or transfer, which allot
+// has no policy to review.
+var ErrUnknownAct = errors.New("allot reviews a Safe's stake (an approve, then the stake), claim (one withdraw) or transfer of beneficiary, nothing else")
 
 // ClassifySafeCalls says which act calls are, from their calldata alone,
 // so that a batch made elsewhere (a Transaction Builder file) is held to
@@ -73,6 +75,14 @@ func ClassifySafeCalls(calls []Call) (SafeAct, error) {
 			amount = nil // the vester's 0: all that is vested
 		}
 		return SafeAct{Op: "claim", Allocation: decoded.Allocation.ID, Amount: amount}, nil
+	case len(calls) == 1 && m.method.RawName == vesterabi.TransferBeneficiary:
+		to, _ := values[0].(common.Address)
+		args, _ := values[2].([]byte)
+		decoded, err := vesting.Decode(args)
+		if err != nil {
+			return SafeAct{}, fmt.Errorf("the transfer's decodableArgs do not decode: %w", err)
+		}
+		return SafeAct{Op: "transfer", Allocation: decoded.Allocation.ID, To: to}, nil
 	}
 	return SafeAct{}, fmt.Errorf("call %d is a %s: %w", len(calls), m.method.RawName, ErrUnknownAct)
 }

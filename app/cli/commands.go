@@ -33,6 +33,8 @@ var commands = []command{
 	// Claim an allocation, and with --sign sign and send the claim:
 	// claim.go, over the signing flow of sign.go.
 	claimCommand,
+	// Transfer an allocation to a new withdrawal address: transfer.go.
+	transferCommand,
 	// The claim portal, signed in with a keystore account: signin.go;
 	// staking through it: stake.go; what a failed stake left behind,
 	// taken back: reset.go.
@@ -75,6 +77,8 @@ var commands = []command{
 	safeExecCommand,
 	safeExportCommand,
 	safeImportCommand,
+	// Several acts of a Safe in one Safe transaction: safe_batch.go.
+	safeBatchCommand,
 	// The sandbox service as a server: sandbox.go.
 	sandboxCommand,
 	// What was built: version.go.

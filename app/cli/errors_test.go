@@ -83,6 +83,8 @@ func TestErrorsNameTheirCommand(t *testing.T) {
 		"safe add":        {[]string{"safe", "add"}, "takes one Safe address", ExitUsage},
 		"safe remove":     {[]string{"safe", "remove", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"}, `"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD" has a wrong EIP-55 checksum: 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed is the checksummed address`, ExitUsage},
 		"safe list":       {[]string{"safe", "list", "x"}, `takes no arguments, got "x"`, ExitUsage},
+		"safe batch":      {[]string{"safe", "batch", "--account", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "--owner", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"}, "name the acts: --claim ID, --stake POOL_ID=AMOUNT, --transfer ID=ADDR", ExitUsage},
+		"transfer":        {[]string{"transfer", "b2c6a6d4-1b7e-4e43-9c53-3f4f0f3b0a11"}, "--to ADDR is required", ExitUsage},
 	}
 	for _, c := range commands {
 		tc, ok := cases[c.name]

@@ -211,6 +211,8 @@ func TestNoCommandTalksToTheTerminal(t *testing.T) {
 				"safe add":        {{vester}},
 				"safe list":       {{}, {"-o", "json"}},
 				"safe remove":     {{vester}},
+				"safe batch":      {{"--account", vester, "--owner", w0.Address, "--claim", fx.AllocationIDs[0], "--keystore", ks, "--proposal", filepath.Join(dir, "b.json")}},
+				"transfer":        {{fx.AllocationIDs[0], "--to", vester, "--account", w0.Address, "--keystore", ks}, {fx.AllocationIDs[0], "--to", vester, "--account", vester, "--owner", w0.Address, "--keystore", ks}},
 				"version":         {{}, {"-o", "json"}},
 				"completion":      {{"bash"}, {"zsh"}, {"fish"}},
 			}

@@ -8,7 +8,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/internal/session"
 	"allot/wallet"
 	"allot/wallet/safe"
 	"allot/wallet/safe/proposal"
@@ -137,14 +136,7 @@ func (e *env) safeClaim(ctx context.Context, a claimArgs, f safeActFlags) error 
 		return err
 	}
 	defer owner.lock()
-	var calls []wallet.Call
-	res, err := s.rec.RequestClaim(ctx, s.API, a.allocation, req)
-	switch {
-	case err != nil && session.SenderRefused(err):
-		calls, err = s.SelfBuiltClaim(ctx, a.allocation, info.Address, asked)
-	case err == nil:
-		calls, err = wallet.ClaimCalls(res)
-	}
+	calls, err := safeClaimCalls(ctx, s, a.allocation, req, asked) // safe_batch.go
 	if err != nil {
 		return withDemoAllocations(s, err)
 	}

@@ -59,6 +59,7 @@ type proposalJSON struct {
 	Act         string         `json:"act"`
 	Subject     string         `json:"subject"`
 	Amount      string         `json:"amount,omitempty"`
+	NewAddress  string         `json:"newAddress,omitempty"` // a transfer's
 	Operation   string         `json:"operation"`
 	To          string         `json:"to"`
 	Calls       []callJSON     `json:"calls"`
@@ -93,6 +94,9 @@ func writeProposal(w io.Writer, p *proposal.Proposal, info safe.Info, out format
 		if p.Act.Amount != nil {
 			v.Amount = p.Act.Amount.String()
 		}
+		if p.Act.Op == proposal.OpTransfer {
+			v.NewAddress = p.Act.To.Hex()
+		}
 		for _, c := range p.Calls {
 			v.Calls = append(v.Calls, callJSON{To: c.To.Hex(), Value: valueOf(c), Data: hexutil.Encode(c.Data)})
 		}
@@ -102,7 +106,12 @@ func writeProposal(w io.Writer, p *proposal.Proposal, info safe.Info, out format
 		return writeJSON(w, v)
 	}
 	amount := "all that is claimable"
-	if p.Act.Amount != nil {
+	switch {
+	case p.Act.Op == proposal.OpTransfer:
+		amount = "its future tokens go to " + p.Act.To.Hex()
+	case p.Act.Op == proposal.OpBatch:
+		amount = "each act reviewed under its own policy"
+	case p.Act.Amount != nil:
 		amount = wallet.FormatTokens(p.Act.Amount) + " tokens"
 	}
 	err := fields(w,

@@ -85,8 +85,12 @@ func innerCheck(ctx context.Context, s *opened, act proposal.Act, safeAddr commo
 		return s.StakeCheck(pool, safeAddr, act.Amount), nil
 	case proposal.OpClaim:
 		return s.ClaimCheck(act.Subject, safeAddr, act.Amount), nil
+	case proposal.OpTransfer:
+		return s.TransferCheck(act.Subject, safeAddr, act.To), nil
+	case proposal.OpBatch:
+		return batchCheck(s, safeAddr), nil // safe_batch.go
 	}
-	return nil, fmt.Errorf("a proposal to %q: allot reviews a Safe's stakes and claims", sanitize.Truncate(act.Op, 20))
+	return nil, fmt.Errorf("a proposal to %q: allot reviews a Safe's stakes, claims, transfers and batches of them", sanitize.Truncate(act.Op, 20))
 }
 
 // reviewSafeTx shows what the owner signs, on stderr: each call the Safe
@@ -103,16 +107,19 @@ func (e *env) reviewSafeTx(ctx context.Context, p proposing, tx safe.Tx, hashes 
 	if err != nil {
 		return nil, err
 	}
-	if p.act.Op == proposal.OpStake {
-		// The approve's token is named as a key's stake names it: the
+	calls := wallet.InnerCalls(s.Profile.ChainID, p.info.Address, p.calls)
+	for _, c := range calls {
+		// An approve's token is named as a key's stake names it: the
 		// policy holds it to the pool's stakingToken() all the same.
-		if token, err := wallet.StakingToken(ctx, s.Chain, p.calls[len(p.calls)-1].To); err == nil {
+		if act, err := wallet.ClassifySafeCalls([]wallet.Call{c}); err != nil || act.Op != proposal.OpStake {
+			continue
+		}
+		if token, err := wallet.StakingToken(ctx, s.Chain, c.To); err == nil {
 			if _, ok := known[token]; !ok {
 				known[token] = "the token the pool stakes"
 			}
 		}
 	}
-	calls := wallet.InnerCalls(s.Profile.ChainID, p.info.Address, p.calls)
 	opts := wallet.DecodeOptions{Signer: p.info.Address, ChainID: s.Profile.ChainID, Known: known, Chain: s.Chain, Units: s.ContractUnits(ctx)}
 	for i, c := range calls {
 		printSummary(e.Stderr, i, len(calls), "the Safe's call", wallet.DecodeCall(ctx, c, opts))

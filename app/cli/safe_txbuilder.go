@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"math/big"
@@ -129,8 +128,8 @@ func readTxBuilder(path string) (txbuilder.Batch, error) {
 }
 
 // importedAct is the act a batch's calls make for the Safe, as allot
-// knows acts (wallet.ClassifySafeCalls): the batch must be for the
-// profile's chain and, when it names one, for this Safe.
+// knows acts (proposedAct): the batch must be for the profile's chain
+// and, when it names one, for this Safe.
 func importedAct(ctx context.Context, s *opened, info safe.Info, b txbuilder.Batch) (proposing, error) {
 	p := proposing{s: s, info: info}
 	if b.ChainID != s.Profile.ChainID {
@@ -139,25 +138,14 @@ func importedAct(ctx context.Context, s *opened, info safe.Info, b txbuilder.Bat
 	if b.Safe != (common.Address{}) && b.Safe != info.Address {
 		return p, checkFailed{fmt.Sprintf("safe import: the file was made for the Safe %s, not %s", b.Safe.Hex(), info.Address.Hex())}
 	}
-	calls := make([]wallet.Call, len(b.Transactions))
-	for i, t := range b.Transactions {
-		calls[i] = wallet.Call{ChainID: s.Profile.ChainID, From: info.Address, To: t.To, Value: t.Value, Data: t.Data}
+	for _, t := range b.Transactions {
 		p.calls = append(p.calls, safe.InnerCall{To: t.To, Value: t.Value, Data: t.Data})
 	}
-	act, err := wallet.ClassifySafeCalls(calls)
-	if errors.Is(err, wallet.ErrUnknownAct) || err != nil {
-		return p, fmt.Errorf("safe import: %w: %w", wallet.ErrRefused, err)
+	act, err := proposedAct(ctx, s, info.Address, p.calls)
+	if err != nil {
+		return p, fmt.Errorf("safe import: %w", err)
 	}
-	switch act.Op {
-	case proposal.OpStake:
-		pool, err := poolOfContract(ctx, s, act.Pool)
-		if err != nil {
-			return p, err
-		}
-		p.act = proposal.Act{Op: proposal.OpStake, Subject: pool.ID, Amount: act.Amount}
-	default:
-		p.act = proposal.Act{Op: proposal.OpClaim, Subject: act.Allocation, Amount: act.Amount}
-	}
+	p.act = act
 	return p, nil
 }
 

@@ -7,8 +7,8 @@
 //
 // Only what allot calls, decodes or names is declared: the roots, the
 // fees, an allocation's record (schedules), the token and its handlers,
-// both withdraws, multicall, the events of an allocation's life, and every
-// custom error.
+// both withdraws, the transfer of beneficiary, multicall, the events of
+// an allocation's life, and every custom error.
 package vesterabi
 
 import (
@@ -26,6 +26,9 @@ const (
 	// Multicall is OpenZeppelin's multicall(bytes[]): several calls of the
 	// vester in one transaction, which sends no ether (docs/deployment.md D19).
 	Multicall = "multicall"
+	// TransferBeneficiary changes where an allocation's tokens go
+	// (docs/deployment.md D18).
+	TransferBeneficiary = "transferBeneficiaryAddress"
 )
 
 // ABI is the production vester's interface as allot needs it.
@@ -63,6 +66,9 @@ const source = `[
  "inputs":[{"name":"withdrawalAmount","type":"uint256"},{"name":"rootIndex","type":"uint32"},
   {"name":"decodableArgs","type":"bytes"},{"name":"proof","type":"bytes32[]"},
   {"name":"postClaimHandler","type":"address"},{"name":"extraData","type":"bytes"}],"outputs":[]},
+{"type":"function","name":"transferBeneficiaryAddress","stateMutability":"nonpayable",
+ "inputs":[{"name":"newAddress","type":"address"},{"name":"rootIndex","type":"uint32"},
+  {"name":"decodableArgs","type":"bytes"},{"name":"proof","type":"bytes32[]"}],"outputs":[]},
 {"type":"function","name":"multicall","stateMutability":"nonpayable",
  "inputs":[{"name":"data","type":"bytes[]"}],"outputs":[{"name":"results","type":"bytes[]"}]},
 {"type":"event","name":"TransferredBeneficiary","anonymous":false,

@@ -40,6 +40,7 @@ type wireAct struct {
 	Op      string `json:"op"`
 	Subject string `json:"subject"`
 	Amount  string `json:"amount,omitempty"` // base units
+	To      string `json:"to,omitempty"`     // a transfer's new address
 }
 
 type wireCall struct {
@@ -83,6 +84,9 @@ func Write(w io.Writer, p *Proposal) error {
 		Signatures: []wireSig{}}
 	if p.Act.Amount != nil {
 		f.Act.Amount = p.Act.Amount.String()
+	}
+	if p.Act.Op == OpTransfer {
+		f.Act.To = p.Act.To.Hex()
 	}
 	for _, o := range p.Owners {
 		f.Owners = append(f.Owners, o.Hex())
@@ -170,6 +174,11 @@ func (f wireFile) proposal() (*Proposal, error) {
 			return nil, err
 		}
 		p.Owners = append(p.Owners, a)
+	}
+	if f.Act.To != "" {
+		if p.Act.To, err = address("act.to", f.Act.To); err != nil {
+			return nil, err
+		}
 	}
 	if f.Act.Amount != "" {
 		if p.Act.Amount, err = number("act.amount", f.Act.Amount); err != nil {

@@ -32,18 +32,24 @@ const (
 
 // Act is what the owners were asked to approve, which the signing policy
 // holds the calls to at each review: a stake of Amount (base units) in the
-// pool Subject, or a claim of the allocation Subject (Amount nil: all that
-// is claimable).
+// pool Subject, a claim of the allocation Subject (Amount nil: all that
+// is claimable), a transfer of the allocation Subject to the withdrawal
+// address To, or a batch of these (Subject says which, in a few words;
+// the policy finds each act from the calls and holds it to its own
+// policy).
 type Act struct {
-	Op      string // "stake" or "claim"
+	Op      string // OpStake, OpClaim, OpTransfer or OpBatch
 	Subject string
 	Amount  *big.Int
+	To      common.Address
 }
 
 // The acts a proposal may hold.
 const (
-	OpStake = "stake"
-	OpClaim = "claim"
+	OpStake    = "stake"
+	OpClaim    = "claim"
+	OpTransfer = "transfer"
+	OpBatch    = "batch"
 )
 
 // Proposal is a Safe transaction and its owners' signatures so far.
@@ -133,8 +139,10 @@ func (p *Proposal) checkShape() error {
 	switch {
 	case p.ChainID == 0:
 		return errors.New("no chain id")
-	case p.Act.Op != OpStake && p.Act.Op != OpClaim:
-		return fmt.Errorf("act %q is neither a stake nor a claim", clip(p.Act.Op))
+	case p.Act.Op != OpStake && p.Act.Op != OpClaim && p.Act.Op != OpTransfer && p.Act.Op != OpBatch:
+		return fmt.Errorf("act %q is no stake, claim, transfer or batch", clip(p.Act.Op))
+	case p.Act.Op != OpTransfer && p.Act.To != (common.Address{}):
+		return errors.New("an act with a new withdrawal address that is no transfer")
 	case p.Act.Subject == "" || len(p.Act.Subject) > 128:
 		return errors.New("the act names no pool or allocation")
 	case p.Act.Op == OpStake && (p.Act.Amount == nil || p.Act.Amount.Sign() <= 0):

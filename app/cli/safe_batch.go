@@ -1,0 +1,270 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/api"
+	"allot/internal/sanitize"
+	"allot/internal/session"
+	"allot/wallet"
+	"allot/wallet/safe"
+	"allot/wallet/safe/proposal"
+)
+
+// safeBatchCommand builds `allot safe batch --account SAFE --owner KEY
+// --claim ID --stake POOL_ID=AMOUNT --transfer ID=ADDR ...`: several acts
+// of a Safe in one Safe transaction, through the MultiSendCallOnly, in the
+// order the flags give them. Each act's calls are built as the act alone
+// builds them and checked by the policy of that act alone
+// (wallet.CheckBatch); one review lists every call and the totals, and
+// one owner signs the proposal.
+var safeBatchCommand = command{
+	name:    "safe batch",
+	args:    "--account SAFE --owner KEY [--claim ID]... [--stake POOL_ID=AMOUNT]... [--transfer ID=ADDR]... [--proposal FILE] [--tx-builder FILE] [--multisend ADDR] [--yes] [--keystore DIR] [--passphrase-file FILE] [-o json]",
+	summary: "make several acts of a Safe (claims, stakes, transfers) one Safe transaction: each checked by its own policy, one review with the totals, a proposal signed by an owner",
+	flags: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+		var account string
+		var acts []batchAct
+		var f safeActFlags
+		var yes bool
+		var ks keystoreFlags
+		var out format
+		fs.StringVar(&account, "account", "", "the Safe `SAFE` whose acts they are (required)")
+		fs.Func("claim", "claim all that is claimable of the allocation `ID` (anyone's: the tokens go to its holder); repeat for more", func(v string) error {
+			return addBatchAct(&acts, proposal.OpClaim, v)
+		})
+		fs.Func("stake", "stake the Safe's tokens, `POOL_ID=AMOUNT`: AMOUNT tokens in the pool (an approve first when its allowance is short); repeat for more", func(v string) error {
+			return addBatchAct(&acts, proposal.OpStake, v)
+		})
+		fs.Func("transfer", "hand on an allocation the Safe holds, `ID=ADDR`: ADDR becomes its withdrawal address; repeat for more", func(v string) error {
+			return addBatchAct(&acts, proposal.OpTransfer, v)
+		})
+		declareSafeAct(fs, &f)
+		fs.BoolVar(&yes, "yes", false, "sign without asking; needed when stdin is not a terminal")
+		declareKeystore(fs, &ks)
+		declareOutput(fs, &out)
+		return func(ctx context.Context, args []string) error {
+			if err := noArgs(args); err != nil {
+				return err
+			}
+			if f.owner == "" {
+				return usagef("--owner KEY is required: an owner of the Safe signs the batch")
+			}
+			if len(acts) == 0 {
+				return usagef("name the acts: --claim ID, --stake POOL_ID=AMOUNT, --transfer ID=ADDR")
+			}
+			return e.safeBatch(ctx, account, acts, f, ks, yes, out)
+		}
+	},
+}
+
+// batchAct is one act of `allot safe batch`, as its flag gave it.
+type batchAct struct {
+	op      string
+	subject string   // the allocation or the pool
+	amount  *big.Int // a stake's, base units
+	to      common.Address
+}
+
+func (a batchAct) String() string {
+	if a.op == proposal.OpTransfer {
+		return fmt.Sprintf("--transfer %s=%s", a.subject, a.to.Hex())
+	}
+	if a.op == proposal.OpStake {
+		return fmt.Sprintf("--stake %s=%s", a.subject, wallet.FormatTokens(a.amount))
+	}
+	return "--claim " + a.subject
+}
+
+// addBatchAct parses one act's flag value and adds it to acts.
+func addBatchAct(acts *[]batchAct, op, v string) error {
+	if len(*acts) >= proposal.MaxCalls {
+		return fmt.Errorf("more than %d acts: a Safe proposal holds at most %d calls", proposal.MaxCalls, proposal.MaxCalls)
+	}
+	a := batchAct{op: op, subject: v}
+	var rest string
+	if op != proposal.OpClaim {
+		var ok bool
+		if a.subject, rest, ok = strings.Cut(v, "="); !ok {
+			return fmt.Errorf("%q: want ID=%s", sanitize.Truncate(v, 80), map[string]string{proposal.OpStake: "AMOUNT", proposal.OpTransfer: "ADDR"}[op])
+		}
+	}
+	if err := api.CheckUUID("id", a.subject); err != nil {
+		return err
+	}
+	switch op {
+	case proposal.OpStake:
+		amount, err := api.ParseTokenAmount(rest)
+		if err != nil {
+			return err
+		}
+		if a.amount, err = api.BaseUnits(amount.Decimal); err != nil {
+			return err
+		}
+	case proposal.OpTransfer:
+		if err := api.CheckAddress("ADDR", rest); err != nil {
+			return err
+		}
+		a.to = common.HexToAddress(rest)
+	}
+	*acts = append(*acts, a)
+	return nil
+}
+
+// safeBatch builds each act's calls for the Safe, as the act alone builds
+// them, and proposes them as one Safe transaction.
+func (e *env) safeBatch(ctx context.Context, account string, acts []batchAct, f safeActFlags, ks keystoreFlags, yes bool, out format) error {
+	multiSend, err := f.check(txFlags{})
+	if err != nil {
+		return err
+	}
+	s, info, owner, err := openSafeAct(ctx, e, "safe batch", account, f, ks, nil)
+	if err != nil {
+		return err
+	}
+	defer owner.lock()
+	var calls []safe.InnerCall
+	for _, a := range acts {
+		built, err := a.build(ctx, s, info.Address)
+		if err != nil {
+			return fmt.Errorf("%s: %w", a, withDemoAllocations(s, err))
+		}
+		inner, err := innerOf(built, info.Address, s.Profile.ChainID)
+		if err != nil {
+			return err
+		}
+		calls = append(calls, inner...)
+	}
+	act, err := proposedAct(ctx, s, info.Address, calls)
+	if err != nil {
+		return err
+	}
+	p := proposing{s: s, info: info, act: act, calls: calls, multiSend: multiSend}
+	return e.propose(ctx, p, owner, f, yes, out)
+}
+
+// build is the act's calls with the Safe as their sender.
+func (a batchAct) build(ctx context.Context, s *opened, safeAddr common.Address) ([]wallet.Call, error) {
+	switch a.op {
+	case proposal.OpStake:
+		pool, err := s.Pool(ctx, a.subject)
+		if err != nil {
+			return nil, err
+		}
+		pins, err := s.SigningPins(ctx)
+		if err != nil {
+			return nil, err
+		}
+		sp, err := s.StakePolicy(ctx, pins, pool, safeAddr, a.amount)
+		if err != nil {
+			return nil, err
+		}
+		if sp.Pool == (common.Address{}) {
+			return nil, fmt.Errorf("pool %s: the token's contract list names no staking contract for it", pool.ID)
+		}
+		plan, err := wallet.SafeStake(ctx, s.Chain, s.Profile.ChainID, safeAddr, sp.Pool, a.amount)
+		if err != nil {
+			return nil, err
+		}
+		return plan.Calls(), nil
+	case proposal.OpTransfer:
+		return s.TransferCall(ctx, a.subject, safeAddr, a.to)
+	}
+	return safeClaimCalls(ctx, s, a.subject, api.ClaimRequest{Sender: safeAddr.Hex()}, nil)
+}
+
+// safeClaimCalls is the claim of allocation id sent by the Safe req
+// names: the service's, or where the service refuses that sender allot's
+// own from the proof and the chain's fee (asked: base units, nil for all).
+func safeClaimCalls(ctx context.Context, s *opened, id string, req api.ClaimRequest, asked *big.Int) ([]wallet.Call, error) {
+	res, err := s.rec.RequestClaim(ctx, s.API, id, req)
+	switch {
+	case err != nil && session.SenderRefused(err):
+		return s.SelfBuiltClaim(ctx, id, common.HexToAddress(req.Sender), asked)
+	case err != nil:
+		return nil, err
+	}
+	return wallet.ClaimCalls(res)
+}
+
+// proposedAct is the act calls make for the Safe, as allot knows acts
+// (wallet.SplitSafeCalls): one stake, claim or transfer, or a batch of
+// them named by how many of each.
+func proposedAct(ctx context.Context, s *opened, safeAddr common.Address, calls []safe.InnerCall) (proposal.Act, error) {
+	acts, err := wallet.SplitSafeCalls(wallet.InnerCalls(s.Profile.ChainID, safeAddr, calls))
+	if err != nil {
+		return proposal.Act{}, fmt.Errorf("%w: %w", wallet.ErrRefused, err)
+	}
+	if len(acts) == 1 {
+		switch a := acts[0]; a.Op {
+		case proposal.OpStake:
+			pool, err := poolOfContract(ctx, s, a.Pool)
+			if err != nil {
+				return proposal.Act{}, err
+			}
+			return proposal.Act{Op: proposal.OpStake, Subject: pool.ID, Amount: a.Amount}, nil
+		case proposal.OpTransfer:
+			return proposal.Act{Op: proposal.OpTransfer, Subject: a.Allocation, To: a.To}, nil
+		default:
+			return proposal.Act{Op: proposal.OpClaim, Subject: a.Allocation, Amount: a.Amount}, nil
+		}
+	}
+	counts := map[string]int{}
+	for _, a := range acts {
+		counts[a.Op]++
+	}
+	var parts []string
+	for _, op := range []string{proposal.OpClaim, proposal.OpStake, proposal.OpTransfer} {
+		if n := counts[op]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s(s)", n, op))
+		}
+	}
+	return proposal.Act{Op: proposal.OpBatch, Subject: fmt.Sprintf("%d acts: %s", len(acts), strings.Join(parts, ", "))}, nil
+}
+
+// batchCheck is the signing policy of a batch of the Safe's acts: the
+// calls cut into the acts they make, each held to the policy of that act
+// alone by the Safe (actCheck), all of them passing (wallet.CheckBatch).
+func batchCheck(s *opened, safeAddr common.Address) func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error) {
+	return func(ctx context.Context, pins wallet.Pins, calls []wallet.Call) (*wallet.Approval, error) {
+		acts, err := wallet.SplitSafeCalls(calls)
+		if err != nil {
+			return nil, &wallet.RefusedError{Subject: "batch of the Safe " + safeAddr.Hex(), Reasons: []string{sanitize.Line(err.Error())}}
+		}
+		return wallet.CheckBatch(acts, func(a wallet.ActCalls) (*wallet.Approval, error) {
+			check, err := actCheck(ctx, s, a.SafeAct, safeAddr)
+			if err != nil {
+				return nil, err
+			}
+			return check(ctx, pins, a.Calls)
+		})
+	}
+}
+
+// actCheck is the policy of one act of the Safe, as its calldata says it
+// (wallet.ClassifySafeCalls): a stake's in the pool whose staking
+// contract it calls, a claim's or a transfer's of its allocation.
+func actCheck(ctx context.Context, s *opened, act wallet.SafeAct, safeAddr common.Address) (func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error), error) {
+	switch act.Op {
+	case proposal.OpStake:
+		pool, err := poolOfContract(ctx, s, act.Pool)
+		var refused *wallet.RefusedError
+		if errors.As(err, &refused) || errors.Is(err, wallet.ErrRefused) {
+			return nil, &wallet.RefusedError{Subject: "stake in " + act.Pool.Hex(), Reasons: []string{sanitize.Line(err.Error())}}
+		}
+		if err != nil {
+			return nil, err
+		}
+		return s.StakeCheck(pool, safeAddr, act.Amount), nil
+	case proposal.OpTransfer:
+		return s.TransferCheck(act.Allocation, safeAddr, act.To), nil
+	}
+	return s.ClaimCheck(act.Allocation, safeAddr, act.Amount), nil
+}
