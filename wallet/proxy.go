@@ -144,14 +144,16 @@ func implementation(ctx context.Context, node Node, kind string, at common.Addre
 	return Proxy{Kind: kind, Implementation: at, CodeHash: hash}, nil
 }
 
-// delegates reports whether code holds a DELEGATECALL instruction (not a
-// byte of a PUSH's data).
+// delegates reports whether code can run code other than its own: it
+// holds a DELEGATECALL or CALLCODE instruction (not a byte of a PUSH's
+// data), and selfCallsOnly cannot prove that each one it can reach calls
+// the contract itself (selfcall.go).
 func delegates(code []byte) bool {
 	for i := 0; i < len(code); i++ {
 		op := vm.OpCode(code[i])
 		switch {
-		case op == vm.DELEGATECALL:
-			return true
+		case op == vm.DELEGATECALL || op == vm.CALLCODE:
+			return !selfCallsOnly(code)
 		case op >= vm.PUSH1 && op <= vm.PUSH32:
 			i += int(op - vm.PUSH1 + 1)
 		}
