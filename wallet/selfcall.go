@@ -29,11 +29,13 @@ import "github.com/ethereum/go-ethereum/core/vm"
 // any jump to an unknown target, any instruction the analysis does not
 // know, a stack underflow or overflow, and the answer is no.
 
-// The bounds of the analysis. The vester (12 KB of code) needs about
-// 28,000 steps and 2,600 states, at most 72 of them at one block.
+// The bounds of the analysis. Work counts an instruction run, and a
+// stack word hashed, compared or copied where blocks are reached. The
+// vester (12 KB of code) takes about 96,000 work and 2,600 states, at
+// most 72 of them at one block.
 const (
 	maxSelfCode        = 1 << 20 // bytes of code analysed at all
-	maxSelfSteps       = 1 << 20 // instructions run, over all blocks
+	maxSelfWork        = 1 << 22 // over all blocks
 	maxSelfStates      = 1 << 14 // states kept at block entries
 	maxSelfBlockStates = 512     // of them at any one block
 	maxSelfWords       = 1 << 19 // stack words kept in those states (2 MiB)
@@ -49,29 +51,26 @@ const (
 	firstDest        // pc p is the word firstDest+p, a JUMPDEST's pc
 )
 
-// entry is a state kept where a block starts: the stack on entry, and
-// whether it is waiting to be run.
+// entry is a state kept where the block at pc starts: the stack on entry,
+// and whether it is waiting to be run.
 type entry struct {
+	pc     int
 	stack  []word
 	queued bool
-}
-
-// pending is a block to run from pc with a state kept there.
-type pending struct {
-	pc int
-	at *entry
 }
 
 // selfCheck is one run of the analysis over code.
 type selfCheck struct {
 	code    []byte
-	dests   []uint64 // bit pc: a JUMPDEST instruction at pc
-	entries map[int][]*entry
-	work    []pending
-	stack   []word // the block being run
-	steps   int
-	kept    int     // states in entries
-	words   int     // words in those states
+	dests   []uint64            // bit pc: a JUMPDEST instruction at pc
+	index   map[uint64][]*entry // the states kept, by their shape
+	atBlock []uint16            // per pc: how many of them at its block
+	entries []entry             // where kept states are carved from
+	queue   []*entry            // the states waiting to be run
+	stack   []word              // the block being run
+	work    int
+	kept    int     // states kept
+	words   int     // words in them
 	arena   []word  // where kept states' words are carved from
 	ends    []uint8 // per pc: endUnknown, endHalts or endGoesOn
 }
@@ -80,18 +79,31 @@ type selfCheck struct {
 // can reach from pc 0 is proved to target the contract's own address.
 // false means it could not be proved, not that it was disproved.
 func selfCallsOnly(code []byte) bool {
-	if len(code) > maxSelfCode {
-		return false
+	return len(code) <= maxSelfCode && newSelfCheck(code).prove()
+}
+
+func newSelfCheck(code []byte) *selfCheck {
+	return &selfCheck{
+		code:    code,
+		dests:   jumpdests(code),
+		index:   make(map[uint64][]*entry, 1<<10),
+		atBlock: make([]uint16, len(code)+1),
+		ends:    make([]uint8, len(code)+1),
+		stack:   make([]word, 0, maxStackDepth+1),
 	}
-	c := &selfCheck{code: code, dests: jumpdests(code), entries: map[int][]*entry{}, ends: make([]uint8, len(code)+1), stack: make([]word, 0, maxStackDepth+1)}
+}
+
+// prove runs the analysis from pc 0 until every block reached has run
+// with every state kept for it, or until it fails.
+func (c *selfCheck) prove() bool {
 	if !c.reach(0, nil) {
 		return false
 	}
-	for len(c.work) > 0 {
-		next := c.work[len(c.work)-1]
-		c.work = c.work[:len(c.work)-1]
-		next.at.queued = false
-		if !c.run(next.pc, next.at.stack) {
+	for len(c.queue) > 0 {
+		next := c.queue[len(c.queue)-1]
+		c.queue = c.queue[:len(c.queue)-1]
+		next.queued = false
+		if !c.run(next.pc, next.stack) {
 			return false
 		}
 	}
@@ -119,26 +131,47 @@ func (c *selfCheck) reach(pc int, stack []word) bool {
 	if c.haltsFrom(pc) {
 		return true
 	}
-	kept := c.entries[pc]
-	for _, e := range kept {
-		if !joinable(e.stack, stack) {
+	if c.work += len(stack); c.work > maxSelfWork {
+		return false
+	}
+	key := shape(pc, stack)
+	for _, e := range c.index[key] {
+		if e.pc != pc || !joinable(e.stack, stack) {
 			continue
 		}
 		if join(e.stack, stack) && !e.queued {
 			e.queued = true
-			c.work = append(c.work, pending{pc, e})
+			c.queue = append(c.queue, e)
 		}
 		return true
 	}
-	if len(kept) >= maxSelfBlockStates || c.kept >= maxSelfStates || c.words+len(stack) > maxSelfWords {
+	if c.atBlock[pc] >= maxSelfBlockStates || c.kept >= maxSelfStates || c.words+len(stack) > maxSelfWords {
 		return false
 	}
-	e := &entry{stack: c.keep(stack), queued: true}
-	c.entries[pc] = append(kept, e)
+	if len(c.entries) == cap(c.entries) {
+		c.entries = make([]entry, 0, 1<<8)
+	}
+	c.entries = append(c.entries, entry{pc: pc, stack: c.keep(stack), queued: true})
+	e := &c.entries[len(c.entries)-1]
+	c.index[key] = append(c.index[key], e)
+	c.atBlock[pc]++
 	c.kept++
 	c.words += len(stack)
-	c.work = append(c.work, pending{pc, e})
+	c.queue = append(c.queue, e)
 	return true
+}
+
+// shape hashes what joinable compares: pc, the height, and the jump
+// targets with their depths.
+func shape(pc int, stack []word) uint64 {
+	const prime = 1099511628211
+	h := (uint64(pc)<<32 | uint64(len(stack))) * prime
+	for i, w := range stack {
+		if w >= firstDest {
+			h = (h ^ uint64(i)<<32 ^ uint64(w)) * prime
+		}
+	}
+	return h
 }
 
 // keep copies stack into the arena, which grows in chunks: one allocation
@@ -163,35 +196,46 @@ const (
 // haltsFrom reports whether the code from pc runs straight on to a halt
 // (or off its end) whatever the stack: no jump, no DELEGATECALL or
 // CALLCODE, no instruction the analysis does not know on the way. An
-// underflow on the way halts as well.
+// underflow on the way halts as well. Every instruction on the way ends
+// the same, so each is marked: the code is walked once in all.
 func (c *selfCheck) haltsFrom(pc int) bool {
 	if pc > len(c.code) {
 		return false
 	}
 	if c.ends[pc] == endUnknown {
-		c.ends[pc] = endGoesOn
-		if c.straightToHalt(pc) {
-			c.ends[pc] = endHalts
+		end, last := c.straightEnd(pc)
+		for at := pc; at <= last && at < len(c.code); at = next(c.code, at) {
+			c.ends[at] = end
 		}
 	}
 	return c.ends[pc] == endHalts
 }
 
-// straightToHalt is haltsFrom, uncached.
-func (c *selfCheck) straightToHalt(pc int) bool {
-	for ; pc < len(c.code); pc++ {
+// straightEnd walks the code from pc to the instruction that decides how
+// it ends (last): one that halts, jumps, delegates or is not known, or
+// one whose end haltsFrom knows.
+func (c *selfCheck) straightEnd(pc int) (end uint8, last int) {
+	for ; pc < len(c.code); pc = next(c.code, pc) {
 		op := vm.OpCode(c.code[pc])
 		switch {
+		case c.ends[pc] != endUnknown:
+			return c.ends[pc], pc
 		case halts(op):
-			return true
-		case op >= vm.PUSH0 && op <= vm.PUSH32:
-			pc += int(op - vm.PUSH0)
-		case op >= vm.DUP1 && op <= vm.SWAP16, op == vm.ADDRESS:
-		case op == vm.JUMP, op == vm.JUMPI, op == vm.DELEGATECALL, op == vm.CALLCODE, !arities[op].known:
-			return false
+			return endHalts, pc
+		case op == vm.JUMP, op == vm.JUMPI, op == vm.DELEGATECALL, op == vm.CALLCODE,
+			!arities[op].known && op != vm.ADDRESS && (op < vm.PUSH0 || op > vm.SWAP16):
+			return endGoesOn, pc
 		}
 	}
-	return true
+	return endHalts, pc
+}
+
+// next is the pc of the instruction after the one at pc.
+func next(code []byte, pc int) int {
+	if op := vm.OpCode(code[pc]); op >= vm.PUSH1 && op <= vm.PUSH32 {
+		return pc + int(op-vm.PUSH0) + 1
+	}
+	return pc + 1
 }
 
 // joinable reports whether two stacks may share a state: the same height,
@@ -227,7 +271,7 @@ func (c *selfCheck) run(pc int, in []word) bool {
 	st := append(c.stack[:0], in...)
 	defer func() { c.stack = st[:0] }()
 	for start := pc; ; pc++ {
-		if c.steps++; c.steps > maxSelfSteps {
+		if c.work++; c.work > maxSelfWork {
 			return false
 		}
 		if pc >= len(c.code) {

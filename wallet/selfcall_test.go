@@ -21,6 +21,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/core/vm/runtime"
 	"github.com/ethereum/go-ethereum/params"
+	"github.com/holiman/uint256"
 )
 
 // label is a JUMPDEST named for asm; dest pushes its pc (PUSH1).
@@ -110,6 +111,8 @@ func TestSelfCallsOnly(t *testing.T) {
 		{"the second of two internal calls, of CALLER", slices.Concat(call("one", vm.ADDRESS), call("two", vm.CALLER), []any{vm.STOP}, fn), true},
 		{"ADDRESS on one path, CALLER on the other", ops(vm.CALLER, vm.PUSH0, vm.CALLDATALOAD, dest("join"), vm.JUMPI,
 			vm.POP, vm.ADDRESS, label("join"), vm.GAS, vm.DELEGATECALL), true},
+		{"a DELEGATECALL just after a revert", ops(vm.PUSH0, vm.CALLDATALOAD, dest("on"), vm.JUMPI, vm.PUSH0, vm.PUSH0, vm.REVERT,
+			label("on"), vm.CALLER, vm.GAS, vm.DELEGATECALL), true},
 		{"a jump to a target read from calldata", ops(vm.PUSH0, vm.CALLDATALOAD, vm.JUMP, label("self"), vm.ADDRESS, vm.GAS, vm.DELEGATECALL), true},
 		{"a jump into PUSH data", []any{vm.PUSH1, []byte{4}, vm.JUMP, vm.PUSH1, []byte{0x5b}, vm.CALLER, vm.GAS, vm.DELEGATECALL}, true},
 		{"a stack underflow", []any{vm.ADDRESS, vm.GAS, vm.DELEGATECALL}, true},
@@ -337,4 +340,41 @@ func BenchmarkDelegatesVester(b *testing.B) {
 			b.Fatal("the vester delegates")
 		}
 	}
+}
+
+// FuzzSelfCallsOnly: any code is analysed within the bounds, without a
+// panic; and code proved to delegatecall only itself does so when geth
+// runs it (with the fuzzed calldata): every DELEGATECALL or CALLCODE
+// executed targets the address running it. (The vester is no seed: the
+// fuzzer minimizes 12 KB inputs for minutes; its own tests run it.)
+func FuzzSelfCallsOnly(f *testing.F) {
+	f.Add(asm(f, ops(vm.ADDRESS, vm.GAS, vm.DELEGATECALL)...), []byte(nil))
+	f.Add(asm(f, ops(vm.PUSH0, vm.CALLDATALOAD, vm.JUMP, label("x"), vm.CALLER, vm.GAS, vm.DELEGATECALL)...), []byte{3})
+	f.Add(asm(f, dest("back"), vm.ADDRESS, dest("fn"), vm.JUMP, label("back"), vm.STOP,
+		label("fn"), vm.PUSH0, vm.PUSH0, vm.PUSH0, vm.PUSH0, vm.DUP5, vm.GAS, vm.DELEGATECALL, vm.POP, vm.POP, vm.JUMP), []byte(nil))
+	f.Add(slices.Concat(minimalProxyHead, common.Address{1}.Bytes(), minimalProxyTail), []byte(nil))
+	f.Fuzz(func(t *testing.T, code, input []byte) {
+		c := newSelfCheck(code)
+		proved := c.prove()
+		if c.work > maxSelfWork+maxStackDepth || c.kept > maxSelfStates || c.words > maxSelfWords {
+			t.Fatalf("out of bounds: %d work, %d states, %d words", c.work, c.kept, c.words)
+		}
+		for pc, kept := range c.atBlock {
+			if kept > maxSelfBlockStates {
+				t.Fatalf("%d states at pc %d", kept, pc)
+			}
+		}
+		if !proved {
+			return
+		}
+		hooks := &tracing.Hooks{OnOpcode: func(_ uint64, op byte, _, _ uint64, scope tracing.OpContext, _ []byte, _ int, _ error) {
+			stack := scope.StackData()
+			if (vm.OpCode(op) == vm.DELEGATECALL || vm.OpCode(op) == vm.CALLCODE) && len(stack) >= 2 {
+				if self := new(uint256.Int).SetBytes(scope.Address().Bytes()); !stack[len(stack)-2].Eq(self) {
+					t.Fatalf("proved, yet %v targets %x from %s", vm.OpCode(op), stack[len(stack)-2].Bytes(), scope.Address())
+				}
+			}
+		}}
+		runtime.Execute(code, input, &runtime.Config{GasLimit: 1_000_000, EVMConfig: vm.Config{Tracer: hooks}})
+	})
 }
