@@ -29,8 +29,9 @@ type Proxy struct {
 	// hash, when Kind is set.
 	Implementation common.Address
 	CodeHash       common.Hash
-	// Delegates is set when the code holds a DELEGATECALL that no layout
-	// allot knows explains: the logic it runs may change without its code
+	// Delegates is set when the code holds a DELEGATECALL (or CALLCODE)
+	// that no layout allot knows explains and that is not proved to call
+	// the contract itself: the logic it runs may change without its code
 	// or any slot allot reads changing.
 	Delegates bool
 }

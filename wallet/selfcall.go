@@ -21,9 +21,10 @@ import "github.com/ethereum/go-ethereum/core/vm"
 // States are kept per block entry (pc 0, a JUMPDEST, the instruction after
 // a JUMPI), except where the code runs straight on to a halt: what it does
 // there cannot delegate, whatever the stack (Solidity's reverts and
-// panics, reached from everywhere, would otherwise keep most states). Two states are joined only when their heights and their known
-// jump targets agree, which keeps callers apart; a word that is the
-// address in one and unknown in the other becomes unknown. Every word has
+// panics, reached from everywhere, would otherwise keep most states). Two
+// states are joined only when their heights and their known jump targets
+// agree, which keeps callers apart; a word that is the address in one and
+// unknown in the other becomes unknown. Every word has
 // finitely many values (the pushed pcs, the address, unknown), so the
 // states are finite, and the bounds below keep them few: any bound hit,
 // any jump to an unknown target, any instruction the analysis does not
@@ -82,6 +83,7 @@ func selfCallsOnly(code []byte) bool {
 	return len(code) <= maxSelfCode && newSelfCheck(code).prove()
 }
 
+// newSelfCheck readies an analysis of code.
 func newSelfCheck(code []byte) *selfCheck {
 	return &selfCheck{
 		code:    code,
