@@ -58,17 +58,18 @@ type entry struct {
 	pc     int
 	stack  []word
 	queued bool
+	next   *entry // another state of the same shape's hash
 }
 
 // selfCheck is one run of the analysis over code.
 type selfCheck struct {
 	code    []byte
-	dests   []uint64            // bit pc: a JUMPDEST instruction at pc
-	index   map[uint64][]*entry // the states kept, by their shape
-	atBlock []uint16            // per pc: how many of them at its block
-	entries []entry             // where kept states are carved from
-	queue   []*entry            // the states waiting to be run
-	stack   []word              // the block being run
+	dests   []uint64          // bit pc: a JUMPDEST instruction at pc
+	index   map[uint64]*entry // the states kept, by their shape
+	atBlock []uint16          // per pc: how many of them at its block
+	entries []entry           // where kept states are carved from
+	queue   []*entry          // the states waiting to be run
+	stack   []word            // the block being run
 	work    int
 	kept    int     // states kept
 	words   int     // words in them
@@ -88,7 +89,7 @@ func newSelfCheck(code []byte) *selfCheck {
 	return &selfCheck{
 		code:    code,
 		dests:   jumpdests(code),
-		index:   make(map[uint64][]*entry, 1<<10),
+		index:   make(map[uint64]*entry, 1<<10),
 		atBlock: make([]uint16, len(code)+1),
 		ends:    make([]uint8, len(code)+1),
 		stack:   make([]word, 0, maxStackDepth+1),
@@ -137,7 +138,7 @@ func (c *selfCheck) reach(pc int, stack []word) bool {
 		return false
 	}
 	key := shape(pc, stack)
-	for _, e := range c.index[key] {
+	for e := c.index[key]; e != nil; e = e.next {
 		if e.pc != pc || !joinable(e.stack, stack) {
 			continue
 		}
@@ -153,9 +154,9 @@ func (c *selfCheck) reach(pc int, stack []word) bool {
 	if len(c.entries) == cap(c.entries) {
 		c.entries = make([]entry, 0, 1<<8)
 	}
-	c.entries = append(c.entries, entry{pc: pc, stack: c.keep(stack), queued: true})
+	c.entries = append(c.entries, entry{pc: pc, stack: c.keep(stack), queued: true, next: c.index[key]})
 	e := &c.entries[len(c.entries)-1]
-	c.index[key] = append(c.index[key], e)
+	c.index[key] = e
 	c.atBlock[pc]++
 	c.kept++
 	c.words += len(stack)
