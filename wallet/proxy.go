@@ -29,8 +29,9 @@ type Proxy struct {
 	// hash, when Kind is set.
 	Implementation common.Address
 	CodeHash       common.Hash
-	// Delegates is set when the code holds a DELEGATECALL that no layout
-	// allot knows explains: the logic it runs may change without its code
+	// Delegates is set when the code holds a DELEGATECALL (or CALLCODE)
+	// that no layout allot knows explains and that is not proved to call
+	// the contract itself: the logic it runs may change without its code
 	// or any slot allot reads changing.
 	Delegates bool
 }
@@ -144,14 +145,16 @@ func implementation(ctx context.Context, node Node, kind string, at common.Addre
 	return Proxy{Kind: kind, Implementation: at, CodeHash: hash}, nil
 }
 
-// delegates reports whether code holds a DELEGATECALL instruction (not a
-// byte of a PUSH's data).
+// delegates reports whether code can run code other than its own: it
+// holds a DELEGATECALL or CALLCODE instruction (not a byte of a PUSH's
+// data), and selfCallsOnly cannot prove that each one it can reach calls
+// the contract itself (selfcall.go).
 func delegates(code []byte) bool {
 	for i := 0; i < len(code); i++ {
 		op := vm.OpCode(code[i])
 		switch {
-		case op == vm.DELEGATECALL:
-			return true
+		case op == vm.DELEGATECALL || op == vm.CALLCODE:
+			return !selfCallsOnly(code)
 		case op >= vm.PUSH1 && op <= vm.PUSH32:
 			i += int(op - vm.PUSH1 + 1)
 		}
