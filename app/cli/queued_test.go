@@ -15,8 +15,8 @@ import (
 
 // nonceGapNode adds 2 to the account's next nonce, as the node of issue 30
 // (item 5) did: what allot signs on it waits in the node's queue. It
-// reads storage as the node below it does: a vester's Multicall holds a
-// DELEGATECALL, which signing looks behind.
+// reads storage as the node below it does, as signing does of any
+// contract whose code can DELEGATECALL elsewhere (a proxy's slots).
 type nonceGapNode struct{ storageNode }
 
 type storageNode interface {

@@ -14,7 +14,7 @@ import (
 var ErrNotMultiSend = errors.New("not a multiSend of calls")
 
 // UnpackMultiSend reads back the calls of multiSend(bytes) calldata, the
-// inverse of PackMultiSend: every entry a call (operation 0), the whole
+// inverse of PackMultiSend: every entry a plain call (its operation byte 0), the whole
 // encoding canonical (what is read packs again to exactly data).
 func UnpackMultiSend(data []byte) ([]InnerCall, error) {
 	const head = 4 + 32 + 32
