@@ -40,8 +40,10 @@ const MaxProposals = 100
 // SafeProposal is a proposal of the state directory and where it stands
 // against its Safe as the chain holds it now.
 type SafeProposal struct {
-	// File is the proposal's name in the folder.
+	// File is the proposal's name in the folder, Path where it is: an
+	// owner who signs in the dashboard sends that file on.
 	File     string
+	Path     string
 	ModTime  time.Time
 	Proposal *proposal.Proposal
 	// Safe is the proposal's Safe as read now; State and Detail say
@@ -101,13 +103,24 @@ func (s *Session) ReadProposals(ctx context.Context) ([]SafeProposal, error) {
 		return nil, err
 	}
 	safes := map[common.Address]safeRead{}
-	for i := range list {
-		s.readProposal(ctx, node, dir, &list[i], safes)
+	seen := map[common.Hash]bool{}
+	out := list[:0]
+	for _, sp := range list {
+		s.readProposal(ctx, node, dir, &sp, safes)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		// A file a teammate sent, saved here under its own name, and the
+		// copy signing it wrote under its hash: the newest is listed.
+		if sp.Proposal != nil && seen[sp.Proposal.Hashes.SafeTx] {
+			continue
+		}
+		if sp.Proposal != nil {
+			seen[sp.Proposal.Hashes.SafeTx] = true
+		}
+		out = append(out, sp)
 	}
-	return list, cut
+	return out, cut
 }
 
 // safeRead is a Safe as read once for several proposals.
@@ -134,7 +147,8 @@ func (s *Session) ReadProposal(ctx context.Context, file string) (SafeProposal, 
 // readProposal reads sp.File in dir and its Safe (from safes when read
 // already), and says where it stands.
 func (s *Session) readProposal(ctx context.Context, node safe.Node, dir string, sp *SafeProposal, safes map[common.Address]safeRead) {
-	p, err := readProposalFile(filepath.Join(dir, sp.File))
+	sp.Path = filepath.Join(dir, sp.File)
+	p, err := readProposalFile(sp.Path)
 	if err != nil {
 		sp.Err = err
 		return
@@ -255,4 +269,22 @@ func (s *Session) SafeExec(ctx context.Context, p *proposal.Proposal, info safe.
 		return wallet.CheckSafeExec(ctx, s.Chain, policy, p, calls)
 	}
 	return wallet.Call{ChainID: s.Profile.ChainID, From: executor, To: p.Safe, Data: data}, check, nil
+}
+
+// MarkExecuted records in the proposal file (and its copy) the mined
+// transaction tx that executed it, as `allot safe exec` does, and reads
+// it back.
+func (s *Session) MarkExecuted(ctx context.Context, file string, tx common.Hash) (SafeProposal, error) {
+	sp, err := s.ReadProposal(ctx, file)
+	if err == nil && sp.Proposal == nil {
+		err = sp.Err
+	}
+	if err != nil {
+		return sp, err
+	}
+	sp.Proposal.Executed = tx
+	if _, err := s.SaveProposal(sp.Proposal, sp.Path); err != nil {
+		return sp, err
+	}
+	return s.ReadProposal(ctx, file)
 }
