@@ -65,6 +65,15 @@ func (c ProposalsCut) Error() string {
 	return fmt.Sprintf("the newest %d of the %d Safe proposals are listed", c.Listed, c.All)
 }
 
+// ProposalsFolder is where the proposals of this machine are kept, for a
+// user to save a teammate's file in; "" without a state directory.
+func (s *Session) ProposalsFolder() string {
+	if s.StateDir == "" {
+		return ""
+	}
+	return filepath.Join(s.StateDir, ProposalsDir)
+}
+
 // ReadProposals reads the state directory's proposals, newest first, at
 // most MaxProposals (the error is then a ProposalsCut), each with its
 // Safe read from the chain, once per Safe. A proposal's own failure is
@@ -73,7 +82,7 @@ func (s *Session) ReadProposals(ctx context.Context) ([]SafeProposal, error) {
 	if s.StateDir == "" {
 		return nil, nil
 	}
-	dir := filepath.Join(s.StateDir, ProposalsDir)
+	dir := s.ProposalsFolder()
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -140,7 +149,7 @@ func (s *Session) ReadProposal(ctx context.Context, file string) (SafeProposal, 
 		return SafeProposal{}, err
 	}
 	sp := SafeProposal{File: file}
-	s.readProposal(ctx, node, filepath.Join(s.StateDir, ProposalsDir), &sp, map[common.Address]safeRead{})
+	s.readProposal(ctx, node, s.ProposalsFolder(), &sp, map[common.Address]safeRead{})
 	return sp, nil
 }
 

@@ -65,8 +65,7 @@ func New(ctx *views.Context) views.Screen {
 			}
 			return r.Proposal.Hashes.SafeTx.Hex()
 		},
-		Empty: "No Safe proposals on this machine. `allot stake|claim --account SAFE --owner KEY` makes one; " +
-			"`allot safe sign FILE` adds one a teammate sent (docs/custody.md).",
+		Empty: empty(ctx.Session.ProposalsFolder()),
 	}, fields)
 	s := ctx.Session
 	l.Fetch = func(c context.Context) ([]Row, error) {
@@ -102,6 +101,15 @@ func (l list) Update(msg tea.Msg) tea.Cmd {
 		return l.Reload()
 	}
 	return l.List.Update(msg)
+}
+
+// empty says where proposals come from when there are none.
+func empty(folder string) string {
+	out := "No Safe proposals on this machine. `allot stake|claim --account SAFE --owner KEY` makes one"
+	if folder == "" {
+		return out + "."
+	}
+	return out + "; a proposal file a teammate sent is listed once saved in " + sanitize.Line(folder) + "."
 }
 
 func columns() []widget.Column[Row] {
