@@ -317,11 +317,12 @@ func fitField(label, value string, width int) []string {
 	if len(one) <= width || strings.Contains(value, "\x1b") {
 		return []string{widget.Truncate(one, width)}
 	}
-	out := []string{label + ":"}
-	if !strings.Contains(value, " ") {
-		return append(out, "  "+middle(value, width-2))
+	words := strings.Split(value, " ")
+	for i, word := range words {
+		words[i] = middle(word, width-2)
 	}
-	for _, l := range widget.WrapWords(value, width-2) {
+	out := []string{label + ":"}
+	for _, l := range widget.WrapWords(strings.Join(words, " "), width-2) {
 		out = append(out, "  "+l)
 	}
 	return out
@@ -329,11 +330,15 @@ func fitField(label, value string, width int) []string {
 
 // middle shortens s to width by an ellipsis in its middle.
 func middle(s string, width int) string {
-	if len(s) <= width || width < 5 {
-		return s[:min(len(s), max(width, 0))]
+	r := []rune(s)
+	if len(r) <= width {
+		return s
+	}
+	if width < 5 {
+		return widget.Truncate(s, max(width, 1))
 	}
 	tail := (width - 1) / 2
-	return s[:width-1-tail] + "…" + s[len(s)-tail:]
+	return string(r[:width-1-tail]) + "…" + string(r[len(r)-tail:])
 }
 
 // labels name the Safe in the execution's review.
