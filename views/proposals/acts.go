@@ -265,7 +265,11 @@ func (p *page) updateActs(msg tea.Msg) tea.Cmd {
 		}
 		p.sp = msg.Value.sp
 		prop := p.sp.Proposal
-		return p.Sign(prop.Hashes.SafeTx.Hex(), []string{"safe exec"}, []wallet.Call{msg.Value.call}, labels(prop.Safe), msg.Value.check)
+		cmd := p.Sign(prop.Hashes.SafeTx.Hex(), []string{"safe exec"}, []wallet.Call{msg.Value.call}, labels(prop.Safe), msg.Value.check)
+		if p.Flow == nil { // not started: the key locked itself
+			p.refusal, p.Err = p.Err, nil
+		}
+		return cmd
 	}
 	return nil
 }
@@ -276,8 +280,8 @@ func (p *page) updateActs(msg tea.Msg) tea.Cmd {
 func (p *page) updateFlow(msg tea.Msg) tea.Cmd {
 	if m, ok := msg.(views.Loaded[session.SafeProposal]); ok && m.Seq == p.actSeq {
 		p.marking, p.Flow = false, nil
-		if m.Err != nil {
-			p.refusal = m.Err
+		if err := readErr(m); err != nil {
+			p.refusal = fmt.Errorf("the transaction was mined, and could not be recorded in the proposal: %w", err)
 			return nil
 		}
 		p.sp, p.note = m.Value, "Executed: "+sanitize.Line(m.Value.Detail)

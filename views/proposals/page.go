@@ -34,9 +34,9 @@ type page struct {
 	callErr error
 	scroll  widget.Scroll
 
-	// readSeq is the latest read of the proposal or its calls; actSeq
-	// the latest step of signing or executing.
-	readSeq, actSeq int
+	// decodeSeq is the calls' decoding, readSeq the latest read of the
+	// proposal, actSeq the latest step of signing or executing.
+	decodeSeq, readSeq, actSeq int
 	reading         bool
 	// working says what of signing or executing runs, "" when nothing.
 	working string
@@ -81,8 +81,8 @@ type decodedCalls [][]wallet.Line
 // the chain (the vester's fee, the token a pool stakes).
 func (p *page) decode() tea.Cmd {
 	s, prop := p.Ctx.Session, p.sp.Proposal
-	p.readSeq = views.NextSeq()
-	return views.Load(p.Ctx, p.readSeq, func(c context.Context) (decodedCalls, error) {
+	p.decodeSeq = views.NextSeq()
+	return views.Load(p.Ctx, p.decodeSeq, func(c context.Context) (decodedCalls, error) {
 		known, err := s.KnownContracts(c)
 		if err != nil {
 			return nil, err
@@ -146,7 +146,7 @@ func (p *page) Update(msg tea.Msg) tea.Cmd {
 		}
 		return p.reread()
 	case views.Loaded[decodedCalls]:
-		if msg.Seq == p.readSeq {
+		if msg.Seq == p.decodeSeq {
 			p.calls, p.callErr = msg.Value, msg.Err
 		}
 	case views.Loaded[session.SafeProposal]:
@@ -165,13 +165,22 @@ func (p *page) settle(msg views.Loaded[session.SafeProposal]) tea.Cmd {
 		}
 	case p.actSeq:
 		p.working = ""
-		if msg.Err != nil {
-			p.refusal = msg.Err
+		if err := readErr(msg); err != nil {
+			p.refusal = err
 			return nil
 		}
 		p.sp = msg.Value
 	}
 	return nil
+}
+
+// readErr is why a proposal read again cannot be shown: the read's
+// failure, or a file that no longer holds a proposal.
+func readErr(msg views.Loaded[session.SafeProposal]) error {
+	if msg.Err == nil && msg.Value.Proposal == nil {
+		return msg.Value.Err
+	}
+	return msg.Err
 }
 
 func (p *page) SetSize(width, height int) {
