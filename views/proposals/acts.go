@@ -252,7 +252,7 @@ func (p *page) updateActs(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.sp = msg.Value.SafeProposal
-		p.note = fmt.Sprintf("Signed: %d of %d signatures. Send the file on to the other owners: %s", len(p.sp.Proposal.Signatures), p.sp.Proposal.Threshold, p.sp.Path)
+		p.note = fmt.Sprintf("Signed: %d of %d signatures. Send the file on to the other owners: %s", len(p.sp.Proposal.Signatures), p.sp.Proposal.Threshold, sanitize.Line(p.sp.Path))
 		return wrote
 	case views.Loaded[execution]:
 		if msg.Seq != p.actSeq {

@@ -154,7 +154,7 @@ func hashOf(r Row) string {
 // could not be read.
 func fields(r Row) []widget.Field {
 	if r.Proposal == nil {
-		return []widget.Field{{Label: "File", Value: r.File}, {Label: "Unreadable", Value: sanitize.Line(r.Err.Error())}}
+		return []widget.Field{{Label: "File", Value: sanitize.Line(r.File)}, {Label: "Unreadable", Value: sanitize.Line(r.Err.Error())}}
 	}
 	p := r.Proposal
 	out := []widget.Field{

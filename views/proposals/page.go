@@ -235,7 +235,7 @@ func (p *page) lines() []string {
 	st, w, prop, sp := p.Ctx.Styles, max(p.Width, 20), p.sp.Proposal, p.sp
 	out := []string{st.Title.Render("Safe proposal: " + sanitize.Truncate(act(prop), w-15)), ""}
 	add := func(label, value string) { out = append(out, fitField(label, value, w)...) }
-	add("Safe", fmt.Sprintf("%s (%s), %d of %d owners sign", prop.Safe.Hex(), prop.SafeVersion, prop.Threshold, len(prop.Owners)))
+	add("Safe", fmt.Sprintf("%s (%s), %d of %d owners sign", prop.Safe.Hex(), sanitize.Line(prop.SafeVersion), prop.Threshold, len(prop.Owners)))
 	add("Nonce", prop.Tx.Nonce.String())
 	switch state := (Row{sp}).State(); {
 	case sp.Err != nil:
@@ -255,7 +255,7 @@ func (p *page) lines() []string {
 	out = append(out, st.Muted.Render(widget.Truncate("Compare these hashes with what Safe{Wallet} or your hardware wallet shows.", w)), "")
 	out = append(out, st.Title.Render(fmt.Sprintf("Signatures: %d of %d", len(prop.Signatures), prop.Threshold)))
 	out = append(out, p.ownerLines(w)...)
-	return append(out, fitField("File", sp.Path, w)...)
+	return append(out, fitField("File", sanitize.Line(sp.Path), w)...)
 }
 
 // reviewLines are what the owner signs and what the signing policy
