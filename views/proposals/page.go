@@ -37,7 +37,7 @@ type page struct {
 	// decodeSeq is the calls' decoding, readSeq the latest read of the
 	// proposal, actSeq the latest step of signing or executing.
 	decodeSeq, readSeq, actSeq int
-	reading         bool
+	reading                    bool
 	// working says what of signing or executing runs, "" when nothing.
 	working string
 	// ask is the signature's question, after the policy's review.
