@@ -138,7 +138,7 @@ func (p *page) refusalLines(w int) []string {
 func (p *page) review() tea.Cmd {
 	s, rec, sp := p.Ctx.Session, p.Ctx.Recorder, p.sp
 	prop := sp.Proposal
-	p.working, p.refusal, p.note, p.actSeq = "The signing policy reviews the Safe transaction", nil, "", views.NextSeq()
+	p.working, p.refusal, p.note, p.actSeq = "The signing policy reviews the Safe transaction", nil, "", p.next()
 	return views.Load(p.Ctx, p.actSeq, func(c context.Context) (*wallet.SafeApproval, error) {
 		a, err := s.CheckSafeTx(c, sp.Safe, prop.Act, prop.Calls, prop.MultiSend, prop.Tx)
 		var refused *wallet.RefusedError
@@ -167,7 +167,7 @@ func (p *page) sign() tea.Cmd {
 		return nil
 	}
 	s, sp := p.Ctx.Session, p.sp
-	p.working, p.actSeq = "Signing", views.NextSeq()
+	p.working, p.actSeq = "Signing", p.next()
 	return views.Load(p.Ctx, p.actSeq, func(c context.Context) (signed, error) {
 		now, err := s.ReadProposal(c, sp.File)
 		if err == nil && now.Proposal == nil {
@@ -197,7 +197,7 @@ func (p *page) sign() tea.Cmd {
 func (p *page) execute() tea.Cmd {
 	me, _ := p.unlocked()
 	s, file := p.Ctx.Session, p.sp.File
-	p.working, p.refusal, p.note, p.actSeq = "Reading the proposal and its Safe again", nil, "", views.NextSeq()
+	p.working, p.refusal, p.note, p.actSeq = "Reading the proposal and its Safe again", nil, "", p.next()
 	return views.Load(p.Ctx, p.actSeq, func(c context.Context) (execution, error) {
 		now, err := s.ReadProposal(c, file)
 		if err == nil && now.Err != nil {
@@ -299,7 +299,7 @@ func (p *page) updateFlow(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	s, file, hash := p.Ctx.Session, p.sp.File, statuses[0].Hash
-	p.marking, p.actSeq = true, views.NextSeq()
+	p.marking, p.actSeq = true, p.next()
 	return tea.Batch(cmd, views.Load(p.Ctx, p.actSeq, func(c context.Context) (session.SafeProposal, error) {
 		return s.MarkExecuted(c, file, hash)
 	}))

@@ -73,6 +73,10 @@ func (p *page) Mode() views.Mode {
 
 func (p *page) Init() tea.Cmd { return p.decode() }
 
+// next numbers a request of the page's: an answer to any but the latest
+// of its kind is dropped.
+func (p *page) next() int { return views.NextSeq() }
+
 // decodedCalls are the proposal's calls decoded as the review decodes
 // them, each call's lines.
 type decodedCalls [][]wallet.Line
@@ -81,7 +85,7 @@ type decodedCalls [][]wallet.Line
 // the chain (the vester's fee, the token a pool stakes).
 func (p *page) decode() tea.Cmd {
 	s, prop := p.Ctx.Session, p.sp.Proposal
-	p.decodeSeq = views.NextSeq()
+	p.decodeSeq = p.next()
 	return views.Load(p.Ctx, p.decodeSeq, func(c context.Context) (decodedCalls, error) {
 		known, err := s.KnownContracts(c)
 		if err != nil {
@@ -112,7 +116,7 @@ func (p *page) reread() tea.Cmd {
 		return nil
 	}
 	s, file := p.Ctx.Session, p.sp.File
-	p.reading, p.readSeq = true, views.NextSeq()
+	p.reading, p.readSeq = true, p.next()
 	return views.Load(p.Ctx, p.readSeq, func(c context.Context) (session.SafeProposal, error) { return s.ReadProposal(c, file) })
 }
 
