@@ -64,7 +64,9 @@ func TestPageSignsNothingThePolicyRefuses(t *testing.T) {
 	}
 	pg := viewstest.NewDriver(t, NewPage(ctx, sp), 120, 60)
 	view := func() string { return ansi.Strip(pg.S.View()) }
-	pg.Until("the page", func() bool { return strings.Contains(view(), "s  sign as an owner") && !strings.Contains(view(), "Decoding") })
+	pg.Until("the page", func() bool {
+		return strings.Contains(view(), "s  sign as an owner") && !strings.Contains(view(), "Decoding")
+	})
 	pg.Key(viewstest.Key("s"))
 	pg.Until("the refusal", func() bool { return strings.Contains(view(), "✗ REFUSED by the signing policy; nothing was signed") })
 	if strings.Contains(view(), "Sign the safeTxHash") {
