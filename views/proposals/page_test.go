@@ -143,3 +143,28 @@ func TestProposalPageFitsHashes(t *testing.T) {
 		}
 	}
 }
+
+// TestProposalPageHelpNamesEveryKeyHandled: the page's help names every
+// key it answers, and offers none that does nothing: with no key
+// unlocked (s and x listed with why), and with an owner's unlocked.
+func TestProposalPageHelpNamesEveryKeyHandled(t *testing.T) {
+	ctx := viewstest.Sandbox(t)
+	ctx.Wallet = &session.Wallet{}
+	sp := proposalOf(t, ctx, proposal.Missing, 1)
+	build := func(t *testing.T) views.Screen {
+		p := NewPage(ctx, sp)
+		viewstest.NewSyncDriver(t, p, 100, 40)
+		return p
+	}
+	viewstest.CheckHelp(t, viewstest.HelpCase{Name: "locked", Build: build})
+	w0 := ctx.Session.Fixtures.Wallets[0]
+	store, err := ctx.Wallet.Store(ctx.Session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Unlock(common.HexToAddress(w0.Address), w0.Passphrase); err != nil {
+		t.Fatal(err)
+	}
+	ctx.Wallet.Unlocked(common.HexToAddress(w0.Address))
+	viewstest.CheckHelp(t, viewstest.HelpCase{Name: "an owner unlocked", Build: build})
+}
