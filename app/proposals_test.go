@@ -30,7 +30,8 @@ import (
 // signatures"; owner 1 unlocks their key, opens it, signs it after the
 // policy's review, and it is ready; x executes it with the same key,
 // through the review and the question, followed until mined; the page
-// and the list then say executed, and the journal holds the exec.
+// and the list then say executed, the journal holds the exec, and the
+// service lists the Safe's stake.
 func TestSafeProposalSignedAndExecutedInDashboard(t *testing.T) {
 	t.Parallel()
 	safetest.Dir(t, safetest.Contracts) // skips before the sandbox starts
@@ -56,6 +57,10 @@ func TestSafeProposalSignedAndExecutedInDashboard(t *testing.T) {
 	sigs := journaltest.Of(journaltest.Entries(t, s.StateDir), journal.KindSignature, "safe exec")
 	if len(sigs) != 1 {
 		t.Errorf("%d executions journaled, want 1", len(sigs))
+	}
+	stakes, err := s.API.Stakes(context.Background(), api.StakesRequest{StakingPoolID: prop.Act.Subject, WalletAddress: treasury.Hex()})
+	if err != nil || len(stakes.Items) != 1 {
+		t.Errorf("the service's stakes of the Safe: %+v, %v", stakes, err)
 	}
 	after, err := s.ReadProposal(context.Background(), prop.Hashes.SafeTx.Hex()+".json")
 	if err != nil || after.State != proposal.Executed || len(after.Proposal.Signatures) != 2 {
