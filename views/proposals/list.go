@@ -41,13 +41,18 @@ func (r Row) State() string {
 	return string(r.SafeProposal.State)
 }
 
-// act says what the proposal does: "stake of POOL: 5,000 tokens".
+// act says what the proposal does: "stake of POOL: 5,000.00 tokens",
+// "claim of ALLOCATION: all that is claimable"; an act of another kind
+// by its name and subject alone.
 func act(p *proposal.Proposal) string {
-	amount := "all that is claimable"
-	if p.Act.Amount != nil {
-		amount = wallet.FormatTokens(p.Act.Amount) + " tokens"
+	what := fmt.Sprintf("%s of %s", sanitize.Line(p.Act.Op), sanitize.Line(p.Act.Subject))
+	switch {
+	case p.Act.Amount != nil:
+		return what + ": " + wallet.FormatTokens(p.Act.Amount) + " tokens"
+	case p.Act.Op == proposal.OpClaim:
+		return what + ": all that is claimable"
 	}
-	return fmt.Sprintf("%s of %s: %s", p.Act.Op, sanitize.Line(p.Act.Subject), amount)
+	return what
 }
 
 var keyOpen = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open: sign or execute"))
