@@ -84,6 +84,8 @@ func TestImportsPointDown(t *testing.T) {
 	allowed := map[string][]string{
 		"allot/views/browse": {"allot/views/operator", "allot/views/holder"},
 		"allot/views/reopen": {"allot/views/operator", "allot/views/schedule"},
+		// P on Transactions opens the Safe proposals.
+		"allot/views/transactions": {"allot/views/proposals"},
 	}
 	for _, p := range pkgs {
 		for _, r := range rules {

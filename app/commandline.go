@@ -17,6 +17,7 @@ import (
 	"allot/views/browse"
 	"allot/views/creative"
 	"allot/views/holder"
+	"allot/views/proposals"
 	"allot/views/schedule"
 )
 
@@ -80,6 +81,10 @@ func commands() []command {
 		}},
 		{"upcoming", nil, "", "the unlocks ahead of the allocations you follow (f on an allocation)", func(m *Model, _ call) tea.Cmd { return m.open(holder.NewUpcoming(m.ctx)) }},
 		{"transactions", []string{"tx"}, "", "transactions created on this machine", func(m *Model, _ call) tea.Cmd { return m.switchTab(tabTransactions) }},
+		{"proposals", nil, "", "the Safe proposals of this machine: sign or execute one", func(m *Model, _ call) tea.Cmd {
+			cmd := m.switchTab(tabTransactions)
+			return tea.Batch(cmd, m.open(proposals.New(m.ctx)))
+		}},
 		{"requests", nil, "", "the request inspector", func(m *Model, _ call) tea.Cmd { return m.switchTab(tabRequests) }},
 		{"token", nil, "ID|NAME", "switch token (id, or name or symbol; tab completes)", func(m *Model, c call) tea.Cmd {
 			id, ok := m.ctx.Session.FindToken(c.rest)

@@ -25,7 +25,7 @@ func TestComplete(t *testing.T) {
 		c                      completions
 	}{
 		{"a command", "sta", "stakes ", "", c},
-		{"commands to choose", "p", "p", "pools · portal · profile", c},
+		{"commands to choose", "p", "p", "pools · portal · profile · proposals", c},
 		{"a pool name with a space, any case", "stakes wh", "stakes Whale pool", "", c},
 		{"pools to choose: their common start", "stakes Season", "stakes Season 8 · ", "Season 8 · 30-day Flex · Season 8 · 90-day Flex", c},
 		{"no such pool", "stakes x", "stakes x", "no pool starts with x", c},

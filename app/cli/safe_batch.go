@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"math/big"
@@ -205,7 +204,7 @@ func proposedAct(ctx context.Context, s *opened, safeAddr common.Address, calls 
 	if len(acts) == 1 {
 		switch a := acts[0]; a.Op {
 		case proposal.OpStake:
-			pool, err := poolOfContract(ctx, s, a.Pool)
+			pool, err := s.PoolOfContract(ctx, a.Pool)
 			if err != nil {
 				return proposal.Act{}, err
 			}
@@ -227,44 +226,4 @@ func proposedAct(ctx context.Context, s *opened, safeAddr common.Address, calls 
 		}
 	}
 	return proposal.Act{Op: proposal.OpBatch, Subject: fmt.Sprintf("%d acts: %s", len(acts), strings.Join(parts, ", "))}, nil
-}
-
-// batchCheck is the signing policy of a batch of the Safe's acts: the
-// calls cut into the acts they make, each held to the policy of that act
-// alone by the Safe (actCheck), all of them passing (wallet.CheckBatch).
-func batchCheck(s *opened, safeAddr common.Address) func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error) {
-	return func(ctx context.Context, pins wallet.Pins, calls []wallet.Call) (*wallet.Approval, error) {
-		acts, err := wallet.SplitSafeCalls(calls)
-		if err != nil {
-			return nil, &wallet.RefusedError{Subject: "batch of the Safe " + safeAddr.Hex(), Reasons: []string{sanitize.Line(err.Error())}}
-		}
-		return wallet.CheckBatch(acts, func(a wallet.ActCalls) (*wallet.Approval, error) {
-			check, err := actCheck(ctx, s, a.SafeAct, safeAddr)
-			if err != nil {
-				return nil, err
-			}
-			return check(ctx, pins, a.Calls)
-		})
-	}
-}
-
-// actCheck is the policy of one act of the Safe, as its calldata says it
-// (wallet.ClassifySafeCalls): a stake's in the pool whose staking
-// contract it calls, a claim's or a transfer's of its allocation.
-func actCheck(ctx context.Context, s *opened, act wallet.SafeAct, safeAddr common.Address) (func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error), error) {
-	switch act.Op {
-	case proposal.OpStake:
-		pool, err := poolOfContract(ctx, s, act.Pool)
-		var refused *wallet.RefusedError
-		if errors.As(err, &refused) || errors.Is(err, wallet.ErrRefused) {
-			return nil, &wallet.RefusedError{Subject: "stake in " + act.Pool.Hex(), Reasons: []string{sanitize.Line(err.Error())}}
-		}
-		if err != nil {
-			return nil, err
-		}
-		return s.StakeCheck(pool, safeAddr, act.Amount), nil
-	case proposal.OpTransfer:
-		return s.TransferCheck(act.Allocation, safeAddr, act.To), nil
-	}
-	return s.ClaimCheck(act.Allocation, safeAddr, act.Amount), nil
 }

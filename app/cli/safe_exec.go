@@ -91,20 +91,10 @@ func (e *env) safeExec(ctx context.Context, path string, executor common.Address
 	if _, err := e.reviewSafeTx(ctx, review, p.Tx, p.Hashes); err != nil {
 		return err
 	}
-	inner, err := innerCheck(ctx, s, p.Act, p.Safe)
+	call, check, err := s.SafeExec(ctx, p, info, executor)
 	if err != nil {
 		return err
 	}
-	data, err := safe.ExecData(p.Tx, p.Packed())
-	if err != nil {
-		return err
-	}
-	check := func(ctx context.Context, pins wallet.Pins, calls []wallet.Call) (*wallet.Approval, error) {
-		policy := wallet.ExecPolicy{Executor: executor,
-			SafePolicy: wallet.SafePolicy{ChainID: s.Profile.ChainID, Safe: info, MultiSend: p.MultiSend, Inner: inner, Pins: pins}}
-		return wallet.CheckSafeExec(ctx, s.Chain, policy, p, calls)
-	}
-	call := wallet.Call{ChainID: s.Profile.ChainID, From: executor, To: p.Safe, Data: data}
 	b := txBatch{subject: p.Hashes.SafeTx.Hex(), op: "safe exec", ops: []string{"safe exec"}, calls: []wallet.Call{call},
 		known: map[common.Address]string{p.Safe: "the Safe"}, check: check}
 	statuses, err := e.transactStatuses(ctx, s, acct, b, tx, out)

@@ -6,14 +6,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/internal/atomicfile"
 	"allot/internal/sanitize"
+	"allot/internal/session"
 	"allot/wallet"
 	"allot/wallet/safe"
 	"allot/wallet/safe/proposal"
@@ -73,34 +72,13 @@ func readSafeOn(ctx context.Context, s *opened, what string, addr common.Address
 	return info, err
 }
 
-// innerCheck is the key's signing policy of the act's calls, the Safe
-// being the key (session.StakeCheck, session.ClaimCheck).
-func innerCheck(ctx context.Context, s *opened, act proposal.Act, safeAddr common.Address) (func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error), error) {
-	switch act.Op {
-	case proposal.OpStake:
-		pool, err := s.Pool(ctx, act.Subject)
-		if err != nil {
-			return nil, err
-		}
-		return s.StakeCheck(pool, safeAddr, act.Amount), nil
-	case proposal.OpClaim:
-		return s.ClaimCheck(act.Subject, safeAddr, act.Amount), nil
-	case proposal.OpTransfer:
-		return s.TransferCheck(act.Subject, safeAddr, act.To), nil
-	case proposal.OpBatch:
-		return batchCheck(s, safeAddr), nil // safe_batch.go
-	}
-	return nil, fmt.Errorf("a proposal to %q: allot reviews a Safe's stakes, claims, transfers and batches of them", sanitize.Truncate(act.Op, 20))
-}
-
 // reviewSafeTx shows what the owner signs, on stderr: each call the Safe
 // makes, decoded; the Safe transaction and its three hashes; and the
 // signing policy's check of all of it, which a refusal ends (journaled as
 // any refusal).
 func (e *env) reviewSafeTx(ctx context.Context, p proposing, tx safe.Tx, hashes safe.Hashes) (*wallet.SafeApproval, error) {
 	s := p.s
-	inner, err := innerCheck(ctx, s, p.act, p.info.Address)
-	if err != nil {
+	if _, err := s.SafeInnerCheck(ctx, p.act, p.info.Address); err != nil {
 		return nil, err
 	}
 	known, err := s.KnownContracts(ctx)
@@ -136,12 +114,7 @@ func (e *env) reviewSafeTx(ctx context.Context, p proposing, tx safe.Tx, hashes 
 		"  safeTxHash", hashes.SafeTx.Hex(),
 	)
 	fmt.Fprintln(e.Stderr, "  Compare these hashes with what Safe{Wallet} or your hardware wallet shows before you sign.")
-	pins, err := s.SigningPins(ctx)
-	if err != nil {
-		return nil, err
-	}
-	policy := wallet.SafePolicy{ChainID: s.Profile.ChainID, Safe: p.info, MultiSend: p.multiSend, Inner: inner, Pins: pins}
-	a, err := wallet.CheckSafeTx(ctx, s.Chain, policy, p.calls, tx)
+	a, err := s.CheckSafeTx(ctx, p.info, p.act, p.calls, p.multiSend, tx)
 	var refused *wallet.RefusedError
 	if errors.As(err, &refused) {
 		fmt.Fprintln(e.Stderr, "REFUSED by the signing policy; nothing was signed:")
@@ -179,37 +152,16 @@ func (e *env) ownerSign(p *proposal.Proposal, owner *signingAccount, yes bool) e
 	if _, err := owner.unlock(); err != nil {
 		return err
 	}
-	sig, err := owner.store.SignHash(owner.address, p.Hashes.SafeTx[:])
-	if err != nil {
-		return fmt.Errorf("sign the Safe transaction: %w", err)
-	}
-	sig[64] += 27
-	return p.AddSignature(owner.address, sig)
+	return session.SignSafeTx(owner.store, owner.address, p)
 }
 
 // saveProposal writes p to path, when one is given, and its copy to the
 // state directory, where the dashboard finds the proposals of this
 // machine: safe-proposals/SAFETXHASH.json. It says where on stderr.
 func (e *env) saveProposal(s *opened, p *proposal.Proposal, path string) error {
-	var buf bytes.Buffer
-	if err := proposal.Write(&buf, p); err != nil {
+	paths, err := s.SaveProposal(p, path)
+	if err != nil {
 		return err
-	}
-	var paths []string
-	if path != "" {
-		paths = append(paths, path)
-	}
-	if s.StateDir != "" {
-		dir := filepath.Join(s.StateDir, "safe-proposals")
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return fmt.Errorf("the state directory's copy of the proposal: %w", err)
-		}
-		paths = append(paths, filepath.Join(dir, p.Hashes.SafeTx.Hex()+".json"))
-	}
-	for _, out := range paths {
-		if err := atomicfile.Write(out, buf.Bytes()); err != nil {
-			return fmt.Errorf("write the proposal: %w", err)
-		}
 	}
 	if len(paths) > 0 {
 		fmt.Fprintf(e.Stderr, "Proposal written to %s\n", sanitize.Line(paths[0]))

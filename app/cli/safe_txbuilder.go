@@ -10,9 +10,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/api"
 	"allot/internal/sanitize"
-	"allot/wallet"
 	"allot/wallet/safe"
 	"allot/wallet/safe/proposal"
 	"allot/wallet/safe/txbuilder"
@@ -147,31 +145,4 @@ func importedAct(ctx context.Context, s *opened, info safe.Info, b txbuilder.Bat
 	}
 	p.act = act
 	return p, nil
-}
-
-// poolOfContract is a pool of the profile's tokens whose staking contract,
-// as the token's contract list names it, is addr: the stake's policy is
-// that pool's.
-func poolOfContract(ctx context.Context, s *opened, addr common.Address) (api.Pool, error) {
-	for _, token := range s.TokenIDs {
-		contracts, err := s.API.Contracts(ctx, token)
-		if err != nil {
-			return api.Pool{}, fmt.Errorf("list the contracts of token %s: %w", token, err)
-		}
-		pools, err := s.API.AllPools(ctx, token)
-		if err != nil {
-			return api.Pool{}, fmt.Errorf("list the pools of token %s: %w", token, err)
-		}
-		for _, c := range contracts.Items {
-			if !common.IsHexAddress(c.Address) || common.HexToAddress(c.Address) != addr {
-				continue
-			}
-			for _, pool := range pools.Items {
-				if pool.ContractID == c.ID {
-					return pool, nil
-				}
-			}
-		}
-	}
-	return api.Pool{}, fmt.Errorf("safe import: %w: the stake goes to %s, which no pool of the profile's tokens stakes in", wallet.ErrRefused, addr.Hex())
 }

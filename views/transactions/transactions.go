@@ -1,7 +1,8 @@
 // Package transactions holds the Transactions screen: what this machine
 // created or sent, read back from the journal, with an UNKNOWN write
-// opened again by a Reopener. It imports no screen that writes, so that
-// their tests can read their writes back here.
+// opened again by a Reopener, and P opens the Safe proposals of this
+// machine (views/proposals). It imports no other screen that writes, so
+// that their tests can read their writes back here.
 package transactions
 
 import (
@@ -21,6 +22,7 @@ import (
 	"allot/internal/txlog"
 	"allot/internal/write"
 	"allot/views"
+	"allot/views/proposals"
 	"allot/views/widget"
 	"allot/wallet"
 )
@@ -39,6 +41,10 @@ type Row struct {
 
 // keyUnknown opens a request whose outcome is unknown.
 var keyUnknown = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "check/resend an UNKNOWN"))
+
+// keyProposals opens the Safe proposals, which are no transactions until
+// one is executed.
+var keyProposals = key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "Safe proposals"))
 
 // Fields are the row's details (rows.Transactions), what it did after its
 // status, and the body a service transaction was created with.
@@ -71,7 +77,7 @@ func New(ctx *views.Context, reopen Reopener) views.Screen {
 		Columns:  views.Columns(described(), ""),
 		ID:       func(r Row) string { return r.Kind + r.ID },
 		CopyText: func(r Row) string { return r.ID },
-		Empty:    "No transactions yet. Transactions you create or send with allot (operator forms on Contracts, claims, stakes, allot tx) appear here.",
+		Empty:    "No transactions yet. Transactions you create or send with allot (operator forms on Contracts, claims, stakes, allot tx) appear here; P lists the Safe proposals.",
 	}, func(r Row) []widget.Field { return r.Fields(ctx.Now()) })
 	j := ctx.Journal
 	d := ctx.Session.Deployment()
@@ -82,6 +88,10 @@ func New(ctx *views.Context, reopen Reopener) views.Screen {
 		return rows, err
 	}
 	l.NewestFirst = true
+	l.Own = func(Row, bool) widget.Bindings {
+		return widget.Bindings{{Key: keyProposals, Short: true, Run: func() tea.Cmd { return views.Navigate(proposals.New(ctx)) },
+			Long: "the Safe proposals of this machine: their signatures, and signing or executing one"}}
+	}
 	l.Actions = []views.RowAction[Row]{{
 		Key:  keyUnknown,
 		Open: func(r Row) views.Screen { return reopen(ctx, r.Op, r.Ref, r.Write, r.Body, r.At) },
