@@ -295,8 +295,13 @@ func TestOperatorHelp(t *testing.T) {
 	h := openForm(t, s, api.ActionInitialize)
 	h.Paste(s.Fixtures.AdminWalletIDs[0])
 	h.Keys("ctrl+s")
-	if got := keys(h); got != "y n/esc ↑/↓/pgup/pgdn" {
+	// The body fits: the scroll is offered only once it does not.
+	if got := keys(h); got != "y n/esc" {
 		t.Errorf("review help %q", got)
+	}
+	h.o.SetSize(80, 9)
+	if got := keys(h); got != "y n/esc ↑/↓/pgup/pgdn" {
+		t.Errorf("review help of a body taller than its window %q", got)
 	}
 }
 
