@@ -212,7 +212,7 @@ func (f *FormSign) Draw(hint string, question *widget.Confirm) string {
 func (f *FormSign) Help(question *widget.Confirm) []key.Binding {
 	switch {
 	case f.Flow != nil:
-		return f.Flow.help()
+		return f.Flow.bindings().ShortHelp()
 	case question != nil:
 		return question.ShortHelp()
 	}
