@@ -193,7 +193,7 @@ func (s *stake) headLines() string {
 	return b.String()
 }
 
-func (s *stake) ShortHelp() []key.Binding { return append(s.Help(nil), s.resetHelp()...) }
+func (s *stake) ShortHelp() []key.Binding { return append(s.Help(nil), s.resetKeys().ShortHelp()...) }
 
 func (s *stake) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
 
