@@ -183,15 +183,13 @@ func (w *LostWrite) check() tea.Cmd {
 // askResend shows the body again and asks, default No, before it is sent
 // a second time; a write the check found applied is not sent again.
 func (w *LostWrite) askResend() {
-	prompt, refused := w.outcome.Resend()
+	asking, refused := w.outcome.AskResend(w.body)
 	if refused != "" {
 		w.hint = refused
 		w.fit()
 		return
 	}
-	// Tagged by the kind of write, as the write screens tag theirs.
-	tag := w.outcome.Sent().Op + " resend"
-	w.asking = NewWriteReview(w.ctx, "Send again? POST "+w.path, "The body, exactly as it will be sent:", w.body, w.ctx.Confirm(tag, prompt))
+	w.asking = asking
 	w.asking.SetSize(w.width, w.height)
 }
 
