@@ -284,20 +284,13 @@ func (w *LostWrite) View() string {
 	return widget.Fit(strings.Join(out, "\n"), w.width, w.height)
 }
 
-// ShortHelp is the page's keys, drawn by the footer: c and r while they
-// act, the question's while it is asked.
-func (w *LostWrite) ShortHelp() []key.Binding {
+// Keys are the page's keys: c and r while they act, the question's while
+// it is asked.
+func (w *LostWrite) Keys() widget.Bindings {
 	if w.asking != nil {
-		return w.asking.ShortHelp()
+		return w.asking.Bindings()
 	}
-	return w.bindings().ShortHelp()
-}
-
-func (w *LostWrite) FullHelp() [][]key.Binding {
-	if w.asking != nil {
-		return w.asking.FullHelp()
-	}
-	return w.bindings().FullHelp()
+	return w.bindings()
 }
 
 // ResendQuestion is the question asked before a write whose answer was

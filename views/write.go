@@ -3,7 +3,6 @@ package views
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -95,7 +94,3 @@ func (r *WriteReview) View() string {
 func (r *WriteReview) Bindings() widget.Bindings {
 	return append(r.Confirm.Bindings(), widget.Binding{Key: r.scroll.Help("scroll the body"), Short: true, Label: true})
 }
-
-func (r *WriteReview) ShortHelp() []key.Binding { return r.Bindings().ShortHelp() }
-
-func (r *WriteReview) FullHelp() [][]key.Binding { return r.Bindings().FullHelp() }

@@ -8,7 +8,6 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/common"
@@ -392,6 +391,4 @@ func (c *claim) headLines() string {
 	return b.String()
 }
 
-func (c *claim) ShortHelp() []key.Binding { return c.Help(c.confirm) }
-
-func (c *claim) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
+func (c *claim) Keys() widget.Bindings { return c.Bindings(c.confirm) }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -14,6 +13,7 @@ import (
 	"allot/internal/sanitize"
 	"allot/internal/session"
 	"allot/views"
+	"allot/views/widget"
 	"allot/wallet"
 )
 
@@ -202,6 +202,4 @@ func (c *claimAll) headLines() string {
 	return b.String() + "\n"
 }
 
-func (c *claimAll) ShortHelp() []key.Binding { return c.Help(nil) }
-
-func (c *claimAll) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
+func (c *claimAll) Keys() widget.Bindings { return c.Bindings(nil) }

@@ -345,14 +345,9 @@ func yesNo(v bool) string {
 	return "no"
 }
 
-func (p *portal) ShortHelp() []key.Binding { return p.keysNow().ShortHelp() }
-
-func (p *portal) FullHelp() [][]key.Binding { return p.keysNow().FullHelp() }
-
-// keysNow are the keys the footer and the help list: the sign-in
-// question's and the message's scroll (p.shown.Key moves it) while it is
-// asked, the screen's otherwise.
-func (p *portal) keysNow() widget.Bindings {
+// Keys are the sign-in question's and the message's scroll (p.shown.Key
+// moves it) while it is asked, the screen's otherwise.
+func (p *portal) Keys() widget.Bindings {
 	if p.confirm != nil {
 		return append(p.confirm.Bindings(), widget.Binding{Key: p.shown.Help("scroll the message"), Short: true, Label: true})
 	}
