@@ -21,12 +21,11 @@ type page struct {
 	title string
 }
 
-func (p page) Title() string             { return p.title }
-func (p page) Update(tea.Msg) tea.Cmd    { return nil }
-func (p page) View() string              { return p.title }
-func (p page) SetSize(int, int)          {}
-func (p page) ShortHelp() []key.Binding  { return nil }
-func (p page) FullHelp() [][]key.Binding { return nil }
+func (p page) Title() string          { return p.title }
+func (p page) Update(tea.Msg) tea.Cmd { return nil }
+func (p page) View() string           { return p.title }
+func (p page) SetSize(int, int)       {}
+func (p page) Keys() widget.Bindings  { return nil }
 
 // lines are the view's lines, without styles.
 func lines(m *Model) []string { return strings.Split(ansi.Strip(m.View()), "\n") }
@@ -208,7 +207,7 @@ type keyed struct {
 	keys []key.Binding
 }
 
-func (k keyed) ShortHelp() []key.Binding { return k.keys }
+func (k keyed) Keys() widget.Bindings { return widget.Described(k.keys...).InFooter() }
 
 // TestCompactFooterReadsWell: where the screen's keys do not fit, their
 // descriptions lose their small words, not all but the first: "/ i type id",

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -162,12 +161,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.answerSwitch(msg)
 	}
 	if m.tooSmall() {
-		// Keys reach no hidden page: a y must not answer a question, nor a
-		// q be typed into a field, that nobody can see.
-		if key.Matches(msg, m.keys.Quit) {
-			return m.quit()
-		}
-		return nil
+		cmd, _ := m.tooSmallKeys().Dispatch(msg)
+		return cmd
 	}
 	switch m.mode {
 	case modeCommand:

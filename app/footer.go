@@ -26,7 +26,7 @@ func (m *Model) footer() string {
 		return widget.Fit(m.help.ShortHelpView(m.pageKeys().ShortHelp()), m.width, 1)
 	}
 	var local []key.Binding
-	for _, b := range m.top().ShortHelp() {
+	for _, b := range m.top().Keys().ShortHelp() {
 		if b.Enabled() {
 			local = append(local, b)
 		}
@@ -223,7 +223,7 @@ func (m *Model) fullHelp() string {
 	b.WriteString(m.ctx.Styles.Brand.Render("Keys") + "  (?, f1 or esc to close)\n\n")
 	b.WriteString(m.helpColumns(m.globalKeys(views.Mode{}).FullHelp()))
 	b.WriteString("\n\n" + m.ctx.Styles.Brand.Render(sanitize.Line(m.top().Title())) + "\n")
-	b.WriteString(m.helpColumns(m.top().FullHelp()))
+	b.WriteString(m.helpColumns(m.top().Keys().FullHelp()))
 	b.WriteString("\n\n" + m.ctx.Styles.Brand.Render("Commands") + " (: then tab completes)\n")
 	var names []string
 	for _, c := range commands() {

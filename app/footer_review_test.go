@@ -19,9 +19,9 @@ type reviewPage struct {
 	review *views.WriteReview
 }
 
-func (p reviewPage) ShortHelp() []key.Binding {
+func (p reviewPage) Keys() widget.Bindings {
 	scroll := key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgup/pgdn", "scroll the request"))
-	return append([]key.Binding{scroll}, p.review.Confirm.ShortHelp()...)
+	return append(widget.Bindings{{Key: scroll, Short: true, Label: true}}, p.review.Confirm.Bindings()...)
 }
 
 // TestReviewFooterKeepsItsNegation: at 60x20, the documented minimum,

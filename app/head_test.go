@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
@@ -53,10 +52,9 @@ func (p *chainPage) Update(msg tea.Msg) tea.Cmd {
 	}
 	return nil
 }
-func (p *chainPage) View() string              { return "chain page" }
-func (p *chainPage) SetSize(int, int)          {}
-func (p *chainPage) ShortHelp() []key.Binding  { return nil }
-func (p *chainPage) FullHelp() [][]key.Binding { return nil }
+func (p *chainPage) View() string          { return "chain page" }
+func (p *chainPage) SetSize(int, int)      {}
+func (p *chainPage) Keys() widget.Bindings { return nil }
 
 // TestChainRefreshFollowsBlocks: the chain's numbers are read again when
 // a block came since the last read, never sooner than the chain's period

@@ -49,6 +49,14 @@ func (m *Model) pageKeys() widget.Bindings {
 	}
 }
 
+// tooSmallKeys are the keys while the terminal is too small for the
+// dashboard, which the notice names (tooSmallNotice): q quits, as it
+// does everywhere. Keys reach no hidden page: a y must not answer a
+// question, nor a q be typed into a field, that nobody can see.
+func (m *Model) tooSmallKeys() widget.Bindings {
+	return widget.Bindings{{Key: m.keys.Quit, Short: true, Run: m.quit}}
+}
+
 // answerQuit takes the answer to the quit question: y quits only when
 // the last frame showed the question; any other key is No.
 func (m *Model) answerQuit(msg tea.KeyMsg) tea.Cmd {

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
@@ -152,8 +151,7 @@ func (a *aged) Title() string              { return "Aged" }
 func (a *aged) Update(tea.Msg) tea.Cmd     { return nil }
 func (a *aged) View() string               { return "" }
 func (a *aged) SetSize(int, int)           {}
-func (a *aged) ShortHelp() []key.Binding   { return nil }
-func (a *aged) FullHelp() [][]key.Binding  { return nil }
+func (a *aged) Keys() widget.Bindings      { return nil }
 func (a *aged) Freshness() views.Freshness { return a.fresh }
 
 // TestHeaderSaysHowOld: the header says how old the data on show is, to

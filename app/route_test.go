@@ -5,7 +5,6 @@ import (
 	"io"
 	"testing"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/views"
@@ -36,11 +35,10 @@ func (s *trusting) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (s *trusting) Title() string             { return s.name }
-func (s *trusting) View() string              { return s.name }
-func (s *trusting) SetSize(int, int)          {}
-func (s *trusting) ShortHelp() []key.Binding  { return nil }
-func (s *trusting) FullHelp() [][]key.Binding { return nil }
+func (s *trusting) Title() string         { return s.name }
+func (s *trusting) View() string          { return s.name }
+func (s *trusting) SetSize(int, int)      {}
+func (s *trusting) Keys() widget.Bindings { return nil }
 
 // openAsking opens s as the root does, and returns the answer of its
 // load in the envelope the program hands back to the root (its Init runs

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -126,12 +125,17 @@ func (st *start) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		st.spin, cmd = st.spin.Update(msg)
 		return st, cmd
 	case tea.KeyMsg:
-		// Nothing runs that a quit could lose: the session is not open.
-		if key.Matches(msg, st.keys.Quit) {
-			return st, tea.Quit
-		}
+		cmd, _ := st.bindings().Dispatch(msg)
+		return st, cmd
 	}
 	return st, nil
+}
+
+// bindings are the keys before the dashboard opens, which Update
+// dispatches and the footer lists: q quits at once, since nothing runs
+// that a quit could lose (the session is not open).
+func (st *start) bindings() widget.Bindings {
+	return widget.Bindings{{Key: st.keys.Quit, Short: true, Run: func() tea.Cmd { return tea.Quit }}}
 }
 
 // what names what is opening.
@@ -167,5 +171,5 @@ func (st *start) View() string {
 		top = []string{shrink(parts, headerSteps, partProfile, " │ ", st.width)}
 	}
 	h := st.height - len(top) - 2
-	return strings.Join(append(top, widget.Fit(body, st.width, h), "", widget.Fit(st.help.ShortHelpView([]key.Binding{st.keys.Quit}), st.width, 1)), "\n")
+	return strings.Join(append(top, widget.Fit(body, st.width, h), "", widget.Fit(st.help.ShortHelpView(st.bindings().ShortHelp()), st.width, 1)), "\n")
 }

@@ -76,5 +76,4 @@ func (d *describe) bindings() widget.Bindings {
 
 func (d *describe) View() string              { return d.detail.View() }
 func (d *describe) SetSize(width, height int) { d.detail.SetSize(width, height) }
-func (d *describe) ShortHelp() []key.Binding  { return d.bindings().ShortHelp() }
-func (d *describe) FullHelp() [][]key.Binding { return d.bindings().FullHelp() }
+func (d *describe) Keys() widget.Bindings     { return d.bindings() }

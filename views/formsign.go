@@ -109,7 +109,7 @@ func (f *FormSign) FormKey(msg tea.KeyMsg, submit func() tea.Cmd) tea.Cmd {
 	return cmd
 }
 
-// formKeys are the form's page keys, which FormKey dispatches and Help
+// formKeys are the form's page keys, which FormKey dispatches and Bindings
 // lists, and the form's own, listed. The form's help names only what
 // applies on the focused field (←/→ on a choice).
 func (f *FormSign) formKeys(submit func() tea.Cmd) widget.Bindings {
@@ -210,14 +210,14 @@ func (f *FormSign) Draw(hint string, question *widget.Confirm) string {
 	return widget.Page(b.String(), f.Width, f.height)
 }
 
-// Help is the keys of the step shown: the flow's, question's, or the
-// form's.
-func (f *FormSign) Help(question *widget.Confirm) []key.Binding {
+// Bindings are the keys of the step shown, for the screen's Keys: the
+// flow's, question's, or the form's.
+func (f *FormSign) Bindings(question *widget.Confirm) widget.Bindings {
 	switch {
 	case f.Flow != nil:
-		return f.Flow.help()
+		return f.Flow.bindings()
 	case question != nil:
-		return question.ShortHelp()
+		return question.Bindings()
 	}
-	return f.formKeys(nil).ShortHelp() // listed, not run: no submit needed
+	return f.formKeys(nil) // listed, not run: no submit needed
 }

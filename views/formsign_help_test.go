@@ -14,11 +14,11 @@ import (
 func TestFormSignHelpFollowsTheField(t *testing.T) {
 	f := views.NewFormSign(&views.Context{Styles: widget.DefaultStyles()}, func() string { return "" }, "review",
 		widget.TextField("amount", "Amount", "", nil), widget.ChoiceField("kind", "Kind", "a", "b"))
-	if viewstest.Helped(f.Help(nil))["left"] {
+	if viewstest.Helped(f.Bindings(nil).ShortHelp())["left"] {
 		t.Error("on a text field the help offers ←/→ to change a choice")
 	}
 	f.Form.Focus(1)
-	if !viewstest.Helped(f.Help(nil))["left"] {
+	if !viewstest.Helped(f.Bindings(nil).ShortHelp())["left"] {
 		t.Error("on a choice the help does not offer ←/→")
 	}
 }

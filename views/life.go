@@ -67,6 +67,9 @@ func (c *Context) Bound(d time.Duration) (context.Context, context.CancelFunc) {
 // off. Cut off once sent, a write's outcome becomes unknown when it would
 // have had one (applied, refused); left alone it ends with its answer,
 // journaled, within RequestTimeout. Quitting asks first while one runs.
+// A screen sends a write to the service with a Sending, which runs it so;
+// Write itself runs what is no service write: the signing flow's
+// transactions, a pin written to the profile.
 func Write[T any](seq int, fn func(context.Context) (T, error)) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := writeContext()

@@ -105,6 +105,4 @@ func takes(bs widget.Bindings, k key.Binding) bool {
 	return false
 }
 
-func (l *List[R]) ShortHelp() []key.Binding { return l.keys().ShortHelp() }
-
-func (l *List[R]) FullHelp() [][]key.Binding { return l.keys().FullHelp() }
+func (l *List[R]) Keys() widget.Bindings { return l.keys() }

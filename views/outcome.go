@@ -7,14 +7,15 @@ import (
 
 	"allot/internal/act"
 	"allot/internal/sanitize"
+	"allot/internal/write"
 )
 
-// Outcome is what is known of a write whose answer was lost, for the
-// screens that send writes (operator, schedule, creative, LostWrite): the
-// write as the journal holds it, and what Recorder.Check found of it. The
-// check runs as soon as the answer is lost, so that nobody is asked
-// whether to send again before allot has looked; it settles the write in
-// the journal when it can tell.
+// Outcome is what is known of a write whose answer was lost, for every
+// screen that sends writes (operator, schedule, creative, claim, claim
+// all, LostWrite): the write as the journal holds it, and what
+// Recorder.Check found of it. The check runs as soon as the answer is
+// lost, so that nobody is asked whether to send again before allot has
+// looked; it settles the write in the journal when it can tell.
 type Outcome struct {
 	ctx  *Context
 	rec  *act.Recorder
@@ -140,6 +141,21 @@ func (o *Outcome) Resend() (prompt, refused string) {
 		return "", "Checking whether the service applied it: wait for the answer."
 	}
 	return ResendQuestion(o.verdict)
+}
+
+// AskResend is the review before the same bytes are sent again: body
+// (the write's, as drawn) under "Send again? POST" and the path its kind
+// names (internal/write), and the question Resend gives. It is nil, with
+// why, when they are not sent again: a write found applied, a check still
+// running. A yes to it is the screen's to act on: Resent, then the send.
+func (o *Outcome) AskResend(body []string) (*WriteReview, string) {
+	prompt, refused := o.Resend()
+	if refused != "" {
+		return nil, refused
+	}
+	k, _ := write.Of(o.sent.Op)
+	q := o.ctx.Confirm(o.sent.Op+" resend", prompt)
+	return NewWriteReview(o.ctx, "Send again? POST "+k.Path(o.sent.Ref), "The body, exactly as it will be sent:", body, q), ""
 }
 
 // Resent records that the same bytes go again (Recorder.Resent); the next

@@ -77,15 +77,11 @@ func (s *signing) pinPendingLine() string {
 	return fmt.Sprintf("Reading what allot knows of %s, to ask whether to pin it… esc: do not ask", s.pin.unpinned.Address.Hex())
 }
 
-// pendingKey takes a key while the pin question is read: esc drops the
-// question, so that it never comes, and leaves the refused review; every
-// other key is held from the screen below, which it was not meant for (a
-// y or an enter typed for the question to come).
-func (s *signing) pendingKey(msg tea.KeyMsg) tea.Cmd {
-	if key.Matches(msg, keyPinDontAsk) {
-		s.pin = nil
-		s.setSize(s.width, s.height)
-	}
+// dropPin drops the pin question while it is read (esc), so that it
+// never comes, and leaves the refused review.
+func (s *signing) dropPin() tea.Cmd {
+	s.pin = nil
+	s.setSize(s.width, s.height)
 	return nil
 }
 

@@ -14,7 +14,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/internal/act"
@@ -79,8 +78,10 @@ type Screen interface {
 	Update(tea.Msg) tea.Cmd
 	View() string
 	SetSize(width, height int)
-	ShortHelp() []key.Binding
-	FullHelp() [][]key.Binding
+	// Keys are the keys the screen answers as it stands, which its
+	// Update dispatches and from which the dashboard draws the footer
+	// (Bindings.ShortHelp) and the help (Bindings.FullHelp).
+	Keys() widget.Bindings
 	// Mode is what the dashboard needs to know of the screen on top.
 	Mode() Mode
 }

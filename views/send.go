@@ -11,8 +11,9 @@ import (
 	"allot/internal/act"
 )
 
-// Sending is one confirmed write on its way to the service, as the
-// operator and schedule screens send theirs: the call off the UI
+// Sending is one confirmed write on its way to the service, as every
+// screen sends its writes (the operator's, the schedule's, a creative's,
+// a claim request, a batch of them, a resend): the call off the UI
 // goroutine with RequestTimeout, a spinner while it runs, and its answer
 // told apart into the ends of a write (done, refused with fields to mark,
 // lost), so that every screen tells them apart alike.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/ethereum/go-ethereum/common"
@@ -174,20 +173,19 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return nil, false // every screen may want it
 	case tea.KeyMsg:
-		q := s.confirm
-		if q == nil {
-			q = s.pinQuestion()
-		}
 		// The review scrolls while it asks, and when refused, where it
 		// asks nothing but is still to be read whole.
 		if s.stage == signReview && !s.pinCrowds() && s.review.Key(msg) {
 			return nil, true
 		}
-		if q != nil {
-			return q.Update(msg), true
+		if q := s.asked(); q != nil {
+			return q.Update(msg), true // the question's own Bindings
 		}
 		if s.pinPending() {
-			return s.pendingKey(msg), true
+			// Every key is held from the screen below, which it was not
+			// meant for (a y or an enter typed for the question to come).
+			cmd, _ := s.bindings().Dispatch(msg)
+			return cmd, true
 		}
 	}
 	return nil, false
@@ -389,23 +387,31 @@ func (s *signing) busy() bool {
 // key) or the screen below.
 func (s *signing) capturing() bool { return s.confirm != nil || s.pin != nil }
 
-func (s *signing) help() []key.Binding {
-	q := s.confirm
-	if q == nil {
-		q = s.pinQuestion()
+// asked is the question asked: whether to sign, or whether to pin; nil
+// while none is.
+func (s *signing) asked() *widget.Confirm {
+	if s.confirm != nil {
+		return s.confirm
 	}
-	scroll := s.review.Help("scroll the review")
-	if s.pinPending() {
-		return []key.Binding{keyPinDontAsk, scroll}
+	return s.pinQuestion()
+}
+
+// bindings are the flow's keys, which its dispatch (update) and the
+// screen's footer and help read: the question's while one is asked, esc
+// while the pin question is read, and the review's scroll (s.review.Key
+// moves it).
+func (s *signing) bindings() widget.Bindings {
+	scroll := widget.Binding{Key: s.review.Help("scroll the review"), Short: true, Label: true}
+	switch q := s.asked(); {
+	case s.pinPending():
+		return widget.Bindings{{Key: keyPinDontAsk, Short: true, Run: s.dropPin}, scroll}
+	case q != nil:
+		// The review scrolls above the question while it is asked.
+		return append(q.Bindings(), scroll)
+	case s.stage == signReview:
+		return widget.Bindings{scroll}
 	}
-	if q == nil {
-		if s.stage == signReview && scroll.Enabled() {
-			return []key.Binding{scroll}
-		}
-		return nil
-	}
-	// The review scrolls above the question while it is asked (update).
-	return append(q.ShortHelp(), scroll)
+	return nil
 }
 
 // pinErrLine says why a pin failed.

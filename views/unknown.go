@@ -183,15 +183,13 @@ func (w *LostWrite) check() tea.Cmd {
 // askResend shows the body again and asks, default No, before it is sent
 // a second time; a write the check found applied is not sent again.
 func (w *LostWrite) askResend() {
-	prompt, refused := w.outcome.Resend()
+	asking, refused := w.outcome.AskResend(w.body)
 	if refused != "" {
 		w.hint = refused
 		w.fit()
 		return
 	}
-	// Tagged by the kind of write, as the write screens tag theirs.
-	tag := w.outcome.Sent().Op + " resend"
-	w.asking = NewWriteReview(w.ctx, "Send again? POST "+w.path, "The body, exactly as it will be sent:", w.body, w.ctx.Confirm(tag, prompt))
+	w.asking = asking
 	w.asking.SetSize(w.width, w.height)
 }
 
@@ -286,20 +284,13 @@ func (w *LostWrite) View() string {
 	return widget.Fit(strings.Join(out, "\n"), w.width, w.height)
 }
 
-// ShortHelp is the page's keys, drawn by the footer: c and r while they
-// act, the question's while it is asked.
-func (w *LostWrite) ShortHelp() []key.Binding {
+// Keys are the page's keys: c and r while they act, the question's while
+// it is asked.
+func (w *LostWrite) Keys() widget.Bindings {
 	if w.asking != nil {
-		return w.asking.ShortHelp()
+		return w.asking.Bindings()
 	}
-	return w.bindings().ShortHelp()
-}
-
-func (w *LostWrite) FullHelp() [][]key.Binding {
-	if w.asking != nil {
-		return w.asking.FullHelp()
-	}
-	return w.bindings().FullHelp()
+	return w.bindings()
 }
 
 // ResendQuestion is the question asked before a write whose answer was

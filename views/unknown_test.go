@@ -331,7 +331,7 @@ func TestLostWriteKeysInFooter(t *testing.T) {
 				}
 			}
 			var help []string
-			for _, b := range w.ShortHelp() {
+			for _, b := range w.Keys().ShortHelp() {
 				help = append(help, b.Help().Key+" "+b.Help().Desc)
 			}
 			keys := strings.Join(help, " · ")
@@ -344,7 +344,7 @@ func TestLostWriteKeysInFooter(t *testing.T) {
 			}
 			feed(w, press(w, "r"))
 			help = help[:0]
-			for _, b := range w.ShortHelp() {
+			for _, b := range w.Keys().ShortHelp() {
 				help = append(help, b.Help().Key+" "+b.Help().Desc)
 			}
 			if keys := strings.Join(help, " · "); !strings.Contains(keys, "y send") || !strings.Contains(keys, "scroll the body") {

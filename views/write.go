@@ -3,7 +3,6 @@ package views
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -38,6 +37,7 @@ func NewWriteReview(ctx *Context, title, caption string, body []string, q *widge
 	// Yes sends the write, whatever the question's words: the help says so.
 	q.Keys.Yes.SetHelp("y", "send")
 	q.Keys.No.SetHelp("n/esc", "do not send")
+	q.Brief = true // the footer names the answers and the scroll
 	r := &WriteReview{Confirm: q, styles: ctx.Styles, title: title, caption: caption, body: body, width: 80, height: 20}
 	r.SetSize(r.width, r.height)
 	return r
@@ -88,13 +88,9 @@ func (r *WriteReview) View() string {
 	return strings.Join(out, "\n")
 }
 
-// ShortHelp is the question's answers and, when the body is taller than
-// its window, its scroll.
-func (r *WriteReview) ShortHelp() []key.Binding {
-	return []key.Binding{r.Confirm.Keys.Yes, r.Confirm.Keys.No, r.scroll.Help("scroll the body")}
-}
-
-// FullHelp is every key of the question, from its keymap, and the scroll.
-func (r *WriteReview) FullHelp() [][]key.Binding {
-	return [][]key.Binding{append(r.Confirm.ShortHelp(), r.scroll.Help("scroll the body"))}
+// Bindings are the question's keys and the body's scroll (Update moves
+// it), which the footer and the help list: the footer the answers and,
+// when the body is taller than its window, the scroll.
+func (r *WriteReview) Bindings() widget.Bindings {
+	return append(r.Confirm.Bindings(), widget.Binding{Key: r.scroll.Help("scroll the body"), Short: true, Label: true})
 }

@@ -124,7 +124,7 @@ func helpDrift(t *testing.T, c HelpCase) []string {
 		return []string{"Build gave no screen: the case checks nothing"}
 	}
 	mode := first.Mode()
-	full, short := Helped(first.FullHelp()...), Helped(first.ShortHelp())
+	full, short := Helped(first.Keys().FullHelp()...), Helped(first.Keys().ShortHelp())
 	for k := range short {
 		if !full[k] {
 			drift = append(drift, fmt.Sprintf("%q is in the footer but not in the full help", k))
@@ -164,7 +164,7 @@ func helpDrift(t *testing.T, c HelpCase) []string {
 		}
 	}
 	seen := map[key.Help]bool{}
-	for _, g := range append(first.FullHelp(), first.ShortHelp()) {
+	for _, g := range append(first.Keys().FullHelp(), first.Keys().ShortHelp()) {
 		for _, b := range g {
 			if !b.Enabled() || b.Help().Key == "" || seen[b.Help()] {
 				continue

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/views"
+	"allot/views/widget"
 )
 
 // toy answers x (changing what it draws), y (with a command) and, while
@@ -23,12 +24,11 @@ type toy struct {
 	inert bool
 }
 
-func (s *toy) Title() string             { return "toy" }
-func (s *toy) SetSize(int, int)          {}
-func (s *toy) View() string              { return s.text }
-func (s *toy) Mode() views.Mode          { return s.mode }
-func (s *toy) ShortHelp() []key.Binding  { return s.help }
-func (s *toy) FullHelp() [][]key.Binding { return [][]key.Binding{s.help} }
+func (s *toy) Title() string         { return "toy" }
+func (s *toy) SetSize(int, int)      {}
+func (s *toy) View() string          { return s.text }
+func (s *toy) Mode() views.Mode      { return s.mode }
+func (s *toy) Keys() widget.Bindings { return widget.Described(s.help...).InFooter() }
 func (s *toy) Update(msg tea.Msg) tea.Cmd {
 	k, _ := msg.(tea.KeyMsg)
 	switch {

@@ -98,7 +98,7 @@ func TestStakesHelpNamesItsKeys(t *testing.T) {
 	ctx := viewstest.Sandbox(t)
 	s := NewStakes(ctx, api.Pool{ID: ctx.Session.Fixtures.BigPoolID, Name: "Whale pool"})
 	want := map[string]bool{"h": false, "r": false}
-	for _, group := range s.FullHelp() {
+	for _, group := range s.Keys().FullHelp() {
 		for _, b := range group {
 			if _, ok := want[b.Help().Key]; ok {
 				want[b.Help().Key] = true

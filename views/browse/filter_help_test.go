@@ -27,14 +27,14 @@ func TestFooterWhileAFilterIsTyped(t *testing.T) {
 			if !s.Mode().TakesKeys {
 				t.Fatal("/ opened no filter")
 			}
-			for _, b := range s.ShortHelp() {
+			for _, b := range s.Keys().ShortHelp() {
 				for _, k := range b.Keys() {
 					if utf8.RuneCountInString(k) == 1 {
 						t.Errorf("the footer offers %q (%s), which the filter takes as text", k, b.Help().Desc)
 					}
 				}
 			}
-			for _, group := range s.FullHelp() {
+			for _, group := range s.Keys().FullHelp() {
 				for _, b := range group {
 					for _, k := range b.Keys() {
 						if utf8.RuneCountInString(k) == 1 {
@@ -59,7 +59,7 @@ func TestNoMatchOffersNoRowKeys(t *testing.T) {
 	d.Until("the filter applied", func() bool {
 		return !s.Mode().TakesKeys && !s.Mode().Busy && !s.(*contracts).Table.Filtering()
 	})
-	for _, b := range s.ShortHelp() {
+	for _, b := range s.Keys().ShortHelp() {
 		switch b.Help().Key {
 		case "enter", "s", "y", "I", "D", "F":
 			t.Errorf("with no match the footer offers %q (%s)", b.Help().Key, b.Help().Desc)

@@ -82,12 +82,12 @@ func TestRequestBodiesAndDurationsForPeople(t *testing.T) {
 // Help lists every key the screen handles: c copies a request as curl.
 func TestRequestsHelpNamesCurl(t *testing.T) {
 	r := NewRequests(viewstest.Sandbox(t))
-	for _, group := range r.FullHelp() {
+	for _, group := range r.Keys().FullHelp() {
 		for _, b := range group {
 			if b.Help().Key == "c" {
 				return
 			}
 		}
 	}
-	t.Errorf("the Requests help lacks c: %v", r.FullHelp())
+	t.Errorf("the Requests help lacks c: %v", r.Keys().FullHelp())
 }

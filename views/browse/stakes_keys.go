@@ -3,8 +3,6 @@ package browse
 import (
 	"slices"
 
-	"github.com/charmbracelet/bubbles/key"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/views"
@@ -45,16 +43,9 @@ func (s *stakes) apart() (widget.Bindings, bool) {
 	return nil, false
 }
 
-func (s *stakes) ShortHelp() []key.Binding {
+func (s *stakes) Keys() widget.Bindings {
 	if bs, apart := s.apart(); apart {
-		return bs.ShortHelp()
+		return bs
 	}
-	return s.List.ShortHelp()
-}
-
-func (s *stakes) FullHelp() [][]key.Binding {
-	if bs, apart := s.apart(); apart {
-		return bs.FullHelp()
-	}
-	return s.List.FullHelp()
+	return s.List.Keys()
 }

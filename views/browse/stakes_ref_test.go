@@ -76,7 +76,7 @@ func TestStakesByRefUnknownPool(t *testing.T) {
 	if s.histogram || s.Table.EditingFilter() {
 		t.Errorf("a key for the stakes acted with no pool: histogram %v, filter %v", s.histogram, s.Table.EditingFilter())
 	}
-	if help := s.ShortHelp(); len(help) != 1 || help[0].Help().Key != "r" {
+	if help := s.Keys().ShortHelp(); len(help) != 1 || help[0].Help().Key != "r" {
 		t.Errorf("help with no pool: %v", help)
 	}
 
@@ -174,7 +174,7 @@ func TestStakesWithoutSessionOffersNoRetry(t *testing.T) {
 			if strings.Contains(view, "r: ") || strings.Contains(view, "retry") {
 				t.Errorf("the screen offers r, which gives the same error:\n%s", view)
 			}
-			for _, row := range append([][]key.Binding{s.ShortHelp()}, s.FullHelp()...) {
+			for _, row := range append([][]key.Binding{s.Keys().ShortHelp()}, s.Keys().FullHelp()...) {
 				for _, b := range row {
 					if b.Help().Key == "r" {
 						t.Errorf("help offers r: %q", b.Help().Desc)

@@ -62,19 +62,22 @@ func (c *creative) review() tea.Cmd {
 
 // askRegister asks before registering the uploaded file again. A
 // registration whose answer was lost is asked about as every such write is
-// (Outcome.Resend): not at all when its check found it applied, or while
+// (Outcome.AskResend): not at all when its check found it applied, or while
 // the check runs; the page says why instead.
 func (c *creative) askRegister() {
 	body, _ := json.Marshal(c.registration(c.uploaded))
-	question := fmt.Sprintf("Register %s again? The file is uploaded; it is not sent again.", c.file.Name)
-	if c.unknown {
-		prompt, refused := c.outcome.Resend()
-		if c.hint = refused; refused != "" {
-			return
-		}
-		question = prompt
+	if !c.unknown {
+		question := fmt.Sprintf("Register %s again? The file is uploaded; it is not sent again.", c.file.Name)
+		c.ask("Register again: POST "+write.OpCreative, "The body, exactly as it will be sent:", views.PrettyBody(body), c.ctx.Confirm("creative-register", question))
+		c.state = stageRetry
+		return
 	}
-	c.ask("Register again: POST "+write.OpCreative, "The body, exactly as it will be sent:", views.PrettyBody(body), c.ctx.Confirm("creative-register", question))
+	asking, refused := c.outcome.AskResend(views.PrettyBody(body))
+	if c.hint = refused; refused != "" {
+		return
+	}
+	c.asking = asking
+	c.asking.SetSize(max(c.width, 20), max(c.height, 6))
 	c.state = stageRetry
 }
 

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-
 	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/widget"
@@ -98,18 +96,11 @@ func (c *creative) View() string {
 	return widget.Fit(strings.Join(out, "\n"), w, h)
 }
 
-func (c *creative) ShortHelp() []key.Binding {
+func (c *creative) Keys() widget.Bindings {
 	if c.state == stageReview || c.state == stageRetry {
-		return c.asking.ShortHelp()
+		return c.asking.Bindings()
 	}
-	return c.bindings().ShortHelp()
-}
-
-func (c *creative) FullHelp() [][]key.Binding {
-	if c.state == stageReview || c.state == stageRetry {
-		return c.asking.FullHelp()
-	}
-	return c.bindings().FullHelp()
+	return c.bindings()
 }
 
 // againOffered says whether r is offered on a failed registration: the

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -317,5 +316,4 @@ func (a *allocation) viewPicks(b *strings.Builder) {
 	}
 }
 
-func (a *allocation) ShortHelp() []key.Binding  { return a.bindings().ShortHelp() }
-func (a *allocation) FullHelp() [][]key.Binding { return a.bindings().FullHelp() }
+func (a *allocation) Keys() widget.Bindings { return a.bindings() }

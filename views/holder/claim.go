@@ -8,7 +8,7 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/common"
 
@@ -41,6 +41,11 @@ type claim struct {
 
 	req     *api.ClaimRequest // the request under review
 	confirm *widget.Confirm
+	// sending is the claim request on its way, sent as every write is;
+	// outcome checks it when its answer was lost (lost, the error).
+	sending views.Sending[claimAnswer]
+	outcome views.Outcome
+	lost    error
 }
 
 // NewClaim is the claim screen of allocation id. claimable, when known, is
@@ -181,35 +186,16 @@ func (c *claim) Update(msg tea.Msg) tea.Cmd {
 			return c.Form.Focus(c.Form.Focused())
 		}
 		return c.send()
-	case views.Loaded[claimAnswer]:
-		if msg.Seq != c.Seq {
-			return nil
+	case spinner.TickMsg, views.Answer[claimAnswer]:
+		answer, cmd := c.sending.Update(msg)
+		if answer == nil {
+			return cmd
 		}
-		c.Working = ""
-		if msg.Err != nil {
-			// The whole refusal in the status line; under its field what
-			// the service said of each (SetErrors places them by path).
-			c.Err = msg.Err
-			c.Form.SetErrors(views.PathErrors(msg.Err))
-			return nil
-		}
-		calls := msg.Value.calls
-		if calls == nil {
-			var err error
-			if calls, err = wallet.ClaimCalls(msg.Value.res); err != nil {
-				c.Err = fmt.Errorf("the claim cannot be signed here: %w", err)
-				return nil
-			}
-		}
-		ops := make([]string, len(calls))
-		for i := range ops {
-			ops[i] = "claim"
-		}
-		sign := c.Sign(c.id, ops, calls, nil, c.policy())
-		if note := msg.Value.selfBuilt; note != "" {
-			return tea.Batch(sign, func() tea.Msg { return views.StatusMsg{Text: note} })
-		}
-		return sign
+		return c.answered(answer)
+	}
+	if c.outcome.Update(msg) {
+		c.checked()
+		return nil
 	}
 	return c.Form.Update(msg)
 }
@@ -249,18 +235,20 @@ type claimAnswer struct {
 	selfBuilt string
 }
 
+// send sends the confirmed claim request as every write is sent
+// (views.Sending): journaled, detached from the screens' root.
 func (c *claim) send() tea.Cmd {
 	req, id := *c.req, c.id
-	rec, sess, root := c.Ctx.Recorder, c.Ctx.Session, c.Ctx.Root()
+	rec, sess := c.Ctx.Recorder, c.Ctx.Session
 	client := sess.API
 	signer, _, _ := c.Ctx.Wallet.Account()
 	var asked *big.Int
 	if req.Amount != nil {
 		asked, _ = api.BaseUnits(req.Amount.Decimal) // checked again by the policy
 	}
-	c.Working = "Sending the claim request"
-	c.Seq = c.Reqs.Next()
-	return views.Write(c.Seq, func(ctx context.Context) (claimAnswer, error) {
+	c.Working, c.lost = "Sending the claim request", nil
+	c.outcome.Forget()
+	return c.sending.Start(func(ctx context.Context) (claimAnswer, error) {
 		res, err := rec.RequestClaim(ctx, client, id, req)
 		if err != nil && session.SenderRefused(err) {
 			// Anyone may send a vester's withdraw (docs/custody.md):
@@ -273,23 +261,69 @@ func (c *claim) send() tea.Cmd {
 			return claimAnswer{calls: calls, selfBuilt: "The service would not build this claim for " + signer.Hex() +
 				"; allot built the same withdraw from the allocation's proof and the chain's claim fee: review it below."}, nil
 		}
-		var unknown *act.UnknownError
-		if errors.As(err, &unknown) {
-			// Checked at once, which settles it in the journal. A claim
-			// request signs nothing: asking again is safe either way.
-			v, cerr := views.CheckSent(root, rec, unknown.Sent())
-			note := views.CheckedNote(v, cerr)
-			switch {
-			case cerr != nil:
-			case v.Check == act.Applied:
-				note = "Checked: the service took the request; its answer was lost. Asking again is safe: a claim request signs nothing."
-			case v.Check == act.NotApplied:
-				note = "Checked: the service did not take the request. Asking again is safe: a claim request signs nothing."
-			}
-			err = fmt.Errorf("%w. %s", err, note)
-		}
 		return claimAnswer{res: res}, err
 	})
+}
+
+// answered starts signing what the claim request answered; a refusal is
+// said, its fields marked; a lost answer is checked at once (Outcome),
+// which settles it in the journal.
+func (c *claim) answered(answer *views.Answer[claimAnswer]) tea.Cmd {
+	c.Working = ""
+	body, _ := json.Marshal(c.req)
+	if written, lost := answer.Lost(act.Sent{Op: write.OpClaim, Ref: c.id, Body: body}); lost {
+		c.Working, c.lost = "No answer came; checking whether the service took the request", answer.Err
+		return c.outcome.Lost(c.Ctx, written)
+	}
+	if answer.Err != nil {
+		// The whole refusal in the status line; under its field what
+		// the service said of each (SetErrors places them by path).
+		c.Err = answer.Err
+		c.Form.SetErrors(views.PathErrors(answer.Err))
+		return nil
+	}
+	calls := answer.Value.calls
+	if calls == nil {
+		var err error
+		if calls, err = wallet.ClaimCalls(answer.Value.res); err != nil {
+			c.Err = fmt.Errorf("the claim cannot be signed here: %w", err)
+			return nil
+		}
+	}
+	ops := make([]string, len(calls))
+	for i := range ops {
+		ops[i] = "claim"
+	}
+	sign := c.Sign(c.id, ops, calls, nil, c.policy())
+	if note := answer.Value.selfBuilt; note != "" {
+		return tea.Batch(sign, func() tea.Msg { return views.StatusMsg{Text: note} })
+	}
+	return sign
+}
+
+// checked says what the check of a lost claim request found, after its
+// error: the form is back, to review and ask again.
+func (c *claim) checked() {
+	c.Working = ""
+	if c.lost != nil {
+		c.Err = fmt.Errorf("%w. %s", c.lost, lostClaimNote(&c.outcome))
+	}
+}
+
+// lostClaimNote says what the check of a lost claim request found, and
+// that asking again is safe whatever it found: a claim request signs
+// nothing (its kind's NoReadBack says why the check may not tell).
+func lostClaimNote(o *views.Outcome) string {
+	v := o.Verdict()
+	switch {
+	case v != nil && v.Check == act.Applied:
+		return "Checked: the service took the request; its answer was lost. Asking again is safe: a claim request signs nothing."
+	case v != nil && v.Check == act.NotApplied:
+		return "Checked: the service did not take the request. Asking again is safe: a claim request signs nothing."
+	case v != nil:
+		return views.CheckedNote(*v, nil)
+	}
+	return views.CheckedNote(act.Verdict{}, errors.New(o.CheckErr()))
 }
 
 // policy holds the claim's calls to the allocation asked for and the
@@ -357,6 +391,4 @@ func (c *claim) headLines() string {
 	return b.String()
 }
 
-func (c *claim) ShortHelp() []key.Binding { return c.Help(c.confirm) }
-
-func (c *claim) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
+func (c *claim) Keys() widget.Bindings { return c.Bindings(c.confirm) }

@@ -19,8 +19,7 @@ import (
 func TestClaimServiceErrorsMarkTheirField(t *testing.T) {
 	c := NewClaim(formContext(), "3f1a2b4c-0000-4000-8000-000000000001", "1500", common.Address{}, wallet.ClaimOutlook{}, "").(*claim)
 	c.SetSize(100, 30)
-	c.Seq = c.Reqs.Next()
-	c.Update(views.Loaded[claimAnswer]{Seq: c.Seq, Err: &api.ValidationError{Op: "claim", Remote: true, Fields: []api.FieldError{
+	c.answered(&views.Answer[claimAnswer]{Err: &api.ValidationError{Op: "claim", Remote: true, Fields: []api.FieldError{
 		{Path: "userCountryCode", Message: "claims are not served in this country"},
 		{Path: "sender", Message: "is not the beneficiary"},
 	}}})

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"allot/internal/act"
 	"allot/internal/sanitize"
 	"allot/internal/session"
 	"allot/views"
+	"allot/views/widget"
 	"allot/wallet"
 )
 
@@ -30,6 +32,11 @@ type claimAll struct {
 	claim   []session.Claimable
 	skipped []session.Skipped
 	batch   *session.ClaimBatch
+	// sending is the claim requests on their way, sent as every write
+	// is; outcome checks the one whose answer was lost (lost, the error).
+	sending views.Sending[*session.ClaimBatch]
+	outcome views.Outcome
+	lost    error
 }
 
 // NewClaimAll is the "claim all claimable" page of the allocations ids
@@ -82,26 +89,45 @@ func (c *claimAll) Update(msg tea.Msg) tea.Cmd {
 		}
 		c.Resize()
 		return nil
-	case views.Loaded[*session.ClaimBatch]:
-		if msg.Seq != c.Seq {
-			return nil
+	case spinner.TickMsg, views.Answer[*session.ClaimBatch]:
+		answer, cmd := c.sending.Update(msg)
+		if answer == nil {
+			return cmd
 		}
+		return c.answered(answer)
+	}
+	if c.outcome.Update(msg) {
 		c.Working = ""
-		if msg.Err != nil {
-			c.Err = msg.Err
-			return nil
+		if c.lost != nil {
+			c.Err = fmt.Errorf("%w. %s", c.lost, lostClaimNote(&c.outcome))
 		}
-		c.batch = msg.Value
-		signer, _, _ := c.Ctx.Wallet.Account()
-		sign := c.Sign("allocations "+strings.Join(c.batch.IDs, ","), c.batch.Ops(), c.batch.Calls, nil,
-			c.Ctx.Session.ClaimBatchCheck(c.batch.IDs, signer))
-		if n := len(c.batch.SelfBuilt); n > 0 {
-			note := fmt.Sprintf("The service would not build %d of these claims for %s; allot built the same withdraws from the proofs and the chain's claim fees: review them below.", n, signer.Hex())
-			return tea.Batch(sign, func() tea.Msg { return views.StatusMsg{Text: note} })
-		}
-		return sign
 	}
 	return nil
+}
+
+// answered starts signing the batch the claim requests built; a lost
+// answer to one of them is checked at once, as the claim's is.
+func (c *claimAll) answered(answer *views.Answer[*session.ClaimBatch]) tea.Cmd {
+	c.Working = ""
+	// The batch's requests are journaled one by one: a lost one's error
+	// carries it, and no other is taken for it.
+	if written, lost := answer.Lost(act.Sent{}); lost && written.Op != "" {
+		c.Working, c.lost = "No answer came; checking whether the service took the request", answer.Err
+		return c.outcome.Lost(c.Ctx, written)
+	}
+	if answer.Err != nil {
+		c.Err = answer.Err
+		return nil
+	}
+	c.batch = answer.Value
+	signer, _, _ := c.Ctx.Wallet.Account()
+	sign := c.Sign("allocations "+strings.Join(c.batch.IDs, ","), c.batch.Ops(), c.batch.Calls, nil,
+		c.Ctx.Session.ClaimBatchCheck(c.batch.IDs, signer))
+	if n := len(c.batch.SelfBuilt); n > 0 {
+		note := fmt.Sprintf("The service would not build %d of these claims for %s; allot built the same withdraws from the proofs and the chain's claim fees: review them below.", n, signer.Hex())
+		return tea.Batch(sign, func() tea.Msg { return views.StatusMsg{Text: note} })
+	}
+	return sign
 }
 
 // request asks the service for each claim, as the unlocked account, and
@@ -124,9 +150,9 @@ func (c *claimAll) request() tea.Cmd {
 	for i, cl := range c.claim {
 		ids[i] = cl.ID
 	}
-	c.Working = fmt.Sprintf("Asking the service for %d claims", len(ids))
-	c.Seq = c.Reqs.Next()
-	return views.Write(c.Seq, func(ctx context.Context) (*session.ClaimBatch, error) {
+	c.Working, c.lost = fmt.Sprintf("Asking the service for %d claims", len(ids)), nil
+	c.outcome.Forget()
+	return c.sending.Start(func(ctx context.Context) (*session.ClaimBatch, error) {
 		return s.BuildClaimBatch(ctx, rec, ids, signer, "")
 	})
 }
@@ -176,6 +202,4 @@ func (c *claimAll) headLines() string {
 	return b.String() + "\n"
 }
 
-func (c *claimAll) ShortHelp() []key.Binding { return c.Help(nil) }
-
-func (c *claimAll) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
+func (c *claimAll) Keys() widget.Bindings { return c.Bindings(nil) }

@@ -176,14 +176,7 @@ func (p *portal) key(msg tea.KeyMsg) tea.Cmd {
 		if p.shown.Key(msg) {
 			return nil
 		}
-		if ks := p.confirm.Keys; !p.shown.SeenEnd() && key.Matches(msg, ks.Yes, ks.Toggle, ks.Choose) {
-			// Nothing is signed that was not seen whole: the URI, the
-			// nonce and the expiry are at the message's end.
-			return func() tea.Msg {
-				return views.StatusMsg{Text: "see the whole message before signing: ↓/pgdn shows the rest", Error: true}
-			}
-		}
-		return p.confirm.Update(msg)
+		return p.confirm.Update(msg) // its Bindings, yes held until the message is read (askSignIn)
 	}
 	cmd, handled := p.bindings().Dispatch(msg)
 	if !handled && p.humanityIn.Focused() {
@@ -352,18 +345,13 @@ func yesNo(v bool) string {
 	return "no"
 }
 
-func (p *portal) ShortHelp() []key.Binding {
+// Keys are the sign-in question's and the message's scroll (p.shown.Key
+// moves it) while it is asked, the screen's otherwise.
+func (p *portal) Keys() widget.Bindings {
 	if p.confirm != nil {
-		return append(p.confirm.ShortHelp(), p.shown.Help("scroll the message"))
+		return append(p.confirm.Bindings(), widget.Binding{Key: p.shown.Help("scroll the message"), Short: true, Label: true})
 	}
-	return p.bindings().ShortHelp()
-}
-
-func (p *portal) FullHelp() [][]key.Binding {
-	if p.confirm != nil {
-		return [][]key.Binding{p.ShortHelp()}
-	}
-	return p.bindings().FullHelp()
+	return p.bindings()
 }
 
 // hang wraps s to width with its lines after the first indented by

@@ -26,7 +26,7 @@ func TestHumanityFieldRefusesBadChecksum(t *testing.T) {
 // and "reload submission" would do nothing, so neither is offered.
 func TestPortalOffersOnlyWhatCanWork(t *testing.T) {
 	p := NewPortal(&views.Context{Wallet: &session.Wallet{}, Now: time.Now}).(*portal)
-	for _, b := range p.ShortHelp() {
+	for _, b := range p.Keys().ShortHelp() {
 		if b.Enabled() && (b.Help().Desc == "sign out" || b.Help().Desc == "reload submission") {
 			t.Errorf("%q offered while signed out", b.Help().Desc)
 		}

@@ -24,8 +24,7 @@ func TestPortalSignInQuestionWhole(t *testing.T) {
 			ctx := &views.Context{Styles: widget.DefaultStyles(), Wallet: &session.Wallet{}, Now: time.Now}
 			p := NewPortal(ctx).(*portal)
 			p.message = msg
-			p.confirm = ctx.Confirm("signin", "Sign this message with 0x52908400098527886E0F7030069857D2E4169EE7?",
-				"The signature proves to the portal that you hold this wallet; the portal answers with a session token, kept in memory only. It moves no funds.")
+			p.askSignIn("0x52908400098527886E0F7030069857D2E4169EE7")
 			p.SetSize(size[0], size[1])
 			view := strings.TrimRight(ansi.Strip(p.View()), "\n")
 			lines := strings.Split(view, "\n")
@@ -56,8 +55,7 @@ func TestPortalSignInMessageRoom(t *testing.T) {
 		ctx := &views.Context{Styles: widget.DefaultStyles(), Wallet: &session.Wallet{}, Now: time.Now}
 		p := NewPortal(ctx).(*portal)
 		p.message = msg
-		p.confirm = ctx.Confirm("signin", "Sign this message with 0x52908400098527886E0F7030069857D2E4169EE7?",
-			"The signature proves to the portal that you hold this wallet; the portal answers with a session token, kept in memory only. It moves no funds.")
+		p.askSignIn("0x52908400098527886E0F7030069857D2E4169EE7")
 		p.SetSize(size[0], size[1])
 		view := ansi.Strip(p.View())
 		var first, last int

@@ -21,19 +21,19 @@ func TestPortalSaysWhySignOutIsOff(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{})
 	ctx.Wallet = &session.Wallet{}
 	p := NewPortal(ctx).(*portal)
-	for _, b := range p.ShortHelp() {
+	for _, b := range p.Keys().ShortHelp() {
 		if b.Help().Key == "o" {
 			t.Errorf("the footer offers o while signed out")
 		}
 	}
 	var listed bool
-	for _, col := range p.FullHelp() {
+	for _, col := range p.Keys().FullHelp() {
 		for _, b := range col {
 			listed = listed || b.Help().Key == "o" && strings.HasSuffix(b.Help().Desc, "(not signed in to the portal)")
 		}
 	}
 	if !listed {
-		t.Errorf("the help does not say why o is off: %v", p.FullHelp())
+		t.Errorf("the help does not say why o is off: %v", p.Keys().FullHelp())
 	}
 	shown := &api.SubmissionAccounts{}
 	p.submission = shown

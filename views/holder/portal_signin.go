@@ -78,12 +78,26 @@ func (p *portal) prepare() tea.Cmd {
 		return nil
 	}
 	p.pending, p.message = pt, msg.String()
-	p.confirm = p.ctx.Confirm("signin", "Sign this message with "+addr.Hex()+"?",
-		"The signature proves to the portal that you hold this wallet; the portal answers with a session token, kept in memory only. It moves no funds.")
-	p.confirm.SetWidth(min(p.width, 90))
+	p.askSignIn(addr.Hex())
 	p.fitMessage()
 	p.shown.Home()
 	return nil
+}
+
+// askSignIn asks whether to sign the message as account. Nothing is
+// signed that was not seen whole: until the message was read to its end
+// (the URI, the nonce and the expiry are there), only No answers, and
+// the other keys say why.
+func (p *portal) askSignIn(account string) {
+	p.confirm = p.ctx.Confirm("signin", "Sign this message with "+account+"?",
+		"The signature proves to the portal that you hold this wallet; the portal answers with a session token, kept in memory only. It moves no funds.")
+	p.confirm.SetWidth(min(p.width, 90))
+	p.confirm.Hold = func() string {
+		if p.shown.SeenEnd() {
+			return ""
+		}
+		return "see the whole message before signing: ↓/pgdn shows the rest"
+	}
 }
 
 func (p *portal) signIn() tea.Cmd {

@@ -7,7 +7,6 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/common"
 
@@ -193,9 +192,7 @@ func (s *stake) headLines() string {
 	return b.String()
 }
 
-func (s *stake) ShortHelp() []key.Binding { return append(s.Help(nil), s.resetHelp()...) }
-
-func (s *stake) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+func (s *stake) Keys() widget.Bindings { return append(s.Bindings(nil), s.resetKeys()...) }
 
 // signedInAs says the portal session is addr's.
 func (s *stake) signedInAs(addr common.Address) bool {

@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/internal/sanitize"
+	"allot/views/widget"
 	"allot/wallet"
 )
 
@@ -77,9 +78,7 @@ func (s *stake) updateLeftover(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return nil, true
 	case tea.KeyMsg:
-		if key.Matches(msg, keyResetAllowance) && s.resetOffered() {
-			return s.reset(), true
-		}
+		return s.resetKeys().Dispatch(msg)
 	}
 	return nil, false
 }
@@ -125,10 +124,11 @@ func (s *stake) leftoverLines() string {
 	return ""
 }
 
-// resetHelp is the reset key, when it is offered.
-func (s *stake) resetHelp() []key.Binding {
-	if s.resetOffered() {
-		return []key.Binding{keyResetAllowance}
+// resetKeys are R while a reset is offered, which updateLeftover
+// dispatches and the footer and help list.
+func (s *stake) resetKeys() widget.Bindings {
+	if !s.resetOffered() {
+		return nil
 	}
-	return nil
+	return widget.Bindings{{Key: keyResetAllowance, Short: true, Run: s.reset}}
 }

@@ -294,9 +294,7 @@ func (u *unlock) View() string {
 	return widget.Page(b.String(), u.width, u.height)
 }
 
-func (u *unlock) ShortHelp() []key.Binding { return u.bindings().ShortHelp() }
-
-func (u *unlock) FullHelp() [][]key.Binding { return u.bindings().FullHelp() }
+func (u *unlock) Keys() widget.Bindings { return u.bindings() }
 
 // wordWrap breaks s into lines of at most width columns at its spaces
 // alone; a word wider than width is a line of its own.

@@ -64,7 +64,7 @@ func (u *upcomingScreen) Title() string             { return "Upcoming" }
 func (u *upcomingScreen) Mode() views.Mode          { return views.Mode{Busy: u.busy} }
 func (u *upcomingScreen) SetSize(width, height int) { u.width, u.height = width, height }
 func (u *upcomingScreen) Init() tea.Cmd             { return u.load() }
-func (u *upcomingScreen) FullHelp() [][]key.Binding { return u.keys().FullHelp() }
+func (u *upcomingScreen) Keys() widget.Bindings     { return u.keys() }
 func (u *upcomingScreen) listed() bool              { return len(u.ids) > 0 }
 
 // unlocks are the unlocks listed; none before the report.
@@ -233,8 +233,6 @@ func (u *upcomingScreen) keys() widget.Bindings {
 		}},
 	}
 }
-
-func (u *upcomingScreen) ShortHelp() []key.Binding { return u.keys().ShortHelp() }
 
 func (u *upcomingScreen) View() string {
 	muted := u.ctx.Styles.Muted

@@ -44,8 +44,8 @@ func TestFollowAndUpcoming(t *testing.T) {
 	ad := viewstest.NewDriver(t, a, 120, 36)
 	ad.Run(a.lookup(active))
 	ad.Until("the lookup", func() bool { return a.result != nil })
-	if !a.following || !strings.Contains(helpText(a.ShortHelp()), "f unfollow") {
-		t.Fatalf("the allocation followed from :upcoming is not said followed: %q", helpText(a.ShortHelp()))
+	if !a.following || !strings.Contains(helpText(a.Keys().ShortHelp()), "f unfollow") {
+		t.Fatalf("the allocation followed from :upcoming is not said followed: %q", helpText(a.Keys().ShortHelp()))
 	}
 	ad.Keys("f")
 	ad.Until("the unfollow", func() bool { return !a.following })

@@ -22,7 +22,7 @@ func TestInitializeOffersDemoAdminWallets(t *testing.T) {
 		t.Fatalf("the form does not say where an admin wallet id comes from:\n%s", v)
 	}
 	offered := false
-	for _, b := range h.o.ShortHelp() {
+	for _, b := range h.o.Keys().ShortHelp() {
 		offered = offered || b.Help().Desc == "demo admin wallets"
 	}
 	if !offered {

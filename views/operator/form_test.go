@@ -215,7 +215,7 @@ func TestOperatorViewFits(t *testing.T) {
 		check(h, action+" form")
 		h.Keys("ctrl+s")
 		check(h, action+" form with errors")
-		if len(h.o.ShortHelp()) == 0 || len(h.o.FullHelp()) == 0 {
+		if len(h.o.Keys().ShortHelp()) == 0 || len(h.o.Keys().FullHelp()) == 0 {
 			t.Errorf("%s: no help", action)
 		}
 	}
@@ -272,7 +272,7 @@ func TestOperatorHelp(t *testing.T) {
 	s := newSandbox(t, sandbox.Options{})
 	keys := func(h *screen) string {
 		var out []string
-		for _, b := range h.o.ShortHelp() {
+		for _, b := range h.o.Keys().ShortHelp() {
 			out = append(out, b.Help().Key)
 		}
 		return strings.Join(out, " ")
@@ -288,15 +288,20 @@ func TestOperatorHelp(t *testing.T) {
 		if got := keys(h); got != tt.want {
 			t.Errorf("%s form help %q, want %q", tt.action, got, tt.want)
 		}
-		if full := h.o.FullHelp(); len(full) != 2 || full[1][0].Help().Key != "tab/↓" {
+		if full := h.o.Keys().FullHelp(); len(full) != 2 || full[1][0].Help().Key != "tab/↓" {
 			t.Errorf("%s full help lacks the form's keys: %v", tt.action, full)
 		}
 	}
 	h := openForm(t, s, api.ActionInitialize)
 	h.Paste(s.Fixtures.AdminWalletIDs[0])
 	h.Keys("ctrl+s")
-	if got := keys(h); got != "y n/esc ↑/↓/pgup/pgdn" {
+	// The body fits: the scroll is offered only once it does not.
+	if got := keys(h); got != "y n/esc" {
 		t.Errorf("review help %q", got)
+	}
+	h.o.SetSize(80, 9)
+	if got := keys(h); got != "y n/esc ↑/↓/pgup/pgdn" {
+		t.Errorf("review help of a body taller than its window %q", got)
 	}
 }
 

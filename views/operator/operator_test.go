@@ -227,7 +227,7 @@ func TestOperatorUnknownOutcome(t *testing.T) {
 			if reqs := h.requests(); len(reqs) != 1 || !bytes.Equal(reqs[0].Data, body) {
 				t.Fatalf("journaled %+v, want the reviewed body once", reqs)
 			}
-			// Its keys are the footer's (ShortHelp), as on every page: not
+			// Its keys are the footer's (Keys), as on every page: not
 			// drawn on the page too.
 			if strings.Contains(v, "esc close") || strings.Contains(v, "scroll the body") {
 				t.Errorf("the page draws its keys, which the footer names:\n%s", v)
@@ -239,7 +239,7 @@ func TestOperatorUnknownOutcome(t *testing.T) {
 					t.Fatalf("check without a journal:\n%s", v)
 				}
 			case tt.applied:
-				if len(s.Applied()) != 1 || !strings.Contains(v, "applied: the service created it") || viewstest.Helped(h.o.ShortHelp())["r"] {
+				if len(s.Applied()) != 1 || !strings.Contains(v, "applied: the service created it") || viewstest.Helped(h.o.Keys().ShortHelp())["r"] {
 					t.Fatalf("check of an applied write (sandbox applied %d):\n%s", len(s.Applied()), v)
 				}
 				// Resend is not offered, and r sends nothing.

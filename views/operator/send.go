@@ -123,11 +123,12 @@ func (o *operator) askResend() tea.Cmd {
 	if o.outcome.Applied() {
 		return nil
 	}
-	prompt, refused := o.outcome.Resend()
+	asking, refused := o.outcome.AskResend(o.pretty)
 	if o.hint = refused; refused != "" {
 		return nil
 	}
-	o.ask("Send again? POST "+act.OpTransaction, o.ctx.Confirm("operator-resend", prompt))
+	o.asking = asking
+	o.asking.SetSize(o.width, o.height)
 	o.state = stageResend
 	return nil
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-
 	"allot/api"
 	"allot/internal/act"
 	"allot/internal/sanitize"
@@ -118,7 +116,7 @@ func (o *operator) resultView() []string {
 
 func (o *operator) unknownView() []string {
 	lines := append(o.unknownHead(), o.ctx.Styles.Muted.Render("Body sent:"))
-	// Its keys are the footer's (ShortHelp), as on every other page.
+	// Its keys are the footer's (Keys), as on every other page.
 	return append(lines, o.scroll.View()...)
 }
 
@@ -166,16 +164,9 @@ func errorCause(err error) string {
 	return sanitize.Truncate(err.Error(), 120)
 }
 
-func (o *operator) ShortHelp() []key.Binding {
+func (o *operator) Keys() widget.Bindings {
 	if o.state == stageReview || o.state == stageResend {
-		return o.asking.ShortHelp()
+		return o.asking.Bindings()
 	}
-	return o.bindings().ShortHelp()
-}
-
-func (o *operator) FullHelp() [][]key.Binding {
-	if o.state == stageReview || o.state == stageResend {
-		return o.asking.FullHelp()
-	}
-	return o.bindings().FullHelp()
+	return o.bindings()
 }

@@ -189,7 +189,7 @@ func TestScheduleOutcomeUnknown(t *testing.T) {
 			if s.state != stageUnknown || strings.Count(strings.ToLower(flat()), "not sent again") != 1 {
 				t.Fatalf("r on a write found applied: state %d, view:\n%s", s.state, s.View())
 			}
-			offered := slices.ContainsFunc(s.ShortHelp(), func(b key.Binding) bool { return b.Help().Key == keyResend.Help().Key })
+			offered := slices.ContainsFunc(s.Keys().ShortHelp(), func(b key.Binding) bool { return b.Help().Key == keyResend.Help().Key })
 			if offered || strings.Contains(flat(), "r: send again") {
 				t.Fatalf("a write found applied offers r:\n%s", s.View())
 			}

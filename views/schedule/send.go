@@ -111,14 +111,12 @@ func (s *schedule) askResend() {
 	if s.outcome.Applied() {
 		return
 	}
-	prompt, refused := s.outcome.Resend()
+	asking, refused := s.outcome.AskResend(s.pretty)
 	if s.hint = refused; refused != "" {
 		s.layout()
 		return
 	}
-	s.state = stageResending
-	s.asking = views.NewWriteReview(s.ctx, "Send again? POST "+act.OpSchedule, "The body, exactly as it will be sent:", s.pretty,
-		s.ctx.Confirm("schedule-resend", prompt))
+	s.state, s.asking = stageResending, asking
 	s.layout()
 }
 

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
@@ -36,7 +35,7 @@ func (s *schedule) View() string {
 }
 
 func (s *schedule) formView(w, h int) []string {
-	// A title only: the keys are the footer's (ShortHelp), said once.
+	// A title only: the keys are the footer's (Keys), said once.
 	left := []string{s.ctx.Styles.Title.Render("New unlock schedule")}
 	// The form draws in its own size (layout), each line cut to it.
 	left = append(left, strings.Split(s.form.View(), "\n")...)
@@ -160,18 +159,11 @@ func (s *schedule) unknownView(w, h int) []string {
 	return append(out, "", s.ctx.Styles.Muted.Render(sanitize.Truncate(keys, w)))
 }
 
-func (s *schedule) ShortHelp() []key.Binding {
+func (s *schedule) Keys() widget.Bindings {
 	if s.state == stageReview || s.state == stageResending {
-		return s.asking.ShortHelp()
+		return s.asking.Bindings()
 	}
-	return s.bindings().ShortHelp()
-}
-
-func (s *schedule) FullHelp() [][]key.Binding {
-	if s.state == stageReview || s.state == stageResending {
-		return s.asking.FullHelp()
-	}
-	return s.bindings().FullHelp()
+	return s.bindings()
 }
 
 // side draws left and right columns with a bar between them.

@@ -28,7 +28,7 @@ func TestUnknownRowOffersEnterOnce(t *testing.T) {
 		t.Fatalf("the UNKNOWN write is not on the cursor: %+v", row)
 	}
 	var enter []string
-	for _, b := range tr.ShortHelp() {
+	for _, b := range tr.Keys().ShortHelp() {
 		if slices.Contains(b.Keys(), "enter") {
 			enter = append(enter, b.Help().Desc)
 		}

@@ -22,7 +22,8 @@ type ConfirmMsg struct {
 	from *Confirm // the dialog that answered: a screen may ask again
 }
 
-// ConfirmKeyMap holds a confirm dialog's keys. It implements help.KeyMap.
+// ConfirmKeyMap holds a confirm dialog's keys: what each answers to and
+// what help says of it (a review says "send" for yes).
 type ConfirmKeyMap struct {
 	Yes    key.Binding
 	No     key.Binding
@@ -40,20 +41,19 @@ func DefaultConfirmKeyMap() ConfirmKeyMap {
 	}
 }
 
-// ShortHelp implements help.KeyMap.
-func (k ConfirmKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Yes, k.No, k.Toggle, k.Choose}
-}
-
-// FullHelp implements help.KeyMap.
-func (k ConfirmKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
-
 // Confirm asks a yes/no question before an irreversible action. The focus
 // starts on No, so a reflexive enter does nothing harmful; y answers yes
 // directly. It answers once, with a ConfirmMsg.
 type Confirm struct {
 	Keys   ConfirmKeyMap
 	Styles Styles
+	// Hold, when it says why, keeps every key but No from acting, and
+	// pressing one says why: a question about what is not read whole yet
+	// (the end of a message to sign). nil holds nothing.
+	Hold func() string
+	// Brief lists only the answers in the footer, not how to move between
+	// them: a review whose footer also names its scroll.
+	Brief bool
 
 	tag, prompt string
 	details     []string
@@ -103,10 +103,8 @@ func (c *Confirm) Visible() bool {
 	return c.seen == c.sight.frames.Load()
 }
 
-// Update handles the dialog's keys; the answer arrives as a ConfirmMsg.
-// While the question is hidden or cut (a resize, a page over it), only No
-// may be answered, and the focus goes back to No: nobody says yes to a
-// question they cannot read.
+// Update handles the dialog's keys (Bindings); the answer arrives as a
+// ConfirmMsg.
 func (c *Confirm) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok || c.done {
@@ -114,22 +112,30 @@ func (c *Confirm) Update(msg tea.Msg) tea.Cmd {
 	}
 	if !c.Visible() {
 		c.yes = false
-		if key.Matches(k, c.Keys.No) {
-			return c.answer(false)
+	}
+	cmd, _ := c.Bindings().Dispatch(k)
+	return cmd
+}
+
+// Bindings are the dialog's keys, which its Update dispatches and its
+// help lists. While the question is hidden or cut (a resize, a page over
+// it), only No answers, and the focus stays on No: nobody says yes to a
+// question they cannot read.
+func (c *Confirm) Bindings() Bindings {
+	seen := c.Visible()
+	unseen := func() tea.Cmd { return nil }
+	when := func(run func() tea.Cmd) func() tea.Cmd {
+		if !seen {
+			return unseen
 		}
-		return nil
+		return run
 	}
-	switch {
-	case key.Matches(k, c.Keys.Yes):
-		return c.answer(true)
-	case key.Matches(k, c.Keys.No):
-		return c.answer(false)
-	case key.Matches(k, c.Keys.Toggle):
-		c.yes = !c.yes
-	case key.Matches(k, c.Keys.Choose):
-		return c.answer(c.yes)
+	return Bindings{
+		{Key: c.Keys.Yes, Short: true, Disabled: c.Hold, Run: when(func() tea.Cmd { return c.answer(true) })},
+		{Key: c.Keys.No, Short: true, Run: func() tea.Cmd { return c.answer(false) }},
+		{Key: c.Keys.Toggle, Short: !c.Brief, Disabled: c.Hold, Run: when(func() tea.Cmd { c.yes = !c.yes; return nil })},
+		{Key: c.Keys.Choose, Short: !c.Brief, Disabled: c.Hold, Run: when(func() tea.Cmd { return c.answer(c.yes) })},
 	}
-	return nil
 }
 
 func (c *Confirm) answer(yes bool) tea.Cmd {
@@ -138,11 +144,11 @@ func (c *Confirm) answer(yes bool) tea.Cmd {
 	return func() tea.Msg { return msg }
 }
 
-// ShortHelp implements help.KeyMap.
-func (c *Confirm) ShortHelp() []key.Binding { return c.Keys.ShortHelp() }
+// ShortHelp implements help.KeyMap: the footer's keys.
+func (c *Confirm) ShortHelp() []key.Binding { return c.Bindings().ShortHelp() }
 
 // FullHelp implements help.KeyMap.
-func (c *Confirm) FullHelp() [][]key.Binding { return c.Keys.FullHelp() }
+func (c *Confirm) FullHelp() [][]key.Binding { return c.Bindings().FullHelp() }
 
 // View draws the dialog in a rounded frame (bare when narrow): the question, the details and
 // the two buttons, the focused one marked with "▶" (visible without color)
