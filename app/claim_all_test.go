@@ -28,8 +28,7 @@ func TestClaimAllOnUpcoming(t *testing.T) {
 	f := newFlowOn(t, s)
 	f.runes(":upcoming").key(tea.KeyEnter).wait("3 followed")
 	f.runes("C").wait("Unlock the account that pays the claims first")
-	f.unlock()
-	f.runes(":upcoming").key(tea.KeyEnter).wait("3 followed")
+	f.unlock() // back on Upcoming once the key is unlocked
 	f.runes("C").wait("Claim all claimable").wait(ids[1]).wait("Skipped " + ids[2])
 	f.key(tea.KeyEnter).wait("Sign and send these 2 transactions, in this order?")
 	start := f.mark

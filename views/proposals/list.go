@@ -98,8 +98,12 @@ func New(ctx *views.Context) views.Screen {
 // proposal's file: a signature added, an execution recorded.
 type list struct{ *views.List[Row] }
 
-// changed says a page wrote a proposal's file.
+// changed says a page wrote a proposal's file. It is an event: the page
+// that wrote is not the list that shows the file, and another process's
+// allot learns of it only on the list's next read.
 type changed struct{}
+
+func (changed) Event() {}
 
 func (l list) Update(msg tea.Msg) tea.Cmd {
 	if _, ok := msg.(changed); ok {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/common"
 
@@ -217,21 +216,16 @@ func (p *page) flowHead() string {
 
 func short(h string) string { return h[:10] + "…" + h[len(h)-8:] }
 
-func (p *page) ShortHelp() []key.Binding {
+// Keys are the signing flow's while it runs, the question's while it
+// asks, else the page's own.
+func (p *page) Keys() widget.Bindings {
 	switch {
 	case p.Flow != nil:
-		return p.Help(nil)
+		return p.Bindings(nil)
 	case p.ask != nil:
-		return p.ask.ShortHelp()
+		return p.ask.Bindings()
 	}
-	return p.bindings().ShortHelp()
-}
-
-func (p *page) FullHelp() [][]key.Binding {
-	if p.Flow != nil || p.ask != nil {
-		return [][]key.Binding{p.ShortHelp()}
-	}
-	return p.bindings().FullHelp()
+	return p.bindings()
 }
 
 // lines are the page's text at its width.
