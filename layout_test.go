@@ -33,31 +33,47 @@ func TestImportsPointDown(t *testing.T) {
 			refused: func(imp string) bool { return under(imp, "allot/app") },
 		},
 		{
-			// internal/embedded opens the embedded sandbox as a session;
+			// core/embedded opens the embedded sandbox as a session;
 			// app/cli is `allot sandbox`, the sandbox's own entry point;
-			// viewstest and internal/session/sessiontest open it for
+			// viewstest and core/session/sessiontest open it for
 			// tests, which alone import them (the next rule).
-			why: "only internal/embedded (and `allot sandbox` in app/cli) import the sandbox",
+			why: "only core/embedded (and `allot sandbox` in app/cli) import the sandbox",
 			applies: func(p string) bool {
-				return !under(p, "allot/api/sandbox") && p != "allot/internal/embedded" && p != "allot/app/cli" &&
-					p != "allot/viewstest" && p != "allot/internal/session/sessiontest"
+				return !under(p, "allot/api/sandbox") && p != "allot/core/embedded" && p != "allot/app/cli" &&
+					p != "allot/viewstest" && p != "allot/core/session/sessiontest"
 			},
 			refused: func(imp string) bool { return under(imp, "allot/api/sandbox") },
 		},
 		{
 			why:     "viewstest and sessiontest are for tests only",
 			applies: func(string) bool { return true },
-			refused: func(imp string) bool { return imp == "allot/viewstest" || imp == "allot/internal/session/sessiontest" },
+			refused: func(imp string) bool { return imp == "allot/viewstest" || imp == "allot/core/session/sessiontest" },
 		},
 		{
 			why: "api, wallet and the shared core know nothing of screens or of Bubble Tea",
 			applies: func(p string) bool {
-				return under(p, "allot/api") || under(p, "allot/wallet") || under(p, "allot/internal")
+				return under(p, "allot/api") || under(p, "allot/wallet") || under(p, "allot/internal") || under(p, "allot/core")
 			},
 			refused: func(imp string) bool {
 				return under(imp, "allot/views") || under(imp, "github.com/charmbracelet/bubbletea") ||
 					under(imp, "github.com/charmbracelet/bubbles") || under(imp, "github.com/charmbracelet/lipgloss")
 			},
+		},
+		{
+			// internal/ is the bottom: text made safe, amounts, time, files,
+			// the in-memory network. Everything may use it; it uses nothing
+			// of allot's but itself.
+			why:     "internal/ is the bottom layer: it imports nothing of allot outside internal/",
+			applies: func(p string) bool { return under(p, "allot/internal") },
+			refused: func(imp string) bool { return under(imp, "allot") && !under(imp, "allot/internal") },
+		},
+		{
+			// core/ (the session, the journal, acts, the registries of
+			// writes and rows) is built on the client and the wallet,
+			// which never reach up into it.
+			why:     "api and wallet do not import core/, which is built on them",
+			applies: func(p string) bool { return under(p, "allot/api") || under(p, "allot/wallet") },
+			refused: func(imp string) bool { return under(imp, "allot/core") },
 		},
 		{
 			why:     "the widgets know nothing of the screens built on them",
@@ -147,12 +163,12 @@ func TestBoundariesHoldThroughEveryImport(t *testing.T) {
 			return strings.HasPrefix(dep, "github.com/charmbracelet/") || dep == "allot/views" || strings.HasPrefix(dep, "allot/views/")
 		}, "the commands must not depend on the dashboard"},
 		{"./views/...", func(dep string) bool {
-			return dep == "allot/api/sandbox" || strings.HasPrefix(dep, "allot/api/sandbox/") || dep == "allot/internal/embedded"
+			return dep == "allot/api/sandbox" || strings.HasPrefix(dep, "allot/api/sandbox/") || dep == "allot/core/embedded"
 		}, "the screens must not depend on the sandbox"},
 	} {
 		deps := listDeps(t, rule.pattern)
-		if !slices.Contains(deps, "allot/internal/session") {
-			t.Fatalf("go list -deps %s does not list internal/session: the test reads the wrong tree", rule.pattern)
+		if !slices.Contains(deps, "allot/core/session") {
+			t.Fatalf("go list -deps %s does not list core/session: the test reads the wrong tree", rule.pattern)
 		}
 		for _, dep := range deps {
 			if rule.refused(dep) {

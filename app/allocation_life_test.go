@@ -9,7 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api/sandbox"
-	"allot/internal/session"
+	"allot/core/session"
 )
 
 // TestAllocationLife: the demo list says the state each seeded allocation

@@ -8,10 +8,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"allot/internal/config"
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
-	"allot/internal/session"
+	"allot/core/config"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
+	"allot/core/session"
 	"allot/views/widget"
 )
 

@@ -14,10 +14,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"allot/core/journal"
+	"allot/core/session"
 	timesource "allot/internal/clock"
-	"allot/internal/journal"
 	"allot/internal/sanitize"
-	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
 )

@@ -7,8 +7,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
 )
 
 // TestClaimAllOnUpcoming: on :upcoming, C claims every claimable

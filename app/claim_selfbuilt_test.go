@@ -5,7 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/internal/session/sessiontest"
+	"allot/core/session/sessiontest"
 )
 
 // TestClaimBuiltWhenTheServiceRefusesTheSender: in the dashboard too, a

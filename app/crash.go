@@ -14,7 +14,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/internal/config"
+	"allot/core/config"
 )
 
 // ErrCrashed is returned when the dashboard stopped on a panic; the error

@@ -21,12 +21,12 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/internal/act"
+	"allot/core/act"
+	"allot/core/embedded"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
+	"allot/core/session"
 	"allot/internal/amount"
-	"allot/internal/embedded"
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
-	"allot/internal/session"
 	"allot/views/widget"
 )
 

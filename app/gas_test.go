@@ -11,9 +11,9 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"allot/api/sandbox/chain"
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
-	"allot/internal/session/sessiontest"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
+	"allot/core/session/sessiontest"
 	"allot/wallet"
 )
 

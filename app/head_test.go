@@ -11,8 +11,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"allot/core/config"
 	clk "allot/internal/clock"
-	"allot/internal/config"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"

@@ -14,9 +14,9 @@ import (
 
 	"allot/api/sandbox/chain"
 	"allot/assets"
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
-	"allot/internal/session/sessiontest"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
+	"allot/core/session/sessiontest"
 )
 
 var attacker = common.HexToAddress("0x00000000000000000000000000000000a77ac4e5")

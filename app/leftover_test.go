@@ -12,9 +12,9 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
-	"allot/internal/session/sessiontest"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
+	"allot/core/session/sessiontest"
 	"allot/wallet"
 )
 

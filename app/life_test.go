@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"allot/api"
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/views/widget"
 )
 

@@ -15,8 +15,8 @@ import (
 	"github.com/muesli/termenv"
 
 	"allot/api/sandbox"
-	"allot/internal/embedded"
-	"allot/internal/session"
+	"allot/core/embedded"
+	"allot/core/session"
 	"allot/views"
 	"allot/views/widget"
 )

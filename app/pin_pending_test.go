@@ -11,7 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"allot/internal/session/sessiontest"
+	"allot/core/session/sessiontest"
 	"allot/views"
 	"allot/views/widget"
 )

@@ -7,7 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/internal/session/sessiontest"
+	"allot/core/session/sessiontest"
 )
 
 // TestPinQuestionAnsweredAt60x20: at 60x20, the documented minimum, the

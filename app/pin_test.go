@@ -11,8 +11,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/internal/config"
-	"allot/internal/session/sessiontest"
+	"allot/core/config"
+	"allot/core/session/sessiontest"
 	"allot/wallet"
 	"allot/wallet/merkle"
 )

@@ -13,8 +13,8 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/internal/embedded"
-	"allot/internal/session"
+	"allot/core/embedded"
+	"allot/core/session"
 	"allot/views/widget"
 )
 

@@ -9,7 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/views"
 )
 

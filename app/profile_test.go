@@ -14,8 +14,8 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/internal/embedded"
-	"allot/internal/session"
+	"allot/core/embedded"
+	"allot/core/session"
 	"allot/views"
 	"allot/views/operator"
 	"allot/views/widget"

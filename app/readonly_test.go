@@ -7,7 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/views"
 	"allot/views/holder"
 	"allot/views/operator"

@@ -11,8 +11,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"allot/core/session"
 	clk "allot/internal/clock"
-	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
 )

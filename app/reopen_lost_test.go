@@ -8,9 +8,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/internal/act"
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
+	"allot/core/act"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
 )
 
 // TestReopenLostClaimRequest: a claim request whose answer never came, as

@@ -6,7 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/internal/session/sessiontest"
+	"allot/core/session/sessiontest"
 	"allot/wallet/safe/safetest"
 )
 

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"allot/api/sandbox"
-	"allot/internal/embedded"
+	"allot/core/embedded"
 	"allot/views/widget"
 )
 

@@ -13,8 +13,8 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"allot/core/session"
 	"allot/internal/sanitize"
-	"allot/internal/session"
 	"allot/views/widget"
 )
 

@@ -11,8 +11,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"allot/api/sandbox"
-	"allot/internal/embedded"
-	"allot/internal/session"
+	"allot/core/embedded"
+	"allot/core/session"
 	"allot/views/widget"
 )
 

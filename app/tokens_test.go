@@ -6,7 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/internal/config"
+	"allot/core/config"
 )
 
 // TestTokenNamesFromProfile: on a deployment, where only the profile can

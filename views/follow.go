@@ -7,7 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/internal/act"
+	"allot/core/act"
 	"allot/wallet"
 )
 

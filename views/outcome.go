@@ -5,9 +5,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/internal/act"
+	"allot/core/act"
+	"allot/core/write"
 	"allot/internal/sanitize"
-	"allot/internal/write"
 )
 
 // Outcome is what is known of a write whose answer was lost, for every
@@ -145,7 +145,7 @@ func (o *Outcome) Resend() (prompt, refused string) {
 
 // AskResend is the review before the same bytes are sent again: body
 // (the write's, as drawn) under "Send again? POST" and the path its kind
-// names (internal/write), and the question Resend gives. It is nil, with
+// names (core/write), and the question Resend gives. It is nil, with
 // why, when they are not sent again: a write found applied, a check still
 // running. A yes to it is the screen's to act on: Resent, then the send.
 func (o *Outcome) AskResend(body []string) (*WriteReview, string) {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"allot/internal/act"
+	"allot/core/act"
 )
 
 // TestOutcomeChecksAtOnce: a write whose answer is lost is checked as

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/views/widget"
 	"allot/wallet"
 )

@@ -6,7 +6,7 @@ import (
 )
 
 // A screen on show reads its data again by itself, on the rhythm of the
-// profile's refresh (internal/config): the dashboard sends it a
+// profile's refresh (core/config): the dashboard sends it a
 // RefreshMsg from its one clock, and the header says how old the data on
 // show is. A refresh is quiet: the rows stay on show while it runs, the
 // cursor stays on its row, and a refresh that fails leaves them, marked

@@ -3,12 +3,12 @@ package views
 import (
 	"time"
 
-	"allot/internal/rows"
+	"allot/core/rows"
 	"allot/views/widget"
 )
 
 // Columns are the dashboard's columns of a row type, made from its
-// description (internal/rows): the titles name the token's unit, the cells
+// description (core/rows): the titles name the token's unit, the cells
 // are what every table writes, numbers right-aligned with their points
 // lined up. unit is the token's symbol ("" unnamed).
 func Columns[R any](cs rows.Columns[R], unit string) []widget.Column[R] {

@@ -16,10 +16,10 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/internal/act"
+	"allot/core/act"
+	"allot/core/journal"
+	"allot/core/session"
 	"allot/internal/clock"
-	"allot/internal/journal"
-	"allot/internal/session"
 	"allot/views/widget"
 )
 

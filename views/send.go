@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/internal/act"
+	"allot/core/act"
 )
 
 // Sending is one confirmed write on its way to the service, as every

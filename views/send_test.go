@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"allot/api"
-	"allot/internal/act"
+	"allot/core/act"
 )
 
 // TestSendingEnds: a send's answer is told apart into done, refused (the

@@ -10,9 +10,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/internal/act"
+	"allot/core/act"
+	"allot/core/sign"
 	"allot/internal/sanitize"
-	"allot/internal/sign"
 	"allot/views/widget"
 	"allot/wallet"
 )

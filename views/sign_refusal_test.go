@@ -1,7 +1,7 @@
 package views
 
 import (
-	"allot/internal/sign"
+	"allot/core/sign"
 	"errors"
 	"fmt"
 	"strings"

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/internal/act"
+	"allot/core/act"
 	"allot/views/widget"
 	"allot/wallet"
 )

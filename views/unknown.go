@@ -10,9 +10,9 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/internal/act"
+	"allot/core/act"
+	"allot/core/write"
 	"allot/internal/sanitize"
-	"allot/internal/write"
 	"allot/views/widget"
 )
 
@@ -59,7 +59,7 @@ var (
 )
 
 // NewLostWrite is the page of sent, a write whose answer was lost at at,
-// as its kind says (internal/write): what it is called, where it was
+// as its kind says (core/write): what it is called, where it was
 // sent, and whether it is sent again (Resend: the same bytes through
 // act.Recorder.Resend) or why not (NoResend). It checks the write as it
 // opens.

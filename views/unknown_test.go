@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api"
-	"allot/internal/act"
+	"allot/core/act"
 	"allot/views/widget"
 )
 

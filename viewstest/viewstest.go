@@ -15,8 +15,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api/sandbox"
-	"allot/internal/embedded"
-	"allot/internal/journal"
+	"allot/core/embedded"
+	"allot/core/journal"
 	"allot/views"
 	"allot/views/widget"
 )

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"allot/internal/journal/journaltest"
+	"allot/core/journal/journaltest"
 )
 
 // beyondUint256 is one base unit more than a contract can hold.

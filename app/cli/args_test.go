@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"allot/api"
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
-	"allot/internal/session"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
+	"allot/core/session"
 )
 
 // These tests call the commands' resolve, plan and act steps directly,

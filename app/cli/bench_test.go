@@ -18,8 +18,8 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/api/sandbox/onchain"
-	"allot/internal/config"
-	"allot/internal/session"
+	"allot/core/config"
+	"allot/core/session"
 )
 
 // The benchmarks below run `allot stakes --pool WHALE` beside jq on the

@@ -12,7 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/internal/rows"
+	"allot/core/rows"
 	"allot/internal/sanitize"
 )
 

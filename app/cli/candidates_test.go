@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"allot/internal/config"
+	"allot/core/config"
 	"allot/wallet"
 	"allot/wallet/merkle"
 )

@@ -19,9 +19,9 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox/chain"
-	"allot/internal/config"
+	"allot/core/config"
+	"allot/core/session"
 	"allot/internal/isotime"
-	"allot/internal/session"
 	"allot/wallet"
 	"allot/wallet/keystore"
 	"allot/wallet/merkle"

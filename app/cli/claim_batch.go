@@ -14,8 +14,8 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"allot/api"
+	"allot/core/session"
 	"allot/internal/sanitize"
-	"allot/internal/session"
 	"allot/wallet"
 )
 

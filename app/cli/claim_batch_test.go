@@ -12,13 +12,13 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"allot/api/sandbox/chain"
-	"allot/internal/session/sessiontest"
+	"allot/core/session/sessiontest"
 	"allot/wallet"
 	"allot/wallet/merkle"
 
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
-	"allot/internal/session"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
+	"allot/core/session"
 )
 
 // batchOut is what `allot claim --all/--ids ... --send -o json` prints.

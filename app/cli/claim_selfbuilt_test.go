@@ -7,7 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/internal/session/sessiontest"
+	"allot/core/session/sessiontest"
 	"allot/wallet"
 )
 

@@ -18,11 +18,11 @@ import (
 
 	"golang.org/x/term"
 
-	"allot/internal/act"
+	"allot/core/act"
+	"allot/core/embedded"
+	"allot/core/session"
 	"allot/internal/clock"
-	"allot/internal/embedded"
 	"allot/internal/sanitize"
-	"allot/internal/session"
 )
 
 // Exit statuses.

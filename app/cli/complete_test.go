@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"allot/internal/journal"
+	"allot/core/journal"
 )
 
 // completeHome gives completion a machine of its own: no configuration

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"time"
 
-	"allot/internal/config"
-	"allot/internal/embedded"
-	"allot/internal/journal"
+	"allot/core/config"
+	"allot/core/embedded"
+	"allot/core/journal"
+	"allot/core/session"
 	"allot/internal/sanitize"
-	"allot/internal/session"
 	"allot/wallet"
 )
 

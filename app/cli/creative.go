@@ -14,7 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"allot/api"
-	"allot/internal/act"
+	"allot/core/act"
 	"allot/internal/sanitize"
 )
 

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"allot/api/sandbox/onchain"
-	"allot/internal/config"
-	"allot/internal/embedded"
+	"allot/core/config"
+	"allot/core/embedded"
 )
 
 // TestExampleProfilePinsTheSandbox: config.example.toml's sandbox profile,

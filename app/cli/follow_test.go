@@ -19,9 +19,9 @@ import (
 	"allot/api/sandbox/chain"
 	"allot/api/sandbox/chain/anviltest"
 	"allot/api/sandbox/onchain"
-	"allot/internal/config"
-	"allot/internal/embedded"
-	"allot/internal/session"
+	"allot/core/config"
+	"allot/core/embedded"
+	"allot/core/session"
 	"allot/wallet"
 )
 

@@ -10,9 +10,9 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"allot/api/sandbox/chain"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
 	amountfmt "allot/internal/amount"
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
 	"allot/wallet"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"allot/api/sandbox"
-	"allot/internal/embedded"
-	"allot/internal/session"
+	"allot/core/embedded"
+	"allot/core/session"
 )
 
 // result is what one run of the command line gave.

@@ -13,9 +13,9 @@ import (
 	"allot/api"
 	"allot/api/sandbox/chain"
 	"allot/assets"
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
-	"allot/internal/session/sessiontest"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
+	"allot/core/session/sessiontest"
 	"allot/wallet"
 )
 

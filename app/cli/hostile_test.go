@@ -17,8 +17,8 @@ import (
 	"allot/api"
 	"allot/api/sandbox"
 	"allot/api/sandbox/onchain"
-	"allot/internal/config"
-	"allot/internal/session"
+	"allot/core/config"
+	"allot/core/session"
 )
 
 // evilMark is appended to the strings of the service's answers and

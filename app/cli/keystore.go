@@ -10,7 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/internal/config"
+	"allot/core/config"
 	"allot/wallet/keystore"
 )
 

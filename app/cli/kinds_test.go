@@ -5,14 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"allot/internal/journal"
-	"allot/internal/write"
-	"allot/internal/write/writetest"
+	"allot/core/journal"
+	"allot/core/write"
+	"allot/core/write/writetest"
 	"allot/views/transactions"
 )
 
 // TestTransactionsNameEveryKindAsTheScreen: for a write of every kind the
-// registry knows (internal/write), `allot transactions` gives the label
+// registry knows (core/write), `allot transactions` gives the label
 // and the description the Transactions screen gives, the kind's own.
 func TestTransactionsNameEveryKindAsTheScreen(t *testing.T) {
 	s := sandboxSession(t)

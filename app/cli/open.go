@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"allot/api"
-	"allot/internal/act"
-	"allot/internal/journal"
+	"allot/core/act"
+	"allot/core/journal"
+	"allot/core/session"
 	"allot/internal/sanitize"
-	"allot/internal/session"
 )
 
 // opening says what a command needs opened besides the session.

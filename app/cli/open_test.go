@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"allot/internal/journal"
+	"allot/core/journal"
 )
 
 // TestOpenJournalsOnlyWrites: every command opens its session through

@@ -9,7 +9,7 @@ import (
 	"strconv"
 
 	"allot/api"
-	"allot/internal/rows"
+	"allot/core/rows"
 )
 
 // The stakes command writes -o json (and -o csv, writeRowsCSV) as the rows

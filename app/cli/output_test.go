@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"allot/api"
+	"allot/core/rows"
+	"allot/core/session"
 	"allot/internal/amount"
 	"allot/internal/isotime"
-	"allot/internal/rows"
 	"allot/internal/sanitize"
-	"allot/internal/session"
 )
 
 // TestWriteJSONEscapesWhatTerminalsActOn: encoding/json writes C1

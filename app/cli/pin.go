@@ -10,8 +10,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/internal/config"
-	"allot/internal/session"
+	"allot/core/config"
+	"allot/core/session"
 	"allot/wallet"
 )
 

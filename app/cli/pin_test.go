@@ -12,9 +12,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/internal/config"
-	"allot/internal/session"
-	"allot/internal/session/sessiontest"
+	"allot/core/config"
+	"allot/core/session"
+	"allot/core/session/sessiontest"
 	"allot/wallet"
 	"allot/wallet/merkle"
 )

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"allot/api"
-	"allot/internal/session"
+	"allot/core/session"
 )
 
 // TestStakesAmbiguousPoolName: a --pool name that fits two of the token's

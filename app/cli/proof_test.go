@@ -14,8 +14,8 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"allot/api"
-	"allot/internal/config"
-	"allot/internal/session"
+	"allot/core/config"
+	"allot/core/session"
 	"allot/wallet/merkle"
 	"allot/wallet/vesting"
 )

@@ -8,8 +8,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/internal/config"
-	"allot/internal/session/sessiontest"
+	"allot/core/config"
+	"allot/core/session/sessiontest"
 	"allot/wallet"
 )
 

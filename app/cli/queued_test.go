@@ -8,8 +8,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
 	"allot/wallet"
 )
 

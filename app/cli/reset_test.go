@@ -11,8 +11,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
 	"allot/wallet"
 )
 

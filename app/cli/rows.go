@@ -8,12 +8,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"allot/internal/rows"
+	"allot/core/rows"
 	"allot/internal/sanitize"
 )
 
 // The lists (contracts, pools, stakes, transactions) are written as their
-// descriptions in internal/rows say, the dashboard's columns and details
+// descriptions in core/rows say, the dashboard's columns and details
 // too: a table, or CSV. Both write a row at a time into a buffer, so that a
 // pool of a million stakes goes out without a string a cell.
 

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"allot/api"
-	"allot/internal/journal"
-	"allot/internal/rows"
-	"allot/internal/txlog"
+	"allot/core/journal"
+	"allot/core/rows"
+	"allot/core/txlog"
 )
 
 // probe is a column added to a description, to show that the one edit
@@ -29,7 +29,7 @@ func withProbe[R any](t *testing.T, cs *rows.Columns[R]) {
 
 // TestListsAreTheirDescriptions: the table and the CSV of each list
 // (contracts, pools, stakes, transactions) are the columns its description
-// in internal/rows gives them, headers and values, in its order; a column
+// in core/rows gives them, headers and values, in its order; a column
 // added to the description shows in both, from that one edit.
 func TestListsAreTheirDescriptions(t *testing.T) {
 	s := sandboxSession(t)

@@ -12,7 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
-	"allot/internal/config"
+	"allot/core/config"
 	"allot/wallet/safe"
 )
 

@@ -8,9 +8,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/internal/config"
+	"allot/core/config"
+	"allot/core/session"
 	"allot/internal/sanitize"
-	"allot/internal/session"
 )
 
 // The Safes a profile works with (safes = [...] in its file): added once

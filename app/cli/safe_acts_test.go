@@ -12,7 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/wallet"
 	"allot/wallet/safe"
 	"allot/wallet/safe/proposal"

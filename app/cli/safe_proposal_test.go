@@ -15,7 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"allot/api"
-	"allot/internal/session/sessiontest"
+	"allot/core/session/sessiontest"
 	"allot/wallet"
 	"allot/wallet/safe/safetest"
 	"allot/wallet/safe/txbuilder"

@@ -10,9 +10,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"allot/core/session"
 	"allot/internal/atomicfile"
 	"allot/internal/sanitize"
-	"allot/internal/session"
 	"allot/wallet"
 	"allot/wallet/safe"
 	"allot/wallet/safe/proposal"

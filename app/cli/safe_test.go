@@ -11,8 +11,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"allot/api/sandbox/chain"
-	"allot/internal/config"
-	"allot/internal/session"
+	"allot/core/config"
+	"allot/core/session"
 	"allot/wallet/keystore"
 	"allot/wallet/safe/safetest"
 )

@@ -20,8 +20,8 @@ import (
 	"allot/api/sandbox"
 	"allot/api/sandbox/chain"
 	"allot/api/sandbox/onchain"
-	"allot/internal/config"
-	"allot/internal/embedded"
+	"allot/core/config"
+	"allot/core/embedded"
 )
 
 // nextPort is the address after the port of addr, which was asked for as

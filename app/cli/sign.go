@@ -13,9 +13,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"golang.org/x/term"
 
-	"allot/internal/act"
+	"allot/core/act"
+	"allot/core/sign"
 	"allot/internal/sanitize"
-	"allot/internal/sign"
 	"allot/wallet"
 )
 

@@ -14,9 +14,9 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"allot/api"
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
-	"allot/internal/session"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
+	"allot/core/session"
 	"allot/wallet"
 )
 

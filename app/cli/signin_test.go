@@ -10,9 +10,9 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
 	"allot/internal/isotime"
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
 	"allot/wallet/siwe"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"allot/internal/config"
+	"allot/core/config"
 )
 
 // TestTablesNameTheToken: contracts and pools say under the table whose

@@ -11,11 +11,11 @@ import (
 	"strings"
 	"time"
 
-	"allot/internal/journal"
-	"allot/internal/rows"
+	"allot/core/journal"
+	"allot/core/rows"
+	"allot/core/txlog"
+	"allot/core/write"
 	"allot/internal/sanitize"
-	"allot/internal/txlog"
-	"allot/internal/write"
 )
 
 var transactionsCommand = command{

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"allot/api/sandbox"
-	"allot/internal/embedded"
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
-	"allot/internal/txlog"
+	"allot/core/embedded"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
+	"allot/core/txlog"
 )
 
 // BenchmarkTransactionsJSON: `allot transactions -o json` over a journal

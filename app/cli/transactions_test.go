@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"allot/internal/journal"
-	"allot/internal/txlog"
+	"allot/core/journal"
+	"allot/core/txlog"
 )
 
 // TestTransactionsCommand: allot transactions lists what the

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"allot/api"
-	"allot/internal/session/sessiontest"
+	"allot/core/session/sessiontest"
 )
 
 // TestTxPrintsCreated: the service's PENDING, which the interface never

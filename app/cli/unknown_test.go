@@ -9,11 +9,11 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/internal/act"
-	"allot/internal/embedded"
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
-	"allot/internal/session/sessiontest"
+	"allot/core/act"
+	"allot/core/embedded"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
+	"allot/core/session/sessiontest"
 )
 
 // TestUnknownWriteChecked: a write whose answer comes garbled (the

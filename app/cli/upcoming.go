@@ -14,12 +14,12 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
+	"allot/core/journal"
+	"allot/core/session"
+	"allot/core/upcoming"
 	"allot/internal/atomicfile"
 	"allot/internal/ical"
 	"allot/internal/isotime"
-	"allot/internal/journal"
-	"allot/internal/session"
-	"allot/internal/upcoming"
 	"allot/wallet"
 	"allot/wallet/vesting"
 )

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"allot/api/sandbox"
-	"allot/internal/journal"
+	"allot/core/journal"
 )
 
 // TestUpcoming: on the embedded sandbox, the unlocks ahead of an active

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"time"
 
+	"allot/core/session"
+	"allot/core/watch"
 	"allot/internal/clock"
 	"allot/internal/sanitize"
-	"allot/internal/session"
-	"allot/internal/watch"
 	"allot/wallet"
 )
 

@@ -18,10 +18,10 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"allot/api"
+	"allot/core/journal"
+	"allot/core/session"
+	"allot/core/watch"
 	"allot/internal/clock"
-	"allot/internal/journal"
-	"allot/internal/session"
-	"allot/internal/watch"
 	"allot/wallet"
 )
 

@@ -12,7 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/internal/rows"
+	"allot/core/rows"
 	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/operator"

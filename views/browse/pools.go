@@ -10,7 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"allot/api"
-	"allot/internal/rows"
+	"allot/core/rows"
 	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/holder"

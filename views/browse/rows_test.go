@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api"
-	"allot/internal/rows"
+	"allot/core/rows"
 	"allot/views"
 	"allot/viewstest"
 )
@@ -25,7 +25,7 @@ func withProbe[R any](t *testing.T, cs *rows.Columns[R]) {
 }
 
 // TestScreensAreTheirDescriptions: the Contracts, Pools and Stakes tables
-// and details are the columns their descriptions in internal/rows give
+// and details are the columns their descriptions in core/rows give
 // them, titles and values, in its order; a column added to a description
 // shows in both, from that one edit.
 func TestScreensAreTheirDescriptions(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"allot/api"
-	"allot/internal/rows"
+	"allot/core/rows"
 	"allot/views/widget"
 )
 

@@ -17,10 +17,10 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/internal/act"
-	"allot/internal/journal"
+	"allot/core/act"
+	"allot/core/journal"
+	"allot/core/write"
 	"allot/internal/sanitize"
-	"allot/internal/write"
 	"allot/views"
 	"allot/views/transactions"
 	"allot/viewstest"

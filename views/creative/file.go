@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"allot/api"
-	"allot/internal/act"
+	"allot/core/act"
 	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/widget"

@@ -10,9 +10,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/internal/act"
+	"allot/core/act"
+	"allot/core/write"
 	"allot/internal/sanitize"
-	"allot/internal/write"
 	"allot/views"
 	"allot/views/widget"
 )

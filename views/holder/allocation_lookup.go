@@ -9,8 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/internal/journal"
-	"allot/internal/session"
+	"allot/core/journal"
+	"allot/core/session"
 	"allot/views"
 	"allot/wallet"
 )

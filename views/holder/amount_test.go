@@ -9,7 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"

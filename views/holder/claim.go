@@ -13,10 +13,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/internal/act"
+	"allot/core/act"
+	"allot/core/session"
+	"allot/core/write"
 	"allot/internal/sanitize"
-	"allot/internal/session"
-	"allot/internal/write"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"

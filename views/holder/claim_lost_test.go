@@ -8,7 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api/sandbox"
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/viewstest"
 	"allot/wallet"
 )

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api/sandbox"
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/views"
 	"allot/viewstest"
 )

@@ -9,8 +9,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"allot/core/session"
 	"allot/internal/clock"
-	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
 	"allot/viewstest"

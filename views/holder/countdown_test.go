@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/ethereum/go-ethereum/common"
 
+	"allot/core/session"
 	"allot/internal/clock"
-	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
 	"allot/viewstest"

@@ -4,7 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/views"
 )
 

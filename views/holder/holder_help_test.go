@@ -10,7 +10,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/views"
 	"allot/viewstest"
 	"allot/wallet"

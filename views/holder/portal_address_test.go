@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/views"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/views"
 	"allot/views/widget"
 )

@@ -8,7 +8,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/views/widget"
 	"allot/viewstest"
 )

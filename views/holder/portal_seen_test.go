@@ -7,7 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/views"
 	"allot/views/widget"
 )

@@ -11,7 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"allot/api"
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/views"
 	"allot/wallet"
 )

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"allot/internal/journal"
+	"allot/core/journal"
 	"allot/viewstest"
 )
 

@@ -12,8 +12,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/internal/session"
-	"allot/internal/session/sessiontest"
+	"allot/core/session"
+	"allot/core/session/sessiontest"
 	"allot/views"
 	"allot/views/widget"
 	"allot/viewstest"

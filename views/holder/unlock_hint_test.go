@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/viewstest"
 )
 

@@ -14,8 +14,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
+	"allot/core/upcoming"
 	"allot/internal/sanitize"
-	"allot/internal/upcoming"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet/vesting"

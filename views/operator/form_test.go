@@ -10,7 +10,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/internal/act"
+	"allot/core/act"
 	"allot/views"
 	"allot/viewstest"
 )

@@ -14,8 +14,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/internal/act"
-	"allot/internal/write"
+	"allot/core/act"
+	"allot/core/write"
 	"allot/views"
 	"allot/views/widget"
 )

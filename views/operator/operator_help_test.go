@@ -8,7 +8,7 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/internal/journal"
+	"allot/core/journal"
 	"allot/views"
 	"allot/viewstest"
 )

@@ -16,9 +16,9 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/internal/embedded"
-	"allot/internal/journal"
-	"allot/internal/session"
+	"allot/core/embedded"
+	"allot/core/journal"
+	"allot/core/session"
 	"allot/views"
 	"allot/views/transactions"
 	"allot/views/widget"

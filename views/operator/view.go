@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"allot/api"
-	"allot/internal/act"
+	"allot/core/act"
 	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/widget"

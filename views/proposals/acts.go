@@ -9,8 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/common"
 
+	"allot/core/session"
 	"allot/internal/sanitize"
-	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"

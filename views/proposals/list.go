@@ -14,8 +14,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"allot/core/session"
 	"allot/internal/sanitize"
-	"allot/internal/session"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"

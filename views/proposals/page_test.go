@@ -9,7 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"allot/internal/session"
+	"allot/core/session"
 	"allot/views"
 	"allot/viewstest"
 	"allot/wallet/safe"

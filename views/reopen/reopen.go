@@ -8,8 +8,8 @@ package reopen
 import (
 	"time"
 
-	"allot/internal/act"
-	"allot/internal/write"
+	"allot/core/act"
+	"allot/core/write"
 	"allot/views"
 	"allot/views/operator"
 	"allot/views/schedule"
@@ -21,7 +21,7 @@ type page func(ctx *views.Context, ref, id string, body []byte, at time.Time) vi
 
 // pages are the kinds of write whose family reopens them in the form
 // they were sent from, to be corrected and sent again; every other kind
-// opens in a views.LostWrite, as its kind (internal/write) says.
+// opens in a views.LostWrite, as its kind (core/write) says.
 var pages = map[string]page{
 	write.OpTransaction: operator.Reopen,
 	write.OpSchedule: func(ctx *views.Context, _, id string, body []byte, at time.Time) views.Screen {

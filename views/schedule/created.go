@@ -3,8 +3,8 @@ package schedule
 import (
 	"time"
 
-	"allot/internal/act"
-	"allot/internal/write"
+	"allot/core/act"
+	"allot/core/write"
 	"allot/views"
 )
 

@@ -12,7 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/internal/journal"
+	"allot/core/journal"
 	"allot/views"
 	"allot/views/widget"
 )

@@ -13,8 +13,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api/sandbox"
-	"allot/internal/act"
-	"allot/internal/embedded"
+	"allot/core/act"
+	"allot/core/embedded"
 	"allot/views"
 	"allot/views/transactions"
 	"allot/viewstest"

@@ -9,7 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/api"
-	"allot/internal/act"
+	"allot/core/act"
 	"allot/views"
 	"allot/views/widget"
 )

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
-	"allot/internal/act"
+	"allot/core/act"
 	"allot/internal/sanitize"
 	"allot/views/widget"
 )

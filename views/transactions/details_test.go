@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api/sandbox"
-	"allot/internal/journal"
+	"allot/core/journal"
 	"allot/views/reopen"
 	"allot/viewstest"
 )

@@ -7,8 +7,8 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/internal/act"
-	"allot/internal/txlog"
+	"allot/core/act"
+	"allot/core/txlog"
 	"allot/views/reopen"
 	"allot/viewstest"
 )

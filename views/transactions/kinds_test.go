@@ -7,18 +7,18 @@ import (
 	"time"
 
 	"allot/api/sandbox"
-	"allot/internal/embedded"
-	"allot/internal/journal"
-	"allot/internal/txlog"
-	"allot/internal/write"
-	"allot/internal/write/writetest"
+	"allot/core/embedded"
+	"allot/core/journal"
+	"allot/core/txlog"
+	"allot/core/write"
+	"allot/core/write/writetest"
 	"allot/views"
 	"allot/views/reopen"
 	"allot/views/widget"
 )
 
 // TestEveryKindOfWrite: a write of every kind the registry knows
-// (internal/write), its answer lost, is listed UNKNOWN under its kind's
+// (core/write), its answer lost, is listed UNKNOWN under its kind's
 // label, its details say what it asked for as its kind describes it, and
 // it opens again from here.
 func TestEveryKindOfWrite(t *testing.T) {

@@ -3,8 +3,8 @@ package transactions
 import (
 	"context"
 
-	"allot/internal/act"
-	"allot/internal/txlog"
+	"allot/core/act"
+	"allot/core/txlog"
 	"allot/wallet"
 )
 

@@ -14,7 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"allot/api/sandbox"
-	"allot/internal/journal"
+	"allot/core/journal"
 	"allot/views/reopen"
 	"allot/viewstest"
 	"allot/wallet"

@@ -6,8 +6,8 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/internal/act"
-	"allot/internal/journal"
+	"allot/core/act"
+	"allot/core/journal"
 	"allot/views"
 	"allot/views/reopen"
 	"allot/viewstest"

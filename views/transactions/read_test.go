@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"allot/api"
-	"allot/internal/act"
-	"allot/internal/journal"
-	"allot/internal/txlog"
+	"allot/core/act"
+	"allot/core/journal"
+	"allot/core/txlog"
 )
 
 // TestReadRows: what the screen lists of each thing the journal tells: a

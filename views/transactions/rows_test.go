@@ -8,8 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"allot/api/sandbox"
-	"allot/internal/rows"
-	"allot/internal/txlog"
+	"allot/core/rows"
+	"allot/core/txlog"
 	"allot/views/reopen"
 	"allot/views/widget"
 	"allot/viewstest"

@@ -4,8 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"allot/internal/journal"
-	"allot/internal/journal/journaltest"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
 )
 
 // BenchmarkScreenful: the Transactions screen's rows from a journal of

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"allot/internal/journal"
+	"allot/core/journal"
 	"allot/views"
 )
 

@@ -7,9 +7,9 @@ import (
 
 	"allot/api"
 	"allot/api/sandbox"
-	"allot/internal/act"
-	"allot/internal/journal"
-	"allot/internal/txlog"
+	"allot/core/act"
+	"allot/core/journal"
+	"allot/core/txlog"
 	"allot/views"
 	"allot/views/reopen"
 	"allot/viewstest"
