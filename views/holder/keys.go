@@ -15,13 +15,3 @@ var (
 	keyFillNext = key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next id"))
 	keyStopEdit = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop editing"))
 )
-
-// joined is bindings named as one, for a footer short of room: its keys
-// are theirs, so it names only what they handle.
-func joined(keys, desc string, bindings ...key.Binding) key.Binding {
-	var all []string
-	for _, b := range bindings {
-		all = append(all, b.Keys()...)
-	}
-	return key.NewBinding(key.WithKeys(all...), key.WithHelp(keys, desc))
-}
