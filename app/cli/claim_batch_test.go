@@ -252,6 +252,7 @@ func TestClaimBatchFailureNamesItsAllocation(t *testing.T) {
 // third is not sent), the error names the allocation that failed, with
 // why, and reports the rest; each allocation's outcome is said on stderr.
 func TestBatchOutcomeNamesTheFailure(t *testing.T) {
+	t.Parallel()
 	b := &session.ClaimBatch{IDs: []string{"A", "B", "C"}, Claims: [][]string{{"A"}, {"B"}, {"C"}}}
 	for _, tc := range []struct {
 		name     string

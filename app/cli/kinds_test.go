@@ -15,6 +15,7 @@ import (
 // registry knows (core/write), `allot transactions` gives the label
 // and the description the Transactions screen gives, the kind's own.
 func TestTransactionsNameEveryKindAsTheScreen(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	j, err := journal.Open(s.StateDir)
 	if err != nil {

@@ -32,6 +32,7 @@ func withProbe[R any](t *testing.T, cs *rows.Columns[R]) {
 // in core/rows gives them, headers and values, in its order; a column
 // added to the description shows in both, from that one edit.
 func TestListsAreTheirDescriptions(t *testing.T) {
+	t.Parallel()
 	s := sandboxSession(t)
 	fx := s.Fixtures
 	if r := runCLI(t, s, nil, "tx", "fund", "--token", s.TokenIDs[0], "--item", fx.AllocationIDs[0]+"=1"); r.code != 0 {

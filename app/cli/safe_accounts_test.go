@@ -33,6 +33,7 @@ func (f *safeFixture) withConfigFile(t *testing.T) (path, src string) {
 // threshold, owners, nonce and the owner whose key is here; safe remove
 // takes it out again.
 func TestSafeAddAndList(t *testing.T) {
+	t.Parallel()
 	f := newSafeFixture(t)
 	path, src := f.withConfigFile(t)
 	r := runCLI(t, f.sess, nil, "safe", "add", f.safe.Hex())
@@ -77,6 +78,7 @@ func TestSafeAddAndList(t *testing.T) {
 // TestSafeAddRefusesWhatIsNoSafe: a proxy of something that is no Safe is
 // refused as safe show refuses it, and the file is left as it was.
 func TestSafeAddRefusesWhatIsNoSafe(t *testing.T) {
+	t.Parallel()
 	f := newSafeFixture(t)
 	path, src := f.withConfigFile(t)
 	fake := f.safes.Proxy(t, f.d, f.safes.MultiSendAddr, 2)
@@ -93,6 +95,7 @@ func TestSafeAddRefusesWhatIsNoSafe(t *testing.T) {
 // (written in the file by hand) is shown with why, beside the Safe that
 // is one, and the list exits 3.
 func TestSafeListSaysWhyASafeIsRefused(t *testing.T) {
+	t.Parallel()
 	f := newSafeFixture(t)
 	path, src := f.withConfigFile(t)
 	fake := f.safes.Proxy(t, f.d, f.safes.MultiSendAddr, 2)

@@ -49,6 +49,7 @@ func transferableOf(t *testing.T, s *session.Session, holder common.Address, ski
 // with nothing signed and no proposal written, a transfer to the zero
 // address and a transfer of an allocation the Safe does not hold.
 func TestTransferByKeyThenBySafe(t *testing.T) {
+	t.Parallel()
 	tr := newTreasury(t)
 	s := tr.h.Session
 	ctx := context.Background()
@@ -122,6 +123,7 @@ func TestTransferByKeyThenBySafe(t *testing.T) {
 // policy. Owner 1 signs, a fourth key executes: both allocations have
 // nothing claimable left and the service lists the Safe's stake.
 func TestSafeBatchClaimsAndStake(t *testing.T) {
+	t.Parallel()
 	tr := newTreasury(t)
 	s := tr.h.Session
 	ctx := context.Background()

@@ -107,6 +107,7 @@ func (tr *treasury) run(t *testing.T, environ map[string]string, args ...string)
 // another hash, a changed call, a stale nonce; and a MultiSend whose code
 // is not the canonical MultiSendCallOnly's is never signed for.
 func TestSafeStakeProposedSignedExecuted(t *testing.T) {
+	t.Parallel()
 	tr := newTreasury(t)
 	owner0, pass0 := tr.wallet(0)
 	owner1, pass1 := tr.wallet(1)
@@ -263,6 +264,7 @@ func (tr *treasury) key(t *testing.T, i int) *keystore.Key {
 // transaction, signed by another owner; a file changed after it was made
 // is refused by its checksum.
 func TestSafeTxBuilderRoundTrip(t *testing.T) {
+	t.Parallel()
 	tr := newTreasury(t)
 	owner0, pass0 := tr.wallet(0)
 	owner2, pass2 := tr.wallet(2)
@@ -339,6 +341,7 @@ func mustRead(t *testing.T, path string) string {
 // executed by a fourth key; the vester records the withdraw, and the
 // Safe, not the holder, paid the fee.
 func TestSafeClaimForItsHolder(t *testing.T) {
+	t.Parallel()
 	tr := newTreasury(t)
 	s := tr.h.Session
 	ctx := context.Background()
@@ -394,6 +397,7 @@ func TestSafeClaimForItsHolder(t *testing.T) {
 // key's policy held over the Safe's call, nothing is signed and no
 // proposal is written; with --read-only nothing is even asked.
 func TestSafeHostileClaimIsRefused(t *testing.T) {
+	t.Parallel()
 	tr := newTreasury(t)
 	s := tr.h.Session
 	owner0, pass0 := tr.wallet(0)
