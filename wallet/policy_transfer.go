@@ -147,7 +147,7 @@ func establishTransfer(ctx context.Context, node Node, p TransferPolicy, refused
 		refused.refuse("the allocation's tokens go to %s already", current.Hex())
 	}
 	if p.NewAddress != (common.Address{}) {
-		a.Facts = append(a.Facts, Line{"transfer", fmt.Sprintf("the allocation's future tokens will go to %s (%s), no longer to %s",
+		a.Facts = append(a.Facts, Line{"transfer", fmt.Sprintf("the allocation's future tokens will go to %s, %s, no longer to %s",
 			p.NewAddress.Hex(), holderKind(ctx, node, p.NewAddress), selfName(ctx, node, current))})
 	}
 	if s.Revoked() {

@@ -44,7 +44,7 @@ func TestCheckTransfer(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bob's transfer to alice: %v", err)
 	}
-	want := "the allocation's future tokens will go to " + f.alice.Address().Hex() + " (a wallet), no longer to you, " + f.bob.Address().Hex()
+	want := "the allocation's future tokens will go to " + f.alice.Address().Hex() + ", a wallet, no longer to you, " + f.bob.Address().Hex()
 	if !hasFact(a.Facts, "transfer", want) {
 		t.Errorf("the facts %+v do not say %q", a.Facts, want)
 	}

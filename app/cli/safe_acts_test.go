@@ -64,7 +64,7 @@ func TestTransferByKeyThenBySafe(t *testing.T) {
 	if sent := decodeSent(t, r); r.code != 0 || len(sent) != 1 || sent[0].Status != "success" {
 		t.Fatalf("the key's transfer: exit %d %+v\n%s", r.code, sent, r.stderr)
 	}
-	if want := "the allocation's future tokens will go to " + tr.safe.Hex() + " (a Safe (2 of its 3 owners sign for it)), no longer to you, " + common.HexToAddress(owner0).Hex(); !strings.Contains(r.stderr, want) {
+	if want := "the allocation's future tokens will go to " + tr.safe.Hex() + ", a Safe (2 of its 3 owners sign for it), no longer to you, " + common.HexToAddress(owner0).Hex(); !strings.Contains(r.stderr, want) {
 		t.Errorf("the key's review does not say %q:\n%s", want, r.stderr)
 	}
 
@@ -95,7 +95,7 @@ func TestTransferByKeyThenBySafe(t *testing.T) {
 	if shown.Act != "transfer" || shown.Subject != id || shown.NewAddress != common.HexToAddress(owner2).Hex() || shown.Operation != "call" || len(shown.Calls) != 1 {
 		t.Fatalf("proposed %+v", shown)
 	}
-	if want := "the allocation's future tokens will go to " + common.HexToAddress(owner2).Hex() + " (a wallet), no longer to this Safe " + tr.safe.Hex(); !strings.Contains(r.stderr, want) {
+	if want := "the allocation's future tokens will go to " + common.HexToAddress(owner2).Hex() + ", a wallet, no longer to this Safe " + tr.safe.Hex(); !strings.Contains(r.stderr, want) {
 		t.Errorf("the Safe's review does not say %q:\n%s", want, r.stderr)
 	}
 	if r = tr.run(t, pass1, "safe", "sign", file, "--owner", owner1, "--yes"); r.code != 0 {
