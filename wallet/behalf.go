@@ -33,7 +33,28 @@ func behalfFact(ctx context.Context, node Node, signer, recipient common.Address
 	case f.claimable != nil:
 		tokens = FormatTokens(f.claimable) + " " + f.unit
 	}
-	return Line{"you pay", fmt.Sprintf("%s; %s go to %s, %s, not to you", pays, tokens, recipient.Hex(), holderKind(ctx, node, recipient))}, true
+	kind := holderKind(ctx, node, recipient)
+	if isSafe(ctx, node, signer) {
+		// The Safe sends the withdraw by execTransaction: it pays the fee
+		// from its own ether, and whoever executes it pays the gas.
+		pays = "nothing but the gas, paid by whoever executes it"
+		if f.fee != nil && f.fee.Sign() > 0 {
+			pays = FormatUnits(f.fee) + " ether; whoever executes it pays the gas"
+		}
+		return Line{"the Safe pays", fmt.Sprintf("%s; %s go to %s, %s, not to the Safe", pays, tokens, recipient.Hex(), kind)}, true
+	}
+	return Line{"you pay", fmt.Sprintf("%s; %s go to %s, %s, not to you", pays, tokens, recipient.Hex(), kind)}, true
+}
+
+// isSafe reports whether addr is a canonical Safe (safe.Read), as
+// holderKind names one.
+func isSafe(ctx context.Context, node Node, addr common.Address) bool {
+	storage, ok := node.(safe.Node)
+	if !ok {
+		return false
+	}
+	_, err := safe.Read(ctx, storage, addr)
+	return err == nil
 }
 
 // holderKind says what holds an address: a wallet has no code there; a

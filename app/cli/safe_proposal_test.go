@@ -364,6 +364,13 @@ func TestSafeClaimForItsHolder(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("propose: exit %d\n%s", r.code, r.stderr)
 	}
+	// The review says who pays in the Safe's case: the Safe the fee, the
+	// executor the gas; the tokens go to the holder, not to the Safe.
+	for _, want := range []string{"the Safe pays", "ether; whoever executes it pays the gas", "not to the Safe"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the Safe's claim review does not say %q:\n%s", want, r.stderr)
+		}
+	}
 	var shown proposalJSON
 	decodeJSON(t, r, &shown)
 	if shown.Act != "claim" || shown.Operation != "call" || len(shown.Calls) != 1 || shown.Calls[0].To != vester.Hex() {
