@@ -18,8 +18,8 @@ import (
 // behalfFact is the line that says who pays and who is paid when the
 // signer is not the one the tokens go to. amount is the withdraw's (0:
 // all that is claimable).
-func behalfFact(ctx context.Context, node Node, signer, recipient common.Address, amount *big.Int, f *claimFacts) (Line, bool) {
-	if signer == recipient || node == nil {
+func behalfFact(ctx context.Context, node Node, p ClaimPolicy, recipient common.Address, amount *big.Int, f *claimFacts) (Line, bool) {
+	if p.Signer == recipient || node == nil {
 		return Line{}, false
 	}
 	pays := "gas"
@@ -34,7 +34,7 @@ func behalfFact(ctx context.Context, node Node, signer, recipient common.Address
 		tokens = FormatTokens(f.claimable) + " " + f.unit
 	}
 	kind := holderKind(ctx, node, recipient)
-	if isSafe(ctx, node, signer) {
+	if p.BySafe {
 		// The Safe sends the withdraw by execTransaction: it pays the fee
 		// from its own ether, and whoever executes it pays the gas.
 		pays = "nothing but the gas, paid by whoever executes it"
@@ -44,17 +44,6 @@ func behalfFact(ctx context.Context, node Node, signer, recipient common.Address
 		return Line{"the Safe pays", fmt.Sprintf("%s; %s go to %s, %s, not to the Safe", pays, tokens, recipient.Hex(), kind)}, true
 	}
 	return Line{"you pay", fmt.Sprintf("%s; %s go to %s, %s, not to you", pays, tokens, recipient.Hex(), kind)}, true
-}
-
-// isSafe reports whether addr is a canonical Safe (safe.Read), as
-// holderKind names one.
-func isSafe(ctx context.Context, node Node, addr common.Address) bool {
-	storage, ok := node.(safe.Node)
-	if !ok {
-		return false
-	}
-	_, err := safe.Read(ctx, storage, addr)
-	return err == nil
 }
 
 // holderKind says what holds an address: a wallet has no code there; a

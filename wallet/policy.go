@@ -124,6 +124,10 @@ func (a *Approval) Calls() []Call { return slices.Clone(a.calls) }
 type ClaimPolicy struct {
 	AllocationID string
 	Signer       common.Address
+	// BySafe says Signer is a Safe whose owners sign the withdraw and any
+	// key executes it: the Safe pays the fee, the executor the gas. The
+	// caller knows it (a Safe's proposal); the chain is not asked.
+	BySafe bool
 	// ChainID is the profile's chain.
 	ChainID uint64
 	// Amount is what the user asked for, in base units; nil asks for all
@@ -208,7 +212,7 @@ func checkClaim(ctx context.Context, node Node, p ClaimPolicy, calls []Call) (*A
 		if facts.standing != nil && len(values) == 4 {
 			to := facts.standing.Recipient(facts.args.Allocation.OriginalBeneficiary)
 			amount, _ := values[0].(*big.Int)
-			if line, ok := behalfFact(ctx, node, p.Signer, to, amount, facts); ok {
+			if line, ok := behalfFact(ctx, node, p, to, amount, facts); ok {
 				a.Facts = append(a.Facts, line)
 			}
 		}

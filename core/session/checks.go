@@ -27,6 +27,20 @@ func (s *Session) ClaimCheck(allocationID string, signer common.Address, amount 
 	}
 }
 
+// SafeClaimCheck is ClaimCheck for a withdraw the Safe safeAddr makes by
+// a proposal its owners sign: the review says the Safe pays the fee and
+// whoever executes it the gas.
+func (s *Session) SafeClaimCheck(allocationID string, safeAddr common.Address, amount *big.Int) func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error) {
+	return func(ctx context.Context, pins wallet.Pins, calls []wallet.Call) (*wallet.Approval, error) {
+		p, err := s.ClaimPolicy(ctx, pins, allocationID, safeAddr, amount)
+		if err != nil {
+			return nil, err
+		}
+		p.BySafe = true
+		return wallet.CheckClaim(ctx, s.Chain, p, calls)
+	}
+}
+
 // StakeCheck is ClaimCheck for a stake of amount in pool: StakePolicy and
 // wallet.CheckStake.
 func (s *Session) StakeCheck(pool api.Pool, signer common.Address, amount *big.Int) func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error) {

@@ -228,7 +228,7 @@ func (s *Session) SafeInnerCheck(ctx context.Context, act proposal.Act, safeAddr
 		}
 		return s.StakeCheck(pool, safeAddr, act.Amount), nil
 	case proposal.OpClaim:
-		return s.ClaimCheck(act.Subject, safeAddr, act.Amount), nil
+		return s.SafeClaimCheck(act.Subject, safeAddr, act.Amount), nil
 	case proposal.OpTransfer:
 		return s.TransferCheck(act.Subject, safeAddr, act.To), nil
 	case proposal.OpBatch:
@@ -274,7 +274,7 @@ func (s *Session) actCheck(ctx context.Context, act wallet.SafeAct, safeAddr com
 	case proposal.OpTransfer:
 		return s.TransferCheck(act.Allocation, safeAddr, act.To), nil
 	}
-	return s.ClaimCheck(act.Allocation, safeAddr, act.Amount), nil
+	return s.SafeClaimCheck(act.Allocation, safeAddr, act.Amount), nil
 }
 
 // PoolOfContract is a pool of the profile's tokens whose staking contract,
