@@ -78,29 +78,12 @@ func readSafeOn(ctx context.Context, s *opened, what string, addr common.Address
 // any refusal).
 func (e *env) reviewSafeTx(ctx context.Context, p proposing, tx safe.Tx, hashes safe.Hashes) (*wallet.SafeApproval, error) {
 	s := p.s
-	if _, err := s.SafeInnerCheck(ctx, p.act, p.info.Address); err != nil {
-		return nil, err
-	}
-	known, err := s.KnownContracts(ctx)
+	decoded, err := s.DecodeSafeCalls(ctx, p.info.Address, p.calls)
 	if err != nil {
 		return nil, err
 	}
-	calls := wallet.InnerCalls(s.Profile.ChainID, p.info.Address, p.calls)
-	for _, c := range calls {
-		// An approve's token is named as a key's stake names it: the
-		// policy holds it to the pool's stakingToken() all the same.
-		if act, err := wallet.ClassifySafeCalls([]wallet.Call{c}); err != nil || act.Op != proposal.OpStake {
-			continue
-		}
-		if token, err := wallet.StakingToken(ctx, s.Chain, c.To); err == nil {
-			if _, ok := known[token]; !ok {
-				known[token] = "the token the pool stakes"
-			}
-		}
-	}
-	opts := wallet.DecodeOptions{Signer: p.info.Address, ChainID: s.Profile.ChainID, Known: known, Chain: s.Chain, Units: s.ContractUnits(ctx)}
-	for i, c := range calls {
-		printSummary(e.Stderr, i, len(calls), "the Safe's call", wallet.DecodeCall(ctx, c, opts))
+	for i, d := range decoded {
+		printSummary(e.Stderr, i, len(decoded), "the Safe's call", d)
 	}
 	how := "one call, made as it is"
 	if tx.Operation == safe.DelegateCall {

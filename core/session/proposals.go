@@ -217,9 +217,9 @@ func (s *Session) SaveProposal(p *proposal.Proposal, path string) ([]string, err
 	return paths, nil
 }
 
-// SafeInnerCheck is the key's signing policy of the act's calls, the Safe
+// safeInnerCheck is the key's signing policy of the act's calls, the Safe
 // being the key (StakeCheck, ClaimCheck).
-func (s *Session) SafeInnerCheck(ctx context.Context, act proposal.Act, safeAddr common.Address) (func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error), error) {
+func (s *Session) safeInnerCheck(ctx context.Context, act proposal.Act, safeAddr common.Address) (func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error), error) {
 	switch act.Op {
 	case proposal.OpStake:
 		pool, err := s.Pool(ctx, act.Subject)
@@ -308,7 +308,7 @@ func (s *Session) PoolOfContract(ctx context.Context, addr common.Address) (api.
 // making calls for act on the Safe info (wallet.CheckSafeTx), with the
 // profile's pins: what an owner's signature waits for.
 func (s *Session) CheckSafeTx(ctx context.Context, info safe.Info, act proposal.Act, calls []safe.InnerCall, multiSend common.Address, tx safe.Tx) (*wallet.SafeApproval, error) {
-	inner, err := s.SafeInnerCheck(ctx, act, info.Address)
+	inner, err := s.safeInnerCheck(ctx, act, info.Address)
 	if err != nil {
 		return nil, err
 	}
@@ -336,7 +336,7 @@ func SignSafeTx(store *keystore.Store, owner common.Address, p *proposal.Proposa
 // policy's check of it (wallet.CheckSafeExec, which reviews the Safe
 // transaction again), for the one signing path of every transaction.
 func (s *Session) SafeExec(ctx context.Context, p *proposal.Proposal, info safe.Info, executor common.Address) (wallet.Call, func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error), error) {
-	inner, err := s.SafeInnerCheck(ctx, p.Act, p.Safe)
+	inner, err := s.safeInnerCheck(ctx, p.Act, p.Safe)
 	if err != nil {
 		return wallet.Call{}, nil, err
 	}
@@ -368,4 +368,32 @@ func (s *Session) MarkExecuted(ctx context.Context, file string, tx common.Hash)
 		return sp, err
 	}
 	return s.ReadProposal(ctx, file)
+}
+
+// DecodeSafeCalls decodes the calls the Safe safeAddr makes, each against
+// the profile's contracts and the chain, as a review shows them. The token
+// a stake's approve spends is named as a key's stake names it; the policy
+// holds it to the pool's stakingToken() all the same.
+func (s *Session) DecodeSafeCalls(ctx context.Context, safeAddr common.Address, calls []safe.InnerCall) ([]*wallet.Summary, error) {
+	known, err := s.KnownContracts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	inner := wallet.InnerCalls(s.Profile.ChainID, safeAddr, calls)
+	for _, c := range inner {
+		if act, err := wallet.ClassifySafeCalls([]wallet.Call{c}); err != nil || act.Op != proposal.OpStake {
+			continue
+		}
+		if token, err := wallet.StakingToken(ctx, s.Chain, c.To); err == nil {
+			if _, ok := known[token]; !ok {
+				known[token] = "the token the pool stakes"
+			}
+		}
+	}
+	opts := wallet.DecodeOptions{Signer: safeAddr, ChainID: s.Profile.ChainID, Known: known, Chain: s.Chain, Units: s.ContractUnits(ctx)}
+	out := make([]*wallet.Summary, len(inner))
+	for i, c := range inner {
+		out[i] = wallet.DecodeCall(ctx, c, opts)
+	}
+	return out, nil
 }

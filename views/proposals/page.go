@@ -86,23 +86,13 @@ func (p *page) decode() tea.Cmd {
 	s, prop := p.Ctx.Session, p.sp.Proposal
 	p.decodeSeq = p.next()
 	return views.Load(p.Ctx, p.decodeSeq, func(c context.Context) (decodedCalls, error) {
-		known, err := s.KnownContracts(c)
+		decoded, err := s.DecodeSafeCalls(c, prop.Safe, prop.Calls)
 		if err != nil {
 			return nil, err
 		}
-		if prop.Act.Op == proposal.OpStake {
-			// The approve's token is named as the CLI's review names it;
-			// the policy holds it to the pool's stakingToken() all the same.
-			if token, err := wallet.StakingToken(c, s.Chain, prop.Calls[len(prop.Calls)-1].To); err == nil {
-				if _, ok := known[token]; !ok {
-					known[token] = "the token the pool stakes"
-				}
-			}
-		}
-		opts := wallet.DecodeOptions{Signer: prop.Safe, ChainID: prop.ChainID, Known: known, Chain: s.Chain, Units: s.ContractUnits(c)}
 		var out decodedCalls
-		for _, call := range wallet.InnerCalls(prop.ChainID, prop.Safe, prop.Calls) {
-			out = append(out, wallet.DecodeCall(c, call, opts).Lines())
+		for _, d := range decoded {
+			out = append(out, d.Lines())
 		}
 		return out, nil
 	})
