@@ -18,25 +18,23 @@ import (
 // reads them from the profile's file at each check). The policy is
 // gathered at each check.
 func (s *Session) ClaimCheck(allocationID string, signer common.Address, amount *big.Int) func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error) {
-	return func(ctx context.Context, pins wallet.Pins, calls []wallet.Call) (*wallet.Approval, error) {
-		p, err := s.ClaimPolicy(ctx, pins, allocationID, signer, amount)
-		if err != nil {
-			return nil, err
-		}
-		return wallet.CheckClaim(ctx, s.Chain, p, calls)
-	}
+	return s.claimCheck(allocationID, signer, amount, false)
 }
 
 // SafeClaimCheck is ClaimCheck for a withdraw the Safe safeAddr makes by
 // a proposal its owners sign: the review says the Safe pays the fee and
 // whoever executes it the gas.
 func (s *Session) SafeClaimCheck(allocationID string, safeAddr common.Address, amount *big.Int) func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error) {
+	return s.claimCheck(allocationID, safeAddr, amount, true)
+}
+
+func (s *Session) claimCheck(allocationID string, signer common.Address, amount *big.Int, bySafe bool) func(context.Context, wallet.Pins, []wallet.Call) (*wallet.Approval, error) {
 	return func(ctx context.Context, pins wallet.Pins, calls []wallet.Call) (*wallet.Approval, error) {
-		p, err := s.ClaimPolicy(ctx, pins, allocationID, safeAddr, amount)
+		p, err := s.ClaimPolicy(ctx, pins, allocationID, signer, amount)
 		if err != nil {
 			return nil, err
 		}
-		p.BySafe = true
+		p.BySafe = bySafe
 		return wallet.CheckClaim(ctx, s.Chain, p, calls)
 	}
 }
