@@ -299,6 +299,12 @@ func (w *World) seedDistributions() {
 // seedLeaves computes every allocation's decodableArgs and leaf, and every
 // root's merkle tree: most of the seed's cost, left to Finish.
 func (w *World) seedLeaves(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx) // as a computation would end
+	}
+	if w.reuseLeaves(rememberedLeaves(w.Start)) {
+		return nil
+	}
 	if err := encodeLeaves(ctx, w.Allocations); err != nil {
 		return err
 	}
@@ -315,6 +321,7 @@ func (w *World) seedLeaves(ctx context.Context) error {
 			root.tree, root.Hash = tree, tree.Root()
 		}
 	}
+	rememberLeaves(w.Start, w.keptLeaves())
 	return nil
 }
 

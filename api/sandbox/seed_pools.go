@@ -38,27 +38,35 @@ type staker struct {
 // and indexes them. A stake names its staker by index, so the pools are
 // seeded without them.
 func (w *World) seedStakers() {
-	w.stakers = make([]staker, DemoWallets+syntheticStakers)
+	w.stakers = make([]staker, DemoWallets, DemoWallets+syntheticStakers)
 	for i, wallet := range w.Wallets {
 		w.stakers[i] = staker{wallet.Address, wallet.Address.Hex()}
 	}
-	// Checksumming costs a keccak per address: spread it over the cores.
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for n := range workers {
-		wg.Go(func() {
-			for i := DemoWallets + n; i < len(w.stakers); i += workers {
-				addr := syntheticAddress(fmt.Sprintf("staker/%d", i))
-				w.stakers[i] = staker{addr, addr.Hex()}
-			}
-		})
-	}
-	wg.Wait()
+	w.stakers = append(w.stakers, syntheticStakerList()...)
 	w.stakerIndex = make(map[common.Address]uint32, len(w.stakers))
 	for i, s := range w.stakers {
 		w.stakerIndex[s.address] = uint32(i)
 	}
 }
+
+// syntheticStakerList are the stakers after the demo wallets, the same in
+// every World: derived once per process (a keccak each, for the address
+// and its checksum), spread over the cores.
+var syntheticStakerList = sync.OnceValue(func() []staker {
+	list := make([]staker, syntheticStakers)
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for n := range workers {
+		wg.Go(func() {
+			for i := n; i < len(list); i += workers {
+				addr := syntheticAddress(fmt.Sprintf("staker/%d", DemoWallets+i))
+				list[i] = staker{addr, addr.Hex()}
+			}
+		})
+	}
+	wg.Wait()
+	return list
+})
 
 // A poolSlot is one kind of pool in a season: how long stakes lock, and
 // whether the pool is flexible or locked (longer delays, better APY).
