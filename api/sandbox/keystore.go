@@ -21,13 +21,21 @@ type keystoreFiles struct {
 }
 
 // demoKeystore holds the demo wallets' V3 keystore files, encrypted once
-// with their passphrases and go-ethereum's light scrypt parameters
-// (TestDemoKeystore makes them again with -update-demo-keystore). Encrypting
-// at every start cost the embedded sandbox a third of a second of scrypt;
-// the keys are public knowledge (demoKey), so a fixed salt hides nothing.
+// with their passphrases and the demo's scrypt parameters (TestDemoKeystore
+// makes them again with -update-demo-keystore). Encrypting at every start
+// cost the embedded sandbox a third of a second of scrypt; the keys are
+// public knowledge (demoKey), so a fixed salt hides nothing.
 //
 //go:embed demokeystore/*.json
 var demoKeystore embed.FS
+
+// The demo's scrypt parameters: go-ethereum's light n with one lane (its
+// light p is 6). The passphrases are published beside the keys, so scrypt
+// guards nothing here, and every unlock of a demo wallet costs a sixth.
+const (
+	demoScryptN = 1 << 12
+	demoScryptP = 1
+)
 
 // demoKeyFile returns wallet n's keystore file, checked to be for address.
 func demoKeyFile(n int, address common.Address) ([]byte, error) {

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -20,7 +21,7 @@ var updateDemoKeystore = flag.Bool("update-demo-keystore", false, "encrypt the d
 func keystoreID(n int) uuid.UUID { return uuid.NewSHA1(namespace, fmt.Appendf(nil, "keystore/%d", n)) }
 
 // TestDemoKeystore checks that the embedded keystore files hold the demo
-// wallets' keys under their passphrases, with light scrypt parameters;
+// wallets' keys under their passphrases, with the demo's scrypt parameters;
 // with -update-demo-keystore it writes them first.
 func TestDemoKeystore(t *testing.T) {
 	w := &World{}
@@ -30,7 +31,7 @@ func TestDemoKeystore(t *testing.T) {
 	if *updateDemoKeystore {
 		for _, wallet := range w.Wallets {
 			key := &keystore.Key{Id: keystoreID(wallet.Index), Address: wallet.Address, PrivateKey: wallet.Key}
-			data, err := keystore.EncryptKey(key, wallet.Passphrase, keystore.LightScryptN, keystore.LightScryptP)
+			data, err := keystore.EncryptKey(key, wallet.Passphrase, demoScryptN, demoScryptP)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,6 +49,14 @@ func TestDemoKeystore(t *testing.T) {
 		data, err := demoKeyFile(wallet.Index, wallet.Address)
 		if err != nil {
 			t.Fatal(err)
+		}
+		var params struct {
+			Crypto struct {
+				KDFParams struct{ N, P int } `json:"kdfparams"`
+			} `json:"crypto"`
+		}
+		if err := json.Unmarshal(data, &params); err != nil || params.Crypto.KDFParams.N != demoScryptN || params.Crypto.KDFParams.P != demoScryptP {
+			t.Errorf("wallet %d: scrypt n = %d, p = %d (%v), want %d and %d", wallet.Index, params.Crypto.KDFParams.N, params.Crypto.KDFParams.P, err, demoScryptN, demoScryptP)
 		}
 		key, err := keystore.DecryptKey(data, wallet.Passphrase)
 		if err != nil {
