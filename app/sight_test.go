@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -241,7 +243,20 @@ func TestUnknownWithoutOutcome(t *testing.T) {
 func TestFailedLoadIsNotEmpty(t *testing.T) {
 	t.Parallel()
 	s := newSession(t)
-	client, err := api.New(api.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k", Timeout: time.Second})
+	// No wait between tries, but the retry's: it is held until its
+	// "Loading" is on screen, which a quick failure could replace before
+	// the renderer draws it.
+	var hold atomic.Bool
+	released := make(chan struct{})
+	release := sync.OnceFunc(func() { close(released) })
+	t.Cleanup(release)
+	client, err := api.New(api.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k", Timeout: time.Second,
+		Backoff: func(int) time.Duration {
+			if hold.Load() {
+				<-released
+			}
+			return 0
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +269,9 @@ func TestFailedLoadIsNotEmpty(t *testing.T) {
 	f.runes("E").wait("Could not load Pools")
 	// The failure again after the retry's Loading, not the frame that
 	// closed the details, which may be drawn after r is sent.
+	hold.Store(true)
 	f.runes("r").wait("Loading")
+	release()
 	f.waitFrom(f.mark+bytes.Index(f.seen.Bytes()[f.mark:], []byte("Loading")), "Could not load Pools")
 	v := f.quit().View()
 	for _, empty := range []string{"has no contracts", "has no staking pools"} {
