@@ -218,6 +218,9 @@ func (c *claimAll) headLines() string {
 	} else {
 		b.WriteString(st.Title.Render("Claim all claimable of "+c.holder.Hex()) + "\n")
 	}
+	if c.read && c.holder != nil && len(c.claim)+len(c.skipped) == 0 {
+		return b.String() + c.unknownWallet() + "\n" // nothing to pay for
+	}
 	switch {
 	case !ok:
 		b.WriteString("No account is unlocked: esc, then u (or :unlock).\n")
@@ -226,22 +229,22 @@ func (c *claimAll) headLines() string {
 	case *c.holder == addr:
 		b.WriteString("Claiming as " + addr.Hex() + ": you pay the claim fees and the gas; the tokens go to you\n")
 	default:
-		b.WriteString("Claiming as " + addr.Hex() + ": you pay the claim fees and the gas; the tokens go to " + c.holder.Hex() + ", not to you\n")
+		b.WriteString("Claiming as " + addr.Hex() + ": you pay the claim fees and the gas; the tokens go to this wallet, not to you\n")
 	}
 	if !c.read {
 		return b.String() + "\n"
 	}
-	if c.holder != nil && len(c.claim)+len(c.skipped) == 0 {
-		return b.String() + c.unknownWallet() + "\n"
-	}
-	if c.holder != nil {
+	if c.holder != nil && c.Flow == nil {
 		b.WriteString(st.Muted.Render(fmt.Sprintf("Of the %d allocations allot knows (%s), %d go to this wallet.", c.looked, c.sources(), len(c.claim)+len(c.skipped))) + "\n")
 	}
 	if c.Flow == nil {
 		for _, cl := range c.claim {
 			to := cl.Recipient.Hex()
-			if ok && cl.Recipient == addr {
+			switch {
+			case ok && cl.Recipient == addr:
 				to = "you"
+			case c.holder != nil:
+				to = "this wallet" // its address heads the page
 			}
 			line := fmt.Sprintf("  %s  %s %s to %s", sanitize.Truncate(cl.ID, 36), wallet.FormatTokens(cl.Amount), sanitize.Line(cl.Unit), to)
 			b.WriteString(sanitize.Truncate(line, max(c.Width, 20)) + "\n")
