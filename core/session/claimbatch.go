@@ -34,6 +34,8 @@ type Skipped struct {
 	// holder than the one asked for; a page about that holder need not
 	// name it.
 	Elsewhere bool
+	// Unread: it could not be read, so whose it is is not known either.
+	Unread bool
 }
 
 // HolderCandidates are the allocations a claim of all of a holder's
@@ -66,11 +68,11 @@ func (s *Session) ClaimableOf(ctx context.Context, ids []string, holder *common.
 	for _, id := range ids {
 		v, err := s.CheckAllocation(ctx, id)
 		if err != nil {
-			skipped = append(skipped, Skipped{ID: id, Why: sanitize.Line(err.Error())})
+			skipped = append(skipped, Skipped{ID: id, Why: sanitize.Line(err.Error()), Unread: true})
 			continue
 		}
 		if v.Args == nil || v.Standing == nil {
-			skipped = append(skipped, Skipped{ID: id, Why: "its record on the vester could not be read"})
+			skipped = append(skipped, Skipped{ID: id, Why: "its record on the vester could not be read", Unread: true})
 			continue
 		}
 		to := v.Standing.Recipient(v.Args.Allocation.OriginalBeneficiary)

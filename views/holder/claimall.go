@@ -198,7 +198,7 @@ func (c *claimAll) request() tea.Cmd {
 
 func (c *claimAll) View() string {
 	switch {
-	case c.read && c.holder != nil && len(c.claim)+len(c.skipped) == 0:
+	case c.read && c.holder != nil && len(c.claim) == 0 && len(c.skipped) == 0:
 		return c.Draw("esc goes back: nothing is sent", nil)
 	case c.read && len(c.claim) == 0:
 		return c.Draw("esc goes back: nothing is claimable now, so nothing is sent", nil)
@@ -218,7 +218,7 @@ func (c *claimAll) headLines() string {
 	} else {
 		b.WriteString(st.Title.Render("Claim all claimable of "+c.holder.Hex()) + "\n")
 	}
-	if c.read && c.holder != nil && len(c.claim)+len(c.skipped) == 0 {
+	if c.read && c.holder != nil && len(c.skipped) == 0 && len(c.claim) == 0 {
 		return b.String() + c.unknownWallet() + "\n" // nothing to pay for
 	}
 	switch {
@@ -235,7 +235,7 @@ func (c *claimAll) headLines() string {
 		return b.String() + "\n"
 	}
 	if c.holder != nil && c.Flow == nil {
-		b.WriteString(st.Muted.Render(fmt.Sprintf("Of the %d allocations allot knows (%s), %d go to this wallet.", c.looked, c.sources(), len(c.claim)+len(c.skipped))) + "\n")
+		b.WriteString(st.Muted.Render(c.coverage()) + "\n")
 	}
 	if c.Flow == nil {
 		for _, cl := range c.claim {
@@ -264,6 +264,24 @@ func (c *claimAll) headLines() string {
 		b.WriteString("Nothing is claimable now among this wallet's allocations.\n")
 	}
 	return b.String() + "\n"
+}
+
+// coverage says how many of the allocations allot knows go to the
+// wallet, and how many could not be read (whose they are is unknown).
+func (c *claimAll) coverage() string {
+	held, unread := len(c.claim), 0
+	for _, sk := range c.skipped {
+		if sk.Unread {
+			unread++
+		} else {
+			held++
+		}
+	}
+	line := fmt.Sprintf("Of the %d allocations allot knows (%s), %d go to this wallet", c.looked, c.sources(), held)
+	if unread > 0 {
+		line += fmt.Sprintf("; %d could not be read", unread)
+	}
+	return line + "."
 }
 
 // sources says where allot looked for a wallet's allocations.

@@ -48,6 +48,31 @@ func TestClaimAllOfAnUnknownWallet(t *testing.T) {
 	}
 }
 
+// TestClaimAllOfAWalletCountsWhatItCouldNotRead: a followed allocation
+// that cannot be read is not counted as the wallet's (whose it is is not
+// known) but said, with why; the wallet is not called unknown then.
+func TestClaimAllOfAWalletCountsWhatItCouldNotRead(t *testing.T) {
+	ctx := viewstest.Journaled(t, sandbox.Options{})
+	ctx.Wallet = &session.Wallet{}
+	const missing = "00000000-0000-4000-8000-000000000000"
+	if err := follows(ctx).Set(missing, true); err != nil {
+		t.Fatal(err)
+	}
+	stranger := common.HexToAddress("0x00000000000000000000000000000000000b0b01")
+	c := NewClaimAllOf(ctx, stranger).(*claimAll)
+	d := viewstest.NewDriver(t, c, 200, 40)
+	d.Until("the allocations looked at", func() bool { return c.read })
+	view := strings.Join(strings.Fields(ansi.Strip(c.View())), " ")
+	for _, want := range []string{"0 go to this wallet; 1 could not be read.", "Skipped " + missing + ": "} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the page lacks %q:\n%s", want, c.View())
+		}
+	}
+	if strings.Contains(view, "allot knows no allocation of this wallet") {
+		t.Errorf("a wallet with an unread allocation followed is called unknown:\n%s", c.View())
+	}
+}
+
 // TestAccountsPageClaimsAllOfASafe: on the accounts page the cursor moves
 // on from the keystore's keys to the profile's Safe; enter there says a
 // Safe is no key to unlock, and C, with a key unlocked, opens the
