@@ -15,7 +15,7 @@ import (
 // TestClaimAllOfAWalletOnTheAccounts: on the accounts page (u), C on a
 // wallet claims every claimable allocation allot knows of it (the
 // sandbox's demo ones), sent by the unlocked key (D19): with no key
-// unlocked, C says what to do first; once demo wallet 0's key is
+// unlocked, C (and the help) says what to do first; once demo wallet 0's key is
 // unlocked, C on wallet 1 lists wallet 1's allocations, whose tokens go
 // to wallet 1, not to the sender; one review, one yes, each transaction
 // mined. Then nothing of wallet 1's is left to claim, and C says so.
@@ -35,7 +35,9 @@ func TestClaimAllOfAWalletOnTheAccounts(t *testing.T) {
 
 	f := newFlowOn(t, s)
 	f.runes("u").wait("enter: type the passphrase").runes("j").wait("▶ " + holder.Hex())
-	f.runes("C").wait("Unlock the key that pays the claims first")
+	f.runes("C").wait("Unlock the key that pays first: enter on it")
+	// The help says it too, whole: a line too wide for it hides the page's keys.
+	f.runes("?").wait("claim all of this wallet (Unlock the key that pays first: enter on it)").key(tea.KeyEsc).wait("▶ " + holder.Hex())
 	f.runes("k").wait("▶ " + sender).key(tea.KeyEnter).wait("Passphrase").
 		typ("allot-demo-0").key(tea.KeyEnter).wait("unlocked " + sender)
 	f.runes("u").wait("C: claim all that is claimable of it").runes("j").wait("▶ " + holder.Hex())

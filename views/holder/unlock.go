@@ -61,7 +61,7 @@ func NewUnlock(ctx *views.Context) views.Screen {
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		Choose:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "unlock")),
 		Lock:     key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "lock the unlocked account")),
-		ClaimAll: key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "claim all claimable of this wallet")),
+		ClaimAll: key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "claim all of this wallet")),
 		Submit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "unlock")),
 		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}}
@@ -181,7 +181,7 @@ func (u *unlock) bindings() widget.Bindings {
 			return u.pass.Focus()
 		}), Disabled: func() string {
 			if u.cursor >= len(u.accounts) && u.cursor < u.rows() {
-				return "A Safe is no key to unlock: its owners' keys sign for it"
+				return "A Safe is no key: its owners sign for it"
 			}
 			return ""
 		}},

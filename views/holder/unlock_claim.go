@@ -31,10 +31,10 @@ func (u *unlock) selected() (common.Address, bool) {
 // allocations now; "" when it can.
 func (u *unlock) claimAllRefused() string {
 	if _, _, ok := u.ctx.Wallet.Account(); !ok {
-		return "Unlock the key that pays the claims first (enter on it, its passphrase), then u and C on the wallet"
+		return "Unlock the key that pays first: enter on it"
 	}
 	if u.cursor < len(u.accounts) && u.accounts[u.cursor].Unnamed {
-		return "This key's file names no address: unlock it to learn it, then C on it"
+		return "unlock it first: its file names no address"
 	}
 	if _, ok := u.selected(); !ok {
 		return "No wallet is selected"
