@@ -27,7 +27,9 @@ func TestClaimAllOnUpcoming(t *testing.T) {
 	s.Profile.Allocations = ids
 	f := newFlowOn(t, s)
 	f.runes(":upcoming").key(tea.KeyEnter).wait("3 followed")
-	f.runes("C").wait("Unlock the account that pays the claims first")
+	f.runes("C").wait("Unlock the key that pays first: u, then C")
+	// The help says it too, whole: a line too wide for it hides the page's keys.
+	f.runes("?").wait("claim all claimable (Unlock the key that pays first: u, then C)").key(tea.KeyEsc).wait("3 followed")
 	f.unlock() // back on Upcoming once the key is unlocked
 	f.runes("C").wait("Claim all claimable").wait(ids[1]).wait("Skipped " + ids[2])
 	f.key(tea.KeyEnter).wait("Sign and send these 2 transactions, in this order?")

@@ -136,24 +136,20 @@ func (e *env) claimBatch(ctx context.Context, a claimArgs, b batchFlags, args []
 	return e.sendBatch(ctx, s, acct, batch, skipped, a)
 }
 
-// batchCandidates are the allocations a batch looks at: --ids, or the
-// followed ones and, on the embedded sandbox, its demo allocations.
+// batchCandidates are the allocations a batch looks at: --ids, or those
+// allot knows that may be the holder's (session.HolderCandidates: on the
+// embedded sandbox its demo allocations, then the followed ones).
 func (e *env) batchCandidates(s *opened, b batchFlags) ([]string, error) {
 	if len(b.ids) > 0 {
 		return slices.Compact(slices.Clone(b.ids)), nil
 	}
-	var ids []string
-	if fx := s.Fixtures; fx != nil {
-		ids = append(slices.Clone(fx.AllocationIDs), fx.LifeAllocationIDs...)
+	follows, j := e.follows(s)
+	ids, err := s.HolderCandidates(follows)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
 	}
-	on, err := e.allocations(s, nil, "claim")
-	if err != nil && len(ids) == 0 {
-		return nil, err
-	}
-	for _, id := range on.ids {
-		if !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
+	if len(ids) == 0 {
+		return nil, noAllocations(s, j, "claim")
 	}
 	return ids, nil
 }

@@ -115,14 +115,7 @@ func (e *env) allocations(s *opened, given []string, verb string) (workedOn, err
 	if len(given) > 0 {
 		return workedOn{ids: slices.Compact(given)}, nil
 	}
-	var j *journal.Journal
-	if s.StateDir != "" {
-		var err error
-		if j, err = journal.Open(s.StateDir); err != nil {
-			fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
-		}
-	}
-	follows := s.Follows(j)
+	follows, j := e.follows(s)
 	ids, err := follows.IDs()
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
@@ -130,11 +123,31 @@ func (e *env) allocations(s *opened, given []string, verb string) (workedOn, err
 	if len(ids) > 0 {
 		return workedOn{ids: ids, follows: &follows}, nil
 	}
+	return workedOn{}, noAllocations(s, j, verb)
+}
+
+// follows are the allocations followed on s's deployment, and the journal
+// beside which those followed with f are kept (nil, with a warning, when
+// it cannot be opened).
+func (e *env) follows(s *opened) (session.Follows, *journal.Journal) {
+	var j *journal.Journal
+	if s.StateDir != "" {
+		var err error
+		if j, err = journal.Open(s.StateDir); err != nil {
+			fmt.Fprintf(e.Stderr, "allot: warning: %v\n", err)
+		}
+	}
+	return s.Follows(j), j
+}
+
+// noAllocations is the usage error of a command with no allocation to
+// work on: it says how to follow one, and offers those looked up lately.
+func noAllocations(s *opened, j *journal.Journal, verb string) error {
 	msg := "no allocation to " + verb + ": give ids, list allocations = [\"ID\"] in the profile, or follow one with f on the allocation screen"
 	if recent := j.RecentLookups(s.Deployment(), 3); len(recent) > 0 {
 		msg += "; looked up lately: " + strings.Join(recent, " ")
 	}
-	return workedOn{}, usagef("%s", msg)
+	return usagef("%s", msg)
 }
 
 // unlockJSON is one unlock as `upcoming -o json` prints it: amounts as

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -27,7 +28,35 @@ type Claimable struct {
 }
 
 // Skipped is an allocation left out of a batch, and why.
-type Skipped struct{ ID, Why string }
+type Skipped struct {
+	ID, Why string
+	// Elsewhere: it was left out because its tokens go to another
+	// holder than the one asked for; a page about that holder need not
+	// name it.
+	Elsewhere bool
+	// Unread: it could not be read, so whose it is is not known either.
+	Unread bool
+}
+
+// HolderCandidates are the allocations a claim of all of a holder's
+// looks at (docs/deployment.md D19). The service lists no wallet's
+// allocations, so allot looks at those it knows: on the embedded sandbox
+// its demo allocations, then those followed (f, the profile's), each once;
+// ClaimableOf keeps the holder's. err says why those followed with f could
+// not be read; the others are there still.
+func (s *Session) HolderCandidates(f Follows) ([]string, error) {
+	var ids []string
+	if fx := s.Fixtures; fx != nil {
+		ids = append(slices.Clone(fx.AllocationIDs), fx.LifeAllocationIDs...)
+	}
+	followed, err := f.IDs()
+	for _, id := range followed {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids, err
+}
 
 // ClaimableOf reads each allocation of ids from the proof and the chain
 // and keeps those with something to claim now, whose tokens go to holder
@@ -39,26 +68,26 @@ func (s *Session) ClaimableOf(ctx context.Context, ids []string, holder *common.
 	for _, id := range ids {
 		v, err := s.CheckAllocation(ctx, id)
 		if err != nil {
-			skipped = append(skipped, Skipped{id, sanitize.Line(err.Error())})
+			skipped = append(skipped, Skipped{ID: id, Why: sanitize.Line(err.Error()), Unread: true})
 			continue
 		}
 		if v.Args == nil || v.Standing == nil {
-			skipped = append(skipped, Skipped{id, "its record on the vester could not be read"})
+			skipped = append(skipped, Skipped{ID: id, Why: "its record on the vester could not be read", Unread: true})
 			continue
 		}
 		to := v.Standing.Recipient(v.Args.Allocation.OriginalBeneficiary)
 		if holder != nil && to != *holder {
-			skipped = append(skipped, Skipped{id, "its tokens go to " + to.Hex()})
+			skipped = append(skipped, Skipped{ID: id, Why: "its tokens go to " + to.Hex(), Elsewhere: true})
 			continue
 		}
 		unit := cmp.Or(units(v.Vester), "tokens")
 		if o := v.ClaimOutlook(unit); o.Blocked != "" {
-			skipped = append(skipped, Skipped{id, o.Blocked})
+			skipped = append(skipped, Skipped{ID: id, Why: o.Blocked})
 			continue
 		}
 		amount := v.Claimable()
 		if amount == nil || amount.Sign() == 0 {
-			skipped = append(skipped, Skipped{id, "nothing is claimable now"})
+			skipped = append(skipped, Skipped{ID: id, Why: "nothing is claimable now"})
 			continue
 		}
 		claim = append(claim, Claimable{ID: id, Amount: amount, Unit: unit, Recipient: to})

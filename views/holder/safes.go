@@ -129,9 +129,24 @@ func (p *safesPane) Freshness() views.Freshness {
 	return p.fresh
 }
 
+// accounts are the Safes listed that are accounts (none refused), in
+// the order View lists them: the rows the accounts page's cursor moves
+// over after the keystore's.
+func (p *safesPane) accounts() []common.Address {
+	var out []common.Address
+	for _, a := range p.list {
+		if !a.Refused() {
+			out = append(out, a.Address)
+		}
+	}
+	return out
+}
+
 // View is the pane's lines in width: held are the addresses whose keys
-// the keystore holds, unlocked the one unlocked now (zero: none).
-func (p *safesPane) View(width int, held map[common.Address]bool, unlocked common.Address) []string {
+// the keystore holds, unlocked the one unlocked now (zero: none),
+// selected the index in accounts of the Safe the cursor is on (none when
+// out of range).
+func (p *safesPane) View(width int, held map[common.Address]bool, unlocked common.Address, selected int) []string {
 	st := p.ctx.Styles
 	title := st.Title.Render("Safes of the profile")
 	switch {
@@ -146,22 +161,38 @@ func (p *safesPane) View(width int, held map[common.Address]bool, unlocked commo
 		return []string{st.Muted.Render(widget.Truncate("Safes: the profile lists none (allot safe add SAFE lists one).", width))}
 	}
 	lines := []string{title}
+	k := 0 // the index in accounts
 	for _, a := range p.list {
-		lines = append(lines, p.safeLines(a, width, held, unlocked)...)
+		lines = append(lines, p.safeLines(a, width, held, unlocked, !a.Refused() && k == selected)...)
+		if !a.Refused() {
+			k++
+		}
 	}
 	return lines
 }
 
-// safeLines are one Safe's lines: the Safe, what it takes to sign, and
-// its owners, each marked when its key is here; or why it is no account.
-func (p *safesPane) safeLines(a session.SafeAccount, width int, held map[common.Address]bool, unlocked common.Address) []string {
-	st := p.ctx.Styles
+// safeLines are one Safe's lines: the Safe (marked when the cursor is on
+// it), what it takes to sign, and its owners, each marked when its key is
+// here; or why it is no account.
+func (p *safesPane) safeLines(a session.SafeAccount, width int, held map[common.Address]bool, unlocked common.Address, selected bool) []string {
+	var lines []string
 	switch {
 	case a.Refused():
 		return failedSafe(a, "is no Safe allot works with", width)
 	case a.Err != nil:
-		return failedSafe(a, "could not be read", width)
+		lines = failedSafe(a, "could not be read", width)
+	default:
+		lines = p.readSafeLines(a, width, held, unlocked)
 	}
+	if selected {
+		lines[0] = p.ctx.Styles.Selected.Render("▶ " + strings.TrimPrefix(lines[0], "  "))
+	}
+	return lines
+}
+
+// readSafeLines are the lines of a Safe read from the chain.
+func (p *safesPane) readSafeLines(a session.SafeAccount, width int, held map[common.Address]bool, unlocked common.Address) []string {
+	st := p.ctx.Styles
 	mine := 0
 	for _, o := range a.Info.Owners {
 		if held[o] {

@@ -43,6 +43,8 @@ type unlock struct {
 
 type unlockKeys struct {
 	Up, Down, Choose, Lock key.Binding
+	// ClaimAll opens the claim-all page of the wallet or Safe selected.
+	ClaimAll key.Binding
 	// Submit and Cancel answer while the passphrase is typed.
 	Submit, Cancel key.Binding
 }
@@ -55,12 +57,13 @@ func NewUnlock(ctx *views.Context) views.Screen {
 	in.EchoCharacter = '•'
 	in.CharLimit = 1024
 	return &unlock{ctx: ctx, pass: in, safes: newSafesPane(ctx), keys: unlockKeys{
-		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "unlock")),
-		Lock:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "lock the unlocked account")),
-		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "unlock")),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Choose:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "unlock")),
+		Lock:     key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "lock the unlocked account")),
+		ClaimAll: key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "claim all of this wallet")),
+		Submit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "unlock")),
+		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}}
 }
 
@@ -114,7 +117,7 @@ func (u *unlock) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		u.dir, u.accounts, u.problems = msg.Value.dir, msg.Value.accounts, msg.Value.problems
-		u.cursor = min(u.cursor, max(len(u.accounts)-1, 0))
+		u.cursor = min(u.cursor, max(u.rows()-1, 0))
 	case views.Loaded[common.Address]:
 		if msg.Seq != u.seq {
 			return nil
@@ -169,14 +172,26 @@ func (u *unlock) bindings() widget.Bindings {
 	}
 	return widget.Bindings{
 		{Key: u.keys.Up, Short: true, Run: idle(func() tea.Cmd { u.cursor = max(u.cursor-1, 0); return nil })},
-		{Key: u.keys.Down, Short: true, Run: idle(func() tea.Cmd { u.cursor = min(u.cursor+1, max(len(u.accounts)-1, 0)); return nil })},
+		{Key: u.keys.Down, Short: true, Run: idle(func() tea.Cmd { u.cursor = min(u.cursor+1, max(u.rows()-1, 0)); return nil })},
 		{Key: u.keys.Choose, Short: true, Run: idle(func() tea.Cmd {
-			if len(u.accounts) == 0 {
+			if u.cursor >= len(u.accounts) {
 				return nil
 			}
 			u.err = nil
 			return u.pass.Focus()
-		})},
+		}), Disabled: func() string {
+			if u.cursor >= len(u.accounts) && u.cursor < u.rows() {
+				return "A Safe is no key: its owners sign for it"
+			}
+			return ""
+		}},
+		{Key: u.keys.ClaimAll, Short: true, Run: idle(func() tea.Cmd {
+			addr, ok := u.selected()
+			if !ok {
+				return nil
+			}
+			return views.Navigate(NewClaimAllOf(u.ctx, addr))
+		}), Disabled: u.claimAllRefused},
 		{Key: u.keys.Lock, Short: true, Run: idle(func() tea.Cmd {
 			if _, _, ok := u.ctx.Wallet.Account(); !ok {
 				return nil
@@ -196,6 +211,9 @@ func (u *unlock) start() tea.Cmd {
 	pass := u.pass.Value()
 	u.pass.Reset()
 	u.pass.Blur()
+	if u.cursor >= len(u.accounts) {
+		return nil
+	}
 	if pass == "" {
 		u.err = errors.New("type the account's passphrase")
 		return u.pass.Focus()
@@ -241,10 +259,14 @@ func (u *unlock) View() string {
 	// fit whole, a shorter one, explained once under the list.
 	const note, short = "  (per its file; proved on unlock)", "  (per its file)"
 	shortened := false
+	unlocked, _, _ := u.ctx.Wallet.Account()
 	for i, a := range u.accounts {
 		line := "  " + sanitize.Line(a.Label())
 		if i == u.cursor {
 			line = "▶ " + sanitize.Line(a.Label())
+		}
+		if !a.Unnamed && a.Address == unlocked {
+			line += st.Muted.Render("  unlocked")
 		}
 		if !a.Verified && !a.Unnamed {
 			if lipgloss.Width(line+note) <= u.width {
@@ -272,8 +294,14 @@ func (u *unlock) View() string {
 	case u.pass.Focused():
 		b.WriteString(u.pass.View() + "\n")
 		b.WriteString(st.Muted.Render("enter unlocks · esc cancels · the passphrase is never shown or kept") + "\n")
+	case u.cursor >= len(u.accounts) && u.cursor < u.rows():
+		b.WriteString(st.Muted.Render(widget.Truncate("C: claim all that is claimable of the selected Safe, sent by the unlocked key", u.width)) + "\n")
 	case len(u.accounts) > 0:
-		b.WriteString(st.Muted.Render("enter: type the passphrase of the selected account") + "\n")
+		hint := "enter: type the passphrase of the selected account"
+		if _, _, ok := u.ctx.Wallet.Account(); ok {
+			hint += " · C: claim all that is claimable of it, sent by the unlocked key"
+		}
+		b.WriteString(widget.Page(st.Muted.Render(hint), u.width, 0) + "\n")
 	}
 	if u.ctx.Session.Sandbox {
 		// Wrapped at spaces only: a passphrase split at its hyphens
@@ -287,8 +315,7 @@ func (u *unlock) View() string {
 		// reads as two.
 		b.WriteString("\n" + strings.Join(wordWrap("✗ "+sanitize.Line(u.err.Error()), u.width), "\n") + "\n")
 	}
-	unlocked, _, _ := u.ctx.Wallet.Account()
-	if safes := u.safes.View(u.width, heldKeys(u.accounts), unlocked); len(safes) > 0 {
+	if safes := u.safes.View(u.width, heldKeys(u.accounts), unlocked, u.cursor-len(u.accounts)); len(safes) > 0 {
 		b.WriteString("\n" + strings.Join(safes, "\n") + "\n")
 	}
 	return widget.Page(b.String(), u.width, u.height)

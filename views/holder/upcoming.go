@@ -227,7 +227,7 @@ func (u *upcomingScreen) keys() widget.Bindings {
 			return views.Navigate(NewClaimAll(u.ctx, slices.Clone(u.ids)))
 		}, Disabled: func() string {
 			if _, _, ok := u.ctx.Wallet.Account(); !ok {
-				return "Unlock the account that pays the claims first: u (or :unlock), then C"
+				return "Unlock the key that pays first: u, then C"
 			}
 			return ""
 		}},
