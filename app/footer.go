@@ -199,7 +199,7 @@ func (m *Model) helpColumns(groups [][]key.Binding) string {
 		if len(g) == 0 {
 			continue
 		}
-		block := m.help.FullHelpView([][]key.Binding{g})
+		block := m.help.FullHelpView([][]key.Binding{fitted(g, m.width)})
 		w := lipgloss.Width(block)
 		if len(row) > 0 && rowWidth+len(gap)+w > m.width {
 			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
@@ -216,6 +216,26 @@ func (m *Model) helpColumns(groups [][]key.Binding) string {
 		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
 	}
 	return strings.Join(rows, "\n\n")
+}
+
+// fitted is g with each description cut to what width leaves beside the
+// group's widest key: the help drops a column wider than its width whole,
+// leaving "…" for every key of the group, where one long description
+// should lose only its own end.
+func fitted(g []key.Binding, width int) []key.Binding {
+	keyWidth := 0
+	for _, b := range g {
+		keyWidth = max(keyWidth, lipgloss.Width(b.Help().Key))
+	}
+	room := width - keyWidth - 1
+	out := make([]key.Binding, len(g))
+	for i, b := range g {
+		if h := b.Help(); room > 1 && lipgloss.Width(h.Desc) > room {
+			b.SetHelp(h.Key, truncateANSI(h.Desc, room))
+		}
+		out[i] = b
+	}
+	return out
 }
 
 func (m *Model) fullHelp() string {
