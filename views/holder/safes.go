@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/core/session"
@@ -130,8 +131,9 @@ func (p *safesPane) Freshness() views.Freshness {
 }
 
 // View is the pane's lines in width: held are the addresses whose keys
-// the keystore holds, unlocked the one unlocked now (zero: none).
-func (p *safesPane) View(width int, held map[common.Address]bool, unlocked common.Address) []string {
+// the keystore holds, unlocked the one unlocked now (zero: none); the
+// Safe at index selected is marked, hint under it.
+func (p *safesPane) View(width int, held map[common.Address]bool, unlocked common.Address, selected int, hint []string) []string {
 	st := p.ctx.Styles
 	title := st.Title.Render("Safes of the profile")
 	switch {
@@ -146,8 +148,13 @@ func (p *safesPane) View(width int, held map[common.Address]bool, unlocked commo
 		return []string{st.Muted.Render(widget.Truncate("Safes: the profile lists none (allot safe add SAFE lists one).", width))}
 	}
 	lines := []string{title}
-	for _, a := range p.list {
-		lines = append(lines, p.safeLines(a, width, held, unlocked)...)
+	for i, a := range p.list {
+		safe := p.safeLines(a, width, held, unlocked)
+		if i == selected {
+			safe[0] = st.Selected.Render(widget.Truncate("▶"+strings.TrimPrefix(ansi.Strip(safe[0]), " "), width))
+			safe = append(safe, hint...)
+		}
+		lines = append(lines, safe...)
 	}
 	return lines
 }
