@@ -20,8 +20,8 @@ import (
 // why.
 
 var (
-	keySafeStake = key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stake as the Safe"))
-	keySafeClaim = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "claim as the Safe"))
+	keySafeStake = key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "propose a stake as the Safe"))
+	keySafeClaim = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "propose a claim as the Safe"))
 )
 
 // selectedSafe is the Safe under the cursor; false on a keystore account.
@@ -49,26 +49,30 @@ func (u *unlock) safeKeys() widget.Bindings {
 		return proposals.NewSafeClaim(ctx, a, "")
 	}
 	return widget.Bindings{
-		{Key: keySafeStake, Short: true, Group: "Safe", Run: act(proposals.NewSafeStake), Disabled: u.whyNotActAs,
-			Long: "propose a stake of the selected Safe: the unlocked owner's key reviews and signs it first"},
-		{Key: keySafeClaim, Short: true, Group: "Safe", Run: act(claim), Disabled: u.whyNotActAs,
-			Long: "propose a claim the selected Safe sends, for an allocation: the unlocked owner's key reviews and signs it first"},
+		{Key: keySafeStake, Short: true, Run: act(proposals.NewSafeStake), Disabled: u.whyNotActAs},
+		{Key: keySafeClaim, Short: true, Run: act(claim), Disabled: u.whyNotActAs},
 	}
 }
 
 // whyNotActAs says why the selected Safe cannot be acted as now, "" when
-// it can: the unlocked key is one of its owners'.
+// it can: the unlocked key is one of its owners'. Said briefly: the help
+// shows it beside the keys, and the pane says at length what befell a
+// Safe that could not be read.
 func (u *unlock) whyNotActAs() string {
 	a, ok := u.selectedSafe()
 	switch {
 	case u.busy:
 		return "wait: the keystore is busy"
+	case !ok && len(u.safes.list) == 0 && u.ctx.Session.SafesEditable() != nil:
+		return "the embedded sandbox lists no Safes"
+	case !ok && len(u.safes.list) == 0:
+		return "the profile lists no Safe (allot safe add)"
 	case !ok:
-		return "select a Safe of the profile first (↓, under the keystore's accounts)"
+		return "select a Safe first (↓)"
 	case a.Refused():
-		return "it is no Safe allot works with: " + sanitize.Line(a.Err.Error())
+		return "no Safe allot works with (why is under it)"
 	case a.Err != nil:
-		return "it could not be read: " + sanitize.Line(a.Err.Error())
+		return "it could not be read (why is under it)"
 	}
 	if err := u.ctx.Session.Writable(); err != nil {
 		return sanitize.Line(err.Error())
@@ -83,11 +87,11 @@ func (u *unlock) whyNotActAs() string {
 	case unlocked && a.Info.IsOwner(me):
 		return ""
 	case !mine:
-		return "no owner's key is in the keystore: import one (allot account import FILE), or an owner proposes on their machine"
+		return "no owner's key in the keystore (allot account import)"
 	case unlocked:
-		return "the unlocked key " + me.Hex() + " is not an owner of this Safe: unlock an owner's key (✓ above: select it, enter)"
+		return "the unlocked key is no owner: unlock one (✓)"
 	}
-	return "unlock an owner's key first (✓ above: select it, enter)"
+	return "unlock an owner's key first (✓ above, enter)"
 }
 
 // safeHint is the line under the selected Safe: what s and c do, or why

@@ -130,9 +130,10 @@ func (p *propose) settlePools(msg views.Loaded[[]api.Pool]) tea.Cmd {
 		widget.TextField("multisend", "MultiSendCallOnly", "", func(v string) error { return api.CheckAddress("MultiSendCallOnly", strings.TrimSpace(v)) }),
 	)
 	form.Styles = p.Ctx.Styles
-	form.Field("multisend").SetValue(safe.MultiSendCallOnlyOf(p.safe.Info.Version).Hex())
 	p.Form = form
 	p.SetSize(p.Width, p.height)
+	// Set once the input has its width, so that it shows from the start.
+	form.Field("multisend").SetValue(safe.MultiSendCallOnlyOf(p.safe.Info.Version).Hex())
 	return p.Form.Focus(0)
 }
 

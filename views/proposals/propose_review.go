@@ -15,6 +15,7 @@ import (
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"
+	"allot/wallet/safe/proposal"
 )
 
 var (
@@ -323,7 +324,11 @@ func (p *propose) verdictLines(w int) []string {
 func (p *propose) doneLines(w int) []string {
 	st, sp := p.Ctx.Styles, p.done
 	prop := sp.Proposal
-	out := []string{st.Title.Render(fmt.Sprintf("Signed: %d of %d signatures", len(prop.Signatures), prop.Threshold)) + "  " + sanitize.Line(sp.Detail)}
+	state := fmt.Sprintf("%d of %d signatures: %s", len(prop.Signatures), prop.Threshold, Row{*sp}.State())
+	if sp.State == proposal.Missing && sp.Detail != "" {
+		state = sp.Detail // "1 of 2 signatures: 1 more needed"
+	}
+	out := []string{st.Title.Render(widget.Truncate("Signed: "+sanitize.Line(state), w))}
 	out = append(out, p.ownersOf(w)...)
 	out = append(out, fitField("File", sanitize.Line(sp.Path), w)...)
 	return append(out, widget.WrapWords("It is listed in the proposals (Transactions, P, or :proposals), where another owner signs it (s) and any key executes it (x) once enough owners signed; send the file to owners on other machines. enter opens it.", w)...)
