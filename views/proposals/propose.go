@@ -63,7 +63,7 @@ func NewSafeStake(ctx *views.Context, sa session.SafeAccount) views.Screen {
 func NewSafeClaim(ctx *views.Context, sa session.SafeAccount, id string) views.Screen {
 	p := &propose{safe: sa, claim: true}
 	p.FormSign = views.NewFormSign(ctx, p.head, "review the Safe transaction",
-		widget.TextField("allocation", "Allocation id", "the allocation's id (y copies it on its page)", func(v string) error {
+		widget.TextField("allocation", "Allocation id", "the allocation's id, as its page (3) shows it", func(v string) error {
 			return api.CheckUUID("allocation id", strings.TrimSpace(v))
 		}),
 		widget.TextField("amount", "Amount (optional)", "blank: all that is claimable", optionalAmount),
