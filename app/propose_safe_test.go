@@ -113,7 +113,8 @@ func TestSafeStakeProposedInDashboard(t *testing.T) {
 
 // TestSafeClaimRewrittenIsRefusedInDashboard: a hostile service rewrites
 // the claim it builds for the Safe as sender into a transfer of the
-// Safe's tokens; the dashboard's review shows the Safe's call and the
+// Safe's tokens; the dashboard's review, from the accounts page's c and
+// from the allocation page's S alike, shows the Safe's call and the
 // policy's refusal, asks nothing, and no proposal is written.
 func TestSafeClaimRewrittenIsRefusedInDashboard(t *testing.T) {
 	t.Parallel()
@@ -132,13 +133,19 @@ func TestSafeClaimRewrittenIsRefusedInDashboard(t *testing.T) {
 	f.runes("c").wait("Allocation id").typ(id).key(tea.KeyEnter)
 	f.wait("REFUSED by the signing policy; nothing was signed").wait("the Safe's call 1 is a transfer")
 	f.key(tea.KeyEsc).wait("Allocation id")
+	// From the allocation's page, S: the Safe is chosen among those the
+	// unlocked key owns.
+	f.key(tea.KeyEsc).wait("Unlock an account of the keystore").key(tea.KeyEsc).settle()
+	f.runes("3").runes("/").typ(id).key(tea.KeyEnter).wait("Unlock schedule")
+	f.runes("S").wait("Claim, sent by a Safe of the profile").wait(treasury.Hex()).key(tea.KeyEnter)
+	f.wait("REFUSED by the signing policy; nothing was signed").wait("the Safe's call 1 is a transfer")
 	f.quit()
 
 	if list, err := s.ReadProposals(context.Background()); err != nil || len(list) != 0 {
 		t.Errorf("proposals after a refusal: %+v, %v", list, err)
 	}
-	if refusals := journaltest.Of(journaltest.Entries(t, s.StateDir), journal.KindRefusal, "safe claim"); len(refusals) != 1 {
-		t.Errorf("%d refusals journaled, want 1", len(refusals))
+	if refusals := journaltest.Of(journaltest.Entries(t, s.StateDir), journal.KindRefusal, "safe claim"); len(refusals) != 2 {
+		t.Errorf("%d refusals journaled, want 2", len(refusals))
 	}
 }
 

@@ -35,8 +35,15 @@ type propose struct {
 	safe  session.SafeAccount
 	// pools are the token's active pools a stake chooses from, by the
 	// option the form shows; nil until read.
-	pools   map[string]api.Pool
-	poolErr error
+	pools map[string]api.Pool
+	// safes are the profile's Safes the unlocked key owns, by the option
+	// the form shows, when the Safe is chosen in the form (choose.go).
+	safes  map[string]session.SafeAccount
+	choose bool
+	// chosenID is the allocation a claim from its page is for.
+	chosenID string
+	// loadErr is why the form cannot be made: no pool, no Safe.
+	loadErr error
 
 	review *session.SafeReview
 	// summaries are the review's calls decoded, shown once signed too.
@@ -62,15 +69,21 @@ func NewSafeStake(ctx *views.Context, sa session.SafeAccount) views.Screen {
 // "", typed in the form.
 func NewSafeClaim(ctx *views.Context, sa session.SafeAccount, id string) views.Screen {
 	p := &propose{safe: sa, claim: true}
-	p.FormSign = views.NewFormSign(ctx, p.head, "review the Safe transaction",
+	p.FormSign = views.NewFormSign(ctx, p.head, "review the Safe transaction", claimFields()...)
+	p.Form.Field("allocation").SetValue(id)
+	p.scroll.Styles = ctx.Styles
+	return p
+}
+
+// claimFields are the fields of a claim the Safe sends.
+func claimFields() []*widget.FormField {
+	return []*widget.FormField{
 		widget.TextField("allocation", "Allocation id", "the allocation's id, as its page (3) shows it", func(v string) error {
 			return api.CheckUUID("allocation id", strings.TrimSpace(v))
 		}),
 		widget.TextField("amount", "Amount (optional)", "blank: all that is claimable", optionalAmount),
-		widget.TextField("userCountryCode", "Country (optional)", "ISO 3166-1 alpha-2, e.g. DE", nil))
-	p.Form.Field("allocation").SetValue(id)
-	p.scroll.Styles = ctx.Styles
-	return p
+		widget.TextField("userCountryCode", "Country (optional)", "ISO 3166-1 alpha-2, e.g. DE", nil),
+	}
 }
 
 // Acting: the screen signs a proposal and writes it.
@@ -79,6 +92,9 @@ func (p *propose) Acting() {}
 func (p *propose) Title() string { return "Propose as a Safe" }
 
 func (p *propose) Init() tea.Cmd {
+	if p.choose {
+		return p.readSafes()
+	}
 	if p.claim {
 		return p.FormSign.Init()
 	}
@@ -107,9 +123,9 @@ func (p *propose) Init() tea.Cmd {
 func (p *propose) settlePools(msg views.Loaded[[]api.Pool]) tea.Cmd {
 	p.Working = ""
 	if msg.Err != nil || len(msg.Value) == 0 {
-		p.poolErr = msg.Err
-		if p.poolErr == nil {
-			p.poolErr = errors.New("the token has no active pool to stake in")
+		p.loadErr = msg.Err
+		if p.loadErr == nil {
+			p.loadErr = errors.New("the token has no active pool to stake in")
 		}
 		p.Withhold()
 		return nil
@@ -184,6 +200,9 @@ func (p *propose) prepare() tea.Cmd {
 	if !p.Form.Valid() {
 		return nil
 	}
+	if p.choose {
+		p.safe = p.safes[p.Form.Field("safe").Value()]
+	}
 	me, err := p.owner()
 	if err != nil {
 		p.Err = err
@@ -244,6 +263,9 @@ func (p *propose) builder(owner common.Address) (func(context.Context, safe.Info
 // head is what the form says above its fields: the Safe and who signs.
 func (p *propose) head() string {
 	st, a := p.Ctx.Styles, p.safe
+	if p.choose {
+		return p.chooseHead()
+	}
 	what := "Stake as the Safe "
 	if p.claim {
 		what = "Claim, sent by the Safe "
@@ -257,8 +279,8 @@ func (p *propose) head() string {
 	} else {
 		b.WriteString("Signing as the owner " + me.Hex() + "\n")
 	}
-	if p.poolErr != nil {
-		b.WriteString("✗ " + sanitize.Line(p.poolErr.Error()) + "\n")
+	if p.loadErr != nil {
+		b.WriteString("✗ " + sanitize.Line(p.loadErr.Error()) + "\n")
 	}
 	return b.String() + "\n"
 }

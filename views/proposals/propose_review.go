@@ -66,6 +66,11 @@ func (p *propose) Update(msg tea.Msg) tea.Cmd {
 			return p.settlePools(msg)
 		}
 		return nil
+	case views.Loaded[[]session.SafeAccount]:
+		if msg.Seq == p.Seq {
+			return p.settleSafes(msg)
+		}
+		return nil
 	case views.Loaded[*session.SafeReview]:
 		if msg.Seq != p.Seq {
 			return nil
@@ -108,7 +113,7 @@ func (p *propose) Update(msg tea.Msg) tea.Cmd {
 		text := fmt.Sprintf("proposed and signed: %d of %d signatures", len(p.done.Proposal.Signatures), p.done.Proposal.Threshold)
 		return tea.Batch(wrote, func() tea.Msg { return views.StatusMsg{Text: text} })
 	}
-	if p.review == nil && p.done == nil && (p.pools != nil || p.claim) {
+	if p.review == nil && p.done == nil && p.loadErr == nil && p.Working == "" {
 		return p.Form.Update(msg)
 	}
 	return nil
@@ -209,7 +214,7 @@ func (p *propose) sign() tea.Cmd {
 func (p *propose) View() string {
 	if p.review == nil && p.done == nil {
 		hint := "enter builds the Safe transaction and shows it before anything is signed · esc cancels"
-		if p.poolErr != nil {
+		if p.loadErr != nil {
 			hint = "esc goes back"
 		}
 		return p.Draw(hint, nil)
