@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -194,13 +195,15 @@ func (p *propose) sign() tea.Cmd {
 		p.review, p.Err = nil, err
 		return nil
 	}
-	s, prop := p.Ctx.Session, p.review.Proposal
+	// A copy is signed: the review on show keeps reading its own.
+	s, prop := p.Ctx.Session, *p.review.Proposal
+	prop.Signatures = slices.Clone(prop.Signatures)
 	p.signing, p.Seq = true, p.Reqs.Next()
 	return views.Load(p.Ctx, p.Seq, func(c context.Context) (signed, error) {
-		if err := session.SignSafeTx(store, me, prop); err != nil {
+		if err := session.SignSafeTx(store, me, &prop); err != nil {
 			return signed{}, err
 		}
-		if _, err := s.SaveProposal(prop, ""); err != nil {
+		if _, err := s.SaveProposal(&prop, ""); err != nil {
 			return signed{}, err
 		}
 		sp, err := s.ReadProposal(c, prop.Hashes.SafeTx.Hex()+".json")
