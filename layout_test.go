@@ -102,6 +102,8 @@ func TestImportsPointDown(t *testing.T) {
 		"allot/views/reopen": {"allot/views/operator", "allot/views/schedule"},
 		// P on Transactions opens the Safe proposals.
 		"allot/views/transactions": {"allot/views/proposals"},
+		// s and c on a Safe of the accounts page propose as that Safe.
+		"allot/views/holder": {"allot/views/proposals"},
 	}
 	for _, p := range pkgs {
 		for _, r := range rules {

@@ -75,37 +75,7 @@ func TestSafeProposalSignedAndExecutedInDashboard(t *testing.T) {
 func proposeStake(t *testing.T, s *session.Session, d *safetest.Deployer, treasury, multiSend common.Address) *proposal.Proposal {
 	t.Helper()
 	ctx, fx := context.Background(), s.Fixtures
-	pools, err := s.API.AllPools(ctx, fx.TokenIDs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pool api.Pool
-	for _, p := range pools.Items {
-		if p.Status == "ACTIVE" {
-			pool = p
-			break
-		}
-	}
-	amount, err := api.BaseUnits(pool.MinimumStakeAmount.Decimal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pins, err := s.SigningPins(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := s.StakePolicy(ctx, pins, pool, treasury, amount)
-	if err != nil {
-		t.Fatal(err)
-	}
-	token, err := wallet.StakingToken(ctx, s.Chain, sp.Pool)
-	if err != nil {
-		t.Fatal(err)
-	}
-	transfer := append(hexutil.MustDecode("0xa9059cbb"), common.LeftPadBytes(treasury.Bytes(), 32)...)
-	d.Send(t, &token, append(transfer, common.LeftPadBytes(amount.Bytes(), 32)...))
-	d.SendValue(t, &treasury, nil, new(big.Int).Exp(big.NewInt(10), big.NewInt(18), nil))
-
+	pool, amount, sp := fundSafeStake(t, s, d, treasury)
 	node, err := s.SafeNode()
 	if err != nil {
 		t.Fatal(err)
@@ -145,4 +115,44 @@ func proposeStake(t *testing.T, s *session.Session, d *safetest.Deployer, treasu
 		t.Fatal(err)
 	}
 	return p
+}
+
+// fundSafeStake funds the Safe treasury with the minimum stake of the
+// token's first active pool and ether for its fee: the pool, the amount
+// in base units and the stake's policy.
+func fundSafeStake(t *testing.T, s *session.Session, d *safetest.Deployer, treasury common.Address) (api.Pool, *big.Int, wallet.StakePolicy) {
+	t.Helper()
+	ctx, fx := context.Background(), s.Fixtures
+	pools, err := s.API.AllPools(ctx, fx.TokenIDs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pool api.Pool
+	for _, p := range pools.Items {
+		if p.Status == "ACTIVE" {
+			pool = p
+			break
+		}
+	}
+	amount, err := api.BaseUnits(pool.MinimumStakeAmount.Decimal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pins, err := s.SigningPins(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := s.StakePolicy(ctx, pins, pool, treasury, amount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := wallet.StakingToken(ctx, s.Chain, sp.Pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	transfer := append(hexutil.MustDecode("0xa9059cbb"), common.LeftPadBytes(treasury.Bytes(), 32)...)
+	d.Send(t, &token, append(transfer, common.LeftPadBytes(amount.Bytes(), 32)...))
+	d.SendValue(t, &treasury, nil, new(big.Int).Exp(big.NewInt(10), big.NewInt(18), nil))
+
+	return pool, amount, sp
 }

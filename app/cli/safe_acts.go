@@ -2,15 +2,10 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"math/big"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"allot/api"
-	"allot/wallet"
 	"allot/wallet/safe"
-	"allot/wallet/safe/proposal"
 )
 
 // openSafeAct opens the session for a Safe's act (cmd names it), reads the
@@ -73,27 +68,11 @@ func (e *env) safeStake(ctx context.Context, a stakeArgs, f safeActFlags) error 
 	if err != nil {
 		return err
 	}
-	pins, err := s.SigningPins(ctx)
+	r, err := s.ProposeStake(ctx, s.rec, info, owner.address, pool, asked, multiSend)
 	if err != nil {
 		return err
 	}
-	sp, err := s.StakePolicy(ctx, pins, pool, info.Address, asked)
-	if err != nil {
-		return err
-	}
-	if sp.Pool == (common.Address{}) {
-		return fmt.Errorf("pool %s: the token's contract list names no staking contract for it", pool.ID)
-	}
-	plan, err := wallet.SafeStake(ctx, s.Chain, s.Profile.ChainID, info.Address, sp.Pool, asked)
-	if err != nil {
-		return err
-	}
-	calls, err := innerOf(plan.Calls(), info.Address, s.Profile.ChainID)
-	if err != nil {
-		return err
-	}
-	p := proposing{s: s, info: info, act: proposal.Act{Op: proposal.OpStake, Subject: pool.ID, Amount: asked}, calls: calls, multiSend: multiSend}
-	return e.propose(ctx, p, owner, f, a.tx.yes, a.out)
+	return e.signProposed(s, r, owner, f, a.tx.yes, a.out)
 }
 
 // findPool finds the pool by id, or by name among the token's pools.
@@ -136,29 +115,9 @@ func (e *env) safeClaim(ctx context.Context, a claimArgs, f safeActFlags) error 
 		return err
 	}
 	defer owner.lock()
-	calls, err := safeClaimCalls(ctx, s, a.allocation, req, asked) // safe_batch.go
+	r, err := s.ProposeClaim(ctx, s.rec, info, owner.address, a.allocation, req, asked, multiSend)
 	if err != nil {
 		return withDemoAllocations(s, err)
 	}
-	inner, err := innerOf(calls, info.Address, s.Profile.ChainID)
-	if err != nil {
-		return err
-	}
-	p := proposing{s: s, info: info, act: proposal.Act{Op: proposal.OpClaim, Subject: a.allocation, Amount: asked}, calls: inner, multiSend: multiSend}
-	return e.propose(ctx, p, owner, f, a.tx.yes, a.out)
-}
-
-// innerOf are calls as the Safe makes them, refusing one to be sent by
-// anyone but the Safe or on another chain: the proposal keeps only what
-// the Safe's transaction carries.
-func innerOf(calls []wallet.Call, from common.Address, chainID uint64) ([]safe.InnerCall, error) {
-	out := make([]safe.InnerCall, len(calls))
-	for i, c := range calls {
-		if c.From != from || (c.ChainID != 0 && c.ChainID != chainID) {
-			return nil, fmt.Errorf("%w: call %d is to be sent by %s on chain %d, not by the Safe %s on chain %d",
-				wallet.ErrRefused, i+1, c.From.Hex(), c.ChainID, from.Hex(), chainID)
-		}
-		out[i] = safe.InnerCall{To: c.To, Value: c.Value, Data: c.Data}
-	}
-	return out, nil
+	return e.signProposed(s, r, owner, f, a.tx.yes, a.out)
 }

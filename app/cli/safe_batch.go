@@ -135,7 +135,7 @@ func (e *env) safeBatch(ctx context.Context, account string, acts []batchAct, f 
 		if err != nil {
 			return fmt.Errorf("%s: %w", a, withDemoAllocations(s, err))
 		}
-		inner, err := innerOf(built, info.Address, s.Profile.ChainID)
+		inner, err := session.InnerOf(built, info.Address, s.Profile.ChainID)
 		if err != nil {
 			return err
 		}
@@ -157,40 +157,11 @@ func (a batchAct) build(ctx context.Context, s *opened, safeAddr common.Address)
 		if err != nil {
 			return nil, err
 		}
-		pins, err := s.SigningPins(ctx)
-		if err != nil {
-			return nil, err
-		}
-		sp, err := s.StakePolicy(ctx, pins, pool, safeAddr, a.amount)
-		if err != nil {
-			return nil, err
-		}
-		if sp.Pool == (common.Address{}) {
-			return nil, fmt.Errorf("pool %s: the token's contract list names no staking contract for it", pool.ID)
-		}
-		plan, err := wallet.SafeStake(ctx, s.Chain, s.Profile.ChainID, safeAddr, sp.Pool, a.amount)
-		if err != nil {
-			return nil, err
-		}
-		return plan.Calls(), nil
+		return s.SafeStakeCalls(ctx, safeAddr, pool, a.amount)
 	case proposal.OpTransfer:
 		return s.TransferCall(ctx, a.subject, safeAddr, a.to)
 	}
-	return safeClaimCalls(ctx, s, a.subject, api.ClaimRequest{Sender: safeAddr.Hex()}, nil)
-}
-
-// safeClaimCalls is the claim of allocation id sent by the Safe req
-// names: the service's, or where the service refuses that sender allot's
-// own from the proof and the chain's fee (asked: base units, nil for all).
-func safeClaimCalls(ctx context.Context, s *opened, id string, req api.ClaimRequest, asked *big.Int) ([]wallet.Call, error) {
-	res, err := s.rec.RequestClaim(ctx, s.API, id, req)
-	switch {
-	case err != nil && session.SenderRefused(err):
-		return s.SelfBuiltClaim(ctx, id, common.HexToAddress(req.Sender), asked)
-	case err != nil:
-		return nil, err
-	}
-	return wallet.ClaimCalls(res)
+	return s.SafeClaimCalls(ctx, s.rec, a.subject, api.ClaimRequest{Sender: safeAddr.Hex()}, nil)
 }
 
 // proposedAct is the act calls make for the Safe, as allot knows acts

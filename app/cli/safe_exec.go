@@ -87,8 +87,7 @@ func (e *env) safeExec(ctx context.Context, path string, executor common.Address
 		return err
 	}
 	defer acct.lock()
-	review := proposing{s: s, info: info, act: p.Act, calls: p.Calls, multiSend: p.MultiSend}
-	if _, err := e.reviewSafeTx(ctx, review, p.Tx, p.Hashes); err != nil {
+	if _, err := e.reviewSafeTx(ctx, s, info, p); err != nil {
 		return err
 	}
 	call, check, err := s.SafeExec(ctx, p, info, executor)

@@ -72,52 +72,54 @@ func readSafeOn(ctx context.Context, s *opened, what string, addr common.Address
 	return info, err
 }
 
-// reviewSafeTx shows what the owner signs, on stderr: each call the Safe
-// makes, decoded; the Safe transaction and its three hashes; and the
-// signing policy's check of all of it, which a refusal ends (journaled as
-// any refusal).
-func (e *env) reviewSafeTx(ctx context.Context, p proposing, tx safe.Tx, hashes safe.Hashes) (*wallet.SafeApproval, error) {
-	s := p.s
-	decoded, err := s.DecodeSafeCalls(ctx, p.info.Address, p.calls)
+// reviewSafeTx reviews the proposal prop of the Safe info (as read now)
+// as an owner's signature waits for (session.ReviewSafeTx) and shows the
+// review on stderr: each call the Safe makes, decoded; the Safe
+// transaction and its three hashes; and the signing policy's check of all
+// of it, which a refusal ends (journaled as any refusal).
+func (e *env) reviewSafeTx(ctx context.Context, s *opened, info safe.Info, prop *proposal.Proposal) (*wallet.SafeApproval, error) {
+	r, err := s.ReviewSafeTx(ctx, s.rec, info, prop)
 	if err != nil {
 		return nil, err
 	}
-	for i, d := range decoded {
-		printSummary(e.Stderr, i, len(decoded), "the Safe's call", d)
+	return e.showSafeReview(s, r)
+}
+
+// showSafeReview writes the review r on stderr; its refusal is the error.
+func (e *env) showSafeReview(s *opened, r *session.SafeReview) (*wallet.SafeApproval, error) {
+	tx, hashes := r.Proposal.Tx, r.Proposal.Hashes
+	for i, d := range r.Decoded {
+		printSummary(e.Stderr, i, len(r.Decoded), "the Safe's call", d)
 	}
 	how := "one call, made as it is"
 	if tx.Operation == safe.DelegateCall {
-		how = fmt.Sprintf("a delegatecall of multiSend to %s, which makes the %d calls above in order", tx.To.Hex(), len(p.calls))
+		how = fmt.Sprintf("a delegatecall of multiSend to %s, which makes the %d calls above in order", tx.To.Hex(), len(r.Proposal.Calls))
 	}
 	fields(e.Stderr,
 		"Safe transaction", how,
-		"  Safe", fmt.Sprintf("%s on chain %d, nonce %s", p.info.Address.Hex(), s.Profile.ChainID, tx.Nonce),
+		"  Safe", fmt.Sprintf("%s on chain %d, nonce %s", r.Safe.Address.Hex(), s.Profile.ChainID, tx.Nonce),
 		"  Domain hash", hashes.Domain.Hex(),
 		"  Message hash", hashes.Message.Hex(),
 		"  safeTxHash", hashes.SafeTx.Hex(),
 	)
 	fmt.Fprintln(e.Stderr, "  Compare these hashes with what Safe{Wallet} or your hardware wallet shows before you sign.")
-	a, err := s.CheckSafeTx(ctx, p.info, p.act, p.calls, p.multiSend, tx)
 	var refused *wallet.RefusedError
-	if errors.As(err, &refused) {
+	if errors.As(r.Refusal, &refused) {
 		fmt.Fprintln(e.Stderr, "REFUSED by the signing policy; nothing was signed:")
-		for _, r := range refused.Reasons {
-			fmt.Fprintln(e.Stderr, "  - "+sanitize.Line(r))
+		for _, reason := range refused.Reasons {
+			fmt.Fprintln(e.Stderr, "  - "+sanitize.Line(reason))
 		}
 		fmt.Fprintln(e.Stderr, "  pins read from "+sanitize.Line(s.PinsSource()))
 		pinHint(e.Stderr, s, refused)
-		return nil, s.rec.Refused("safe "+p.act.Op, hashes.SafeTx.Hex(), err)
-	}
-	if err != nil {
-		return nil, err
+		return nil, r.Refusal
 	}
 	fmt.Fprintln(e.Stderr, "Checked by the signing policy:")
 	var facts []string
-	for _, l := range a.Facts {
+	for _, l := range r.Approval.Facts {
 		facts = append(facts, "  "+l.Label, l.Value)
 	}
 	fields(e.Stderr, facts...)
-	return a, nil
+	return r.Approval, nil
 }
 
 // ownerSign asks, unless yes, and signs the proposal's safeTxHash with the
@@ -152,26 +154,28 @@ func (e *env) saveProposal(s *opened, p *proposal.Proposal, path string) error {
 	return nil
 }
 
-// propose reviews p's act under the signing policy, signs it as owner and
-// saves the proposal; the summary goes to stdout.
+// propose makes p's proposal (session.ProposeSafeAct), shows its
+// review, signs it as owner and saves it; the summary goes to stdout.
 func (e *env) propose(ctx context.Context, p proposing, owner *signingAccount, f safeActFlags, yes bool, out format) error {
-	if !p.info.IsOwner(owner.address) {
-		return fmt.Errorf("%s is not an owner of the Safe %s", owner.address.Hex(), p.info.Address.Hex())
-	}
-	if p.multiSend == (common.Address{}) {
-		p.multiSend = safe.MultiSendCallOnlyOf(p.info.Version)
-	}
-	prop, err := proposal.New(p.s.Profile.ChainID, p.info, p.act, p.calls, p.multiSend)
+	a := session.SafeAct{Safe: p.info, Act: p.act, Calls: p.calls, MultiSend: p.multiSend}
+	r, err := p.s.ProposeSafeAct(ctx, p.s.rec, a, owner.address)
 	if err != nil {
 		return err
 	}
-	if _, err := e.reviewSafeTx(ctx, p, prop.Tx, prop.Hashes); err != nil {
+	return e.signProposed(p.s, r, owner, f, yes, out)
+}
+
+// signProposed shows the review r, signs its proposal as owner, the one
+// shown, and saves it; the summary goes to stdout.
+func (e *env) signProposed(s *opened, r *session.SafeReview, owner *signingAccount, f safeActFlags, yes bool, out format) error {
+	if _, err := e.showSafeReview(s, r); err != nil {
 		return err
 	}
+	prop := r.Proposal
 	if err := e.ownerSign(prop, owner, yes); err != nil {
 		return err
 	}
-	if err := e.saveProposal(p.s, prop, f.proposal); err != nil {
+	if err := e.saveProposal(s, prop, f.proposal); err != nil {
 		return err
 	}
 	if f.txBuilder != "" {
@@ -183,5 +187,5 @@ func (e *env) propose(ctx context.Context, p proposing, owner *signingAccount, f
 			return fmt.Errorf("write the Transaction Builder file: %w", err)
 		}
 	}
-	return writeProposal(e.Stdout, prop, p.info, out)
+	return writeProposal(e.Stdout, prop, r.Safe, out)
 }

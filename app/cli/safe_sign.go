@@ -50,8 +50,7 @@ var safeSignCommand = command{
 				return err
 			}
 			defer acct.lock()
-			review := proposing{s: s, info: info, act: p.Act, calls: p.Calls, multiSend: p.MultiSend}
-			if _, err := e.reviewSafeTx(ctx, review, p.Tx, p.Hashes); err != nil {
+			if _, err := e.reviewSafeTx(ctx, s, info, p); err != nil {
 				return err
 			}
 			if err := e.ownerSign(p, acct, yes); err != nil {

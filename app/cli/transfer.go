@@ -7,6 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
+	"allot/core/session"
 	"allot/wallet/safe/proposal"
 )
 
@@ -112,7 +113,7 @@ func (e *env) safeTransfer(ctx context.Context, a transferArgs, to common.Addres
 	if err != nil {
 		return withDemoAllocations(s, err)
 	}
-	inner, err := innerOf(calls, info.Address, s.Profile.ChainID)
+	inner, err := session.InnerOf(calls, info.Address, s.Profile.ChainID)
 	if err != nil {
 		return err
 	}

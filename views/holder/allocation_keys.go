@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/views"
+	"allot/views/proposals"
 	"allot/views/widget"
 	"allot/wallet"
 )
@@ -77,13 +78,17 @@ func (a *allocation) resultKeys(edit, renew widget.Binding) widget.Bindings {
 			return run()
 		}
 	}
+	writable := func() string {
+		if err := a.ctx.Session.Writable(); err != nil {
+			return err.Error()
+		}
+		return ""
+	}
 	bs := widget.Bindings{
-		{Key: keyClaim, Short: true, Run: idle(a.claim), Disabled: func() string {
-			if err := a.ctx.Session.Writable(); err != nil {
-				return err.Error()
-			}
-			return ""
-		}},
+		{Key: keyClaim, Short: true, Run: idle(a.claim), Disabled: writable},
+		// A Safe of the profile sends the claim: one of its owners, the
+		// unlocked key, proposes it (docs/custody.md).
+		{Key: keySafeClaimOf, Run: idle(func() tea.Cmd { return views.Navigate(proposals.NewSafeClaimFor(a.ctx, a.result.Proof.ID)) }), Disabled: writable},
 		{Key: follow, Short: true, Run: idle(func() tea.Cmd { return setFollowed(a.ctx, a, a.looking, !a.following) })},
 		edit, renew,
 	}

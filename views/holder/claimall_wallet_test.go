@@ -94,7 +94,7 @@ func TestAccountsPageClaimsAllOfASafe(t *testing.T) {
 	ctx.Wallet.Unlocked(signer)
 	u := viewstest.NewDriver(t, NewUnlock(ctx), 120, 80)
 	page := u.S.(*unlock)
-	u.Until("the keys and the Safe", func() bool { return page.loaded && len(page.safes.accounts()) == 1 })
+	u.Until("the keys and the Safe", func() bool { return page.loaded && len(page.safes.list) == 1 })
 	for range fx.Wallets {
 		u.Keys("j")
 	}
@@ -119,7 +119,7 @@ func TestAccountsPageClaimsAllOfASafe(t *testing.T) {
 		}
 		return opened != nil && refused != ""
 	})
-	if !strings.Contains(refused, "A Safe is no key") {
+	if !strings.Contains(refused, "a Safe has no key") {
 		t.Errorf("enter on a Safe did not say why it does nothing: %v", u.Got)
 	}
 	if opened == nil || opened.holder == nil || *opened.holder != treasury {

@@ -3,9 +3,10 @@ package holder
 import "github.com/charmbracelet/bubbles/key"
 
 var (
-	keyNewLookup = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new lookup"))
-	keyEditID    = key.NewBinding(key.WithKeys("/", "i"), key.WithHelp("/ i", "type an id"))
-	keyClaim     = key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "claim"))
+	keyNewLookup   = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new lookup"))
+	keyEditID      = key.NewBinding(key.WithKeys("/", "i"), key.WithHelp("/ i", "type an id"))
+	keyClaim       = key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "claim"))
+	keySafeClaimOf = key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "propose its claim as a Safe"))
 
 	// The allocation's ids to pick from, and its id field while edited.
 	keyPickPrev = key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous id"))

@@ -129,24 +129,10 @@ func (p *safesPane) Freshness() views.Freshness {
 	return p.fresh
 }
 
-// accounts are the Safes listed that are accounts (none refused), in
-// the order View lists them: the rows the accounts page's cursor moves
-// over after the keystore's.
-func (p *safesPane) accounts() []common.Address {
-	var out []common.Address
-	for _, a := range p.list {
-		if !a.Refused() {
-			out = append(out, a.Address)
-		}
-	}
-	return out
-}
-
 // View is the pane's lines in width: held are the addresses whose keys
-// the keystore holds, unlocked the one unlocked now (zero: none),
-// selected the index in accounts of the Safe the cursor is on (none when
-// out of range).
-func (p *safesPane) View(width int, held map[common.Address]bool, unlocked common.Address, selected int) []string {
+// the keystore holds, unlocked the one unlocked now (zero: none); the
+// Safe at index selected of the list is marked, hint under it.
+func (p *safesPane) View(width int, held map[common.Address]bool, unlocked common.Address, selected int, hint []string) []string {
 	st := p.ctx.Styles
 	title := st.Title.Render("Safes of the profile")
 	switch {
@@ -161,11 +147,10 @@ func (p *safesPane) View(width int, held map[common.Address]bool, unlocked commo
 		return []string{st.Muted.Render(widget.Truncate("Safes: the profile lists none (allot safe add SAFE lists one).", width))}
 	}
 	lines := []string{title}
-	k := 0 // the index in accounts
-	for _, a := range p.list {
-		lines = append(lines, p.safeLines(a, width, held, unlocked, !a.Refused() && k == selected)...)
-		if !a.Refused() {
-			k++
+	for i, a := range p.list {
+		lines = append(lines, p.safeLines(a, width, held, unlocked, i == selected)...)
+		if i == selected {
+			lines = append(lines, hint...)
 		}
 	}
 	return lines

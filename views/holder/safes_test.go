@@ -92,7 +92,7 @@ func TestSafesRefreshKeepsWhatIsShown(t *testing.T) {
 			t.Fatal("the pane did not take its answer")
 		}
 	}
-	view := func() string { return ansi.Strip(strings.Join(p.View(100, nil, common.Address{}, -1), "\n")) }
+	view := func() string { return ansi.Strip(strings.Join(p.View(100, nil, common.Address{}, -1, nil), "\n")) }
 
 	answer([]session.SafeAccount{good}, nil)
 	if f := p.Freshness(); !f.At.Equal(now) || f.Stale != nil || !strings.Contains(view(), "2 of 3 owners sign · nonce 7") {

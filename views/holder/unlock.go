@@ -170,21 +170,16 @@ func (u *unlock) bindings() widget.Bindings {
 			return run()
 		}
 	}
-	return widget.Bindings{
+	return append(widget.Bindings{
 		{Key: u.keys.Up, Short: true, Run: idle(func() tea.Cmd { u.cursor = max(u.cursor-1, 0); return nil })},
 		{Key: u.keys.Down, Short: true, Run: idle(func() tea.Cmd { u.cursor = min(u.cursor+1, max(u.rows()-1, 0)); return nil })},
-		{Key: u.keys.Choose, Short: true, Run: idle(func() tea.Cmd {
+		{Key: u.keys.Choose, Short: true, Disabled: u.whyNotChoose, Run: idle(func() tea.Cmd {
 			if u.cursor >= len(u.accounts) {
 				return nil
 			}
 			u.err = nil
 			return u.pass.Focus()
-		}), Disabled: func() string {
-			if u.cursor >= len(u.accounts) && u.cursor < u.rows() {
-				return "A Safe is no key: its owners sign for it"
-			}
-			return ""
-		}},
+		})},
 		{Key: u.keys.ClaimAll, Short: true, Run: idle(func() tea.Cmd {
 			addr, ok := u.selected()
 			if !ok {
@@ -201,7 +196,15 @@ func (u *unlock) bindings() widget.Bindings {
 				return views.StatusMsg{Text: "locked: the key is forgotten and the portal session closed"}
 			}
 		})},
+	}, u.safeKeys()...)
+}
+
+// whyNotChoose says why enter unlocks nothing on the row selected.
+func (u *unlock) whyNotChoose() string {
+	if _, ok := u.selectedSafe(); ok {
+		return "a Safe has no key: s or c propose as it"
 	}
+	return ""
 }
 
 // start decrypts the chosen account's key in the background. The
@@ -315,7 +318,7 @@ func (u *unlock) View() string {
 		// reads as two.
 		b.WriteString("\n" + strings.Join(wordWrap("✗ "+sanitize.Line(u.err.Error()), u.width), "\n") + "\n")
 	}
-	if safes := u.safes.View(u.width, heldKeys(u.accounts), unlocked, u.cursor-len(u.accounts)); len(safes) > 0 {
+	if safes := u.safes.View(u.width, heldKeys(u.accounts), unlocked, u.cursor-len(u.accounts), u.safeHint(u.width)); len(safes) > 0 {
 		b.WriteString("\n" + strings.Join(safes, "\n") + "\n")
 	}
 	return widget.Page(b.String(), u.width, u.height)

@@ -5,13 +5,9 @@ import (
 )
 
 // The accounts page's rows are the keystore's accounts, then the
-// profile's Safes that are accounts (safesPane.accounts): each is a
-// wallet whose allocations C claims, sent by the unlocked key
-// (docs/deployment.md D19: anyone may send a claim, the tokens go to the
-// holder).
-
-// rows counts the rows the cursor moves over.
-func (u *unlock) rows() int { return len(u.accounts) + len(u.safes.accounts()) }
+// profile's Safes (rows): each is a wallet whose allocations C claims,
+// sent by the unlocked key (docs/deployment.md D19: anyone may send a
+// claim, the tokens go to the holder).
 
 // selected is the address of the row the cursor is on; false for a key
 // file that names none (known once unlocked), or no row.
@@ -20,11 +16,8 @@ func (u *unlock) selected() (common.Address, bool) {
 		a := u.accounts[u.cursor]
 		return a.Address, !a.Unnamed
 	}
-	safes := u.safes.accounts()
-	if i := u.cursor - len(u.accounts); i < len(safes) {
-		return safes[i], true
-	}
-	return common.Address{}, false
+	a, ok := u.selectedSafe()
+	return a.Address, ok
 }
 
 // claimAllRefused says why C cannot claim the selected wallet's

@@ -114,7 +114,7 @@ func (l list) Update(msg tea.Msg) tea.Cmd {
 
 // empty says where proposals come from when there are none.
 func empty(folder string) string {
-	out := "No Safe proposals on this machine. `allot stake|claim --account SAFE --owner KEY` makes one"
+	out := "No Safe proposals on this machine. An owner makes one with s or c on a Safe of the accounts page (u), or `allot stake|claim --account SAFE --owner KEY`"
 	if folder == "" {
 		return out + "."
 	}
