@@ -84,6 +84,7 @@ func (a *allocation) resultKeys(edit, renew widget.Binding) widget.Bindings {
 			}
 			return ""
 		}},
+		{Key: keyTransfer, Run: idle(a.transfer), Disabled: a.transferBar},
 		{Key: follow, Short: true, Run: idle(func() tea.Cmd { return setFollowed(a.ctx, a, a.looking, !a.following) })},
 		edit, renew,
 	}
