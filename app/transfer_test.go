@@ -70,7 +70,7 @@ func TestTransferFlow(t *testing.T) {
 		f.key(tea.KeyEnter).key(tea.KeyBackspace).wait(`"` + tc.typed[:len(tc.typed)-1] + `" is not an address`)
 	}
 	f.key(tea.KeyCtrlU).typ(them).wait("! every later claim of this allocation pays " + them + ", not").wait("this cannot be undone by you")
-	f.key(tea.KeyEnter).wait("Sign and send this transaction?")
+	f.key(tea.KeyEnter).wait("Sign and send this transaction?").wait("and you cannot undo it.")
 	start := f.mark
 	f.readToEnd().waitFrom(start, "no warnings")
 	screen := f.seen.String()[start:]
@@ -99,10 +99,11 @@ func TestTransferFlow(t *testing.T) {
 // that is not where the allocation's tokens go.
 func TestTransferDisabled(t *testing.T) {
 	t.Parallel()
-	f := newFlow(t)
-	fx := f.s.Fixtures
-	mine, _ := transferableOf(t, f.s, fx.Wallets[0].Address)
-	theirs, _ := transferableOf(t, f.s, fx.Wallets[3].Address)
+	s, _ := journaled(t)
+	fx := s.Fixtures
+	mine, _ := transferableOf(t, s, fx.Wallets[0].Address)
+	theirs, _ := transferableOf(t, s, fx.Wallets[3].Address)
+	f := newFlowOn(t, s)
 	f.runes("3").runes("/").typ(mine).key(tea.KeyEnter).wait("Unlock schedule")
 	f.runes("t").wait("no key is unlocked: unlock " + fx.Wallets[0].Address)
 	f.unlock()
@@ -112,6 +113,25 @@ func TestTransferDisabled(t *testing.T) {
 	f.runes("t").wait("the allocation's tokens go to " + fx.Wallets[3].Address + ", not to " + fx.Wallets[0].Address[:10])
 	if strings.Contains(f.seen.String(), "Transfer allocation") {
 		t.Error("a transfer screen opened where none may")
+	}
+	f.quit()
+}
+
+// TestTransferOfASafe: t on an allocation a Safe of the profile holds
+// says how to propose its transfer, and opens nothing.
+func TestTransferOfASafe(t *testing.T) {
+	t.Parallel()
+	s, _ := journaled(t)
+	holder := s.Fixtures.Wallets[3].Address
+	id, _ := transferableOf(t, s, holder)
+	// Wallet 3 stands for a Safe the profile lists.
+	s.Profile.Safes = []string{holder}
+	f := newFlowOn(t, s)
+	f.unlock()
+	f.runes("3").runes("/").typ(id).key(tea.KeyEnter).wait("Unlock schedule")
+	f.runes("t").wait("its tokens go to a Safe of this profile: propose it with allot transfer ID --to ADDR --account SAFE --owner KEY")
+	if strings.Contains(f.seen.String(), "Transfer allocation") {
+		t.Error("a transfer screen opened for a Safe's allocation")
 	}
 	f.quit()
 }

@@ -1,8 +1,6 @@
 package holder
 
 import (
-	"slices"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	"allot/views"
@@ -32,9 +30,10 @@ func (a *allocation) transferBar() string {
 		return bar
 	}
 	current := v.Standing.Recipient(v.Args.Allocation.OriginalBeneficiary)
-	if slices.Contains(a.ctx.Session.Profile.SafeAddresses(), current) {
-		return "its tokens go to the Safe " + current.Hex() + " of this profile: propose the transfer with allot transfer " +
-			a.looking + " --to ADDR --account " + current.Hex() + " --owner KEY"
+	if a.ctx.Session.Profile.ListsSafe(current) {
+		// Which Safe is on the screen (Tokens go to): the line keeps to
+		// the width of a status line, the command whole.
+		return "its tokens go to a Safe of this profile: propose it with allot transfer ID --to ADDR --account SAFE --owner KEY"
 	}
 	signer, _, ok := a.ctx.Wallet.Account()
 	if !ok {

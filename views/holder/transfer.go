@@ -97,6 +97,7 @@ func (t *transfer) Update(msg tea.Msg) tea.Cmd {
 		}
 		signer, _, _ := t.Ctx.Wallet.Account()
 		check := t.Ctx.Session.TransferCheck(t.id, signer, t.to)
+		t.Caution = "Once it is mined, every later claim pays " + t.to.Hex() + ", not " + t.current.Hex() + ", and you cannot undo it."
 		return t.Sign(t.id, []string{proposal.OpTransfer}, msg.Value, nil, check)
 	}
 	return t.Form.Update(msg)
