@@ -107,9 +107,11 @@ func TestTransferDisabled(t *testing.T) {
 	f.runes("3").runes("/").typ(mine).key(tea.KeyEnter).wait("Unlock schedule")
 	f.runes("t").wait("no key is unlocked: unlock " + fx.Wallets[0].Address)
 	f.unlock()
-	f.runes("3").runes("n").typ(fx.AllocationIDs[0]).key(tea.KeyEnter).wait("Unlock schedule")
+	// Each lookup waits on its own verdict: the allocation shown before
+	// is drawn again on the way.
+	f.runes("3").runes("n").typ(fx.AllocationIDs[0]).key(tea.KeyEnter).wait("allocation " + fx.AllocationIDs[0] + ": PASS")
 	f.runes("t").wait("the allocation's leaf is not transferableByBeneficiary")
-	f.runes("n").typ(theirs).key(tea.KeyEnter).wait("Unlock schedule")
+	f.runes("n").typ(theirs).key(tea.KeyEnter).wait("allocation " + theirs + ": PASS")
 	f.runes("t").wait("the allocation's tokens go to " + fx.Wallets[3].Address + ", not to " + fx.Wallets[0].Address[:10])
 	if strings.Contains(f.seen.String(), "Transfer allocation") {
 		t.Error("a transfer screen opened where none may")
