@@ -38,6 +38,10 @@ type FormSign struct {
 	// Foot, when set, is drawn below the flow: what its outcome left
 	// (the allowance a failed stake left behind).
 	Foot func() string
+	// Caution, when set, is said in the signing question under what the
+	// transactions cost: what cannot be undone once they are mined (a
+	// transfer of beneficiary).
+	Caution string
 
 	Width, height int
 }
@@ -130,6 +134,7 @@ func (f *FormSign) Sign(subject string, ops []string, calls []wallet.Call, label
 	f.Seq = f.Reqs.Next()
 	var cmd tea.Cmd
 	f.Flow, cmd = newSigning(f.Ctx, f.Seq, subject, ops, calls, addr, labels, check)
+	f.Flow.caution = f.Caution
 	f.Flow.setSize(f.Width, f.height-f.chrome())
 	return cmd
 }

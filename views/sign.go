@@ -25,6 +25,9 @@ type signing struct {
 	ctx     *Context
 	subject string
 	ops     []string
+	// caution is said in the question, under what it costs: what no one
+	// can take back once it is mined (FormSign.Caution); "" none.
+	caution string
 
 	stage signStage
 	// prepared is the calls decoded, checked and built (sign.Review):
@@ -131,7 +134,11 @@ func (s *signing) update(msg tea.Msg) (tea.Cmd, bool) {
 		if errors.As(s.prepared.Refusal, &refused) {
 			cmd = s.askPin(refused)
 		} else if s.prepared.Refusal == nil {
-			s.confirm = s.ctx.Confirm("sign", s.question(), wallet.WorstCaseLine(s.prepared.Drafts))
+			details := []string{wallet.WorstCaseLine(s.prepared.Drafts)}
+			if s.caution != "" {
+				details = append(details, s.caution)
+			}
+			s.confirm = s.ctx.Confirm("sign", s.question(), details...)
 		}
 		s.setSize(s.width, s.height) // the question's height is known now
 		return cmd, true

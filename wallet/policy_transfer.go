@@ -10,6 +10,7 @@ import (
 
 	"allot/internal/sanitize"
 	"allot/wallet/vesterabi"
+	"allot/wallet/vesting"
 )
 
 // A transfer of beneficiary (D18): transferBeneficiaryAddress(newAddress,
@@ -111,6 +112,27 @@ func CheckTransfer(ctx context.Context, node Node, p TransferPolicy, calls []Cal
 	return a, nil
 }
 
+// LeafTransferBar says why the leaf of alloc lets no holder transfer it
+// (D18), "" when it lets one: the vester reverts NotTransferable unless
+// the leaf is transferableByBeneficiary. The signing policy refuses for
+// it, and the dashboard offers no transfer, in the same words.
+func LeafTransferBar(alloc vesting.Allocation) string {
+	if alloc.TransferableByBeneficiary {
+		return ""
+	}
+	return "the allocation's leaf is not transferableByBeneficiary: its holder may not transfer it (the vester reverts NotTransferable)"
+}
+
+// HolderTransferBar says why signer may not transfer an allocation whose
+// tokens go to current (its withdrawal address now, Standing.Recipient),
+// "" when it may: only that address sends the transfer (D18).
+func HolderTransferBar(current, signer common.Address) string {
+	if current == signer {
+		return ""
+	}
+	return fmt.Sprintf("the allocation's tokens go to %s, not to %s: only its current withdrawal address may transfer it", current.Hex(), signer.Hex())
+}
+
 // establishTransfer reads what the transfer must match from the proof and
 // the chain (the vester, the leaf's rule, the withdrawal address now),
 // says it in a's facts, and returns the vester (zero when not found).
@@ -119,8 +141,8 @@ func establishTransfer(ctx context.Context, node Node, p TransferPolicy, refused
 	if !ok {
 		return common.Address{}
 	}
-	if !args.Allocation.TransferableByBeneficiary {
-		refused.refuse("the allocation's leaf is not transferableByBeneficiary: its holder may not transfer it (the vester reverts NotTransferable)")
+	if bar := LeafTransferBar(args.Allocation); bar != "" {
+		refused.refuse("%s", bar)
 	}
 	if node == nil {
 		refused.unchecked("no chain connection (rpc_url): the vester and the allocation's withdrawal address cannot be read")
@@ -142,7 +164,7 @@ func establishTransfer(ctx context.Context, node Node, p TransferPolicy, refused
 	current := s.Recipient(args.Allocation.OriginalBeneficiary)
 	switch {
 	case current != p.Signer:
-		refused.refuse("the allocation's tokens go to %s, not to %s: only its current withdrawal address may transfer it", current.Hex(), p.Signer.Hex())
+		refused.refuse("%s", HolderTransferBar(current, p.Signer))
 	case p.NewAddress == current:
 		refused.refuse("the allocation's tokens go to %s already", current.Hex())
 	}

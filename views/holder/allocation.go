@@ -18,6 +18,7 @@ import (
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"
+	"allot/wallet/safe/proposal"
 	"allot/wallet/vesting"
 )
 
@@ -199,9 +200,10 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		}
 		return followStatus(a, msg)
 	case views.TxStatusMsg:
-		// A claim mined changes what was withdrawn and what is claimable:
-		// the amounts on show are read again rather than left stale.
-		if msg.Final && msg.Op == "claim" && a.result != nil && !a.busy {
+		// A claim mined changes what was withdrawn and what is claimable,
+		// a transfer where the tokens go: what is on show is read again
+		// rather than left stale.
+		if msg.Final && (msg.Op == "claim" || msg.Op == proposal.OpTransfer) && a.result != nil && !a.busy {
 			return a.lookup(a.looking)
 		}
 		return nil

@@ -89,6 +89,7 @@ func (a *allocation) resultKeys(edit, renew widget.Binding) widget.Bindings {
 		// A Safe of the profile sends the claim: one of its owners, the
 		// unlocked key, proposes it (docs/custody.md).
 		{Key: keySafeClaimOf, Run: idle(func() tea.Cmd { return views.Navigate(proposals.NewSafeClaimFor(a.ctx, a.result.Proof.ID)) }), Disabled: writable},
+		{Key: keyTransfer, Run: idle(a.transfer), Disabled: a.transferBar},
 		{Key: follow, Short: true, Run: idle(func() tea.Cmd { return setFollowed(a.ctx, a, a.looking, !a.following) })},
 		edit, renew,
 	}

@@ -7,6 +7,8 @@ var (
 	keyEditID      = key.NewBinding(key.WithKeys("/", "i"), key.WithHelp("/ i", "type an id"))
 	keyClaim       = key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "claim"))
 	keySafeClaimOf = key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "propose its claim as a Safe"))
+	// T is the dashboard's next token: t transfers.
+	keyTransfer = key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "transfer to a new address"))
 
 	// The allocation's ids to pick from, and its id field while edited.
 	keyPickPrev = key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous id"))
