@@ -85,6 +85,7 @@ func commands() []command {
 			cmd := m.switchTab(tabTransactions)
 			return tea.Batch(cmd, m.open(proposals.New(m.ctx)))
 		}},
+		{"safe", nil, "add|remove SAFE, import FILE SAFE [MULTISEND]", "list a Safe in the profile or take one out; import a Safe{Wallet} Transaction Builder file as a proposal", func(m *Model, c call) tea.Cmd { return m.safeCommand(c) }},
 		{"requests", nil, "", "the request inspector", func(m *Model, _ call) tea.Cmd { return m.switchTab(tabRequests) }},
 		{"token", nil, "ID|NAME", "switch token (id, or name or symbol; tab completes)", func(m *Model, c call) tea.Cmd {
 			id, ok := m.ctx.Session.FindToken(c.rest)
@@ -158,6 +159,8 @@ type completions struct {
 	// allocations are the ids looked up lately (and the embedded
 	// sandbox's demo ones).
 	allocations []string
+	// safes are the Safes the profile lists, which :safe remove takes.
+	safes []string
 }
 
 // complete extends the command name typed so far, or the argument of a
@@ -195,6 +198,8 @@ func complete(line string, c completions) (string, string) {
 			return line, loadingPools
 		}
 		return completeWord(arg, "stakes ", c.pools, "pool")
+	case "safe":
+		return completeSafe(arg, c)
 	case "contract":
 		switch {
 		case c.contractsErr != "":
@@ -358,6 +363,11 @@ func (m *Model) completions() completions {
 		default:
 			c.tokens = append(c.tokens, sanitize.Line(n.Name))
 			c.namedIDs = append(c.namedIDs, id)
+		}
+	}
+	if addrs, err := m.ctx.Session.ProfileSafes(); err == nil {
+		for _, a := range addrs {
+			c.safes = append(c.safes, a.Hex())
 		}
 	}
 	if m.poolNames.token == m.ctx.Token {

@@ -79,6 +79,8 @@ func (p *safesPane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 			return nil, true
 		}
 		return p.read(true), true
+	case views.SafesChanged:
+		return p.read(true), true
 	case views.Loaded[[]session.SafeAccount]:
 		if msg.Seq == p.seq {
 			p.loading = false
