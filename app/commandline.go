@@ -136,7 +136,8 @@ func lookupCommand(name string) (command, bool) {
 func newCommandLine() textinput.Model {
 	in := textinput.New()
 	in.Prompt = ":"
-	in.CharLimit = 120
+	// Room for :safe import FILE SAFE MULTISEND with a long path.
+	in.CharLimit = 400
 	// Whole at 60 columns, the smallest the dashboard lays out; tab
 	// lists the other commands, ? all of them.
 	in.Placeholder = "pools · stakes POOL · alloc ID · q · tab completes"

@@ -149,6 +149,7 @@ func (e *exportPage) Keys() widget.Bindings {
 func (e *exportPage) SetSize(width, _ int) {
 	e.w = width
 	e.path.Width = max(width-8, 10)
+	e.path.SetCursor(e.path.Position()) // the text scrolls to the new width
 	if e.ask != nil {
 		e.ask.SetWidth(min(width, 80))
 	}

@@ -56,7 +56,7 @@ type imported struct {
 	kept string
 }
 
-var keySave = key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "save as a proposal"))
+var keySave = key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save as a proposal"))
 
 // NewImport is the import of the Transaction Builder file at path as a
 // proposal of the Safe safeAddr, its calls made through multiSend (zero:
@@ -213,7 +213,9 @@ func (i *importPage) SetSize(width, height int) {
 }
 
 func (i *importPage) View() string {
-	var foot []string
+	// What became of it stays in sight under the review, as the
+	// question does.
+	foot := i.outcome(max(i.w, 20))
 	if i.ask != nil {
 		foot = strings.Split(i.ask.View(), "\n")
 	}
@@ -281,15 +283,19 @@ func (i *importPage) reviewLines(w int) []string {
 	for _, l := range r.Approval.Facts {
 		out = append(out, widget.WrapWords("  "+sanitize.Line(l.Label)+": "+sanitize.Line(l.Value), w)...)
 	}
+	return out
+}
+
+// outcome says, under the review, what became of the proposal:
+// saved, not saved, or kept as this machine has it already.
+func (i *importPage) outcome(w int) []string {
 	switch {
 	case i.read.kept != "":
-		out = append(out, "")
-		out = append(out, widget.WrapWords("This machine has the proposal of this safeTxHash already, with its signatures: "+sanitize.Line(i.read.kept)+". :proposals lists it; nothing is saved over it.", w)...)
+		return widget.WrapWords("This machine has the proposal of this safeTxHash already, with its signatures: "+sanitize.Line(i.read.kept)+". :proposals lists it; nothing is saved over it.", w)
 	case i.saveErr != nil:
-		out = append(out, "", "✗ Not saved: "+sanitize.Line(i.saveErr.Error()))
+		return widget.WrapWords("✗ Not saved: "+sanitize.Line(i.saveErr.Error()), w)
 	case i.saved != "":
-		out = append(out, "")
-		out = append(out, widget.WrapWords("Saved as a proposal no one has signed yet: "+sanitize.Line(i.saved)+". :proposals lists it; an owner signs it on its page (s).", w)...)
+		return widget.WrapWords("✓ Saved as a proposal no one has signed yet: "+sanitize.Line(i.saved)+". :proposals lists it; an owner signs it on its page (s).", w)
 	}
-	return out
+	return nil
 }
