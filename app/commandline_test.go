@@ -39,6 +39,10 @@ func TestComplete(t *testing.T) {
 		{"named tokens: names and symbols", "token ", "token ", "HBR · Harbor · MRD · Meridian", named},
 		{"a token name, any case", "token me", "token Meridian", "", named},
 		{"a named token's id once typed", "token db", "token db51faa7-2858-5523-b01a-79ecc813ed11", "", named},
+		{"a safe verb", "safe r", "safe remove ", "", c},
+		{"safe verbs", "safe ", "safe ", "add · import · remove", c},
+		{"a Safe of the profile to remove", "safe remove 0x12", "safe remove 0x12753968b1983d941F183544FAAFb84f81A97C7C", "", completions{safes: []string{"0x12753968b1983d941F183544FAAFb84f81A97C7C"}}},
+		{"what import takes", "safe import ", "safe import ", "a Transaction Builder file, the Safe it is for, and a MultiSendCallOnly when not the canonical one", c},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			line, hint := complete(tc.line, tc.c)

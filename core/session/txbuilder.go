@@ -87,6 +87,10 @@ func WriteTxBuilder(p *proposal.Proposal, path string, now time.Time) (string, e
 // txbuilder.MaxFileSize bytes); one whose checksum is not its content's,
 // or that is no such file, is a TxBuilderRefusal.
 func ReadTxBuilder(path string) (txbuilder.Batch, error) {
+	// A fifo or a device would be read from, or waited on, for ever.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return txbuilder.Batch{}, refusedf("%s: not a regular file", sanitize.Line(path))
+	}
 	file, err := os.Open(path)
 	if err != nil {
 		return txbuilder.Batch{}, fmt.Errorf("open the Transaction Builder file: %w", err)

@@ -80,6 +80,7 @@ func (p *safesPane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 		}
 		return p.read(true), true
 	case views.SafesChanged:
+		p.loading = false // a read begun before the change is superseded
 		return p.read(true), true
 	case views.Loaded[[]session.SafeAccount]:
 		if msg.Seq == p.seq {
