@@ -169,11 +169,25 @@ func (e *exportPage) View() string {
 		out = append(out, widget.WrapWords("✗ "+sanitize.Line(e.err.Error()), w)...)
 	case e.sum != "":
 		out = append(out, "✓ Written:")
-		out = append(out, fitField("  File", sanitize.Line(e.target), w)...)
+		// Whole, however long: the user finds the file by it.
+		out = append(out, "  File:")
+		out = append(out, hardWrap(sanitize.Line(e.target), w-4, "    ")...)
 		out = append(out, fitField("  Checksum", sanitize.Line(e.sum), w)...)
 	}
 	if e.ask != nil {
 		out = append(out, e.ask.View())
 	}
 	return strings.Join(out, "\n")
+}
+
+// hardWrap cuts s into lines of width runes, each after indent: a path
+// is shown whole, never shortened.
+func hardWrap(s string, width int, indent string) []string {
+	r, width := []rune(s), max(width, 8)
+	var out []string
+	for len(r) > width {
+		out = append(out, indent+string(r[:width]))
+		r = r[width:]
+	}
+	return append(out, indent+string(r))
 }
