@@ -2,6 +2,8 @@ package app
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -35,16 +37,12 @@ func (m *Model) safeCommand(c call) tea.Cmd {
 			return m.fail("command", err)
 		}
 		return m.open(holder.NewSafeEdit(m.ctx, addr, verb == "remove"))
-	case verb == "import" && (len(args) == 2 || len(args) == 3):
-		addrs := make([]common.Address, 2) // the Safe, the MultiSendCallOnly
-		for n, a := range args[1:] {
-			addr, err := config.ParseAddress(a)
-			if err != nil {
-				return m.fail("command", err)
-			}
-			addrs[n] = addr
+	case verb == "import" && len(args) >= 2:
+		file, safeAddr, multiSend, err := importOperands(strings.TrimSpace(strings.TrimPrefix(c.rest, verb)))
+		if err != nil {
+			return m.fail("command", err)
 		}
-		return m.open(proposals.NewImport(m.ctx, args[0], addrs[0], addrs[1]))
+		return m.open(proposals.NewImport(m.ctx, file, safeAddr, multiSend))
 	}
 	return m.fail("command", errors.New(safeUsage))
 }
@@ -68,4 +66,35 @@ func completeSafe(arg string, c completions) (string, string) {
 		return "safe " + arg, "a Transaction Builder file, the Safe it is for, and a MultiSendCallOnly when not the canonical one"
 	}
 	return "safe " + arg, safeUsage
+}
+
+// importOperands reads FILE SAFE [MULTISEND] from rest: the file is all
+// before the addresses at the end, so that its path may hold spaces, and
+// ~/ at its start is the home folder, as a shell would have it.
+func importOperands(rest string) (file string, safeAddr, multiSend common.Address, err error) {
+	words := strings.Fields(rest)
+	var addrs []common.Address
+	for len(addrs) < 2 && len(words) > 1 {
+		addr, perr := config.ParseAddress(words[len(words)-1])
+		if perr != nil {
+			err = perr // the Safe's, when no address ends the line
+			break
+		}
+		addrs = append([]common.Address{addr}, addrs...)
+		rest = strings.TrimSpace(rest[:strings.LastIndex(rest, words[len(words)-1])])
+		words = words[:len(words)-1]
+	}
+	switch len(addrs) {
+	case 0:
+		if err == nil {
+			err = errors.New(safeUsage)
+		}
+		return "", safeAddr, multiSend, err
+	case 2:
+		multiSend = addrs[1]
+	}
+	if home, herr := os.UserHomeDir(); herr == nil && strings.HasPrefix(rest, "~/") {
+		rest = filepath.Join(home, rest[2:])
+	}
+	return rest, addrs[0], multiSend, nil
 }
