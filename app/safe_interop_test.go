@@ -119,7 +119,8 @@ func TestSafeProposalExportedFromDashboard(t *testing.T) {
 // Builder file of the Safe's stake shows its checksum checked, the three
 // hashes and the policy's review; s saves it, unsigned, and :proposals
 // lists it. A file changed since it was made is refused for its
-// checksum, and one whose call is outside the policy for that.
+// checksum, one whose call is outside the policy for that, and the same
+// batch through a MultiSendCallOnly with no code by the signing policy.
 func TestSafeTxBuilderImportedInDashboard(t *testing.T) {
 	t.Parallel()
 	h, d, safes, treasury := treasuryOf(t)
@@ -159,9 +160,15 @@ func TestSafeTxBuilderImportedInDashboard(t *testing.T) {
 	f.key(tea.KeyEsc)
 	f.command("safe import " + outside + " " + treasury.Hex()).wait("✗ Refused: safe import:")
 	f.key(tea.KeyEsc)
+	// Through the canonical MultiSendCallOnly, which has no code on the
+	// sandbox's chain: the policy refuses the delegatecall, and says why.
+	f.command("safe import " + good + " " + treasury.Hex()).wait(sum)
+	mark := f.mark
+	f.readToEnd().waitFrom(mark, "REFUSED by the signing policy; nothing can be saved")
+	f.key(tea.KeyEsc)
 	f.command("safe import " + good + " " + treasury.Hex() + " " + safes.MultiSendAddr.Hex()).wait(sum).
 		wait(prop.Hashes.Domain.Hex()).wait(prop.Hashes.SafeTx.Hex())
-	mark := f.mark
+	mark = f.mark
 	f.readToEnd().waitFrom(mark, "Checked by the signing policy")
 	f.runes("s").wait("Save it as a proposal of the Safe?").runes("y").wait("Saved as a proposal")
 	f.key(tea.KeyEsc).command("proposals").wait("0 of 2 signatures")
