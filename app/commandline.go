@@ -85,6 +85,7 @@ func commands() []command {
 			cmd := m.switchTab(tabTransactions)
 			return tea.Batch(cmd, m.open(proposals.New(m.ctx)))
 		}},
+		{"safe", nil, "add|remove SAFE, import FILE SAFE [MULTISEND]", "list a Safe in the profile or take one out; import a Safe{Wallet} Transaction Builder file as a proposal", func(m *Model, c call) tea.Cmd { return m.safeCommand(c) }},
 		{"requests", nil, "", "the request inspector", func(m *Model, _ call) tea.Cmd { return m.switchTab(tabRequests) }},
 		{"token", nil, "ID|NAME", "switch token (id, or name or symbol; tab completes)", func(m *Model, c call) tea.Cmd {
 			id, ok := m.ctx.Session.FindToken(c.rest)
@@ -135,7 +136,8 @@ func lookupCommand(name string) (command, bool) {
 func newCommandLine() textinput.Model {
 	in := textinput.New()
 	in.Prompt = ":"
-	in.CharLimit = 120
+	// Room for :safe import FILE SAFE MULTISEND with a long path.
+	in.CharLimit = 400
 	// Whole at 60 columns, the smallest the dashboard lays out; tab
 	// lists the other commands, ? all of them.
 	in.Placeholder = "pools · stakes POOL · alloc ID · q · tab completes"
@@ -158,6 +160,8 @@ type completions struct {
 	// allocations are the ids looked up lately (and the embedded
 	// sandbox's demo ones).
 	allocations []string
+	// safes are the Safes the profile lists, which :safe remove takes.
+	safes []string
 }
 
 // complete extends the command name typed so far, or the argument of a
@@ -195,6 +199,8 @@ func complete(line string, c completions) (string, string) {
 			return line, loadingPools
 		}
 		return completeWord(arg, "stakes ", c.pools, "pool")
+	case "safe":
+		return completeSafe(arg, c)
 	case "contract":
 		switch {
 		case c.contractsErr != "":
@@ -358,6 +364,11 @@ func (m *Model) completions() completions {
 		default:
 			c.tokens = append(c.tokens, sanitize.Line(n.Name))
 			c.namedIDs = append(c.namedIDs, id)
+		}
+	}
+	if addrs, err := m.ctx.Session.ProfileSafes(); err == nil {
+		for _, a := range addrs {
+			c.safes = append(c.safes, a.Hex())
 		}
 	}
 	if m.poolNames.token == m.ctx.Token {

@@ -1,10 +1,13 @@
 package app
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
 	"allot/views"
@@ -39,6 +42,10 @@ func TestComplete(t *testing.T) {
 		{"named tokens: names and symbols", "token ", "token ", "HBR · Harbor · MRD · Meridian", named},
 		{"a token name, any case", "token me", "token Meridian", "", named},
 		{"a named token's id once typed", "token db", "token db51faa7-2858-5523-b01a-79ecc813ed11", "", named},
+		{"a safe verb", "safe r", "safe remove ", "", c},
+		{"safe verbs", "safe ", "safe ", "add · import · remove", c},
+		{"a Safe of the profile to remove", "safe remove 0x12", "safe remove 0x12753968b1983d941F183544FAAFb84f81A97C7C", "", completions{safes: []string{"0x12753968b1983d941F183544FAAFb84f81A97C7C"}}},
+		{"what import takes", "safe import ", "safe import ", "a Transaction Builder file, the Safe it is for, and a MultiSendCallOnly when not the canonical one", c},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			line, hint := complete(tc.line, tc.c)
@@ -169,5 +176,33 @@ func TestCommandHintWholeAt60(t *testing.T) {
 	view := drive(t, newSession(t), 60, 20, step{keys: ":", want: "tab completes"})
 	if !strings.Contains(view, "tab completes") || strings.Contains(view, "complet…") {
 		t.Errorf("the hint is cut at 60 columns:\n%s", view)
+	}
+}
+
+// TestImportOperands: :safe import's file is all before the addresses
+// that end the line, spaces and all, ~/ its home folder.
+func TestImportOperands(t *testing.T) {
+	t.Parallel()
+	const safeText, msText = "0x12753968b1983d941F183544FAAFb84f81A97C7C", "0x2b59AF12D9491DE96c90189BC617e66c88Eb9766"
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, tc := range []struct{ rest, file, ms, err string }{
+		{rest: "batch.json " + safeText, file: "batch.json"},
+		{rest: "My Drive/team batch.json  " + safeText + " " + msText, file: "My Drive/team batch.json", ms: msText},
+		{rest: "~/Downloads/batch.json " + safeText, file: filepath.Join(home, "Downloads/batch.json")},
+		{rest: "batch.json 0x1234", err: "not a 0x address"},
+		{rest: safeText, err: ":safe takes"},
+	} {
+		file, safeAddr, ms, err := importOperands(tc.rest)
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("importOperands(%q): %v, want %q", tc.rest, err, tc.err)
+			}
+		case err != nil || file != tc.file || safeAddr.Hex() != safeText || (tc.ms != "" && ms.Hex() != tc.ms) || (tc.ms == "" && ms != (common.Address{})):
+			t.Errorf("importOperands(%q) = %q, %s, %s, %v", tc.rest, file, safeAddr.Hex(), ms.Hex(), err)
+		}
 	}
 }

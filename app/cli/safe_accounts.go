@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,23 +33,16 @@ var safeAddCommand = command{
 			if err != nil {
 				return err
 			}
-			if err := s.SafesEditable(); err != nil {
+			info, listed, err := s.SafeToAdd(ctx, addr)
+			var refused session.RefusedSafe
+			switch {
+			case errors.As(err, &refused):
+				return checkFailed{"safe add: " + refused.Error()}
+			case err != nil:
 				return err
-			}
-			// Read first: a contract safe.Read refuses is never listed.
-			info, err := readSafe(ctx, e, "safe add", addr)
-			if err != nil {
-				return err
-			}
-			listed, err := s.ProfileSafes()
-			if err != nil {
-				return err
-			}
-			for _, a := range listed {
-				if a == addr {
-					fmt.Fprintf(e.Stdout, "profile %q lists the Safe %s already (%s)\n", s.Name, addr.Hex(), s.ConfigPath)
-					return nil
-				}
+			case listed:
+				fmt.Fprintf(e.Stdout, "profile %q lists the Safe %s already (%s)\n", s.Name, addr.Hex(), s.ConfigPath)
+				return nil
 			}
 			if err := s.ListSafe(addr, false); err != nil {
 				return err

@@ -141,7 +141,7 @@ func (e *env) safeBatch(ctx context.Context, account string, acts []batchAct, f 
 		}
 		calls = append(calls, inner...)
 	}
-	act, err := proposedAct(ctx, s, info.Address, calls)
+	act, err := s.ProposedAct(ctx, info.Address, calls)
 	if err != nil {
 		return err
 	}
@@ -162,39 +162,4 @@ func (a batchAct) build(ctx context.Context, s *opened, safeAddr common.Address)
 		return s.TransferCall(ctx, a.subject, safeAddr, a.to)
 	}
 	return s.SafeClaimCalls(ctx, s.rec, a.subject, api.ClaimRequest{Sender: safeAddr.Hex()}, nil)
-}
-
-// proposedAct is the act calls make for the Safe, as allot knows acts
-// (wallet.SplitSafeCalls): one stake, claim or transfer, or a batch of
-// them named by how many of each.
-func proposedAct(ctx context.Context, s *opened, safeAddr common.Address, calls []safe.InnerCall) (proposal.Act, error) {
-	acts, err := wallet.SplitSafeCalls(wallet.InnerCalls(s.Profile.ChainID, safeAddr, calls))
-	if err != nil {
-		return proposal.Act{}, fmt.Errorf("%w: %w", wallet.ErrRefused, err)
-	}
-	if len(acts) == 1 {
-		switch a := acts[0]; a.Op {
-		case proposal.OpStake:
-			pool, err := s.PoolOfContract(ctx, a.Pool)
-			if err != nil {
-				return proposal.Act{}, err
-			}
-			return proposal.Act{Op: proposal.OpStake, Subject: pool.ID, Amount: a.Amount}, nil
-		case proposal.OpTransfer:
-			return proposal.Act{Op: proposal.OpTransfer, Subject: a.Allocation, To: a.To}, nil
-		default:
-			return proposal.Act{Op: proposal.OpClaim, Subject: a.Allocation, Amount: a.Amount}, nil
-		}
-	}
-	counts := map[string]int{}
-	for _, a := range acts {
-		counts[a.Op]++
-	}
-	var parts []string
-	for _, op := range []string{proposal.OpClaim, proposal.OpStake, proposal.OpTransfer} {
-		if n := counts[op]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s(s)", n, op))
-		}
-	}
-	return proposal.Act{Op: proposal.OpBatch, Subject: fmt.Sprintf("%d acts: %s", len(acts), strings.Join(parts, ", "))}, nil
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -11,12 +10,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/core/session"
-	"allot/internal/atomicfile"
 	"allot/internal/sanitize"
 	"allot/wallet"
 	"allot/wallet/safe"
 	"allot/wallet/safe/proposal"
-	"allot/wallet/safe/txbuilder"
 )
 
 // safeActFlags are the flags that make a stake or a claim an act of a
@@ -179,12 +176,8 @@ func (e *env) signProposed(s *opened, r *session.SafeReview, owner *signingAccou
 		return err
 	}
 	if f.txBuilder != "" {
-		var buf bytes.Buffer
-		if err := txbuilder.Write(&buf, txBuilderBatch(prop, time.Now())); err != nil {
+		if _, err := session.WriteTxBuilder(prop, f.txBuilder, time.Now()); err != nil {
 			return err
-		}
-		if err := atomicfile.Write(f.txBuilder, buf.Bytes()); err != nil {
-			return fmt.Errorf("write the Transaction Builder file: %w", err)
 		}
 	}
 	return writeProposal(e.Stdout, prop, r.Safe, out)

@@ -2,17 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
-	"math/big"
-	"os"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
-
+	"allot/core/session"
 	"allot/internal/sanitize"
 	"allot/wallet/safe"
-	"allot/wallet/safe/proposal"
 	"allot/wallet/safe/txbuilder"
 )
 
@@ -38,27 +35,9 @@ var safeExportCommand = command{
 			if err != nil {
 				return err
 			}
-			return txbuilder.Write(e.Stdout, txBuilderBatch(p, time.Now()))
+			return txbuilder.Write(e.Stdout, session.TxBuilderBatch(p, time.Now()))
 		}
 	},
-}
-
-// txBuilderBatch is p's calls as a Transaction Builder batch made at now.
-func txBuilderBatch(p *proposal.Proposal, now time.Time) txbuilder.Batch {
-	b := txbuilder.Batch{ChainID: p.ChainID, CreatedAt: now, Safe: p.Safe,
-		Name:        fmt.Sprintf("allot: %s of %s", p.Act.Op, p.Act.Subject),
-		Description: fmt.Sprintf("safeTxHash %s at nonce %s, as allot reviewed it", p.Hashes.SafeTx.Hex(), p.Tx.Nonce)}
-	if len(p.Signatures) > 0 {
-		b.Owner = p.Signatures[0].Owner
-	}
-	for _, c := range p.Calls {
-		v := c.Value
-		if v == nil {
-			v = new(big.Int)
-		}
-		b.Transactions = append(b.Transactions, txbuilder.Transaction{To: c.To, Value: v, Data: c.Data})
-	}
-	return b
 }
 
 // safeImportCommand builds `allot safe import TXBUILDER.json --safe SAFE
@@ -110,39 +89,28 @@ var safeImportCommand = command{
 	},
 }
 
-// readTxBuilder reads a Transaction Builder file; one whose checksum is
-// not its content's, or that is no such file, is a check that failed.
-func readTxBuilder(path string) (txbuilder.Batch, error) {
-	file, err := os.Open(path)
-	if err != nil {
-		return txbuilder.Batch{}, fmt.Errorf("open the Transaction Builder file: %w", err)
+// importedAct is the act a batch's calls make for the Safe
+// (session.ImportedAct); a file that fails a check is a check that
+// failed.
+func importedAct(ctx context.Context, s *opened, info safe.Info, b txbuilder.Batch) (proposing, error) {
+	a, err := s.ImportedAct(ctx, info, b)
+	var refused *session.TxBuilderRefusal
+	switch {
+	case errors.As(err, &refused):
+		return proposing{}, checkFailed{"safe import: " + err.Error()}
+	case err != nil:
+		return proposing{}, fmt.Errorf("safe import: %w", err)
 	}
-	defer file.Close()
-	b, err := txbuilder.Read(file)
-	if err != nil {
-		return b, checkFailed{fmt.Sprintf("%s: %v", sanitize.Line(path), err)}
-	}
-	return b, nil
+	return proposing{s: s, info: info, act: a.Act, calls: a.Calls}, nil
 }
 
-// importedAct is the act a batch's calls make for the Safe, as allot
-// knows acts (proposedAct): the batch must be for the profile's chain
-// and, when it names one, for this Safe.
-func importedAct(ctx context.Context, s *opened, info safe.Info, b txbuilder.Batch) (proposing, error) {
-	p := proposing{s: s, info: info}
-	if b.ChainID != s.Profile.ChainID {
-		return p, checkFailed{fmt.Sprintf("safe import: the file is for chain %d, the profile's is %d", b.ChainID, s.Profile.ChainID)}
+// readTxBuilder reads a Transaction Builder file (session.ReadTxBuilder);
+// one that fails its checks is a check that failed.
+func readTxBuilder(path string) (txbuilder.Batch, error) {
+	b, err := session.ReadTxBuilder(path)
+	var refused *session.TxBuilderRefusal
+	if errors.As(err, &refused) {
+		return b, checkFailed{err.Error()}
 	}
-	if b.Safe != (common.Address{}) && b.Safe != info.Address {
-		return p, checkFailed{fmt.Sprintf("safe import: the file was made for the Safe %s, not %s", b.Safe.Hex(), info.Address.Hex())}
-	}
-	for _, t := range b.Transactions {
-		p.calls = append(p.calls, safe.InnerCall{To: t.To, Value: t.Value, Data: t.Data})
-	}
-	act, err := proposedAct(ctx, s, info.Address, p.calls)
-	if err != nil {
-		return p, fmt.Errorf("safe import: %w", err)
-	}
-	p.act = act
-	return p, nil
+	return b, err
 }

@@ -159,6 +159,13 @@ func (s *Session) ProposeSafeAct(ctx context.Context, rec *act.Recorder, a SafeA
 	if !a.Safe.IsOwner(owner) {
 		return nil, fmt.Errorf("%s is not an owner of the Safe %s", owner.Hex(), a.Safe.Address.Hex())
 	}
+	return s.ReviewSafeAct(ctx, rec, a)
+}
+
+// ReviewSafeAct makes a's proposal, unsigned, and its review: what the
+// dashboard's :safe import saves for the owners to sign from the
+// proposal page.
+func (s *Session) ReviewSafeAct(ctx context.Context, rec *act.Recorder, a SafeAct) (*SafeReview, error) {
 	if a.MultiSend == (common.Address{}) {
 		a.MultiSend = safe.MultiSendCallOnlyOf(a.Safe.Version)
 	}

@@ -79,6 +79,9 @@ func (p *safesPane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 			return nil, true
 		}
 		return p.read(true), true
+	case views.SafesChanged:
+		p.loading = false // a read begun before the change is superseded
+		return p.read(true), true
 	case views.Loaded[[]session.SafeAccount]:
 		if msg.Seq == p.seq {
 			p.loading = false

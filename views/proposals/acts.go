@@ -30,6 +30,7 @@ func (p *page) bindings() widget.Bindings {
 			Long: "sign the safeTxHash with the unlocked key, an owner's, after the signing policy's review"},
 		{Key: keyExec, Short: true, Run: p.execute, Disabled: p.whyNotExec,
 			Long: "send execTransaction with the unlocked key, which pays the gas, once enough owners signed"},
+		p.exportBinding(),
 		{Key: p.scroll.Help("scroll"), Label: true, Short: true},
 	}
 }
