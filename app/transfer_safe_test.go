@@ -38,6 +38,8 @@ func TestSafeTransferProposedInDashboard(t *testing.T) {
 	// Read again once mined: its tokens go to the Safe now.
 	f.key(tea.KeyEsc).wait("Tokens go to   " + treasury.Hex())
 
+	f.runes("u").wait("enter: type the passphrase").runes("L").wait("locked: the key is forgotten").key(tea.KeyEsc).settle()
+	f.runes("3").runes("t").wait("a Safe holds it: unlock one of its owners' keys to propose its transfer (u)")
 	f.unlockNth(3).key(tea.KeyEsc).settle()
 	f.runes("3").runes("t").wait("a Safe holds it and the unlocked key is none of its owners: unlock an owner's key (u)")
 	f.unlockNth(0).key(tea.KeyEsc).settle()

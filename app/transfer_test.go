@@ -132,7 +132,7 @@ func TestTransferOfASafe(t *testing.T) {
 	f := newFlowOn(t, s)
 	f.unlock()
 	f.runes("3").runes("/").typ(id).key(tea.KeyEnter).wait("Unlock schedule")
-	f.runes("t").wait("it pays " + holder + ", no Safe allot works with")
+	f.runes("t").wait("it pays " + holder + ": no Safe allot works with (allot safe show SAFE)")
 	if strings.Contains(f.seen.String(), "Transfer allocation") {
 		t.Error("a transfer screen opened for a Safe's allocation")
 	}

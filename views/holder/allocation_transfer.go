@@ -54,7 +54,7 @@ func (a *allocation) safeTransferBar(current common.Address) string {
 	case sa == nil || sa.Address != current:
 		return "a Safe of this profile holds it, not read yet: the next block reads it"
 	case sa.Refused():
-		return "it pays " + current.Hex() + ", no Safe allot works with (allot safe show says why)"
+		return "it pays " + current.Hex() + ": no Safe allot works with (allot safe show SAFE)"
 	case sa.Err != nil:
 		return "the Safe that holds it could not be read from the node: the next block tries again"
 	}
