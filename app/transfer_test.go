@@ -119,8 +119,9 @@ func TestTransferDisabled(t *testing.T) {
 	f.quit()
 }
 
-// TestTransferOfASafe: t on an allocation a Safe of the profile holds
-// says how to propose its transfer, and opens nothing.
+// TestTransferOfASafe: t on an allocation a Safe the profile lists
+// holds, where that address is no Safe on the chain, says so and opens
+// nothing: no proposal is made for what is no Safe.
 func TestTransferOfASafe(t *testing.T) {
 	t.Parallel()
 	s, _ := journaled(t)
@@ -131,7 +132,7 @@ func TestTransferOfASafe(t *testing.T) {
 	f := newFlowOn(t, s)
 	f.unlock()
 	f.runes("3").runes("/").typ(id).key(tea.KeyEnter).wait("Unlock schedule")
-	f.runes("t").wait("its tokens go to a Safe of this profile: propose it with allot transfer ID --to ADDR --account SAFE --owner KEY")
+	f.runes("t").wait("it pays " + holder + ": no Safe allot works with (allot safe show SAFE)")
 	if strings.Contains(f.seen.String(), "Transfer allocation") {
 		t.Error("a transfer screen opened for a Safe's allocation")
 	}

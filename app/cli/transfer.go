@@ -7,7 +7,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
-	"allot/core/session"
 	"allot/wallet/safe/proposal"
 )
 
@@ -109,14 +108,9 @@ func (e *env) safeTransfer(ctx context.Context, a transferArgs, to common.Addres
 		return err
 	}
 	defer owner.lock()
-	calls, err := s.TransferCall(ctx, a.allocation, info.Address, to)
+	r, err := s.ProposeTransfer(ctx, s.rec, info, owner.address, a.allocation, to, multiSend)
 	if err != nil {
 		return withDemoAllocations(s, err)
 	}
-	inner, err := session.InnerOf(calls, info.Address, s.Profile.ChainID)
-	if err != nil {
-		return err
-	}
-	p := proposing{s: s, info: info, act: proposal.Act{Op: proposal.OpTransfer, Subject: a.allocation, To: to}, calls: inner, multiSend: multiSend}
-	return e.propose(ctx, p, owner, f, a.tx.yes, a.out)
+	return e.signProposed(s, r, owner, f, a.tx.yes, a.out)
 }

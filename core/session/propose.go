@@ -17,8 +17,9 @@ import (
 
 // The acts of a Safe an owner proposes (docs/custody.md): a stake (an
 // approve of exactly the amount first when the Safe's allowance is short,
-// both in one MultiSendCallOnly call) and a claim the Safe sends. The CLI
-// (`allot stake|claim --account SAFE --owner KEY`) and the dashboard build
+// both in one MultiSendCallOnly call), a claim the Safe sends and the
+// transfer of an allocation the Safe holds. The CLI
+// (`allot stake|claim|transfer --account SAFE --owner KEY`) and the dashboard build
 // and review them here, one code path: each returns the proposal unsigned
 // with what its review shows, and the owner signs that proposal, the one
 // the review showed (SignSafeTx), or nothing.
@@ -150,6 +151,25 @@ func (s *Session) ProposeClaim(ctx context.Context, rec *act.Recorder, info safe
 		return nil, err
 	}
 	a := SafeAct{Safe: info, Act: proposal.Act{Op: proposal.OpClaim, Subject: id, Amount: asked}, Calls: inner, MultiSend: multiSend}
+	return s.ProposeSafeAct(ctx, rec, a, owner)
+}
+
+// ProposeTransfer is the transfer of allocation id to the withdrawal
+// address to (docs/deployment.md D18), sent by the Safe info that holds
+// it now, built from the allocation's proof as for a key (TransferCall),
+// proposed by owner and reviewed (ProposeSafeAct): the CLI's `allot
+// transfer ID --to ADDR --account SAFE --owner KEY` and the dashboard's t
+// on an allocation a Safe holds.
+func (s *Session) ProposeTransfer(ctx context.Context, rec *act.Recorder, info safe.Info, owner common.Address, id string, to, multiSend common.Address) (*SafeReview, error) {
+	calls, err := s.TransferCall(ctx, id, info.Address, to)
+	if err != nil {
+		return nil, err
+	}
+	inner, err := InnerOf(calls, info.Address, s.Profile.ChainID)
+	if err != nil {
+		return nil, err
+	}
+	a := SafeAct{Safe: info, Act: proposal.Act{Op: proposal.OpTransfer, Subject: id, To: to}, Calls: inner, MultiSend: multiSend}
 	return s.ProposeSafeAct(ctx, rec, a, owner)
 }
 

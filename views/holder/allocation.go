@@ -54,6 +54,9 @@ type allocation struct {
 	countRows int
 	// following: the allocation on show is followed (follow.go).
 	following bool
+	// holderSafe is the Safe of the profile the allocation on show pays
+	// now, as read with it; nil when it pays none (allocation_transfer.go).
+	holderSafe *session.SafeAccount
 
 	// refreshing is a quiet verification of the allocation on show on
 	// its way, numbered refreshSeq; fresh says how old the one on show is
@@ -221,6 +224,7 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		}
 		v := msg.Value.v
 		a.result, a.count.unit, a.basis = v, msg.Value.unit, &msg.Value.basis
+		a.holderSafe = msg.Value.safe
 		a.fresh = views.Freshness{At: a.ctx.Now()}
 		// The id remembered is the one asked for: the service's answer
 		// could name any other.

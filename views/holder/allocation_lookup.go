@@ -45,18 +45,20 @@ func (a *allocation) lookup(id string) tea.Cmd {
 		if err != nil {
 			return lookedUp{}, err
 		}
-		return lookedUp{v: v, unit: s.VesterUnits(c)(v.Vester), basis: basis}, nil
+		return lookedUp{v: v, unit: s.VesterUnits(c)(v.Vester), basis: basis, safe: holderSafe(c, s, v)}, nil
 	}))
 }
 
 // lookedUp is a lookup's answer: the allocation verified, how its
 // amounts are named (session.VesterUnits): after the token whose
 // contracts list its vester, not the token the dashboard shows, which may
-// be another; and the basis it was verified on.
+// be another; the basis it was verified on; and the Safe of the profile
+// it pays now, if any (holderSafe).
 type lookedUp struct {
 	v     *wallet.Verification
 	unit  string
 	basis session.VerifyBasis
+	safe  *session.SafeAccount
 }
 
 // verify reads allocation id's proof from the service and verifies it,

@@ -22,11 +22,13 @@ import (
 // as the service was down (api.Unavailable) is made again on the lists'
 // rhythm; its error leaves the status line as it starts.
 
-// reverified is a check's answer: the allocation verified again, and the
-// basis when the check read it anew.
+// reverified is a check's answer: the allocation verified again, the
+// basis when the check read it anew, and the Safe of the profile it pays
+// now, if any, read again too: its owners and nonce may have moved.
 type reverified struct {
 	v     *wallet.Verification
 	basis *session.VerifyBasis
+	safe  *session.SafeAccount
 }
 
 // refreshUpdate takes a RefreshMsg and the answer of the check it
@@ -54,7 +56,7 @@ func (a *allocation) refreshUpdate(msg tea.Msg) (tea.Cmd, bool) {
 			a.fresh.Stale = msg.Err
 			return nil, true
 		}
-		a.result = msg.Value.v
+		a.result, a.holderSafe = msg.Value.v, msg.Value.safe
 		if msg.Value.basis != nil {
 			a.basis = msg.Value.basis
 		}
@@ -75,10 +77,14 @@ func (a *allocation) refresh() tea.Cmd {
 	s, id, now, basis := a.ctx.Session, a.looking, a.ctx.Now(), a.basis
 	return views.Load(a.ctx, a.refreshSeq, func(c context.Context) (reverified, error) {
 		v, read, err := verify(c, s, id, now, basis, func() {})
-		if err != nil || basis != nil {
-			return reverified{v: v}, err
+		if err != nil {
+			return reverified{}, err
 		}
-		return reverified{v: v, basis: &read}, nil
+		r := reverified{v: v, safe: holderSafe(c, s, v)}
+		if basis == nil {
+			r.basis = &read
+		}
+		return r, nil
 	})
 }
 

@@ -1,9 +1,14 @@
 package holder
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
+	"context"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
+
+	"allot/core/session"
 	"allot/views"
+	"allot/views/proposals"
 	"allot/wallet"
 )
 
@@ -13,8 +18,8 @@ import (
 // withdrawal address now may send it, whoever the leaf named (one
 // transferred away from the key is no longer its to give). A revoked or
 // cancelled allocation may still be transferred, as the vester allows:
-// the review says what is left of it. A Safe's transfer is a proposal,
-// made by the command line.
+// the review says what is left of it. When a Safe of the profile holds
+// it, the transfer is that Safe's, proposed by an owner (safeTransferBar).
 func (a *allocation) transferBar() string {
 	if err := a.ctx.Session.Writable(); err != nil {
 		return err.Error()
@@ -31,9 +36,7 @@ func (a *allocation) transferBar() string {
 	}
 	current := v.Standing.Recipient(v.Args.Allocation.OriginalBeneficiary)
 	if a.ctx.Session.Profile.ListsSafe(current) {
-		// Which Safe is on the screen (Tokens go to): the line keeps to
-		// the width of a status line, the command whole.
-		return "its tokens go to a Safe of this profile: propose it with allot transfer ID --to ADDR --account SAFE --owner KEY"
+		return a.safeTransferBar(current)
 	}
 	signer, _, ok := a.ctx.Wallet.Account()
 	if !ok {
@@ -42,9 +45,51 @@ func (a *allocation) transferBar() string {
 	return wallet.HolderTransferBar(current, signer)
 }
 
-// transfer opens the transfer of the allocation on show.
+// safeTransferBar says why the Safe of the profile at current, which the
+// allocation pays now, cannot propose its transfer from here, "" when the
+// unlocked key is one of its owners'. Said in the width of a status line.
+func (a *allocation) safeTransferBar(current common.Address) string {
+	sa := a.holderSafe
+	switch {
+	case sa == nil || sa.Address != current:
+		return "a Safe of this profile holds it, not read yet: the next block reads it"
+	case sa.Refused():
+		return "it pays " + current.Hex() + ": no Safe allot works with (allot safe show SAFE)"
+	case sa.Err != nil:
+		return "the Safe that holds it could not be read from the node: the next block tries again"
+	}
+	me, _, ok := a.ctx.Wallet.Account()
+	switch {
+	case !ok:
+		return "a Safe holds it: unlock one of its owners' keys to propose its transfer (u)"
+	case !sa.Info.IsOwner(me):
+		return "a Safe holds it and the unlocked key is none of its owners: unlock an owner's key (u)"
+	}
+	return ""
+}
+
+// holderSafe reads the Safe of the profile that v pays now, for its
+// transfer to be proposed by an owner; nil when v pays none. What befell
+// the read is the account's Err.
+func holderSafe(c context.Context, s *session.Session, v *wallet.Verification) *session.SafeAccount {
+	if v == nil || v.Args == nil || v.Standing == nil {
+		return nil
+	}
+	current := v.Standing.Recipient(v.Args.Allocation.OriginalBeneficiary)
+	if !s.Profile.ListsSafe(current) {
+		return nil
+	}
+	info, err := s.ReadSafe(c, current)
+	return &session.SafeAccount{Address: current, Info: info, Err: err}
+}
+
+// transfer opens the transfer of the allocation on show: the key's, or
+// the proposal of the Safe that holds it.
 func (a *allocation) transfer() tea.Cmd {
 	v := a.result
 	current := v.Standing.Recipient(v.Args.Allocation.OriginalBeneficiary)
+	if sa := a.holderSafe; sa != nil && sa.Address == current {
+		return views.Navigate(proposals.NewSafeTransfer(a.ctx, *sa, a.looking, v.Standing.Vester))
+	}
 	return views.Navigate(NewTransfer(a.ctx, a.looking, current, v.Standing.Vester))
 }

@@ -8,7 +8,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/api"
 	"allot/views"
 	"allot/views/widget"
 	"allot/wallet"
@@ -51,27 +50,9 @@ func (t *transfer) Acting() {}
 
 func (t *transfer) Title() string { return "Transfer" }
 
-// address reads the new address typed: an address as people type one
-// (api.CheckAddress: a mixed case one must spell its checksum), and one
-// the transfer may go to.
+// address reads the new address typed (views.TransferTo).
 func (t *transfer) address(v string) (common.Address, error) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return common.Address{}, errors.New("type the address every later claim is to pay")
-	}
-	if err := api.CheckAddress("address", v); err != nil {
-		return common.Address{}, err
-	}
-	switch addr := common.HexToAddress(v); addr {
-	case common.Address{}:
-		return addr, errors.New("the zero address: the vester refuses it, and tokens sent there are lost")
-	case t.current:
-		return addr, errors.New("the allocation's tokens go there already: type another address")
-	case t.vester:
-		return addr, errors.New("the vester itself: tokens it paid to itself would be lost to every holder")
-	default:
-		return addr, nil
-	}
+	return views.TransferTo(v, t.current, t.vester)
 }
 
 // Drafted says the form holds an address typed, not sent.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
 
 	"allot/core/session"
 	"allot/internal/sanitize"
@@ -51,6 +52,8 @@ func act(p *proposal.Proposal) string {
 		return what + ": " + wallet.FormatTokens(p.Act.Amount) + " tokens"
 	case p.Act.Op == proposal.OpClaim:
 		return what + ": all that is claimable"
+	case p.Act.Op == proposal.OpTransfer && p.Act.To != (common.Address{}):
+		return what + " to " + p.Act.To.Hex()
 	}
 	return what
 }

@@ -32,7 +32,10 @@ import (
 type propose struct {
 	views.FormSign
 	claim bool
-	safe  session.SafeAccount
+	// transfer is the allocation a transfer of the Safe's gives to a new
+	// address (propose_transfer.go); nil for a stake or a claim.
+	transfer *transferOf
+	safe     session.SafeAccount
 	// pools are the token's active pools a stake chooses from, by the
 	// option the form shows; nil until read.
 	pools map[string]api.Pool
@@ -95,7 +98,7 @@ func (p *propose) Init() tea.Cmd {
 	if p.choose {
 		return p.readSafes()
 	}
-	if p.claim {
+	if p.claim || p.transfer != nil {
 		return p.FormSign.Init()
 	}
 	p.Working = "Reading the token's pools"
@@ -228,6 +231,15 @@ func (p *propose) prepare() tea.Cmd {
 // builder is how the session builds the act the form says, for owner.
 func (p *propose) builder(owner common.Address) (func(context.Context, safe.Info) (*session.SafeReview, error), error) {
 	s, rec, f := p.Ctx.Session, p.Ctx.Recorder, p.Form
+	if t := p.transfer; t != nil {
+		to, err := views.TransferTo(f.Field("to").Value(), p.safe.Address, t.vester)
+		if err != nil {
+			return nil, err
+		}
+		return func(c context.Context, info safe.Info) (*session.SafeReview, error) {
+			return s.ProposeTransfer(c, rec, info, owner, t.id, to, common.Address{})
+		}, nil
+	}
 	amount, err := baseUnits(f.Field("amount").Value())
 	if err != nil {
 		return nil, err
@@ -267,8 +279,11 @@ func (p *propose) head() string {
 		return p.chooseHead()
 	}
 	what := "Stake as the Safe "
-	if p.claim {
+	switch {
+	case p.claim:
 		what = "Claim, sent by the Safe "
+	case p.transfer != nil:
+		what = "Transfer allocation " + p.transfer.id + " of the Safe "
 	}
 	var b strings.Builder
 	b.WriteString(st.Title.Render(widget.Truncate(what+a.Address.Hex(), max(p.Width, 20))) + "\n")
@@ -278,6 +293,9 @@ func (p *propose) head() string {
 		b.WriteString("✗ " + sanitize.Line(err.Error()) + "\n")
 	} else {
 		b.WriteString("Signing as the owner " + me.Hex() + "\n")
+	}
+	if p.transfer != nil {
+		b.WriteString(p.transferHead())
 	}
 	if p.loadErr != nil {
 		b.WriteString("✗ " + sanitize.Line(p.loadErr.Error()) + "\n")

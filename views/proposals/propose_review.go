@@ -252,6 +252,9 @@ func (p *propose) reviewOf(w int) []string {
 		title = "Proposed: "
 	}
 	out := []string{st.Title.Render(title + sanitize.Truncate(act(prop), max(w-len(title), 10))), ""}
+	if p.done == nil {
+		out = append(out, p.transferCaution(prop, w)...)
+	}
 	if p.done != nil {
 		out = append(append(out, p.doneLines(w)...), "")
 	}
