@@ -24,10 +24,12 @@ var (
 	keySafeClaim = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "propose a claim as the Safe"))
 )
 
-// selectedSafe is the Safe under the cursor; false on a keystore account.
+// selectedSafe is the Safe under the cursor; false on a keystore
+// account, and while the keystore is read: the keys come first, so the
+// row the cursor is on is not known until they are listed.
 func (u *unlock) selectedSafe() (session.SafeAccount, bool) {
 	i := u.cursor - len(u.accounts)
-	if i < 0 || i >= len(u.safes.list) {
+	if !u.loaded || i < 0 || i >= len(u.safes.list) {
 		return session.SafeAccount{}, false
 	}
 	return u.safes.list[i], true

@@ -51,7 +51,8 @@ func TestUnlockListsTheProfilesSafes(t *testing.T) {
 		Clipboard: widget.Clipboard{Out: io.Discard}, Token: h.Session.TokenIDs[0], Wallet: &session.Wallet{}}
 	u := viewstest.NewDriver(t, NewUnlock(ctx), 120, 80)
 	view := func() string { return strings.Join(strings.Fields(ansi.Strip(u.S.View())), " ") }
-	u.Until("the Safe", func() bool { return strings.Contains(view(), "2 of 3 owners sign") })
+	// The keystore and the Safes are read apart: both, before the marks.
+	u.Until("the Safe and the keystore", func() bool { return strings.Contains(view(), "2 owners' keys are in the keystore") })
 	for _, want := range []string{
 		"Safes of the profile", treasury.Hex() + " Safe 1.4.1", "2 of 3 owners sign · nonce 0 · 2 owners' keys are in the keystore",
 		"✓ " + owners[0].Hex() + " key in the keystore", "✓ " + owners[1].Hex() + " key in the keystore",

@@ -297,6 +297,7 @@ func (u *unlock) View() string {
 	case u.pass.Focused():
 		b.WriteString(u.pass.View() + "\n")
 		b.WriteString(st.Muted.Render("enter unlocks · esc cancels · the passphrase is never shown or kept") + "\n")
+	case !u.loaded:
 	case u.cursor >= len(u.accounts) && u.cursor < u.rows():
 		b.WriteString(st.Muted.Render(widget.Truncate("C: claim all that is claimable of the selected Safe, sent by the unlocked key", u.width)) + "\n")
 	case len(u.accounts) > 0:
@@ -318,7 +319,11 @@ func (u *unlock) View() string {
 		// reads as two.
 		b.WriteString("\n" + strings.Join(wordWrap("✗ "+sanitize.Line(u.err.Error()), u.width), "\n") + "\n")
 	}
-	if safes := u.safes.View(u.width, heldKeys(u.accounts), unlocked, u.cursor-len(u.accounts), u.safeHint(u.width)); len(safes) > 0 {
+	selected := -1 // none until the keystore's rows are known
+	if u.loaded {
+		selected = u.cursor - len(u.accounts)
+	}
+	if safes := u.safes.View(u.width, heldKeys(u.accounts), unlocked, selected, u.safeHint(u.width)); len(safes) > 0 {
 		b.WriteString("\n" + strings.Join(safes, "\n") + "\n")
 	}
 	return widget.Page(b.String(), u.width, u.height)
