@@ -229,8 +229,9 @@ func startSandboxOn(t testing.TB, env []string, dir string, extra ...string) (fi
 	var mu sync.Mutex
 	var printed strings.Builder
 	stderr := func() string { mu.Lock(); defer mu.Unlock(); return printed.String() }
-	ready := make(chan struct{})
+	ready, ended := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(ended) // its stderr closed: the sandbox has exited
 		sc := bufio.NewScanner(pipe)
 		once := sync.OnceFunc(func() { close(ready) })
 		for sc.Scan() {
@@ -255,6 +256,12 @@ func startSandboxOn(t testing.TB, env []string, dir string, extra ...string) (fi
 	})
 	select {
 	case <-ready:
+	case <-ended:
+		select {
+		case <-ready: // it said so, then ended: the test finds out why
+		default:
+			t.Fatalf("allot sandbox ended before it said it was listening:\n%s", stderr())
+		}
 	case <-time.After(time.Minute):
 		t.Fatalf("allot sandbox did not say it was listening:\n%s", stderr())
 	}

@@ -25,6 +25,9 @@ type fixtures struct {
 	AllocationIDs  []string `json:"allocationIds"`
 	SigninDomain   string   `json:"signinDomain"`
 	ChainID        uint64   `json:"chainId"`
+	// RPCURL is where the sandbox serves its chain's JSON-RPC: a port the
+	// system chose, so that tests side by side never race for one.
+	RPCURL string `json:"rpcUrl"`
 	// Pins are the deployment's contracts, which the profile must pin for
 	// a claim or a stake to be signed.
 	Pins struct {

@@ -20,8 +20,7 @@ import (
 func TestHistoryOnServedChains(t *testing.T) {
 	t.Parallel() // its own binary, tmux server, home and ports; it waits on them
 	t.Run("allot sandbox", func(t *testing.T) {
-		rpcAddr := freeAddr(t)
-		historyOn(t, "http://"+rpcAddr, "--rpc-addr", rpcAddr)
+		historyOn(t, "")
 	})
 	t.Run("anvil", func(t *testing.T) {
 		url := anviltest.Start(t, "--block-time", "1")
@@ -33,6 +32,8 @@ func TestHistoryOnServedChains(t *testing.T) {
 	})
 }
 
+// historyOn runs the history on the sandbox started with sandboxArgs, its
+// chain at rpcURL ("": the one the sandbox serves).
 func historyOn(t *testing.T, rpcURL string, sandboxArgs ...string) {
 	t.Helper()
 	env := userEnv(t)
@@ -48,6 +49,9 @@ func historyOn(t *testing.T, rpcURL string, sandboxArgs ...string) {
 	byState := map[string]string{}
 	for id, state := range states.AllocationStates {
 		byState[state] = id
+	}
+	if rpcURL == "" {
+		rpcURL = fx.RPCURL
 	}
 	config := writeConfig(t, fx)
 	appendConfig(t, config, fmt.Sprintf("rpc_url = %q\n", rpcURL))

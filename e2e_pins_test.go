@@ -18,11 +18,10 @@ import (
 func TestUnpinnedElsewhereRefusedInTmux(t *testing.T) {
 	t.Parallel() // its own binary, tmux server, home and ports; it waits on them
 	env := userEnv(t)
-	rpcAddr := freeAddr(t)
-	fx := startSandbox(t, env, "--rpc-addr", rpcAddr)
+	fx := startSandbox(t, env)
 	w0 := fx.Wallets[0]
 	config := writeConfig(t, fx)
-	appendConfig(t, config, fmt.Sprintf("keystore = %q\nrpc_url = %q\n", filepath.Dir(w0.KeyFile), "http://"+rpcAddr))
+	appendConfig(t, config, fmt.Sprintf("keystore = %q\nrpc_url = %q\n", filepath.Dir(w0.KeyFile), fx.RPCURL))
 	env = slices.Concat(env, []string{"ALLOT_API_KEY=" + fx.APIKey})
 
 	var allocation string

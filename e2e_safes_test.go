@@ -25,13 +25,12 @@ func TestSafeAccountsInTmux(t *testing.T) {
 	t.Parallel() // its own binary, tmux server, home and ports; it waits on them
 	safetest.Dir(t, safetest.Contracts)
 	env := userEnv(t)
-	rpcAddr := freeAddr(t)
-	fx := startSandbox(t, env, "--rpc-addr", rpcAddr)
+	fx := startSandbox(t, env)
 	config := writeConfig(t, fx)
-	appendConfig(t, config, fmt.Sprintf("keystore = %q\nrpc_url = %q\n", filepath.Dir(fx.Wallets[0].KeyFile), "http://"+rpcAddr))
+	appendConfig(t, config, fmt.Sprintf("keystore = %q\nrpc_url = %q\n", filepath.Dir(fx.Wallets[0].KeyFile), fx.RPCURL))
 	env = append(env, "ALLOT_API_KEY="+fx.APIKey)
 
-	client, err := ethclient.Dial("http://" + rpcAddr)
+	client, err := ethclient.Dial(fx.RPCURL)
 	if err != nil {
 		t.Fatal(err)
 	}

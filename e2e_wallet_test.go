@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,14 +17,13 @@ import (
 func TestWalletCommands(t *testing.T) {
 	t.Parallel() // its own binary, tmux server, home and ports; it waits on them
 	env := userEnv(t)
-	rpcAddr := freeAddr(t)
-	fx := startSandbox(t, env, "--rpc-addr", rpcAddr)
+	fx := startSandbox(t, env)
 	w0, w1 := fx.Wallets[0], fx.Wallets[1]
 	noChain := writeConfig(t, fx)
 	appendConfig(t, noChain, fmt.Sprintf("keystore = %q\n", filepath.Dir(w0.KeyFile)))
 	config := filepath.Join(t.TempDir(), "config.toml")
 	copyFile(t, noChain, config)
-	appendConfig(t, config, fmt.Sprintf("rpc_url = %q\n", "http://"+rpcAddr))
+	appendConfig(t, config, fmt.Sprintf("rpc_url = %q\n", fx.RPCURL))
 	profileEnv := slices.Concat(env, []string{"ALLOT_API_KEY=" + fx.APIKey, "ALLOT_PASSPHRASE=" + w0.Passphrase})
 
 	stdout, stderr, code := run(t, profileEnv, "--config", config, "signin", "--account", w0.Address, "-o", "json")
@@ -112,17 +110,6 @@ func TestWalletCommands(t *testing.T) {
 	if code != 1 || stdout != "" {
 		t.Errorf("a second claim of everything: exit %d, want 1 with nothing sent\n%s", code, stderr)
 	}
-}
-
-// freeAddr returns a loopback address with a port nobody listens on now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 func appendConfig(t testing.TB, path, text string) {
