@@ -4,15 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math/big"
-	"strings"
 
-	"github.com/ethereum/go-ethereum/common"
-
-	"allot/api"
 	"allot/core/session"
-	"allot/internal/sanitize"
-	"allot/wallet"
 	"allot/wallet/safe"
 	"allot/wallet/safe/proposal"
 )
@@ -65,55 +58,20 @@ var safeBatchCommand = command{
 }
 
 // batchAct is one act of `allot safe batch`, as its flag gave it.
-type batchAct struct {
-	op      string
-	subject string   // the allocation or the pool
-	amount  *big.Int // a stake's, base units
-	to      common.Address
-}
+type batchAct struct{ session.BatchAct }
 
-func (a batchAct) String() string {
-	if a.op == proposal.OpTransfer {
-		return fmt.Sprintf("--transfer %s=%s", a.subject, a.to.Hex())
-	}
-	if a.op == proposal.OpStake {
-		return fmt.Sprintf("--stake %s=%s", a.subject, wallet.FormatTokens(a.amount))
-	}
-	return "--claim " + a.subject
-}
+func (a batchAct) String() string { return "--" + a.BatchAct.String() }
 
 // addBatchAct parses one act's flag value and adds it to acts.
 func addBatchAct(acts *[]batchAct, op, v string) error {
 	if len(*acts) >= proposal.MaxCalls {
 		return fmt.Errorf("more than %d acts: a Safe proposal holds at most %d calls", proposal.MaxCalls, proposal.MaxCalls)
 	}
-	a := batchAct{op: op, subject: v}
-	var rest string
-	if op != proposal.OpClaim {
-		var ok bool
-		if a.subject, rest, ok = strings.Cut(v, "="); !ok {
-			return fmt.Errorf("%q: want ID=%s", sanitize.Truncate(v, 80), map[string]string{proposal.OpStake: "AMOUNT", proposal.OpTransfer: "ADDR"}[op])
-		}
-	}
-	if err := api.CheckUUID("id", a.subject); err != nil {
+	a, err := session.ParseBatchAct(op, v)
+	if err != nil {
 		return err
 	}
-	switch op {
-	case proposal.OpStake:
-		amount, err := api.ParseTokenAmount(rest)
-		if err != nil {
-			return err
-		}
-		if a.amount, err = api.BaseUnits(amount.Decimal); err != nil {
-			return err
-		}
-	case proposal.OpTransfer:
-		if err := api.CheckAddress("ADDR", rest); err != nil {
-			return err
-		}
-		a.to = common.HexToAddress(rest)
-	}
-	*acts = append(*acts, a)
+	*acts = append(*acts, batchAct{a})
 	return nil
 }
 
@@ -131,7 +89,7 @@ func (e *env) safeBatch(ctx context.Context, account string, acts []batchAct, f 
 	defer owner.lock()
 	var calls []safe.InnerCall
 	for _, a := range acts {
-		built, err := a.build(ctx, s, info.Address)
+		built, err := s.BatchActCalls(ctx, s.rec, info.Address, a.BatchAct)
 		if err != nil {
 			return fmt.Errorf("%s: %w", a, withDemoAllocations(s, err))
 		}
@@ -147,19 +105,4 @@ func (e *env) safeBatch(ctx context.Context, account string, acts []batchAct, f 
 	}
 	p := proposing{s: s, info: info, act: act, calls: calls, multiSend: multiSend}
 	return e.propose(ctx, p, owner, f, yes, out)
-}
-
-// build is the act's calls with the Safe as their sender.
-func (a batchAct) build(ctx context.Context, s *opened, safeAddr common.Address) ([]wallet.Call, error) {
-	switch a.op {
-	case proposal.OpStake:
-		pool, err := s.Pool(ctx, a.subject)
-		if err != nil {
-			return nil, err
-		}
-		return s.SafeStakeCalls(ctx, safeAddr, pool, a.amount)
-	case proposal.OpTransfer:
-		return s.TransferCall(ctx, a.subject, safeAddr, a.to)
-	}
-	return s.SafeClaimCalls(ctx, s.rec, a.subject, api.ClaimRequest{Sender: safeAddr.Hex()}, nil)
 }
