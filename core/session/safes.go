@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -51,6 +52,17 @@ func (s *Session) ProfileSafes() ([]common.Address, error) {
 		return nil, fmt.Errorf("the profile's Safes: %w", err)
 	}
 	return p.SafeAddresses(), nil
+}
+
+// ListsSafe tells whether the profile lists the Safe addr as its file
+// says now: another allot may have added or removed it since this one
+// opened the profile.
+func (s *Session) ListsSafe(addr common.Address) (bool, error) {
+	addrs, err := s.ProfileSafes()
+	if err != nil {
+		return false, err
+	}
+	return slices.Contains(addrs, addr), nil
 }
 
 // Safes are the Safes the peeked profile lists: none on the embedded

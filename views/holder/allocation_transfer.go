@@ -4,7 +4,6 @@ import (
 	"context"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/ethereum/go-ethereum/common"
 
 	"allot/core/session"
 	"allot/views"
@@ -35,8 +34,8 @@ func (a *allocation) transferBar() string {
 		return bar
 	}
 	current := v.Standing.Recipient(v.Args.Allocation.OriginalBeneficiary)
-	if a.ctx.Session.Profile.ListsSafe(current) {
-		return a.safeTransferBar(current)
+	if sa := a.holderSafe; sa != nil && sa.Address == current {
+		return a.safeTransferBar(sa)
 	}
 	signer, _, ok := a.ctx.Wallet.Account()
 	if !ok {
@@ -45,16 +44,13 @@ func (a *allocation) transferBar() string {
 	return wallet.HolderTransferBar(current, signer)
 }
 
-// safeTransferBar says why the Safe of the profile at current, which the
-// allocation pays now, cannot propose its transfer from here, "" when the
-// unlocked key is one of its owners'. Said in the width of a status line.
-func (a *allocation) safeTransferBar(current common.Address) string {
-	sa := a.holderSafe
+// safeTransferBar says why sa, the Safe of the profile the allocation
+// pays now, cannot propose its transfer from here, "" when the unlocked
+// key is one of its owners'. Said in the width of a status line.
+func (a *allocation) safeTransferBar(sa *session.SafeAccount) string {
 	switch {
-	case sa == nil || sa.Address != current:
-		return "a Safe of this profile holds it, not read yet: the next block reads it"
 	case sa.Refused():
-		return "it pays " + current.Hex() + ": no Safe allot works with (allot safe show SAFE)"
+		return "it pays " + sa.Address.Hex() + ": no Safe allot works with (allot safe show SAFE)"
 	case sa.Err != nil:
 		return "the Safe that holds it could not be read from the node: the next block tries again"
 	}
@@ -69,14 +65,20 @@ func (a *allocation) safeTransferBar(current common.Address) string {
 }
 
 // holderSafe reads the Safe of the profile that v pays now, for its
-// transfer to be proposed by an owner; nil when v pays none. What befell
-// the read is the account's Err.
+// transfer to be proposed by an owner; nil when v pays none. The profile
+// is read as its file says now, with the allocation (at its lookup and
+// every refresh): a Safe another allot added or removed since is known
+// for what it is. What befell the Safe's read is the account's Err.
 func holderSafe(c context.Context, s *session.Session, v *wallet.Verification) *session.SafeAccount {
 	if v == nil || v.Args == nil || v.Standing == nil {
 		return nil
 	}
 	current := v.Standing.Recipient(v.Args.Allocation.OriginalBeneficiary)
-	if !s.Profile.ListsSafe(current) {
+	listed, err := s.ListsSafe(current)
+	if err != nil {
+		listed = s.Profile.ListsSafe(current) // the file unread: as the profile was opened
+	}
+	if !listed {
 		return nil
 	}
 	info, err := s.ReadSafe(c, current)
