@@ -13,12 +13,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/google/uuid"
 
+	"allot/internal/regularfile"
 	"allot/internal/sanitize"
 	"allot/wallet/siwe"
 )
@@ -174,25 +174,14 @@ const (
 // readFile reads a regular file of at most MaxSize bytes. A device
 // (--config /dev/zero) or a FIFO is refused before it is read.
 func readFile(path string) ([]byte, fs.FileInfo, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !info.Mode().IsRegular() {
+	f, info, err := regularfile.Open(path)
+	if errors.Is(err, regularfile.ErrNotRegular) {
 		return nil, nil, fmt.Errorf("%s is not a regular file", path)
 	}
-	// O_NONBLOCK: the path may have become a FIFO since the stat.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	if info, err = f.Stat(); err != nil {
-		return nil, nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s is not a regular file", path)
-	}
 	if info.Size() > MaxSize {
 		return nil, nil, fmt.Errorf("%s is %d bytes, more than a configuration can be (%d)", path, info.Size(), MaxSize)
 	}

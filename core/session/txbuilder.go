@@ -3,15 +3,16 @@ package session
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/internal/atomicfile"
+	"allot/internal/regularfile"
 	"allot/internal/sanitize"
 	"allot/wallet"
 	"allot/wallet/safe"
@@ -87,11 +88,11 @@ func WriteTxBuilder(p *proposal.Proposal, path string, now time.Time) (string, e
 // txbuilder.MaxFileSize bytes); one whose checksum is not its content's,
 // or that is no such file, is a TxBuilderRefusal.
 func ReadTxBuilder(path string) (txbuilder.Batch, error) {
-	// A fifo or a device would be read from, or waited on, for ever.
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+	// A FIFO or a device would be waited on, or read from, for ever.
+	file, _, err := regularfile.Open(path)
+	if errors.Is(err, regularfile.ErrNotRegular) {
 		return txbuilder.Batch{}, refusedf("%s: not a regular file", sanitize.Line(path))
 	}
-	file, err := os.Open(path)
 	if err != nil {
 		return txbuilder.Batch{}, fmt.Errorf("open the Transaction Builder file: %w", err)
 	}

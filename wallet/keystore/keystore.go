@@ -23,7 +23,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
@@ -32,6 +31,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"allot/internal/regularfile"
 	"allot/wallet/siwe"
 )
 
@@ -214,27 +214,14 @@ func withDeadline[T any](f func() (T, error)) (T, error) {
 // is fine) of at most MaxFileSize bytes, within fileDeadline.
 func readFile(path string) ([]byte, error) {
 	return withDeadline(func() ([]byte, error) {
-		// Stat before opening: opening a FIFO for reading blocks until
-		// someone writes to it.
-		info, err := os.Stat(path)
-		if err != nil {
-			return nil, err
-		}
-		if !info.Mode().IsRegular() {
+		f, info, err := regularfile.Open(path)
+		if errors.Is(err, regularfile.ErrNotRegular) {
 			return nil, ErrNotRegular
 		}
-		// O_NONBLOCK: the entry may have been swapped for a FIFO since.
-		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 		if err != nil {
 			return nil, err
 		}
 		defer f.Close()
-		if info, err = f.Stat(); err != nil {
-			return nil, err
-		}
-		if !info.Mode().IsRegular() {
-			return nil, ErrNotRegular
-		}
 		if info.Size() > MaxFileSize {
 			return nil, fmt.Errorf("%w: %d bytes, more than a keystore file can be (%d)", ErrMalformed, info.Size(), MaxFileSize)
 		}
