@@ -23,7 +23,6 @@ import (
 	"allot/core/session"
 	"allot/internal/isotime"
 	"allot/wallet"
-	"allot/wallet/keystore"
 	"allot/wallet/merkle"
 	"allot/wallet/siwe"
 	"allot/wallet/vesting"
@@ -70,16 +69,8 @@ type chainFixture struct {
 
 func newChainFixture(t *testing.T) *chainFixture {
 	t.Helper()
-	ksDir := t.TempDir()
-	store, err := keystore.Open(ksDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	acct, err := store.New(testPassphrase, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &chainFixture{user: acct.Address, other: common.HexToAddress("0x00000000000000000000000000000000000b0b00")}
+	ksDir, user := newTestKeystore(t)
+	f := &chainFixture{user: user, other: common.HexToAddress("0x00000000000000000000000000000000000b0b00")}
 	c, err := chain.New(chain.Options{Balances: map[common.Address]*big.Int{f.user: ether(100)}})
 	if err != nil {
 		t.Fatal(err)

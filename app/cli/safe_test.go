@@ -13,7 +13,6 @@ import (
 	"allot/api/sandbox/chain"
 	"allot/core/config"
 	"allot/core/session"
-	"allot/wallet/keystore"
 	"allot/wallet/safe/safetest"
 )
 
@@ -32,15 +31,7 @@ type safeFixture struct {
 func newSafeFixture(t *testing.T) *safeFixture {
 	t.Helper()
 	safetest.Dir(t, safetest.Contracts) // skips before a chain starts
-	ksDir := t.TempDir()
-	store, err := keystore.Open(ksDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	acct, err := store.New(testPassphrase, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ksDir, user := newTestKeystore(t)
 	key, err := crypto.GenerateKey()
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +43,7 @@ func newSafeFixture(t *testing.T) *safeFixture {
 	t.Cleanup(func() { c.Close() })
 	f := &safeFixture{chain: c, d: &safetest.Deployer{Client: c.Client(), Key: key, Commit: func() { c.Commit() }}}
 	f.safes = safetest.DeploySafes(t, f.d)
-	f.owners = []common.Address{acct.Address, common.HexToAddress("0x00000000000000000000000000000000000b0b01"), common.HexToAddress("0x00000000000000000000000000000000000b0b02")}
+	f.owners = []common.Address{user, common.HexToAddress("0x00000000000000000000000000000000000b0b01"), common.HexToAddress("0x00000000000000000000000000000000000b0b02")}
 	f.safe = f.safes.Create(t, f.d, f.safes.Singleton, f.owners, 2, 1)
 	f.sess = &session.Session{
 		Name:     "test",
