@@ -48,6 +48,8 @@ type Model struct {
 	opts Options
 	keys keyMap
 	help help.Model
+	// footerDrawn is the last footer line and what it was drawn from.
+	footerDrawn drawnFrom
 
 	// stacks holds one page stack per tab: drilling down pushes, esc pops,
 	// and a tab keeps its pages (and their cursors) while another is shown.

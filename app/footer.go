@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -32,6 +33,35 @@ func (m *Model) footer() string {
 		}
 	}
 	global := withoutKeysOf(m.globalKeys(m.top().Mode()).ShortHelp(), local)
+	from := footerOf(m.width, local, global)
+	if m.footerDrawn.from != from {
+		m.footerDrawn = drawnFrom{from, m.drawKeys(local, global)}
+	}
+	return m.footerDrawn.line
+}
+
+// drawnFrom is a line drawn and what it was drawn from. A frame is drawn
+// after every message, a spinner's tick too, and the keys seldom change
+// between two: measuring every binding drawn alone and together again
+// was a twelfth of a frame's CPU.
+type drawnFrom struct{ from, line string }
+
+// footerOf is what the footer is drawn from: the width, and each key's
+// keys, help and whether it is enabled, the screen's then the global ones.
+func footerOf(width int, local, global []key.Binding) string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(width))
+	for _, keys := range [][]key.Binding{local, global} {
+		b.WriteByte('\x01')
+		for _, k := range keys {
+			fmt.Fprintf(&b, "%q %q %q %t\x00", k.Keys(), k.Help().Key, k.Help().Desc, k.Enabled())
+		}
+	}
+	return b.String()
+}
+
+// drawKeys is the footer's line of the enabled keys local and global.
+func (m *Model) drawKeys(local, global []key.Binding) string {
 	line, n := m.keyLine(local, global)
 	if n < len(local) {
 		// Shortened only when the keys do not fit: not every frame.
