@@ -44,6 +44,14 @@ func open(opts sandbox.Options, stateDir string, hold time.Duration) (*session.S
 	if err != nil {
 		return nil, fmt.Errorf("start the embedded sandbox: %w", err)
 	}
+	return Attach(sb, opts.Clock, stateDir, func() { sb.Close() })
+}
+
+// Attach opens a session on the running sandbox sb, whose clock is now
+// (nil: the wall clock), its state in stateDir; closing the session
+// calls release. Sessions attached to one sandbox share its service and
+// chain, each with its own state and request log.
+func Attach(sb *onchain.Sandbox, now func() time.Time, stateDir string, release func()) (*session.Session, error) {
 	return session.NewEmbedded(session.EmbeddedParts{
 		Server:   server{sb.Server},
 		Fixtures: Fixtures(sb.Server.Fixtures()),
@@ -51,8 +59,8 @@ func open(opts sandbox.Options, stateDir string, hold time.Duration) (*session.S
 		Seeded:   sb.Seeded,
 		Need:     sb.Need,
 		Node:     func() wallet.Node { return sb.Chain.Client() },
-		Now:      opts.Clock,
-		Close:    func() { sb.Close() },
+		Now:      now,
+		Close:    release,
 	}, stateDir)
 }
 
