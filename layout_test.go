@@ -35,19 +35,20 @@ func TestImportsPointDown(t *testing.T) {
 		{
 			// core/embedded opens the embedded sandbox as a session;
 			// app/cli is `allot sandbox`, the sandbox's own entry point;
-			// viewstest and core/session/sessiontest open it for
-			// tests, which alone import them (the next rule).
+			// viewstest, core/session/sessiontest and
+			// core/embedded/embeddedtest open it for tests, which alone
+			// import them (the next rule).
 			why: "only core/embedded (and `allot sandbox` in app/cli) import the sandbox",
 			applies: func(p string) bool {
 				return !under(p, "allot/api/sandbox") && p != "allot/core/embedded" && p != "allot/app/cli" &&
-					p != "allot/viewstest" && p != "allot/core/session/sessiontest"
+					!testOnly(p)
 			},
 			refused: func(imp string) bool { return under(imp, "allot/api/sandbox") },
 		},
 		{
-			why:     "viewstest and sessiontest are for tests only",
+			why:     "viewstest, sessiontest and embeddedtest are for tests only",
 			applies: func(string) bool { return true },
-			refused: func(imp string) bool { return imp == "allot/viewstest" || imp == "allot/core/session/sessiontest" },
+			refused: testOnly,
 		},
 		{
 			why: "api, wallet and the shared core know nothing of screens or of Bubble Tea",
@@ -217,4 +218,9 @@ func TestViewsFilesWithinBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// testOnly tells the packages that only tests import.
+func testOnly(p string) bool {
+	return p == "allot/viewstest" || p == "allot/core/session/sessiontest" || p == "allot/core/embedded/embeddedtest"
 }

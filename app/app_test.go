@@ -111,7 +111,7 @@ func golden(t *testing.T, view string) {
 // (settle), so they run side by side.
 func TestScreens(t *testing.T) {
 	t.Parallel()
-	fx := readSession(t).Fixtures
+	fx := shared.Session(t).Fixtures
 	screens := []struct {
 		name  string
 		steps []step
@@ -129,7 +129,7 @@ func TestScreens(t *testing.T) {
 		for _, sc := range screens {
 			t.Run(sc.name+"-"+itoa(size.w)+"x"+itoa(size.h), func(t *testing.T) {
 				t.Parallel()
-				golden(t, drive(t, readSession(t), size.w, size.h, sc.steps...))
+				golden(t, drive(t, shared.Session(t), size.w, size.h, sc.steps...))
 			})
 		}
 	}
@@ -142,7 +142,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func TestRequestInspector(t *testing.T) {
 	t.Parallel()
 	for _, size := range []struct{ w, h int }{{120, 36}, {80, 24}} {
-		view := drive(t, readSession(t), size.w, size.h, step{want: "Team & Advisors"}, step{keys: "5", want: "staking/pools"}, step{keys: "G"})
+		view := drive(t, shared.Session(t), size.w, size.h, step{want: "Team & Advisors"}, step{keys: "5", want: "staking/pools"}, step{keys: "G"})
 		wants := []string{"POST", "contracts", "staking/pools", "200", "c copy as curl"}
 		if size.h >= 36 { // below that the headers are under the detail pane's fold
 			wants = append(wants, "Request headers", "REDACTED")
@@ -152,7 +152,7 @@ func TestRequestInspector(t *testing.T) {
 				t.Errorf("%dx%d: the inspector lacks %q:\n%s", size.w, size.h, want, view)
 			}
 		}
-		if strings.Contains(view, readSession(t).Fixtures.APIKey) {
+		if strings.Contains(view, shared.Session(t).Fixtures.APIKey) {
 			t.Error("the API key is on screen")
 		}
 	}
@@ -160,7 +160,7 @@ func TestRequestInspector(t *testing.T) {
 
 func TestTooSmall(t *testing.T) {
 	t.Parallel()
-	view := drive(t, readSession(t), MinWidth-1, MinHeight, step{want: "too small"})
+	view := drive(t, shared.Session(t), MinWidth-1, MinHeight, step{want: "too small"})
 	if !strings.Contains(view, "too small") || !strings.Contains(view, "60x20") {
 		t.Errorf("view:\n%s", view)
 	}
@@ -168,7 +168,7 @@ func TestTooSmall(t *testing.T) {
 
 func TestEscapeClearsFilterBeforeClosingPage(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	view := drive(t, s, 120, 36,
 		step{keys: ":stakes " + s.Fixtures.BigPoolID}, step{key: tea.KeyEnter, want: "100,000 stakes ·"},
 		step{keys: "/" + s.Fixtures.Wallets[1].Address, want: "asked the service"},
@@ -285,7 +285,7 @@ func spread(b *testing.B, what string, xs []float64) float64 {
 // footer shows the first ones whole and an ellipsis, never half a binding.
 func TestFooterKeepsKeysWhole(t *testing.T) {
 	t.Parallel()
-	m := newModel(readSession(t))
+	m := newModel(shared.Session(t))
 	bindings := []key.Binding{
 		key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "first")),
 		key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "second")),
@@ -315,7 +315,7 @@ func TestFooterKeepsKeysWhole(t *testing.T) {
 // clears the error closes them.
 func TestErrorDetailsFollowTheLastError(t *testing.T) {
 	t.Parallel()
-	m := newModel(readSession(t))
+	m := newModel(shared.Session(t))
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.Update(views.ErrorMsg{Op: "load pools", Err: errors.New("first failure")})
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("E")})

@@ -50,7 +50,7 @@ func TestHeaderCountdownsFit(t *testing.T) {
 // from the left.
 func TestBreadcrumbKeepsTheCurrentPage(t *testing.T) {
 	t.Parallel()
-	m := newModel(readSession(t))
+	m := newModel(shared.Session(t))
 	m.Update(tea.WindowSizeMsg{Width: FullWidth, Height: FullHeight})
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
 	for _, c := range []struct{ open, want string }{
@@ -71,7 +71,7 @@ func TestBreadcrumbKeepsTheCurrentPage(t *testing.T) {
 // the global keys make room first.
 func TestFooterKeepsTheScreensActions(t *testing.T) {
 	t.Parallel()
-	view := drive(t, readSession(t), FullWidth, FullHeight, step{want: "Team & Advisors Vesting"})
+	view := drive(t, shared.Session(t), FullWidth, FullHeight, step{want: "Team & Advisors Vesting"})
 	lines := strings.Split(ansi.Strip(view), "\n")
 	footer := lines[len(lines)-1]
 	for _, want := range []string{"I initialize", "D start", "F fund", "? help"} {
@@ -142,7 +142,7 @@ func TestCompactLayout(t *testing.T) {
 func TestNamesShowWhole(t *testing.T) {
 	t.Parallel()
 	for _, w := range []int{80, 100, 120, 200} {
-		contracts := drive(t, readSession(t), w, 30, step{want: "Team & Advisors Vesting"})
+		contracts := drive(t, shared.Session(t), w, 30, step{want: "Team & Advisors Vesting"})
 		wants := []string{"Team & Advisors Vesting", "Seed & Strategic Vesting"}
 		if w >= 100 {
 			wants = append(wants, "Created")
@@ -152,7 +152,7 @@ func TestNamesShowWhole(t *testing.T) {
 				t.Errorf("at %d columns Contracts lacks %q:\n%s", w, want, contracts)
 			}
 		}
-		pools := drive(t, readSession(t), w, 30, step{keys: "2", want: "Whale pool"})
+		pools := drive(t, shared.Session(t), w, 30, step{keys: "2", want: "Whale pool"})
 		if !strings.Contains(pools, "Season 8 · 180-day Flex") {
 			t.Errorf("at %d columns Pools cuts a name:\n%s", w, pools)
 		}
@@ -164,7 +164,7 @@ func TestNamesShowWhole(t *testing.T) {
 // own, E still details it, and the page it came on shows it again.
 func TestErrorStaysWithItsPage(t *testing.T) {
 	t.Parallel()
-	m := newModel(readSession(t))
+	m := newModel(shared.Session(t))
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.Update(views.ErrorMsg{Op: "load contracts", Err: errors.New("boom")})
 	shows := func() bool { return strings.Contains(ansi.Strip(m.View()), "✗ load contracts: boom") }
@@ -214,7 +214,7 @@ func (k keyed) Keys() widget.Bindings { return widget.Described(k.keys...).InFoo
 // never "/ i type" or "enter look".
 func TestCompactFooterReadsWell(t *testing.T) {
 	t.Parallel()
-	m := newModel(readSession(t))
+	m := newModel(shared.Session(t))
 	m.Update(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
 	m.Update(views.NavigateMsg{Screen: keyed{page{title: "Lookup"}, []key.Binding{
 		key.NewBinding(key.WithKeys("/"), key.WithHelp("/ i", "type an id")),
@@ -232,7 +232,7 @@ func TestCompactFooterReadsWell(t *testing.T) {
 // token as the full header does where it fits, its symbol where not.
 func TestCompactTopLineNamesTheToken(t *testing.T) {
 	t.Parallel()
-	m := newModel(readSession(t))
+	m := newModel(shared.Session(t))
 	m.Update(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
 	if top := lines(m)[0]; !strings.Contains(top, "token Meridian (MRD)") || !strings.Contains(top, "SANDBOX") {
 		t.Errorf("top line at %dx%d: %q", MinWidth, MinHeight, top)

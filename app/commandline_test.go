@@ -60,7 +60,7 @@ func TestComplete(t *testing.T) {
 // and tab completes the name from the token's pools.
 func TestStakesByNameWithTab(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	view := drive(t, s, 120, 36,
 		step{keys: ":stakes wha"}, step{key: tea.KeyTab, want: "stakes Whale pool"},
 		step{key: tea.KeyEnter, want: "100,000 stakes"})
@@ -73,7 +73,7 @@ func TestStakesByNameWithTab(t *testing.T) {
 // tab, which says so itself; esc leads back to every pool.
 func TestStakesUnknownPoolName(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	view := drive(t, s, 120, 36, step{want: "Team & Advisors Vesting"},
 		step{keys: ":stakes Whale poo"}, step{key: tea.KeyEnter, want: "no pool"})
 	if !strings.Contains(view, `✗ stakes: no pool "Whale poo" in this token`) || !strings.Contains(view, "[2 Pools]") ||
@@ -92,7 +92,7 @@ func TestStakesUnknownPoolName(t *testing.T) {
 // sandbox its demo ones, so a newcomer has an id to start from.
 func TestAllocByTab(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	id := s.Fixtures.AllocationIDs[0]
 	view := drive(t, s, 120, 36,
 		step{keys: ":alloc " + id[:6]}, step{key: tea.KeyTab, want: ":alloc " + id},
@@ -108,7 +108,7 @@ func TestAllocByTab(t *testing.T) {
 // name says so.
 func TestContractCommand(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	view := drive(t, s, 120, 36,
 		step{want: "Team & Advisors Vesting"}, step{keys: "/Meridian"}, step{key: tea.KeyEnter, want: "filter: Meridian"},
 		step{keys: "2", want: "Whale pool"},
@@ -154,7 +154,7 @@ func (busy) Mode() views.Mode { return views.Mode{Busy: true} }
 // but not one with work under way: it says so and leaves them.
 func TestContractCommandKeepsBusyPages(t *testing.T) {
 	t.Parallel()
-	m := newModel(readSession(t))
+	m := newModel(shared.Session(t))
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	c := api.Contract{ID: "c1", Name: "Seed & Strategic Vesting", Address: "0x989dD4C9D2D2761ab6c1d1Fe5e23209BDB13e0a1"}
 	m.Update(views.NavigateMsg{Screen: busy{page{title: "Sending"}}})
@@ -173,7 +173,7 @@ func TestContractCommandKeepsBusyPages(t *testing.T) {
 // smallest terminal, 60 columns, whole ("… (tab complet…" was cut).
 func TestCommandHintWholeAt60(t *testing.T) {
 	t.Parallel()
-	view := drive(t, readSession(t), 60, 20, step{keys: ":", want: "tab completes"})
+	view := drive(t, shared.Session(t), 60, 20, step{keys: ":", want: "tab completes"})
 	if !strings.Contains(view, "tab completes") || strings.Contains(view, "complet…") {
 		t.Errorf("the hint is cut at 60 columns:\n%s", view)
 	}

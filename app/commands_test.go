@@ -10,7 +10,7 @@ import (
 // no two entries answer to the same word.
 func TestEveryCommandDispatches(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	words := map[string]string{}
 	for _, c := range commands() {
 		if c.run == nil {

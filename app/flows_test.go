@@ -646,7 +646,7 @@ func TestReopenUnknownOutcome(t *testing.T) {
 // stays text.
 func TestKeysReadTogether(t *testing.T) {
 	t.Parallel()
-	m := New(readSession(t), Options{Clipboard: widget.Clipboard{Out: io.Discard}})
+	m := New(shared.Session(t), Options{Clipboard: widget.Clipboard{Out: io.Discard}})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":tx")})
 	m.Update(tea.KeyMsg{Type: tea.KeyEnter})

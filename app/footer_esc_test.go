@@ -21,7 +21,7 @@ func (busyPage) Mode() views.Mode { return views.Mode{Busy: true, OwnsEsc: true}
 // does not own esc it does.
 func TestFooterOffersNoBackWhileThePageOwnsEsc(t *testing.T) {
 	t.Parallel()
-	m := newModel(readSession(t))
+	m := newModel(shared.Session(t))
 	m.Update(tea.WindowSizeMsg{Width: FullWidth, Height: FullHeight})
 	m.Update(views.NavigateMsg{Screen: page{title: "Idle"}})
 	if footer := m.footer(); !strings.Contains(footer, "back") {

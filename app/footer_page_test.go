@@ -12,7 +12,7 @@ import (
 // taller than the page, and esc close always.
 func TestHelpPageFooterOffersScrollOnlyWhenItScrolls(t *testing.T) {
 	t.Parallel()
-	m := newModel(readSession(t))
+	m := newModel(shared.Session(t))
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 200})
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
 	if m.mode != modeHelp {

@@ -29,7 +29,7 @@ func (p reviewPage) Keys() widget.Bindings {
 // a description is shortened only where its meaning survives.
 func TestReviewFooterKeepsItsNegation(t *testing.T) {
 	t.Parallel()
-	m := newModel(readSession(t))
+	m := newModel(shared.Session(t))
 	m.Update(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
 	q := widget.NewConfirm("send", "Send this schedule?")
 	m.Update(views.NavigateMsg{Screen: reviewPage{page{title: "Review"}, views.NewWriteReview(m.ctx, "Review", "", []string{"{}"}, q)}})

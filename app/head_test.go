@@ -63,7 +63,7 @@ func (p *chainPage) Keys() widget.Bindings { return nil }
 // (and say it failed). Before, they were read every period, block or not.
 func TestChainRefreshFollowsBlocks(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	node := &headNode{Node: s.Chain}
 	node.head.Store(100)
 	s.Chain = node

@@ -42,7 +42,7 @@ func spyOnTransactions(m *Model) lateSpy {
 // at once.
 func TestJournalWaitsForTheFirstData(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	m := newModel(s)
 	spy := spyOnTransactions(m)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))

@@ -15,7 +15,7 @@ import (
 // over the help closes it.
 func TestModesAreExclusive(t *testing.T) {
 	t.Parallel()
-	m := newModel(readSession(t))
+	m := newModel(shared.Session(t))
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
 	press := func(k string) { m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}) }
 	press(":")

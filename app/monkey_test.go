@@ -266,7 +266,7 @@ func (f *frameCounter) View() string {
 // spinner tick and at most 8 frames.
 func TestIdleDashboardRests(t *testing.T) {
 	t.Parallel()
-	fc := &frameCounter{Model: newModel(readSession(t)), ticks: make(chan rests)}
+	fc := &frameCounter{Model: newModel(shared.Session(t)), ticks: make(chan rests)}
 	p := tea.NewProgram(fc, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 	done := make(chan error, 1)
 	go func() { _, err := p.Run(); done <- err }()

@@ -14,7 +14,7 @@ func TestDetailsWithNoErrorSaySo(t *testing.T) {
 	f.runes("E").wait("no error to show")
 	f.quit()
 	const want = "no error to show: E details the one on the status line"
-	view := drive(t, readSession(t), 60, 20, step{keys: "E", want: want})
+	view := drive(t, shared.Session(t), 60, 20, step{keys: "E", want: want})
 	if !strings.Contains(view, want) {
 		t.Errorf("want %q whole at 60 columns:\n%s", want, view)
 	}

@@ -98,7 +98,7 @@ func TestNoSwitchWhileFollowing(t *testing.T) {
 		opened = true
 		return nil, io.EOF
 	}}
-	m := New(readSession(t), Options{Clipboard: widget.Clipboard{Out: io.Discard}, Switch: sw})
+	m := New(shared.Session(t), Options{Clipboard: widget.Clipboard{Out: io.Discard}, Switch: sw})
 	// An approve: a claim or a stake mined reloads Contracts and Pools
 	// (List.ReloadAfter), work running that the switch would then ask
 	// about, which is not what this test is about.

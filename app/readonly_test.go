@@ -21,7 +21,7 @@ import (
 // key.
 func TestReadOnlyDashboard(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	s.SetReadOnly(session.ReadOnlyFlag)
 	m := newModel(s)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})

@@ -23,7 +23,7 @@ import (
 // refresh sent none, so the warning outlived the load that mended it.
 func TestAutomaticRefreshClearsTheListsWarning(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	fake := clk.NewFake(clock)
 	m := New(s, Options{Clock: fake, Clipboard: widget.Clipboard{Out: io.Discard}})
 	f := &flow{t: t, s: s, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
@@ -61,7 +61,7 @@ func TestAutomaticRefreshClearsTheListsWarning(t *testing.T) {
 // every page.
 func TestPagesClearLeavesOtherErrors(t *testing.T) {
 	t.Parallel()
-	m := newModel(readSession(t))
+	m := newModel(shared.Session(t))
 	mine, other := &aged{}, &aged{}
 	m.stacks[m.active] = append(m.stacks[m.active], mine)
 	m.said(other, views.ErrorMsg{Op: "other", Err: errDown})

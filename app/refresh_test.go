@@ -33,7 +33,7 @@ func contractsRead(s *session.Session) int {
 // never slept on), and the header says how old its rows are.
 func TestRefreshOnTheClock(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	fake := clk.NewFake(clock)
 	m := New(s, Options{Clock: fake, Clipboard: widget.Clipboard{Out: io.Discard}})
 	f := &flow{t: t, s: s, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
@@ -65,7 +65,7 @@ func TestRefreshOnTheClock(t *testing.T) {
 // reading the screen on show again at once; the help lists p.
 func TestPauseDropsTheTicks(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	m := New(s, Options{Clock: clk.NewFake(clock), Clipboard: widget.Clipboard{Out: io.Discard}})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
 	tick := refreshTick{gen: m.refreshGen}
@@ -108,7 +108,7 @@ func poolsRead(s *session.Session) int {
 // shown again with rows older than its period, it reads them at once.
 func TestTabShownAgainCatchesUp(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	fake := clk.NewFake(clock)
 	m := New(s, Options{Clock: fake, Clipboard: widget.Clipboard{Out: io.Discard}})
 	f := &flow{t: t, s: s, tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))}
@@ -158,7 +158,7 @@ func (a *aged) Freshness() views.Freshness { return a.fresh }
 // the second under a minute; stale after a failed refresh; paused.
 func TestHeaderSaysHowOld(t *testing.T) {
 	t.Parallel()
-	m := New(readSession(t), Options{Clock: clk.NewFake(clock), Clipboard: widget.Clipboard{Out: io.Discard}})
+	m := New(shared.Session(t), Options{Clock: clk.NewFake(clock), Clipboard: widget.Clipboard{Out: io.Discard}})
 	page := &aged{}
 	m.stacks[m.active] = append(m.stacks[m.active], page)
 	for _, tc := range []struct {

@@ -142,7 +142,7 @@ func TestAnswerAcrossProfileSwitchIsDropped(t *testing.T) {
 	late := openAsking(t, m, old)
 
 	m.switching = "other"
-	m.Update(profileOpened{s: readSession(t)})
+	m.Update(profileOpened{s: shared.Session(t)})
 	fresh := &trusting{ctx: m.ctx, name: "Lookup"}
 	openAsking(t, m, fresh)
 	m.Update(late)

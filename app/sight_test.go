@@ -242,7 +242,7 @@ func TestUnknownWithoutOutcome(t *testing.T) {
 // has none; E details the failure and r tries again.
 func TestFailedLoadIsNotEmpty(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	// No wait between tries, but the retry's: it is held until its
 	// "Loading" is on screen, which a quick failure could replace before
 	// the renderer draws it.

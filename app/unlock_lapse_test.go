@@ -36,7 +36,7 @@ func TestUnlockWarnsBeforeItLapses(t *testing.T) {
 // minute once, not at every tick, and again after a new unlock.
 func TestLapseSaidOnce(t *testing.T) {
 	t.Parallel()
-	m := newModel(readSession(t))
+	m := newModel(shared.Session(t))
 	if m.warnLapse(200*time.Second, true) != nil || m.status != "" {
 		t.Fatalf("said with minutes left: %q", m.status)
 	}

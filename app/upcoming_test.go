@@ -12,7 +12,7 @@ import (
 // started by Upcoming, is answered to the page it opened.
 func TestUpcomingCommand(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	drive(t, s, 120, 36,
 		step{keys: ":upcoming"}, step{key: tea.KeyEnter, want: "You follow no allocation"},
 		step{keys: "f", want: "Per week, from Monday"},

@@ -17,7 +17,7 @@ import (
 // status line at start, and all of them under E.
 func TestSessionWarningsShownInDashboard(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	s.Warnings = []string{
 		"/home/u/.config/allot/config.toml is readable by other users and profile \"prod\" holds an inline api_key: run chmod 600",
 		"second \x1b]0;title\x07 warning",
@@ -36,7 +36,7 @@ func TestSessionWarningsShownInDashboard(t *testing.T) {
 // private when the dashboard opens it.
 func TestJournalMadePrivateAtStart(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	os.Chmod(s.StateDir, 0o755)
 	path := filepath.Join(s.StateDir, "journal.jsonl")
 	os.WriteFile(path, nil, 0o644)
@@ -71,7 +71,7 @@ func TestUnlockFoundryKeyBesideFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "UTC--fifo"), 0o600); err != nil {
 		t.Skip(err)
 	}
-	s := readSession(t)
+	s := shared.Session(t)
 	s.Profile.Keystore = dir
 	view := drive(t, s, 120, 36, step{want: "Contracts"}, step{keys: "u", want: "not a regular file"})
 	if !strings.Contains(view, "(address known once unlocked)") || !strings.Contains(view, "UTC--fifo") {
@@ -88,7 +88,7 @@ func TestUnlockFoundryKeyBesideFIFO(t *testing.T) {
 // line from the warnings at start, E still shows them below the error.
 func TestWarningsStayUnderLaterError(t *testing.T) {
 	t.Parallel()
-	s := readSession(t)
+	s := shared.Session(t)
 	s.Warnings = []string{"config.toml is readable by other users"}
 	m := newModel(s)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})

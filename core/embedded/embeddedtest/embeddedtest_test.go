@@ -1,4 +1,4 @@
-package app
+package embeddedtest
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"allot/api/sandbox/onchain"
 )
 
-// caught is a test that only records what it is told: how readOnly's
+// caught is a test that only records what it is told: how ReadOnly's
 // guard is seen to fail without failing the test that checks it.
 type caught struct {
 	testing.TB
@@ -30,10 +30,8 @@ func (c *caught) end() {
 	}
 }
 
-// TestReadOnlyCatchesWrites: a test on the shared sandbox that writes, by
+// TestReadOnlyCatchesWrites: a test on a shared sandbox that writes, by
 // the service or into the demo keystore, fails; one that reads passes.
-// The guard is tried on a sandbox of its own, so that the shared one
-// stays as the other tests read it.
 func TestReadOnlyCatchesWrites(t *testing.T) {
 	t.Parallel()
 	sb, err := onchain.Start(context.Background(), onchain.Options{Sandbox: sandbox.Options{PublicURL: sandbox.DefaultPublicURL}})
@@ -47,7 +45,7 @@ func TestReadOnlyCatchesWrites(t *testing.T) {
 	ctx := context.Background()
 
 	reader := &caught{TB: t}
-	s := readOnly(reader, sb)
+	s := ReadOnly(reader, sb, nil)
 	if _, err := s.API.Contracts(ctx, s.TokenIDs[0]); err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +55,7 @@ func TestReadOnlyCatchesWrites(t *testing.T) {
 	}
 
 	writer := &caught{TB: t}
-	s = readOnly(writer, sb)
+	s = ReadOnly(writer, sb, nil)
 	n := func(v string) api.Number { x, _ := api.ParseAmount(v); return x }
 	monthly := api.SchedulePiece{Name: "monthly", Portion: n("1"), StartDelay: api.ValueOf{Value: n("0")},
 		Periodic: &api.PeriodConf{Length: api.ValueOf{Value: n("12")}, Frequency: api.ValueOf{Value: n("1")}, DayOfMonth: 1}}
@@ -71,7 +69,7 @@ func TestReadOnlyCatchesWrites(t *testing.T) {
 	}
 
 	keyWriter := &caught{TB: t}
-	readOnly(keyWriter, sb)
+	ReadOnly(keyWriter, sb, nil)
 	if err := os.WriteFile(filepath.Join(sb.Server.Fixtures().KeystoreDir, "extra.json"), []byte("{}"), 0o600); err != nil {
 		t.Fatal(err)
 	}
