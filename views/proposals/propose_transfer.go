@@ -79,7 +79,7 @@ func (p *propose) transferCaution(prop *proposal.Proposal, w int) []string {
 		if a.Op != proposal.OpTransfer {
 			continue
 		}
-		line := "! once executed, every later claim of allocation " + sanitize.Line(a.Allocation) + " pays " + a.To.Hex() + ", not the Safe " + prop.Safe.Hex() + "; this cannot be undone"
+		line := "! this cannot be undone: once executed, every later claim of allocation " + sanitize.Line(a.Allocation) + " pays " + a.To.Hex() + ", not the Safe " + prop.Safe.Hex()
 		for _, l := range widget.WrapWords(line, w) {
 			out = append(out, p.Ctx.Styles.Fail.Render(l))
 		}
