@@ -266,7 +266,8 @@ func (p *propose) batchView() string {
 	st, b, w := p.Ctx.Styles, p.batch, max(p.Width, 20)
 	head := p.head() + st.Title.Render(widget.Truncate(fmt.Sprintf("Acts, in the order the Safe makes them: %d of at most %d", len(b.acts), proposal.MaxCalls), w)) + "\n"
 	var foot []string
-	foot = append(foot, "", widget.Truncate("Several calls go through the MultiSendCallOnly "+b.through(p.safe.Info).Hex()+" (m changes it)", w))
+	foot = append(foot, "")
+	foot = append(foot, widget.WrapWords("Several calls go through the MultiSendCallOnly "+b.through(p.safe.Info).Hex()+" (m changes it)", w)...)
 	foot = append(foot, widget.WrapWords(st.Muted.Render("c adds a claim · s a stake · t a transfer · d removes the act selected · enter reviews the batch before anything is signed · esc cancels"), w)...)
 	if p.Working != "" {
 		foot = append(foot, p.Working+"…")
@@ -278,28 +279,36 @@ func (p *propose) batchView() string {
 	return widget.Page(head+strings.Join(append(b.lines(w, room), foot...), "\n"), p.Width, p.height)
 }
 
-// lines are the acts, the selected one marked, each wrapped at w, as
-// many lines as room holds around the selected one.
+// lines are the acts, the selected one marked, each wrapped at w: the
+// whole acts around the selected one that room holds.
 func (b *batchOf) lines(w, room int) []string {
 	if len(b.acts) == 0 {
-		return widget.WrapWords("  none yet: c adds a claim the Safe sends, s a stake of its tokens, t a transfer of an allocation it holds", w)
+		return widget.WrapWords("none yet: c adds a claim the Safe sends, s a stake of its tokens, t a transfer of an allocation it holds", w)
 	}
-	var out []string
-	at := 0 // the selected act's first line
+	acts := make([][]string, len(b.acts))
 	for i, a := range b.acts {
 		prefix, failed := "  ", ""
 		if i == b.cursor {
-			prefix, at = "▶ ", len(out)
+			prefix = "▶ "
 		}
 		if i+1 == b.failed {
 			failed = "✗ "
 		}
 		prefix += fmt.Sprintf("%2d. ", i+1)
 		for _, l := range widget.WrapWords(failed+b.describe(a), max(w-6, 10)) {
-			out = append(out, prefix+l)
+			acts[i] = append(acts[i], prefix+l)
 			prefix = strings.Repeat(" ", 6)
 		}
 	}
-	first := min(max(at-room/2, 0), max(len(out)-room, 0))
-	return out[first:min(first+room, len(out))]
+	lo, hi, n := b.cursor, b.cursor+1, len(acts[b.cursor])
+	for grew := true; grew; {
+		grew = false
+		if hi < len(acts) && n+len(acts[hi]) <= room {
+			n, hi, grew = n+len(acts[hi]), hi+1, true
+		}
+		if lo > 0 && n+len(acts[lo-1]) <= room {
+			n, lo, grew = n+len(acts[lo-1]), lo-1, true
+		}
+	}
+	return slices.Concat(acts[lo:hi]...)
 }
