@@ -22,9 +22,10 @@ import (
 
 // propose is an owner proposing an act of a Safe from the dashboard, as
 // `allot stake|claim --account SAFE --owner KEY` does: a form (the pool
-// and amount of a stake, or the allocation of a claim the Safe sends),
-// then the session builds the Safe transaction and reviews it
-// (session.ProposeStake, ProposeClaim): each call the Safe makes decoded,
+// and amount of a stake, or the allocation of a claim the Safe sends), or
+// the list of a batch's acts (batch.go), then the session builds the Safe
+// transaction and reviews it (session.ProposeStake, ProposeClaim,
+// ProposeTransfer, ProposeBatch): each call the Safe makes decoded,
 // the three hashes a co-signer compares, who signs, and the signing
 // policy's verdict. The unlocked key, an owner's, signs that proposal,
 // the one the review showed, or nothing; the proposal is saved in the
