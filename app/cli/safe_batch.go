@@ -2,11 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 
 	"allot/core/session"
-	"allot/wallet/safe"
 	"allot/wallet/safe/proposal"
 )
 
@@ -75,8 +75,8 @@ func addBatchAct(acts *[]batchAct, op, v string) error {
 	return nil
 }
 
-// safeBatch builds each act's calls for the Safe, as the act alone builds
-// them, and proposes them as one Safe transaction.
+// safeBatch proposes the acts as one Safe transaction
+// (session.ProposeBatch), an act that cannot be built named by its flag.
 func (e *env) safeBatch(ctx context.Context, account string, acts []batchAct, f safeActFlags, ks keystoreFlags, yes bool, out format) error {
 	multiSend, err := f.check(txFlags{})
 	if err != nil {
@@ -87,22 +87,17 @@ func (e *env) safeBatch(ctx context.Context, account string, acts []batchAct, f 
 		return err
 	}
 	defer owner.lock()
-	var calls []safe.InnerCall
-	for _, a := range acts {
-		built, err := s.BatchActCalls(ctx, s.rec, info.Address, a.BatchAct)
-		if err != nil {
-			return fmt.Errorf("%s: %w", a, withDemoAllocations(s, err))
-		}
-		inner, err := session.InnerOf(built, info.Address, s.Profile.ChainID)
-		if err != nil {
-			return err
-		}
-		calls = append(calls, inner...)
+	batch := make([]session.BatchAct, len(acts))
+	for i, a := range acts {
+		batch[i] = a.BatchAct
 	}
-	act, err := s.ProposedAct(ctx, info.Address, calls)
+	r, err := s.ProposeBatch(ctx, s.rec, info, owner.address, batch, multiSend)
+	var failed *session.BatchActError
+	if errors.As(err, &failed) {
+		return fmt.Errorf("%s: %w", acts[failed.N-1], withDemoAllocations(s, failed.Err))
+	}
 	if err != nil {
 		return err
 	}
-	p := proposing{s: s, info: info, act: act, calls: calls, multiSend: multiSend}
-	return e.propose(ctx, p, owner, f, yes, out)
+	return e.signProposed(s, r, owner, f, yes, out)
 }

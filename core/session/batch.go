@@ -12,6 +12,7 @@ import (
 	"allot/core/act"
 	"allot/internal/sanitize"
 	"allot/wallet"
+	"allot/wallet/safe"
 	"allot/wallet/safe/proposal"
 )
 
@@ -81,4 +82,49 @@ func (s *Session) BatchActCalls(ctx context.Context, rec *act.Recorder, safeAddr
 		return s.TransferCall(ctx, a.Subject, safeAddr, a.To)
 	}
 	return s.SafeClaimCalls(ctx, rec, a.Subject, api.ClaimRequest{Sender: safeAddr.Hex()}, nil)
+}
+
+// BatchActError is a batch's act that could not be built: which one (N,
+// from 1, in the batch's order), and why. The batch is not proposed.
+type BatchActError struct {
+	N   int
+	Act BatchAct
+	Err error
+}
+
+func (e *BatchActError) Error() string { return fmt.Sprintf("%s: %v", e.Act, e.Err) }
+func (e *BatchActError) Unwrap() error { return e.Err }
+
+// ProposeBatch is the Safe info's acts, in their order, as one Safe
+// transaction through the MultiSendCallOnly multiSend (zero: the
+// canonical one), proposed by owner and reviewed (ProposeSafeAct): each
+// act's calls built as the act alone builds them (BatchActCalls), and the
+// proposal's act named from the calls as an imported batch's is
+// (ProposedAct). The CLI's `safe batch` and the dashboard's b on a Safe
+// both propose a batch here. An act that cannot be built is a
+// *BatchActError naming it.
+func (s *Session) ProposeBatch(ctx context.Context, rec *act.Recorder, info safe.Info, owner common.Address, acts []BatchAct, multiSend common.Address) (*SafeReview, error) {
+	if len(acts) == 0 || len(acts) > proposal.MaxCalls {
+		return nil, fmt.Errorf("a batch has 1 to %d acts, not %d", proposal.MaxCalls, len(acts))
+	}
+	if !info.IsOwner(owner) {
+		return nil, fmt.Errorf("%s is not an owner of the Safe %s", owner.Hex(), info.Address.Hex())
+	}
+	var calls []safe.InnerCall
+	for i, a := range acts {
+		built, err := s.BatchActCalls(ctx, rec, info.Address, a)
+		if err == nil {
+			var inner []safe.InnerCall
+			inner, err = InnerOf(built, info.Address, s.Profile.ChainID)
+			calls = append(calls, inner...)
+		}
+		if err != nil {
+			return nil, &BatchActError{N: i + 1, Act: a, Err: err}
+		}
+	}
+	named, err := s.ProposedAct(ctx, info.Address, calls)
+	if err != nil {
+		return nil, err
+	}
+	return s.ProposeSafeAct(ctx, rec, SafeAct{Safe: info, Act: named, Calls: calls, MultiSend: multiSend}, owner)
 }

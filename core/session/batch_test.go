@@ -1,11 +1,15 @@
 package session
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"allot/core/act"
+	"allot/wallet/safe"
 	"allot/wallet/safe/proposal"
 )
 
@@ -31,6 +35,31 @@ func TestParseBatchAct(t *testing.T) {
 	} {
 		if _, err := ParseBatchAct(c.op, c.v); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %q: error %v, want one naming %q", c.op, c.v, err, c.want)
+		}
+	}
+}
+
+// TestProposeBatchRefusesBeforeBuilding: a batch is proposed only by an
+// owner of the Safe, and holds 1 to proposal.MaxCalls acts; each is
+// refused before the service or the chain is asked anything.
+func TestProposeBatchRefusesBeforeBuilding(t *testing.T) {
+	s := &Session{}
+	treasury, owner, stranger := common.Address{0x5a}, common.Address{0x01}, common.Address{0x02}
+	info := safe.Info{Address: treasury, Threshold: 1, Owners: []common.Address{owner}}
+	claim := BatchAct{Op: proposal.OpClaim, Subject: "7f1c2a9e-1d2b-4c3d-8e4f-5a6b7c8d9e0f"}
+	for _, c := range []struct {
+		name string
+		by   common.Address
+		acts []BatchAct
+		want string
+	}{
+		{"a stranger's", stranger, []BatchAct{claim}, "is not an owner of the Safe"},
+		{"no act", owner, nil, "1 to 20 acts, not 0"},
+		{"too many acts", owner, slices.Repeat([]BatchAct{claim}, proposal.MaxCalls+1), "not 21"},
+	} {
+		_, err := s.ProposeBatch(context.Background(), &act.Recorder{}, info, c.by, c.acts, common.Address{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.want)
 		}
 	}
 }

@@ -13,15 +13,17 @@ import (
 
 // Acting as a Safe (docs/custody.md): on the accounts page the cursor
 // goes on from the keystore's accounts to the profile's Safes; on a Safe
-// whose owner's key is unlocked, s proposes a stake of the Safe and c a
-// claim the Safe sends, each reviewed and signed by that owner
-// (proposals.NewSafeStake, NewSafeClaim). A Safe that could not be read,
+// whose owner's key is unlocked, s proposes a stake of the Safe, c a
+// claim the Safe sends and b several acts of it in one Safe transaction,
+// each reviewed and signed by that owner (proposals.NewSafeStake,
+// NewSafeClaim, NewSafeBatch). A Safe that could not be read,
 // or is no Safe allot works with, cannot be acted as, and the keys say
 // why.
 
 var (
 	keySafeStake = key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "propose a stake as the Safe"))
 	keySafeClaim = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "propose a claim as the Safe"))
+	keySafeBatch = key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "propose a batch as the Safe"))
 )
 
 // selectedSafe is the Safe under the cursor; false on a keystore
@@ -53,6 +55,7 @@ func (u *unlock) safeKeys() widget.Bindings {
 	return widget.Bindings{
 		{Key: keySafeStake, Short: true, Run: act(proposals.NewSafeStake), Disabled: u.whyNotActAs},
 		{Key: keySafeClaim, Short: true, Run: act(claim), Disabled: u.whyNotActAs},
+		{Key: keySafeBatch, Short: true, Run: act(proposals.NewSafeBatch), Disabled: u.whyNotActAs},
 	}
 }
 
@@ -96,8 +99,8 @@ func (u *unlock) whyNotActAs() string {
 	return "unlock an owner's key first (✓ above, enter)"
 }
 
-// safeHint is the line under the selected Safe: what s and c do, or why
-// they cannot.
+// safeHint is the line under the selected Safe: what s, c and b do, or
+// why they cannot.
 func (u *unlock) safeHint(width int) []string {
 	if _, ok := u.selectedSafe(); !ok {
 		return nil
@@ -105,5 +108,5 @@ func (u *unlock) safeHint(width int) []string {
 	if why := u.whyNotActAs(); why != "" {
 		return wordWrap("    Propose as this Safe: not now, "+why, width)
 	}
-	return wordWrap("    s proposes a stake of this Safe · c a claim it sends: you review and sign first, the other owners after", width)
+	return wordWrap("    s proposes a stake of this Safe · c a claim it sends · b several acts in one: you review and sign first, the other owners after", width)
 }

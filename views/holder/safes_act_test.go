@@ -21,7 +21,7 @@ import (
 )
 
 // TestSafeActsSayWhyNot: on the accounts page the cursor goes on to the
-// profile's Safes, and s and c, which propose as the Safe selected, say
+// profile's Safes, and s, c and b, which propose as the Safe selected, say
 // why they cannot, under the Safe and when pressed: a keystore account
 // is no Safe, a Safe no owner's key is unlocked for waits for one, a
 // Safe whose owners' keys are all elsewhere cannot be proposed for here,
@@ -53,7 +53,7 @@ func TestSafeActsSayWhyNot(t *testing.T) {
 		if i > 0 {
 			u.Update(tea.KeyMsg{Type: tea.KeyDown})
 		}
-		for _, k := range []string{"s", "c"} {
+		for _, k := range []string{"s", "c", "b"} {
 			cmd := u.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
 			msg, _ := cmdMsg(cmd).(views.StatusMsg)
 			if !msg.Error || !strings.Contains(msg.Text, want) {

@@ -202,7 +202,7 @@ func (u *unlock) bindings() widget.Bindings {
 // whyNotChoose says why enter unlocks nothing on the row selected.
 func (u *unlock) whyNotChoose() string {
 	if _, ok := u.selectedSafe(); ok {
-		return "a Safe has no key: s or c propose as it"
+		return "a Safe has no key: s, c or b propose as it"
 	}
 	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -21,9 +22,10 @@ import (
 
 // propose is an owner proposing an act of a Safe from the dashboard, as
 // `allot stake|claim --account SAFE --owner KEY` does: a form (the pool
-// and amount of a stake, or the allocation of a claim the Safe sends),
-// then the session builds the Safe transaction and reviews it
-// (session.ProposeStake, ProposeClaim): each call the Safe makes decoded,
+// and amount of a stake, or the allocation of a claim the Safe sends), or
+// the list of a batch's acts (batch.go), then the session builds the Safe
+// transaction and reviews it (session.ProposeStake, ProposeClaim,
+// ProposeTransfer, ProposeBatch): each call the Safe makes decoded,
 // the three hashes a co-signer compares, who signs, and the signing
 // policy's verdict. The unlocked key, an owner's, signs that proposal,
 // the one the review showed, or nothing; the proposal is saved in the
@@ -45,6 +47,9 @@ type propose struct {
 	choose bool
 	// chosenID is the allocation a claim from its page is for.
 	chosenID string
+	// batch is the acts of a batch the owner adds one by one (batch.go);
+	// nil for one act.
+	batch *batchOf
 	// loadErr is why the form cannot be made: no pool, no Safe.
 	loadErr error
 
@@ -81,18 +86,28 @@ func NewSafeClaim(ctx *views.Context, sa session.SafeAccount, id string) views.S
 // claimFields are the fields of a claim the Safe sends.
 func claimFields() []*widget.FormField {
 	return []*widget.FormField{
-		widget.TextField("allocation", "Allocation id", "the allocation's id, as its page (3) shows it", func(v string) error {
-			return api.CheckUUID("allocation id", strings.TrimSpace(v))
-		}),
+		allocationField(),
 		widget.TextField("amount", "Amount (optional)", "blank: all that is claimable", optionalAmount),
 		widget.TextField("userCountryCode", "Country (optional)", "ISO 3166-1 alpha-2, e.g. DE", nil),
 	}
 }
 
+// allocationField is the allocation a claim or a transfer is of.
+func allocationField() *widget.FormField {
+	return widget.TextField("allocation", "Allocation id", "the allocation's id, as its page (3) shows it", func(v string) error {
+		return api.CheckUUID("allocation id", strings.TrimSpace(v))
+	})
+}
+
 // Acting: the screen signs a proposal and writes it.
 func (p *propose) Acting() {}
 
-func (p *propose) Title() string { return "Propose as a Safe" }
+func (p *propose) Title() string {
+	if p.batch != nil {
+		return "Propose a batch as a Safe"
+	}
+	return "Propose as a Safe"
+}
 
 func (p *propose) Init() tea.Cmd {
 	if p.choose {
@@ -101,6 +116,14 @@ func (p *propose) Init() tea.Cmd {
 	if p.claim || p.transfer != nil {
 		return p.FormSign.Init()
 	}
+	if p.batch != nil {
+		return nil // the pools are read for its first stake
+	}
+	return p.readPools()
+}
+
+// readPools reads the token's active pools, for a stake to choose from.
+func (p *propose) readPools() tea.Cmd {
 	p.Working = "Reading the token's pools"
 	p.Seq = p.Reqs.Next()
 	s, token := p.Ctx.Session, p.Ctx.Token
@@ -133,9 +156,22 @@ func (p *propose) settlePools(msg views.Loaded[[]api.Pool]) tea.Cmd {
 		p.Withhold()
 		return nil
 	}
+	options := p.choosePools(msg.Value)
+	form := widget.NewForm(append(stakeFields(options), multiSendField())...)
+	form.Styles = p.Ctx.Styles
+	p.Form = form
+	p.SetSize(p.Width, p.height)
+	// Set once the input has its width, so that it shows from the start.
+	form.Field("multisend").SetValue(safe.MultiSendCallOnlyOf(p.safe.Info.Version).Hex())
+	return p.Form.Focus(0)
+}
+
+// choosePools keeps the pools a stake chooses from, by the option the
+// form shows, and returns the options in the service's order.
+func (p *propose) choosePools(pools []api.Pool) []string {
 	p.pools = map[string]api.Pool{}
 	var options []string
-	for _, pool := range msg.Value {
+	for _, pool := range pools {
 		o := sanitize.Truncate(pool.Name, 40) + " · min " + widget.FormatTokens(pool.MinimumStakeAmount.String())
 		if _, dup := p.pools[o]; dup {
 			o += " · " + pool.ID
@@ -143,17 +179,23 @@ func (p *propose) settlePools(msg views.Loaded[[]api.Pool]) tea.Cmd {
 		p.pools[o] = pool
 		options = append(options, o)
 	}
-	form := widget.NewForm(
+	return options
+}
+
+// stakeFields are the fields of a stake: the pool among options, and the
+// amount.
+func stakeFields(options []string) []*widget.FormField {
+	return []*widget.FormField{
 		widget.ChoiceField("pool", "Pool", options...),
 		widget.TextField("amount", "Amount (tokens)", "e.g. 100", requiredAmount),
-		widget.TextField("multisend", "MultiSendCallOnly", "", func(v string) error { return api.CheckAddress("MultiSendCallOnly", strings.TrimSpace(v)) }),
-	)
-	form.Styles = p.Ctx.Styles
-	p.Form = form
-	p.SetSize(p.Width, p.height)
-	// Set once the input has its width, so that it shows from the start.
-	form.Field("multisend").SetValue(safe.MultiSendCallOnlyOf(p.safe.Info.Version).Hex())
-	return p.Form.Focus(0)
+	}
+}
+
+// multiSendField is the MultiSendCallOnly several calls go through.
+func multiSendField() *widget.FormField {
+	return widget.TextField("multisend", "MultiSendCallOnly", "", func(v string) error {
+		return api.CheckAddress("MultiSendCallOnly", strings.TrimSpace(v))
+	})
 }
 
 func requiredAmount(v string) error {
@@ -196,8 +238,7 @@ func (p *propose) owner() (common.Address, error) {
 	return me, nil
 }
 
-// prepare reads the Safe again (its nonce is the proposal's) and has the
-// session build and review the act; nothing is signed.
+// prepare checks the form and has the act it says built (build).
 func (p *propose) prepare() tea.Cmd {
 	p.Form.Try()
 	if !p.Form.Valid() {
@@ -206,6 +247,12 @@ func (p *propose) prepare() tea.Cmd {
 	if p.choose {
 		p.safe = p.safes[p.Form.Field("safe").Value()]
 	}
+	return p.build()
+}
+
+// build reads the Safe again (its nonce is the proposal's) and has the
+// session build and review the act, or the batch; nothing is signed.
+func (p *propose) build() tea.Cmd {
 	me, err := p.owner()
 	if err != nil {
 		p.Err = err
@@ -231,6 +278,12 @@ func (p *propose) prepare() tea.Cmd {
 // builder is how the session builds the act the form says, for owner.
 func (p *propose) builder(owner common.Address) (func(context.Context, safe.Info) (*session.SafeReview, error), error) {
 	s, rec, f := p.Ctx.Session, p.Ctx.Recorder, p.Form
+	if b := p.batch; b != nil {
+		acts, multiSend := slices.Clone(b.acts), b.multiSend
+		return func(c context.Context, info safe.Info) (*session.SafeReview, error) {
+			return s.ProposeBatch(c, rec, info, owner, acts, multiSend)
+		}, nil
+	}
 	if t := p.transfer; t != nil {
 		to, err := views.TransferTo(f.Field("to").Value(), p.safe.Address, t.vester)
 		if err != nil {
@@ -284,6 +337,8 @@ func (p *propose) head() string {
 		what = "Claim, sent by the Safe "
 	case p.transfer != nil:
 		what = "Transfer allocation " + p.transfer.id + " of the Safe "
+	case p.batch != nil:
+		what = "Acts of the Safe "
 	}
 	var b strings.Builder
 	b.WriteString(st.Title.Render(widget.Truncate(what+a.Address.Hex(), max(p.Width, 20))) + "\n")

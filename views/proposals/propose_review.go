@@ -30,6 +30,10 @@ func (p *propose) Mode() views.Mode {
 	switch {
 	case p.done != nil:
 		return views.Mode{}
+	case p.listing():
+		// The list of a batch's acts takes single keys, not text: ? and
+		// esc are the dashboard's.
+		return views.Mode{Busy: busy, Writing: busy}
 	case p.review != nil:
 		// esc goes back to the form, or answers no to the question.
 		return views.Mode{Busy: busy, Writing: p.signing, TakesKeys: p.ask != nil, OwnsEsc: true}
@@ -63,7 +67,11 @@ func (p *propose) Update(msg tea.Msg) tea.Cmd {
 		}
 		return p.sign()
 	case views.Loaded[[]api.Pool]:
-		if msg.Seq == p.Seq {
+		switch {
+		case msg.Seq != p.Seq:
+		case p.batch != nil:
+			return p.settleBatchPools(msg)
+		default:
 			return p.settlePools(msg)
 		}
 		return nil
@@ -79,6 +87,9 @@ func (p *propose) Update(msg tea.Msg) tea.Cmd {
 		p.Working = ""
 		if msg.Err != nil {
 			p.Err = msg.Err
+			if p.batch != nil {
+				p.batch.failedAt(msg.Err)
+			}
 			return nil
 		}
 		p.review, p.summaries = msg.Value, msg.Value.Decoded
@@ -114,7 +125,7 @@ func (p *propose) Update(msg tea.Msg) tea.Cmd {
 		text := fmt.Sprintf("proposed and signed: %d of %d signatures", len(p.done.Proposal.Signatures), p.done.Proposal.Threshold)
 		return tea.Batch(wrote, func() tea.Msg { return views.StatusMsg{Text: text} })
 	}
-	if p.review == nil && p.done == nil && p.loadErr == nil && p.Working == "" {
+	if p.review == nil && p.done == nil && p.loadErr == nil && p.Working == "" && !p.listing() {
 		return p.Form.Update(msg)
 	}
 	return nil
@@ -124,6 +135,9 @@ func (p *propose) Update(msg tea.Msg) tea.Cmd {
 // question's below the screen's own), or the proposal made.
 func (p *propose) key(msg tea.KeyMsg) tea.Cmd {
 	if p.review == nil && p.done == nil {
+		if p.batch != nil {
+			return p.batchKey(msg)
+		}
 		if msg.Type == tea.KeyEsc && p.Working != "" {
 			return views.Back // the pools read for nothing
 		}
@@ -158,7 +172,11 @@ func (p *propose) bindings() widget.Bindings {
 	if p.ask != nil {
 		return append(out, p.ask.Bindings()...)
 	}
-	return append(out, widget.Binding{Key: keyEdit, Short: true, Disabled: func() string {
+	edit := keyEdit
+	if p.batch != nil {
+		edit = keyBackToAll
+	}
+	return append(out, widget.Binding{Key: edit, Short: true, Disabled: func() string {
 		if p.signing {
 			return "wait: signing"
 		}
@@ -167,6 +185,9 @@ func (p *propose) bindings() widget.Bindings {
 }
 
 func (p *propose) Keys() widget.Bindings {
+	if p.listing() {
+		return p.batchBindings()
+	}
 	if p.review == nil && p.done == nil {
 		return p.Bindings(nil)
 	}
@@ -215,10 +236,16 @@ func (p *propose) sign() tea.Cmd {
 }
 
 func (p *propose) View() string {
+	if p.listing() {
+		return p.batchView()
+	}
 	if p.review == nil && p.done == nil {
 		hint := "enter builds the Safe transaction and shows it before anything is signed · esc cancels"
-		if p.loadErr != nil {
+		switch {
+		case p.loadErr != nil:
 			hint = "esc goes back"
+		case p.batch != nil:
+			hint = "enter adds the act to the batch · esc goes back to the acts, adding nothing"
 		}
 		return p.Draw(hint, nil)
 	}

@@ -6,8 +6,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/core/session"
+	"allot/internal/sanitize"
 	"allot/views"
 	"allot/views/widget"
+	"allot/wallet"
 	"allot/wallet/safe/proposal"
 )
 
@@ -64,16 +66,26 @@ func (p *propose) transferHead() string {
 	return b.String()
 }
 
-// transferCaution is the review's warning for a transfer: what the Safe
-// gives up, for good.
+// transferCaution is the review's warning for each transfer the
+// proposal's calls make, one act or among a batch's: what the Safe gives
+// up, for good.
 func (p *propose) transferCaution(prop *proposal.Proposal, w int) []string {
-	if prop.Act.Op != proposal.OpTransfer {
-		return nil
+	acts, err := wallet.SplitSafeCalls(wallet.InnerCalls(prop.ChainID, prop.Safe, prop.Calls))
+	if err != nil {
+		return nil // no act allot knows: the policy's refusal says so
 	}
-	line := "! once executed, every later claim of this allocation pays " + prop.Act.To.Hex() + ", not the Safe " + prop.Safe.Hex() + "; this cannot be undone"
 	var out []string
-	for _, l := range widget.WrapWords(line, w) {
-		out = append(out, p.Ctx.Styles.Fail.Render(l))
+	for _, a := range acts {
+		if a.Op != proposal.OpTransfer {
+			continue
+		}
+		line := "! this cannot be undone: once executed, every later claim of allocation " + sanitize.Line(a.Allocation) + " pays " + a.To.Hex() + ", not the Safe " + prop.Safe.Hex()
+		for _, l := range widget.WrapWords(line, w) {
+			out = append(out, p.Ctx.Styles.Fail.Render(l))
+		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return append(out, "")
 }
