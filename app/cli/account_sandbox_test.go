@@ -11,7 +11,7 @@ import (
 // a line says how to keep them.
 func TestAccountListOnTheEmbeddedSandbox(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	dir := s.Fixtures.KeystoreDir
 	r := runCLI(t, s, nil, "account", "list")
 	if r.code != 0 || strings.Contains(r.stdout, dir) || !strings.Contains(r.stdout, s.Fixtures.Wallets[0].Address) || !strings.Contains(r.stdout, "allot sandbox --keystore-dir DIR") {

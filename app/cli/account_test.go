@@ -74,7 +74,7 @@ func TestFoundryKeyListedAndSignsIn(t *testing.T) {
 // is sent, with the right spelling shown; lower case is taken.
 func TestAddressChecksumRefused(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	w := s.Fixtures.Wallets[0].Address // EIP-55 form
 	// Flip the case of the first letter of the address.
 	i := strings.IndexAny(w[2:], "abcdefABCDEF") + 2

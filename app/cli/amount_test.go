@@ -16,7 +16,7 @@ const beyondUint256 = "115792089237316195423570985008687907853269984665640564039
 // sent, journaled, signed in or asked of the portal first.
 func TestAmountRuleBeforeAnything(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	fx := s.Fixtures
 	wallet := fx.Wallets[0].Address
 	for _, amount := range []string{"1.1234567890123456789", beyondUint256} {

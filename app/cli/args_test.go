@@ -32,7 +32,7 @@ func testEnv(s *session.Session, environ map[string]string) (*env, *strings.Buil
 // journal, no request applied.
 func TestStakeResolveRefusesBeforeAnything(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	fx := s.Fixtures
 	account := fx.Wallets[0].Address
 	for _, tc := range []struct {
@@ -70,7 +70,7 @@ func TestStakeResolveRefusesBeforeAnything(t *testing.T) {
 // pools; resolve gives the pool itself, and refuses a name no pool has.
 func TestStakeResolveFindsThePoolByName(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	want := firstPool(t, s)
 	w := s.Fixtures.Wallets[0]
 	e, _ := testEnv(s, map[string]string{"ALLOT_PASSPHRASE": w.Passphrase})
@@ -147,7 +147,7 @@ func TestStakePlanApprovesThenStakes(t *testing.T) {
 // pool id; a malformed --wallet is refused before any session is opened.
 func TestStakesResolve(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	want := firstPool(t, s)
 	e, _ := testEnv(s, nil)
 	_, req, pool, err := stakesArgs{pool: strings.ToUpper(want.Name)}.resolve(context.Background(), e)
@@ -228,7 +228,7 @@ func TestUploadResolveAndPlan(t *testing.T) {
 // sent.
 func TestUploadRefusesTooLargeBeforeAsking(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	path := pngFile(t, "logo.png", "")
 	// Sparse: the bytes beyond the header are never read with --replace.
 	if err := os.Truncate(path, api.MaxCreativeSize+1); err != nil {
@@ -290,7 +290,7 @@ func TestClaimResolve(t *testing.T) {
 // its id, and nothing is sent or journaled to resolve it.
 func TestTxResolve(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	fx := s.Fixtures
 	e, _ := testEnv(s, nil)
 	a := txArgs{sub: "fund", action: api.ActionFundDistribution, body: filepath.Join(t.TempDir(), "missing.json"), fields: []string{"--token", "--test"}}

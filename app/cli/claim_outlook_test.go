@@ -13,7 +13,7 @@ import (
 // reaches the service.
 func TestClaimOfARevokedAllocationSendsNothing(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	var id string
 	for _, a := range s.Fixtures.LifeAllocationIDs {
 		if s.Fixtures.AllocationStates[a] == sandbox.StateRevoked {
@@ -39,7 +39,7 @@ func TestClaimOfARevokedAllocationSendsNothing(t *testing.T) {
 // units of the screens ('5,145.7595 MRD'), with nothing sent.
 func TestClaimMoreThanClaimableIsRefusedHere(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	holder := s.Fixtures.Wallets[0].Address
 	r := runCLI(t, s, nil, "claim", s.Fixtures.AllocationIDs[0], "--sender", holder, "--amount", "99,999,999")
 	if r.code != 1 || !strings.Contains(r.stderr, "--amount 99,999,999.00 MRD is more than the ") || !strings.Contains(r.stderr, " MRD claimable now") {

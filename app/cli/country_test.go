@@ -10,7 +10,7 @@ import (
 // service refuses, is refused here first.
 func TestClaimCountryCheckedAsTyped(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	id, sender := s.Fixtures.AllocationIDs[0], s.Fixtures.Wallets[0].Address
 	for _, country := range []string{"Germany", "ZZ"} {
 		r := runCLI(t, s, nil, "claim", id, "--sender", sender, "--country", country)

@@ -13,7 +13,7 @@ import (
 // one row an item, the amounts the same text -o json writes.
 func TestListsAsCSV(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	read := func(args ...string) [][]string {
 		t.Helper()
 		r := runCLI(t, s, nil, args...)

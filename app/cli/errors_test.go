@@ -159,7 +159,7 @@ func TestDecisionsCiteTheirDoc(t *testing.T) {
 // usage error that says where the names are.
 func TestStakesByPoolName(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	byID := runCLI(t, s, nil, "stakes", "--pool", "2f167346-c4a2-5875-b293-b28c60e376e5", "-o", "csv")
 	if byID.code != ExitOK || strings.Count(byID.stdout, "\n") < 2 {
 		t.Fatalf("by id: exit %d\n%s%s", byID.code, byID.stdout, byID.stderr)
@@ -181,7 +181,7 @@ func TestStakesByPoolName(t *testing.T) {
 // reads, not with & escaped for HTML as "\u0026".
 func TestJSONKeepsAmpersands(t *testing.T) {
 	t.Parallel()
-	r := runCLI(t, sandboxSession(t), nil, "contracts", "-o", "json")
+	r := runCLI(t, shared.Session(t), nil, "contracts", "-o", "json")
 	if r.code != ExitOK || !strings.Contains(r.stdout, `"name": "Team & Advisors Vesting"`) || strings.Contains(r.stdout, `\u0026`) {
 		t.Errorf("exit %d, stderr %q\n%s", r.code, r.stderr, r.stdout)
 	}
@@ -193,7 +193,7 @@ func TestJSONKeepsAmpersands(t *testing.T) {
 // does; one of them then works.
 func TestUnknownAllocationNamesDemoOnes(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	demo := s.Fixtures.AllocationIDs[0]
 	unknown := "3f1a2b4c-0000-4000-8000-000000000004"
 	for _, args := range [][]string{
@@ -215,7 +215,7 @@ func TestUnknownAllocationNamesDemoOnes(t *testing.T) {
 // usage error and a known one goes on to the passphrase.
 func TestStakeByPoolName(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	account := "0x3e3Daf419A62d6665b5B6444e071475801B87Ae2"
 	r := runCLI(t, s, map[string]string{}, "stake", "--pool", "No such pool", "--amount", "1", "--account", account)
 	if r.code != ExitUsage || !strings.HasPrefix(r.stderr, `allot: stake: --pool "No such pool" is neither a pool id nor the name of a pool of Meridian (MRD)`) {
@@ -232,7 +232,7 @@ func TestStakeByPoolName(t *testing.T) {
 // to read the pool it found (the pools are many pages on a real service).
 func TestStakeByPoolNameListsThePoolsOnce(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	listings := func() int {
 		n := 0
 		for _, x := range s.Requests.All() {

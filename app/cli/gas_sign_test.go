@@ -179,7 +179,7 @@ func TestStakeBeyondTheWalletRefusedOnTheSandbox(t *testing.T) {
 // and nothing is signed or journaled.
 func TestSigninRefusedForAnotherHost(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	s.Profile.SigninDomain = "evil.example"
 	w := s.Fixtures.Wallets[0]
 	r := runCLI(t, s, map[string]string{"ALLOT_PASSPHRASE": w.Passphrase}, "signin", "--account", w.Address)

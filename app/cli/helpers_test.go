@@ -9,6 +9,7 @@ import (
 
 	"allot/api/sandbox"
 	"allot/core/embedded"
+	"allot/core/embedded/embeddedtest"
 	"allot/core/session"
 )
 
@@ -36,8 +37,14 @@ func runCLI(t *testing.T, s *session.Session, environ map[string]string, args ..
 	return result{stdout.String(), stderr.String(), code}
 }
 
+// shared is the embedded sandbox the tests that only read share: each
+// opens a session of its own on it (shared.Session), and fails if it
+// writes. TestMain stops it after the tests.
+var shared = embeddedtest.NewShared(sandbox.Options{})
+
 // sandboxSession opens the embedded sandbox, as allot does without a
-// configuration, with its keystore and state in temporary directories.
+// configuration, with its keystore and state in temporary directories,
+// for a test that writes.
 func sandboxSession(t *testing.T) *session.Session {
 	t.Helper()
 	s, err := embedded.Sandbox(sandbox.Options{KeystoreDir: t.TempDir()}, t.TempDir())

@@ -48,7 +48,7 @@ var (
 // demo allocation tells what the seed did to it on chain, in order.
 func TestHistorySeededStates(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	for state, want := range map[string]string{
 		sandbox.StateClaimedInPart: "claim",
 		sandbox.StateCancelled:     "cancel",
@@ -90,7 +90,7 @@ func TestHistorySeededStates(t *testing.T) {
 // a stakeholder's records, each claim named by its allocation.
 func TestHistoryWalletCSV(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	claimed := stateAllocation(t, s, sandbox.StateClaimedInPart)
 	proof := runCLI(t, s, nil, "proof", claimed, "-o", "json")
 	wallet := regexp.MustCompile(`"walletAddress": "(0x[0-9a-fA-F]{40})"`).FindStringSubmatch(proof.stdout)
@@ -127,7 +127,7 @@ func TestHistoryWalletCSV(t *testing.T) {
 // TestHistoryTable: the table names each event and ends with a count.
 func TestHistoryTable(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	r := runCLI(t, s, nil, "history", stateAllocation(t, s, sandbox.StateRevoked))
 	if r.code != ExitOK {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
@@ -146,7 +146,7 @@ func TestHistoryTable(t *testing.T) {
 
 func TestHistoryUsage(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	id := s.Fixtures.AllocationIDs[0]
 	for _, tc := range []struct {
 		args []string

@@ -16,7 +16,7 @@ import (
 // and the description the Transactions screen gives, the kind's own.
 func TestTransactionsNameEveryKindAsTheScreen(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	j, err := journal.Open(s.StateDir)
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 // command needs (a token, a chain) is there.
 func TestOpenJournalsOnlyWrites(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	path := filepath.Join(s.StateDir, journal.FileName)
 	if r := runCLI(t, s, nil, "contracts"); r.code != ExitOK {
 		t.Fatalf("contracts: exit %d\n%s", r.code, r.stderr)
@@ -45,7 +45,7 @@ func TestOpenJournalsOnlyWrites(t *testing.T) {
 		t.Errorf("a command that only reads: %v, or it was given the recorder", err)
 	}
 
-	noChain := sandboxSession(t)
+	noChain := shared.Session(t)
 	noChain.Chain = nil
 	e = &env{IO: IO{Stdout: &stderr, Stderr: &stderr, Getenv: func(string) string { return "" }}, sess: noChain}
 	if _, err := e.open(context.Background(), opening{write: true, chain: "stake"}); err == nil || !strings.Contains(err.Error(), "stake needs an EVM node") {

@@ -14,7 +14,7 @@ import (
 // (they were lower case, common.Address's own JSON).
 func TestProofJSONChecksumsAddresses(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	r := runCLI(t, s, nil, "proof", stateAllocation(t, s, sandbox.StateThroughHandler), "--verify", "-o", "json")
 	var got struct {
 		Vester, Recipient string

@@ -45,7 +45,7 @@ type lifeJSON struct {
 // says the state in words.
 func TestProofVerifyEachSeededState(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	ctx := context.Background()
 	sender := common.HexToAddress(s.Fixtures.Wallets[0].Address) // holds ether for the fee
 	for _, id := range slices.Concat(s.Fixtures.AllocationIDs[:1], s.Fixtures.LifeAllocationIDs) {

@@ -75,7 +75,7 @@ func contractOf(t *testing.T, s *session.Session, kind string, skip common.Addre
 // the table says each.
 func TestProofVerifyExitStatus(t *testing.T) {
 	t.Parallel() // waits on its chain's blocks more than it computes
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	id := s.Fixtures.AllocationIDs[0]
 
 	good := runCLI(t, s, nil, "proof", id, "--verify")
@@ -105,10 +105,10 @@ func TestProofVerifyExitStatus(t *testing.T) {
 			a.Schedule.Pieces[0].Percent++
 		}
 	})
-	noChain := sandboxSession(t)
+	noChain := shared.Session(t)
 	noChain.Chain = nil
 	// With no vester pinned, the service's list is what proposes one.
-	noService := sandboxSession(t)
+	noService := shared.Session(t)
 	noService.Profile.Pins = config.Pins{}
 	var err error
 	noService.API, err = api.New(api.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k", Backoff: func(int) time.Duration { return 0 }})
@@ -159,7 +159,7 @@ func TestProofVerifyExitStatus(t *testing.T) {
 // the exit status follows them as the table's does.
 func TestProofVerifyJSON(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	s.Chain = nil
 	r := runCLI(t, s, nil, "proof", s.Fixtures.AllocationIDs[0], "--verify", "-o", "json")
 	var got struct {

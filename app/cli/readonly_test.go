@@ -12,7 +12,7 @@ import (
 // status 1), while the reads answer as before.
 func TestReadOnlyFlag(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	body := filepath.Join(t.TempDir(), "schedule.json")
 	if err := os.WriteFile(body, []byte(runCLI(t, s, nil, "schedule", "create", "--example").stdout), 0o600); err != nil {
 		t.Fatal(err)

@@ -62,7 +62,7 @@ func TestReadDeployerKey(t *testing.T) {
 
 func TestSandboxChainFlags(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	for _, args := range [][]string{
 		{"sandbox", "--chain-rpc", "http://127.0.0.1:1"},
 		{"sandbox", "--deployer-key-file", "k"},
@@ -76,7 +76,7 @@ func TestSandboxChainFlags(t *testing.T) {
 
 func TestSandboxWhaleStakesBounds(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	for _, n := range []string{"0", "-1", "2000001", "many"} {
 		r := runCLI(t, s, nil, "sandbox", "--whale-stakes", n)
 		if r.code != 2 {

@@ -66,7 +66,7 @@ func TestScheduleExampleIsTheDocumentedOne(t *testing.T) {
 	_, section, _ := strings.Cut(string(doc), "### An unlock schedule")
 	_, rest, _ := strings.Cut(section, "```json\n")
 	body, _, _ := strings.Cut(rest, "```")
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	if r := runCLI(t, s, nil, "schedule", "create", "--example"); r.code != 0 || r.stdout != body {
 		t.Errorf("--example: exit %d, printed\n%s\nwant the documented body\n%s", r.code, r.stdout, body)
 	}

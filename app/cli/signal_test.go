@@ -32,7 +32,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(Main(args, IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, nil))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	shared.Close()
+	os.Exit(code)
 }
 
 // TestSIGTERMDuringKeyDerivation: a SIGTERM while scrypt runs (which

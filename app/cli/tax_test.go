@@ -85,7 +85,7 @@ func seededClaim(t *testing.T, s *session.Session) (eventJSON, string) {
 // none) and, in Koinly's, a description that says who did.
 func TestHistoryTaxExportsOfClaimSentByAnother(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	claim, holder := seededClaim(t, s)
 	if strings.EqualFold(claim.Sender, holder) {
 		t.Fatalf("the seeded claim was sent by its beneficiary %s", holder)
@@ -189,7 +189,7 @@ func TestHistoryTaxExportsOfOwnClaim(t *testing.T) {
 // and said on stderr.
 func TestHistoryKoinlyPrices(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	claim, holder := seededClaim(t, s)
 	day := claim.Time[:len("2006-01-02")]
 	file := filepath.Join(t.TempDir(), "prices.csv")
@@ -219,7 +219,7 @@ func TestHistoryKoinlyPrices(t *testing.T) {
 // Koinly's; a bad price file is refused before any scan, naming its line.
 func TestHistoryTaxUsage(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	id := s.Fixtures.AllocationIDs[0]
 	w := s.Fixtures.Wallets[0].Address
 	bad := filepath.Join(t.TempDir(), "prices.csv")

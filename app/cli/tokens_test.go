@@ -12,7 +12,7 @@ import (
 // else its whole id.
 func TestTablesNameTheToken(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	last := func(args ...string) string {
 		t.Helper()
 		r := runCLI(t, s, nil, args...)

@@ -77,7 +77,7 @@ func TestTxPrintsOtherStatusesAsSent(t *testing.T) {
 // an item.
 func TestTxFundGroupedAmountSaysWhy(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	fx := s.Fixtures
 	r := runCLI(t, s, nil, "tx", "fund", "--token", fx.TokenIDs[0], "--item", fx.AllocationIDs[0]+"=1,000")
 	if r.code != ExitUsage || !strings.Contains(r.stderr, "1000, not 1,000") {

@@ -20,7 +20,7 @@ import (
 // iCalendar file whose UIDs stay the same when written again.
 func TestUpcoming(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	active := stateAllocation(t, s, sandbox.StateActive)
 	cancelled := stateAllocation(t, s, sandbox.StateCancelled)
 	revoked := stateAllocation(t, s, sandbox.StateRevoked)
@@ -124,7 +124,7 @@ func TestUpcoming(t *testing.T) {
 // keeps the exact figure.
 func TestUpcomingTableAsTheDashboard(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	id := "0b2a2405-539d-518e-8b44-38468f36a63f" // unlocks of 3.5417%: repeating decimals
 	r := runCLI(t, s, nil, "upcoming", id)
 	if r.code != ExitOK {

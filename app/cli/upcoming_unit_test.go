@@ -14,7 +14,7 @@ import (
 // table's amounts were bare.
 func TestUpcomingNamesTheToken(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	mrd := stateAllocation(t, s, sandbox.StateActive)
 	hbr := stateAllocation(t, s, sandbox.StateClaimedInPart)
 

@@ -99,7 +99,7 @@ func TestAccountImportChecksTheFileFirst(t *testing.T) {
 	if err := os.WriteFile(notes, []byte("groceries"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := runCLI(t, sandboxSession(t), map[string]string{}, "account", "import", notes)
+	r := runCLI(t, shared.Session(t), map[string]string{}, "account", "import", notes)
 	if r.code != ExitError || strings.Contains(r.stderr, "passphrase") || !strings.Contains(r.stderr, "notes.txt") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
@@ -110,7 +110,7 @@ func TestAccountImportChecksTheFileFirst(t *testing.T) {
 // typed, not the service's field, and nothing is sent.
 func TestTypedValuesAreUsageErrors(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	id := s.TokenIDs[0] // any well-formed UUID
 	text := filepath.Join(t.TempDir(), "notes.txt")
 	if err := os.WriteFile(text, []byte("groceries"), 0o600); err != nil {

@@ -259,7 +259,7 @@ func TestWatchBacksOff(t *testing.T) {
 // longer. Before, the watch kept the list it started with.
 func TestWatchFollowsTheFollows(t *testing.T) {
 	t.Parallel()
-	s := sandboxSession(t)
+	s := shared.Session(t)
 	if err := s.Seeded(context.Background()); err != nil {
 		t.Fatal(err)
 	}
