@@ -5,6 +5,7 @@ package viewstest
 import (
 	"fmt"
 	"io"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 
 	"allot/api/sandbox"
 	"allot/core/embedded"
+	"allot/core/embedded/embeddedtest"
 	"allot/core/journal"
 	"allot/views"
 	"allot/views/widget"
@@ -38,15 +40,25 @@ func Key(name string) tea.KeyMsg {
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
 }
 
-// Sandbox is a context on the embedded sandbox, without a journal.
+// Sandbox is a context, without a journal, on the embedded sandbox the
+// package's tests share, for a test that only reads: it fails if it
+// writes (embeddedtest.ReadOnly). A package whose tests use it runs them
+// with Main.
 func Sandbox(t *testing.T) *views.Context {
 	t.Helper()
-	s, err := embedded.Sandbox(sandbox.Options{}, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
+	s := shared.Session(t)
 	return &views.Context{Session: s, Now: time.Now, Styles: widget.DefaultStyles(), Clipboard: widget.Clipboard{Out: io.Discard}, Token: s.TokenIDs[0]}
+}
+
+// shared is the sandbox Sandbox's contexts share, one per test binary.
+var shared = embeddedtest.NewShared(sandbox.Options{})
+
+// Main runs a package's tests, then stops the sandbox they shared: the
+// package's TestMain.
+func Main(m *testing.M) {
+	code := m.Run()
+	shared.Close()
+	os.Exit(code)
 }
 
 // Now is the pinned clock of the screen tests.

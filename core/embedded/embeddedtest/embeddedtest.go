@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,11 +22,12 @@ import (
 	"allot/core/session"
 )
 
-// Shared is an embedded sandbox started on first use and left running to
-// the end of the test binary.
+// Shared is an embedded sandbox started on first use and running until
+// Close, which the test binary's TestMain calls after its tests.
 type Shared struct {
-	now   func() time.Time
-	start func() (*onchain.Sandbox, error)
+	now     func() time.Time
+	start   func() (*onchain.Sandbox, error)
+	started atomic.Bool
 }
 
 // NewShared is the sandbox opts describe (its clock is the sessions'
@@ -34,13 +36,27 @@ func NewShared(opts sandbox.Options) *Shared {
 	if opts.PublicURL == "" {
 		opts.PublicURL = sandbox.DefaultPublicURL
 	}
-	return &Shared{now: opts.Clock, start: sync.OnceValues(func() (*onchain.Sandbox, error) {
+	s := &Shared{now: opts.Clock}
+	s.start = sync.OnceValues(func() (*onchain.Sandbox, error) {
+		s.started.Store(true)
 		sb, err := onchain.Start(context.Background(), onchain.Options{Sandbox: opts})
 		if err != nil {
 			return nil, err
 		}
 		return sb, sb.Seeded(context.Background())
-	})}
+	})
+	return s
+}
+
+// Close stops the sandbox, if a test started it, and removes the demo
+// keystore it wrote.
+func (s *Shared) Close() {
+	if !s.started.Load() {
+		return
+	}
+	if sb, _ := s.start(); sb != nil {
+		sb.Close()
+	}
 }
 
 // Session is a session of the test's own (its state, journal and request
