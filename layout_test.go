@@ -46,8 +46,8 @@ func TestImportsPointDown(t *testing.T) {
 			refused: func(imp string) bool { return under(imp, "allot/api/sandbox") },
 		},
 		{
-			why:     "viewstest, sessiontest and embeddedtest are for tests only",
-			applies: func(string) bool { return true },
+			why:     "viewstest, sessiontest and embeddedtest are for tests only (and each other)",
+			applies: func(p string) bool { return !testOnly(p) },
 			refused: testOnly,
 		},
 		{
