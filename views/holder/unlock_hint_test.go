@@ -32,7 +32,10 @@ func TestUnlockNoteNotCut(t *testing.T) {
 	ctx.Wallet = &session.Wallet{}
 	for _, w := range []int{60, 80} {
 		u := viewstest.NewDriver(t, NewUnlock(ctx), w, 20)
-		u.Until("the accounts", func() bool { return !u.S.Mode().Busy })
+		// The Safes are read beside the keys, their spinner's "…" no cut.
+		u.Until("the accounts and the Safes", func() bool {
+			return !u.S.Mode().Busy && !strings.Contains(u.S.View(), "Reading the profile's Safes")
+		})
 		v := ansi.Strip(u.S.View())
 		if strings.Contains(v, "…") || !strings.Contains(v, "proved") {
 			t.Errorf("at %d columns:\n%s", w, v)
