@@ -104,7 +104,9 @@ func TestTransferDisabled(t *testing.T) {
 	mine, _ := transferableOf(t, s, fx.Wallets[0].Address)
 	theirs, _ := transferableOf(t, s, fx.Wallets[3].Address)
 	f := newFlowOn(t, s)
-	f.runes("3").runes("/").typ(mine).key(tea.KeyEnter).wait("Unlock schedule")
+	// The verdict's status line first: drawn after t, in the same frame,
+	// it would hide t's answer.
+	f.runes("3").runes("/").typ(mine).key(tea.KeyEnter).wait("allocation " + mine + ": PASS")
 	f.runes("t").wait("no key is unlocked: unlock " + fx.Wallets[0].Address)
 	f.unlock()
 	// Each lookup waits on its own verdict: the allocation shown before
