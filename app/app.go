@@ -89,6 +89,12 @@ type Model struct {
 	// every page.
 	statusPage views.Screen
 	statusSeq  int  // numbers informational lines, which fade after statusLife
+	// keysSeen counts the keys pressed; errAtKey is the count when the
+	// error on the status line was shown. A page's news, while no key
+	// was pressed since, does not replace that error: it may be the
+	// answer to the last key, which the news would hide in the frame it
+	// is drawn in.
+	keysSeen, errAtKey int
 	lapseSaid  bool // the status line said the unlock is about to lapse (warnLapse)
 	lastErr    error
 	warnings   warnings      // the session's, kept under E

@@ -312,7 +312,7 @@ func TestFooterKeepsKeysWhole(t *testing.T) {
 
 // TestErrorDetailsFollowTheLastError: the details shown with E are always
 // those of the last error: a newer one replaces them, and a status that
-// clears the error closes them.
+// clears the error (after a key) closes them.
 func TestErrorDetailsFollowTheLastError(t *testing.T) {
 	t.Parallel()
 	m := newModel(shared.Session(t))
@@ -326,6 +326,8 @@ func TestErrorDetailsFollowTheLastError(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "second failure") || strings.Contains(v, "first failure") {
 		t.Fatalf("the details do not follow the newer error:\n%s", v)
 	}
+	// A key first (c, say): news alone leaves the error of the last key.
+	m.Update(tea.KeyMsg{Type: tea.KeyDown})
 	m.Update(widget.StatusMsg{Text: "copied"})
 	if v := m.View(); strings.Contains(v, "Error details") {
 		t.Fatalf("the details stay open with no error to show:\n%s", v)

@@ -134,6 +134,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyMsg:
+		m.keysSeen++
 		return m, m.handleKey(msg)
 	}
 	// An event goes to every screen. Anything else left is the root's

@@ -59,6 +59,7 @@ func (m *Model) fail(op string, err error) tea.Cmd {
 // when page is nil; E shows the details.
 func (m *Model) failOn(page views.Screen, op string, err error) {
 	m.status, m.statusErr, m.statusPage = op+": "+oneLine(err), true, page
+	m.errAtKey = m.keysSeen
 	m.setErr(err)
 }
 
@@ -112,9 +113,13 @@ func (m *Model) said(page views.Screen, msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if !msg.Error {
+			if _, isErr := m.shownStatus(); isErr && m.errAtKey == m.keysSeen {
+				return nil // the error stays until the next key
+			}
 			return m.inform(msg.Text)
 		}
 		m.status, m.statusErr, m.statusPage = msg.Text, true, page // it stays until the next action
+		m.errAtKey = m.keysSeen
 		m.setErr(nil)
 	}
 	return nil
