@@ -88,17 +88,17 @@ type Model struct {
 	// about the dashboard (a warning, a profile without tokens), shown on
 	// every page.
 	statusPage views.Screen
-	statusSeq  int  // numbers informational lines, which fade after statusLife
+	statusSeq  int // numbers informational lines, which fade after statusLife
 	// keysSeen counts the keys pressed; errAtKey is the count when the
 	// error on the status line was shown. A page's news, while no key
 	// was pressed since, does not replace that error: it may be the
 	// answer to the last key, which the news would hide in the frame it
 	// is drawn in.
 	keysSeen, errAtKey int
-	lapseSaid  bool // the status line said the unlock is about to lapse (warnLapse)
-	lastErr    error
-	warnings   warnings      // the session's, kept under E
-	page       widget.Scroll // the help or the error details, when shown
+	lapseSaid          bool // the status line said the unlock is about to lapse (warnLapse)
+	lastErr            error
+	warnings           warnings      // the session's, kept under E
+	page               widget.Scroll // the help or the error details, when shown
 
 	// switching is the profile being opened; following the transactions
 	// followed until final (by hash), which keep the session in use;
