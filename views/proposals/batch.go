@@ -84,6 +84,9 @@ func (p *propose) listing() bool {
 // batchKey is a key while the list or an act's form is shown: esc on the
 // form goes back to the list, adding nothing.
 func (p *propose) batchKey(msg tea.KeyMsg) tea.Cmd {
+	if p.ask != nil {
+		return p.ask.Update(msg)
+	}
 	if p.batch.adding == "" {
 		cmd, _ := p.batchBindings().Dispatch(msg)
 		return cmd
@@ -130,6 +133,7 @@ func (p *propose) batchBindings() widget.Bindings {
 		{Key: keyMultiSend, Run: add(opMultiSend), Disabled: wait},
 		{Key: keyReviewAll, Short: true, Long: "review the batch: every call decoded, the hashes and the policy's check, before anything is signed",
 			Run: func() tea.Cmd { p.Err, b.failed = nil, 0; return p.build() }, Disabled: some},
+		p.discardBinding(),
 	}
 }
 
@@ -268,12 +272,15 @@ func (p *propose) batchView() string {
 	var foot []string
 	foot = append(foot, "")
 	foot = append(foot, widget.WrapWords("Several calls go through the MultiSendCallOnly "+b.through(p.safe.Info).Hex()+" (m changes it)", w)...)
-	foot = append(foot, widget.WrapWords(st.Muted.Render("c adds a claim · s a stake · t a transfer · d removes the act selected · enter reviews the batch before anything is signed · esc cancels"), w)...)
+	foot = append(foot, widget.WrapWords(st.Muted.Render("c adds a claim · s a stake · t a transfer · d removes the act selected · enter reviews the batch before anything is signed · esc discards it (asked first)"), w)...)
 	if p.Working != "" {
 		foot = append(foot, p.Working+"…")
 	}
 	if p.Err != nil {
 		foot = append(append(foot, ""), widget.WrapWords("✗ "+sanitize.Line(p.Err.Error()), w)...)
+	}
+	if p.ask != nil {
+		foot = append(foot, strings.Split(p.ask.View(), "\n")...)
 	}
 	room := max(p.height-views.LinesAt(head, p.Width)-len(foot), 1)
 	return widget.Page(head+strings.Join(append(b.lines(w, room), foot...), "\n"), p.Width, p.height)

@@ -61,7 +61,9 @@ type propose struct {
 	// done is the proposal once signed and saved, as read back.
 	done    *session.SafeProposal
 	signing bool
-	height  int
+	// discarding: ask is the question whether to drop a batch's acts.
+	discarding bool
+	height     int
 }
 
 // NewSafeStake is the stake of the Safe sa, proposed by the unlocked key.

@@ -31,9 +31,9 @@ func (p *propose) Mode() views.Mode {
 	case p.done != nil:
 		return views.Mode{}
 	case p.listing():
-		// The list of a batch's acts takes single keys, not text: ? and
-		// esc are the dashboard's.
-		return views.Mode{Busy: busy, Writing: busy}
+		// The list of a batch's acts takes single keys, not text: ? is
+		// the dashboard's; esc asks before the acts are dropped.
+		return views.Mode{Busy: busy, Writing: busy, TakesKeys: p.ask != nil, OwnsEsc: true}
 	case p.review != nil:
 		// esc goes back to the form, or answers no to the question.
 		return views.Mode{Busy: busy, Writing: p.signing, TakesKeys: p.ask != nil, OwnsEsc: true}
@@ -59,6 +59,9 @@ func (p *propose) Update(msg tea.Msg) tea.Cmd {
 	case widget.ConfirmMsg:
 		if !p.ask.Answers(msg) {
 			return nil
+		}
+		if p.discarding {
+			return p.discarded(msg)
 		}
 		p.ask = nil
 		if !msg.Yes {
@@ -185,6 +188,9 @@ func (p *propose) bindings() widget.Bindings {
 }
 
 func (p *propose) Keys() widget.Bindings {
+	if p.listing() && p.ask != nil {
+		return p.ask.Bindings()
+	}
 	if p.listing() {
 		return p.batchBindings()
 	}
