@@ -34,6 +34,9 @@ func runCLI(t *testing.T, s *session.Session, environ map[string]string, args ..
 		sess: s,
 	}
 	code := report(&stderr, run(context.Background(), e, args))
+	if s == nil && e.sess != nil {
+		e.sess.Close() // the session the command opened, as Main closes it
+	}
 	return result{stdout.String(), stderr.String(), code}
 }
 
