@@ -39,7 +39,9 @@ func TestHeaderCountdownsFit(t *testing.T) {
 	f.unlock()
 	f.runes("6").runes("s").wait("Sign this message").key(tea.KeyEnd).runes("y").wait("Signed in as")
 	m := f.quit()
-	header := lines(m)[0]
+	// A blank cell after the countdown is padding, not a cut: the
+	// compact header (taken when the line is short of room) ends in one.
+	header := strings.TrimRight(lines(m)[0], " ")
 	if !regexp.MustCompile(`SANDBOX.*unlocked \d+:\d\d · portal \d+:\d\d$`).MatchString(header) {
 		t.Errorf("the header lacks SANDBOX or a whole countdown: %q", header)
 	}
