@@ -12,8 +12,6 @@ import (
 
 	"allot/api"
 	"allot/core/act"
-	"allot/core/journal"
-	"allot/core/journal/journaltest"
 	"allot/core/session"
 	"allot/wallet"
 	"allot/wallet/safe/proposal"
@@ -74,16 +72,7 @@ func TestSafeBatchProposedInDashboard(t *testing.T) {
 		}
 	}
 
-	f.key(tea.KeyEnter).wait("s  sign as an owner: not now, already signed")
-	f.unlockNth(1)
-	f.runes("s").wait("Sign the safeTxHash").runes("y").wait("Signed: 2 of 2 signatures").wait("ready")
-	f.unlockNth(2)
-	f.runes("x").wait("Sign and send").runes("y").wait("executed by transaction")
-	f.quit()
-
-	if sigs := journaltest.Of(journaltest.Entries(t, s.StateDir), journal.KindSignature, "safe exec"); len(sigs) != 1 {
-		t.Errorf("%d executions journaled, want 1", len(sigs))
-	}
+	f.coSignAndExecute(2)
 	stakes, err := s.API.Stakes(context.Background(), api.StakesRequest{StakingPoolID: pool.ID, WalletAddress: treasury.Hex()})
 	if err != nil || len(stakes.Items) != 1 {
 		t.Fatalf("the service's stakes of the Safe: %+v, %v", stakes, err)

@@ -48,6 +48,22 @@ func (f *flow) unlockNth(n int) *flow {
 	return f.key(tea.KeyEnter).wait("Passphrase").typ(fx.Wallets[n].Passphrase).key(tea.KeyEnter).wait("unlocked " + fx.Wallets[n].Address)
 }
 
+// coSignAndExecute opens the proposal just signed from its review (enter),
+// has the second owner (demo wallet 1) sign it and wallet executor send
+// it, and checks the execution was journaled once.
+func (f *flow) coSignAndExecute(executor int) {
+	f.t.Helper()
+	f.key(tea.KeyEnter).wait("s  sign as an owner: not now, already signed")
+	f.unlockNth(1)
+	f.runes("s").wait("Sign the safeTxHash").runes("y").wait("Signed: 2 of 2 signatures").wait("ready")
+	f.unlockNth(executor)
+	f.runes("x").wait("Sign and send").runes("y").wait("executed by transaction")
+	f.quit()
+	if sigs := journaltest.Of(journaltest.Entries(f.t, f.s.StateDir), journal.KindSignature, "safe exec"); len(sigs) != 1 {
+		f.t.Errorf("%d executions journaled, want 1", len(sigs))
+	}
+}
+
 // toSafe opens the accounts page and selects the profile's Safe, under
 // the keystore's accounts.
 func (f *flow) toSafe() *flow {
@@ -95,16 +111,7 @@ func TestSafeStakeProposedInDashboard(t *testing.T) {
 		}
 	}
 
-	f.key(tea.KeyEnter).wait("s  sign as an owner: not now, already signed")
-	f.unlockNth(1)
-	f.runes("s").wait("Sign the safeTxHash").runes("y").wait("Signed: 2 of 2 signatures").wait("ready")
-	f.unlockNth(2)
-	f.runes("x").wait("Sign and send").runes("y").wait("executed by transaction")
-	f.quit()
-
-	if sigs := journaltest.Of(journaltest.Entries(t, s.StateDir), journal.KindSignature, "safe exec"); len(sigs) != 1 {
-		t.Errorf("%d executions journaled, want 1", len(sigs))
-	}
+	f.coSignAndExecute(2)
 	stakes, err := s.API.Stakes(context.Background(), api.StakesRequest{StakingPoolID: pool.ID, WalletAddress: treasury.Hex()})
 	if err != nil || len(stakes.Items) != 1 {
 		t.Errorf("the service's stakes of the Safe: %+v, %v", stakes, err)

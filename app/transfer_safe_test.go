@@ -8,8 +8,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ethereum/go-ethereum/common"
 
-	"allot/core/journal"
-	"allot/core/journal/journaltest"
 	"allot/wallet"
 	"allot/wallet/safe/proposal"
 )
@@ -76,16 +74,7 @@ func TestSafeTransferProposedInDashboard(t *testing.T) {
 		}
 	}
 
-	f.key(tea.KeyEnter).wait("s  sign as an owner: not now, already signed")
-	f.unlockNth(1)
-	f.runes("s").wait("Sign the safeTxHash").runes("y").wait("Signed: 2 of 2 signatures").wait("ready")
-	f.unlockNth(3)
-	f.runes("x").wait("Sign and send").runes("y").wait("executed by transaction")
-	f.quit()
-
-	if sigs := journaltest.Of(journaltest.Entries(t, s.StateDir), journal.KindSignature, "safe exec"); len(sigs) != 1 {
-		t.Errorf("%d executions journaled, want 1", len(sigs))
-	}
+	f.coSignAndExecute(3)
 	st, err := wallet.ReadStanding(context.Background(), s.Chain, vester, id)
 	if err != nil || st.WithdrawalAddress != common.HexToAddress(to) {
 		t.Fatalf("the vester's withdrawal address: %+v (%v), want %s", st, err, to)

@@ -157,14 +157,6 @@ func TestProposalPageHelpNamesEveryKeyHandled(t *testing.T) {
 		return p
 	}
 	viewstest.CheckHelp(t, viewstest.HelpCase{Name: "locked", Build: build})
-	w0 := ctx.Session.Fixtures.Wallets[0]
-	store, err := ctx.Wallet.Store(ctx.Session)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.Unlock(common.HexToAddress(w0.Address), w0.Passphrase); err != nil {
-		t.Fatal(err)
-	}
-	ctx.Wallet.Unlocked(common.HexToAddress(w0.Address))
+	unlockDemo(t, ctx, 0)
 	viewstest.CheckHelp(t, viewstest.HelpCase{Name: "an owner unlocked", Build: build})
 }
