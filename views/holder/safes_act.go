@@ -1,8 +1,11 @@
 package holder
 
 import (
+	"fmt"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ethereum/go-ethereum/common"
 
 	"allot/core/session"
 	"allot/internal/sanitize"
@@ -109,4 +112,24 @@ func (u *unlock) safeHint(width int) []string {
 		return wordWrap("    Propose as this Safe: not now, "+why, width)
 	}
 	return wordWrap("    s proposes a stake of this Safe · c a claim it sends · b several acts in one: you review and sign first, the other owners after", width)
+}
+
+// ownedSafesNote tells, after the page closed on an unlock, that the key
+// just unlocked owns Safes of the profile and where they are acted as:
+// the page closes back to where u was pressed (a proposal to sign, say),
+// so the way back to the Safes is said, not taken.
+func (u *unlock) ownedSafesNote(addr common.Address) string {
+	var owned []common.Address
+	for _, a := range u.safes.list {
+		if a.Err == nil && a.Info.IsOwner(addr) {
+			owned = append(owned, a.Address)
+		}
+	}
+	switch len(owned) {
+	case 0:
+		return ""
+	case 1:
+		return ", owner of the Safe " + short(owned[0]) + " (u, ↓ to it)"
+	}
+	return fmt.Sprintf(", owner of %d Safes of the profile (u, ↓ to them)", len(owned))
 }

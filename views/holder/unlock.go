@@ -131,7 +131,7 @@ func (u *unlock) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		u.ctx.Wallet.Unlocked(msg.Value)
-		text := "unlocked " + msg.Value.Hex()
+		text := "unlocked " + msg.Value.Hex() + u.ownedSafesNote(msg.Value)
 		return tea.Batch(func() tea.Msg { return views.StatusMsg{Text: text} }, views.ClosePage(u))
 	case tea.KeyMsg:
 		return u.key(msg)
