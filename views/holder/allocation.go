@@ -204,9 +204,9 @@ func (a *allocation) Update(msg tea.Msg) tea.Cmd {
 		return followStatus(a, msg)
 	case views.TxStatusMsg:
 		// A claim mined changes what was withdrawn and what is claimable,
-		// a transfer where the tokens go: what is on show is read again
-		// rather than left stale.
-		if msg.Final && (msg.Op == "claim" || msg.Op == proposal.OpTransfer) && a.result != nil && !a.busy {
+		// a transfer where the tokens go, and a Safe's execution may be
+		// either: what is on show is read again rather than left stale.
+		if msg.Final && (msg.Op == "claim" || msg.Op == proposal.OpTransfer || msg.Op == "safe exec") && a.result != nil && !a.busy {
 			return a.lookup(a.looking)
 		}
 		return nil

@@ -135,3 +135,34 @@ func TestLookupTriedAgainWhenTheServiceIsBack(t *testing.T) {
 		t.Fatal("a lookup the service refused was made again")
 	}
 }
+
+// TestAllocationReadAgainAfterItsWrites: a claim, a transfer or a Safe's
+// execution mined (which may be either) has the allocation on show read
+// again at once, not on the next block; another transaction, or one not
+// final yet, does not.
+func TestAllocationReadAgainAfterItsWrites(t *testing.T) {
+	ctx := viewstest.Sandbox(t)
+	a := NewAllocation(ctx).(*allocation)
+	d := viewstest.NewDriver(t, a, 120, 36)
+	d.Run(a.Update(LookupMsg{ID: ctx.Session.Fixtures.AllocationIDs[0]}))
+	d.Until("looked up", func() bool { return a.result != nil && !a.busy })
+	for _, c := range []struct {
+		msg  views.TxStatusMsg
+		read bool
+	}{
+		{views.TxStatusMsg{Op: "approve", Final: true}, false},
+		{views.TxStatusMsg{Op: "safe exec"}, false},
+		{views.TxStatusMsg{Op: "claim", Final: true}, true},
+		{views.TxStatusMsg{Op: "transfer", Final: true}, true},
+		{views.TxStatusMsg{Op: "safe exec", Final: true}, true},
+	} {
+		cmd := a.Update(c.msg)
+		if read := cmd != nil && a.busy; read != c.read {
+			t.Errorf("%s (final %v): read again %v, want %v", c.msg.Op, c.msg.Final, read, c.read)
+		}
+		if cmd != nil {
+			d.Run(cmd)
+			d.Until("read again", func() bool { return !a.busy })
+		}
+	}
+}
