@@ -108,7 +108,7 @@ func proposeStake(t *testing.T, s *session.Session, d *safetest.Deployer, treasu
 	if err := store.Unlock(owner, fx.Wallets[0].Passphrase); err != nil {
 		t.Fatal(err)
 	}
-	if err := session.SignSafeTx(store, owner, p); err != nil {
+	if err := session.SignSafeTx(nil, store, owner, p); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.SaveProposal(p, ""); err != nil {

@@ -50,7 +50,7 @@ func (f *flow) unlockNth(n int) *flow {
 
 // coSignAndExecute opens the proposal just signed from its review (enter),
 // has the second owner (demo wallet 1) sign it and wallet executor send
-// it, and checks the execution was journaled once.
+// it, and checks both signatures and the execution were journaled.
 func (f *flow) coSignAndExecute(executor int) {
 	f.t.Helper()
 	f.key(tea.KeyEnter).wait("s  sign as an owner: not now, already signed")
@@ -59,8 +59,12 @@ func (f *flow) coSignAndExecute(executor int) {
 	f.unlockNth(executor)
 	f.runes("x").wait("Sign and send").runes("y").wait("executed by transaction")
 	f.quit()
-	if sigs := journaltest.Of(journaltest.Entries(f.t, f.s.StateDir), journal.KindSignature, "safe exec"); len(sigs) != 1 {
+	entries := journaltest.Entries(f.t, f.s.StateDir)
+	if sigs := journaltest.Of(entries, journal.KindSignature, "safe exec"); len(sigs) != 1 {
 		f.t.Errorf("%d executions journaled, want 1", len(sigs))
+	}
+	if sigs := journaltest.Of(entries, journal.KindSignature, act.OpSafeSign); len(sigs) != 2 {
+		f.t.Errorf("%d owners' signatures journaled, want the 2 made", len(sigs))
 	}
 }
 

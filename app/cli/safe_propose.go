@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"allot/core/act"
 	"allot/core/session"
 	"allot/internal/sanitize"
 	"allot/wallet"
@@ -122,7 +123,7 @@ func (e *env) showSafeReview(s *opened, r *session.SafeReview) (*wallet.SafeAppr
 // ownerSign asks, unless yes, and signs the proposal's safeTxHash with the
 // owner's key: an EIP-712 signature, v 27 or 28, checked to recover to the
 // owner before it is added.
-func (e *env) ownerSign(p *proposal.Proposal, owner *signingAccount, yes bool) error {
+func (e *env) ownerSign(rec *act.Recorder, p *proposal.Proposal, owner *signingAccount, yes bool) error {
 	if !yes {
 		if !e.terminal() {
 			return usagef("stdin is not a terminal, so nothing can ask you to confirm: review without signing first, then add --yes")
@@ -134,7 +135,7 @@ func (e *env) ownerSign(p *proposal.Proposal, owner *signingAccount, yes bool) e
 	if _, err := owner.unlock(); err != nil {
 		return err
 	}
-	return session.SignSafeTx(owner.store, owner.address, p)
+	return session.SignSafeTx(rec, owner.store, owner.address, p)
 }
 
 // saveProposal writes p to path, when one is given, and its copy to the
@@ -169,7 +170,7 @@ func (e *env) signProposed(s *opened, r *session.SafeReview, owner *signingAccou
 		return err
 	}
 	prop := r.Proposal
-	if err := e.ownerSign(prop, owner, yes); err != nil {
+	if err := e.ownerSign(s.rec, prop, owner, yes); err != nil {
 		return err
 	}
 	if err := e.saveProposal(s, prop, f.proposal); err != nil {

@@ -53,7 +53,7 @@ var safeSignCommand = command{
 			if _, err := e.reviewSafeTx(ctx, s, info, p); err != nil {
 				return err
 			}
-			if err := e.ownerSign(p, acct, yes); err != nil {
+			if err := e.ownerSign(s.rec, p, acct, yes); err != nil {
 				return err
 			}
 			if err := e.saveProposal(s, p, args[0]); err != nil {

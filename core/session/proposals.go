@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api"
+	"allot/core/act"
 	"allot/internal/atomicfile"
 	"allot/internal/sanitize"
 	"allot/wallet"
@@ -322,8 +323,13 @@ func (s *Session) CheckSafeTx(ctx context.Context, info safe.Info, act proposal.
 
 // SignSafeTx signs p's safeTxHash as owner with the keystore's unlocked
 // key: an EIP-712 signature, v 27 or 28, checked to recover to the owner
-// (an owner of the Safe, not signed already) before it is added.
-func SignSafeTx(store *keystore.Store, owner common.Address, p *proposal.Proposal) error {
+// (an owner of the Safe, not signed already) before it is added. rec
+// journals what is signed first (act.Recorder.SafeSignature); nil
+// journals nothing.
+func SignSafeTx(rec *act.Recorder, store *keystore.Store, owner common.Address, p *proposal.Proposal) error {
+	if err := rec.SafeSignature(p, owner); err != nil {
+		return fmt.Errorf("not signed: %w", err)
+	}
 	sig, err := store.SignHash(owner, p.Hashes.SafeTx[:])
 	if err != nil {
 		return fmt.Errorf("sign the Safe transaction: %w", err)

@@ -167,7 +167,7 @@ func (p *page) sign() tea.Cmd {
 		p.refusal = err
 		return nil
 	}
-	s, sp := p.Ctx.Session, p.sp
+	s, rec, sp := p.Ctx.Session, p.Ctx.Recorder, p.sp
 	p.working, p.actSeq = "Signing", p.next()
 	return views.Load(p.Ctx, p.actSeq, func(c context.Context) (signed, error) {
 		now, err := s.ReadProposal(c, sp.File)
@@ -180,7 +180,7 @@ func (p *page) sign() tea.Cmd {
 		if now.Proposal.Hashes != sp.Proposal.Hashes {
 			return signed{}, errors.New("the file holds another proposal since it was reviewed: nothing was signed")
 		}
-		if err := session.SignSafeTx(store, me, now.Proposal); err != nil {
+		if err := session.SignSafeTx(rec, store, me, now.Proposal); err != nil {
 			return signed{}, err
 		}
 		if _, err := s.SaveProposal(now.Proposal, now.Path); err != nil {

@@ -114,7 +114,7 @@ func proposedClaim(t *testing.T) (*views.Context, *proposal.Proposal, func(int))
 		if err := store.Unlock(owners[i], fx.Wallets[i].Passphrase); err != nil {
 			t.Fatal(err)
 		}
-		if err := session.SignSafeTx(store, owners[i], p); err != nil {
+		if err := session.SignSafeTx(nil, store, owners[i], p); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := s.SaveProposal(p, ""); err != nil {

@@ -94,7 +94,7 @@ func TestProposalPageSaysWhyNot(t *testing.T) {
 			}
 			sp := proposalOf(t, ctx, c.state, c.signers)
 			if c.mine {
-				if err := session.SignSafeTx(store, common.HexToAddress(w0.Address), sp.Proposal); err != nil {
+				if err := session.SignSafeTx(nil, store, common.HexToAddress(w0.Address), sp.Proposal); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -223,11 +223,11 @@ func (p *propose) sign() tea.Cmd {
 		return nil
 	}
 	// A copy is signed: the review on show keeps reading its own.
-	s, prop := p.Ctx.Session, *p.review.Proposal
+	s, rec, prop := p.Ctx.Session, p.Ctx.Recorder, *p.review.Proposal
 	prop.Signatures = slices.Clone(prop.Signatures)
 	p.signing, p.Seq = true, p.Reqs.Next()
 	return views.Load(p.Ctx, p.Seq, func(c context.Context) (signed, error) {
-		if err := session.SignSafeTx(store, me, &prop); err != nil {
+		if err := session.SignSafeTx(rec, store, me, &prop); err != nil {
 			return signed{}, err
 		}
 		if _, err := s.SaveProposal(&prop, ""); err != nil {
