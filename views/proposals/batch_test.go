@@ -2,6 +2,7 @@ package proposals
 
 import (
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,6 +63,11 @@ func TestBatchRefusesABadActKeepingTheRest(t *testing.T) {
 	d.Until("the claim added", shows("1. claim allocation "+fx.AllocationIDs[0]))
 
 	d.Keys("c")
+	for _, b := range d.S.Keys() {
+		if slices.Contains(b.Key.Keys(), "esc") && b.Key.Help().Desc != "back to the acts" {
+			t.Errorf("in an act's form esc is %q: it goes back to the acts", b.Key.Help().Desc)
+		}
+	}
 	d.Type("not-an-id")
 	d.Keys("enter")
 	if why := viewstest.ErrUnder(view(), "Allocation id"); !strings.Contains(why, "allocation id") || !strings.Contains(view(), "not-an-id") {

@@ -195,9 +195,24 @@ func (p *propose) Keys() widget.Bindings {
 		return p.batchBindings()
 	}
 	if p.review == nil && p.done == nil {
-		return p.Bindings(nil)
+		return p.formBindings()
 	}
 	return p.bindings()
+}
+
+// formBindings are the form's keys; in a batch's act form esc goes back
+// to the list of acts (batchKey), and its help says so.
+func (p *propose) formBindings() widget.Bindings {
+	bs := p.Bindings(nil)
+	if p.batch == nil || p.batch.adding == "" {
+		return bs
+	}
+	for i, b := range bs {
+		if slices.Contains(b.Key.Keys(), "esc") {
+			bs[i].Key = keyBackToAll
+		}
+	}
+	return bs
 }
 
 // proposal is the proposal shown: signed and saved, or under review.
