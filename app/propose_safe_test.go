@@ -146,7 +146,7 @@ func TestSafeClaimRewrittenIsRefusedInDashboard(t *testing.T) {
 	f.key(tea.KeyEsc).wait("Allocation id")
 	// From the allocation's page, S: the Safe is chosen among those the
 	// unlocked key owns.
-	f.key(tea.KeyEsc).wait("Unlock an account of the keystore").key(tea.KeyEsc).settle()
+	f.key(tea.KeyEsc).wait("Accounts: unlock a key of the keystore, or act as a Safe").key(tea.KeyEsc).settle()
 	f.runes("3").runes("/").typ(id).key(tea.KeyEnter).wait("Unlock schedule")
 	f.runes("S").wait("Claim, sent by a Safe of the profile").wait(treasury.Hex()).key(tea.KeyEnter)
 	f.wait("REFUSED by the signing policy; nothing was signed").wait("the Safe's call 1 is a transfer")

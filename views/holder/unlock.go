@@ -244,7 +244,14 @@ func (u *unlock) start() tea.Cmd {
 func (u *unlock) View() string {
 	st := u.ctx.Styles
 	var b strings.Builder
-	b.WriteString(st.Title.Render("Unlock an account of the keystore") + "\n")
+	title := "Unlock an account of the keystore"
+	if len(u.safes.list) > 0 {
+		// The page is the profile's accounts: its keys and its Safes.
+		title = "Accounts: unlock a key of the keystore, or act as a Safe of the profile"
+	}
+	for _, l := range widget.WrapWords(title, max(u.width, 20)) {
+		b.WriteString(st.Title.Render(l) + "\n")
+	}
 	if u.dir != "" {
 		b.WriteString(st.Muted.Render(widget.Truncate("Keystore: "+sanitize.Line(u.dir), u.width)) + "\n")
 	}
