@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"math/big"
 	"os"
 	"strings"
 	"testing"
@@ -12,6 +13,8 @@ import (
 
 	"allot/api"
 	"allot/core/act"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
 	"allot/core/session"
 	"allot/wallet"
 	"allot/wallet/safe/proposal"
@@ -136,4 +139,41 @@ func claimableOtherThan(t *testing.T, s *session.Session, sender common.Address,
 	}
 	t.Fatalf("no allocation but %s the service builds a claim of for %s", not, sender.Hex())
 	return ""
+}
+
+// TestSafeBatchRewrittenIsRefusedInDashboard: a hostile service rewrites
+// the claim it builds for the Safe into a transfer of the Safe's tokens;
+// in a batch beside a sound stake, the batch is refused when it is built,
+// with the call named, before any review or question; the refusal is
+// journaled and no proposal is written.
+func TestSafeBatchRewrittenIsRefusedInDashboard(t *testing.T) {
+	t.Parallel()
+	h, d, _, treasury := treasuryOf(t)
+	s := h.Session
+	pool, _, _ := fundSafeStake(t, s, d, treasury)
+	id := claimableBy(t, s, treasury)
+	attacker := common.HexToAddress("0x00000000000000000000000000000000a77ac4e2")
+	h.Rewrite("/claim", func(r map[string]any) {
+		groups, _ := r["parameters"].([]any)
+		list, _ := groups[0].(map[string]any)["instructions"].([]any)
+		list[0].(map[string]any)["data"] = "0xa9059cbb" + strings.Repeat("0", 24) + attacker.Hex()[2:] + common.Bytes2Hex(common.LeftPadBytes(big.NewInt(1e18).Bytes(), 32))
+	})
+
+	f := newFlowOn(t, s)
+	f.unlockNth(0).toSafe()
+	f.runes("b").wait("none yet: c adds a claim")
+	f.runes("s").wait("Amount (tokens)").key(tea.KeyDown).typ(pool.MinimumStakeAmount.String()).key(tea.KeyEnter).wait("1. stake")
+	f.runes("c").wait("Allocation id").typ(id).key(tea.KeyEnter).wait("2. claim allocation " + id)
+	f.key(tea.KeyEnter).wait("not signed, refused by the signing policy").wait("is a transfer")
+	if strings.Contains(f.seen.String()[f.mark:], "Sign the safeTxHash") {
+		t.Error("a refused batch asked to be signed")
+	}
+	f.quit()
+
+	if list, err := s.ReadProposals(context.Background()); err != nil || len(list) != 0 {
+		t.Errorf("proposals after a refusal: %+v, %v", list, err)
+	}
+	if refusals := journaltest.Of(journaltest.Entries(t, s.StateDir), journal.KindRefusal, "safe batch"); len(refusals) != 1 {
+		t.Errorf("%d refusals journaled, want 1", len(refusals))
+	}
 }

@@ -124,7 +124,8 @@ func (s *Session) ProposeBatch(ctx context.Context, rec *act.Recorder, info safe
 	}
 	named, err := s.ProposedAct(ctx, info.Address, calls)
 	if err != nil {
-		return nil, err
+		// Journaled as a refusal of the policy's own review is (ReviewSafeTx).
+		return nil, rec.Refused("safe "+proposal.OpBatch, info.Address.Hex(), err)
 	}
 	return s.ProposeSafeAct(ctx, rec, SafeAct{Safe: info, Act: named, Calls: calls, MultiSend: multiSend}, owner)
 }

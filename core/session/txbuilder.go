@@ -132,7 +132,7 @@ func (s *Session) ImportedAct(ctx context.Context, info safe.Info, b txbuilder.B
 func (s *Session) ProposedAct(ctx context.Context, safeAddr common.Address, calls []safe.InnerCall) (proposal.Act, error) {
 	acts, err := wallet.SplitSafeCalls(wallet.InnerCalls(s.Profile.ChainID, safeAddr, calls))
 	if err != nil {
-		return proposal.Act{}, fmt.Errorf("%w: %w", wallet.ErrRefused, err)
+		return proposal.Act{}, &wallet.RefusedError{Subject: "Safe transaction of " + safeAddr.Hex(), Reasons: []string{sanitize.Line(err.Error())}}
 	}
 	if len(acts) == 1 {
 		switch a := acts[0]; a.Op {
