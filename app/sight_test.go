@@ -70,6 +70,22 @@ var reviews = []struct {
 	}, "Upload logo.png to portal", "not sent", func(f *flow) int { return applied(f.s, "creatives") }},
 }
 
+// outcomesJournaled tells whether every write request in the journal has
+// its outcome there.
+func outcomesJournaled(f *flow) bool {
+	waiting := map[string]bool{}
+	for _, e := range journaltest.Entries(f.t, f.s.StateDir) {
+		switch {
+		case e.Write == "":
+		case e.Kind == journal.KindRequest:
+			waiting[e.Write] = true
+		case e.Kind == journal.KindOutcome:
+			delete(waiting, e.Write)
+		}
+	}
+	return len(waiting) == 0
+}
+
 // signatures counts the transactions of op the journal says were signed.
 func signatures(f *flow, op string) int {
 	return len(journaltest.Of(journaltest.Entries(f.t, f.s.StateDir), journal.KindSignature, op))
@@ -120,8 +136,10 @@ func TestQuestionsAnsweredAtTheSmallestSize(t *testing.T) {
 			f.send(tea.WindowSizeMsg{Width: MinWidth, Height: MinHeight})
 			tt.open(f)
 			f.wait("[ Yes ]").runes("y")
-			// What yes does runs in the background: wait for it.
-			for end := time.Now().Add(15 * time.Second); tt.sent(f) == 0 && time.Now().Before(end); {
+			// What yes does runs in the background: wait for it, and for
+			// the outcome of every write it sent to be journaled, which
+			// would otherwise land in the state directory as it is removed.
+			for end := time.Now().Add(15 * time.Second); (tt.sent(f) == 0 || !outcomesJournaled(f)) && time.Now().Before(end); {
 				time.Sleep(50 * time.Millisecond)
 			}
 			f.quit()
