@@ -13,6 +13,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/core/config"
+	"allot/core/journal"
+	"allot/core/journal/journaltest"
 	"allot/core/session"
 	"allot/core/session/sessiontest"
 	"allot/wallet/safe/safetest"
@@ -119,7 +121,8 @@ func TestSafeProposalExportedFromDashboard(t *testing.T) {
 // Builder file of the Safe's stake shows its checksum checked, the three
 // hashes and the policy's review; s saves it, unsigned, and :proposals
 // lists it. A file changed since it was made is refused for its
-// checksum, one whose call is outside the policy for that, and the same
+// checksum, one whose call is outside the policy for that (journaled as
+// the policy's refusal), and the same
 // batch through a MultiSendCallOnly with no code by the signing policy.
 func TestSafeTxBuilderImportedInDashboard(t *testing.T) {
 	t.Parallel()
@@ -176,6 +179,11 @@ func TestSafeTxBuilderImportedInDashboard(t *testing.T) {
 	got, err := s.ReadProposal(context.Background(), prop.Hashes.SafeTx.Hex()+".json")
 	if err != nil || got.Proposal == nil || len(got.Proposal.Signatures) != 0 {
 		t.Fatalf("the imported proposal: %+v, %v", got, err)
+	}
+	// The call outside every act allot knows is the policy's refusal,
+	// journaled as one.
+	if refusals := journaltest.Of(journaltest.Entries(t, s.StateDir), journal.KindRefusal, "safe batch"); len(refusals) != 1 {
+		t.Errorf("%d refusals of the file outside the policy journaled, want 1", len(refusals))
 	}
 }
 

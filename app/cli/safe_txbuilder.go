@@ -93,7 +93,7 @@ var safeImportCommand = command{
 // (session.ImportedAct); a file that fails a check is a check that
 // failed.
 func importedAct(ctx context.Context, s *opened, info safe.Info, b txbuilder.Batch) (proposing, error) {
-	a, err := s.ImportedAct(ctx, info, b)
+	a, err := s.ImportedAct(ctx, s.rec, info, b)
 	var refused *session.TxBuilderRefusal
 	switch {
 	case errors.As(err, &refused):

@@ -122,10 +122,9 @@ func (s *Session) ProposeBatch(ctx context.Context, rec *act.Recorder, info safe
 			return nil, &BatchActError{N: i + 1, Act: a, Err: err}
 		}
 	}
-	named, err := s.ProposedAct(ctx, info.Address, calls)
+	named, err := s.ProposedAct(ctx, rec, info.Address, calls)
 	if err != nil {
-		// Journaled as a refusal of the policy's own review is (ReviewSafeTx).
-		return nil, rec.Refused("safe "+proposal.OpBatch, info.Address.Hex(), err)
+		return nil, err
 	}
 	return s.ProposeSafeAct(ctx, rec, SafeAct{Safe: info, Act: named, Calls: calls, MultiSend: multiSend}, owner)
 }

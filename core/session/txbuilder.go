@@ -11,6 +11,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"allot/core/act"
 	"allot/internal/atomicfile"
 	"allot/internal/regularfile"
 	"allot/internal/sanitize"
@@ -107,7 +108,7 @@ func ReadTxBuilder(path string) (txbuilder.Batch, error) {
 // ImportedAct is the act a batch's calls make for the Safe info, as allot
 // knows acts (ProposedAct): the batch must be for the profile's chain
 // and, when it names one, for this Safe (else a TxBuilderRefusal).
-func (s *Session) ImportedAct(ctx context.Context, info safe.Info, b txbuilder.Batch) (SafeAct, error) {
+func (s *Session) ImportedAct(ctx context.Context, rec *act.Recorder, info safe.Info, b txbuilder.Batch) (SafeAct, error) {
 	a := SafeAct{Safe: info}
 	if b.ChainID != s.Profile.ChainID {
 		return a, refusedf("the file is for chain %d, the profile's is %d", b.ChainID, s.Profile.ChainID)
@@ -118,21 +119,24 @@ func (s *Session) ImportedAct(ctx context.Context, info safe.Info, b txbuilder.B
 	for _, t := range b.Transactions {
 		a.Calls = append(a.Calls, safe.InnerCall{To: t.To, Value: t.Value, Data: t.Data})
 	}
-	act, err := s.ProposedAct(ctx, info.Address, a.Calls)
+	named, err := s.ProposedAct(ctx, rec, info.Address, a.Calls)
 	if err != nil {
 		return a, err
 	}
-	a.Act = act
+	a.Act = named
 	return a, nil
 }
 
 // ProposedAct is the act calls make for the Safe, as allot knows acts
 // (wallet.SplitSafeCalls): one stake, claim or transfer, or a batch of
 // them named by how many of each.
-func (s *Session) ProposedAct(ctx context.Context, safeAddr common.Address, calls []safe.InnerCall) (proposal.Act, error) {
+func (s *Session) ProposedAct(ctx context.Context, rec *act.Recorder, safeAddr common.Address, calls []safe.InnerCall) (proposal.Act, error) {
 	acts, err := wallet.SplitSafeCalls(wallet.InnerCalls(s.Profile.ChainID, safeAddr, calls))
 	if err != nil {
-		return proposal.Act{}, &wallet.RefusedError{Subject: "Safe transaction of " + safeAddr.Hex(), Reasons: []string{sanitize.Line(err.Error())}}
+		// A refusal of the policy, journaled as the policy's own review's
+		// are (ReviewSafeTx).
+		refused := &wallet.RefusedError{Subject: "Safe transaction of " + safeAddr.Hex(), Reasons: []string{sanitize.Line(err.Error())}}
+		return proposal.Act{}, rec.Refused("safe "+proposal.OpBatch, safeAddr.Hex(), refused)
 	}
 	if len(acts) == 1 {
 		switch a := acts[0]; a.Op {

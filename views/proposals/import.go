@@ -88,7 +88,7 @@ func (i *importPage) Init() tea.Cmd {
 		if err != nil {
 			return imported{batch: b}, err
 		}
-		a, err := s.ImportedAct(c, info, b)
+		a, err := s.ImportedAct(c, rec, info, b)
 		if err != nil {
 			return imported{batch: b}, fmt.Errorf("safe import: %w", err)
 		}
