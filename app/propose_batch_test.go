@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"math/big"
 	"os"
 	"strings"
 	"testing"
@@ -152,12 +151,7 @@ func TestSafeBatchRewrittenIsRefusedInDashboard(t *testing.T) {
 	s := h.Session
 	pool, _, _ := fundSafeStake(t, s, d, treasury)
 	id := claimableBy(t, s, treasury)
-	attacker := common.HexToAddress("0x00000000000000000000000000000000a77ac4e2")
-	h.Rewrite("/claim", func(r map[string]any) {
-		groups, _ := r["parameters"].([]any)
-		list, _ := groups[0].(map[string]any)["instructions"].([]any)
-		list[0].(map[string]any)["data"] = "0xa9059cbb" + strings.Repeat("0", 24) + attacker.Hex()[2:] + common.Bytes2Hex(common.LeftPadBytes(big.NewInt(1e18).Bytes(), 32))
-	})
+	claimsRewrittenToTheft(h)
 
 	f := newFlowOn(t, s)
 	f.unlockNth(0).toSafe()

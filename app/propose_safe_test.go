@@ -122,6 +122,17 @@ func TestSafeStakeProposedInDashboard(t *testing.T) {
 	}
 }
 
+// claimsRewrittenToTheft has the hostile service rewrite every claim it
+// builds into a transfer of a token to an attacker.
+func claimsRewrittenToTheft(h *sessiontest.Hostile) {
+	attacker := common.HexToAddress("0x00000000000000000000000000000000a77ac4e2")
+	h.Rewrite("/claim", func(r map[string]any) {
+		groups, _ := r["parameters"].([]any)
+		list, _ := groups[0].(map[string]any)["instructions"].([]any)
+		list[0].(map[string]any)["data"] = "0xa9059cbb" + strings.Repeat("0", 24) + attacker.Hex()[2:] + common.Bytes2Hex(common.LeftPadBytes(big.NewInt(1e18).Bytes(), 32))
+	})
+}
+
 // TestSafeClaimRewrittenIsRefusedInDashboard: a hostile service rewrites
 // the claim it builds for the Safe as sender into a transfer of the
 // Safe's tokens; the dashboard's review, from the accounts page's c and
@@ -132,12 +143,7 @@ func TestSafeClaimRewrittenIsRefusedInDashboard(t *testing.T) {
 	h, _, _, treasury := treasuryOf(t)
 	s := h.Session
 	id := claimableBy(t, s, treasury)
-	attacker := common.HexToAddress("0x00000000000000000000000000000000a77ac4e2")
-	h.Rewrite("/claim", func(r map[string]any) {
-		groups, _ := r["parameters"].([]any)
-		list, _ := groups[0].(map[string]any)["instructions"].([]any)
-		list[0].(map[string]any)["data"] = "0xa9059cbb" + strings.Repeat("0", 24) + attacker.Hex()[2:] + common.Bytes2Hex(common.LeftPadBytes(big.NewInt(1e18).Bytes(), 32))
-	})
+	claimsRewrittenToTheft(h)
 
 	f := newFlowOn(t, s)
 	f.unlockNth(0).toSafe()
