@@ -14,11 +14,13 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api/sandbox"
 	"allot/core/embedded"
 	"allot/core/embedded/embeddedtest"
 	"allot/core/journal"
+	"allot/core/session"
 	"allot/views"
 	"allot/views/widget"
 )
@@ -59,6 +61,26 @@ func Main(m *testing.M) {
 	code := m.Run()
 	shared.Close()
 	os.Exit(code)
+}
+
+// Unlock unlocks demo wallet n of ctx's sandbox in its wallet (a new one
+// when it has none), as u and the passphrase do, and returns its address.
+func Unlock(t *testing.T, ctx *views.Context, n int) common.Address {
+	t.Helper()
+	if ctx.Wallet == nil {
+		ctx.Wallet = &session.Wallet{}
+	}
+	w := ctx.Session.Fixtures.Wallets[n]
+	store, err := ctx.Wallet.Store(ctx.Session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := common.HexToAddress(w.Address)
+	if err := store.Unlock(addr, w.Passphrase); err != nil {
+		t.Fatal(err)
+	}
+	ctx.Wallet.Unlocked(addr)
+	return addr
 }
 
 // Now is the pinned clock of the screen tests.

@@ -8,7 +8,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api/sandbox"
-	"allot/core/session"
 	"allot/viewstest"
 	"allot/wallet"
 )
@@ -20,16 +19,7 @@ import (
 func TestClaimRequestLostIsChecked(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{Faults: sandbox.Faults{Reset: 1, Seed: 3}})
 	fx := ctx.Session.Fixtures
-	ctx.Wallet = &session.Wallet{}
-	store, err := ctx.Wallet.Store(ctx.Session)
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer := common.HexToAddress(fx.Wallets[0].Address)
-	if err := store.Unlock(signer, fx.Wallets[0].Passphrase); err != nil {
-		t.Fatal(err)
-	}
-	ctx.Wallet.Unlocked(signer)
+	viewstest.Unlock(t, ctx, 0)
 	c := NewClaim(ctx, fx.AllocationIDs[0], "", common.Address{}, wallet.ClaimOutlook{}, "").(*claim)
 	d := viewstest.NewDriver(t, c, 120, 40)
 	d.Keys("enter")

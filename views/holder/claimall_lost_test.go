@@ -5,10 +5,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/ethereum/go-ethereum/common"
 
 	"allot/api/sandbox"
-	"allot/core/session"
 	"allot/viewstest"
 )
 
@@ -18,16 +16,7 @@ import (
 func TestClaimAllLostAnswerIsChecked(t *testing.T) {
 	ctx := viewstest.Journaled(t, sandbox.Options{Faults: sandbox.Faults{Reset: 0.5, Seed: claimAllSeed}})
 	fx := ctx.Session.Fixtures
-	ctx.Wallet = &session.Wallet{}
-	store, err := ctx.Wallet.Store(ctx.Session)
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer := common.HexToAddress(fx.Wallets[0].Address)
-	if err := store.Unlock(signer, fx.Wallets[0].Passphrase); err != nil {
-		t.Fatal(err)
-	}
-	ctx.Wallet.Unlocked(signer)
+	viewstest.Unlock(t, ctx, 0)
 	c := NewClaimAll(ctx, fx.AllocationIDs[:1]).(*claimAll)
 	d := viewstest.NewDriver(t, c, 120, 40)
 	d.Until("what is claimable read", func() bool { return c.read })

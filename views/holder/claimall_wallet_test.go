@@ -83,15 +83,7 @@ func TestAccountsPageClaimsAllOfASafe(t *testing.T) {
 	fx := h.Session.Fixtures
 	ctx := &views.Context{Session: h.Session, Now: time.Now, Styles: widget.DefaultStyles(),
 		Clipboard: widget.Clipboard{Out: io.Discard}, Token: h.Session.TokenIDs[0], Wallet: &session.Wallet{}}
-	store, err := ctx.Wallet.Store(ctx.Session)
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer := common.HexToAddress(fx.Wallets[0].Address)
-	if err := store.Unlock(signer, fx.Wallets[0].Passphrase); err != nil {
-		t.Fatal(err)
-	}
-	ctx.Wallet.Unlocked(signer)
+	viewstest.Unlock(t, ctx, 0)
 	u := viewstest.NewDriver(t, NewUnlock(ctx), 120, 80)
 	page := u.S.(*unlock)
 	u.Until("the keys and the Safe", func() bool { return page.loaded && len(page.safes.list) == 1 })

@@ -23,26 +23,11 @@ func batchCtx(t *testing.T) (*views.Context, session.SafeAccount) {
 	t.Helper()
 	ctx := viewstest.Sandbox(t)
 	ctx.Wallet = &session.Wallet{}
-	w0 := unlockDemo(t, ctx, 0)
+	me := viewstest.Unlock(t, ctx, 0)
 	addr := common.HexToAddress("0x2Af577581960ed98CEEb6831ef3e85303FC68b4c")
-	info := safe.Info{Address: addr, Version: "1.4.1", Owners: []common.Address{common.HexToAddress(w0.Address), {0x02}},
+	info := safe.Info{Address: addr, Version: "1.4.1", Owners: []common.Address{me, {0x02}},
 		Threshold: 2, Nonce: big.NewInt(0)}
 	return ctx, session.SafeAccount{Address: addr, Info: info}
-}
-
-// unlockDemo unlocks demo wallet n in ctx's wallet and returns it.
-func unlockDemo(t *testing.T, ctx *views.Context, n int) session.FixtureWallet {
-	t.Helper()
-	w := ctx.Session.Fixtures.Wallets[n]
-	store, err := ctx.Wallet.Store(ctx.Session)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.Unlock(common.HexToAddress(w.Address), w.Passphrase); err != nil {
-		t.Fatal(err)
-	}
-	ctx.Wallet.Unlocked(common.HexToAddress(w.Address))
-	return w
 }
 
 // TestBatchRefusesABadActKeepingTheRest: the owner adds acts one at a

@@ -157,6 +157,6 @@ func TestProposalPageHelpNamesEveryKeyHandled(t *testing.T) {
 		return p
 	}
 	viewstest.CheckHelp(t, viewstest.HelpCase{Name: "locked", Build: build})
-	unlockDemo(t, ctx, 0)
+	viewstest.Unlock(t, ctx, 0)
 	viewstest.CheckHelp(t, viewstest.HelpCase{Name: "an owner unlocked", Build: build})
 }
