@@ -32,6 +32,7 @@ func (w warnings) Error() string { return "Warnings when allot started:\n" + str
 func (m *Model) warn(w warnings) {
 	m.warnings = w
 	m.status, m.statusErr, m.statusPage = "warning: "+sanitize.Line(w[0]), true, nil
+	m.errAtKey = m.keysSeen // as an error: a page's news waits for a key
 	if len(w) > 1 {
 		// The count first: a long first warning is cut at the width.
 		m.status = fmt.Sprintf("%d warnings: %s", len(w), sanitize.Line(w[0]))
